@@ -1,0 +1,359 @@
+"""A tiny local Telegram Bot API server for running the real python-telegram-bot offline.
+
+Usage::
+
+    with FakeTelegramServer() as tg:
+        app = (ApplicationBuilder().token(tg.token)
+               .base_url(tg.base_url).base_file_url(tg.base_file_url).build())
+        tg.push_text(42, "hello")
+        tg.wait_for_sent(1)
+
+PTB builds request URLs as ``base_url + token + "/" + method`` and sends bodies as
+``application/x-www-form-urlencoded`` whose non-string values are JSON-encoded; JSON bodies
+and query strings are accepted too, so plain httpx calls work as well.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import re
+import threading
+import time
+from collections.abc import Callable
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+# Form values are JSON-decoded except for these free-text fields ("42" as text stays a str).
+_TEXT_FIELDS = {"text", "caption", "parse_mode", "description", "short_description", "name",
+                "title", "query", "question", "explanation", "language_code", "emoji", "url"}
+_PATH = re.compile(r"^/bot(?P<token>[^/]+)/(?P<method>[^/]+)$")
+MAX_TEXT = 4096  # Telegram's real sendMessage limit
+
+
+def _decode_form(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key not in _TEXT_FIELDS:
+            try:
+                value = json.loads(value)
+            except ValueError:
+                pass
+        out[key] = value
+    return out
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _HTTPServer
+    timeout = 10  # a client that connects but never sends must not block close() forever
+
+    def do_GET(self) -> None:
+        self._dispatch(b"")
+
+    def do_POST(self) -> None:
+        self._dispatch(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+
+    def _dispatch(self, body: bytes) -> None:
+        url = urlsplit(self.path)
+        payload = _decode_form(parse_qsl(url.query))
+        if "json" in (self.headers.get("Content-Type") or "") and body:
+            payload.update(json.loads(body))
+        elif body:
+            payload.update(_decode_form(parse_qsl(body.decode())))
+        match = _PATH.match(url.path)
+        if match is None:
+            status, answer = _error(404, "Not Found")
+        else:
+            status, answer = self.server.fake.handle(match["token"], match["method"], payload)
+        data = json.dumps(answer).encode()
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (e.g. PTB cancelled a long poll on stop)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # keep test output clean
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    # Non-daemon + block_on_close: server_close() joins handler threads, so no
+    # connection socket outlives close().
+    daemon_threads = False
+    block_on_close = True
+    fake: FakeTelegramServer
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # disconnects mid-request are normal for long polling; real bugs surface in tests
+
+
+class FakeTelegramServer:
+    """Speaks enough of the Bot API for PTB's Application + polling Updater. Thread-safe."""
+
+    def __init__(self, token: str = "123:TEST") -> None:
+        self.token = token
+        self.bot_user = {"id": int(token.split(":")[0]), "is_bot": True, "first_name": "Kit",
+                         "username": "kit_test_bot", "can_join_groups": True,
+                         "can_read_all_group_messages": False, "supports_inline_queries": False}
+        self._cond = threading.Condition()
+        self._updates: list[dict] = []  # queued, not yet confirmed via getUpdates offset
+        self._next_update_id = 1
+        self._next_message_id = 1
+        self._sent: list[dict] = []
+        self._calls: list[tuple[str, dict]] = []
+        self._failures: dict[str, collections.deque] = collections.defaultdict(collections.deque)
+        self._reject_markdown = 0
+        self._stall_until = 0.0
+        self._commands: dict[tuple[str, str], list] = {}
+        self._stubs: dict[str, Any] = {}
+        self._closed = False
+        self._methods: dict[str, Callable[[dict], Any]] = {
+            "getme": lambda p: self.bot_user,
+            "deletewebhook": lambda p: True,
+            "getupdates": self._get_updates,
+            "sendmessage": self._send_message,
+            "sendchataction": lambda p: True,
+            "setmycommands": self._set_my_commands,
+            "getmycommands": lambda p: self._commands.get(self._scope_key(p), []),
+            "close": lambda p: True,
+            "logout": lambda p: True,
+        }
+        self._httpd = _HTTPServer(("127.0.0.1", 0), _Handler)
+        self._httpd.fake = self
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,),
+                                        name="FakeTelegramServer", daemon=True)
+        self._thread.start()
+
+    # ---- addresses -------------------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+
+    @property
+    def base_url(self) -> str:
+        """Pass to ApplicationBuilder().base_url(); PTB appends the token itself."""
+        return self.url + "/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return self.url + "/file/bot"
+
+    # ---- lifecycle -------------------------------------------------------------------------
+    def close(self) -> None:
+        with self._cond:
+            if self._closed:
+                return
+            self._closed = True
+            self._cond.notify_all()  # wake long polls and stalls so their threads can finish
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join()
+
+    def __enter__(self) -> FakeTelegramServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> FakeTelegramServer:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- test controls ---------------------------------------------------------------------
+    def push_text(self, user_id: int, text: str, *, chat_id: int | None = None,
+                  first_name: str = "Ann") -> dict:
+        extra: dict[str, Any] = {"text": text}
+        if text.startswith("/"):  # CommandHandler only matches messages with a bot_command entity
+            length = len(text.split()[0])
+            extra["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
+        return self._push(user_id, chat_id, first_name, extra)
+
+    def push_photo(self, user_id: int, *, chat_id: int | None = None,
+                   caption: str | None = None) -> dict:
+        sizes = [{"file_id": f"photo-{w}", "file_unique_id": f"uphoto-{w}", "width": w,
+                  "height": w, "file_size": w * 10} for w in (90, 320)]
+        content: dict[str, Any] = {"photo": sizes}
+        if caption:
+            content["caption"] = caption
+        return self._push(user_id, chat_id, "Ann", content)
+
+    def push_sticker(self, user_id: int, *, chat_id: int | None = None) -> dict:
+        sticker = {"file_id": "sticker-1", "file_unique_id": "usticker-1", "type": "regular",
+                   "width": 512, "height": 512, "is_animated": False, "is_video": False,
+                   "emoji": "🙂"}
+        return self._push(user_id, chat_id, "Ann", {"sticker": sticker})
+
+    def push_voice(self, user_id: int, *, chat_id: int | None = None, duration: int = 3) -> dict:
+        voice = {"file_id": "voice-1", "file_unique_id": "uvoice-1", "duration": duration,
+                 "mime_type": "audio/ogg", "file_size": 4096}
+        return self._push(user_id, chat_id, "Ann", {"voice": voice})
+
+    def fail_next(self, method: str, status: int = 429, retry_after: int = 1) -> None:
+        """The next call of `method` fails (queued per call); 429 is Telegram's flood-control
+        error (PTB raises RetryAfter), other statuses get a generic description."""
+        with self._cond:
+            self._failures[method.lower()].append((status, retry_after))
+
+    def reject_markdown_next(self) -> None:
+        """The next sendMessage that has a parse_mode fails with 400 (PTB: BadRequest)."""
+        with self._cond:
+            self._reject_markdown += 1
+
+    def stall_get_updates(self, seconds: float) -> None:
+        """getUpdates calls (including ones already waiting) give no answer for `seconds`."""
+        with self._cond:
+            self._stall_until = time.monotonic() + seconds
+            self._cond.notify_all()
+
+    def stub(self, method: str, result: Any) -> None:
+        """Always answer `method` with `result`, e.g. stub("editMessageText", True)."""
+        with self._cond:
+            self._stubs[method.lower()] = result
+
+    @property
+    def sent(self) -> list[dict]:
+        """Snapshot of successful sendMessage payloads (chat_id, text, parse_mode, ...)."""
+        with self._cond:
+            return list(self._sent)
+
+    @property
+    def calls(self) -> list[tuple[str, dict]]:
+        """Snapshot of every (method, payload) received, failures and unknown methods included."""
+        with self._cond:
+            return list(self._calls)
+
+    @property
+    def unknown_methods(self) -> list[str]:
+        with self._cond:
+            known = self._methods.keys() | self._stubs.keys()
+            return [m for m, _ in self._calls if m.lower() not in known]
+
+    def wait_for_sent(self, n: int, timeout: float = 5) -> list[dict]:
+        with self._cond:
+            if not self._cond.wait_for(lambda: len(self._sent) >= n, timeout):
+                raise TimeoutError(f"expected {n} sent messages, got {self._sent!r}")
+            return list(self._sent)
+
+    async def async_wait_for_sent(self, n: int, timeout: float = 5) -> list[dict]:  # noqa: ASYNC109
+        # Poll instead of blocking: PTB runs on the same event loop and must keep going.
+        deadline = time.monotonic() + timeout
+        while len(self.sent) < n:
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"expected {n} sent messages, got {self.sent!r}")
+            await asyncio.sleep(0.01)
+        return self.sent
+
+    # ---- request handling (server threads) -------------------------------------------------
+    def handle(self, token: str, method: str, payload: dict) -> tuple[int, dict]:
+        key = method.lower()
+        with self._cond:
+            self._calls.append((method, payload))
+            if token != self.token:
+                return _error(401, "Unauthorized")
+            if self._failures[key]:
+                status, retry_after = self._failures[key].popleft()
+                if status == 429:
+                    return _error(429, f"Too Many Requests: retry after {retry_after}",
+                                  {"retry_after": retry_after})
+                return _error(status, f"{HTTPStatus(status).phrase}: injected failure")
+            if key in self._stubs:
+                return 200, {"ok": True, "result": self._stubs[key]}
+        if key not in self._methods:
+            return _error(404, f"Not Found: method {method}")
+        try:
+            return 200, {"ok": True, "result": self._methods[key](payload)}
+        except _ApiError as exc:
+            return _error(exc.status, exc.description)
+
+    def _get_updates(self, p: dict) -> list[dict]:
+        offset, limit = int(p.get("offset") or 0), int(p.get("limit") or 100)
+        deadline = time.monotonic() + float(p.get("timeout") or 0)
+        with self._cond:
+            # Like Telegram: offset confirms (forgets) older updates; -N keeps only the last N.
+            if offset > 0:
+                self._updates = [u for u in self._updates if u["update_id"] >= offset]
+            elif offset < 0:
+                self._updates = self._updates[offset:]
+            while not self._closed:
+                now = time.monotonic()
+                if now < self._stall_until:
+                    self._cond.wait(self._stall_until - now)
+                elif self._updates or now >= deadline:
+                    return self._updates[:limit]
+                else:
+                    self._cond.wait(deadline - now)
+            return []
+
+    def _send_message(self, p: dict) -> dict:
+        text = p.get("text")
+        if "chat_id" not in p:
+            raise _ApiError(400, "Bad Request: chat_id is empty")
+        if not text:
+            raise _ApiError(400, "Bad Request: message text is empty")
+        if len(text) > MAX_TEXT:
+            raise _ApiError(400, "Bad Request: message is too long")
+        with self._cond:
+            if p.get("parse_mode") and self._reject_markdown:
+                self._reject_markdown -= 1
+                raise _ApiError(400, "Bad Request: can't parse entities: Can't find end of the "
+                                     "entity starting at byte offset 0")
+            message = {"message_id": self._take_message_id(), "date": int(time.time()),
+                       "chat": self._chat(p["chat_id"]), "from": self.bot_user, "text": text}
+            self._sent.append(p)
+            self._cond.notify_all()
+        return message
+
+    def _set_my_commands(self, p: dict) -> bool:
+        with self._cond:
+            self._commands[self._scope_key(p)] = list(p.get("commands") or [])
+        return True
+
+    # ---- helpers ---------------------------------------------------------------------------
+    @staticmethod
+    def _scope_key(p: dict) -> tuple[str, str]:
+        scope = p.get("scope") or {"type": "default"}
+        return json.dumps(scope, sort_keys=True), p.get("language_code") or ""
+
+    @staticmethod
+    def _chat(chat_id: Any, first_name: str = "Ann") -> dict:
+        if isinstance(chat_id, int) and chat_id > 0:
+            return {"id": chat_id, "type": "private", "first_name": first_name}
+        if isinstance(chat_id, int):
+            return {"id": chat_id, "type": "group", "title": "Test group"}
+        name = str(chat_id).lstrip("@")
+        return {"id": -100, "type": "channel", "title": name, "username": name}
+
+    def _take_message_id(self) -> int:
+        self._next_message_id += 1
+        return self._next_message_id - 1
+
+    def _push(self, user_id: int, chat_id: int | None, first_name: str, content: dict) -> dict:
+        with self._cond:
+            update = {"update_id": self._next_update_id, "message": {
+                "message_id": self._take_message_id(), "date": int(time.time()),
+                "chat": self._chat(user_id if chat_id is None else chat_id, first_name),
+                "from": {"id": user_id, "is_bot": False, "first_name": first_name}, **content}}
+            self._next_update_id += 1
+            self._updates.append(update)
+            self._cond.notify_all()  # wake a waiting long poll
+        return update
+
+
+def _error(status: int, description: str, parameters: dict | None = None) -> tuple[int, dict]:
+    body: dict[str, Any] = {"ok": False, "error_code": status, "description": description}
+    if parameters:
+        body["parameters"] = parameters
+    return status, body
+
+
+class _ApiError(Exception):
+    def __init__(self, status: int, description: str) -> None:
+        self.status, self.description = status, description
