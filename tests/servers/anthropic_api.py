@@ -1,0 +1,278 @@
+"""A tiny local server speaking enough of the Anthropic Messages API for the real SDK.
+
+Tests point ``anthropic.AsyncAnthropic(base_url=server.url, api_key="test-key")`` at it,
+so the SDK's own request building, retries, error mapping and SSE parsing are exercised
+instead of mocks. Responses come from a FIFO script (``queue_*``), then ``responder``.
+
+A response "spec" is a plain dict made by ``text_reply`` / ``tool_use_reply`` /
+``error_reply`` (a responder may also return a bare ``str`` as a text reply).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import uuid
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import urlsplit
+
+Spec = dict[str, Any]  # see the module docstring
+
+# Error "type" the real API uses for each status, so the SDK maps them as in production.
+_ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 404: "not_found_error"}
+_ERROR_TYPES |= {429: "rate_limit_error", 500: "api_error", 529: "overloaded_error"}
+
+
+def text_reply(
+    text: str,
+    *,
+    input_tokens: int = 10,
+    output_tokens: int = 5,
+    cache_read: int = 0,
+    cache_write: int = 0,
+) -> Spec:
+    usage = {"input_tokens": input_tokens, "output_tokens": output_tokens}
+    usage |= {"cache_read_input_tokens": cache_read, "cache_creation_input_tokens": cache_write}
+    content = [{"type": "text", "text": text}]
+    return {"kind": "message", "content": content, "stop_reason": "end_turn", "usage": usage}
+
+
+def tool_use_reply(
+    name: str, input: dict[str, Any], *, text_before: str | None = None, tool_id: str | None = None
+) -> Spec:
+    """A tool call (stop_reason "tool_use"), optionally preceded by a text block."""
+    spec = text_reply(text_before or "")
+    spec["stop_reason"] = "tool_use"
+    if not text_before:
+        spec["content"].clear()
+    tool_id = tool_id or f"toolu_{uuid.uuid4().hex[:24]}"
+    spec["content"].append({"type": "tool_use", "id": tool_id, "name": name, "input": input})
+    return spec
+
+
+def error_reply(
+    status: int,
+    *,
+    error_type: str | None = None,
+    message: str = "fake error",
+    retry_after: float | None = None,
+) -> Spec:
+    """error_type defaults from status (429 rate_limit_error, 529 overloaded_error, ...)."""
+    error_type = error_type or _ERROR_TYPES.get(status, "api_error")
+    spec = {"kind": "error", "status": status, "type": error_type, "message": message}
+    return spec | {"retry_after": retry_after}
+
+
+@dataclass
+class RecordedRequest:
+    path: str  # without the query string (the SDK adds ?beta=true for beta endpoints)
+    headers: dict[str, str]  # lowercase keys
+    json: Any
+
+
+class FakeAnthropicServer:
+    """Starts listening immediately; use as ``with`` / ``async with`` or call ``close()``."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._script: deque[Spec] = deque()
+        self._requests: list[RecordedRequest] = []
+        self._closing = threading.Event()  # wakes stalled handlers so close() never waits them out
+        self.responder: Callable[[dict[str, Any]], Spec | str] = lambda _request: "ok"
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
+        self._httpd.daemon_threads = True
+        # A short poll interval keeps close() (i.e. every test teardown) fast.
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, args=(0.02,), name="fake-anthropic", daemon=True
+        )
+        self._thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._httpd.server_port}"
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        with self._lock:
+            return list(self._requests)
+
+    # -- script ---------------------------------------------------------------------------
+    def queue(self, spec: Spec) -> None:
+        with self._lock:
+            self._script.append(spec)
+
+    # The queue_* helpers take the same keyword arguments as the matching *_reply builder.
+    def queue_text(self, text: str, **kw: Any) -> None:
+        self.queue(text_reply(text, **kw))
+
+    def queue_tool_use(self, name: str, input: dict[str, Any], **kw: Any) -> None:
+        self.queue(tool_use_reply(name, input, **kw))
+
+    def queue_error(self, status: int, **kw: Any) -> None:
+        self.queue(error_reply(status, **kw))
+
+    def queue_stall(self, seconds: float) -> None:
+        """Sleep, then answer with whatever is next in the script *at that time* (or the
+        responder). Popping late lets a client that timed out and retried get that item."""
+        self.queue({"kind": "stall", "seconds": seconds})
+
+    def queue_cut_stream(self, text_prefix: str) -> None:
+        """Streaming: send message_start + ``text_prefix`` then drop the connection.
+        Non-streaming: drop the connection without any response."""
+        self.queue({"kind": "cut", "text": text_prefix})
+
+    def _next_spec(self, body: dict[str, Any]) -> Spec:
+        with self._lock:
+            queued = self._script.popleft() if self._script else None
+        spec = queued if queued is not None else self.responder(body)
+        return text_reply(spec) if isinstance(spec, str) else spec
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def close(self) -> None:
+        if self._closing.is_set():
+            return
+        self._closing.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()  # also joins handler threads
+        self._thread.join()
+
+    def __enter__(self) -> FakeAnthropicServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> FakeAnthropicServer:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await asyncio.to_thread(self.close)  # joining threads must not block the event loop
+
+
+def _make_handler(fake: FakeAnthropicServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # needed for chunked SSE
+
+        def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
+            pass
+
+        def do_POST(self) -> None:
+            # One request per connection (we also send "connection: close" so the client
+            # never reuses it): no idle keep-alive threads for close() to wait on.
+            self.close_connection = True
+            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+            body = json.loads(raw) if raw else {}
+            path = urlsplit(self.path).path
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            with fake._lock:
+                fake._requests.append(RecordedRequest(path, headers, body))
+            try:
+                if path == "/v1/messages":
+                    self._messages(body)
+                elif path == "/v1/messages/count_tokens":
+                    # Rough estimate (~4 chars/token) over everything that costs input tokens.
+                    parts = [body.get(k) for k in ("system", "messages", "tools")]
+                    self._send_json(200, {"input_tokens": max(1, len(json.dumps(parts)) // 4)})
+                else:
+                    self._send_error(error_reply(404, message=f"Unknown path {path}"))
+            except ConnectionError:
+                pass  # the client gave up (e.g. its timeout fired during a stall)
+
+        def _messages(self, body: dict[str, Any]) -> None:
+            spec = fake._next_spec(body)
+            if spec["kind"] == "stall":
+                if fake._closing.wait(spec["seconds"]):
+                    return  # shutting down: just drop the connection
+                spec = fake._next_spec(body)
+            if spec["kind"] == "error":
+                return self._send_error(spec)
+            streaming = bool(body.get("stream"))
+            if spec["kind"] == "cut" and not streaming:
+                return  # connection closes with no response at all
+            msg = {
+                "id": f"msg_{uuid.uuid4().hex[:24]}",
+                "type": "message",
+                "role": "assistant",
+                "model": body.get("model", "claude-fake"),
+                "content": spec.get("content", []),
+                "stop_reason": spec.get("stop_reason"),
+                "stop_sequence": None,
+                "usage": spec.get("usage") or text_reply("")["usage"],
+            }
+            if streaming:
+                self._stream(msg, cut_text=spec["text"] if spec["kind"] == "cut" else None)
+            else:
+                self._send_json(200, msg)
+
+        def _stream(self, msg: dict[str, Any], cut_text: str | None) -> None:
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream; charset=utf-8")
+            self.send_header("request-id", f"req_{uuid.uuid4().hex[:24]}")
+            self.send_header("connection", "close")  # see do_POST
+            # Chunked, like the real API, so a cut stream shows up as an incomplete body.
+            self.send_header("transfer-encoding", "chunked")
+            self.end_headers()
+            # message_start carries the message shell; real usage arrives in message_delta.
+            start = {**msg, "content": [], "stop_reason": None}
+            start["usage"] = {**msg["usage"], "output_tokens": 1}
+            self._event("message_start", message=start)
+            self._event("ping")  # the real API sends these; the SDK must skip them
+            blocks = msg["content"] if cut_text is None else [{"type": "text", "text": cut_text}]
+            for i, block in enumerate(blocks):
+                is_text = block["type"] == "text"
+                shell = {**block, "text": ""} if is_text else {**block, "input": {}}
+                self._event("content_block_start", index=i, content_block=shell)
+                if is_text:
+                    for piece in _chunks(block["text"]):
+                        self._delta(i, type="text_delta", text=piece)
+                else:  # tool input arrives as partial JSON strings, the first one empty
+                    for piece in ["", *_chunks(json.dumps(block["input"]))]:
+                        self._delta(i, type="input_json_delta", partial_json=piece)
+                if cut_text is not None:
+                    return  # no terminating chunk: the client sees an incomplete body
+                self._event("content_block_stop", index=i)
+            delta = {"stop_reason": msg["stop_reason"], "stop_sequence": None}
+            final_usage = {"output_tokens": msg["usage"]["output_tokens"]}
+            self._event("message_delta", delta=delta, usage=final_usage)
+            self._event("message_stop")
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+
+        def _delta(self, index: int, **delta: Any) -> None:
+            self._event("content_block_delta", index=index, delta=delta)
+
+        def _event(self, name: str, **fields: Any) -> None:
+            data = json.dumps({"type": name, **fields})
+            payload = f"event: {name}\ndata: {data}\n\n".encode()
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(payload), payload))  # one HTTP chunk per event
+            self.wfile.flush()
+
+        def _send_error(self, spec: Spec) -> None:
+            error = {"type": spec["type"], "message": spec["message"]}
+            body = {"type": "error", "error": error}
+            extra = {} if spec["retry_after"] is None else {"retry-after": str(spec["retry_after"])}
+            self._send_json(spec["status"], body, extra)
+
+        def _send_json(self, status: int, obj: Any, extra: dict[str, str] | None = None) -> None:
+            data = json.dumps(obj).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.send_header("request-id", f"req_{uuid.uuid4().hex[:24]}")
+            self.send_header("connection", "close")  # see do_POST
+            for k, v in (extra or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler
+
+
+def _chunks(s: str, size: int = 8) -> list[str]:
+    """Split into several deltas so consumers see a genuinely incremental stream."""
+    return [s[i : i + size] for i in range(0, len(s), size)] or [""]
