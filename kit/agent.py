@@ -1,0 +1,195 @@
+"""One turn: store the message, build the context sandwich, run the model with its tools
+(bounded), store the reply, bump access stats. The user's message is stored first, always."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from kit.clock import Clock
+from kit.config import LLMSettings
+from kit.errors import InputError, LLMUnavailable
+from kit.llm.base import (
+    LLM,
+    Block,
+    ChatMessage,
+    LLMRequest,
+    TextSink,
+    ToolResult,
+    Usage,
+)
+from kit.memory.context import ContextBuilder
+from kit.memory.facts import Facts
+from kit.memory.messages import Message, Messages
+from kit.tools import TOOL_SPECS, Tools
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE_CHARS = 100_000
+
+
+@dataclass(frozen=True)
+class Inbound:
+    user_id: str
+    text: str
+    channel: str = "local"
+    conversation: str = "default"
+    at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    reply: str
+    user_message_id: int
+    reply_message_id: int | None
+    conversation_id: int
+    fact_ids: tuple[int, ...] = ()
+    days: tuple[date, ...] = ()
+    tools_used: tuple[str, ...] = ()
+    usage: Usage = field(default_factory=Usage)
+    context_tokens: int = 0
+    failed: bool = False  # the model could not answer; `reply` says so honestly
+
+
+def validate_text(text: str) -> str:
+    cleaned = text.replace("\x00", "").strip()
+    if not cleaned:
+        raise InputError("the message is empty; type something for Kit to answer")
+    if len(cleaned) > MAX_MESSAGE_CHARS:
+        raise InputError(
+            f"the message is too long ({len(cleaned):,} characters; the limit is "
+            f"{MAX_MESSAGE_CHARS:,}); split it or import it with `kit import`"
+        )
+    return cleaned
+
+
+def window_as_chat(window: list[Message]) -> list[ChatMessage]:
+    """The window as alternating user/assistant turns, starting with the user."""
+    turns: list[tuple[str, list[str]]] = []
+    for m in window:
+        if turns and turns[-1][0] == m.role:
+            turns[-1][1].append(m.text)
+        else:
+            turns.append((m.role, [m.text]))
+    while turns and turns[0][0] != "user":
+        turns.pop(0)
+    return [ChatMessage.text(role, "\n\n".join(texts)) for role, texts in turns]  # type: ignore[arg-type]
+
+
+class Agent:
+    def __init__(
+        self,
+        messages: Messages,
+        facts: Facts,
+        context: ContextBuilder,
+        tools: Tools,
+        llm: LLM,
+        llm_settings: LLMSettings,
+        clock: Clock,
+        after_turn: Callable[[int], None] = lambda conversation_id: None,
+    ) -> None:
+        self._messages = messages
+        self._facts = facts
+        self._context = context
+        self._tools = tools
+        self._llm = llm
+        self._settings = llm_settings
+        self._clock = clock
+        self._after_turn = after_turn
+
+    async def turn(self, inbound: Inbound, on_text: TextSink | None = None) -> TurnResult:
+        text = validate_text(inbound.text)
+        now = inbound.at or self._clock.now()
+        conversation = await self._messages.conversation(
+            inbound.user_id, inbound.channel, inbound.conversation
+        )
+        stored = await self._messages.add(conversation, "user", text, at=now)  # durable first
+        try:
+            return await self._answer(inbound, conversation.id, stored, now, on_text)
+        finally:
+            self._after_turn(conversation.id)
+
+    async def _answer(
+        self,
+        inbound: Inbound,
+        conversation_id: int,
+        stored: Message,
+        now: datetime,
+        on_text: TextSink | None,
+    ) -> TurnResult:
+        conversation = await self._messages.get_conversation(conversation_id)
+        window = await self._messages.window(conversation_id)
+        sandwich = await self._context.build(
+            inbound.user_id,
+            stored.text,
+            now=now,
+            conversation=conversation,
+            window_ids=frozenset(m.id for m in window),
+        )
+        chat = window_as_chat(window)
+        usage = Usage()
+        tools_used: list[str] = []
+        fact_ids = list(sandwich.fact_ids)
+        rounds = self._settings.max_tool_rounds
+        try:
+            for round_no in range(rounds + 1):
+                last = round_no == rounds  # out of tool rounds: ask for a plain answer
+                reply = await self._llm.complete(
+                    LLMRequest(
+                        model=self._settings.chat_model,
+                        system=sandwich.system,
+                        messages=tuple(chat),
+                        max_tokens=self._settings.max_tokens,
+                        tools=() if last else TOOL_SPECS,
+                        purpose="chat",
+                        user_id=inbound.user_id,
+                    ),
+                    on_text,
+                )
+                usage += reply.usage
+                if not reply.tool_uses or last:
+                    break
+                results: list[Block] = []
+                for call in reply.tool_uses:
+                    outcome = await self._tools.run(
+                        call.name,
+                        call.input,
+                        user_id=inbound.user_id,
+                        now=now,
+                        message_id=stored.id,
+                    )
+                    tools_used.append(call.name)
+                    fact_ids.extend(outcome.fact_ids)
+                    results.append(ToolResult(call.id, outcome.content, outcome.is_error))
+                chat.append(ChatMessage("assistant", reply.content))
+                chat.append(ChatMessage("user", tuple(results)))
+        except LLMUnavailable as exc:
+            log.warning("turn for %s failed: %s", inbound.user_id, exc)
+            return TurnResult(
+                reply=f"Sorry, I can't answer right now: {exc}. Your message is saved.",
+                user_message_id=stored.id,
+                reply_message_id=None,
+                conversation_id=conversation_id,
+                usage=usage,
+                context_tokens=sandwich.tokens,
+                failed=True,
+            )
+        answer = reply.text.strip() or "Sorry, I came up empty on that one; could you rephrase?"
+        if not reply.text.strip() and on_text is not None:
+            await on_text(answer)
+        conversation = await self._messages.get_conversation(conversation_id)
+        saved = await self._messages.add(conversation, "assistant", answer, at=self._clock.now())
+        await self._facts.touch(inbound.user_id, fact_ids, now)
+        return TurnResult(
+            reply=answer,
+            user_message_id=stored.id,
+            reply_message_id=saved.id,
+            conversation_id=conversation_id,
+            fact_ids=tuple(dict.fromkeys(fact_ids)),
+            days=sandwich.days_used,
+            tools_used=tuple(tools_used),
+            usage=usage,
+            context_tokens=sandwich.tokens,
+        )

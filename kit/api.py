@@ -1,0 +1,183 @@
+"""The public Python API: what scripts, benchmarks and channels use.
+
+async with Kit.open(data_dir="~/.local/share/kit") as kit:
+    result = await kit.send("Remember that Ana's birthday is on 3 May")
+    hits = await kit.search("Ana birthday")
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from datetime import date, datetime
+from pathlib import Path
+
+from kit.agent import Inbound, TurnResult
+from kit.app import Services, build
+from kit.clock import Clock
+from kit.config import Settings, load_settings
+from kit.embed.base import Embedder
+from kit.llm.base import LLM, TextSink
+from kit.memory.days import Day
+from kit.memory.facts import Fact, HistoryEntry, Provenance
+from kit.memory.messages import NewMessage
+from kit.memory.search import Hit
+from kit.memory.vectors import KINDS, Kind
+
+
+class Kit:
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.settings = services.settings
+
+    @classmethod
+    @asynccontextmanager
+    async def open(
+        cls,
+        data_dir: Path | str | None = None,
+        *,
+        config: Path | str | None = None,
+        settings: Settings | None = None,
+        llm: LLM | None = None,
+        embedder: Embedder | None = None,
+        clock: Clock | None = None,
+        with_embedder: bool = True,
+        background: bool = True,
+    ) -> AsyncIterator[Kit]:
+        """Open a Kit on a data directory. With `background`, window summaries and embedding
+        backfill run in a task owned by this context; otherwise call `settle()`."""
+        if settings is None:
+            settings = load_settings(config, data_dir)
+        elif data_dir is not None:
+            settings = dataclasses.replace(settings, data_dir=Path(data_dir))
+        async with AsyncExitStack() as stack:
+            services = await build(
+                settings,
+                stack,
+                llm=llm,
+                embedder=embedder,
+                clock=clock,
+                with_embedder=with_embedder,
+            )
+            kit = cls(services)
+            if not background:
+                yield kit
+                return
+            async with asyncio.TaskGroup() as group:
+                worker = group.create_task(services.background.run(), name="kit-background")
+                services.background.notify()  # pick up anything left from a previous run
+                try:
+                    yield kit
+                finally:
+                    worker.cancel()
+
+    def _user(self, user: str | None) -> str:
+        return user or self.settings.owner.user_id
+
+    async def send(
+        self,
+        text: str,
+        *,
+        user: str | None = None,
+        channel: str = "api",
+        conversation: str = "default",
+        at: datetime | None = None,
+        on_text: TextSink | None = None,
+    ) -> TurnResult:
+        """Send a message as `user` and get Kit's reply (streamed to `on_text` if given)."""
+        inbound = Inbound(self._user(user), text, channel, conversation, at)
+        return await self.services.agent.turn(inbound, on_text)
+
+    async def import_messages(
+        self,
+        items: Iterable[NewMessage],
+        *,
+        user: str | None = None,
+        conversation: str = "import",
+        source: str = "import",
+    ) -> int:
+        """Store messages in one transaction (all or nothing). Returns how many."""
+        items = list(items)
+        s = self.services
+        conv = await s.messages.conversation(self._user(user), "import", conversation)
+        async with s.db.transaction() as tx:
+            await s.messages.insert_many(tx, conv, items, source)
+        s.background.notify()
+        return len(items)
+
+    async def search(
+        self,
+        query: str,
+        *,
+        user: str | None = None,
+        now: datetime | None = None,
+        k: int | None = None,
+        kinds: Sequence[Kind] = KINDS,
+    ) -> list[Hit]:
+        """Hybrid-ranked hits (facts, days, messages) as of `now` (default: the clock's now)."""
+        s = self.services
+        result = await s.search.search(
+            self._user(user),
+            query,
+            now=now or s.clock.now(),
+            k=k or self.settings.memory.top_k,
+            kinds=kinds,
+        )
+        return list(result.hits)
+
+    async def facts(
+        self,
+        *,
+        user: str | None = None,
+        category: str | None = None,
+        include_inactive: bool = False,
+    ) -> list[Fact]:
+        return await self.services.facts.list(
+            self._user(user), category=category, include_inactive=include_inactive
+        )
+
+    async def fact_history(self, fact_id: int, *, user: str | None = None) -> list[HistoryEntry]:
+        return await self.services.facts.history(self._user(user), fact_id)
+
+    async def remember(
+        self,
+        content: str,
+        *,
+        category: str = "person",
+        subject: str = "",
+        confidence: float = 0.9,
+        expires_at: datetime | None = None,
+        pinned: bool = False,
+        user: str | None = None,
+    ) -> Fact:
+        """Write a long-term fact directly (recorded in its history as written via the API)."""
+        fact = await self.services.facts.add(
+            self._user(user),
+            category=category,
+            content=content,
+            subject=subject,
+            confidence=confidence,
+            expires_at=expires_at,
+            pinned=pinned,
+            provenance=Provenance(actor="api", reason="written through the API"),
+        )
+        self.services.background.notify()
+        return fact
+
+    async def forget_fact(self, fact_id: int, *, reason: str, user: str | None = None) -> Fact:
+        """Deactivate a fact (kept, with a history row saying who and why)."""
+        return await self.services.facts.deactivate(
+            self._user(user), fact_id, Provenance(actor="owner", reason=reason)
+        )
+
+    async def day(self, day: date, *, user: str | None = None) -> Day | None:
+        return await self.services.days.get(self._user(user), day)
+
+    async def days(self, *, user: str | None = None) -> list[Day]:
+        return await self.services.days.list(self._user(user))
+
+    async def settle(self) -> None:
+        """Finish pending background work (window summaries, embeddings) now."""
+        await self.services.background.settle()

@@ -1,0 +1,166 @@
+"""The composition root: the one place that builds the real things and wires them together.
+
+Everything else receives what it needs; nothing else constructs a client, a model or a
+database connection.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from datetime import tzinfo
+
+from kit.agent import Agent
+from kit.background import Background
+from kit.clock import Clock, SystemClock, resolve_timezone
+from kit.config import Settings
+from kit.embed.base import Embedder
+from kit.errors import KitError, LLMUnavailable
+from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
+from kit.llm.metered import MeteredLLM
+from kit.memory.context import ContextBuilder
+from kit.memory.days import Days
+from kit.memory.db import Database
+from kit.memory.facts import Facts
+from kit.memory.lexical import LexicalIndex
+from kit.memory.messages import Messages
+from kit.memory.migrations import migrate
+from kit.memory.search import MemorySearch, RankingParams
+from kit.memory.usage import UsageLog
+from kit.memory.vectors import VectorIndex
+from kit.memory.window import WindowKeeper
+from kit.prompts import Prompts
+from kit.tools import Tools
+
+log = logging.getLogger(__name__)
+
+API_KEY_ENV = "ANTHROPIC_API_KEY"
+
+
+class UnconfiguredLLM:
+    """Stands in when there is no API key: every call says exactly how to fix it."""
+
+    async def complete(self, request: LLMRequest, on_text: TextSink | None = None) -> LLMReply:
+        raise LLMUnavailable(
+            f"{API_KEY_ENV} is not set; export your Anthropic API key and restart Kit"
+        )
+
+
+@dataclass
+class Services:
+    settings: Settings
+    clock: Clock
+    tz: tzinfo
+    db: Database
+    prompts: Prompts
+    llm: LLM
+    usage: UsageLog
+    messages: Messages
+    facts: Facts
+    days: Days
+    vectors: VectorIndex
+    search: MemorySearch
+    context: ContextBuilder
+    window: WindowKeeper
+    tools: Tools
+    agent: Agent
+    background: Background
+    embedding_problem: str | None = None
+    extras: dict[str, object] = field(default_factory=dict)
+
+
+async def load_embedder(settings: Settings) -> tuple[Embedder | None, str | None]:
+    """The configured model, or (None, why) so Kit can run on lexical search alone."""
+    from kit.embed.fastembed import FastEmbedder
+
+    cfg = settings.embedding
+    try:
+        return await FastEmbedder.load(cfg.model, cfg.model_path, cfg.batch_size), None
+    except KitError as exc:
+        return None, str(exc)
+
+
+async def build(
+    settings: Settings,
+    stack: AsyncExitStack,
+    *,
+    llm: LLM | None = None,
+    embedder: Embedder | None = None,
+    clock: Clock | None = None,
+    with_embedder: bool = True,
+) -> Services:
+    """Open the database, migrate it, and wire every service. Resources close with `stack`."""
+    clock = clock or SystemClock()
+    tz = resolve_timezone(settings.schedule.timezone)
+    prompts = Prompts()
+    prompts.check()
+    db = await stack.enter_async_context(Database.open(settings.database_path))
+    await migrate(db, clock)
+
+    problem = None
+    if embedder is None and with_embedder:
+        embedder, problem = await load_embedder(settings)
+        if problem:
+            log.warning("embeddings are off, using lexical search only: %s", problem)
+
+    if llm is None:
+        llm = _real_llm(settings, stack)
+    usage = UsageLog(db, clock)
+    metered = MeteredLLM(llm, usage)
+
+    messages = Messages(db, clock, tz)
+    facts = Facts(db, clock)
+    days = Days(db, clock)
+    vectors = VectorIndex(db, embedder, settings.embedding.batch_size)
+    memory = settings.memory
+    params = RankingParams(
+        threshold=memory.similarity_threshold,
+        recency_boost=memory.recency_boost,
+        recency_days=float(memory.recency_days),
+    )
+    search = MemorySearch(facts, days, messages, vectors, LexicalIndex(db), params)
+    context = ContextBuilder(prompts, facts, days, search, memory, tz, settings.owner.name)
+    window = WindowKeeper(messages, metered, prompts, memory, settings.llm, tz)
+    tools = Tools(facts, days, messages, search, tz)
+    background = Background(window, vectors)
+    agent = Agent(
+        messages, facts, context, tools, metered, settings.llm, clock, after_turn=background.notify
+    )
+    return Services(
+        settings=settings,
+        clock=clock,
+        tz=tz,
+        db=db,
+        prompts=prompts,
+        llm=metered,
+        usage=usage,
+        messages=messages,
+        facts=facts,
+        days=days,
+        vectors=vectors,
+        search=search,
+        context=context,
+        window=window,
+        tools=tools,
+        agent=agent,
+        background=background,
+        embedding_problem=problem,
+    )
+
+
+def _real_llm(settings: Settings, stack: AsyncExitStack) -> LLM:
+    key = os.environ.get(API_KEY_ENV, "")
+    if not key:
+        return UnconfiguredLLM()
+    from kit.llm.anthropic import AnthropicLLM
+
+    client = AnthropicLLM(
+        api_key=key,
+        base_url=settings.llm.base_url or None,
+        max_retries=settings.llm.max_retries,
+        timeout=settings.llm.timeout_seconds,
+    )
+    stack.push_async_callback(client.aclose)
+    return client

@@ -1,0 +1,53 @@
+"""Work that follows a turn but must never delay it: window summaries and embedding backfill.
+
+Turns call `notify()`; `run()` (one task in the owner's TaskGroup) wakes on the event, not on
+a timer. `settle()` does the same work inline, for tests, scripts and shutdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from kit.errors import KitError
+from kit.memory.vectors import VectorIndex
+from kit.memory.window import WindowKeeper
+
+log = logging.getLogger(__name__)
+
+
+class Background:
+    def __init__(self, window: WindowKeeper, vectors: VectorIndex) -> None:
+        self._window = window
+        self._vectors = vectors
+        self._wake = asyncio.Event()
+        self._conversations: set[int] = set()
+        self._lock = asyncio.Lock()
+
+    def notify(self, conversation_id: int | None = None) -> None:
+        if conversation_id is not None:
+            self._conversations.add(conversation_id)
+        self._wake.set()
+
+    async def run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self.settle()
+            except KitError as exc:
+                log.warning("background work failed, will retry on the next turn: %s", exc)
+            except Exception:
+                log.exception("background work crashed; will retry on the next turn")
+
+    async def settle(self) -> None:
+        """Run all pending background work now."""
+        async with self._lock:
+            while self._conversations:
+                conversation_id = self._conversations.pop()
+                try:
+                    await self._window.maybe_summarize(conversation_id)
+                except KitError:
+                    self._conversations.add(conversation_id)  # keep it for the next wake
+                    raise
+            await self._vectors.backfill()

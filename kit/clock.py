@@ -1,0 +1,91 @@
+"""Time comes from here: an injectable clock with timezone-aware datetimes."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, date, datetime, timedelta, tzinfo
+from typing import Protocol
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from kit.errors import ConfigError
+
+
+class Clock(Protocol):
+    """Where "now" comes from. Always aware, always UTC."""
+
+    def now(self) -> datetime: ...
+
+
+class SystemClock:
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+class FakeClock:
+    """A clock that only moves when told to: for tests, benchmarks and evaluations."""
+
+    def __init__(self, start: datetime) -> None:
+        if start.tzinfo is None:
+            raise ValueError("FakeClock needs a timezone-aware datetime")
+        self._now = start.astimezone(UTC)
+
+    def now(self) -> datetime:
+        return self._now
+
+    def set(self, when: datetime) -> None:
+        self._now = when.astimezone(UTC)
+
+    def advance(self, delta: timedelta) -> None:
+        self._now += delta
+
+
+def resolve_timezone(name: str) -> tzinfo:
+    """The configured zone by IANA name, or the machine's local zone when empty (DST-aware)."""
+    if name:
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ConfigError(
+                f"config.toml: schedule.timezone {name!r} is not a known IANA zone; "
+                "use a name like 'Europe/Berlin' or leave it empty for the local zone"
+            ) from exc
+    env = os.environ.get("TZ", "").lstrip(":")
+    if env:
+        try:
+            return ZoneInfo(env)
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    try:
+        import tzlocal
+
+        return tzlocal.get_localzone()
+    except Exception:  # tzlocal cannot read this machine's zone: UTC is the honest default
+        return UTC
+
+
+def local_date(when: datetime, tz: tzinfo) -> date:
+    """The calendar day `when` falls on in the owner's zone."""
+    return when.astimezone(tz).date()
+
+
+def day_bounds(day: date, tz: tzinfo) -> tuple[datetime, datetime]:
+    """Start (inclusive) and end (exclusive) of a local day, in UTC."""
+    start = datetime(day.year, day.month, day.day, tzinfo=tz)
+    end = start + timedelta(days=1)
+    # Re-anchor the end at local midnight so DST days are 23 or 25 hours long.
+    end = datetime(end.year, end.month, end.day, tzinfo=tz)
+    return start.astimezone(UTC), end.astimezone(UTC)
+
+
+def to_iso(when: datetime) -> str:
+    """Canonical storage form: UTC, microseconds, so text order is time order."""
+    if when.tzinfo is None:
+        raise ValueError("refusing to store a naive datetime")
+    return when.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def from_iso(text: str) -> datetime:
+    value = datetime.fromisoformat(text)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value

@@ -1,0 +1,243 @@
+"""config.toml -> typed, validated settings. Secrets come from the environment only."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+import types
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Union, get_args, get_origin, get_type_hints
+
+from kit.errors import ConfigError
+
+CATEGORIES = ("person", "people", "preferences", "projects", "technical", "entities", "workflows")
+
+
+@dataclass(frozen=True)
+class OwnerSettings:
+    user_id: str = "owner"
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    chat_model: str = "claude-sonnet-4-5"
+    small_model: str = "claude-haiku-4-5"
+    base_url: str = ""
+    max_tokens: int = 1024
+    max_retries: int = 3
+    timeout_seconds: float = 60.0
+    max_tool_rounds: int = 4
+
+
+@dataclass(frozen=True)
+class EmbeddingSettings:
+    model: str = "sentence-transformers/all-MiniLM-L6-v2"
+    model_path: str = ""
+    batch_size: int = 64
+
+
+@dataclass(frozen=True)
+class MemorySettings:
+    window_max: int = 50
+    window_keep: int = 20
+    similarity_threshold: float = 0.3
+    top_k: int = 15
+    summary_days: int = 2
+    context_budget_tokens: int = 4000
+    recency_days: int = 7
+    recency_boost: float = 0.1
+
+
+@dataclass(frozen=True)
+class CurationSettings:
+    idle_minutes: int = 30
+    max_deactivate_fraction: float = 0.5
+    max_attempts: int = 3
+
+
+@dataclass(frozen=True)
+class ScheduleSettings:
+    timezone: str = ""
+    daily_summary: str = "23:55"
+    rem: str = "03:00"
+
+
+@dataclass(frozen=True)
+class RemSettings:
+    stale_days: int = 60
+
+
+@dataclass(frozen=True)
+class TelegramSettings:
+    base_url: str = ""
+    # Telegram user id (as a string key, TOML needs that) -> Kit user namespace.
+    allowed_user_ids: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Settings:
+    owner: OwnerSettings = field(default_factory=OwnerSettings)
+    llm: LLMSettings = field(default_factory=LLMSettings)
+    embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
+    memory: MemorySettings = field(default_factory=MemorySettings)
+    curation: CurationSettings = field(default_factory=CurationSettings)
+    schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
+    rem: RemSettings = field(default_factory=RemSettings)
+    telegram: TelegramSettings = field(default_factory=TelegramSettings)
+    data_dir: Path = field(default_factory=lambda: default_data_dir())
+    config_path: Path | None = None
+
+    @property
+    def database_path(self) -> Path:
+        return self.data_dir / "kit.db"
+
+
+def default_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "kit"
+
+
+def default_config_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "kit" / "config.toml"
+
+
+def load_settings(config: Path | str | None = None, data_dir: Path | str | None = None) -> Settings:
+    """Read settings. Precedence: explicit arguments, then KIT_CONFIG / KIT_DATA_DIR, then XDG.
+
+    An explicitly named config file must exist; the XDG one is optional.
+    """
+    explicit = config or os.environ.get("KIT_CONFIG")
+    path = Path(explicit).expanduser() if explicit else default_config_path()
+    raw: dict[str, Any] = {}
+    if path.exists():
+        raw = _read_toml(path)
+    elif explicit:
+        raise ConfigError(f"{path}: config file not found; check the path or drop --config")
+    chosen_dir = data_dir or os.environ.get("KIT_DATA_DIR")
+    settings = parse_settings(raw, source=str(path))
+    folder = Path(chosen_dir).expanduser() if chosen_dir else settings.data_dir
+    return dataclasses.replace(
+        settings, data_dir=folder, config_path=path if path.exists() else None
+    )
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the syntax there") from exc
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from exc
+
+
+def parse_settings(raw: dict[str, Any], *, source: str = "config.toml") -> Settings:
+    """Validate a parsed TOML document section by section; unknown keys are errors (typos)."""
+    sections: dict[str, Any] = {}
+    hints = get_type_hints(Settings)
+    section_names = [f.name for f in dataclasses.fields(Settings) if f.name not in _NOT_IN_FILE]
+    for key, value in raw.items():
+        if key not in section_names:
+            raise ConfigError(
+                f"{source}: unknown section [{key}]; known sections: {', '.join(section_names)}"
+            )
+        if not isinstance(value, dict):
+            raise ConfigError(f"{source}: [{key}] must be a table of settings")
+        sections[key] = _parse_section(hints[key], key, value, source)
+    return Settings(**sections)
+
+
+_NOT_IN_FILE = {"data_dir", "config_path"}
+
+
+def _parse_section(cls: type[Any], name: str, values: dict[str, Any], source: str) -> Any:
+    hints = get_type_hints(cls)
+    known = {f.name for f in dataclasses.fields(cls)}
+    parsed: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in known:
+            raise ConfigError(
+                f"{source}: unknown setting {name}.{key}; known: {', '.join(sorted(known))}"
+            )
+        parsed[key] = _coerce(hints[key], value, f"{name}.{key}", source)
+    result = cls(**parsed)
+    _check_ranges(name, result, source)
+    return result
+
+
+def _coerce(hint: Any, value: Any, where: str, source: str) -> Any:
+    origin = get_origin(hint)
+    if origin in (Union, types.UnionType):
+        return _coerce(next(a for a in get_args(hint) if a is not type(None)), value, where, source)
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        raise ConfigError(f"{source}: {where} must be true or false (got {value!r})")
+    if hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise ConfigError(f"{source}: {where} must be an integer (got {value!r})")
+    if hint is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        raise ConfigError(f"{source}: {where} must be a number (got {value!r})")
+    if hint is str:
+        if isinstance(value, str):
+            return value
+        raise ConfigError(f"{source}: {where} must be a string (got {value!r})")
+    if origin is dict:
+        if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+            raise ConfigError(
+                f'{source}: {where} must be a table like {{ "123456789" = "owner" }} '
+                f"(got {value!r})"
+            )
+        return {str(k): v for k, v in value.items()}
+    raise ConfigError(f"{source}: {where} has an unsupported type")  # pragma: no cover
+
+
+def _check_ranges(name: str, section: Any, source: str) -> None:
+    def bad(key: str, rule: str) -> ConfigError:
+        return ConfigError(f"{source}: {name}.{key} {rule} (got {getattr(section, key)!r})")
+
+    if isinstance(section, MemorySettings):
+        if section.window_keep < 1 or section.window_keep >= section.window_max:
+            raise bad("window_keep", "must be at least 1 and smaller than memory.window_max")
+        if not 0.0 <= section.similarity_threshold <= 1.0:
+            raise bad("similarity_threshold", "must be between 0 and 1")
+        for key in ("top_k", "context_budget_tokens"):
+            if getattr(section, key) < 1:
+                raise bad(key, "must be at least 1")
+        if section.summary_days < 0 or section.recency_days < 0:
+            raise bad("summary_days", "and memory.recency_days must not be negative")
+    if isinstance(section, CurationSettings):
+        if not 0.0 <= section.max_deactivate_fraction <= 1.0:
+            raise bad("max_deactivate_fraction", "must be between 0 and 1")
+        if section.idle_minutes < 1 or section.max_attempts < 1:
+            raise bad("idle_minutes", "and curation.max_attempts must be at least 1")
+    if isinstance(section, ScheduleSettings):
+        for key in ("daily_summary", "rem"):
+            parse_hhmm(getattr(section, key), f"{source}: schedule.{key}")
+    if isinstance(section, LLMSettings):
+        if section.max_tokens < 1 or section.max_retries < 0 or section.max_tool_rounds < 1:
+            raise bad("max_tokens", "must be positive (and max_retries >= 0, max_tool_rounds >= 1)")
+    if isinstance(section, TelegramSettings):
+        for key in section.allowed_user_ids:
+            if not key.lstrip("-").isdigit():
+                raise ConfigError(
+                    f"{source}: telegram.allowed_user_ids keys must be numeric Telegram user ids "
+                    f"(got {key!r}); message @userinfobot on Telegram to learn yours"
+                )
+
+
+def parse_hhmm(text: str, where: str) -> tuple[int, int]:
+    try:
+        hours, minutes = (int(part) for part in text.split(":"))
+    except ValueError:
+        hours = minutes = -1
+    if not (0 <= hours < 24 and 0 <= minutes < 60):
+        raise ConfigError(f"{where} must be a time like '03:00' (got {text!r})")
+    return hours, minutes

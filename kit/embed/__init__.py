@@ -1,0 +1,1 @@
+"""The embedding port (base.py) and its adapters."""

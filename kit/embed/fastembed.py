@@ -1,0 +1,74 @@
+"""The fastembed adapter: the only module that imports fastembed.
+
+Loading and embedding are CPU-bound, so both run in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kit.embed.base import Vectors
+from kit.errors import KitError
+
+log = logging.getLogger(__name__)
+
+
+class EmbeddingModelUnavailable(KitError):
+    pass
+
+
+class FastEmbedder:
+    def __init__(self, model: Any, model_name: str, dim: int, batch_size: int) -> None:
+        self._model = model
+        self.model_id = model_name
+        self.dim = dim
+        self._batch_size = batch_size
+        self._lock = asyncio.Lock()  # one ONNX session: serialise callers
+
+    @classmethod
+    async def load(cls, model_name: str, model_path: str, batch_size: int) -> FastEmbedder:
+        """Load the model (downloading it unless `model_path` names a local folder)."""
+
+        def _load() -> tuple[Any, int]:
+            from fastembed import TextEmbedding
+
+            kwargs: dict[str, Any] = {}
+            if model_path:
+                folder = Path(model_path).expanduser()
+                if not (folder / "model.onnx").exists():
+                    raise EmbeddingModelUnavailable(
+                        f"embedding.model_path {folder} has no model.onnx; point it at a "
+                        "fastembed model folder or leave it empty to download the model"
+                    )
+                kwargs["specific_model_path"] = str(folder)
+            model = TextEmbedding(model_name=model_name, **kwargs)
+            probe = next(iter(model.embed(["probe"])))
+            return model, int(probe.shape[0])
+
+        try:
+            model, dim = await asyncio.to_thread(_load)
+        except EmbeddingModelUnavailable:
+            raise
+        except Exception as exc:
+            raise EmbeddingModelUnavailable(
+                f"cannot load embedding model {model_name!r} ({type(exc).__name__}: {exc}); "
+                "set embedding.model_path to a local model folder, or check the network"
+            ) from exc
+        return cls(model, model_name, dim, batch_size)
+
+    async def embed(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+
+        def _run() -> Vectors:
+            rows = list(self._model.embed(list(texts), batch_size=self._batch_size))
+            return np.asarray(rows, dtype=np.float32)
+
+        async with self._lock:
+            return await asyncio.to_thread(_run)

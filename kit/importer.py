@@ -1,0 +1,91 @@
+"""`kit import`: JSON Lines of messages, validated whole before anything is written."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from kit.errors import InputError
+from kit.memory.messages import NewMessage
+
+_ROLES = ("user", "assistant")
+_KNOWN = {"role", "speaker", "text", "at", "ref"}
+
+
+def parse_record(record: Any, where: str) -> NewMessage:
+    """One message from a decoded JSON object; `where` names the place for errors."""
+    if not isinstance(record, dict):
+        raise InputError(
+            f"{where}: expected a JSON object like "
+            '{"role": "user", "text": "...", "at": "2024-05-01T09:30:00+00:00"}'
+        )
+    unknown = set(record) - _KNOWN
+    if unknown:
+        raise InputError(f"{where}: unknown field(s) {sorted(unknown)}; allowed: {sorted(_KNOWN)}")
+    text = record.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise InputError(f"{where}: 'text' must be a non-empty string")
+    role = record.get("role")
+    speaker = record.get("speaker", "")
+    if role is None and not speaker:
+        raise InputError(f"{where}: give 'role' (user or assistant) or 'speaker' (a name)")
+    if role is not None and role not in _ROLES:
+        raise InputError(f"{where}: 'role' must be 'user' or 'assistant' (got {role!r})")
+    if not isinstance(speaker, str):
+        raise InputError(f"{where}: 'speaker' must be a string")
+    at_text = record.get("at")
+    if not isinstance(at_text, str):
+        raise InputError(f"{where}: 'at' must be an ISO-8601 time like 2024-05-01T09:30:00+00:00")
+    try:
+        at = datetime.fromisoformat(at_text)
+    except ValueError as exc:
+        raise InputError(
+            f"{where}: 'at' {at_text!r} is not an ISO-8601 time (like 2024-05-01T09:30:00+00:00)"
+        ) from exc
+    if at.tzinfo is None:
+        raise InputError(f"{where}: 'at' {at_text!r} has no timezone; add one, e.g. +00:00 or Z")
+    ref = record.get("ref")
+    if ref is not None and not isinstance(ref, str | int):
+        raise InputError(f"{where}: 'ref' must be a string")
+    return NewMessage(
+        role=role or "user",
+        text=text.replace("\x00", ""),
+        at=at,
+        speaker=speaker,
+        ref=None if ref is None else str(ref),
+    )
+
+
+def read_jsonl(path: Path) -> list[NewMessage]:
+    """Every message in the file, or an InputError naming the first bad line."""
+    try:
+        handle = path.open("rb")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot open the file ({exc.strerror})") from exc
+    with handle:
+        return parse_lines(handle, str(path))
+
+
+def parse_lines(lines: Iterable[bytes], source: str) -> list[NewMessage]:
+    items: list[NewMessage] = []
+    for number, raw in enumerate(lines, 1):
+        where = f"{source}:{number}"
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{where}: not valid UTF-8; save the file as UTF-8") from exc
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"{where}: not valid JSON ({exc.msg}); one JSON object per line"
+            ) from exc
+        items.append(parse_record(record, where))
+    if not items:
+        raise InputError(f"{source}: no messages found; expected one JSON object per line")
+    return items

@@ -1,0 +1,1 @@
+"""The model port (base.py) and its adapters."""

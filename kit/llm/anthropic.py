@@ -1,0 +1,143 @@
+"""The Anthropic adapter: the only module that imports the anthropic SDK.
+
+Retries for 429, 529, 5xx and timeouts are the SDK's own (bounded by `max_retries`, with
+backoff that honours retry-after); what still fails becomes `LLMUnavailable`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import anthropic
+
+from kit.errors import LLMUnavailable
+from kit.llm.base import (
+    Block,
+    ChatMessage,
+    LLMReply,
+    LLMRequest,
+    TextBlock,
+    TextSink,
+    ToolResult,
+    ToolUse,
+    Usage,
+)
+
+log = logging.getLogger(__name__)
+
+
+class AnthropicLLM:
+    def __init__(
+        self,
+        *,
+        api_key: str,
+        base_url: str | None = None,
+        max_retries: int = 3,
+        timeout: float = 60.0,
+    ) -> None:
+        self._client = anthropic.AsyncAnthropic(
+            api_key=api_key, base_url=base_url or None, max_retries=max_retries, timeout=timeout
+        )
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    async def complete(self, request: LLMRequest, on_text: TextSink | None = None) -> LLMReply:
+        params = _params(request)
+        try:
+            if on_text is None:
+                message = await self._client.messages.create(**params)
+            else:
+                async with self._client.messages.stream(**params) as stream:
+                    async for delta in stream.text_stream:
+                        await on_text(delta)
+                    message = await stream.get_final_message()
+        except anthropic.APIStatusError as exc:
+            log.warning("model call failed (%s) for %s", exc.status_code, request.purpose)
+            raise LLMUnavailable(_status_message(exc.status_code)) from exc
+        except anthropic.APITimeoutError as exc:
+            log.warning("model call timed out for %s", request.purpose)
+            raise LLMUnavailable("the model did not answer in time; try again shortly") from exc
+        except anthropic.APIConnectionError as exc:
+            log.warning("cannot reach the model API for %s", request.purpose)
+            raise LLMUnavailable(
+                "cannot reach the model API; check the network or llm.base_url"
+            ) from exc
+        except anthropic.APIError as exc:  # e.g. a stream cut off mid-way
+            log.warning("model call broke off for %s: %s", request.purpose, type(exc).__name__)
+            raise LLMUnavailable("the model's answer broke off; try again shortly") from exc
+        return _reply(message)
+
+
+def _status_message(status: int) -> str:
+    if status == 401:
+        return "the model API rejected the key; check ANTHROPIC_API_KEY"
+    if status == 429:
+        return "the model API is rate-limiting us; try again in a minute"
+    if status == 529:
+        return "the model is overloaded right now; try again in a few minutes"
+    if status >= 500:
+        return f"the model API had an internal error ({status}); try again shortly"
+    return f"the model API refused the request ({status}); see the log for details"
+
+
+def _params(request: LLMRequest) -> dict[str, Any]:
+    system: list[dict[str, Any]] = []
+    for block in request.system:
+        entry: dict[str, Any] = {"type": "text", "text": block.text}
+        if block.cache:
+            entry["cache_control"] = {"type": "ephemeral"}
+        system.append(entry)
+    params: dict[str, Any] = {
+        "model": request.model,
+        "max_tokens": request.max_tokens,
+        "messages": [_message(m) for m in request.messages],
+    }
+    if system:
+        params["system"] = system
+    if request.tools:
+        params["tools"] = [
+            {"name": t.name, "description": t.description, "input_schema": dict(t.input_schema)}
+            for t in request.tools
+        ]
+    return params
+
+
+def _message(message: ChatMessage) -> dict[str, Any]:
+    return {"role": message.role, "content": [_block(b) for b in message.content]}
+
+
+def _block(block: Block) -> dict[str, Any]:
+    if isinstance(block, TextBlock):
+        return {"type": "text", "text": block.text}
+    if isinstance(block, ToolUse):
+        return {"type": "tool_use", "id": block.id, "name": block.name, "input": dict(block.input)}
+    assert isinstance(block, ToolResult)
+    return {
+        "type": "tool_result",
+        "tool_use_id": block.tool_use_id,
+        "content": block.content,
+        "is_error": block.is_error,
+    }
+
+
+def _reply(message: Any) -> LLMReply:
+    blocks: list[Block] = []
+    for part in message.content:
+        if part.type == "text":
+            blocks.append(TextBlock(part.text))
+        elif part.type == "tool_use":
+            blocks.append(ToolUse(part.id, part.name, dict(part.input or {})))
+    usage = message.usage
+    return LLMReply(
+        content=tuple(blocks),
+        stop_reason=message.stop_reason or "end_turn",
+        usage=Usage(
+            input_tokens=usage.input_tokens or 0,
+            output_tokens=usage.output_tokens or 0,
+            cache_read_tokens=getattr(usage, "cache_read_input_tokens", None) or 0,
+            cache_write_tokens=getattr(usage, "cache_creation_input_tokens", None) or 0,
+        ),
+        model=message.model,
+    )

@@ -1,0 +1,1 @@
+"""Kit's memory: storage, the three layers, retrieval and the context sandwich."""

@@ -1,0 +1,177 @@
+"""The one SQLite file: a writer connection serialised by a lock, and a reader connection.
+
+This class is the narrow storage interface the memory modules talk to. Writes go through
+`transaction()` (BEGIN IMMEDIATE ... COMMIT, rolled back whole on any error); reads use a
+separate connection so they only ever see committed data (WAL lets both run at once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from kit.errors import StorageError
+
+Params = Sequence[Any] | dict[str, Any]
+
+
+def storage_error(exc: sqlite3.Error, path: Path) -> StorageError:
+    """Translate SQLite's terse errors into something the owner can act on."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        hint = "another program holds the database; stop it (or the other Kit) and try again"
+    elif "full" in text:
+        hint = "the disk is full; free some space and try again (nothing was half-written)"
+    elif "readonly" in text or "unable to open" in text:
+        hint = "check that the data directory exists and is writable by you"
+    elif "malformed" in text or "not a database" in text:
+        hint = "the file is damaged; restore it from a backup (kit backup makes one)"
+    else:
+        hint = "see the log for details"
+    return StorageError(f"{path}: database error ({text}); {hint}")
+
+
+class Transaction:
+    """Statements inside one BEGIN IMMEDIATE ... COMMIT on the writer connection."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; returns lastrowid (useful after INSERT)."""
+        cursor = await self._conn.execute(sql, params)
+        rowid = cursor.lastrowid or 0
+        await cursor.close()
+        return rowid
+
+    async def execute_rowcount(self, sql: str, params: Params = ()) -> int:
+        cursor = await self._conn.execute(sql, params)
+        count = cursor.rowcount
+        await cursor.close()
+        return count
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        await self._conn.executemany(sql, rows)
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        cursor = await self._conn.execute(sql, params)
+        rows = await cursor.fetchall()
+        await cursor.close()
+        return list(rows)
+
+    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+        cursor = await self._conn.execute(sql, params)
+        row = await cursor.fetchone()
+        await cursor.close()
+        return row
+
+
+class Database:
+    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection):
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    @asynccontextmanager
+    async def open(cls, path: Path) -> AsyncIterator[Database]:
+        """Open (creating if needed) the database file with 0600 permissions, WAL mode."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if not path.exists():
+                fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
+                os.close(fd)
+        except OSError as exc:
+            raise StorageError(
+                f"{path.parent}: cannot create the data directory ({exc.strerror}); "
+                "choose another with --data-dir or KIT_DATA_DIR"
+            ) from exc
+        writer = reader = None
+        try:
+            writer = await _connect(path)
+            await _pragma(writer, "PRAGMA journal_mode=WAL")
+            reader = await _connect(path)
+            db = cls(path, writer, reader)
+            yield db
+        except sqlite3.Error as exc:
+            raise storage_error(exc, path) from exc
+        finally:
+            for conn in (reader, writer):
+                if conn is not None:
+                    await conn.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        """One write transaction: lands whole or not at all."""
+        async with self._write_lock:
+            try:
+                await self._writer.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise storage_error(exc, self.path) from exc
+            try:
+                yield Transaction(self._writer)
+            except BaseException as exc:
+                await self._writer.rollback()
+                if _is_environmental(exc):
+                    raise storage_error(exc, self.path) from exc  # type: ignore[arg-type]
+                raise
+            try:
+                await self._writer.commit()
+            except sqlite3.Error as exc:
+                await self._writer.rollback()
+                raise storage_error(exc, self.path) from exc
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        try:
+            cursor = await self._reader.execute(sql, params)
+            rows = await cursor.fetchall()
+            await cursor.close()
+        except sqlite3.Error as exc:
+            if not _is_environmental(exc):
+                raise
+            raise storage_error(exc, self.path) from exc
+        return list(rows)
+
+    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def scalar(self, sql: str, params: Params = ()) -> Any:
+        row = await self.fetchone(sql, params)
+        return None if row is None else row[0]
+
+
+async def _connect(path: Path) -> aiosqlite.Connection:
+    # isolation_level=None: we issue BEGIN/COMMIT ourselves, so transactions are explicit.
+    conn = await aiosqlite.connect(path, isolation_level=None, timeout=5.0)
+    conn.row_factory = sqlite3.Row
+    for pragma in ("foreign_keys=ON", "busy_timeout=5000", "synchronous=NORMAL"):
+        await _pragma(conn, f"PRAGMA {pragma}")
+    return conn
+
+
+async def _pragma(conn: aiosqlite.Connection, sql: str) -> None:
+    # Drain and close: an unfinished PRAGMA statement keeps a lock on the file.
+    cursor = await conn.execute(sql)
+    await cursor.fetchall()
+    await cursor.close()
+
+
+def _is_environmental(exc: BaseException) -> bool:
+    """Locked, full, unreadable: the machine's fault, not a bug in our SQL."""
+    return (
+        isinstance(exc, sqlite3.OperationalError | sqlite3.DatabaseError)
+        and not isinstance(
+            exc, sqlite3.IntegrityError | sqlite3.ProgrammingError | sqlite3.InterfaceError
+        )
+        and "syntax error" not in str(exc)
+        and "no such" not in str(exc)
+    )

@@ -1,0 +1,400 @@
+"""Long-term facts and their history. Every change to a fact writes a history row.
+
+`FactWriter` works inside a caller's transaction, so a curation pass (many operations) lands
+whole or not at all; `Facts` offers single-change conveniences that open their own.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from kit.clock import Clock, from_iso, to_iso
+from kit.config import CATEGORIES
+from kit.errors import InputError, NotFound
+from kit.memory.db import Database, Transaction
+from kit.memory.hashes import content_hash
+
+
+@dataclass(frozen=True)
+class Fact:
+    id: int
+    user_id: str
+    category: str
+    subject: str
+    content: str
+    confidence: float
+    expires_at: datetime | None
+    active: bool
+    pinned: bool
+    created_at: datetime
+    updated_at: datetime
+    access_count: int
+    last_accessed_at: datetime | None
+    replaced_by: int | None
+
+    def is_live(self, now: datetime) -> bool:
+        """Active and not expired: the only facts ever shown to the model."""
+        return self.active and (self.expires_at is None or self.expires_at > now)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The fields history records (what a fact said, not its access stats)."""
+        return {
+            "category": self.category,
+            "subject": self.subject,
+            "content": self.content,
+            "confidence": self.confidence,
+            "expires_at": None if self.expires_at is None else to_iso(self.expires_at),
+            "active": self.active,
+            "pinned": self.pinned,
+            "replaced_by": self.replaced_by,
+        }
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    id: int
+    fact_id: int
+    at: datetime
+    actor: str
+    operation: str
+    pass_id: int | None
+    reason: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    source_message_ids: tuple[int, ...]
+
+
+_FACT_COLUMNS = (
+    "id, user_id, category, subject, content, confidence, expires_at, active, pinned,"
+    " created_at, updated_at, access_count, last_accessed_at, replaced_by"
+)
+
+
+def _fact(row: Sequence[Any]) -> Fact:
+    return Fact(
+        id=row[0],
+        user_id=row[1],
+        category=row[2],
+        subject=row[3],
+        content=row[4],
+        confidence=float(row[5]),
+        expires_at=None if row[6] is None else from_iso(row[6]),
+        active=bool(row[7]),
+        pinned=bool(row[8]),
+        created_at=from_iso(row[9]),
+        updated_at=from_iso(row[10]),
+        access_count=int(row[11]),
+        last_accessed_at=None if row[12] is None else from_iso(row[12]),
+        replaced_by=row[13],
+    )
+
+
+def validate_fact_fields(category: str, content: str, confidence: float) -> None:
+    if category not in CATEGORIES:
+        raise InputError(f"unknown fact category {category!r}; use one of: {', '.join(CATEGORIES)}")
+    if not content.strip():
+        raise InputError("a fact needs some content; it was empty")
+    if not 0.0 <= confidence <= 1.0:
+        raise InputError(f"confidence must be between 0 and 1 (got {confidence})")
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Who changed a fact, and why, and from which messages."""
+
+    actor: str  # owner | remember | curator | rem | api
+    reason: str = ""
+    pass_id: int | None = None
+    source_message_ids: tuple[int, ...] = ()
+
+
+class FactWriter:
+    """Fact changes inside one transaction, each with its history row."""
+
+    def __init__(self, tx: Transaction, user_id: str, now: datetime) -> None:
+        self._tx = tx
+        self._user_id = user_id
+        self._now = now
+
+    async def get(self, fact_id: int) -> Fact:
+        row = await self._tx.fetchone(
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE id = ? AND user_id = ?",
+            (fact_id, self._user_id),
+        )
+        if row is None:
+            raise NotFound(f"fact {fact_id} does not exist; `kit facts` lists the ids")
+        return _fact(row)
+
+    async def active_in(self, category: str) -> list[Fact]:
+        rows = await self._tx.fetchall(
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND category = ? AND active = 1"
+            " ORDER BY id",
+            (self._user_id, category),
+        )
+        return [_fact(r) for r in rows]
+
+    async def insert(
+        self,
+        *,
+        category: str,
+        content: str,
+        subject: str = "",
+        confidence: float = 0.8,
+        expires_at: datetime | None = None,
+        pinned: bool = False,
+        provenance: Provenance,
+    ) -> Fact:
+        validate_fact_fields(category, content, confidence)
+        now = to_iso(self._now)
+        fact_id = await self._tx.execute(
+            "INSERT INTO facts (user_id, category, subject, content, confidence, expires_at,"
+            " active, pinned, created_at, updated_at, content_hash)"
+            " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)",
+            (
+                self._user_id,
+                category,
+                subject.strip(),
+                content.strip(),
+                confidence,
+                None if expires_at is None else to_iso(expires_at),
+                int(pinned),
+                now,
+                now,
+                content_hash(subject.strip(), content.strip()),
+            ),
+        )
+        fact = await self.get(fact_id)
+        await self._history(fact_id, "insert", provenance, None, fact)
+        return fact
+
+    async def update(
+        self,
+        fact_id: int,
+        *,
+        provenance: Provenance,
+        content: str | None = None,
+        subject: str | None = None,
+        confidence: float | None = None,
+        expires_at: datetime | None = None,
+        clear_expiry: bool = False,
+        pinned: bool | None = None,
+        operation: str = "update",
+    ) -> Fact:
+        before = await self.get(fact_id)
+        after = replace(
+            before,
+            content=before.content if content is None else content.strip(),
+            subject=before.subject if subject is None else subject.strip(),
+            confidence=before.confidence if confidence is None else confidence,
+            expires_at=None if clear_expiry else (expires_at or before.expires_at),
+            pinned=before.pinned if pinned is None else pinned,
+        )
+        validate_fact_fields(after.category, after.content, after.confidence)
+        await self._write(after)
+        await self._history(fact_id, operation, provenance, before, after)
+        return after
+
+    async def deactivate(
+        self,
+        fact_id: int,
+        *,
+        provenance: Provenance,
+        replaced_by: int | None = None,
+        operation: str = "deactivate",
+    ) -> Fact:
+        before = await self.get(fact_id)
+        after = replace(before, active=False, replaced_by=replaced_by or before.replaced_by)
+        await self._write(after)
+        await self._history(fact_id, operation, provenance, before, after)
+        return after
+
+    async def restore(self, fact_id: int, snapshot: dict[str, Any], provenance: Provenance) -> Fact:
+        """Put a fact back exactly as a history snapshot recorded it (used by undo)."""
+        before = await self.get(fact_id)
+        expiry = snapshot.get("expires_at")
+        after = replace(
+            before,
+            category=snapshot["category"],
+            subject=snapshot["subject"],
+            content=snapshot["content"],
+            confidence=float(snapshot["confidence"]),
+            expires_at=None if expiry is None else from_iso(expiry),
+            active=bool(snapshot["active"]),
+            pinned=bool(snapshot["pinned"]),
+            replaced_by=snapshot.get("replaced_by"),
+        )
+        await self._write(after)
+        await self._history(fact_id, "undo", provenance, before, after)
+        return after
+
+    async def _write(self, fact: Fact) -> None:
+        await self._tx.execute(
+            "UPDATE facts SET category = ?, subject = ?, content = ?, confidence = ?,"
+            " expires_at = ?, active = ?, pinned = ?, replaced_by = ?, updated_at = ?,"
+            " content_hash = ? WHERE id = ? AND user_id = ?",
+            (
+                fact.category,
+                fact.subject,
+                fact.content,
+                fact.confidence,
+                None if fact.expires_at is None else to_iso(fact.expires_at),
+                int(fact.active),
+                int(fact.pinned),
+                fact.replaced_by,
+                to_iso(self._now),
+                content_hash(fact.subject, fact.content),
+                fact.id,
+                self._user_id,
+            ),
+        )
+
+    async def _history(
+        self,
+        fact_id: int,
+        operation: str,
+        provenance: Provenance,
+        before: Fact | None,
+        after: Fact | None,
+    ) -> None:
+        await self._tx.execute(
+            "INSERT INTO fact_history (fact_id, user_id, at, actor, operation, pass_id, reason,"
+            " before_json, after_json, source_message_ids) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                fact_id,
+                self._user_id,
+                to_iso(self._now),
+                provenance.actor,
+                operation,
+                provenance.pass_id,
+                provenance.reason,
+                None if before is None else json.dumps(before.snapshot()),
+                None if after is None else json.dumps(after.snapshot()),
+                json.dumps(list(provenance.source_message_ids)),
+            ),
+        )
+
+
+class Facts:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    def writer(self, tx: Transaction, user_id: str) -> FactWriter:
+        return FactWriter(tx, user_id, self._clock.now())
+
+    async def add(
+        self, user_id: str, *, category: str, content: str, provenance: Provenance, **fields: Any
+    ) -> Fact:
+        async with self._db.transaction() as tx:
+            return await self.writer(tx, user_id).insert(
+                category=category, content=content, provenance=provenance, **fields
+            )
+
+    async def deactivate(self, user_id: str, fact_id: int, provenance: Provenance) -> Fact:
+        async with self._db.transaction() as tx:
+            return await self.writer(tx, user_id).deactivate(fact_id, provenance=provenance)
+
+    async def update(
+        self, user_id: str, fact_id: int, provenance: Provenance, **fields: Any
+    ) -> Fact:
+        async with self._db.transaction() as tx:
+            return await self.writer(tx, user_id).update(fact_id, provenance=provenance, **fields)
+
+    async def get(self, user_id: str, fact_id: int) -> Fact:
+        row = await self._db.fetchone(
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE id = ? AND user_id = ?", (fact_id, user_id)
+        )
+        if row is None:
+            raise NotFound(f"fact {fact_id} does not exist; `kit facts` lists the ids")
+        return _fact(row)
+
+    async def list(
+        self, user_id: str, *, category: str | None = None, include_inactive: bool = False
+    ) -> list[Fact]:
+        if category is not None and category not in CATEGORIES:
+            raise InputError(
+                f"unknown fact category {category!r}; use one of: {', '.join(CATEGORIES)}"
+            )
+        sql = f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ?"
+        params: list[Any] = [user_id]
+        if category is not None:
+            sql += " AND category = ?"
+            params.append(category)
+        if not include_inactive:
+            sql += " AND active = 1"
+        rows = await self._db.fetchall(sql + " ORDER BY category, id", params)
+        return [_fact(r) for r in rows]
+
+    async def live(
+        self, user_id: str, now: datetime, ids: Sequence[int] | None = None
+    ) -> list[Fact]:
+        """Active, unexpired facts; optionally only those among `ids`."""
+        sql = (
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND active = 1"
+            " AND (expires_at IS NULL OR expires_at > ?)"
+        )
+        params: list[Any] = [user_id, to_iso(now)]
+        if ids is not None:
+            if not ids:
+                return []
+            sql += f" AND id IN ({','.join('?' * len(ids))})"
+            params.extend(ids)
+        rows = await self._db.fetchall(sql + " ORDER BY id", params)
+        return [_fact(r) for r in rows]
+
+    async def core(self, user_id: str, now: datetime) -> list[Fact]:
+        """Always in context: the owner's own facts (category person) and pinned facts."""
+        rows = await self._db.fetchall(
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND active = 1"
+            " AND (expires_at IS NULL OR expires_at > ?) AND (category = 'person' OR pinned = 1)"
+            " ORDER BY pinned DESC, confidence DESC, id",
+            (user_id, to_iso(now)),
+        )
+        return [_fact(r) for r in rows]
+
+    async def touch(self, user_id: str, ids: Sequence[int], now: datetime) -> None:
+        """Bump access stats of facts that were put in front of the model (not a content change)."""
+        if not ids:
+            return
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "UPDATE facts SET access_count = access_count + 1, last_accessed_at = ?"
+                f" WHERE user_id = ? AND id IN ({','.join('?' * len(ids))})",
+                (to_iso(now), user_id, *ids),
+            )
+
+    async def history(self, user_id: str, fact_id: int) -> list[HistoryEntry]:
+        await self.get(user_id, fact_id)
+        rows = await self._db.fetchall(
+            "SELECT id, fact_id, at, actor, operation, pass_id, reason, before_json, after_json,"
+            " source_message_ids FROM fact_history WHERE user_id = ? AND fact_id = ? ORDER BY id",
+            (user_id, fact_id),
+        )
+        return [
+            HistoryEntry(
+                id=r[0],
+                fact_id=r[1],
+                at=from_iso(r[2]),
+                actor=r[3],
+                operation=r[4],
+                pass_id=r[5],
+                reason=r[6],
+                before=None if r[7] is None else json.loads(r[7]),
+                after=None if r[8] is None else json.loads(r[8]),
+                source_message_ids=tuple(json.loads(r[9])),
+            )
+            for r in rows
+        ]
+
+
+def fact_dict(fact: Fact) -> dict[str, Any]:
+    """JSON-ready form for `--json` output and the control socket."""
+    data = asdict(fact)
+    for key in ("expires_at", "created_at", "updated_at", "last_accessed_at"):
+        if data[key] is not None:
+            data[key] = to_iso(data[key])
+    return data

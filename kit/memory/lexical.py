@@ -1,0 +1,73 @@
+"""Lexical matching with SQLite FTS5 (porter stemming): names, dates and rare words."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from kit.clock import to_iso
+from kit.memory.db import Database
+from kit.memory.vectors import Kind
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+
+# Words that carry no topic: matching on them only adds noise to BM25.
+STOPWORDS = frozenset(
+    """a about above after again all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is
+    it its itself just me more most my myself no nor not now of off on once only or other our
+    ours ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we
+    were what when where which while who whom why will with would you your yours yourself
+    yourselves tell know remember kit please thing things ever also get got one""".split()
+)
+
+
+def fts_query(text: str) -> str | None:
+    """An OR-query of the text's distinct content words, each quoted (no FTS syntax leaks)."""
+    words: list[str] = []
+    for token in _TOKEN.findall(text.lower()):
+        if token not in STOPWORDS and token not in words and (len(token) > 1 or token.isdigit()):
+            words.append(token)
+    if not words:
+        return None
+    return " OR ".join(f'"{w}"' for w in words[:32])
+
+
+class LexicalIndex:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def search(
+        self, user_id: str, kind: Kind, text: str, limit: int, *, now: datetime
+    ) -> list[tuple[int, float]]:
+        """Ids and BM25 scores (higher is better), best first. Facts: live ones only."""
+        query = fts_query(text)
+        if query is None:
+            return []
+        if kind == "fact":
+            sql = (
+                "SELECT f.id, -bm25(facts_fts) FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid"
+                " WHERE facts_fts MATCH ? AND f.user_id = ? AND f.active = 1"
+                " AND (f.expires_at IS NULL OR f.expires_at > ?)"
+                " ORDER BY bm25(facts_fts) LIMIT ?"
+            )
+            params: tuple[object, ...] = (query, user_id, to_iso(now), limit)
+        elif kind == "day":
+            sql = (
+                "SELECT d.id, -bm25(days_fts) FROM days_fts JOIN days d ON d.id = days_fts.rowid"
+                " WHERE days_fts MATCH ? AND d.user_id = ? AND d.day <= ?"
+                " ORDER BY bm25(days_fts) LIMIT ?"
+            )
+            params = (query, user_id, now.date().isoformat(), limit)
+        else:
+            sql = (
+                "SELECT m.id, -bm25(messages_fts) FROM messages_fts"
+                " JOIN messages m ON m.id = messages_fts.rowid"
+                " WHERE messages_fts MATCH ? AND m.user_id = ? AND m.at <= ?"
+                " ORDER BY bm25(messages_fts) LIMIT ?"
+            )
+            params = (query, user_id, to_iso(now), limit)
+        rows = await self._db.fetchall(sql, params)
+        return [(int(r[0]), float(r[1])) for r in rows]

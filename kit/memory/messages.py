@@ -1,0 +1,235 @@
+"""Conversations and their messages: the durable archive and the working-memory window.
+
+Messages are never deleted by windowing: the window is just "messages from window_start_id on",
+and older ones live on in the archive (searchable) and in the rolling window summary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, tzinfo
+
+from kit.clock import Clock, from_iso, local_date, to_iso
+from kit.llm.base import Role
+from kit.memory.db import Database, Transaction
+from kit.memory.hashes import content_hash
+
+
+@dataclass(frozen=True)
+class Conversation:
+    id: int
+    user_id: str
+    channel: str
+    external_id: str
+    window_summary: str
+    window_start_id: int
+    last_message_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Message:
+    id: int
+    user_id: str
+    conversation_id: int
+    role: Role
+    speaker: str
+    text: str
+    at: datetime
+    day: date
+    ref: str | None
+    source: str
+
+
+@dataclass(frozen=True)
+class NewMessage:
+    role: Role
+    text: str
+    at: datetime
+    speaker: str = ""
+    ref: str | None = None
+
+
+_MESSAGE_COLUMNS = "id, user_id, conversation_id, role, speaker, text, at, day, ref, source"
+
+
+def _message(row: Sequence[object]) -> Message:
+    return Message(
+        id=int(row[0]),  # type: ignore[call-overload]
+        user_id=str(row[1]),
+        conversation_id=int(row[2]),  # type: ignore[call-overload]
+        role=str(row[3]),  # type: ignore[arg-type]
+        speaker=str(row[4]),
+        text=str(row[5]),
+        at=from_iso(str(row[6])),
+        day=date.fromisoformat(str(row[7])),
+        ref=None if row[8] is None else str(row[8]),
+        source=str(row[9]),
+    )
+
+
+def _conversation(row: Sequence[object]) -> Conversation:
+    return Conversation(
+        id=int(row[0]),  # type: ignore[call-overload]
+        user_id=str(row[1]),
+        channel=str(row[2]),
+        external_id=str(row[3]),
+        window_summary=str(row[4]),
+        window_start_id=int(row[5]),  # type: ignore[call-overload]
+        last_message_at=None if row[6] is None else from_iso(str(row[6])),
+    )
+
+
+_CONVERSATION_COLUMNS = (
+    "id, user_id, channel, external_id, window_summary, window_start_id, last_message_at"
+)
+
+
+class Messages:
+    def __init__(self, db: Database, clock: Clock, tz: tzinfo) -> None:
+        self._db = db
+        self._clock = clock
+        self._tz = tz
+
+    async def conversation(self, user_id: str, channel: str, external_id: str) -> Conversation:
+        """The conversation for this (user, channel, id), created on first use."""
+        found = await self._find_conversation(user_id, channel, external_id)
+        if found is not None:
+            return found
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT OR IGNORE INTO conversations (user_id, channel, external_id, created_at)"
+                " VALUES (?, ?, ?, ?)",
+                (user_id, channel, external_id, to_iso(self._clock.now())),
+            )
+        found = await self._find_conversation(user_id, channel, external_id)
+        assert found is not None
+        return found
+
+    async def _find_conversation(
+        self, user_id: str, channel: str, external_id: str
+    ) -> Conversation | None:
+        row = await self._db.fetchone(
+            f"SELECT {_CONVERSATION_COLUMNS} FROM conversations"
+            " WHERE user_id = ? AND channel = ? AND external_id = ?",
+            (user_id, channel, external_id),
+        )
+        return None if row is None else _conversation(row)
+
+    async def get_conversation(self, conversation_id: int) -> Conversation:
+        row = await self._db.fetchone(
+            f"SELECT {_CONVERSATION_COLUMNS} FROM conversations WHERE id = ?", (conversation_id,)
+        )
+        if row is None:
+            raise LookupError(f"conversation {conversation_id} does not exist")
+        return _conversation(row)
+
+    async def add(
+        self,
+        conversation: Conversation,
+        role: Role,
+        text: str,
+        *,
+        at: datetime | None = None,
+        speaker: str = "",
+        ref: str | None = None,
+        source: str = "chat",
+    ) -> Message:
+        """Store one message durably (committed before this returns)."""
+        item = NewMessage(role, text, at or self._clock.now(), speaker, ref)
+        async with self._db.transaction() as tx:
+            (message_id,) = await self.insert_many(tx, conversation, [item], source)
+        return Message(
+            message_id,
+            conversation.user_id,
+            conversation.id,
+            role,
+            speaker,
+            text,
+            item.at,
+            local_date(item.at, self._tz),
+            ref,
+            source,
+        )
+
+    async def insert_many(
+        self, tx: Transaction, conversation: Conversation, items: Sequence[NewMessage], source: str
+    ) -> list[int]:
+        """Insert messages inside the caller's transaction (imports land whole or not at all)."""
+        ids: list[int] = []
+        for item in items:
+            ids.append(
+                await tx.execute(
+                    "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day,"
+                    " ref, source, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        conversation.user_id,
+                        conversation.id,
+                        item.role,
+                        item.speaker,
+                        item.text,
+                        to_iso(item.at),
+                        local_date(item.at, self._tz).isoformat(),
+                        item.ref,
+                        source,
+                        content_hash(item.speaker, item.text),
+                    ),
+                )
+            )
+        if items:
+            latest = max(to_iso(item.at) for item in items)
+            await tx.execute(
+                "UPDATE conversations SET last_message_at = MAX(COALESCE(last_message_at, ''), ?)"
+                " WHERE id = ?",
+                (latest, conversation.id),
+            )
+        return ids
+
+    async def window(self, conversation_id: int) -> list[Message]:
+        """The unsummarised window: every message from the conversation's window start on."""
+        rows = await self._db.fetchall(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? AND id >= "
+            "(SELECT window_start_id FROM conversations WHERE id = ?) ORDER BY id",
+            (conversation_id, conversation_id),
+        )
+        return [_message(r) for r in rows]
+
+    async def advance_window(
+        self, conversation_id: int, *, expected_start_id: int, new_start_id: int, summary: str
+    ) -> bool:
+        """Move the window start and store the new rolling summary, if nobody else did first."""
+        async with self._db.transaction() as tx:
+            changed = await tx.execute_rowcount(
+                "UPDATE conversations SET window_start_id = ?, window_summary = ?"
+                " WHERE id = ? AND window_start_id = ?",
+                (new_start_id, summary, conversation_id, expected_start_id),
+            )
+        return changed == 1
+
+    async def get_many(self, user_id: str, ids: Sequence[int]) -> list[Message]:
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        rows = await self._db.fetchall(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE user_id = ? AND id IN ({marks})",
+            (user_id, *ids),
+        )
+        return [_message(r) for r in rows]
+
+    async def on_day(self, user_id: str, day: date) -> list[Message]:
+        rows = await self._db.fetchall(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE user_id = ? AND day = ? ORDER BY at, id",
+            (user_id, day.isoformat()),
+        )
+        return [_message(r) for r in rows]
+
+    async def days_with_messages(self, user_id: str) -> list[date]:
+        rows = await self._db.fetchall(
+            "SELECT DISTINCT day FROM messages WHERE user_id = ? ORDER BY day", (user_id,)
+        )
+        return [date.fromisoformat(r[0]) for r in rows]
+
+    async def count(self, user_id: str) -> int:
+        return int(
+            await self._db.scalar("SELECT COUNT(*) FROM messages WHERE user_id = ?", (user_id,))
+        )

@@ -1,0 +1,172 @@
+"""Ordered, named schema migrations. Each runs in one transaction with its bookkeeping row.
+
+Append new migrations at the end; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kit.clock import Clock, to_iso
+from kit.config import CATEGORIES
+from kit.memory.db import Database
+
+
+@dataclass(frozen=True)
+class Migration:
+    name: str
+    statements: tuple[str, ...]
+
+
+def _fts(table: str, columns: tuple[str, ...]) -> tuple[str, ...]:
+    """An external-content FTS5 index over `table` kept in step by triggers (same transaction)."""
+    cols = ", ".join(columns)
+    new = ", ".join(f"new.{c}" for c in columns)
+    old = ", ".join(f"old.{c}" for c in columns)
+    fts = f"{table}_fts"
+    return (
+        f"CREATE VIRTUAL TABLE {fts} USING fts5({cols}, content='{table}', content_rowid='id', "
+        "tokenize='porter unicode61 remove_diacritics 2')",
+        f"CREATE TRIGGER {table}_fts_ai AFTER INSERT ON {table} BEGIN "
+        f"INSERT INTO {fts}(rowid, {cols}) VALUES (new.id, {new}); END",
+        f"CREATE TRIGGER {table}_fts_ad AFTER DELETE ON {table} BEGIN "
+        f"INSERT INTO {fts}({fts}, rowid, {cols}) VALUES ('delete', old.id, {old}); END",
+        f"CREATE TRIGGER {table}_fts_au AFTER UPDATE OF {cols} ON {table} BEGIN "
+        f"INSERT INTO {fts}({fts}, rowid, {cols}) VALUES ('delete', old.id, {old}); "
+        f"INSERT INTO {fts}(rowid, {cols}) VALUES (new.id, {new}); END",
+    )
+
+
+_CATEGORY_CHECK = ", ".join(f"'{c}'" for c in CATEGORIES)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        "m001_core",
+        (
+            """CREATE TABLE conversations (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                channel TEXT NOT NULL,
+                external_id TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                last_message_at TEXT,
+                window_summary TEXT NOT NULL DEFAULT '',
+                window_start_id INTEGER NOT NULL DEFAULT 0,
+                UNIQUE (user_id, channel, external_id))""",
+            """CREATE TABLE messages (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                conversation_id INTEGER NOT NULL REFERENCES conversations(id),
+                role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+                speaker TEXT NOT NULL DEFAULT '',
+                text TEXT NOT NULL,
+                at TEXT NOT NULL,
+                day TEXT NOT NULL,
+                ref TEXT,
+                source TEXT NOT NULL DEFAULT 'chat',
+                content_hash TEXT NOT NULL)""",
+            "CREATE INDEX messages_conversation ON messages(conversation_id, id)",
+            "CREATE INDEX messages_user_day ON messages(user_id, day)",
+            *_fts("messages", ("speaker", "text")),
+            f"""CREATE TABLE facts (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                category TEXT NOT NULL CHECK (category IN ({_CATEGORY_CHECK})),
+                subject TEXT NOT NULL DEFAULT '',
+                content TEXT NOT NULL,
+                confidence REAL NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+                expires_at TEXT,
+                active INTEGER NOT NULL DEFAULT 1,
+                pinned INTEGER NOT NULL DEFAULT 0,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                access_count INTEGER NOT NULL DEFAULT 0,
+                last_accessed_at TEXT,
+                replaced_by INTEGER REFERENCES facts(id),
+                content_hash TEXT NOT NULL)""",
+            "CREATE INDEX facts_user_active ON facts(user_id, active, category)",
+            *_fts("facts", ("subject", "content")),
+            """CREATE TABLE passes (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                category TEXT,
+                started_at TEXT NOT NULL,
+                finished_at TEXT,
+                status TEXT NOT NULL,
+                reason TEXT NOT NULL DEFAULT '',
+                detail_json TEXT NOT NULL DEFAULT '{}')""",
+            "CREATE INDEX passes_user ON passes(user_id, id)",
+            """CREATE TABLE fact_history (
+                id INTEGER PRIMARY KEY,
+                fact_id INTEGER NOT NULL REFERENCES facts(id),
+                user_id TEXT NOT NULL,
+                at TEXT NOT NULL,
+                actor TEXT NOT NULL,
+                operation TEXT NOT NULL,
+                pass_id INTEGER REFERENCES passes(id),
+                reason TEXT NOT NULL DEFAULT '',
+                before_json TEXT,
+                after_json TEXT,
+                source_message_ids TEXT NOT NULL DEFAULT '[]')""",
+            "CREATE INDEX fact_history_fact ON fact_history(fact_id, id)",
+            "CREATE INDEX fact_history_pass ON fact_history(pass_id)",
+            """CREATE TABLE days (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                day TEXT NOT NULL,
+                detailed TEXT NOT NULL DEFAULT '',
+                condensed TEXT NOT NULL DEFAULT '',
+                message_count INTEGER NOT NULL DEFAULT 0,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                condensed_at TEXT,
+                content_hash TEXT NOT NULL,
+                UNIQUE (user_id, day))""",
+            *_fts("days", ("detailed", "condensed")),
+            """CREATE TABLE embeddings (
+                kind TEXT NOT NULL,
+                item_id INTEGER NOT NULL,
+                user_id TEXT NOT NULL,
+                model_id TEXT NOT NULL,
+                content_hash TEXT NOT NULL,
+                vector BLOB NOT NULL,
+                PRIMARY KEY (kind, item_id, model_id))""",
+            "CREATE INDEX embeddings_user ON embeddings(user_id, kind, model_id)",
+            """CREATE TABLE llm_usage (
+                id INTEGER PRIMARY KEY,
+                at TEXT NOT NULL,
+                user_id TEXT,
+                model TEXT NOT NULL,
+                purpose TEXT NOT NULL,
+                input_tokens INTEGER NOT NULL,
+                output_tokens INTEGER NOT NULL,
+                cache_read_tokens INTEGER NOT NULL DEFAULT 0,
+                cache_write_tokens INTEGER NOT NULL DEFAULT 0)""",
+            "CREATE INDEX llm_usage_at ON llm_usage(at)",
+        ),
+    ),
+)
+
+
+async def migrate(db: Database, clock: Clock) -> list[str]:
+    """Apply every migration not yet applied, in order. Returns the names applied now."""
+    async with db.transaction() as tx:
+        await tx.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations "
+            "(name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+        )
+    done = {row[0] for row in await db.fetchall("SELECT name FROM schema_migrations")}
+    applied: list[str] = []
+    for migration in MIGRATIONS:
+        if migration.name in done:
+            continue
+        async with db.transaction() as tx:
+            for statement in migration.statements:
+                await tx.execute(statement)
+            await tx.execute(
+                "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
+                (migration.name, to_iso(clock.now())),
+            )
+        applied.append(migration.name)
+    return applied

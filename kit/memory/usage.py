@@ -1,0 +1,52 @@
+"""Token usage per model call, for cost accounting and `status`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from kit.clock import Clock, to_iso
+from kit.llm.base import Usage
+from kit.memory.db import Database
+
+
+@dataclass(frozen=True)
+class UsageTotals:
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    cache_read_tokens: int
+    cache_write_tokens: int
+
+
+class UsageLog:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def record(self, *, model: str, purpose: str, usage: Usage, user_id: str | None) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO llm_usage (at, user_id, model, purpose, input_tokens, output_tokens,"
+                " cache_read_tokens, cache_write_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    to_iso(self._clock.now()),
+                    user_id,
+                    model,
+                    purpose,
+                    usage.input_tokens,
+                    usage.output_tokens,
+                    usage.cache_read_tokens,
+                    usage.cache_write_tokens,
+                ),
+            )
+
+    async def totals_since(self, since: datetime, purpose_prefix: str = "") -> UsageTotals:
+        row = await self._db.fetchone(
+            "SELECT COUNT(*), COALESCE(SUM(input_tokens),0), COALESCE(SUM(output_tokens),0),"
+            " COALESCE(SUM(cache_read_tokens),0), COALESCE(SUM(cache_write_tokens),0)"
+            " FROM llm_usage WHERE at >= ? AND purpose LIKE ?",
+            (to_iso(since), purpose_prefix + "%"),
+        )
+        assert row is not None
+        return UsageTotals(*(int(v) for v in row))

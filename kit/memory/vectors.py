@@ -1,0 +1,214 @@
+"""The derived vector index: embeddings as BLOBs in SQLite, searched in memory with numpy.
+
+Rows are written without waiting for an embedding; `backfill()` fills in whatever is missing
+or stale (keyed by the source row's content hash and the model id), so the whole index can be
+rebuilt from the source rows at any time. Each (user, kind) gets an in-memory matrix, loaded
+on first search and kept current by backfill.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from kit.embed.base import Embedder, Vectors
+from kit.memory.db import Database
+
+log = logging.getLogger(__name__)
+
+Kind = Literal["fact", "day", "message"]
+KINDS: tuple[Kind, ...] = ("fact", "day", "message")
+
+
+def _fact_text(row: Sequence[Any]) -> str:
+    subject, content = str(row[0]), str(row[1])
+    if subject and subject.lower() not in content.lower():
+        return f"{subject}: {content}"
+    return content
+
+
+def _day_text(row: Sequence[Any]) -> str:
+    day, detailed, condensed = str(row[0]), str(row[1]), str(row[2])
+    return f"{day}: {condensed or detailed}"
+
+
+def _message_text(row: Sequence[Any]) -> str:
+    speaker, text = str(row[0]), str(row[1])
+    return f"{speaker}: {text}" if speaker else text
+
+
+@dataclass(frozen=True)
+class _Source:
+    table: str
+    columns: str
+    text: Callable[[Sequence[Any]], str]
+
+
+# What each kind embeds. Facts embed even when inactive, so undo needs no re-embedding.
+_SOURCES: dict[Kind, _Source] = {
+    "fact": _Source("facts", "subject, content", _fact_text),
+    "day": _Source("days", "day, detailed, condensed", _day_text),
+    "message": _Source("messages", "speaker, text", _message_text),
+}
+
+
+class _Matrix:
+    """Growable float32 matrix with an id -> row map (amortised O(1) appends)."""
+
+    def __init__(self, dim: int) -> None:
+        self.ids = np.zeros(0, dtype=np.int64)
+        self.rows = np.zeros((0, dim), dtype=np.float32)
+        self.size = 0
+        self._pos: dict[int, int] = {}
+
+    def upsert(self, ids: Sequence[int], vectors: Vectors) -> None:
+        for item_id, vector in zip(ids, vectors, strict=True):
+            pos = self._pos.get(item_id)
+            if pos is None:
+                if self.size == len(self.ids):
+                    capacity = max(64, 2 * len(self.ids))
+                    self.ids = np.resize(self.ids, capacity)
+                    grown = np.zeros((capacity, self.rows.shape[1]), dtype=np.float32)
+                    grown[: self.size] = self.rows[: self.size]
+                    self.rows = grown
+                pos = self.size
+                self.size += 1
+                self._pos[item_id] = pos
+                self.ids[pos] = item_id
+            self.rows[pos] = vector
+
+    def search(self, query: Vectors, k: int, threshold: float) -> list[tuple[int, float]]:
+        if self.size == 0:
+            return []
+        scores: npt.NDArray[np.float32] = self.rows[: self.size] @ query
+        k = min(k, self.size)
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top])]
+        return [(int(self.ids[i]), float(scores[i])) for i in top if scores[i] >= threshold]
+
+
+class VectorIndex:
+    def __init__(self, db: Database, embedder: Embedder | None, batch_size: int = 64) -> None:
+        self._db = db
+        self.embedder = embedder
+        self._batch_size = batch_size
+        self._matrices: dict[tuple[str, Kind], _Matrix] = {}
+        self._lock = asyncio.Lock()  # matrix loads vs backfill writes
+
+    @property
+    def available(self) -> bool:
+        return self.embedder is not None
+
+    async def embed_query(self, text: str) -> Vectors | None:
+        if self.embedder is None:
+            return None
+        vectors = await self.embedder.embed([text])
+        return vectors[0]
+
+    async def pending_count(self) -> int:
+        if self.embedder is None:
+            return 0
+        total = 0
+        for kind, source in _SOURCES.items():
+            total += int(
+                await self._db.scalar(
+                    f"SELECT COUNT(*) FROM {source.table} s LEFT JOIN embeddings e ON e.kind = ?"
+                    " AND e.item_id = s.id AND e.model_id = ?"
+                    " WHERE e.item_id IS NULL OR e.content_hash != s.content_hash",
+                    (kind, self.embedder.model_id),
+                )
+            )
+        return total
+
+    async def backfill(self, limit: int | None = None) -> int:
+        """Embed rows whose vector is missing or stale, in batches. Returns how many."""
+        if self.embedder is None:
+            return 0
+        done = 0
+        for kind in KINDS:
+            while limit is None or done < limit:
+                batch = self._batch_size if limit is None else min(self._batch_size, limit - done)
+                # Locked per batch: searches loading a matrix wait one batch at most.
+                async with self._lock:
+                    count = await self._backfill_batch(kind, batch)
+                done += count
+                if count < batch:
+                    break
+        return done
+
+    async def _backfill_batch(self, kind: Kind, batch: int) -> int:
+        assert self.embedder is not None
+        source = _SOURCES[kind]
+        model_id = self.embedder.model_id
+        columns = ", ".join("s." + c.strip() for c in source.columns.split(","))
+        rows = await self._db.fetchall(
+            f"SELECT s.id, s.user_id, s.content_hash, {columns}"
+            f" FROM {source.table} s LEFT JOIN embeddings e ON e.kind = ? AND e.item_id = s.id"
+            " AND e.model_id = ? WHERE e.item_id IS NULL OR e.content_hash != s.content_hash"
+            " ORDER BY s.id LIMIT ?",
+            (kind, model_id, batch),
+        )
+        if not rows:
+            return 0
+        texts = [source.text(tuple(r)[3:]) for r in rows]
+        vectors = await self.embedder.embed(texts)
+        async with self._db.transaction() as tx:
+            await tx.executemany(
+                "INSERT OR REPLACE INTO embeddings (kind, item_id, user_id, model_id,"
+                " content_hash, vector) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (kind, r[0], r[1], model_id, r[2], vectors[i].astype(np.float32).tobytes())
+                    for i, r in enumerate(rows)
+                ],
+            )
+        by_user: dict[str, list[int]] = {}
+        for i, r in enumerate(rows):
+            by_user.setdefault(r[1], []).append(i)
+        for user_id, positions in by_user.items():
+            matrix = self._matrices.get((user_id, kind))
+            if matrix is not None:
+                matrix.upsert([rows[p][0] for p in positions], vectors[positions])
+        return len(rows)
+
+    async def search(
+        self, user_id: str, kind: Kind, query: Vectors, k: int, threshold: float
+    ) -> list[tuple[int, float]]:
+        """Ids and cosines of the `k` nearest items at or above `threshold`, best first."""
+        if self.embedder is None:
+            return []
+        matrix = await self._matrix(user_id, kind)
+        return await asyncio.to_thread(matrix.search, query, k, threshold)
+
+    async def _matrix(self, user_id: str, kind: Kind) -> _Matrix:
+        key = (user_id, kind)
+        matrix = self._matrices.get(key)
+        if matrix is not None:
+            return matrix
+        async with self._lock:
+            matrix = self._matrices.get(key)
+            if matrix is not None:
+                return matrix
+            assert self.embedder is not None
+            rows = await self._db.fetchall(
+                "SELECT item_id, vector FROM embeddings WHERE user_id = ? AND kind = ?"
+                " AND model_id = ?",
+                (user_id, kind, self.embedder.model_id),
+            )
+            matrix = _Matrix(self.embedder.dim)
+            if rows:
+                vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+                matrix.upsert([r[0] for r in rows], vectors.reshape(len(rows), -1))
+            self._matrices[key] = matrix
+            return matrix
+
+    def forget_cache(self, user_id: str | None = None) -> None:
+        """Drop in-memory matrices (after rows were removed); they reload on next search."""
+        for key in list(self._matrices):
+            if user_id is None or key[0] == user_id:
+                del self._matrices[key]

@@ -1,0 +1,62 @@
+"""Prompts are files in prompts/, loaded by name and rendered with explicit variables.
+
+Placeholders are `$name` (string.Template), so JSON examples with braces stay literal.
+`check()` runs at start-up: a missing prompt or a variable mismatch fails then, not at 3 a.m.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from pathlib import Path
+
+from kit.errors import ConfigError
+
+PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
+
+# Every prompt Kit uses, with exactly the variables its caller supplies. Add new ones here.
+REQUIRED: dict[str, frozenset[str]] = {
+    "chat": frozenset({"owner_name"}),
+    "window_summary": frozenset({"previous_summary", "messages"}),
+}
+
+
+class Prompts:
+    def __init__(self, folder: Path = PROMPTS_DIR) -> None:
+        self.folder = folder
+        self._cache: dict[str, string.Template] = {}
+
+    def template(self, name: str) -> string.Template:
+        if name not in self._cache:
+            path = self.folder / f"{name}.md"
+            try:
+                self._cache[name] = string.Template(path.read_text(encoding="utf-8"))
+            except OSError as exc:
+                raise ConfigError(
+                    f"{path}: prompt file missing or unreadable; restore it from the repository"
+                ) from exc
+        return self._cache[name]
+
+    def variables(self, name: str) -> frozenset[str]:
+        return frozenset(self.template(name).get_identifiers())
+
+    def render(self, name: str, **values: object) -> str:
+        template = self.template(name)
+        expected = self.variables(name)
+        missing = expected - values.keys()
+        extra = values.keys() - expected
+        if missing or extra:
+            raise ConfigError(
+                f"prompts/{name}.md: variables do not match (missing: {sorted(missing)}, "
+                f"unexpected: {sorted(extra)}); fix the prompt's $placeholders"
+            )
+        return template.substitute({k: str(v) for k, v in values.items()})
+
+    def check(self, required: Mapping[str, frozenset[str]] = REQUIRED) -> None:
+        for name, expected in required.items():
+            found = self.variables(name)
+            if found != expected:
+                raise ConfigError(
+                    f"prompts/{name}.md: expects variables {sorted(found)} but Kit supplies "
+                    f"{sorted(expected)}; fix the prompt's $placeholders"
+                )

@@ -1,0 +1,166 @@
+"""The tools the chat model may call. Read-only memory access, plus `remember`."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, tzinfo
+from typing import Any
+
+from kit.config import CATEGORIES
+from kit.errors import KitError
+from kit.llm.base import ToolSpec
+from kit.memory.days import Days
+from kit.memory.facts import Facts, Provenance
+from kit.memory.messages import Messages
+from kit.memory.search import Hit, MemorySearch
+from kit.memory.window import format_transcript
+from kit.secrets import find_secret
+
+log = logging.getLogger(__name__)
+
+TOOL_SPECS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "search_memory",
+        "Search everything you remember about the owner: long-term facts, daily summaries and "
+        "the archive of past messages. Use a short, specific query (names, topics, dates).",
+        {
+            "type": "object",
+            "properties": {"query": {"type": "string", "description": "what to look for"}},
+            "required": ["query"],
+        },
+    ),
+    ToolSpec(
+        "get_day_history",
+        "Read the summary of one day (what was worked on, decided, left open). Accepts "
+        "YYYY-MM-DD, 'today' or 'yesterday'.",
+        {
+            "type": "object",
+            "properties": {"date": {"type": "string", "description": "YYYY-MM-DD"}},
+            "required": ["date"],
+        },
+    ),
+    ToolSpec(
+        "remember",
+        "Store a long-term fact about the owner when they ask you to remember something. "
+        "One self-contained sentence. Never secrets (passwords, keys, card numbers).",
+        {
+            "type": "object",
+            "properties": {
+                "fact": {"type": "string", "description": "the fact, as one sentence"},
+                "category": {"type": "string", "enum": list(CATEGORIES)},
+                "subject": {"type": "string", "description": "who or what it is about"},
+            },
+            "required": ["fact"],
+        },
+    ),
+)
+
+
+@dataclass
+class ToolOutcome:
+    content: str
+    is_error: bool = False
+    fact_ids: list[int] = field(default_factory=list)
+
+
+def parse_day(text: str, today: date) -> date:
+    """A date from the owner or the model: YYYY-MM-DD, 'today', 'yesterday'."""
+    cleaned = text.strip().lower()
+    if cleaned == "today":
+        return today
+    if cleaned == "yesterday":
+        return today - timedelta(days=1)
+    try:
+        return date.fromisoformat(cleaned)
+    except ValueError as exc:
+        raise KitError(
+            f"{text!r} is not a date; use YYYY-MM-DD (e.g. {today.isoformat()}), "
+            "'today' or 'yesterday'"
+        ) from exc
+
+
+def format_hits(hits: list[Hit], tz: tzinfo) -> str:
+    lines = []
+    for hit in hits:
+        when = hit.at.astimezone(tz).strftime("%Y-%m-%d")
+        if hit.fact is not None:
+            lines.append(f"[fact #{hit.id}, {hit.fact.category}] {hit.text}")
+        elif hit.day is not None:
+            lines.append(f"[day {hit.day.day.isoformat()}] {hit.text}")
+        else:
+            who = hit.message.speaker or hit.message.role if hit.message else ""
+            lines.append(f"[message {when}] {who}: {hit.text}")
+    return "\n".join(lines)
+
+
+class Tools:
+    def __init__(
+        self, facts: Facts, days: Days, messages: Messages, search: MemorySearch, tz: tzinfo
+    ) -> None:
+        self._facts = facts
+        self._days = days
+        self._messages = messages
+        self._search = search
+        self._tz = tz
+
+    async def run(
+        self, name: str, args: Mapping[str, Any], *, user_id: str, now: datetime, message_id: int
+    ) -> ToolOutcome:
+        try:
+            if name == "search_memory":
+                return await self._search_memory(str(args.get("query", "")), user_id, now)
+            if name == "get_day_history":
+                return await self._day_history(str(args.get("date", "")), user_id, now)
+            if name == "remember":
+                return await self._remember(args, user_id, message_id)
+        except KitError as exc:
+            return ToolOutcome(str(exc), is_error=True)
+        return ToolOutcome(f"unknown tool {name!r}", is_error=True)
+
+    async def _search_memory(self, query: str, user_id: str, now: datetime) -> ToolOutcome:
+        if not query.strip():
+            return ToolOutcome("search_memory needs a non-empty query", is_error=True)
+        result = await self._search.search(user_id, query, now=now, k=8)
+        hits = list(result.hits[:15])
+        if not hits:
+            return ToolOutcome("Nothing found in memory for that query.")
+        return ToolOutcome(format_hits(hits, self._tz), fact_ids=[h.id for h in hits if h.fact])
+
+    async def _day_history(self, text: str, user_id: str, now: datetime) -> ToolOutcome:
+        day = parse_day(text, now.astimezone(self._tz).date())
+        summary = await self._days.get(user_id, day)
+        if summary is not None:
+            return ToolOutcome(f"Summary of {day.isoformat()}:\n{summary.detailed or summary.best}")
+        messages = await self._messages.on_day(user_id, day)
+        if not messages:
+            return ToolOutcome(f"Nothing is recorded for {day.isoformat()}.")
+        transcript = format_transcript(messages[-60:], self._tz)
+        return ToolOutcome(f"No summary yet for {day.isoformat()}; its messages:\n{transcript}")
+
+    async def _remember(
+        self, args: Mapping[str, Any], user_id: str, message_id: int
+    ) -> ToolOutcome:
+        content = str(args.get("fact", "")).strip()
+        secret = find_secret(content)
+        if secret:
+            log.info("remember refused: the fact looked like %s", secret)
+            return ToolOutcome(
+                f"Not stored: this looks like {secret}. Tell the owner you do not keep secrets.",
+                is_error=True,
+            )
+        category = str(args.get("category") or "person")
+        fact = await self._facts.add(
+            user_id,
+            category=category,
+            content=content,
+            subject=str(args.get("subject") or ""),
+            confidence=0.95,
+            provenance=Provenance(
+                actor="remember",
+                reason="the owner asked to remember it",
+                source_message_ids=(message_id,),
+            ),
+        )
+        return ToolOutcome(f"Stored as fact #{fact.id} ({fact.category}).", fact_ids=[fact.id])
