@@ -77,7 +77,10 @@ async def load_embedder(settings: Settings) -> tuple[Embedder | None, str | None
 
     cfg = settings.embedding
     try:
-        return await FastEmbedder.load(cfg.model, cfg.model_path, cfg.batch_size), None
+        embedder = await FastEmbedder.load(
+            cfg.model, cfg.model_path, cfg.batch_size, settings.data_dir / "models"
+        )
+        return embedder, None
     except KitError as exc:
         return None, str(exc)
 

@@ -32,13 +32,17 @@ class FastEmbedder:
         self._lock = asyncio.Lock()  # one ONNX session: serialise callers
 
     @classmethod
-    async def load(cls, model_name: str, model_path: str, batch_size: int) -> FastEmbedder:
+    async def load(
+        cls, model_name: str, model_path: str, batch_size: int, cache_dir: Path | None = None
+    ) -> FastEmbedder:
         """Load the model (downloading it unless `model_path` names a local folder)."""
 
         def _load() -> tuple[Any, int]:
             from fastembed import TextEmbedding
 
             kwargs: dict[str, Any] = {}
+            if cache_dir is not None:  # keep a downloaded model with Kit's data, not in /tmp
+                kwargs["cache_dir"] = str(cache_dir)
             if model_path:
                 folder = Path(model_path).expanduser()
                 if not (folder / "model.onnx").exists():

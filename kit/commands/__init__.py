@@ -1,0 +1,1 @@
+"""`kit` subcommands, one module each."""

@@ -1,0 +1,61 @@
+"""`kit chat`: a plain line REPL. Works with piped stdin (one message per line)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from kit.commands.common import open_kit, user_of
+from kit.errors import InputError
+
+EXIT_WORDS = {"/quit", "/exit", ":q"}
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    cmd = sub.add_parser("chat", help="chat with Kit in the terminal (reads stdin)")
+    cmd.add_argument("--conversation", default="terminal", help="conversation name")
+    cmd.set_defaults(func=run)
+
+
+async def run(args: argparse.Namespace) -> int:
+    interactive = sys.stdin.isatty()
+    async with open_kit(args, background=True) as kit:
+        user = user_of(args, kit)
+        if interactive:
+            print("Kit is listening. Type a message; /quit or Ctrl-D to leave.")
+        while True:
+            if interactive:
+                print("you> ", end="", flush=True)
+            line = await asyncio.to_thread(sys.stdin.readline)
+            if not line:
+                break
+            text = line.strip()
+            if not text:
+                continue
+            if text in EXIT_WORDS:
+                break
+
+            async def show(chunk: str) -> None:
+                sys.stdout.write(chunk)
+                sys.stdout.flush()
+
+            if interactive:
+                sys.stdout.write("kit> ")
+            try:
+                result = await kit.send(
+                    text,
+                    user=user,
+                    channel="terminal",
+                    conversation=args.conversation,
+                    on_text=show,
+                )
+            except InputError as exc:
+                print(f"kit: {exc}", file=sys.stderr)
+                continue
+            if result.failed:
+                sys.stdout.write(result.reply)
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+        await kit.settle()
+    return 0

@@ -1,0 +1,56 @@
+"""What every subcommand shares: opening a Kit from the global flags, printing results."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from kit.api import Kit
+from kit.clock import to_iso
+from kit.config import load_settings
+from kit.memory.search import Hit
+
+
+@asynccontextmanager
+async def open_kit(
+    args: argparse.Namespace, *, with_embedder: bool = True, background: bool = False
+) -> AsyncIterator[Kit]:
+    settings = load_settings(args.config, args.data_dir)
+    async with Kit.open(
+        settings=settings, with_embedder=with_embedder, background=background
+    ) as kit:
+        yield kit
+
+
+def user_of(args: argparse.Namespace, kit: Kit) -> str:
+    return str(args.user or kit.settings.owner.user_id)
+
+
+def hit_dict(hit: Hit) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "kind": hit.kind,
+        "id": hit.id,
+        "score": round(hit.score, 4),
+        "text": hit.text,
+        "at": to_iso(hit.at),
+        "ref": hit.ref,
+        "cosine": None if hit.cosine is None else round(hit.cosine, 4),
+        "vector_rank": hit.vector_rank,
+        "lexical_rank": hit.lexical_rank,
+    }
+    if hit.fact is not None:
+        data.update(
+            category=hit.fact.category, subject=hit.fact.subject, confidence=hit.fact.confidence
+        )
+    if hit.day is not None:
+        data["day"] = hit.day.day.isoformat()
+    if hit.message is not None:
+        data.update(role=hit.message.role, speaker=hit.message.speaker)
+    return data
+
+
+def print_json(value: Any) -> None:
+    print(json.dumps(value, ensure_ascii=False, indent=2))

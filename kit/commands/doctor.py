@@ -1,0 +1,101 @@
+"""`kit doctor`: check config, key, model, database and prompts; say exactly what to fix."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from kit.app import API_KEY_ENV, load_embedder
+from kit.clock import SystemClock
+from kit.config import Settings, load_settings
+from kit.errors import KitError
+from kit.memory.db import Database
+from kit.memory.migrations import MIGRATIONS, migrate
+from kit.prompts import Prompts
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    cmd = sub.add_parser("doctor", help="check that Kit is set up correctly")
+    cmd.set_defaults(func=run)
+
+
+class Report:
+    def __init__(self) -> None:
+        self.problems = 0
+
+    def ok(self, what: str, detail: str) -> None:
+        print(f"  ok    {what}: {detail}")
+
+    def bad(self, what: str, detail: str) -> None:
+        self.problems += 1
+        print(f"  FIX   {what}: {detail}")
+
+    def warn(self, what: str, detail: str) -> None:
+        print(f"  warn  {what}: {detail}")
+
+
+async def run(args: argparse.Namespace) -> int:
+    report = Report()
+    print("Kit doctor")
+    try:
+        settings = load_settings(args.config, args.data_dir)
+    except KitError as exc:
+        report.bad("config", str(exc))
+        print(f"\n{report.problems} problem(s) found.")
+        return 1
+    source = settings.config_path or "built-in defaults (no config file found)"
+    report.ok("config", str(source))
+    _check_key(report)
+    _check_prompts(report)
+    await _check_database(report, settings)
+    await _check_embeddings(report, settings)
+    if report.problems:
+        print(f"\n{report.problems} problem(s) found.")
+        return 1
+    print("\nAll good.")
+    return 0
+
+
+def _check_key(report: Report) -> None:
+    key = os.environ.get(API_KEY_ENV, "")
+    if not key:
+        report.bad("API key", f"{API_KEY_ENV} is not set; export your Anthropic API key")
+    elif not key.startswith("sk-"):
+        report.warn("API key", f"{API_KEY_ENV} is set but does not look like an Anthropic key")
+    else:
+        report.ok("API key", f"{API_KEY_ENV} is set")
+
+
+def _check_prompts(report: Report) -> None:
+    try:
+        Prompts().check()
+    except KitError as exc:
+        report.bad("prompts", str(exc))
+    else:
+        report.ok("prompts", "all present, variables match")
+
+
+async def _check_database(report: Report, settings: Settings) -> None:
+    try:
+        async with Database.open(settings.database_path) as db:
+            applied = await migrate(db, SystemClock())
+            result = await db.scalar("PRAGMA quick_check")
+            if result != "ok":
+                report.bad(
+                    "database",
+                    f"{settings.database_path} failed its check ({result}); "
+                    "restore it from a backup",
+                )
+                return
+            note = f", applied {len(applied)} migration(s) now" if applied else ""
+            report.ok("database", f"{settings.database_path} (schema {len(MIGRATIONS)}{note})")
+    except KitError as exc:
+        report.bad("database", str(exc))
+
+
+async def _check_embeddings(report: Report, settings: Settings) -> None:
+    embedder, problem = await load_embedder(settings)
+    if embedder is None:
+        report.bad("embeddings", f"{problem}. Until fixed, Kit uses lexical search only")
+    else:
+        report.ok("embeddings", f"{embedder.model_id} loaded (dimension {embedder.dim})")

@@ -1,0 +1,51 @@
+"""`kit history [DATE]`: list summarised days, or read one."""
+
+from __future__ import annotations
+
+import argparse
+
+from kit.commands.common import open_kit, user_of
+from kit.errors import NotFound
+from kit.tools import parse_day
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    cmd = sub.add_parser("history", help="browse daily summaries")
+    cmd.add_argument("date", nargs="?", help="YYYY-MM-DD, 'today' or 'yesterday'")
+    cmd.add_argument("--condensed", action="store_true", help="show the condensed summary")
+    cmd.set_defaults(func=run)
+
+
+async def run(args: argparse.Namespace) -> int:
+    async with open_kit(args, with_embedder=False) as kit:
+        user = user_of(args, kit)
+        if args.date is None:
+            days = await kit.days(user=user)
+            if not days:
+                print("No daily summaries yet. They are written at the end of each day.")
+            for day in days:
+                mark = "condensed" if day.condensed else "detailed"
+                print(f"{day.day.isoformat()}  ({mark})  {day.gist}")
+            return 0
+        today = kit.services.clock.now().astimezone(kit.services.tz).date()
+        try:
+            day = parse_day(args.date, today)
+        except Exception as exc:
+            raise NotFound(str(exc)) from exc
+        summary = await kit.day(day, user=user)
+        if summary is None:
+            count = len(await kit.services.messages.on_day(user, day))
+            if count:
+                raise NotFound(
+                    f"{day}: {count} messages but no summary yet; summaries are "
+                    "written at the end of the day"
+                )
+            raise NotFound(f"{day}: nothing recorded that day; `kit history` lists the days")
+        if args.condensed and not summary.condensed:
+            raise NotFound(
+                f"{day}: not condensed yet (the nightly REM pass does that); "
+                "drop --condensed to read the detailed summary"
+            )
+        print(f"# {day.isoformat()} ({day.strftime('%A')})")
+        print(summary.condensed if args.condensed else summary.detailed)
+    return 0

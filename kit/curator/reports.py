@@ -1,0 +1,41 @@
+"""What curation, undo and REM report back: plain data for the CLI, socket and TUI."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Literal
+
+StepStatus = Literal["running", "done", "skipped", "failed"]
+REM_STEPS = ("condense", "review", "expire")
+
+
+@dataclass(frozen=True)
+class RemProgress:
+    """One progress event while REM runs (sent to the TUI and over the control socket)."""
+
+    step: str  # one of REM_STEPS
+    status: StepStatus
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class RemReport:
+    started_at: datetime
+    finished_at: datetime
+    dry_run: bool
+    condensed_days: tuple[date, ...] = ()
+    reviewed_facts: int = 0
+    changes: tuple[str, ...] = ()  # one human-readable line per applied (or planned) change
+    rejected: tuple[str, ...] = ()  # passes thrown out, with their reasons
+    expired_fact_ids: tuple[int, ...] = ()
+    input_tokens: int = 0
+    output_tokens: int = 0
+    steps: tuple[RemProgress, ...] = field(default_factory=tuple)  # final status of each step
+
+
+@dataclass(frozen=True)
+class UndoResult:
+    pass_id: int
+    restored_fact_ids: tuple[int, ...]
+    deactivated_fact_ids: tuple[int, ...]  # facts the pass had inserted

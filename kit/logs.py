@@ -1,0 +1,55 @@
+"""Logging to stderr with secrets redacted. The daemon adds a rotating file (same filter)."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+SECRET_ENV_VARS = ("ANTHROPIC_API_KEY", "TELEGRAM_BOT_TOKEN")
+
+
+class RedactSecrets(logging.Filter):
+    """Replace the values of known secrets wherever they appear in a log record."""
+
+    def __init__(self, secrets: list[str] | None = None) -> None:
+        super().__init__()
+        values = (
+            secrets if secrets is not None else [os.environ.get(v, "") for v in SECRET_ENV_VARS]
+        )
+        self._secrets = [s for s in values if len(s) >= 6]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self._secrets:
+            return True
+        message = record.getMessage()
+        redacted = message
+        for secret in self._secrets:
+            redacted = redacted.replace(secret, "[redacted]")
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            for secret in self._secrets:
+                record.exc_text = record.exc_text.replace(secret, "[redacted]")
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
+
+
+def setup_logging(verbose: bool = False) -> logging.Handler:
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(RedactSecrets())
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG if verbose else logging.INFO)
+    for noisy in (
+        "httpx",
+        "httpx2",
+        "httpcore",
+        "anthropic",
+        "telegram",
+        "apscheduler",
+        "aiosqlite",
+    ):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    return handler
