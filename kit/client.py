@@ -13,12 +13,19 @@ from datetime import date, datetime
 from typing import Literal, Protocol
 
 from kit.agent import TurnResult
+from kit.api import Kit
+from kit.clock import day_bounds, local_date
 from kit.curator.reports import RemProgress, RemReport, UndoResult
+from kit.errors import InputError, KitError
 from kit.llm.base import TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
 
 ProgressSink = Callable[[RemProgress], Awaitable[None]]
+
+# The channel of the local owner's conversations (terminal, TUI, control socket): one
+# conversation whichever front-end, daemon or not, carries it.
+LOCAL_CHANNEL = "terminal"
 
 
 @dataclass(frozen=True)
@@ -59,3 +66,106 @@ class KitClient(Protocol):
     async def last_rem(self) -> RemReport | None: ...
 
     async def status(self) -> Status: ...
+
+
+def _unavailable(feature: str) -> KitError:
+    return KitError(
+        f"{feature} is not available in this build of Kit; update Kit (git pull, then "
+        "pip install -e .) to get it"
+    )
+
+
+class LocalClient:
+    """`KitClient` on an in-process `Kit`: what `kit chat`, `kit rem` and the TUI use when no
+    daemon runs, and what the daemon's control socket delegates to when one does."""
+
+    def __init__(
+        self,
+        kit: Kit,
+        started_at: datetime,
+        *,
+        user: str | None = None,
+        mode: Literal["daemon", "standalone"] = "standalone",
+    ) -> None:
+        self.kit = kit
+        self._services = kit.services
+        self._started_at = started_at
+        self._user = user or kit.settings.owner.user_id
+        self._mode = mode
+
+    @property
+    def user_id(self) -> str:
+        return self._user
+
+    async def send(
+        self, text: str, *, conversation: str = "terminal", on_text: TextSink | None = None
+    ) -> TurnResult:
+        return await self.kit.send(
+            text, user=self._user, channel=LOCAL_CHANNEL, conversation=conversation, on_text=on_text
+        )
+
+    async def days(self) -> list[Day]:
+        return await self.kit.days(user=self._user)
+
+    async def day(self, day: date) -> Day | None:
+        return await self.kit.day(day, user=self._user)
+
+    async def facts(
+        self, *, category: str | None = None, include_inactive: bool = False, text: str = ""
+    ) -> list[Fact]:
+        facts = await self.kit.facts(
+            user=self._user, category=category, include_inactive=include_inactive
+        )
+        needle = text.strip().casefold()
+        if not needle:
+            return facts
+        return [f for f in facts if needle in f"{f.subject}\n{f.content}".casefold()]
+
+    async def fact_history(self, fact_id: int) -> list[HistoryEntry]:
+        return await self.kit.fact_history(fact_id, user=self._user)
+
+    async def deactivate_fact(self, fact_id: int, reason: str) -> Fact:
+        if not reason.strip():
+            raise InputError("say why the fact should go (a reason is kept in its history)")
+        return await self.kit.forget_fact(fact_id, reason=reason.strip(), user=self._user)
+
+    async def undo_pass(self, pass_id: int) -> UndoResult:
+        curator = getattr(self._services, "curator", None)
+        if curator is None:
+            raise _unavailable("undoing a curation pass")
+        result: UndoResult = await curator.undo(self._user, pass_id)
+        return result
+
+    async def rem(
+        self, *, dry_run: bool = False, on_progress: ProgressSink | None = None
+    ) -> RemReport:
+        rem = getattr(self._services, "rem", None)
+        if rem is None:
+            raise _unavailable("REM (the nightly memory pass)")
+        report: RemReport = await rem.run(self._user, dry_run=dry_run, on_progress=on_progress)
+        return report
+
+    async def last_rem(self) -> RemReport | None:
+        rem = getattr(self._services, "rem", None)
+        if rem is None:
+            return None  # no REM in this build, so it never ran
+        report: RemReport | None = await rem.last_report(self._user)
+        return report
+
+    async def status(self) -> Status:
+        s = self._services
+        now = s.clock.now()
+        midnight, _ = day_bounds(local_date(now, s.tz), s.tz)
+        usage = await s.usage.totals_since(midnight)
+        embedder = s.vectors.embedder
+        last = await self.last_rem()
+        return Status(
+            mode=self._mode,
+            user_id=self._user,
+            chat_model=s.settings.llm.chat_model,
+            small_model=s.settings.llm.small_model,
+            embedding_model=None if embedder is None else embedder.model_id,
+            tokens_today=usage.input_tokens + usage.output_tokens,
+            last_rem_at=None if last is None else last.finished_at,
+            uptime_seconds=max(0.0, (now - self._started_at).total_seconds()),
+        )

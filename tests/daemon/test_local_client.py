@@ -1,0 +1,76 @@
+"""LocalClient: the in-process KitClient on a real Kit (FakeLLM, hashing embedder)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from kit.api import Kit
+from kit.client import LocalClient
+from kit.clock import FakeClock
+from kit.errors import InputError, KitError
+from kit.llm.fake import FakeLLM
+
+
+@pytest.fixture
+def client(kit: Kit, clock: FakeClock) -> LocalClient:
+    return LocalClient(kit, clock.now() - timedelta(seconds=90))
+
+
+async def test_send_streams_and_stores_in_the_terminal_conversation(
+    client: LocalClient, kit: Kit, fake_llm: FakeLLM
+) -> None:
+    fake_llm.queue("Hello Ana, nice to meet you properly.")
+    chunks: list[str] = []
+
+    async def sink(text: str) -> None:
+        chunks.append(text)
+
+    result = await client.send("hi, I'm Ana", on_text=sink)
+    assert "".join(chunks) == result.reply == "Hello Ana, nice to meet you properly."
+    assert len(chunks) > 1
+    conv = await kit.services.messages.get_conversation(result.conversation_id)
+    assert (conv.channel, conv.external_id) == ("terminal", "terminal")
+
+
+async def test_facts_filter_by_text_and_deactivate_keeps_history(
+    client: LocalClient, kit: Kit
+) -> None:
+    ana = await kit.remember("Ana's birthday is on 3 May", category="people", subject="Ana")
+    await kit.remember("Prefers tea over coffee", category="preferences")
+    assert [f.id for f in await client.facts(text="BIRTHDAY")] == [ana.id]
+    assert len(await client.facts()) == 2
+
+    gone = await client.deactivate_fact(ana.id, "wrong date")
+    assert not gone.active
+    assert [f.id for f in await client.facts(include_inactive=True, text="birthday")] == [ana.id]
+    history = await client.fact_history(ana.id)
+    assert [h.operation for h in history][-1] == "deactivate"
+    assert history[-1].reason == "wrong date" and history[-1].actor == "owner"
+
+
+async def test_deactivate_needs_a_reason(client: LocalClient, kit: Kit) -> None:
+    fact = await kit.remember("Likes jazz", category="preferences")
+    with pytest.raises(InputError, match="why"):
+        await client.deactivate_fact(fact.id, "  ")
+
+
+async def test_status_counts_todays_tokens_and_uptime(
+    client: LocalClient, fake_llm: FakeLLM
+) -> None:
+    await client.send("hello")
+    status = await client.status()
+    assert status.mode == "standalone" and status.user_id == "owner"
+    assert status.tokens_today > 0
+    assert status.uptime_seconds == 90.0
+    assert status.embedding_model is not None
+
+
+async def test_undo_and_rem_say_clearly_when_this_build_lacks_them(
+    client: LocalClient, kit: Kit
+) -> None:
+    if hasattr(kit.services, "curator"):
+        pytest.skip("this build has the curator; test_curator_wiring covers it")
+    with pytest.raises(KitError, match="not available in this build"):
+        await client.undo_pass(1)
