@@ -23,7 +23,7 @@ class OwnerSettings:
 
 @dataclass(frozen=True)
 class LLMSettings:
-    chat_model: str = "claude-sonnet-4-5"
+    chat_model: str = "claude-sonnet-4-6"
     small_model: str = "claude-haiku-4-5"
     base_url: str = ""
     max_tokens: int = 1024

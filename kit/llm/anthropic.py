@@ -6,6 +6,7 @@ backoff that honours retry-after); what still fails becomes `LLMUnavailable`.
 
 from __future__ import annotations
 
+import importlib
 import logging
 from typing import Any
 
@@ -25,6 +26,21 @@ from kit.llm.base import (
 )
 
 log = logging.getLogger(__name__)
+
+
+def _transport_errors() -> tuple[type[Exception], ...]:
+    """The SDK's HTTP library errors: a stream cut mid-way surfaces as one of these, unwrapped.
+    (Newer SDKs ship `httpx2`, older ones `httpx`.)"""
+    found: list[type[Exception]] = []
+    for name in ("httpx2", "httpx"):
+        try:
+            found.append(importlib.import_module(name).TransportError)
+        except (ImportError, AttributeError):
+            continue
+    return tuple(found)
+
+
+_TRANSPORT_ERRORS = _transport_errors()
 
 
 class AnthropicLLM:
@@ -64,7 +80,7 @@ class AnthropicLLM:
             raise LLMUnavailable(
                 "cannot reach the model API; check the network or llm.base_url"
             ) from exc
-        except anthropic.APIError as exc:  # e.g. a stream cut off mid-way
+        except (anthropic.APIError, *_TRANSPORT_ERRORS) as exc:  # e.g. a stream cut mid-way
             log.warning("model call broke off for %s: %s", request.purpose, type(exc).__name__)
             raise LLMUnavailable("the model's answer broke off; try again shortly") from exc
         return _reply(message)

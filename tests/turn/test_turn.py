@@ -1,0 +1,186 @@
+"""One turn end to end: Kit's composition root with the real anthropic SDK against a local
+Messages API server, a hashing embedder, and a real SQLite file."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+
+from kit.api import Kit
+from kit.clock import FakeClock
+from kit.config import Settings
+from kit.embed.hashing import HashingEmbedder
+from tests.servers.anthropic_api import FakeAnthropicServer
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeAnthropicServer]:
+    async with FakeAnthropicServer() as running:
+        yield running
+
+
+@pytest.fixture
+async def real_kit(
+    settings: Settings,
+    server: FakeAnthropicServer,
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[Kit]:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-secret-key-123")
+    llm = dataclasses.replace(settings.llm, base_url=server.url, max_retries=1, max_tool_rounds=2)
+    configured = dataclasses.replace(settings, llm=llm)
+    async with Kit.open(
+        settings=configured, embedder=HashingEmbedder(), clock=clock, background=False
+    ) as opened:
+        yield opened
+
+
+def _system_text(request_json: dict[str, object]) -> str:
+    return "\n".join(block["text"] for block in request_json["system"])  # type: ignore[index, union-attr]
+
+
+async def test_reply_comes_back_and_both_messages_are_stored(
+    real_kit: Kit, server: FakeAnthropicServer
+) -> None:
+    server.queue_text("Hello, Ana!", input_tokens=120, output_tokens=4)
+    result = await real_kit.send("Hi Kit")
+    assert result.reply == "Hello, Ana!" and not result.failed
+    window = await real_kit.services.messages.window(result.conversation_id)
+    assert [(m.role, m.text) for m in window] == [("user", "Hi Kit"), ("assistant", "Hello, Ana!")]
+    row = await real_kit.services.db.fetchone(
+        "SELECT model, purpose, input_tokens, output_tokens FROM llm_usage"
+    )
+    assert tuple(row) == ("claude-sonnet-4-6", "chat", 120, 4)  # type: ignore[arg-type]
+
+
+async def test_model_sees_core_and_relevant_facts_in_its_context(
+    real_kit: Kit, server: FakeAnthropicServer
+) -> None:
+    await real_kit.remember("My name is Ana and I live in Lisbon", category="person")
+    await real_kit.remember(
+        "Bruno is Ana's brother; he plays the cello", category="people", subject="Bruno"
+    )
+    await real_kit.remember("Prefers tea over coffee", category="preferences")
+    await real_kit.settle()
+    await real_kit.send("What instrument does Bruno play?")
+    system = _system_text(server.requests[-1].json)
+    assert "My name is Ana and I live in Lisbon" in system  # core fact, always there
+    assert "he plays the cello" in system  # retrieved as relevant
+    assert "recalled data" in system and "<memory>" in system
+
+
+async def test_remember_tool_stores_a_fact_with_provenance(
+    real_kit: Kit, server: FakeAnthropicServer
+) -> None:
+    server.queue_tool_use(
+        "remember",
+        {"fact": "Ana's dentist is Dr. Silva", "category": "people", "subject": "Dr. Silva"},
+    )
+    server.queue_text("I'll remember that.")
+    result = await real_kit.send("Remember that my dentist is Dr. Silva")
+    assert result.tools_used == ("remember",)
+    facts = await real_kit.facts(category="people")
+    assert [f.content for f in facts] == ["Ana's dentist is Dr. Silva"]
+    history = await real_kit.fact_history(facts[0].id)
+    assert history[0].actor == "remember"
+    assert history[0].source_message_ids == (result.user_message_id,)
+    # The tool result went back to the model as a tool_result block.
+    second = server.requests[-1].json["messages"]
+    assert second[-1]["content"][0]["type"] == "tool_result"
+    assert "Stored as fact" in second[-1]["content"][0]["content"]
+
+
+async def test_remember_refuses_a_password_and_says_so(
+    real_kit: Kit, server: FakeAnthropicServer
+) -> None:
+    server.queue_tool_use("remember", {"fact": "My password is hunter2"})
+    server.queue_text("I won't store passwords.")
+    await real_kit.send("remember that my password is hunter2")
+    assert await real_kit.facts() == []
+    tool_result = server.requests[-1].json["messages"][-1]["content"][0]
+    assert tool_result["is_error"] is True and "password" in tool_result["content"]
+
+
+async def test_search_memory_tool_returns_archive_hits(
+    real_kit: Kit, server: FakeAnthropicServer, clock: FakeClock
+) -> None:
+    from datetime import timedelta
+
+    server.queue_text("ok")
+    await real_kit.send("We booked the cabin in Sintra for the 14th")
+    clock.advance(timedelta(days=30))
+    await real_kit.settle()
+    server.queue_tool_use("search_memory", {"query": "cabin Sintra"})
+    server.queue_text("You booked it for the 14th.")
+    result = await real_kit.send("When is the trip?", conversation="other")
+    tool_result = server.requests[-1].json["messages"][-1]["content"][0]["content"]
+    assert "cabin in Sintra" in tool_result
+    assert result.reply == "You booked it for the 14th."
+
+
+async def test_tool_loop_is_bounded(real_kit: Kit, server: FakeAnthropicServer) -> None:
+    """A model that keeps calling tools gets max_tool_rounds rounds, then must answer."""
+    server.responder = lambda body: (
+        "final answer"
+        if not body.get("tools")
+        else {
+            "kind": "message",
+            "content": [
+                {
+                    "type": "tool_use",
+                    "id": f"toolu_{len(body['messages'])}",
+                    "name": "search_memory",
+                    "input": {"query": "x"},
+                }
+            ],
+            "stop_reason": "tool_use",
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        }
+    )
+    result = await real_kit.send("loop please")
+    chat_calls = [r for r in server.requests if r.path == "/v1/messages"]
+    assert len(chat_calls) == 3  # two tool rounds, then one call without tools
+    assert "tools" not in chat_calls[-1].json
+    assert result.reply == "final answer"
+
+
+async def test_api_failure_gives_honest_reply_and_keeps_the_message(
+    real_kit: Kit, server: FakeAnthropicServer
+) -> None:
+    for _ in range(2):
+        server.queue_error(529, retry_after=0.01)
+    result = await real_kit.send("Are you there?")
+    assert result.failed
+    assert "overloaded" in result.reply and "saved" in result.reply
+    assert "sk-test-secret-key-123" not in result.reply
+    window = await real_kit.services.messages.window(result.conversation_id)
+    assert [(m.role, m.text) for m in window] == [("user", "Are you there?")]
+
+
+async def test_streaming_reply_reaches_the_sink(real_kit: Kit, server: FakeAnthropicServer) -> None:
+    server.queue_text("Streaming works fine here.")
+    pieces: list[str] = []
+
+    async def sink(text: str) -> None:
+        pieces.append(text)
+
+    result = await real_kit.send("stream please", on_text=sink)
+    assert "".join(pieces) == result.reply == "Streaming works fine here."
+
+
+async def test_window_is_sent_as_alternating_turns(
+    real_kit: Kit, server: FakeAnthropicServer
+) -> None:
+    server.queue_text("first reply")
+    await real_kit.send("first")
+    for _ in range(2):
+        server.queue_error(500, retry_after=0.01)
+    await real_kit.send("second, unanswered")
+    server.queue_text("third reply")
+    await real_kit.send("third")
+    messages = server.requests[-1].json["messages"]
+    assert [m["role"] for m in messages] == ["user", "assistant", "user"]
+    assert json.dumps(messages[-1]).count("second, unanswered") == 1
