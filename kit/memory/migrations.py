@@ -146,10 +146,25 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX llm_usage_at ON llm_usage(at)",
         ),
     ),
+    Migration(
+        "m004_forget_log",
+        (
+            # That a forget happened, its scope kind and counts: never what was forgotten.
+            """CREATE TABLE forget_log (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                at TEXT NOT NULL,
+                scope TEXT NOT NULL,
+                counts_json TEXT NOT NULL DEFAULT '{}')""",
+            "CREATE INDEX forget_log_user ON forget_log(user_id, id)",
+        ),
+    ),
 )
 
 
-async def migrate(db: Database, clock: Clock) -> list[str]:
+async def migrate(
+    db: Database, clock: Clock, migrations: tuple[Migration, ...] = MIGRATIONS
+) -> list[str]:
     """Apply every migration not yet applied, in order. Returns the names applied now."""
     async with db.transaction() as tx:
         await tx.execute(
@@ -158,7 +173,7 @@ async def migrate(db: Database, clock: Clock) -> list[str]:
         )
     done = {row[0] for row in await db.fetchall("SELECT name FROM schema_migrations")}
     applied: list[str] = []
-    for migration in MIGRATIONS:
+    for migration in migrations:
         if migration.name in done:
             continue
         async with db.transaction() as tx:

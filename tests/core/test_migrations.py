@@ -1,0 +1,159 @@
+"""Schema migrations: a blank file reaches the full schema, once, with bookkeeping."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from kit.clock import FakeClock, to_iso
+from kit.errors import StorageError
+from kit.memory.db import Database
+from kit.memory.migrations import MIGRATIONS, Migration, migrate
+
+# The columns the memory modules rely on. Later migrations may add more, never remove these.
+EXPECTED_COLUMNS = {
+    "conversations": {
+        "id", "user_id", "channel", "external_id", "created_at", "last_message_at",
+        "window_summary", "window_start_id",
+    },
+    "messages": {
+        "id", "user_id", "conversation_id", "role", "speaker", "text", "at", "day", "ref",
+        "source", "content_hash",
+    },
+    "facts": {
+        "id", "user_id", "category", "subject", "content", "confidence", "expires_at", "active",
+        "pinned", "created_at", "updated_at", "access_count", "last_accessed_at", "replaced_by",
+        "content_hash",
+    },
+    "fact_history": {
+        "id", "fact_id", "user_id", "at", "actor", "operation", "pass_id", "reason",
+        "before_json", "after_json", "source_message_ids",
+    },
+    "passes": {
+        "id", "user_id", "kind", "category", "started_at", "finished_at", "status", "reason",
+        "detail_json",
+    },
+    "days": {
+        "id", "user_id", "day", "detailed", "condensed", "message_count", "created_at",
+        "updated_at", "condensed_at", "content_hash",
+    },
+    "embeddings": {"kind", "item_id", "user_id", "model_id", "content_hash", "vector"},
+    "llm_usage": {
+        "id", "at", "user_id", "model", "purpose", "input_tokens", "output_tokens",
+        "cache_read_tokens", "cache_write_tokens",
+    },
+    "schema_migrations": {"name", "applied_at"},
+}  # fmt: skip
+
+EXPECTED_INDEXES = {
+    "messages_conversation": ("messages", ["conversation_id", "id"]),
+    "messages_user_day": ("messages", ["user_id", "day"]),
+    "facts_user_active": ("facts", ["user_id", "active", "category"]),
+    "passes_user": ("passes", ["user_id", "id"]),
+    "fact_history_fact": ("fact_history", ["fact_id", "id"]),
+    "fact_history_pass": ("fact_history", ["pass_id"]),
+    "embeddings_user": ("embeddings", ["user_id", "kind", "model_id"]),
+    "llm_usage_at": ("llm_usage", ["at"]),
+}
+
+FTS = {"messages_fts": ("speaker", "text"), "facts_fts": ("subject", "content"),
+       "days_fts": ("detailed", "condensed")}  # fmt: skip
+
+
+async def _columns(db: Database, table: str) -> list[str]:
+    return [row[1] for row in await db.fetchall(f"PRAGMA table_info({table})")]
+
+
+async def test_blank_database_migrates_to_the_expected_schema(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    async with Database.open(tmp_path / "kit.db") as db:
+        applied = await migrate(db, clock)
+        assert applied == [m.name for m in MIGRATIONS]
+        tables = {
+            row[0]
+            for row in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        for table, columns in EXPECTED_COLUMNS.items():
+            assert table in tables
+            assert columns <= set(await _columns(db, table)), table
+        for index, (table, columns) in EXPECTED_INDEXES.items():
+            row = await db.fetchone(
+                "SELECT tbl_name FROM sqlite_master WHERE type = 'index' AND name = ?", (index,)
+            )
+            assert row is not None and row[0] == table, index
+            info = await db.fetchall(f"PRAGMA index_info({index})")
+            assert [r[2] for r in info] == columns
+        for fts, columns in FTS.items():
+            sql = await db.scalar("SELECT sql FROM sqlite_master WHERE name = ?", (fts,))
+            assert sql is not None and "USING fts5" in sql and "porter" in sql
+            assert await _columns(db, fts) == list(columns)
+            base = fts.removesuffix("_fts")
+            triggers = {
+                row[0]
+                for row in await db.fetchall(
+                    "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?",
+                    (base,),
+                )
+            }
+            assert {f"{fts}_ai", f"{fts}_ad", f"{fts}_au"} <= triggers
+
+
+async def test_unique_keys_hold(tmp_path: Path, clock: FakeClock) -> None:
+    """One conversation per (user, channel, id), one day row per (user, day)."""
+    async with Database.open(tmp_path / "kit.db") as db:
+        await migrate(db, clock)
+        # PRAGMAs read the connection's cached schema; a real query refreshes it first.
+        await db.fetchall("SELECT name FROM sqlite_master")
+        for table, columns in (
+            ("conversations", ["user_id", "channel", "external_id"]),
+            ("days", ["user_id", "day"]),
+            ("embeddings", ["kind", "item_id", "model_id"]),
+        ):
+            uniques = [
+                [r[2] for r in await db.fetchall(f"PRAGMA index_info({row[1]})")]
+                for row in await db.fetchall(f"PRAGMA index_list({table})")
+                if row[2]  # unique
+            ]
+            assert columns in uniques, table
+
+
+async def test_second_run_applies_nothing_and_keeps_bookkeeping(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    path = tmp_path / "kit.db"
+    async with Database.open(path) as db:
+        await migrate(db, clock)
+    first_time = to_iso(clock.now())
+    clock.advance(timedelta(days=1))
+    async with Database.open(path) as db:
+        assert await migrate(db, clock) == []
+        rows = await db.fetchall("SELECT name, applied_at FROM schema_migrations ORDER BY name")
+    assert {r[0] for r in rows} == {m.name for m in MIGRATIONS}
+    assert all(r[1] == first_time for r in rows)
+
+
+def test_migration_names_are_ordered_and_unique() -> None:
+    names = [m.name for m in MIGRATIONS]
+    assert names[0] == "m001_core"
+    assert len(set(names)) == len(names)
+    numbers = [int(name[1:4]) for name in names]
+    assert numbers == sorted(numbers) and all(name[4] == "_" for name in names)
+
+
+async def test_failing_migration_leaves_nothing_behind(tmp_path: Path, clock: FakeClock) -> None:
+    """A migration lands whole with its bookkeeping row, or not at all; later ones wait."""
+    broken = (
+        *MIGRATIONS,
+        Migration("m900_half", ("CREATE TABLE half (id INTEGER)", "CREATE TABLE half (id)")),
+        Migration("m901_after", ("CREATE TABLE after_broken (id INTEGER)",)),
+    )
+    async with Database.open(tmp_path / "kit.db") as db:
+        with pytest.raises(StorageError):
+            await migrate(db, clock, broken)
+        names = {r[0] for r in await db.fetchall("SELECT name FROM schema_migrations")}
+        tables = {r[0] for r in await db.fetchall("SELECT name FROM sqlite_master")}
+    assert names == {m.name for m in MIGRATIONS}
+    assert "half" not in tables and "after_broken" not in tables
