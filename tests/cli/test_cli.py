@@ -1,0 +1,192 @@
+"""The `kit` command line: one-line errors with exit code 2, nothing half-written."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kit.cli import main
+from tests.conftest import MODEL_DIR
+from tests.servers.anthropic_api import FakeAnthropicServer
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A data dir and a config using the local embedding model; no API key."""
+    config = tmp_path / "config.toml"
+    config.write_text(f'[embedding]\nmodel_path = "{MODEL_DIR}"\n[schedule]\ntimezone = "UTC"\n')
+    monkeypatch.setenv("KIT_CONFIG", str(config))
+    monkeypatch.setenv("KIT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    return tmp_path
+
+
+def _jsonl(path: Path, rows: list[object]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+GOOD = [
+    {
+        "speaker": "Caroline",
+        "text": "I went to the LGBTQ support group yesterday",
+        "at": "2023-05-08T13:56:00+00:00",
+        "ref": "D1:3",
+    },
+    {
+        "role": "user",
+        "text": "Melanie painted a lake at sunrise",
+        "at": "2023-05-08T14:01:00+00:00",
+        "ref": "D1:4",
+    },
+]
+
+
+def test_import_then_search_returns_refs_as_json(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["import", str(_jsonl(env / "a.jsonl", GOOD))]) == 0
+    assert "Imported 2 messages" in capsys.readouterr().out
+    assert main(["search", "--json", "--k", "3", "support", "group"]) == 0
+    hits = json.loads(capsys.readouterr().out)
+    assert hits[0]["ref"] == "D1:3" and hits[0]["speaker"] == "Caroline"
+
+
+def test_malformed_line_is_named_and_nothing_is_written(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = env / "bad.jsonl"
+    path.write_text(json.dumps(GOOD[0]) + "\n{not json\n", encoding="utf-8")
+    assert main(["import", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:2" in err and "not valid JSON" in err
+    assert main(["search", "--json", "support"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ({"role": "user", "text": "hi", "at": "yesterday"}, "not an ISO-8601 time"),
+        ({"role": "user", "text": "hi", "at": "2024-01-01T10:00:00"}, "has no timezone"),
+        ({"role": "robot", "text": "hi", "at": "2024-01-01T10:00:00Z"}, "'role' must be"),
+        ({"text": "hi", "at": "2024-01-01T10:00:00Z"}, "give 'role'"),
+        ({"role": "user", "text": "", "at": "2024-01-01T10:00:00Z"}, "non-empty string"),
+        ({"role": "user", "text": "hi", "at": "2024-01-01T10:00:00Z", "x": 1}, "unknown field"),
+    ],
+)
+def test_each_bad_record_gets_a_specific_error(
+    env: Path, capsys: pytest.CaptureFixture[str], row: dict[str, object], message: str
+) -> None:
+    assert main(["import", str(_jsonl(env / "b.jsonl", [GOOD[0], row]))]) == 2
+    err = capsys.readouterr().err
+    assert ":2:" in err and message in err
+
+
+def test_invalid_utf8_is_reported_with_its_line(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = env / "c.jsonl"
+    path.write_bytes(json.dumps(GOOD[0]).encode() + b"\n" + b'{"text": "\xff"}\n')
+    assert main(["import", str(path)]) == 2
+    assert "c.jsonl:2: not valid UTF-8" in capsys.readouterr().err
+
+
+def test_missing_file_is_a_clear_error(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["import", str(env / "nope.jsonl")]) == 2
+    assert "cannot open the file" in capsys.readouterr().err
+
+
+def test_history_rejects_a_bad_date_and_names_the_format(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["history", "2023-13-01"]) == 2
+    assert "YYYY-MM-DD" in capsys.readouterr().err
+
+
+def test_history_of_a_day_with_messages_but_no_summary(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    main(["import", str(_jsonl(env / "a.jsonl", GOOD))])
+    capsys.readouterr()
+    assert main(["history", "2023-05-08"]) == 2
+    assert "2 messages but no summary yet" in capsys.readouterr().err
+
+
+def test_facts_json_lists_facts(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
+    from kit.api import Kit
+
+    async def seed() -> None:
+        async with Kit.open(with_embedder=False, background=False) as kit:
+            await kit.remember("Lives in Porto", category="person")
+
+    asyncio.run(seed())
+    assert main(["facts", "--json"]) == 0
+    facts = json.loads(capsys.readouterr().out)
+    assert [(f["category"], f["content"]) for f in facts] == [("person", "Lives in Porto")]
+
+
+def test_unreadable_config_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[memory]\ntop_k = 'many'\n")
+    assert main(["--config", str(bad), "facts"]) == 2
+    err = capsys.readouterr().err
+    assert str(bad) in err and "memory.top_k must be an integer" in err
+
+
+def test_doctor_names_what_to_fix(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["doctor"]) == 1
+    out = capsys.readouterr().out
+    assert "FIX   API key: ANTHROPIC_API_KEY is not set" in out
+    assert "ok    embeddings" in out and "ok    database" in out
+
+
+def test_doctor_passes_when_everything_is_set(
+    env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert "All good." in out and "sk-ant-test" not in out
+
+
+def test_chat_reads_piped_stdin_and_replies(env: Path) -> None:
+    """`kit chat` as a real process: two piped lines, two replies, via the real SDK."""
+    with FakeAnthropicServer() as server:
+        server.queue_text("Nice to meet you, Ana.")
+        server.queue_text("You said your name is Ana.")
+        config = env / "chat.toml"
+        config.write_text(
+            f'[llm]\nbase_url = "{server.url}"\nmax_retries = 0\n'
+            f'[embedding]\nmodel_path = "{MODEL_DIR}"\n'
+        )
+        run_env = {
+            **os.environ,
+            "ANTHROPIC_API_KEY": "sk-test",
+            "KIT_CONFIG": str(config),
+            "KIT_DATA_DIR": str(env / "chatdata"),
+        }
+        done = subprocess.run(
+            [sys.executable, "-m", "kit.cli", "chat"],
+            input="My name is Ana\nWho am I?\n",
+            capture_output=True,
+            text=True,
+            env=run_env,
+            timeout=60,
+            cwd=REPO,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines() == ["Nice to meet you, Ana.", "You said your name is Ana."]
+        second = server.requests[-1].json["messages"]
+        assert second[0]["content"][0]["text"] == "My name is Ana"
