@@ -86,7 +86,7 @@ class Database:
         """Open (creating if needed) the database file with 0600 permissions, WAL mode."""
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            if not path.exists():
+            if not path.exists():  # noqa: ASYNC240 - once at start-up, before any I/O loop
                 fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
                 os.close(fd)
         except OSError as exc:

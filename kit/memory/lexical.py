@@ -48,7 +48,8 @@ class LexicalIndex:
             return []
         if kind == "fact":
             sql = (
-                "SELECT f.id, -bm25(facts_fts) FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid"
+                "SELECT f.id, -bm25(facts_fts) FROM facts_fts"
+                " JOIN facts f ON f.id = facts_fts.rowid"
                 " WHERE facts_fts MATCH ? AND f.user_id = ? AND f.active = 1"
                 " AND (f.expires_at IS NULL OR f.expires_at > ?)"
                 " ORDER BY bm25(facts_fts) LIMIT ?"

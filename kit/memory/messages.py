@@ -218,7 +218,8 @@ class Messages:
 
     async def on_day(self, user_id: str, day: date) -> list[Message]:
         rows = await self._db.fetchall(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE user_id = ? AND day = ? ORDER BY at, id",
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE user_id = ? AND day = ?"
+            " ORDER BY at, id",
             (user_id, day.isoformat()),
         )
         return [_message(r) for r in rows]
