@@ -147,6 +147,35 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
     Migration(
+        "m003_rem_jobs",
+        (
+            # One row per run of a scheduled job (daily summary, REM). A 'running' row is the
+            # lease that keeps two runs of one job apart, across processes too.
+            """CREATE TABLE job_runs (
+                id INTEGER PRIMARY KEY,
+                job TEXT NOT NULL,
+                user_id TEXT,
+                scheduled_for TEXT,
+                started_at TEXT NOT NULL,
+                finished_at TEXT,
+                status TEXT NOT NULL
+                    CHECK (status IN ('running', 'ok', 'failed', 'abandoned')),
+                lease_owner TEXT NOT NULL,
+                lease_expires_at TEXT NOT NULL,
+                detail TEXT NOT NULL DEFAULT '')""",
+            "CREATE UNIQUE INDEX job_runs_one_running ON job_runs(job) WHERE status = 'running'",
+            "CREATE INDEX job_runs_job ON job_runs(job, status, scheduled_for)",
+            """CREATE TABLE rem_reports (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                job_run_id INTEGER REFERENCES job_runs(id),
+                started_at TEXT NOT NULL,
+                finished_at TEXT NOT NULL,
+                report_json TEXT NOT NULL)""",
+            "CREATE INDEX rem_reports_user ON rem_reports(user_id, id)",
+        ),
+    ),
+    Migration(
         "m004_forget_log",
         (
             # That a forget happened, its scope kind and counts: never what was forgotten.
