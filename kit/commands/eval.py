@@ -1,0 +1,65 @@
+"""`kit eval retrieval FILE`: evidence recall@k, hit@k and MRR of Kit's search on LoCoMo data."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from kit.app import load_embedder
+from kit.config import load_settings
+from kit.errors import ConfigError, InputError
+from kit.eval import locomo
+from kit.eval.retrieval import DEFAULT_KS, evaluate, format_report, parse_ks, report_json
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    cmd = sub.add_parser("eval", help="evaluate Kit's memory on benchmark data")
+    what = cmd.add_subparsers(dest="eval_command", required=True, metavar="WHAT")
+    retrieval = what.add_parser(
+        "retrieval",
+        help="evidence recall of message search on a LoCoMo-format file",
+        description="Imports each conversation into a fresh temporary Kit and asks every "
+        "question (categories 1-4 with evidence) through Kit's own search, as of the "
+        "conversation's end. Uses embedding.model / embedding.model_path from the config.",
+    )
+    retrieval.add_argument("file", type=Path, help="LoCoMo-format JSON (a list of samples)")
+    retrieval.add_argument(
+        "--k",
+        default=",".join(map(str, DEFAULT_KS)),
+        help="cut-offs, comma-separated (default %(default)s)",
+    )
+    retrieval.add_argument("--json", type=Path, metavar="OUT", help="also write results here")
+    retrieval.add_argument(
+        "--lexical-only", action="store_true", help="no embedding model: FTS5 ranking alone"
+    )
+    retrieval.set_defaults(func=run)
+
+
+async def run(args: argparse.Namespace) -> int:
+    ks = parse_ks(args.k)
+    samples = locomo.load(args.file)  # check the whole file before loading any model
+    if args.json is not None and not args.json.parent.exists():
+        raise InputError(f"--json {args.json}: folder {args.json.parent} does not exist")
+    settings = load_settings(args.config, args.data_dir)
+    embedder = None
+    if not args.lexical_only:
+        embedder, problem = await load_embedder(settings)
+        if embedder is None:
+            raise ConfigError(
+                f"{problem}; the evaluation needs the embedding model "
+                "(or pass --lexical-only to measure FTS5 ranking alone)"
+            )
+    report = await evaluate(
+        samples,
+        settings=settings,
+        embedder=embedder,
+        ks=ks,
+        progress=lambda line: print(line, file=sys.stderr),
+    )
+    print(format_report(report))
+    if args.json is not None:
+        args.json.write_text(json.dumps(report_json(report), ensure_ascii=False, indent=1))
+        print(f"Wrote {args.json}.", file=sys.stderr)
+    return 0

@@ -1,0 +1,1 @@
+"""Offline evaluation of Kit's memory against public benchmarks (`kit eval ...`)."""

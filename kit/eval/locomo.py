@@ -1,0 +1,185 @@
+"""LoCoMo-format conversations (Maharana et al., ACL 2024) as plain dataclasses.
+
+A file is a JSON list of samples: `conversation` holds `speaker_a`, `speaker_b` and numbered
+`session_N` turn lists with `session_N_date_time` strings ("1:56 pm on 8 May, 2023"); `qa` holds
+questions whose `evidence` names the turns (`dia_id`, "D1:3") that contain the answer.
+Category 5 (adversarial: the answer is not in the conversation) and questions without
+evidence cannot measure retrieval, so they are left out. The whole file is checked before
+anything is evaluated, and every problem names the sample and field.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from kit.errors import InputError
+
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+SCORED_CATEGORIES = (1, 2, 3, 4)
+
+_SESSION = re.compile(r"session_(\d+)")
+_EVIDENCE = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)", re.IGNORECASE)
+_DATE_FORMATS = ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %B %Y", "%I:%M %p on %d %b, %Y")
+
+
+@dataclass(frozen=True)
+class Turn:
+    ref: str  # the dia_id, "D3:12"
+    session: int
+    speaker: str
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    category: int
+    evidence: tuple[str, ...]  # normalised dia_ids, all present in the conversation
+
+    @property
+    def category_name(self) -> str:
+        return CATEGORIES.get(self.category, str(self.category))
+
+
+@dataclass(frozen=True)
+class Sample:
+    sample_id: str
+    speakers: tuple[str, str]
+    turns: tuple[Turn, ...]
+    questions: tuple[Question, ...]
+    skipped: int  # questions left out: adversarial, without evidence, or evidence not found
+    repaired: int  # evidence strings that needed normalising
+
+    @property
+    def end(self) -> datetime:
+        """When the conversation is over: questions are asked as of this moment."""
+        return max(t.at for t in self.turns)
+
+
+def normalise_evidence(raw: str) -> tuple[str, ...]:
+    """Every dia_id in an evidence string: "D8:6; D9:17" -> D8:6, D9:17; "D:11:26" -> D11:26;
+    "D30:05" -> D30:5."""
+    return tuple(f"D{int(s)}:{int(t)}" for s, t in _EVIDENCE.findall(raw))
+
+
+def parse_session_time(text: str, where: str) -> datetime:
+    """ "1:56 pm on 8 May, 2023" -> an aware datetime (LoCoMo gives no zone: UTC)."""
+    cleaned = " ".join(text.replace(".", "").split())
+    for fmt in _DATE_FORMATS:
+        try:
+            return datetime.strptime(cleaned, fmt).replace(tzinfo=UTC)
+        except ValueError:
+            continue
+    raise InputError(f"{where}: {text!r} is not a session time like '1:56 pm on 8 May, 2023'")
+
+
+def turn_text(raw: dict[str, Any]) -> str:
+    """What the speaker said, plus the caption of any photo they shared with it."""
+    text = str(raw.get("text", "")).strip()
+    caption = raw.get("blip_caption")
+    if isinstance(caption, str) and caption.strip():
+        text = f"{text} [shares a photo: {caption.strip()}]".strip()
+    return text
+
+
+def load(path: Path) -> list[Sample]:
+    """Every sample in a LoCoMo-format file, or an InputError naming the first problem."""
+    try:
+        data = json.loads(path.read_bytes())
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the file ({exc.strerror})") from exc
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: not valid JSON ({exc}); expected a LoCoMo-format file") from exc
+    return parse(data, str(path))
+
+
+def parse(data: Any, source: str) -> list[Sample]:
+    if not isinstance(data, list) or not data:
+        raise InputError(f"{source}: expected a non-empty JSON list of LoCoMo samples")
+    samples = [_sample(item, f"{source}[{i}]") for i, item in enumerate(data)]
+    ids = [s.sample_id for s in samples]
+    if len(set(ids)) != len(ids):
+        raise InputError(f"{source}: sample_id values must be unique")
+    return samples
+
+
+def _field(obj: dict[str, Any], key: str, kind: type, where: str) -> Any:
+    value = obj.get(key)
+    if not isinstance(value, kind):
+        raise InputError(f"{where}: '{key}' must be a {kind.__name__}")
+    return value
+
+
+def _sample(item: Any, where: str) -> Sample:
+    if not isinstance(item, dict):
+        raise InputError(f"{where}: expected an object with 'sample_id', 'conversation', 'qa'")
+    sample_id = str(item.get("sample_id") or where)
+    where = f"{where} ({sample_id})"
+    conv = _field(item, "conversation", dict, where)
+    speakers = (
+        str(_field(conv, "speaker_a", str, f"{where}.conversation")),
+        str(_field(conv, "speaker_b", str, f"{where}.conversation")),
+    )
+    turns = _turns(conv, f"{where}.conversation")
+    known = {t.ref for t in turns}
+    questions: list[Question] = []
+    skipped = repaired = 0
+    for n, qa in enumerate(_field(item, "qa", list, where)):
+        q_where = f"{where}.qa[{n}]"
+        if not isinstance(qa, dict):
+            raise InputError(f"{q_where}: expected an object with 'question' and 'evidence'")
+        question = _field(qa, "question", str, q_where)
+        category = qa.get("category")
+        if not isinstance(category, int) or isinstance(category, bool):
+            raise InputError(f"{q_where}: 'category' must be an integer 1-5")
+        raw = qa.get("evidence") or []
+        if not isinstance(raw, list) or not all(isinstance(e, str) for e in raw):
+            raise InputError(f"{q_where}: 'evidence' must be a list of dia_id strings")
+        evidence: list[str] = []
+        for entry in raw:
+            found = normalise_evidence(entry)
+            if found != (entry,):
+                repaired += 1
+            evidence.extend(e for e in found if e in known and e not in evidence)
+        if category not in SCORED_CATEGORIES or not evidence:
+            skipped += 1
+            continue
+        questions.append(Question(question, category, tuple(evidence)))
+    return Sample(sample_id, speakers, tuple(turns), tuple(questions), skipped, repaired)
+
+
+def _turns(conv: dict[str, Any], where: str) -> list[Turn]:
+    sessions = sorted(int(m.group(1)) for key in conv if (m := _SESSION.fullmatch(key)) is not None)
+    if not sessions:
+        raise InputError(f"{where}: no session_N turn lists found")
+    turns: list[Turn] = []
+    for number in sessions:
+        s_where = f"{where}.session_{number}"
+        stamp = conv.get(f"session_{number}_date_time")
+        if not isinstance(stamp, str):
+            raise InputError(f"{s_where}_date_time: missing; every session needs its date")
+        start = parse_session_time(stamp, f"{s_where}_date_time")
+        raw_turns = _field(conv, f"session_{number}", list, where)
+        for i, raw in enumerate(raw_turns):
+            t_where = f"{s_where}[{i}]"
+            if not isinstance(raw, dict):
+                raise InputError(f"{t_where}: expected an object with speaker, dia_id, text")
+            speaker = _field(raw, "speaker", str, t_where)
+            ids = normalise_evidence(str(raw.get("dia_id", "")))
+            if len(ids) != 1:
+                raise InputError(f"{t_where}: 'dia_id' must look like 'D{number}:{i + 1}'")
+            text = turn_text(raw)
+            if not text:
+                continue  # nothing to remember
+            # Turns share their session's time; a second apart keeps them in order.
+            turns.append(Turn(ids[0], number, speaker, text, start + timedelta(seconds=i)))
+    refs = [t.ref for t in turns]
+    if len(set(refs)) != len(refs):
+        raise InputError(f"{where}: dia_id values must be unique within a conversation")
+    return turns

@@ -1,0 +1,88 @@
+"""Retrieval metrics over ranked refs: evidence recall@k, hit@k and MRR.
+
+recall@k  = share of a question's evidence turns found in the top k (averaged over questions)
+hit@k     = 1 if any evidence turn is in the top k
+MRR       = 1 / rank of the first evidence turn (0 if none was retrieved at all)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from statistics import fmean
+
+
+def recall_at(ranked: Sequence[str | None], evidence: Iterable[str], k: int) -> float:
+    wanted = set(evidence)
+    if not wanted:
+        raise ValueError("recall needs at least one evidence ref")
+    return len(wanted.intersection(ranked[:k])) / len(wanted)
+
+
+def hit_at(ranked: Sequence[str | None], evidence: Iterable[str], k: int) -> float:
+    return 1.0 if set(evidence).intersection(ranked[:k]) else 0.0
+
+
+def reciprocal_rank(ranked: Sequence[str | None], evidence: Iterable[str]) -> float:
+    wanted = set(evidence)
+    for rank, ref in enumerate(ranked, 1):
+        if ref in wanted:
+            return 1.0 / rank
+    return 0.0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One question's ranked result, as the metrics need it."""
+
+    category: str
+    ranked: tuple[str | None, ...]
+    evidence: tuple[str, ...]
+    seconds: float
+    tokens: tuple[int, ...]  # context tokens of the top k, one per k in the report
+
+
+@dataclass(frozen=True)
+class Summary:
+    questions: int
+    recall: dict[int, float]
+    hit: dict[int, float]
+    mrr: float
+    seconds_p50: float
+    seconds_p95: float
+    tokens: dict[int, float]  # mean tokens of the top k
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """Nearest-rank percentile (share in 0..1)."""
+    if not values:
+        raise ValueError("percentile of nothing")
+    ordered = sorted(values)
+    index = max(0, min(len(ordered) - 1, round(share * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+def summarise(outcomes: Sequence[Outcome], ks: Sequence[int]) -> Summary:
+    if not outcomes:
+        raise ValueError("no questions to summarise")
+    seconds = [o.seconds for o in outcomes]
+    return Summary(
+        questions=len(outcomes),
+        recall={k: fmean(recall_at(o.ranked, o.evidence, k) for o in outcomes) for k in ks},
+        hit={k: fmean(hit_at(o.ranked, o.evidence, k) for o in outcomes) for k in ks},
+        mrr=fmean(reciprocal_rank(o.ranked, o.evidence) for o in outcomes),
+        seconds_p50=percentile(seconds, 0.5),
+        seconds_p95=percentile(seconds, 0.95),
+        tokens={k: fmean(o.tokens[i] for o in outcomes) for i, k in enumerate(ks)},
+    )
+
+
+def by_category(outcomes: Sequence[Outcome], ks: Sequence[int]) -> dict[str, Summary]:
+    """ "all" first, then one summary per category present, in name order."""
+    groups: dict[str, list[Outcome]] = {}
+    for outcome in outcomes:
+        groups.setdefault(outcome.category, []).append(outcome)
+    result = {"all": summarise(outcomes, ks)}
+    for name in sorted(groups):
+        result[name] = summarise(groups[name], ks)
+    return result

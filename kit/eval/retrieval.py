@@ -1,0 +1,228 @@
+"""`kit eval retrieval`: how well Kit's own search finds the turns that answer a question.
+
+Each sample is imported into a fresh, temporary Kit (one message per turn, at its session's
+time, with its dia_id as `ref`), embedded, and every question is asked through
+`Kit.search(kinds=("message",))` as of the conversation's end. Nothing here ranks anything
+itself: the numbers are the product's numbers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC
+from pathlib import Path
+from typing import Any
+
+from kit.api import Kit
+from kit.clock import FakeClock
+from kit.config import ScheduleSettings, Settings
+from kit.embed.base import Embedder
+from kit.errors import InputError
+from kit.eval.locomo import Sample
+from kit.eval.metrics import Outcome, Summary, by_category, recall_at
+from kit.llm.fake import FakeLLM
+from kit.memory.messages import NewMessage
+from kit.memory.search import RankingParams
+from kit.tokens import estimate_tokens
+from kit.tools import format_hits
+
+DEFAULT_KS = (5, 10, 15, 25, 50)
+
+
+@dataclass(frozen=True)
+class QuestionResult:
+    sample_id: str
+    question: str
+    category: str
+    evidence: tuple[str, ...]
+    ranked: tuple[str | None, ...]  # refs of the hits, best first (max k of them)
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class RetrievalReport:
+    ks: tuple[int, ...]
+    samples: int
+    turns: int
+    skipped_questions: int
+    repaired_evidence: int
+    index_seconds: float  # import + embedding, all samples
+    model_id: str
+    summaries: dict[str, Summary]
+    results: tuple[QuestionResult, ...]
+
+
+def parse_ks(text: str) -> tuple[int, ...]:
+    """ "5,10,15" -> (5, 10, 15): positive, distinct, sorted."""
+    try:
+        ks = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError as exc:
+        raise InputError(f"--k {text!r}: give cut-offs as integers, like 5,10,15,25,50") from exc
+    if not ks or ks[0] < 1:
+        raise InputError(f"--k {text!r}: give at least one cut-off, each at least 1")
+    return tuple(ks)
+
+
+Progress = Callable[[str], None]
+
+
+async def evaluate(
+    samples: Sequence[Sample],
+    *,
+    settings: Settings,
+    embedder: Embedder | None,
+    ks: Sequence[int] = DEFAULT_KS,
+    params: RankingParams | None = None,
+    progress: Progress | None = None,
+) -> RetrievalReport:
+    """Run every question of every sample; `params` overrides the ranking (for ablations)."""
+    ks = tuple(sorted(ks))
+    results: list[QuestionResult] = []
+    index_seconds = 0.0
+    with tempfile.TemporaryDirectory(prefix="kit-eval-") as workdir:
+        for number, sample in enumerate(samples):
+            if progress:
+                progress(
+                    f"{sample.sample_id}: {len(sample.turns)} turns, "
+                    f"{len(sample.questions)} questions"
+                )
+            sample_settings = dataclasses.replace(
+                settings,
+                data_dir=Path(workdir) / f"sample-{number}",
+                schedule=ScheduleSettings(timezone="UTC"),
+            )
+            found, seconds = await _run_sample(sample, sample_settings, embedder, ks, params)
+            results.extend(found)
+            index_seconds += seconds
+    if not results:
+        raise InputError("no questions to evaluate: every question was adversarial or unanswered")
+    return RetrievalReport(
+        ks=ks,
+        samples=len(samples),
+        turns=sum(len(s.turns) for s in samples),
+        skipped_questions=sum(s.skipped for s in samples),
+        repaired_evidence=sum(s.repaired for s in samples),
+        index_seconds=index_seconds,
+        model_id=embedder.model_id if embedder else "none (lexical only)",
+        summaries=by_category([r.outcome for r in results], ks),
+        results=tuple(results),
+    )
+
+
+async def _run_sample(
+    sample: Sample,
+    settings: Settings,
+    embedder: Embedder | None,
+    ks: tuple[int, ...],
+    params: RankingParams | None,
+) -> tuple[list[QuestionResult], float]:
+    end = sample.end
+    # No model calls happen during retrieval; a FakeLLM with no default would fail loudly.
+    async with Kit.open(
+        settings=settings,
+        llm=FakeLLM(default=None),
+        embedder=embedder,
+        clock=FakeClock(end),
+        with_embedder=embedder is not None,
+        background=False,
+    ) as kit:
+        if params is not None:
+            kit.services.search.params = params
+        started = time.perf_counter()
+        await kit.import_messages(
+            (NewMessage("user", t.text, t.at, t.speaker, t.ref) for t in sample.turns),
+            conversation=sample.sample_id,
+        )
+        await kit.settle()
+        index_seconds = time.perf_counter() - started
+        results: list[QuestionResult] = []
+        for question in sample.questions:
+            started = time.perf_counter()
+            hits = await kit.search(question.text, now=end, kinds=("message",), k=ks[-1])
+            seconds = time.perf_counter() - started
+            tokens = tuple(estimate_tokens(format_hits(hits[:k], UTC)) for k in ks)
+            ranked = tuple(h.ref for h in hits)
+            outcome = Outcome(question.category_name, ranked, question.evidence, seconds, tokens)
+            results.append(
+                QuestionResult(
+                    sample.sample_id,
+                    question.text,
+                    question.category_name,
+                    question.evidence,
+                    ranked,
+                    outcome,
+                )
+            )
+    return results, index_seconds
+
+
+def format_report(report: RetrievalReport) -> str:
+    """The table `kit eval retrieval` prints."""
+    ks = report.ks
+    head = (
+        f"{'category':<12} {'n':>4} "
+        + " ".join(f"{'R@' + str(k):>6}" for k in ks)
+        + " "
+        + " ".join(f"{'H@' + str(k):>6}" for k in ks)
+        + f" {'MRR':>6} {'ms p50':>7} {'ms p95':>7}"
+        + " "
+        + " ".join(f"{'tok@' + str(k):>7}" for k in ks)
+    )
+    lines = [
+        f"{report.samples} conversations, {report.turns} turns, "
+        f"{report.summaries['all'].questions} questions "
+        f"({report.skipped_questions} skipped: adversarial or no evidence; "
+        f"{report.repaired_evidence} evidence strings normalised); model {report.model_id}; "
+        f"indexing {report.index_seconds:.1f}s",
+        head,
+    ]
+    for name, s in report.summaries.items():
+        lines.append(
+            f"{name:<12} {s.questions:>4} "
+            + " ".join(f"{s.recall[k]:>6.3f}" for k in ks)
+            + " "
+            + " ".join(f"{s.hit[k]:>6.3f}" for k in ks)
+            + f" {s.mrr:>6.3f} {s.seconds_p50 * 1000:>7.1f} {s.seconds_p95 * 1000:>7.1f}"
+            + " "
+            + " ".join(f"{s.tokens[k]:>7.0f}" for k in ks)
+        )
+    return "\n".join(lines)
+
+
+def report_json(report: RetrievalReport) -> dict[str, Any]:
+    def summary(s: Summary) -> dict[str, Any]:
+        return {
+            "questions": s.questions,
+            "recall": {str(k): round(v, 4) for k, v in s.recall.items()},
+            "hit": {str(k): round(v, 4) for k, v in s.hit.items()},
+            "mrr": round(s.mrr, 4),
+            "ms_p50": round(s.seconds_p50 * 1000, 2),
+            "ms_p95": round(s.seconds_p95 * 1000, 2),
+            "tokens": {str(k): round(v, 1) for k, v in s.tokens.items()},
+        }
+
+    return {
+        "ks": list(report.ks),
+        "samples": report.samples,
+        "turns": report.turns,
+        "skipped_questions": report.skipped_questions,
+        "repaired_evidence": report.repaired_evidence,
+        "index_seconds": round(report.index_seconds, 2),
+        "model": report.model_id,
+        "summary": {name: summary(s) for name, s in report.summaries.items()},
+        "questions": [
+            {
+                "sample_id": r.sample_id,
+                "question": r.question,
+                "category": r.category,
+                "evidence": list(r.evidence),
+                "ranked": list(r.ranked),
+                "recall": {str(k): round(recall_at(r.ranked, r.evidence, k), 4) for k in report.ks},
+            }
+            for r in report.results
+        ],
+    }
