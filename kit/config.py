@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import tomllib
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from kit.errors import ConfigError
 
@@ -203,34 +205,65 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
     def bad(key: str, rule: str) -> ConfigError:
         return ConfigError(f"{source}: {name}.{key} {rule} (got {getattr(section, key)!r})")
 
+    def at_least(minimum: int, *keys: str) -> None:
+        for key in keys:
+            if getattr(section, key) < minimum:
+                raise bad(key, f"must be at least {minimum}")
+
+    def fraction(*keys: str) -> None:
+        for key in keys:
+            if not 0.0 <= getattr(section, key) <= 1.0:  # also refuses nan
+                raise bad(key, "must be between 0 and 1")
+
+    if isinstance(section, OwnerSettings) and not section.user_id.strip():
+        raise bad("user_id", "must not be empty: it names the owner's memory namespace")
     if isinstance(section, MemorySettings):
         if section.window_keep < 1 or section.window_keep >= section.window_max:
             raise bad("window_keep", "must be at least 1 and smaller than memory.window_max")
-        if not 0.0 <= section.similarity_threshold <= 1.0:
-            raise bad("similarity_threshold", "must be between 0 and 1")
-        for key in ("top_k", "context_budget_tokens"):
-            if getattr(section, key) < 1:
-                raise bad(key, "must be at least 1")
-        if section.summary_days < 0 or section.recency_days < 0:
-            raise bad("summary_days", "and memory.recency_days must not be negative")
+        fraction("similarity_threshold", "recency_boost")
+        at_least(1, "top_k", "context_budget_tokens")
+        at_least(0, "summary_days", "recency_days")
+    if isinstance(section, EmbeddingSettings):
+        at_least(1, "batch_size")
     if isinstance(section, CurationSettings):
-        if not 0.0 <= section.max_deactivate_fraction <= 1.0:
-            raise bad("max_deactivate_fraction", "must be between 0 and 1")
-        if section.idle_minutes < 1 or section.max_attempts < 1:
-            raise bad("idle_minutes", "and curation.max_attempts must be at least 1")
+        fraction("max_deactivate_fraction")
+        at_least(1, "idle_minutes", "max_attempts")
     if isinstance(section, ScheduleSettings):
         for key in ("daily_summary", "rem"):
             parse_hhmm(getattr(section, key), f"{source}: schedule.{key}")
+        if section.timezone and not _known_zone(section.timezone):
+            raise bad(
+                "timezone",
+                "is not a known IANA zone; use a name like 'Europe/Berlin' or leave it empty "
+                "for this machine's zone",
+            )
     if isinstance(section, LLMSettings):
-        if section.max_tokens < 1 or section.max_retries < 0 or section.max_tool_rounds < 1:
-            raise bad("max_tokens", "must be positive (and max_retries >= 0, max_tool_rounds >= 1)")
+        at_least(1, "max_tokens", "max_tool_rounds")
+        at_least(0, "max_retries")
+        if not 0.0 < section.timeout_seconds < math.inf:
+            raise bad("timeout_seconds", "must be a positive number of seconds")
+    if isinstance(section, RemSettings):
+        at_least(1, "stale_days")
     if isinstance(section, TelegramSettings):
-        for key in section.allowed_user_ids:
+        for key, user in section.allowed_user_ids.items():
             if not key.lstrip("-").isdigit():
                 raise ConfigError(
                     f"{source}: telegram.allowed_user_ids keys must be numeric Telegram user ids "
                     f"(got {key!r}); message @userinfobot on Telegram to learn yours"
                 )
+            if not user.strip():
+                raise ConfigError(
+                    f"{source}: telegram.allowed_user_ids[{key!r}] must name a Kit user "
+                    'namespace, e.g. "owner" (got an empty string)'
+                )
+
+
+def _known_zone(name: str) -> bool:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
 
 
 def parse_hhmm(text: str, where: str) -> tuple[int, int]:
