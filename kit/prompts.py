@@ -18,6 +18,9 @@ PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
 REQUIRED: dict[str, frozenset[str]] = {
     "chat": frozenset({"owner_name"}),
     "window_summary": frozenset({"previous_summary", "messages"}),
+    "daily_summary": frozenset({"owner_name", "day", "message_count", "messages"}),
+    "rem_condense": frozenset({"day", "detailed"}),
+    "rem_review": frozenset({"owner_name", "today", "category", "stale_days", "facts"}),
 }
 
 
