@@ -147,6 +147,38 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
     Migration(
+        "m002_curation",
+        (
+            # Per conversation and category: messages up to `curated_through` (an id) are done.
+            # `attempts` counts failed passes over the batch after it; at curation.max_attempts
+            # the batch is parked (recorded below) and the mark moves on.
+            f"""CREATE TABLE curation_state (
+                conversation_id INTEGER NOT NULL REFERENCES conversations(id),
+                category TEXT NOT NULL CHECK (category IN ({_CATEGORY_CHECK})),
+                user_id TEXT NOT NULL,
+                curated_through INTEGER NOT NULL DEFAULT 0,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT NOT NULL DEFAULT '',
+                updated_at TEXT NOT NULL,
+                PRIMARY KEY (conversation_id, category))""",
+            "CREATE INDEX curation_state_user ON curation_state(user_id)",
+            # Batches given up on after max_attempts: the messages stay in the archive and
+            # `kit curate --retry-parked` tries them again.
+            """CREATE TABLE curation_parked (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                conversation_id INTEGER NOT NULL REFERENCES conversations(id),
+                category TEXT NOT NULL,
+                first_message_id INTEGER NOT NULL,
+                last_message_id INTEGER NOT NULL,
+                attempts INTEGER NOT NULL,
+                reason TEXT NOT NULL,
+                parked_at TEXT NOT NULL,
+                resolved_at TEXT)""",
+            "CREATE INDEX curation_parked_user ON curation_parked(user_id, resolved_at)",
+        ),
+    ),
+    Migration(
         "m003_rem_jobs",
         (
             # One row per run of a scheduled job (daily summary, REM). A 'running' row is the
@@ -186,38 +218,6 @@ MIGRATIONS: tuple[Migration, ...] = (
                 scope TEXT NOT NULL,
                 counts_json TEXT NOT NULL DEFAULT '{}')""",
             "CREATE INDEX forget_log_user ON forget_log(user_id, id)",
-        ),
-    ),
-    Migration(
-        "m002_curation",
-        (
-            # Per conversation and category: messages up to `curated_through` (an id) are done.
-            # `attempts` counts failed passes over the batch after it; at curation.max_attempts
-            # the batch is parked (recorded below) and the mark moves on.
-            f"""CREATE TABLE curation_state (
-                conversation_id INTEGER NOT NULL REFERENCES conversations(id),
-                category TEXT NOT NULL CHECK (category IN ({_CATEGORY_CHECK})),
-                user_id TEXT NOT NULL,
-                curated_through INTEGER NOT NULL DEFAULT 0,
-                attempts INTEGER NOT NULL DEFAULT 0,
-                last_error TEXT NOT NULL DEFAULT '',
-                updated_at TEXT NOT NULL,
-                PRIMARY KEY (conversation_id, category))""",
-            "CREATE INDEX curation_state_user ON curation_state(user_id)",
-            # Batches given up on after max_attempts: the messages stay in the archive and
-            # `kit curate --retry-parked` tries them again.
-            """CREATE TABLE curation_parked (
-                id INTEGER PRIMARY KEY,
-                user_id TEXT NOT NULL,
-                conversation_id INTEGER NOT NULL REFERENCES conversations(id),
-                category TEXT NOT NULL,
-                first_message_id INTEGER NOT NULL,
-                last_message_id INTEGER NOT NULL,
-                attempts INTEGER NOT NULL,
-                reason TEXT NOT NULL,
-                parked_at TEXT NOT NULL,
-                resolved_at TEXT)""",
-            "CREATE INDEX curation_parked_user ON curation_parked(user_id, resolved_at)",
         ),
     ),
 )
