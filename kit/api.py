@@ -134,7 +134,7 @@ class Kit:
         category: str | None = None,
         include_inactive: bool = False,
     ) -> list[Fact]:
-        return await self.services.facts.list(
+        return await self.services.facts.listing(
             self._user(user), category=category, include_inactive=include_inactive
         )
 
@@ -176,7 +176,7 @@ class Kit:
         return await self.services.days.get(self._user(user), day)
 
     async def days(self, *, user: str | None = None) -> list[Day]:
-        return await self.services.days.list(self._user(user))
+        return await self.services.days.listing(self._user(user))
 
     async def settle(self) -> None:
         """Finish pending background work (window summaries, embeddings) now."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from kit.commands.common import open_kit, user_of
-from kit.errors import NotFound
+from kit.errors import InputError, KitError, NotFound
 from kit.tools import parse_day
 
 
@@ -29,23 +29,23 @@ async def run(args: argparse.Namespace) -> int:
             return 0
         today = kit.services.clock.now().astimezone(kit.services.tz).date()
         try:
-            day = parse_day(args.date, today)
-        except Exception as exc:
-            raise NotFound(str(exc)) from exc
-        summary = await kit.day(day, user=user)
+            wanted = parse_day(args.date, today)
+        except KitError as exc:
+            raise InputError(str(exc)) from exc
+        summary = await kit.day(wanted, user=user)
         if summary is None:
-            count = len(await kit.services.messages.on_day(user, day))
+            count = len(await kit.services.messages.on_day(user, wanted))
             if count:
                 raise NotFound(
-                    f"{day}: {count} messages but no summary yet; summaries are "
+                    f"{wanted}: {count} messages but no summary yet; summaries are "
                     "written at the end of the day"
                 )
-            raise NotFound(f"{day}: nothing recorded that day; `kit history` lists the days")
+            raise NotFound(f"{wanted}: nothing recorded that day; `kit history` lists the days")
         if args.condensed and not summary.condensed:
             raise NotFound(
-                f"{day}: not condensed yet (the nightly REM pass does that); "
+                f"{wanted}: not condensed yet (the nightly REM pass does that); "
                 "drop --condensed to read the detailed summary"
             )
-        print(f"# {day.isoformat()} ({day.strftime('%A')})")
+        print(f"# {wanted.isoformat()} ({wanted.strftime('%A')})")
         print(summary.condensed if args.condensed else summary.detailed)
     return 0

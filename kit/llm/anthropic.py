@@ -40,7 +40,7 @@ def _transport_errors() -> tuple[type[Exception], ...]:
     return tuple(found)
 
 
-_TRANSPORT_ERRORS = _transport_errors()
+_TRANSPORT_ERRORS: tuple[type[Exception], ...] = _transport_errors()
 
 
 class AnthropicLLM:
@@ -80,7 +80,7 @@ class AnthropicLLM:
             raise LLMUnavailable(
                 "cannot reach the model API; check the network or llm.base_url"
             ) from exc
-        except (anthropic.APIError, *_TRANSPORT_ERRORS) as exc:  # e.g. a stream cut mid-way
+        except (anthropic.APIError, *_TRANSPORT_ERRORS) as exc:  # type: ignore[misc]  # e.g. a stream cut mid-way
             log.warning("model call broke off for %s: %s", request.purpose, type(exc).__name__)
             raise LLMUnavailable("the model's answer broke off; try again shortly") from exc
         return _reply(message)

@@ -92,7 +92,7 @@ class Days:
         )
         return [_day(r) for r in reversed(rows)]
 
-    async def list(self, user_id: str) -> list[Day]:
+    async def listing(self, user_id: str) -> list[Day]:
         """Every summarised day, newest first."""
         rows = await self._db.fetchall(
             f"SELECT {_COLUMNS} FROM days WHERE user_id = ? ORDER BY day DESC", (user_id,)

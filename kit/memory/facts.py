@@ -312,7 +312,7 @@ class Facts:
             raise NotFound(f"fact {fact_id} does not exist; `kit facts` lists the ids")
         return _fact(row)
 
-    async def list(
+    async def listing(
         self, user_id: str, *, category: str | None = None, include_inactive: bool = False
     ) -> list[Fact]:
         if category is not None and category not in CATEGORIES:

@@ -109,7 +109,8 @@ class VectorIndex:
         if self.embedder is None:
             return None
         vectors = await self.embedder.embed([text])
-        return vectors[0]
+        query: Vectors = vectors[0]
+        return query
 
     async def pending_count(self) -> int:
         if self.embedder is None:
