@@ -205,6 +205,12 @@ MIGRATIONS: tuple[Migration, ...] = (
                 finished_at TEXT NOT NULL,
                 report_json TEXT NOT NULL)""",
             "CREATE INDEX rem_reports_user ON rem_reports(user_id, id)",
+            # When REM last reviewed a stale fact, so a kept fact is not re-read every night.
+            """CREATE TABLE fact_reviews (
+                fact_id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                reviewed_at TEXT NOT NULL,
+                outcome TEXT NOT NULL)""",
         ),
     ),
     Migration(
