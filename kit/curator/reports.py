@@ -39,3 +39,22 @@ class UndoResult:
     pass_id: int
     restored_fact_ids: tuple[int, ...]
     deactivated_fact_ids: tuple[int, ...]  # facts the pass had inserted
+
+
+PassStatus = Literal["applied", "noop", "planned", "rejected", "failed", "skipped"]
+
+
+@dataclass(frozen=True)
+class PassOutcome:
+    """What one curation (or REM review) pass did, or why it was thrown out."""
+
+    pass_id: int | None  # None: nothing recorded (a dry run, or the model was unreachable)
+    kind: str  # curate | rem_review | ...
+    category: str
+    status: PassStatus
+    reason: str = ""  # why rejected / failed / skipped
+    changes: tuple[str, ...] = ()  # one line per applied (or planned) operation
+    dropped: tuple[str, ...] = ()  # operations left out, with why (secrets, self-reference)
+    inserted_fact_ids: tuple[int, ...] = ()
+    changed_fact_ids: tuple[int, ...] = ()  # updated, deactivated or merged away
+    source_message_ids: tuple[int, ...] = ()

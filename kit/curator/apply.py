@@ -1,0 +1,250 @@
+"""Applying a pass: check the operations against the database, screen them, run the guard,
+and write every change with its history row, all inside one transaction.
+
+A rejected pass writes only its pass record (with the reason); an applied one writes the
+record, the fact changes and their history together. An exception anywhere rolls back all of it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from kit.config import CurationSettings
+from kit.curator import guard
+from kit.curator.ops import (
+    Deactivate,
+    Insert,
+    Operation,
+    Replace,
+    Update,
+    deactivated_ids,
+    describe,
+    new_content,
+    op_json,
+    op_name,
+    touched_ids,
+)
+from kit.curator.records import PassLog
+from kit.curator.reports import PassOutcome
+from kit.curator.screen import screen
+from kit.errors import NotFound
+from kit.memory.db import Transaction
+from kit.memory.facts import Fact, Facts, FactWriter, Provenance
+
+log = logging.getLogger(__name__)
+
+
+class Rejected(Exception):
+    """The pass cannot be applied as a whole; `reason` says why (safe to log and show)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class _Applied:
+    changes: list[str] = field(default_factory=list)
+    inserted: list[int] = field(default_factory=list)
+    changed: list[int] = field(default_factory=list)
+
+
+class Applier:
+    def __init__(self, facts: Facts, passes: PassLog, settings: CurationSettings) -> None:
+        self._facts = facts
+        self._passes = passes
+        self._settings = settings
+
+    async def apply_in(
+        self,
+        tx: Transaction,
+        user_id: str,
+        category: str,
+        ops: Sequence[Operation],
+        *,
+        kind: str,
+        actor: str,
+        source_message_ids: Sequence[int],
+        started_at: datetime | None = None,
+        detail: dict[str, Any] | None = None,
+    ) -> PassOutcome:
+        """Apply `ops` to one category inside `tx`, or record why not. Never half-applies:
+        a rejection writes nothing but the pass record, and errors propagate (rolling back)."""
+        writer = self._facts.writer(tx, user_id)
+        sources = tuple(source_message_ids)
+        record: dict[str, Any] = {
+            **(detail or {}),
+            "operations": [op_json(op) for op in ops],
+            "source_message_ids": list(sources),
+        }
+        base = PassOutcome(None, kind, category, "rejected", source_message_ids=sources)
+        try:
+            active = await writer.active_in(category)
+            facts = await self._check_ids(writer, category, ops)
+            kept, dropped = self._screen(ops, facts)
+            verdict = guard.check(kept, len(active), self._settings.max_deactivate_fraction)
+            if not verdict.allowed:
+                raise Rejected(verdict.reason)
+        except Rejected as exc:
+            log.warning("%s pass on %s rejected: %s", kind, category, exc.reason)
+            pass_id = await self._passes.add(
+                tx,
+                user_id=user_id,
+                kind=kind,
+                category=category,
+                status="rejected",
+                started_at=started_at,
+                reason=exc.reason,
+                detail=record,
+            )
+            return _with(base, pass_id=pass_id, reason=exc.reason)
+
+        record["dropped"] = dropped
+        status = "applied" if kept else "noop"
+        quiet = "every operation was dropped" if dropped else "nothing to change"
+        pass_id = await self._passes.add(
+            tx,
+            user_id=user_id,
+            kind=kind,
+            category=category,
+            status=status,
+            started_at=started_at,
+            reason="" if kept else quiet,
+            detail=record,
+        )
+        done = _Applied()
+        for op in kept:
+            provenance = Provenance(
+                actor=actor, reason=op_reason(op), pass_id=pass_id, source_message_ids=sources
+            )
+            await self._apply_one(writer, category, op, provenance, facts, done)
+        return _with(
+            base,
+            pass_id=pass_id,
+            status=status,
+            reason="" if kept else quiet,
+            changes=tuple(done.changes),
+            dropped=tuple(dropped),
+            inserted_fact_ids=tuple(done.inserted),
+            changed_fact_ids=tuple(done.changed),
+        )
+
+    async def _check_ids(
+        self, writer: FactWriter, category: str, ops: Sequence[Operation]
+    ) -> dict[int, Fact]:
+        """Every fact an operation names exists, is active and belongs to this category."""
+        found: dict[int, Fact] = {}
+        for n, op in enumerate(ops, 1):
+            for fact_id in touched_ids(op):
+                where = f"operation {n} ({op_name(op)})"
+                try:
+                    fact = await writer.get(fact_id)
+                except NotFound:
+                    raise Rejected(f"{where}: unknown fact id #{fact_id}") from None
+                if fact.category != category:
+                    raise Rejected(
+                        f"{where}: fact #{fact_id} is in '{fact.category}', not '{category}'"
+                    )
+                if not fact.active:
+                    raise Rejected(f"{where}: fact #{fact_id} is no longer active")
+                found[fact_id] = fact
+        return found
+
+    @staticmethod
+    def _screen(
+        ops: Sequence[Operation], facts: dict[int, Fact]
+    ) -> tuple[list[Operation], list[str]]:
+        """Drop single operations that must not land (secrets, self-reference, pinned facts);
+        the rest of the pass goes on. Reasons never quote the dropped text."""
+        kept: list[Operation] = []
+        dropped: list[str] = []
+        for n, op in enumerate(ops, 1):
+            why = None
+            text = new_content(op)
+            if text is not None:
+                why = screen(text)
+            pinned = [i for i in deactivated_ids(op) if facts[i].pinned]
+            if why is None and pinned:
+                why = f"fact #{pinned[0]} is pinned by the owner; the curator leaves it be"
+            if why is None:
+                kept.append(op)
+            else:
+                dropped.append(f"operation {n} ({op_name(op)}) dropped: {why}")
+        return kept, dropped
+
+    @staticmethod
+    async def _apply_one(
+        writer: FactWriter,
+        category: str,
+        op: Operation,
+        provenance: Provenance,
+        facts: dict[int, Fact],
+        done: _Applied,
+    ) -> None:
+        if isinstance(op, Insert):
+            fact = await writer.insert(
+                category=category,
+                content=op.content,
+                subject=op.subject,
+                confidence=op.confidence,
+                expires_at=op.expires_at,
+                provenance=provenance,
+            )
+            done.inserted.append(fact.id)
+            done.changes.append(f"#{fact.id} {describe(op)}")
+        elif isinstance(op, Update):
+            await writer.update(
+                op.fact_id,
+                provenance=provenance,
+                content=op.content,
+                subject=op.subject,
+                confidence=op.confidence,
+                expires_at=op.expires_at,
+                clear_expiry=op.clear_expiry,
+            )
+            done.changed.append(op.fact_id)
+            done.changes.append(describe(op))
+        elif isinstance(op, Replace):
+            subjects = {facts[i].subject for i in op.fact_ids}
+            subject = op.subject or (subjects.pop() if len(subjects) == 1 else "")
+            merged = await writer.insert(
+                category=category,
+                content=op.content,
+                subject=subject,
+                confidence=op.confidence,
+                expires_at=op.expires_at,
+                provenance=provenance,
+            )
+            folded = replace(provenance, reason=f"merged into #{merged.id}" + _colon(op.reason))
+            for old in op.fact_ids:
+                await writer.deactivate(
+                    old, provenance=folded, replaced_by=merged.id, operation="replace"
+                )
+            done.inserted.append(merged.id)
+            done.changed.extend(op.fact_ids)
+            done.changes.append(f"#{merged.id} {describe(op)}")
+        else:
+            assert isinstance(op, Deactivate)
+            await writer.deactivate(op.fact_id, provenance=provenance)
+            done.changed.append(op.fact_id)
+            done.changes.append(describe(op))
+
+
+def op_reason(op: Operation) -> str:
+    """The history row's reason: the model's own, or what the operation did."""
+    if isinstance(op, Replace):
+        merged = ", ".join(f"#{i}" for i in op.fact_ids)
+        return f"merges {merged}" + _colon(op.reason)
+    return op.reason
+
+
+def _colon(reason: str) -> str:
+    return f": {reason}" if reason else ""
+
+
+def _with(outcome: PassOutcome, **changes: Any) -> PassOutcome:
+    return replace(outcome, **changes)

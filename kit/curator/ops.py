@@ -1,0 +1,317 @@
+"""Curation operations: the shape the model must answer in, and its validation.
+
+The model calls the `apply_operations` tool; its input is parsed here into frozen dataclasses.
+Anything that does not fit (an unknown operation, a missing field, a bad id or date) raises
+`InvalidOperations`, and the whole pass is rejected: nothing of it is half-applied.
+Checks that need the database (does fact #12 exist, is it in this category) live in apply.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, tzinfo
+from typing import Any
+
+from kit.clock import to_iso
+from kit.errors import LLMOutputError
+from kit.llm.base import ToolSpec
+
+TOOL_NAME = "apply_operations"
+MAX_OPERATIONS = 50
+MAX_CONTENT_CHARS = 2000
+
+_OPS = ("INSERT", "UPDATE", "REPLACE", "DEACTIVATE")
+_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    # op: (required keys, optional keys) besides "op"
+    "INSERT": (
+        frozenset({"content", "confidence"}),
+        frozenset({"subject", "expires_at", "reason"}),
+    ),
+    "UPDATE": (
+        frozenset({"fact_id"}),
+        frozenset({"content", "subject", "confidence", "expires_at", "reason"}),
+    ),
+    "REPLACE": (
+        frozenset({"fact_ids", "content", "confidence"}),
+        frozenset({"subject", "expires_at", "reason"}),
+    ),
+    "DEACTIVATE": (frozenset({"fact_id", "reason"}), frozenset()),
+}
+
+
+class InvalidOperations(LLMOutputError):
+    """The model's operations do not fit the schema; the pass is rejected whole."""
+
+
+@dataclass(frozen=True)
+class Insert:
+    content: str
+    confidence: float
+    subject: str = ""
+    expires_at: datetime | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Update:
+    fact_id: int
+    content: str | None = None
+    subject: str | None = None
+    confidence: float | None = None
+    expires_at: datetime | None = None
+    clear_expiry: bool = False  # the model sent "expires_at": null
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Replace:
+    """Merge overlapping facts: a new fact is inserted, the old ones deactivated and linked."""
+
+    fact_ids: tuple[int, ...]
+    content: str
+    confidence: float
+    subject: str = ""
+    expires_at: datetime | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Deactivate:
+    fact_id: int
+    reason: str
+
+
+Operation = Insert | Update | Replace | Deactivate
+
+
+def op_name(op: Operation) -> str:
+    return type(op).__name__.upper()
+
+
+def deactivated_ids(op: Operation) -> tuple[int, ...]:
+    """Facts this operation takes out of the active set (what the guard counts)."""
+    if isinstance(op, Deactivate):
+        return (op.fact_id,)
+    if isinstance(op, Replace):
+        return op.fact_ids
+    return ()
+
+
+def touched_ids(op: Operation) -> tuple[int, ...]:
+    """Existing facts this operation changes in any way."""
+    if isinstance(op, Update):
+        return (op.fact_id,)
+    return deactivated_ids(op)
+
+
+def new_content(op: Operation) -> str | None:
+    """Text this operation would store (screened for secrets and self-reference)."""
+    if isinstance(op, Insert | Replace):
+        return op.content
+    if isinstance(op, Update):
+        return op.content
+    return None
+
+
+def op_json(op: Operation) -> dict[str, Any]:
+    """A JSON-ready record of an operation, for the pass's detail."""
+    data: dict[str, Any] = {"op": op_name(op)}
+    for key, value in vars(op).items():
+        if value is None or value == "" or (key == "clear_expiry" and not value):
+            continue
+        data[key] = to_iso(value) if isinstance(value, datetime) else value
+    if "fact_ids" in data:
+        data["fact_ids"] = list(data["fact_ids"])
+    return data
+
+
+def describe(op: Operation) -> str:
+    """One line a person can read: what the operation does."""
+    if isinstance(op, Insert):
+        return f"INSERT {_label(op.subject, op.content)} ({op.confidence:.2f}{_until(op)})"
+    if isinstance(op, Update):
+        changed = [
+            name
+            for name, value in (
+                ("content", op.content),
+                ("subject", op.subject),
+                ("confidence", op.confidence),
+                ("expiry", op.expires_at),
+            )
+            if value is not None
+        ] + (["expiry cleared"] if op.clear_expiry else [])
+        return f"UPDATE #{op.fact_id} ({', '.join(changed)})"
+    if isinstance(op, Replace):
+        ids = ", ".join(f"#{i}" for i in op.fact_ids)
+        return f"REPLACE {ids} with {_label(op.subject, op.content)} ({op.confidence:.2f})"
+    return f"DEACTIVATE #{op.fact_id}: {op.reason}"
+
+
+def _label(subject: str, content: str) -> str:
+    text = content if len(content) <= 80 else content[:77] + "..."
+    return f"[{subject}] {text}" if subject else text
+
+
+def _until(op: Insert) -> str:
+    return "" if op.expires_at is None else f", until {op.expires_at.date()}"
+
+
+def operations_tool() -> ToolSpec:
+    """The tool the curator model must call with its answer (its input schema is the contract).
+    The same for every category, so the prompt prefix it starts stays cacheable."""
+    return ToolSpec(
+        TOOL_NAME,
+        "Apply your changes to the facts of the category you are curating. Call it exactly "
+        "once; send an empty list when nothing should change.",
+        {
+            "type": "object",
+            "properties": {
+                "operations": {
+                    "type": "array",
+                    "maxItems": MAX_OPERATIONS,
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "op": {"type": "string", "enum": list(_OPS)},
+                            "fact_id": {"type": "integer", "description": "UPDATE, DEACTIVATE"},
+                            "fact_ids": {
+                                "type": "array",
+                                "items": {"type": "integer"},
+                                "description": "REPLACE: the overlapping facts merged into one",
+                            },
+                            "subject": {"type": "string", "description": "who or what"},
+                            "content": {"type": "string", "description": "the fact itself"},
+                            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+                            "expires_at": {
+                                "type": ["string", "null"],
+                                "description": "YYYY-MM-DD after which it no longer holds; "
+                                "null on UPDATE clears it",
+                            },
+                            "reason": {"type": "string", "description": "why (DEACTIVATE)"},
+                        },
+                        "required": ["op"],
+                        "additionalProperties": False,
+                    },
+                }
+            },
+            "required": ["operations"],
+            "additionalProperties": False,
+        },
+    )
+
+
+def parse_operations(raw: Any, *, now: datetime, tz: tzinfo) -> list[Operation]:
+    """The tool input as operations, or `InvalidOperations` saying exactly what is wrong."""
+    if not isinstance(raw, Mapping) or set(raw) != {"operations"}:
+        raise InvalidOperations('the answer must be an object {"operations": [...]}')
+    items = raw["operations"]
+    if not isinstance(items, Sequence) or isinstance(items, str):
+        raise InvalidOperations("'operations' must be a list")
+    if len(items) > MAX_OPERATIONS:
+        raise InvalidOperations(f"{len(items)} operations is more than {MAX_OPERATIONS} per pass")
+    ops = [_parse_one(item, f"operation {n}", now, tz) for n, item in enumerate(items, 1)]
+    seen: dict[int, int] = {}
+    for n, op in enumerate(ops, 1):
+        for fact_id in touched_ids(op):
+            if fact_id in seen:
+                raise InvalidOperations(
+                    f"fact #{fact_id} appears in operations {seen[fact_id]} and {n}; "
+                    "each fact may change once per pass"
+                )
+            seen[fact_id] = n
+    return ops
+
+
+def _parse_one(item: Any, where: str, now: datetime, tz: tzinfo) -> Operation:
+    if not isinstance(item, Mapping):
+        raise InvalidOperations(f"{where}: must be an object")
+    name = item.get("op")
+    if name not in _FIELDS:
+        raise InvalidOperations(f"{where}: unknown operation {name!r}; use one of {list(_OPS)}")
+    required, optional = _FIELDS[name]
+    keys = set(item) - {"op"}
+    if missing := required - keys:
+        raise InvalidOperations(f"{where} ({name}): missing {sorted(missing)}")
+    if unknown := keys - required - optional:
+        raise InvalidOperations(f"{where} ({name}): unknown field(s) {sorted(unknown)}")
+    where = f"{where} ({name})"
+    reason = _text(item, "reason", where, allow_empty=name != "DEACTIVATE")
+    if name == "DEACTIVATE":
+        return Deactivate(_fact_id(item["fact_id"], where), reason or "")
+    expires_at = _expiry(item.get("expires_at"), where, now, tz)
+    if name == "UPDATE":
+        if not keys - {"fact_id", "reason"}:
+            raise InvalidOperations(f"{where}: changes nothing (give content, confidence, ...)")
+        return Update(
+            fact_id=_fact_id(item["fact_id"], where),
+            content=_text(item, "content", where),
+            subject=_text(item, "subject", where, allow_empty=True),
+            confidence=_confidence(item.get("confidence"), where) if "confidence" in item else None,
+            expires_at=expires_at,
+            clear_expiry="expires_at" in item and item["expires_at"] is None,
+            reason=reason or "",
+        )
+    content = _text(item, "content", where)
+    assert content is not None
+    confidence = _confidence(item["confidence"], where)
+    subject = _text(item, "subject", where, allow_empty=True) or ""
+    if name == "INSERT":
+        return Insert(content, confidence, subject, expires_at, reason or "")
+    ids = item["fact_ids"]
+    if not isinstance(ids, Sequence) or isinstance(ids, str) or not ids:
+        raise InvalidOperations(f"{where}: 'fact_ids' must be a non-empty list of fact ids")
+    fact_ids = tuple(_fact_id(i, where) for i in ids)
+    if len(set(fact_ids)) != len(fact_ids):
+        raise InvalidOperations(f"{where}: 'fact_ids' lists a fact twice")
+    return Replace(fact_ids, content, confidence, subject, expires_at, reason or "")
+
+
+def _text(item: Mapping[str, Any], key: str, where: str, allow_empty: bool = False) -> str | None:
+    if key not in item:
+        return None
+    value = item[key]
+    if not isinstance(value, str):
+        raise InvalidOperations(f"{where}: '{key}' must be a string")
+    value = value.strip()
+    if not value and not allow_empty:
+        raise InvalidOperations(f"{where}: '{key}' is empty")
+    if len(value) > MAX_CONTENT_CHARS:
+        raise InvalidOperations(f"{where}: '{key}' is longer than {MAX_CONTENT_CHARS} characters")
+    return value
+
+
+def _fact_id(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidOperations(f"{where}: fact ids are positive integers (got {value!r})")
+    return value
+
+
+def _confidence(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise InvalidOperations(f"{where}: 'confidence' must be a number from 0 to 1")
+    return float(value)
+
+
+def _expiry(value: Any, where: str, now: datetime, tz: tzinfo) -> datetime | None:
+    """A date means "holds through that day" (owner's zone); a time without zone is local."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidOperations(f"{where}: 'expires_at' must be a date like 2026-05-01 or null")
+    text = value.strip()
+    try:
+        if len(text) == 10:
+            day = date.fromisoformat(text) + timedelta(days=1)
+            when = datetime.combine(day, time(), tzinfo=tz)
+        else:
+            when = datetime.fromisoformat(text)
+            if when.tzinfo is None:
+                when = when.replace(tzinfo=tz)
+    except ValueError:
+        raise InvalidOperations(
+            f"{where}: 'expires_at' {text!r} is not a date like 2026-05-01"
+        ) from None
+    if when <= now:
+        raise InvalidOperations(f"{where}: 'expires_at' {text} is already past")
+    return when

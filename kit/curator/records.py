@@ -1,0 +1,118 @@
+"""Pass records: one row per curation, REM-review or undo pass, applied or thrown out.
+
+A pass's fact changes point at its row (fact_history.pass_id), so the row is written inside the
+same transaction as the changes. Rejections and failures get a row of their own, with the
+reason, so `kit facts passes` can say what was refused and why.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from kit.clock import Clock, from_iso, to_iso
+from kit.errors import NotFound
+from kit.memory.db import Database, Transaction
+
+_COLUMNS = "id, user_id, kind, category, started_at, finished_at, status, reason, detail_json"
+
+
+@dataclass(frozen=True)
+class PassRecord:
+    id: int
+    user_id: str
+    kind: str
+    category: str | None
+    started_at: datetime
+    finished_at: datetime | None
+    status: str  # applied | noop | rejected | failed | undone (kind undo: applied)
+    reason: str
+    detail: dict[str, Any]
+
+
+def _record(row: Sequence[Any]) -> PassRecord:
+    return PassRecord(
+        id=row[0],
+        user_id=row[1],
+        kind=row[2],
+        category=row[3],
+        started_at=from_iso(row[4]),
+        finished_at=None if row[5] is None else from_iso(row[5]),
+        status=row[6],
+        reason=row[7],
+        detail=json.loads(row[8]),
+    )
+
+
+class PassLog:
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def add(
+        self,
+        tx: Transaction,
+        *,
+        user_id: str,
+        kind: str,
+        category: str | None,
+        status: str,
+        started_at: datetime | None = None,
+        reason: str = "",
+        detail: dict[str, Any] | None = None,
+    ) -> int:
+        """Write a finished pass inside the caller's transaction; returns its id."""
+        now = self._clock.now()
+        return await tx.execute(
+            "INSERT INTO passes (user_id, kind, category, started_at, finished_at, status,"
+            " reason, detail_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                user_id,
+                kind,
+                category,
+                to_iso(started_at or now),
+                to_iso(now),
+                status,
+                reason,
+                json.dumps(detail or {}, ensure_ascii=False),
+            ),
+        )
+
+    async def record(self, **fields: Any) -> int:
+        """`add` in a transaction of its own (for rejections and failures)."""
+        async with self._db.transaction() as tx:
+            return await self.add(tx, **fields)
+
+    async def set_status(self, tx: Transaction, pass_id: int, status: str) -> None:
+        await tx.execute("UPDATE passes SET status = ? WHERE id = ?", (status, pass_id))
+
+    async def get(self, user_id: str, pass_id: int) -> PassRecord:
+        row = await self._db.fetchone(
+            f"SELECT {_COLUMNS} FROM passes WHERE id = ? AND user_id = ?", (pass_id, user_id)
+        )
+        if row is None:
+            raise NotFound(f"pass {pass_id} does not exist; `kit facts passes` lists them")
+        return _record(row)
+
+    async def recent(
+        self, user_id: str, *, limit: int = 20, include_noop: bool = False
+    ) -> list[PassRecord]:
+        """Newest first. Passes that changed nothing are left out unless asked for."""
+        where = "" if include_noop else " AND status != 'noop'"
+        rows = await self._db.fetchall(
+            f"SELECT {_COLUMNS} FROM passes WHERE user_id = ?{where} ORDER BY id DESC LIMIT ?",
+            (user_id, limit),
+        )
+        return [_record(r) for r in rows]
+
+    async def undo_of(self, user_id: str, pass_id: int) -> int | None:
+        """The undo pass that undid `pass_id`, if any."""
+        value = await self._db.scalar(
+            "SELECT id FROM passes WHERE user_id = ? AND kind = 'undo'"
+            " AND json_extract(detail_json, '$.undoes') = ? ORDER BY id LIMIT 1",
+            (user_id, pass_id),
+        )
+        return None if value is None else int(value)

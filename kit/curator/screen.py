@@ -1,0 +1,53 @@
+"""What may never become a fact: secrets, and statements about the assistant itself.
+
+The prompts tell the model the same rules; this is the check that does not depend on the model
+obeying. A screened operation is dropped (with a recorded reason) and the rest of the pass
+goes on. Reasons never quote the text, so a secret cannot leak into logs or pass records.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kit.secrets import find_secret
+from kit.tools import TOOL_SPECS
+
+# The assistant's own tools are not facts about the owner. Names with an underscore are
+# distinctive enough to match alone; "remember" is an ordinary word, so only "remember tool".
+_TOOL_NAMES = sorted({t.name for t in TOOL_SPECS} | {"apply_operations"})
+_TOOL_MENTION = re.compile(
+    r"\b("
+    + "|".join(re.escape(n) for n in _TOOL_NAMES if "_" in n)
+    + r")\b|\b("
+    + "|".join(re.escape(n) for n in _TOOL_NAMES)
+    + r")\s+(tool|function)\b",
+    re.I,
+)
+_ASSISTANT = re.compile(
+    r"\b(the|this|an?|your|my) (AI )?assistant('s)?\b|\bas an AI\b|\blanguage model\b"
+    r"|\bsystem prompt\b|\bmy (own )?(tools|memory|instructions|architecture)\b",
+    re.I,
+)
+# Facts are written in the third person about the owner; "I"/"my" in a fact is the model
+# talking about itself (or ambiguous about who is meant). Quoted speech is allowed.
+_FIRST_PERSON = re.compile(r"\bI\b|\bI'(m|ve|d|ll)\b|\b([Mm]e|[Mm]y|[Mm]yself)\b")
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{3,}'")
+
+
+def self_reference(text: str) -> str | None:
+    """Why `text` reads as the assistant talking about itself, or None."""
+    if _TOOL_MENTION.search(text):
+        return "it describes the assistant's own tools, not the owner"
+    if _ASSISTANT.search(text):
+        return "it is about the assistant itself, not the owner"
+    if _FIRST_PERSON.search(_QUOTED.sub("", text)):
+        return "it is written in the first person (facts are about the owner, in third person)"
+    return None
+
+
+def screen(text: str) -> str | None:
+    """Why `text` must not be stored as a fact, or None when it may be."""
+    secret = find_secret(text)
+    if secret is not None:
+        return f"it contains what looks like {secret}; secrets are never stored"
+    return self_reference(text)
