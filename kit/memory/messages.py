@@ -216,6 +216,18 @@ class Messages:
         )
         return [_message(r) for r in rows]
 
+    async def span(
+        self, conversation_id: int, after_id: int, *, through_id: int | None = None, limit: int
+    ) -> list[Message]:
+        """A conversation's messages with ids after `after_id` (up to `through_id`), oldest
+        first: how the curator reads what it has not curated yet."""
+        rows = await self._db.fetchall(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? AND id > ?"
+            " AND (? IS NULL OR id <= ?) ORDER BY id LIMIT ?",
+            (conversation_id, after_id, through_id, through_id, limit),
+        )
+        return [_message(r) for r in rows]
+
     async def on_day(self, user_id: str, day: date) -> list[Message]:
         rows = await self._db.fetchall(
             f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE user_id = ? AND day = ?"
