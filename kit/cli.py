@@ -17,7 +17,18 @@ from kit.errors import KitError
 from kit.logs import setup_logging
 
 # One module per subcommand, each with register(subparsers) setting `func`.
-COMMANDS = ("chat", "search", "import_", "history", "facts", "doctor", "eval")
+COMMANDS = (
+    "chat",
+    "search",
+    "import_",
+    "history",
+    "facts",
+    "doctor",
+    "eval",
+    "export",
+    "backup",
+    "forget",
+)
 
 log = logging.getLogger("kit")
 

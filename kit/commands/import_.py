@@ -7,6 +7,7 @@ from pathlib import Path
 
 from kit.commands.common import open_kit, user_of
 from kit.importer import read_jsonl
+from kit.restore import is_export_file, read_export, restore
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -14,7 +15,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "import",
         help="import messages from JSON Lines",
         description='One message per line: {"role" or "speaker", "text", "at" (ISO-8601),'
-        ' optional "ref"}. The file is checked whole before anything is written.',
+        ' optional "ref"}. The file is checked whole before anything is written. A `kit export'
+        " --format json` file is restored instead, into an empty memory only.",
     )
     cmd.add_argument("file", type=Path)
     cmd.add_argument("--conversation", help="conversation name (default: the file name)")
@@ -23,12 +25,32 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    if is_export_file(args.file):
+        return await _restore(args)
     items = read_jsonl(args.file)  # validate everything before opening the database
     async with open_kit(args, with_embedder=not args.no_embed) as kit:
         count = await kit.import_messages(
             items, user=user_of(args, kit), conversation=args.conversation or args.file.name
         )
         print(f"Imported {count} messages from {args.file}.")
+        if not args.no_embed and kit.services.vectors.available:
+            embedded = await kit.services.vectors.backfill()
+            print(f"Embedded {embedded} items; they are searchable now.")
+    return 0
+
+
+async def _restore(args: argparse.Namespace) -> int:
+    """A `kit export` document: restored whole, into a namespace that holds nothing yet."""
+    document = read_export(args.file)  # checked whole before the database is opened
+    async with open_kit(args, with_embedder=not args.no_embed) as kit:
+        user = args.user or document["user_id"]
+        result = await restore(kit.services.db, document, user)
+        print(
+            f"Restored the memory of {user!r} from {args.file}: {result.facts} facts "
+            f"({result.history} history entries), {result.days} days, {result.messages} "
+            f"messages in {result.conversations} conversations, {result.passes} passes"
+            + (" (ids renumbered: they were taken here)." if result.renumbered else ".")
+        )
         if not args.no_embed and kit.services.vectors.available:
             embedded = await kit.services.vectors.backfill()
             print(f"Embedded {embedded} items; they are searchable now.")

@@ -148,6 +148,18 @@ class Database:
         row = await self.fetchone(sql, params)
         return None if row is None else row[0]
 
+    async def checkpoint(self) -> bool:
+        """Copy the WAL into the main file and truncate it (after `kit forget`, so old page
+        images of erased rows do not linger). False when a reader elsewhere kept it busy."""
+        async with self._write_lock:
+            try:
+                cursor = await self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                row = await cursor.fetchone()
+                await cursor.close()
+            except sqlite3.Error as exc:
+                raise storage_error(exc, self.path) from exc
+        return row is not None and row[0] == 0
+
 
 async def _connect(path: Path) -> aiosqlite.Connection:
     # isolation_level=None: we issue BEGIN/COMMIT ourselves, so transactions are explicit.

@@ -102,6 +102,18 @@ def validate_fact_fields(category: str, content: str, confidence: float) -> None
         raise InputError(f"confidence must be between 0 and 1 (got {confidence})")
 
 
+FORGOTTEN = "[forgotten at the owner's request]"
+
+
+def _forgotten(snapshot_json: str | None) -> str | None:
+    """A history snapshot with what the fact said erased (its shape and flags kept)."""
+    if snapshot_json is None:
+        return None
+    snapshot = json.loads(snapshot_json)
+    snapshot.update(subject="", content=FORGOTTEN)
+    return json.dumps(snapshot)
+
+
 @dataclass(frozen=True)
 class Provenance:
     """Who changed a fact, and why, and from which messages."""
@@ -230,6 +242,27 @@ class FactWriter:
         await self._write(after)
         await self._history(fact_id, "undo", provenance, before, after)
         return after
+
+    async def forget(self, fact_id: int, *, provenance: Provenance) -> int:
+        """Erase what a fact said, at the owner's explicit request (`kit forget`): the one place
+        fact content is destroyed on purpose. The fact is deactivated; its subject, content and
+        every history snapshot and reason of it are overwritten with FORGOTTEN; a last history
+        row records that (not what) it was forgotten. Returns the history rows rewritten."""
+        before = await self.get(fact_id)
+        rows = await self._tx.fetchall(
+            "SELECT id, before_json, after_json FROM fact_history"
+            " WHERE fact_id = ? AND user_id = ?",
+            (fact_id, self._user_id),
+        )
+        for row_id, before_json, after_json in rows:
+            await self._tx.execute(
+                "UPDATE fact_history SET before_json = ?, after_json = ?, reason = ? WHERE id = ?",
+                (_forgotten(before_json), _forgotten(after_json), FORGOTTEN, row_id),
+            )
+        blank = replace(before, subject="", content=FORGOTTEN)
+        await self._write(replace(blank, active=False))
+        await self._history(fact_id, "forget", provenance, blank, replace(blank, active=False))
+        return len(rows)
 
     async def _write(self, fact: Fact) -> None:
         await self._tx.execute(

@@ -1,0 +1,259 @@
+"""The owner's data, out: every fact with its whole history, every day summary, the message
+archive, curation passes and the forget log, as a versioned JSON document (which `kit import`
+restores) or as Markdown for a person to read.
+
+Derived state (embeddings, FTS indexes, token usage) is left out: it is rebuilt from the rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import datetime, tzinfo
+from typing import Any
+
+from kit.clock import from_iso, to_iso
+from kit.export_check import EXPORT_FORMAT, EXPORT_VERSION
+from kit.memory.db import Database
+
+
+async def export_document(db: Database, user_id: str, now: datetime) -> dict[str, Any]:
+    """One user's whole memory as plain JSON-ready data. Read in one snapshot-free pass:
+    the caller runs it while nothing else writes (the CLI) or accepts rows added meanwhile."""
+    conversations = [
+        {
+            "id": r[0],
+            "channel": r[1],
+            "external_id": r[2],
+            "created_at": r[3],
+            "last_message_at": r[4],
+            "window_summary": r[5],
+            "window_start_id": r[6],
+        }
+        for r in await db.fetchall(
+            "SELECT id, channel, external_id, created_at, last_message_at, window_summary,"
+            " window_start_id FROM conversations WHERE user_id = ? ORDER BY id",
+            (user_id,),
+        )
+    ]
+    messages = [
+        {
+            "id": r[0],
+            "conversation_id": r[1],
+            "role": r[2],
+            "speaker": r[3],
+            "text": r[4],
+            "at": r[5],
+            "day": r[6],
+            "ref": r[7],
+            "source": r[8],
+        }
+        for r in await db.fetchall(
+            "SELECT id, conversation_id, role, speaker, text, at, day, ref, source FROM messages"
+            " WHERE user_id = ? ORDER BY id",
+            (user_id,),
+        )
+    ]
+    history: dict[int, list[dict[str, Any]]] = {}
+    for r in await db.fetchall(
+        "SELECT id, fact_id, at, actor, operation, pass_id, reason, before_json, after_json,"
+        " source_message_ids FROM fact_history WHERE user_id = ? ORDER BY id",
+        (user_id,),
+    ):
+        history.setdefault(r[1], []).append(
+            {
+                "id": r[0],
+                "at": r[2],
+                "actor": r[3],
+                "operation": r[4],
+                "pass_id": r[5],
+                "reason": r[6],
+                "before": None if r[7] is None else json.loads(r[7]),
+                "after": None if r[8] is None else json.loads(r[8]),
+                "source_message_ids": json.loads(r[9]),
+            }
+        )
+    facts = [
+        {
+            "id": r[0],
+            "category": r[1],
+            "subject": r[2],
+            "content": r[3],
+            "confidence": r[4],
+            "expires_at": r[5],
+            "active": bool(r[6]),
+            "pinned": bool(r[7]),
+            "created_at": r[8],
+            "updated_at": r[9],
+            "access_count": r[10],
+            "last_accessed_at": r[11],
+            "replaced_by": r[12],
+            "history": history.get(r[0], []),
+        }
+        for r in await db.fetchall(
+            "SELECT id, category, subject, content, confidence, expires_at, active, pinned,"
+            " created_at, updated_at, access_count, last_accessed_at, replaced_by FROM facts"
+            " WHERE user_id = ? ORDER BY id",
+            (user_id,),
+        )
+    ]
+    days = [
+        {
+            "day": r[0],
+            "detailed": r[1],
+            "condensed": r[2],
+            "message_count": r[3],
+            "created_at": r[4],
+            "updated_at": r[5],
+            "condensed_at": r[6],
+        }
+        for r in await db.fetchall(
+            "SELECT day, detailed, condensed, message_count, created_at, updated_at, condensed_at"
+            " FROM days WHERE user_id = ? ORDER BY day",
+            (user_id,),
+        )
+    ]
+    passes = [
+        {
+            "id": r[0],
+            "kind": r[1],
+            "category": r[2],
+            "started_at": r[3],
+            "finished_at": r[4],
+            "status": r[5],
+            "reason": r[6],
+            "detail": json.loads(r[7] or "{}"),
+        }
+        for r in await db.fetchall(
+            "SELECT id, kind, category, started_at, finished_at, status, reason, detail_json"
+            " FROM passes WHERE user_id = ? ORDER BY id",
+            (user_id,),
+        )
+    ]
+    forgets = [
+        {"at": r[0], "scope": r[1], "counts": json.loads(r[2])}
+        for r in await db.fetchall(
+            "SELECT at, scope, counts_json FROM forget_log WHERE user_id = ? ORDER BY id",
+            (user_id,),
+        )
+    ]
+    return {
+        # The first key on purpose: `kit import` recognises an export by its opening bytes.
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "exported_at": to_iso(now),
+        "user_id": user_id,
+        "counts": {
+            "conversations": len(conversations),
+            "messages": len(messages),
+            "facts": len(facts),
+            "fact_history": sum(len(f["history"]) for f in facts),
+            "days": len(days),
+            "passes": len(passes),
+            "forget_log": len(forgets),
+        },
+        "conversations": conversations,
+        "messages": messages,
+        "facts": facts,
+        "days": days,
+        "passes": passes,
+        "forget_log": forgets,
+    }
+
+
+def to_json(document: dict[str, Any]) -> str:
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+def _when(iso: str | None, tz: tzinfo) -> str:
+    if not iso:
+        return "never"
+    return from_iso(iso).astimezone(tz).strftime("%Y-%m-%d %H:%M")
+
+
+def _quote(text: str) -> str:
+    """Multi-line text as a Markdown block quote (so a stray '#' cannot start a heading)."""
+    lines = text.strip().splitlines() or [""]
+    return "\n".join(f"> {line}" if line else ">" for line in lines)
+
+
+def _change(entry: dict[str, Any], tz: tzinfo) -> str:
+    who = entry["actor"] + (f" (pass #{entry['pass_id']})" if entry["pass_id"] else "")
+    line = f"- {_when(entry['at'], tz)} **{entry['operation']}** by {who}"
+    if entry["reason"]:
+        line += f": {entry['reason']}"
+    if entry["source_message_ids"]:
+        line += f" [from messages {', '.join(map(str, entry['source_message_ids']))}]"
+    before, after = entry["before"] or {}, entry["after"] or {}
+    for key in ("content", "subject", "confidence", "expires_at", "active", "pinned"):
+        if key in after and before.get(key) != after.get(key):
+            old = f"{before.get(key)!r} → " if entry["before"] is not None else ""
+            line += f"\n  - {key}: {old}{after.get(key)!r}"
+    return line
+
+
+def to_markdown(document: dict[str, Any], tz: tzinfo) -> Iterator[str]:
+    """The same document as Markdown, in pieces (the message archive can be large)."""
+    counts = document["counts"]
+    yield f"# Kit memory of {document['user_id']}\n\n"
+    yield f"Exported {_when(document['exported_at'], tz)} ({tz}). "
+    yield (
+        f"{counts['facts']} facts ({counts['fact_history']} history entries), "
+        f"{counts['days']} day summaries, {counts['messages']} messages in "
+        f"{counts['conversations']} conversations, {counts['passes']} curation passes.\n\n"
+    )
+    yield "## Facts\n\n"
+    if not document["facts"]:
+        yield "No facts.\n\n"
+    for fact in document["facts"]:
+        subject = f"[{fact['subject']}] " if fact["subject"] else ""
+        state = "active" if fact["active"] else "inactive"
+        if fact["replaced_by"]:
+            state += f", replaced by #{fact['replaced_by']}"
+        expiry = f", expires {_when(fact['expires_at'], tz)}" if fact["expires_at"] else ""
+        pinned = ", pinned" if fact["pinned"] else ""
+        yield f"### #{fact['id']} {fact['category']}: {subject}{fact['content']}\n\n"
+        yield (
+            f"Confidence {fact['confidence']:.2f}, {state}{pinned}{expiry}. Created "
+            f"{_when(fact['created_at'], tz)}, updated {_when(fact['updated_at'], tz)}, used "
+            f"{fact['access_count']} times (last {_when(fact['last_accessed_at'], tz)}).\n\n"
+        )
+        for entry in fact["history"]:
+            yield _change(entry, tz) + "\n"
+        yield "\n"
+    yield "## Days\n\n"
+    if not document["days"]:
+        yield "No day summaries.\n\n"
+    for day in document["days"]:
+        yield f"### {day['day']}\n\n"
+        if day["condensed"]:
+            yield f"Condensed:\n\n{_quote(day['condensed'])}\n\n"
+        if day["detailed"]:
+            yield f"Detailed ({day['message_count']} messages):\n\n{_quote(day['detailed'])}\n\n"
+    yield "## Curation passes\n\n"
+    if not document["passes"]:
+        yield "No passes.\n\n"
+    for p in document["passes"]:
+        category = f" {p['category']}" if p["category"] else ""
+        reason = f": {p['reason']}" if p["reason"] else ""
+        yield f"- #{p['id']} {p['kind']}{category}, {_when(p['started_at'], tz)}, {p['status']}"
+        yield f"{reason}\n"
+    yield "\n"
+    if document["forget_log"]:
+        yield "## Forgotten on request\n\n"
+        for entry in document["forget_log"]:
+            counts = {k: v for k, v in entry["counts"].items() if v}
+            counts_text = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
+            yield f"- {_when(entry['at'], tz)}, by {entry['scope']}: {counts_text}\n"
+        yield "\n"
+    yield "## Messages\n"
+    by_conversation: dict[int, list[dict[str, Any]]] = {}
+    for message in document["messages"]:
+        by_conversation.setdefault(message["conversation_id"], []).append(message)
+    for conversation in document["conversations"]:
+        yield f"\n### {conversation['channel']} / {conversation['external_id']}\n\n"
+        if conversation["window_summary"]:
+            yield f"Summary of its earlier part:\n\n{_quote(conversation['window_summary'])}\n\n"
+        for message in by_conversation.get(conversation["id"], []):
+            who = message["speaker"] or ("Owner" if message["role"] == "user" else "Kit")
+            yield f"**{_when(message['at'], tz)} {who}:**\n{_quote(message['text'])}\n\n"

@@ -1,0 +1,183 @@
+"""Checking a `kit export` document whole, before a restore writes anything.
+
+Every field the restore reads is checked for presence and type, and every cross reference
+(a message's conversation, a history entry's pass, a fact's replacement) must point inside the
+document; the first problem is reported with its place, e.g. `facts[3].confidence`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import date
+from typing import Any
+
+from kit.clock import from_iso
+from kit.config import CATEGORIES
+from kit.errors import InputError
+
+EXPORT_FORMAT = "kit-export"
+EXPORT_VERSION = 1
+
+
+class _Check:
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, rule: str) -> InputError:
+        return InputError(f"{self.source}: {where} {rule}; the export looks damaged or edited")
+
+    def field(
+        self, item: Mapping[str, Any], key: str, where: str, ok: Callable[[Any], bool], rule: str
+    ) -> Any:
+        if key not in item:
+            raise self.fail(f"{where}.{key}", "is missing")
+        if not ok(item[key]):
+            raise self.fail(f"{where}.{key}", f"must be {rule} (got {item[key]!r:.60})")
+        return item[key]
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_str(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+def _is_time(v: Any) -> bool:
+    if not isinstance(v, str):
+        return False
+    try:
+        return from_iso(v) is not None
+    except ValueError:
+        return False
+
+
+def _is_opt_time(v: Any) -> bool:
+    return v is None or _is_time(v)
+
+
+def _is_day(v: Any) -> bool:
+    try:
+        return isinstance(v, str) and date.fromisoformat(v) is not None
+    except ValueError:
+        return False
+
+
+def _is_ids(v: Any) -> bool:
+    return isinstance(v, list) and all(_is_int(i) for i in v)
+
+
+def _items(document: Mapping[str, Any], key: str, check: _Check) -> list[Mapping[str, Any]]:
+    value = document.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise check.fail(key, "must be a list of objects")
+    return value
+
+
+def validate(document: Any, source: str) -> None:
+    """Raise an InputError naming the first thing wrong with the document."""
+    check = _Check(source)
+    if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
+        raise InputError(f'{source}: not a Kit export (no "format": "{EXPORT_FORMAT}")')
+    version = document.get("version")
+    if version != EXPORT_VERSION:
+        raise InputError(
+            f"{source}: export version {version!r} is not supported by this Kit "
+            f"(it reads version {EXPORT_VERSION}); upgrade Kit or export again"
+        )
+    check.field(document, "user_id", "export", lambda v: _is_str(v) and bool(v), "a user id")
+    for i, c in enumerate(_items(document, "conversations", check)):
+        where = f"conversations[{i}]"
+        check.field(c, "id", where, _is_int, "an integer")
+        for key in ("channel", "external_id", "window_summary"):
+            check.field(c, key, where, _is_str, "a string")
+        check.field(c, "created_at", where, _is_time, "an ISO-8601 time")
+        check.field(c, "last_message_at", where, _is_opt_time, "an ISO-8601 time or null")
+        check.field(c, "window_start_id", where, _is_int, "an integer")
+    conversation_ids = {c["id"] for c in document["conversations"]}
+    for i, m in enumerate(_items(document, "messages", check)):
+        where = f"messages[{i}]"
+        check.field(m, "id", where, _is_int, "an integer")
+        check.field(
+            m,
+            "conversation_id",
+            where,
+            lambda v: v in conversation_ids,
+            "the id of a conversation in the export",
+        )
+        check.field(m, "role", where, lambda v: v in ("user", "assistant"), "user or assistant")
+        for key in ("speaker", "text", "source"):
+            check.field(m, key, where, _is_str, "a string")
+        check.field(m, "at", where, _is_time, "an ISO-8601 time")
+        check.field(m, "day", where, _is_day, "a date (YYYY-MM-DD)")
+        check.field(m, "ref", where, lambda v: v is None or _is_str(v), "a string or null")
+    pass_ids = set()
+    for i, p in enumerate(_items(document, "passes", check)):
+        where = f"passes[{i}]"
+        pass_ids.add(check.field(p, "id", where, _is_int, "an integer"))
+        for key in ("kind", "status", "reason"):
+            check.field(p, key, where, _is_str, "a string")
+        check.field(p, "category", where, lambda v: v is None or _is_str(v), "a string or null")
+        check.field(p, "started_at", where, _is_time, "an ISO-8601 time")
+        check.field(p, "finished_at", where, _is_opt_time, "an ISO-8601 time or null")
+        check.field(p, "detail", where, lambda v: isinstance(v, dict), "an object")
+    facts = _items(document, "facts", check)
+    fact_ids = {f.get("id") for f in facts}
+    for i, f in enumerate(facts):
+        where = f"facts[{i}]"
+        check.field(f, "id", where, _is_int, "an integer")
+        check.field(f, "category", where, lambda v: v in CATEGORIES, f"one of {CATEGORIES}")
+        check.field(f, "subject", where, _is_str, "a string")
+        check.field(f, "content", where, lambda v: _is_str(v) and bool(v), "a non-empty string")
+        check.field(
+            f,
+            "confidence",
+            where,
+            lambda v: isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1,
+            "a number between 0 and 1",
+        )
+        for key in ("active", "pinned"):
+            check.field(f, key, where, lambda v: isinstance(v, bool), "true or false")
+        for key in ("created_at", "updated_at"):
+            check.field(f, key, where, _is_time, "an ISO-8601 time")
+        for key in ("expires_at", "last_accessed_at"):
+            check.field(f, key, where, _is_opt_time, "an ISO-8601 time or null")
+        check.field(f, "access_count", where, lambda v: _is_int(v) and v >= 0, "a count")
+        check.field(
+            f,
+            "replaced_by",
+            where,
+            lambda v: v is None or v in fact_ids,
+            "null or the id of a fact in the export",
+        )
+        for j, h in enumerate(_items(f, "history", check)):
+            hwhere = f"{where}.history[{j}]"
+            check.field(h, "at", hwhere, _is_time, "an ISO-8601 time")
+            for key in ("actor", "operation", "reason"):
+                check.field(h, key, hwhere, _is_str, "a string")
+            check.field(
+                h,
+                "pass_id",
+                hwhere,
+                lambda v: v is None or v in pass_ids,
+                "null or the id of a pass in the export",
+            )
+            for key in ("before", "after"):
+                check.field(
+                    h, key, hwhere, lambda v: v is None or isinstance(v, dict), "an object or null"
+                )
+            check.field(h, "source_message_ids", hwhere, _is_ids, "a list of message ids")
+    for i, d in enumerate(_items(document, "days", check)):
+        where = f"days[{i}]"
+        check.field(d, "day", where, _is_day, "a date (YYYY-MM-DD)")
+        for key in ("detailed", "condensed"):
+            check.field(d, key, where, _is_str, "a string")
+        check.field(d, "message_count", where, lambda v: _is_int(v) and v >= 0, "a count")
+        for key in ("created_at", "updated_at"):
+            check.field(d, key, where, _is_time, "an ISO-8601 time")
+        check.field(d, "condensed_at", where, _is_opt_time, "an ISO-8601 time or null")
+    for i, e in enumerate(_items(document, "forget_log", check)):
+        check.field(e, "at", f"forget_log[{i}]", _is_time, "an ISO-8601 time")
+        check.field(e, "scope", f"forget_log[{i}]", _is_str, "a string")
+        check.field(e, "counts", f"forget_log[{i}]", lambda v: isinstance(v, dict), "an object")

@@ -1,0 +1,265 @@
+"""The owner's data, back in: restore a `kit export` JSON document into an empty namespace.
+
+The document is checked whole (kit/export_check.py) before anything is written, then restored
+in ONE transaction. Rows are recreated verbatim (times, confidences, access stats, every
+history entry), which is why this module writes raw rows instead of going through `FactWriter`:
+it replays history that already happened rather than making new changes. Ids are kept when
+they are free in the target database and renumbered consistently otherwise (history, links
+and windows follow).
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kit.errors import InputError
+from kit.export_check import EXPORT_FORMAT, validate
+from kit.memory.days import day_text_hash
+from kit.memory.db import Database, Transaction
+from kit.memory.hashes import content_hash
+
+# How `kit import` tells an export from JSON Lines: the export's first key, in its first bytes.
+_SNIFF_BYTES = 256
+
+
+def is_export_file(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_SNIFF_BYTES)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot open the file ({exc.strerror})") from exc
+    compact = b"".join(head.split())
+    return compact.startswith(b'{"format":"' + EXPORT_FORMAT.encode())
+
+
+def read_export(path: Path) -> dict[str, Any]:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the file ({exc.strerror})") from exc
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not valid UTF-8; is this really a Kit export?") from exc
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"{path}: the export is not valid JSON ({exc.msg} at line {exc.lineno}); "
+            "was it cut short? Export again with `kit export --format json`"
+        ) from exc
+    validate(document, str(path))
+    return document  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class RestoreResult:
+    user_id: str
+    conversations: int
+    messages: int
+    facts: int
+    history: int
+    days: int
+    passes: int
+    renumbered: bool  # ids were taken in this database, so the restore renumbered them
+
+
+async def _ids_free(tx: Transaction, table: str, ids: Sequence[int]) -> bool:
+    """No row of `table` has an id in the range the export uses (then ids can be kept)."""
+    if not ids:
+        return True
+    row = await tx.fetchone(
+        f"SELECT COUNT(*) FROM {table} WHERE id BETWEEN ? AND ?", (min(ids), max(ids))
+    )
+    return row is not None and row[0] == 0
+
+
+class _Ids:
+    """Old id -> id in this database, for one table."""
+
+    def __init__(self, keep: bool) -> None:
+        self.keep = keep
+        self.map: dict[int, int] = {}
+
+    def wanted(self, old: int) -> int | None:
+        return old if self.keep else None
+
+    def __call__(self, old: int | None) -> int | None:
+        return None if old is None else self.map.get(old)
+
+
+async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> RestoreResult:
+    """Restore a validated export into `user_id`, which must hold nothing yet. One transaction."""
+    async with db.transaction() as tx:
+        for table in ("messages", "facts", "days", "conversations"):
+            row = await tx.fetchone(f"SELECT COUNT(*) FROM {table} WHERE user_id = ?", (user_id,))
+            if row is not None and row[0]:
+                raise InputError(
+                    f"the memory of {user_id!r} is not empty ({row[0]} {table}); a restore never "
+                    "merges into existing memory. Restore into a fresh data directory "
+                    "(--data-dir) or another namespace (--user)"
+                )
+        conv = _Ids(
+            await _ids_free(tx, "conversations", [c["id"] for c in document["conversations"]])
+        )
+        msg = _Ids(await _ids_free(tx, "messages", [m["id"] for m in document["messages"]]))
+        fact = _Ids(await _ids_free(tx, "facts", [f["id"] for f in document["facts"]]))
+        pas = _Ids(await _ids_free(tx, "passes", [p["id"] for p in document["passes"]]))
+        for c in document["conversations"]:
+            conv.map[c["id"]] = await tx.execute(
+                "INSERT INTO conversations (id, user_id, channel, external_id, created_at,"
+                " last_message_at, window_summary, window_start_id)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
+                (
+                    conv.wanted(c["id"]),
+                    user_id,
+                    c["channel"],
+                    c["external_id"],
+                    c["created_at"],
+                    c["last_message_at"],
+                    c["window_summary"],
+                ),
+            )
+        for m in document["messages"]:
+            msg.map[m["id"]] = await tx.execute(
+                "INSERT INTO messages (id, user_id, conversation_id, role, speaker, text, at, day,"
+                " ref, source, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    msg.wanted(m["id"]),
+                    user_id,
+                    conv(m["conversation_id"]),
+                    m["role"],
+                    m["speaker"],
+                    m["text"],
+                    m["at"],
+                    m["day"],
+                    m["ref"],
+                    m["source"],
+                    content_hash(m["speaker"], m["text"]),
+                ),
+            )
+        old_ids = sorted(msg.map)
+        for c in document["conversations"]:
+            await tx.execute(
+                "UPDATE conversations SET window_start_id = ? WHERE id = ?",
+                (_window_start(c["window_start_id"], old_ids, msg.map), conv(c["id"])),
+            )
+        for p in document["passes"]:
+            pas.map[p["id"]] = await tx.execute(
+                "INSERT INTO passes (id, user_id, kind, category, started_at, finished_at, status,"
+                " reason, detail_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    pas.wanted(p["id"]),
+                    user_id,
+                    p["kind"],
+                    p["category"],
+                    p["started_at"],
+                    p["finished_at"],
+                    p["status"],
+                    p["reason"],
+                    json.dumps(p["detail"]),
+                ),
+            )
+        for f in document["facts"]:
+            fact.map[f["id"]] = await tx.execute(
+                "INSERT INTO facts (id, user_id, category, subject, content, confidence,"
+                " expires_at, active, pinned, created_at, updated_at, access_count,"
+                " last_accessed_at, content_hash)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    fact.wanted(f["id"]),
+                    user_id,
+                    f["category"],
+                    f["subject"],
+                    f["content"],
+                    float(f["confidence"]),
+                    f["expires_at"],
+                    int(f["active"]),
+                    int(f["pinned"]),
+                    f["created_at"],
+                    f["updated_at"],
+                    f["access_count"],
+                    f["last_accessed_at"],
+                    content_hash(f["subject"], f["content"]),
+                ),
+            )
+        history = 0
+        for f in document["facts"]:
+            if f["replaced_by"] is not None:  # links only once every fact has its new id
+                await tx.execute(
+                    "UPDATE facts SET replaced_by = ? WHERE id = ?",
+                    (fact(f["replaced_by"]), fact(f["id"])),
+                )
+            for h in f["history"]:
+                history += 1
+                await tx.execute(
+                    "INSERT INTO fact_history (fact_id, user_id, at, actor, operation, pass_id,"
+                    " reason, before_json, after_json, source_message_ids)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        fact(f["id"]),
+                        user_id,
+                        h["at"],
+                        h["actor"],
+                        h["operation"],
+                        pas(h["pass_id"]),
+                        h["reason"],
+                        _snapshot(h["before"], fact),
+                        _snapshot(h["after"], fact),
+                        json.dumps([msg.map[i] for i in h["source_message_ids"] if i in msg.map]),
+                    ),
+                )
+        for d in document["days"]:
+            await tx.execute(
+                "INSERT INTO days (user_id, day, detailed, condensed, message_count, created_at,"
+                " updated_at, condensed_at, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    user_id,
+                    d["day"],
+                    d["detailed"],
+                    d["condensed"],
+                    d["message_count"],
+                    d["created_at"],
+                    d["updated_at"],
+                    d["condensed_at"],
+                    day_text_hash(d["detailed"], d["condensed"]),
+                ),
+            )
+        for e in document["forget_log"]:
+            await tx.execute(
+                "INSERT INTO forget_log (user_id, at, scope, counts_json) VALUES (?, ?, ?, ?)",
+                (user_id, e["at"], e["scope"], json.dumps(e["counts"])),
+            )
+    return RestoreResult(
+        user_id=user_id,
+        conversations=len(document["conversations"]),
+        messages=len(document["messages"]),
+        facts=len(document["facts"]),
+        history=history,
+        days=len(document["days"]),
+        passes=len(document["passes"]),
+        renumbered=not (conv.keep and msg.keep and fact.keep and pas.keep),
+    )
+
+
+def _window_start(old_start: int, old_ids: Sequence[int], messages: Mapping[int, int]) -> int:
+    """The window began at message `old_start`: the first restored message at or after it.
+    `old_ids` is sorted; new ids keep the old order, so the first later old id maps right."""
+    if old_start == 0:
+        return 0
+    at = bisect.bisect_left(old_ids, old_start)
+    if at < len(old_ids):
+        return messages[old_ids[at]]
+    return max(messages.values(), default=0) + 1
+
+
+def _snapshot(snapshot: Mapping[str, Any] | None, facts: _Ids) -> str | None:
+    if snapshot is None:
+        return None
+    data = dict(snapshot)
+    if data.get("replaced_by") is not None:
+        data["replaced_by"] = facts(data["replaced_by"])
+    return json.dumps(data)
