@@ -10,6 +10,7 @@ import string
 from collections.abc import Mapping
 from pathlib import Path
 
+from kit.config import CATEGORIES
 from kit.errors import ConfigError
 
 PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
@@ -21,6 +22,9 @@ REQUIRED: dict[str, frozenset[str]] = {
     "daily_summary": frozenset({"owner_name", "day", "message_count", "messages"}),
     "rem_condense": frozenset({"day", "detailed"}),
     "rem_review": frozenset({"owner_name", "today", "category", "stale_days", "facts"}),
+    # Curation: shared rules + the conversation, then one file of rules per category.
+    "curate/base": frozenset({"owner_name", "today", "messages"}),
+    **{f"curate/{category}": frozenset({"owner_name", "facts"}) for category in CATEGORIES},
 }
 
 
