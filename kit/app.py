@@ -16,6 +16,9 @@ from kit.agent import Agent
 from kit.background import Background
 from kit.clock import Clock, SystemClock, resolve_timezone
 from kit.config import Settings
+from kit.curator.rem import Rem
+from kit.curator.review import StaleReview
+from kit.curator.summaries import DaySummarizer
 from kit.embed.base import Embedder
 from kit.errors import KitError, LLMUnavailable
 from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
@@ -24,6 +27,7 @@ from kit.memory.context import ContextBuilder
 from kit.memory.days import Days
 from kit.memory.db import Database
 from kit.memory.facts import Facts
+from kit.memory.job_runs import JobRuns
 from kit.memory.lexical import LexicalIndex
 from kit.memory.messages import Messages
 from kit.memory.migrations import migrate
@@ -67,6 +71,9 @@ class Services:
     tools: Tools
     agent: Agent
     background: Background
+    job_runs: JobRuns
+    summarizer: DaySummarizer
+    rem: Rem
     embedding_problem: str | None = None
     extras: dict[str, object] = field(default_factory=dict)
 
@@ -131,6 +138,17 @@ async def build(
     agent = Agent(
         messages, facts, context, tools, metered, settings.llm, clock, after_turn=background.notify
     )
+    job_runs = JobRuns(db, clock, tz)
+    summarizer = DaySummarizer(
+        db, messages, days, metered, prompts, settings.llm, settings.owner, tz, job_runs
+    )
+    stale_days = settings.rem.stale_days
+    review = StaleReview(
+        db, facts, metered, prompts, settings.llm, settings.owner, stale_days, clock, tz
+    )
+    rem = Rem(
+        db, days, facts, metered, prompts, settings.llm, review, clock, tz, job_runs, applier=None
+    )
     return Services(
         settings=settings,
         clock=clock,
@@ -149,6 +167,9 @@ async def build(
         tools=tools,
         agent=agent,
         background=background,
+        job_runs=job_runs,
+        summarizer=summarizer,
+        rem=rem,
         embedding_problem=problem,
     )
 

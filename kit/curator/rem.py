@@ -1,0 +1,313 @@
+"""REM, the nightly consolidation, in three steps:
+
+1. condense: each detailed daily summary not yet condensed becomes 10-15 bullets of outcomes and
+   decisions (the detailed one stays; the context shows the condensed one);
+2. review: facts unused for `rem.stale_days` go to the small model, which may lower confidence,
+   set an expiry or deactivate, through the curator's guarded `apply_ops` (see review.py);
+3. expire: active facts past their expiry are deactivated with reason "expired" (never deleted).
+
+Each step lands whole (one transaction, or one guarded pass per reviewed batch); a step that
+fails is reported and the next one still runs. The report (what was condensed, changed and
+rejected, tokens used) is stored, except for a dry run, which only plans and applies nothing.
+
+Never two at once: a run holds the "rem" job lease (kit/memory/job_runs.py). A manual run while
+another is going (the nightly one, or one in another process) is refused with `JobBusy`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
+from datetime import date, datetime, tzinfo
+from typing import Any
+
+from kit.clock import Clock, from_iso, to_iso
+from kit.config import LLMSettings
+from kit.curator.bullets import count_bullets, parse_bullets
+from kit.curator.reports import REM_STEPS, RemProgress, RemReport, StepStatus
+from kit.curator.review import OpsApplier, StaleReview
+from kit.errors import KitError, LLMOutputError, NotFound
+from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, Usage
+from kit.memory.days import Day, Days
+from kit.memory.db import Database
+from kit.memory.facts import Fact, Facts, Provenance
+from kit.memory.job_runs import JobRuns, known_users
+from kit.prompts import Prompts
+
+log = logging.getLogger(__name__)
+
+JOB = "rem"
+MAX_CONDENSED_BULLETS = 20  # the prompt asks for 10-15
+ProgressSink = Callable[[RemProgress], Awaitable[None]]
+
+
+@dataclass
+class _Draft:
+    """The report as it is being built."""
+
+    condensed: list[date] = field(default_factory=list)
+    reviewed: int = 0
+    changes: list[str] = field(default_factory=list)
+    rejected: list[str] = field(default_factory=list)
+    expired: list[int] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    steps: list[RemProgress] = field(default_factory=list)
+
+
+class Rem:
+    def __init__(
+        self,
+        db: Database,
+        days: Days,
+        facts: Facts,
+        llm: LLM,
+        prompts: Prompts,
+        llm_settings: LLMSettings,
+        review: StaleReview,
+        clock: Clock,
+        tz: tzinfo,
+        job_runs: JobRuns,
+        applier: OpsApplier | None,
+    ) -> None:
+        self._db = db
+        self._days = days
+        self._facts = facts
+        self._llm = llm
+        self._prompts = prompts
+        self._llm_settings = llm_settings
+        self._review = review
+        self._clock = clock
+        self._tz = tz
+        self._job_runs = job_runs
+        self._applier = applier
+
+    async def run(
+        self,
+        user_id: str,
+        *,
+        dry_run: bool = False,
+        only_date: date | None = None,
+        on_progress: ProgressSink | None = None,
+    ) -> RemReport:
+        """Consolidate one user's memory now. With `only_date`, the condense step handles just
+        that day (condensing it again if it already was); review and expire run as usual.
+        Raises `JobBusy` if REM is already running, here or in another process."""
+        if only_date is not None and await self._days.get(user_id, only_date) is None:
+            raise NotFound(
+                f"{only_date}: no daily summary to condense; `kit summarize --date "
+                f"{only_date}` writes it first"
+            )
+        async with self._job_runs.lease(JOB, label="REM", user_id=user_id) as run:
+            return await self._consolidate(user_id, dry_run, only_date, on_progress, run.id)
+
+    async def nightly(self, scheduled_for: datetime) -> list[RemReport]:
+        """The scheduled run: every user, recorded as the run for `scheduled_for`."""
+        reports = []
+        async with self._job_runs.lease(JOB, label="REM", scheduled_for=scheduled_for) as run:
+            for user_id in await known_users(self._db):
+                reports.append(await self._consolidate(user_id, False, None, None, run.id))
+        return reports
+
+    async def _consolidate(
+        self,
+        user_id: str,
+        dry_run: bool,
+        only_date: date | None,
+        on_progress: ProgressSink | None,
+        run_id: int,
+    ) -> RemReport:
+        started = self._clock.now()
+        draft = _Draft()
+        steps = {
+            "condense": lambda: self._condense(user_id, dry_run, only_date, draft),
+            "review": lambda: self._review_stale(user_id, dry_run, draft),
+            "expire": lambda: self._expire(user_id, dry_run, draft),
+        }
+        for name in REM_STEPS:
+            await _emit(on_progress, RemProgress(name, "running"))
+            try:
+                status, detail = await steps[name]()
+            except KitError as exc:  # the model unreachable, the disk full: say so, go on
+                log.warning("REM %s step for %s failed: %s", name, user_id, exc)
+                status, detail = "failed", str(exc)
+            event = RemProgress(name, status, detail)
+            draft.steps.append(event)
+            await _emit(on_progress, event)
+        report = RemReport(
+            started_at=started,
+            finished_at=self._clock.now(),
+            dry_run=dry_run,
+            condensed_days=tuple(draft.condensed),
+            reviewed_facts=draft.reviewed,
+            changes=tuple(draft.changes),
+            rejected=tuple(draft.rejected),
+            expired_fact_ids=tuple(draft.expired),
+            input_tokens=draft.usage.input_tokens,
+            output_tokens=draft.usage.output_tokens,
+            steps=tuple(draft.steps),
+        )
+        if not dry_run:
+            await self._store(user_id, report, run_id)
+        return report
+
+    # -- step 1: condense -------------------------------------------------------------------
+
+    async def _condense(
+        self, user_id: str, dry_run: bool, only_date: date | None, draft: _Draft
+    ) -> tuple[StepStatus, str]:
+        if only_date is not None:
+            day = await self._days.get(user_id, only_date)
+            todo = [day] if day is not None else []
+        else:
+            todo = await self._days.uncondensed(user_id)
+        if not todo:
+            return "skipped", "no day waiting to be condensed"
+        done: list[tuple[Day, str]] = []
+        for day in todo:
+            try:
+                done.append((day, await self._condense_one(user_id, day, draft)))
+            except LLMOutputError as exc:
+                log.warning(
+                    "REM: condensed summary of %s for %s rejected: %s", day.day, user_id, exc
+                )
+                draft.rejected.append(f"condense {day.day}: {exc}")
+        if not dry_run and done:
+            async with self._db.transaction() as tx:
+                for day, text in done:
+                    await self._days.put_condensed(user_id, day.day, text, tx)
+        verb = "would condense" if dry_run else "condensed"
+        for day, text in done:
+            draft.condensed.append(day.day)
+            draft.changes.append(
+                f"{verb} {day.day} ({count_bullets(day.detailed)} -> {count_bullets(text)} bullets)"
+            )
+        failed = len(todo) - len(done)
+        detail = f"{len(done)} day(s) {verb}" + (f", {failed} rejected" if failed else "")
+        return ("failed" if not done else "done"), detail
+
+    async def _condense_one(self, user_id: str, day: Day, draft: _Draft) -> str:
+        prompt = self._prompts.render(
+            "rem_condense",
+            day=f"{day.day.isoformat()} ({day.day.strftime('%A')})",
+            detailed=day.detailed,
+        )
+        reply = await self._llm.complete(
+            LLMRequest(
+                model=self._llm_settings.small_model,
+                system=(SystemBlock("You condense journal entries without losing outcomes."),),
+                messages=(ChatMessage.text("user", prompt),),
+                max_tokens=1500,
+                purpose="rem_condense",
+                user_id=user_id,
+            )
+        )
+        draft.usage += reply.usage
+        detailed_bullets = count_bullets(day.detailed)
+        limit = min(MAX_CONDENSED_BULLETS, detailed_bullets or MAX_CONDENSED_BULLETS)
+        what = f"the condensed summary of {day.day}"
+        return parse_bullets(reply, what=what, max_bullets=limit).text
+
+    # -- step 2: review stale facts ---------------------------------------------------------
+
+    async def _review_stale(
+        self, user_id: str, dry_run: bool, draft: _Draft
+    ) -> tuple[StepStatus, str]:
+        now = self._clock.now()
+        if self._applier is None:
+            return "skipped", "fact review needs the curator, which this build does not have"
+        result = await self._review.run(user_id, self._applier, dry_run=dry_run, now=now)
+        draft.usage += result.usage
+        draft.reviewed += result.reviewed
+        draft.changes.extend(result.changes)
+        draft.rejected.extend(result.rejected)
+        if result.reviewed == 0:
+            return "skipped", "no stale facts"
+        verb = "planned" if dry_run else "applied"
+        detail = f"{result.reviewed} reviewed, {len(result.changes)} change(s) {verb}"
+        if result.rejected:
+            detail += f", {len(result.rejected)} batch(es) rejected"
+        return "done", detail
+
+    # -- step 3: expire ---------------------------------------------------------------------
+
+    async def _expire(self, user_id: str, dry_run: bool, draft: _Draft) -> tuple[StepStatus, str]:
+        now = self._clock.now()
+        expired = await self._expired(user_id, now)
+        if not expired:
+            return "skipped", "no expired facts"
+        if not dry_run:
+            provenance = Provenance(actor="rem", reason="expired")
+            async with self._db.transaction() as tx:
+                writer = self._facts.writer(tx, user_id)
+                for fact in expired:
+                    await writer.deactivate(fact.id, provenance=provenance)
+        verb = "would deactivate" if dry_run else "deactivated"
+        for fact in expired:
+            draft.expired.append(fact.id)
+            when = fact.expires_at.astimezone(self._tz).date() if fact.expires_at else "?"
+            draft.changes.append(f"{verb} #{fact.id} (expired {when}): {_short(fact.content)}")
+        return "done", f"{len(expired)} expired fact(s) {verb}"
+
+    async def _expired(self, user_id: str, now: datetime) -> list[Fact]:
+        facts = await self._facts.listing(user_id)
+        return [f for f in facts if f.active and f.expires_at is not None and f.expires_at <= now]
+
+    # -- reports ----------------------------------------------------------------------------
+
+    async def _store(self, user_id: str, report: RemReport, run_id: int) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO rem_reports (user_id, job_run_id, started_at, finished_at,"
+                " report_json) VALUES (?, ?, ?, ?, ?)",
+                (
+                    user_id,
+                    run_id,
+                    to_iso(report.started_at),
+                    to_iso(report.finished_at),
+                    json.dumps(report_json(report)),
+                ),
+            )
+
+    async def last_report(self, user_id: str) -> RemReport | None:
+        """The latest stored report (dry runs are never stored)."""
+        text = await self._db.scalar(
+            "SELECT report_json FROM rem_reports WHERE user_id = ? ORDER BY id DESC LIMIT 1",
+            (user_id,),
+        )
+        return None if text is None else report_from_json(json.loads(text))
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 70 else text[:67] + "..."
+
+
+async def _emit(sink: ProgressSink | None, event: RemProgress) -> None:
+    if sink is not None:
+        await sink(event)
+
+
+def report_json(report: RemReport) -> dict[str, Any]:
+    """A JSON-ready report (for storage, `kit rem --json` and the control socket)."""
+    data = asdict(report)
+    data["started_at"] = to_iso(report.started_at)
+    data["finished_at"] = to_iso(report.finished_at)
+    data["condensed_days"] = [d.isoformat() for d in report.condensed_days]
+    return data
+
+
+def report_from_json(data: dict[str, Any]) -> RemReport:
+    return RemReport(
+        started_at=from_iso(data["started_at"]),
+        finished_at=from_iso(data["finished_at"]),
+        dry_run=bool(data["dry_run"]),
+        condensed_days=tuple(date.fromisoformat(d) for d in data["condensed_days"]),
+        reviewed_facts=int(data["reviewed_facts"]),
+        changes=tuple(data["changes"]),
+        rejected=tuple(data["rejected"]),
+        expired_fact_ids=tuple(data["expired_fact_ids"]),
+        input_tokens=int(data["input_tokens"]),
+        output_tokens=int(data["output_tokens"]),
+        steps=tuple(RemProgress(s["step"], s["status"], s["detail"]) for s in data["steps"]),
+    )

@@ -1,0 +1,308 @@
+"""REM's review of stale facts: facts nobody has used for `rem.stale_days` are shown to the small
+model, which may lower a fact's confidence, set an expiry, or deactivate it.
+
+The answer is validated here (the `review_facts` tool input); a batch with anything invalid is
+rejected whole. Valid changes become curation operations applied by the curator's `apply_ops`,
+so the same mass-deletion guard, one-transaction apply, pass record, history and undo hold.
+A reviewed fact is not shown again for another `stale_days` days.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta, tzinfo
+from typing import Any, Protocol
+
+from kit.clock import Clock, to_iso
+from kit.config import LLMSettings, OwnerSettings
+from kit.curator.ops import Deactivate, Operation, Update
+from kit.curator.reports import PassOutcome
+from kit.errors import LLMOutputError
+from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, ToolSpec, Usage
+from kit.memory.db import Database
+from kit.memory.facts import Fact, Facts
+from kit.prompts import Prompts
+
+log = logging.getLogger(__name__)
+
+TOOL_NAME = "review_facts"
+BATCH = 40  # facts per model call
+ACTIONS = ("keep", "lower_confidence", "set_expiry", "deactivate")
+PASS_KIND = "rem_review"
+
+
+class OpsApplier(Protocol):
+    """The curator's guarded apply (kit/curator/passes.py `Curator.apply_ops`)."""
+
+    async def apply_ops(
+        self,
+        user_id: str,
+        category: str,
+        ops: Sequence[Operation],
+        *,
+        kind: str,
+        source_message_ids: Sequence[int],
+        dry_run: bool = False,
+    ) -> PassOutcome: ...
+
+
+def review_tool() -> ToolSpec:
+    return ToolSpec(
+        TOOL_NAME,
+        "Record your review of the stale facts. Call it once; list only facts to change "
+        "(or to keep explicitly); an empty list keeps them all.",
+        {
+            "type": "object",
+            "properties": {
+                "reviews": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "id": {"type": "integer", "description": "the fact's id"},
+                            "action": {"type": "string", "enum": list(ACTIONS)},
+                            "confidence": {
+                                "type": "number",
+                                "minimum": 0,
+                                "maximum": 1,
+                                "description": "lower_confidence: the new, lower value",
+                            },
+                            "expires_at": {
+                                "type": "string",
+                                "description": "set_expiry: YYYY-MM-DD, the last day it holds",
+                            },
+                            "reason": {"type": "string", "description": "why, in a few words"},
+                        },
+                        "required": ["id", "action", "reason"],
+                        "additionalProperties": False,
+                    },
+                }
+            },
+            "required": ["reviews"],
+            "additionalProperties": False,
+        },
+    )
+
+
+@dataclass
+class ReviewResult:
+    reviewed: int = 0
+    changes: list[str] = field(default_factory=list)
+    rejected: list[str] = field(default_factory=list)
+    pass_ids: list[int] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+
+
+def parse_review(
+    raw: Mapping[str, Any], batch: Sequence[Fact], now: datetime, tz: tzinfo
+) -> list[Operation]:
+    """The tool input as operations on facts of `batch`, or `LLMOutputError` saying why not."""
+    if not isinstance(raw, Mapping) or set(raw) != {"reviews"}:
+        raise LLMOutputError('the review must be an object {"reviews": [...]}')
+    items = raw["reviews"]
+    if not isinstance(items, list):
+        raise LLMOutputError("'reviews' must be a list")
+    by_id = {f.id: f for f in batch}
+    seen: set[int] = set()
+    ops: list[Operation] = []
+    for n, item in enumerate(items, 1):
+        where = f"review {n}"
+        if not isinstance(item, Mapping):
+            raise LLMOutputError(f"{where}: must be an object")
+        fact_id = item.get("id")
+        if isinstance(fact_id, bool) or not isinstance(fact_id, int) or fact_id not in by_id:
+            raise LLMOutputError(f"{where}: fact {fact_id!r} is not one of the facts reviewed")
+        if fact_id in seen:
+            raise LLMOutputError(f"{where}: fact #{fact_id} is reviewed twice")
+        seen.add(fact_id)
+        op = _one(item, by_id[fact_id], f"{where} (#{fact_id})", now, tz)
+        if op is not None:
+            ops.append(op)
+    return ops
+
+
+def _one(
+    item: Mapping[str, Any], fact: Fact, where: str, now: datetime, tz: tzinfo
+) -> Operation | None:
+    action = item.get("action")
+    if action not in ACTIONS:
+        raise LLMOutputError(f"{where}: unknown action {action!r}; use one of {list(ACTIONS)}")
+    allowed = {"id", "action", "reason"} | {
+        "lower_confidence": {"confidence"},
+        "set_expiry": {"expires_at"},
+    }.get(str(action), set())
+    if extra := set(item) - allowed:
+        raise LLMOutputError(f"{where}: {sorted(extra)} does not go with {action!r}")
+    reason = item.get("reason")
+    if not isinstance(reason, str) or (action != "keep" and not reason.strip()):
+        raise LLMOutputError(f"{where}: needs a short 'reason'")
+    reason = f"REM review: {reason.strip()}"
+    if action == "keep":
+        return None
+    if action == "deactivate":
+        return Deactivate(fact.id, reason)
+    if action == "lower_confidence":
+        value = item.get("confidence")
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+            raise LLMOutputError(f"{where}: 'confidence' must be a number from 0 to 1")
+        if value >= fact.confidence:
+            raise LLMOutputError(
+                f"{where}: confidence {value} is not lower than {fact.confidence:.2f}"
+            )
+        return Update(fact.id, confidence=float(value), reason=reason)
+    return Update(
+        fact.id, expires_at=_expiry(item.get("expires_at"), where, now, tz), reason=reason
+    )
+
+
+def _expiry(value: Any, where: str, now: datetime, tz: tzinfo) -> datetime:
+    """YYYY-MM-DD is the last day the fact holds: it expires at the next local midnight."""
+    try:
+        last_day = date.fromisoformat(str(value).strip())
+    except ValueError:
+        raise LLMOutputError(f"{where}: 'expires_at' must be a date like 2026-05-01") from None
+    when = datetime.combine(last_day + timedelta(days=1), time(), tzinfo=tz)
+    if when <= now:
+        raise LLMOutputError(f"{where}: 'expires_at' {last_day} is already past")
+    return when
+
+
+def _fact_line(fact: Fact, tz: tzinfo) -> str:
+    def day(value: datetime | None) -> str:
+        return "never" if value is None else value.astimezone(tz).date().isoformat()
+
+    subject = f"[{fact.subject}] " if fact.subject else ""
+    expiry = f"; expires {day(fact.expires_at)}" if fact.expires_at else ""
+    return (
+        f"#{fact.id} (confidence {fact.confidence:.2f}; written {day(fact.created_at)}; "
+        f"last used {day(fact.last_accessed_at)}{expiry}) {subject}{fact.content}"
+    )
+
+
+class StaleReview:
+    def __init__(
+        self,
+        db: Database,
+        facts: Facts,
+        llm: LLM,
+        prompts: Prompts,
+        llm_settings: LLMSettings,
+        owner: OwnerSettings,
+        stale_days: int,
+        clock: Clock,
+        tz: tzinfo,
+    ) -> None:
+        self._db = db
+        self._facts = facts
+        self._llm = llm
+        self._prompts = prompts
+        self._llm_settings = llm_settings
+        self._owner = owner
+        self._stale_days = stale_days
+        self._clock = clock
+        self._tz = tz
+
+    async def stale(self, user_id: str, now: datetime) -> list[Fact]:
+        """Live, unpinned facts unused for `stale_days` and not reviewed within that time."""
+        cutoff = now - timedelta(days=self._stale_days)
+        recent = {
+            int(r[0])
+            for r in await self._db.fetchall(
+                "SELECT fact_id FROM fact_reviews WHERE user_id = ? AND reviewed_at > ?",
+                (user_id, to_iso(cutoff)),
+            )
+        }
+        return [
+            f
+            for f in await self._facts.live(user_id, now)
+            if not f.pinned
+            and f.id not in recent
+            and (f.last_accessed_at or f.created_at) <= cutoff
+        ]
+
+    async def run(
+        self, user_id: str, applier: OpsApplier, *, dry_run: bool, now: datetime
+    ) -> ReviewResult:
+        """Review every stale fact, category by category, in batches. A rejected batch is
+        reported and its facts are tried again next time; `LLMUnavailable` propagates."""
+        result = ReviewResult()
+        by_category: dict[str, list[Fact]] = {}
+        for fact in await self.stale(user_id, now):
+            by_category.setdefault(fact.category, []).append(fact)
+        for category, facts in sorted(by_category.items()):
+            for start in range(0, len(facts), BATCH):
+                batch = facts[start : start + BATCH]
+                await self._batch(user_id, category, batch, applier, dry_run, now, result)
+        return result
+
+    async def _batch(
+        self,
+        user_id: str,
+        category: str,
+        batch: list[Fact],
+        applier: OpsApplier,
+        dry_run: bool,
+        now: datetime,
+        result: ReviewResult,
+    ) -> None:
+        owner_name = self._owner.name if user_id == self._owner.user_id else ""
+        prompt = self._prompts.render(
+            "rem_review",
+            owner_name=f", {owner_name}" if owner_name else "",
+            today=now.astimezone(self._tz).date().isoformat(),
+            category=category,
+            stale_days=self._stale_days,
+            facts="\n".join(_fact_line(f, self._tz) for f in batch),
+        )
+        reply = await self._llm.complete(
+            LLMRequest(
+                model=self._llm_settings.small_model,
+                system=(SystemBlock("You review an assistant's long-term memory, carefully."),),
+                messages=(ChatMessage.text("user", prompt),),
+                max_tokens=2048,
+                tools=(review_tool(),),
+                purpose="rem_review",
+                user_id=user_id,
+            )
+        )
+        result.usage += reply.usage
+        result.reviewed += len(batch)
+        try:
+            calls = [u for u in reply.tool_uses if u.name == TOOL_NAME]
+            if len(calls) != 1:
+                raise LLMOutputError(f"the model did not call {TOOL_NAME} exactly once")
+            ops = parse_review(calls[0].input, batch, now, self._tz)
+        except LLMOutputError as exc:
+            log.warning("REM review of %s facts for %s rejected: %s", category, user_id, exc)
+            result.rejected.append(f"review {category}: {exc}")
+            return
+        if ops:
+            outcome = await applier.apply_ops(
+                user_id, category, ops, kind=PASS_KIND, source_message_ids=(), dry_run=dry_run
+            )
+            if outcome.status in ("rejected", "failed"):
+                result.rejected.append(f"review {category}: {outcome.reason}")
+                return
+            result.changes.extend(f"{category}: {line}" for line in outcome.changes)
+            if outcome.pass_id is not None:
+                result.pass_ids.append(outcome.pass_id)
+        if not dry_run:
+            await self._mark_reviewed(user_id, batch, ops, now)
+
+    async def _mark_reviewed(
+        self, user_id: str, batch: list[Fact], ops: list[Operation], now: datetime
+    ) -> None:
+        changed = {
+            op.fact_id: type(op).__name__.lower()
+            for op in ops
+            if isinstance(op, Update | Deactivate)
+        }
+        async with self._db.transaction() as tx:
+            await tx.executemany(
+                "INSERT INTO fact_reviews (fact_id, user_id, reviewed_at, outcome)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (fact_id) DO UPDATE SET"
+                " reviewed_at = excluded.reviewed_at, outcome = excluded.outcome",
+                [(f.id, user_id, to_iso(now), changed.get(f.id, "keep")) for f in batch],
+            )

@@ -1,0 +1,175 @@
+"""Daily summaries: at day end the small model writes each day's detailed summary (what was
+worked on, decided, left open), and any earlier day with messages but no summary gets one too.
+
+A day is (re)written when it has no summary or has gained messages since its summary was
+written. Scheduled jobs' own messages (`source='job'`) are not part of the day. Output that does
+not pass `parse_bullets` is not stored: it is logged and the day is tried again on the next run.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, tzinfo
+
+from kit.clock import local_date
+from kit.config import LLMSettings, OwnerSettings
+from kit.curator.bullets import parse_bullets
+from kit.errors import LLMOutputError, NotFound
+from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock
+from kit.memory.days import Day, Days
+from kit.memory.db import Database
+from kit.memory.job_runs import JobRuns, known_users
+from kit.memory.messages import Message, Messages
+from kit.prompts import Prompts
+
+log = logging.getLogger(__name__)
+
+JOB = "daily_summary"
+MAX_BULLETS = 80  # the prompt asks for 30-50 on a busy day; far beyond that is not a summary
+MAX_MESSAGE_CHARS = 2000  # one pasted log must not crowd out the rest of the day
+SUMMARY_MAX_TOKENS = 4096
+_SYSTEM = "You write faithful, concise daily summaries as Markdown bullet lists."
+
+
+@dataclass
+class SummaryRun:
+    """What one round of daily summaries did, per day."""
+
+    written: list[date] = field(default_factory=list)
+    rejected: list[tuple[date, str]] = field(default_factory=list)  # (day, why)
+
+
+def format_day_transcript(messages: list[Message], tz: tzinfo) -> str:
+    lines = []
+    for m in messages:
+        who = m.speaker or ("Owner" if m.role == "user" else "Kit")
+        text = m.text.strip()
+        if len(text) > MAX_MESSAGE_CHARS:
+            text = text[:MAX_MESSAGE_CHARS] + f" [... {len(text) - MAX_MESSAGE_CHARS} more chars]"
+        lines.append(f"[{m.at.astimezone(tz).strftime('%H:%M')}] {who}: {text}")
+    return "\n".join(lines)
+
+
+class DaySummarizer:
+    def __init__(
+        self,
+        db: Database,
+        messages: Messages,
+        days: Days,
+        llm: LLM,
+        prompts: Prompts,
+        llm_settings: LLMSettings,
+        owner: OwnerSettings,
+        tz: tzinfo,
+        job_runs: JobRuns,
+    ) -> None:
+        self._db = db
+        self._messages = messages
+        self._days = days
+        self._llm = llm
+        self._prompts = prompts
+        self._llm_settings = llm_settings
+        self._owner = owner
+        self._tz = tz
+        self._job_runs = job_runs
+
+    async def day_messages(self, user_id: str, day: date) -> list[Message]:
+        """The day as the summary sees it: everything but scheduled jobs' own messages."""
+        return [m for m in await self._messages.on_day(user_id, day) if m.source != "job"]
+
+    async def summarize_day(self, user_id: str, day: date) -> Day:
+        """Write (or rewrite) one day's detailed summary. Raises `LLMOutputError` for bad
+        output (nothing stored) and `LLMUnavailable` when the model cannot be reached."""
+        messages = await self.day_messages(user_id, day)
+        if not messages:
+            raise NotFound(f"{day}: no messages that day, so there is nothing to summarise")
+        owner_name = self._owner.name if user_id == self._owner.user_id else ""
+        prompt = self._prompts.render(
+            "daily_summary",
+            owner_name=f", {owner_name}" if owner_name else "",
+            day=f"{day.isoformat()} ({day.strftime('%A')})",
+            message_count=len(messages),
+            messages=format_day_transcript(messages, self._tz),
+        )
+        reply = await self._llm.complete(
+            LLMRequest(
+                model=self._llm_settings.small_model,
+                system=(SystemBlock(_SYSTEM),),
+                messages=(ChatMessage.text("user", prompt),),
+                max_tokens=SUMMARY_MAX_TOKENS,
+                purpose="daily_summary",
+                user_id=user_id,
+            )
+        )
+        summary = parse_bullets(reply, what=f"the summary of {day}", max_bullets=MAX_BULLETS)
+        await self._days.put_detailed(user_id, day, summary.text, len(messages))
+        written = await self._days.get(user_id, day)
+        assert written is not None
+        return written
+
+    async def pending(
+        self, user_id: str, today: date, *, include_today: bool = False
+    ) -> list[date]:
+        """Days before `today` (and `today` itself at day end) that have messages but no summary,
+        or more messages than their summary was written from."""
+        last = today if include_today else today - timedelta(days=1)
+        rows = await self._db.fetchall(
+            "SELECT m.day, COUNT(*) AS n, d.id, d.message_count FROM messages m"
+            " LEFT JOIN days d ON d.user_id = m.user_id AND d.day = m.day"
+            " WHERE m.user_id = ? AND m.source != 'job' AND m.day <= ?"
+            " GROUP BY m.day"
+            # message_count 0 on an existing summary means "not known" (e.g. a restored export)
+            " HAVING d.id IS NULL OR (d.message_count > 0 AND n > d.message_count)"
+            " ORDER BY m.day",
+            (user_id, last.isoformat()),
+        )
+        return [date.fromisoformat(r[0]) for r in rows]
+
+    async def summarize_many(self, user_id: str, days: list[date]) -> SummaryRun:
+        """Summarise each day in turn; a day whose output is rejected is logged and skipped
+        (it stays pending). `LLMUnavailable` stops the round: days written so far stay."""
+        run = SummaryRun()
+        for day in days:
+            try:
+                await self.summarize_day(user_id, day)
+            except LLMOutputError as exc:
+                log.warning(
+                    "daily summary of %s for %s not stored, retried next run: %s", day, user_id, exc
+                )
+                run.rejected.append((day, str(exc)))
+                continue
+            run.written.append(day)
+        return run
+
+    async def summarize_pending(
+        self, user_id: str, today: date, *, include_today: bool = False
+    ) -> list[date]:
+        """Write every pending summary (see `pending`); returns the days written."""
+        days = await self.pending(user_id, today, include_today=include_today)
+        return (await self.summarize_many(user_id, days)).written
+
+    async def day_end(self, now: datetime, *, scheduled_for: datetime | None = None) -> SummaryRun:
+        """The scheduled job: every user's pending days up to and including the day of
+        `scheduled_for` (a caught-up run the next morning stops at the missed day)."""
+        through = local_date(scheduled_for or now, self._tz)
+        total = SummaryRun()
+        async with self._job_runs.lease(
+            JOB, label="the daily summary", scheduled_for=scheduled_for
+        ):
+            for user_id in await known_users(self._db):
+                days = await self.pending(user_id, through, include_today=True)
+                run = await self.summarize_many(user_id, days)
+                total.written += run.written
+                total.rejected += run.rejected
+        return total
+
+    async def manual(self, user_id: str, today: date, day: date | None = None) -> SummaryRun:
+        """`kit summarize`: one named day (rewritten even if it has a summary), or every pending
+        day before today. Holds the same lease as the scheduled job."""
+        async with self._job_runs.lease(JOB, label="the daily summary", user_id=user_id):
+            if day is None:
+                return await self.summarize_many(user_id, await self.pending(user_id, today))
+            if not await self.day_messages(user_id, day):
+                raise NotFound(f"{day}: no messages that day, so there is nothing to summarise")
+            return await self.summarize_many(user_id, [day])

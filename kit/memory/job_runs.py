@@ -1,0 +1,209 @@
+"""Runs of Kit's scheduled jobs (daily summary, REM): when each last ran, and the lease that keeps
+two runs of one job apart.
+
+A run holds an in-process asyncio lock and a 'running' row in `job_runs` (a partial unique
+index allows one per job), so a manual `kit rem` in another process during the nightly REM is
+refused with a message saying who holds it. A lease whose process is gone (crash, kill -9) or
+whose time ran out is marked 'abandoned' and taken over; nothing waits forever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta, tzinfo
+from typing import Any, Literal
+
+from kit.clock import Clock, from_iso, to_iso
+from kit.errors import KitError
+from kit.memory.db import Database, Transaction
+
+RunStatus = Literal["running", "ok", "failed", "abandoned"]
+
+DEFAULT_LEASE = timedelta(hours=6)  # a backstop only: a dead holder is detected at once
+
+
+class JobBusy(KitError):
+    """Another run of the same job holds the lease."""
+
+
+@dataclass(frozen=True)
+class JobRun:
+    id: int
+    job: str
+    user_id: str | None
+    scheduled_for: datetime | None  # the cron fire time a scheduled run covers; None: manual
+    started_at: datetime
+    finished_at: datetime | None
+    status: RunStatus
+    lease_owner: str
+    detail: str
+
+
+_COLUMNS = (
+    "id, job, user_id, scheduled_for, started_at, finished_at, status, lease_owner,"
+    " lease_expires_at, detail"
+)
+
+
+def _run(row: Sequence[Any]) -> JobRun:
+    return JobRun(
+        id=row[0],
+        job=row[1],
+        user_id=row[2],
+        scheduled_for=None if row[3] is None else from_iso(row[3]),
+        started_at=from_iso(row[4]),
+        finished_at=None if row[5] is None else from_iso(row[5]),
+        status=row[6],
+        lease_owner=row[7],
+        detail=row[9],
+    )
+
+
+def this_process() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _holder_gone(owner: str) -> bool:
+    """True when the lease owner is a process on this machine that no longer exists."""
+    host, _, pid_text = owner.rpartition(":")
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return False  # another machine: only the lease's expiry can free it
+    pid = int(pid_text)
+    if pid == os.getpid():
+        # Our own process, but its in-process lock is free: a run that never recorded its end.
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False  # alive, owned by someone else
+    return False
+
+
+class JobRuns:
+    def __init__(
+        self, db: Database, clock: Clock, tz: tzinfo, *, lease_ttl: timedelta = DEFAULT_LEASE
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._tz = tz
+        self._lease_ttl = lease_ttl
+        self._owner = this_process()
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def running_here(self, job: str) -> bool:
+        lock = self._locks.get(job)
+        return lock is not None and lock.locked()
+
+    @asynccontextmanager
+    async def lease(
+        self,
+        job: str,
+        *,
+        label: str,
+        scheduled_for: datetime | None = None,
+        user_id: str | None = None,
+    ) -> AsyncIterator[JobRun]:
+        """Hold `job` for the duration of the block, or raise `JobBusy` at once.
+
+        The run is recorded 'ok' when the block ends normally and 'failed' (with the error) when
+        it raises; `label` names the job in the busy message ("REM", "the daily summary").
+        """
+        lock = self._locks.setdefault(job, asyncio.Lock())
+        if lock.locked():
+            raise JobBusy(f"{label} is already running in this process; try again when it ends")
+        async with lock:
+            run = await self._acquire(job, label, scheduled_for, user_id)
+            try:
+                yield run
+            except BaseException as exc:
+                await self._finish(run.id, "failed", _describe(exc))
+                raise
+            await self._finish(run.id, "ok", "")
+
+    async def _acquire(
+        self, job: str, label: str, scheduled_for: datetime | None, user_id: str | None
+    ) -> JobRun:
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            held = await tx.fetchone(
+                f"SELECT {_COLUMNS} FROM job_runs WHERE job = ? AND status = 'running'", (job,)
+            )
+            if held is not None:
+                await self._break_or_refuse(tx, held, label, now)
+            run_id = await tx.execute(
+                "INSERT INTO job_runs (job, user_id, scheduled_for, started_at, status,"
+                " lease_owner, lease_expires_at) VALUES (?, ?, ?, ?, 'running', ?, ?)",
+                (
+                    job,
+                    user_id,
+                    None if scheduled_for is None else to_iso(scheduled_for),
+                    to_iso(now),
+                    self._owner,
+                    to_iso(now + self._lease_ttl),
+                ),
+            )
+        return JobRun(run_id, job, user_id, scheduled_for, now, None, "running", self._owner, "")
+
+    async def _break_or_refuse(
+        self, tx: Transaction, held: Sequence[Any], label: str, now: datetime
+    ) -> None:
+        run = _run(held)
+        expired = from_iso(held[8]) <= now
+        if not (expired or _holder_gone(run.lease_owner)):
+            since = run.started_at.astimezone(self._tz).strftime("%Y-%m-%d %H:%M")
+            pid = run.lease_owner.rpartition(":")[2]
+            raise JobBusy(
+                f"{label} is already running (since {since}, process {pid}); "
+                "try again when it finishes"
+            )
+        why = "its lease expired" if expired else "its process is gone"
+        await tx.execute(
+            "UPDATE job_runs SET status = 'abandoned', finished_at = ?, detail = ? WHERE id = ?",
+            (to_iso(now), f"taken over by {self._owner}: {why}", run.id),
+        )
+
+    async def _finish(self, run_id: int, status: RunStatus, detail: str) -> None:
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "UPDATE job_runs SET status = ?, finished_at = ?, detail = ? WHERE id = ?",
+                (status, to_iso(self._clock.now()), detail, run_id),
+            )
+
+    async def last_scheduled_success(self, job: str) -> datetime | None:
+        """The latest fire time a scheduled run of `job` completed for (manual runs excluded)."""
+        value = await self._db.scalar(
+            "SELECT MAX(scheduled_for) FROM job_runs"
+            " WHERE job = ? AND status = 'ok' AND scheduled_for IS NOT NULL",
+            (job,),
+        )
+        return None if value is None else from_iso(value)
+
+    async def recent(self, job: str, limit: int = 10) -> list[JobRun]:
+        rows = await self._db.fetchall(
+            f"SELECT {_COLUMNS} FROM job_runs WHERE job = ? ORDER BY id DESC LIMIT ?", (job, limit)
+        )
+        return [_run(r) for r in rows]
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, asyncio.CancelledError):
+        return "cancelled (shutdown)"
+    if isinstance(exc, KitError):
+        return str(exc)
+    return f"{type(exc).__name__} (see the log)"
+
+
+async def known_users(db: Database) -> list[str]:
+    """Every memory namespace with something in it: the users scheduled jobs work for."""
+    rows = await db.fetchall(
+        "SELECT user_id FROM messages UNION SELECT user_id FROM facts"
+        " UNION SELECT user_id FROM days ORDER BY 1"
+    )
+    return [str(r[0]) for r in rows]
