@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from kit.tools import TOOL_SPECS, Tools
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_CHARS = 100_000
+INTERRUPTED_REPLY = "(Kit was shut down before it could answer this; please ask again.)"
 
 
 @dataclass(frozen=True)
@@ -108,8 +110,21 @@ class Agent:
         stored = await self._messages.add(conversation, "user", text, at=now)  # durable first
         try:
             return await self._answer(inbound, conversation.id, stored, now, on_text)
+        except asyncio.CancelledError:
+            await self._record_interrupted(conversation.id, stored)
+            raise
         finally:
             self._after_turn(conversation.id)
+
+    async def _record_interrupted(self, conversation_id: int, stored: Message) -> None:
+        """Shutdown cut the turn short: the transcript says so instead of leaving the
+        owner's message silently unanswered (unless the reply was saved just before)."""
+        later = await self._messages.span(conversation_id, stored.id, limit=20)
+        if any(m.role == "assistant" for m in later):
+            return
+        conversation = await self._messages.get_conversation(conversation_id)
+        await self._messages.add(conversation, "assistant", INTERRUPTED_REPLY, source="interrupted")
+        log.info("turn in conversation %d interrupted by shutdown", conversation_id)
 
     async def _answer(
         self,
