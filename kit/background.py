@@ -41,13 +41,25 @@ class Background:
                 log.exception("background work crashed; will retry on the next turn")
 
     async def settle(self) -> None:
-        """Run all pending background work now."""
+        """Run all pending background work now.
+
+        A failed window summary (model down) is kept for the next wake and re-raised, but only
+        after the other conversations and the embedding backfill had their turn: search must
+        not stop catching up because the model is unavailable.
+        """
         async with self._lock:
-            while self._conversations:
-                conversation_id = self._conversations.pop()
-                try:
-                    await self._window.maybe_summarize(conversation_id)
-                except KitError:
-                    self._conversations.add(conversation_id)  # keep it for the next wake
-                    raise
+            failed: set[int] = set()
+            error: KitError | None = None
+            try:
+                while self._conversations:
+                    conversation_id = self._conversations.pop()
+                    try:
+                        await self._window.maybe_summarize(conversation_id)
+                    except KitError as exc:
+                        failed.add(conversation_id)
+                        error = error or exc
+            finally:
+                self._conversations |= failed  # keep them for the next wake
             await self._vectors.backfill()
+            if error is not None:
+                raise error
