@@ -153,6 +153,7 @@ def validate(document: Any, source: str) -> None:
         )
         for j, h in enumerate(_items(f, "history", check)):
             hwhere = f"{where}.history[{j}]"
+            check.field(h, "id", hwhere, _is_int, "an integer")
             check.field(h, "at", hwhere, _is_time, "an ISO-8601 time")
             for key in ("actor", "operation", "reason"):
                 check.field(h, key, hwhere, _is_str, "a string")

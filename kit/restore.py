@@ -186,32 +186,37 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                     content_hash(f["subject"], f["content"]),
                 ),
             )
-        history = 0
         for f in document["facts"]:
             if f["replaced_by"] is not None:  # links only once every fact has its new id
                 await tx.execute(
                     "UPDATE facts SET replaced_by = ? WHERE id = ?",
                     (fact(f["replaced_by"]), fact(f["id"])),
                 )
-            for h in f["history"]:
-                history += 1
-                await tx.execute(
-                    "INSERT INTO fact_history (fact_id, user_id, at, actor, operation, pass_id,"
-                    " reason, before_json, after_json, source_message_ids)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        fact(f["id"]),
-                        user_id,
-                        h["at"],
-                        h["actor"],
-                        h["operation"],
-                        pas(h["pass_id"]),
-                        h["reason"],
-                        _snapshot(h["before"], fact),
-                        _snapshot(h["after"], fact),
-                        json.dumps([msg.map[i] for i in h["source_message_ids"] if i in msg.map]),
-                    ),
-                )
+        # History is replayed in its original order across facts (undo reads it that way).
+        entries = sorted(
+            ((h, f["id"]) for f in document["facts"] for h in f["history"]),
+            key=lambda pair: int(pair[0]["id"]),
+        )
+        hist = _Ids(await _ids_free(tx, "fact_history", [h["id"] for h, _ in entries]))
+        for h, fact_id in entries:
+            await tx.execute(
+                "INSERT INTO fact_history (id, fact_id, user_id, at, actor, operation, pass_id,"
+                " reason, before_json, after_json, source_message_ids)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    hist.wanted(h["id"]),
+                    fact(fact_id),
+                    user_id,
+                    h["at"],
+                    h["actor"],
+                    h["operation"],
+                    pas(h["pass_id"]),
+                    h["reason"],
+                    _snapshot(h["before"], fact),
+                    _snapshot(h["after"], fact),
+                    json.dumps([msg.map[i] for i in h["source_message_ids"] if i in msg.map]),
+                ),
+            )
         for d in document["days"]:
             await tx.execute(
                 "INSERT INTO days (user_id, day, detailed, condensed, message_count, created_at,"
@@ -238,10 +243,10 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
         conversations=len(document["conversations"]),
         messages=len(document["messages"]),
         facts=len(document["facts"]),
-        history=history,
+        history=len(entries),
         days=len(document["days"]),
         passes=len(document["passes"]),
-        renumbered=not (conv.keep and msg.keep and fact.keep and pas.keep),
+        renumbered=not all(ids.keep for ids in (conv, msg, fact, pas, hist)),
     )
 
 

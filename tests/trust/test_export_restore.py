@@ -1,0 +1,199 @@
+"""`kit export` / `kit import` of an export: the owner's data leaves whole and comes back whole."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kit.api import Kit
+from kit.cli import main
+from kit.clock import FakeClock
+from kit.config import Settings
+from kit.embed.hashing import HashingEmbedder
+from kit.errors import InputError
+from kit.export import export_document, to_json, to_markdown
+from kit.llm.fake import FakeLLM
+from kit.memory.facts import Provenance
+from kit.restore import read_export, restore
+from tests.trust.memory import seed
+
+
+def _comparable(document: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in document.items() if k != "exported_at"}
+
+
+async def _export(kit: Kit, user: str = "owner") -> dict[str, Any]:
+    s = kit.services
+    return json.loads(to_json(await export_document(s.db, user, s.clock.now())))
+
+
+def _other(settings: Settings, name: str) -> Settings:
+    return dataclasses.replace(settings, data_dir=settings.data_dir.parent / name)
+
+
+async def test_export_holds_every_fact_version_day_message_and_pass(
+    kit: Kit, clock: FakeClock
+) -> None:
+    seeded = await seed(kit, clock)
+    document = await _export(kit)
+    assert document["format"] == "kit-export" and document["version"] == 1
+    facts = {f["id"]: f for f in document["facts"]}
+    assert len(facts) == 5
+    bruno = facts[seeded.fact_ids["bruno"]]
+    assert [h["operation"] for h in bruno["history"]] == ["insert", "update"]
+    assert bruno["history"][0]["after"]["content"] == "Bruno is Ana's colleague."
+    zebra = facts[seeded.fact_ids["zebra"]]
+    assert zebra["replaced_by"] == seeded.fact_ids["merged"] and not zebra["active"]
+    assert zebra["history"][-1]["pass_id"] == seeded.pass_id
+    assert len(document["messages"]) == 6 and len(document["conversations"]) == 2
+    assert {d["day"] for d in document["days"]} == {"2026-02-20", "2026-02-22", "2026-02-25"}
+    assert document["passes"][0]["detail"]["ops"][0]["op"] == "REPLACE"
+
+
+async def test_restore_into_a_fresh_database_reproduces_the_export_exactly(
+    kit: Kit, clock: FakeClock, settings: Settings, tmp_path: Path
+) -> None:
+    await seed(kit, clock)
+    original = await _export(kit)
+    path = tmp_path / "export.json"
+    path.write_text(to_json(original), encoding="utf-8")
+    async with Kit.open(
+        settings=_other(settings, "fresh"),
+        llm=FakeLLM(),
+        embedder=HashingEmbedder(),
+        clock=clock,
+        background=False,
+    ) as fresh:
+        result = await restore(fresh.services.db, read_export(path), "owner")
+        assert not result.renumbered and result.history == 9
+        assert _comparable(await _export(fresh)) == _comparable(original)
+        await fresh.settle()
+        hits = await fresh.search("cardiologist Lisbon")
+        assert hits and "cardiologist" in hits[0].text  # searchable again after backfill
+
+
+async def test_restore_renumbers_ids_taken_by_another_user_and_keeps_links(
+    kit: Kit, clock: FakeClock
+) -> None:
+    seeded = await seed(kit, clock)
+    document = await _export(kit)
+    result = await restore(kit.services.db, document, "ana-copy")  # same db: every id is taken
+    assert result.renumbered
+    copy = await _export(kit, "ana-copy")
+    by_content = {f["content"]: f for f in copy["facts"]}
+    zebra = by_content["Garden plan is called zebracode."]
+    merged = by_content["Kit and zebracode projects."]
+    assert zebra["replaced_by"] == merged["id"] != seeded.fact_ids["merged"]
+    assert zebra["history"][-1]["after"]["replaced_by"] == merged["id"]
+    messages = {m["id"]: m["text"] for m in copy["messages"]}
+    sources = zebra["history"][0]["source_message_ids"]
+    assert [messages[i] for i in sources] == ["Remember the zebracode plan for the garden."]
+    pass_ids = {p["id"] for p in copy["passes"]}
+    assert zebra["history"][-1]["pass_id"] in pass_ids - {seeded.pass_id}
+    window = await kit.services.messages.conversation("ana-copy", "telegram", "42")
+    texts = [m.text for m in await kit.services.messages.window(window.id)]
+    assert texts[0].startswith("I am building Kit")  # the window start followed the renumbering
+
+
+async def test_restore_refuses_to_merge_into_a_non_empty_memory(kit: Kit, clock: FakeClock) -> None:
+    await seed(kit, clock)
+    document = await _export(kit)
+    before = await _export(kit)
+    with pytest.raises(InputError, match=r"not empty.*never merges"):
+        await restore(kit.services.db, document, "owner")
+    assert _comparable(await _export(kit)) == _comparable(before)
+
+
+async def test_a_damaged_export_is_rejected_whole_naming_the_bad_field(
+    kit: Kit, clock: FakeClock, tmp_path: Path
+) -> None:
+    await seed(kit, clock)
+    document = await _export(kit)
+    document["facts"][2]["confidence"] = 7
+    path = tmp_path / "bad.json"
+    path.write_text(to_json(document))
+    with pytest.raises(InputError, match=r"facts\[2\]\.confidence must be a number between"):
+        read_export(path)
+    document["facts"][2]["confidence"] = 0.5
+    document["messages"][0]["conversation_id"] = 999
+    path.write_text(to_json(document))
+    with pytest.raises(InputError, match=r"messages\[0\]\.conversation_id"):
+        read_export(path)
+    path.write_text(to_json(document)[:500])
+    with pytest.raises(InputError, match="cut short"):
+        read_export(path)
+    document["version"] = 99
+    path.write_text(to_json(document))
+    with pytest.raises(InputError, match="version 99 is not supported"):
+        read_export(path)
+
+
+async def test_markdown_export_reads_as_a_document_and_quotes_user_text(
+    kit: Kit, clock: FakeClock
+) -> None:
+    await seed(kit, clock)
+    chat = await kit.services.messages.conversation("owner", "api", "x")
+    await kit.services.messages.add(chat, "user", "# not a heading\nsecond line")
+    text = "".join(to_markdown(await _export(kit), kit.services.tz))
+    assert "### #1 people: [Ana] Ana is the owner's sister, a cardiologist in Lisbon." in text
+    assert "**update** by curator: more detail" in text
+    assert "content: 'Building Kit, a memory-first assistant.' → 'Building Kit," in text
+    assert "> # not a heading\n> second line" in text  # user text cannot forge headings
+    assert "### 2026-02-20\n\nCondensed:\n\n> - Ana is a cardiologist" in text
+
+
+def test_cli_export_writes_a_private_file_and_import_restores_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("KIT_CONFIG", str(tmp_path / "none.toml"))
+    (tmp_path / "none.toml").write_text('[schedule]\ntimezone = "UTC"\n')
+    monkeypatch.setenv("KIT_DATA_DIR", str(tmp_path / "a"))
+    rows = [
+        {"role": "user", "text": f"note {i} about tulips", "at": f"2026-01-0{i + 1}T10:00:00Z"}
+        for i in range(3)
+    ]
+    (tmp_path / "in.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["import", "--no-embed", str(tmp_path / "in.jsonl")]) == 0
+    out = tmp_path / "export.json"
+    assert main(["export", "--output", str(out)]) == 0
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    assert main(["export", "--format", "markdown", "-o", str(tmp_path / "e.md")]) == 0
+    assert "note 2 about tulips" in (tmp_path / "e.md").read_text()
+    monkeypatch.setenv("KIT_DATA_DIR", str(tmp_path / "b"))
+    capsys.readouterr()
+    assert main(["import", "--no-embed", str(out)]) == 0
+    assert "Restored the memory of 'owner'" in capsys.readouterr().out
+    assert main(["import", "--no-embed", str(out)]) == 2  # a second time: would merge
+    assert "not empty" in capsys.readouterr().err
+    assert main(["export", "-o", str(tmp_path / "again.json")]) == 0
+    first, again = json.loads(out.read_text()), json.loads((tmp_path / "again.json").read_text())
+    assert _comparable(first) == _comparable(again)
+
+
+async def test_export_of_a_fact_changed_after_restore_keeps_both_histories(
+    kit: Kit, clock: FakeClock, settings: Settings
+) -> None:
+    """A restored memory is a living one: new changes append to the restored history."""
+    seeded = await seed(kit, clock)
+    document = await _export(kit)
+    async with Kit.open(
+        settings=_other(settings, "fresh2"),
+        llm=FakeLLM(),
+        embedder=HashingEmbedder(),
+        clock=clock,
+        background=False,
+    ) as fresh:
+        await restore(fresh.services.db, document, "owner")
+        fact_id = seeded.fact_ids["bruno"]
+        await fresh.services.facts.update(
+            "owner", fact_id, Provenance("owner", "fix"), content="Bruno likes udon."
+        )
+        history = await fresh.fact_history(fact_id)
+        assert [h.operation for h in history] == ["insert", "update", "update"]
+        assert history[-1].before is not None
+        assert history[-1].before["content"] == "Bruno likes ramen; lunch on Fridays."

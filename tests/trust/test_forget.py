@@ -1,0 +1,216 @@
+"""`kit forget`: what the owner takes back is gone everywhere, in one step, with a record that
+(not what) was forgotten."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from kit.api import Kit
+from kit.cli import main
+from kit.clock import FakeClock
+from kit.errors import InputError
+from kit.export import export_document, to_json
+from kit.memory.facts import FORGOTTEN
+from kit.memory.forget import ForgetScope, Forgetter, scrub_text
+from tests.trust.memory import seed
+
+
+async def _dump(kit: Kit) -> str:
+    """Everything the owner's memory holds, as text (export + raw derived tables)."""
+    s = kit.services
+    document = to_json(await export_document(s.db, "owner", s.clock.now()))
+    extra = await s.db.fetchall("SELECT * FROM passes")
+    return document + json.dumps([tuple(r) for r in extra])
+
+
+def _file_bytes(kit: Kit) -> bytes:
+    path = kit.services.db.path
+    data = path.read_bytes()
+    wal = path.with_name(path.name + "-wal")
+    return (data + (wal.read_bytes() if wal.exists() else b"")).lower()
+
+
+async def _forget(kit: Kit, scope: ForgetScope, dry_run: bool = False):  # type: ignore[no-untyped-def]
+    s = kit.services
+    report = await Forgetter(s.db, s.tz).forget("owner", scope, now=s.clock.now(), dry_run=dry_run)
+    s.vectors.forget_cache("owner")
+    return report
+
+
+async def test_forgetting_a_person_removes_every_trace_from_rows_indexes_and_file(
+    kit: Kit, clock: FakeClock
+) -> None:
+    seeded = await seed(kit, clock)
+    assert await kit.search("Ana cardiologist")
+    report = await _forget(kit, ForgetScope.named("ana"))
+    assert report.messages_removed == 3  # the two chat messages naming her and the old note
+    assert report.facts_forgotten == 2  # Ana's dossier and Bruno's (which named her once)
+    assert report.days_rewritten == 1 and report.days_removed == 1  # "- Weather" stays
+    assert report.conversation_summaries_rewritten == 1
+    chat = await kit.services.messages.conversation("owner", "telegram", "42")
+    assert chat.window_summary == "They like tea."
+
+    dump = await _dump(kit)
+    assert "ana" not in dump.lower().replace("banana", "")
+    assert "cardiolog" not in dump.lower()
+    assert b"cardiolog" not in _file_bytes(kit)  # not in free pages, the WAL or FTS segments
+    assert await kit.search("Ana cardiologist") == []
+    assert await kit.search("Lisbon") == []
+
+    ana = await kit.services.facts.get("owner", seeded.fact_ids["ana"])
+    assert (ana.content, ana.subject, ana.active) == (FORGOTTEN, "", False)
+    history = await kit.fact_history(ana.id)
+    assert history[-1].operation == "forget" and history[-1].actor == "owner"
+    kept = await kit.services.facts.get("owner", seeded.fact_ids["merged"])
+    assert kept.content == "Kit and zebracode projects." and kept.active
+    day = await kit.day(date(2026, 2, 22))
+    assert day is not None and "zebracode" in day.detailed  # unrelated days untouched
+    rows = await kit.services.db.fetchall("SELECT item_id FROM embeddings WHERE kind = 'message'")
+    assert seeded.message_ids["ana"] not in {r[0] for r in rows}
+
+
+async def test_forgetting_a_time_range_takes_its_messages_facts_and_days(
+    kit: Kit, clock: FakeClock
+) -> None:
+    seeded = await seed(kit, clock)
+    # Days 2026-02-21 .. 2026-02-23: the Kit and zebracode messages of the 22nd.
+    report = await _forget(kit, ForgetScope.time(after=date(2026, 2, 20), before=date(2026, 2, 24)))
+    assert report.messages_removed == 2 and report.days_removed == 1
+    # Learned from those messages: the Kit fact, the zebracode fact and the merge of both.
+    assert report.facts_forgotten == 3
+    # They were still in the window (not folded into its summary), so the summary stays.
+    assert report.conversation_summaries_rewritten == 0
+    dump = (await _dump(kit)).lower()
+    assert "zebracode" not in dump and "memory-first" not in dump
+    assert b"zebracode" not in _file_bytes(kit)
+    texts = [
+        m["text"]
+        for m in json.loads(to_json(await export_document(kit.services.db, "owner", clock.now())))[
+            "messages"
+        ]
+    ]
+    assert "My sister Ana is a cardiologist in Lisbon." in texts  # before the range: kept
+    assert "Lunch with Bruno on Friday, he likes ramen." in texts  # after the range: kept
+    bruno = await kit.services.facts.get("owner", seeded.fact_ids["bruno"])
+    assert bruno.active and bruno.content == "Bruno likes ramen; lunch on Fridays."
+    for entry in await kit.fact_history(seeded.fact_ids["bruno"]):
+        assert set(entry.source_message_ids) <= set(seeded.message_ids.values())
+
+
+async def test_the_forget_record_keeps_counts_and_kind_but_no_content(
+    kit: Kit, clock: FakeClock
+) -> None:
+    await seed(kit, clock)
+    await _forget(kit, ForgetScope.named("Bruno"))
+    rows = await kit.services.db.fetchall("SELECT user_id, at, scope, counts_json FROM forget_log")
+    assert len(rows) == 1
+    user_id, _, scope, counts = rows[0]
+    assert (user_id, scope) == ("owner", "person")
+    assert json.loads(counts)["messages_removed"] == 1
+    assert "bruno" not in counts.lower()
+
+
+async def test_dry_run_counts_without_changing_anything(kit: Kit, clock: FakeClock) -> None:
+    await seed(kit, clock)
+    before = await _dump(kit)
+    report = await _forget(kit, ForgetScope.named("Ana"), dry_run=True)
+    assert report.dry_run and report.messages_removed == 3
+    assert await _dump(kit) == before
+    assert await kit.services.db.scalar("SELECT COUNT(*) FROM forget_log") == 0
+
+
+async def test_a_forget_that_fails_midway_changes_nothing(kit: Kit, clock: FakeClock) -> None:
+    """One transaction: a failure at the last step (the log row) rolls back every delete."""
+    await seed(kit, clock)
+    before = await _dump(kit)
+    async with kit.services.db.transaction() as tx:
+        await tx.execute(
+            "CREATE TRIGGER boom BEFORE INSERT ON forget_log BEGIN SELECT RAISE(ABORT, 'boom'); END"
+        )
+    with pytest.raises(Exception, match="boom"):
+        await _forget(kit, ForgetScope.named("Ana"))
+    assert await _dump(kit) == before
+
+
+async def test_forgetting_twice_finds_nothing_more(kit: Kit, clock: FakeClock) -> None:
+    await seed(kit, clock)
+    await _forget(kit, ForgetScope.named("Ana"))
+    again = await _forget(kit, ForgetScope.named("Ana"))
+    assert again.total == 0
+
+
+def test_scrub_keeps_lines_and_sentences_that_do_not_name_the_person() -> None:
+    ana = ForgetScope.named("Ana").pattern()
+    text = "- Ana called\n- Banana bread\nWe met. Ana's dog barked! Then rain.\n- ANA-related"
+    assert scrub_text(text, ana) == "- Banana bread\nWe met. Then rain."
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--before", "99999-01-01"], "is not a date"),
+        (["--after", "yesterday-ish"], "is not a date"),
+        (["--after", "2026-03-01", "--before", "2026-03-02"], "no day lies strictly after"),
+        (["--person", "A"], "too short"),
+        (["--person", "Ana", "--before", "2026-01-01"], "not both"),
+        ([], "say what to forget"),
+    ],
+)
+def test_bad_forget_flags_get_one_line_and_exit_2(
+    flags: list[str],
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("KIT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("KIT_CONFIG", str(tmp_path / "none.toml"))
+    (tmp_path / "none.toml").write_text("")
+    assert main(["forget", *flags]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert not (tmp_path / "data").exists()  # checked before the database is touched
+
+
+def test_cli_forget_without_yes_on_a_pipe_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("KIT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("KIT_CONFIG", str(tmp_path / "none.toml"))
+    (tmp_path / "none.toml").write_text('[schedule]\ntimezone = "UTC"\n')
+    rows = [{"role": "user", "text": "Ana likes tulips", "at": "2026-01-01T10:00:00Z"}]
+    (tmp_path / "a.jsonl").write_text(json.dumps(rows[0]) + "\n")
+    assert main(["import", "--no-embed", str(tmp_path / "a.jsonl")]) == 0
+    monkeypatch.setattr("sys.stdin", open(tmp_path / "a.jsonl"))
+    try:
+        assert main(["forget", "--person", "Ana"]) == 2
+    finally:
+        import sys
+
+        sys.stdin.close()
+    out = capsys.readouterr()
+    assert "1 messages" in out.out and "add --yes" in out.err
+    assert main(["forget", "--person", "Ana", "--yes"]) == 0
+    assert "Forgotten: 1 messages" in capsys.readouterr().out
+
+
+def test_scope_rejects_an_empty_range() -> None:
+    with pytest.raises(InputError):
+        ForgetScope.time()
+
+
+async def test_forgetting_messages_already_folded_into_a_window_summary_clears_it(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """A rolling summary cannot be split by date, so one that absorbed lost messages goes."""
+    await seed(kit, clock)
+    report = await _forget(kit, ForgetScope.time(before=date(2026, 2, 21)))
+    assert report.messages_removed == 3 and report.conversation_summaries_rewritten == 1
+    chat = await kit.services.messages.conversation("owner", "telegram", "42")
+    assert chat.window_summary == ""
+    window = await kit.services.messages.window(chat.id)
+    assert window[0].text.startswith("I am building Kit")
