@@ -42,10 +42,12 @@ def split_message(text: str, limit: int = TELEGRAM_LIMIT) -> list[str]:
 
 def _fitting_prefix(text: str, limit: int) -> int:
     """The longest prefix length (in code points) that fits `limit` UTF-16 units."""
-    end = min(len(text), limit)
-    while utf16_length(text[:end]) > limit:
-        end -= 1
-    return end
+    units = 0
+    for index, ch in enumerate(text):
+        units += 2 if ord(ch) > 0xFFFF else 1
+        if units > limit:
+            return index
+    return len(text)
 
 
 def _cut_point(text: str, end: int) -> int:

@@ -1,0 +1,149 @@
+"""Slash commands a chat channel offers (/history, /facts, /search, /forget, /rem, /help).
+
+Transport-free: each takes the Kit user and the text after the command and returns the reply
+as plain text, or raises a KitError whose message the channel shows as it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kit.app import Services
+from kit.config import CATEGORIES
+from kit.curator.reports import RemReport
+from kit.errors import InputError, KitError, NotFound
+from kit.memory.facts import Provenance
+from kit.tools import format_hits, parse_day
+
+HELP = """I'm Kit. Write to me normally and I'll answer, remembering what matters.
+
+Commands:
+/history [date] – a day's summary (YYYY-MM-DD, today, yesterday); without a date, the list of days
+/facts [category] – what I remember long-term; categories: {categories}
+/search <query> – search facts, day summaries and past messages
+/forget <fact id> – stop using a fact (it stays in its history; ids are in /facts)
+/rem – consolidate memory now (condense days, review and expire facts) and report
+/help – this message"""
+
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("history", "a day's summary, or the list of days"),
+    ("facts", "what Kit remembers long-term"),
+    ("search", "search memory"),
+    ("forget", "stop using a fact"),
+    ("rem", "consolidate memory now"),
+    ("help", "what Kit can do"),
+)
+
+_DAYS_LISTED = 14
+_REPORT_LINES = 20
+
+
+class ChatCommands:
+    def __init__(self, services: Services, *, channel: str) -> None:
+        self._services = services
+        self._channel = channel
+
+    def help(self) -> str:
+        return HELP.format(categories=", ".join(CATEGORIES))
+
+    async def history(self, user_id: str, arg: str) -> str:
+        s = self._services
+        if not arg.strip():
+            days = await s.days.listing(user_id)
+            if not days:
+                return "No daily summaries yet. They are written at the end of each day."
+            recent = sorted(days, key=lambda d: d.day, reverse=True)[:_DAYS_LISTED]
+            lines = [f"{d.day.isoformat()}: {d.gist}" for d in recent]
+            return "Recent days (/history YYYY-MM-DD to read one):\n" + "\n".join(lines)
+        today = s.clock.now().astimezone(s.tz).date()
+        day = parse_day(arg, today)
+        summary = await s.days.get(user_id, day)
+        if summary is not None:
+            return f"{day.isoformat()} ({day.strftime('%A')})\n\n{summary.detailed or summary.best}"
+        count = len(await s.messages.on_day(user_id, day))
+        if count:
+            return (
+                f"{day.isoformat()}: {count} messages but no summary yet; summaries are "
+                "written at the end of the day."
+            )
+        return f"Nothing is recorded for {day.isoformat()}."
+
+    async def facts(self, user_id: str, arg: str) -> str:
+        category = arg.strip().lower() or None
+        facts = await self._services.facts.listing(user_id, category=category)
+        now = self._services.clock.now()
+        live = [f for f in facts if f.is_live(now)]
+        if not live:
+            where = f" in {category}" if category else ""
+            return f"No facts{where} yet."
+        lines = []
+        for fact in live:
+            subject = f"[{fact.subject}] " if fact.subject else ""
+            lines.append(f"#{fact.id} ({fact.category}) {subject}{fact.content}")
+        return "\n".join(lines)
+
+    async def search(self, user_id: str, arg: str) -> str:
+        query = arg.strip()
+        if not query:
+            raise InputError("usage: /search <what to look for>, e.g. /search Ana birthday")
+        s = self._services
+        result = await s.search.search(user_id, query, now=s.clock.now(), k=s.settings.memory.top_k)
+        if not result.hits:
+            return f"Nothing found for “{query}”."
+        return format_hits(list(result.hits), s.tz)
+
+    async def forget(self, user_id: str, arg: str) -> str:
+        text = arg.strip().lstrip("#")
+        if not text.isdigit():
+            raise InputError("usage: /forget <fact id>, e.g. /forget 12; /facts shows the ids")
+        fact_id = int(text)
+        facts = self._services.facts
+        try:
+            fact = await facts.get(user_id, fact_id)
+        except NotFound as exc:
+            raise NotFound(f"there is no fact #{fact_id}; /facts shows the ids") from exc
+        if not fact.active:
+            return f"Fact #{fact_id} is already forgotten."
+        await facts.deactivate(
+            user_id,
+            fact_id,
+            Provenance(actor="owner", reason=f"forgotten via {self._channel.capitalize()}"),
+        )
+        return f"Forgot fact #{fact_id}: {fact.content}\n(It stays in the fact's history.)"
+
+    async def rem(self, user_id: str) -> str:
+        rem = _rem_of(self._services)
+        if rem is None:
+            raise KitError("REM (memory consolidation) is not available in this build of Kit")
+        report: RemReport = await rem.run(user_id)
+        return format_rem_report(report)
+
+
+def _rem_of(services: Services) -> Any:
+    """The REM runner if this build wires one (a Services field or an extra)."""
+    return getattr(services, "rem", None) or services.extras.get("rem")
+
+
+def format_rem_report(report: RemReport) -> str:
+    seconds = (report.finished_at - report.started_at).total_seconds()
+    lines = [f"REM finished in {seconds:.0f} s."]
+    if report.condensed_days:
+        days = ", ".join(d.isoformat() for d in report.condensed_days)
+        lines.append(f"Condensed {len(report.condensed_days)} day(s): {days}")
+    else:
+        lines.append("No days needed condensing.")
+    lines.append(f"Reviewed {report.reviewed_facts} fact(s).")
+    if report.expired_fact_ids:
+        ids = ", ".join(f"#{i}" for i in report.expired_fact_ids)
+        lines.append(f"Expired {len(report.expired_fact_ids)} fact(s): {ids}")
+    if report.changes:
+        lines.append("Changes:")
+        lines.extend(f"• {c}" for c in report.changes[:_REPORT_LINES])
+        if len(report.changes) > _REPORT_LINES:
+            lines.append(f"…and {len(report.changes) - _REPORT_LINES} more (see `kit rem`)")
+    for rejected in report.rejected:
+        lines.append(f"Not applied: {rejected}")
+    failed = [step for step in report.steps if step.status == "failed"]
+    for step in failed:
+        lines.append(f"Step {step.step} failed: {step.detail}")
+    return "\n".join(lines)

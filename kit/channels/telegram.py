@@ -1,0 +1,478 @@
+"""The Telegram channel: python-telegram-bot's Application inside the daemon's event loop.
+
+This is the only module that imports `telegram`. PTB objects stay here; the core sees an
+`Inbound` going in and plain text coming out.
+
+Lifecycle (never `run_polling`): initialize -> start -> updater.start_polling, then a watchdog
+that restarts polling when no long poll has been answered for a while, and on cancellation
+updater.stop -> stop -> shutdown, each step bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from http import HTTPStatus
+from typing import Any
+
+from telegram import BotCommand, Update
+from telegram.constants import ChatAction, ParseMode
+from telegram.error import BadRequest, InvalidToken, NetworkError, RetryAfter, TelegramError
+from telegram.ext import (
+    Application,
+    ApplicationBuilder,
+    ApplicationHandlerStop,
+    CommandHandler,
+    ContextTypes,
+    ExtBot,
+    MessageHandler,
+    TypeHandler,
+    filters,
+)
+from telegram.request import HTTPXRequest
+
+from kit.agent import Inbound
+from kit.app import Services
+from kit.channels.chat_commands import COMMANDS, ChatCommands
+from kit.channels.formatting import markdown_to_html
+from kit.channels.splitting import split_message
+from kit.config import Settings
+from kit.errors import ConfigError, KitError
+
+# PTB 22 warns on every RetryAfter unless time periods are opted into as timedelta.
+os.environ.setdefault("PTB_TIMEDELTA", "1")
+
+log = logging.getLogger(__name__)
+
+TOKEN_ENV = "TELEGRAM_BOT_TOKEN"
+CHANNEL = "telegram"
+
+EMPTY_ALLOWLIST = (
+    "telegram.allowed_user_ids is empty, so nobody could talk to Kit on Telegram; message "
+    "@userinfobot on Telegram to learn your numeric user id, then add it to config.toml as "
+    '[telegram] allowed_user_ids = { "123456789" = "owner" }'
+)
+REFUSAL = "Sorry, this is a private assistant and I can only talk to its owner."
+NON_TEXT = (
+    "I can only read text for now: photos, voice messages, stickers and files are lost on me. "
+    "Please type it out."
+)
+SORRY = "Sorry, something went wrong on my side; the details are in Kit's log. Please try again."
+
+Context = ContextTypes.DEFAULT_TYPE
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class _Reply:
+    text: str
+    formatted: bool  # Markdown from the model (rendered as HTML) or plain text
+
+
+class _PollRequest(HTTPXRequest):
+    """The request object getUpdates uses; it reports every answered long poll, which is
+    what the watchdog watches (an alive polling task that never gets answers is stalled)."""
+
+    __slots__ = ("_on_answer",)
+
+    def __init__(self, on_answer: Callable[[], None]) -> None:
+        super().__init__(connection_pool_size=1)
+        self._on_answer = on_answer
+
+    async def do_request(self, url: str, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
+        status, payload = await super().do_request(url, *args, **kwargs)
+        if status == HTTPStatus.OK and url.endswith("/getUpdates"):
+            self._on_answer()
+        return status, payload
+
+
+def api_urls(base_url: str) -> tuple[str, str] | None:
+    """(base_url, base_file_url) for PTB from `telegram.base_url`, or None for Telegram's own.
+
+    A local Bot API server is given as e.g. http://localhost:8081 or http://localhost:8081/bot.
+    """
+    url = base_url.strip().rstrip("/")
+    if not url:
+        return None
+    if not url.startswith(("http://", "https://")):
+        raise ConfigError(
+            f"telegram.base_url must start with http:// or https:// (got {base_url!r}), "
+            "e.g. http://localhost:8081/bot for a local Bot API server"
+        )
+    if not url.endswith("/bot"):
+        url += "/bot"
+    return url, url.removesuffix("/bot") + "/file/bot"
+
+
+def allowed_users(settings: Settings) -> dict[int, str]:
+    """Telegram user id -> Kit user, or a ConfigError saying how to fill the allowlist."""
+    mapping = settings.telegram.allowed_user_ids
+    if not mapping:
+        raise ConfigError(EMPTY_ALLOWLIST)
+    return {int(telegram_id): kit_user for telegram_id, kit_user in mapping.items()}
+
+
+def _seconds(period: timedelta | float) -> float:
+    return period.total_seconds() if isinstance(period, timedelta) else float(period)
+
+
+def _for_chat(error: KitError) -> str:
+    text = str(error)
+    return text[:1].upper() + text[1:]
+
+
+class TelegramChannel:
+    """Kit on Telegram. `run()` until cancelled; see the module docstring for the lifecycle.
+
+    The thresholds are parameters so tests can run in seconds: long polls wait `poll_timeout`
+    seconds; polling is restarted when none has been answered for `stall_after` seconds
+    (default 3 × poll_timeout + 10).
+    """
+
+    name = CHANNEL
+
+    def __init__(
+        self,
+        services: Services,
+        token: str,
+        *,
+        settings: Settings | None = None,
+        poll_timeout: float = 30.0,
+        stall_after: float | None = None,
+        stop_timeout: float = 10.0,
+        typing_every: float = 4.0,
+        send_attempts: int = 3,
+        max_flood_wait: float = 120.0,
+        startup_retry: float = 2.0,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        settings = settings or services.settings
+        if not token.strip():
+            raise ConfigError(
+                f"{TOKEN_ENV} is not set; create a bot with @BotFather on Telegram and export "
+                f"its token as {TOKEN_ENV}"
+            )
+        self._services = services
+        self._token = token.strip()
+        self._users = allowed_users(settings)
+        self._urls = api_urls(settings.telegram.base_url)
+        self._poll_timeout = poll_timeout
+        self._stall_after = stall_after if stall_after is not None else 3 * poll_timeout + 10
+        self._stop_timeout = stop_timeout
+        self._typing_every = typing_every
+        self._send_attempts = max(1, send_attempts)
+        self._max_flood_wait = max_flood_wait
+        self._startup_retry = startup_retry
+        self._sleep = sleep  # flood-control waits go through here (a seam for tests)
+        self._commands = ChatCommands(services, channel=CHANNEL)
+        self._answered = asyncio.Event()
+        self._refused: set[int] = set()
+        self.restarts = 0  # how many times the watchdog restarted polling
+
+    @classmethod
+    def from_env(
+        cls, services: Services, *, environ: Mapping[str, str] = os.environ, **options: object
+    ) -> TelegramChannel:
+        """A channel with the token from TELEGRAM_BOT_TOKEN (ConfigError if unset)."""
+        return cls(services, environ.get(TOKEN_ENV, ""), **options)  # type: ignore[arg-type]
+
+    # ---- lifecycle -------------------------------------------------------------------------
+    async def run(self) -> None:
+        app = self._build()
+        initialized = False
+        try:
+            await self._initialize(app)
+            initialized = True
+            await self._register_commands(app)
+            await app.start()
+            await self._start_polling(app)
+            log.info("telegram: polling as @%s", app.bot.username)
+            await self._watch(app)
+        finally:
+            await self._teardown(app, initialized)
+
+    def _build(self) -> Application:  # type: ignore[type-arg]
+        builder = (
+            ApplicationBuilder()
+            .token(self._token)
+            .get_updates_request(_PollRequest(self._answered.set))
+            .job_queue(None)  # Kit's scheduler owns timed jobs; keeps APScheduler out of here
+        )
+        if self._urls is not None:
+            builder = builder.base_url(self._urls[0]).base_file_url(self._urls[1])
+        app = builder.build()
+        # Group -1 runs first: strangers are turned away before any other handler sees them.
+        app.add_handler(TypeHandler(Update, self._gate), group=-1)
+        handlers = {
+            "help": self._help,
+            "history": self._history,
+            "facts": self._facts,
+            "search": self._search,
+            "forget": self._forget,
+            "rem": self._rem,
+        }
+        for command, callback in handlers.items():
+            app.add_handler(CommandHandler(command, callback))
+        app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self._on_text))
+        app.add_handler(MessageHandler(filters.COMMAND, self._unknown_command))
+        app.add_handler(MessageHandler(filters.ALL, self._on_non_text))
+        app.add_error_handler(self._on_error)
+        return app
+
+    async def _initialize(self, app: Application) -> None:  # type: ignore[type-arg]
+        """getMe until it works: a daemon started offline waits for the network, but a token
+        Telegram rejects is a configuration error."""
+        delay = self._startup_retry
+        while True:
+            try:
+                async with asyncio.timeout(self._stop_timeout + self._poll_timeout):
+                    await app.initialize()
+                return
+            except InvalidToken:
+                # PTB's message contains the token itself: never chain or log it.
+                raise ConfigError(
+                    f"Telegram rejected the bot token in {TOKEN_ENV}; copy it again from "
+                    "@BotFather (/mybots -> API Token)"
+                ) from None
+            except (NetworkError, TimeoutError) as exc:
+                log.warning(
+                    "telegram: cannot reach the Bot API (%s); retrying in %.0f s",
+                    exc or "timed out",
+                    delay,
+                )
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 60.0)
+
+    async def _register_commands(self, app: Application) -> None:  # type: ignore[type-arg]
+        """The command menu in Telegram's UI; nice to have, so failures only warn."""
+        try:
+            async with asyncio.timeout(self._stop_timeout):
+                await app.bot.set_my_commands([BotCommand(c, d) for c, d in COMMANDS])
+        except (TelegramError, TimeoutError) as exc:
+            log.warning("telegram: could not register the command menu: %s", exc)
+
+    async def _start_polling(self, app: Application) -> None:  # type: ignore[type-arg]
+        """Start long polling; on failure the watchdog tries again after `stall_after`."""
+        assert app.updater is not None
+        try:
+            async with asyncio.timeout(self._stop_timeout):
+                await app.updater.start_polling(
+                    poll_interval=0,
+                    timeout=timedelta(seconds=self._poll_timeout),
+                    allowed_updates=[Update.MESSAGE],
+                    error_callback=self._on_poll_error,
+                )
+        except (TelegramError, TimeoutError) as exc:
+            log.warning("telegram: could not start polling (%s); will retry", exc or "timed out")
+
+    async def _watch(self, app: Application) -> None:  # type: ignore[type-arg]
+        """Runs until cancelled. A poll answered (updates or an empty timeout) proves the
+        connection works; none for `stall_after` seconds means it is stuck: restart it."""
+        while True:
+            try:
+                async with asyncio.timeout(self._stall_after):
+                    await self._answered.wait()
+            except TimeoutError:
+                log.warning(
+                    "telegram: no long poll answered for %.0f s; restarting polling",
+                    self._stall_after,
+                )
+                await self._restart_polling(app)
+            else:
+                self._answered.clear()
+
+    async def _restart_polling(self, app: Application) -> None:  # type: ignore[type-arg]
+        self.restarts += 1
+        assert app.updater is not None
+        if app.updater.running:
+            try:
+                async with asyncio.timeout(self._stop_timeout):
+                    await app.updater.stop()
+            except TimeoutError:
+                log.warning("telegram: the stalled poll did not stop in time; starting afresh")
+        await self._start_polling(app)
+
+    async def _teardown(self, app: Application, initialized: bool) -> None:  # type: ignore[type-arg]
+        steps: list[tuple[str, Callable[[], Awaitable[None]]]] = []
+        if app.updater is not None and app.updater.running:
+            steps.append(("updater.stop", app.updater.stop))
+        if app.running:
+            steps.append(("stop", app.stop))
+        if initialized:
+            steps.append(("shutdown", app.shutdown))
+        steps.append(("bot.shutdown", app.bot.shutdown))  # closes HTTP clients in any case
+        for label, step in steps:
+            try:
+                async with asyncio.timeout(self._stop_timeout):
+                    await step()
+            except TimeoutError:
+                log.warning("telegram: %s took over %.0f s; moving on", label, self._stop_timeout)
+            except Exception:
+                log.exception("telegram: %s failed during shutdown", label)
+
+    def _on_poll_error(self, error: TelegramError) -> None:
+        log.warning("telegram: polling failed: %s", error)
+
+    async def _on_error(self, update: object, context: Context) -> None:
+        log.error("telegram: a handler failed", exc_info=context.error)
+
+    # ---- who may talk ----------------------------------------------------------------------
+    async def _gate(self, update: Update, context: Context) -> None:
+        """Unknown people get one short refusal per process; nothing of theirs is stored."""
+        user = update.effective_user
+        if user is not None and user.id in self._users:
+            return
+        if user is not None and user.id not in self._refused:
+            self._refused.add(user.id)
+            log.info("telegram: refused user %d (not in telegram.allowed_user_ids)", user.id)
+            if update.effective_chat is not None:
+                await self._deliver(context.bot, update.effective_chat.id, _Reply(REFUSAL, False))
+        raise ApplicationHandlerStop
+
+    def _kit_user(self, update: Update) -> str:
+        assert update.effective_user is not None  # the gate let only known users through
+        return self._users[update.effective_user.id]
+
+    # ---- messages --------------------------------------------------------------------------
+    async def _on_text(self, update: Update, context: Context) -> None:
+        message = update.effective_message
+        assert message is not None and message.text is not None
+        inbound = Inbound(
+            user_id=self._kit_user(update),
+            text=message.text,
+            channel=CHANNEL,
+            conversation=str(message.chat_id),
+        )
+        await self._respond(update, context, self._turn(inbound), "turn")
+
+    async def _turn(self, inbound: Inbound) -> _Reply:
+        result = await self._services.agent.turn(inbound)
+        return _Reply(result.reply, formatted=not result.failed)
+
+    async def _on_non_text(self, update: Update, context: Context) -> None:
+        if update.effective_chat is not None:
+            await self._deliver(context.bot, update.effective_chat.id, _Reply(NON_TEXT, False))
+
+    async def _unknown_command(self, update: Update, context: Context) -> None:
+        message = update.effective_message
+        assert message is not None and message.text is not None
+        name = message.text.split()[0].split("@")[0]
+        text = f"I don't know {name}. /help lists what I can do."
+        await self._deliver(context.bot, message.chat_id, _Reply(text, False))
+
+    # ---- commands --------------------------------------------------------------------------
+    async def _help(self, update: Update, context: Context) -> None:
+        await self._respond(update, context, _plain(_now(self._commands.help())), "/help")
+
+    async def _history(self, update: Update, context: Context) -> None:
+        work = self._commands.history(self._kit_user(update), _argument(update))
+        await self._respond(update, context, _plain(work), "/history")
+
+    async def _facts(self, update: Update, context: Context) -> None:
+        work = self._commands.facts(self._kit_user(update), _argument(update))
+        await self._respond(update, context, _plain(work), "/facts")
+
+    async def _search(self, update: Update, context: Context) -> None:
+        work = self._commands.search(self._kit_user(update), _argument(update))
+        await self._respond(update, context, _plain(work), "/search")
+
+    async def _forget(self, update: Update, context: Context) -> None:
+        work = self._commands.forget(self._kit_user(update), _argument(update))
+        await self._respond(update, context, _plain(work), "/forget")
+
+    async def _rem(self, update: Update, context: Context) -> None:
+        work = self._commands.rem(self._kit_user(update))
+        await self._respond(update, context, _plain(work), "/rem")
+
+    # ---- answering -------------------------------------------------------------------------
+    async def _respond(
+        self, update: Update, context: Context, work: Awaitable[_Reply], label: str
+    ) -> None:
+        """Do the work with a typing indicator, then send the reply (split, with fallbacks)."""
+        chat = update.effective_chat
+        assert chat is not None
+        async with asyncio.TaskGroup() as group:
+            typing = group.create_task(self._keep_typing(context.bot, chat.id))
+            try:
+                reply = await self._guarded(work, label)
+            finally:
+                typing.cancel()  # scoped to this turn: the group waits for it to end
+        await self._deliver(context.bot, chat.id, reply)
+
+    async def _guarded(self, work: Awaitable[_Reply], label: str) -> _Reply:
+        try:
+            return await work
+        except KitError as exc:
+            return _Reply(_for_chat(exc), formatted=False)
+        except Exception:
+            log.exception("telegram: %s failed", label)
+            return _Reply(SORRY, formatted=False)
+
+    async def _keep_typing(self, bot: ExtBot, chat_id: int) -> None:  # type: ignore[type-arg]
+        """Telegram shows "typing…" for ~5 s per action; refresh it while the work runs.
+        A failure here only loses the indicator, never the answer."""
+        try:
+            while True:
+                await bot.send_chat_action(chat_id, ChatAction.TYPING)
+                await asyncio.sleep(self._typing_every)
+        except TelegramError as exc:
+            log.debug("telegram: typing indicator stopped: %s", exc)
+
+    async def _deliver(self, bot: ExtBot, chat_id: int, reply: _Reply) -> None:  # type: ignore[type-arg]
+        try:
+            for chunk in split_message(reply.text):
+                await self._send_chunk(bot, chat_id, chunk, reply.formatted)
+        except TelegramError as exc:
+            log.warning("telegram: could not deliver a reply to chat %d: %s", chat_id, exc)
+
+    async def _send_chunk(
+        self,
+        bot: ExtBot,  # type: ignore[type-arg]
+        chat_id: int,
+        chunk: str,
+        formatted: bool,
+    ) -> None:
+        """Send one chunk: honour flood control (bounded), and if Telegram rejects the
+        formatting, send the same chunk as plain text."""
+        rendered = markdown_to_html(chunk) if formatted else None
+        waits = 0
+        while True:
+            try:
+                if rendered is None:
+                    await bot.send_message(chat_id, chunk)
+                else:
+                    await bot.send_message(chat_id, rendered, parse_mode=ParseMode.HTML)
+                return
+            except RetryAfter as exc:
+                wait = _seconds(exc.retry_after)
+                waits += 1
+                if waits >= self._send_attempts or wait > self._max_flood_wait:
+                    raise
+                log.warning("telegram: flood control; waiting %.0f s before resending", wait)
+                await self._sleep(wait)
+            except BadRequest as exc:
+                if rendered is None:
+                    raise
+                log.info("telegram: formatting rejected (%s); resending as plain text", exc)
+                rendered = None
+
+
+async def _plain(work: Awaitable[str]) -> _Reply:
+    """Command output is sent as plain text: it quotes facts and summaries verbatim."""
+    return _Reply(await work, formatted=False)
+
+
+async def _now(text: str) -> str:
+    return text
+
+
+def _argument(update: Update) -> str:
+    """The text after the command (its own spacing and newlines kept)."""
+    message = update.effective_message
+    text = message.text if message is not None and message.text else ""
+    parts = text.split(None, 1)
+    return parts[1] if len(parts) > 1 else ""
