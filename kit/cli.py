@@ -28,7 +28,12 @@ COMMANDS = (
     "export",
     "backup",
     "forget",
+    "status",
 )
+
+# Subcommands that live outside kit/ because they wire kit to scheduler/ or tui/ (which kit
+# never imports): named by module, loaded only here, at the program's entry.
+EDGE_COMMANDS = ("kitd.run",)
 
 log = logging.getLogger("kit")
 
@@ -46,6 +51,8 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"kit.commands.{name}").register(sub)
+    for module in EDGE_COMMANDS:
+        importlib.import_module(module).register(sub)
     return top
 
 

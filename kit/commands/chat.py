@@ -1,4 +1,8 @@
-"""`kit chat`: a plain line REPL. Works with piped stdin (one message per line)."""
+"""`kit chat`: a plain line REPL. Works with piped stdin (one message per line).
+
+Talks to the daemon over its control socket when one runs, else runs Kit in this process
+(kit/daemon/connect.py): the same conversation either way.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import argparse
 import asyncio
 import sys
 
-from kit.commands.common import open_kit, user_of
+from kit.daemon.connect import connect
 from kit.errors import InputError
 
 EXIT_WORDS = {"/quit", "/exit", ":q"}
@@ -20,8 +24,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 async def run(args: argparse.Namespace) -> int:
     interactive = sys.stdin.isatty()
-    async with open_kit(args, background=True) as kit:
-        user = user_of(args, kit)
+    async with connect(args) as client:
         if interactive:
             print("Kit is listening. Type a message; /quit or Ctrl-D to leave.")
         while True:
@@ -43,13 +46,7 @@ async def run(args: argparse.Namespace) -> int:
             if interactive:
                 sys.stdout.write("kit> ")
             try:
-                result = await kit.send(
-                    text,
-                    user=user,
-                    channel="terminal",
-                    conversation=args.conversation,
-                    on_text=show,
-                )
+                result = await client.send(text, conversation=args.conversation, on_text=show)
             except InputError as exc:
                 print(f"kit: {exc}", file=sys.stderr)
                 continue
@@ -57,5 +54,4 @@ async def run(args: argparse.Namespace) -> int:
                 sys.stdout.write(result.reply)
             sys.stdout.write("\n")
             sys.stdout.flush()
-        await kit.settle()
     return 0

@@ -1,0 +1,53 @@
+"""`kit status`: whether a daemon runs, the models, tokens used today, the last REM."""
+
+from __future__ import annotations
+
+import argparse
+
+from kit.clock import to_iso
+from kit.commands.common import print_json
+from kit.config import load_settings
+from kit.daemon.codec import encode
+from kit.daemon.connect import connect_to
+from kit.daemon.lock import DataDirLock
+from kit.daemon.paths import log_path, socket_path
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    cmd = sub.add_parser("status", help="is the daemon running? models, tokens today, last REM")
+    cmd.add_argument("--json", action="store_true", help="print JSON")
+    cmd.set_defaults(func=run)
+
+
+async def run(args: argparse.Namespace) -> int:
+    settings = load_settings(args.config, args.data_dir)
+    async with connect_to(settings, user=args.user, background=False) as client:
+        status = await client.status()
+    pid = DataDirLock(settings.data_dir).holder().pid if status.mode == "daemon" else None
+    if args.json:
+        print_json(encode(status) | {"pid": pid, "data_dir": str(settings.data_dir)})
+        return 0
+    if status.mode == "daemon":
+        print(f"Kit daemon running (pid {pid}), up {_duration(status.uptime_seconds)}")
+        print(f"  control socket: {socket_path(settings.data_dir)}")
+        print(f"  log: {log_path(settings.data_dir)}")
+    else:
+        print(f"No Kit daemon on {settings.data_dir}; this is Kit standalone (start it: kit run)")
+    print(f"  user: {status.user_id}")
+    print(f"  models: chat {status.chat_model}, small {status.small_model}")
+    print(f"  embeddings: {status.embedding_model or 'off (lexical search only)'}")
+    print(f"  tokens today: {status.tokens_today:,}")
+    last = "never" if status.last_rem_at is None else to_iso(status.last_rem_at)
+    print(f"  last REM: {last}")
+    return 0
+
+
+def _duration(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    days, hours = divmod(hours, 24)
+    if days:
+        return f"{days}d {hours}h"
+    if hours:
+        return f"{hours}h {minutes}m"
+    return f"{minutes}m {secs}s"

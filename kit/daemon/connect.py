@@ -1,0 +1,95 @@
+"""Pick the front-end's engine: the running daemon over its socket, or Kit in this process.
+
+Whoever runs the engine holds the data directory's lock (kit/daemon/lock.py), so there are
+never two engines writing one data directory: a daemon makes front-ends use the socket, and
+a standalone `kit chat` / `kit tui` keeps a daemon (or another standalone one) from starting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from kit.api import Kit
+from kit.client import KitClient, LocalClient
+from kit.config import Settings, load_settings
+from kit.daemon.lock import AlreadyRunning, DataDirLock, Holder
+from kit.daemon.paths import log_path, socket_path
+from kit.daemon.socket_client import DaemonUnavailable, SocketClient
+from kit.errors import KitError
+
+log = logging.getLogger(__name__)
+
+READY_TIMEOUT = 30.0  # a daemon that holds the lock may still be loading its model
+
+
+@asynccontextmanager
+async def connect(args: argparse.Namespace, *, background: bool = True) -> AsyncIterator[KitClient]:
+    """`connect_to` from the global flags (--config, --data-dir, --user)."""
+    settings = load_settings(args.config, args.data_dir)
+    async with connect_to(settings, user=args.user, background=background) as client:
+        yield client
+
+
+@asynccontextmanager
+async def connect_to(
+    settings: Settings,
+    *,
+    user: str | None = None,
+    background: bool = True,
+    ready_timeout: float = READY_TIMEOUT,
+) -> AsyncIterator[KitClient]:
+    lock = DataDirLock(settings.data_dir)
+    holder = lock.try_acquire("standalone")
+    if holder is None:
+        try:
+            async with Kit.open(settings=settings, background=background) as kit:
+                yield LocalClient(kit, kit.services.clock.now(), user=user)
+                await _settle(kit)
+        finally:
+            lock.release()
+        return
+    if holder.role != "daemon":
+        raise AlreadyRunning(
+            f"{settings.data_dir}: {holder.describe()} is using this data directory; close "
+            "it first, or run the daemon (`kit run`) so several front-ends can share one Kit",
+            holder,
+        )
+    client = SocketClient(socket_path(settings.data_dir), user=user)
+    await wait_until_ready(client, holder, settings, ready_timeout)
+    yield client
+
+
+async def wait_until_ready(
+    client: SocketClient, holder: Holder, settings: Settings, within: float
+) -> None:
+    """Retry with backoff, for at most `within` seconds, while a daemon that already holds
+    the lock loads its model and binds the socket; then a clear error. (Connecting is the
+    only way to learn the socket is up: the daemon tells systemd, not its clients.)"""
+    delay = 0.05
+    try:
+        async with asyncio.timeout(within):
+            while True:
+                try:
+                    await client.status()
+                    return
+                except DaemonUnavailable:
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 1.0)
+    except TimeoutError:
+        raise DaemonUnavailable(
+            f"{holder.describe()} holds {settings.data_dir} but its control socket "
+            f"{client.path} has not answered for {within:.0f}s; see "
+            f"{log_path(settings.data_dir)}, or stop it (kill {holder.pid or '<pid>'})"
+        ) from None
+
+
+async def _settle(kit: Kit) -> None:
+    """Finish embeddings and window summaries before an in-process engine closes."""
+    try:
+        await kit.settle()
+    except KitError as exc:
+        log.warning("background work left for next time: %s", exc)

@@ -1,0 +1,110 @@
+"""One Kit engine per data directory: an `fcntl.flock` on `<data_dir>/kit.pid`.
+
+The file holds "<pid> <role>" of the holder (role: `daemon`, or `standalone` for an in-process
+`kit chat` / `kit tui`), so whoever is refused can be told who holds it. The lock itself
+(not the file's existence) is the truth: the kernel drops it when the holder dies, even by
+SIGKILL, so a stale file never blocks a restart. The file is emptied, never deleted, on
+release: deleting a flock'ed file lets two processes lock two different inodes.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from kit.errors import KitError, StorageError
+
+Role = Literal["daemon", "standalone"]
+LOCK_NAME = "kit.pid"
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds the lock, as far as its file says (pid None: it has not written it yet)."""
+
+    pid: int | None
+    role: str
+
+    def describe(self) -> str:
+        who = "a Kit daemon" if self.role == "daemon" else "a standalone Kit (kit chat / kit tui)"
+        return f"{who} (pid {self.pid})" if self.pid else who
+
+
+class AlreadyRunning(KitError):
+    """Another Kit engine holds the data directory."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, holder: Holder) -> None:
+        super().__init__(message)
+        self.holder = holder
+
+
+def ensure_private_dir(path: Path) -> None:
+    """Create the data directory owner-only (0700), or tighten an existing one."""
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path.chmod(0o700)
+    except OSError as exc:
+        raise StorageError(
+            f"{path}: cannot create the data directory ({exc.strerror}); "
+            "choose another with --data-dir or KIT_DATA_DIR"
+        ) from exc
+
+
+class DataDirLock:
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.path = data_dir / LOCK_NAME
+        self._fd: int | None = None
+
+    def try_acquire(self, role: Role) -> Holder | None:
+        """Take the lock and write our pid; if someone else holds it, return who (no wait)."""
+        if self._fd is not None:
+            raise RuntimeError("lock already held by this process")
+        ensure_private_dir(self.data_dir)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return self.holder()
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()} {role}\n".encode(), 0)
+        os.fsync(fd)
+        self._fd = fd
+        return None
+
+    def acquire(self, role: Role) -> None:
+        """Take the lock or raise `AlreadyRunning` naming the holder's pid."""
+        holder = self.try_acquire(role)
+        if holder is not None:
+            stop = f"kill {holder.pid}" if holder.pid else "stop it"
+            if holder.role == "daemon":
+                stop += " (or `systemctl --user stop kit`)"
+            raise AlreadyRunning(
+                f"{self.data_dir}: {holder.describe()} is already using this data directory; "
+                f"{stop} first, or talk to it with `kit chat` / `kit status`",
+                holder,
+            )
+
+    def holder(self) -> Holder:
+        try:
+            text = self.path.read_text(encoding="utf-8").split()
+        except OSError:
+            text = []
+        pid = int(text[0]) if text and text[0].isdigit() else None
+        role = text[1] if len(text) > 1 else "daemon"
+        return Holder(pid, role)
+
+    def release(self) -> None:
+        if self._fd is None:
+            return
+        fd, self._fd = self._fd, None
+        try:
+            os.ftruncate(fd, 0)  # a reader between here and close sees "no pid", not ours
+        finally:
+            os.close(fd)  # closing drops the flock

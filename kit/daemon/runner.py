@@ -1,0 +1,192 @@
+"""The daemon process: resources on one AsyncExitStack, everything that runs in ONE TaskGroup.
+
+Start-up: lock the data directory, open the log file, open Kit, then run the background
+worker, the control socket and the edge components (scheduler, Telegram) side by side.
+Shutdown has one path: SIGTERM/SIGINT -> `ShutdownSignals.requested` -> stop the edge
+components and new requests -> in-flight requests get `grace` seconds -> cancel the rest
+(a turn cut short records an interrupted reply; the owner's message was stored first).
+A second signal skips the grace period. Every teardown step is bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+from collections.abc import Callable, Sequence
+from contextlib import AsyncExitStack
+from typing import Protocol
+
+from kit.api import Kit
+from kit.app import Services
+from kit.client import LocalClient
+from kit.clock import Clock
+from kit.config import Settings
+from kit.daemon.lock import DataDirLock
+from kit.daemon.logfile import add_file_log, remove_file_log
+from kit.daemon.notify import sd_notify
+from kit.daemon.paths import log_path, socket_path
+from kit.daemon.socket_server import ControlServer
+from kit.embed.base import Embedder
+from kit.errors import KitError
+from kit.llm.base import LLM
+
+log = logging.getLogger(__name__)
+
+TELEGRAM_TOKEN_ENV = "TELEGRAM_BOT_TOKEN"
+DEFAULT_GRACE = 10.0  # seconds in-flight replies get to finish on shutdown
+STEP_TIMEOUT = 5.0  # each later teardown step
+
+
+class Component(Protocol):
+    """Something the daemon runs beside the core: a channel, the scheduler.
+
+    `run()` works until cancelled and cleans up (bounded) when it is."""
+
+    name: str
+
+    async def run(self) -> None: ...
+
+
+ComponentFactory = Callable[[Services], Component]
+
+
+class ShutdownSignals:
+    """SIGTERM/SIGINT -> `requested`; a second signal -> `hurry` (skip the grace period)."""
+
+    def __init__(self) -> None:
+        self.requested = asyncio.Event()
+        self.on_hurry: Callable[[], None] = lambda: None
+        self._installed: list[signal.Signals] = []
+
+    def install(self) -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, self._received, sig)
+            self._installed.append(sig)
+
+    def uninstall(self) -> None:
+        loop = asyncio.get_running_loop()
+        for sig in self._installed:
+            loop.remove_signal_handler(sig)
+        self._installed.clear()
+
+    def _received(self, sig: signal.Signals) -> None:
+        if self.requested.is_set():
+            log.warning("%s again: not waiting for in-flight replies", sig.name)
+            self.on_hurry()
+            return
+        log.info("%s received: shutting down", sig.name)
+        self.requested.set()
+
+
+async def run_daemon(
+    settings: Settings,
+    *,
+    components: Sequence[ComponentFactory] = (),
+    grace: float = DEFAULT_GRACE,
+    llm: LLM | None = None,
+    embedder: Embedder | None = None,
+    clock: Clock | None = None,
+) -> None:
+    """Run Kit as the daemon for `settings.data_dir` until SIGTERM/SIGINT."""
+    signals = ShutdownSignals()
+    sock = socket_path(settings.data_dir)
+    async with AsyncExitStack() as stack:
+        signals.install()
+        stack.callback(signals.uninstall)
+        lock = DataDirLock(settings.data_dir)
+        lock.acquire("daemon")
+        stack.callback(lock.release)
+        logfile = log_path(settings.data_dir)
+        stack.callback(remove_file_log, add_file_log(logfile))
+        log.info("Kit %s starting on %s (pid %d)", _version(), settings.data_dir, os.getpid())
+        kit = await stack.enter_async_context(
+            Kit.open(settings=settings, llm=llm, embedder=embedder, clock=clock, background=False)
+        )
+        started_at = kit.services.clock.now()
+
+        def client_for(user: str | None) -> LocalClient:
+            return LocalClient(kit, started_at, user=user, mode="daemon")
+
+        server = ControlServer(sock, client_for, log_file=logfile)
+        parts = [make(kit.services) for make in components]
+        parts += _channels(kit.services)
+        try:
+            await _serve(kit.services, server, parts, signals, grace)
+        except BaseExceptionGroup as group:
+            raise _first_kit_error(group) or group from group
+    log.info("Kit stopped")
+
+
+async def _serve(
+    services: Services,
+    server: ControlServer,
+    parts: Sequence[Component],
+    signals: ShutdownSignals,
+    grace: float,
+) -> None:
+    async with asyncio.TaskGroup() as group:
+        worker = group.create_task(services.background.run(), name="background")
+        services.background.notify()  # embeddings a previous run did not get to
+        serving = group.create_task(server.run(), name="control-socket")
+        edge = [group.create_task(part.run(), name=part.name) for part in parts]
+        await server.listening.wait()
+        names = ", ".join(["control socket", *(p.name for p in parts)])
+        log.info("Kit is running (%s); control socket %s", names, server.path)
+        sd_notify("READY=1")
+
+        await signals.requested.wait()
+        sd_notify("STOPPING=1")
+        for task in edge:  # channels stop taking messages; each bounds its own cleanup
+            task.cancel()
+        server.stop_accepting()
+        try:
+            async with asyncio.timeout(grace) as deadline:
+                signals.on_hurry = lambda: deadline.reschedule(asyncio.get_running_loop().time())
+                await server.wait_idle()
+        except TimeoutError:
+            log.warning(
+                "%d request(s) still running after the grace period; cancelling them (the "
+                "owner's messages are saved and their replies marked as interrupted)",
+                server.busy,
+            )
+        serving.cancel()
+        worker.cancel()
+
+
+def _first_kit_error(group: BaseExceptionGroup[BaseException]) -> KitError | None:
+    """A component that failed with a KitError (say, a bad Telegram allowlist) is reported
+    as that one actionable line, not as a task-group traceback."""
+    for exc in group.exceptions:
+        if isinstance(exc, KitError):
+            return exc
+        if isinstance(exc, BaseExceptionGroup):
+            found = _first_kit_error(exc)
+            if found is not None:
+                return found
+    return None
+
+
+def _channels(services: Services) -> list[Component]:
+    token = os.environ.get(TELEGRAM_TOKEN_ENV, "")
+    if not token:
+        log.info(
+            "Telegram is off: set %s (and telegram.allowed_user_ids in config.toml) to talk "
+            "to Kit from Telegram",
+            TELEGRAM_TOKEN_ENV,
+        )
+        return []
+    from kit.channels.telegram import TelegramChannel  # the SDK loads only when it is used
+
+    return [TelegramChannel(services, token)]
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("kit-assistant")
+    except PackageNotFoundError:
+        return "(unversioned)"

@@ -1,0 +1,165 @@
+"""`SocketClient`: the `KitClient` that talks to a running daemon over its control socket.
+
+One connection per call (Unix sockets are cheap), so calls from several workers (the TUI)
+run concurrently and a daemon that went away fails exactly the calls that needed it.
+The protocol is documented in kit/daemon/socket_server.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+from collections.abc import Awaitable, Callable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from kit.agent import TurnResult
+from kit.client import ProgressSink, Status
+from kit.curator.reports import RemProgress, RemReport, UndoResult
+from kit.daemon.codec import ProtocolError, decode, decode_as
+from kit.daemon.socket_server import LINE_LIMIT
+from kit.errors import (
+    ConfigError,
+    InputError,
+    KitError,
+    LLMOutputError,
+    LLMUnavailable,
+    NotFound,
+    StorageError,
+)
+from kit.llm.base import TextSink
+from kit.memory.days import Day
+from kit.memory.facts import Fact, HistoryEntry
+
+# Errors keep their class across the socket, so callers can tell "not found" from "no model".
+_ERRORS: dict[str, type[KitError]] = {
+    cls.__name__: cls
+    for cls in (ConfigError, InputError, NotFound, LLMUnavailable, LLMOutputError, StorageError)
+}
+
+EventSink = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class DaemonUnavailable(KitError):
+    """The daemon's control socket cannot be reached, or it hung up mid-answer."""
+
+
+class SocketClient:
+    mode = "daemon"
+
+    def __init__(self, path: Path, *, user: str | None = None) -> None:
+        self.path = path
+        self._user = user
+        self._ids = itertools.count(1)
+
+    async def send(
+        self, text: str, *, conversation: str = "terminal", on_text: TextSink | None = None
+    ) -> TurnResult:
+        async def text_event(event: dict[str, Any]) -> None:
+            if event.get("event") == "text" and on_text is not None:
+                await on_text(str(event.get("text", "")))
+
+        result = await self._call("send", text_event, text=text, conversation=conversation)
+        return decode_as(TurnResult, result)
+
+    async def days(self) -> list[Day]:
+        result: list[Day] = decode(list[Day], await self._call("days"))
+        return result
+
+    async def day(self, day: date) -> Day | None:
+        result: Day | None = decode(Day | None, await self._call("day", day=day.isoformat()))
+        return result
+
+    async def facts(
+        self, *, category: str | None = None, include_inactive: bool = False, text: str = ""
+    ) -> list[Fact]:
+        raw = await self._call(
+            "facts", category=category, include_inactive=include_inactive, text=text
+        )
+        result: list[Fact] = decode(list[Fact], raw)
+        return result
+
+    async def fact_history(self, fact_id: int) -> list[HistoryEntry]:
+        raw = await self._call("fact_history", fact_id=fact_id)
+        result: list[HistoryEntry] = decode(list[HistoryEntry], raw)
+        return result
+
+    async def deactivate_fact(self, fact_id: int, reason: str) -> Fact:
+        return decode_as(Fact, await self._call("deactivate_fact", fact_id=fact_id, reason=reason))
+
+    async def undo_pass(self, pass_id: int) -> UndoResult:
+        return decode_as(UndoResult, await self._call("undo_pass", pass_id=pass_id))
+
+    async def rem(
+        self, *, dry_run: bool = False, on_progress: ProgressSink | None = None
+    ) -> RemReport:
+        async def progress_event(event: dict[str, Any]) -> None:
+            if event.get("event") == "progress" and on_progress is not None:
+                fields = {k: v for k, v in event.items() if k not in ("id", "event")}
+                await on_progress(decode_as(RemProgress, fields))
+
+        return decode_as(RemReport, await self._call("rem", progress_event, dry_run=dry_run))
+
+    async def last_rem(self) -> RemReport | None:
+        result: RemReport | None = decode(RemReport | None, await self._call("last_rem"))
+        return result
+
+    async def status(self) -> Status:
+        return decode_as(Status, await self._call("status"))
+
+    async def _call(self, op: str, on_event: EventSink | None = None, **args: Any) -> Any:
+        rid = next(self._ids)
+        request = {"id": rid, "op": op, **args}
+        if self._user is not None:
+            request["user"] = self._user
+        try:
+            reader, writer = await asyncio.open_unix_connection(self.path, limit=LINE_LIMIT)
+        except OSError as exc:
+            raise DaemonUnavailable(
+                f"cannot reach the Kit daemon at {self.path} ({exc.strerror or exc}); "
+                "start it with `kit run`, or stop it to use Kit standalone"
+            ) from exc
+        try:
+            writer.write(json.dumps(request, ensure_ascii=False).encode() + b"\n")
+            await writer.drain()
+            while True:
+                line = await reader.readline()
+                if not line:
+                    raise DaemonUnavailable(
+                        "the Kit daemon hung up before answering (did it stop?); anything "
+                        "you sent before that is saved. `kit status` shows whether it runs"
+                    )
+                message = _parse(line)
+                if message.get("id") != rid:
+                    raise ProtocolError(f"the Kit daemon answered request {message.get('id')!r}")
+                if "event" in message:
+                    if on_event is not None:
+                        await on_event(message)
+                    continue
+                if message.get("ok") is True:
+                    return message.get("result")
+                raise _ERRORS.get(str(message.get("kind")), KitError)(
+                    str(message.get("error") or "the Kit daemon refused the request")
+                )
+        except (ConnectionError, ValueError) as exc:  # ValueError: a line over LINE_LIMIT
+            raise DaemonUnavailable(
+                f"the connection to the Kit daemon broke ({exc}); `kit status` shows whether "
+                "it still runs"
+            ) from exc
+        finally:
+            writer.close()
+            with contextlib.suppress(ConnectionError):
+                await writer.wait_closed()
+
+
+def _parse(line: bytes) -> dict[str, Any]:
+    try:
+        message = json.loads(line)
+    except ValueError as exc:
+        raise ProtocolError(f"the Kit daemon sent a line that is not JSON ({exc})") from exc
+    if not isinstance(message, dict):
+        raise ProtocolError("the Kit daemon sent a JSON value that is not an object")
+    return message

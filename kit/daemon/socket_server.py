@@ -1,0 +1,239 @@
+"""The control socket: `<data_dir>/kit.sock`, mode 0600 in a 0700 data directory.
+
+Protocol (JSON lines, UTF-8, one object per line, both ways):
+
+    request   {"id": 7, "op": "send", "text": "hi", "conversation": "terminal"}
+    events    {"id": 7, "event": "text", "text": "Hel"}            (send: the reply as it streams)
+              {"id": 7, "event": "progress", "step": "condense", "status": "running", "detail": ""}
+    response  {"id": 7, "ok": true, "result": {...}}
+              {"id": 7, "ok": false, "error": "fact 9 does not exist; ...", "kind": "NotFound"}
+
+Every request may carry "user" (default: owner.user_id). Ops and their arguments:
+send(text, conversation="terminal") -> TurnResult; days() -> [Day]; day(day: "YYYY-MM-DD") ->
+Day | null; facts(category=null, include_inactive=false, text="") -> [Fact];
+fact_history(fact_id) -> [HistoryEntry]; deactivate_fact(fact_id, reason) -> Fact;
+undo_pass(pass_id) -> UndoResult; rem(dry_run=false) -> RemReport (with progress events);
+last_rem() -> RemReport | null; status() -> Status. Results are the dataclasses of kit/client.py
+encoded by kit/daemon/codec.py. Requests on one connection are answered in order; open more
+connections for concurrency (the client uses one per call).
+
+Every op is delegated to a `LocalClient`, so the socket and in-process front-ends behave alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from collections.abc import Awaitable, Callable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from kit.client import LocalClient
+from kit.curator.reports import RemProgress
+from kit.daemon.codec import encode
+from kit.errors import InputError, KitError
+
+log = logging.getLogger(__name__)
+
+LINE_LIMIT = 32 * 1024 * 1024  # a 100k-character message, JSON-escaped, fits many times over
+SEND_TIMEOUT = 2.0  # a client that stops reading does not hold up shutdown
+
+ClientFor = Callable[[str | None], LocalClient]
+Handler = Callable[["_Request"], Awaitable[Any]]
+
+
+class _Request:
+    """One request's arguments and its way back to the caller."""
+
+    def __init__(self, rid: Any, body: dict[str, Any], writer: asyncio.StreamWriter) -> None:
+        self.id = rid
+        self.body = body
+        self._writer = writer
+        self.gone = False  # the client hung up: keep working (the reply is stored), stop writing
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if self.gone:
+            return
+        try:
+            self._writer.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+            async with asyncio.timeout(SEND_TIMEOUT):
+                await self._writer.drain()
+        except (ConnectionError, TimeoutError):
+            self.gone = True
+
+    async def event(self, kind: str, **fields: Any) -> None:
+        await self.send({"id": self.id, "event": kind, **fields})
+
+    def arg(self, name: str, kind: type, default: Any = ...) -> Any:
+        if name not in self.body or self.body[name] is None:
+            if default is ...:
+                raise InputError(f"control socket: request needs {name!r}")
+            return default
+        value = self.body[name]
+        if kind is int and isinstance(value, bool):
+            value = None  # JSON true is not a fact id
+        if not isinstance(value, kind):
+            raise InputError(f"control socket: {name!r} must be a {kind.__name__}")
+        return value
+
+
+class ControlServer:
+    def __init__(self, path: Path, client_for: ClientFor, *, log_file: Path) -> None:
+        self.path = path
+        self._client_for = client_for
+        self._log_file = log_file
+        self.listening = asyncio.Event()
+        self._server: asyncio.Server | None = None
+        self._stopping = False
+        self._busy = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._ops: dict[str, Handler] = {
+            "send": self._send,
+            "days": lambda r: self._client(r).days(),
+            "day": self._day,
+            "facts": self._facts,
+            "fact_history": lambda r: self._client(r).fact_history(r.arg("fact_id", int)),
+            "deactivate_fact": lambda r: self._client(r).deactivate_fact(
+                r.arg("fact_id", int), r.arg("reason", str)
+            ),
+            "undo_pass": lambda r: self._client(r).undo_pass(r.arg("pass_id", int)),
+            "rem": self._rem,
+            "last_rem": lambda r: self._client(r).last_rem(),
+            "status": lambda r: self._client(r).status(),
+        }
+
+    async def run(self) -> None:
+        """Serve until cancelled. Connections are tasks of this task's own TaskGroup."""
+        self.path.unlink(missing_ok=True)  # a socket left by a killed daemon (we hold the lock)
+        async with asyncio.TaskGroup() as connections:
+
+            def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+                connections.create_task(self._connection(reader, writer))
+
+            self._server = await asyncio.start_unix_server(accept, self.path, limit=LINE_LIMIT)
+            try:
+                os.chmod(self.path, 0o600)
+                self.listening.set()
+                await asyncio.Event().wait()  # until cancelled; connections run meanwhile
+            finally:
+                self._server.close()
+                self.path.unlink(missing_ok=True)
+
+    def stop_accepting(self) -> None:
+        """No new connections or requests from now on; those in flight carry on."""
+        self._stopping = True
+        if self._server is not None:
+            self._server.close()
+
+    @property
+    def busy(self) -> int:
+        """Requests in flight."""
+        return self._busy
+
+    async def wait_idle(self) -> None:
+        await self._idle.wait()
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while line := await reader.readline():
+                await self._handle(line, writer)
+        except ValueError:  # a line over LINE_LIMIT: the stream cannot be resynchronised
+            log.warning("control socket: a request line was too long; closing that connection")
+        except ConnectionError:
+            pass
+        finally:
+            writer.close()
+            with contextlib.suppress(ConnectionError, TimeoutError):
+                async with asyncio.timeout(SEND_TIMEOUT):
+                    await writer.wait_closed()
+
+    async def _handle(self, line: bytes, writer: asyncio.StreamWriter) -> None:
+        try:
+            body = json.loads(line)
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            error = "control socket: each line must be one JSON object; see `kit run --help`"
+            await _Request(None, {}, writer).send({"id": None, "ok": False, "error": error})
+            return
+        request = _Request(body.get("id"), body, writer)
+        op = body.get("op")
+        handler = self._ops.get(op) if isinstance(op, str) else None
+        if handler is None:
+            known = ", ".join(self._ops)
+            unknown = InputError(f"control socket: unknown op {op!r}; known ops: {known}")
+            await self._fail(request, unknown)
+            return
+        if self._stopping:
+            await self._fail(request, KitError("Kit is shutting down; try again once it is back"))
+            return
+        self._busy += 1
+        self._idle.clear()
+        try:
+            result = await handler(request)
+            await request.send({"id": request.id, "ok": True, "result": encode(result)})
+        except KitError as exc:
+            await self._fail(request, exc)
+        except asyncio.CancelledError:
+            await self._fail(
+                request,
+                KitError(
+                    "Kit shut down before it finished this request; anything you sent is "
+                    "saved, ask again once Kit is back"
+                ),
+            )
+            raise
+        except Exception:
+            log.exception("control socket: op %s failed", op)
+            await self._fail(
+                request, KitError(f"the Kit daemon hit an internal error; see {self._log_file}")
+            )
+        finally:
+            self._busy -= 1
+            if self._busy == 0:
+                self._idle.set()
+
+    async def _fail(self, request: _Request, exc: KitError) -> None:
+        kind = type(exc).__name__
+        await request.send({"id": request.id, "ok": False, "error": str(exc), "kind": kind})
+
+    def _client(self, request: _Request) -> LocalClient:
+        return self._client_for(request.arg("user", str, None))
+
+    async def _send(self, request: _Request) -> Any:
+        async def stream(text: str) -> None:
+            await request.event("text", text=text)
+
+        return await self._client(request).send(
+            request.arg("text", str),
+            conversation=request.arg("conversation", str, "terminal"),
+            on_text=stream,
+        )
+
+    async def _day(self, request: _Request) -> Any:
+        text = request.arg("day", str)
+        try:
+            day = date.fromisoformat(text)
+        except ValueError as exc:
+            raise InputError(f"control socket: day must be YYYY-MM-DD (got {text!r})") from exc
+        return await self._client(request).day(day)
+
+    async def _facts(self, request: _Request) -> Any:
+        return await self._client(request).facts(
+            category=request.arg("category", str, None),
+            include_inactive=request.arg("include_inactive", bool, False),
+            text=request.arg("text", str, ""),
+        )
+
+    async def _rem(self, request: _Request) -> Any:
+        async def progress(event: RemProgress) -> None:
+            await request.event("progress", **encode(event))
+
+        return await self._client(request).rem(
+            dry_run=request.arg("dry_run", bool, False), on_progress=progress
+        )

@@ -1,0 +1,45 @@
+"""`kit run`: run Kit as a daemon until SIGTERM/SIGINT (see kit/daemon/runner.py)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+
+from kit.app import API_KEY_ENV
+from kit.config import load_settings
+from kit.daemon.runner import DEFAULT_GRACE, run_daemon
+from kit.errors import ConfigError, InputError
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    cmd = sub.add_parser(
+        "run",
+        help="run Kit as a daemon: control socket, background work, scheduler, Telegram",
+        description="Run Kit until SIGTERM/SIGINT. One daemon per data directory. "
+        "`kit chat`, `kit rem`, `kit status` and `kit tui` talk to it over "
+        "<data_dir>/kit.sock; logs go to stderr and <data_dir>/logs/kit.log.",
+    )
+    cmd.add_argument(
+        "--shutdown-grace",
+        type=float,
+        default=DEFAULT_GRACE,
+        metavar="SECONDS",
+        help=f"time replies in flight get to finish on shutdown (default {DEFAULT_GRACE:g})",
+    )
+    cmd.set_defaults(func=run)
+
+
+async def run(args: argparse.Namespace) -> int:
+    if args.shutdown_grace < 0:
+        raise InputError("--shutdown-grace must be zero or more seconds")
+    settings = load_settings(args.config, args.data_dir)
+    if not os.environ.get(API_KEY_ENV, "").strip():
+        raise ConfigError(
+            f"{API_KEY_ENV} is not set; the daemon needs it to answer. Export your Anthropic "
+            "API key (for systemd: put it in ~/.config/kit/env, see contrib/kit.service) "
+            "and run `kit run` again"
+        )
+    logging.getLogger().setLevel(logging.DEBUG if args.verbose else logging.INFO)
+    await run_daemon(settings, grace=args.shutdown_grace)
+    return 0
