@@ -6,6 +6,7 @@ as plain text, or raises a KitError whose message the channel shows as it is.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from kit.app import Services
@@ -36,6 +37,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 
 _DAYS_LISTED = 14
 _REPORT_LINES = 20
+_SEARCH_HITS = 15
 
 
 class ChatCommands:
@@ -43,7 +45,20 @@ class ChatCommands:
         self._services = services
         self._channel = channel
 
-    def help(self) -> str:
+    def table(self) -> dict[str, Callable[[str, str], Awaitable[str]]]:
+        """Command name -> handler(user_id, text after the command), in menu order."""
+        handlers: dict[str, Callable[[str, str], Awaitable[str]]] = {
+            "history": self.history,
+            "facts": self.facts,
+            "search": self.search,
+            "forget": self.forget,
+            "rem": self.rem,
+            "help": self.help,
+        }
+        assert list(handlers) == [name for name, _ in COMMANDS]
+        return handlers
+
+    async def help(self, user_id: str, arg: str) -> str:
         return HELP.format(categories=", ".join(CATEGORIES))
 
     async def history(self, user_id: str, arg: str) -> str:
@@ -90,7 +105,7 @@ class ChatCommands:
         result = await s.search.search(user_id, query, now=s.clock.now(), k=s.settings.memory.top_k)
         if not result.hits:
             return f"Nothing found for “{query}”."
-        return format_hits(list(result.hits), s.tz)
+        return format_hits(list(result.hits[:_SEARCH_HITS]), s.tz)
 
     async def forget(self, user_id: str, arg: str) -> str:
         text = arg.strip().lstrip("#")
@@ -111,7 +126,7 @@ class ChatCommands:
         )
         return f"Forgot fact #{fact_id}: {fact.content}\n(It stays in the fact's history.)"
 
-    async def rem(self, user_id: str) -> str:
+    async def rem(self, user_id: str, arg: str) -> str:
         rem = _rem_of(self._services)
         if rem is None:
             raise KitError("REM (memory consolidation) is not available in this build of Kit")

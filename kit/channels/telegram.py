@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from http import HTTPStatus
@@ -40,22 +40,25 @@ from kit.app import Services
 from kit.channels.chat_commands import COMMANDS, ChatCommands
 from kit.channels.formatting import markdown_to_html
 from kit.channels.splitting import split_message
+from kit.channels.telegram_config import (
+    EMPTY_ALLOWLIST,
+    TOKEN_ENV,
+    allowed_users,
+    api_urls,
+    check_token,
+)
 from kit.config import Settings
 from kit.errors import ConfigError, KitError
+
+__all__ = ["EMPTY_ALLOWLIST", "TOKEN_ENV", "TelegramChannel", "api_urls"]
 
 # PTB 22 warns on every RetryAfter unless time periods are opted into as timedelta.
 os.environ.setdefault("PTB_TIMEDELTA", "1")
 
 log = logging.getLogger(__name__)
 
-TOKEN_ENV = "TELEGRAM_BOT_TOKEN"
 CHANNEL = "telegram"
 
-EMPTY_ALLOWLIST = (
-    "telegram.allowed_user_ids is empty, so nobody could talk to Kit on Telegram; message "
-    "@userinfobot on Telegram to learn your numeric user id, then add it to config.toml as "
-    '[telegram] allowed_user_ids = { "123456789" = "owner" }'
-)
 REFUSAL = "Sorry, this is a private assistant and I can only talk to its owner."
 NON_TEXT = (
     "I can only read text for now: photos, voice messages, stickers and files are lost on me. "
@@ -64,6 +67,7 @@ NON_TEXT = (
 SORRY = "Sorry, something went wrong on my side; the details are in Kit's log. Please try again."
 
 Context = ContextTypes.DEFAULT_TYPE
+Callback = Callable[[Update, Context], Coroutine[Any, Any, None]]
 Sleep = Callable[[float], Awaitable[None]]
 
 
@@ -88,32 +92,6 @@ class _PollRequest(HTTPXRequest):
         if status == HTTPStatus.OK and url.endswith("/getUpdates"):
             self._on_answer()
         return status, payload
-
-
-def api_urls(base_url: str) -> tuple[str, str] | None:
-    """(base_url, base_file_url) for PTB from `telegram.base_url`, or None for Telegram's own.
-
-    A local Bot API server is given as e.g. http://localhost:8081 or http://localhost:8081/bot.
-    """
-    url = base_url.strip().rstrip("/")
-    if not url:
-        return None
-    if not url.startswith(("http://", "https://")):
-        raise ConfigError(
-            f"telegram.base_url must start with http:// or https:// (got {base_url!r}), "
-            "e.g. http://localhost:8081/bot for a local Bot API server"
-        )
-    if not url.endswith("/bot"):
-        url += "/bot"
-    return url, url.removesuffix("/bot") + "/file/bot"
-
-
-def allowed_users(settings: Settings) -> dict[int, str]:
-    """Telegram user id -> Kit user, or a ConfigError saying how to fill the allowlist."""
-    mapping = settings.telegram.allowed_user_ids
-    if not mapping:
-        raise ConfigError(EMPTY_ALLOWLIST)
-    return {int(telegram_id): kit_user for telegram_id, kit_user in mapping.items()}
 
 
 def _seconds(period: timedelta | float) -> float:
@@ -151,13 +129,8 @@ class TelegramChannel:
         sleep: Sleep = asyncio.sleep,
     ) -> None:
         settings = settings or services.settings
-        if not token.strip():
-            raise ConfigError(
-                f"{TOKEN_ENV} is not set; create a bot with @BotFather on Telegram and export "
-                f"its token as {TOKEN_ENV}"
-            )
         self._services = services
-        self._token = token.strip()
+        self._token = check_token(token)
         self._users = allowed_users(settings)
         self._urls = api_urls(settings.telegram.base_url)
         self._poll_timeout = poll_timeout
@@ -207,16 +180,8 @@ class TelegramChannel:
         app = builder.build()
         # Group -1 runs first: strangers are turned away before any other handler sees them.
         app.add_handler(TypeHandler(Update, self._gate), group=-1)
-        handlers = {
-            "help": self._help,
-            "history": self._history,
-            "facts": self._facts,
-            "search": self._search,
-            "forget": self._forget,
-            "rem": self._rem,
-        }
-        for command, callback in handlers.items():
-            app.add_handler(CommandHandler(command, callback))
+        for name, run in self._commands.table().items():
+            app.add_handler(CommandHandler(name, self._command(name, run)))
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self._on_text))
         app.add_handler(MessageHandler(filters.COMMAND, self._unknown_command))
         app.add_handler(MessageHandler(filters.ALL, self._on_non_text))
@@ -365,28 +330,12 @@ class TelegramChannel:
         await self._deliver(context.bot, message.chat_id, _Reply(text, False))
 
     # ---- commands --------------------------------------------------------------------------
-    async def _help(self, update: Update, context: Context) -> None:
-        await self._respond(update, context, _plain(_now(self._commands.help())), "/help")
+    def _command(self, name: str, run: Callable[[str, str], Awaitable[str]]) -> Callback:
+        async def handle(update: Update, context: Context) -> None:
+            work = _plain(run(self._kit_user(update), _argument(update)))
+            await self._respond(update, context, work, f"/{name}")
 
-    async def _history(self, update: Update, context: Context) -> None:
-        work = self._commands.history(self._kit_user(update), _argument(update))
-        await self._respond(update, context, _plain(work), "/history")
-
-    async def _facts(self, update: Update, context: Context) -> None:
-        work = self._commands.facts(self._kit_user(update), _argument(update))
-        await self._respond(update, context, _plain(work), "/facts")
-
-    async def _search(self, update: Update, context: Context) -> None:
-        work = self._commands.search(self._kit_user(update), _argument(update))
-        await self._respond(update, context, _plain(work), "/search")
-
-    async def _forget(self, update: Update, context: Context) -> None:
-        work = self._commands.forget(self._kit_user(update), _argument(update))
-        await self._respond(update, context, _plain(work), "/forget")
-
-    async def _rem(self, update: Update, context: Context) -> None:
-        work = self._commands.rem(self._kit_user(update))
-        await self._respond(update, context, _plain(work), "/rem")
+        return handle
 
     # ---- answering -------------------------------------------------------------------------
     async def _respond(
@@ -464,10 +413,6 @@ class TelegramChannel:
 async def _plain(work: Awaitable[str]) -> _Reply:
     """Command output is sent as plain text: it quotes facts and summaries verbatim."""
     return _Reply(await work, formatted=False)
-
-
-async def _now(text: str) -> str:
-    return text
 
 
 def _argument(update: Update) -> str:
