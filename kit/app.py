@@ -16,6 +16,7 @@ from kit.agent import Agent
 from kit.background import Background
 from kit.clock import Clock, SystemClock, resolve_timezone
 from kit.config import Settings
+from kit.curator.passes import Curator
 from kit.curator.rem import Rem
 from kit.curator.review import StaleReview
 from kit.curator.summaries import DaySummarizer
@@ -71,6 +72,7 @@ class Services:
     tools: Tools
     agent: Agent
     background: Background
+    curator: Curator
     job_runs: JobRuns
     summarizer: DaySummarizer
     rem: Rem
@@ -146,8 +148,28 @@ async def build(
     review = StaleReview(
         db, facts, metered, prompts, settings.llm, settings.owner, stale_days, clock, tz
     )
+    curator = Curator(
+        db=db,
+        facts=facts,
+        messages=messages,
+        llm=metered,
+        prompts=prompts,
+        settings=settings,
+        clock=clock,
+        tz=tz,
+    )
     rem = Rem(
-        db, days, facts, metered, prompts, settings.llm, review, clock, tz, job_runs, applier=None
+        db,
+        days,
+        facts,
+        metered,
+        prompts,
+        settings.llm,
+        review,
+        clock,
+        tz,
+        job_runs,
+        applier=curator,  # REM's fact review applies through the curator's guard
     )
     return Services(
         settings=settings,
@@ -167,6 +189,7 @@ async def build(
         tools=tools,
         agent=agent,
         background=background,
+        curator=curator,
         job_runs=job_runs,
         summarizer=summarizer,
         rem=rem,

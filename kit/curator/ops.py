@@ -8,6 +8,8 @@ Checks that need the database (does fact #12 exist, is it in this category) live
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
@@ -15,7 +17,7 @@ from typing import Any
 
 from kit.clock import to_iso
 from kit.errors import LLMOutputError
-from kit.llm.base import ToolSpec
+from kit.llm.base import LLMReply, ToolSpec
 
 TOOL_NAME = "apply_operations"
 MAX_OPERATIONS = 50
@@ -315,3 +317,30 @@ def _expiry(value: Any, where: str, now: datetime, tz: tzinfo) -> datetime | Non
     if when <= now:
         raise InvalidOperations(f"{where}: 'expires_at' {text} is already past")
     return when
+
+
+def operations_from_reply(reply: LLMReply, *, now: datetime, tz: tzinfo) -> list[Operation]:
+    """The operations in a model reply: one call of the tool or, failing that, the same object
+    as plain JSON text. Anything else is `InvalidOperations`."""
+    if reply.stop_reason == "max_tokens":
+        raise InvalidOperations("the answer was cut off at max_tokens before it was complete")
+    calls = reply.tool_uses
+    if calls:
+        names = [c.name for c in calls]
+        if names != [TOOL_NAME]:
+            raise InvalidOperations(f"expected one call of {TOOL_NAME}, got calls of {names}")
+        return parse_operations(calls[0].input, now=now, tz=tz)
+    text = _FENCE.sub("", reply.text).strip()
+    if not text:
+        raise InvalidOperations(f"the answer was empty; expected a call of {TOOL_NAME}")
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidOperations(
+            f"the answer is neither a call of {TOOL_NAME} nor valid JSON "
+            f"({exc.msg} at line {exc.lineno} column {exc.colno})"
+        ) from None
+    return parse_operations(raw, now=now, tz=tz)
+
+
+_FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$")

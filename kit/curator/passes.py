@@ -1,0 +1,351 @@
+"""The curator: after a conversation is over, the small model curates long-term facts from the
+messages not yet curated, one pass per category, each pass one transaction.
+
+A conversation is over after `curation.idle_minutes` without messages, and at day end (its
+messages from earlier days are curated even if it goes on). `sweep_idle` is what the scheduler
+calls every few minutes; `curate_user` is `kit curate`. Neither runs inside a turn, so a reply
+never waits for curation, and no database transaction is open while the model thinks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import date, datetime, timedelta, tzinfo
+from typing import Any
+
+from kit.clock import Clock, local_date
+from kit.config import CATEGORIES, Settings
+from kit.curator.apply import Applier
+from kit.curator.ops import InvalidOperations, Operation, operations_from_reply, operations_tool
+from kit.curator.progress import BATCH_MAX_CHARS, Batch, CurationProgress, LostRace
+from kit.curator.records import PassLog
+from kit.curator.reports import PassOutcome, UndoResult
+from kit.curator.undo import PassUndo
+from kit.errors import InputError, KitError, LLMUnavailable
+from kit.llm.base import LLM, ChatMessage, LLMReply, LLMRequest, SystemBlock
+from kit.memory.db import Database
+from kit.memory.facts import Fact, Facts
+from kit.memory.messages import Message, Messages
+from kit.prompts import Prompts
+
+log = logging.getLogger(__name__)
+
+KIND = "curate"
+MAX_TOKENS = 4096
+
+
+class _DryRun(Exception):
+    """Carries a dry run's outcome out of its transaction, which then rolls back."""
+
+    def __init__(self, outcome: PassOutcome) -> None:
+        super().__init__("dry run")
+        self.outcome = outcome
+
+
+class Curator:
+    def __init__(
+        self,
+        *,
+        db: Database,
+        facts: Facts,
+        messages: Messages,
+        llm: LLM,
+        prompts: Prompts,
+        settings: Settings,
+        clock: Clock,
+        tz: tzinfo,
+    ) -> None:
+        self._db = db
+        self._facts = facts
+        self._llm = llm
+        self._prompts = prompts
+        self._settings = settings
+        self._clock = clock
+        self._tz = tz
+        self.passes = PassLog(db, clock)
+        self.progress = CurationProgress(db, messages, clock)
+        self._applier = Applier(facts, self.passes, settings.curation)
+        self._undo = PassUndo(db, facts, self.passes)
+        self._lock = asyncio.Lock()  # one curation run at a time in this process
+
+    # -- the shared machinery (REM's fact review applies through this too) ---------------------
+
+    async def apply_ops(
+        self,
+        user_id: str,
+        category: str,
+        ops: Sequence[Operation],
+        *,
+        kind: str,
+        source_message_ids: Sequence[int],
+        dry_run: bool = False,
+        actor: str | None = None,
+        started_at: datetime | None = None,
+        detail: dict[str, Any] | None = None,
+    ) -> PassOutcome:
+        """Guard + apply in one transaction + pass record. With `dry_run`, the outcome says
+        what would happen (status "planned" instead of "applied") and nothing is written."""
+        if category not in CATEGORIES:
+            raise InputError(f"unknown category {category!r}; use one of: {', '.join(CATEGORIES)}")
+        try:
+            async with self._db.transaction() as tx:
+                outcome = await self._applier.apply_in(
+                    tx,
+                    user_id,
+                    category,
+                    ops,
+                    kind=kind,
+                    actor=actor or ("rem" if kind.startswith("rem") else "curator"),
+                    source_message_ids=source_message_ids,
+                    started_at=started_at,
+                    detail=detail,
+                )
+                if dry_run:
+                    raise _DryRun(outcome)
+        except _DryRun as planned:
+            status = "planned" if planned.outcome.status == "applied" else planned.outcome.status
+            return replace(planned.outcome, pass_id=None, status=status)
+        return outcome
+
+    async def undo(self, user_id: str, pass_id: int) -> UndoResult:
+        """Put back every fact the pass touched as it was before; see kit/curator/undo.py."""
+        return await self._undo.undo(user_id, pass_id)
+
+    # -- curation runs -------------------------------------------------------------------------
+
+    async def curate_user(self, user_id: str) -> list[PassOutcome]:
+        """Curate every uncurated message of `user_id` now, conversation by conversation."""
+        outcomes: list[PassOutcome] = []
+        async with self._lock:
+            try:
+                for pending in await self.progress.pending(user_id):
+                    await self._curate_conversation(user_id, pending.conversation_id, outcomes)
+            except LLMUnavailable as exc:
+                outcomes.append(PassOutcome(None, KIND, "", "failed", reason=str(exc)))
+        return outcomes
+
+    async def sweep_idle(self, now: datetime) -> int:
+        """Curate every conversation that is over: idle for `curation.idle_minutes`, or with
+        messages from a day before today. Returns how many passes ran."""
+        idle_since = now - timedelta(minutes=self._settings.curation.idle_minutes)
+        today = local_date(now, self._tz)
+        outcomes: list[PassOutcome] = []
+        async with self._lock:
+            try:
+                for pending in await self.progress.pending():
+                    last = pending.last_message_at
+                    over = last is None or last <= idle_since
+                    await self._curate_conversation(
+                        pending.user_id,
+                        pending.conversation_id,
+                        outcomes,
+                        before_day=None if over else today,
+                    )
+            except LLMUnavailable as exc:
+                log.warning("curation paused, the model is unavailable: %s", exc)
+        return len(outcomes)
+
+    async def retry_parked(self, user_id: str) -> list[PassOutcome]:
+        """Try the batches given up on once more (`kit curate --retry-parked`)."""
+        outcomes: list[PassOutcome] = []
+        async with self._lock:
+            try:
+                for parked in await self.progress.parked(user_id):
+                    batch = await self.progress.parked_batch(user_id, parked)
+                    outcome = await self.run_batch(batch)
+                    if outcome is not None:
+                        outcomes.append(outcome)
+            except LLMUnavailable as exc:
+                outcomes.append(PassOutcome(None, KIND, "", "failed", reason=str(exc)))
+        return outcomes
+
+    async def _curate_conversation(
+        self,
+        user_id: str,
+        conversation_id: int,
+        outcomes: list[PassOutcome],
+        *,
+        before_day: date | None = None,
+    ) -> None:
+        """Batch by batch, each batch through every category in turn (so the seven calls
+        share the transcript prefix the model API can cache). A category whose pass fails
+        stops for this run; it is retried on the next."""
+        active = list(CATEGORIES)
+        while active:
+            for category in list(active):
+                batch = await self.progress.next_batch(
+                    user_id, conversation_id, category, before_day=before_day
+                )
+                outcome = None if batch is None else await self.run_batch(batch)
+                if outcome is not None:
+                    outcomes.append(outcome)
+                if batch is None or (outcome is not None and outcome.status not in _GOOD):
+                    active.remove(category)
+
+    async def run_batch(self, batch: Batch) -> PassOutcome | None:
+        """One pass: one category over one batch of messages. None when the batch held
+        nothing the owner said (it is stepped over without asking the model)."""
+        started = self._clock.now()
+        if not batch.owner_message_ids:
+            try:
+                async with self._db.transaction() as tx:
+                    await self.progress.advance(tx, batch)
+            except LostRace:
+                pass
+            return None
+        current = await self._facts.listing(batch.user_id, category=batch.category)
+        request = self._request(batch, current, started)
+        try:
+            reply = await self._llm.complete(request)
+        except LLMUnavailable:
+            raise
+        except Exception as exc:  # a broken adapter or model reply: count it, keep the rest going
+            log.exception("curation model call for %s failed", batch.category)
+            return await self._failed(batch, started, _crash_reason("the model call", exc), {})
+        detail = {
+            "conversation_id": batch.conversation_id,
+            "model": reply.model or request.model,
+            "input_tokens": reply.usage.input_tokens,
+            "output_tokens": reply.usage.output_tokens,
+        }
+        try:
+            ops = operations_from_reply(reply, now=self._clock.now(), tz=self._tz)
+        except InvalidOperations as exc:
+            log.warning("curation pass on %s rejected: %s", batch.category, exc)
+            return await self._failed(batch, started, str(exc), detail, status="rejected")
+        return await self._apply(batch, ops, started, detail, reply)
+
+    async def _apply(
+        self,
+        batch: Batch,
+        ops: list[Operation],
+        started: datetime,
+        detail: dict[str, Any],
+        reply: LLMReply,
+    ) -> PassOutcome:
+        try:
+            async with self._db.transaction() as tx:
+                outcome = await self._applier.apply_in(
+                    tx,
+                    batch.user_id,
+                    batch.category,
+                    ops,
+                    kind=KIND,
+                    actor="curator",
+                    source_message_ids=batch.owner_message_ids,
+                    started_at=started,
+                    detail=detail,
+                )
+                if outcome.status == "rejected":
+                    note = await self.progress.failed(
+                        tx, batch, outcome.reason, self._settings.curation.max_attempts
+                    )
+                    if note:
+                        outcome = replace(outcome, reason=f"{outcome.reason}; {note}")
+                else:
+                    await self.progress.advance(tx, batch)
+        except LostRace as exc:
+            return PassOutcome(None, KIND, batch.category, "skipped", reason=str(exc))
+        except Exception as exc:
+            log.exception("curation pass on %s crashed; nothing of it was applied", batch.category)
+            return await self._failed(batch, started, _crash_reason("applying", exc), detail)
+        return outcome
+
+    async def _failed(
+        self,
+        batch: Batch,
+        started: datetime,
+        reason: str,
+        detail: dict[str, Any],
+        *,
+        status: str = "failed",
+    ) -> PassOutcome:
+        """Record a pass that could not be applied and count the attempt (one transaction)."""
+        async with self._db.transaction() as tx:
+            pass_id = await self.passes.add(
+                tx,
+                user_id=batch.user_id,
+                kind=KIND,
+                category=batch.category,
+                status=status,
+                started_at=started,
+                reason=reason,
+                detail={
+                    **detail,
+                    "conversation_id": batch.conversation_id,
+                    "source_message_ids": list(batch.owner_message_ids),
+                },
+            )
+            note = await self.progress.failed(
+                tx, batch, reason, self._settings.curation.max_attempts
+            )
+        return PassOutcome(
+            pass_id,
+            KIND,
+            batch.category,
+            "rejected" if status == "rejected" else "failed",
+            reason=f"{reason}; {note}" if note else reason,
+            source_message_ids=batch.owner_message_ids,
+        )
+
+    def _request(self, batch: Batch, current: list[Fact], now: datetime) -> LLMRequest:
+        owner = self._settings.owner.name or "the owner"
+        shared = self._prompts.render(
+            "curate/base",
+            owner_name=owner,
+            today=local_date(now, self._tz).isoformat(),
+            messages=transcript(batch.messages, self._tz, owner),
+        )
+        rules = self._prompts.render(
+            f"curate/{batch.category}", owner_name=owner, facts=fact_lines(current, self._tz)
+        )
+        return LLMRequest(
+            model=self._settings.llm.small_model,
+            # The transcript block is the same for all seven categories: cached once.
+            system=(SystemBlock(shared, cache=True), SystemBlock(rules)),
+            messages=(
+                ChatMessage.text(
+                    "user",
+                    f"Curate the `{batch.category}` facts from this conversation now.",
+                ),
+            ),
+            max_tokens=MAX_TOKENS,
+            tools=(operations_tool(),),
+            purpose=f"curate:{batch.category}",
+            user_id=batch.user_id,
+        )
+
+
+_GOOD = ("applied", "noop")
+
+
+def _crash_reason(stage: str, exc: BaseException) -> str:
+    # KitError messages are written to be shown; anything else may carry data: name it only.
+    what = str(exc) if isinstance(exc, KitError) else type(exc).__name__
+    return f"{stage} failed ({what}); nothing of the pass was applied"
+
+
+def transcript(messages: Sequence[Message], tz: tzinfo, owner: str) -> str:
+    """The batch as the curator reads it: Kit's lines marked, each message bounded in size."""
+    lines = []
+    for m in messages:
+        who = "Kit" if m.role == "assistant" else (m.speaker or owner)
+        text = m.text if len(m.text) <= BATCH_MAX_CHARS else m.text[:BATCH_MAX_CHARS] + " [...]"
+        lines.append(f"[{m.at.astimezone(tz).strftime('%Y-%m-%d %H:%M')}] {who}: {text}")
+    return "\n".join(lines)
+
+
+def fact_lines(facts: Sequence[Fact], tz: tzinfo) -> str:
+    """Current facts as the model sees them, with the ids its operations must use."""
+    if not facts:
+        return "(none yet)"
+    lines = []
+    for f in facts:
+        expiry = "" if f.expires_at is None else f" | expires {local_date(f.expires_at, tz)}"
+        pinned = " | pinned by the owner" if f.pinned else ""
+        subject = f.subject or "-"
+        lines.append(f"#{f.id} | {subject} | {f.content} | {f.confidence:.2f}{expiry}{pinned}")
+    return "\n".join(lines)
