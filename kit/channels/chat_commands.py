@@ -7,12 +7,11 @@ as plain text, or raises a KitError whose message the channel shows as it is.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from kit.app import Services
 from kit.config import CATEGORIES
 from kit.curator.reports import RemReport
-from kit.errors import InputError, KitError, NotFound
+from kit.errors import InputError, NotFound
 from kit.memory.facts import Provenance
 from kit.tools import format_hits, parse_day
 
@@ -127,16 +126,8 @@ class ChatCommands:
         return f"Forgot fact #{fact_id}: {fact.content}\n(It stays in the fact's history.)"
 
     async def rem(self, user_id: str, arg: str) -> str:
-        rem = _rem_of(self._services)
-        if rem is None:
-            raise KitError("REM (memory consolidation) is not available in this build of Kit")
-        report: RemReport = await rem.run(user_id)
-        return format_rem_report(report)
-
-
-def _rem_of(services: Services) -> Any:
-    """The REM runner if this build wires one (a Services field or an extra)."""
-    return getattr(services, "rem", None) or services.extras.get("rem")
+        # A run already going (the nightly one) raises JobBusy, a KitError the chat shows.
+        return format_rem_report(await self._services.rem.run(user_id))
 
 
 def format_rem_report(report: RemReport) -> str:

@@ -123,14 +123,33 @@ async def test_forget_deactivates_with_a_history_row(
     assert (await kit.services.facts.get("ana", others.id)).active
 
 
-async def test_rem_without_a_rem_runner_says_it_is_unavailable(
-    tg: FakeTelegramServer, make_channel: ChannelFactory, kit: Kit
+def bullets(n: int, word: str) -> str:
+    return "\n".join(f"- {word} {i}" for i in range(1, n + 1))
+
+
+async def test_rem_runs_consolidation_now_and_reports(
+    kit: Kit, fake_llm: FakeLLM, tg: FakeTelegramServer, make_channel: ChannelFactory
 ) -> None:
-    kit.services.extras.pop("rem", None)
-    if hasattr(kit.services, "rem"):
-        object.__setattr__(kit.services, "rem", None)
+    await kit.services.days.put_detailed("owner", date(2026, 3, 1), bullets(30, "detail"), 40)
+    await kit.services.days.put_detailed("ana", date(2026, 3, 1), bullets(30, "ana's"), 40)
+    fake_llm.queue(bullets(12, "outcome"))
     (reply,) = await ask(tg, make_channel, "/rem")
-    assert reply == "REM (memory consolidation) is not available in this build of Kit"
+    lines = reply.splitlines()
+    assert lines[0].startswith("REM finished in")
+    assert "Condensed 1 day(s): 2026-03-01" in lines
+    assert "• condensed 2026-03-01 (30 -> 12 bullets)" in lines
+    day = await kit.day(date(2026, 3, 1))
+    assert day is not None and day.condensed == bullets(12, "outcome")
+    ana_day = await kit.day(date(2026, 3, 1), user="ana")
+    assert ana_day is not None and ana_day.condensed == ""  # only the sender's memory
+
+
+async def test_rem_while_another_run_holds_the_lease_is_refused_clearly(
+    kit: Kit, tg: FakeTelegramServer, make_channel: ChannelFactory
+) -> None:
+    async with kit.services.job_runs.lease("rem", label="REM", user_id="owner"):
+        (reply,) = await ask(tg, make_channel, "/rem")
+    assert reply.startswith("REM is already running")
 
 
 async def test_unknown_commands_point_to_help(
