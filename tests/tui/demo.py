@@ -1,0 +1,197 @@
+"""A deterministic, in-memory `KitClient` for snapshot tests and README screenshots.
+
+Pilot tests run the TUI against the real engine (`LocalClient` over an in-process Kit); the
+snapshots need data that renders the same on every machine and in any event loop, which an
+SQLite-backed Kit opened in the test's loop cannot offer to the snapshot's own loop.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, date, datetime, timedelta
+
+from kit.agent import TurnResult
+from kit.client import ProgressSink, Status
+from kit.curator.reports import REM_STEPS, RemProgress, RemReport, UndoResult
+from kit.errors import NotFound
+from kit.llm.base import TextSink, Usage
+from kit.memory.days import Day
+from kit.memory.facts import Fact, HistoryEntry
+
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def _at(days_ago: float, hour: int = 9) -> datetime:
+    return (NOW - timedelta(days=days_ago)).replace(hour=hour, minute=0)
+
+
+def _fact(
+    fact_id: int,
+    category: str,
+    subject: str,
+    content: str,
+    confidence: float,
+    *,
+    expires_at: datetime | None = None,
+    active: bool = True,
+    used: int = 0,
+    last_used: datetime | None = None,
+    created: datetime | None = None,
+) -> Fact:
+    created = created or _at(20)
+    return Fact(
+        id=fact_id,
+        user_id="owner",
+        category=category,
+        subject=subject,
+        content=content,
+        confidence=confidence,
+        expires_at=expires_at,
+        active=active,
+        pinned=False,
+        created_at=created,
+        updated_at=created,
+        access_count=used,
+        last_accessed_at=last_used,
+        replaced_by=None,
+    )
+
+
+FACTS = (
+    _fact(1, "person", "Ana", "Lives in Lisbon and works as a landscape architect", 0.95,
+          used=12, last_used=_at(1)),
+    _fact(2, "people", "Rui", "Ana's brother; birthday on 3 May", 0.9, used=3, last_used=_at(6)),
+    _fact(3, "preferences", "coffee", "Prefers oat-milk flat whites, no sugar", 0.85,
+          used=5, last_used=_at(2)),
+    _fact(4, "projects", "garden app", "Building a planting-calendar app in Kotlin", 0.8,
+          used=7, last_used=_at(1)),
+    _fact(5, "technical", "laptop", "Uses a 2021 ThinkPad X1 running Fedora 41", 0.75),
+    _fact(6, "workflows", "planning", "Plans the week on Sunday evenings in a paper notebook",
+          0.7, expires_at=_at(-30), used=1, last_used=_at(8)),
+    _fact(7, "entities", "Tasca do Zé", "Favourite restaurant, Rua da Rosa 12", 0.6,
+          active=False),
+)
+
+HISTORY = {
+    1: (
+        HistoryEntry(1, 1, _at(20), "curator", "insert", 3, "stated in conversation",
+                     None, {"content": FACTS[0].content}, (11, 12)),
+        HistoryEntry(9, 1, _at(5), "curator", "update", 8, "confidence raised: confirmed again",
+                     {"confidence": 0.8}, {"confidence": 0.95}, (40,)),
+    ),
+    7: (
+        HistoryEntry(2, 7, _at(20), "curator", "insert", 3, "mentioned twice",
+                     None, {"content": FACTS[6].content}, (13,)),
+        HistoryEntry(10, 7, _at(4), "owner", "deactivate", None, "closed down last month",
+                     {"active": True}, {"active": False}, ()),
+    ),
+}
+
+DAYS = (
+    Day(3, "owner", date(2026, 3, 1), "- Planned the week: garden app beta on Friday\n"
+        "- Ana asked for a flat-white place near Rossio\n- Reviewed Kotlin coroutine notes",
+        "", 41, _at(1, 23), _at(1, 23), None),
+    Day(2, "owner", date(2026, 2, 28), "- Fixed the planting-calendar sync bug\n"
+        "- Called Rui about the May birthday dinner",
+        "- Calendar sync fixed\n- Rui: birthday dinner plans", 23, _at(2, 23), _at(1, 3),
+        _at(1, 3)),
+    Day(1, "owner", date(2026, 2, 26), "- Long walk in Monsanto; ideas for the app's onboarding",
+        "- Walk; onboarding ideas", 9, _at(4, 23), _at(3, 3), _at(3, 3)),
+)
+
+LAST_REM = RemReport(
+    started_at=_at(1, 3),
+    finished_at=_at(1, 3) + timedelta(minutes=2),
+    dry_run=False,
+    condensed_days=(date(2026, 2, 28),),
+    reviewed_facts=4,
+    changes=("condensed 2026-02-28 (2 → 2 bullets)", "fact #6 expiry set to 2026-04-01"),
+    expired_fact_ids=(),
+    input_tokens=5120,
+    output_tokens=640,
+    steps=tuple(RemProgress(step, "done") for step in REM_STEPS),
+)
+
+
+class DemoClient:
+    """Answers every `KitClient` call from the fixed data above."""
+
+    def __init__(self, *, mode: str = "standalone", reply: str = "") -> None:
+        self.mode = mode
+        self.reply = reply or (
+            "Ana prefers **oat-milk flat whites**. Near Rossio, try a café on Rua do Ouro."
+        )
+        self.facts_by_id = {f.id: f for f in FACTS}
+        self.sent: list[str] = []
+
+    async def send(
+        self, text: str, *, conversation: str = "terminal", on_text: TextSink | None = None
+    ) -> TurnResult:
+        self.sent.append(text)
+        if on_text is not None:
+            for start in range(0, len(self.reply), 16):
+                await on_text(self.reply[start : start + 16])
+        return TurnResult(
+            reply=self.reply,
+            user_message_id=len(self.sent) * 2 - 1,
+            reply_message_id=len(self.sent) * 2,
+            conversation_id=1,
+            fact_ids=(1, 3),
+            days=(date(2026, 3, 1),),
+            usage=Usage(900, 40),
+        )
+
+    async def days(self) -> list[Day]:
+        return list(DAYS)
+
+    async def day(self, day: date) -> Day | None:
+        return next((d for d in DAYS if d.day == day), None)
+
+    async def facts(
+        self, *, category: str | None = None, include_inactive: bool = False, text: str = ""
+    ) -> list[Fact]:
+        needle = text.casefold()
+        return [
+            f
+            for f in self.facts_by_id.values()
+            if (include_inactive or f.active)
+            and (category is None or f.category == category)
+            and needle in f"{f.subject}\n{f.content}".casefold()
+        ]
+
+    async def fact_history(self, fact_id: int) -> list[HistoryEntry]:
+        if fact_id not in self.facts_by_id:
+            raise NotFound(f"fact {fact_id} does not exist")
+        return list(HISTORY.get(fact_id, ()))
+
+    async def deactivate_fact(self, fact_id: int, reason: str) -> Fact:
+        fact = dataclasses.replace(self.facts_by_id[fact_id], active=False)
+        self.facts_by_id[fact_id] = fact
+        return fact
+
+    async def undo_pass(self, pass_id: int) -> UndoResult:
+        return UndoResult(pass_id, (), ())
+
+    async def rem(
+        self, *, dry_run: bool = False, on_progress: ProgressSink | None = None
+    ) -> RemReport:
+        if on_progress is not None:
+            for step in REM_STEPS:
+                await on_progress(RemProgress(step, "running"))
+                await on_progress(RemProgress(step, "done"))
+        return dataclasses.replace(LAST_REM, dry_run=dry_run)
+
+    async def last_rem(self) -> RemReport | None:
+        return LAST_REM
+
+    async def status(self) -> Status:
+        return Status(
+            mode="daemon" if self.mode == "daemon" else "standalone",
+            user_id="owner",
+            chat_model="claude-sonnet-4-5",
+            small_model="claude-haiku-4-5",
+            embedding_model="sentence-transformers/all-MiniLM-L6-v2",
+            tokens_today=12_345,
+            last_rem_at=LAST_REM.finished_at,
+            uptime_seconds=3600.0,
+        )

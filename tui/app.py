@@ -1,0 +1,145 @@
+"""`KitApp`: the terminal UI. Four panes (chat, days, facts, consolidation), a status line and a
+footer of key bindings. It only ever talks to a `KitClient`, so it neither knows nor cares
+whether Kit runs in this process or in a daemon behind the control socket."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import tzinfo
+from functools import partial
+
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.dom import DOMNode
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, TabbedContent, TabPane
+
+from kit.client import KitClient
+from kit.clock import resolve_timezone
+from tui.base import MemoryChanged, Pane
+from tui.chat import ChatPane
+from tui.consolidation import ConsolidationPane
+from tui.days import DaysPane
+from tui.fact_history import FactHistoryScreen
+from tui.facts import FactsPane
+from tui.failures import describe, log_failure
+from tui.status import StatusLine
+
+# Which widget takes the keyboard when a tab is shown (so its pane's bindings are live).
+FOCUS_ON_SHOW = {
+    "chat": "#prompt",
+    "days": "#day-list",
+    "facts": "#fact-table",
+    "rem": "#rem-report-box",
+}
+
+
+class KitApp(App[None]):
+    CSS_PATH = "kit.tcss"
+    TITLE = "Kit"
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [
+        # The tab labels show F1-F4, so the footer keeps its room for the pane's own keys.
+        Binding("f1", "show_tab('chat')", "Chat", tooltip="Show the chat", show=False),
+        Binding("f2", "show_tab('days')", "Days", tooltip="Show the day summaries", show=False),
+        Binding("f3", "show_tab('facts')", "Facts", tooltip="Show the facts", show=False),
+        Binding("f4", "show_tab('rem')", "REM", tooltip="Show consolidation", show=False),
+        Binding("ctrl+r", "reload", "Reload", tooltip="Reload the status and every pane"),
+        Binding("ctrl+q", "quit", "Quit", tooltip="Quit the TUI", priority=True),
+    ]
+
+    def __init__(
+        self, client: KitClient, *, tz: tzinfo | None = None, conversation: str = "terminal"
+    ) -> None:
+        super().__init__()
+        self.client = client
+        self.tz = tz if tz is not None else resolve_timezone("")
+        self.conversation = conversation
+
+    def compose(self) -> ComposeResult:
+        with TabbedContent(initial="chat", id="tabs"):
+            with TabPane("F1 Chat", id="chat"):
+                yield ChatPane(conversation=self.conversation, id="chat-pane")
+            with TabPane("F2 Days", id="days"):
+                yield DaysPane(id="days-pane")
+            with TabPane("F3 Facts", id="facts"):
+                yield FactsPane(id="facts-pane")
+            with TabPane("F4 REM", id="rem"):
+                yield ConsolidationPane(id="rem-pane")
+        yield StatusLine(self.tz, id="status")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.reload_everything()
+        self.action_show_tab("chat")
+
+    # -- failures: the one place client errors become notifications -------------------------
+
+    @contextmanager
+    def reporting(self) -> Iterator[None]:
+        """Run a client call; if it fails, tell the owner what to do instead of crashing."""
+        try:
+            yield
+        except Exception as exc:
+            log_failure(exc)
+            self.notify(describe(exc), title="Kit", severity="error", timeout=10)
+
+    # -- keeping what is shown fresh ----------------------------------------------------------
+
+    def on_memory_changed(self, message: MemoryChanged) -> None:
+        message.stop()
+        self.reload_everything()
+
+    def reload_everything(self) -> None:
+        self.run_worker(self._reload_status, group="status", exclusive=True, exit_on_error=False)
+        for pane in self.query_one("#tabs", TabbedContent).query(Pane):
+            pane.start_reload()
+        for screen in self.screen_stack:
+            if isinstance(screen, FactHistoryScreen):
+                screen.start_reload()
+
+    async def _reload_status(self) -> None:
+        with self.reporting():
+            status = await self.client.status()
+            self.query_one("#status", StatusLine).show(status)
+
+    def action_reload(self) -> None:
+        self.reload_everything()
+
+    # -- navigation ---------------------------------------------------------------------------
+
+    def action_show_tab(self, tab: str) -> None:
+        if isinstance(self.screen, ModalScreen):
+            return  # a dialog is open: it keeps the keyboard
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.query_one("#tabs", TabbedContent).active = tab
+        self.query_one(FOCUS_ON_SHOW[tab]).focus()
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        tab = event.pane.id or ""
+        if tab in FOCUS_ON_SHOW:
+            self.query_one(FOCUS_ON_SHOW[tab]).focus()
+
+    # -- the command palette lists every key binding that is live where it was opened ---------
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        seen: set[str] = set()
+        for active in screen.active_bindings.values():
+            binding = active.binding
+            if binding.system or not binding.description or binding.action == "quit":
+                continue
+            if binding.action in seen:
+                continue
+            seen.add(binding.action)
+            key = self.get_key_display(binding)
+            yield SystemCommand(
+                binding.description,
+                f"{binding.tooltip or binding.description} (key: {key})",
+                partial(self._run_binding, active.node, binding.action),
+            )
+
+    async def _run_binding(self, node: DOMNode, action: str) -> None:
+        await self.run_action(action, node)

@@ -1,0 +1,72 @@
+"""Changes to memory the owner can make from the TUI, each behind a confirmation:
+deactivate a fact (kept, with a history row) and undo a whole curation pass."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, cast
+
+from textual.dom import DOMNode
+
+from kit.memory.facts import Fact
+from tui.base import MemoryChanged
+from tui.dialogs import Confirm
+from tui.format import fact_details
+
+if TYPE_CHECKING:
+    from tui.app import KitApp
+
+
+def ask_deactivate(node: DOMNode, fact: Fact) -> None:
+    app = cast("KitApp", node.app)
+    if not fact.active:
+        app.notify(f"fact #{fact.id} is already inactive", severity="warning")
+        return
+    body = (
+        f"{fact_details(fact, app.tz)}\n\nKit stops using it. Nothing is deleted: the fact "
+        "stays in memory as inactive, and its history records who deactivated it and why."
+    )
+    dialog = Confirm(
+        f"Deactivate fact #{fact.id}?", body, action="Deactivate", reason="no longer true"
+    )
+
+    def confirmed(reason: str | None) -> None:
+        if reason is not None:
+            node.run_worker(
+                partial(_deactivate, app, fact.id, reason), group="change", exit_on_error=False
+            )
+
+    app.push_screen(dialog, confirmed)
+
+
+async def _deactivate(app: KitApp, fact_id: int, reason: str) -> None:
+    with app.reporting():
+        await app.client.deactivate_fact(fact_id, reason)
+        app.notify(f"fact #{fact_id} deactivated; its history keeps what it said")
+        app.post_message(MemoryChanged())
+
+
+def ask_undo(node: DOMNode, pass_id: int) -> None:
+    app = cast("KitApp", node.app)
+    body = (
+        f"Every change curation pass {pass_id} made is reverted: facts it changed or "
+        "deactivated are restored, facts it added are deactivated. Each revert is recorded "
+        "in the facts' history."
+    )
+    dialog = Confirm(f"Undo curation pass {pass_id}?", body, action="Undo pass")
+
+    def confirmed(answer: str | None) -> None:
+        if answer is not None:
+            node.run_worker(partial(_undo, app, pass_id), group="change", exit_on_error=False)
+
+    app.push_screen(dialog, confirmed)
+
+
+async def _undo(app: KitApp, pass_id: int) -> None:
+    with app.reporting():
+        result = await app.client.undo_pass(pass_id)
+        app.notify(
+            f"pass {result.pass_id} undone: {len(result.restored_fact_ids)} facts restored, "
+            f"{len(result.deactivated_fact_ids)} facts it had added deactivated"
+        )
+        app.post_message(MemoryChanged())

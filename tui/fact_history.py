@@ -1,0 +1,103 @@
+"""One fact and its history: every change, when, by whom (which pass or message), and why."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+from textual.worker import Worker
+
+from kit.memory.facts import Fact, HistoryEntry
+from tui.changes import ask_deactivate, ask_undo
+from tui.format import clip, fact_details, history_change, history_source, when
+
+if TYPE_CHECKING:
+    from tui.app import KitApp
+
+
+class FactHistoryScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("u", "undo_pass", "Undo this pass"),
+        Binding("d", "deactivate", "Deactivate"),
+    ]
+
+    def __init__(self, fact: Fact) -> None:
+        super().__init__()
+        self.fact = fact
+        self.entries: list[HistoryEntry] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="fact-details", markup=False)
+        table: DataTable[str] = DataTable(id="history-table", cursor_type="row")
+        yield table
+        with VerticalScroll(id="history-change"):
+            yield Static(id="change-text", markup=False)
+        yield Footer()
+
+    @property
+    def table(self) -> DataTable[str]:
+        return self.query_one("#history-table", DataTable)
+
+    def on_mount(self) -> None:
+        for label, width in (("when", 16), ("by", 8), ("change", 10), ("source", 14)):
+            self.table.add_column(label, width=width, key=label)
+        self.table.add_column("why", key="why")
+        self.start_reload()
+
+    def start_reload(self) -> Worker[Any]:
+        return self.run_worker(
+            partial(self.reload), group="reload", exclusive=True, exit_on_error=False
+        )
+
+    async def reload(self) -> None:
+        app = cast("KitApp", self.app)
+        with app.reporting():
+            facts = await app.client.facts(include_inactive=True)
+            self.fact = next((f for f in facts if f.id == self.fact.id), self.fact)
+            self.entries = await app.client.fact_history(self.fact.id)
+        self.query_one("#fact-details", Static).update(fact_details(self.fact, app.tz))
+        table = self.table
+        table.clear()
+        for i, entry in enumerate(reversed(self.entries)):  # newest first
+            table.add_row(
+                when(entry.at, app.tz),
+                entry.actor,
+                entry.operation,
+                history_source(entry),
+                clip(entry.reason, 60) or "—",
+                key=str(i),
+            )
+        self._show_change()
+
+    def current(self) -> HistoryEntry | None:
+        if not self.entries or not self.table.row_count:
+            return None
+        return list(reversed(self.entries))[self.table.cursor_row]
+
+    def on_data_table_row_highlighted(self) -> None:
+        self._show_change()
+
+    def _show_change(self) -> None:
+        entry = self.current()
+        text = "" if entry is None else f"{entry.reason}\n\n{history_change(entry)}".strip()
+        self.query_one("#change-text", Static).update(text)
+
+    def action_undo_pass(self) -> None:
+        entry = self.current()
+        if entry is None or entry.pass_id is None:
+            self.notify(
+                "this change was not made by a curation pass; pick a row whose source "
+                "says 'pass N'",
+                severity="warning",
+            )
+            return
+        ask_undo(self, entry.pass_id)
+
+    def action_deactivate(self) -> None:
+        ask_deactivate(self, self.fact)

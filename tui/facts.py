@@ -1,0 +1,172 @@
+"""The facts pane: long-term facts filterable by category, active/inactive and text, with
+confidence, expiry and last use; open one for its history, deactivate one, undo a pass."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Checkbox, DataTable, Input, Select
+
+from kit.config import CATEGORIES
+from kit.errors import InputError
+from kit.memory.facts import Fact
+from tui.base import Pane
+from tui.changes import ask_deactivate, ask_undo
+from tui.dialogs import Ask
+from tui.fact_history import FactHistoryScreen
+from tui.format import clip, fact_line, on_day
+
+# Columns beside the fact's text, with their widths; the text gets what is left.
+FIXED_COLUMNS = (("#", 4), ("category", 11), ("conf", 4), ("expires", 10), ("last used", 10))
+MIN_TEXT_WIDTH = 16
+
+
+class FactsPane(Pane):
+    BINDINGS = [
+        Binding("o", "open", "History"),
+        Binding("d", "deactivate", "Deactivate"),
+        Binding("u", "undo_pass", "Undo pass"),
+        Binding("slash", "search", "Filter", key_display="/"),
+        Binding("c", "category", "Category"),
+        Binding("i", "toggle_inactive", "Inactive"),
+    ]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.facts: dict[int, Fact] = {}
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="fact-filters"):
+            yield Select(
+                [(c, c) for c in CATEGORIES],
+                prompt="all categories",
+                id="fact-category",
+            )
+            yield Checkbox("inactive too", id="fact-inactive")
+            yield Input(placeholder="/ filter text", id="fact-filter")
+        table: DataTable[str | Text] = DataTable(id="fact-table", cursor_type="row")
+        yield table
+
+    @property
+    def table(self) -> DataTable[str | Text]:
+        return self.query_one("#fact-table", DataTable)
+
+    def on_mount(self) -> None:
+        self._add_columns()
+
+    def _text_width(self) -> int:
+        fixed = sum(width + 2 for _, width in FIXED_COLUMNS) + 2  # cell padding, scrollbar
+        return max(MIN_TEXT_WIDTH, (self.size.width or self.app.size.width) - fixed)
+
+    def _add_columns(self) -> None:
+        table = self.table
+        table.clear(columns=True)
+        for label, width in FIXED_COLUMNS[:2]:
+            table.add_column(label, width=width, key=label)
+        table.add_column("fact", width=self._text_width(), key="fact")
+        for label, width in FIXED_COLUMNS[2:]:
+            table.add_column(label, width=width, key=label)
+
+    def on_resize(self) -> None:
+        if self.table.columns:
+            self._add_columns()
+            self._fill()
+
+    async def reload(self) -> None:
+        category: Select[str] = self.query_one("#fact-category", Select)
+        with self.kit_app.reporting():
+            facts = await self.client.facts(
+                category=category.selection,
+                include_inactive=self.query_one("#fact-inactive", Checkbox).value,
+                text=self.query_one("#fact-filter", Input).value,
+            )
+            self.facts = {f.id: f for f in facts}
+            self._fill()
+
+    def _fill(self) -> None:
+        table = self.table
+        keep = self.current()
+        table.clear()
+        width = self._text_width()
+        for fact in self.facts.values():
+            style = "" if fact.active else "dim strike"
+            cells = (
+                str(fact.id),
+                fact.category,
+                clip(fact_line(fact), width),
+                f"{fact.confidence:.2f}",
+                on_day(fact.expires_at, self.tz, empty="—"),
+                on_day(fact.last_accessed_at, self.tz),
+            )
+            table.add_row(*(Text(c, style=style) for c in cells), key=str(fact.id))
+        if keep is not None and keep.id in self.facts:
+            table.move_cursor(row=table.get_row_index(str(keep.id)))
+
+    def current(self) -> Fact | None:
+        table = self.table
+        if not table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return None if key is None else self.facts.get(int(key))
+
+    def on_select_changed(self) -> None:
+        self.start_reload()
+
+    def on_checkbox_changed(self) -> None:
+        self.start_reload()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "fact-filter":
+            self.start_reload()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "fact-filter":
+            event.stop()
+            self.table.focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    def _need_fact(self) -> Fact | None:
+        fact = self.current()
+        if fact is None:
+            self.notify("no fact selected; the table is empty", severity="warning")
+        return fact
+
+    def action_open(self) -> None:
+        fact = self._need_fact()
+        if fact is not None:
+            self.app.push_screen(FactHistoryScreen(fact))
+
+    def action_deactivate(self) -> None:
+        fact = self._need_fact()
+        if fact is not None:
+            ask_deactivate(self, fact)
+
+    def action_undo_pass(self) -> None:
+        def chosen(answer: str | None) -> None:
+            if not answer:
+                return
+            with self.kit_app.reporting():
+                if not answer.isdigit():
+                    raise InputError(
+                        f"{answer!r} is not a pass number; a fact's history (o) shows the "
+                        "pass that changed it"
+                    )
+                ask_undo(self, int(answer))
+
+        self.app.push_screen(Ask("Undo curation pass number", placeholder="e.g. 12"), chosen)
+
+    def action_search(self) -> None:
+        self.query_one("#fact-filter", Input).focus()
+
+    def action_category(self) -> None:
+        select = self.query_one("#fact-category", Select)
+        select.focus()
+        select.action_show_overlay()
+
+    def action_toggle_inactive(self) -> None:
+        self.query_one("#fact-inactive", Checkbox).toggle()

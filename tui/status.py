@@ -1,0 +1,68 @@
+"""The status line: daemon or standalone, the models, tokens used today, the last REM."""
+
+from __future__ import annotations
+
+from datetime import tzinfo
+
+from textual.widgets import Static
+
+from kit.client import Status
+from tui.format import when
+
+
+def _short(model: str) -> str:
+    return model.removeprefix("claude-")
+
+
+def status_text(status: Status | None, tz: tzinfo, width: int) -> str:
+    """The line to show, shortened (model names first) until it fits `width`."""
+    if status is None:
+        return "connecting…"
+    mode = "● daemon" if status.mode == "daemon" else "○ standalone"
+    embed = status.embedding_model.rsplit("/", 1)[-1] if status.embedding_model else "lexical only"
+    rem = when(status.last_rem_at, tz, empty="never")
+    tokens = f"{status.tokens_today:,} tokens today"
+    full = [
+        mode,
+        f"{status.chat_model} / {status.small_model}",
+        f"embed {embed}",
+        tokens,
+        f"last REM {rem}",
+    ]
+    shorter = [
+        mode,
+        f"{_short(status.chat_model)}/{_short(status.small_model)}",
+        tokens,
+        f"REM {rem}",
+    ]
+    shortest = [
+        mode,
+        f"{_short(status.chat_model)}/{_short(status.small_model)}",
+        f"{status.tokens_today:,} tok today",
+        f"REM {rem[5:]}" if status.last_rem_at is not None else "REM never",
+    ]
+    for parts in (full, shorter, shortest):
+        line = " │ ".join(parts)
+        if len(line) <= width:
+            return line
+    return " │ ".join(shortest)[: max(0, width)]
+
+
+class StatusLine(Static):
+    """Shows the last `Status` the client reported; `KitApp` refreshes it after every change."""
+
+    def __init__(self, tz: tzinfo, *, id: str | None = None) -> None:
+        super().__init__("connecting…", markup=False, id=id)
+        self._tz = tz
+        self.status: Status | None = None
+
+    def show(self, status: Status) -> None:
+        self.status = status
+        self._render_line()
+
+    def on_resize(self) -> None:
+        self._render_line()
+
+    def _render_line(self) -> None:
+        width = self.content_region.width or self.app.size.width
+        self.update(status_text(self.status, self._tz, width))
