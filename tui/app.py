@@ -8,9 +8,10 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import tzinfo
 from functools import partial
+from typing import ClassVar
 
 from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, TabbedContent, TabPane
@@ -39,7 +40,7 @@ class KitApp(App[None]):
     CSS_PATH = "kit.tcss"
     TITLE = "Kit"
     ENABLE_COMMAND_PALETTE = True
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         # The tab labels show F1-F4, so the footer keeps its room for the pane's own keys.
         Binding("f1", "show_tab('chat')", "Chat", tooltip="Show the chat", show=False),
         Binding("f2", "show_tab('days')", "Days", tooltip="Show the day summaries", show=False),

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Collapsible, Input, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
@@ -16,7 +18,7 @@ from tui.format import clip, fact_line
 class HistoryInput(Input):
     """An input that remembers what was sent: up for older, down for newer (then the draft)."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "older", "History", key_display="↑↓"),
         Binding("down", "newer", "Newer", show=False),
     ]
@@ -78,7 +80,7 @@ class MemoryNote(Collapsible):
 
 
 class ChatPane(Pane):
-    BINDINGS = [Binding("ctrl+o", "toggle_memory", "Memory used")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+o", "toggle_memory", "Memory used")]
 
     def __init__(self, *, conversation: str = "terminal", id: str | None = None) -> None:
         super().__init__(id=id)
@@ -114,7 +116,9 @@ class ChatPane(Pane):
         if not text:
             return
         if self.busy:
-            self.notify("Kit is still answering; send this when the reply is done", severity="warning")
+            self.notify(
+                "Kit is still answering; send this when the reply is done", severity="warning"
+            )
             return
         self.prompt.remember(text)
         self.prompt.value = ""
@@ -178,15 +182,15 @@ class ChatPane(Pane):
                 facts = await self.client.facts(include_inactive=True)
                 for fact in facts:
                     if fact.id in wanted:
-                        lines.append(f"fact #{fact.id} [{fact.category}] {clip(fact_line(fact), 200)}")
+                        line = clip(fact_line(fact), 200)
+                        lines.append(f"fact #{fact.id} [{fact.category}] {line}")
             for day in result.days:
                 summary = await self.client.day(day)
                 gist = clip(summary.gist, 200) if summary is not None else "(no summary)"
                 lines.append(f"day {day.isoformat()}: {gist}")
         facts_n, days_n = len(result.fact_ids), len(result.days)
         title = (
-            f"memory used: {facts_n} fact{'s' * (facts_n != 1)}, "
-            f"{days_n} day{'s' * (days_n != 1)}"
+            f"memory used: {facts_n} fact{'s' * (facts_n != 1)}, {days_n} day{'s' * (days_n != 1)}"
         )
         body = Static(
             "\n".join(lines) or "(details unavailable)", markup=False, classes="memory-lines"

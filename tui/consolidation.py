@@ -3,8 +3,10 @@ and the last REM's report (the nightly one, unless run here since)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Markdown, Static
 
@@ -49,7 +51,7 @@ class StepLine(Static):
 
 
 class ConsolidationPane(Pane):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "run_rem", "Run REM"),
         Binding("n", "dry_run", "Dry run"),
         Binding("l", "last_report", "Last report"),
@@ -88,7 +90,9 @@ class ConsolidationPane(Pane):
         self.report = report
         body = self.query_one("#rem-report", Markdown)
         if report is None:
-            await body.update("## Last REM\n\nREM has not run yet. It runs every night; r runs it now.")
+            await body.update(
+                "## Last REM\n\nREM has not run yet. It runs every night; r runs it now."
+            )
             return
         await body.update(report_markdown(report, self.tz, title))
 

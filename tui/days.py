@@ -4,9 +4,10 @@ detailed or condensed. Jump to any date."""
 from __future__ import annotations
 
 from datetime import date
+from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
@@ -30,7 +31,7 @@ def parse_date(text: str) -> date:
 
 
 class DaysPane(Pane):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("t", "toggle_version", "Detailed/condensed"),
         Binding("g", "jump", "Jump to date"),
     ]
@@ -99,7 +100,8 @@ class DaysPane(Pane):
         text = summary.detailed if self.detailed else summary.condensed
         if not text:
             text = (
-                "*No condensed summary yet: REM condenses older days. Press t for the detailed one.*"
+                "*No condensed summary yet: REM condenses older days. "
+                "Press t for the detailed one.*"
                 if not self.detailed
                 else "*No detailed summary for this day.*"
             )

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
@@ -12,7 +14,7 @@ from textual.widgets import Button, Input, Label, Static
 class Confirm(ModalScreen[str | None]):
     """Ask before a change to memory. Dismisses with the reason (or "") or None on cancel."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+y", "confirm", "Confirm"),
     ]
@@ -61,7 +63,7 @@ class Confirm(ModalScreen[str | None]):
 class Ask(ModalScreen[str | None]):
     """Ask for one value (a date, a pass number). Dismisses with the text or None."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, *, placeholder: str = "", value: str = "") -> None:
         super().__init__()

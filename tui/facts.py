@@ -3,9 +3,11 @@ confidence, expiry and last use; open one for its history, deactivate one, undo 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Checkbox, DataTable, Input, Select
 
@@ -24,7 +26,7 @@ MIN_TEXT_WIDTH = 16
 
 
 class FactsPane(Pane):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("o", "open", "History"),
         Binding("d", "deactivate", "Deactivate"),
         Binding("u", "undo_pass", "Undo pass"),

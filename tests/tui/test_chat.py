@@ -55,7 +55,7 @@ async def test_memory_note_shows_the_facts_and_days_in_context(
     kit: Kit, app: KitApp, fake_llm: FakeLLM
 ) -> None:
     fact = await kit.remember("Lives in Lisbon", category="person", subject="Ana")
-    await kit.services.days.put_detailed(kit.settings.owner.user_id, date(2026, 3, 1), "- Baked bread", 4)
+    await kit.services.days.put_detailed("owner", date(2026, 3, 1), "- Baked bread", 4)
     fake_llm.queue("You live in Lisbon.")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press(*"where do I live?", "enter")
