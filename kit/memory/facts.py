@@ -379,6 +379,15 @@ class Facts:
         rows = await self._db.fetchall(sql + " ORDER BY id", params)
         return [_fact(r) for r in rows]
 
+    async def live_ids(self, user_id: str, now: datetime) -> set[int]:
+        """Ids of the active, unexpired facts (what vector search may rank)."""
+        rows = await self._db.fetchall(
+            "SELECT id FROM facts WHERE user_id = ? AND active = 1"
+            " AND (expires_at IS NULL OR expires_at > ?)",
+            (user_id, to_iso(now)),
+        )
+        return {int(r[0]) for r in rows}
+
     async def core(self, user_id: str, now: datetime) -> list[Fact]:
         """Always in context: the owner's own facts (category person) and pinned facts."""
         rows = await self._db.fetchall(

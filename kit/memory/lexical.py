@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from datetime import datetime
 
 from kit.clock import to_iso
@@ -40,9 +41,17 @@ class LexicalIndex:
         self._db = db
 
     async def search(
-        self, user_id: str, kind: Kind, text: str, limit: int, *, now: datetime
+        self,
+        user_id: str,
+        kind: Kind,
+        text: str,
+        limit: int,
+        *,
+        now: datetime,
+        skip: Collection[int] = (),
     ) -> list[tuple[int, float]]:
-        """Ids and BM25 scores (higher is better), best first. Facts: live ones only."""
+        """Ids and BM25 scores (higher is better), best first. Facts: live ones only.
+        Messages: none of those in `skip` (they take no rank)."""
         query = fts_query(text)
         if query is None:
             return []
@@ -63,11 +72,13 @@ class LexicalIndex:
             )
             params = (query, user_id, now.date().isoformat(), limit)
         else:
+            skipped = ",".join(str(int(i)) for i in skip)
             sql = (
                 "SELECT m.id, -bm25(messages_fts) FROM messages_fts"
                 " JOIN messages m ON m.id = messages_fts.rowid"
                 " WHERE messages_fts MATCH ? AND m.user_id = ? AND m.at <= ?"
-                " ORDER BY bm25(messages_fts) LIMIT ?"
+                + (f" AND m.id NOT IN ({skipped})" if skipped else "")
+                + " ORDER BY bm25(messages_fts) LIMIT ?"
             )
             params = (query, user_id, to_iso(now), limit)
         rows = await self._db.fetchall(sql, params)

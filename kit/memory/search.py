@@ -110,18 +110,22 @@ class MemorySearch:
         exclude: frozenset[int],
     ) -> list[Hit]:
         p = self.params
+        skip = exclude if kind == "message" else frozenset()
         vector_hits: list[tuple[int, float]] = []
         if query_vector is not None:
+            # Inactive and expired facts keep their vectors (undo needs them) but must not
+            # take ranks or candidate slots from live ones.
+            only = await self._facts.live_ids(user_id, now) if kind == "fact" else None
             vector_hits = await self.vectors.search(
-                user_id, kind, query_vector, p.candidates, p.threshold
+                user_id, kind, query_vector, p.candidates, p.threshold, only=only, skip=skip
             )
-        lexical_hits = await self._lexical.search(user_id, kind, query, p.candidates, now=now)
+        lexical_hits = await self._lexical.search(
+            user_id, kind, query, p.candidates, now=now, skip=skip
+        )
         vector_rank = {item: rank for rank, (item, _) in enumerate(vector_hits, 1)}
         cosine = dict(vector_hits)
         lexical_rank = {item: rank for rank, (item, _) in enumerate(lexical_hits, 1)}
         ids = list(dict.fromkeys([*vector_rank, *lexical_rank]))
-        if kind == "message":
-            ids = [i for i in ids if i not in exclude]
         fused = {i: self._fused(vector_rank.get(i), lexical_rank.get(i)) for i in ids}
         # Load only the best few times k: the boosts are bounded, they cannot lift the rest.
         ids = sorted(ids, key=lambda i: -fused[i])[: max(k * 4, 40)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -83,14 +83,31 @@ class _Matrix:
                 self.ids[pos] = item_id
             self.rows[pos] = vector
 
-    def search(self, query: Vectors, k: int, threshold: float) -> list[tuple[int, float]]:
+    def search(
+        self,
+        query: Vectors,
+        k: int,
+        threshold: float,
+        only: Collection[int] | None = None,
+        skip: Collection[int] = (),
+    ) -> list[tuple[int, float]]:
         if self.size == 0:
             return []
         scores: npt.NDArray[np.float32] = self.rows[: self.size] @ query
+        # Masked before ranking, so excluded items take neither a rank nor a top-k slot.
+        ids = self.ids[: self.size]
+        if only is not None:
+            scores = np.where(np.isin(ids, _int_array(only)), scores, -np.inf)
+        if skip:
+            scores = np.where(np.isin(ids, _int_array(skip)), -np.inf, scores)
         k = min(k, self.size)
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top])]
         return [(int(self.ids[i]), float(scores[i])) for i in top if scores[i] >= threshold]
+
+
+def _int_array(values: Collection[int]) -> npt.NDArray[np.int64]:
+    return np.fromiter(values, dtype=np.int64, count=len(values))
 
 
 class VectorIndex:
@@ -178,13 +195,22 @@ class VectorIndex:
         return len(rows)
 
     async def search(
-        self, user_id: str, kind: Kind, query: Vectors, k: int, threshold: float
+        self,
+        user_id: str,
+        kind: Kind,
+        query: Vectors,
+        k: int,
+        threshold: float,
+        *,
+        only: Collection[int] | None = None,
+        skip: Collection[int] = (),
     ) -> list[tuple[int, float]]:
-        """Ids and cosines of the `k` nearest items at or above `threshold`, best first."""
+        """Ids and cosines of the `k` nearest items at or above `threshold`, best first;
+        restricted to ids in `only` (when given) and never any in `skip`."""
         if self.embedder is None:
             return []
         matrix = await self._matrix(user_id, kind)
-        return await asyncio.to_thread(matrix.search, query, k, threshold)
+        return await asyncio.to_thread(matrix.search, query, k, threshold, only, skip)
 
     async def _matrix(self, user_id: str, kind: Kind) -> _Matrix:
         key = (user_id, kind)

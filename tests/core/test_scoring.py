@@ -1,0 +1,204 @@
+"""Ranking: fused relevance weighted by confidence, plus bounded recency and usage boosts."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+
+import pytest
+
+from kit.api import Kit
+from kit.clock import FakeClock
+from kit.config import Settings
+from kit.embed.base import Embedder
+from kit.llm.fake import FakeLLM
+from kit.memory.facts import Fact
+from tests.core.embedders import CosineTable
+
+
+@asynccontextmanager
+async def open_kit(settings: Settings, clock: FakeClock, embedder: Embedder) -> AsyncIterator[Kit]:
+    async with Kit.open(
+        settings=settings, llm=FakeLLM(), embedder=embedder, clock=clock, background=False
+    ) as kit:
+        yield kit
+
+
+async def only_hit_score(kit: Kit, query: str, **kwargs: object) -> float:
+    (hit,) = await kit.search(query, **kwargs)  # type: ignore[arg-type]
+    return hit.score
+
+
+async def test_recency_boost_fades_linearly_to_zero_at_seven_days(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """One message, first in both rankings (relevance 1.0): only the boost changes with age."""
+    conv = await kit.services.messages.conversation("owner", "local", "default")
+    written = clock.now()
+    await kit.services.messages.add(conv, "user", "The boiler service is booked")
+    await kit.settle()
+    scores = {
+        days: await only_hit_score(kit, "boiler service", now=written + timedelta(days=days))
+        for days in (0, 1, 3.5, 7, 7.5, 10, 400)
+    }
+    assert scores[0] == pytest.approx(1.0 + 0.1)
+    assert scores[1] == pytest.approx(1.0 + 0.1 * 6 / 7)
+    assert scores[3.5] == pytest.approx(1.0 + 0.05)
+    for days in (7, 7.5, 10, 400):
+        assert scores[days] == pytest.approx(1.0)
+
+
+async def test_item_from_today_beats_identical_item_from_ten_days_ago(
+    kit: Kit, clock: FakeClock
+) -> None:
+    conv = await kit.services.messages.conversation("owner", "local", "default")
+    messages = kit.services.messages
+    now = clock.now()
+    # inserted in both orders, so neither rank tie-break can explain the result
+    old_first = await messages.add(conv, "user", "Dentist at ten", at=now - timedelta(days=10))
+    new_second = await messages.add(conv, "user", "Dentist at ten", at=now - timedelta(hours=1))
+    new_first = await messages.add(conv, "user", "Vet at noon", at=now - timedelta(hours=1))
+    old_second = await messages.add(conv, "user", "Vet at noon", at=now - timedelta(days=10))
+    await kit.settle()
+    for query, new, old in (("dentist", new_second, old_first), ("vet", new_first, old_second)):
+        hits = await kit.search(query)
+        assert [h.id for h in hits] == [new.id, old.id]
+        assert 0.0 < hits[0].score - hits[1].score <= 0.1 + 0.02  # boost, plus a rank tie-break
+
+
+async def test_confidence_weights_otherwise_equal_facts(kit: Kit, clock: FakeClock) -> None:
+    low_first = await kit.remember("Ana likes green tea", category="preferences", confidence=0.3)
+    high_second = await kit.remember("Ana likes green tea", category="preferences", confidence=0.9)
+    await kit.settle()
+    hits = await kit.search("green tea", kinds=("fact",))
+    assert [h.id for h in hits] == [high_second.id, low_first.id]
+
+
+@pytest.mark.parametrize("confidence", [0.0, 0.3, 0.9, 1.0])
+async def test_confidence_weight_is_half_plus_half_confidence(
+    kit: Kit, clock: FakeClock, confidence: float
+) -> None:
+    await kit.remember("Ben plays the cello", category="people", confidence=confidence)
+    await kit.settle()
+    later = clock.now() + timedelta(days=30)  # past the recency window
+    score = await only_hit_score(kit, "cello", kinds=("fact",), now=later)
+    assert score == pytest.approx(0.5 + 0.5 * confidence)
+
+
+async def set_access_count(kit: Kit, fact: Fact, count: int) -> None:
+    async with kit.services.db.transaction() as tx:
+        await tx.execute("UPDATE facts SET access_count = ? WHERE id = ?", (count, fact.id))
+
+
+async def test_usage_boost_is_small_bounded_and_monotonic(kit: Kit, clock: FakeClock) -> None:
+    fact = await kit.remember("Carla's cat is called Miso", category="people", confidence=1.0)
+    await kit.settle()
+    later = clock.now() + timedelta(days=30)
+    boosts = []
+    for count in (0, 1, 5, 20, 1000):
+        await set_access_count(kit, fact, count)
+        boosts.append(await only_hit_score(kit, "Miso", kinds=("fact",), now=later) - 1.0)
+    assert boosts[0] == pytest.approx(0.0)
+    assert boosts[0] < boosts[1] < boosts[2] < boosts[3]
+    assert boosts[3] == pytest.approx(0.05) and boosts[4] == pytest.approx(0.05)
+
+
+async def test_usage_cannot_outrank_a_clearly_better_match(kit: Kit, clock: FakeClock) -> None:
+    used = await kit.remember("Ana bought a bike", category="projects")
+    exact = await kit.remember("Ana bought a red bike helmet", category="projects")
+    await set_access_count(kit, used, 1000)
+    await kit.settle()
+    hits = await kit.search("red bike helmet", kinds=("fact",))
+    assert [h.id for h in hits] == [exact.id, used.id]
+
+
+async def test_threshold_drops_low_cosine_vector_only_candidates(
+    settings: Settings, clock: FakeClock
+) -> None:
+    query = "zebra"
+    table = CosineTable(
+        query,
+        {"giraffe facts": 0.31, "okapi facts": 0.29, "zebra crossing": 0.05, "lion facts": 0.9},
+    )
+    async with open_kit(settings, clock, table) as kit:
+        for text in ("giraffe facts", "okapi facts", "zebra crossing", "lion facts"):
+            await kit.remember(text, category="entities")
+        await kit.settle()
+        hits = {h.text: h for h in await kit.search(query, kinds=("fact",))}
+    assert set(hits) == {"lion facts", "giraffe facts", "zebra crossing"}
+    assert hits["giraffe facts"].cosine == pytest.approx(0.31, abs=1e-5)
+    assert hits["giraffe facts"].lexical_rank is None
+    # a word match survives a low cosine: that is what the lexical ranking is for
+    assert hits["zebra crossing"].cosine is None and hits["zebra crossing"].lexical_rank == 1
+    assert hits["lion facts"].vector_rank == 1
+
+
+async def test_threshold_is_taken_from_the_settings(settings: Settings, clock: FakeClock) -> None:
+    from tests.conftest import with_memory
+
+    table = CosineTable("zebra", {"giraffe facts": 0.31})
+    async with open_kit(with_memory(settings, similarity_threshold=0.5), clock, table) as kit:
+        await kit.remember("giraffe facts", category="entities")
+        await kit.settle()
+        assert await kit.search("zebra") == []
+
+
+async def test_facts_shown_to_the_model_get_their_access_counted(
+    kit: Kit, clock: FakeClock
+) -> None:
+    core = await kit.remember("Ana lives in Porto")  # person: always in context
+    relevant = await kit.remember("Ana's sister Bea is a chemist", category="people")
+    unrelated = await kit.remember("The router password hint is the dog", category="technical")
+    await kit.settle()
+    clock.advance(timedelta(minutes=5))
+    result = await kit.send("What does Bea do for work? chemist?")
+    assert set(result.fact_ids) == {core.id, relevant.id}
+    by_id = {f.id: f for f in await kit.facts()}
+    assert by_id[core.id].access_count == 1 and by_id[relevant.id].access_count == 1
+    assert by_id[relevant.id].last_accessed_at == clock.now()
+    assert by_id[unrelated.id].access_count == 0 and by_id[unrelated.id].last_accessed_at is None
+    # access stats are not content changes: no history row, no new embedding needed
+    assert [h.operation for h in await kit.fact_history(relevant.id)] == ["insert"]
+    assert await kit.services.vectors.pending_count() == 2  # the two new messages only
+    await kit.settle()
+    assert await kit.services.vectors.pending_count() == 0
+
+
+async def test_replaced_fact_versions_do_not_push_the_live_one_down(
+    settings: Settings, clock: FakeClock
+) -> None:
+    """Inactive facts keep their vectors (for undo) but never take a live fact's rank or slot."""
+    old_versions = [f"Ana worked at firm number {i}" for i in range(70)]
+    table = CosineTable(
+        "zebra", {**{t: 0.9 for t in old_versions}, "Ana works at Acme": 0.8}, dim=128
+    )
+    async with open_kit(settings, clock, table) as kit:
+        for text in old_versions:
+            fact = await kit.remember(text, category="projects")
+            await kit.forget_fact(fact.id, reason="replaced")
+        live = await kit.remember("Ana works at Acme", category="projects")
+        await kit.settle()
+        hits = await kit.search("zebra", kinds=("fact",), k=5)
+    assert [(h.id, h.vector_rank) for h in hits] == [(live.id, 1)]
+    assert hits[0].score == pytest.approx(0.5 * (0.5 + 0.5 * 0.9) + 0.1)
+
+
+async def test_window_messages_do_not_take_ranks_from_older_ones(kit: Kit, clock: FakeClock) -> None:
+    """The window is already in front of the model; the archive ranks without it."""
+    conv = await kit.services.messages.conversation("owner", "local", "default")
+    old = await kit.services.messages.add(
+        conv, "user", "kayak trip planning", at=clock.now() - timedelta(days=30)
+    )
+    window = [await kit.services.messages.add(conv, "user", "kayak kayak") for _ in range(3)]
+    await kit.settle()
+    result = await kit.services.search.search(
+        "owner",
+        "kayak",
+        now=clock.now(),
+        k=5,
+        kinds=("message",),
+        exclude_message_ids=frozenset(m.id for m in window),
+    )
+    assert [(h.id, h.vector_rank, h.lexical_rank) for h in result.hits] == [(old.id, 1, 1)]
+    assert result.hits[0].score == pytest.approx(1.0)
