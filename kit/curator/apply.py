@@ -76,16 +76,21 @@ class Applier:
         a rejection writes nothing but the pass record, and errors propagate (rolling back)."""
         writer = self._facts.writer(tx, user_id)
         sources = tuple(source_message_ids)
+        unfit = [screen(text) if (text := new_content(op)) is not None else None for op in ops]
         record: dict[str, Any] = {
             **(detail or {}),
-            "operations": [op_json(op) for op in ops],
+            # A screened operation is recorded without its text: it may hold a secret.
+            "operations": [
+                op_json(op) if why is None else {"op": op_name(op), "withheld": why}
+                for op, why in zip(ops, unfit, strict=True)
+            ],
             "source_message_ids": list(sources),
         }
         base = PassOutcome(None, kind, category, "rejected", source_message_ids=sources)
         try:
             active = await writer.active_in(category)
             facts = await self._check_ids(writer, category, ops)
-            kept, dropped = self._screen(ops, facts)
+            kept, dropped = self._screen(ops, unfit, facts)
             verdict = guard.check(kept, len(active), self._settings.max_deactivate_fraction)
             if not verdict.allowed:
                 raise Rejected(verdict.reason)
@@ -156,17 +161,13 @@ class Applier:
 
     @staticmethod
     def _screen(
-        ops: Sequence[Operation], facts: dict[int, Fact]
+        ops: Sequence[Operation], unfit: Sequence[str | None], facts: dict[int, Fact]
     ) -> tuple[list[Operation], list[str]]:
         """Drop single operations that must not land (secrets, self-reference, pinned facts);
         the rest of the pass goes on. Reasons never quote the dropped text."""
         kept: list[Operation] = []
         dropped: list[str] = []
-        for n, op in enumerate(ops, 1):
-            why = None
-            text = new_content(op)
-            if text is not None:
-                why = screen(text)
+        for n, (op, why) in enumerate(zip(ops, unfit, strict=True), 1):
             pinned = [i for i in deactivated_ids(op) if facts[i].pinned]
             if why is None and pinned:
                 why = f"fact #{pinned[0]} is pinned by the owner; the curator leaves it be"

@@ -1,0 +1,278 @@
+"""apply_ops: each operation with its history, the guard, rejections, dry runs, and a crash in
+the middle of a pass leaving the database exactly as before."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import pytest
+
+from kit.api import Kit
+from kit.curator.ops import Deactivate, Insert, Operation, Replace, Update
+from kit.errors import InputError
+from kit.memory.facts import Provenance
+from tests.curation.helpers import add_facts, all_facts, table_counts
+
+USER = "owner"
+
+
+async def test_insert_writes_fact_and_history_with_pass_and_sources(kit: Kit) -> None:
+    curator = kit.services.curator
+    outcome = await curator.apply_ops(
+        USER, "people", [Insert("Ana is the owner's sister", 0.9, "Ana")],
+        kind="curate", source_message_ids=[7, 8],
+    )  # fmt: skip
+    assert outcome.status == "applied" and outcome.pass_id is not None
+    (fact_id,) = outcome.inserted_fact_ids
+    fact = await kit.services.facts.get(USER, fact_id)
+    assert (fact.category, fact.subject, fact.confidence) == ("people", "Ana", 0.9)
+    (entry,) = await kit.fact_history(fact_id)
+    assert entry.operation == "insert" and entry.actor == "curator"
+    assert entry.pass_id == outcome.pass_id
+    assert entry.before is None and entry.after is not None
+    assert entry.after["content"] == "Ana is the owner's sister"
+    assert entry.source_message_ids == (7, 8)
+    record = await curator.passes.get(USER, outcome.pass_id)
+    assert record.status == "applied" and record.kind == "curate"
+    assert record.detail["operations"][0]["op"] == "INSERT"
+
+
+async def test_update_changes_content_confidence_and_expiry_with_before_and_after(
+    kit: Kit,
+) -> None:
+    (fact,) = await add_facts(kit, "projects", ["Kit: a Python assistant"])
+    expiry = datetime(2026, 6, 1, tzinfo=UTC)
+    outcome = await kit.services.curator.apply_ops(
+        USER, "projects",
+        [Update(fact.id, content="Kit: a Python assistant, launching in May", confidence=0.7,
+                expires_at=expiry)],
+        kind="curate", source_message_ids=[1],
+    )  # fmt: skip
+    assert outcome.status == "applied" and outcome.changed_fact_ids == (fact.id,)
+    after = await kit.services.facts.get(USER, fact.id)
+    assert after.content.endswith("launching in May")
+    assert (after.confidence, after.expires_at) == (0.7, expiry)
+    entry = (await kit.fact_history(fact.id))[-1]
+    assert entry.operation == "update" and entry.pass_id == outcome.pass_id
+    assert entry.before is not None and entry.before["content"] == "Kit: a Python assistant"
+    assert entry.after is not None and entry.after["confidence"] == 0.7
+
+
+async def test_replace_inserts_merged_fact_and_links_the_old_ones_to_it(kit: Kit) -> None:
+    old = await add_facts(
+        kit, "preferences",
+        ["Likes small PRs", "Wants tests reviewed first", "Dislikes naming nitpicks"],
+        subject="PR reviews",
+    )  # fmt: skip
+    keep = await add_facts(kit, "preferences", ["Drinks tea, not coffee"])
+    merged_text = "PR reviews: small PRs, tests first, no naming nitpicks"
+    outcome = await kit.services.curator.apply_ops(
+        USER, "preferences",
+        [Replace(tuple(f.id for f in old[:2]), merged_text, 0.9)],
+        kind="curate", source_message_ids=[3],
+    )  # fmt: skip
+    assert outcome.status == "applied"
+    (new_id,) = outcome.inserted_fact_ids
+    new = await kit.services.facts.get(USER, new_id)
+    assert new.content == merged_text and new.active
+    assert new.subject == "PR reviews"  # inherited: every merged fact had this subject
+    for f in old[:2]:
+        gone = await kit.services.facts.get(USER, f.id)
+        assert not gone.active and gone.replaced_by == new_id
+        entry = (await kit.fact_history(f.id))[-1]
+        assert entry.operation == "replace" and entry.pass_id == outcome.pass_id
+        assert f"merged into #{new_id}" in entry.reason
+    assert (await kit.services.facts.get(USER, old[2].id)).active
+    assert (await kit.services.facts.get(USER, keep[0].id)).active
+    (insert_entry,) = await kit.fact_history(new_id)
+    assert insert_entry.reason.startswith(f"merges #{old[0].id}, #{old[1].id}")
+
+
+async def test_deactivate_keeps_the_fact_with_its_reason(kit: Kit) -> None:
+    facts = await add_facts(kit, "entities", ["Gym: FitBox on Tuesdays", "Vet: Dr. Lopes"])
+    outcome = await kit.services.curator.apply_ops(
+        USER, "entities", [Deactivate(facts[0].id, "the owner quit the gym")],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    assert outcome.status == "applied"
+    gone = await kit.services.facts.get(USER, facts[0].id)
+    assert not gone.active and gone.content == "Gym: FitBox on Tuesdays"
+    entry = (await kit.fact_history(facts[0].id))[-1]
+    assert (entry.operation, entry.reason) == ("deactivate", "the owner quit the gym")
+
+
+async def test_guard_allows_exactly_half_of_the_category(kit: Kit) -> None:
+    facts = await add_facts(kit, "technical", ["a", "b", "c", "d"])
+    outcome = await kit.services.curator.apply_ops(
+        USER, "technical",
+        [Deactivate(facts[0].id, "old"), Replace((facts[1].id,), "b, refreshed", 0.8)],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    assert outcome.status == "applied"
+    live = await kit.facts(category="technical")
+    assert sorted(f.content for f in live) == ["b, refreshed", "c", "d"]
+
+
+async def test_guard_rejects_just_above_half_and_applies_nothing(kit: Kit) -> None:
+    facts = await add_facts(kit, "technical", ["a", "b", "c", "d"])
+    before = await all_facts(kit)
+    counts = await table_counts(kit)
+    outcome = await kit.services.curator.apply_ops(
+        USER, "technical",
+        [Insert("e", 0.9), Deactivate(facts[0].id, "old"),
+         Replace((facts[1].id, facts[2].id), "b and c", 0.8)],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    assert outcome.status == "rejected"
+    assert "3 of 4" in outcome.reason and "max_deactivate_fraction" in outcome.reason
+    assert await all_facts(kit) == before  # not even the INSERT landed
+    after = await table_counts(kit)
+    assert after["fact_history"] == counts["fact_history"]
+    assert after["passes"] == counts["passes"] + 1  # only the rejection record
+    assert outcome.pass_id is not None
+    record = await kit.services.curator.passes.get(USER, outcome.pass_id)
+    assert record.status == "rejected" and record.reason == outcome.reason
+
+
+@pytest.mark.parametrize(
+    ("make_op", "message"),
+    [
+        (lambda ids: Update(9999, content="x"), "unknown fact id #9999"),
+        (lambda ids: Deactivate(ids["people"], "x"), "is in 'people', not 'projects'"),
+        (lambda ids: Update(ids["inactive"], content="x"), "no longer active"),
+    ],
+)
+async def test_state_errors_reject_the_whole_pass(
+    kit: Kit, make_op: Callable[[dict[str, int]], Operation], message: str
+) -> None:
+    (person,) = await add_facts(kit, "people", ["Ana"])
+    project, inactive = await add_facts(kit, "projects", ["Kit", "Old thing"])
+    await kit.forget_fact(inactive.id, reason="done")
+    ids = {"people": person.id, "inactive": inactive.id}
+    before = await all_facts(kit)
+    outcome = await kit.services.curator.apply_ops(
+        USER, "projects", [Update(project.id, confidence=0.5), make_op(ids)],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    assert outcome.status == "rejected" and message in outcome.reason
+    assert "operation 2" in outcome.reason
+    assert await all_facts(kit) == before
+
+
+async def test_another_users_fact_id_is_unknown(kit: Kit) -> None:
+    (theirs,) = await add_facts(kit, "people", ["Bob's friend"], user="bob")
+    outcome = await kit.services.curator.apply_ops(
+        USER, "people", [Deactivate(theirs.id, "x")], kind="curate", source_message_ids=[]
+    )
+    assert outcome.status == "rejected" and f"unknown fact id #{theirs.id}" in outcome.reason
+
+
+async def test_secret_op_is_dropped_not_logged_and_the_rest_applies(
+    kit: Kit, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    outcome = await kit.services.curator.apply_ops(
+        USER, "technical",
+        [Insert("Home server runs Debian 12", 0.9),
+         Insert("The NAS password is correct-horse-battery", 0.9)],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    assert outcome.status == "applied" and len(outcome.inserted_fact_ids) == 1
+    assert outcome.dropped == (
+        "operation 2 (INSERT) dropped: it contains what looks like a password; "
+        "secrets are never stored",
+    )
+    assert [f.content for f in await kit.facts()] == ["Home server runs Debian 12"]
+    assert outcome.pass_id is not None
+    record = await kit.services.curator.passes.get(USER, outcome.pass_id)
+    assert record.detail["dropped"] == list(outcome.dropped)
+    assert "correct-horse-battery" not in caplog.text  # not even in SQL debug logs
+    assert record.detail["operations"][1] == {
+        "op": "INSERT",
+        "withheld": "it contains what looks like a password; secrets are never stored",
+    }
+
+
+async def test_self_referential_insert_is_dropped(kit: Kit) -> None:
+    outcome = await kit.services.curator.apply_ops(
+        USER, "technical",
+        [Insert("I have a search_memory tool", 0.9), Insert("Uses Neovim", 0.9)],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    assert [f.content for f in await kit.facts()] == ["Uses Neovim"]
+    assert len(outcome.dropped) == 1 and "assistant's own tools" in outcome.dropped[0]
+
+
+async def test_pinned_fact_is_not_deactivated_by_the_curator(kit: Kit) -> None:
+    pinned, _other = await add_facts(kit, "people", ["Mum: Rosa", "Neighbour: Tom"])
+    await kit.services.facts.update(USER, pinned.id, Provenance("owner"), pinned=True)
+    outcome = await kit.services.curator.apply_ops(
+        USER, "people", [Deactivate(pinned.id, "stale")], kind="curate", source_message_ids=[]
+    )
+    assert outcome.status == "noop" and "pinned" in outcome.dropped[0]
+    assert (await kit.services.facts.get(USER, pinned.id)).active
+
+
+async def test_empty_pass_is_recorded_as_noop(kit: Kit) -> None:
+    outcome = await kit.services.curator.apply_ops(
+        USER, "workflows", [], kind="curate", source_message_ids=[1]
+    )
+    assert outcome.status == "noop" and outcome.pass_id is not None
+    assert await kit.services.curator.passes.recent(USER) == []  # noop hidden by default
+    assert len(await kit.services.curator.passes.recent(USER, include_noop=True)) == 1
+
+
+async def test_dry_run_reports_the_plan_and_writes_nothing(kit: Kit) -> None:
+    (fact,) = await add_facts(kit, "projects", ["Kit"])
+    counts = await table_counts(kit)
+    before = await all_facts(kit)
+    outcome = await kit.services.curator.apply_ops(
+        USER, "projects", [Update(fact.id, confidence=0.4), Insert("Garden shed", 0.8)],
+        kind="rem_review", source_message_ids=[], dry_run=True,
+    )  # fmt: skip
+    assert outcome.status == "planned" and outcome.pass_id is None
+    assert len(outcome.changes) == 2
+    assert await all_facts(kit) == before and await table_counts(kit) == counts
+
+
+async def test_rem_kind_is_recorded_with_the_rem_actor(kit: Kit) -> None:
+    (fact,) = await add_facts(kit, "projects", ["Kit"])
+    await kit.services.curator.apply_ops(
+        USER, "projects", [Update(fact.id, confidence=0.4)], kind="rem_review",
+        source_message_ids=[],
+    )  # fmt: skip
+    assert (await kit.fact_history(fact.id))[-1].actor == "rem"
+
+
+async def test_unknown_category_is_an_input_error(kit: Kit) -> None:
+    with pytest.raises(InputError, match="unknown category 'friends'"):
+        await kit.services.curator.apply_ops(
+            USER, "friends", [], kind="curate", source_message_ids=[]
+        )
+
+
+async def test_crash_in_the_middle_of_a_pass_leaves_the_database_as_before(kit: Kit) -> None:
+    """The third history row of the pass makes SQLite abort: the first two changes roll back."""
+    facts = await add_facts(kit, "people", ["Ana", "Bob", "Caro"])
+    before = await all_facts(kit)
+    counts = await table_counts(kit)
+    async with kit.services.db.transaction() as tx:
+        await tx.execute(
+            "CREATE TRIGGER boom BEFORE INSERT ON fact_history WHEN "
+            f"(SELECT COUNT(*) FROM fact_history) >= {counts['fact_history'] + 2} "
+            "BEGIN SELECT RAISE(ABORT, 'simulated crash'); END"
+        )
+    with pytest.raises(Exception, match="simulated crash"):
+        await kit.services.curator.apply_ops(
+            USER, "people",
+            [Update(facts[0].id, content="Ana, sister"), Insert("Dora", 0.9),
+             Update(facts[1].id, content="Bob, colleague")],
+            kind="curate", source_message_ids=[],
+        )  # fmt: skip
+    assert await all_facts(kit) == before
+    assert await table_counts(kit) == counts
+    rows = await kit.services.db.fetchall("SELECT detail_json FROM passes")
+    assert [json.loads(r[0]) for r in rows] == []

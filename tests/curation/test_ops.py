@@ -1,0 +1,170 @@
+"""The operation schema: what the curator model may answer, and every way it can be wrong."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from kit.curator.ops import (
+    MAX_OPERATIONS,
+    Deactivate,
+    Insert,
+    InvalidOperations,
+    Replace,
+    Update,
+    operations_from_reply,
+    operations_tool,
+    parse_operations,
+)
+from kit.llm.base import LLMReply, TextBlock, ToolUse, Usage
+
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+BERLIN = ZoneInfo("Europe/Berlin")
+
+
+def parse(*ops: dict[str, Any]) -> list[Any]:
+    return parse_operations({"operations": list(ops)}, now=NOW, tz=UTC)
+
+
+def test_each_operation_parses_into_its_dataclass() -> None:
+    ops = parse(
+        {"op": "INSERT", "content": "Ana is the owner's sister", "confidence": 0.9,
+         "subject": "Ana", "expires_at": "2026-12-31"},
+        {"op": "UPDATE", "fact_id": 3, "confidence": 0.5},
+        {"op": "REPLACE", "fact_ids": [4, 5], "content": "merged", "confidence": 1},
+        {"op": "DEACTIVATE", "fact_id": 6, "reason": "the owner moved"},
+    )  # fmt: skip
+    assert ops == [
+        Insert("Ana is the owner's sister", 0.9, "Ana", datetime(2027, 1, 1, tzinfo=UTC)),
+        Update(3, confidence=0.5),
+        Replace((4, 5), "merged", 1.0),
+        Deactivate(6, "the owner moved"),
+    ]
+
+
+def test_a_date_expiry_holds_through_that_day_in_the_owners_zone() -> None:
+    (op,) = parse_operations(
+        {"operations": [{"op": "INSERT", "content": "x", "confidence": 1,
+                         "expires_at": "2026-03-10"}]},
+        now=NOW,
+        tz=BERLIN,
+    )  # fmt: skip
+    assert isinstance(op, Insert)
+    assert op.expires_at == datetime(2026, 3, 11, tzinfo=BERLIN)
+
+
+def test_update_with_null_expiry_clears_it_and_without_keeps_it() -> None:
+    cleared, kept = parse(
+        {"op": "UPDATE", "fact_id": 1, "expires_at": None},
+        {"op": "UPDATE", "fact_id": 2, "content": "new text"},
+    )
+    assert cleared == Update(1, clear_expiry=True)
+    assert kept == Update(2, content="new text")
+
+
+def test_empty_operations_list_is_valid() -> None:
+    assert parse() == []
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ([], "must be an object"),
+        ({"ops": []}, "must be an object"),
+        ({"operations": "INSERT"}, "must be a list"),
+        ({"operations": [{"op": "MERGE"}]}, "unknown operation 'MERGE'"),
+        ({"operations": [{"op": "DELETE", "fact_id": 1}]}, "unknown operation 'DELETE'"),
+        ({"operations": ["INSERT"]}, "must be an object"),
+        ({"operations": [{"op": "INSERT", "content": "x"}]}, "missing ['confidence']"),
+        ({"operations": [{"op": "INSERT", "content": "x", "confidence": 2}]}, "from 0 to 1"),
+        ({"operations": [{"op": "INSERT", "content": "x", "confidence": "high"}]}, "from 0 to 1"),
+        ({"operations": [{"op": "INSERT", "content": " ", "confidence": 1}]}, "'content' is empty"),
+        ({"operations": [{"op": "INSERT", "content": "x", "confidence": 1, "note": "y"}]},
+         "unknown field(s) ['note']"),
+        ({"operations": [{"op": "UPDATE", "fact_id": 1}]}, "changes nothing"),
+        ({"operations": [{"op": "UPDATE", "fact_id": "1", "content": "x"}]}, "positive integers"),
+        ({"operations": [{"op": "UPDATE", "fact_id": True, "content": "x"}]}, "positive integers"),
+        ({"operations": [{"op": "DEACTIVATE", "fact_id": 1}]}, "missing ['reason']"),
+        ({"operations": [{"op": "DEACTIVATE", "fact_id": 1, "reason": ""}]}, "'reason' is empty"),
+        ({"operations": [{"op": "REPLACE", "fact_ids": [], "content": "x", "confidence": 1}]},
+         "non-empty list"),
+        ({"operations": [{"op": "REPLACE", "fact_ids": [1, 1], "content": "x", "confidence": 1}]},
+         "lists a fact twice"),
+        ({"operations": [{"op": "INSERT", "content": "x", "confidence": 1,
+                          "expires_at": "next week"}]}, "not a date"),
+        ({"operations": [{"op": "INSERT", "content": "x", "confidence": 1,
+                          "expires_at": "2026-03-01"}]}, "already past"),
+        ({"operations": [{"op": "UPDATE", "fact_id": 1, "content": "x"},
+                         {"op": "DEACTIVATE", "fact_id": 1, "reason": "y"}]},
+         "fact #1 appears in operations 1 and 2"),
+        ({"operations": [{"op": "DEACTIVATE", "fact_id": 2, "reason": "y"},
+                         {"op": "REPLACE", "fact_ids": [1, 2], "content": "x", "confidence": 1}]},
+         "fact #2 appears in operations 1 and 2"),
+        ({"operations": [{"op": "INSERT", "content": "x", "confidence": 1}] * (MAX_OPERATIONS + 1)},
+         "more than"),
+    ],
+)  # fmt: skip
+def test_malformed_operations_are_rejected_with_a_reason(raw: Any, message: str) -> None:
+    with pytest.raises(InvalidOperations) as caught:
+        parse_operations(raw, now=NOW, tz=UTC)
+    assert message in str(caught.value)
+
+
+def reply(*blocks: Any, stop: str = "tool_use") -> LLMReply:
+    return LLMReply(tuple(blocks), stop, Usage(1, 1), "m")
+
+
+def test_reply_with_one_tool_call_is_read() -> None:
+    ops = operations_from_reply(
+        reply(
+            TextBlock("Here are my changes."),
+            ToolUse("t1", "apply_operations", {"operations": [{"op": "UPDATE", "fact_id": 1,
+                                                                "confidence": 0.3}]}),
+        ),
+        now=NOW,
+        tz=UTC,
+    )  # fmt: skip
+    assert ops == [Update(1, confidence=0.3)]
+
+
+def test_reply_as_plain_json_text_is_accepted() -> None:
+    text = '```json\n{"operations": [{"op": "DEACTIVATE", "fact_id": 2, "reason": "moved"}]}\n```'
+    ops = operations_from_reply(reply(TextBlock(text), stop="end_turn"), now=NOW, tz=UTC)
+    assert ops == [Deactivate(2, "moved")]
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        (reply(TextBlock("I think Ana is the sister."), stop="end_turn"), "nor valid JSON"),
+        (reply(TextBlock('{"operations": [{"op": "INSERT",'), stop="end_turn"), "nor valid JSON"),
+        (reply(stop="end_turn"), "the answer was empty"),
+        (reply(ToolUse("t1", "search_memory", {"query": "x"})), "expected one call"),
+        (reply(ToolUse("t1", "apply_operations", {"operations": []}),
+               ToolUse("t2", "apply_operations", {"operations": []})), "expected one call"),
+        (reply(ToolUse("t1", "apply_operations", {"operations": []}), stop="max_tokens"),
+         "cut off"),
+    ],
+)  # fmt: skip
+def test_unusable_replies_are_rejected(bad: LLMReply, message: str) -> None:
+    with pytest.raises(InvalidOperations) as caught:
+        operations_from_reply(bad, now=NOW, tz=UTC)
+    assert message in str(caught.value)
+
+
+def test_tool_schema_is_the_same_for_every_category_and_lists_the_four_operations() -> None:
+    spec = operations_tool()
+    assert spec.name == "apply_operations"
+    item = spec.input_schema["properties"]["operations"]["items"]
+    assert item["properties"]["op"]["enum"] == ["INSERT", "UPDATE", "REPLACE", "DEACTIVATE"]
+    assert item["additionalProperties"] is False
+    assert operations_tool() == spec
+
+
+def test_expiry_one_minute_ahead_is_fine() -> None:
+    soon = (NOW + timedelta(minutes=1)).isoformat()
+    (op,) = parse({"op": "INSERT", "content": "x", "confidence": 1, "expires_at": soon})
+    assert isinstance(op, Insert) and op.expires_at == NOW + timedelta(minutes=1)
