@@ -18,7 +18,7 @@ from textual.widgets import Footer, TabbedContent, TabPane
 
 from kit.client import KitClient
 from kit.clock import resolve_timezone
-from tui.base import MemoryChanged, Pane
+from tui.base import MemoryChanged, Pane, start_work
 from tui.chat import ChatPane
 from tui.consolidation import ConsolidationPane
 from tui.days import DaysPane
@@ -93,7 +93,7 @@ class KitApp(App[None]):
         self.reload_everything()
 
     def reload_everything(self) -> None:
-        self.run_worker(self._reload_status, group="status", exclusive=True, exit_on_error=False)
+        start_work(self, self._reload_status, group="status")
         for pane in self.query_one("#tabs", TabbedContent).query(Pane):
             pane.start_reload()
         for screen in self.screen_stack:

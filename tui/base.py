@@ -7,6 +7,7 @@ from datetime import tzinfo
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
+from textual.dom import DOMNode
 from textual.message import Message
 from textual.widget import Widget
 from textual.worker import Worker
@@ -15,6 +16,15 @@ from kit.client import KitClient
 
 if TYPE_CHECKING:
     from tui.app import KitApp
+
+
+def start_work(
+    node: DOMNode, fn: Callable[..., Awaitable[Any]], *args: Any, group: str
+) -> Worker[Any]:
+    """Run `fn(*args)` in a worker owned by `node`, so a slow client never blocks the UI.
+    A newer call in the same group cancels an older one; `fn` reports its own failures
+    (through `KitApp.reporting()`), so a failed worker never takes the app down."""
+    return node.run_worker(partial(fn, *args), group=group, exclusive=True, exit_on_error=False)
 
 
 class MemoryChanged(Message):
@@ -40,9 +50,7 @@ class Pane(Widget):
     def work(
         self, fn: Callable[..., Awaitable[Any]], *args: Any, group: str = "default"
     ) -> Worker[Any]:
-        """Run `fn(*args)` in a worker (a newer call in the same group cancels an older one),
-        so a slow client never blocks the UI. `fn` reports its own failures."""
-        return self.run_worker(partial(fn, *args), group=group, exclusive=True, exit_on_error=False)
+        return start_work(self, fn, *args, group=group)
 
     def start_reload(self) -> Worker[Any]:
         return self.work(self.reload, group="reload")

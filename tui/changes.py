@@ -3,13 +3,12 @@ deactivate a fact (kept, with a history row) and undo a whole curation pass."""
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING, cast
 
 from textual.dom import DOMNode
 
 from kit.memory.facts import Fact
-from tui.base import MemoryChanged
+from tui.base import MemoryChanged, start_work
 from tui.dialogs import Confirm
 from tui.format import fact_details
 
@@ -32,9 +31,7 @@ def ask_deactivate(node: DOMNode, fact: Fact) -> None:
 
     def confirmed(reason: str | None) -> None:
         if reason is not None:
-            node.run_worker(
-                partial(_deactivate, app, fact.id, reason), group="change", exit_on_error=False
-            )
+            start_work(node, _deactivate, app, fact.id, reason, group="change")
 
     app.push_screen(dialog, confirmed)
 
@@ -57,7 +54,7 @@ def ask_undo(node: DOMNode, pass_id: int) -> None:
 
     def confirmed(answer: str | None) -> None:
         if answer is not None:
-            node.run_worker(partial(_undo, app, pass_id), group="change", exit_on_error=False)
+            start_work(node, _undo, app, pass_id, group="change")
 
     app.push_screen(dialog, confirmed)
 

@@ -114,14 +114,13 @@ class DaysPane(Pane):
             await self._show(self.shown)
 
     def action_jump(self) -> None:
-        self.app.push_screen(
-            Ask("Jump to date", placeholder="YYYY-MM-DD"),
-            lambda answer: self.work(self._jump_to, answer, group="jump"),
-        )
+        self.app.push_screen(Ask("Jump to date", placeholder="YYYY-MM-DD"), self._jump_answered)
 
-    async def _jump_to(self, answer: str | None) -> None:
-        if not answer:
-            return
+    def _jump_answered(self, answer: str | None) -> None:
+        if answer:
+            self.work(self._jump_to, answer, group="jump")
+
+    async def _jump_to(self, answer: str) -> None:
         with self.kit_app.reporting():
             day = parse_date(answer)
             if day not in self.days:

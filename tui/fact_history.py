@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual.app import ComposeResult
@@ -13,6 +12,7 @@ from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker
 
 from kit.memory.facts import Fact, HistoryEntry
+from tui.base import start_work
 from tui.changes import ask_deactivate, ask_undo
 from tui.format import clip, fact_details, history_change, history_source, when
 
@@ -51,9 +51,7 @@ class FactHistoryScreen(Screen[None]):
         self.start_reload()
 
     def start_reload(self) -> Worker[Any]:
-        return self.run_worker(
-            partial(self.reload), group="reload", exclusive=True, exit_on_error=False
-        )
+        return start_work(self, self.reload, group="reload")
 
     async def reload(self) -> None:
         app = cast("KitApp", self.app)
