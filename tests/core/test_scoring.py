@@ -184,7 +184,9 @@ async def test_replaced_fact_versions_do_not_push_the_live_one_down(
     assert hits[0].score == pytest.approx(0.5 * (0.5 + 0.5 * 0.9) + 0.1)
 
 
-async def test_window_messages_do_not_take_ranks_from_older_ones(kit: Kit, clock: FakeClock) -> None:
+async def test_window_messages_do_not_take_ranks_from_older_ones(
+    kit: Kit, clock: FakeClock
+) -> None:
     """The window is already in front of the model; the archive ranks without it."""
     conv = await kit.services.messages.conversation("owner", "local", "default")
     old = await kit.services.messages.add(
