@@ -94,6 +94,10 @@ class _PollRequest(HTTPXRequest):
         return status, payload
 
 
+class _TokenRejected(Exception):
+    """Telegram stopped accepting the token while Kit was running (PTB's polling ended)."""
+
+
 def _seconds(period: timedelta | float) -> float:
     return period.total_seconds() if isinstance(period, timedelta) else float(period)
 
@@ -155,6 +159,8 @@ class TelegramChannel:
 
     # ---- lifecycle -------------------------------------------------------------------------
     async def run(self) -> None:
+        """Serve until cancelled. Raises ConfigError if Telegram rejects the token at start;
+        returns early (logged) only if Telegram revokes it while running."""
         app = self._build()
         initialized = False
         try:
@@ -165,6 +171,13 @@ class TelegramChannel:
             await self._start_polling(app)
             log.info("telegram: polling as @%s", app.bot.username)
             await self._watch(app)
+        except _TokenRejected:
+            # Restarting cannot fix a revoked token; the rest of Kit keeps running.
+            log.error(
+                "telegram: Telegram now rejects the bot token (revoked?); Telegram is off until "
+                "a new %s is set and Kit restarts",
+                TOKEN_ENV,
+            )
         finally:
             await self._teardown(app, initialized)
 
@@ -231,6 +244,8 @@ class TelegramChannel:
                     allowed_updates=[Update.MESSAGE],
                     error_callback=self._on_poll_error,
                 )
+        except InvalidToken:
+            raise _TokenRejected from None
         except (TelegramError, TimeoutError) as exc:
             log.warning("telegram: could not start polling (%s); will retry", exc or "timed out")
 
@@ -259,6 +274,10 @@ class TelegramChannel:
                     await app.updater.stop()
             except TimeoutError:
                 log.warning("telegram: the stalled poll did not stop in time; starting afresh")
+            except InvalidToken:
+                raise _TokenRejected from None
+            except Exception as exc:  # the old polling task died of it; a fresh one may not
+                log.warning("telegram: the old polling task had failed: %r", exc)
         await self._start_polling(app)
 
     async def _teardown(self, app: Application, initialized: bool) -> None:  # type: ignore[type-arg]
@@ -370,6 +389,8 @@ class TelegramChannel:
                 await asyncio.sleep(self._typing_every)
         except TelegramError as exc:
             log.debug("telegram: typing indicator stopped: %s", exc)
+        except Exception:  # never let the indicator take the turn down with it
+            log.warning("telegram: typing indicator failed", exc_info=True)
 
     async def _deliver(self, bot: ExtBot, chat_id: int, reply: _Reply) -> None:  # type: ignore[type-arg]
         try:

@@ -306,3 +306,20 @@ def test_base_url_accepts_a_local_bot_api_server() -> None:
     )
     with pytest.raises(ConfigError, match="must start with http"):
         api_urls("localhost:8081")
+
+
+async def test_a_token_revoked_while_running_stops_only_the_channel(
+    tg: FakeTelegramServer, make_channel: ChannelFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """PTB ends its polling on a 401; the watchdog notices, and since restarting cannot fix
+    a revoked token, the channel stops cleanly (returns) instead of taking Kit down."""
+    tg.fail_next("getUpdates", 401)
+    channel = make_channel(poll_timeout=0.5, stall_after=0.5, stop_timeout=0.5)
+    async with running(channel) as task:
+        async with asyncio.timeout(5):
+            await asyncio.shield(task)
+        assert task.result() is None
+    assert channel.restarts == 1
+    errors = [r.getMessage() for r in caplog.records if r.name == "kit.channels.telegram"]
+    assert any("rejects the bot token" in e and "TELEGRAM_BOT_TOKEN" in e for e in errors)
+    assert tg.token not in caplog.text
