@@ -18,7 +18,7 @@ _SPACE = re.compile(r"\s")
 def utf16_length(text: str) -> int:
     """Telegram measures text in UTF-16 code units; this is never less than `len(text)`,
     so a chunk that fits by this measure fits whichever way the limit is counted."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def split_message(text: str, limit: int = TELEGRAM_LIMIT) -> list[str]:
@@ -31,7 +31,7 @@ def split_message(text: str, limit: int = TELEGRAM_LIMIT) -> list[str]:
     chunks: list[str] = []
     rest = text.strip()
     while rest:
-        if utf16_length(rest) <= limit:
+        if len(rest) <= limit and utf16_length(rest) <= limit:
             chunks.append(rest)
             break
         cut = _cut_point(rest, _fitting_prefix(rest, limit))
@@ -42,6 +42,8 @@ def split_message(text: str, limit: int = TELEGRAM_LIMIT) -> list[str]:
 
 def _fitting_prefix(text: str, limit: int) -> int:
     """The longest prefix length (in code points) that fits `limit` UTF-16 units."""
+    if utf16_length(text[:limit]) <= limit:
+        return min(len(text), limit)  # the common case: no characters outside the BMP
     units = 0
     for index, ch in enumerate(text):
         units += 2 if ord(ch) > 0xFFFF else 1
