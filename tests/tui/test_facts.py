@@ -1,0 +1,170 @@
+"""The facts pane and a fact's history against the real engine: filters, history,
+deactivation behind a confirmation (recorded in history), undo of a pass."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Checkbox, DataTable, Input, Select, Static
+
+from kit.api import Kit
+from kit.memory.facts import Fact
+from tui.app import KitApp
+from tui.dialogs import Confirm
+from tui.fact_history import FactHistoryScreen
+from tui.facts import FactsPane
+
+from .conftest import notes, settle
+
+
+@pytest.fixture
+async def facts(kit: Kit) -> list[Fact]:
+    ana = await kit.remember("Lives in Lisbon", category="person", subject="Ana", confidence=0.95)
+    coffee = await kit.remember(
+        "Oat-milk flat white, no sugar",
+        category="preferences",
+        subject="coffee",
+        confidence=0.8,
+        expires_at=datetime(2026, 6, 1, tzinfo=UTC),
+    )
+    old = await kit.remember("Works at Acme", category="projects", confidence=0.6)
+    old = await kit.forget_fact(old.id, reason="left Acme in January")
+    return [ana, coffee, old]
+
+
+async def open_facts(app: KitApp, pilot: Pilot[None]) -> DataTable[object]:
+    await pilot.press("f3")
+    await settle(pilot)
+    table: DataTable[object] = app.query_one("#fact-table", DataTable)
+    return table
+
+
+def rows(table: DataTable[object]) -> list[list[str]]:
+    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+@pytest.mark.usefixtures("facts")
+async def test_table_shows_active_facts_with_confidence_expiry_and_last_use(
+    app: KitApp, facts: list[Fact]
+) -> None:
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = await open_facts(app, pilot)
+        assert app.focused is table
+        ana, coffee, _ = facts
+        assert rows(table) == [
+            [str(ana.id), "person", "Ana: Lives in Lisbon", "0.95", "—", "never"],
+            [
+                str(coffee.id),
+                "preferences",
+                "coffee: Oat-milk flat white, no sugar",
+                "0.80",
+                "2026-06-01",
+                "never",
+            ],
+        ]
+
+
+async def test_filters_by_inactive_category_and_text(app: KitApp, facts: list[Fact]) -> None:
+    ana, coffee, old = facts
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await open_facts(app, pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        assert app.query_one("#fact-inactive", Checkbox).value
+        assert [r[0] for r in rows(table)] == [str(ana.id), str(coffee.id), str(old.id)]
+
+        app.query_one("#fact-category", Select).value = "projects"
+        await settle(pilot)
+        assert [r[0] for r in rows(table)] == [str(old.id)]
+
+        app.query_one("#fact-category", Select).clear()
+        await pilot.press("slash")
+        assert app.focused is app.query_one("#fact-filter", Input)
+        await pilot.press(*"lisbon")  # letters that are pane keys go into the input
+        await settle(pilot)
+        assert [r[0] for r in rows(table)] == [str(ana.id)]
+        await pilot.press("enter")  # back to the table
+        assert app.focused is table
+
+
+async def test_opening_a_fact_shows_its_history(app: KitApp, facts: list[Fact]) -> None:
+    old = facts[2]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_facts(app, pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        await pilot.press("down", "down", "o")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, FactHistoryScreen)
+        details = str(screen.query_one("#fact-details", Static).render())
+        assert f"#{old.id} [projects] Works at Acme" in details
+        assert "inactive" in details
+        history: DataTable[object] = screen.query_one("#history-table", DataTable)
+        assert [r[1:3] + r[4:] for r in rows(history)] == [
+            ["owner", "deactivate", "left Acme in January"],
+            ["api", "insert", "written through the API"],
+        ]
+        change = str(screen.query_one("#change-text", Static).render())
+        assert "active: True → False" in change
+        await pilot.press("escape")
+        assert isinstance(app.query_one(FactsPane), FactsPane)
+        assert not isinstance(app.screen, FactHistoryScreen)
+
+
+async def test_deactivate_asks_first_and_records_who_and_why(
+    kit: Kit, app: KitApp, facts: list[Fact]
+) -> None:
+    ana = facts[0]
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await open_facts(app, pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, Confirm)
+        reason = app.screen.query_one("#reason", Input)
+        reason.value = "moved to Porto"
+        await pilot.press("ctrl+y")
+        await settle(pilot)
+        assert not isinstance(app.screen, Confirm)
+        assert [r[0] for r in rows(table)] == [str(facts[1].id)]
+        assert ("information", f"fact #{ana.id} deactivated; its history keeps what it said") in (
+            notes(app)
+        )
+    history = await kit.fact_history(ana.id)
+    assert (history[-1].actor, history[-1].operation, history[-1].reason) == (
+        "owner",
+        "deactivate",
+        "moved to Porto",
+    )
+
+
+async def test_cancelled_deactivation_changes_nothing(
+    kit: Kit, app: KitApp, facts: list[Fact]
+) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_facts(app, pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+    assert [f.id for f in await kit.facts()] == [facts[0].id, facts[1].id]
+    assert len(await kit.fact_history(facts[0].id)) == 1
+
+
+async def test_deactivate_from_the_history_screen(kit: Kit, app: KitApp, facts: list[Fact]) -> None:
+    coffee = facts[1]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_facts(app, pilot)
+        await pilot.press("down", "o")
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("enter")  # the reason input is prefilled: enter confirms
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, FactHistoryScreen)
+        history: DataTable[object] = screen.query_one("#history-table", DataTable)
+        assert rows(history)[0][1:3] == ["owner", "deactivate"]  # the screen reloaded
+    assert not (await kit.services.facts.get("owner", coffee.id)).active
