@@ -18,6 +18,8 @@ from kit.agent import Inbound, TurnResult
 from kit.app import Services, build
 from kit.clock import Clock
 from kit.config import Settings, load_settings
+from kit.curator.records import PassRecord
+from kit.curator.reports import PassOutcome, UndoResult
 from kit.embed.base import Embedder
 from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
@@ -171,6 +173,31 @@ class Kit:
         return await self.services.facts.deactivate(
             self._user(user), fact_id, Provenance(actor="owner", reason=reason)
         )
+
+    async def curate(
+        self, *, user: str | None = None, retry_parked: bool = False
+    ) -> list[PassOutcome]:
+        """Curate the user's uncurated messages now (the idle sweep does this on its own), or
+        retry the batches parked after repeated failures."""
+        curator = self.services.curator
+        if retry_parked:
+            outcomes = await curator.retry_parked(self._user(user))
+        else:
+            outcomes = await curator.curate_user(self._user(user))
+        self.services.background.notify()  # embed the new facts
+        return outcomes
+
+    async def passes(
+        self, *, user: str | None = None, limit: int = 20, include_noop: bool = False
+    ) -> list[PassRecord]:
+        """Recent curation, REM-review and undo passes, newest first."""
+        return await self.services.curator.passes.recent(
+            self._user(user), limit=limit, include_noop=include_noop
+        )
+
+    async def undo_pass(self, pass_id: int, *, user: str | None = None) -> UndoResult:
+        """Put the facts a pass touched back as they were before it."""
+        return await self.services.curator.undo(self._user(user), pass_id)
 
     async def day(self, day: date, *, user: str | None = None) -> Day | None:
         return await self.services.days.get(self._user(user), day)
