@@ -23,6 +23,7 @@ COMMANDS = (
     "import_",
     "history",
     "facts",
+    "curate",
     "doctor",
     "eval",
     "export",

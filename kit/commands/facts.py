@@ -1,23 +1,66 @@
-"""`kit facts`: list long-term facts."""
+"""`kit facts`: list long-term facts; `history` of one fact, recent `passes`, `undo` a pass.
+
+`kit facts [--category C] [--all] [--json]` lists facts (also as `kit facts list`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+from datetime import tzinfo
+from typing import Any
 
+from kit.clock import to_iso
 from kit.commands.common import open_kit, print_json, user_of
 from kit.config import CATEGORIES
-from kit.memory.facts import fact_dict
+from kit.curator.records import PassRecord
+from kit.errors import InputError
+from kit.memory.facts import Fact, HistoryEntry, fact_dict
+
+# Sub-subcommand flags repeat the parent's without a default of their own, so both
+# `kit facts --json history 3` and `kit facts history 3 --json` work.
+_QUIET = argparse.SUPPRESS
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    cmd = sub.add_parser("facts", help="list long-term facts")
-    cmd.add_argument("--category", choices=CATEGORIES)
-    cmd.add_argument("--all", action="store_true", help="include inactive facts")
-    cmd.add_argument("--json", action="store_true", help="machine-readable output")
-    cmd.set_defaults(func=run)
+    cmd = sub.add_parser(
+        "facts",
+        help="long-term facts: list (default), history, passes, undo",
+        description="List long-term facts, or see how they changed and undo a curation pass.",
+    )
+    _list_flags(cmd, child=False)
+    cmd.set_defaults(func=run_list)
+    actions = cmd.add_subparsers(dest="facts_command", metavar="ACTION")
+
+    listing = actions.add_parser("list", help="list facts (the default)")
+    _list_flags(listing, child=True)
+    listing.set_defaults(func=run_list)
+
+    history = actions.add_parser("history", help="a fact's life: every change, who, why")
+    history.add_argument("fact_id", type=int, metavar="FACT_ID")
+    history.add_argument("--json", action="store_true", default=_QUIET)
+    history.set_defaults(func=run_history)
+
+    passes = actions.add_parser("passes", help="recent curation, REM and undo passes")
+    passes.add_argument("--all", action="store_true", default=_QUIET, help="include no-ops")
+    passes.add_argument("--limit", type=int, default=20, help="how many (default 20)")
+    passes.add_argument("--json", action="store_true", default=_QUIET)
+    passes.set_defaults(func=run_passes)
+
+    undo = actions.add_parser("undo", help="put back the facts a pass changed")
+    undo.add_argument("pass_id", type=int, metavar="PASS_ID")
+    undo.add_argument("--json", action="store_true", default=_QUIET)
+    undo.set_defaults(func=run_undo)
 
 
-async def run(args: argparse.Namespace) -> int:
+def _list_flags(parser: argparse.ArgumentParser, *, child: bool) -> None:
+    parser.add_argument("--category", choices=CATEGORIES, default=_QUIET if child else None)
+    flag = _QUIET if child else False
+    parser.add_argument("--all", action="store_true", default=flag, help="include inactive")
+    parser.add_argument("--json", action="store_true", default=flag, help="JSON output")
+
+
+async def run_list(args: argparse.Namespace) -> int:
     async with open_kit(args, with_embedder=False) as kit:
         facts = await kit.facts(
             user=user_of(args, kit), category=args.category, include_inactive=args.all
@@ -37,3 +80,113 @@ async def run(args: argparse.Namespace) -> int:
             f"{subject}{fact.content}"
         )
     return 0
+
+
+async def run_history(args: argparse.Namespace) -> int:
+    async with open_kit(args, with_embedder=False) as kit:
+        user = user_of(args, kit)
+        fact = await kit.services.facts.get(user, args.fact_id)
+        entries = await kit.fact_history(args.fact_id, user=user)
+        tz = kit.services.tz
+    if args.json:
+        print_json({"fact": fact_dict(fact), "history": [_entry_dict(e) for e in entries]})
+        return 0
+    print(_fact_line(fact))
+    for entry in entries:
+        print(_entry_line(entry, tz))
+        for change in _changes(entry):
+            print(f"      {change}")
+    return 0
+
+
+async def run_passes(args: argparse.Namespace) -> int:
+    if args.limit < 1:
+        raise InputError(f"--limit must be at least 1 (got {args.limit})")
+    async with open_kit(args, with_embedder=False) as kit:
+        records = await kit.passes(user=user_of(args, kit), limit=args.limit, include_noop=args.all)
+        tz = kit.services.tz
+    if args.json:
+        print_json([_pass_dict(r) for r in records])
+        return 0
+    if not records:
+        print("No curation passes yet.")
+    for record in records:
+        print(_pass_line(record, tz))
+    return 0
+
+
+async def run_undo(args: argparse.Namespace) -> int:
+    async with open_kit(args, with_embedder=False) as kit:
+        result = await kit.undo_pass(args.pass_id, user=user_of(args, kit))
+    if args.json:
+        print_json(dataclasses.asdict(result))
+        return 0
+    parts = []
+    if result.restored_fact_ids:
+        parts.append("restored " + ", ".join(f"#{i}" for i in result.restored_fact_ids))
+    if result.deactivated_fact_ids:
+        ids = ", ".join(f"#{i}" for i in result.deactivated_fact_ids)
+        parts.append(f"deactivated {ids} (added by the pass)")
+    print(f"Undid pass {result.pass_id}: {'; '.join(parts) or 'it changed no facts'}.")
+    return 0
+
+
+def _fact_line(fact: Fact) -> str:
+    state = "active" if fact.active else "inactive"
+    if fact.replaced_by is not None:
+        state += f", merged into #{fact.replaced_by}"
+    subject = f"[{fact.subject}] " if fact.subject else ""
+    return f"Fact #{fact.id} ({fact.category}, {state}): {subject}{fact.content}"
+
+
+def _entry_line(entry: HistoryEntry, tz: tzinfo) -> str:
+    at = entry.at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+    via = f"pass {entry.pass_id}" if entry.pass_id is not None else "-"
+    line = f"  {at}  {entry.operation:<10} {entry.actor:<8} {via:<9}"
+    if entry.reason:
+        line += f" {entry.reason}"
+    if entry.source_message_ids:
+        line += f" (from messages {', '.join(str(i) for i in entry.source_message_ids)})"
+    return line.rstrip()
+
+
+_SHOWN = ("subject", "content", "confidence", "expires_at", "active", "replaced_by", "pinned")
+
+
+def _changes(entry: HistoryEntry) -> list[str]:
+    """What the change did, field by field (the whole fact for an insert)."""
+    before, after = entry.before or {}, entry.after or {}
+    if not before:
+        return [f"{key}: {after[key]!r}" for key in _SHOWN if after.get(key) not in (None, "")]
+    return [
+        f"{key}: {before.get(key)!r} -> {after.get(key)!r}"
+        for key in _SHOWN
+        if before.get(key) != after.get(key)
+    ]
+
+
+def _entry_dict(entry: HistoryEntry) -> dict[str, Any]:
+    data = dataclasses.asdict(entry)
+    data["at"] = to_iso(entry.at)
+    data["source_message_ids"] = list(entry.source_message_ids)
+    return data
+
+
+def _pass_line(record: PassRecord, tz: tzinfo) -> str:
+    at = record.started_at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+    if record.status in ("applied", "undone") and record.kind != "undo":
+        count = len(record.detail.get("operations", [])) - len(record.detail.get("dropped", []))
+        note = f"{count} change{'s' if count != 1 else ''}"
+        if record.detail.get("dropped"):
+            note += f", {len(record.detail['dropped'])} dropped"
+    else:
+        note = record.reason
+    category = record.category or "-"
+    return f"#{record.id:<5} {at}  {record.kind:<10} {category:<11} {record.status:<9} {note}"
+
+
+def _pass_dict(record: PassRecord) -> dict[str, Any]:
+    data = dataclasses.asdict(record)
+    data["started_at"] = to_iso(record.started_at)
+    data["finished_at"] = None if record.finished_at is None else to_iso(record.finished_at)
+    return data

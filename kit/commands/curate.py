@@ -1,0 +1,69 @@
+"""`kit curate`: curate the uncurated messages now, printing what each pass did.
+
+The daemon does this on its own once a conversation has been idle for curation.idle_minutes;
+this is for doing it right away, and for retrying batches parked after repeated failures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from collections import Counter
+
+from kit.commands.common import open_kit, print_json, user_of
+from kit.curator.reports import PassOutcome
+
+_LABELS = {
+    "applied": "applied",
+    "noop": "no change",
+    "rejected": "REJECTED",
+    "failed": "FAILED",
+    "skipped": "skipped",
+}
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    cmd = sub.add_parser("curate", help="curate long-term facts from new messages now")
+    cmd.add_argument(
+        "--retry-parked",
+        action="store_true",
+        help="retry the batches given up on after curation.max_attempts failures",
+    )
+    cmd.add_argument("--json", action="store_true", help="machine-readable output")
+    cmd.set_defaults(func=run)
+
+
+async def run(args: argparse.Namespace) -> int:
+    async with open_kit(args, with_embedder=False) as kit:
+        user = user_of(args, kit)
+        outcomes = await kit.curate(user=user, retry_parked=args.retry_parked)
+        parked = len(await kit.services.curator.progress.parked(user))
+    if args.json:
+        print_json({"passes": [dataclasses.asdict(o) for o in outcomes], "parked": parked})
+        return 1 if _broken(outcomes) else 0
+    if not outcomes:
+        print("Nothing to curate." if not args.retry_parked else "No parked batches.")
+    for outcome in outcomes:
+        for line in _lines(outcome):
+            print(line)
+    if outcomes:
+        counts = Counter(_LABELS[o.status] for o in outcomes)
+        print(f"{len(outcomes)} passes: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
+    if parked:
+        print(f"{parked} batch(es) parked after repeated failures; `kit curate --retry-parked`")
+    return 1 if _broken(outcomes) else 0
+
+
+def _broken(outcomes: list[PassOutcome]) -> bool:
+    """The model could not be reached: nothing was curated, say so in the exit code."""
+    return any(o.status == "failed" and o.pass_id is None for o in outcomes)
+
+
+def _lines(outcome: PassOutcome) -> list[str]:
+    category = outcome.category or "-"
+    head = f"{category:<11} {_LABELS[outcome.status]:<9}"
+    if outcome.pass_id is not None:
+        head += f" pass {outcome.pass_id}"
+    if outcome.reason and outcome.status != "noop":
+        head += f": {outcome.reason}"
+    return [head, *(f"    {c}" for c in outcome.changes), *(f"    {d}" for d in outcome.dropped)]
