@@ -322,3 +322,17 @@ async def test_curation_never_delays_a_reply(gated: tuple[Kit, GatedLLM], clock:
         assert not sweep.done()
         llm.gate.set()
     assert sweep.result() == len(CATEGORIES)
+
+
+async def test_memory_injected_into_a_turn_never_reaches_the_curator(
+    kit: Kit, fake_llm: FakeLLM
+) -> None:
+    """Facts Kit put in the chat prompt live in the system prompt, not in messages."""
+    await add_facts(kit, "person", ["The owner's passport expires in 2031"], pinned=True)
+    await kit.send("Good morning!")
+    (chat,) = fake_llm.requests_for("chat")
+    assert "passport expires in 2031" in "".join(b.text for b in chat.system)
+    await kit.services.curator.curate_user(USER)
+    conversation = fake_llm.requests_for("curate:")[0].system[0].text
+    assert "Good morning!" in conversation and "] Kit: ok" in conversation
+    assert "passport" not in conversation
