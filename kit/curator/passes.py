@@ -19,7 +19,13 @@ from typing import Any
 from kit.clock import Clock, local_date
 from kit.config import CATEGORIES, Settings
 from kit.curator.apply import Applier
-from kit.curator.ops import InvalidOperations, Operation, operations_from_reply, operations_tool
+from kit.curator.ops import (
+    TOOL_NAME,
+    InvalidOperations,
+    Operation,
+    operations_from_reply,
+    operations_tool,
+)
 from kit.curator.progress import BATCH_MAX_CHARS, Batch, CurationProgress, LostRace
 from kit.curator.records import PassLog
 from kit.curator.reports import PassOutcome, UndoResult
@@ -314,6 +320,7 @@ class Curator:
             ),
             max_tokens=MAX_TOKENS,
             tools=(operations_tool(),),
+            tool_choice=TOOL_NAME,
             purpose=f"curate:{batch.category}",
             user_id=batch.user_id,
         )

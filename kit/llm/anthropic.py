@@ -117,6 +117,8 @@ def _params(request: LLMRequest) -> dict[str, Any]:
             {"name": t.name, "description": t.description, "input_schema": dict(t.input_schema)}
             for t in request.tools
         ]
+    if request.tool_choice:
+        params["tool_choice"] = {"type": "tool", "name": request.tool_choice}
     return params
 
 

@@ -100,6 +100,8 @@ class LLMRequest:
     tools: tuple[ToolSpec, ...] = ()
     purpose: str = "chat"  # for usage accounting: chat, window_summary, curate:people, ...
     user_id: str | None = None
+    # The name of a tool the model must call (structured output); None lets it choose.
+    tool_choice: str | None = None
 
 
 TextSink = Callable[[str], Awaitable[None]]

@@ -88,6 +88,7 @@ def test_curate_then_history_passes_and_undo(
     sent = server.requests[0].json
     assert sent["tools"][0]["name"] == "apply_operations"
     assert sent["system"][0]["cache_control"] == {"type": "ephemeral"}
+    assert sent["tool_choice"] == {"type": "tool", "name": "apply_operations"}
 
     code, out, _ = run(capsys, "facts", "--category", "people")
     assert code == 0 and "[Ana] Ana is the owner's sister" in out
