@@ -10,7 +10,7 @@ from textual.dom import DOMNode
 from kit.memory.facts import Fact
 from tui.base import MemoryChanged, start_work
 from tui.dialogs import Confirm
-from tui.format import fact_details
+from tui.format import fact_details, plural
 
 if TYPE_CHECKING:
     from tui.app import KitApp
@@ -63,7 +63,7 @@ async def _undo(app: KitApp, pass_id: int) -> None:
     with app.reporting():
         result = await app.client.undo_pass(pass_id)
         app.notify(
-            f"pass {result.pass_id} undone: {len(result.restored_fact_ids)} facts restored, "
-            f"{len(result.deactivated_fact_ids)} facts it had added deactivated"
+            f"pass {result.pass_id} undone: {plural(len(result.restored_fact_ids), 'fact')} "
+            f"restored, {plural(len(result.deactivated_fact_ids), 'fact')} it had added deactivated"
         )
         app.post_message(MemoryChanged())

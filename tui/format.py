@@ -33,6 +33,10 @@ def clip(text: str, width: int) -> str:
     return line if len(line) <= width else line[: max(0, width - 1)] + "…"
 
 
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def fact_line(fact: Fact) -> str:
     return f"{fact.subject}: {fact.content}" if fact.subject else fact.content
 

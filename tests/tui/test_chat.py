@@ -7,48 +7,31 @@ from datetime import date
 
 from kit.api import Kit
 from kit.errors import LLMUnavailable
-from kit.llm.base import LLMReply, LLMRequest, TextBlock, TextSink, Usage
 from kit.llm.fake import FakeLLM
 from tui.app import KitApp
 from tui.chat import ChatPane, HistoryInput, MemoryNote, Reply, Said
 
-from .conftest import notes, settle
+from .conftest import GatedLLM, notes, settle
 
 
-class GatedLLM:
-    """Streams the first half of its answer, then waits to be released: lets a test look at
-    the screen in the middle of a reply."""
-
-    def __init__(self, answer: str) -> None:
-        self.answer = answer
-        self.halfway = asyncio.Event()
-        self.release = asyncio.Event()
-
-    async def complete(self, request: LLMRequest, on_text: TextSink | None = None) -> LLMReply:
-        middle = len(self.answer) // 2
-        if on_text is not None:
-            await on_text(self.answer[:middle])
-            self.halfway.set()
-            await self.release.wait()
-            await on_text(self.answer[middle:])
-        return LLMReply((TextBlock(self.answer),), "end_turn", Usage(10, 5), request.model)
-
-
-async def test_reply_streams_in_before_the_turn_ends(kit: Kit, app: KitApp) -> None:
-    gated = GatedLLM("Lisbon has the best custard tarts in the world.")
-    kit.services.agent._llm = gated  # the agent's model seam; the metered wrapper is bypassed
+async def test_reply_streams_in_before_the_turn_ends(
+    kit: Kit, app: KitApp, fake_llm: FakeLLM, gated: GatedLLM
+) -> None:
+    answer = "Lisbon has the best custard tarts in the world."
+    fake_llm.queue(answer)
+    gated.hold(after_chunks=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press(*"tarts?", "enter")
-        await asyncio.wait_for(gated.halfway.wait(), 5)
+        await asyncio.wait_for(gated.waiting.wait(), 5)
         await pilot.pause()
         reply = app.query_one(Reply)
-        assert reply.body.source == "Lisbon has the best cus"
-        gated.release.set()
+        assert reply.body.source == answer[:16]  # FakeLLM streams 16 characters at a time
+        gated.release()
         await settle(pilot)
-        assert reply.body.source == gated.answer
-        assert [s.content for s in app.query(Said)] == ["tarts?"]
+        assert reply.body.source == answer
+        assert [str(s.render()) for s in app.query(Said)] == ["tarts?"]
     stored = await kit.services.db.fetchall("SELECT role, text FROM messages ORDER BY id")
-    assert [tuple(r) for r in stored] == [("user", "tarts?"), ("assistant", gated.answer)]
+    assert [tuple(r) for r in stored] == [("user", "tarts?"), ("assistant", answer)]
 
 
 async def test_memory_note_shows_the_facts_and_days_in_context(

@@ -10,6 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
 from kit.api import Kit
+from kit.curator.ops import Insert, Update
 from kit.memory.facts import Fact
 from tui.app import KitApp
 from tui.dialogs import Confirm
@@ -168,3 +169,58 @@ async def test_deactivate_from_the_history_screen(kit: Kit, app: KitApp, facts: 
         history: DataTable[object] = screen.query_one("#history-table", DataTable)
         assert rows(history)[0][1:3] == ["owner", "deactivate"]  # the screen reloaded
     assert not (await kit.services.facts.get("owner", coffee.id)).active
+
+
+async def test_undo_a_curation_pass_from_a_facts_history(
+    kit: Kit, app: KitApp, facts: list[Fact]
+) -> None:
+    ana = facts[0]
+    applied = await kit.services.curator.apply_ops(
+        "owner",
+        "person",
+        [Update(ana.id, content="Lives in Porto")],
+        kind="curate",
+        source_message_ids=[],
+    )
+    pass_id = applied.pass_id
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_facts(app, pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        history: DataTable[object] = app.screen.query_one("#history-table", DataTable)
+        assert rows(history)[0][1:4] == ["curator", "update", f"pass {pass_id}"]
+        await pilot.press("u")
+        await settle(pilot)
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("ctrl+y")
+        await settle(pilot)
+        assert ("information", f"pass {pass_id} undone: 1 fact restored, 0 facts it had added "
+                "deactivated") in notes(app)  # fmt: skip
+        assert rows(history)[0][1:4] == ["owner", "undo", f"pass {pass_id + 1}"]
+    assert (await kit.services.facts.get("owner", ana.id)).content == "Lives in Lisbon"
+
+
+async def test_undo_by_pass_number_and_refusals_are_notifications(
+    kit: Kit, app: KitApp, facts: list[Fact]
+) -> None:
+    applied = await kit.services.curator.apply_ops(
+        "owner", "people", [Insert("Eve, a cousin", 0.9, "Eve")], kind="curate",
+        source_message_ids=[],
+    )  # fmt: skip
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_facts(app, pilot)
+        assert len(rows(app.query_one("#fact-table", DataTable))) == 3
+        await pilot.press("u", *"nine", "enter")
+        await settle(pilot)
+        assert notes(app)[-1][0] == "error" and "'nine' is not a pass number" in notes(app)[-1][1]
+        await pilot.press("u", *str(applied.pass_id), "enter")
+        await settle(pilot)
+        await pilot.press("ctrl+y")
+        await settle(pilot)
+        assert len(rows(app.query_one("#fact-table", DataTable))) == 2  # Eve is gone again
+        await pilot.press("u", *str(applied.pass_id), "enter")  # twice: the curator refuses
+        await settle(pilot)
+        await pilot.press("ctrl+y")
+        await settle(pilot)
+        severity, message = notes(app)[-1]
+        assert severity == "error" and "already undone" in message
