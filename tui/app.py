@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import tzinfo
 from functools import partial
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import App, ComposeResult, SystemCommand
@@ -51,12 +52,18 @@ class KitApp(App[None]):
     ]
 
     def __init__(
-        self, client: KitClient, *, tz: tzinfo | None = None, conversation: str = "terminal"
+        self,
+        client: KitClient,
+        *,
+        tz: tzinfo | None = None,
+        conversation: str = "terminal",
+        log_file: Path | None = None,
     ) -> None:
         super().__init__()
         self.client = client
         self.tz = tz if tz is not None else resolve_timezone("")
         self.conversation = conversation
+        self.log_file = log_file  # named in messages about unexpected errors
 
     def compose(self) -> ComposeResult:
         with TabbedContent(initial="chat", id="tabs"):
@@ -84,7 +91,7 @@ class KitApp(App[None]):
             yield
         except Exception as exc:
             log_failure(exc)
-            self.notify(describe(exc), title="Kit", severity="error", timeout=10)
+            self.notify(describe(exc, self.log_file), title="Kit", severity="error", timeout=10)
 
     # -- keeping what is shown fresh ----------------------------------------------------------
 

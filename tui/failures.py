@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 
 from kit.errors import KitError
 
@@ -22,7 +23,7 @@ CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
 )
 
 
-def describe(exc: BaseException) -> str:
+def describe(exc: BaseException, log_file: Path | None = None) -> str:
     """A one-line message for the owner saying what went wrong and what to do."""
     if isinstance(exc, KitError):
         return str(exc)
@@ -34,9 +35,10 @@ def describe(exc: BaseException) -> str:
         )
     if isinstance(exc, OSError):
         return f"a system call failed ({exc}); check the data directory and free disk space"
+    where = f"in {log_file}" if log_file is not None else "in the log"
     return (
         f"unexpected error ({type(exc).__name__}: {exc}); this is a bug in Kit, the "
-        "traceback is in the TUI log"
+        f"traceback is {where}"
     )
 
 
