@@ -14,6 +14,7 @@ from kit.config import Settings
 from kit.embed.base import Embedder
 from kit.llm.fake import FakeLLM
 from kit.memory.facts import Fact
+from kit.memory.messages import Message
 from tests.core.embedders import CosineTable
 
 
@@ -52,17 +53,22 @@ async def test_recency_boost_fades_linearly_to_zero_at_seven_days(
 async def test_item_from_today_beats_identical_item_from_ten_days_ago(
     kit: Kit, clock: FakeClock
 ) -> None:
-    conv = await kit.services.messages.conversation("owner", "local", "default")
     messages = kit.services.messages
     now = clock.now()
+
+    async def alone(text: str, age: timedelta) -> Message:
+        """Each in its own conversation: no neighbouring turn to tell them apart."""
+        conv = await messages.conversation("owner", "local", f"{text} {age}")
+        return await messages.add(conv, "user", text, at=now - age)
+
     # inserted in both orders, so neither rank tie-break can explain the result
-    old_first = await messages.add(conv, "user", "Dentist at ten", at=now - timedelta(days=10))
-    new_second = await messages.add(conv, "user", "Dentist at ten", at=now - timedelta(hours=1))
-    new_first = await messages.add(conv, "user", "Vet at noon", at=now - timedelta(hours=1))
-    old_second = await messages.add(conv, "user", "Vet at noon", at=now - timedelta(days=10))
+    old_first = await alone("Dentist at ten", timedelta(days=10))
+    new_second = await alone("Dentist at ten", timedelta(hours=1))
+    new_first = await alone("Vet at noon", timedelta(hours=1))
+    old_second = await alone("Vet at noon", timedelta(days=10))
     await kit.settle()
     for query, new, old in (("dentist", new_second, old_first), ("vet", new_first, old_second)):
-        hits = await kit.search(query)
+        hits = [h for h in await kit.search(query) if h.lexical_rank is not None]
         assert [h.id for h in hits] == [new.id, old.id]
         assert 0.0 < hits[0].score - hits[1].score <= 0.1 + 0.02  # boost, plus a rank tie-break
 

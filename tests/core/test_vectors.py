@@ -142,7 +142,8 @@ async def test_a_different_model_never_mixes_vectors(settings: Settings, clock: 
     async with open_kit(settings, clock, wide) as kit:
         assert await kit.services.vectors.pending_count() == 1  # only the new message
         await kit.settle()
-        assert len(await kit.search("sprouting")) == 1
+        (hit, *_) = await kit.search("sprouting")
+        assert hit.text == "garden beans are sprouting" and hit.cosine is not None
 
 
 async def test_without_an_embedder_search_is_lexical_and_nothing_is_pending(
@@ -154,8 +155,12 @@ async def test_without_an_embedder_search_is_lexical_and_nothing_is_pending(
         assert await kit.services.vectors.pending_count() == 0
         assert await kit.services.vectors.backfill() == 0
         hits = await kit.search("boiler")
-        assert {h.kind for h in hits} == {"fact", "message"}
-        assert all(h.cosine is None and h.lexical_rank is not None for h in hits)
+        assert all(h.cosine is None and h.vector_rank is None for h in hits)
+        matched = {(h.kind, h.text) for h in hits if h.lexical_rank is not None}
+        assert matched == {
+            ("fact", "Boiler repair is booked for Friday"),
+            ("message", "The boiler is making noise"),
+        }
 
 
 async def test_loaded_matrix_grows_with_backfill(kit: Kit, clock: FakeClock) -> None:
