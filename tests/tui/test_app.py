@@ -1,0 +1,128 @@
+"""The app as a whole: the status line, the command palette, keyboard navigation, and failures
+turned into notifications."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC
+from pathlib import Path
+
+from textual.command import CommandList, CommandPalette
+
+from kit.api import Kit
+from kit.client import Status
+from kit.daemon.socket_client import DaemonUnavailable, SocketClient
+from kit.errors import NotFound
+from kit.llm.fake import FakeLLM
+from tui.app import KitApp
+from tui.command import logs_to_file
+from tui.dialogs import Confirm
+from tui.failures import describe
+from tui.status import StatusLine, status_text
+
+from .conftest import notes, settle
+
+
+def status_line(app: KitApp) -> str:
+    return str(app.query_one(StatusLine).render())
+
+
+async def test_status_line_shows_mode_models_tokens_today_and_last_rem(
+    kit: Kit, app: KitApp, fake_llm: FakeLLM
+) -> None:
+    fake_llm.queue("Hi.")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert status_line(app) == (
+            "○ standalone │ claude-sonnet-4-6 / claude-haiku-4-5 │ embed hashing-bow-256 │ "
+            "0 tokens today │ last REM never"
+        )
+        await pilot.press(*"hello", "enter")
+        await settle(pilot)
+        status = app.query_one(StatusLine).status
+        assert status is not None and status.tokens_today > 0  # refreshed after the turn
+        assert f"{status.tokens_today:,} tokens today" in status_line(app)
+
+
+def test_status_text_shortens_to_fit_80_columns() -> None:
+    status = Status("daemon", "owner", "claude-sonnet-4-5", "claude-haiku-4-5",
+                    "sentence-transformers/all-MiniLM-L6-v2", 1_234_567, None, 5.0)  # fmt: skip
+
+    wide = status_text(status, UTC, 120)
+    assert wide == (
+        "● daemon │ claude-sonnet-4-5 / claude-haiku-4-5 │ embed all-MiniLM-L6-v2 │ "
+        "1,234,567 tokens today │ last REM never"
+    )
+    narrow = status_text(status, UTC, 78)
+    assert len(narrow) <= 78
+    assert narrow.startswith("● daemon │ sonnet-4-5/haiku-4-5 │ 1,234,567 tok")
+
+
+async def test_function_keys_switch_panes_and_focus_their_main_widget(app: KitApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.focused is not None and app.focused.id == "prompt"
+        for key, focused in (("f2", "day-list"), ("f3", "fact-table"), ("f4", "rem-report-box"),
+                             ("f1", "prompt")):  # fmt: skip
+            await pilot.press(key)
+            await settle(pilot)
+            assert app.focused is not None and app.focused.id == focused
+
+
+async def test_command_palette_lists_the_pane_actions_with_their_keys(
+    kit: Kit, app: KitApp
+) -> None:
+    await kit.remember("Lives in Lisbon", category="person")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f3")
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"deactivate")
+        await settle(pilot)
+        results = app.screen.query_one(CommandList)
+        shown = [str(results.get_option_at_index(i).prompt) for i in range(results.option_count)]
+        assert any("Deactivate" in s and "(key: d)" in s for s in shown), shown
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, Confirm)  # the command ran the same action as the key
+
+
+async def test_a_daemon_that_is_not_there_is_a_notification_not_a_crash(tmp_path: Path) -> None:
+    app = KitApp(SocketClient(tmp_path / "kit.sock"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press(*"hello", "enter")
+        await settle(pilot)
+        errors = [m for severity, m in notes(app) if severity == "error"]
+        assert errors and all("cannot reach the Kit daemon" in m for m in errors)
+        assert "connecting" in status_line(app)  # no status to show, and no traceback
+        assert app.is_running
+
+
+def test_failures_say_what_to_do() -> None:
+    assert describe(NotFound("fact 9 does not exist")) == "fact 9 does not exist"
+    assert describe(DaemonUnavailable("start it with `kit run`")) == "start it with `kit run`"
+    gone = describe(ConnectionResetError("reset by peer"))
+    assert gone.startswith("lost the connection to the Kit daemon (reset by peer)")
+    assert "`kit run`" in gone
+    bug = describe(ZeroDivisionError("division by zero"), Path("/d/logs/tui.log"))
+    assert bug == (
+        "unexpected error (ZeroDivisionError: division by zero); this is a bug in Kit, the "
+        "traceback is in /d/logs/tui.log"
+    )
+
+
+def test_logs_go_to_a_file_while_the_ui_owns_the_terminal(tmp_path: Path) -> None:
+    root = logging.getLogger()
+    terminal = logging.StreamHandler()
+    root.addHandler(terminal)
+    try:
+        with logs_to_file(tmp_path / "logs" / "tui.log"):
+            assert terminal not in root.handlers
+            logging.getLogger("kit.test").warning("a line for the file")
+        assert terminal in root.handlers
+    finally:
+        root.removeHandler(terminal)
+    assert "a line for the file" in (tmp_path / "logs" / "tui.log").read_text()
