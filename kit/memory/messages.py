@@ -228,6 +228,26 @@ class Messages:
         )
         return [_message(r) for r in rows]
 
+    async def neighbours(
+        self, user_id: str, ids: Sequence[int], now: datetime
+    ) -> dict[int, tuple[int | None, int | None]]:
+        """For each id, the ids of the messages just before and after it in its conversation
+        (written at or before `now`): the turn a message answers, and the one answering it."""
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        when = to_iso(now)
+        rows = await self._db.fetchall(
+            "SELECT m.id,"
+            " (SELECT p.id FROM messages p WHERE p.conversation_id = m.conversation_id"
+            "  AND p.id < m.id AND p.at <= ? ORDER BY p.id DESC LIMIT 1),"
+            " (SELECT n.id FROM messages n WHERE n.conversation_id = m.conversation_id"
+            "  AND n.id > m.id AND n.at <= ? ORDER BY n.id LIMIT 1)"
+            f" FROM messages m WHERE m.user_id = ? AND m.id IN ({marks})",
+            (when, when, user_id, *ids),
+        )
+        return {int(r[0]): (r[1], r[2]) for r in rows}
+
     async def on_day(self, user_id: str, day: date) -> list[Message]:
         rows = await self._db.fetchall(
             f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE user_id = ? AND day = ?"

@@ -1,0 +1,97 @@
+"""Score fusion and conversational neighbours in MemorySearch (the ranking `kit eval` tunes)."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import timedelta
+
+import pytest
+
+from kit.api import Kit
+from kit.clock import FakeClock
+from kit.memory.messages import Conversation
+
+LATER = timedelta(days=30)  # past the recency window: scores are relevance alone
+
+
+async def say(kit: Kit, conv: Conversation, *texts: str) -> list[int]:
+    return [(await kit.services.messages.add(conv, "user", t)).id for t in texts]
+
+
+async def test_score_fusion_is_one_for_best_in_both_and_under_half_for_lexical_only(
+    kit: Kit, clock: FakeClock
+) -> None:
+    s = kit.services
+    s.search.params = dataclasses.replace(s.search.params, threshold=0.99)
+    both = await kit.remember("kayak paddle", category="entities", confidence=1.0)
+    lexical = await kit.remember("kayak", category="entities", confidence=1.0)  # cosine 0.71
+    await kit.settle()
+    hits = await kit.search("kayak paddle", kinds=("fact",), now=clock.now() + LATER)
+    by_id = {h.id: h for h in hits}
+    assert [h.id for h in hits] == [both.id, lexical.id]
+    assert by_id[both.id].score == pytest.approx(1.0)
+    assert by_id[lexical.id].cosine is None and by_id[lexical.id].lexical_rank == 2
+    # half the weight, scaled by its BM25 against the best one's
+    assert 0.0 < by_id[lexical.id].score < 0.5
+
+
+async def test_a_reply_to_a_relevant_turn_outranks_the_same_words_elsewhere(
+    kit: Kit, clock: FakeClock
+) -> None:
+    messages = kit.services.messages
+    elsewhere = await messages.conversation("owner", "local", "b")
+    here = await messages.conversation("owner", "local", "a")
+    # the unrelated copy comes first, so an id tie-break would favour it
+    (_, other) = await say(kit, elsewhere, "lunch was fine today", "which colour was the paddle")
+    (_, reply) = await say(kit, here, "my kayak paddle snapped", "which colour was the paddle")
+    await kit.settle()
+    hits = await kit.search("kayak paddle colour", kinds=("message",), now=clock.now() + LATER)
+    order = [h.id for h in hits]
+    assert order.index(reply) < order.index(other)
+    by_id = {h.id: h for h in hits}
+    assert by_id[reply].score > by_id[other].score
+    assert by_id[reply].cosine == pytest.approx(by_id[other].cosine)  # same own relevance
+
+
+async def test_without_neighbour_weights_identical_turns_score_the_same(
+    kit: Kit, clock: FakeClock
+) -> None:
+    s = kit.services
+    s.search.params = dataclasses.replace(s.search.params, previous_weight=0.0, next_weight=0.0)
+    elsewhere = await s.messages.conversation("owner", "local", "b")
+    here = await s.messages.conversation("owner", "local", "a")
+    (_, other) = await say(kit, elsewhere, "lunch was fine today", "which colour was the paddle")
+    (_, reply) = await say(kit, here, "my kayak paddle snapped", "which colour was the paddle")
+    await kit.settle()
+    hits = {
+        h.id: h
+        for h in await kit.search("colour paddle", kinds=("message",), now=clock.now() + LATER)
+    }
+    assert hits[reply].score == pytest.approx(hits[other].score)
+
+
+async def test_neighbours_stay_inside_a_conversation_and_before_now(
+    kit: Kit, clock: FakeClock
+) -> None:
+    messages = kit.services.messages
+    a = await messages.conversation("owner", "local", "a")
+    b = await messages.conversation("owner", "local", "b")
+    first = await messages.add(a, "user", "one")
+    stranger = await messages.add(b, "user", "elsewhere")  # id between a's messages
+    second = await messages.add(a, "user", "two", at=clock.now() + timedelta(hours=1))
+    links = await messages.neighbours("owner", [first.id, stranger.id, second.id], clock.now())
+    assert links[first.id] == (None, None)  # "two" is not written yet at this `now`
+    assert links[stranger.id] == (None, None)
+    assert links[second.id] == (first.id, None)
+    later = await messages.neighbours("owner", [first.id], clock.now() + timedelta(hours=2))
+    assert later[first.id] == (None, second.id)
+    assert await messages.neighbours("someone-else", [first.id], clock.now()) == {}
+
+
+async def test_rrf_fusion_remains_available(kit: Kit, clock: FakeClock) -> None:
+    s = kit.services
+    s.search.params = dataclasses.replace(s.search.params, fusion="rrf", rrf_k=60)
+    only = await kit.remember("kayak paddle", category="entities", confidence=1.0)
+    await kit.settle()
+    (hit,) = await kit.search("kayak paddle", kinds=("fact",), now=clock.now() + LATER)
+    assert hit.id == only.id and hit.score == pytest.approx(1.0)
