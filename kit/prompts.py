@@ -37,17 +37,23 @@ class Prompts:
         if name not in self._cache:
             path = self.folder / f"{name}.md"
             try:
-                self._cache[name] = string.Template(path.read_text(encoding="utf-8"))
-            except OSError as exc:
+                template = string.Template(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError) as exc:
                 raise ConfigError(
                     f"{path}: prompt file missing or unreadable; restore it from the repository"
                 ) from exc
+            # A stray `$` (like "$5") would otherwise only fail when the prompt is rendered.
+            if not template.is_valid():
+                raise ConfigError(
+                    f"{path}: a `$` that is not a $placeholder; write $$ for a literal dollar sign"
+                )
+            self._cache[name] = template
         return self._cache[name]
 
     def variables(self, name: str) -> frozenset[str]:
         return frozenset(self.template(name).get_identifiers())
 
-    def render(self, name: str, **values: object) -> str:
+    def render(self, name: str, /, **values: object) -> str:  # `/`: a prompt may use $name
         template = self.template(name)
         expected = self.variables(name)
         missing = expected - values.keys()
