@@ -1,0 +1,86 @@
+"""Kit's scheduled jobs: what runs when, and what each run does.
+
+Daily jobs (the day-end summary, the nightly REM) are recorded in `job_runs` and caught up once
+at start when a run was missed. Interval jobs (the idle-conversation curation sweep, the
+embedding backfill) are idempotent and simply run again. A job takes the injected clock's time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from apscheduler.triggers.base import BaseTrigger
+from apscheduler.triggers.cron import CronTrigger
+from apscheduler.triggers.interval import IntervalTrigger
+
+from kit.app import Services
+from scheduler.fire_times import daily_at
+
+SWEEP_MINUTES = 5  # a conversation idle for curation.idle_minutes is curated within this
+BACKFILL_MINUTES = 3  # what the per-turn backfill missed (model loaded late, a failure)
+
+JobRun = Callable[[Services, datetime, datetime | None], Awaitable[str]]
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    name: str
+    trigger: BaseTrigger
+    run: JobRun  # (services, now, scheduled_for) -> a one-line outcome for the log
+    daily: bool  # tracked in job_runs and caught up when missed
+
+    @property
+    def cron(self) -> CronTrigger:
+        assert isinstance(self.trigger, CronTrigger), f"{self.name} is not a daily job"
+        return self.trigger
+
+
+async def daily_summary(services: Services, now: datetime, scheduled_for: datetime | None) -> str:
+    run = await services.summarizer.day_end(now, scheduled_for=scheduled_for)
+    return f"{len(run.written)} day summaries written, {len(run.rejected)} rejected"
+
+
+async def rem(services: Services, now: datetime, scheduled_for: datetime | None) -> str:
+    reports = await services.rem.nightly(scheduled_for or now)
+    condensed = sum(len(r.condensed_days) for r in reports)
+    changes = sum(len(r.changes) for r in reports)
+    rejected = sum(len(r.rejected) for r in reports)
+    return f"REM for {len(reports)} user(s): {condensed} days condensed, {changes} changes, " + (
+        f"{rejected} rejected"
+    )
+
+
+async def curation_sweep(services: Services, now: datetime, scheduled_for: datetime | None) -> str:
+    passes = await services.curator.sweep_idle(now)
+    return f"{passes} curation pass(es)"
+
+
+async def embedding_backfill(
+    services: Services, now: datetime, scheduled_for: datetime | None
+) -> str:
+    embedded = await services.vectors.backfill()
+    return f"{embedded} item(s) embedded"
+
+
+def kit_jobs(services: Services) -> tuple[JobSpec, ...]:
+    """The jobs in the order a start-up pass runs them: embeddings and curation of what
+    happened while Kit was off come before the day summaries, which come before REM."""
+    schedule, tz = services.settings.schedule, services.tz
+    return (
+        JobSpec(
+            "embedding_backfill",
+            IntervalTrigger(minutes=BACKFILL_MINUTES),
+            embedding_backfill,
+            False,
+        ),
+        JobSpec("curation_sweep", IntervalTrigger(minutes=SWEEP_MINUTES), curation_sweep, False),
+        JobSpec(
+            "daily_summary",
+            daily_at(schedule.daily_summary, tz, "config.toml: schedule.daily_summary"),
+            daily_summary,
+            True,
+        ),
+        JobSpec("rem", daily_at(schedule.rem, tz, "config.toml: schedule.rem"), rem, True),
+    )

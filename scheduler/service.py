@@ -1,0 +1,171 @@
+"""`KitScheduler`: APScheduler 3 (`AsyncIOScheduler`) in the daemon's event loop, firing Kit's jobs
+on cron and interval triggers in the configured zone.
+
+APScheduler only decides *when*. Each firing puts the job's name on a queue (coalesced: a job
+already waiting is not queued twice) and one worker task owned by this object runs the queue in
+order, so jobs never overlap in this process and a slow REM delays, never doubles, the rest.
+Across processes, the daily jobs hold a lease row in `job_runs` (see kit/memory/job_runs.py).
+
+At start, every daily job whose latest fire time has no successful run (by local date) is
+caught up once, after one pass of the interval jobs. While Kit runs, a fire time slept through
+(laptop lid closed) is picked up at the next scheduler wake-up, at most a few minutes after
+resume, because the interval jobs keep the scheduler waking.
+
+    scheduler = KitScheduler(services)
+    caught_up = await scheduler.start()      # inside the running loop
+    ...
+    await scheduler.shutdown()               # bounded; a running job is cancelled
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from kit.app import Services
+from kit.errors import KitError
+from kit.memory.job_runs import JobBusy
+from scheduler.fire_times import owed
+from scheduler.jobs import JobSpec, kit_jobs
+
+log = logging.getLogger(__name__)
+
+Status = Literal["done", "not due", "busy", "failed"]
+
+
+@dataclass(frozen=True)
+class JobResult:
+    name: str
+    status: Status
+    detail: str = ""
+    scheduled_for: datetime | None = None
+
+
+class KitScheduler:
+    def __init__(self, services: Services, jobs: Sequence[JobSpec] | None = None) -> None:
+        self._services = services
+        self._jobs = {spec.name: spec for spec in (jobs or kit_jobs(services))}
+        self._locks = {name: asyncio.Lock() for name in self._jobs}
+        self._queue: asyncio.Queue[str] = asyncio.Queue()
+        self._queued: set[str] = set()
+        self._aps: AsyncIOScheduler | None = None
+        self._worker: asyncio.Task[None] | None = None
+        self.results: list[JobResult] = []  # the latest run of each job, newest last
+
+    @property
+    def jobs(self) -> tuple[str, ...]:
+        return tuple(self._jobs)
+
+    async def __aenter__(self) -> KitScheduler:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.shutdown()
+
+    async def start(self) -> list[str]:
+        """Start firing jobs. Queues a start-up pass at once: every interval job, then each daily
+        job that missed its latest run. Returns the names of the daily jobs being caught up."""
+        if self._aps is not None:
+            raise RuntimeError("the scheduler is already started")
+        missed = [
+            spec.name for spec in self._jobs.values() if spec.daily and await self.owed(spec.name)
+        ]
+        self._worker = asyncio.create_task(self._work(), name="kit-scheduler")
+        aps = AsyncIOScheduler(
+            timezone=self._services.tz,
+            job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None},
+        )
+        for spec in self._jobs.values():
+            aps.add_job(self._fire, spec.trigger, args=(spec.name,), id=spec.name, name=spec.name)
+        aps.start()
+        self._aps = aps
+        for spec in self._jobs.values():
+            if not spec.daily or spec.name in missed:
+                self.request(spec.name)
+        if missed:
+            log.info("catching up missed runs: %s", ", ".join(missed))
+        return missed
+
+    def request(self, name: str) -> None:
+        """Queue a run of `name` unless one is already waiting."""
+        if name not in self._jobs:
+            raise KeyError(f"unknown job {name!r}; jobs: {', '.join(self._jobs)}")
+        if name not in self._queued:
+            self._queued.add(name)
+            self._queue.put_nowait(name)
+
+    async def idle(self) -> None:
+        """Wait until every queued run has finished (the start-up pass, for instance)."""
+        await self._queue.join()
+
+    async def shutdown(self, grace_seconds: float = 10.0) -> None:
+        """Stop firing; cancel the worker (a running job is interrupted: every step it takes
+        lands whole or not at all, and an unfinished daily run is caught up at the next start)."""
+        if self._aps is not None:
+            self._aps.shutdown(wait=False)
+            self._aps = None
+            await asyncio.sleep(0)  # APScheduler finishes its shutdown on the loop
+        if self._worker is not None:
+            self._worker.cancel()
+            try:
+                async with asyncio.timeout(grace_seconds):
+                    await asyncio.gather(self._worker, return_exceptions=True)
+            except TimeoutError:
+                log.error("a scheduled job did not stop within %.0f s of shutdown", grace_seconds)
+            self._worker = None
+
+    async def _fire(self, name: str) -> None:
+        """APScheduler's entry: hand over and return at once (the worker runs the job)."""
+        self.request(name)
+
+    async def _work(self) -> None:
+        while True:
+            name = await self._queue.get()
+            self._queued.discard(name)
+            try:
+                await self.run_now(name)
+            finally:
+                self._queue.task_done()
+
+    async def owed(self, name: str) -> datetime | None:
+        """For a daily job: the fire time a run is owed for, or None if it is done."""
+        spec = self._jobs[name]
+        last = await self._services.job_runs.last_scheduled_success(name)
+        return owed(spec.cron, self._services.clock.now(), last, self._services.tz)
+
+    async def run_now(self, name: str) -> JobResult:
+        """Run one job as if it fired now (by the injected clock). A daily job whose latest run is
+        done does nothing. Errors are logged and returned, never raised: the schedule goes on."""
+        spec = self._jobs[name]
+        async with self._locks[name]:
+            now = self._services.clock.now()
+            scheduled_for = None
+            if spec.daily:
+                scheduled_for = await self.owed(name)
+                if scheduled_for is None:
+                    return self._record(JobResult(name, "not due"))
+            try:
+                detail = await spec.run(self._services, now, scheduled_for)
+            except JobBusy as exc:
+                log.info("job %s skipped: %s", name, exc)
+                return self._record(JobResult(name, "busy", str(exc), scheduled_for))
+            except KitError as exc:
+                log.warning("job %s failed, it runs again at its next time: %s", name, exc)
+                return self._record(JobResult(name, "failed", str(exc), scheduled_for))
+            except Exception as exc:
+                log.exception("job %s crashed", name)
+                detail = f"{type(exc).__name__} (see the log)"
+                return self._record(JobResult(name, "failed", detail, scheduled_for))
+            log.info("job %s: %s", name, detail)
+            return self._record(JobResult(name, "done", detail, scheduled_for))
+
+    def _record(self, result: JobResult) -> JobResult:
+        self.results = [r for r in self.results if r.name != result.name] + [result]
+        return result
