@@ -14,7 +14,7 @@ from textual.worker import Worker
 from kit.memory.facts import Fact, HistoryEntry
 from tui.base import start_work
 from tui.changes import ask_deactivate, ask_undo
-from tui.format import clip, fact_details, history_change, history_source, when
+from tui.format import fact_details, history_change, history_source, when
 
 if TYPE_CHECKING:
     from tui.app import KitApp
@@ -45,9 +45,12 @@ class FactHistoryScreen(Screen[None]):
         return self.query_one("#history-table", DataTable)
 
     def on_mount(self) -> None:
-        for label, width in (("when", 16), ("by", 8), ("change", 10), ("source", 14)):
+        fixed = (("when", 16), ("by", 8), ("change", 10), ("source", 14))
+        for label, width in fixed:
             self.table.add_column(label, width=width, key=label)
-        self.table.add_column("why", key="why")
+        # The reason gets the rest of the row (cell padding and a scrollbar aside).
+        rest = self.app.size.width - sum(w + 2 for _, w in fixed) - 4
+        self.table.add_column("why", width=max(12, rest), key="why")
         self.start_reload()
 
     def start_reload(self) -> Worker[Any]:
@@ -68,7 +71,7 @@ class FactHistoryScreen(Screen[None]):
                 entry.actor,
                 entry.operation,
                 history_source(entry),
-                clip(entry.reason, 60) or "—",
+                entry.reason or "—",
                 key=str(i),
             )
         self._show_change()

@@ -1,0 +1,91 @@
+"""The main screens of the TUI on the demo data, as pilot scripts: shared by the snapshot tests
+and by `python -m tests.tui.scenes DIR`, which writes the README's screenshots."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import UTC
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from tests.tui.demo import DemoClient
+from tui.app import KitApp
+
+Scene = Callable[[Pilot[None]], Awaitable[None]]
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    for _ in range(3):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def chat(pilot: Pilot[None]) -> None:
+    await settle(pilot)
+    await pilot.press(*"Where should I take Ana for coffee?", "enter")
+    await settle(pilot)
+    await pilot.press("ctrl+o")  # open the note of what memory the reply used
+    await settle(pilot)
+
+
+async def days(pilot: Pilot[None]) -> None:
+    await pilot.press("f2")
+    await settle(pilot)
+    await pilot.press("down")  # a day REM has condensed
+    await settle(pilot)
+
+
+async def facts(pilot: Pilot[None]) -> None:
+    await pilot.press("f3", "i")  # inactive facts too
+    await settle(pilot)
+
+
+async def fact_history(pilot: Pilot[None]) -> None:
+    await facts(pilot)
+    await pilot.press("o")
+    await settle(pilot)
+
+
+async def deactivate(pilot: Pilot[None]) -> None:
+    await pilot.press("f3")
+    await settle(pilot)
+    await pilot.press("down", "down", "d")
+    await settle(pilot)
+
+
+async def rem(pilot: Pilot[None]) -> None:
+    await pilot.press("f4", "n")  # a dry run
+    await settle(pilot)
+
+
+SCENES: dict[str, Scene] = {
+    "chat": chat,
+    "days": days,
+    "facts": facts,
+    "fact-history": fact_history,
+    "deactivate": deactivate,
+    "rem": rem,
+}
+
+
+def demo_app() -> KitApp:
+    return KitApp(DemoClient(mode="daemon"), tz=UTC)
+
+
+async def _write(folder: Path, size: tuple[int, int]) -> None:
+    for name, scene in SCENES.items():
+        app = demo_app()
+        async with app.run_test(size=size) as pilot:
+            await scene(pilot)
+            svg = app.export_screenshot(title=f"kit tui: {name}")
+        (folder / f"{name}.svg").write_text(svg)
+        print(folder / f"{name}.svg")
+
+
+if __name__ == "__main__":
+    target = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots")
+    target.mkdir(parents=True, exist_ok=True)
+    asyncio.run(_write(target, (100, 30)))
