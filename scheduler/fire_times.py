@@ -25,11 +25,12 @@ def daily_at(hhmm: str, tz: tzinfo, where: str) -> CronTrigger:
 
 
 def latest_fire(trigger: CronTrigger, now: datetime) -> datetime | None:
-    """The trigger's last fire time at or before `now` (within the last eight days)."""
+    """The trigger's last fire time at or before `now` (within the last eight days), in UTC:
+    a local time in the repeated hour compares unequal to everything in other zones."""
     last = None
     fire = trigger.get_next_fire_time(None, now - _LOOKBACK)
     while fire is not None and fire <= now:
-        last = fire
+        last = fire.astimezone(UTC)
         # Step in UTC: local wall-clock arithmetic drops `fold` and loops on a DST fold.
         fire = trigger.get_next_fire_time(fire, fire.astimezone(UTC) + _TICK)
     return last

@@ -93,6 +93,12 @@ class KitScheduler:
             log.info("catching up missed runs: %s", ", ".join(missed))
         return missed
 
+    def next_run_times(self) -> dict[str, datetime | None]:
+        """When APScheduler fires each job next (in the configured zone); empty before start."""
+        if self._aps is None:
+            return {}
+        return {job.id: job.next_run_time for job in self._aps.get_jobs()}
+
     def request(self, name: str) -> None:
         """Queue a run of `name` unless one is already waiting."""
         if name not in self._jobs:

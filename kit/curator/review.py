@@ -263,6 +263,7 @@ class StaleReview:
                 messages=(ChatMessage.text("user", prompt),),
                 max_tokens=2048,
                 tools=(review_tool(),),
+                tool_choice=TOOL_NAME,
                 purpose="rem_review",
                 user_id=user_id,
             )
