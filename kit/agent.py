@@ -9,7 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from kit.clock import Clock
+from kit.cleaning import clean_text
+from kit.clock import Clock, check_time
 from kit.config import LLMSettings
 from kit.errors import InputError, LLMUnavailable
 from kit.llm.base import (
@@ -56,7 +57,7 @@ class TurnResult:
 
 
 def validate_text(text: str) -> str:
-    cleaned = text.replace("\x00", "").strip()
+    cleaned = clean_text(text).strip()
     if not cleaned:
         raise InputError("the message is empty; type something for Kit to answer")
     if len(cleaned) > MAX_MESSAGE_CHARS:
@@ -103,7 +104,9 @@ class Agent:
 
     async def turn(self, inbound: Inbound, on_text: TextSink | None = None) -> TurnResult:
         text = validate_text(inbound.text)
-        now = inbound.at or self._clock.now()
+        now = (
+            self._clock.now() if inbound.at is None else check_time(inbound.at, "the message time")
+        )
         conversation = await self._messages.conversation(
             inbound.user_id, inbound.channel, inbound.conversation
         )

@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from kit.errors import ConfigError
+from kit.errors import ConfigError, InputError
 
 
 class Clock(Protocol):
@@ -75,6 +75,28 @@ def day_bounds(day: date, tz: tzinfo) -> tuple[datetime, datetime]:
     # Re-anchor the end at local midnight so DST days are 23 or 25 hours long.
     end = datetime(end.year, end.month, end.day, tzinfo=tz)
     return start.astimezone(UTC), end.astimezone(UTC)
+
+
+# Times Kit accepts from outside. Far wider than any life, yet far enough from datetime's limits
+# that day and recency arithmetic (a day later, a week back, another zone) cannot overflow.
+EARLIEST = datetime(1000, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+
+
+def check_time(when: datetime, what: str) -> datetime:
+    """`when`, if it is aware and within EARLIEST..LATEST; else an InputError naming `what`."""
+    if when.tzinfo is None:
+        raise InputError(f"{what} has no timezone; add one, e.g. +00:00")
+    try:
+        inside = EARLIEST <= when.astimezone(UTC) < LATEST
+    except OverflowError:
+        inside = False
+    if not inside:
+        raise InputError(
+            f"{what} {when.isoformat()} is out of range; Kit keeps times from the year "
+            f"{EARLIEST.year} to {LATEST.year - 1}"
+        )
+    return when
 
 
 def to_iso(when: datetime) -> str:

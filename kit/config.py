@@ -131,6 +131,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text; save the config file as UTF-8") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc}); fix the syntax there") from exc
     except OSError as exc:
@@ -181,6 +183,8 @@ def _coerce(hint: Any, value: Any, where: str, source: str) -> Any:
         raise ConfigError(f"{source}: {where} must be true or false (got {value!r})")
     if hint is int:
         if isinstance(value, int) and not isinstance(value, bool):
+            if abs(value) >= 2**63:  # SQLite and the SDKs take 64-bit integers at most
+                raise ConfigError(f"{source}: {where} is far too large (got {value})")
             return value
         raise ConfigError(f"{source}: {where} must be an integer (got {value!r})")
     if hint is float:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
 
-from kit.clock import from_iso
+from kit.clock import check_time, from_iso
 from kit.config import CATEGORIES
 from kit.errors import InputError
 
@@ -48,9 +48,10 @@ def _is_time(v: Any) -> bool:
     if not isinstance(v, str):
         return False
     try:
-        return from_iso(v) is not None
-    except ValueError:
+        check_time(from_iso(v), "")
+    except (ValueError, InputError):
         return False
+    return True
 
 
 def _is_opt_time(v: Any) -> bool:

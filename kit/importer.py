@@ -8,6 +8,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from kit.cleaning import clean_text
+from kit.clock import check_time
 from kit.errors import InputError
 from kit.memory.messages import NewMessage
 
@@ -26,7 +28,7 @@ def parse_record(record: Any, where: str) -> NewMessage:
     if unknown:
         raise InputError(f"{where}: unknown field(s) {sorted(unknown)}; allowed: {sorted(_KNOWN)}")
     text = record.get("text")
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str) or not clean_text(text).strip():
         raise InputError(f"{where}: 'text' must be a non-empty string")
     role = record.get("role")
     speaker = record.get("speaker", "")
@@ -47,12 +49,13 @@ def parse_record(record: Any, where: str) -> NewMessage:
         ) from exc
     if at.tzinfo is None:
         raise InputError(f"{where}: 'at' {at_text!r} has no timezone; add one, e.g. +00:00 or Z")
+    check_time(at, f"{where}: 'at'")
     ref = record.get("ref")
     if ref is not None and not isinstance(ref, str | int):
         raise InputError(f"{where}: 'ref' must be a string")
     return NewMessage(
         role=role or "user",
-        text=text.replace("\x00", ""),
+        text=clean_text(text),
         at=at,
         speaker=speaker,
         ref=None if ref is None else str(ref),

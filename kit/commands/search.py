@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from datetime import datetime
 
+from kit.clock import check_time
 from kit.commands.common import hit_dict, open_kit, print_json, user_of
 from kit.errors import InputError
 
@@ -27,6 +28,7 @@ async def run(args: argparse.Namespace) -> int:
             raise InputError(f"--now {args.now!r} is not an ISO-8601 time") from exc
         if now.tzinfo is None:
             raise InputError(f"--now {args.now!r} needs a timezone, e.g. +00:00")
+        check_time(now, "--now")
     if args.k is not None and args.k < 1:
         raise InputError("--k must be at least 1")
     async with open_kit(args) as kit:

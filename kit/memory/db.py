@@ -89,6 +89,13 @@ class Database:
             if not path.exists():  # noqa: ASYNC240 - once at start-up, before any I/O loop
                 fd = os.open(path, os.O_CREAT | os.O_WRONLY, 0o600)
                 os.close(fd)
+            for part in (
+                path,
+                path.with_name(path.name + "-wal"),
+                path.with_name(path.name + "-shm"),
+            ):
+                if part.exists() and part.stat().st_mode & 0o077:
+                    os.chmod(part, 0o600)  # private memory: tighten a copy made with looser rights
         except OSError as exc:
             raise StorageError(
                 f"{path.parent}: cannot create the data directory ({exc.strerror}); "
