@@ -56,5 +56,5 @@ def test_owed_after_a_stop_is_the_latest_fire_only() -> None:
 
 
 def test_a_bad_time_is_a_config_error_naming_the_setting() -> None:
-    with pytest.raises(ConfigError, match="schedule.rem must be a time like '03:00'"):
+    with pytest.raises(ConfigError, match=r"schedule\.rem must be a time like '03:00'"):
         daily_at("3am", BERLIN, "config.toml: schedule.rem")
