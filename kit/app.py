@@ -86,9 +86,7 @@ async def load_embedder(settings: Settings) -> tuple[Embedder | None, str | None
 
     cfg = settings.embedding
     try:
-        embedder = await FastEmbedder.load(
-            cfg.model, cfg.model_path, cfg.batch_size, settings.data_dir / "models"
-        )
+        embedder = await FastEmbedder.load(cfg.model, cfg.model_path, settings.data_dir / "models")
         return embedder, None
     except KitError as exc:
         return None, str(exc)

@@ -70,4 +70,4 @@ def minilm_model() -> Any:
 def minilm(minilm_model: Any) -> Any:
     from kit.embed.fastembed import FastEmbedder
 
-    return FastEmbedder(minilm_model, MODEL_NAME, 384, batch_size=64)
+    return FastEmbedder(minilm_model, MODEL_NAME, 384)
