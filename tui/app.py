@@ -42,13 +42,14 @@ class KitApp(App[None]):
     TITLE = "Kit"
     ENABLE_COMMAND_PALETTE = True
     BINDINGS: ClassVar[list[BindingType]] = [
-        # The tab labels show F1-F4, so the footer keeps its room for the pane's own keys.
-        Binding("f1", "show_tab('chat')", "Chat", tooltip="Show the chat", show=False),
-        Binding("f2", "show_tab('days')", "Days", tooltip="Show the day summaries", show=False),
-        Binding("f3", "show_tab('facts')", "Facts", tooltip="Show the facts", show=False),
-        Binding("f4", "show_tab('rem')", "REM", tooltip="Show consolidation", show=False),
+        # Listed after the focused pane's own keys in the footer (and on the tab labels).
         Binding("ctrl+r", "reload", "Reload", tooltip="Reload the status and every pane"),
-        Binding("ctrl+q", "quit", "Quit", tooltip="Quit the TUI", priority=True),
+        Binding("f1", "show_tab('chat')", "Chat", tooltip="Show the chat"),
+        Binding("f2", "show_tab('days')", "Days", tooltip="Show the day summaries"),
+        Binding("f3", "show_tab('facts')", "Facts", tooltip="Show the facts"),
+        Binding("f4", "show_tab('rem')", "REM", tooltip="Show consolidation"),
+        # Hidden from the footer as in every Textual app; the palette lists it as "Quit".
+        Binding("ctrl+q", "quit", "Quit", tooltip="Quit the TUI", priority=True, show=False),
     ]
 
     def __init__(

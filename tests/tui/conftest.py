@@ -8,7 +8,6 @@ from collections.abc import AsyncIterator
 from datetime import UTC
 
 import pytest
-from textual.pilot import Pilot
 
 from kit.api import Kit
 from kit.client import LocalClient
@@ -17,7 +16,10 @@ from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.base import LLMReply, LLMRequest, TextSink
 from kit.llm.fake import FakeLLM
+from tests.tui.scenes import settle
 from tui.app import KitApp
+
+__all__ = ["GatedLLM", "notes", "settle"]
 
 
 class GatedLLM:
@@ -84,13 +86,6 @@ def local(kit: Kit, clock: FakeClock) -> LocalClient:
 @pytest.fixture
 def app(local: LocalClient) -> KitApp:
     return KitApp(local, tz=UTC)
-
-
-async def settle(pilot: Pilot[None]) -> None:
-    """Let every running worker finish and the screen catch up with what they changed."""
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 def notes(app: KitApp) -> list[tuple[str, str]]:

@@ -18,6 +18,7 @@ Scene = Callable[[Pilot[None]], Awaitable[None]]
 
 
 async def settle(pilot: Pilot[None]) -> None:
+    """Let every running worker finish and the screen catch up with what they changed."""
     for _ in range(3):
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
