@@ -10,6 +10,7 @@ from datetime import UTC
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from tests.tui.demo import DemoClient
 from tui.app import KitApp
@@ -26,7 +27,9 @@ async def settle(pilot: Pilot[None]) -> None:
 
 async def chat(pilot: Pilot[None]) -> None:
     await settle(pilot)
-    await pilot.press(*"Where should I take Ana for coffee?", "enter")
+    prompt = pilot.app.query_one("#prompt", Input)
+    prompt.value = "Where should I take Ana for coffee?"  # quicker than typing it key by key
+    await pilot.press("enter")
     await settle(pilot)
     await pilot.press("ctrl+o")  # open the note of what memory the reply used
     await settle(pilot)

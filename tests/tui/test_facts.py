@@ -76,8 +76,11 @@ async def test_filters_by_inactive_category_and_text(app: KitApp, facts: list[Fa
         assert app.query_one("#fact-inactive", Checkbox).value
         assert [r[0] for r in rows(table)] == [str(ana.id), str(coffee.id), str(old.id)]
 
-        app.query_one("#fact-category", Select).value = "projects"
+        await pilot.press("c")  # the category list opens; pick "projects" by keyboard
         await settle(pilot)
+        await pilot.press("down", "down", "down", "down", "enter")
+        await settle(pilot)
+        assert app.query_one("#fact-category", Select).value == "projects"
         assert [r[0] for r in rows(table)] == [str(old.id)]
 
         app.query_one("#fact-category", Select).clear()
