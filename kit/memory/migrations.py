@@ -37,6 +37,49 @@ def _fts(table: str, columns: tuple[str, ...]) -> tuple[str, ...]:
     )
 
 
+def _day_words(day: str) -> str:
+    """SQL for an ISO day column as words: '2023-05-08' -> 'Monday 8 May 2023'."""
+    months = "January February March April May June July August September October November December"
+    weekdays = "Sunday Monday Tuesday Wednesday Thursday Friday Saturday"
+    month = " ".join(f"WHEN '{n:02d}' THEN '{m}'" for n, m in enumerate(months.split(), 1))
+    weekday = " ".join(f"WHEN '{n}' THEN '{d}'" for n, d in enumerate(weekdays.split()))
+    return (
+        f"(CASE strftime('%w', {day}) {weekday} END) || ' ' || CAST(substr({day}, 9, 2) AS INTEGER)"
+        f" || ' ' || (CASE substr({day}, 6, 2) {month} END) || ' ' || substr({day}, 1, 4)"
+    )
+
+
+def _message_day_words() -> tuple[str, ...]:
+    """Index each message together with its day in words, so "what did we do on 3 May" or
+    "in June" finds that day's messages (measured: `kit eval retrieval`, README). The index
+    reads a view, `messages_indexed`, whose text is the message's text plus "(Monday 8 May
+    2023)"; the table itself is unchanged. Same triggers, same names, rebuilt from the rows."""
+    indexed = "{0}.text || ' (' || " + _day_words("{0}.day") + " || ')'"
+    new, old = indexed.format("new"), indexed.format("old")
+    fts = "messages_fts"
+    return (
+        "DROP TRIGGER messages_fts_ai",
+        "DROP TRIGGER messages_fts_ad",
+        "DROP TRIGGER messages_fts_au",
+        f"DROP TABLE {fts}",
+        "CREATE VIEW messages_indexed AS SELECT id, speaker, "
+        + indexed.format("messages")
+        + " AS text FROM messages",
+        f"CREATE VIRTUAL TABLE {fts} USING fts5(speaker, text, content='messages_indexed', "
+        "content_rowid='id', tokenize='porter unicode61 remove_diacritics 2')",
+        f"CREATE TRIGGER {fts}_ai AFTER INSERT ON messages BEGIN "
+        f"INSERT INTO {fts}(rowid, speaker, text) VALUES (new.id, new.speaker, {new}); END",
+        f"CREATE TRIGGER {fts}_ad AFTER DELETE ON messages BEGIN "
+        f"INSERT INTO {fts}({fts}, rowid, speaker, text) "
+        f"VALUES ('delete', old.id, old.speaker, {old}); END",
+        f"CREATE TRIGGER {fts}_au AFTER UPDATE OF speaker, text, day ON messages BEGIN "
+        f"INSERT INTO {fts}({fts}, rowid, speaker, text) "
+        f"VALUES ('delete', old.id, old.speaker, {old}); "
+        f"INSERT INTO {fts}(rowid, speaker, text) VALUES (new.id, new.speaker, {new}); END",
+        f"INSERT INTO {fts}({fts}) VALUES ('rebuild')",
+    )
+
+
 _CATEGORY_CHECK = ", ".join(f"'{c}'" for c in CATEGORIES)
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -226,6 +269,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX forget_log_user ON forget_log(user_id, id)",
         ),
     ),
+    Migration("m005_message_day_words", _message_day_words()),
 )
 
 
