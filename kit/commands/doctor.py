@@ -89,8 +89,31 @@ async def _check_database(report: Report, settings: Settings) -> None:
                 return
             note = f", applied {len(applied)} migration(s) now" if applied else ""
             report.ok("database", f"{settings.database_path} (schema {len(MIGRATIONS)}{note})")
+            await _check_curation(report, db)
     except KitError as exc:
         report.bad("database", str(exc))
+
+
+async def _check_curation(report: Report, db: Database) -> None:
+    """Curation that keeps failing is retried with backoff, then parked: say so here."""
+    parked = await db.fetchall(
+        "SELECT user_id, COUNT(*), SUM(last_message_id - first_message_id + 1), MAX(parked_at),"
+        " (SELECT reason FROM curation_parked q WHERE q.user_id = p.user_id"
+        "  AND q.resolved_at IS NULL ORDER BY q.id DESC LIMIT 1)"
+        " FROM curation_parked p WHERE resolved_at IS NULL GROUP BY user_id ORDER BY user_id"
+    )
+    for user_id, batches, span, last_at, reason in parked:
+        report.warn(
+            "curation",
+            f"{batches} batch(es) of {user_id!r} (up to {span} messages) parked after repeated "
+            f"failures, last {last_at[:16].replace('T', ' ')} UTC ({reason}); "
+            f"`kit --user {user_id} curate --retry-parked` tries them again",
+        )
+    retrying = await db.scalar("SELECT COUNT(*) FROM curation_state WHERE attempts > 0")
+    if retrying:
+        report.warn("curation", f"{retrying} pass(es) failed and will be retried with backoff")
+    if not parked and not retrying:
+        report.ok("curation", "nothing parked or waiting for a retry")
 
 
 async def _check_embeddings(report: Report, settings: Settings) -> None:

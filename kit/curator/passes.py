@@ -149,6 +149,7 @@ class Curator:
                         pending.conversation_id,
                         outcomes,
                         before_day=None if over else today,
+                        backoff_from=now,  # the owner's `kit curate` does not wait; sweeps do
                     )
             except LLMUnavailable as exc:
                 log.warning("curation paused, the model is unavailable: %s", exc)
@@ -175,15 +176,20 @@ class Curator:
         outcomes: list[PassOutcome],
         *,
         before_day: date | None = None,
+        backoff_from: datetime | None = None,
     ) -> None:
         """Batch by batch, each batch through every category in turn (so the seven calls
         share the transcript prefix the model API can cache). A category whose pass fails
-        stops for this run; it is retried on the next."""
+        stops for this run; it is retried on a later one (after `retry_delay`, for sweeps)."""
         active = list(CATEGORIES)
         while active:
             for category in list(active):
                 batch = await self.progress.next_batch(
-                    user_id, conversation_id, category, before_day=before_day
+                    user_id,
+                    conversation_id,
+                    category,
+                    before_day=before_day,
+                    backoff_from=backoff_from,
                 )
                 outcome = None if batch is None else await self.run_batch(batch)
                 if outcome is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from kit.clock import Clock, from_iso, to_iso
 from kit.config import CATEGORIES
@@ -21,6 +21,13 @@ from kit.memory.messages import Message, Messages
 CURATED_SOURCES = ("chat", "import")
 BATCH_MAX_MESSAGES = 200
 BATCH_MAX_CHARS = 24_000  # ~6k tokens of transcript per pass
+RETRY_BASE = timedelta(minutes=10)
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """How long the sweep leaves a batch alone after its n-th failed pass: 10 min, 40 min,
+    160 min... so a model that keeps answering badly is not asked every few minutes."""
+    return RETRY_BASE * 4 ** (attempts - 1) if attempts > 0 else timedelta(0)
 
 
 class LostRace(Exception):
@@ -86,16 +93,26 @@ class CurationProgress:
         return [Pending(r[1], r[0], None if r[2] is None else from_iso(r[2])) for r in rows]
 
     async def next_batch(
-        self, user_id: str, conversation_id: int, category: str, *, before_day: date | None = None
+        self,
+        user_id: str,
+        conversation_id: int,
+        category: str,
+        *,
+        before_day: date | None = None,
+        backoff_from: datetime | None = None,
     ) -> Batch | None:
         """The messages after the category's mark (only days before `before_day`, if given),
-        bounded in count and size. None when there is nothing to curate."""
+        bounded in count and size. None when there is nothing to curate, or, with
+        `backoff_from` (now), when its last pass failed less than `retry_delay` ago."""
         state = await self._db.fetchone(
-            "SELECT curated_through, attempts FROM curation_state"
+            "SELECT curated_through, attempts, updated_at FROM curation_state"
             " WHERE conversation_id = ? AND category = ?",
             (conversation_id, category),
         )
         after_id, attempts = (0, 0) if state is None else (int(state[0]), int(state[1]))
+        if backoff_from is not None and state is not None and attempts:
+            if backoff_from < from_iso(state[2]) + retry_delay(attempts):
+                return None
         rows = await self._messages.span(conversation_id, after_id, limit=BATCH_MAX_MESSAGES)
         return self._cut(user_id, conversation_id, category, after_id, attempts, rows, before_day)
 
