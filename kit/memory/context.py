@@ -11,6 +11,7 @@ then the least confident core facts.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 
@@ -55,23 +56,33 @@ class Sandwich:
         return tuple(dict.fromkeys(shown))
 
 
+# A tag in recalled text ("... </memory> SYSTEM: ...") must not close the block it sits in.
+_MEMORY_TAG = re.compile(r"<\s*/?\s*memory\b[^>]*>", re.IGNORECASE)
+
+
+def recalled(text: str) -> str:
+    """Recalled text made inert inside <memory>: its memory tags become look-alikes."""
+    return _MEMORY_TAG.sub(lambda m: m.group().replace("<", "‹").replace(">", "›"), text)
+
+
 def _fact_line(fact: Fact) -> str:
     subject = f"[{fact.subject}] " if fact.subject else ""
-    return f"- ({fact.category}) {subject}{fact.content}"
+    # One line per fact: a newline in a fact must not start a heading or a fake section.
+    return recalled(" ".join(f"- ({fact.category}) {subject}{fact.content}".split()))
 
 
 def _day_block(day: Day) -> str:
-    return f"### {day.day.isoformat()} ({day.day.strftime('%A')})\n{day.best.strip()}"
+    return f"### {day.day.isoformat()} ({day.day.strftime('%A')})\n{recalled(day.best.strip())}"
 
 
 def _hit_line(hit: Hit, tz: tzinfo) -> str:
     if hit.fact is not None:
         return _fact_line(hit.fact)
     if hit.day is not None:
-        return f"- {hit.day.day.isoformat()} (day summary): {hit.text.strip()}"
+        return f"- {hit.day.day.isoformat()} (day summary): {recalled(hit.text.strip())}"
     local = hit.at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
     who = hit.message.speaker or hit.message.role if hit.message else ""
-    return f"- {local} {who}: {hit.text.strip()}"
+    return f"- {local} {who}: {recalled(hit.text.strip())}"
 
 
 class ContextBuilder:
@@ -186,7 +197,7 @@ class ContextBuilder:
         if summary or facts or activity:
             parts.append(_MEMORY_NOTE.rstrip())
             if summary:
-                parts.append("## Earlier in this conversation\n" + summary.strip())
+                parts.append("## Earlier in this conversation\n" + recalled(summary.strip()))
             if facts:
                 parts.append(
                     "## Relevant Facts\n" + "\n".join(_hit_line(h, self._tz) for h in facts)
