@@ -144,8 +144,16 @@ class CurationProgress:
 
     async def advance(self, tx: Transaction, batch: Batch) -> None:
         """Mark the batch curated (inside the pass's transaction); `LostRace` if someone else
-        already did."""
+        already did, or if `kit forget` took some of its messages while the model thought
+        (what the pass learned from them must not land)."""
         now = to_iso(self._clock.now())
+        if batch.messages:
+            ids = [m.id for m in batch.messages]
+            row = await tx.fetchone(
+                f"SELECT COUNT(*) FROM messages WHERE id IN ({','.join('?' * len(ids))})", ids
+            )
+            if row is None or row[0] != len(ids):
+                raise LostRace("some of its messages were forgotten meanwhile")
         if batch.parked_id is not None:
             changed = await tx.execute_rowcount(
                 "UPDATE curation_parked SET resolved_at = ? WHERE id = ? AND resolved_at IS NULL",

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -12,8 +13,11 @@ import pytest
 from kit.api import Kit
 from kit.cli import main
 from kit.clock import FakeClock
+from kit.config import CATEGORIES, Settings
+from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError
 from kit.export import export_document, to_json
+from kit.llm.base import LLMReply, LLMRequest, TextSink, ToolUse
 from kit.memory.facts import FORGOTTEN
 from kit.memory.forget import ForgetScope, Forgetter, scrub_text
 from tests.trust.memory import seed
@@ -214,3 +218,41 @@ async def test_forgetting_messages_already_folded_into_a_window_summary_clears_i
     assert chat.window_summary == ""
     window = await kit.services.messages.window(chat.id)
     assert window[0].text.startswith("I am building Kit")
+
+
+class _HeldCurator:
+    """A curator model that learns a fact about Ana, held mid-call until released."""
+
+    def __init__(self) -> None:
+        self.entered = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def complete(self, request: LLMRequest, on_text: TextSink | None = None) -> LLMReply:
+        ops: list[dict[str, object]] = []
+        if request.purpose == "curate:people":
+            self.entered.set()
+            await self.release.wait()
+            ops = [{"op": "INSERT", "subject": "Ana", "content": "Ana is a cardiologist"}]
+            ops[0]["confidence"] = 0.9
+        return LLMReply((ToolUse("t", "apply_operations", {"operations": ops}),), "tool_use")
+
+
+async def test_a_curation_pass_in_flight_cannot_bring_back_what_was_just_forgotten(
+    settings: Settings, clock: FakeClock
+) -> None:
+    model = _HeldCurator()
+    async with Kit.open(
+        settings=settings, llm=model, embedder=HashingEmbedder(), clock=clock, background=False
+    ) as kit:
+        s = kit.services
+        chat = await s.messages.conversation("owner", "api", "c")
+        await s.messages.add(chat, "user", "My sister Ana is a cardiologist.")
+        clock.advance(timedelta(minutes=31))
+        async with asyncio.TaskGroup() as group:
+            sweep = group.create_task(s.curator.sweep_idle(clock.now()))
+            await model.entered.wait()  # the model is reading Ana's message right now
+            await _forget(kit, ForgetScope.named("Ana"))
+            model.release.set()
+        assert sweep.result() < len(CATEGORIES)  # the people pass was thrown out
+        assert await kit.facts(include_inactive=True) == []
+        assert await kit.services.curator.sweep_idle(clock.now()) == 0  # nothing left to learn
