@@ -37,7 +37,7 @@ class RankingParams:
     recency_days: float = 7.0
     usage_boost: float = 0.05
     usage_saturation: int = 20  # accesses at which the usage boost is full
-    candidates: int = 100  # per ranking and layer, before fusion
+    candidates: int = 200  # per ranking and layer, before fusion (and neighbour mixing)
     fusion: Literal["score", "rrf"] = "score"
     # Share of the previous / next message's relevance a message adds to its own.
     previous_weight: float = 0.3
@@ -138,10 +138,9 @@ class MemorySearch:
         vector, lexical = cosine, dict(lexical_hits)
         if kind == "message" and (p.previous_weight or p.next_weight):
             vector, lexical = await self._with_neighbours(user_id, now, vector, lexical, skip)
-        ids = list(dict.fromkeys([*vector, *lexical]))
         fused = self._fuse(vector, lexical)
         # Load only the best few times k: the boosts are bounded, they cannot lift the rest.
-        ids = sorted(ids, key=lambda i: -fused[i])[: max(k * 4, 40)]
+        ids = sorted(fused, key=lambda i: -fused[i])[: max(k * 4, 40)]
         hits = [
             Hit(
                 kind=kind,

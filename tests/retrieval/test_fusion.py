@@ -95,3 +95,14 @@ async def test_rrf_fusion_remains_available(kit: Kit, clock: FakeClock) -> None:
     await kit.settle()
     (hit,) = await kit.search("kayak paddle", kinds=("fact",), now=clock.now() + LATER)
     assert hit.id == only.id and hit.score == pytest.approx(1.0)
+
+
+async def test_a_zero_weight_switches_a_ranking_off(kit: Kit, clock: FakeClock) -> None:
+    """vector_weight=0 is lexical search alone: vector-only candidates are not hits at all."""
+    s = kit.services
+    s.search.params = dataclasses.replace(s.search.params, vector_weight=0.0, threshold=0.0)
+    word = await kit.remember("kayak paddle", category="entities")
+    await kit.remember("paddling canoe trips", category="entities")  # no shared word
+    await kit.settle()
+    hits = await kit.search("kayak", kinds=("fact",), now=clock.now() + LATER)
+    assert [h.id for h in hits] == [word.id]
