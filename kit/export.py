@@ -130,6 +130,15 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
             (user_id,),
         )
     ]
+    # How far curation got: restored messages that were curated must not be curated again.
+    marks = [
+        {"conversation_id": r[0], "category": r[1], "curated_through": r[2]}
+        for r in await db.fetchall(
+            "SELECT conversation_id, category, curated_through FROM curation_state"
+            " WHERE user_id = ? ORDER BY conversation_id, category",
+            (user_id,),
+        )
+    ]
     forgets = [
         {"at": r[0], "scope": r[1], "counts": json.loads(r[2])}
         for r in await db.fetchall(
@@ -157,6 +166,7 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
         "facts": facts,
         "days": days,
         "passes": passes,
+        "curation_marks": marks,
         "forget_log": forgets,
     }
 

@@ -88,6 +88,7 @@ def validate(document: Any, source: str) -> None:
             f"(it reads version {EXPORT_VERSION}); upgrade Kit or export again"
         )
     check.field(document, "user_id", "export", lambda v: _is_str(v) and bool(v), "a user id")
+    check.field(document, "exported_at", "export", _is_time, "an ISO-8601 time")
     for i, c in enumerate(_items(document, "conversations", check)):
         where = f"conversations[{i}]"
         check.field(c, "id", where, _is_int, "an integer")
@@ -179,6 +180,17 @@ def validate(document: Any, source: str) -> None:
         for key in ("created_at", "updated_at"):
             check.field(d, key, where, _is_time, "an ISO-8601 time")
         check.field(d, "condensed_at", where, _is_opt_time, "an ISO-8601 time or null")
+    for i, k in enumerate(_items(document, "curation_marks", check)):
+        where = f"curation_marks[{i}]"
+        check.field(
+            k,
+            "conversation_id",
+            where,
+            lambda v: v in conversation_ids,
+            "the id of a conversation in the export",
+        )
+        check.field(k, "category", where, lambda v: v in CATEGORIES, f"one of {CATEGORIES}")
+        check.field(k, "curated_through", where, lambda v: _is_int(v) and v >= 0, "a message id")
     for i, e in enumerate(_items(document, "forget_log", check)):
         check.field(e, "at", f"forget_log[{i}]", _is_time, "an ISO-8601 time")
         check.field(e, "scope", f"forget_log[{i}]", _is_str, "a string")

@@ -233,6 +233,20 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                     day_text_hash(d["detailed"], d["condensed"]),
                 ),
             )
+        for k in document["curation_marks"]:
+            # A mark is "every message up to this id is curated": the last restored one at or
+            # before it. (curation_state belongs to kit/curator/progress.py; restored verbatim.)
+            await tx.execute(
+                "INSERT INTO curation_state (conversation_id, category, user_id, curated_through,"
+                " updated_at) VALUES (?, ?, ?, ?, ?)",
+                (
+                    conv(k["conversation_id"]),
+                    k["category"],
+                    user_id,
+                    _mark(k["curated_through"], old_ids, msg.map),
+                    document["exported_at"],
+                ),
+            )
         for e in document["forget_log"]:
             await tx.execute(
                 "INSERT INTO forget_log (user_id, at, scope, counts_json) VALUES (?, ?, ?, ?)",
@@ -259,6 +273,11 @@ def _window_start(old_start: int, old_ids: Sequence[int], messages: Mapping[int,
     if at < len(old_ids):
         return messages[old_ids[at]]
     return max(messages.values(), default=0) + 1
+
+
+def _mark(old_mark: int, old_ids: Sequence[int], messages: Mapping[int, int]) -> int:
+    at = bisect.bisect_right(old_ids, old_mark)
+    return 0 if at == 0 else messages[old_ids[at - 1]]
 
 
 def _snapshot(snapshot: Mapping[str, Any] | None, facts: _Ids) -> str | None:

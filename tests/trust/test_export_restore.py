@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import stat
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +14,14 @@ import pytest
 from kit.api import Kit
 from kit.cli import main
 from kit.clock import FakeClock
-from kit.config import Settings
+from kit.config import CATEGORIES, Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError
 from kit.export import export_document, to_json, to_markdown
 from kit.llm.fake import FakeLLM
 from kit.memory.facts import Provenance
 from kit.restore import read_export, restore
+from tests.curation.helpers import by_category
 from tests.trust.memory import seed
 
 
@@ -197,3 +199,32 @@ async def test_export_of_a_fact_changed_after_restore_keeps_both_histories(
         assert [h.operation for h in history] == ["insert", "update", "update"]
         assert history[-1].before is not None
         assert history[-1].before["content"] == "Bruno likes ramen; lunch on Fridays."
+
+
+async def test_restored_messages_that_were_curated_are_not_curated_again(
+    kit: Kit, fake_llm: FakeLLM, clock: FakeClock, settings: Settings
+) -> None:
+    """Curation marks travel with the export, so a restore does not re-learn (and duplicate)
+    every fact from the whole archive."""
+    s = kit.services
+    fake_llm.default = by_category({})  # the curator changes nothing
+    chat = await s.messages.conversation("owner", "api", "c")
+    await s.messages.add(chat, "user", "I live in Lisbon.")
+    clock.advance(timedelta(minutes=31))
+    assert await s.curator.sweep_idle(clock.now()) > 0
+    await s.messages.add(chat, "user", "And I just got a cat.")  # not curated yet
+    document = await _export(kit)
+    assert {m["category"] for m in document["curation_marks"]} == set(CATEGORIES)
+    model = FakeLLM(default=by_category({}))
+    async with Kit.open(
+        settings=_other(settings, "fresh3"),
+        llm=model,
+        embedder=HashingEmbedder(),
+        clock=clock,
+        background=False,
+    ) as fresh:
+        await restore(fresh.services.db, document, "owner")
+        clock.advance(timedelta(minutes=31))
+        await fresh.services.curator.sweep_idle(clock.now())
+        shown = {r.system[0].text for r in model.requests if r.purpose.startswith("curate:")}
+        assert shown and all("got a cat" in t and "Lisbon" not in t for t in shown)
