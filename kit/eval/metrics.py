@@ -7,6 +7,7 @@ MRR       = 1 / rank of the first evidence turn (0 if none was retrieved at all)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import fmean
@@ -58,8 +59,8 @@ def percentile(values: Sequence[float], share: float) -> float:
     if not values:
         raise ValueError("percentile of nothing")
     ordered = sorted(values)
-    index = max(0, min(len(ordered) - 1, round(share * len(ordered) + 0.5) - 1))
-    return ordered[index]
+    rank = math.ceil(share * len(ordered) - 1e-9)  # 0.95 * 100 is 95.00000000000001
+    return ordered[max(0, min(len(ordered), rank) - 1)]
 
 
 def summarise(outcomes: Sequence[Outcome], ks: Sequence[int]) -> Summary:

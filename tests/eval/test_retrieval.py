@@ -1,0 +1,102 @@
+"""The evaluation runner through Kit's own search: a tiny dataset with known answers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kit.cli import main
+from kit.config import Settings
+from kit.embed.hashing import HashingEmbedder
+from kit.errors import InputError
+from kit.eval.locomo import parse
+from kit.eval.retrieval import evaluate, format_report, parse_ks, report_json
+from tests.conftest import MODEL_DIR
+from tests.eval.tiny import tiny
+
+
+async def test_known_answers_give_known_recall(settings: Settings) -> None:
+    samples = parse(tiny(), "tiny.json")
+    report = await evaluate(samples, settings=settings, embedder=HashingEmbedder(), ks=(1, 50))
+    by_question = {r.question: r for r in report.results}
+    assert list(by_question) == ["What greyhound?", "Which orchestra?", "Where is the marathon?"]
+    assert by_question["What greyhound?"].ranked[0] == "D1:1"
+    assert "D2:3" not in by_question["Which orchestra?"].ranked  # shares no word with it
+    assert by_question["Where is the marathon?"].ranked[0] == "D1:1"
+    overall = report.summaries["all"]
+    # greyhound 1, orchestra 0, marathon 1/2 ("D1:2" says nothing about it) at any k
+    assert overall.recall[1] == pytest.approx((1 + 0 + 0.5) / 3)
+    assert overall.recall[50] == pytest.approx((1 + 0 + 0.5) / 3)
+    assert overall.hit[1] == pytest.approx(2 / 3)
+    assert overall.mrr == pytest.approx(2 / 3)
+    assert report.summaries["multi-hop"].recall[50] == 0.0
+    assert report.skipped_questions == 3 and report.repaired_evidence == 1
+    assert report.turns == 8 and report.samples == 2
+    assert overall.tokens[1] <= overall.tokens[50]
+    assert overall.seconds_p50 > 0
+    text = format_report(report)
+    assert "3 questions" in text and text.splitlines()[2].startswith("all")
+    data = report_json(report)
+    assert data["summary"]["all"]["recall"]["1"] == pytest.approx(0.5, abs=1e-4)
+    assert data["questions"][0]["ranked"][0] == "D1:1"
+
+
+async def test_each_conversation_gets_a_fresh_memory(settings: Settings) -> None:
+    """A turn of one conversation is never an answer in another."""
+    data = tiny()
+    data[1]["qa"][0]["question"] = "What greyhound?"  # the dog lives in tiny-1 only
+    data[1]["qa"][0]["evidence"] = ["D1:1"]
+    report = await evaluate(parse(data, "x"), settings=settings, embedder=None, ks=(5,))
+    last = report.results[-1]
+    assert last.sample_id == "tiny-2" and last.ranked == ()
+    assert report.model_id == "none (lexical only)"
+
+
+def test_cut_offs_are_checked() -> None:
+    assert parse_ks("15,5,5,50") == (5, 15, 50)
+    for bad in ("", "0,5", "five", "5,-1"):
+        with pytest.raises(InputError, match="--k"):
+            parse_ks(bad)
+
+
+def test_cli_lexical_only_prints_the_table_and_writes_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "tiny.json"
+    data.write_text(json.dumps(tiny()), encoding="utf-8")
+    out = tmp_path / "out.json"
+    code = main(
+        ["--data-dir", str(tmp_path / "unused"), "eval", "retrieval", str(data), "--k", "1,5",
+         "--json", str(out), "--lexical-only"]
+    )  # fmt: skip
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "R@1" in printed and "R@5" in printed and "temporal" in printed
+    assert json.loads(out.read_text())["summary"]["all"]["questions"] == 3
+    assert not (tmp_path / "unused").exists()  # the evaluation never touches the data dir
+
+
+def test_cli_bad_file_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "bad.json"
+    data.write_text(json.dumps([{"sample_id": "s", "conversation": {}, "qa": []}]))
+    assert main(["eval", "retrieval", str(data), "--lexical-only"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "'speaker_a' must be a str" in err
+    assert main(["eval", "retrieval", str(data), "--k", "0"]) == 2
+
+
+@pytest.mark.integration
+def test_cli_with_the_real_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if not (MODEL_DIR / "model.onnx").exists():
+        pytest.skip(f"no local embedding model at {MODEL_DIR}")
+    config = tmp_path / "config.toml"
+    config.write_text(f'[embedding]\nmodel_path = "{MODEL_DIR}"\n')
+    data = tmp_path / "tiny.json"
+    data.write_text(json.dumps(tiny()), encoding="utf-8")
+    assert main(["--config", str(config), "eval", "retrieval", str(data), "--k", "1,5"]) == 0
+    printed = capsys.readouterr().out
+    assert "model sentence-transformers/all-MiniLM-L6-v2" in printed
