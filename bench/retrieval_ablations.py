@@ -1,6 +1,6 @@
 """Retrieval ablations: `kit eval retrieval` under different ranking parameters.
 
-    python bench/retrieval_ablations.py [FILE] [--only NAME ...]
+    python bench/retrieval_ablations.py [FILE] [--only NAME ...] [--no-captions]
 
 Each variant runs the whole evaluation through Kit's own search (a fresh Kit per
 conversation), with the real MiniLM model from ../shared/models. Vectors depend only on their
@@ -73,13 +73,13 @@ class TextCache:
         return np.stack([self._vectors[t] for t in texts])
 
 
-async def run(path: Path, only: list[str]) -> None:
+async def run(path: Path, only: list[str], captions: bool) -> None:
     settings = Settings(embedding=EmbeddingSettings(model_path=str(MODEL_DIR)))
     embedder, problem = await load_embedder(settings)
     if embedder is None:
         raise SystemExit(f"no embedding model: {problem}")
     cached = TextCache(embedder)
-    samples = locomo.load(path)
+    samples = locomo.load(path, captions=captions)
     ks = (5, 10, 15, 25, 50)
     print(
         f"{'variant':<40} "
@@ -108,8 +108,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file", nargs="?", type=Path, default=DATA)
     parser.add_argument("--only", nargs="*", default=[], help="run variants whose name has this")
+    parser.add_argument("--no-captions", action="store_true", help="turn text without photos")
     args = parser.parse_args()
-    asyncio.run(run(args.file, args.only))
+    asyncio.run(run(args.file, args.only, not args.no_captions))
 
 
 if __name__ == "__main__":

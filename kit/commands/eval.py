@@ -34,12 +34,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     retrieval.add_argument(
         "--lexical-only", action="store_true", help="no embedding model: FTS5 ranking alone"
     )
+    retrieval.add_argument(
+        "--no-captions",
+        action="store_true",
+        help="a turn is its text alone (by default a shared photo's caption is part of it)",
+    )
     retrieval.set_defaults(func=run)
 
 
 async def run(args: argparse.Namespace) -> int:
     ks = parse_ks(args.k)
-    samples = locomo.load(args.file)  # check the whole file before loading any model
+    samples = locomo.load(
+        args.file, captions=not args.no_captions
+    )  # check the whole file before loading any model
     if args.json is not None and not args.json.parent.exists():
         raise InputError(f"--json {args.json}: folder {args.json.parent} does not exist")
     settings = load_settings(args.config, args.data_dir)

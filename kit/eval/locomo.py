@@ -79,30 +79,31 @@ def parse_session_time(text: str, where: str) -> datetime:
     raise InputError(f"{where}: {text!r} is not a session time like '1:56 pm on 8 May, 2023'")
 
 
-def turn_text(raw: dict[str, Any]) -> str:
+def turn_text(raw: dict[str, Any], captions: bool = True) -> str:
     """What the speaker said, plus the caption of any photo they shared with it."""
     text = str(raw.get("text", "")).strip()
     caption = raw.get("blip_caption")
-    if isinstance(caption, str) and caption.strip():
+    if captions and isinstance(caption, str) and caption.strip():
         text = f"{text} [shares a photo: {caption.strip()}]".strip()
     return text
 
 
-def load(path: Path) -> list[Sample]:
-    """Every sample in a LoCoMo-format file, or an InputError naming the first problem."""
+def load(path: Path, *, captions: bool = True) -> list[Sample]:
+    """Every sample in a LoCoMo-format file, or an InputError naming the first problem.
+    Without `captions`, a turn is its text alone (photos shared with it are ignored)."""
     try:
         data = json.loads(path.read_bytes())
     except OSError as exc:
         raise InputError(f"{path}: cannot read the file ({exc.strerror})") from exc
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: not valid JSON ({exc}); expected a LoCoMo-format file") from exc
-    return parse(data, str(path))
+    return parse(data, str(path), captions=captions)
 
 
-def parse(data: Any, source: str) -> list[Sample]:
+def parse(data: Any, source: str, *, captions: bool = True) -> list[Sample]:
     if not isinstance(data, list) or not data:
         raise InputError(f"{source}: expected a non-empty JSON list of LoCoMo samples")
-    samples = [_sample(item, f"{source}[{i}]") for i, item in enumerate(data)]
+    samples = [_sample(item, f"{source}[{i}]", captions) for i, item in enumerate(data)]
     ids = [s.sample_id for s in samples]
     if len(set(ids)) != len(ids):
         raise InputError(f"{source}: sample_id values must be unique")
@@ -116,7 +117,7 @@ def _field(obj: dict[str, Any], key: str, kind: type, where: str) -> Any:
     return value
 
 
-def _sample(item: Any, where: str) -> Sample:
+def _sample(item: Any, where: str, captions: bool) -> Sample:
     if not isinstance(item, dict):
         raise InputError(f"{where}: expected an object with 'sample_id', 'conversation', 'qa'")
     sample_id = str(item.get("sample_id") or where)
@@ -126,7 +127,7 @@ def _sample(item: Any, where: str) -> Sample:
         str(_field(conv, "speaker_a", str, f"{where}.conversation")),
         str(_field(conv, "speaker_b", str, f"{where}.conversation")),
     )
-    turns = _turns(conv, f"{where}.conversation")
+    turns = _turns(conv, f"{where}.conversation", captions)
     known = {t.ref for t in turns}
     questions: list[Question] = []
     skipped = repaired = 0
@@ -154,7 +155,7 @@ def _sample(item: Any, where: str) -> Sample:
     return Sample(sample_id, speakers, tuple(turns), tuple(questions), skipped, repaired)
 
 
-def _turns(conv: dict[str, Any], where: str) -> list[Turn]:
+def _turns(conv: dict[str, Any], where: str, captions: bool) -> list[Turn]:
     sessions = sorted(int(m.group(1)) for key in conv if (m := _SESSION.fullmatch(key)) is not None)
     if not sessions:
         raise InputError(f"{where}: no session_N turn lists found")
@@ -174,7 +175,7 @@ def _turns(conv: dict[str, Any], where: str) -> list[Turn]:
             ids = normalise_evidence(str(raw.get("dia_id", "")))
             if len(ids) != 1:
                 raise InputError(f"{t_where}: 'dia_id' must look like 'D{number}:{i + 1}'")
-            text = turn_text(raw)
+            text = turn_text(raw, captions)
             if not text:
                 continue  # nothing to remember
             # Turns share their session's time; a second apart keeps them in order.

@@ -57,6 +57,8 @@ def test_the_tiny_dataset_reads_as_expected() -> None:
     (question,) = second.questions
     assert question.evidence == ("D1:1", "D1:2") and question.category_name == "temporal"
     assert second.repaired == 1
+    (plain, _) = parse(tiny(), "tiny.json", captions=False)
+    assert plain.turns[2].text == "Three, and lazy."
 
 
 def broken(change: Any) -> list[dict[str, Any]]:
