@@ -15,11 +15,14 @@ from contextlib import asynccontextmanager
 
 from kit.api import Kit
 from kit.client import KitClient, LocalClient
+from kit.clock import Clock
 from kit.config import Settings, load_settings
 from kit.daemon.lock import AlreadyRunning, DataDirLock, Holder
 from kit.daemon.paths import log_path, socket_path
 from kit.daemon.socket_client import DaemonUnavailable, SocketClient
+from kit.embed.base import Embedder
 from kit.errors import KitError
+from kit.llm.base import LLM
 
 log = logging.getLogger(__name__)
 
@@ -41,12 +44,19 @@ async def connect_to(
     user: str | None = None,
     background: bool = True,
     ready_timeout: float = READY_TIMEOUT,
+    llm: LLM | None = None,
+    embedder: Embedder | None = None,
+    clock: Clock | None = None,
 ) -> AsyncIterator[KitClient]:
+    """The daemon's `SocketClient` if one holds the data directory, else a `LocalClient` on
+    Kit opened here (with `llm` / `embedder` / `clock` if given: tests, scripts)."""
     lock = DataDirLock(settings.data_dir)
     holder = lock.try_acquire("standalone")
     if holder is None:
         try:
-            async with Kit.open(settings=settings, background=background) as kit:
+            async with Kit.open(
+                settings=settings, llm=llm, embedder=embedder, clock=clock, background=background
+            ) as kit:
                 yield LocalClient(kit, kit.services.clock.now(), user=user)
                 await _settle(kit)
         finally:

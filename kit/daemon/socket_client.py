@@ -94,14 +94,20 @@ class SocketClient:
         return decode_as(UndoResult, await self._call("undo_pass", pass_id=pass_id))
 
     async def rem(
-        self, *, dry_run: bool = False, on_progress: ProgressSink | None = None
+        self,
+        *,
+        dry_run: bool = False,
+        only_date: date | None = None,
+        on_progress: ProgressSink | None = None,
     ) -> RemReport:
         async def progress_event(event: dict[str, Any]) -> None:
             if event.get("event") == "progress" and on_progress is not None:
                 fields = {k: v for k, v in event.items() if k not in ("id", "event")}
                 await on_progress(decode_as(RemProgress, fields))
 
-        return decode_as(RemReport, await self._call("rem", progress_event, dry_run=dry_run))
+        day = None if only_date is None else only_date.isoformat()
+        result = await self._call("rem", progress_event, dry_run=dry_run, date=day)
+        return decode_as(RemReport, result)
 
     async def last_rem(self) -> RemReport | None:
         result: RemReport | None = decode(RemReport | None, await self._call("last_rem"))

@@ -12,7 +12,7 @@ Every request may carry "user" (default: owner.user_id). Ops and their arguments
 send(text, conversation="terminal") -> TurnResult; days() -> [Day]; day(day: "YYYY-MM-DD") ->
 Day | null; facts(category=null, include_inactive=false, text="") -> [Fact];
 fact_history(fact_id) -> [HistoryEntry]; deactivate_fact(fact_id, reason) -> Fact;
-undo_pass(pass_id) -> UndoResult; rem(dry_run=false) -> RemReport (with progress events);
+undo_pass(pass_id) -> UndoResult; rem(dry_run=false, date=null) -> RemReport (with progress events);
 last_rem() -> RemReport | null; status() -> Status. Results are the dataclasses of kit/client.py
 encoded by kit/daemon/codec.py. Requests on one connection are answered in order; open more
 connections for concurrency (the client uses one per call).
@@ -87,7 +87,6 @@ class ControlServer:
         self._client_for = client_for
         self._log_file = log_file
         self.listening = asyncio.Event()
-        self._server: asyncio.Server | None = None
         self._stopping = False
         self._busy = 0
         self._idle = asyncio.Event()
@@ -115,20 +114,20 @@ class ControlServer:
             def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
                 connections.create_task(self._connection(reader, writer))
 
-            self._server = await asyncio.start_unix_server(accept, self.path, limit=LINE_LIMIT)
+            listener = await asyncio.start_unix_server(accept, self.path, limit=LINE_LIMIT)
             try:
                 os.chmod(self.path, 0o600)
                 self.listening.set()
                 await asyncio.Event().wait()  # until cancelled; connections run meanwhile
             finally:
-                self._server.close()
+                listener.close()
                 self.path.unlink(missing_ok=True)
 
     def stop_accepting(self) -> None:
-        """No new connections or requests from now on; those in flight carry on."""
+        """New requests are refused from now on (with "shutting down"); those in flight carry
+        on. The listener itself stays open until `run()` ends: closing it while a connection
+        is half-accepted leaves that client hanging (asyncio drops it without closing it)."""
         self._stopping = True
-        if self._server is not None:
-            self._server.close()
 
     @property
     def busy(self) -> int:
@@ -235,5 +234,16 @@ class ControlServer:
             await request.event("progress", **encode(event))
 
         return await self._client(request).rem(
-            dry_run=request.arg("dry_run", bool, False), on_progress=progress
+            dry_run=request.arg("dry_run", bool, False),
+            only_date=_date_or_none(request.arg("date", str, None)),
+            on_progress=progress,
         )
+
+
+def _date_or_none(text: str | None) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError as exc:
+        raise InputError(f"control socket: date must be YYYY-MM-DD (got {text!r})") from exc

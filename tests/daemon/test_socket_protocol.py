@@ -1,0 +1,210 @@
+"""The control socket in-process: a real Unix socket, ControlServer -> LocalClient on a real
+Kit (FakeLLM, hashing embedder), SocketClient on the other end. Every op round-trips."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from kit.api import Kit
+from kit.client import LocalClient
+from kit.clock import FakeClock
+from kit.curator.reports import RemProgress
+from kit.daemon.socket_client import DaemonUnavailable, SocketClient
+from kit.daemon.socket_server import ControlServer
+from kit.errors import InputError, KitError, NotFound
+from kit.llm.fake import FakeLLM
+
+
+@pytest.fixture
+async def server(kit: Kit, clock: FakeClock, tmp_path: Path) -> AsyncIterator[ControlServer]:
+    started = clock.now() - timedelta(minutes=5)
+
+    def client_for(user: str | None) -> LocalClient:
+        return LocalClient(kit, started, user=user, mode="daemon")
+
+    control = ControlServer(tmp_path / "kit.sock", client_for, log_file=tmp_path / "kit.log")
+    task = asyncio.create_task(control.run())
+    await control.listening.wait()
+    yield control
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
+@pytest.fixture
+def client(server: ControlServer) -> SocketClient:
+    return SocketClient(server.path)
+
+
+async def raw_exchange(path: Path, *lines: bytes) -> list[dict[str, object]]:
+    """Write raw lines, read one answer per line."""
+    reader, writer = await asyncio.open_unix_connection(path)
+    try:
+        answers = []
+        for line in lines:
+            writer.write(line)
+            await writer.drain()
+            answers.append(json.loads(await reader.readline()))
+        return answers
+    finally:
+        writer.close()
+        await writer.wait_closed()
+
+
+async def test_send_streams_text_events_then_the_stored_turn(
+    client: SocketClient, kit: Kit, fake_llm: FakeLLM
+) -> None:
+    fake_llm.queue("Good morning! Your dentist appointment is at ten.")
+    chunks: list[str] = []
+
+    async def sink(text: str) -> None:
+        chunks.append(text)
+
+    result = await client.send("morning, anything today?", on_text=sink)
+    assert len(chunks) > 1
+    assert "".join(chunks) == result.reply == "Good morning! Your dentist appointment is at ten."
+    window = await kit.services.messages.window(result.conversation_id)
+    assert [m.id for m in window] == [result.user_message_id, result.reply_message_id]
+    assert result.usage.output_tokens > 0
+
+
+async def test_fact_ops_round_trip_as_the_same_dataclasses(client: SocketClient, kit: Kit) -> None:
+    fact = await kit.remember("Ana's birthday is on 3 May", category="people", subject="Ana")
+    assert await client.facts() == await kit.facts()
+    assert await client.facts(category="people", text="may") == [fact]
+    gone = await client.deactivate_fact(fact.id, "she told me it is 4 May")
+    assert gone == (await kit.facts(include_inactive=True))[0]
+    assert await client.facts() == []
+    history = await client.fact_history(fact.id)
+    assert history == await kit.fact_history(fact.id)
+    assert [h.operation for h in history] == ["insert", "deactivate"]
+
+
+async def test_days_and_day_round_trip(client: SocketClient, kit: Kit) -> None:
+    await kit.services.days.put_detailed("owner", date(2026, 3, 1), "- planned the trip", 4)
+    days = await client.days()
+    assert days == await kit.days()
+    assert await client.day(date(2026, 3, 1)) == days[0]
+    assert await client.day(date(2026, 2, 1)) is None
+
+
+async def test_errors_keep_their_class_and_message(client: SocketClient) -> None:
+    with pytest.raises(NotFound, match="fact 999 does not exist"):
+        await client.fact_history(999)
+    with pytest.raises(InputError, match="unknown fact category 'pets'"):
+        await client.facts(category="pets")
+    with pytest.raises(InputError, match="empty"):
+        await client.send("   ")
+
+
+async def test_rem_streams_progress_and_reports(
+    client: SocketClient, kit: Kit, fake_llm: FakeLLM
+) -> None:
+    await kit.services.days.put_detailed(
+        "owner", date(2026, 3, 1), "- planned the trip\n- booked the train\n- packed", 6
+    )
+    fake_llm.queue("- trip planned, train booked")
+    events: list[RemProgress] = []
+
+    async def progress(event: RemProgress) -> None:
+        events.append(event)
+
+    report = await client.rem(on_progress=progress)
+    assert report.condensed_days == (date(2026, 3, 1),)
+    assert ("condense", "running") in [(e.step, e.status) for e in events]
+    assert [(e.step, e.status) for e in events if e.status != "running"] == [
+        (s.step, s.status) for s in report.steps
+    ]
+    assert await client.last_rem() == report
+    assert (await client.day(date(2026, 3, 1))).condensed == "- trip planned, train booked"
+
+
+async def test_status_says_daemon_with_uptime_and_tokens(
+    client: SocketClient, fake_llm: FakeLLM
+) -> None:
+    await client.send("hello")
+    status = await client.status()
+    assert status.mode == "daemon" and status.user_id == "owner"
+    assert status.uptime_seconds == 300.0
+    assert status.tokens_today > 0
+
+
+async def test_requests_may_name_another_user_namespace(server: ControlServer, kit: Kit) -> None:
+    await kit.remember("Likes green tea", category="preferences", user="sam")
+    assert await SocketClient(server.path).facts() == []
+    assert [f.content for f in await SocketClient(server.path, user="sam").facts()] == [
+        "Likes green tea"
+    ]
+
+
+async def test_malformed_lines_and_unknown_ops_get_an_error_line(server: ControlServer) -> None:
+    bad_json, not_object, unknown, missing_arg = await raw_exchange(
+        server.path,
+        b"this is not json\n",
+        b"[1, 2]\n",
+        b'{"id": 3, "op": "explode"}\n',
+        b'{"id": 4, "op": "fact_history"}\n',
+    )
+    assert bad_json["ok"] is False and "JSON object" in str(bad_json["error"])
+    assert not_object["ok"] is False
+    assert unknown == {
+        "id": 3,
+        "ok": False,
+        "kind": "InputError",
+        "error": "control socket: unknown op 'explode'; known ops: send, days, day, facts, "
+        "fact_history, deactivate_fact, undo_pass, rem, last_rem, status",
+    }
+    assert missing_arg["kind"] == "InputError" and "fact_id" in str(missing_arg["error"])
+
+
+async def test_a_client_hanging_up_mid_reply_still_gets_the_reply_stored(
+    server: ControlServer, kit: Kit, fake_llm: FakeLLM
+) -> None:
+    fake_llm.queue("A long answer " * 20)
+    reader, writer = await asyncio.open_unix_connection(server.path)
+    writer.write(b'{"id": 1, "op": "send", "text": "tell me a story"}\n')
+    await writer.drain()
+    first = json.loads(await reader.readline())
+    assert first["event"] == "text"
+    writer.close()
+    await writer.wait_closed()
+    await server.wait_idle()
+    conv = await kit.services.messages.conversation("owner", "terminal", "terminal")
+    window = await kit.services.messages.window(conv.id)
+    assert [(m.role, m.text) for m in window] == [
+        ("user", "tell me a story"),
+        ("assistant", ("A long answer " * 20).strip()),
+    ]
+
+
+async def test_after_stop_accepting_new_requests_are_refused(
+    server: ControlServer, client: SocketClient
+) -> None:
+    reader, writer = await asyncio.open_unix_connection(server.path)
+    try:
+        server.stop_accepting()
+        writer.write(b'{"id": 1, "op": "status"}\n')
+        await writer.drain()
+        answer = json.loads(await reader.readline())
+    finally:
+        writer.close()
+        await writer.wait_closed()
+    assert answer["ok"] is False and "shutting down" in answer["error"]
+    with pytest.raises(KitError, match="shutting down"):
+        await client.status()  # a new connection is refused the same way
+
+
+async def test_socket_is_owner_only(server: ControlServer) -> None:
+    assert server.path.stat().st_mode & 0o777 == 0o600
+
+
+async def test_no_daemon_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(DaemonUnavailable, match="start it with `kit run`") as caught:
+        await SocketClient(tmp_path / "kit.sock").status()
+    assert isinstance(caught.value, KitError)
