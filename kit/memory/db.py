@@ -171,9 +171,14 @@ class Database:
 async def _connect(path: Path) -> aiosqlite.Connection:
     # isolation_level=None: we issue BEGIN/COMMIT ourselves, so transactions are explicit.
     conn = await aiosqlite.connect(path, isolation_level=None, timeout=5.0)
-    conn.row_factory = sqlite3.Row
-    for pragma in ("foreign_keys=ON", "busy_timeout=5000", "synchronous=NORMAL"):
-        await _pragma(conn, f"PRAGMA {pragma}")
+    try:
+        conn.row_factory = sqlite3.Row
+        for pragma in ("foreign_keys=ON", "busy_timeout=5000", "synchronous=NORMAL"):
+            await _pragma(conn, f"PRAGMA {pragma}")
+    except BaseException:
+        # Its worker thread is not a daemon: left open, it would keep the process alive.
+        await conn.close()
+        raise
     return conn
 
 

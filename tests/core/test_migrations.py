@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 from pathlib import Path
 
@@ -157,3 +158,18 @@ async def test_failing_migration_leaves_nothing_behind(tmp_path: Path, clock: Fa
         tables = {r[0] for r in await db.fetchall("SELECT name FROM sqlite_master")}
     assert names == {m.name for m in MIGRATIONS}
     assert "half" not in tables and "after_broken" not in tables
+
+
+async def test_damaged_file_is_a_storage_error_and_leaves_no_thread(tmp_path: Path) -> None:
+    """The error says what to do, and no connection thread keeps the process from exiting."""
+    path = tmp_path / "kit.db"
+    path.write_bytes(b"not a database " * 100)
+    before = set(threading.enumerate())
+    with pytest.raises(StorageError) as err:
+        async with Database.open(path):
+            pass
+    assert str(err.value).startswith(f"{path}: database error (file is not a database)")
+    assert "restore it from a backup" in str(err.value)
+    for thread in set(threading.enumerate()) - before:
+        thread.join(timeout=5)
+        assert not thread.is_alive(), thread.name
