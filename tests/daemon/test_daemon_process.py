@@ -1,0 +1,181 @@
+"""`kit run` as a real process: the real anthropic SDK against a local Messages API server,
+talked to over its control socket and through `kit chat`."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from kit.daemon.socket_client import SocketClient
+from kit.errors import KitError
+from tests.daemon.process import API_KEY, DaemonProcess, write_config
+from tests.servers.anthropic_api import FakeAnthropicServer
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def anthropic() -> Iterator[FakeAnthropicServer]:
+    with FakeAnthropicServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def daemon(
+    tmp_path_factory: pytest.TempPathFactory, anthropic: FakeAnthropicServer
+) -> Iterator[DaemonProcess]:
+    """One daemon shared by the tests that only talk to it (starting one costs seconds)."""
+    workdir = tmp_path_factory.mktemp("kitd")
+    process = DaemonProcess(workdir, write_config(workdir / "config.toml", anthropic))
+    process.start()
+    yield process
+    try:
+        assert process.stop() == 0
+    finally:
+        process.close()
+
+
+@pytest.fixture
+def own_daemon(tmp_path: Path, anthropic: FakeAnthropicServer) -> Iterator[DaemonProcess]:
+    """A daemon this test may stop and restart."""
+    process = DaemonProcess(tmp_path, write_config(tmp_path / "config.toml", anthropic))
+    yield process
+    process.close()
+
+
+async def wait_for(condition: Callable[[], bool], within: float = 30.0) -> None:
+    """Wait until `condition()` holds (checked every 20 ms), or fail after `within` s."""
+    async with asyncio.timeout(within):
+        while not condition():  # noqa: ASYNC110 - the fake server's thread offers no event
+            await asyncio.sleep(0.02)
+
+
+def run_kit(
+    process: DaemonProcess, *args: str, stdin: str = "", key: bool = True
+) -> subprocess.CompletedProcess[str]:
+    env = dict(process.env)
+    if not key:
+        env.pop("ANTHROPIC_API_KEY")
+    return subprocess.run(
+        process.kit(*args), input=stdin, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+async def test_send_streams_the_reply_and_stores_it(
+    daemon: DaemonProcess, anthropic: FakeAnthropicServer
+) -> None:
+    anthropic.queue_text("Noted: the plumber comes on Thursday at nine.")
+    chunks: list[str] = []
+
+    async def sink(text: str) -> None:
+        chunks.append(text)
+
+    client = SocketClient(daemon.socket)
+    result = await client.send("the plumber comes thursday at 9", conversation="s1", on_text=sink)
+    assert len(chunks) > 1
+    assert "".join(chunks) == result.reply == "Noted: the plumber comes on Thursday at nine."
+    assert result.reply_message_id is not None and not result.failed
+    assert anthropic.requests[-1].json["messages"][-1]["content"][0]["text"] == (
+        "the plumber comes thursday at 9"
+    )
+
+
+def test_a_second_daemon_is_refused_naming_the_first_ones_pid(daemon: DaemonProcess) -> None:
+    second = run_kit(daemon, "run")
+    assert second.returncode == 2
+    assert f"a Kit daemon (pid {daemon.pid}) is already using this data directory" in (
+        second.stderr
+    )
+    assert len(second.stderr.strip().splitlines()) == 1
+
+
+def test_the_socket_and_data_dir_are_owner_only(daemon: DaemonProcess) -> None:
+    assert daemon.socket.stat().st_mode & 0o777 == 0o600
+    assert daemon.data_dir.stat().st_mode & 0o777 == 0o700
+    assert (daemon.data_dir / "logs" / "kit.log").stat().st_mode & 0o777 == 0o600
+
+
+def test_kit_chat_with_piped_stdin_goes_through_the_daemon(
+    daemon: DaemonProcess, anthropic: FakeAnthropicServer
+) -> None:
+    """Without an API key of its own, `kit chat` can only answer through the daemon."""
+    anthropic.queue_text("First answer.")
+    anthropic.queue_text("Second answer.")
+    chat = run_kit(daemon, "chat", "--conversation", "piped", stdin="one\ntwo\n", key=False)
+    assert chat.returncode == 0, chat.stderr
+    assert chat.stdout.splitlines() == ["First answer.", "Second answer."]
+
+
+def test_kit_status_reports_the_daemon(daemon: DaemonProcess) -> None:
+    status = run_kit(daemon, "status")
+    assert status.returncode == 0, status.stderr
+    assert f"Kit daemon running (pid {daemon.pid})" in status.stdout
+    assert "chat claude-" in status.stdout
+
+
+def test_logs_go_to_the_rotating_file_without_the_api_key(daemon: DaemonProcess) -> None:
+    log = (daemon.data_dir / "logs" / "kit.log").read_text(encoding="utf-8")
+    assert "Kit is running" in log and "Telegram is off" in log
+    assert API_KEY not in log and API_KEY not in daemon.stderr
+
+
+def test_kit_chat_runs_in_process_when_no_daemon_runs(
+    tmp_path: Path, anthropic: FakeAnthropicServer
+) -> None:
+    process = DaemonProcess(tmp_path, write_config(tmp_path / "config.toml", anthropic))
+    anthropic.queue_text("Answered in-process.")
+    chat = run_kit(process, "chat", stdin="hello\n")
+    assert chat.returncode == 0, chat.stderr
+    assert chat.stdout.strip() == "Answered in-process."
+    assert (process.data_dir / "kit.pid").read_text() == ""  # the lock went with it
+    assert not process.socket.exists()
+
+
+async def test_sigterm_with_a_reply_in_flight_stops_within_the_bound_and_keeps_the_message(
+    own_daemon: DaemonProcess, anthropic: FakeAnthropicServer
+) -> None:
+    await asyncio.to_thread(own_daemon.start)
+    anthropic.queue_stall(600)  # the model never answers while we are there
+    client = SocketClient(own_daemon.socket)
+    seen = len(anthropic.requests)
+    turn = asyncio.create_task(client.send("summarise my week please", conversation="w"))
+    await wait_for(lambda: len(anthropic.requests) > seen)  # the request reached the model
+    own_daemon.signal(signal.SIGTERM)
+    with pytest.raises(KitError, match="shut down before it finished"):
+        await turn
+    assert await asyncio.to_thread(own_daemon.wait) == 0
+    assert "marked as interrupted" in own_daemon.stderr
+
+    anthropic.queue_text("Back again.")
+    chat = run_kit(own_daemon, "chat", "--conversation", "w", stdin="hello again\n")
+    assert chat.stdout.strip() == "Back again."
+    sent = anthropic.requests[-1].json["messages"]
+    assert [m["role"] for m in sent] == ["user", "assistant", "user"]
+    assert sent[0]["content"][0]["text"] == "summarise my week please"
+    assert "shut down before it could answer" in sent[1]["content"][0]["text"]
+
+
+async def test_a_restart_keeps_everything(
+    own_daemon: DaemonProcess, anthropic: FakeAnthropicServer
+) -> None:
+    await asyncio.to_thread(own_daemon.start)
+    client = SocketClient(own_daemon.socket)
+    anthropic.queue_text("Nice, Miso is a lovely name for a cat.")
+    await client.send("my cat is called Miso", conversation="pets")
+    assert await asyncio.to_thread(own_daemon.stop) == 0
+
+    await asyncio.to_thread(own_daemon.start)
+    anthropic.queue_text("Your cat is called Miso.")
+    result = await SocketClient(own_daemon.socket).send(
+        "what's my cat called?", conversation="pets"
+    )
+    assert result.reply == "Your cat is called Miso."
+    sent = anthropic.requests[-1].json["messages"]
+    assert "my cat is called Miso" in sent[0]["content"][0]["text"]
+    assert await asyncio.to_thread(own_daemon.stop) == 0
+    assert (own_daemon.data_dir / "kit.pid").read_text() == ""
