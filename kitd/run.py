@@ -1,15 +1,35 @@
-"""`kit run`: run Kit as a daemon until SIGTERM/SIGINT (see kit/daemon/runner.py)."""
+"""`kit run`: run Kit as a daemon until SIGTERM/SIGINT (see kit/daemon/runner.py), with the
+scheduler as one of its components."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 
-from kit.app import API_KEY_ENV
+from kit.app import API_KEY_ENV, Services
 from kit.config import load_settings
-from kit.daemon.runner import DEFAULT_GRACE, run_daemon
+from kit.daemon.runner import DEFAULT_GRACE, STEP_TIMEOUT, run_daemon
 from kit.errors import ConfigError, InputError
+from scheduler import KitScheduler
+
+
+class ScheduledJobs:
+    """The scheduler as a daemon component: started in the daemon's TaskGroup, shut down
+    (bounded) when the daemon cancels it."""
+
+    name = "scheduler"
+
+    def __init__(self, services: Services) -> None:
+        self._scheduler = KitScheduler(services)
+
+    async def run(self) -> None:
+        try:
+            await self._scheduler.start()
+            await asyncio.Event().wait()  # until cancelled; APScheduler fires meanwhile
+        finally:
+            await self._scheduler.shutdown(grace_seconds=STEP_TIMEOUT)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,5 +61,5 @@ async def run(args: argparse.Namespace) -> int:
             "and run `kit run` again"
         )
     logging.getLogger().setLevel(logging.DEBUG if args.verbose else logging.INFO)
-    await run_daemon(settings, grace=args.shutdown_grace)
+    await run_daemon(settings, components=[ScheduledJobs], grace=args.shutdown_grace)
     return 0

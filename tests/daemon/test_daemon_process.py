@@ -120,7 +120,7 @@ def test_kit_status_reports_the_daemon(daemon: DaemonProcess) -> None:
 
 def test_logs_go_to_the_rotating_file_without_the_api_key(daemon: DaemonProcess) -> None:
     log = (daemon.data_dir / "logs" / "kit.log").read_text(encoding="utf-8")
-    assert "Kit is running" in log and "Telegram is off" in log
+    assert "Kit is running (control socket, scheduler)" in log and "Telegram is off" in log
     assert API_KEY not in log and API_KEY not in daemon.stderr
 
 
