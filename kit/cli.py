@@ -24,6 +24,8 @@ COMMANDS = (
     "history",
     "facts",
     "curate",
+    "summarize",
+    "rem",
     "doctor",
     "eval",
     "export",

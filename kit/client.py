@@ -60,7 +60,11 @@ class KitClient(Protocol):
     async def undo_pass(self, pass_id: int) -> UndoResult: ...
 
     async def rem(
-        self, *, dry_run: bool = False, on_progress: ProgressSink | None = None
+        self,
+        *,
+        dry_run: bool = False,
+        only_date: date | None = None,
+        on_progress: ProgressSink | None = None,
     ) -> RemReport: ...
 
     async def last_rem(self) -> RemReport | None: ...
@@ -137,12 +141,18 @@ class LocalClient:
         return result
 
     async def rem(
-        self, *, dry_run: bool = False, on_progress: ProgressSink | None = None
+        self,
+        *,
+        dry_run: bool = False,
+        only_date: date | None = None,
+        on_progress: ProgressSink | None = None,
     ) -> RemReport:
         rem = getattr(self._services, "rem", None)
         if rem is None:
             raise _unavailable("REM (the nightly memory pass)")
-        report: RemReport = await rem.run(self._user, dry_run=dry_run, on_progress=on_progress)
+        report: RemReport = await rem.run(
+            self._user, dry_run=dry_run, only_date=only_date, on_progress=on_progress
+        )
         return report
 
     async def last_rem(self) -> RemReport | None:
