@@ -374,6 +374,8 @@ class Facts:
         if ids is not None:
             if not ids:
                 return []
+            # "+user_id": look the ids up by rowid, not by scanning the user's index range
+            sql = sql.replace("WHERE user_id", "WHERE +user_id", 1)
             sql += f" AND id IN ({','.join('?' * len(ids))})"
             params.extend(ids)
         rows = await self._db.fetchall(sql + " ORDER BY id", params)

@@ -243,7 +243,8 @@ class Messages:
             return []
         marks = ",".join("?" * len(ids))
         rows = await self._db.fetchall(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE user_id = ? AND id IN ({marks})",
+            # "+user_id": rowid lookups, not a scan of the user's index range (O(n) per search)
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE +user_id = ? AND id IN ({marks})",
             (user_id, *ids),
         )
         return [_message(r) for r in rows]

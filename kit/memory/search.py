@@ -123,12 +123,12 @@ class MemorySearch:
         skip = exclude if kind == "message" else frozenset()
         vector_hits: list[tuple[int, float]] = []
         if query_vector is not None:
-            # Inactive and expired facts keep their vectors (undo needs them) but must not
-            # take ranks or candidate slots from live ones.
-            only = await self._facts.live_ids(user_id, now) if kind == "fact" else None
-            vector_hits = await self.vectors.search(
-                user_id, kind, query_vector, p.candidates, p.threshold, only=only, skip=skip
-            )
+            if kind == "fact":
+                vector_hits = await self._live_fact_vectors(user_id, query_vector, now)
+            else:
+                vector_hits = await self.vectors.search(
+                    user_id, kind, query_vector, p.candidates, p.threshold, skip=skip
+                )
         lexical_hits = await self._lexical.search(
             user_id, kind, query, p.candidates, now=now, skip=skip
         )
@@ -160,6 +160,22 @@ class MemorySearch:
         ]
         hits.sort(key=lambda h: -h.score)
         return hits[:k]
+
+    async def _live_fact_vectors(
+        self, user_id: str, query_vector: Vectors, now: datetime
+    ) -> list[tuple[int, float]]:
+        """The best live facts by cosine. Inactive and expired facts keep their vectors (undo
+        needs them) but must take no rank or slot: fetch more than needed and drop them, asking
+        for more only when too many were dead (cheaper than listing every live id per query)."""
+        p = self.params
+        fetch = 2 * p.candidates
+        while True:
+            hits = await self.vectors.search(user_id, "fact", query_vector, fetch, p.threshold)
+            live = {f.id for f in await self._facts.live(user_id, now, [i for i, _ in hits])}
+            kept = [(i, c) for i, c in hits if i in live]
+            if len(kept) >= p.candidates or len(hits) < fetch:
+                return kept[: p.candidates]
+            fetch *= 4
 
     async def _with_neighbours(
         self,

@@ -150,17 +150,18 @@ class VectorIndex:
             return 0
         done = 0
         for kind in KINDS:
+            after = 0  # ids below this are done in this call: a sweep, not a rescan per batch
             while limit is None or done < limit:
                 batch = self._batch_size if limit is None else min(self._batch_size, limit - done)
                 # Locked per batch: searches loading a matrix wait one batch at most.
                 async with self._lock:
-                    count = await self._backfill_batch(kind, batch)
+                    count, after = await self._backfill_batch(kind, batch, after)
                 done += count
                 if count < batch:
                     break
         return done
 
-    async def _backfill_batch(self, kind: Kind, batch: int) -> int:
+    async def _backfill_batch(self, kind: Kind, batch: int, after: int) -> tuple[int, int]:
         assert self.embedder is not None
         source = _SOURCES[kind]
         model_id = self.embedder.model_id
@@ -168,12 +169,13 @@ class VectorIndex:
         rows = await self._db.fetchall(
             f"SELECT s.id, s.user_id, s.content_hash, {columns}"
             f" FROM {source.table} s LEFT JOIN embeddings e ON e.kind = ? AND e.item_id = s.id"
-            " AND e.model_id = ? WHERE e.item_id IS NULL OR e.content_hash != s.content_hash"
+            " AND e.model_id = ? WHERE s.id > ?"
+            " AND (e.item_id IS NULL OR e.content_hash != s.content_hash)"
             " ORDER BY s.id LIMIT ?",
-            (kind, model_id, batch),
+            (kind, model_id, after, batch),
         )
         if not rows:
-            return 0
+            return 0, after
         texts = [source.text(tuple(r)[3:]) for r in rows]
         vectors = await self.embedder.embed(texts)
         async with self._db.transaction() as tx:
@@ -192,7 +194,7 @@ class VectorIndex:
             matrix = self._matrices.get((user_id, kind))
             if matrix is not None:
                 matrix.upsert([rows[p][0] for p in positions], vectors[positions])
-        return len(rows)
+        return len(rows), int(rows[-1][0])
 
     async def search(
         self,

@@ -106,3 +106,18 @@ async def test_a_zero_weight_switches_a_ranking_off(kit: Kit, clock: FakeClock) 
     await kit.settle()
     hits = await kit.search("kayak", kinds=("fact",), now=clock.now() + LATER)
     assert [h.id for h in hits] == [word.id]
+
+
+async def test_many_dead_facts_above_a_live_one_cost_it_neither_rank_nor_slot(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """More deactivated near-duplicates than the first fetch holds: search asks for more."""
+    s = kit.services
+    s.search.params = dataclasses.replace(s.search.params, candidates=5)
+    for _ in range(30):
+        old = await kit.remember("kayak paddle", category="entities")
+        await kit.forget_fact(old.id, reason="replaced")
+    live = await kit.remember("kayak paddle club", category="entities")
+    await kit.settle()
+    hits = await kit.search("kayak paddle", kinds=("fact",), now=clock.now() + LATER)
+    assert [(h.id, h.vector_rank, h.lexical_rank) for h in hits] == [(live.id, 1, 1)]
