@@ -57,13 +57,14 @@ class ShutdownSignals:
 
     def __init__(self) -> None:
         self.requested = asyncio.Event()
+        self.hurried = False
         self.on_hurry: Callable[[], None] = lambda: None
         self._installed: list[signal.Signals] = []
 
     def install(self) -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, self._received, sig)
+            loop.add_signal_handler(sig, self.received, sig)
             self._installed.append(sig)
 
     def uninstall(self) -> None:
@@ -72,9 +73,11 @@ class ShutdownSignals:
             loop.remove_signal_handler(sig)
         self._installed.clear()
 
-    def _received(self, sig: signal.Signals) -> None:
+    def received(self, sig: signal.Signals) -> None:
+        """What SIGTERM/SIGINT do (callable directly by tests and embedding programs)."""
         if self.requested.is_set():
             log.warning("%s again: not waiting for in-flight replies", sig.name)
+            self.hurried = True
             self.on_hurry()
             return
         log.info("%s received: shutting down", sig.name)
@@ -89,9 +92,10 @@ async def run_daemon(
     llm: LLM | None = None,
     embedder: Embedder | None = None,
     clock: Clock | None = None,
+    signals: ShutdownSignals | None = None,
 ) -> None:
     """Run Kit as the daemon for `settings.data_dir` until SIGTERM/SIGINT."""
-    signals = ShutdownSignals()
+    signals = signals or ShutdownSignals()
     sock = socket_path(settings.data_dir)
     async with AsyncExitStack() as stack:
         signals.install()
@@ -143,7 +147,7 @@ async def _serve(
             task.cancel()
         server.stop_accepting()
         try:
-            async with asyncio.timeout(grace) as deadline:
+            async with asyncio.timeout(0 if signals.hurried else grace) as deadline:
                 signals.on_hurry = lambda: deadline.reschedule(asyncio.get_running_loop().time())
                 await server.wait_idle()
         except TimeoutError:

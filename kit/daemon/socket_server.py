@@ -35,7 +35,7 @@ from typing import Any
 from kit.client import LocalClient
 from kit.curator.reports import RemProgress
 from kit.daemon.codec import encode
-from kit.errors import InputError, KitError
+from kit.errors import InputError, KitError, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,13 @@ class ControlServer:
             def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
                 connections.create_task(self._connection(reader, writer))
 
-            listener = await asyncio.start_unix_server(accept, self.path, limit=LINE_LIMIT)
+            try:
+                listener = await asyncio.start_unix_server(accept, self.path, limit=LINE_LIMIT)
+            except OSError as exc:
+                raise StorageError(
+                    f"{self.path}: cannot open the control socket ({exc.strerror or exc}); "
+                    "check that the data directory is yours and writable"
+                ) from exc
             try:
                 os.chmod(self.path, 0o600)
                 self.listening.set()
