@@ -16,7 +16,7 @@ from kit.agent import TurnResult
 from kit.api import Kit
 from kit.clock import day_bounds, local_date
 from kit.curator.reports import RemProgress, RemReport, UndoResult
-from kit.errors import InputError, KitError
+from kit.errors import InputError
 from kit.llm.base import TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
@@ -70,13 +70,6 @@ class KitClient(Protocol):
     async def last_rem(self) -> RemReport | None: ...
 
     async def status(self) -> Status: ...
-
-
-def _unavailable(feature: str) -> KitError:
-    return KitError(
-        f"{feature} is not available in this build of Kit; update Kit (git pull, then "
-        "pip install -e .) to get it"
-    )
 
 
 class LocalClient:
@@ -134,11 +127,7 @@ class LocalClient:
         return await self.kit.forget_fact(fact_id, reason=reason.strip(), user=self._user)
 
     async def undo_pass(self, pass_id: int) -> UndoResult:
-        curator = getattr(self._services, "curator", None)
-        if curator is None:
-            raise _unavailable("undoing a curation pass")
-        result: UndoResult = await curator.undo(self._user, pass_id)
-        return result
+        return await self._services.curator.undo(self._user, pass_id)
 
     async def rem(
         self,
@@ -147,20 +136,12 @@ class LocalClient:
         only_date: date | None = None,
         on_progress: ProgressSink | None = None,
     ) -> RemReport:
-        rem = getattr(self._services, "rem", None)
-        if rem is None:
-            raise _unavailable("REM (the nightly memory pass)")
-        report: RemReport = await rem.run(
+        return await self._services.rem.run(
             self._user, dry_run=dry_run, only_date=only_date, on_progress=on_progress
         )
-        return report
 
     async def last_rem(self) -> RemReport | None:
-        rem = getattr(self._services, "rem", None)
-        if rem is None:
-            return None  # no REM in this build, so it never ran
-        report: RemReport | None = await rem.last_report(self._user)
-        return report
+        return await self._services.rem.last_report(self._user)
 
     async def status(self) -> Status:
         s = self._services

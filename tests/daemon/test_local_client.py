@@ -9,6 +9,8 @@ import pytest
 from kit.api import Kit
 from kit.client import LocalClient
 from kit.clock import FakeClock
+from kit.curator.ops import Deactivate, Insert
+from kit.curator.reports import RemProgress
 from kit.errors import InputError, KitError
 from kit.llm.fake import FakeLLM
 
@@ -67,10 +69,45 @@ async def test_status_counts_todays_tokens_and_uptime(
     assert status.embedding_model is not None
 
 
-async def test_undo_and_rem_say_clearly_when_this_build_lacks_them(
+async def test_undo_pass_puts_facts_back_and_refuses_a_second_undo(
     client: LocalClient, kit: Kit
 ) -> None:
-    if hasattr(kit.services, "curator"):
-        pytest.skip("this build has the curator; test_curator_wiring covers it")
-    with pytest.raises(KitError, match="not available in this build"):
-        await client.undo_pass(1)
+    kept = await kit.remember("Ana plays the cello", category="people", subject="Ana")
+    await kit.remember("Ben runs marathons", category="people", subject="Ben")
+    outcome = await kit.services.curator.apply_ops(
+        "owner",
+        "people",
+        [Insert("Ana plays the violin", 0.8, subject="Ana"), Deactivate(kept.id, "outdated")],
+        kind="curate",
+        source_message_ids=[],
+    )
+    assert outcome.pass_id is not None
+    assert [f.content for f in await client.facts()] == [
+        "Ben runs marathons",
+        "Ana plays the violin",
+    ]
+
+    undone = await client.undo_pass(outcome.pass_id)
+    assert undone.restored_fact_ids == (kept.id,)
+    assert undone.deactivated_fact_ids == outcome.inserted_fact_ids
+    assert [f.content for f in await client.facts()] == [
+        "Ana plays the cello",
+        "Ben runs marathons",
+    ]
+    with pytest.raises(KitError):
+        await client.undo_pass(outcome.pass_id)
+
+
+async def test_rem_reports_progress_and_is_the_last_report(
+    client: LocalClient, fake_llm: FakeLLM
+) -> None:
+    steps: list[str] = []
+
+    async def progress(event: RemProgress) -> None:
+        steps.append(f"{event.step} {event.status}")
+
+    assert await client.last_rem() is None
+    report = await client.rem(on_progress=progress)
+    assert steps[0] == "condense running" and len(steps) == 6
+    assert await client.last_rem() == report
+    assert (await client.status()).last_rem_at == report.finished_at

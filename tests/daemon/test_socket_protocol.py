@@ -14,6 +14,7 @@ import pytest
 from kit.api import Kit
 from kit.client import LocalClient
 from kit.clock import FakeClock
+from kit.curator.ops import Insert
 from kit.curator.reports import RemProgress
 from kit.daemon.socket_client import DaemonUnavailable, SocketClient
 from kit.daemon.socket_server import ControlServer
@@ -123,6 +124,25 @@ async def test_rem_streams_progress_and_reports(
     ]
     assert await client.last_rem() == report
     assert (await client.day(date(2026, 3, 1))).condensed == "- trip planned, train booked"
+
+
+async def test_undo_pass_round_trips_and_unknown_passes_are_not_found(
+    client: SocketClient, kit: Kit
+) -> None:
+    outcome = await kit.services.curator.apply_ops(
+        "owner",
+        "projects",
+        [Insert("Building a sauna in the garden", 0.9)],
+        kind="curate",
+        source_message_ids=[],
+    )
+    assert outcome.pass_id is not None
+    undone = await client.undo_pass(outcome.pass_id)
+    assert undone.pass_id == outcome.pass_id
+    assert undone.deactivated_fact_ids == outcome.inserted_fact_ids
+    assert await client.facts(category="projects") == []
+    with pytest.raises(NotFound):
+        await client.undo_pass(4242)
 
 
 async def test_status_says_daemon_with_uptime_and_tokens(
