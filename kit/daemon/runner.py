@@ -20,6 +20,7 @@ from typing import Protocol
 
 from kit.api import Kit
 from kit.app import Services
+from kit.channels.telegram_config import TOKEN_ENV, allowed_users, api_urls
 from kit.client import LocalClient
 from kit.clock import Clock
 from kit.config import Settings
@@ -34,7 +35,6 @@ from kit.llm.base import LLM
 
 log = logging.getLogger(__name__)
 
-TELEGRAM_TOKEN_ENV = "TELEGRAM_BOT_TOKEN"
 DEFAULT_GRACE = 10.0  # seconds in-flight replies get to finish on shutdown
 STEP_TIMEOUT = 5.0  # each later teardown step
 
@@ -106,6 +106,7 @@ async def run_daemon(
         logfile = log_path(settings.data_dir)
         stack.callback(remove_file_log, add_file_log(logfile))
         log.info("Kit %s starting on %s (pid %d)", _version(), settings.data_dir, os.getpid())
+        telegram_token = _telegram_token(settings)
         kit = await stack.enter_async_context(
             Kit.open(settings=settings, llm=llm, embedder=embedder, clock=clock, background=False)
         )
@@ -116,7 +117,7 @@ async def run_daemon(
 
         server = ControlServer(sock, client_for, log_file=logfile)
         parts = [make(kit.services) for make in components]
-        parts += _channels(kit.services)
+        parts += _channels(kit.services, telegram_token)
         try:
             await _serve(kit.services, server, parts, signals, grace)
         except BaseExceptionGroup as group:
@@ -173,18 +174,27 @@ def _first_kit_error(group: BaseExceptionGroup[BaseException]) -> KitError | Non
     return None
 
 
-def _channels(services: Services) -> list[Component]:
-    token = os.environ.get(TELEGRAM_TOKEN_ENV, "")
+def _telegram_token(settings: Settings) -> str | None:
+    """The bot token if Telegram is on, with its settings checked before anything loads."""
+    token = os.environ.get(TOKEN_ENV, "").strip()
     if not token:
         log.info(
             "Telegram is off: set %s (and telegram.allowed_user_ids in config.toml) to talk "
             "to Kit from Telegram",
-            TELEGRAM_TOKEN_ENV,
+            TOKEN_ENV,
         )
-        return []
-    from kit.channels.telegram import TelegramChannel  # the SDK loads only when it is used
+        return None
+    allowed_users(settings)  # an empty allowlist is a ConfigError saying how to fill it
+    api_urls(settings.telegram.base_url)
+    return token
 
-    return [TelegramChannel(services, token)]
+
+def _channels(services: Services, telegram_token: str | None) -> list[Component]:
+    if telegram_token is None:
+        return []
+    from kit.channels.telegram import TelegramChannel  # PTB loads only when Telegram is on
+
+    return [TelegramChannel(services, telegram_token)]
 
 
 def _version() -> str:

@@ -146,3 +146,13 @@ async def reopen_window(settings: Settings, clock: FakeClock) -> list[tuple[str,
     ) as kit:
         conv = await kit.services.messages.conversation("owner", "terminal", "terminal")
         return [(m.role, m.source, m.text) for m in await kit.services.messages.window(conv.id)]
+
+
+async def test_a_telegram_token_without_an_allowlist_stops_start_up_with_the_fix(
+    settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "123456:TEST-token-value")
+    with pytest.raises(ConfigError, match="message @userinfobot"):
+        await run_daemon(settings, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock)
+    assert not (settings.database_path).exists()
+    assert (settings.data_dir / "kit.pid").read_text() == ""
