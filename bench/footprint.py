@@ -1,0 +1,192 @@
+"""Resident memory idle and after many turns, and start-up time: the engine in-process, and
+the real daemon (`kit run` as a subprocess, readiness by systemd's READY=1).
+
+    python bench/footprint.py [--quick]
+
+In-process: `Kit.open` with the real MiniLM model (start-up includes loading it), then 10k
+turns with a scripted model; messages are embedded by a 384-d hashing embedder (the same
+vector sizes as MiniLM's, so the index holds as much) to keep the run short, while the real
+model stays loaded and warmed. Daemon: the real anthropic SDK against the local Messages API
+server in tests/servers, the real model for every embedding, turns over the control socket.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import os
+import random
+import signal
+import socket
+import sys
+import tempfile
+import time
+from asyncio.subprocess import DEVNULL, PIPE, Process
+from datetime import timedelta
+from pathlib import Path
+
+from common import MODEL_DIR, NOW, ROOT, Row, print_rows, rss_mb, sentence
+
+from kit.api import Kit
+from kit.clock import FakeClock
+from kit.config import EmbeddingSettings, ScheduleSettings, Settings
+from kit.embed.hashing import HashingEmbedder
+from kit.llm.fake import FakeLLM
+
+FULL = {"turns": 10_000, "daemon_turns": 1_000}
+QUICK = {"turns": 50, "daemon_turns": 5}
+START_TIMEOUT = 120.0
+
+
+async def in_process(turns: int) -> list[Row]:
+    rng = random.Random(8)
+    with tempfile.TemporaryDirectory(prefix="kit-bench-") as folder:
+        settings = Settings(
+            data_dir=Path(folder),
+            schedule=ScheduleSettings(timezone="UTC"),
+            embedding=EmbeddingSettings(model_path=str(MODEL_DIR)),
+        )
+        clock = FakeClock(NOW)
+        before = rss_mb()
+        began = time.perf_counter()
+        async with Kit.open(
+            settings=settings,
+            llm=FakeLLM(default=lambda _request: sentence(rng)),
+            clock=clock,
+            background=False,
+        ) as kit:
+            startup = time.perf_counter() - began
+            s = kit.services
+            model = s.vectors.embedder
+            if model is not None:
+                await model.embed([sentence(rng) for _ in range(8)])  # warm: arenas allocated
+            idle = rss_mb()
+            s.vectors.embedder = HashingEmbedder(384)
+            began = time.perf_counter()
+            for _ in range(turns):
+                await kit.send(sentence(rng))
+                await kit.settle()
+                clock.advance(timedelta(minutes=3))
+            took = time.perf_counter() - began
+            after = rss_mb()
+            size = settings.database_path.stat().st_size / 2**20
+    note = "with MiniLM" if model is not None else "no local MiniLM"
+    return [
+        Row("engine", "start-up (Kit.open)", startup, "s", f"{note}; RSS before {before:.0f} MB"),
+        Row("engine", "RSS idle", idle, "MB", "after start-up, model warmed"),
+        Row("engine", f"RSS after {turns:,} turns", after, "MB", f"database {size:.0f} MB on disk"),
+        Row("engine", "turn, Kit's own time", took / turns * 1000, "ms",
+            "scripted model; incl. embedding and window summaries"),
+    ]  # fmt: skip
+
+
+def daemon_available() -> bool:
+    return (ROOT / "kitd" / "run.py").exists()
+
+
+async def daemon(turns: int) -> list[Row]:
+    from kit.daemon.socket_client import SocketClient
+    from tests.servers.anthropic_api import FakeAnthropicServer
+
+    rng = random.Random(6)
+    with tempfile.TemporaryDirectory(prefix="kit-bench-") as folder, FakeAnthropicServer() as api:
+        api.responder = lambda _request: sentence(rng)
+        work = Path(folder)
+        model = MODEL_DIR if (MODEL_DIR / "model.onnx").exists() else work / "no-model"
+        config = work / "config.toml"
+        config.write_text(
+            f'[llm]\nbase_url = "{api.url}"\nmax_retries = 0\n'
+            f'[embedding]\nmodel_path = "{model}"\n[schedule]\ntimezone = "UTC"\n',
+            encoding="utf-8",
+        )
+        data = work / "data"
+        notify_path = work / "notify.sock"
+        env = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
+        env |= {"ANTHROPIC_API_KEY": "sk-ant-bench-0123456789", "NOTIFY_SOCKET": str(notify_path)}
+        command = [sys.executable, "-m", "kit.cli", "--config", str(config), "--data-dir",
+                   str(data), "run"]  # fmt: skip
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+            notify.bind(str(notify_path))
+            notify.setblocking(False)
+            began = time.perf_counter()
+            proc = await asyncio.create_subprocess_exec(
+                *command, cwd=ROOT, env=env, stdout=DEVNULL, stderr=DEVNULL
+            )
+            try:
+                startup = await _wait_ready(notify, proc, began)
+                await asyncio.sleep(1.0)  # let start-up work (backfill, scheduler) go quiet
+                idle = rss_mb(proc.pid)
+                client = SocketClient(data / "kit.sock")
+                began = time.perf_counter()
+                for _ in range(turns):
+                    await client.send(sentence(rng))
+                took = time.perf_counter() - began
+                after = rss_mb(proc.pid)
+            finally:
+                if proc.returncode is None:
+                    proc.send_signal(signal.SIGTERM)
+                    try:
+                        async with asyncio.timeout(30):
+                            await proc.wait()
+                    except TimeoutError:
+                        proc.kill()
+                        await proc.wait()
+    return [
+        Row("daemon", "start-up (kit run -> READY=1)", startup, "s", "imports, model, database"),
+        Row("daemon", "RSS idle", idle, "MB"),
+        Row("daemon", f"RSS after {turns:,} turns", after, "MB", "over the control socket"),
+        Row("daemon", "turn round trip", took / turns * 1000, "ms",
+            "socket + real SDK to a local fake API + real embeddings"),
+    ]  # fmt: skip
+
+
+async def _wait_ready(notify: socket.socket, proc: Process, began: float) -> float:
+    """Seconds until the daemon says READY=1 (it does once its control socket listens)."""
+    loop = asyncio.get_running_loop()
+    async with asyncio.timeout(START_TIMEOUT), asyncio.TaskGroup() as group:
+        exited = group.create_task(proc.wait())
+        while True:
+            datagram = group.create_task(loop.sock_recv(notify, 4096))
+            await asyncio.wait({datagram, exited}, return_when=asyncio.FIRST_COMPLETED)
+            if datagram.done() and b"READY=1" in datagram.result():
+                exited.cancel()
+                return time.perf_counter() - began
+            if exited.done():
+                datagram.cancel()
+                raise RuntimeError(f"kit run exited with {proc.returncode} before it was ready")
+    raise AssertionError("unreachable")
+
+
+async def engine_in_fresh_process(turns: int) -> list[Row]:
+    """`in_process` in a new interpreter, so the RSS is the engine's alone."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--engine", str(turns), stdout=PIPE, cwd=ROOT
+    )
+    out, _ = await proc.communicate()
+    if proc.returncode != 0:
+        raise RuntimeError(f"the engine benchmark failed with exit code {proc.returncode}")
+    return [Row(**row) for row in json.loads(out)]
+
+
+async def run(quick: bool = False) -> list[Row]:
+    plan = QUICK if quick else FULL
+    rows = await engine_in_fresh_process(plan["turns"])
+    if daemon_available():
+        rows += await daemon(plan["daemon_turns"])
+    else:
+        rows.append(Row("daemon", "kit run", 0, "", "not available in this tree"))
+    return rows
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes (CI)")
+    parser.add_argument("--engine", type=int, metavar="TURNS", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.engine is not None:  # the child of engine_in_fresh_process
+        rows = asyncio.run(in_process(args.engine))
+        print(json.dumps([dataclasses.asdict(r) for r in rows]))
+    else:
+        print_rows(asyncio.run(run(args.quick)))
