@@ -7,7 +7,7 @@ across the whole batch, so a batched text's vector depends on its neighbours in 
 (cosine to the text embedded alone: down to ~0.99, `bench/embedding.py`). Alone, a vector is
 a function of its text and the model only, which is what keying stored vectors by content hash
 and model id promises: a re-embedding or a rebuild gives the same vector, and a stored text
-matches the same text as a query exactly. Measured throughput is within ~15% of batching.
+matches the same text as a query exactly. Throughput measured comparable to batching here.
 """
 
 from __future__ import annotations
