@@ -1,0 +1,30 @@
+"""A sample of the crash soak (tests/trust/soak.py runs 100+ kill points): one SIGKILL of a
+real Kit process in each phase (turns, embedding backfill, REM, curation, import), the file
+checked after each, then a clean start that must finish everything the killed ones left."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.trust.soak import MODEL_DIR, SCENARIOS, soak
+
+
+@pytest.mark.integration
+async def test_sigkill_in_every_phase_loses_nothing_and_the_work_resumes(tmp_path: Path) -> None:
+    if not (MODEL_DIR / "model.onnx").exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"the embedding model is missing at {MODEL_DIR}; CI must run this test")
+        pytest.skip(f"no local embedding model at {MODEL_DIR}")
+    report = await soak(tmp_path, kills=len(SCENARIOS), seed=20260302, scale=0.2)
+    assert report.problems == [], report.summary()
+    assert set(report.kills) == set(SCENARIOS)
+    assert report.final == {
+        "curation_passes_left": 0,
+        "unembedded": 0,
+        "uncondensed_days": 0,
+        "jobs_left_running": 0,
+    }
+    assert report.model_calls["curate"] > 0 and report.model_calls["rem_condense"] > 0
