@@ -8,6 +8,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import Any
 
 from kit.cleaning import clean_text
 from kit.clock import Clock, check_time
@@ -101,8 +102,38 @@ class Agent:
         self._settings = llm_settings
         self._clock = clock
         self._after_turn = after_turn
+        self._running: set[asyncio.Task[Any]] = set()  # tasks inside a turn, for shutdown
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._running)
+
+    async def wait_idle(self) -> None:
+        """Until no turn is running (whichever channel started it)."""
+        await self._idle.wait()
+
+    def interrupt(self) -> int:
+        """Cancel every running turn (a shutdown's grace period is over). Each keeps the
+        owner's message and records an interrupted reply; `wait_idle()` then returns."""
+        for task in self._running:
+            task.cancel()
+        return len(self._running)
 
     async def turn(self, inbound: Inbound, on_text: TextSink | None = None) -> TurnResult:
+        task = asyncio.current_task()
+        assert task is not None
+        self._running.add(task)
+        self._idle.clear()
+        try:
+            return await self._turn(inbound, on_text)
+        finally:
+            self._running.discard(task)
+            if not self._running:
+                self._idle.set()
+
+    async def _turn(self, inbound: Inbound, on_text: TextSink | None) -> TurnResult:
         text = validate_text(inbound.text)
         now = (
             self._clock.now() if inbound.at is None else check_time(inbound.at, "the message time")

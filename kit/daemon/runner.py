@@ -117,7 +117,7 @@ async def run_daemon(
 
         server = ControlServer(sock, client_for, log_file=logfile)
         parts = [make(kit.services) for make in components]
-        parts += _channels(kit.services, telegram_token)
+        parts += _channels(kit.services, telegram_token, grace)
         try:
             await _serve(kit.services, server, parts, signals, grace)
         except BaseExceptionGroup as group:
@@ -144,19 +144,26 @@ async def _serve(
 
         await signals.requested.wait()
         sd_notify("STOPPING=1")
-        for task in edge:  # channels stop taking messages; each bounds its own cleanup
-            task.cancel()
         server.stop_accepting()
+        for task in edge:  # channels stop taking messages; turns they started carry on
+            task.cancel()
+        agent = services.agent
         try:
             async with asyncio.timeout(0 if signals.hurried else grace) as deadline:
                 signals.on_hurry = lambda: deadline.reschedule(asyncio.get_running_loop().time())
                 await server.wait_idle()
+                await agent.wait_idle()
         except TimeoutError:
             log.warning(
-                "%d request(s) still running after the grace period; cancelling them (the "
-                "owner's messages are saved and their replies marked as interrupted)",
-                server.busy,
+                "%d turn(s) still running after the grace period; cancelling them (the owner's "
+                "messages are saved and their replies marked as interrupted)",
+                agent.interrupt(),
             )
+            try:
+                async with asyncio.timeout(STEP_TIMEOUT):
+                    await agent.wait_idle()
+            except TimeoutError:
+                log.error("turns did not stop within %.0f s of being cancelled", STEP_TIMEOUT)
         serving.cancel()
         worker.cancel()
 
@@ -189,12 +196,13 @@ def _telegram_token(settings: Settings) -> str | None:
     return token
 
 
-def _channels(services: Services, telegram_token: str | None) -> list[Component]:
+def _channels(services: Services, telegram_token: str | None, grace: float) -> list[Component]:
     if telegram_token is None:
         return []
     from kit.channels.telegram import TelegramChannel  # PTB loads only when Telegram is on
 
-    return [TelegramChannel(services, telegram_token)]
+    # Its stop waits for replies in flight: as long as the grace period, and a step more.
+    return [TelegramChannel(services, telegram_token, stop_timeout=grace + STEP_TIMEOUT)]
 
 
 def _version() -> str:
