@@ -8,6 +8,8 @@ import sys
 from datetime import date
 
 from kit.commands.common import open_kit, user_of
+from kit.config import load_settings
+from kit.daemon.lock import AlreadyRunning, DataDirLock
 from kit.errors import InputError
 from kit.memory.forget import ForgetReport, ForgetScope, Forgetter
 
@@ -63,6 +65,24 @@ def _summary(report: ForgetReport) -> str:
 
 async def run(args: argparse.Namespace) -> int:
     scope = scope_of(args)  # bad flags fail before the database is opened
+    # A running daemon (or kit chat / kit tui) would keep what is erased in its memory (its
+    # vector index, a conversation it is in): forget only while no other engine is up.
+    data_dir = load_settings(args.config, args.data_dir).data_dir
+    lock = DataDirLock(data_dir)
+    holder = lock.try_acquire("standalone")
+    if holder is not None:
+        raise AlreadyRunning(
+            f"{data_dir}: {holder.describe()} is using this data directory; stop it first "
+            "(what it holds in memory must be forgotten too), then run kit forget again",
+            holder,
+        )
+    try:
+        return await _forget(args, scope)
+    finally:
+        lock.release()
+
+
+async def _forget(args: argparse.Namespace, scope: ForgetScope) -> int:
     async with open_kit(args, with_embedder=False) as kit:
         s = kit.services
         user = user_of(args, kit)

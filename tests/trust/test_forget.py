@@ -14,6 +14,7 @@ from kit.api import Kit
 from kit.cli import main
 from kit.clock import FakeClock
 from kit.config import CATEGORIES, Settings
+from kit.daemon.lock import DataDirLock
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError
 from kit.export import export_document, to_json
@@ -256,3 +257,22 @@ async def test_a_curation_pass_in_flight_cannot_bring_back_what_was_just_forgott
         assert sweep.result() < len(CATEGORIES)  # the people pass was thrown out
         assert await kit.facts(include_inactive=True) == []
         assert await kit.services.curator.sweep_idle(clock.now()) == 0  # nothing left to learn
+
+
+def test_forget_refuses_while_a_daemon_holds_the_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The daemon's memory (its vector index, a conversation in flight) must not keep what a
+    forget erases: stop it first."""
+    monkeypatch.setenv("KIT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("KIT_CONFIG", str(tmp_path / "none.toml"))
+    (tmp_path / "none.toml").write_text("")
+    daemon = DataDirLock(tmp_path / "data")
+    daemon.acquire("daemon")
+    try:
+        assert main(["forget", "--person", "Ana", "--yes"]) == 2
+    finally:
+        daemon.release()
+    err = capsys.readouterr().err
+    assert "a Kit daemon (pid" in err and "stop it first" in err and err.count("\n") == 1
+    assert not (tmp_path / "data" / "kit.db").exists()
