@@ -17,6 +17,7 @@ import json
 import os
 import signal
 import sqlite3
+import stat
 import statistics
 import sys
 import tempfile
@@ -217,6 +218,20 @@ class Load:
                 )
         return answered, turn_times
 
+    def check_private(self) -> None:
+        """The owner's data is the owner's alone: socket, database and log file 0600 in a
+        0700 data directory."""
+        expected = {
+            self.data: 0o700,
+            self.data / "kit.sock": 0o600,
+            self.data / "kit.db": 0o600,
+            self.data / "logs" / "kit.log": 0o600,
+        }
+        for path, mode in expected.items():
+            found = stat.S_IMODE(path.stat().st_mode)
+            if found != mode:
+                self.problems.append(f"{path.name} has mode {found:o}, not {mode:o}")
+
     @staticmethod
     def _telegram_ids() -> list[tuple[int, int]]:
         """(user id, chat id): each user's private chat and a group chat of their own."""
@@ -238,6 +253,7 @@ async def load(folder: Path, seconds: float, rate: float) -> LoadReport:
         daemon = await run.spawn("run")
         try:
             await run.ready(daemon)
+            run.check_private()
             probe = SocketClient(run.data / "kit.sock", user="probe")
             idle = []
             for n in range(20):  # the idle baseline: one conversation, nothing else running

@@ -1,5 +1,6 @@
 """A short run of the load test (tests/trust/load.py runs it for minutes): 20 conversations at
-once over the control socket and Telegram, several users, curation running beside them."""
+once over the control socket and Telegram, several users, curation running beside them; the
+daemon's socket, database and log are owner-only."""
 
 from __future__ import annotations
 
