@@ -124,18 +124,6 @@ def test_logs_go_to_the_rotating_file_without_the_api_key(daemon: DaemonProcess)
     assert API_KEY not in log and API_KEY not in daemon.stderr
 
 
-def test_kit_chat_runs_in_process_when_no_daemon_runs(
-    tmp_path: Path, anthropic: FakeAnthropicServer
-) -> None:
-    process = DaemonProcess(tmp_path, write_config(tmp_path / "config.toml", anthropic))
-    anthropic.queue_text("Answered in-process.")
-    chat = run_kit(process, "chat", stdin="hello\n")
-    assert chat.returncode == 0, chat.stderr
-    assert chat.stdout.strip() == "Answered in-process."
-    assert (process.data_dir / "kit.pid").read_text() == ""  # the lock went with it
-    assert not process.socket.exists()
-
-
 async def test_sigterm_with_a_reply_in_flight_stops_within_the_bound_and_keeps_the_message(
     own_daemon: DaemonProcess, anthropic: FakeAnthropicServer
 ) -> None:
@@ -151,9 +139,14 @@ async def test_sigterm_with_a_reply_in_flight_stops_within_the_bound_and_keeps_t
     assert await asyncio.to_thread(own_daemon.wait) == 0
     assert "marked as interrupted" in own_daemon.stderr
 
+    # No daemon now: `kit chat` runs Kit in its own process, and finds the cut turn recorded.
     anthropic.queue_text("Back again.")
-    chat = run_kit(own_daemon, "chat", "--conversation", "w", stdin="hello again\n")
+    chat = await asyncio.to_thread(
+        run_kit, own_daemon, "chat", "--conversation", "w", stdin="hello again\n"
+    )
     assert chat.stdout.strip() == "Back again."
+    assert (own_daemon.data_dir / "kit.pid").read_text() == ""
+    assert not own_daemon.socket.exists()
     sent = anthropic.requests[-1].json["messages"]
     assert [m["role"] for m in sent] == ["user", "assistant", "user"]
     assert sent[0]["content"][0]["text"] == "summarise my week please"
