@@ -53,7 +53,7 @@ ComponentFactory = Callable[[Services], Component]
 
 
 class ShutdownSignals:
-    """SIGTERM/SIGINT -> `requested`; a second signal -> `hurry` (skip the grace period)."""
+    """SIGTERM/SIGINT -> `requested`; a second signal -> `hurried` (skip the grace period)."""
 
     def __init__(self) -> None:
         self.requested = asyncio.Event()
@@ -105,6 +105,7 @@ async def run_daemon(
         stack.callback(lock.release)
         logfile = log_path(settings.data_dir)
         stack.callback(remove_file_log, add_file_log(logfile))
+        stack.callback(log.info, "Kit stopped")  # runs before the file log is detached
         log.info("Kit %s starting on %s (pid %d)", _version(), settings.data_dir, os.getpid())
         telegram_token = _telegram_token(settings)
         kit = await stack.enter_async_context(
@@ -122,7 +123,6 @@ async def run_daemon(
             await _serve(kit.services, server, parts, signals, grace)
         except BaseExceptionGroup as group:
             raise _first_kit_error(group) or group from group
-    log.info("Kit stopped")
 
 
 async def _serve(

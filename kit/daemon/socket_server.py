@@ -221,12 +221,7 @@ class ControlServer:
         )
 
     async def _day(self, request: _Request) -> Any:
-        text = request.arg("day", str)
-        try:
-            day = date.fromisoformat(text)
-        except ValueError as exc:
-            raise InputError(f"control socket: day must be YYYY-MM-DD (got {text!r})") from exc
-        return await self._client(request).day(day)
+        return await self._client(request).day(_date(request.arg("day", str), "day"))
 
     async def _facts(self, request: _Request) -> Any:
         return await self._client(request).facts(
@@ -241,15 +236,17 @@ class ControlServer:
 
         return await self._client(request).rem(
             dry_run=request.arg("dry_run", bool, False),
-            only_date=_date_or_none(request.arg("date", str, None)),
+            only_date=_date_or_none(request.arg("date", str, None), "date"),
             on_progress=progress,
         )
 
 
-def _date_or_none(text: str | None) -> date | None:
-    if text is None:
-        return None
+def _date(text: str, name: str) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError as exc:
-        raise InputError(f"control socket: date must be YYYY-MM-DD (got {text!r})") from exc
+        raise InputError(f"control socket: {name} must be YYYY-MM-DD (got {text!r})") from exc
+
+
+def _date_or_none(text: str | None, name: str) -> date | None:
+    return None if text is None else _date(text, name)
