@@ -70,6 +70,7 @@ class LoadReport:
     idle_overhead_ms: tuple[float, float] = (0.0, 0.0)  # p50, p95 with nothing else going on
     load_overhead_ms: tuple[float, float] = (0.0, 0.0)  # p50, p95 under load
     telegram_ms: tuple[float, float] = (0.0, 0.0)  # p50, p95 of in-Kit turn time, Telegram
+    curation_runs: int = 0  # `kit curate` processes running beside the load
     curation_passes: int = 0
 
     def summary(self) -> str:
@@ -175,8 +176,13 @@ class Load:
         runs = 0
         while time.monotonic() < until:
             proc = await self.spawn("curate")
-            await proc.wait()
             runs += 1
+            try:
+                async with asyncio.timeout(max(0.0, until - time.monotonic())):
+                    await proc.wait()
+            except TimeoutError:  # the load is over: stop it (each pass is one transaction)
+                proc.send_signal(signal.SIGTERM)
+                await proc.wait()
         return runs
 
     def verify(self) -> tuple[int, list[float]]:
@@ -264,12 +270,13 @@ async def load(folder: Path, seconds: float, rate: float) -> LoadReport:
             until = time.monotonic() + seconds
             every = 1.0 / rate
             async with asyncio.TaskGroup() as group:
-                group.create_task(run.curating(until))
+                curation = group.create_task(run.curating(until))
                 for user, count in SOCKET_CONVERSATIONS:
                     for c in range(count):
                         group.create_task(run.socket_conversation(user, f"c{c}", until, every))
                 for user_id, chat_id in run._telegram_ids():
                     group.create_task(run.telegram_chat(user_id, chat_id, until, every))
+            report.curation_runs = curation.result()
             pushed = sum(len(v) for k, v in run.order.items() if k.startswith("tg/"))
             await tg.async_wait_for_sent(pushed, timeout=120)  # the last replies drain
         finally:

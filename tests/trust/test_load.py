@@ -24,4 +24,4 @@ async def test_twenty_conversations_at_once_lose_nothing_and_answer_once_in_orde
     report = await load(tmp_path, seconds=6, rate=1.0)
     assert report.problems == [], report.summary()
     assert report.sent >= 100 and report.answered == report.sent
-    assert report.curation_passes > 0  # curation really ran beside the load
+    assert report.curation_runs >= 1  # curation ran beside the load
