@@ -112,14 +112,33 @@ class RealQueryCost:
 
 # -- synthetic memory --------------------------------------------------------------------------
 
-NAMES = "Ana Ben Carla Dev Ewa Femi Grete Hiro Ines Jonas Kemi Luca Mara Nils Oskar Priya".split()
-PLACES = "Porto Leeds Lisbon Berlin Kyoto Oslo Lagos Lima Turin Ghent Bergen Cork".split()
-TOPICS = (
-    "garden beans boiler dentist marathon invoice roof garage bank cello kayak pottery chess "
-    "sourdough bike tax holiday wedding concert museum allotment piano climbing hiking vet "
-    "insurance mortgage birthday recipe cinema football podcast novel"
-).split()
+
+def _words(count: int, seed: int, syllables: tuple[int, int]) -> list[str]:
+    """Pronounceable made-up words: a vocabulary as large as real text's, deterministic."""
+    rng = random.Random(seed)
+    parts = [c + v for c in "bdfgklmnprstvz" for v in "aeiou"]
+    words: list[str] = []
+    while len(words) < count:
+        word = "".join(rng.choice(parts) for _ in range(rng.randint(*syllables)))
+        if word not in words:
+            words.append(word)
+    return words
+
+
+# Real text is Zipfian: a few words are everywhere, most are rare. Matching (FTS5) and
+# vector candidates behave accordingly; a tiny vocabulary would make every word match
+# everything and overstate the cost of lexical search.
+NAMES = [w.capitalize() for w in _words(150, 1, (2, 3))]
+PLACES = [w.capitalize() for w in _words(300, 2, (2, 4))]
+TOPICS = _words(3000, 3, (2, 4))
 VERBS = "likes booked fixed planned cancelled visited recommended bought started finished".split()
+_ZIPF = {n: [1 / rank for rank in range(1, n + 1)] for n in (150, 300, 3000)}
+
+
+def pick(words: list[str], rng: random.Random) -> str:
+    return rng.choices(words, _ZIPF[len(words)])[0]
+
+
 CATEGORY_SHARES = (  # the owner's own facts (always in context) are a small share
     ("person", 2), ("people", 25), ("preferences", 15), ("projects", 20),
     ("technical", 13), ("entities", 15), ("workflows", 10),
@@ -128,9 +147,9 @@ CATEGORY_SHARES = (  # the owner's own facts (always in context) are a small sha
 
 def sentence(rng: random.Random) -> str:
     return (
-        f"{rng.choice(NAMES)} {rng.choice(VERBS)} the {rng.choice(TOPICS)} "
-        f"in {rng.choice(PLACES)} with {rng.choice(NAMES)} "
-        f"because of the {rng.choice(TOPICS)} and the {rng.choice(TOPICS)}"
+        f"{pick(NAMES, rng)} {rng.choice(VERBS)} the {pick(TOPICS, rng)} "
+        f"in {pick(PLACES, rng)} with {pick(NAMES, rng)} "
+        f"because of the {pick(TOPICS, rng)} and the {pick(TOPICS, rng)}"
     )
 
 
@@ -145,7 +164,7 @@ def queries(count: int, seed: int = 11) -> list[str]:
     )
     return [
         rng.choice(forms).format(
-            n=rng.choice(NAMES), t=rng.choice(TOPICS), u=rng.choice(TOPICS), p=rng.choice(PLACES)
+            n=pick(NAMES, rng), t=pick(TOPICS, rng), u=pick(TOPICS, rng), p=pick(PLACES, rng)
         )
         for _ in range(count)
     ]

@@ -276,7 +276,7 @@ class Messages:
             "  AND p.id < m.id AND p.at <= ? ORDER BY p.id DESC LIMIT 1),"
             " (SELECT n.id FROM messages n WHERE n.conversation_id = m.conversation_id"
             "  AND n.id > m.id AND n.at <= ? ORDER BY n.id LIMIT 1)"
-            f" FROM messages m WHERE m.user_id = ? AND m.id IN ({marks})",
+            f" FROM messages m WHERE +m.user_id = ? AND m.id IN ({marks})",  # by rowid
             (when, when, user_id, *ids),
         )
         return {int(r[0]): (r[1], r[2]) for r in rows}

@@ -93,7 +93,10 @@ class _Matrix:
     ) -> list[tuple[int, float]]:
         if self.size == 0:
             return []
-        scores: npt.NDArray[np.float32] = self.rows[: self.size] @ query
+        # einsum, not `@`: a matrix-vector product is memory-bound, and BLAS threads only
+        # fight the embedding model and everything else for the cores (measured: 3-10x
+        # slower and erratic on a busy 2-core machine; bench/sandwich.py).
+        scores: npt.NDArray[np.float32] = np.einsum("ij,j->i", self.rows[: self.size], query)
         # Masked before ranking, so excluded items take neither a rank nor a top-k slot.
         ids = self.ids[: self.size]
         if only is not None:
