@@ -150,6 +150,7 @@ def _entry_line(entry: HistoryEntry, tz: tzinfo) -> str:
     return line.rstrip()
 
 
+# What a fact says first (all an insert shows), then its state.
 _SHOWN = ("subject", "content", "confidence", "expires_at", "active", "replaced_by", "pinned")
 
 
@@ -157,7 +158,7 @@ def _changes(entry: HistoryEntry) -> list[str]:
     """What the change did, field by field (the whole fact for an insert)."""
     before, after = entry.before or {}, entry.after or {}
     if not before:
-        return [f"{key}: {after[key]!r}" for key in _SHOWN if after.get(key) not in (None, "")]
+        return [f"{key}: {after[key]!r}" for key in _SHOWN[:4] if after.get(key) not in (None, "")]
     return [
         f"{key}: {before.get(key)!r} -> {after.get(key)!r}"
         for key in _SHOWN
