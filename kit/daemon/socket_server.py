@@ -163,7 +163,10 @@ class ControlServer:
         except ValueError:
             body = None
         if not isinstance(body, dict):
-            error = "control socket: each line must be one JSON object; see `kit run --help`"
+            error = (
+                "control socket: each line must be one JSON object "
+                "(the protocol is in the README, under Control socket)"
+            )
             await _Request(None, {}, writer).send({"id": None, "ok": False, "error": error})
             return
         request = _Request(body.get("id"), body, writer)
