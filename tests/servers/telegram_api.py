@@ -28,8 +28,21 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 # Form values are JSON-decoded except for these free-text fields ("42" as text stays a str).
-_TEXT_FIELDS = {"text", "caption", "parse_mode", "description", "short_description", "name",
-                "title", "query", "question", "explanation", "language_code", "emoji", "url"}
+_TEXT_FIELDS = {
+    "text",
+    "caption",
+    "parse_mode",
+    "description",
+    "short_description",
+    "name",
+    "title",
+    "query",
+    "question",
+    "explanation",
+    "language_code",
+    "emoji",
+    "url",
+}
 _PATH = re.compile(r"^/bot(?P<token>[^/]+)/(?P<method>[^/]+)$")
 MAX_TEXT = 4096  # Telegram's real sendMessage limit
 
@@ -98,9 +111,15 @@ class FakeTelegramServer:
 
     def __init__(self, token: str = "123:TEST") -> None:
         self.token = token
-        self.bot_user = {"id": int(token.split(":")[0]), "is_bot": True, "first_name": "Kit",
-                         "username": "kit_test_bot", "can_join_groups": True,
-                         "can_read_all_group_messages": False, "supports_inline_queries": False}
+        self.bot_user = {
+            "id": int(token.split(":")[0]),
+            "is_bot": True,
+            "first_name": "Kit",
+            "username": "kit_test_bot",
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
         self._cond = threading.Condition()
         self._updates: list[dict] = []  # queued, not yet confirmed via getUpdates offset
         self._next_update_id = 1
@@ -126,8 +145,9 @@ class FakeTelegramServer:
         }
         self._httpd = _HTTPServer(("127.0.0.1", 0), _Handler)
         self._httpd.fake = self
-        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,),
-                                        name="FakeTelegramServer", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, args=(0.05,), name="FakeTelegramServer", daemon=True
+        )
         self._thread.start()
 
     # ---- addresses -------------------------------------------------------------------------
@@ -168,32 +188,54 @@ class FakeTelegramServer:
         self.close()
 
     # ---- test controls ---------------------------------------------------------------------
-    def push_text(self, user_id: int, text: str, *, chat_id: int | None = None,
-                  first_name: str = "Ann") -> dict:
+    def push_text(
+        self, user_id: int, text: str, *, chat_id: int | None = None, first_name: str = "Ann"
+    ) -> dict:
         extra: dict[str, Any] = {"text": text}
         if text.startswith("/"):  # CommandHandler only matches messages with a bot_command entity
             length = len(text.split()[0])
             extra["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
         return self._push(user_id, chat_id, first_name, extra)
 
-    def push_photo(self, user_id: int, *, chat_id: int | None = None,
-                   caption: str | None = None) -> dict:
-        sizes = [{"file_id": f"photo-{w}", "file_unique_id": f"uphoto-{w}", "width": w,
-                  "height": w, "file_size": w * 10} for w in (90, 320)]
+    def push_photo(
+        self, user_id: int, *, chat_id: int | None = None, caption: str | None = None
+    ) -> dict:
+        sizes = [
+            {
+                "file_id": f"photo-{w}",
+                "file_unique_id": f"uphoto-{w}",
+                "width": w,
+                "height": w,
+                "file_size": w * 10,
+            }
+            for w in (90, 320)
+        ]
         content: dict[str, Any] = {"photo": sizes}
         if caption:
             content["caption"] = caption
         return self._push(user_id, chat_id, "Ann", content)
 
     def push_sticker(self, user_id: int, *, chat_id: int | None = None) -> dict:
-        sticker = {"file_id": "sticker-1", "file_unique_id": "usticker-1", "type": "regular",
-                   "width": 512, "height": 512, "is_animated": False, "is_video": False,
-                   "emoji": "🙂"}
+        sticker = {
+            "file_id": "sticker-1",
+            "file_unique_id": "usticker-1",
+            "type": "regular",
+            "width": 512,
+            "height": 512,
+            "is_animated": False,
+            "is_video": False,
+            "emoji": "🙂",
+        }
         return self._push(user_id, chat_id, "Ann", {"sticker": sticker})
 
     def push_voice(self, user_id: int, *, chat_id: int | None = None, duration: int = 3) -> dict:
-        voice = {"file_id": "voice-1", "file_unique_id": "uvoice-1", "duration": duration,
-                 "mime_type": "audio/ogg", "file_size": 4096}
+        voice = {
+            "file_id": "voice-1",
+            "file_unique_id": "uvoice-1",
+            "duration": duration,
+            "mime_type": "audio/ogg",
+            "file_size": 4096,
+        }
         return self._push(user_id, chat_id, "Ann", {"voice": voice})
 
     def fail_next(self, method: str, status: int = 429, retry_after: int = 1) -> None:
@@ -261,8 +303,11 @@ class FakeTelegramServer:
             if self._failures[key]:
                 status, retry_after = self._failures[key].popleft()
                 if status == 429:
-                    return _error(429, f"Too Many Requests: retry after {retry_after}",
-                                  {"retry_after": retry_after})
+                    return _error(
+                        429,
+                        f"Too Many Requests: retry after {retry_after}",
+                        {"retry_after": retry_after},
+                    )
                 return _error(status, f"{HTTPStatus(status).phrase}: injected failure")
             if key in self._stubs:
                 return 200, {"ok": True, "result": self._stubs[key]}
@@ -303,10 +348,18 @@ class FakeTelegramServer:
         with self._cond:
             if p.get("parse_mode") and self._reject_markdown:
                 self._reject_markdown -= 1
-                raise _ApiError(400, "Bad Request: can't parse entities: Can't find end of the "
-                                     "entity starting at byte offset 0")
-            message = {"message_id": self._take_message_id(), "date": int(time.time()),
-                       "chat": self._chat(p["chat_id"]), "from": self.bot_user, "text": text}
+                raise _ApiError(
+                    400,
+                    "Bad Request: can't parse entities: Can't find end of the "
+                    "entity starting at byte offset 0",
+                )
+            message = {
+                "message_id": self._take_message_id(),
+                "date": int(time.time()),
+                "chat": self._chat(p["chat_id"]),
+                "from": self.bot_user,
+                "text": text,
+            }
             self._sent.append(p)
             self._cond.notify_all()
         return message
@@ -337,10 +390,16 @@ class FakeTelegramServer:
 
     def _push(self, user_id: int, chat_id: int | None, first_name: str, content: dict) -> dict:
         with self._cond:
-            update = {"update_id": self._next_update_id, "message": {
-                "message_id": self._take_message_id(), "date": int(time.time()),
-                "chat": self._chat(user_id if chat_id is None else chat_id, first_name),
-                "from": {"id": user_id, "is_bot": False, "first_name": first_name}, **content}}
+            update = {
+                "update_id": self._next_update_id,
+                "message": {
+                    "message_id": self._take_message_id(),
+                    "date": int(time.time()),
+                    "chat": self._chat(user_id if chat_id is None else chat_id, first_name),
+                    "from": {"id": user_id, "is_bot": False, "first_name": first_name},
+                    **content,
+                },
+            }
             self._next_update_id += 1
             self._updates.append(update)
             self._cond.notify_all()  # wake a waiting long poll

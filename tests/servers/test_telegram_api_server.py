@@ -59,8 +59,9 @@ async def app(server: FakeTelegramServer) -> AsyncIterator[Application]:
     )
     application.add_handler(CommandHandler("help", help_cmd))
     application.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, echo))
-    application.add_handler(MessageHandler(filters.PHOTO | filters.Sticker.ALL | filters.VOICE,
-                                           non_text))
+    application.add_handler(
+        MessageHandler(filters.PHOTO | filters.Sticker.ALL | filters.VOICE, non_text)
+    )
     await application.initialize()
     await application.start()
     assert application.updater is not None
@@ -92,8 +93,9 @@ async def test_command_handler_fires(server: FakeTelegramServer, app: Applicatio
 
 
 @pytest.mark.asyncio
-async def test_updates_are_delivered_once_in_order(server: FakeTelegramServer,
-                                                   app: Application) -> None:
+async def test_updates_are_delivered_once_in_order(
+    server: FakeTelegramServer, app: Application
+) -> None:
     for i in range(3):
         server.push_text(1, f"m{i}")
     sent = await server.async_wait_for_sent(3)
@@ -106,8 +108,9 @@ async def test_updates_are_delivered_once_in_order(server: FakeTelegramServer,
 
 
 @pytest.mark.asyncio
-async def test_429_raises_retry_after(server: FakeTelegramServer,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_429_raises_retry_after(
+    server: FakeTelegramServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # PTB 22.2+ warns (an error under -W error) when *building* RetryAfter unless opted in.
     monkeypatch.setenv("PTB_TIMEDELTA", "1")
     server.fail_next("sendMessage", retry_after=3)

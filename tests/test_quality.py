@@ -1,0 +1,74 @@
+"""The house rules that tools can check: lint, format, strict types, and where SDKs live."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+CODE = ["kit", "kitd", "scheduler", "tui", "tests", "bench"]
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=REPO, capture_output=True, text=True, timeout=600
+    )
+
+
+def test_ruff_finds_nothing() -> None:
+    done = _run("ruff", "check", *CODE)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_code_is_formatted() -> None:
+    done = _run("ruff", "format", "--check", *CODE)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_strict_is_clean() -> None:
+    done = _run("mypy")  # packages and strictness come from pyproject.toml
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    ("sdk", "home"),
+    [
+        ("anthropic", {"kit/llm/anthropic.py"}),
+        ("fastembed", {"kit/embed/fastembed.py"}),
+        ("telegram", {"kit/channels/telegram.py"}),
+    ],
+)
+def test_each_sdk_is_imported_in_one_module(sdk: str, home: set[str]) -> None:
+    pattern = re.compile(rf"^\s*(import|from)\s+{sdk}\b", re.MULTILINE)
+    found = {
+        str(path.relative_to(REPO))
+        for folder in ("kit", "kitd", "scheduler", "tui")
+        for path in (REPO / folder).rglob("*.py")
+        if pattern.search(path.read_text(encoding="utf-8"))
+    }
+    assert found == home
+
+
+def test_core_never_imports_the_edges() -> None:
+    pattern = re.compile(r"^\s*(import|from)\s+(scheduler|tui|kitd)\b", re.MULTILINE)
+    offenders = [
+        str(path.relative_to(REPO))
+        for path in (REPO / "kit").rglob("*.py")
+        if pattern.search(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
+
+
+def test_apscheduler_lives_in_scheduler_only() -> None:
+    pattern = re.compile(r"^\s*(import|from)\s+apscheduler\b", re.MULTILINE)
+    outside = [
+        str(path.relative_to(REPO))
+        for folder in ("kit", "kitd", "tui")
+        for path in (REPO / folder).rglob("*.py")
+        if pattern.search(path.read_text(encoding="utf-8"))
+    ]
+    assert outside == []
