@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,43 @@ log = logging.getLogger(__name__)
 
 class EmbeddingModelUnavailable(KitError):
     pass
+
+
+MODEL_HUB = ("huggingface.co", 443)
+
+
+def _quiet_fastembed() -> None:
+    """fastembed logs every failed cache lookup and retry as an ERROR on stderr (via loguru);
+    Kit reports the outcome itself, once, in words a user can act on."""
+    try:
+        from loguru import logger
+    except ImportError:
+        return
+    logger.disable("fastembed")
+
+
+def _hub_reachable(timeout: float = 3.0) -> bool:
+    try:
+        with socket.create_connection(MODEL_HUB, timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def _cached_or_downloaded(factory: Any, model_name: str, kwargs: dict[str, Any]) -> Any:
+    """A cached copy if there is one; else download, but only if the hub can be reached at
+    all: fastembed's own retries sleep ~40 s before giving up on an offline machine."""
+    try:
+        return factory(model_name=model_name, local_files_only=True, **kwargs)
+    except Exception:
+        log.debug("no cached copy of %s; downloading it", model_name)
+    if not _hub_reachable():
+        raise EmbeddingModelUnavailable(
+            f"embedding model {model_name!r} is not downloaded yet and {MODEL_HUB[0]} cannot be "
+            "reached; connect to the internet once, or set embedding.model_path to a local "
+            "model folder"
+        )
+    return factory(model_name=model_name, **kwargs)
 
 
 class FastEmbedder:
@@ -46,6 +84,8 @@ class FastEmbedder:
         def _load() -> tuple[Any, int]:
             from fastembed import TextEmbedding
 
+            _quiet_fastembed()
+
             kwargs: dict[str, Any] = {}
             if cache_dir is not None:  # keep a downloaded model with Kit's data, not in /tmp
                 kwargs["cache_dir"] = str(cache_dir)
@@ -57,7 +97,9 @@ class FastEmbedder:
                         "fastembed model folder or leave it empty to download the model"
                     )
                 kwargs["specific_model_path"] = str(folder)
-            model = TextEmbedding(model_name=model_name, **kwargs)
+                model = TextEmbedding(model_name=model_name, **kwargs)
+            else:
+                model = _cached_or_downloaded(TextEmbedding, model_name, kwargs)
             probe = next(iter(model.embed(["probe"])))
             return model, int(probe.shape[0])
 
