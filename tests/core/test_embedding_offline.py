@@ -29,5 +29,5 @@ async def test_no_cached_model_and_no_hub_says_what_to_do(
 
 
 async def test_model_path_without_a_model_is_named(tmp_path: Path) -> None:
-    with pytest.raises(EmbeddingModelUnavailable, match="has no model.onnx"):
+    with pytest.raises(EmbeddingModelUnavailable, match=r"has no model\.onnx"):
         await FastEmbedder.load("sentence-transformers/all-MiniLM-L6-v2", str(tmp_path))
