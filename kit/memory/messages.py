@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
+from typing import Any
 
 from kit.clock import Clock, from_iso, local_date, to_iso
 from kit.llm.base import Role
@@ -152,37 +153,41 @@ class Messages:
             source,
         )
 
+    _INSERT = (
+        "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day,"
+        " ref, source, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    )
+
+    def _row(self, conversation: Conversation, item: NewMessage, source: str) -> tuple[Any, ...]:
+        return (
+            conversation.user_id,
+            conversation.id,
+            item.role,
+            item.speaker,
+            item.text,
+            to_iso(item.at),
+            local_date(item.at, self._tz).isoformat(),
+            item.ref,
+            source,
+            content_hash(item.speaker, item.text),
+        )
+
+    async def _touch(
+        self, tx: Transaction, conversation: Conversation, items: Sequence[NewMessage]
+    ) -> None:
+        if items:
+            await tx.execute(
+                "UPDATE conversations SET last_message_at = MAX(COALESCE(last_message_at, ''), ?)"
+                " WHERE id = ?",
+                (max(to_iso(item.at) for item in items), conversation.id),
+            )
+
     async def insert_many(
         self, tx: Transaction, conversation: Conversation, items: Sequence[NewMessage], source: str
     ) -> list[int]:
         """Insert messages inside the caller's transaction (imports land whole or not at all)."""
-        ids: list[int] = []
-        for item in items:
-            ids.append(
-                await tx.execute(
-                    "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day,"
-                    " ref, source, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        conversation.user_id,
-                        conversation.id,
-                        item.role,
-                        item.speaker,
-                        item.text,
-                        to_iso(item.at),
-                        local_date(item.at, self._tz).isoformat(),
-                        item.ref,
-                        source,
-                        content_hash(item.speaker, item.text),
-                    ),
-                )
-            )
-        if items:
-            latest = max(to_iso(item.at) for item in items)
-            await tx.execute(
-                "UPDATE conversations SET last_message_at = MAX(COALESCE(last_message_at, ''), ?)"
-                " WHERE id = ?",
-                (latest, conversation.id),
-            )
+        ids = [await tx.execute(self._INSERT, self._row(conversation, i, source)) for i in items]
+        await self._touch(tx, conversation, items)
         return ids
 
     async def insert_bulk(
@@ -190,31 +195,8 @@ class Messages:
     ) -> int:
         """Like `insert_many` without returning ids: one statement for the whole batch, about
         three times faster, for imports of many thousands of messages. Returns how many."""
-        await tx.executemany(
-            "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day,"
-            " ref, source, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    conversation.user_id,
-                    conversation.id,
-                    item.role,
-                    item.speaker,
-                    item.text,
-                    to_iso(item.at),
-                    local_date(item.at, self._tz).isoformat(),
-                    item.ref,
-                    source,
-                    content_hash(item.speaker, item.text),
-                )
-                for item in items
-            ],
-        )
-        if items:
-            await tx.execute(
-                "UPDATE conversations SET last_message_at = MAX(COALESCE(last_message_at, ''), ?)"
-                " WHERE id = ?",
-                (max(to_iso(item.at) for item in items), conversation.id),
-            )
+        await tx.executemany(self._INSERT, [self._row(conversation, i, source) for i in items])
+        await self._touch(tx, conversation, items)
         return len(items)
 
     async def window(self, conversation_id: int) -> list[Message]:
