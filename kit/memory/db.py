@@ -137,10 +137,12 @@ class Database:
                 raise storage_error(exc, self.path) from exc
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        # One call on the connection's thread: the statement runs to completion before any
+        # other read starts. A statement left open across an await (execute, then fetch later)
+        # would keep one WAL snapshot alive for every read that overlaps it, and a turn could
+        # then miss the message it had just committed.
         try:
-            cursor = await self._reader.execute(sql, params)
-            rows = await cursor.fetchall()
-            await cursor.close()
+            rows = await self._reader.execute_fetchall(sql, params)
         except sqlite3.Error as exc:
             if not _is_environmental(exc):
                 raise

@@ -78,10 +78,13 @@ class _Matrix:
                     grown[: self.size] = self.rows[: self.size]
                     self.rows = grown
                 pos = self.size
-                self.size += 1
-                self._pos[item_id] = pos
                 self.ids[pos] = item_id
-            self.rows[pos] = vector
+                self.rows[pos] = vector
+                self._pos[item_id] = pos
+                # Last: a search running in another thread sees only complete rows.
+                self.size += 1
+            else:
+                self.rows[pos] = vector
 
     def search(
         self,
@@ -91,22 +94,25 @@ class _Matrix:
         only: Collection[int] | None = None,
         skip: Collection[int] = (),
     ) -> list[tuple[int, float]]:
-        if self.size == 0:
+        # One consistent view: this runs in a worker thread while backfill may append rows
+        # on the event loop (size is published after the row is written, arrays only grow).
+        size = self.size
+        if size == 0:
             return []
+        rows, ids = self.rows[:size], self.ids[:size]
         # einsum, not `@`: a matrix-vector product is memory-bound, and BLAS threads only
         # fight the embedding model and everything else for the cores (measured: 3-10x
         # slower and erratic on a busy 2-core machine; bench/sandwich.py).
-        scores: npt.NDArray[np.float32] = np.einsum("ij,j->i", self.rows[: self.size], query)
+        scores: npt.NDArray[np.float32] = np.einsum("ij,j->i", rows, query)
         # Masked before ranking, so excluded items take neither a rank nor a top-k slot.
-        ids = self.ids[: self.size]
         if only is not None:
             scores = np.where(np.isin(ids, _int_array(only)), scores, -np.inf)
         if skip:
             scores = np.where(np.isin(ids, _int_array(skip)), -np.inf, scores)
-        k = min(k, self.size)
+        k = min(k, size)
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top])]
-        return [(int(self.ids[i]), float(scores[i])) for i in top if scores[i] >= threshold]
+        return [(int(ids[i]), float(scores[i])) for i in top if scores[i] >= threshold]
 
 
 def _int_array(values: Collection[int]) -> npt.NDArray[np.int64]:
