@@ -299,9 +299,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=180)
     parser.add_argument("--rate", type=float, default=0.5, help="messages/s per conversation")
+    parser.add_argument("--keep", type=Path, help="run in this folder and keep it")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        report = asyncio.run(load(Path(tmp), args.seconds, args.rate))
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        report = asyncio.run(load(folder, args.seconds, args.rate))
     print(report.summary())
     for problem in report.problems:
         print("  PROBLEM", problem)
