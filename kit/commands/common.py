@@ -11,18 +11,40 @@ from typing import Any
 from kit.api import Kit
 from kit.clock import to_iso
 from kit.config import load_settings
+from kit.daemon.lock import AlreadyRunning, DataDirLock
 from kit.memory.search import Hit
 
 
 @asynccontextmanager
 async def open_kit(
-    args: argparse.Namespace, *, with_embedder: bool = True, background: bool = False
+    args: argparse.Namespace,
+    *,
+    with_embedder: bool = True,
+    background: bool = False,
+    exclusive: bool = False,
 ) -> AsyncIterator[Kit]:
+    """An in-process Kit. `exclusive` commands write a lot at once (imports, summaries): they
+    take the data-directory lock, so they never hold SQLite's write lock under a running
+    daemon long enough to make its own writes time out."""
     settings = load_settings(args.config, args.data_dir)
-    async with Kit.open(
-        settings=settings, with_embedder=with_embedder, background=background
-    ) as kit:
-        yield kit
+    lock = DataDirLock(settings.data_dir) if exclusive else None
+    if lock is not None:
+        holder = lock.try_acquire("standalone")
+        if holder is not None:
+            raise AlreadyRunning(
+                f"{settings.data_dir}: {holder.describe()} is using this data directory; "
+                f"`kit {args.command}` writes a lot at once, so stop it first "
+                "(e.g. systemctl --user stop kit), run this again, then restart it",
+                holder,
+            )
+    try:
+        async with Kit.open(
+            settings=settings, with_embedder=with_embedder, background=background
+        ) as kit:
+            yield kit
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 def user_of(args: argparse.Namespace, kit: Kit) -> str:

@@ -28,7 +28,7 @@ async def run(args: argparse.Namespace) -> int:
     if is_export_file(args.file):
         return await _restore(args)
     check_jsonl(args.file)  # every line checked before the database is opened
-    async with open_kit(args, with_embedder=not args.no_embed) as kit:
+    async with open_kit(args, with_embedder=not args.no_embed, exclusive=True) as kit:
         count = await kit.import_messages(  # read again, a batch at a time: memory stays flat
             iter_jsonl(args.file),
             user=user_of(args, kit),
@@ -44,7 +44,7 @@ async def run(args: argparse.Namespace) -> int:
 async def _restore(args: argparse.Namespace) -> int:
     """A `kit export` document: restored whole, into a namespace that holds nothing yet."""
     document = read_export(args.file)  # checked whole before the database is opened
-    async with open_kit(args, with_embedder=not args.no_embed) as kit:
+    async with open_kit(args, with_embedder=not args.no_embed, exclusive=True) as kit:
         user = args.user or document["user_id"]
         result = await restore(kit.services.db, document, user)
         print(

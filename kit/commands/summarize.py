@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
-    async with open_kit(args, with_embedder=False) as kit:
+    async with open_kit(args, with_embedder=False, exclusive=True) as kit:
         s = kit.services
         today = local_date(s.clock.now(), s.tz)
         day = None

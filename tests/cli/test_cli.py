@@ -190,3 +190,21 @@ def test_chat_reads_piped_stdin_and_replies(env: Path) -> None:
         assert done.stdout.splitlines() == ["Nice to meet you, Ana.", "You said your name is Ana."]
         second = server.requests[-1].json["messages"]
         assert second[0]["content"][0]["text"] == "My name is Ana"
+
+
+def test_import_refuses_while_a_daemon_holds_the_data_dir(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A big import under a running daemon would starve the daemon's writes: say so instead."""
+    from kit.daemon.lock import DataDirLock
+
+    daemon = DataDirLock(env / "data")
+    daemon.acquire("daemon")
+    try:
+        assert main(["import", str(_jsonl(env / "a.jsonl", GOOD))]) == 2
+        err = capsys.readouterr().err
+        assert "a Kit daemon" in err and "stop it first" in err
+    finally:
+        daemon.release()
+    assert main(["search", "--json", "support"]) == 0
+    assert json.loads(capsys.readouterr().out) == []  # nothing was written
