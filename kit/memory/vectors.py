@@ -43,6 +43,13 @@ def _message_text(row: Sequence[Any]) -> str:
     return f"{speaker}: {text}" if speaker else text
 
 
+# Messages are never edited, only added (and deleted with their vectors), so after one full
+# sweep per process only rows above the newest vector need a look: a turn's backfill stays
+# O(new rows) instead of scanning the whole archive (30 ms per turn at 20k messages).
+# Facts and day summaries change in place and are swept whole every time (they are few).
+_APPEND_ONLY: frozenset[Kind] = frozenset({"message"})
+
+
 @dataclass(frozen=True)
 class _Source:
     table: str
@@ -126,6 +133,7 @@ class VectorIndex:
         self._batch_size = batch_size
         self._matrices: dict[tuple[str, Kind], _Matrix] = {}
         self._lock = asyncio.Lock()  # matrix loads vs backfill writes
+        self._swept: set[Kind] = set()  # kinds fully swept once by this process
 
     @property
     def available(self) -> bool:
@@ -160,6 +168,8 @@ class VectorIndex:
         done = 0
         for kind in KINDS:
             after = 0  # ids below this are done in this call: a sweep, not a rescan per batch
+            if kind in _APPEND_ONLY and kind in self._swept:
+                after = await self._newest_embedded(kind)
             while limit is None or done < limit:
                 batch = self._batch_size if limit is None else min(self._batch_size, limit - done)
                 # Locked per batch: searches loading a matrix wait one batch at most.
@@ -167,8 +177,19 @@ class VectorIndex:
                     count, after = await self._backfill_batch(kind, batch, after)
                 done += count
                 if count < batch:
+                    self._swept.add(kind)
                     break
         return done
+
+    async def _newest_embedded(self, kind: Kind) -> int:
+        """The highest id of `kind` with a vector from this model. Rows are embedded in id
+        order and forgetting a row removes its vector too, so every row above it is new."""
+        assert self.embedder is not None
+        newest = await self._db.scalar(
+            "SELECT MAX(item_id) FROM embeddings WHERE kind = ? AND model_id = ?",
+            (kind, self.embedder.model_id),
+        )
+        return int(newest or 0)
 
     async def _backfill_batch(self, kind: Kind, batch: int, after: int) -> tuple[int, int]:
         assert self.embedder is not None
