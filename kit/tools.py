@@ -9,7 +9,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from kit.config import CATEGORIES
-from kit.errors import KitError
+from kit.errors import InputError, KitError
 from kit.llm.base import ToolSpec
 from kit.memory.days import Days
 from kit.memory.facts import Facts, Provenance
@@ -75,7 +75,7 @@ def parse_day(text: str, today: date) -> date:
     try:
         return date.fromisoformat(cleaned)
     except ValueError as exc:
-        raise KitError(
+        raise InputError(
             f"{text!r} is not a date; use YYYY-MM-DD (e.g. {today.isoformat()}), "
             "'today' or 'yesterday'"
         ) from exc

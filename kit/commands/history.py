@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from kit.commands.common import open_kit, user_of
-from kit.errors import InputError, KitError, NotFound
+from kit.errors import NotFound
 from kit.tools import parse_day
 
 
@@ -28,10 +28,7 @@ async def run(args: argparse.Namespace) -> int:
                 print(f"{day.day.isoformat()}  ({mark})  {day.gist}")
             return 0
         today = kit.services.clock.now().astimezone(kit.services.tz).date()
-        try:
-            wanted = parse_day(args.date, today)
-        except KitError as exc:
-            raise InputError(str(exc)) from exc
+        wanted = parse_day(args.date, today)  # InputError (exit 2) names the format
         summary = await kit.day(wanted, user=user)
         if summary is None:
             count = len(await kit.services.messages.on_day(user, wanted))

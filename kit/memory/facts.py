@@ -93,9 +93,13 @@ def _fact(row: Sequence[Any]) -> Fact:
     )
 
 
-def validate_fact_fields(category: str, content: str, confidence: float) -> None:
+def check_category(category: str) -> None:
     if category not in CATEGORIES:
         raise InputError(f"unknown fact category {category!r}; use one of: {', '.join(CATEGORIES)}")
+
+
+def validate_fact_fields(category: str, content: str, confidence: float) -> None:
+    check_category(category)
     if not content.strip():
         raise InputError("a fact needs some content; it was empty")
     if not 0.0 <= confidence <= 1.0:
@@ -348,10 +352,8 @@ class Facts:
     async def listing(
         self, user_id: str, *, category: str | None = None, include_inactive: bool = False
     ) -> list[Fact]:
-        if category is not None and category not in CATEGORIES:
-            raise InputError(
-                f"unknown fact category {category!r}; use one of: {', '.join(CATEGORIES)}"
-            )
+        if category is not None:
+            check_category(category)
         sql = f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ?"
         params: list[Any] = [user_id]
         if category is not None:
@@ -380,15 +382,6 @@ class Facts:
             params.extend(ids)
         rows = await self._db.fetchall(sql + " ORDER BY id", params)
         return [_fact(r) for r in rows]
-
-    async def live_ids(self, user_id: str, now: datetime) -> set[int]:
-        """Ids of the active, unexpired facts (what vector search may rank)."""
-        rows = await self._db.fetchall(
-            "SELECT id FROM facts WHERE user_id = ? AND active = 1"
-            " AND (expires_at IS NULL OR expires_at > ?)",
-            (user_id, to_iso(now)),
-        )
-        return {int(r[0]) for r in rows}
 
     async def core(self, user_id: str, now: datetime) -> list[Fact]:
         """Always in context: the owner's own facts (category person) and pinned facts."""
