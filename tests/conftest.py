@@ -16,10 +16,10 @@ from kit.clock import FakeClock
 from kit.config import ScheduleSettings, Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
+from tests.shared_model import MODEL_DIR, MODEL_NAME, require_model
 
-# ../shared/models beside the repository (the same on developer machines and in CI).
-MODEL_DIR = Path(__file__).resolve().parents[2] / "shared" / "models" / "all-MiniLM-L6-v2-onnx"
-MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+__all__ = ["MODEL_DIR", "MODEL_NAME"]
+
 
 # PTB 22 warns about timedelta return types unless this opts in; our tests run with -W error.
 os.environ.setdefault("PTB_TIMEDELTA", "1")
@@ -57,13 +57,10 @@ async def kit(settings: Settings, fake_llm: FakeLLM, clock: FakeClock) -> AsyncI
 @pytest.fixture(scope="session")
 def minilm_model() -> Any:
     """The real fastembed model from ../shared/models (loaded once per session)."""
-    if not (MODEL_DIR / "model.onnx").exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"the embedding model is missing at {MODEL_DIR}; CI must run this test")
-        pytest.skip(f"no local embedding model at {MODEL_DIR}")
+    model_dir = require_model()
     from fastembed import TextEmbedding
 
-    return TextEmbedding(model_name=MODEL_NAME, specific_model_path=str(MODEL_DIR))
+    return TextEmbedding(model_name=MODEL_NAME, specific_model_path=str(model_dir))
 
 
 @pytest.fixture

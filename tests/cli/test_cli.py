@@ -11,17 +11,19 @@ from pathlib import Path
 import pytest
 
 from kit.cli import main
-from tests.conftest import MODEL_DIR
 from tests.servers.anthropic_api import FakeAnthropicServer
+from tests.shared_model import MODEL_DIR, have_model, require_model
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A data dir and a config using the local embedding model; no API key."""
+    """A data dir and a config using the local embedding model (where there is none, Kit runs
+    on lexical search alone); no API key."""
+    model = MODEL_DIR if have_model() else tmp_path / "no-model"
     config = tmp_path / "config.toml"
-    config.write_text(f'[embedding]\nmodel_path = "{MODEL_DIR}"\n[schedule]\ntimezone = "UTC"\n')
+    config.write_text(f'[embedding]\nmodel_path = "{model}"\n[schedule]\ntimezone = "UTC"\n')
     monkeypatch.setenv("KIT_CONFIG", str(config))
     monkeypatch.setenv("KIT_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
@@ -146,6 +148,7 @@ def test_unreadable_config_is_named(
 
 
 def test_doctor_names_what_to_fix(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    require_model()
     assert main(["doctor"]) == 1
     out = capsys.readouterr().out
     assert "FIX   API key: ANTHROPIC_API_KEY is not set" in out
@@ -155,6 +158,7 @@ def test_doctor_names_what_to_fix(env: Path, capsys: pytest.CaptureFixture[str])
 def test_doctor_passes_when_everything_is_set(
     env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    require_model()
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out

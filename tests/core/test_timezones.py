@@ -71,9 +71,17 @@ def test_every_instant_lies_within_the_bounds_of_its_local_day(naive: datetime) 
         assert day_bounds(day + timedelta(days=1), zone)[0] == end  # days tile the timeline
 
 
-@given(st.datetimes(timezones=st.sampled_from(ZONES)), st.datetimes(timezones=st.just(UTC)))
+# Only wall times that exist: a spring-forward gap time (02:30 in Berlin on the last Sunday of
+# March) is not an instant, so it has no single stored form. Kit never creates one: its times come
+# from an aware clock or from UTC conversions.
+@given(
+    st.datetimes(timezones=st.sampled_from(ZONES), allow_imaginary=False),
+    st.datetimes(timezones=st.just(UTC)),
+)
 def test_stored_times_sort_as_text_in_time_order(a: datetime, b: datetime) -> None:
-    assert from_iso(to_iso(a)) == a
+    # Compared as instants: Python's == between zones is False for a wall time in the autumn's
+    # repeated hour (PEP 495), though both sides name the same instant.
+    assert from_iso(to_iso(a)) == a.astimezone(UTC)
     assert (to_iso(a) < to_iso(b)) == (a < b)
 
 

@@ -13,8 +13,8 @@ from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError
 from kit.eval.locomo import parse
 from kit.eval.retrieval import evaluate, format_report, parse_ks, report_json
-from tests.conftest import MODEL_DIR
 from tests.eval.tiny import tiny
+from tests.shared_model import MODEL_DIR, require_model
 
 
 async def test_known_answers_give_known_recall(settings: Settings) -> None:
@@ -91,8 +91,7 @@ def test_cli_bad_file_is_one_line_and_exit_2(
 
 @pytest.mark.integration
 def test_cli_with_the_real_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    if not (MODEL_DIR / "model.onnx").exists():
-        pytest.skip(f"no local embedding model at {MODEL_DIR}")
+    require_model()
     config = tmp_path / "config.toml"
     config.write_text(f'[embedding]\nmodel_path = "{MODEL_DIR}"\n')
     data = tmp_path / "tiny.json"

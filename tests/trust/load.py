@@ -30,7 +30,7 @@ from typing import Any
 from kit.daemon.socket_client import SocketClient
 from tests.servers.anthropic_api import FakeAnthropicServer, Spec, text_reply, tool_use_reply
 from tests.servers.telegram_api import FakeTelegramServer
-from tests.trust.soak import MODEL_DIR
+from tests.shared_model import MODEL_DIR
 
 MODEL_LATENCY = 0.05  # seconds per model call
 SOCKET_CONVERSATIONS = (("owner", 4), ("ana", 3), ("bruno", 3))  # user -> conversations

@@ -43,10 +43,10 @@ from kit.daemon.socket_client import SocketClient
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import NewMessage
 from tests.servers.anthropic_api import FakeAnthropicServer
+from tests.shared_model import MODEL_DIR
 from tests.trust.soak_checks import Acked, Ledger, check, pending_work
 from tests.trust.soak_model import SoakModel
 
-MODEL_DIR = Path(__file__).resolve().parents[3] / "shared" / "models" / "all-MiniLM-L6-v2-onnx"
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 SCENARIOS = ("turns", "backfill", "rem", "curation", "import")
 

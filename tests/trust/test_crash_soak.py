@@ -4,20 +4,17 @@ checked after each, then a clean start that must finish everything the killed on
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from tests.trust.soak import MODEL_DIR, SCENARIOS, soak
+from tests.shared_model import require_model
+from tests.trust.soak import SCENARIOS, soak
 
 
 @pytest.mark.integration
 async def test_sigkill_in_every_phase_loses_nothing_and_the_work_resumes(tmp_path: Path) -> None:
-    if not (MODEL_DIR / "model.onnx").exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"the embedding model is missing at {MODEL_DIR}; CI must run this test")
-        pytest.skip(f"no local embedding model at {MODEL_DIR}")
+    require_model()
     report = await soak(tmp_path, kills=len(SCENARIOS), seed=20260302, scale=0.2)
     assert report.problems == [], report.summary()
     assert set(report.kills) == set(SCENARIOS)

@@ -4,23 +4,19 @@ daemon's socket, database and log are owner-only."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
+from tests.shared_model import require_model
 from tests.trust.load import load
-from tests.trust.soak import MODEL_DIR
 
 
 @pytest.mark.integration
 async def test_twenty_conversations_at_once_lose_nothing_and_answer_once_in_order(
     tmp_path: Path,
 ) -> None:
-    if not (MODEL_DIR / "model.onnx").exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"the embedding model is missing at {MODEL_DIR}; CI must run this test")
-        pytest.skip(f"no local embedding model at {MODEL_DIR}")
+    require_model()
     report = await load(tmp_path, seconds=6, rate=1.0)
     assert report.problems == [], report.summary()
     assert report.sent >= 100 and report.answered == report.sent

@@ -14,6 +14,7 @@ from textual.widgets import Input
 
 from tests.tui.demo import DemoClient
 from tui.app import KitApp
+from tui.chat import MemoryNote
 
 Scene = Callable[[Pilot[None]], Awaitable[None]]
 
@@ -22,7 +23,17 @@ async def settle(pilot: Pilot[None]) -> None:
     """Let every running worker finish and the screen catch up with what they changed."""
     for _ in range(3):
         await pilot.app.workers.wait_for_complete()
+        await pilot.wait_for_scheduled_animations()
         await pilot.pause()
+
+
+async def wait_until(pilot: Pilot[None], ready: Callable[[], bool], what: str) -> None:
+    """Wait on a condition, not on a guess of how long it takes: a loaded machine is slow."""
+    async with asyncio.timeout(30):
+        while not ready():
+            await pilot.pause(0.02)
+    await settle(pilot)
+    assert ready(), what
 
 
 async def chat(pilot: Pilot[None]) -> None:
@@ -30,9 +41,12 @@ async def chat(pilot: Pilot[None]) -> None:
     prompt = pilot.app.query_one("#prompt", Input)
     prompt.value = "Where should I take Ana for coffee?"  # quicker than typing it key by key
     await pilot.press("enter")
-    await settle(pilot)
+    # The reply is done when its memory note is mounted (the last thing the turn does).
+    await wait_until(pilot, lambda: bool(pilot.app.query(MemoryNote)), "the reply finished")
     await pilot.press("ctrl+o")  # open the note of what memory the reply used
-    await settle(pilot)
+    await wait_until(
+        pilot, lambda: not pilot.app.query(MemoryNote).last().collapsed, "the note is open"
+    )
 
 
 async def days(pilot: Pilot[None]) -> None:
