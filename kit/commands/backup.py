@@ -6,9 +6,9 @@ import argparse
 import asyncio
 from pathlib import Path
 
-from kit.backup import backup_database, backup_target
 from kit.clock import SystemClock
 from kit.config import load_settings
+from kit.portability.backup import backup_database, backup_target
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from kit.commands.common import open_kit, user_of
 from kit.errors import InputError, StorageError
-from kit.export import export_document, to_json, to_markdown
+from kit.portability.export import export_document, to_json, to_markdown
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 
 from kit.commands.common import open_kit, user_of
-from kit.importer import check_jsonl, iter_jsonl
-from kit.restore import is_export_file, read_export, restore
+from kit.portability.importer import check_jsonl, iter_jsonl
+from kit.portability.restore import is_export_file, read_export, restore
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

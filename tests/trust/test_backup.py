@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from kit.api import Kit
-from kit.backup import backup_database, backup_target
 from kit.cli import main
 from kit.clock import FakeClock
 from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError, NotFound
 from kit.llm.fake import FakeLLM
+from kit.portability.backup import backup_database, backup_target
 from tests.trust.locks import write_lock_held
 
 

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from kit.api import Kit
-from kit.backup import backup_database
 from kit.clock import FakeClock
 from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import StorageError
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import NewMessage
+from kit.portability.backup import backup_database
 from tests.trust.locks import write_lock_held
 
 

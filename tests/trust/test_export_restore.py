@@ -17,10 +17,10 @@ from kit.clock import FakeClock
 from kit.config import CATEGORIES, Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError
-from kit.export import export_document, to_json, to_markdown
 from kit.llm.fake import FakeLLM
 from kit.memory.facts import Provenance
-from kit.restore import read_export, restore
+from kit.portability.export import export_document, to_json, to_markdown
+from kit.portability.restore import read_export, restore
 from tests.curation.helpers import by_category
 from tests.trust.memory import seed
 

@@ -17,10 +17,10 @@ from kit.config import CATEGORIES, Settings
 from kit.daemon.lock import DataDirLock
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError
-from kit.export import export_document, to_json
 from kit.llm.base import LLMReply, LLMRequest, TextSink, ToolUse
 from kit.memory.facts import FORGOTTEN
 from kit.memory.forget import ForgetScope, Forgetter, scrub_text
+from kit.portability.export import export_document, to_json
 from tests.trust.memory import seed
 
 

@@ -20,9 +20,9 @@ from kit.clock import FakeClock
 from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError
-from kit.importer import parse_lines
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import NewMessage
+from kit.portability.importer import parse_lines
 
 
 async def _stored(kit: Kit) -> list[str]:

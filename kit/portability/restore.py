@@ -1,6 +1,6 @@
 """The owner's data, back in: restore a `kit export` JSON document into an empty namespace.
 
-The document is checked whole (kit/export_check.py) before anything is written, then restored
+The document is checked whole (export_check.py) before anything is written, then restored
 in ONE transaction. Rows are recreated verbatim (times, confidences, access stats, every
 history entry), which is why this module writes raw rows instead of going through `FactWriter`:
 it replays history that already happened rather than making new changes. Ids are kept when
@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from kit.errors import InputError
-from kit.export_check import EXPORT_FORMAT, validate
 from kit.memory.days import day_text_hash
 from kit.memory.db import Database, Transaction
 from kit.memory.hashes import content_hash
+from kit.portability.export_check import EXPORT_FORMAT, validate
 
 # How `kit import` tells an export from JSON Lines: the export's first key, in its first bytes.
 _SNIFF_BYTES = 256

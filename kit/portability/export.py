@@ -13,8 +13,8 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from kit.clock import from_iso, to_iso
-from kit.export_check import EXPORT_FORMAT, EXPORT_VERSION
 from kit.memory.db import Database
+from kit.portability.export_check import EXPORT_FORMAT, EXPORT_VERSION
 
 
 async def export_document(db: Database, user_id: str, now: datetime) -> dict[str, Any]:

@@ -1,0 +1,1 @@
+"""The owner's data going in and out: export, import, restore, backup."""
