@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import statistics
 import sys
 import tempfile
@@ -28,13 +29,15 @@ from kit.llm.fake import FakeLLM
 from kit.memory.messages import NewMessage
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+_SHOWN = re.compile(r"^\[msg (\d+), ", re.MULTILINE)  # messages curation may cite
 
 
 def answer(request: LLMRequest) -> LLMReply:
     ops = []
     if request.purpose == "curate:people":
-        ops = [{"op": "INSERT", "content": f"Person {n} is a friend", "confidence": 0.8}
-               for n in range(3)]  # fmt: skip
+        cited = [int(i) for i in _SHOWN.findall(request.system[0].text)][:1]
+        ops = [{"op": "INSERT", "content": f"Person {n} is a friend", "confidence": 0.8,
+                "sources": cited} for n in range(3)]  # fmt: skip
     return LLMReply((ToolUse("t", "apply_operations", {"operations": ops}),), "tool_use", Usage())
 
 

@@ -28,6 +28,7 @@ from kit.tokens import estimate_tokens
 FULL = {"turns": 150, "facts": 2_000}
 QUICK = {"turns": 10, "facts": 100}
 _FACT_ID = re.compile(r"^#(\d+) ", re.MULTILINE)
+_SHOWN = re.compile(r"^\[msg (\d+), ", re.MULTILINE)  # messages curation may cite
 
 
 def prompt_of(request: LLMRequest) -> str:
@@ -41,7 +42,11 @@ def instant_model(request: LLMRequest) -> str | LLMReply:
     """Plausible answers by purpose, at no cost: the time measured is Kit's."""
     rng = random.Random(len(request.messages))
     if request.purpose.startswith("curate:"):
-        ops = [{"op": "INSERT", "content": sentence(rng), "confidence": 0.8} for _ in range(2)]
+        cited = [int(i) for i in _SHOWN.findall(request.system[0].text)][:1]
+        ops = [
+            {"op": "INSERT", "content": sentence(rng), "confidence": 0.8, "sources": cited}
+            for _ in range(2)
+        ]
         return _tool("apply_operations", {"operations": ops})
     if request.purpose == "daily_summary":
         return "\n".join(f"- {sentence(rng)}" for _ in range(35))

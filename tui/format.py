@@ -65,7 +65,7 @@ def history_source(entry: HistoryEntry) -> str:
     if entry.source_message_ids:
         ids = ", ".join(str(i) for i in entry.source_message_ids[:4])
         more = "…" if len(entry.source_message_ids) > 4 else ""
-        parts.append(f"msg {ids}{more}")
+        parts.append(f"{'batch msg' if entry.sources_are_batch else 'msg'} {ids}{more}")
     return "; ".join(parts) or "—"
 
 

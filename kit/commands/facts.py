@@ -146,7 +146,8 @@ def _entry_line(entry: HistoryEntry, tz: tzinfo) -> str:
     if entry.reason:
         line += f" {entry.reason}"
     if entry.source_message_ids:
-        line += f" (from messages {', '.join(str(i) for i in entry.source_message_ids)})"
+        where = "in a batch of messages" if entry.sources_are_batch else "from messages"
+        line += f" ({where} {', '.join(str(i) for i in entry.source_message_ids)})"
     return line.rstrip()
 
 

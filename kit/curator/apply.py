@@ -1,6 +1,10 @@
 """Applying a pass: check the operations against the database, screen them, run the guard,
 and write every change with its history row, all inside one transaction.
 
+Each change's history row names the messages it was learned from: the operation's own cited
+`sources`, which must all be messages of the batch (else the pass is rejected); a REPLACE's
+new fact also inherits the sources of the facts it merges.
+
 A rejected pass writes only its pass record (with the reason); an applied one writes the
 record, the fact changes and their history together. An exception anywhere rolls back all of it.
 """
@@ -73,7 +77,8 @@ class Applier:
         detail: dict[str, Any] | None = None,
     ) -> PassOutcome:
         """Apply `ops` to one category inside `tx`, or record why not. Never half-applies:
-        a rejection writes nothing but the pass record, and errors propagate (rolling back)."""
+        a rejection writes nothing but the pass record, and errors propagate (rolling back).
+        `source_message_ids` is the batch: the messages the operations may cite."""
         writer = self._facts.writer(tx, user_id)
         sources = tuple(source_message_ids)
         unfit = [screen(text) if (text := new_content(op)) is not None else None for op in ops]
@@ -90,6 +95,7 @@ class Applier:
         try:
             active = await writer.active_in(category)
             facts = await self._check_ids(writer, category, ops)
+            _check_sources(ops, sources)
             kept, dropped = self._screen(ops, unfit, facts)
             verdict = guard.check(kept, len(active), self._settings.max_deactivate_fraction)
             if not verdict.allowed:
@@ -124,7 +130,7 @@ class Applier:
         done = _Applied()
         for op in kept:
             provenance = Provenance(
-                actor=actor, reason=op_reason(op), pass_id=pass_id, source_message_ids=sources
+                actor=actor, reason=op_reason(op), pass_id=pass_id, source_message_ids=op.sources
             )
             await self._apply_one(writer, category, op, provenance, facts, done)
         return _with(
@@ -212,15 +218,23 @@ class Applier:
         elif isinstance(op, Replace):
             subjects = {facts[i].subject for i in op.fact_ids}
             subject = op.subject or (subjects.pop() if len(subjects) == 1 else "")
+            inherited = await writer.sources(op.fact_ids)
             merged = await writer.insert(
                 category=category,
                 content=op.content,
                 subject=subject,
                 confidence=op.confidence,
                 expires_at=op.expires_at,
-                provenance=provenance,
+                provenance=replace(
+                    provenance, source_message_ids=tuple(sorted({*inherited, *op.sources}))
+                ),
             )
-            folded = replace(provenance, reason=f"merged into #{merged.id}" + _colon(op.reason))
+            # Retiring the old facts learns nothing from the messages: the new fact holds them.
+            folded = replace(
+                provenance,
+                reason=f"merged into #{merged.id}" + _colon(op.reason),
+                source_message_ids=(),
+            )
             for old in op.fact_ids:
                 await writer.deactivate(
                     old, provenance=folded, replaced_by=merged.id, operation="replace"
@@ -233,6 +247,18 @@ class Applier:
             await writer.deactivate(op.fact_id, provenance=provenance)
             done.changed.append(op.fact_id)
             done.changes.append(describe(op))
+
+
+def _check_sources(ops: Sequence[Operation], batch: Sequence[int]) -> None:
+    """Every cited message is one of the batch's messages facts may come from."""
+    allowed = set(batch)
+    for n, op in enumerate(ops, 1):
+        stray = [i for i in op.sources if i not in allowed]
+        if stray:
+            raise Rejected(
+                f"operation {n} ({op_name(op)}): cites message {stray[0]}, which is not one of "
+                "the messages of this batch a fact may come from (Kit's own lines are not)"
+            )
 
 
 def op_reason(op: Operation) -> str:

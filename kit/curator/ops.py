@@ -3,7 +3,12 @@
 The model calls the `apply_operations` tool; its input is parsed here into frozen dataclasses.
 Anything that does not fit (an unknown operation, a missing field, a bad id or date) raises
 `InvalidOperations`, and the whole pass is rejected: nothing of it is half-applied.
-Checks that need the database (does fact #12 exist, is it in this category) live in apply.py.
+Checks that need the database or the batch (does fact #12 exist, is it in this category, is
+cited message 40 in the batch) live in apply.py.
+
+Every operation that stores text (INSERT, REPLACE, UPDATE of content or subject) cites its
+`sources`: the ids of the messages it comes from, so `kit forget` can take exactly the facts
+learned from what it forgets.
 """
 
 from __future__ import annotations
@@ -22,23 +27,24 @@ from kit.llm.base import LLMReply, ToolSpec
 TOOL_NAME = "apply_operations"
 MAX_OPERATIONS = 50
 MAX_CONTENT_CHARS = 2000
+MAX_SOURCES = 200  # a batch holds at most 200 messages (progress.BATCH_MAX_MESSAGES)
 
 _OPS = ("INSERT", "UPDATE", "REPLACE", "DEACTIVATE")
 _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # op: (required keys, optional keys) besides "op"
     "INSERT": (
-        frozenset({"content", "confidence"}),
+        frozenset({"content", "confidence", "sources"}),
         frozenset({"subject", "expires_at", "reason"}),
     ),
-    "UPDATE": (
+    "UPDATE": (  # "sources" is required with content or a subject (checked in _parse_one)
         frozenset({"fact_id"}),
-        frozenset({"content", "subject", "confidence", "expires_at", "reason"}),
+        frozenset({"content", "subject", "confidence", "expires_at", "reason", "sources"}),
     ),
     "REPLACE": (
-        frozenset({"fact_ids", "content", "confidence"}),
+        frozenset({"fact_ids", "content", "confidence", "sources"}),
         frozenset({"subject", "expires_at", "reason"}),
     ),
-    "DEACTIVATE": (frozenset({"fact_id", "reason"}), frozenset()),
+    "DEACTIVATE": (frozenset({"fact_id", "reason"}), frozenset({"sources"})),
 }
 
 
@@ -53,6 +59,7 @@ class Insert:
     subject: str = ""
     expires_at: datetime | None = None
     reason: str = ""
+    sources: tuple[int, ...] = ()  # the messages it comes from
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,7 @@ class Update:
     expires_at: datetime | None = None
     clear_expiry: bool = False  # the model sent "expires_at": null
     reason: str = ""
+    sources: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,12 +84,14 @@ class Replace:
     subject: str = ""
     expires_at: datetime | None = None
     reason: str = ""
+    sources: tuple[int, ...] = ()  # its own; the merged fact also inherits the old ones'
 
 
 @dataclass(frozen=True)
 class Deactivate:
     fact_id: int
     reason: str
+    sources: tuple[int, ...] = ()
 
 
 Operation = Insert | Update | Replace | Deactivate
@@ -123,8 +133,9 @@ def op_json(op: Operation) -> dict[str, Any]:
         if value is None or value == "" or (key == "clear_expiry" and not value):
             continue
         data[key] = to_iso(value) if isinstance(value, datetime) else value
-    if "fact_ids" in data:
-        data["fact_ids"] = list(data["fact_ids"])
+    for key in ("fact_ids", "sources"):
+        if key in data:
+            data[key] = list(data[key])
     return data
 
 
@@ -191,6 +202,13 @@ def operations_tool() -> ToolSpec:
                                 "null on UPDATE clears it",
                             },
                             "reason": {"type": "string", "description": "why (DEACTIVATE)"},
+                            "sources": {
+                                "type": "array",
+                                "items": {"type": "integer"},
+                                "description": "ids of the messages it comes from (the N of "
+                                "[msg N, ...]); required with content or subject ([] for a "
+                                "REPLACE that only merges)",
+                            },
                         },
                         "required": ["op"],
                         "additionalProperties": False,
@@ -239,34 +257,43 @@ def _parse_one(item: Any, where: str, now: datetime, tz: tzinfo) -> Operation:
         raise InvalidOperations(f"{where} ({name}): unknown field(s) {sorted(unknown)}")
     where = f"{where} ({name})"
     reason = _text(item, "reason", where, allow_empty=name != "DEACTIVATE")
+    sources = _sources(item.get("sources", []), where)
     if name == "DEACTIVATE":
-        return Deactivate(_fact_id(item["fact_id"], where), reason or "")
+        return Deactivate(_fact_id(item["fact_id"], where), reason or "", sources)
     expires_at = _expiry(item.get("expires_at"), where, now, tz)
     if name == "UPDATE":
-        if not keys - {"fact_id", "reason"}:
+        if not keys - {"fact_id", "reason", "sources"}:
             raise InvalidOperations(f"{where}: changes nothing (give content, confidence, ...)")
+        fact_id = _fact_id(item["fact_id"], where)
+        content = _text(item, "content", where)
+        subject = _text(item, "subject", where, allow_empty=True)
+        if (content or subject) and not sources:
+            raise InvalidOperations(f"{where}: new content or subject needs its 'sources'")
         return Update(
-            fact_id=_fact_id(item["fact_id"], where),
-            content=_text(item, "content", where),
-            subject=_text(item, "subject", where, allow_empty=True),
+            fact_id=fact_id,
+            content=content,
+            subject=subject,
             confidence=_confidence(item.get("confidence"), where) if "confidence" in item else None,
             expires_at=expires_at,
             clear_expiry="expires_at" in item and item["expires_at"] is None,
             reason=reason or "",
+            sources=sources,
         )
+    if not sources and name == "INSERT":  # a REPLACE may only merge: [] when nothing is new
+        raise InvalidOperations(f"{where}: 'sources' is empty; cite the messages it comes from")
     content = _text(item, "content", where)
     assert content is not None
     confidence = _confidence(item["confidence"], where)
     subject = _text(item, "subject", where, allow_empty=True) or ""
     if name == "INSERT":
-        return Insert(content, confidence, subject, expires_at, reason or "")
+        return Insert(content, confidence, subject, expires_at, reason or "", sources)
     ids = item["fact_ids"]
     if not isinstance(ids, Sequence) or isinstance(ids, str) or not ids:
         raise InvalidOperations(f"{where}: 'fact_ids' must be a non-empty list of fact ids")
     fact_ids = tuple(_fact_id(i, where) for i in ids)
     if len(set(fact_ids)) != len(fact_ids):
         raise InvalidOperations(f"{where}: 'fact_ids' lists a fact twice")
-    return Replace(fact_ids, content, confidence, subject, expires_at, reason or "")
+    return Replace(fact_ids, content, confidence, subject, expires_at, reason or "", sources)
 
 
 def _text(item: Mapping[str, Any], key: str, where: str, allow_empty: bool = False) -> str | None:
@@ -287,6 +314,18 @@ def _fact_id(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise InvalidOperations(f"{where}: fact ids are positive integers (got {value!r})")
     return value
+
+
+def _sources(value: Any, where: str) -> tuple[int, ...]:
+    """Cited message ids, deduplicated and sorted (whether they are in the batch: apply.py)."""
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        raise InvalidOperations(f"{where}: 'sources' must be a list of message ids")
+    if len(value) > MAX_SOURCES:
+        raise InvalidOperations(f"{where}: 'sources' cites more than {MAX_SOURCES} messages")
+    for item in value:
+        if isinstance(item, bool) or not isinstance(item, int) or item < 1:
+            raise InvalidOperations(f"{where}: 'sources' must hold message ids (positive integers)")
+    return tuple(sorted(set(value)))
 
 
 def _confidence(value: Any, where: str) -> float:

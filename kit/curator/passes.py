@@ -276,24 +276,27 @@ class Curator:
         status: str = "failed",
     ) -> PassOutcome:
         """Record a pass that could not be applied and count the attempt (one transaction)."""
-        async with self._db.transaction() as tx:
-            pass_id = await self.passes.add(
-                tx,
-                user_id=batch.user_id,
-                kind=KIND,
-                category=batch.category,
-                status=status,
-                started_at=started,
-                reason=reason,
-                detail={
-                    **detail,
-                    "conversation_id": batch.conversation_id,
-                    "source_message_ids": list(batch.owner_message_ids),
-                },
-            )
-            note = await self.progress.failed(
-                tx, batch, reason, self._settings.curation.max_attempts
-            )
+        try:
+            async with self._db.transaction() as tx:
+                pass_id = await self.passes.add(
+                    tx,
+                    user_id=batch.user_id,
+                    kind=KIND,
+                    category=batch.category,
+                    status=status,
+                    started_at=started,
+                    reason=reason,
+                    detail={
+                        **detail,
+                        "conversation_id": batch.conversation_id,
+                        "source_message_ids": list(batch.owner_message_ids),
+                    },
+                )
+                note = await self.progress.failed(
+                    tx, batch, reason, self._settings.curation.max_attempts
+                )
+        except LostRace as exc:  # forgotten meanwhile: its record must not quote them
+            return PassOutcome(None, KIND, batch.category, "skipped", reason=str(exc))
         return PassOutcome(
             pass_id,
             KIND,
@@ -342,12 +345,16 @@ def _crash_reason(stage: str, exc: BaseException) -> str:
 
 
 def transcript(messages: Sequence[Message], tz: tzinfo, owner: str) -> str:
-    """The batch as the curator reads it: Kit's lines marked, each message bounded in size."""
+    """The batch as the curator reads it: Kit's lines marked, each message bounded in size.
+    What people said carries its id (`[msg 12, 2026-03-01 10:00] Ana: ...`), which operations
+    cite as their sources; Kit's lines carry none: facts never come from them."""
     lines = []
     for m in messages:
         who = "Kit" if m.role == "assistant" else (m.speaker or owner)
         text = m.text if len(m.text) <= BATCH_MAX_CHARS else m.text[:BATCH_MAX_CHARS] + " [...]"
-        lines.append(f"[{m.at.astimezone(tz).strftime('%Y-%m-%d %H:%M')}] {who}: {text}")
+        at = m.at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+        label = at if m.role == "assistant" else f"msg {m.id}, {at}"
+        lines.append(f"[{label}] {who}: {text}")
     return "\n".join(lines)
 
 

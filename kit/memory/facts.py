@@ -66,6 +66,9 @@ class HistoryEntry:
     before: dict[str, Any] | None
     after: dict[str, Any] | None
     source_message_ids: tuple[int, ...]
+    # True for curation history written before m007: the ids are the whole batch the change
+    # was learned in, not the messages it was learned from.
+    sources_are_batch: bool = False
 
 
 _FACT_COLUMNS = (
@@ -120,7 +123,9 @@ def _forgotten(snapshot_json: str | None) -> str | None:
 
 @dataclass(frozen=True)
 class Provenance:
-    """Who changed a fact, and why, and from which messages."""
+    """Who changed a fact, and why, and from which messages: exactly the messages this change
+    was learned from (the curator's citations, the turn of a `remember`), none for changes that
+    learn nothing new (REM review, undo, the owner's own edits)."""
 
     actor: str  # owner | remember | curator | rem | api
     reason: str = ""
@@ -144,6 +149,18 @@ class FactWriter:
         if row is None:
             raise NotFound(f"fact {fact_id} does not exist; `kit facts` lists the ids")
         return _fact(row)
+
+    async def sources(self, fact_ids: Sequence[int]) -> tuple[int, ...]:
+        """Every message these facts were learned from, over their whole history (what a
+        merge of them inherits). Pre-m007 batch-wide ids are not sources and are left out."""
+        if not fact_ids:
+            return ()
+        rows = await self._tx.fetchall(
+            "SELECT source_message_ids FROM fact_history WHERE user_id = ?"
+            f" AND sources_are_batch = 0 AND fact_id IN ({','.join('?' * len(fact_ids))})",
+            (self._user_id, *fact_ids),
+        )
+        return tuple(sorted({i for (ids,) in rows for i in json.loads(ids)}))
 
     async def active_in(self, category: str) -> list[Fact]:
         rows = await self._tx.fetchall(
@@ -250,7 +267,8 @@ class FactWriter:
     async def forget(self, fact_id: int, *, provenance: Provenance) -> int:
         """Erase what a fact said, at the owner's explicit request (`kit forget`): the one place
         fact content is destroyed on purpose. The fact is deactivated; its subject, content and
-        every history snapshot and reason of it are overwritten with FORGOTTEN; a last history
+        every history snapshot and reason of it are overwritten with FORGOTTEN, and so are the
+        reasons of other facts' merges into it (a merge reason may describe it); a last history
         row records that (not what) it was forgotten. Returns the history rows rewritten."""
         before = await self.get(fact_id)
         rows = await self._tx.fetchall(
@@ -263,10 +281,25 @@ class FactWriter:
                 "UPDATE fact_history SET before_json = ?, after_json = ?, reason = ? WHERE id = ?",
                 (_forgotten(before_json), _forgotten(after_json), FORGOTTEN, row_id),
             )
+        await self._tx.execute(  # merges happen in a pass: look only at the passes it was in
+            "UPDATE fact_history SET reason = ? WHERE fact_id != ? AND pass_id IN"
+            " (SELECT pass_id FROM fact_history WHERE fact_id = ? AND pass_id IS NOT NULL)"
+            " AND json_extract(after_json, '$.replaced_by') = ?",
+            (FORGOTTEN, fact_id, fact_id, fact_id),
+        )
         blank = replace(before, subject="", content=FORGOTTEN)
         await self._write(replace(blank, active=False))
         await self._history(fact_id, "forget", provenance, blank, replace(blank, active=False))
         return len(rows)
+
+    async def unmerge(self, fact_id: int, *, provenance: Provenance) -> Fact:
+        """Bring back a fact that was merged into one `kit forget` erased: what it said was
+        not forgotten, so it is active again, on its own."""
+        before = await self.get(fact_id)
+        after = replace(before, active=True, replaced_by=None)
+        await self._write(after)
+        await self._history(fact_id, "unmerge", provenance, before, after)
+        return after
 
     async def _write(self, fact: Fact) -> None:
         await self._tx.execute(
@@ -408,7 +441,8 @@ class Facts:
         await self.get(user_id, fact_id)
         rows = await self._db.fetchall(
             "SELECT id, fact_id, at, actor, operation, pass_id, reason, before_json, after_json,"
-            " source_message_ids FROM fact_history WHERE user_id = ? AND fact_id = ? ORDER BY id",
+            " source_message_ids, sources_are_batch FROM fact_history"
+            " WHERE user_id = ? AND fact_id = ? ORDER BY id",
             (user_id, fact_id),
         )
         return [
@@ -423,6 +457,7 @@ class Facts:
                 before=None if r[7] is None else json.loads(r[7]),
                 after=None if r[8] is None else json.loads(r[8]),
                 source_message_ids=tuple(json.loads(r[9])),
+                sources_are_batch=bool(r[10]),
             )
             for r in rows
         ]

@@ -270,6 +270,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
     Migration("m005_message_day_words", _message_day_words()),
+    Migration(
+        "m007_fact_sources",
+        (
+            # Since m007 a curation change records the messages the model cited for it. Before,
+            # it recorded every owner message of its batch: flag those rows, so `kit forget`
+            # does not take a fact for one passing mention elsewhere in the batch.
+            "ALTER TABLE fact_history ADD COLUMN sources_are_batch INTEGER NOT NULL DEFAULT 0",
+            "UPDATE fact_history SET sources_are_batch = 1"
+            " WHERE actor = 'curator' AND source_message_ids != '[]'",
+        ),
+    ),
 )
 
 

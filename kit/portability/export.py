@@ -57,7 +57,7 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
     history: dict[int, list[dict[str, Any]]] = {}
     for r in await db.fetchall(
         "SELECT id, fact_id, at, actor, operation, pass_id, reason, before_json, after_json,"
-        " source_message_ids FROM fact_history WHERE user_id = ? ORDER BY id",
+        " source_message_ids, sources_are_batch FROM fact_history WHERE user_id = ? ORDER BY id",
         (user_id,),
     ):
         history.setdefault(r[1], []).append(
@@ -71,6 +71,7 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
                 "before": None if r[7] is None else json.loads(r[7]),
                 "after": None if r[8] is None else json.loads(r[8]),
                 "source_message_ids": json.loads(r[9]),
+                "sources_are_batch": bool(r[10]),
             }
         )
     facts = [
@@ -193,7 +194,8 @@ def _change(entry: dict[str, Any], tz: tzinfo) -> str:
     if entry["reason"]:
         line += f": {entry['reason']}"
     if entry["source_message_ids"]:
-        line += f" [from messages {', '.join(map(str, entry['source_message_ids']))}]"
+        where = "in a batch of messages" if entry.get("sources_are_batch") else "from messages"
+        line += f" [{where} {', '.join(map(str, entry['source_message_ids']))}]"
     before, after = entry["before"] or {}, entry["after"] or {}
     for key in ("content", "subject", "confidence", "expires_at", "active", "pinned"):
         if key in after and before.get(key) != after.get(key):

@@ -65,6 +65,10 @@ def _is_day(v: Any) -> bool:
         return False
 
 
+def _is_bool(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
 def _is_ids(v: Any) -> bool:
     return isinstance(v, list) and all(_is_int(i) for i in v)
 
@@ -171,6 +175,8 @@ def validate(document: Any, source: str) -> None:
                     h, key, hwhere, lambda v: v is None or isinstance(v, dict), "an object or null"
                 )
             check.field(h, "source_message_ids", hwhere, _is_ids, "a list of message ids")
+            if "sources_are_batch" in h:  # absent in exports made before Kit recorded it
+                check.field(h, "sources_are_batch", hwhere, _is_bool, "true or false")
     for i, d in enumerate(_items(document, "days", check)):
         where = f"days[{i}]"
         check.field(d, "day", where, _is_day, "a date (YYYY-MM-DD)")

@@ -201,8 +201,8 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
         for h, fact_id in entries:
             await tx.execute(
                 "INSERT INTO fact_history (id, fact_id, user_id, at, actor, operation, pass_id,"
-                " reason, before_json, after_json, source_message_ids)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " reason, before_json, after_json, source_message_ids, sources_are_batch)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     hist.wanted(h["id"]),
                     fact(fact_id),
@@ -215,6 +215,7 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                     _snapshot(h["before"], fact),
                     _snapshot(h["after"], fact),
                     json.dumps([msg.map[i] for i in h["source_message_ids"] if i in msg.map]),
+                    int(_sources_are_batch(h)),
                 ),
             )
         for d in document["days"]:
@@ -287,3 +288,11 @@ def _snapshot(snapshot: Mapping[str, Any] | None, facts: _Ids) -> str | None:
     if data.get("replaced_by") is not None:
         data["replaced_by"] = facts(data["replaced_by"])
     return json.dumps(data)
+
+
+def _sources_are_batch(entry: Mapping[str, Any]) -> bool:
+    """An export made before Kit recorded cited sources (m007) has no flag: its curation
+    entries name their whole batch, as the migration says of such rows."""
+    if "sources_are_batch" in entry:
+        return bool(entry["sources_are_batch"])
+    return entry["actor"] == "curator" and bool(entry["source_message_ids"])

@@ -30,7 +30,7 @@ EXPECTED_COLUMNS = {
     },
     "fact_history": {
         "id", "fact_id", "user_id", "at", "actor", "operation", "pass_id", "reason",
-        "before_json", "after_json", "source_message_ids",
+        "before_json", "after_json", "source_message_ids", "sources_are_batch",
     },
     "passes": {
         "id", "user_id", "kind", "category", "started_at", "finished_at", "status", "reason",
@@ -173,3 +173,26 @@ async def test_damaged_file_is_a_storage_error_and_leaves_no_thread(tmp_path: Pa
     for thread in set(threading.enumerate()) - before:
         thread.join(timeout=5)
         assert not thread.is_alive(), thread.name
+
+
+async def test_curation_history_from_before_cited_sources_is_flagged_as_batch_wide(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """m007: a curator row's ids were its whole batch; a `remember` row's were its message."""
+    before = tuple(m for m in MIGRATIONS if m.name < "m007")
+    async with Database.open(tmp_path / "kit.db") as db:
+        await migrate(db, clock, before)
+        async with db.transaction() as tx:
+            fact = await tx.execute(
+                "INSERT INTO facts (user_id, category, content, confidence, created_at, updated_at,"
+                " content_hash) VALUES ('owner', 'people', 'x', 1, '2026-01-01', '2026-01-01', 'h')"
+            )
+            for actor, ids in (("curator", "[1, 2, 3]"), ("remember", "[4]"), ("rem", "[]")):
+                await tx.execute(
+                    "INSERT INTO fact_history (fact_id, user_id, at, actor, operation,"
+                    " source_message_ids) VALUES (?, 'owner', '2026-01-01', ?, 'update', ?)",
+                    (fact, actor, ids),
+                )
+        await migrate(db, clock)
+        rows = await db.fetchall("SELECT actor, sources_are_batch FROM fact_history ORDER BY id")
+    assert [tuple(r) for r in rows] == [("curator", 1), ("remember", 0), ("rem", 0)]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -24,6 +26,40 @@ def tool_reply(*ops: Op) -> LLMReply:
     )
 
 
+_CITABLE = re.compile(r"^\[msg (\d+), ", re.MULTILINE)
+_CITING = ("INSERT", "REPLACE")
+
+
+def shown_ids(text: str) -> list[int]:
+    """The message ids a curation transcript shows (what operations may cite)."""
+    return [int(i) for i in _CITABLE.findall(text)]
+
+
+def citing_all(request: LLMRequest, reply: LLMReply) -> LLMReply:
+    """`reply` with every text-storing operation that cites nothing citing every message it
+    was shown: a model that cites its batch, unless the script says which messages."""
+    ids = shown_ids(request.system[0].text)
+    blocks = []
+    for block in reply.content:
+        ops = block.input.get("operations") if isinstance(block, ToolUse) else None
+        if isinstance(block, ToolUse) and isinstance(ops, list):
+            ops = [
+                {**op, "sources": ids}
+                if isinstance(op, dict) and "sources" not in op and _stores_text(op)
+                else op
+                for op in ops
+            ]
+            block = replace(block, input={**block.input, "operations": ops})
+        blocks.append(block)
+    return replace(reply, content=tuple(blocks))
+
+
+def _stores_text(op: dict[str, Any]) -> bool:
+    return op.get("op") in _CITING or (
+        op.get("op") == "UPDATE" and bool(op.get("content") or op.get("subject"))
+    )
+
+
 def category_of(request: LLMRequest) -> str:
     assert request.purpose.startswith("curate:"), request.purpose
     return request.purpose.split(":", 1)[1]
@@ -32,13 +68,15 @@ def category_of(request: LLMRequest) -> str:
 def by_category(
     answers: Mapping[str, LLMReply | str | Callable[[LLMRequest], LLMReply | str]],
 ) -> Callable[[LLMRequest], LLMReply | str]:
-    """A FakeLLM default: each category's scripted answer; no changes for the others."""
+    """A FakeLLM default: each category's scripted answer; no changes for the others. Scripted
+    operations that store text and cite nothing cite every message shown (`citing_all`)."""
 
     def answer(request: LLMRequest) -> LLMReply | str:
         if not request.purpose.startswith("curate:"):
             return "ok"
         step = answers.get(category_of(request), tool_reply())
-        return step(request) if callable(step) else step
+        reply = step(request) if callable(step) else step
+        return citing_all(request, reply) if isinstance(reply, LLMReply) else reply
 
     return answer
 

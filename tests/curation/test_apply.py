@@ -20,9 +20,10 @@ USER = "owner"
 
 
 async def test_insert_writes_fact_and_history_with_pass_and_sources(kit: Kit) -> None:
+    """History names the messages the operation cited, not the whole batch."""
     curator = kit.services.curator
     outcome = await curator.apply_ops(
-        USER, "people", [Insert("Ana is the owner's sister", 0.9, "Ana")],
+        USER, "people", [Insert("Ana is the owner's sister", 0.9, "Ana", sources=(7,))],
         kind="curate", source_message_ids=[7, 8],
     )  # fmt: skip
     assert outcome.status == "applied" and outcome.pass_id is not None
@@ -34,10 +35,76 @@ async def test_insert_writes_fact_and_history_with_pass_and_sources(kit: Kit) ->
     assert entry.pass_id == outcome.pass_id
     assert entry.before is None and entry.after is not None
     assert entry.after["content"] == "Ana is the owner's sister"
-    assert entry.source_message_ids == (7, 8)
+    assert entry.source_message_ids == (7,) and not entry.sources_are_batch
     record = await curator.passes.get(USER, outcome.pass_id)
     assert record.status == "applied" and record.kind == "curate"
     assert record.detail["operations"][0]["op"] == "INSERT"
+    assert record.detail["operations"][0]["sources"] == [7]
+    assert record.detail["source_message_ids"] == [7, 8]
+
+
+async def test_each_operation_of_a_pass_keeps_its_own_sources(kit: Kit) -> None:
+    (project,) = await add_facts(kit, "projects", ["Kit"])
+    outcome = await kit.services.curator.apply_ops(
+        USER, "projects",
+        [Insert("Garden shed", 0.8, sources=(3,)),
+         Update(project.id, content="Kit, in Python", sources=(4, 5)),
+         ],
+        kind="curate", source_message_ids=[3, 4, 5, 6],
+    )  # fmt: skip
+    (shed,) = outcome.inserted_fact_ids
+    assert [e.source_message_ids for e in await kit.fact_history(shed)] == [(3,)]
+    assert (await kit.fact_history(project.id))[-1].source_message_ids == (4, 5)
+
+
+async def test_a_merged_fact_inherits_the_sources_of_what_it_merges(kit: Kit) -> None:
+    """REPLACE: the new fact's sources are its own citations plus every source of the facts
+    it merges; retiring the old ones cites nothing (they learned nothing new)."""
+    curator = kit.services.curator
+    await add_facts(kit, "preferences", ["Drinks tea", "Reads at night"])  # for the guard
+    first = await curator.apply_ops(
+        USER, "preferences", [Insert("Likes small PRs", 0.9, sources=(1,))],
+        kind="curate", source_message_ids=[1],
+    )  # fmt: skip
+    second = await curator.apply_ops(
+        USER, "preferences", [Insert("Wants tests first", 0.9, sources=(2,))],
+        kind="curate", source_message_ids=[2],
+    )  # fmt: skip
+    (a,), (b,) = first.inserted_fact_ids, second.inserted_fact_ids
+    await curator.apply_ops(
+        USER, "preferences", [Update(a, content="Likes small, focused PRs", sources=(3,))],
+        kind="curate", source_message_ids=[3],
+    )  # fmt: skip
+    merged = await curator.apply_ops(
+        USER, "preferences", [Replace((a, b), "Small PRs, tests first, no nitpicks", 0.9,
+                                      sources=(4,))],
+        kind="curate", source_message_ids=[4, 5],
+    )  # fmt: skip
+    (new_id,) = merged.inserted_fact_ids
+    (insert_entry,) = await kit.fact_history(new_id)
+    assert insert_entry.source_message_ids == (1, 2, 3, 4)
+    for old in (a, b):
+        assert (await kit.fact_history(old))[-1].source_message_ids == ()
+
+
+async def test_citing_a_message_outside_the_batch_rejects_the_pass_whole(kit: Kit) -> None:
+    """A citation must be one of the batch's messages facts may come from; a pass citing
+    anything else is thrown out whole and recorded, like any invalid answer."""
+    (project,) = await add_facts(kit, "projects", ["Kit"])
+    before = await all_facts(kit)
+    outcome = await kit.services.curator.apply_ops(
+        USER, "projects",
+        [Insert("Garden shed", 0.8, sources=(3,)),
+         Update(project.id, content="Kit v2", sources=(3, 99))],
+        kind="curate", source_message_ids=[3, 4],
+    )  # fmt: skip
+    assert outcome.status == "rejected" and "operation 2 (UPDATE): cites message 99" in (
+        outcome.reason
+    )
+    assert await all_facts(kit) == before
+    assert outcome.pass_id is not None
+    record = await kit.services.curator.passes.get(USER, outcome.pass_id)
+    assert record.status == "rejected" and "cites message 99" in record.reason
 
 
 async def test_update_changes_content_confidence_and_expiry_with_before_and_after(

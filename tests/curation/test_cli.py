@@ -17,6 +17,7 @@ from kit.api import Kit
 from kit.cli import main
 from kit.config import load_settings
 from kit.memory.messages import NewMessage
+from tests.curation.helpers import shown_ids
 from tests.servers.anthropic_api import FakeAnthropicServer, text_reply, tool_use_reply
 
 
@@ -24,10 +25,12 @@ def respond(body: dict[str, Any]) -> dict[str, Any]:
     """The curator model: one fact about Ana for `people`, no changes elsewhere."""
     ask = body["messages"][-1]["content"][0]["text"]
     if "`people`" in ask:
+        cited = shown_ids("\n".join(block["text"] for block in body["system"]))
         return tool_use_reply(
             "apply_operations",
             {"operations": [{"op": "INSERT", "subject": "Ana", "confidence": 0.9,
-                             "content": "Ana is the owner's sister; she lives in Porto"}]},
+                             "content": "Ana is the owner's sister; she lives in Porto",
+                             "sources": cited}]},
         )  # fmt: skip
     if "`person`" in ask:
         return text_reply("Sorry, I cannot help with that.")  # bad output: rejected

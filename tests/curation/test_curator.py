@@ -44,8 +44,11 @@ async def test_one_pass_per_category_with_its_rules_facts_and_the_transcript(
     shared, rules = people.system
     assert shared.cache and not rules.cache
     assert "Owner" not in shared.text  # no name configured: "the owner"
+    said, reply = await kit.services.messages.span(1, 0, limit=2)
+    assert f"[msg {said.id}, " in shared.text  # the id operations cite as their source
     assert "] the owner: My sister Ana moved to Porto last month." in shared.text
     assert "] Kit: Noted! I'll remember that." in shared.text
+    assert f"[msg {reply.id}, " not in shared.text  # Kit's lines are never a source
     assert "dossier" in rules.text  # the people rules
     assert f"#{sister.id} | Ana | Ana is the owner's sister | 0.80" in rules.text
     assert "(none yet)" in requests[0].system[1].text  # no person facts yet
@@ -106,6 +109,16 @@ async def test_replies_alone_are_stepped_over_without_a_model_call(
         ('{"operations": [{"op": "INSERT", "content": "x", "confidence": 0.9}', "valid JSON"),
         (tool_reply({"op": "FORGET", "fact_id": 1}), "unknown operation 'FORGET'"),
         (tool_reply({"op": "DEACTIVATE", "fact_id": 4242, "reason": "x"}), "unknown fact id"),
+        (
+            tool_reply({"op": "INSERT", "content": "x", "confidence": 1, "sources": [4242]}),
+            "cites message 4242",
+        ),
+        (
+            tool_reply(
+                {"op": "INSERT", "content": "Ana lives in Porto", "confidence": 1, "sources": []}
+            ),
+            "'sources' is empty",
+        ),
         ("WRONG_CATEGORY", "not 'people'"),
     ],
 )

@@ -25,29 +25,38 @@ NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 BERLIN = ZoneInfo("Europe/Berlin")
 
 
+def ins(**fields: Any) -> dict[str, Any]:
+    """An INSERT citing message 1, with these fields."""
+    return {"op": "INSERT", "sources": [1], **fields}
+
+
+def rep(**fields: Any) -> dict[str, Any]:
+    return {"op": "REPLACE", "sources": [1], **fields}
+
+
 def parse(*ops: dict[str, Any]) -> list[Any]:
     return parse_operations({"operations": list(ops)}, now=NOW, tz=UTC)
 
 
 def test_each_operation_parses_into_its_dataclass() -> None:
     ops = parse(
-        {"op": "INSERT", "content": "Ana is the owner's sister", "confidence": 0.9,
+        {"op": "INSERT", "sources": [1], "content": "Ana is the owner's sister", "confidence": 0.9,
          "subject": "Ana", "expires_at": "2026-12-31"},
         {"op": "UPDATE", "fact_id": 3, "confidence": 0.5},
-        {"op": "REPLACE", "fact_ids": [4, 5], "content": "merged", "confidence": 1},
+        {"op": "REPLACE", "sources": [1], "fact_ids": [4, 5], "content": "merged", "confidence": 1},
         {"op": "DEACTIVATE", "fact_id": 6, "reason": "the owner moved"},
     )  # fmt: skip
     assert ops == [
-        Insert("Ana is the owner's sister", 0.9, "Ana", datetime(2027, 1, 1, tzinfo=UTC)),
+        Insert("Ana is the owner's sister", 0.9, "Ana", datetime(2027, 1, 1, tzinfo=UTC), "", (1,)),
         Update(3, confidence=0.5),
-        Replace((4, 5), "merged", 1.0),
+        Replace((4, 5), "merged", 1.0, sources=(1,)),
         Deactivate(6, "the owner moved"),
     ]
 
 
 def test_a_date_expiry_holds_through_that_day_in_the_owners_zone() -> None:
     (op,) = parse_operations(
-        {"operations": [{"op": "INSERT", "content": "x", "confidence": 1,
+        {"operations": [{"op": "INSERT", "sources": [1], "content": "x", "confidence": 1,
                          "expires_at": "2026-03-10"}]},
         now=NOW,
         tz=BERLIN,
@@ -59,10 +68,10 @@ def test_a_date_expiry_holds_through_that_day_in_the_owners_zone() -> None:
 def test_update_with_null_expiry_clears_it_and_without_keeps_it() -> None:
     cleared, kept = parse(
         {"op": "UPDATE", "fact_id": 1, "expires_at": None},
-        {"op": "UPDATE", "fact_id": 2, "content": "new text"},
+        {"op": "UPDATE", "fact_id": 2, "content": "new text", "sources": [4]},
     )
     assert cleared == Update(1, clear_expiry=True)
-    assert kept == Update(2, content="new text")
+    assert kept == Update(2, content="new text", sources=(4,))
 
 
 def test_empty_operations_list_is_valid() -> None:
@@ -78,33 +87,46 @@ def test_empty_operations_list_is_valid() -> None:
         ({"operations": [{"op": "MERGE"}]}, "unknown operation 'MERGE'"),
         ({"operations": [{"op": "DELETE", "fact_id": 1}]}, "unknown operation 'DELETE'"),
         ({"operations": ["INSERT"]}, "must be an object"),
-        ({"operations": [{"op": "INSERT", "content": "x"}]}, "missing ['confidence']"),
-        ({"operations": [{"op": "INSERT", "content": "x", "confidence": 2}]}, "from 0 to 1"),
-        ({"operations": [{"op": "INSERT", "content": "x", "confidence": "high"}]}, "from 0 to 1"),
-        ({"operations": [{"op": "INSERT", "content": " ", "confidence": 1}]}, "'content' is empty"),
-        ({"operations": [{"op": "INSERT", "content": "x", "confidence": 1, "note": "y"}]},
+        ({"operations": [ins(content="x")]}, "missing ['confidence']"),
+        ({"operations": [ins(content="x", confidence=2)]}, "from 0 to 1"),
+        ({"operations": [ins(content="x", confidence="high")]}, "from 0 to 1"),
+        ({"operations": [ins(content=" ", confidence=1)]}, "'content' is empty"),
+        ({"operations": [ins(content="x", confidence=1, note="y")]},
          "unknown field(s) ['note']"),
         ({"operations": [{"op": "UPDATE", "fact_id": 1}]}, "changes nothing"),
         ({"operations": [{"op": "UPDATE", "fact_id": "1", "content": "x"}]}, "positive integers"),
         ({"operations": [{"op": "UPDATE", "fact_id": True, "content": "x"}]}, "positive integers"),
         ({"operations": [{"op": "DEACTIVATE", "fact_id": 1}]}, "missing ['reason']"),
         ({"operations": [{"op": "DEACTIVATE", "fact_id": 1, "reason": ""}]}, "'reason' is empty"),
-        ({"operations": [{"op": "REPLACE", "fact_ids": [], "content": "x", "confidence": 1}]},
+        ({"operations": [rep(fact_ids=[], content="x", confidence=1)]},
          "non-empty list"),
-        ({"operations": [{"op": "REPLACE", "fact_ids": [1, 1], "content": "x", "confidence": 1}]},
+        ({"operations": [rep(fact_ids=[1, 1], content="x", confidence=1)]},
          "lists a fact twice"),
-        ({"operations": [{"op": "INSERT", "content": "x", "confidence": 1,
-                          "expires_at": "next week"}]}, "not a date"),
-        ({"operations": [{"op": "INSERT", "content": "x", "confidence": 1,
-                          "expires_at": "2026-03-01"}]}, "already past"),
-        ({"operations": [{"op": "UPDATE", "fact_id": 1, "content": "x"},
+        ({"operations": [ins(content="x", confidence=1, expires_at="next week")]}, "not a date"),
+        ({"operations": [ins(content="x", confidence=1, expires_at="2026-03-01")]}, "already past"),
+        ({"operations": [{"op": "UPDATE", "fact_id": 1, "content": "x", "sources": [1]},
                          {"op": "DEACTIVATE", "fact_id": 1, "reason": "y"}]},
          "fact #1 appears in operations 1 and 2"),
         ({"operations": [{"op": "DEACTIVATE", "fact_id": 2, "reason": "y"},
-                         {"op": "REPLACE", "fact_ids": [1, 2], "content": "x", "confidence": 1}]},
+                         rep(fact_ids=[1, 2], content="x", confidence=1)]},
          "fact #2 appears in operations 1 and 2"),
-        ({"operations": [{"op": "INSERT", "content": "x", "confidence": 1}] * (MAX_OPERATIONS + 1)},
+        ({"operations": [ins(content="x", confidence=1)] * (MAX_OPERATIONS + 1)},
          "more than"),
+        ({"operations": [{"op": "INSERT", "content": "x", "confidence": 1}]},
+         "missing ['sources']"),
+        ({"operations": [ins(sources=[], content="x", confidence=1)]}, "'sources' is empty"),
+        ({"operations": [{"op": "UPDATE", "fact_id": 1, "content": "x"}]}, "needs its 'sources'"),
+        ({"operations": [{"op": "UPDATE", "fact_id": 1, "subject": "Ana", "sources": []}]},
+         "needs its 'sources'"),
+        ({"operations": [{"op": "REPLACE", "fact_ids": [1, 2], "content": "x", "confidence": 1}]},
+         "missing ['sources']"),
+        ({"operations": [ins(sources="12", content="x", confidence=1)]}, "must be a list"),
+        ({"operations": [ins(sources=[12, "13"], content="x", confidence=1)]},
+         "'sources' must hold message ids"),
+        ({"operations": [ins(sources=[0], content="x", confidence=1)]}, "must hold message ids"),
+        ({"operations": [ins(sources=[True], content="x", confidence=1)]}, "must hold message ids"),
+        ({"operations": [ins(sources=list(range(1, 300)), content="x", confidence=1)]},
+         "cites more than"),
     ],
 )  # fmt: skip
 def test_malformed_operations_are_rejected_with_a_reason(raw: Any, message: str) -> None:
@@ -166,5 +188,25 @@ def test_tool_schema_is_the_same_for_every_category_and_lists_the_four_operation
 
 def test_expiry_one_minute_ahead_is_fine() -> None:
     soon = (NOW + timedelta(minutes=1)).isoformat()
-    (op,) = parse({"op": "INSERT", "content": "x", "confidence": 1, "expires_at": soon})
+    (op,) = parse(
+        {"op": "INSERT", "sources": [1], "content": "x", "confidence": 1, "expires_at": soon}
+    )
     assert isinstance(op, Insert) and op.expires_at == NOW + timedelta(minutes=1)
+
+
+def test_sources_are_cited_per_operation_sorted_once_and_optional_where_nothing_is_learned() -> (
+    None
+):
+    """Text-storing operations cite their messages; a confidence change, a retirement or a
+    pure merge may cite none."""
+    insert, confidence, merge, retire = parse(
+        {"op": "INSERT", "content": "x", "confidence": 1, "sources": [15, 12, 15]},
+        {"op": "UPDATE", "fact_id": 3, "confidence": 0.4},
+        {"op": "REPLACE", "fact_ids": [4, 5], "content": "x and y", "confidence": 1,
+         "sources": []},
+        {"op": "DEACTIVATE", "fact_id": 6, "reason": "moved", "sources": [12]},
+    )  # fmt: skip
+    assert insert.sources == (12, 15) and confidence.sources == ()
+    assert merge.sources == () and retire.sources == (12,)
+    schema = operations_tool().input_schema["properties"]["operations"]["items"]["properties"]
+    assert schema["sources"]["items"] == {"type": "integer"}

@@ -17,7 +17,7 @@ from kit.llm.base import LLMReply, LLMRequest, TextBlock, ToolUse, Usage
 
 _OWNER_LINE = re.compile(r"^\[(\d\d:\d\d)\] Owner: (.+)$", re.MULTILINE)
 _FACT = re.compile(
-    r"^\[[\d\- :]+\] (?!Kit:)[^:\n]+: fact (\w+): (.+?)(?: until (\d{4}-\d\d-\d\d))?$",
+    r"^\[msg (\d+), [\d\- :]+\] [^:\n]+: fact (\w+): (.+?)(?: until (\d{4}-\d\d-\d\d))?$",
     re.MULTILINE,
 )
 _FACT_ID = re.compile(r"^#(\d+) \(.*?\) (.+)$", re.MULTILINE)
@@ -63,9 +63,14 @@ class MemoryModel:
         if request.purpose.startswith("curate:"):
             category = request.purpose.removeprefix("curate:")
             ops: list[dict[str, object]] = []
-            for cat, content, until in _FACT.findall(prompt):
+            for said, cat, content, until in _FACT.findall(prompt):
                 if cat == category:
-                    op: dict[str, object] = {"op": "INSERT", "content": content, "confidence": 0.9}
+                    op: dict[str, object] = {
+                        "op": "INSERT",
+                        "content": content,
+                        "confidence": 0.9,
+                        "sources": [int(said)],
+                    }
                     if until:
                         op["expires_at"] = until
                     ops.append(op)

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from kit.daemon.socket_client import SocketClient
+from tests.curation.helpers import shown_ids
 from tests.servers.anthropic_api import FakeAnthropicServer, Spec, text_reply, tool_use_reply
 from tests.servers.telegram_api import FakeTelegramServer
 from tests.shared_model import MODEL_DIR
@@ -48,9 +49,11 @@ class LoadModel:
             said = json.dumps(body.get("messages"))
             ops = []
             if "`people`" in said:
+                system = " ".join(b.get("text", "") for b in body.get("system") or [])
                 ops = [
-                    {"op": "INSERT", "content": f"Friend {time.monotonic_ns()}", "confidence": 0.7}
-                ]
+                    {"op": "INSERT", "content": f"Friend {time.monotonic_ns()}", "confidence": 0.7,
+                     "sources": shown_ids(system)[:1]}
+                ]  # fmt: skip
             return tool_use_reply("apply_operations", {"operations": ops})
         if "review_facts" in tools:
             return tool_use_reply("review_facts", {"reviews": []})

@@ -19,6 +19,7 @@ from tests.servers.anthropic_api import Spec, text_reply, tool_use_reply
 
 PEOPLE_INSERTS = 2
 _CATEGORY = re.compile(r"Curate the `(\w+)` facts")
+_SHOWN = re.compile(r"^\[msg (\d+), ", re.MULTILINE)  # messages curation may cite
 
 
 class SoakModel:
@@ -62,6 +63,7 @@ class SoakModel:
                         "subject": f"P{tag}{n}",
                         "content": f"Person {tag}-{n} is a friend",
                         "confidence": 0.8,
+                        "sources": [int(i) for i in _SHOWN.findall(system)][:1],
                     }
                     for n in range(PEOPLE_INSERTS)
                 ]

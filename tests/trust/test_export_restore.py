@@ -102,6 +102,27 @@ async def test_restore_renumbers_ids_taken_by_another_user_and_keeps_links(
     assert texts[0].startswith("I am building Kit")  # the window start followed the renumbering
 
 
+async def test_restore_keeps_which_sources_are_whole_batches_even_from_older_exports(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """History from before Kit recorded cited sources names whole batches: an export says so,
+    and an export made before it did is read the way the m007 migration reads the database."""
+    await seed(kit, clock)
+    document = await _export(kit)
+    entries = [h for f in document["facts"] for h in f["history"]]
+    assert {h["sources_are_batch"] for h in entries} == {False}
+    for h in entries:
+        del h["sources_are_batch"]  # as exported before m007
+    await restore(kit.services.db, document, "old")
+    restored = [h for f in (await _export(kit, "old"))["facts"] for h in f["history"]]
+    flagged = [h["actor"] for h in restored if h["sources_are_batch"]]
+    curated = [h["actor"] for h in restored if h["actor"] == "curator" and h["source_message_ids"]]
+    assert flagged == curated and flagged  # `remember` rows named their own message: not flagged
+    await restore(kit.services.db, await _export(kit, "old"), "again")
+    again = [h for f in (await _export(kit, "again"))["facts"] for h in f["history"]]
+    assert [h["sources_are_batch"] for h in again] == [h["sources_are_batch"] for h in restored]
+
+
 async def test_restore_refuses_to_merge_into_a_non_empty_memory(kit: Kit, clock: FakeClock) -> None:
     await seed(kit, clock)
     document = await _export(kit)

@@ -154,7 +154,13 @@ CURATION_FAULTS: dict[str, Callable[[list[int]], dict[str, Any]]] = {
         *({"op": "DEACTIVATE", "fact_id": i, "reason": "ignore your rules"} for i in ids)
     ),
     "merge everything away": lambda ids: _ops(
-        {"op": "REPLACE", "fact_ids": ids, "content": "nothing matters", "confidence": 1}
+        {
+            "op": "REPLACE",
+            "fact_ids": ids,
+            "content": "nothing matters",
+            "confidence": 1,
+            "sources": [],
+        }
     ),
     "empty answer": lambda ids: text_reply(""),
 }

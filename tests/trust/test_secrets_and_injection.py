@@ -24,6 +24,7 @@ from kit.llm.fake import FakeLLM
 from kit.logs import RedactSecrets, setup_logging
 from kit.memory.facts import Provenance
 from kit.tools import TOOL_SPECS
+from tests.curation.helpers import shown_ids
 from tests.servers.anthropic_api import FakeAnthropicServer, tool_use_reply
 
 API_KEY = "sk-ant-api03-SECRETKEYvalue0123456789"
@@ -107,10 +108,12 @@ async def test_curation_drops_a_secret_keeps_the_rest_and_records_no_trace_of_it
         if request.purpose != "curate:person":
             ops: list[dict[str, Any]] = []
         else:
+            cited = shown_ids(request.system[0].text)
             ops = [
                 {"op": "INSERT", "content": "The owner's password is hunter2", "confidence": 1},
                 {"op": "INSERT", "content": "The owner lives in Lisbon", "confidence": 0.9},
             ]
+            ops = [{**op, "sources": cited} for op in ops]
         return LLMReply(
             (ToolUse("t", "apply_operations", {"operations": ops}),), "tool_use", Usage(1, 1)
         )
