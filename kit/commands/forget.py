@@ -11,7 +11,9 @@ from kit.commands.common import open_kit, user_of
 from kit.config import load_settings
 from kit.daemon.lock import AlreadyRunning, DataDirLock
 from kit.errors import InputError
-from kit.memory.forget import ForgetReport, ForgetScope, Forgetter
+from kit.memory.forget import Forgetter
+from kit.memory.forget_plan import ForgetReport, Sample
+from kit.memory.forget_scope import ForgetScope
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,12 +23,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Deletes the messages, erases the facts learned from them (history "
         "included) and the day summaries, in one step. A record says a forget happened "
         "and how much went, never what. Dates are excluded: --after 2026-03-01 starts on "
-        "2026-03-02. A person is matched by name as a whole word.",
+        "2026-03-02. A person is matched by name, as whole words and with the capitalisation "
+        "you give (Will is not 'will'); give it in lowercase to match any capitalisation. "
+        "Run with --dry-run first to see what would go.",
     )
     cmd.add_argument("--before", metavar="DATE", help="forget days before DATE (YYYY-MM-DD)")
     cmd.add_argument("--after", metavar="DATE", help="forget days after DATE (YYYY-MM-DD)")
     cmd.add_argument("--person", metavar="NAME", help="forget what names this person")
-    cmd.add_argument("--dry-run", action="store_true", help="only count what would go")
+    cmd.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="list what would go (the first messages and facts, and the counts); change nothing",
+    )
     cmd.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     cmd.set_defaults(func=run)
 
@@ -56,6 +64,8 @@ def _summary(report: ForgetReport) -> str:
         f"{report.facts_forgotten} facts",
         f"{report.days_removed} day summaries",
     ]
+    if report.facts_unmerged:
+        parts.append(f"{report.facts_unmerged} merged-in facts restored on their own")
     if report.days_rewritten:
         parts.append(f"{report.days_rewritten} day summaries rewritten")
     if report.conversation_summaries_rewritten:
@@ -63,8 +73,41 @@ def _summary(report: ForgetReport) -> str:
     return ", ".join(parts)
 
 
+CLIP = 72
+
+
+def _clip(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= CLIP else line[: CLIP - 1] + "…"
+
+
+def _listing(title: str, total: int, samples: tuple[Sample, ...]) -> list[str]:
+    if not samples:
+        return []
+    head = (
+        f"{title} ({total}):"
+        if total == len(samples)
+        else f"{title} (first {len(samples)} of {total}):"
+    )
+    return [head] + [f"  #{s.id}  {s.day}  {s.label}: {_clip(s.text)}" for s in samples]
+
+
+def _preview(report: ForgetReport) -> str:
+    lines = _listing("Messages", report.messages_removed, report.messages)
+    lines += _listing("Facts", report.facts_forgotten, report.facts)
+    return "\n".join(lines)
+
+
 async def run(args: argparse.Namespace) -> int:
     scope = scope_of(args)  # bad flags fail before the database is opened
+    if args.dry_run:  # a read: fine beside a running daemon
+        async with open_kit(args, with_embedder=False) as kit:
+            plan = await Forgetter(kit.services.db, kit.services.tz).preview(
+                user_of(args, kit), scope
+            )
+        _print_plan(scope, plan)
+        print("Nothing was changed (dry run).")
+        return 0
     # A running daemon (or kit chat / kit tui) would keep what is erased in its memory (its
     # vector index, a conversation it is in): forget only while no other engine is up.
     data_dir = load_settings(args.config, args.data_dir).data_dir
@@ -87,10 +130,10 @@ async def _forget(args: argparse.Namespace, scope: ForgetScope) -> int:
         s = kit.services
         user = user_of(args, kit)
         forgetter = Forgetter(s.db, s.tz)
-        plan = await forgetter.forget(user, scope, now=s.clock.now(), dry_run=True)
-        print(f"Forget {scope.describe()}: {_summary(plan)}.")
-        if args.dry_run or plan.total == 0:
-            print("Nothing was changed." if args.dry_run else "Nothing to forget.")
+        plan = await forgetter.preview(user, scope)
+        _print_plan(scope, plan)
+        if plan.total == 0:
+            print("Nothing to forget.")
             return 0
         if not args.yes:
             if not sys.stdin.isatty():
@@ -106,3 +149,9 @@ async def _forget(args: argparse.Namespace, scope: ForgetScope) -> int:
             "erased. A record that a forget happened (counts only) was kept."
         )
     return 0
+
+
+def _print_plan(scope: ForgetScope, plan: ForgetReport) -> None:
+    print(f"Forget {scope.describe()}: {_summary(plan)}.")
+    if listing := _preview(plan):
+        print(listing)

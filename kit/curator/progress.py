@@ -70,6 +70,16 @@ class Parked:
     parked_at: datetime
 
 
+async def _messages_still_there(tx: Transaction, batch: Batch) -> None:
+    if batch.messages:
+        ids = [m.id for m in batch.messages]
+        row = await tx.fetchone(
+            f"SELECT COUNT(*) FROM messages WHERE id IN ({','.join('?' * len(ids))})", ids
+        )
+        if row is None or row[0] != len(ids):
+            raise LostRace("some of its messages were forgotten meanwhile")
+
+
 class CurationProgress:
     def __init__(self, db: Database, messages: Messages, clock: Clock) -> None:
         self._db = db
@@ -147,13 +157,7 @@ class CurationProgress:
         already did, or if `kit forget` took some of its messages while the model thought
         (what the pass learned from them must not land)."""
         now = to_iso(self._clock.now())
-        if batch.messages:
-            ids = [m.id for m in batch.messages]
-            row = await tx.fetchone(
-                f"SELECT COUNT(*) FROM messages WHERE id IN ({','.join('?' * len(ids))})", ids
-            )
-            if row is None or row[0] != len(ids):
-                raise LostRace("some of its messages were forgotten meanwhile")
+        await _messages_still_there(tx, batch)
         if batch.parked_id is not None:
             changed = await tx.execute_rowcount(
                 "UPDATE curation_parked SET resolved_at = ? WHERE id = ? AND resolved_at IS NULL",
@@ -177,7 +181,9 @@ class CurationProgress:
         self, tx: Transaction, batch: Batch, reason: str, max_attempts: int
     ) -> str | None:
         """Count a failed attempt; after `max_attempts` park the batch and move on.
-        Returns a note for the outcome when the batch was parked now."""
+        Returns a note for the outcome when the batch was parked now. `LostRace` if `kit
+        forget` took some of its messages meanwhile: the failure's record may quote them."""
+        await _messages_still_there(tx, batch)
         if batch.parked_id is not None:
             return None  # a retry of a parked batch stays parked
         await self._ensure_row(tx, batch)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -13,14 +13,16 @@ import pytest
 from kit.api import Kit
 from kit.cli import main
 from kit.clock import FakeClock
-from kit.config import CATEGORIES, Settings
+from kit.config import CATEGORIES, Settings, load_settings
 from kit.daemon.lock import DataDirLock
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError
 from kit.llm.base import LLMReply, LLMRequest, TextSink, ToolUse
-from kit.memory.facts import FORGOTTEN
-from kit.memory.forget import ForgetScope, Forgetter, scrub_text
+from kit.memory.facts import FORGOTTEN, Provenance
+from kit.memory.forget import Forgetter
+from kit.memory.forget_scope import ForgetScope
 from kit.portability.export import export_document, to_json
+from tests.curation.helpers import shown_ids
 from tests.trust.memory import seed
 
 
@@ -148,12 +150,6 @@ async def test_forgetting_twice_finds_nothing_more(kit: Kit, clock: FakeClock) -
     assert again.total == 0
 
 
-def test_scrub_keeps_lines_and_sentences_that_do_not_name_the_person() -> None:
-    ana = ForgetScope.named("Ana").pattern()
-    text = "- Ana called\n- Banana bread\nWe met. Ana's dog barked! Then rain.\n- ANA-related"
-    assert scrub_text(text, ana) == "- Banana bread\nWe met. Then rain."
-
-
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
@@ -222,11 +218,13 @@ async def test_forgetting_messages_already_folded_into_a_window_summary_clears_i
 
 
 class _HeldCurator:
-    """A curator model that learns a fact about Ana, held mid-call until released."""
+    """A curator model that learns a fact about Ana (or answers invalidly, quoting her), held
+    mid-call until released."""
 
-    def __init__(self) -> None:
+    def __init__(self, expires_at: str | None = None) -> None:
         self.entered = asyncio.Event()
         self.release = asyncio.Event()
+        self.expires_at = expires_at
 
     async def complete(self, request: LLMRequest, on_text: TextSink | None = None) -> LLMReply:
         ops: list[dict[str, object]] = []
@@ -234,14 +232,19 @@ class _HeldCurator:
             self.entered.set()
             await self.release.wait()
             ops = [{"op": "INSERT", "subject": "Ana", "content": "Ana is a cardiologist"}]
-            ops[0]["confidence"] = 0.9
+            ops[0].update(confidence=0.9, sources=shown_ids(request.system[0].text))
+            if self.expires_at is not None:
+                ops[0]["expires_at"] = self.expires_at
         return LLMReply((ToolUse("t", "apply_operations", {"operations": ops}),), "tool_use")
 
 
+@pytest.mark.parametrize("expires_at", [None, "when Ana visits"], ids=["valid", "invalid"])
 async def test_a_curation_pass_in_flight_cannot_bring_back_what_was_just_forgotten(
-    settings: Settings, clock: FakeClock
+    settings: Settings, clock: FakeClock, expires_at: str | None
 ) -> None:
-    model = _HeldCurator()
+    """Applied or thrown out, a pass that read forgotten messages writes nothing: neither the
+    fact nor a record of the rejection (whose reason may quote them)."""
+    model = _HeldCurator(expires_at)
     async with Kit.open(
         settings=settings, llm=model, embedder=HashingEmbedder(), clock=clock, background=False
     ) as kit:
@@ -257,6 +260,8 @@ async def test_a_curation_pass_in_flight_cannot_bring_back_what_was_just_forgott
         assert sweep.result() < len(CATEGORIES)  # the people pass was thrown out
         assert await kit.facts(include_inactive=True) == []
         assert await kit.services.curator.sweep_idle(clock.now()) == 0  # nothing left to learn
+        records = await s.db.fetchall("SELECT reason, detail_json FROM passes")
+        assert records and "Ana" not in str([tuple(r) for r in records])
 
 
 def test_forget_refuses_while_a_daemon_holds_the_data_directory(
@@ -276,3 +281,61 @@ def test_forget_refuses_while_a_daemon_holds_the_data_directory(
     err = capsys.readouterr().err
     assert "a Kit daemon (pid" in err and "stop it first" in err and err.count("\n") == 1
     assert not (tmp_path / "data" / "kit.db").exists()
+
+
+def _memory_for_the_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twelve messages naming Ana (one long), one that does not, and two facts about her."""
+    monkeypatch.setenv("KIT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("KIT_CONFIG", str(tmp_path / "none.toml"))
+    (tmp_path / "none.toml").write_text('[schedule]\ntimezone = "UTC"\n')
+
+    async def fill() -> None:
+        async with Kit.open(settings=load_settings(), with_embedder=False) as kit:
+            s = kit.services
+            chat = await s.messages.conversation("owner", "api", "c")
+            at = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+            await s.messages.add(chat, "user", "Ana likes tulips. " + "x" * 200, at=at)
+            for n in range(11):
+                await s.messages.add(chat, "user", f"Ana note {n}", at=at + timedelta(days=1))
+            await s.messages.add(chat, "user", "Nothing about anyone", at=at)
+            for text in ("Ana is the owner's sister", "Ana likes tulips"):
+                await s.facts.add(
+                    "owner", category="people", content=text, provenance=Provenance("api", "")
+                )
+
+    asyncio.run(fill())
+
+
+def test_dry_run_lists_the_first_messages_and_facts_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not only counts: what would go, with ids, dates and clipped text."""
+    _memory_for_the_cli(tmp_path, monkeypatch)
+    assert main(["forget", "--person", "Ana", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "12 messages, 2 facts" in out and "Nothing was changed (dry run)." in out
+    assert "Messages (first 10 of 12):" in out and "Facts (2):" in out
+    lines = out.splitlines()
+    first = next(line for line in lines if "Ana likes tulips. x" in line)
+    assert first.startswith("  #1  2026-01-05  you: ") and first.endswith("…")
+    assert len(first) < 100
+    assert "  #4  2026-01-06  you: Ana note 2" in lines
+    assert any(line.endswith("people: Ana is the owner's sister") for line in lines)
+    assert "Ana note 10" not in out  # the eleventh and twelfth are counted, not listed
+    assert main(["forget", "--person", "Ana", "--dry-run"]) == 0
+    assert capsys.readouterr().out == out  # nothing was changed
+
+
+def test_a_dry_run_may_run_beside_a_daemon(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A dry run only reads, so a running daemon does not stop it (a real forget it does)."""
+    _memory_for_the_cli(tmp_path, monkeypatch)
+    daemon = DataDirLock(tmp_path / "data")
+    daemon.acquire("daemon")
+    try:
+        assert main(["forget", "--person", "Ana", "--dry-run"]) == 0
+        assert "12 messages" in capsys.readouterr().out
+        assert main(["forget", "--person", "Ana", "--yes"]) == 2
+    finally:
+        daemon.release()
