@@ -21,6 +21,7 @@ Facts go when what they were learned from goes:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import date, tzinfo
 from typing import Any, Protocol
@@ -144,10 +145,11 @@ class ForgetPlan:
     async def _facts(self, db: Reads) -> None:
         rows = await db.fetchall(
             "SELECT id, subject, content, created_at, active, replaced_by FROM facts"
-            " WHERE user_id = ? AND content != ?",
+            " WHERE user_id = ? AND content != ?",  # already forgotten: not counted twice
             (self.user_id, FORGOTTEN),
         )
-        facts = {r[0]: r for r in rows}  # already-forgotten facts are not counted twice
+        active = {r[0]: bool(r[4]) for r in rows}
+        merged_into = {r[0]: r[5] for r in rows if r[5] in active}
         chosen, cited = await self._by_history(db)
         start, end = self._utc_bounds()
         for fact_id, subject, content, created_at, _, _ in rows:
@@ -157,22 +159,21 @@ class ForgetPlan:
             elif fact_id not in cited and (start is None or created_at >= start):
                 if end is None or created_at < end:
                     chosen.add(fact_id)
-        grown = True
-        while grown:  # a merge holds what was merged into it
-            before = len(chosen)
-            chosen |= {r[5] for r in rows if r[0] in chosen and r[5] in facts}
-            grown = len(chosen) > before
-        self.fact_ids = sorted(chosen & facts.keys())
-        # Facts merged into one that is erased while in use (directly, or down a chain of
-        # merges) are brought back: what they said is not forgotten.
-        in_use = {i for i in self.fact_ids if facts[i][4]}
-        grown = True
-        while grown:
-            before = len(in_use)
-            in_use |= {i for i in self.fact_ids if facts[i][5] in in_use}
-            grown = len(in_use) > before
+        # A merge holds what was merged into it: it goes with any of its parts.
+        chosen = _grow(
+            chosen & active.keys(), lambda have: {merged_into[i] for i in have if i in merged_into}
+        )
+        self.fact_ids = sorted(chosen)
+        # The other parts of a merge erased while in use (directly, or down a chain of merges)
+        # come back: what they said is not forgotten.
+        in_use = _grow(
+            {i for i in chosen if active[i]},
+            lambda have: {i for i in chosen if merged_into.get(i) in have},
+        )
         self.unmerged = sorted(
-            i for i, r in facts.items() if i not in chosen and not r[4] and r[5] in in_use
+            i
+            for i, into in merged_into.items()
+            if into in in_use and i not in chosen and not active[i]
         )
 
     async def _by_history(self, db: Reads) -> tuple[set[int], set[int]]:
@@ -189,7 +190,8 @@ class ForgetPlan:
         for fact_id, reason, before_json, after_json, sources, batch_wide in history:
             ids = set(json.loads(sources))
             if not batch_wide:
-                cited |= {fact_id} if ids else set()
+                if ids:
+                    cited.add(fact_id)
                 if ids & lost:
                     chosen.add(fact_id)
             elif ids and (ids <= lost if self.names is not None else ids & lost):
@@ -275,6 +277,14 @@ class ForgetPlan:
 
     def _day(self, at: str) -> date:
         return local_date(from_iso(at), self.tz)
+
+
+def _grow(start: set[int], step: Callable[[set[int]], set[int]]) -> set[int]:
+    """`start` with what `step` adds to it, until it adds nothing more."""
+    found = set(start)
+    while more := step(found) - found:
+        found |= more
+    return found
 
 
 def _marks(ids: list[int]) -> str:
