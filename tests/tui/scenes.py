@@ -22,6 +22,9 @@ Scene = Callable[[Pilot[None]], Awaitable[None]]
 async def settle(pilot: Pilot[None]) -> None:
     """Let every running worker finish and the screen catch up with what they changed."""
     for _ in range(3):
+        # A blinking cursor is drawn or not depending on the moment the picture is taken.
+        for field in pilot.app.screen.query(Input):
+            field.cursor_blink = False
         await pilot.app.workers.wait_for_complete()
         await pilot.wait_for_scheduled_animations()
         await pilot.pause()
