@@ -1,9 +1,16 @@
-"""Logging to stderr with secrets redacted. The daemon adds a rotating file (same filter)."""
+"""Logging to stderr with secrets redacted. The daemon adds a rotating file (same filter).
+
+Two layers: the values of Kit's own keys (API key, bot token) are replaced wherever they
+appear, and the secret detector (kit/secrets/) withholds anything else that looks like a
+secret: a password or card number in an exception message, a key in a third-party error.
+"""
 
 from __future__ import annotations
 
 import logging
 import os
+
+from kit.secrets import withhold_secrets
 
 SECRET_ENV_VARS = ("ANTHROPIC_API_KEY", "TELEGRAM_BOT_TOKEN")
 
@@ -18,18 +25,18 @@ class RedactSecrets(logging.Filter):
         )
         self._secrets = [s for s in values if len(s) >= 6]
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        if not self._secrets:
-            return True
-        message = record.getMessage()
-        redacted = message
+    def _redact(self, text: str) -> str:
         for secret in self._secrets:
-            redacted = redacted.replace(secret, "[redacted]")
+            text = text.replace(secret, "[redacted]")
+        return withhold_secrets(text)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = self._redact(message)
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
-            for secret in self._secrets:
-                record.exc_text = record.exc_text.replace(secret, "[redacted]")
+            record.exc_text = self._redact(record.exc_text)
         if redacted != message:
             record.msg, record.args = redacted, None
         return True

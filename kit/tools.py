@@ -143,7 +143,9 @@ class Tools:
         self, args: Mapping[str, Any], user_id: str, message_id: int
     ) -> ToolOutcome:
         content = str(args.get("fact", "")).strip()
-        secret = find_secret(content)
+        subject = str(args.get("subject") or "")
+        # Everything that would be stored is screened: the subject can carry a secret too.
+        secret = find_secret(content) or find_secret(subject)
         if secret:
             log.info("remember refused: the fact looked like %s", secret)
             return ToolOutcome(
@@ -155,7 +157,7 @@ class Tools:
             user_id,
             category=category,
             content=content,
-            subject=str(args.get("subject") or ""),
+            subject=subject,
             confidence=0.95,
             provenance=Provenance(
                 actor="remember",
