@@ -10,6 +10,7 @@ from datetime import tzinfo
 from kit.config import LLMSettings, MemorySettings
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock
 from kit.memory.messages import Message, Messages
+from kit.neutralise import neutralise
 from kit.prompts import Prompts
 
 log = logging.getLogger(__name__)
@@ -18,8 +19,9 @@ log = logging.getLogger(__name__)
 def format_transcript(messages: list[Message], tz: tzinfo) -> str:
     lines = []
     for m in messages:
-        who = m.speaker or ("Owner" if m.role == "user" else "Kit")
-        lines.append(f"[{m.at.astimezone(tz).strftime('%Y-%m-%d %H:%M')}] {who}: {m.text}")
+        who = neutralise(m.speaker, inline=True) or ("Owner" if m.role == "user" else "Kit")
+        text = neutralise(m.text, inline=True)
+        lines.append(f"[{m.at.astimezone(tz).strftime('%Y-%m-%d %H:%M')}] {who}: {text}")
     return "\n".join(lines)
 
 
@@ -49,7 +51,7 @@ class WindowKeeper:
         leaving = window[: -self._memory.window_keep]
         prompt = self._prompts.render(
             "window_summary",
-            previous_summary=conversation.window_summary,
+            previous_summary=neutralise(conversation.window_summary),
             messages=format_transcript(leaving, self._tz),
         )
         reply = await self._llm.complete(
