@@ -337,6 +337,22 @@ async def test_curation_drops_an_operation_whose_subject_or_reason_holds_a_secre
     assert "its subject contains" in dump and "its reason contains" in dump
 
 
+async def test_a_secret_in_a_window_summary_is_withheld(
+    kit: Kit, fake_llm: FakeLLM, clock: FakeClock
+) -> None:
+    s = kit.services
+    chat = await s.messages.conversation("owner", "api", "w")
+    for i in range(51):
+        clock.advance(timedelta(minutes=1))
+        await s.messages.add(chat, "user" if i % 2 else "assistant", f"note {i}")
+    fake_llm.queue("- The owner's gate code is 4711\n- Ana arrives on Friday")
+    assert await s.window.maybe_summarize(chat.id)
+    stored = await s.messages.get_conversation(chat.id)
+    assert stored.window_summary == (
+        "- The owner's gate code is [secret withheld]\n- Ana arrives on Friday"
+    )
+
+
 def test_the_log_filter_withholds_secrets_it_was_never_told_about() -> None:
     """Not only Kit's own key: a password or card number in any log line is withheld."""
     redact = RedactSecrets([])
