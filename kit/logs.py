@@ -16,17 +16,25 @@ SECRET_ENV_VARS = ("ANTHROPIC_API_KEY", "TELEGRAM_BOT_TOKEN")
 
 
 class RedactSecrets(logging.Filter):
-    """Replace the values of known secrets wherever they appear in a log record."""
+    """Replace Kit's own keys wherever they appear in a log record, and withhold whatever
+    else the secret detector finds."""
 
     def __init__(self, secrets: list[str] | None = None) -> None:
         super().__init__()
+        self._given = secrets
+
+    def _known(self) -> list[str]:
+        # Read at each record, not once: a filter made before the environment held the key
+        # (an early handler) must still replace its exact value, not only what the detector sees.
         values = (
-            secrets if secrets is not None else [os.environ.get(v, "") for v in SECRET_ENV_VARS]
+            self._given
+            if self._given is not None
+            else [os.environ.get(v, "") for v in SECRET_ENV_VARS]
         )
-        self._secrets = [s for s in values if len(s) >= 6]
+        return [s for s in values if len(s) >= 6]
 
     def _redact(self, text: str) -> str:
-        for secret in self._secrets:
+        for secret in self._known():
             text = text.replace(secret, "[redacted]")
         return withhold_secrets(text)
 

@@ -367,3 +367,17 @@ def test_the_log_filter_withholds_secrets_it_was_never_told_about() -> None:
     )
     assert redact.filter(record)
     assert record.getMessage() == "model said my PIN is [secret withheld], card [secret withheld]"
+
+
+def test_a_log_filter_made_before_the_key_was_set_still_redacts_its_exact_value(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An early handler's filter reads Kit's own keys at each record, not once."""
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    redact = RedactSecrets()
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "plainvalue-xyz")
+    record = logging.LogRecord(
+        "x", logging.INFO, __file__, 1, "using %s", ("plainvalue-xyz",), None
+    )
+    assert redact.filter(record)
+    assert record.getMessage() == "using [redacted]"
