@@ -82,7 +82,7 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (KEY, re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}")),
     (KEY, re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}")),  # Slack
     (KEY, re.compile(r"\bA(?:KIA|SIA)[A-Z0-9]{16}\b")),  # AWS access key id
-    (KEY, re.compile(r"\b\d{6,12}:AA[A-Za-z0-9_\-]{30,}")),  # Telegram bot token
+    (KEY, re.compile(r"(?<!\d)\d{6,12}:AA[A-Za-z0-9_\-]{30,}")),  # Telegram bot token
     (KEY, re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*")),  # JWT
     # An AWS secret access key (40 base64 characters) anywhere near its name.
     (
@@ -104,6 +104,7 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 _SHORTEST = 6  # a plugin's match shorter than this is a fragment, not a value to withhold
+_TOKEN_CHAR = re.compile(r"[A-Za-z0-9_\-]")
 
 
 def find_tokens(text: str) -> Iterator[Secret]:
@@ -118,5 +119,13 @@ def find_tokens(text: str) -> Iterator[Secret]:
                 continue
             at = text.find(value)
             while at != -1:
-                yield Secret(kind, at, at + len(value))
+                yield _whole(kind, text, at, at + len(value))
                 at = text.find(value, at + len(value))
+
+
+def _whole(kind: str, text: str, start: int, end: int) -> Secret:
+    """A plugin's match grown to the whole token around it: its regex may stop short of the
+    end (a 37-character bot token matched as 35 would leave its tail in the text)."""
+    while end < len(text) and _TOKEN_CHAR.match(text, end) and _TOKEN_CHAR.match(text, end - 1):
+        end += 1
+    return Secret(kind, start, end)

@@ -50,6 +50,10 @@ def test_no_locomo_chat_turn_is_taken_for_a_secret() -> None:
         ("Visa 4111 1111 1111 1111 exp 09/27", "Visa  exp 09/27"),
         ("key AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY for maps", "key  for maps"),
         ("mon IBAN : FR14 2004 1010 0505 0001 3M02 606 merci", "mon IBAN :  merci"),
+        (  # the plugin's own match is 35 characters: the token's tail must go too
+            "GET /bot987654321:AAHsecretTelegramTokenValue0123456789/getMe",
+            "GET /bot/getMe",
+        ),
     ],
 )
 def test_withholding_replaces_only_the_value(text: str, kept: str) -> None:
