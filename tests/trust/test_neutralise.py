@@ -104,7 +104,7 @@ def _text(request: LLMRequest) -> str:
     return system + "\n" + (block.text if isinstance(block, TextBlock) else "")
 
 
-TRANSCRIPT_LINE = re.compile(r"^\[[\d\- :]+\] (Owner|Kit|the owner): ")
+TRANSCRIPT_LINE = re.compile(r"^\[(msg \d+, )?[\d\- :]+\] (Owner|Kit|the owner): ")
 
 
 async def test_the_curators_conversation_block(

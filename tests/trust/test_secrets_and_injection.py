@@ -310,23 +310,24 @@ async def test_curation_drops_an_operation_whose_subject_or_reason_holds_a_secre
         "owner", category="person", content="Owner likes tea", provenance=Provenance("api", "x")
     )
 
+    chat = await s.messages.conversation("owner", "api", "c")
+    said = await s.messages.add(chat, "user", "I like green tea now. My bike lock PIN is 4821.")
+
     def curator(request: LLMRequest) -> LLMReply | str:
         ops: list[dict[str, Any]] = []
         if request.purpose == "curate:person":
             ops = [
                 {"op": "INSERT", "content": "Owner has a bike", "subject": "PIN 4821",
-                 "confidence": 0.9},
+                 "confidence": 0.9, "sources": [said.id]},
                 {"op": "DEACTIVATE", "fact_id": old.id,
                  "reason": "moved; the new door code is 2580#"},
                 {"op": "UPDATE", "fact_id": kept.id, "content": "Owner likes green tea",
-                 "reason": "said so"},
+                 "reason": "said so", "sources": [said.id]},
             ]  # fmt: skip
         return LLMReply(
             (ToolUse("t", "apply_operations", {"operations": ops}),), "tool_use", Usage(1, 1)
         )
 
-    chat = await s.messages.conversation("owner", "api", "c")
-    await s.messages.add(chat, "user", "I like green tea now. My bike lock PIN is 4821.")
     fake_llm.default = curator
     clock.advance(timedelta(minutes=31))
     await s.curator.sweep_idle(clock.now())
