@@ -1,35 +1,50 @@
-"""Logging to stderr with secrets redacted. The daemon adds a rotating file (same filter)."""
+"""Logging to stderr with secrets redacted. The daemon adds a rotating file (same filter).
+
+Two layers: the values of Kit's own keys (API key, bot token) are replaced wherever they
+appear, and the secret detector (kit/secrets/) withholds anything else that looks like a
+secret: a password or card number in an exception message, a key in a third-party error.
+"""
 
 from __future__ import annotations
 
 import logging
 import os
 
+from kit.secrets import withhold_secrets
+
 SECRET_ENV_VARS = ("ANTHROPIC_API_KEY", "TELEGRAM_BOT_TOKEN")
 
 
 class RedactSecrets(logging.Filter):
-    """Replace the values of known secrets wherever they appear in a log record."""
+    """Replace Kit's own keys wherever they appear in a log record, and withhold whatever
+    else the secret detector finds."""
 
     def __init__(self, secrets: list[str] | None = None) -> None:
         super().__init__()
+        self._given = secrets
+
+    def _known(self) -> list[str]:
+        # Read at each record, not once: a filter made before the environment held the key
+        # (an early handler) must still replace its exact value, not only what the detector sees.
         values = (
-            secrets if secrets is not None else [os.environ.get(v, "") for v in SECRET_ENV_VARS]
+            self._given
+            if self._given is not None
+            else [os.environ.get(v, "") for v in SECRET_ENV_VARS]
         )
-        self._secrets = [s for s in values if len(s) >= 6]
+        return [s for s in values if len(s) >= 6]
+
+    def _redact(self, text: str) -> str:
+        for secret in self._known():
+            text = text.replace(secret, "[redacted]")
+        return withhold_secrets(text)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self._secrets:
-            return True
         message = record.getMessage()
-        redacted = message
-        for secret in self._secrets:
-            redacted = redacted.replace(secret, "[redacted]")
+        redacted = self._redact(message)
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
-            for secret in self._secrets:
-                record.exc_text = record.exc_text.replace(secret, "[redacted]")
+            record.exc_text = self._redact(record.exc_text)
         if redacted != message:
             record.msg, record.args = redacted, None
         return True

@@ -16,6 +16,7 @@ from kit.memory.facts import Facts, Provenance
 from kit.memory.messages import Messages
 from kit.memory.search import Hit, MemorySearch
 from kit.memory.window import format_transcript
+from kit.neutralise import neutralise, recalled_block
 from kit.secrets import find_secret
 
 log = logging.getLogger(__name__)
@@ -85,13 +86,14 @@ def format_hits(hits: list[Hit], tz: tzinfo) -> str:
     lines = []
     for hit in hits:
         when = hit.at.astimezone(tz).strftime("%Y-%m-%d")
+        text = neutralise(hit.text, inline=True)
         if hit.fact is not None:
-            lines.append(f"[fact #{hit.id}, {hit.fact.category}] {hit.text}")
+            lines.append(f"[fact #{hit.id}, {hit.fact.category}] {text}")
         elif hit.day is not None:
-            lines.append(f"[day {hit.day.day.isoformat()}] {hit.text}")
+            lines.append(f"[day {hit.day.day.isoformat()}] {text}")
         else:
             who = hit.message.speaker or hit.message.role if hit.message else ""
-            lines.append(f"[message {when}] {who}: {hit.text}")
+            lines.append(f"[message {when}] {neutralise(who, inline=True)}: {text}")
     return "\n".join(lines)
 
 
@@ -126,24 +128,31 @@ class Tools:
         hits = list(result.hits[:15])
         if not hits:
             return ToolOutcome("Nothing found in memory for that query.")
-        return ToolOutcome(format_hits(hits, self._tz), fact_ids=[h.id for h in hits if h.fact])
+        return ToolOutcome(
+            recalled_block(format_hits(hits, self._tz)), fact_ids=[h.id for h in hits if h.fact]
+        )
 
     async def _day_history(self, text: str, user_id: str, now: datetime) -> ToolOutcome:
         day = parse_day(text, now.astimezone(self._tz).date())
         summary = await self._days.get(user_id, day)
         if summary is not None:
-            return ToolOutcome(f"Summary of {day.isoformat()}:\n{summary.detailed or summary.best}")
+            text = neutralise(summary.detailed or summary.best)
+            return ToolOutcome(recalled_block(f"Summary of {day.isoformat()}:\n{text}"))
         messages = await self._messages.on_day(user_id, day)
         if not messages:
             return ToolOutcome(f"Nothing is recorded for {day.isoformat()}.")
         transcript = format_transcript(messages[-60:], self._tz)
-        return ToolOutcome(f"No summary yet for {day.isoformat()}; its messages:\n{transcript}")
+        return ToolOutcome(
+            recalled_block(f"No summary yet for {day.isoformat()}; its messages:\n{transcript}")
+        )
 
     async def _remember(
         self, args: Mapping[str, Any], user_id: str, message_id: int
     ) -> ToolOutcome:
         content = str(args.get("fact", "")).strip()
-        secret = find_secret(content)
+        subject = str(args.get("subject") or "")
+        # Everything that would be stored is screened: the subject can carry a secret too.
+        secret = find_secret(content) or find_secret(subject)
         if secret:
             log.info("remember refused: the fact looked like %s", secret)
             return ToolOutcome(
@@ -155,7 +164,7 @@ class Tools:
             user_id,
             category=category,
             content=content,
-            subject=str(args.get("subject") or ""),
+            subject=subject,
             confidence=0.95,
             provenance=Provenance(
                 actor="remember",

@@ -40,6 +40,8 @@ def test_mypy_strict_is_clean() -> None:
         ("anthropic", {"kit/llm/anthropic.py"}),
         ("fastembed", {"kit/embed/fastembed.py"}),
         ("telegram", {"kit/channels/telegram.py"}),
+        ("detect_secrets", {"kit/secrets/tokens.py"}),
+        ("mnemonic", {"kit/secrets/seeds.py"}),
     ],
 )
 def test_each_sdk_is_imported_in_one_module(sdk: str, home: set[str]) -> None:

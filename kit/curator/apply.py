@@ -27,14 +27,13 @@ from kit.curator.ops import (
     Update,
     deactivated_ids,
     describe,
-    new_content,
     op_json,
     op_name,
     touched_ids,
 )
 from kit.curator.records import PassLog
 from kit.curator.reports import PassOutcome
-from kit.curator.screen import screen
+from kit.curator.screen import screen_op
 from kit.errors import NotFound
 from kit.memory.db import Transaction
 from kit.memory.facts import Fact, Facts, FactWriter, Provenance
@@ -81,7 +80,7 @@ class Applier:
         `source_message_ids` is the batch: the messages the operations may cite."""
         writer = self._facts.writer(tx, user_id)
         sources = tuple(source_message_ids)
-        unfit = [screen(text) if (text := new_content(op)) is not None else None for op in ops]
+        unfit = [screen_op(op) for op in ops]
         record: dict[str, Any] = {
             **(detail or {}),
             # A screened operation is recorded without its text: it may hold a secret.

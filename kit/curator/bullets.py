@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from kit.errors import LLMOutputError
 from kit.llm.base import LLMReply
-from kit.secrets import find_secret
+from kit.secrets import withhold_secrets
 
 _BULLET = re.compile(r"^(\s*)(?:[-*•+]|\d{1,3}[.)])\s+(.*\S)\s*$")
 _HEADING = re.compile(r"^\s*#{1,6}\s+(.*\S)\s*$")
@@ -30,7 +30,8 @@ def parse_bullets(reply: LLMReply, *, what: str, max_bullets: int | None = None)
 
     A preamble before the first bullet or heading is dropped; unbulleted lines after it are
     continuations of the bullet above. Rejected: a cut-off answer, an empty one, a refusal, an
-    answer without bullets and one with too many. A line repeating a secret is left out.
+    answer without bullets and one with too many. A secret repeated in it is withheld: its
+    value becomes "[secret withheld]" and the rest of the line stays.
     """
     if reply.stop_reason == "max_tokens":
         raise LLMOutputError(f"{what} was cut off at the token limit")
@@ -60,19 +61,7 @@ def parse_bullets(reply: LLMReply, *, what: str, max_bullets: int | None = None)
         raise LLMOutputError(f"{what} has no bullet points ({first[:80]!r})")
     if max_bullets is not None and bullets > max_bullets:
         raise LLMOutputError(f"{what} has {bullets} bullets; at most {max_bullets} were asked for")
-    return BulletText(_tidy("\n".join(_without_secrets(lines))), bullets)
-
-
-def _without_secrets(lines: list[str]) -> list[str]:
-    """A line repeating a secret is replaced by a note saying what kind was left out."""
-    out = []
-    for line in lines:
-        secret = find_secret(line)
-        if secret:
-            indent = line[: len(line) - len(line.lstrip())]
-            line = f"{indent}- (left out: this line repeated {secret})"
-        out.append(line)
-    return out
+    return BulletText(_tidy(withhold_secrets("\n".join(lines))), bullets)
 
 
 def _tidy(body: str) -> str:

@@ -35,6 +35,7 @@ from kit.llm.base import LLM, ChatMessage, LLMReply, LLMRequest, SystemBlock
 from kit.memory.db import Database
 from kit.memory.facts import Fact, Facts
 from kit.memory.messages import Message, Messages
+from kit.neutralise import neutralise
 from kit.prompts import Prompts
 
 log = logging.getLogger(__name__)
@@ -350,8 +351,9 @@ def transcript(messages: Sequence[Message], tz: tzinfo, owner: str) -> str:
     cite as their sources; Kit's lines carry none: facts never come from them."""
     lines = []
     for m in messages:
-        who = "Kit" if m.role == "assistant" else (m.speaker or owner)
+        who = "Kit" if m.role == "assistant" else (neutralise(m.speaker, inline=True) or owner)
         text = m.text if len(m.text) <= BATCH_MAX_CHARS else m.text[:BATCH_MAX_CHARS] + " [...]"
+        text = neutralise(text, inline=True)
         at = m.at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
         label = at if m.role == "assistant" else f"msg {m.id}, {at}"
         lines.append(f"[{label}] {who}: {text}")
@@ -366,6 +368,7 @@ def fact_lines(facts: Sequence[Fact], tz: tzinfo) -> str:
     for f in facts:
         expiry = "" if f.expires_at is None else f" | expires {local_date(f.expires_at, tz)}"
         pinned = " | pinned by the owner" if f.pinned else ""
-        subject = f.subject or "-"
-        lines.append(f"#{f.id} | {subject} | {f.content} | {f.confidence:.2f}{expiry}{pinned}")
+        subject = neutralise(f.subject, inline=True) or "-"
+        content = neutralise(f.content, inline=True)
+        lines.append(f"#{f.id} | {subject} | {content} | {f.confidence:.2f}{expiry}{pinned}")
     return "\n".join(lines)

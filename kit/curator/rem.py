@@ -34,6 +34,7 @@ from kit.memory.days import Day, Days
 from kit.memory.db import Database
 from kit.memory.facts import Fact, Facts, Provenance
 from kit.memory.job_runs import JobRuns, known_users
+from kit.neutralise import neutralise
 from kit.prompts import Prompts
 
 log = logging.getLogger(__name__)
@@ -191,7 +192,7 @@ class Rem:
         prompt = self._prompts.render(
             "rem_condense",
             day=f"{day.day.isoformat()} ({day.day.strftime('%A')})",
-            detailed=day.detailed,
+            detailed=neutralise(day.detailed),
         )
         reply = await self._llm.complete(
             LLMRequest(

@@ -23,6 +23,7 @@ from kit.errors import LLMOutputError
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, ToolSpec, Usage
 from kit.memory.db import Database
 from kit.memory.facts import Fact, Facts
+from kit.neutralise import neutralise
 from kit.prompts import Prompts
 
 log = logging.getLogger(__name__)
@@ -173,11 +174,12 @@ def _fact_line(fact: Fact, tz: tzinfo) -> str:
     def day(value: datetime | None) -> str:
         return "never" if value is None else value.astimezone(tz).date().isoformat()
 
-    subject = f"[{fact.subject}] " if fact.subject else ""
+    subject = f"[{neutralise(fact.subject, inline=True)}] " if fact.subject else ""
     expiry = f"; expires {day(fact.expires_at)}" if fact.expires_at else ""
     return (
         f"#{fact.id} (confidence {fact.confidence:.2f}; written {day(fact.created_at)}; "
-        f"last used {day(fact.last_accessed_at)}{expiry}) {subject}{fact.content}"
+        f"last used {day(fact.last_accessed_at)}{expiry}) {subject}"
+        + neutralise(fact.content, inline=True)
     )
 
 

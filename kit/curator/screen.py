@@ -1,5 +1,8 @@
 """What may never become a fact: secrets, and statements about the assistant itself.
 
+Every text an operation would store is screened for secrets: the content, and the subject and
+reason (kept in the fact and its history) too.
+
 The prompts tell the model the same rules; this is the check that does not depend on the model
 obeying. A screened operation is dropped (with a recorded reason) and the rest of the pass
 goes on. Reasons never quote the text, so a secret cannot leak into logs or pass records.
@@ -9,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from kit.curator.ops import Operation, new_content
 from kit.secrets import find_secret
 from kit.tools import TOOL_SPECS
 
@@ -51,3 +55,15 @@ def screen(text: str) -> str | None:
     if secret is not None:
         return f"it contains what looks like {secret}; secrets are never stored"
     return self_reference(text)
+
+
+def screen_op(op: Operation) -> str | None:
+    """Why this operation must not be applied, or None when it may be."""
+    content = new_content(op)
+    if content is not None and (why := screen(content)) is not None:
+        return why
+    for field in ("subject", "reason"):
+        text = vars(op).get(field)
+        if isinstance(text, str) and (secret := find_secret(text)) is not None:
+            return f"its {field} contains what looks like {secret}; secrets are never stored"
+    return None

@@ -21,6 +21,7 @@ from kit.memory.days import Day, Days
 from kit.memory.db import Database
 from kit.memory.job_runs import JobRuns, known_users
 from kit.memory.messages import Message, Messages
+from kit.neutralise import neutralise
 from kit.prompts import Prompts
 
 log = logging.getLogger(__name__)
@@ -43,10 +44,11 @@ class SummaryRun:
 def format_day_transcript(messages: list[Message], tz: tzinfo) -> str:
     lines = []
     for m in messages:
-        who = m.speaker or ("Owner" if m.role == "user" else "Kit")
+        who = neutralise(m.speaker, inline=True) or ("Owner" if m.role == "user" else "Kit")
         text = m.text.strip()
         if len(text) > MAX_MESSAGE_CHARS:
             text = text[:MAX_MESSAGE_CHARS] + f" [... {len(text) - MAX_MESSAGE_CHARS} more chars]"
+        text = neutralise(text, inline=True)
         lines.append(f"[{m.at.astimezone(tz).strftime('%H:%M')}] {who}: {text}")
     return "\n".join(lines)
 

@@ -10,7 +10,7 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.errors import LLMUnavailable
-from kit.llm.base import LLMRequest
+from kit.llm.base import LLMReply, LLMRequest, TextBlock, Usage
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import Conversation
 
@@ -136,6 +136,30 @@ async def test_empty_summary_is_not_stored(
     fake_llm.queue("   \n")
     assert await kit.services.window.maybe_summarize(conv.id) is False
     assert len(await kit.services.messages.window(conv.id)) == 51
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I'm sorry, but I can't help with summarising this conversation.",
+        LLMReply((TextBlock("- the owner went through notes 1 to"),), "max_tokens", Usage(1, 600)),
+        "The owner and Kit went through many notes.",  # no bullets: not what was asked
+    ],
+    ids=["refusal", "cut-off", "no-bullets"],
+)
+async def test_an_unusable_summary_keeps_the_previous_one_and_the_window(
+    kit: Kit, conv: Conversation, fake_llm: FakeLLM, clock: FakeClock, reply: str | LLMReply
+) -> None:
+    """Checked like a day summary: a refusal or a cut-off answer never replaces the summary."""
+    await add_notes(kit, conv, 1, 52, clock)
+    fake_llm.queue("- FIRST SUMMARY")
+    await settle(kit, conv)
+    await add_notes(kit, conv, 52, 83, clock)
+    fake_llm.queue(reply)
+    assert await kit.services.window.maybe_summarize(conv.id) is False
+    stored = await kit.services.messages.get_conversation(conv.id)
+    assert stored.window_summary == "- FIRST SUMMARY"
+    assert len(await kit.services.messages.window(conv.id)) == 51  # retried on the next message
 
 
 async def test_window_moves_only_from_the_start_it_was_computed_for(

@@ -97,12 +97,23 @@ async def test_unreachable_model_stops_the_round_keeping_days_already_written(
     assert (await kit.day(SAT)) is not None and (await kit.day(SUN)) is None
 
 
-async def test_a_line_repeating_a_secret_is_left_out(kit: Kit, fake_llm: FakeLLM) -> None:
+async def test_a_secret_repeated_in_the_summary_is_withheld_and_the_rest_kept(
+    kit: Kit, fake_llm: FakeLLM
+) -> None:
     await chat_on(kit, SUN, "my api key is sk-abcdefghijklmnopqrstuv, keep it")
-    fake_llm.queue("- Owner shared sk-abcdefghijklmnopqrstuv\n- Planned the week")
+    fake_llm.queue(
+        "- Owner shared sk-abcdefghijklmnopqrstuv for the weather bot\n"
+        "- [10:05] The gate code for Ana's building is 4711\n"
+        "- Das WLAN-Passwort lautet Hausboot77\n"
+        "- Planned the week"
+    )
     day = await kit.services.summarizer.summarize_day("owner", SUN)
-    assert "sk-" not in day.detailed
-    assert day.detailed == "- (left out: this line repeated an API key)\n- Planned the week"
+    assert day.detailed == (
+        "- Owner shared [secret withheld] for the weather bot\n"
+        "- [10:05] The gate code for Ana's building is [secret withheld]\n"
+        "- Das WLAN-Passwort lautet [secret withheld]\n"
+        "- Planned the week"
+    )
 
 
 async def test_summarising_a_day_without_messages_says_so(kit: Kit) -> None:

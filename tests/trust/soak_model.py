@@ -75,5 +75,5 @@ class SoakModel:
         if "daily journal" in everything:
             return "daily_summary", text_reply("- Worked on things\n- Decided stuff\n- Left x open")
         if "You maintain the rolling summary" in everything:
-            return "window_summary", text_reply("Earlier: the owner sent soak messages.")
+            return "window_summary", text_reply("- Earlier: the owner sent soak messages.")
         return "chat", text_reply("Noted.")

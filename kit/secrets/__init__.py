@@ -1,0 +1,51 @@
+"""Spotting secrets so they are never stored in memory nor written to logs.
+
+Four detectors, each returning spans: tokens and keys (detect-secrets' provider plugins plus
+the shapes it lacks), passwords, PINs and access codes said in prose in many languages, card
+numbers and IBANs (checksums), and wallet seed phrases (BIP-39 word runs). `find_secret` says
+what kind a text holds (for refusals and screen reasons, which never quote it);
+`withhold_secrets` replaces just the secret values, so a summary keeps its sentence.
+"""
+
+from __future__ import annotations
+
+from kit.secrets.base import Secret
+from kit.secrets.numbers import find_numbers
+from kit.secrets.prose import find_prose
+from kit.secrets.seeds import find_seeds
+from kit.secrets.tokens import find_tokens
+
+WITHHELD = "[secret withheld]"
+
+_DETECTORS = (find_tokens, find_prose, find_numbers, find_seeds)
+
+
+def find_secrets(text: str) -> list[Secret]:
+    """Every secret in `text`, by position; overlapping finds are merged into one span."""
+    found = sorted(
+        (s for detect in _DETECTORS for s in detect(text)), key=lambda s: (s.start, -s.end)
+    )
+    merged: list[Secret] = []
+    for secret in found:
+        if merged and secret.start < merged[-1].end:
+            last = merged[-1]
+            merged[-1] = Secret(last.kind, last.start, max(last.end, secret.end))
+        else:
+            merged.append(secret)
+    return merged
+
+
+def find_secret(text: str) -> str | None:
+    """What kind of secret `text` seems to hold ("a password", ...), or None."""
+    found = find_secrets(text)
+    return found[0].kind if found else None
+
+
+def withhold_secrets(text: str) -> str:
+    """`text` with each secret value replaced by "[secret withheld]"."""
+    for secret in reversed(find_secrets(text)):
+        text = text[: secret.start] + WITHHELD + text[secret.end :]
+    return text
+
+
+__all__ = ["WITHHELD", "Secret", "find_secret", "find_secrets", "withhold_secrets"]

@@ -1,0 +1,235 @@
+"""Secrets said in words: "the password for the wifi is Tr0ub4dor&3", "mein Passwort ist ...",
+"the gate code is 4711", "CVV 737", "the api key is ...", in several languages and scripts.
+
+Each pattern is a name, an optional qualifier ("for the office wifi"), a connector ("is", ":",
+"lautet", "est", "é", "は", "是" ...) and a value; only the value is reported, so withholding it
+keeps the sentence. What the value must look like is what keeps ordinary talk about passwords
+("my password is too long", "I forgot my password") from being flagged:
+- after a clear connector, a password may be any word that is not a common word (too, wrong,
+  the, same, expired ... in each language), or anything quoted;
+- after an ambiguous one (English "to"/"on", no connector at all) or with an ambiguous name
+  ("clave", "pw"), it must look made up: a digit, a symbol, or a capital inside the word;
+- PINs, door and alarm codes and card codes must hold digits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from kit.secrets.base import ACCESS_CODE, CARD_CODE, KEY, PASSWORD, Secret
+
+# -- names -------------------------------------------------------------------------------------
+_PASSWORD_CLEAR = (
+    r"passwords?|passwd|passphrase|passcode|passwort|kennwort|mot de passe|contraseña|senha"
+    r"|palavra[- ]passe|parola d['’]ordine|wachtwoord|has[łl]o|l[öo]senord(?:et)?|passord(?:et)?"
+    r"|adgangskode(?:n)?|kodeord(?:et)?|salasana|[şs]ifre(?:m|si|niz|n)?|пароль|паролем"
+    r"|κωδικ[όο]ς(?: πρόσβασης)?|كلمة (?:المرور|السر)|סיסמ[הא]|पासवर्ड"
+)
+_PASSWORD_CJK = (
+    r"パスワード|暗証番号|密码|密碼|비밀번호|암호"  # no word boundaries in these scripts
+)
+_PASSWORD_AMBIGUOUS = r"pass|pw|pwd|mdp|clave|parola"
+_LOGIN = r"log[- ]?in|user(?:name)?|benutzer(?:name)?|utilisateur|usuario"
+_PIN = (
+    r"pin(?:[- ]?(?:code|number|nummer|kod|nr))?|geheimzahl|code pin|código pin|codice pin"
+    r"|kod pin|пин(?:-код)?"
+)
+_ACCESS_EN = (
+    r"(?:door|gate|alarm|garage|safe|lock|locker|lockbox|padlock|entry|entrance|access|building"
+    r"|keypad|intercom|buzzer|house|wi-?fi|security|verification|confirmation|2fa|two[- ]factor"
+    r"|otp|one[- ]time|login|unlock|recovery|backup|sms|authenticator)"
+    r"(?:[ -][\w-]+){0,2}?[ -](?:code|combination|combo)s?"
+)
+# A bare "code" only when what it opens follows: "the code to unlock my phone", "Code für die Tür".
+_ACCESS_BARE = (
+    r"code(?=\s+(?:to|for|of|für|von|pour|de|para|per|do|для|от)\b[^\n:=]{0,30}?"
+    r"(?<![^\W_])(?:unlock|door|gate|alarm|garage|safe|lock|locker|padlock|phone|entry|building"
+    r"|house|flat|apartment|tür|haustür|tor|tresor|schloss|porte|portail|alarme|puerta|portal"
+    r"|alarma|portão|porta|cancello|allarme|deur|poort|drzwi|bramy|двер\w*))"
+)
+_ACCESS_OTHER = (
+    r"(?:tür|tor|haustür|alarm|alarmanlagen|zugangs|sicherheits|schloss|tresor|garagen|wlan"
+    r"|deur|poort|toegangs|garage)code|zahlenkombination|digicode"
+    r"|code (?:de la porte|d['’]entrée|de l['’]alarme|d['’]accès|du portail|de l['’]immeuble"
+    r"|du cadenas|du coffre)"
+    r"|código (?:de la puerta|de la alarma|de acceso|de entrada|de la caja fuerte|del portal"
+    r"|del portón|del candado|del garaje|do portão|do alarme|da porta|de acesso|do cadeado"
+    r"|da garagem)"
+    r"|codice (?:del cancello|dell['’]allarme|della porta|di accesso|del lucchetto"
+    r"|della cassaforte)"
+    r"|kod (?:do drzwi|do bramy|alarmu|dostępu|do domofonu|do sejfu)"
+    r"|код (?:от двери|домофона|сигнализации|доступа|от сейфа|от подъезда)"
+)
+_CARD_CODE = (
+    r"cvv2?|cvc2?|csc|cvn|card security code|security code|card verification"
+    r" (?:code|value|number)|(?:karten)?prüfnummer|cryptogramme(?: visuel)?"
+    r"|código de seguridad|código de segurança|codice di sicurezza"
+)
+_API = (
+    r"api[_ -]?(?:key|token|secret)|access[_ -]?(?:key|token)|secret[_ -]?key|client[_ -]?secret"
+    r"|auth[_ -]?token|bearer(?: token)?|(?:bot |personal |app |refresh )?token|secret"
+    r"|api-schlüssel|clé (?:d['’])?api|clave (?:de )?api|chave (?:de )?api|chiave api|klucz api"
+    r"|ключ api"
+)
+
+# -- between the name and the value --------------------------------------------------------------
+# "for the office wifi", "du wifi", "от почты", "they sent": a preposition (or a relative
+# clause) and a few words, on one line.
+_QUALIFIER = (
+    r"(?:\s+(?:for|to|of|on|at|in|from|with|that|which|they|you|we|i|he|she|für|zum|zur|vom|von|des|der|du|de|del|della|dello"
+    r"|dei|da|do|dos|das|dla|od|от|для|till|för|til|på|af|van|voor|bij|di|per|pour|para|na)\b"
+    r"[^\n:=]{0,40}?)?"
+)
+_CLEAR = (
+    r"\s*(?:[:=]|->|=>|—|–|\b(?:is|was|are|equals|ist|lautet|war|est|était|es|era|é|è|är"
+    r"|var|er|jest|było|было|είναι)\b|は|是|為|为|는|은|：)"
+    r"(?:\s*[:=])?(?:\s+(?:now|still|currently|jetzt|nun|maintenant|ahora|agora|ora|nu|teraz"
+    r"|теперь|simply|just))?"
+)
+_CHANGED = (
+    r"\s+(?:(?:was|is|has been|got|been)\s+)?(?:changed|set|reset|updated)\s+to"
+    r"|\s+(?:wurde\s+)?geändert\s+(?:auf|zu|in)|\s+(?:a été\s+)?changé\s+en"
+)
+_AMBIGUOUS = r"\s+(?:to|on|er|en|это)\b"
+
+# -- values -------------------------------------------------------------------------------------
+_QUOTED = (
+    r'"[^"\n]{2,64}"|\'[^\'\n]{2,64}\'|“[^”\n]{2,64}”|‘[^’\n]{2,64}’|«[^»\n]{2,64}»'
+    r"|„[^“”\n]{2,64}[“”]|`[^`\n]{2,64}`"
+)
+_BARE = r"[^\s\"'“”‘’«»„`]{3,64}"
+# Words that follow "my password is" in talk about a password, not in telling it.
+_COMMON = frozenset(
+    """
+    the a an my your his her our their its this that it not no too very so still also just now
+    same different wrong incorrect correct right invalid valid weak strong secure insecure safe
+    unsafe long short expired expiring changed reset required needed missing lost forgotten
+    saved stored written hidden encrypted hashed case sensitive easy hard simple complicated
+    complex good bad fine ok okay great terrible unique something nothing anything everything
+    one what which where there here in on at for to of with by from and or but if when because
+    about like being been getting going set updated working broken blocked locked protected
+    shared known public private generated random new old usually always never probably
+    definitely actually really quite pretty rather much more less enough somewhere
+    der die das ein eine mein meine dein sein ihr unser nicht kein keine zu sehr noch auch jetzt
+    gleich falsch richtig ungültig gültig schwach stark sicher unsicher lang kurz abgelaufen
+    geändert vergessen gespeichert leicht schwer einfach kompliziert gut schlecht neu alt immer
+    nie le la les un une mon ma mes ton ta son sa notre votre leur pas ne trop très encore aussi
+    maintenant même faux fausse incorrecte bon bonne mauvais invalide valide faible fort forte
+    sécurisé longue court courte expiré changé oublié compliqué nouveau nouvelle toujours jamais
+    el los las una mi tu su nuestro demasiado muy todavía también ahora mismo misma incorrecta
+    incorrecto correcta correcto válida débil fuerte segura seguro larga largo corta corto
+    caducada cambiada olvidada nueva nuevo siempre nunca o os as um uma meu minha teu tua seu
+    não muito ainda agora mesma mesmo errada errado correta fraca segura longa curta expirada
+    alterada esquecida simples nova sempre il lo i gli mio mia tuo tua suo non troppo molto
+    ancora anche adesso ora stessa stesso sbagliata sbagliato corretta debole sicura lunga
+    scaduta cambiata dimenticata semplice mai de het een mijn jouw zijn haar ons niet te heel
+    nog ook nu dezelfde hetzelfde fout verkeerd juist zwak sterk veilig verlopen veranderd
+    vergeten simpel nieuw altijd nooit nie za bardzo jeszcze też teraz ten sam to błędne złe
+    poprawne słabe silne bezpieczne długie krótkie zmienione zapomniane nowe zawsze не слишком
+    очень ещё тоже теперь тот же неправильный неверный правильный слабый сильный надёжный
+    длинный короткий изменён новый всегда
+    """.split()
+)
+_NOT_COMMON = r"(?!(?:" + "|".join(sorted(map(re.escape, _COMMON))) + r")(?![^\W_]))"
+_MADE_UP = r"\d|[#&_@$%*+=/\\~^|<>{}\[\]-]|(?-i:[a-zà-ÿ][A-Z])"  # a digit, a symbol, camelCase
+_TRAILING = ".,;:)]}'\"”’»"
+_OPENING_QUOTES = "\"'“‘«„`"
+
+
+def _c(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def _named(names: str) -> str:
+    return rf"(?<![^\W_])(?:{names})(?![^\W_])"
+
+
+def _connected(connectors: str) -> str:
+    """A qualifier only before a spoken connector: with none, "clave del wifi" must not make
+    "wifi" the value."""
+    return rf"(?:{_QUALIFIER}(?:{connectors})|{connectors})"
+
+
+# A plain uncommon word will do ("the password to my laptop is sunshine")...
+_WORD_VALUE = rf"(?P<value>{_QUOTED}|{_NOT_COMMON}{_BARE})"
+# ...or it must look made up.
+_STRICT_VALUE = rf"(?P<value>{_QUOTED}|(?=\S*?(?:{_MADE_UP})){_BARE})"
+_ANY = rf"{_CLEAR}|{_CHANGED}|{_AMBIGUOUS}|\s*[-–—]?"  # or nothing at all: "şifrem Istanbul34!"
+
+# (kind, pattern with a "value" group)
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        PASSWORD,
+        _c(rf"{_named(_PASSWORD_CLEAR)}{_connected(_CLEAR + '|' + _CHANGED)}\s*{_WORD_VALUE}"),
+    ),
+    (PASSWORD, _c(rf"(?:{_PASSWORD_CJK}){_connected(_CLEAR)}\s*{_STRICT_VALUE}")),
+    (
+        PASSWORD,
+        _c(
+            rf"{_named(_PASSWORD_CLEAR + '|' + _PASSWORD_AMBIGUOUS)}{_connected(_ANY)}"
+            rf"\s*{_STRICT_VALUE}"
+        ),
+    ),
+    # "use 'purple monkey dishwasher' as the passphrase", "Blue42! is my password"
+    (
+        PASSWORD,
+        _c(
+            rf"(?P<value>{_QUOTED}|(?<!\S)(?=\S*?(?:{_MADE_UP})){_BARE})\s+(?:is|was|as|=)\s+"
+            rf"(?:my|the|our|your|his|her|their)\s+(?:[\w-]+\s+){{0,3}}?{_named(_PASSWORD_CLEAR)}"
+        ),
+    ),
+    # "login: ana@example.com / Sunflower88!"
+    (
+        PASSWORD,
+        _c(
+            rf"{_named(_LOGIN)}\s*[:=]"
+            rf"\s*\S+\s*(?:/|\||,|;|\band\b|\bpass(?:word)?\s*[:=]?)\s*{_STRICT_VALUE}"
+        ),
+    ),
+    (ACCESS_CODE, _c(rf"{_named(_PIN)}{_connected(_ANY)}\s*(?P<value>\d{{4,8}})(?!\d)")),
+    (
+        ACCESS_CODE,
+        _c(
+            rf"{_named(_ACCESS_EN + '|' + _ACCESS_BARE + '|' + _ACCESS_OTHER)}{_connected(_ANY)}\s*"
+            r"(?P<value>(?=(?:[^\d\s]{0,3}[- ]?\d){3})"
+            r"[0-9A-Z#*](?:[0-9A-Za-z#*]|[- ](?=[0-9#*])){2,23})"
+        ),
+    ),
+    (CARD_CODE, _c(rf"{_named(_CARD_CODE)}{_connected(_ANY)}\s*(?P<value>\d{{3,4}})(?!\d)")),
+    (
+        KEY,
+        _c(
+            rf"{_named(_API)}{_connected(_ANY)}\s*"
+            rf"(?P<value>(?=\S*?\d)(?=\S*?[a-z])[A-Za-z0-9_\-./+=:]{{12,}})"
+        ),
+    ),
+)
+
+
+# One quick scan for any name first: most text mentions none, and then no pattern need run.
+_ANY_NAME = _c(
+    _named(
+        "|".join(
+            (
+                *(_PASSWORD_CLEAR, _PASSWORD_AMBIGUOUS, _PIN, _ACCESS_EN, _ACCESS_BARE),
+                *(_ACCESS_OTHER, _CARD_CODE, _API, _LOGIN),
+            )
+        )
+    )
+    + f"|{_PASSWORD_CJK}"
+)
+
+
+def find_prose(text: str) -> Iterator[Secret]:
+    if not _ANY_NAME.search(text):
+        return
+    for kind, pattern in _PATTERNS:
+        for match in pattern.finditer(text):
+            value = match.group("value")
+            if value[0] not in _OPENING_QUOTES:
+                value = value.rstrip(_TRAILING)
+                if len(value) < 3 or not (re.search(_MADE_UP, value) or len(value) >= 4):
+                    continue  # "…is abc." says too little to be a password
+            start = match.start("value")
+            yield Secret(kind, start, start + len(value))
