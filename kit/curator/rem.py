@@ -30,10 +30,10 @@ from typing import Any
 
 from kit.clock import Clock, from_iso, to_iso
 from kit.config import LLMSettings
-from kit.curator.bullets import count_bullets, parse_bullets
+from kit.curator.bullets import ask, count_bullets, parse_bullets
 from kit.curator.reports import REM_STEPS, RemProgress, RemReport, StepStatus
 from kit.curator.review import OpsApplier, StaleReview
-from kit.errors import BudgetSpent, KitError, LLMOutputError, LLMUnavailable, NotFound, shown
+from kit.errors import BudgetSpent, KitError, LLMOutputError, NotFound
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, Usage
 from kit.memory.attempts import REM_CONDENSE, REM_REVIEW, Attempts
 from kit.memory.days import Day, Days
@@ -237,18 +237,11 @@ class Rem:
             purpose="rem_condense",
             user_id=user_id,
         )
-        try:
-            reply = await self._llm.complete(request)
-        except LLMUnavailable:
-            raise
-        except Exception as exc:  # a broken adapter or answer, or a call too big for the budget
-            if not isinstance(exc, KitError):
-                log.exception("REM: condense model call for %s crashed", day.day)
-            raise LLMOutputError(f"the model call failed: {shown(exc)}") from exc
+        what = f"the condensed summary of {day.day}"
+        reply = await ask(self._llm, request, what=what)
         draft.usage += reply.usage
         detailed_bullets = count_bullets(day.detailed)
         limit = min(MAX_CONDENSED_BULLETS, detailed_bullets or MAX_CONDENSED_BULLETS)
-        what = f"the condensed summary of {day.day}"
         return parse_bullets(reply, what=what, max_bullets=limit).text
 
     # -- step 2: review stale facts ---------------------------------------------------------

@@ -17,8 +17,8 @@ from datetime import date, datetime, timedelta, tzinfo
 
 from kit.clock import local_date
 from kit.config import LLMSettings, OwnerSettings
-from kit.curator.bullets import parse_bullets
-from kit.errors import BudgetSpent, KitError, LLMOutputError, LLMUnavailable, NotFound, shown
+from kit.curator.bullets import ask, parse_bullets
+from kit.errors import BudgetSpent, LLMOutputError, NotFound
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock
 from kit.memory.attempts import DAILY_SUMMARY, Attempts
 from kit.memory.days import Day, Days
@@ -107,14 +107,7 @@ class DaySummarizer:
             purpose="daily_summary",
             user_id=user_id,
         )
-        try:
-            reply = await self._llm.complete(request)
-        except LLMUnavailable:
-            raise
-        except Exception as exc:  # a broken adapter or answer, or a call too big for the budget
-            if not isinstance(exc, KitError):
-                log.exception("daily summary model call for %s crashed", day)
-            raise LLMOutputError(f"the model call failed: {shown(exc)}") from exc
+        reply = await ask(self._llm, request, what=f"the summary of {day}")
         summary = parse_bullets(reply, what=f"the summary of {day}", max_bullets=MAX_BULLETS)
         await self._days.put_detailed(user_id, day, summary.text, len(messages))
         written = await self._days.get(user_id, day)

@@ -14,6 +14,7 @@ from kit.memory.attempts import (
     retry_delay,
     safe_reason,
 )
+from tests.core.test_window import add_notes
 
 
 async def test_a_failed_item_waits_out_a_growing_backoff_then_is_held(
@@ -72,8 +73,7 @@ async def test_an_unusable_window_fold_is_retried_with_backoff_not_on_every_turn
     kit: Kit, fake_llm: FakeLLM, clock: FakeClock
 ) -> None:
     conv = await kit.services.messages.conversation("owner", "local", "default")
-    for n in range(52):
-        await kit.services.messages.add(conv, "user" if n % 2 else "assistant", f"note {n}")
+    await add_notes(kit, conv, 0, 52, clock)
     fake_llm.default = lambda r: "   "  # empty, every time
 
     async def turn() -> None:

@@ -21,6 +21,7 @@ from kit.llm.base import ChatMessage, LLMReply, LLMRequest, SystemBlock, TextBlo
 from kit.llm.fake import FakeLLM
 from kit.memory.budget import CURATION_SHARE
 from kit.tokens import estimate_request
+from tests.core.test_window import add_notes
 from tests.curation.helpers import by_category, say
 from tests.rem.helpers import bullets, chat_on
 
@@ -245,8 +246,7 @@ async def test_a_window_fold_refused_by_the_budget_waits_quietly_and_folds_after
     kit: Kit, fake_llm: FakeLLM, clock: FakeClock
 ) -> None:
     conv = await kit.services.messages.conversation("owner", "local", "default")
-    for n in range(52):
-        await kit.services.messages.add(conv, "user" if n % 2 else "assistant", f"note {n}")
+    await add_notes(kit, conv, 0, 52, clock)
     await spend(kit, CAP)
     kit.services.background.notify(conv.id)
     await kit.settle()  # no error: the budget logged the pause once
