@@ -1,7 +1,8 @@
 """A curation pass and a REM pass over a busy day, with an instant scripted model: what Kit
-itself costs around the model calls (prompts, parsing, guards, transactions, history rows).
+itself costs around the model calls (prompts, parsing, guards, transactions, history rows),
+and the tokens that day's background work sends (what the daily budget must cover).
 
-    python bench/passes.py [--quick]
+    python bench/passes.py [--quick] [--sentences N]   # N sentences per owner message
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from kit.config import ScheduleSettings, Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.base import LLMReply, LLMRequest, TextBlock, ToolUse, Usage
 from kit.llm.fake import FakeLLM
-from kit.tokens import estimate_tokens
+from kit.memory.usage import is_background
+from kit.tokens import estimate_request, estimate_tokens
 
 FULL = {"turns": 150, "facts": 2_000}
 QUICK = {"turns": 10, "facts": 100}
@@ -63,7 +65,7 @@ def _tool(name: str, data: dict[str, object]) -> LLMReply:
     return LLMReply((ToolUse("toolu_1", name, data),), "tool_use", Usage(1000, 100))
 
 
-async def run(quick: bool = False) -> list[Row]:
+async def run(quick: bool = False, sentences: int = 1) -> list[Row]:
     plan = QUICK if quick else FULL
     rng = random.Random(4)
     with tempfile.TemporaryDirectory(prefix="kit-bench-") as folder:
@@ -78,9 +80,10 @@ async def run(quick: bool = False) -> list[Row]:
             await fill_memory(kit, facts=plan["facts"], archived=0, days=0)  # 90 days old: stale
             clock.set(NOW - timedelta(hours=14))
             for _ in range(plan["turns"]):  # a busy day: owner and Kit, 2 minutes apart
-                await kit.send(sentence(rng))
+                await kit.send(" ".join(sentence(rng) for _ in range(sentences)))
                 clock.advance(timedelta(minutes=2))
-            await kit.settle()
+                await kit.settle()  # window folds as the day goes
+            folds = [r for r in llm.requests if is_background(r.purpose)]
             clock.set(NOW)
             day = (NOW - timedelta(hours=10)).date()
 
@@ -90,6 +93,7 @@ async def run(quick: bool = False) -> list[Row]:
             curate = time.perf_counter() - began
             curate_calls = len(llm.requests)
             curate_tokens = [estimate_tokens(prompt_of(r)) for r in llm.requests]
+            background = folds + llm.requests[:]
 
             llm.requests.clear()
             began = time.perf_counter()
@@ -99,6 +103,9 @@ async def run(quick: bool = False) -> list[Row]:
             report = await s.rem.run(user)
             rem = time.perf_counter() - began
             rem_calls = len(llm.requests) - 1
+            background += [r for r in llm.requests if is_background(r.purpose)]
+            sent = sum(estimate_request(r) - r.max_tokens for r in background)
+            worst = sum(estimate_request(r) for r in background)
     assert outcomes and report is not None
     messages = 2 * plan["turns"]
     return [
@@ -110,10 +117,14 @@ async def run(quick: bool = False) -> list[Row]:
         Row("REM", "REM pass", rem * 1000, "ms",
             f"condensed {len(report.condensed_days)} day, reviewed {report.reviewed_facts:,}"
             f" stale facts, {rem_calls} model calls"),
+        Row("budget", "background tokens that day", sent, "tokens",
+            f"{len(background)} calls; {worst:,} with every call's max_tokens"),
     ]  # fmt: skip
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes (CI)")
-    print_rows(asyncio.run(run(parser.parse_args().quick)))
+    parser.add_argument("--sentences", type=int, default=1, help="per owner message")
+    options = parser.parse_args()
+    print_rows(asyncio.run(run(options.quick, options.sentences)))

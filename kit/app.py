@@ -24,6 +24,8 @@ from kit.embed.base import Embedder
 from kit.errors import KitError, LLMUnavailable
 from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
 from kit.llm.metered import MeteredLLM
+from kit.memory.attempts import Attempts
+from kit.memory.budget import Budget
 from kit.memory.context import ContextBuilder
 from kit.memory.days import Days
 from kit.memory.db import Database
@@ -76,6 +78,8 @@ class Services:
     job_runs: JobRuns
     summarizer: DaySummarizer
     rem: Rem
+    budget: Budget
+    attempts: Attempts
     embedding_problem: str | None = None
     extras: dict[str, object] = field(default_factory=dict)
 
@@ -118,7 +122,9 @@ async def build(
     if llm is None:
         llm = _real_llm(settings, stack)
     usage = UsageLog(db, clock)
-    metered = MeteredLLM(llm, usage)
+    budget = Budget(db, usage, settings.budget, clock, tz)
+    metered = MeteredLLM(llm, usage, budget)
+    attempts = Attempts(db, clock)
 
     messages = Messages(db, clock, tz)
     facts = Facts(db, clock)
@@ -132,7 +138,7 @@ async def build(
     )
     search = MemorySearch(facts, days, messages, vectors, LexicalIndex(db), params)
     context = ContextBuilder(prompts, facts, days, search, memory, tz, settings.owner.name)
-    window = WindowKeeper(messages, metered, prompts, memory, settings.llm, tz)
+    window = WindowKeeper(messages, metered, prompts, memory, settings.llm, tz, attempts)
     tools = Tools(facts, days, messages, search, tz)
     background = Background(window, vectors)
     agent = Agent(
@@ -140,7 +146,7 @@ async def build(
     )
     job_runs = JobRuns(db, clock, tz)
     summarizer = DaySummarizer(
-        db, messages, days, metered, prompts, settings.llm, settings.owner, tz, job_runs
+        db, messages, days, metered, prompts, settings.llm, settings.owner, tz, job_runs, attempts
     )
     stale_days = settings.rem.stale_days
     review = StaleReview(
@@ -168,6 +174,7 @@ async def build(
         tz,
         job_runs,
         applier=curator,  # REM's fact review applies through the curator's guard
+        attempts=attempts,
     )
     return Services(
         settings=settings,
@@ -191,6 +198,8 @@ async def build(
         job_runs=job_runs,
         summarizer=summarizer,
         rem=rem,
+        budget=budget,
+        attempts=attempts,
         embedding_problem=problem,
     )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from kit.errors import KitError
+from kit.errors import BudgetSpent, KitError
 from kit.memory.vectors import VectorIndex
 from kit.memory.window import WindowKeeper
 
@@ -45,7 +45,8 @@ class Background:
 
         A failed window summary (model down) is kept for the next wake and re-raised, but only
         after the other conversations and the embedding backfill had their turn: search must
-        not stop catching up because the model is unavailable.
+        not stop catching up because the model is unavailable. A summary the spent budget
+        refused waits quietly for a turn after midnight (the budget logs the pause once).
         """
         async with self._lock:
             failed: set[int] = set()
@@ -55,6 +56,8 @@ class Background:
                     conversation_id = self._conversations.pop()
                     try:
                         await self._window.maybe_summarize(conversation_id)
+                    except BudgetSpent:
+                        failed.add(conversation_id)
                     except KitError as exc:
                         failed.add(conversation_id)
                         error = error or exc

@@ -18,6 +18,7 @@ from kit.clock import day_bounds, local_date
 from kit.curator.reports import RemProgress, RemReport, UndoResult
 from kit.errors import InputError
 from kit.llm.base import TextSink
+from kit.memory.budget import BudgetState
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
 
@@ -38,6 +39,7 @@ class Status:
     tokens_today: int
     last_rem_at: datetime | None
     uptime_seconds: float
+    background: BudgetState | None = None  # today's background token budget
 
 
 class KitClient(Protocol):
@@ -159,4 +161,5 @@ class LocalClient:
             tokens_today=usage.input_tokens + usage.output_tokens,
             last_rem_at=None if last is None else last.finished_at,
             uptime_seconds=max(0.0, (now - self._started_at).total_seconds()),
+            background=await s.budget.state(self._user),
         )

@@ -73,6 +73,18 @@ class RemSettings:
 
 
 @dataclass(frozen=True)
+class BudgetSettings:
+    """Tokens per local day for background model work (curation, window and daily summaries,
+    REM). Chat replies are never paused by it. See kit/memory/budget.py."""
+
+    daily_tokens: int = 500_000  # all users together: bounds the owner's bill
+    user_daily_tokens: int = 0  # per memory namespace; 0 = no separate per-user cap
+
+
+MIN_BUDGET_TOKENS = 50_000  # one curation pass over a full batch can take ~15k tokens
+
+
+@dataclass(frozen=True)
 class TelegramSettings:
     base_url: str = ""
     # Telegram user id (as a string key, TOML needs that) -> Kit user namespace.
@@ -88,6 +100,7 @@ class Settings:
     curation: CurationSettings = field(default_factory=CurationSettings)
     schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
     rem: RemSettings = field(default_factory=RemSettings)
+    budget: BudgetSettings = field(default_factory=BudgetSettings)
     telegram: TelegramSettings = field(default_factory=TelegramSettings)
     data_dir: Path = field(default_factory=lambda: default_data_dir())
     config_path: Path | None = None
@@ -248,6 +261,16 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
             raise bad("timeout_seconds", "must be a positive number of seconds")
     if isinstance(section, RemSettings):
         at_least(1, "stale_days")
+    if isinstance(section, BudgetSettings):
+        at_least(MIN_BUDGET_TOKENS, "daily_tokens")
+        if section.user_daily_tokens and not (
+            MIN_BUDGET_TOKENS <= section.user_daily_tokens <= section.daily_tokens
+        ):
+            raise bad(
+                "user_daily_tokens",
+                f"must be 0 (no per-user cap) or from {MIN_BUDGET_TOKENS:,} up to "
+                "budget.daily_tokens",
+            )
     if isinstance(section, TelegramSettings):
         for key, user in section.allowed_user_ids.items():
             if not key.lstrip("-").isdigit():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 
 class KitError(Exception):
     """Base of every error Kit reports to a person. `str(err)` is safe to show."""
@@ -31,9 +33,32 @@ class LLMUnavailable(KitError):
     """The model could not be reached or kept failing after bounded retries."""
 
 
+class BudgetSpent(LLMUnavailable):
+    """Today's token budget for background model work is spent: that work pauses until
+    `resumes_at` (the next local midnight). `user_id` is None when the global budget ran out."""
+
+    def __init__(
+        self, message: str, *, user_id: str | None = None, resumes_at: datetime | None = None
+    ) -> None:
+        super().__init__(message)
+        self.user_id = user_id
+        self.resumes_at = resumes_at
+
+
+class TooLargeForBudget(KitError):
+    """One background call would cost more than the whole daily budget: it can never run, so
+    it fails (and is counted like a bad answer) instead of pausing all background work."""
+
+
 class LLMOutputError(KitError):
     """The model answered with something that does not fit the expected shape."""
 
 
 class StorageError(KitError):
     """The database cannot be opened or written (locked, full, unreadable)."""
+
+
+def shown(exc: BaseException) -> str:
+    """An error as it may be shown and stored: a KitError's message (written for that), or
+    only the type of anything else (its message may carry model or user text)."""
+    return str(exc) if isinstance(exc, KitError) else type(exc).__name__

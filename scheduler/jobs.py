@@ -39,7 +39,10 @@ class JobSpec:
 
 async def daily_summary(services: Services, now: datetime, scheduled_for: datetime | None) -> str:
     run = await services.summarizer.day_end(now, scheduled_for=scheduled_for)
-    return f"{len(run.written)} day summaries written, {len(run.rejected)} rejected"
+    return (
+        f"{len(run.written)} day summaries written, {len(run.rejected)} rejected, "
+        f"{len(run.waiting)} waiting (failed lately or held)"
+    )
 
 
 async def rem(services: Services, now: datetime, scheduled_for: datetime | None) -> str:

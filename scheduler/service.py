@@ -7,9 +7,15 @@ order, so jobs never overlap in this process and a slow REM delays, never double
 Across processes, the daily jobs hold a lease row in `job_runs` (see kit/memory/job_runs.py).
 
 At start, every daily job whose latest fire time has no successful run (by local date) is
-caught up once, after one pass of the interval jobs. While Kit runs, a fire time slept through
+caught up, after one pass of the interval jobs. While Kit runs, a fire time slept through
 (laptop lid closed) is picked up at the next scheduler wake-up, at most a few minutes after
 resume, because the interval jobs keep the scheduler waking.
+
+No night is re-processed in a loop: a fire time whose run failed (or was cut short by a crash
+or shutdown) is retried at the next start or interval tick, the next time 10 minutes later,
+and after three failures it is held until the job's next fire time, so a daemon restarting in
+a loop cannot re-run a night's work over and over. A run stopped by the spent background
+budget is resumed after midnight and does not count as a failure (see `due`).
 
     scheduler = KitScheduler(services)
     caught_up = await scheduler.start()      # inside the running loop
@@ -29,14 +35,15 @@ from typing import Literal
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from kit.app import Services
-from kit.errors import KitError
+from kit.errors import BudgetSpent, KitError
+from kit.memory.attempts import MAX_ATTEMPTS, retry_delay
 from kit.memory.job_runs import JobBusy
 from scheduler.fire_times import owed
 from scheduler.jobs import JobSpec, kit_jobs
 
 log = logging.getLogger(__name__)
 
-Status = Literal["done", "not due", "busy", "failed"]
+Status = Literal["done", "not due", "busy", "paused", "failed"]
 
 
 @dataclass(frozen=True)
@@ -75,7 +82,7 @@ class KitScheduler:
         if self._aps is not None:
             raise RuntimeError("the scheduler is already started")
         missed = [
-            spec.name for spec in self._jobs.values() if spec.daily and await self.owed(spec.name)
+            spec.name for spec in self._jobs.values() if spec.daily and await self.due(spec.name)
         ]
         self._worker = asyncio.create_task(self._work(), name="kit-scheduler")
         aps = AsyncIOScheduler(
@@ -137,6 +144,10 @@ class KitScheduler:
             self._queued.discard(name)
             try:
                 await self.run_now(name)
+                if not self._jobs[name].daily:  # the interval jobs' ticks pick up retries
+                    await self.retry_due()
+            except Exception:
+                log.exception("the scheduler could not look for runs to retry")
             finally:
                 self._queue.task_done()
 
@@ -145,6 +156,35 @@ class KitScheduler:
         spec = self._jobs[name]
         last = await self._services.job_runs.last_scheduled_success(name)
         return owed(spec.cron, self._services.clock.now(), last, self._services.tz)
+
+    async def due(self, name: str) -> datetime | None:
+        """For a daily job: the owed fire time if a run may start now, else None. Not while
+        its budget pause lasts, nor sooner than `retry_delay` after the previous failure
+        (the first retry is immediate), nor after `MAX_ATTEMPTS` failures (held)."""
+        fire = await self.owed(name)
+        if fire is None:
+            return None
+        runs = await self._services.job_runs.fire_time_runs(name, fire)
+        now = self._services.clock.now()
+        if runs.failures >= MAX_ATTEMPTS:
+            return None
+        if runs.paused_until is not None:
+            return fire if now >= runs.paused_until else None
+        if runs.last_started_at is not None:
+            if now < runs.last_started_at + retry_delay(runs.failures - 1):
+                return None
+        return fire
+
+    async def retry_due(self) -> list[str]:
+        """Queue the daily jobs whose owed run may start now (see `due`); returns their names."""
+        names = [
+            spec.name
+            for spec in self._jobs.values()
+            if spec.daily and spec.name not in self._queued and await self.due(spec.name)
+        ]
+        for name in names:
+            self.request(name)
+        return names
 
     async def run_now(self, name: str) -> JobResult:
         """Run one job as if it fired now (by the injected clock). A daily job whose latest run is
@@ -162,8 +202,11 @@ class KitScheduler:
             except JobBusy as exc:
                 log.info("job %s skipped: %s", name, exc)
                 return self._record(JobResult(name, "busy", str(exc), scheduled_for))
+            except BudgetSpent as exc:
+                log.info("job %s paused until midnight: %s", name, exc)
+                return self._record(JobResult(name, "paused", str(exc), scheduled_for))
             except KitError as exc:
-                log.warning("job %s failed, it runs again at its next time: %s", name, exc)
+                log.warning("job %s failed, it is retried (at most 3 runs): %s", name, exc)
                 return self._record(JobResult(name, "failed", str(exc), scheduled_for))
             except Exception as exc:
                 log.exception("job %s crashed", name)

@@ -1,4 +1,5 @@
-"""The status line: daemon or standalone, the models, tokens used today, the last REM."""
+"""The status line: daemon or standalone, the models, tokens used today, the last REM, and a
+warning while background work is paused by its spent budget."""
 
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ def status_text(status: Status | None, tz: tzinfo, width: int) -> str:
     embed = status.embedding_model.rsplit("/", 1)[-1] if status.embedding_model else "lexical only"
     rem = when(status.last_rem_at, tz, empty="never")
     tokens = f"{status.tokens_today:,} tokens today"
+    paused = status.background is not None and status.background.paused
+    if paused:  # the owner should see that curation and summaries stopped
+        tokens += " (background budget spent)"
     full = [
         mode,
         f"{status.chat_model} / {status.small_model}",
@@ -38,7 +42,7 @@ def status_text(status: Status | None, tz: tzinfo, width: int) -> str:
     shortest = [
         mode,
         f"{_short(status.chat_model)}/{_short(status.small_model)}",
-        f"{status.tokens_today:,} tok today",
+        f"{status.tokens_today:,} tok today" + (", bg spent" if paused else ""),
         f"REM {rem[5:]}" if status.last_rem_at is not None else "REM never",
     ]
     for parts in (full, shorter, shortest):

@@ -4,13 +4,25 @@ from __future__ import annotations
 
 import argparse
 import os
+from datetime import timedelta
 
 from kit.app import API_KEY_ENV, load_embedder
-from kit.clock import SystemClock
+from kit.clock import Clock, SystemClock, resolve_timezone
 from kit.config import Settings, load_settings
 from kit.errors import KitError
+from kit.memory.attempts import (
+    DAILY_SUMMARY,
+    MAX_ATTEMPTS,
+    REM_CONDENSE,
+    REM_REVIEW,
+    Attempt,
+    Attempts,
+)
+from kit.memory.budget import ALL_USERS, Budget
 from kit.memory.db import Database
+from kit.memory.job_runs import JobRuns
 from kit.memory.migrations import MIGRATIONS, migrate
+from kit.memory.usage import UsageLog
 from kit.prompts import Prompts
 
 
@@ -90,6 +102,7 @@ async def _check_database(report: Report, settings: Settings) -> None:
             note = f", applied {len(applied)} migration(s) now" if applied else ""
             report.ok("database", f"{settings.database_path} (schema {len(MIGRATIONS)}{note})")
             await _check_curation(report, db)
+            await _check_background(report, db, settings)
     except KitError as exc:
         report.bad("database", str(exc))
 
@@ -114,6 +127,64 @@ async def _check_curation(report: Report, db: Database) -> None:
         report.warn("curation", f"{retrying} pass(es) failed and will be retried with backoff")
     if not parked and not retrying:
         report.ok("curation", "nothing parked or waiting for a retry")
+
+
+async def _check_background(report: Report, db: Database, settings: Settings) -> None:
+    """The background budget (spent today? how often lately?) and work given up on."""
+    clock: Clock = SystemClock()
+    tz = resolve_timezone(settings.schedule.timezone)
+    budget = Budget(db, UsageLog(db, clock), settings.budget, clock, tz)
+    state = await budget.state(settings.owner.user_id)
+    pauses = await budget.recent_pauses(7)
+    days_paused = len({p.day for p in pauses})
+    often = f"; it ran out on {days_paused} of the last 7 days" if days_paused > 1 else ""
+    today = [p for p in pauses if p.day == state.day]
+    for pause in today:
+        key = "budget.daily_tokens" if pause.scope == ALL_USERS else "budget.user_daily_tokens"
+        who = "all users" if pause.scope == ALL_USERS else repr(pause.scope)
+        used = state.spent
+        if pause.scope != ALL_USERS:
+            used = (await budget.state(pause.scope)).user_spent
+        report.warn(
+            "background budget",
+            f"{used:,} of {pause.budget:,} tokens used today by {who}; since "
+            f"{pause.paused_at.astimezone(tz):%H:%M}, {pause.refused} call(s) did not fit in "
+            f"what was left and wait for midnight (curation, summaries, REM){often}. "
+            f"Raise {key} in config.toml to allow more",
+        )
+    if not today:
+        report.ok(
+            "background budget",
+            f"{state.spent:,} of {state.daily_tokens:,} tokens used today{often}",
+        )
+    for attempt in await Attempts(db, clock).held():
+        report.warn("background work", _held_line(attempt))
+    runs = JobRuns(db, clock, tz)
+    for job, fire, failures in await runs.held_fire_times(
+        clock.now() - timedelta(days=8), MAX_ATTEMPTS
+    ):
+        report.warn(
+            "scheduled jobs",
+            f"the {job} run for {fire.astimezone(tz):%Y-%m-%d %H:%M} failed {failures} times "
+            "and is not retried; it runs again at its next time (the log says why it failed)",
+        )
+
+
+def _held_line(attempt: Attempt) -> str:
+    user, item = attempt.user_id, attempt.item
+    what, retry = {
+        DAILY_SUMMARY: (
+            f"the daily summary of {item}",
+            f"kit --user {user} summarize --date {item}",
+        ),
+        REM_CONDENSE: (f"condensing {item}", f"kit --user {user} rem --date {item}"),
+        REM_REVIEW: (f"the REM review of {item} facts", f"kit --user {user} rem"),
+    }.get(attempt.kind, (f"the window summary of conversation {item}", ""))
+    then = f"`{retry}` tries again" if retry else "it is tried again tomorrow"
+    return (
+        f"{what} for {user!r} was given up after {attempt.attempts} failed attempts "
+        f"({attempt.last_error}); {then}"
+    )
 
 
 async def _check_embeddings(report: Report, settings: Settings) -> None:

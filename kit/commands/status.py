@@ -1,16 +1,19 @@
-"""`kit status`: whether a daemon runs, the models, tokens used today, the last REM."""
+"""`kit status`: whether a daemon runs, the models, tokens used today, the background budget,
+the last REM."""
 
 from __future__ import annotations
 
 import argparse
+from datetime import tzinfo
 
-from kit.clock import to_iso
+from kit.clock import resolve_timezone, to_iso
 from kit.commands.common import print_json
 from kit.config import load_settings
 from kit.daemon.codec import encode
 from kit.daemon.connect import connect_to
 from kit.daemon.lock import DataDirLock
 from kit.daemon.paths import log_path, socket_path
+from kit.memory.budget import BudgetState
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,9 +40,23 @@ async def run(args: argparse.Namespace) -> int:
     print(f"  models: chat {status.chat_model}, small {status.small_model}")
     print(f"  embeddings: {status.embedding_model or 'off (lexical search only)'}")
     print(f"  tokens today: {status.tokens_today:,}")
+    if status.background is not None:
+        tz = resolve_timezone(settings.schedule.timezone)
+        print(f"  background budget: {budget_line(status.background, status.user_id, tz)}")
     last = "never" if status.last_rem_at is None else to_iso(status.last_rem_at)
     print(f"  last REM: {last}")
     return 0
+
+
+def budget_line(state: BudgetState, user_id: str, tz: tzinfo) -> str:
+    """Today's background spending against its caps, and whether that work is paused."""
+    line = f"{state.spent:,} of {state.daily_tokens:,} tokens used today"
+    if state.user_daily_tokens:
+        line += f" ({user_id}: {state.user_spent:,} of {state.user_daily_tokens:,})"
+    if state.paused_at is not None:
+        since = state.paused_at.astimezone(tz).strftime("%H:%M")
+        line += f"; spent at {since}: background work that does not fit waits for midnight"
+    return line
 
 
 def _duration(seconds: float) -> str:

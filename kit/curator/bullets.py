@@ -3,12 +3,15 @@ are stored: bad output is rejected whole with a reason, never half-kept."""
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 
-from kit.errors import LLMOutputError
-from kit.llm.base import LLMReply
+from kit.errors import KitError, LLMOutputError, LLMUnavailable, shown
+from kit.llm.base import LLM, LLMReply, LLMRequest
 from kit.secrets import withhold_secrets
+
+log = logging.getLogger(__name__)
 
 _BULLET = re.compile(r"^(\s*)(?:[-*•+]|\d{1,3}[.)])\s+(.*\S)\s*$")
 _HEADING = re.compile(r"^\s*#{1,6}\s+(.*\S)\s*$")
@@ -23,6 +26,20 @@ _REFUSAL = re.compile(
 class BulletText:
     text: str  # normalised: "## Heading" lines and "- bullet" lines
     bullets: int
+
+
+async def ask(llm: LLM, request: LLMRequest, *, what: str) -> LLMReply:
+    """One model call for `what`. Any failure but the model being unreachable (or the budget
+    spent) becomes `LLMOutputError`, so it counts against that day like a bad answer, and a
+    broken adapter cannot fail the whole job night after night."""
+    try:
+        return await llm.complete(request)
+    except LLMUnavailable:
+        raise
+    except Exception as exc:  # a broken adapter or answer, or a call too big for the budget
+        if not isinstance(exc, KitError):
+            log.exception("the model call for %s crashed", what)
+        raise LLMOutputError(f"the model call failed: {shown(exc)}") from exc
 
 
 def parse_bullets(reply: LLMReply, *, what: str, max_bullets: int | None = None) -> BulletText:

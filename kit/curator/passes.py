@@ -30,7 +30,7 @@ from kit.curator.progress import BATCH_MAX_CHARS, Batch, CurationProgress, LostR
 from kit.curator.records import PassLog
 from kit.curator.reports import PassOutcome, UndoResult
 from kit.curator.undo import PassUndo
-from kit.errors import InputError, KitError, LLMUnavailable
+from kit.errors import BudgetSpent, InputError, KitError, LLMUnavailable
 from kit.llm.base import LLM, ChatMessage, LLMReply, LLMRequest, SystemBlock
 from kit.memory.db import Database
 from kit.memory.facts import Fact, Facts
@@ -136,22 +136,35 @@ class Curator:
 
     async def sweep_idle(self, now: datetime) -> int:
         """Curate every conversation that is over: idle for `curation.idle_minutes`, or with
-        messages from a day before today. Returns how many passes ran."""
+        messages from a day before today. Returns how many passes ran.
+
+        A user whose background budget is spent is passed over until midnight; when the
+        budget of all users is spent, or the model is down, the sweep stops."""
         idle_since = now - timedelta(minutes=self._settings.curation.idle_minutes)
         today = local_date(now, self._tz)
         outcomes: list[PassOutcome] = []
+        paused: set[str] = set()
         async with self._lock:
             try:
                 for pending in await self.progress.pending():
+                    if pending.user_id in paused:
+                        continue
                     last = pending.last_message_at
                     over = last is None or last <= idle_since
-                    await self._curate_conversation(
-                        pending.user_id,
-                        pending.conversation_id,
-                        outcomes,
-                        before_day=None if over else today,
-                        backoff_from=now,  # the owner's `kit curate` does not wait; sweeps do
-                    )
+                    try:
+                        await self._curate_conversation(
+                            pending.user_id,
+                            pending.conversation_id,
+                            outcomes,
+                            before_day=None if over else today,
+                            backoff_from=now,  # `kit curate` does not wait; sweeps do
+                        )
+                    except BudgetSpent as exc:
+                        if exc.user_id is None:
+                            raise
+                        paused.add(exc.user_id)
+            except BudgetSpent:
+                log.info("curation sweep stopped: today's background budget is spent")
             except LLMUnavailable as exc:
                 log.warning("curation paused, the model is unavailable: %s", exc)
         return len(outcomes)

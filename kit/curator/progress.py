@@ -11,23 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 from kit.clock import Clock, from_iso, to_iso
 from kit.config import CATEGORIES
+from kit.memory.attempts import retry_delay
 from kit.memory.db import Database, Transaction
 from kit.memory.messages import Message, Messages
 
 CURATED_SOURCES = ("chat", "import")
 BATCH_MAX_MESSAGES = 200
 BATCH_MAX_CHARS = 24_000  # ~6k tokens of transcript per pass
-RETRY_BASE = timedelta(minutes=10)
-
-
-def retry_delay(attempts: int) -> timedelta:
-    """How long the sweep leaves a batch alone after its n-th failed pass: 10 min, 40 min,
-    160 min... so a model that keeps answering badly is not asked every few minutes."""
-    return RETRY_BASE * 4 ** (attempts - 1) if attempts > 0 else timedelta(0)
 
 
 class LostRace(Exception):

@@ -10,6 +10,11 @@ Each step lands whole (one transaction, or one guarded pass per reviewed batch);
 fails is reported and the next one still runs. The report (what was condensed, changed and
 rejected, tokens used) is stored, except for a dry run, which only plans and applies nothing.
 
+Nothing is re-processed in a loop: a day whose condensed answer was unusable, or a category
+whose review was rejected, is counted (kit/memory/attempts.py); the nightly run retries it at
+most three times in all, then holds it (`kit rem` tries held work again). When the background
+budget is spent, the model steps stop, keep what they finished, and wait for the next night.
+
 Never two at once: a run holds the "rem" job lease (kit/memory/job_runs.py). A manual run while
 another is going (the nightly one, or one in another process) is refused with `JobBusy`.
 """
@@ -25,11 +30,12 @@ from typing import Any
 
 from kit.clock import Clock, from_iso, to_iso
 from kit.config import LLMSettings
-from kit.curator.bullets import count_bullets, parse_bullets
+from kit.curator.bullets import ask, count_bullets, parse_bullets
 from kit.curator.reports import REM_STEPS, RemProgress, RemReport, StepStatus
 from kit.curator.review import OpsApplier, StaleReview
-from kit.errors import KitError, LLMOutputError, NotFound
+from kit.errors import BudgetSpent, KitError, LLMOutputError, NotFound
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, Usage
+from kit.memory.attempts import REM_CONDENSE, REM_REVIEW, Attempts
 from kit.memory.days import Day, Days
 from kit.memory.db import Database
 from kit.memory.facts import Fact, Facts, Provenance
@@ -40,6 +46,7 @@ from kit.prompts import Prompts
 log = logging.getLogger(__name__)
 
 JOB = "rem"
+PAUSED = "paused until midnight: today's background token budget is spent"
 MAX_CONDENSED_BULLETS = 20  # the prompt asks for 10-15
 ProgressSink = Callable[[RemProgress], Awaitable[None]]
 
@@ -71,7 +78,9 @@ class Rem:
         tz: tzinfo,
         job_runs: JobRuns,
         applier: OpsApplier,
+        attempts: Attempts,
     ) -> None:
+        self._attempts = attempts
         self._db = db
         self._days = days
         self._facts = facts
@@ -101,14 +110,18 @@ class Rem:
                 f"{only_date}` writes it first"
             )
         async with self._job_runs.lease(JOB, label="REM", user_id=user_id) as run:
-            return await self._consolidate(user_id, dry_run, only_date, on_progress, run.id)
+            return await self._consolidate(
+                user_id, dry_run, only_date, on_progress, run.id, unattended=False
+            )
 
     async def nightly(self, scheduled_for: datetime) -> list[RemReport]:
         """The scheduled run: every user, recorded as the run for `scheduled_for`."""
         reports = []
         async with self._job_runs.lease(JOB, label="REM", scheduled_for=scheduled_for) as run:
             for user_id in await known_users(self._db):
-                reports.append(await self._consolidate(user_id, False, None, None, run.id))
+                reports.append(
+                    await self._consolidate(user_id, False, None, None, run.id, unattended=True)
+                )
         return reports
 
     async def _consolidate(
@@ -118,18 +131,25 @@ class Rem:
         only_date: date | None,
         on_progress: ProgressSink | None,
         run_id: int,
+        *,
+        unattended: bool,
     ) -> RemReport:
+        """With `unattended` (the nightly run), work that failed lately or is held is left
+        alone; a run the owner starts tries it all."""
         started = self._clock.now()
         draft = _Draft()
         steps = {
-            "condense": lambda: self._condense(user_id, dry_run, only_date, draft),
-            "review": lambda: self._review_stale(user_id, dry_run, draft),
+            "condense": lambda: self._condense(user_id, dry_run, only_date, draft, unattended),
+            "review": lambda: self._review_stale(user_id, dry_run, draft, unattended),
             "expire": lambda: self._expire(user_id, dry_run, draft),
         }
         for name in REM_STEPS:
             await _emit(on_progress, RemProgress(name, "running"))
             try:
                 status, detail = await steps[name]()
+            except BudgetSpent as exc:
+                log.info("REM %s step for %s paused: %s", name, user_id, exc)
+                status, detail = "skipped", PAUSED
             except KitError as exc:  # the model unreachable, the disk full: say so, go on
                 log.warning("REM %s step for %s failed: %s", name, user_id, exc)
                 status, detail = "failed", str(exc)
@@ -156,36 +176,52 @@ class Rem:
     # -- step 1: condense -------------------------------------------------------------------
 
     async def _condense(
-        self, user_id: str, dry_run: bool, only_date: date | None, draft: _Draft
+        self, user_id: str, dry_run: bool, only_date: date | None, draft: _Draft, unattended: bool
     ) -> tuple[StepStatus, str]:
         if only_date is not None:
             day = await self._days.get(user_id, only_date)
             todo = [day] if day is not None else []
         else:
             todo = await self._days.uncondensed(user_id)
+        waiting = await self._attempts.blocked(REM_CONDENSE, user_id) if unattended else set()
+        todo = [day for day in todo if day.day.isoformat() not in waiting]
         if not todo:
             return "skipped", "no day waiting to be condensed"
         done: list[tuple[Day, str]] = []
+        paused = False
+        rejected_before = len(draft.rejected)
         for day in todo:
             try:
                 done.append((day, await self._condense_one(user_id, day, draft)))
+            except BudgetSpent:
+                paused = True  # keep what is done; the rest waits for the next night
+                break
             except LLMOutputError as exc:
                 log.warning(
                     "REM: condensed summary of %s for %s rejected: %s", day.day, user_id, exc
                 )
                 draft.rejected.append(f"condense {day.day}: {exc}")
+                if not dry_run:
+                    await self._attempts.failed(
+                        REM_CONDENSE, user_id, day.day.isoformat(), str(exc)
+                    )
         if not dry_run and done:
             async with self._db.transaction() as tx:
                 for day, text in done:
                     await self._days.put_condensed(user_id, day.day, text, tx)
+            await self._attempts.succeeded(
+                REM_CONDENSE, user_id, [day.day.isoformat() for day, _ in done]
+            )
         verb = "would condense" if dry_run else "condensed"
         for day, text in done:
             draft.condensed.append(day.day)
             draft.changes.append(
                 f"{verb} {day.day} ({count_bullets(day.detailed)} -> {count_bullets(text)} bullets)"
             )
-        failed = len(todo) - len(done)
+        failed = len(draft.rejected) - rejected_before
         detail = f"{len(done)} day(s) {verb}" + (f", {failed} rejected" if failed else "")
+        if paused:
+            return ("done" if done else "skipped"), f"{detail}; the rest {PAUSED}"
         return ("failed" if not done else "done"), detail
 
     async def _condense_one(self, user_id: str, day: Day, draft: _Draft) -> str:
@@ -194,29 +230,37 @@ class Rem:
             day=f"{day.day.isoformat()} ({day.day.strftime('%A')})",
             detailed=neutralise(day.detailed),
         )
-        reply = await self._llm.complete(
-            LLMRequest(
-                model=self._llm_settings.small_model,
-                system=(SystemBlock("You condense journal entries without losing outcomes."),),
-                messages=(ChatMessage.text("user", prompt),),
-                max_tokens=1500,
-                purpose="rem_condense",
-                user_id=user_id,
-            )
+        request = LLMRequest(
+            model=self._llm_settings.small_model,
+            system=(SystemBlock("You condense journal entries without losing outcomes."),),
+            messages=(ChatMessage.text("user", prompt),),
+            max_tokens=1500,
+            purpose="rem_condense",
+            user_id=user_id,
         )
+        what = f"the condensed summary of {day.day}"
+        reply = await ask(self._llm, request, what=what)
         draft.usage += reply.usage
         detailed_bullets = count_bullets(day.detailed)
         limit = min(MAX_CONDENSED_BULLETS, detailed_bullets or MAX_CONDENSED_BULLETS)
-        what = f"the condensed summary of {day.day}"
         return parse_bullets(reply, what=what, max_bullets=limit).text
 
     # -- step 2: review stale facts ---------------------------------------------------------
 
     async def _review_stale(
-        self, user_id: str, dry_run: bool, draft: _Draft
+        self, user_id: str, dry_run: bool, draft: _Draft, unattended: bool
     ) -> tuple[StepStatus, str]:
         now = self._clock.now()
-        result = await self._review.run(user_id, self._applier, dry_run=dry_run, now=now)
+        waiting = await self._attempts.blocked(REM_REVIEW, user_id) if unattended else set()
+        result = await self._review.run(
+            user_id, self._applier, dry_run=dry_run, now=now, skip=waiting
+        )
+        if not dry_run:
+            for category in result.failed:
+                await self._attempts.failed(
+                    REM_REVIEW, user_id, category, "the review was rejected (see the report)"
+                )
+            await self._attempts.succeeded(REM_REVIEW, user_id, result.passed)
         draft.usage += result.usage
         draft.reviewed += result.reviewed
         draft.changes.extend(result.changes)

@@ -10,7 +10,7 @@ A reviewed fact is not shown again for another `stale_days` days.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Any, Protocol
@@ -94,6 +94,9 @@ class ReviewResult:
     rejected: list[str] = field(default_factory=list)
     pass_ids: list[int] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
+    passed: list[str] = field(default_factory=list)  # categories reviewed without a rejection
+    failed: list[str] = field(default_factory=list)  # categories with a rejected batch
+    waiting: list[str] = field(default_factory=list)  # categories left alone (`skip`)
 
 
 def parse_review(
@@ -225,18 +228,30 @@ class StaleReview:
         ]
 
     async def run(
-        self, user_id: str, applier: OpsApplier, *, dry_run: bool, now: datetime
+        self,
+        user_id: str,
+        applier: OpsApplier,
+        *,
+        dry_run: bool,
+        now: datetime,
+        skip: Collection[str] = (),
     ) -> ReviewResult:
-        """Review every stale fact, category by category, in batches. A rejected batch is
-        reported and its facts are tried again next time; `LLMUnavailable` propagates."""
+        """Review every stale fact, category by category (but those in `skip`), in batches. A
+        rejected batch is reported and its facts are tried again next time; `LLMUnavailable`
+        propagates."""
         result = ReviewResult()
         by_category: dict[str, list[Fact]] = {}
         for fact in await self.stale(user_id, now):
             by_category.setdefault(fact.category, []).append(fact)
         for category, facts in sorted(by_category.items()):
+            if category in skip:
+                result.waiting.append(category)
+                continue
+            rejected = len(result.rejected)
             for start in range(0, len(facts), BATCH):
                 batch = facts[start : start + BATCH]
                 await self._batch(user_id, category, batch, applier, dry_run, now, result)
+            (result.failed if len(result.rejected) > rejected else result.passed).append(category)
         return result
 
     async def _batch(

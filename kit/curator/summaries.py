@@ -3,7 +3,10 @@ worked on, decided, left open), and any earlier day with messages but no summary
 
 A day is (re)written when it has no summary or has gained messages since its summary was
 written. Scheduled jobs' own messages (`source='job'`) are not part of the day. Output that does
-not pass `parse_bullets` is not stored: it is logged and the day is tried again on the next run.
+not pass `parse_bullets` is not stored: it is logged and counted (kit/memory/attempts.py). The
+day-end job retries a failed day on later runs, at most three times in all, then holds it;
+`kit summarize` tries every day, held ones included. When the background budget is spent the
+job stops and the days wait for the next run after midnight.
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ from datetime import date, datetime, timedelta, tzinfo
 
 from kit.clock import local_date
 from kit.config import LLMSettings, OwnerSettings
-from kit.curator.bullets import parse_bullets
-from kit.errors import LLMOutputError, NotFound
+from kit.curator.bullets import ask, parse_bullets
+from kit.errors import BudgetSpent, LLMOutputError, NotFound
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock
+from kit.memory.attempts import DAILY_SUMMARY, Attempts
 from kit.memory.days import Day, Days
 from kit.memory.db import Database
 from kit.memory.job_runs import JobRuns, known_users
@@ -39,6 +43,7 @@ class SummaryRun:
 
     written: list[date] = field(default_factory=list)
     rejected: list[tuple[date, str]] = field(default_factory=list)  # (day, why)
+    waiting: list[date] = field(default_factory=list)  # failed lately or held: left alone
 
 
 def format_day_transcript(messages: list[Message], tz: tzinfo) -> str:
@@ -65,7 +70,9 @@ class DaySummarizer:
         owner: OwnerSettings,
         tz: tzinfo,
         job_runs: JobRuns,
+        attempts: Attempts,
     ) -> None:
+        self._attempts = attempts
         self._db = db
         self._messages = messages
         self._days = days
@@ -94,16 +101,15 @@ class DaySummarizer:
             message_count=len(messages),
             messages=format_day_transcript(messages, self._tz),
         )
-        reply = await self._llm.complete(
-            LLMRequest(
-                model=self._llm_settings.small_model,
-                system=(SystemBlock(_SYSTEM),),
-                messages=(ChatMessage.text("user", prompt),),
-                max_tokens=SUMMARY_MAX_TOKENS,
-                purpose="daily_summary",
-                user_id=user_id,
-            )
+        request = LLMRequest(
+            model=self._llm_settings.small_model,
+            system=(SystemBlock(_SYSTEM),),
+            messages=(ChatMessage.text("user", prompt),),
+            max_tokens=SUMMARY_MAX_TOKENS,
+            purpose="daily_summary",
+            user_id=user_id,
         )
+        reply = await ask(self._llm, request, what=f"the summary of {day}")
         summary = parse_bullets(reply, what=f"the summary of {day}", max_bullets=MAX_BULLETS)
         await self._days.put_detailed(user_id, day, summary.text, len(messages))
         written = await self._days.get(user_id, day)
@@ -128,19 +134,35 @@ class DaySummarizer:
         )
         return [date.fromisoformat(r[0]) for r in rows]
 
-    async def summarize_many(self, user_id: str, days: list[date]) -> SummaryRun:
-        """Summarise each day in turn; a day whose output is rejected is logged and skipped
-        (it stays pending). `LLMUnavailable` stops the round: days written so far stay."""
+    async def summarize_many(
+        self, user_id: str, days: list[date], *, unattended: bool = False
+    ) -> SummaryRun:
+        """Summarise each day in turn; a day whose output is rejected is logged, counted and
+        skipped (it stays pending). Unattended, days that failed lately or are held are left
+        alone. `LLMUnavailable` (and `BudgetSpent`) stops the round: days written so far stay."""
         run = SummaryRun()
+        waiting = await self._attempts.blocked(DAILY_SUMMARY, user_id) if unattended else set()
         for day in days:
+            if day.isoformat() in waiting:
+                run.waiting.append(day)
+                continue
             try:
                 await self.summarize_day(user_id, day)
             except LLMOutputError as exc:
+                attempt = await self._attempts.failed(
+                    DAILY_SUMMARY, user_id, day.isoformat(), str(exc)
+                )
                 log.warning(
-                    "daily summary of %s for %s not stored, retried next run: %s", day, user_id, exc
+                    "daily summary of %s for %s not stored (attempt %d%s): %s",
+                    day,
+                    user_id,
+                    attempt.attempts,
+                    ", held until `kit summarize` retries it" if attempt.held else "",
+                    exc,
                 )
                 run.rejected.append((day, str(exc)))
                 continue
+            await self._attempts.succeeded(DAILY_SUMMARY, user_id, [day.isoformat()])
             run.written.append(day)
         return run
 
@@ -153,17 +175,30 @@ class DaySummarizer:
 
     async def day_end(self, now: datetime, *, scheduled_for: datetime | None = None) -> SummaryRun:
         """The scheduled job: every user's pending days up to and including the day of
-        `scheduled_for` (a caught-up run the next morning stops at the missed day)."""
+        `scheduled_for` (a caught-up run the next morning stops at the missed day).
+
+        A user whose budget is spent is passed over and the others go on; then `BudgetSpent`
+        is raised, so the run is recorded as paused and resumed after midnight."""
         through = local_date(scheduled_for or now, self._tz)
         total = SummaryRun()
         async with self._job_runs.lease(
             JOB, label="the daily summary", scheduled_for=scheduled_for
         ):
+            paused: BudgetSpent | None = None
             for user_id in await known_users(self._db):
                 days = await self.pending(user_id, through, include_today=True)
-                run = await self.summarize_many(user_id, days)
+                try:
+                    run = await self.summarize_many(user_id, days, unattended=True)
+                except BudgetSpent as exc:
+                    if exc.user_id is None:
+                        raise  # everyone's budget: nobody else can go on either
+                    paused = paused or exc
+                    continue
                 total.written += run.written
                 total.rejected += run.rejected
+                total.waiting += run.waiting
+            if paused is not None:
+                raise paused
         return total
 
     async def manual(self, user_id: str, today: date, day: date | None = None) -> SummaryRun:

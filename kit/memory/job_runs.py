@@ -5,6 +5,10 @@ A run holds an in-process asyncio lock and a 'running' row in `job_runs` (a part
 index allows one per job), so a manual `kit rem` in another process during the nightly REM is
 refused with a message saying who holds it. A lease whose process is gone (crash, kill -9) or
 whose time ran out is marked 'abandoned' and taken over; nothing waits forever.
+
+A run stopped because the background budget is spent (`BudgetSpent`) is recorded 'failed'
+with `paused_until` set: the scheduler resumes it then, and does not count it as a failure of
+its fire time (`FireTimeRuns`), which bounds how often a failing run is retried.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from datetime import datetime, timedelta, tzinfo
 from typing import Any, Literal
 
 from kit.clock import Clock, from_iso, to_iso
-from kit.errors import KitError
+from kit.errors import BudgetSpent, KitError
 from kit.memory.db import Database, Transaction
 
 RunStatus = Literal["running", "ok", "failed", "abandoned"]
@@ -42,6 +46,15 @@ class JobRun:
     status: RunStatus
     lease_owner: str
     detail: str
+
+
+@dataclass(frozen=True)
+class FireTimeRuns:
+    """The unfinished runs of one scheduled fire time."""
+
+    failures: int  # failed, abandoned or left running; budget pauses not counted
+    last_started_at: datetime | None
+    paused_until: datetime | None  # when the latest one was stopped by the spent budget
 
 
 _COLUMNS = (
@@ -123,7 +136,8 @@ class JobRuns:
             try:
                 yield run
             except BaseException as exc:
-                await self._finish(run.id, "failed", _describe(exc))
+                paused = exc.resumes_at if isinstance(exc, BudgetSpent) else None
+                await self._finish(run.id, "failed", _describe(exc), paused_until=paused)
                 raise
             await self._finish(run.id, "ok", "")
 
@@ -169,12 +183,37 @@ class JobRuns:
             (to_iso(now), f"taken over by {self._owner}: {why}", run.id),
         )
 
-    async def _finish(self, run_id: int, status: RunStatus, detail: str) -> None:
+    async def _finish(
+        self, run_id: int, status: RunStatus, detail: str, *, paused_until: datetime | None = None
+    ) -> None:
         async with self._db.transaction() as tx:
             await tx.execute(
-                "UPDATE job_runs SET status = ?, finished_at = ?, detail = ? WHERE id = ?",
-                (status, to_iso(self._clock.now()), detail, run_id),
+                "UPDATE job_runs SET status = ?, finished_at = ?, detail = ?, paused_until = ?"
+                " WHERE id = ?",
+                (
+                    status,
+                    to_iso(self._clock.now()),
+                    detail,
+                    None if paused_until is None else to_iso(paused_until),
+                    run_id,
+                ),
             )
+
+    async def fire_time_runs(self, job: str, scheduled_for: datetime) -> FireTimeRuns:
+        """How the runs for one fire time of `job` that did not finish went."""
+        rows = await self._db.fetchall(
+            "SELECT started_at, paused_until FROM job_runs"
+            " WHERE job = ? AND scheduled_for = ? AND status != 'ok' ORDER BY id",
+            (job, to_iso(scheduled_for)),
+        )
+        if not rows:
+            return FireTimeRuns(0, None, None)
+        last_started, last_paused = rows[-1]
+        return FireTimeRuns(
+            failures=sum(1 for r in rows if r[1] is None),
+            last_started_at=from_iso(last_started),
+            paused_until=None if last_paused is None else from_iso(last_paused),
+        )
 
     async def last_scheduled_success(self, job: str) -> datetime | None:
         """The latest fire time a scheduled run of `job` completed for (manual runs excluded)."""
@@ -184,6 +223,21 @@ class JobRuns:
             (job,),
         )
         return None if value is None else from_iso(value)
+
+    async def held_fire_times(
+        self, since: datetime, failures: int
+    ) -> list[tuple[str, datetime, int]]:
+        """(job, fire time, failed runs) of fire times since `since` that failed `failures`
+        times (budget pauses not counted) and never completed: the scheduler holds them."""
+        rows = await self._db.fetchall(
+            "SELECT job, scheduled_for, COUNT(*) FROM job_runs r WHERE scheduled_for >= ?"
+            " AND status != 'ok' AND paused_until IS NULL AND NOT EXISTS (SELECT 1 FROM"
+            " job_runs k WHERE k.job = r.job AND k.scheduled_for = r.scheduled_for"
+            " AND k.status = 'ok') GROUP BY job, scheduled_for HAVING COUNT(*) >= ?"
+            " ORDER BY scheduled_for",
+            (to_iso(since), failures),
+        )
+        return [(str(r[0]), from_iso(r[1]), int(r[2])) for r in rows]
 
     async def recent(self, job: str, limit: int = 10) -> list[JobRun]:
         rows = await self._db.fetchall(

@@ -281,6 +281,36 @@ MIGRATIONS: tuple[Migration, ...] = (
             " WHERE actor = 'curator' AND source_message_ids != '[]'",
         ),
     ),
+    Migration(
+        "m009_background_budget",
+        (
+            # The days background model work stopped because its token budget was spent
+            # (scope '*': all users; otherwise the user namespace), and how often it was refused.
+            """CREATE TABLE budget_pauses (
+                day TEXT NOT NULL,
+                scope TEXT NOT NULL,
+                paused_at TEXT NOT NULL,
+                last_refused_at TEXT NOT NULL,
+                refused INTEGER NOT NULL DEFAULT 1,
+                spent INTEGER NOT NULL,
+                budget INTEGER NOT NULL,
+                PRIMARY KEY (day, scope))""",
+            # Failed attempts at one item of background work (a day to summarise or condense, a
+            # category to review, a conversation's window): retried with backoff, then held.
+            """CREATE TABLE work_attempts (
+                kind TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                item TEXT NOT NULL,
+                attempts INTEGER NOT NULL,
+                last_error TEXT NOT NULL DEFAULT '',
+                last_at TEXT NOT NULL,
+                held_at TEXT,
+                PRIMARY KEY (kind, user_id, item))""",
+            # A scheduled run stopped by the spent budget: resumed at this time, not counted
+            # as a failed attempt of its fire time.
+            "ALTER TABLE job_runs ADD COLUMN paused_until TEXT",
+        ),
+    ),
 )
 
 

@@ -1,4 +1,4 @@
-"""Token usage per model call, for cost accounting and `status`."""
+"""Token usage per model call, for cost accounting, `status` and the background budget."""
 
 from __future__ import annotations
 
@@ -8,6 +8,13 @@ from datetime import datetime
 from kit.clock import Clock, to_iso
 from kit.llm.base import Usage
 from kit.memory.db import Database
+
+# Calls the owner waits on; every other purpose is background work (kit/memory/budget.py).
+FOREGROUND_PURPOSES = ("chat",)
+
+
+def is_background(purpose: str) -> bool:
+    return purpose not in FOREGROUND_PURPOSES
 
 
 @dataclass(frozen=True)
@@ -50,3 +57,15 @@ class UsageLog:
         )
         assert row is not None
         return UsageTotals(*(int(v) for v in row))
+
+    async def background_tokens_since(self, since: datetime, user_id: str | None = None) -> int:
+        """Every token background calls read or wrote since `since` (cached ones included),
+        for all users or one."""
+        marks = ",".join("?" * len(FOREGROUND_PURPOSES))
+        value = await self._db.scalar(
+            "SELECT COALESCE(SUM(input_tokens + output_tokens + cache_read_tokens"
+            " + cache_write_tokens), 0) FROM llm_usage WHERE at >= ?"
+            f" AND purpose NOT IN ({marks}) AND (? IS NULL OR user_id = ?)",
+            (to_iso(since), *FOREGROUND_PURPOSES, user_id, user_id),
+        )
+        return int(value or 0)

@@ -4,7 +4,9 @@ the latest `window_keep`. Nothing is deleted; the archive keeps every message.
 
 The new summary is checked like a day summary (`parse_bullets`): a refusal, a cut-off or empty
 answer, or one without bullets is not stored, the previous summary and the window stay as they
-were, and the next message tries again. A secret repeated in it is withheld."""
+were. A secret repeated in it is withheld. A botched fold (a bad answer, a crash) is counted in
+`work_attempts`: it is retried with backoff, not on every turn, and held for a day after three
+failures."""
 
 from __future__ import annotations
 
@@ -12,9 +14,10 @@ import logging
 from datetime import tzinfo
 
 from kit.config import LLMSettings, MemorySettings
-from kit.curator.bullets import parse_bullets
+from kit.curator.bullets import ask, parse_bullets
 from kit.errors import LLMOutputError
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock
+from kit.memory.attempts import WINDOW_SUMMARY, Attempts
 from kit.memory.messages import Message, Messages
 from kit.neutralise import neutralise
 from kit.prompts import Prompts
@@ -42,7 +45,9 @@ class WindowKeeper:
         memory: MemorySettings,
         llm_settings: LLMSettings,
         tz: tzinfo,
+        attempts: Attempts,
     ) -> None:
+        self._attempts = attempts
         self._messages = messages
         self._llm = llm
         self._prompts = prompts
@@ -56,23 +61,27 @@ class WindowKeeper:
         window = await self._messages.window(conversation_id)
         if len(window) <= self._memory.window_max:
             return False
+        item = str(conversation_id)
+        if item in await self._attempts.blocked(WINDOW_SUMMARY, conversation.user_id):
+            return False  # failed lately: wait out the backoff (or the day's hold)
         leaving = window[: -self._memory.window_keep]
         prompt = self._prompts.render(
             "window_summary",
             previous_summary=neutralise(conversation.window_summary),
             messages=format_transcript(leaving, self._tz),
         )
-        reply = await self._llm.complete(
-            LLMRequest(
-                model=self._llm_settings.small_model,
-                system=(SystemBlock("You write concise, faithful conversation summaries."),),
-                messages=(ChatMessage.text("user", prompt),),
-                max_tokens=600,
-                purpose="window_summary",
-                user_id=conversation.user_id,
-            )
+        request = LLMRequest(
+            model=self._llm_settings.small_model,
+            system=(SystemBlock("You write concise, faithful conversation summaries."),),
+            messages=(ChatMessage.text("user", prompt),),
+            max_tokens=600,
+            purpose="window_summary",
+            user_id=conversation.user_id,
         )
         try:
+            # The model being down or the budget spent (LLMUnavailable) is not this window's
+            # fault: it propagates and counts nothing.
+            reply = await ask(self._llm, request, what="the window summary")
             summary = parse_bullets(reply, what="the window summary", max_bullets=MAX_BULLETS)
         except LLMOutputError as exc:
             log.warning(
@@ -80,10 +89,13 @@ class WindowKeeper:
                 conversation_id,
                 exc,
             )
+            await self._attempts.failed(WINDOW_SUMMARY, conversation.user_id, item, str(exc))
             return False
-        return await self._messages.advance_window(
+        moved = await self._messages.advance_window(
             conversation_id,
             expected_start_id=conversation.window_start_id,
             new_start_id=window[-self._memory.window_keep].id,
             summary=summary.text,
         )
+        await self._attempts.succeeded(WINDOW_SUMMARY, conversation.user_id, [item])
+        return moved

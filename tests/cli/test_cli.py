@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -10,7 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from kit.api import Kit
 from kit.cli import main
+from kit.embed.hashing import HashingEmbedder
+from kit.errors import BudgetSpent
+from kit.llm.base import LLMRequest, Usage
+from kit.llm.fake import FakeLLM
 from tests.servers.anthropic_api import FakeAnthropicServer
 from tests.shared_model import MODEL_DIR, have_model, require_model
 
@@ -212,3 +218,35 @@ def test_import_refuses_while_a_daemon_holds_the_data_dir(
         daemon.release()
     assert main(["search", "--json", "support"]) == 0
     assert json.loads(capsys.readouterr().out) == []  # nothing was written
+
+
+async def _budget_spent_and_a_day_given_up() -> None:
+    """Today's background budget spent (one call refused), and a day summary held."""
+    async with Kit.open(llm=FakeLLM(), embedder=HashingEmbedder(), background=False) as kit:
+        cap = kit.settings.budget.daily_tokens
+        await kit.services.usage.record(
+            model="claude-haiku-4-5", purpose="curate:people", usage=Usage(cap, 0), user_id="owner"
+        )
+        request = LLMRequest("claude-haiku-4-5", (), (), 100, purpose="daily_summary")
+        with pytest.raises(BudgetSpent):
+            async with kit.services.budget.admit(request):
+                pass
+        for _ in range(3):
+            await kit.services.attempts.failed(
+                "daily_summary", "owner", "2026-03-01", "the summary of 2026-03-01 came back empty"
+            )
+
+
+def test_doctor_says_background_work_waits_for_the_budget_and_what_was_given_up(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    asyncio.run(_budget_spent_and_a_day_given_up())
+    main(["doctor"])
+    out = capsys.readouterr().out
+    assert "warn  background budget: 500,000 of 500,000 tokens used today by all users" in out
+    assert "1 call(s) did not fit" in out and "Raise budget.daily_tokens" in out
+    assert (
+        "warn  background work: the daily summary of 2026-03-01 for 'owner' was given up after "
+        "3 failed attempts (the summary of 2026-03-01 came back empty); "
+        "`kit --user owner summarize --date 2026-03-01` tries again"
+    ) in out

@@ -18,7 +18,7 @@ from kit.clock import FakeClock
 from kit.config import ScheduleSettings, Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import LLMUnavailable
-from kit.llm.base import LLMReply, LLMRequest, TextSink
+from kit.llm.base import LLMReply, LLMRequest, TextSink, Usage
 from kit.llm.fake import FakeLLM
 from kit.memory.job_runs import JobBusy
 from scheduler import KitScheduler
@@ -250,3 +250,56 @@ async def test_apscheduler_firings_reach_the_worker_and_queued_runs_coalesce(kit
         await fired.wait()  # the second run comes from APScheduler's interval trigger
     await scheduler.shutdown()
     assert scheduler.results[-1].detail == "counted"
+
+
+async def test_a_failed_night_is_retried_once_at_once_once_after_10_minutes_then_held(
+    kit: Kit, clock: FakeClock, fake: FakeLLM
+) -> None:
+    await _sunday(kit, clock)
+    fire = SUNDAY + timedelta(hours=23, minutes=55)
+    clock.set(fire)
+    scheduler = KitScheduler(kit.services)
+    down = LLMUnavailable("the Anthropic API is overloaded (529); try again later")
+
+    fake.queue(down)
+    assert (await scheduler.run_now("daily_summary")).status == "failed"
+    assert await scheduler.due("daily_summary") == fire  # a one-off: try again at once
+    fake.queue(down)
+    assert (await scheduler.run_now("daily_summary")).status == "failed"
+    assert await scheduler.due("daily_summary") is None
+    clock.advance(timedelta(minutes=10))
+    assert await scheduler.retry_due() == ["daily_summary"]
+    fake.queue(down)
+    assert (await scheduler.run_now("daily_summary")).status == "failed"
+
+    clock.advance(timedelta(hours=6))
+    assert await scheduler.due("daily_summary") is None  # held until its next fire time
+    assert await scheduler.owed("daily_summary") == fire
+    assert await kit.services.job_runs.held_fire_times(SUNDAY, 3) == [("daily_summary", fire, 3)]
+    clock.set(fire + timedelta(days=1))
+    assert await scheduler.due("daily_summary") == fire + timedelta(days=1)
+
+
+async def test_a_night_stopped_by_the_budget_resumes_after_midnight_and_is_no_failure(
+    kit: Kit, clock: FakeClock
+) -> None:
+    await _sunday(kit, clock)
+    budget = kit.settings.budget.daily_tokens
+    await kit.services.usage.record(
+        model="claude-haiku-4-5", purpose="curate:people", usage=Usage(budget, 0), user_id="owner"
+    )
+    fire = SUNDAY + timedelta(hours=23, minutes=55)
+    clock.set(fire)
+    scheduler = KitScheduler(kit.services)
+
+    result = await scheduler.run_now("daily_summary")
+
+    assert result.status == "paused" and "budget.daily_tokens" in result.detail
+    runs = await kit.services.job_runs.fire_time_runs("daily_summary", fire)
+    assert runs.failures == 0 and runs.paused_until == MONDAY
+    clock.set(MONDAY - timedelta(minutes=1))
+    assert await scheduler.due("daily_summary") is None
+    clock.set(MONDAY + timedelta(seconds=30))
+    assert await scheduler.retry_due() == ["daily_summary"]
+    assert (await scheduler.run_now("daily_summary")).status == "done"
+    assert (await kit.day(SUNDAY.date())).detailed  # type: ignore[union-attr]

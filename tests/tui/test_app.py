@@ -3,8 +3,9 @@ turned into notifications."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
-from datetime import UTC
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from textual.command import CommandList, CommandPalette
@@ -14,6 +15,7 @@ from kit.client import Status
 from kit.daemon.socket_client import DaemonUnavailable, SocketClient
 from kit.errors import NotFound
 from kit.llm.fake import FakeLLM
+from kit.memory.budget import BudgetState
 from tui.app import KitApp
 from tui.command import logs_to_file
 from tui.dialogs import Confirm
@@ -56,6 +58,20 @@ def test_status_text_shortens_to_fit_80_columns() -> None:
     narrow = status_text(status, UTC, 78)
     assert len(narrow) <= 78
     assert narrow.startswith("● daemon │ sonnet-4-5/haiku-4-5 │ 1,234,567 tok")
+
+
+def test_status_line_says_when_the_background_budget_is_spent() -> None:
+    at = datetime(2026, 3, 2, 14, 32, tzinfo=UTC)
+    spent = BudgetState(date(2026, 3, 2), 500_000, 500_000, "owner", 500_000, 0, at,
+                        resumes_at=datetime(2026, 3, 3, tzinfo=UTC))  # fmt: skip
+    status = Status("daemon", "owner", "claude-sonnet-4-5", "claude-haiku-4-5", None, 1_234,
+                    None, 5.0, background=spent)  # fmt: skip
+
+    assert "1,234 tokens today (background budget spent)" in status_text(status, UTC, 160)
+    narrow = status_text(status, UTC, 70)
+    assert len(narrow) <= 70 and "1,234 tok today, bg spent" in narrow
+    calm = dataclasses.replace(status, background=dataclasses.replace(spent, paused_at=None))
+    assert "spent" not in status_text(calm, UTC, 160)
 
 
 async def test_function_keys_switch_panes_and_focus_their_main_widget(app: KitApp) -> None:
