@@ -13,6 +13,7 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from kit.errors import ConfigError
+from kit.files import check_private_dir
 
 CATEGORIES = ("person", "people", "preferences", "projects", "technical", "entities", "workflows")
 
@@ -122,6 +123,7 @@ def load_settings(config: Path | str | None = None, data_dir: Path | str | None 
     chosen_dir = data_dir or os.environ.get("KIT_DATA_DIR")
     settings = parse_settings(raw, source=str(path))
     folder = Path(chosen_dir).expanduser() if chosen_dir else settings.data_dir
+    check_private_dir(folder)  # every command reads its settings first: one rule for all
     return dataclasses.replace(
         settings, data_dir=folder, config_path=path if path.exists() else None
     )
