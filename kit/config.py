@@ -137,6 +137,10 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: not UTF-8 text; save the config file as UTF-8") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc}); fix the syntax there") from exc
+    except RecursionError as exc:  # tomllib recurses once per level of nested arrays/tables
+        raise ConfigError(
+            f"{path}: nested too deeply to read; Kit's settings are flat tables of values"
+        ) from exc
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from exc
 

@@ -51,6 +51,10 @@ def read_export(path: Path) -> dict[str, Any]:
             f"{path}: the export is not valid JSON ({exc.msg} at line {exc.lineno}); "
             "was it cut short? Export again with `kit export --format json`"
         ) from exc
+    except RecursionError as exc:
+        raise InputError(
+            f"{path}: nested too deeply to read; this is not a Kit export as Kit writes it"
+        ) from exc
     validate(document, str(path))
     return document  # type: ignore[no-any-return]
 
