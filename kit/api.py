@@ -113,14 +113,14 @@ class Kit:
         conversation: str = "import",
         source: str = "import",
     ) -> int:
-        """Store messages in one transaction (all or nothing). Returns how many. `items` is
+        """Store messages in one transaction (all or nothing). Returns how many were new: a
+        message the conversation already holds (same time, role, speaker and text) is not
+        added again, so importing a file twice adds nothing the second time. `items` is
         consumed in batches, so a generator over a huge file never sits in memory whole."""
         s = self.services
         conv = await s.messages.conversation(self._user(user), "import", conversation)
-        count = 0
         async with s.db.transaction() as tx:
-            for batch in _batches(items, IMPORT_BATCH):
-                count += await s.messages.insert_bulk(tx, conv, batch, source)
+            count = await s.messages.import_new(tx, conv, _batches(items, IMPORT_BATCH), source)
         s.background.notify()
         return count
 

@@ -22,6 +22,7 @@ from kit.curator.review import StaleReview
 from kit.curator.summaries import DaySummarizer
 from kit.embed.base import Embedder
 from kit.errors import KitError, LLMUnavailable
+from kit.files import private_dir
 from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
 from kit.llm.metered import MeteredLLM
 from kit.memory.attempts import Attempts
@@ -90,7 +91,8 @@ async def load_embedder(settings: Settings) -> tuple[Embedder | None, str | None
 
     cfg = settings.embedding
     try:
-        embedder = await FastEmbedder.load(cfg.model, cfg.model_path, settings.data_dir / "models")
+        models = private_dir(settings.data_dir / "models")  # fastembed would make it 0755
+        embedder = await FastEmbedder.load(cfg.model, cfg.model_path, models)
         return embedder, None
     except KitError as exc:
         return None, str(exc)

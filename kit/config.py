@@ -13,6 +13,7 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from kit.errors import ConfigError
+from kit.files import check_private_dir
 
 CATEGORIES = ("person", "people", "preferences", "projects", "technical", "entities", "workflows")
 
@@ -135,6 +136,7 @@ def load_settings(config: Path | str | None = None, data_dir: Path | str | None 
     chosen_dir = data_dir or os.environ.get("KIT_DATA_DIR")
     settings = parse_settings(raw, source=str(path))
     folder = Path(chosen_dir).expanduser() if chosen_dir else settings.data_dir
+    check_private_dir(folder)  # every command reads its settings first: one rule for all
     return dataclasses.replace(
         settings, data_dir=folder, config_path=path if path.exists() else None
     )
@@ -148,6 +150,10 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: not UTF-8 text; save the config file as UTF-8") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc}); fix the syntax there") from exc
+    except RecursionError as exc:  # tomllib recurses once per level of nested arrays/tables
+        raise ConfigError(
+            f"{path}: nested too deeply to read; Kit's settings are flat tables of values"
+        ) from exc
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from exc
 

@@ -9,6 +9,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from kit.config import CATEGORIES
+from kit.curator.ops import MAX_CONTENT_CHARS
 from kit.errors import InputError, KitError
 from kit.llm.base import ToolSpec
 from kit.memory.days import Days
@@ -59,11 +60,31 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
 )
 
 
+# What one tool call may hand back to the model (~4k tokens, the size of the whole memory
+# context): a day of long messages or many long hits is cut, and the model told how to ask for
+# less. Measured in characters, like the curator's MAX_CONTENT_CHARS and batch limits.
+MAX_RESULT_CHARS = 16_000
+CUT_HINT = "they are not shown; a narrower search_memory query finds what you need in them"
+
+
 @dataclass
 class ToolOutcome:
     content: str
     is_error: bool = False
     fact_ids: list[int] = field(default_factory=list)
+
+
+def recalled(body: str) -> str:
+    """Recalled text as a tool result: framed as data, cut to MAX_RESULT_CHARS (at a line end
+    when one is near) with a note after the frame saying how much was cut and how to get it."""
+    if len(body) <= MAX_RESULT_CHARS:
+        return recalled_block(body)
+    keep = body[:MAX_RESULT_CHARS]
+    line_end = keep.rfind("\n", MAX_RESULT_CHARS - 2000)
+    if line_end > 0:
+        keep = keep[:line_end]
+    cut = len(body) - len(keep)
+    return f"{recalled_block(keep)}\n[... {cut:,} more characters cut; {CUT_HINT}]"
 
 
 def parse_day(text: str, today: date) -> date:
@@ -129,7 +150,7 @@ class Tools:
         if not hits:
             return ToolOutcome("Nothing found in memory for that query.")
         return ToolOutcome(
-            recalled_block(format_hits(hits, self._tz)), fact_ids=[h.id for h in hits if h.fact]
+            recalled(format_hits(hits, self._tz)), fact_ids=[h.id for h in hits if h.fact]
         )
 
     async def _day_history(self, text: str, user_id: str, now: datetime) -> ToolOutcome:
@@ -137,13 +158,13 @@ class Tools:
         summary = await self._days.get(user_id, day)
         if summary is not None:
             text = neutralise(summary.detailed or summary.best)
-            return ToolOutcome(recalled_block(f"Summary of {day.isoformat()}:\n{text}"))
+            return ToolOutcome(recalled(f"Summary of {day.isoformat()}:\n{text}"))
         messages = await self._messages.on_day(user_id, day)
         if not messages:
             return ToolOutcome(f"Nothing is recorded for {day.isoformat()}.")
         transcript = format_transcript(messages[-60:], self._tz)
         return ToolOutcome(
-            recalled_block(f"No summary yet for {day.isoformat()}; its messages:\n{transcript}")
+            recalled(f"No summary yet for {day.isoformat()}; its messages:\n{transcript}")
         )
 
     async def _remember(
@@ -151,6 +172,13 @@ class Tools:
     ) -> ToolOutcome:
         content = str(args.get("fact", "")).strip()
         subject = str(args.get("subject") or "")
+        if len(content) > MAX_CONTENT_CHARS or len(subject) > MAX_CONTENT_CHARS:
+            return ToolOutcome(
+                f"Not stored: a fact is one sentence of at most {MAX_CONTENT_CHARS} characters "
+                f"(this one has {max(len(content), len(subject)):,}); store the gist in one "
+                "short sentence",
+                is_error=True,
+            )
         # Everything that would be stored is screened: the subject can carry a secret too.
         secret = find_secret(content) or find_secret(subject)
         if secret:

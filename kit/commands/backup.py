@@ -16,18 +16,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "backup",
         help="copy the database to PATH (works while Kit runs)",
         description="Uses SQLite's online backup: the copy is one consistent moment, checked "
-        "for integrity, readable by you alone. PATH may be a directory (a dated name is used). "
+        "for integrity, readable by you alone. PATH may be a directory (a dated name is used); an "
+        "existing file is never replaced without --force. "
         "Restore by stopping Kit and copying the file over kit.db in the data directory.",
     )
     cmd.add_argument("path", type=Path)
+    cmd.add_argument("--force", action="store_true", help="replace PATH if it exists")
     cmd.set_defaults(func=run)
 
 
 async def run(args: argparse.Namespace) -> int:
     # Only the settings: a backup reads the file directly and never opens a second engine.
     settings = load_settings(args.config, args.data_dir)
-    target = backup_target(args.path.expanduser(), SystemClock().now())
-    result = await asyncio.to_thread(backup_database, settings.database_path, target)
+    target = backup_target(args.path.expanduser(), SystemClock().now(), force=args.force)
+    result = await asyncio.to_thread(
+        backup_database, settings.database_path, target, force=args.force
+    )
     print(
         f"Backed up {settings.database_path} to {result.path} ({result.size_bytes:,} bytes: "
         f"{result.messages} messages, {result.facts} facts, {result.days} days; "

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 from kit.commands.common import open_kit, user_of
-from kit.errors import InputError, StorageError
 from kit.portability.export import export_document, to_json, to_markdown
+from kit.portability.target import check_target, private_file
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,16 +17,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "export",
         help="export facts (with history), day summaries and messages",
         description="JSON is a versioned document that `kit import` restores into an empty "
-        "memory; Markdown is for reading. Files are written readable by you alone.",
+        "memory; Markdown is for reading. Files are written readable by you alone, and an "
+        "existing file is never replaced without --force.",
     )
     cmd.add_argument("--format", choices=("json", "markdown"), default="json")
     cmd.add_argument("--output", "-o", type=Path, help="file to write (default: stdout)")
+    cmd.add_argument("--force", action="store_true", help="replace the output file if it exists")
     cmd.set_defaults(func=run)
 
 
 async def run(args: argparse.Namespace) -> int:
     if args.output is not None:
-        _check_output(args.output)
+        check_target(args.output, force=args.force)  # before the work, not after it
     async with open_kit(args, with_embedder=False) as kit:
         s = kit.services
         document = await export_document(s.db, user_of(args, kit), s.clock.now())
@@ -40,7 +41,7 @@ async def run(args: argparse.Namespace) -> int:
             sys.stdout.write(piece)
         sys.stdout.flush()
         return 0
-    _write_private(args.output, pieces)
+    _write(args.output, pieces, force=args.force)
     counts = document["counts"]
     print(
         f"Exported {counts['facts']} facts ({counts['fact_history']} history entries), "
@@ -50,23 +51,10 @@ async def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_output(path: Path) -> None:
-    if path.is_dir():
-        raise InputError(f"{path}: is a directory; give a file name, e.g. {path / 'kit.json'}")
-    if not path.parent.is_dir():
-        raise InputError(f"{path.parent}: no such directory; create it first")
-
-
-def _write_private(path: Path, pieces: Iterable[str]) -> None:
-    """Write beside the target with mode 0600, then rename: no half-written export."""
-    partial = path.with_name(path.name + ".partial")
-    try:
-        fd = os.open(partial, os.O_CREAT | os.O_TRUNC | os.O_WRONLY, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            for piece in pieces:
-                handle.write(piece)
-        os.chmod(partial, 0o600)
-        os.replace(partial, path)
-    except OSError as exc:
-        partial.unlink(missing_ok=True)
-        raise StorageError(f"{path}: cannot write the export ({exc.strerror})") from exc
+def _write(path: Path, pieces: Iterable[str], *, force: bool) -> None:
+    with (
+        private_file(path, force=force) as fd,
+        open(fd, "w", encoding="utf-8", closefd=False) as out,
+    ):
+        for piece in pieces:
+            out.write(piece)

@@ -15,11 +15,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "import",
         help="import messages from JSON Lines",
         description='One message per line: {"role" or "speaker", "text", "at" (ISO-8601),'
-        ' optional "ref"}. The file is checked whole before anything is written. A `kit export'
-        " --format json` file is restored instead, into an empty memory only.",
+        ' optional "ref"}. The file is checked whole before anything is written. Messages the'
+        " conversation already holds (same time, role, speaker and text) are not added again,"
+        " so importing a file twice adds nothing. A `kit export --format json` file is restored"
+        " instead, into an empty memory only.",
     )
     cmd.add_argument("file", type=Path)
-    cmd.add_argument("--conversation", help="conversation name (default: the file name)")
+    cmd.add_argument(
+        "--conversation",
+        help="conversation name (default: the file name); a message is looked for as already "
+        "present in this conversation",
+    )
     cmd.add_argument("--no-embed", action="store_true", help="store now, embed later (daemon)")
     cmd.set_defaults(func=run)
 
@@ -27,14 +33,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 async def run(args: argparse.Namespace) -> int:
     if is_export_file(args.file):
         return await _restore(args)
-    check_jsonl(args.file)  # every line checked before the database is opened
+    total = check_jsonl(args.file)  # every line checked before the database is opened
     async with open_kit(args, with_embedder=not args.no_embed, exclusive=True) as kit:
-        count = await kit.import_messages(  # read again, a batch at a time: memory stays flat
+        added = await kit.import_messages(  # read again, a batch at a time: memory stays flat
             iter_jsonl(args.file),
             user=user_of(args, kit),
             conversation=args.conversation or args.file.name,
         )
-        print(f"Imported {count} messages from {args.file}.")
+        present = total - added
+        if not present:
+            print(f"Imported {added} messages from {args.file}.")
+        else:
+            print(
+                f"{present:,} messages from {args.file} already present, {added:,} new"
+                + (" (nothing imported)." if not added else " (imported).")
+            )
         if not args.no_embed and kit.services.vectors.available:
             embedded = await kit.services.vectors.backfill()
             print(f"Embedded {embedded} items; they are searchable now.")

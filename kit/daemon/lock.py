@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from kit.errors import KitError, StorageError
+from kit.errors import KitError
+from kit.files import os_error, private_dir
 
 Role = Literal["daemon", "standalone"]
 LOCK_NAME = "kit.pid"
@@ -43,18 +44,6 @@ class AlreadyRunning(KitError):
         self.holder = holder
 
 
-def ensure_private_dir(path: Path) -> None:
-    """Create the data directory owner-only (0700), or tighten an existing one."""
-    try:
-        path.mkdir(parents=True, exist_ok=True, mode=0o700)
-        path.chmod(0o700)
-    except OSError as exc:
-        raise StorageError(
-            f"{path}: cannot create the data directory ({exc.strerror}); "
-            "choose another with --data-dir or KIT_DATA_DIR"
-        ) from exc
-
-
 class DataDirLock:
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir
@@ -65,16 +54,23 @@ class DataDirLock:
         """Take the lock and write our pid; if someone else holds it, return who (no wait)."""
         if self._fd is not None:
             raise RuntimeError("lock already held by this process")
-        ensure_private_dir(self.data_dir)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        private_dir(self.data_dir)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        except OSError as exc:
+            raise os_error(exc, self.path, "cannot take the data directory's lock") from exc
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
             return self.holder()
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()} {role}\n".encode(), 0)
-        os.fsync(fd)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()} {role}\n".encode(), 0)
+            os.fsync(fd)
+        except OSError as exc:
+            os.close(fd)  # drops the lock again: nothing of ours is left holding it
+            raise os_error(exc, self.path, "cannot take the data directory's lock") from exc
         self._fd = fd
         return None
 

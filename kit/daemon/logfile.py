@@ -8,6 +8,7 @@ from io import TextIOWrapper
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
+from kit.files import private_dir
 from kit.logs import RedactSecrets
 
 MAX_BYTES = 5 * 1024 * 1024
@@ -24,7 +25,7 @@ class _PrivateRotatingFileHandler(RotatingFileHandler):
 
 def add_file_log(path: Path) -> logging.Handler:
     """Attach the rotating file to the root logger; the caller removes it on exit."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    private_dir(path.parent)
     handler = _PrivateRotatingFileHandler(
         path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8"
     )

@@ -111,6 +111,7 @@ async def run_daemon(
         kit = await stack.enter_async_context(
             Kit.open(settings=settings, llm=llm, embedder=embedder, clock=clock, background=False)
         )
+        await kit.services.db.check_pages()  # once per start: a damaged page is found now
         started_at = kit.services.clock.now()
 
         def client_for(user: str | None) -> LocalClient:

@@ -97,6 +97,10 @@ def load(path: Path, *, captions: bool = True) -> list[Sample]:
         raise InputError(f"{path}: cannot read the file ({exc.strerror})") from exc
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: not valid JSON ({exc}); expected a LoCoMo-format file") from exc
+    except RecursionError as exc:
+        raise InputError(
+            f"{path}: nested too deeply to read; expected a LoCoMo-format file"
+        ) from exc
     return parse(data, str(path), captions=captions)
 
 

@@ -6,7 +6,7 @@ and older ones live on in the archive (searchable) and in the rolling window sum
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from typing import Any
@@ -198,6 +198,72 @@ class Messages:
         await tx.executemany(self._INSERT, [self._row(conversation, i, source) for i in items])
         await self._touch(tx, conversation, items)
         return len(items)
+
+    async def import_new(
+        self,
+        tx: Transaction,
+        conversation: Conversation,
+        batches: Iterable[Sequence[NewMessage]],
+        source: str,
+    ) -> int:
+        """Insert the messages the conversation does not hold yet; returns how many were new.
+
+        A message is the same one when its time, role, speaker and text are (a hash of the last
+        two), counted with repeats: a file with "ok" twice in one minute adds two, and the same
+        file imported again adds none; a file that overlaps an earlier one adds only the rest.
+        Into an empty conversation (the usual first import) rows go straight in. Otherwise they
+        are staged in a temporary table, the conversation's stored messages are counted by that
+        identity (one pass over them: no index kept for this, so chat and the database pay
+        nothing), and one statement inserts, in file order, each copy beyond those stored."""
+        if (
+            await tx.fetchone(
+                "SELECT 1 FROM messages WHERE conversation_id = ? LIMIT 1", (conversation.id,)
+            )
+            is None
+        ):
+            added = 0
+            for batch in batches:
+                added += await self.insert_bulk(tx, conversation, batch, source)
+            return added
+        for table in ("import_staging", "import_present"):
+            await tx.execute(f"DROP TABLE IF EXISTS temp.{table}")
+        await tx.execute(
+            "CREATE TEMP TABLE import_staging (seq INTEGER PRIMARY KEY, role TEXT, speaker TEXT,"
+            " text TEXT, at TEXT, day TEXT, ref TEXT, content_hash TEXT)"
+        )
+        await tx.execute(
+            "CREATE TEMP TABLE import_present (at TEXT, role TEXT, content_hash TEXT, n INTEGER,"
+            " PRIMARY KEY (at, role, content_hash)) WITHOUT ROWID"
+        )
+        await tx.execute(
+            "INSERT INTO temp.import_present SELECT at, role, content_hash, COUNT(*)"
+            " FROM messages WHERE conversation_id = ? GROUP BY at, role, content_hash",
+            (conversation.id,),
+        )
+        for batch in batches:
+            await tx.executemany(
+                "INSERT INTO temp.import_staging (role, speaker, text, at, day, ref, content_hash)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [self._staged(conversation, item) for item in batch],
+            )
+            await self._touch(tx, conversation, batch)
+        added = await tx.execute_rowcount(
+            "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day, ref,"
+            " source, content_hash)"
+            " SELECT ?, ?, role, speaker, text, at, day, ref, ?, content_hash FROM"
+            " (SELECT *, ROW_NUMBER() OVER (PARTITION BY at, role, content_hash ORDER BY seq)"
+            "  AS copy FROM temp.import_staging) AS s"
+            " LEFT JOIN temp.import_present AS p USING (at, role, content_hash)"
+            " WHERE s.copy > COALESCE(p.n, 0) ORDER BY s.seq",
+            (conversation.user_id, conversation.id, source),
+        )
+        for table in ("import_staging", "import_present"):
+            await tx.execute(f"DROP TABLE temp.{table}")
+        return added
+
+    def _staged(self, conversation: Conversation, item: NewMessage) -> tuple[Any, ...]:
+        _, _, role, speaker, text, at, day, ref, _, digest = self._row(conversation, item, "")
+        return (role, speaker, text, at, day, ref, digest)
 
     async def window(self, conversation_id: int) -> list[Message]:
         """The unsummarised window: every message from the conversation's window start on."""

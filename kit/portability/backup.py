@@ -4,20 +4,21 @@ SQLite's online backup API copies every page inside one read transaction; in WAL
 read never blocks writers and sees one committed state, so the copy is consistent without
 stopping anything. The copy is written beside the target, checked with `PRAGMA
 integrity_check`, made a self-contained single file (journal mode DELETE), and only then
-renamed into place. It is readable by the owner alone (0600).
+given its name (the same rule as `kit export -o`: target.py). It is readable by the owner
+alone (0600).
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from kit.errors import InputError, NotFound, StorageError
+from kit.errors import NotFound, StorageError
 from kit.memory.db import storage_error
+from kit.memory.dbfile import check_database_file
+from kit.portability.target import check_target, partial_path, private_file
 
 
 @dataclass(frozen=True)
@@ -29,38 +30,23 @@ class BackupResult:
     days: int
 
 
-def backup_target(target: Path, now: datetime) -> Path:
-    """A directory gets a dated file name; an existing file is never overwritten."""
+def backup_target(target: Path, now: datetime, *, force: bool = False) -> Path:
+    """A directory gets a dated file name; an existing file is replaced only with `force`."""
     if target.is_dir():
         target = target / f"kit-backup-{now.strftime('%Y%m%d-%H%M%S')}.db"
-    if target.exists():
-        raise InputError(f"{target}: already exists; choose a new name (a backup never overwrites)")
-    if not target.parent.is_dir():
-        raise InputError(f"{target.parent}: no such directory; create it first")
+    check_target(target, force=force)
     return target
 
 
-def backup_database(source: Path, target: Path) -> BackupResult:
+def backup_database(source: Path, target: Path, *, force: bool = False) -> BackupResult:
     """Copy `source` to `target` (blocking: run it with `asyncio.to_thread`)."""
     if not source.exists():
         raise NotFound(f"{source}: there is no database here yet, so nothing to back up")
-    partial = target.with_name(target.name + ".partial")
-    try:
-        os.close(os.open(partial, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-    except FileExistsError as exc:
-        raise InputError(
-            f"{partial}: left over from an interrupted backup; delete it and try again"
-        ) from exc
-    except OSError as exc:
-        raise StorageError(f"{partial}: cannot create the backup file ({exc.strerror})") from exc
-    try:
+    check_database_file(source)
+    with private_file(target, force=force):
+        partial = partial_path(target)
         _copy(source, partial)
         result = _check(partial)
-        os.replace(partial, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            partial.unlink()
-        raise
     return BackupResult(target, target.stat().st_size, *result)
 
 

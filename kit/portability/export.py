@@ -1,8 +1,10 @@
 """The owner's data, out: every fact with its whole history, every day summary, the message
-archive, curation passes and the forget log, as a versioned JSON document (which `kit import`
-restores) or as Markdown for a person to read.
+archive, curation passes (and batches parked after failing), REM reports, token usage and the
+forget log, as a versioned JSON document (which `kit import` restores) or as Markdown for a
+person to read.
 
-Derived state (embeddings, FTS indexes, token usage) is left out: it is rebuilt from the rows.
+Derived state (embeddings, FTS indexes) is left out: it is rebuilt from the rows. So is the
+scheduler's own bookkeeping (job runs): a restored memory starts its schedule afresh.
 """
 
 from __future__ import annotations
@@ -147,6 +149,47 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
             (user_id,),
         )
     ]
+    parked = [
+        {
+            "conversation_id": r[0],
+            "category": r[1],
+            "first_message_id": r[2],
+            "last_message_id": r[3],
+            "attempts": r[4],
+            "reason": r[5],
+            "parked_at": r[6],
+            "resolved_at": r[7],
+        }
+        for r in await db.fetchall(
+            "SELECT conversation_id, category, first_message_id, last_message_id, attempts,"
+            " reason, parked_at, resolved_at FROM curation_parked WHERE user_id = ? ORDER BY id",
+            (user_id,),
+        )
+    ]
+    rem_reports = [
+        {"started_at": r[0], "finished_at": r[1], "report": json.loads(r[2])}
+        for r in await db.fetchall(
+            "SELECT started_at, finished_at, report_json FROM rem_reports WHERE user_id = ?"
+            " ORDER BY id",
+            (user_id,),
+        )
+    ]
+    usage = [
+        {
+            "at": r[0],
+            "model": r[1],
+            "purpose": r[2],
+            "input_tokens": r[3],
+            "output_tokens": r[4],
+            "cache_read_tokens": r[5],
+            "cache_write_tokens": r[6],
+        }
+        for r in await db.fetchall(
+            "SELECT at, model, purpose, input_tokens, output_tokens, cache_read_tokens,"
+            " cache_write_tokens FROM llm_usage WHERE user_id = ? ORDER BY id",
+            (user_id,),
+        )
+    ]
     return {
         # The first key on purpose: `kit import` recognises an export by its opening bytes.
         "format": EXPORT_FORMAT,
@@ -160,6 +203,9 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
             "fact_history": sum(len(f["history"]) for f in facts),
             "days": len(days),
             "passes": len(passes),
+            "curation_parked": len(parked),
+            "rem_reports": len(rem_reports),
+            "usage": len(usage),
             "forget_log": len(forgets),
         },
         "conversations": conversations,
@@ -168,6 +214,9 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
         "days": days,
         "passes": passes,
         "curation_marks": marks,
+        "curation_parked": parked,
+        "rem_reports": rem_reports,
+        "usage": usage,
         "forget_log": forgets,
     }
 
@@ -251,6 +300,34 @@ def to_markdown(document: dict[str, Any], tz: tzinfo) -> Iterator[str]:
         yield f"- #{p['id']} {p['kind']}{category}, {_when(p['started_at'], tz)}, {p['status']}"
         yield f"{reason}\n"
     yield "\n"
+    if document["curation_parked"]:
+        yield "## Curation batches parked after failing\n\n"
+        for b in document["curation_parked"]:
+            state = f"resolved {_when(b['resolved_at'], tz)}" if b["resolved_at"] else "open"
+            yield (
+                f"- {_when(b['parked_at'], tz)} {b['category']}, messages "
+                f"{b['first_message_id']}-{b['last_message_id']} after {b['attempts']} "
+                f"attempts ({state}): {b['reason']}\n"
+            )
+        yield "\n"
+    if document["rem_reports"]:
+        yield "## REM reports\n\n"
+        for r in document["rem_reports"]:
+            report = r["report"]
+            yield f"### {_when(r['started_at'], tz)}\n\n"
+            for line in [*report.get("changes", []), *report.get("rejected", [])] or ["no changes"]:
+                yield f"- {line}\n"
+            yield "\n"
+    if document["usage"]:
+        calls = document["usage"]
+        tokens_in = sum(u["input_tokens"] for u in calls)
+        tokens_out = sum(u["output_tokens"] for u in calls)
+        yield "## Model usage\n\n"
+        yield (
+            f"{len(calls)} model calls from {_when(calls[0]['at'], tz)} to "
+            f"{_when(calls[-1]['at'], tz)}: {tokens_in:,} input and {tokens_out:,} output "
+            "tokens.\n\n"
+        )
     if document["forget_log"]:
         yield "## Forgotten on request\n\n"
         for entry in document["forget_log"]:

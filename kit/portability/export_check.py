@@ -13,10 +13,15 @@ from typing import Any
 
 from kit.clock import check_time, from_iso
 from kit.config import CATEGORIES
+from kit.curator.rem import report_from_json
 from kit.errors import InputError
 
 EXPORT_FORMAT = "kit-export"
-EXPORT_VERSION = 1
+# 2: parked curation batches, REM reports and token usage travel too. A version 1 export
+# (written before they did) reads as having none of them.
+EXPORT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+_ADDED_IN_2 = ("curation_parked", "rem_reports", "usage")
 
 
 class _Check:
@@ -73,6 +78,15 @@ def _is_ids(v: Any) -> bool:
     return isinstance(v, list) and all(_is_int(i) for i in v)
 
 
+def _is_rem_report(v: Any) -> bool:
+    """Readable by `kit rem` later (which shows the latest report)."""
+    try:
+        report_from_json(v)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
+    return True
+
+
 def _items(document: Mapping[str, Any], key: str, check: _Check) -> list[Mapping[str, Any]]:
     value = document.get(key)
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
@@ -86,11 +100,15 @@ def validate(document: Any, source: str) -> None:
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
         raise InputError(f'{source}: not a Kit export (no "format": "{EXPORT_FORMAT}")')
     version = document.get("version")
-    if version != EXPORT_VERSION:
+    if version not in READABLE_VERSIONS or isinstance(version, bool):
         raise InputError(
             f"{source}: export version {version!r} is not supported by this Kit "
-            f"(it reads version {EXPORT_VERSION}); upgrade Kit or export again"
+            f"(it reads versions {', '.join(map(str, READABLE_VERSIONS))}); upgrade Kit or "
+            "export again"
         )
+    if version == 1:
+        for key in _ADDED_IN_2:
+            document.setdefault(key, [])
     check.field(document, "user_id", "export", lambda v: _is_str(v) and bool(v), "a user id")
     check.field(document, "exported_at", "export", _is_time, "an ISO-8601 time")
     for i, c in enumerate(_items(document, "conversations", check)):
@@ -197,6 +215,33 @@ def validate(document: Any, source: str) -> None:
         )
         check.field(k, "category", where, lambda v: v in CATEGORIES, f"one of {CATEGORIES}")
         check.field(k, "curated_through", where, lambda v: _is_int(v) and v >= 0, "a message id")
+    for i, b in enumerate(_items(document, "curation_parked", check)):
+        where = f"curation_parked[{i}]"
+        check.field(
+            b,
+            "conversation_id",
+            where,
+            lambda v: v in conversation_ids,
+            "the id of a conversation in the export",
+        )
+        check.field(b, "category", where, lambda v: v in CATEGORIES, f"one of {CATEGORIES}")
+        for key in ("first_message_id", "last_message_id", "attempts"):
+            check.field(b, key, where, lambda v: _is_int(v) and v >= 0, "a count or message id")
+        check.field(b, "reason", where, _is_str, "a string")
+        check.field(b, "parked_at", where, _is_time, "an ISO-8601 time")
+        check.field(b, "resolved_at", where, _is_opt_time, "an ISO-8601 time or null")
+    for i, r in enumerate(_items(document, "rem_reports", check)):
+        where = f"rem_reports[{i}]"
+        for key in ("started_at", "finished_at"):
+            check.field(r, key, where, _is_time, "an ISO-8601 time")
+        check.field(r, "report", where, _is_rem_report, "a REM report as `kit rem --json` shows")
+    for i, u in enumerate(_items(document, "usage", check)):
+        where = f"usage[{i}]"
+        check.field(u, "at", where, _is_time, "an ISO-8601 time")
+        for key in ("model", "purpose"):
+            check.field(u, key, where, _is_str, "a string")
+        for key in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"):
+            check.field(u, key, where, lambda v: _is_int(v) and v >= 0, "a count")
     for i, e in enumerate(_items(document, "forget_log", check)):
         check.field(e, "at", f"forget_log[{i}]", _is_time, "an ISO-8601 time")
         check.field(e, "scope", f"forget_log[{i}]", _is_str, "a string")

@@ -113,4 +113,8 @@ def iter_lines(lines: Iterable[bytes], source: str) -> Iterator[NewMessage]:
             raise InputError(
                 f"{where}: not valid JSON ({exc.msg}); one JSON object per line"
             ) from exc
+        except RecursionError as exc:  # Python's parser gives up near 1,000 levels
+            raise InputError(
+                f"{where}: nested too deeply to read; a message is one flat JSON object"
+            ) from exc
         yield parse_record(record, where)

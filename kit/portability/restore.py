@@ -51,6 +51,10 @@ def read_export(path: Path) -> dict[str, Any]:
             f"{path}: the export is not valid JSON ({exc.msg} at line {exc.lineno}); "
             "was it cut short? Export again with `kit export --format json`"
         ) from exc
+    except RecursionError as exc:
+        raise InputError(
+            f"{path}: nested too deeply to read; this is not a Kit export as Kit writes it"
+        ) from exc
     validate(document, str(path))
     return document  # type: ignore[no-any-return]
 
@@ -248,6 +252,49 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                     document["exported_at"],
                 ),
             )
+        for b in document["curation_parked"]:
+            # The batch's span, by the restored messages inside it (the curator reads it again
+            # on `kit curate --retry-parked`). Written by kit/curator/progress.py; verbatim here.
+            await tx.execute(
+                "INSERT INTO curation_parked (user_id, conversation_id, category,"
+                " first_message_id, last_message_id, attempts, reason, parked_at, resolved_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    user_id,
+                    conv(b["conversation_id"]),
+                    b["category"],
+                    _window_start(b["first_message_id"], old_ids, msg.map),
+                    _mark(b["last_message_id"], old_ids, msg.map),
+                    b["attempts"],
+                    b["reason"],
+                    b["parked_at"],
+                    b["resolved_at"],
+                ),
+            )
+        for r in document["rem_reports"]:
+            # As written (like a pass's detail); its job run is the old scheduler's, not ours.
+            await tx.execute(
+                "INSERT INTO rem_reports (user_id, job_run_id, started_at, finished_at,"
+                " report_json) VALUES (?, NULL, ?, ?, ?)",
+                (user_id, r["started_at"], r["finished_at"], json.dumps(r["report"])),
+            )
+        await tx.executemany(
+            "INSERT INTO llm_usage (at, user_id, model, purpose, input_tokens, output_tokens,"
+            " cache_read_tokens, cache_write_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    u["at"],
+                    user_id,
+                    u["model"],
+                    u["purpose"],
+                    u["input_tokens"],
+                    u["output_tokens"],
+                    u["cache_read_tokens"],
+                    u["cache_write_tokens"],
+                )
+                for u in document["usage"]
+            ],
+        )
         for e in document["forget_log"]:
             await tx.execute(
                 "INSERT INTO forget_log (user_id, at, scope, counts_json) VALUES (?, ?, ?, ?)",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -110,6 +111,55 @@ def test_invalid_utf8_is_reported_with_its_line(
 def test_missing_file_is_a_clear_error(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["import", str(env / "nope.jsonl")]) == 2
     assert "cannot open the file" in capsys.readouterr().err
+
+
+def _stored(env: Path) -> list[tuple[str, str | None]]:
+    with sqlite3.connect(env / "data" / "kit.db") as conn:
+        rows = conn.execute("SELECT text, ref FROM messages ORDER BY id").fetchall()
+    conn.close()
+    return rows
+
+
+def test_importing_the_same_file_twice_adds_nothing_the_second_time(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _jsonl(env / "a.jsonl", GOOD)
+    assert main(["import", "--no-embed", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["import", "--no-embed", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "2 messages from" in out and "already present, 0 new (nothing imported)" in out
+    assert _stored(env) == [(r["text"], r["ref"]) for r in GOOD]  # refs not doubled either
+
+
+def test_a_partly_overlapping_file_adds_only_the_new_messages(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [
+        {"role": "user", "text": f"line {i}", "at": f"2026-01-01T10:0{i}:00Z"} for i in range(5)
+    ]
+    same_time = {"role": "user", "text": "ok", "at": "2026-01-01T11:00:00+00:00"}
+    first = _jsonl(env / "first.jsonl", [*rows[:3], same_time, same_time])
+    assert main(["import", "--no-embed", "--conversation", "log", str(first)]) == 0
+    # The same instant written another way, "ok" three times (one more than stored): 3 new.
+    later = {**same_time, "at": "2026-01-01T12:00:00+01:00"}
+    second = _jsonl(env / "second.jsonl", [*rows[2:], later, later, later])
+    capsys.readouterr()
+    assert main(["import", "--no-embed", "--conversation", "log", str(second)]) == 0
+    out = capsys.readouterr().out
+    assert "3 messages from" in out and "already present, 3 new (imported)" in out
+    stored = [t for t, _ in _stored(env)]
+    assert stored == ["line 0", "line 1", "line 2", "ok", "ok", "line 3", "line 4", "ok"]
+
+
+def test_the_same_messages_in_another_conversation_are_imported(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _jsonl(env / "a.jsonl", GOOD)
+    assert main(["import", "--no-embed", str(path)]) == 0
+    assert main(["import", "--no-embed", "--conversation", "copy", str(path)]) == 0
+    assert "Imported 2 messages" in capsys.readouterr().out.splitlines()[-1]
+    assert len(_stored(env)) == 4
 
 
 def test_history_rejects_a_bad_date_and_names_the_format(

@@ -163,7 +163,7 @@ async def test_failing_migration_leaves_nothing_behind(tmp_path: Path, clock: Fa
 async def test_damaged_file_is_a_storage_error_and_leaves_no_thread(tmp_path: Path) -> None:
     """The error says what to do, and no connection thread keeps the process from exiting."""
     path = tmp_path / "kit.db"
-    path.write_bytes(b"not a database " * 100)
+    path.write_bytes(b"SQLite format 3\x00" + b"not a database " * 100)  # passes the header
     before = set(threading.enumerate())
     with pytest.raises(StorageError) as err:
         async with Database.open(path):

@@ -39,13 +39,18 @@ def test_second_holder_is_refused_with_the_first_ones_pid(settings: Settings) ->
     assert (settings.data_dir / "kit.pid").read_text() == ""
 
 
-def test_data_dir_is_made_owner_only(settings: Settings) -> None:
-    settings.data_dir.mkdir(mode=0o755)
+def test_data_dir_is_made_owner_only_and_an_existing_one_is_left_as_it_is(
+    settings: Settings,
+) -> None:
     lock = DataDirLock(settings.data_dir)
     lock.acquire("daemon")
     lock.release()
     assert settings.data_dir.stat().st_mode & 0o777 == 0o700
     assert (settings.data_dir / "kit.pid").stat().st_mode & 0o777 == 0o600
+    settings.data_dir.chmod(0o755)  # the owner's choice: readable, not writable by others
+    lock.acquire("daemon")
+    lock.release()
+    assert settings.data_dir.stat().st_mode & 0o777 == 0o755
 
 
 def test_a_socket_path_too_long_for_unix_is_a_config_error(tmp_path) -> None:

@@ -3,9 +3,13 @@ clear StorageError, nothing acknowledged is lost, nothing is half-written, and K
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import dataclasses
 import errno
+import io
+import json
+import sqlite3
 import subprocess
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -13,9 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from kit import cli
 from kit.api import Kit
 from kit.clock import FakeClock
+from kit.commands import doctor
 from kit.config import Settings
+from kit.daemon.runner import run_daemon
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import StorageError
 from kit.llm.fake import FakeLLM
@@ -150,7 +157,7 @@ async def test_a_damaged_database_file_says_restore_from_backup(
 ) -> None:
     settings.data_dir.mkdir(parents=True)
     settings.database_path.write_bytes(b"this is not a database " * 200)
-    with pytest.raises(StorageError, match="restore it from a backup"):
+    with pytest.raises(StorageError, match=r"not a SQLite database.*restore your latest backup"):
         async with Kit.open(
             settings=settings, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock
         ):
@@ -168,3 +175,116 @@ async def test_a_data_dir_that_cannot_be_created_says_which_and_what_to_do(
             settings=broken, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock
         ):
             pass
+
+
+async def _closed_database(settings: Settings, clock: FakeClock, messages: int = 0) -> Path:
+    async with Kit.open(
+        settings=settings, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock, background=False
+    ) as kit:
+        await kit.import_messages(
+            NewMessage("user", f"message {i} " + "t" * 400, clock.now()) for i in range(messages)
+        )
+    return settings.database_path
+
+
+async def test_a_zero_length_database_is_refused_with_the_fix_not_taken_as_empty(
+    settings: Settings, clock: FakeClock
+) -> None:
+    path = await _closed_database(settings, clock)
+    path.write_bytes(b"")  # e.g. a copy that failed, or a disk that filled up during cp
+    with pytest.raises(StorageError, match=r"empty \(0 bytes\).*backup.*mv ") as caught:
+        async with Kit.open(
+            settings=settings, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock
+        ):
+            pass
+    assert str(path) in str(caught.value)
+    assert path.stat().st_size == 0  # left for the owner to restore or move away
+
+
+async def test_a_database_cut_short_is_refused_at_open(
+    settings: Settings, clock: FakeClock
+) -> None:
+    path = await _closed_database(settings, clock, messages=300)
+    size = path.stat().st_size
+    with path.open("r+b") as handle:
+        handle.truncate(size // 2)
+    with pytest.raises(StorageError, match=r"cut short \([\d,]+ of [\d,]+ bytes\).*backup"):
+        async with Kit.open(
+            settings=settings, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock
+        ):
+            pass
+
+
+async def _damage_messages(settings: Settings, clock: FakeClock) -> None:
+    """Zero the root page of the messages table: the header and schema stay readable."""
+    path = await _closed_database(settings, clock, messages=300)
+    with sqlite3.connect(path) as conn:
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'messages'").fetchone()
+    conn.close()
+    with path.open("r+b") as handle:
+        handle.seek((root[0] - 1) * page_size)
+        handle.write(b"\xa5" * page_size)
+
+
+async def test_a_damaged_page_stops_the_daemon_at_start_with_the_fix(
+    settings: Settings, clock: FakeClock
+) -> None:
+    await _damage_messages(settings, clock)
+    with pytest.raises(StorageError, match=r"failed its integrity check \(Page \d+: [^\n]*backup"):
+        await run_daemon(settings, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock)
+    assert (settings.data_dir / "kit.pid").read_text() == ""  # the lock was let go
+
+
+async def test_kit_doctor_names_a_damaged_page(
+    settings: Settings,
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    await _damage_messages(settings, clock)
+    monkeypatch.setenv("KIT_DATA_DIR", str(settings.data_dir))
+    monkeypatch.setenv("KIT_CONFIG", str(settings.data_dir / "none.toml"))
+    (settings.data_dir / "none.toml").write_text('[schedule]\ntimezone = "UTC"\n')
+    assert await doctor.run(argparse.Namespace(config=None, data_dir=None)) == 1
+    out = capsys.readouterr().out
+    assert "FIX   database:" in out and "failed its integrity check" in out
+
+
+# Every command that takes the data directory's lock (status and the REPLs take it when no
+# daemon runs, to run Kit in-process).
+LOCKING_COMMANDS = [
+    ["import", "--no-embed", "{data}/../in.jsonl"],
+    ["summarize"],
+    ["forget", "--before", "2030-01-01", "--yes"],
+    ["chat"],
+    ["status"],
+    ["rem"],
+    ["run"],
+    ["tui"],
+]
+
+
+@pytest.mark.parametrize("argv", LOCKING_COMMANDS, ids=lambda a: a[0])
+def test_every_locking_command_on_a_full_disk_says_so_in_one_line(
+    argv: list[str],
+    small_disk: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = small_disk / "data"
+    config = small_disk.parent / "config.toml"
+    config.write_text('[schedule]\ntimezone = "UTC"\n')
+    monkeypatch.setenv("KIT_CONFIG", str(config))
+    monkeypatch.setenv("KIT_DATA_DIR", str(data))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-used")
+    monkeypatch.setattr("sys.stdin", io.StringIO("hello\n"))
+    rows = [{"role": "user", "text": f"note {i}", "at": "2026-01-01T10:00:00Z"} for i in range(9)]
+    (small_disk / "in.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert cli.main(["import", "--no-embed", str(small_disk / "in.jsonl")]) == 0
+    _fill(small_disk / "ballast")
+    capsys.readouterr()
+    assert cli.main([a.format(data=data) for a in argv]) in (1, 2)
+    err = capsys.readouterr().err
+    assert err.startswith("kit: ") and err.count("\n") == 1, err
+    assert "the disk is full; free some space" in err and "Traceback" not in err

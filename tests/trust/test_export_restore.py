@@ -43,7 +43,7 @@ async def test_export_holds_every_fact_version_day_message_and_pass(
 ) -> None:
     seeded = await seed(kit, clock)
     document = await _export(kit)
-    assert document["format"] == "kit-export" and document["version"] == 1
+    assert document["format"] == "kit-export" and document["version"] == 2
     facts = {f["id"]: f for f in document["facts"]}
     assert len(facts) == 5
     bruno = facts[seeded.fact_ids["bruno"]]
@@ -249,3 +249,83 @@ async def test_restored_messages_that_were_curated_are_not_curated_again(
         await fresh.services.curator.sweep_idle(clock.now())
         shown = {r.system[0].text for r in model.requests if r.purpose.startswith("curate:")}
         assert shown and all("got a cat" in t and "Lisbon" not in t for t in shown)
+
+
+async def _park_report_and_use(kit: Kit, fake_llm: FakeLLM) -> int:
+    """A batch parked after curation failed 3 times, a REM report and the model calls' usage.
+    Returns the id of the message in the parked batch."""
+    s = kit.services
+    fake_llm.default = by_category({"people": "not json"})
+    chat = await s.messages.conversation("owner", "api", "c")
+    said = await s.messages.add(chat, "user", "My sister Ana moved to Porto.")
+    for _ in range(3):
+        await s.curator.curate_user("owner")
+    assert await s.curator.progress.parked("owner")
+    await s.rem.run("owner")
+    return said.id
+
+
+async def test_parked_batches_rem_reports_and_usage_travel_through_export_and_restore(
+    kit: Kit, fake_llm: FakeLLM, clock: FakeClock, settings: Settings, tmp_path: Path
+) -> None:
+    await seed(kit, clock)
+    await _park_report_and_use(kit, fake_llm)
+    original = await _export(kit)
+    counts = original["counts"]
+    assert counts["curation_parked"] == 3  # one per conversation (the seed has three)
+    assert counts["rem_reports"] == 1 and counts["usage"] > 0
+    text = "".join(to_markdown(original, kit.services.tz))
+    assert "## Curation batches parked after failing" in text and "## REM reports" in text
+    assert f"## Model usage\n\n{counts['usage']} model calls" in text
+    path = tmp_path / "export.json"
+    path.write_text(to_json(original), encoding="utf-8")
+    async with Kit.open(
+        settings=_other(settings, "fresh4"),
+        llm=FakeLLM(),
+        embedder=HashingEmbedder(),
+        clock=clock,
+        background=False,
+    ) as fresh:
+        await restore(fresh.services.db, read_export(path), "owner")
+        assert _comparable(await _export(fresh)) == _comparable(original)
+        assert await fresh.services.rem.last_report("owner") == (
+            await kit.services.rem.last_report("owner")
+        )
+        parked = await fresh.services.curator.progress.parked("owner")
+        assert [p.attempts for p in parked] == [3, 3, 3]
+
+
+async def test_a_renumbered_restore_keeps_a_parked_batch_on_its_message(
+    kit: Kit, fake_llm: FakeLLM, clock: FakeClock
+) -> None:
+    await _park_report_and_use(kit, fake_llm)
+    document = await _export(kit)
+    assert (await restore(kit.services.db, document, "ana-copy")).renumbered
+    progress = kit.services.curator.progress
+    (parked,) = await progress.parked("ana-copy")
+    batch = await progress.parked_batch("ana-copy", parked)
+    assert [m.text for m in batch.messages] == ["My sister Ana moved to Porto."]
+    assert [m.user_id for m in batch.messages] == ["ana-copy"]
+
+
+async def test_a_version_1_export_is_still_restored(
+    kit: Kit, clock: FakeClock, settings: Settings, tmp_path: Path
+) -> None:
+    await seed(kit, clock)
+    document = await _export(kit)
+    document["version"] = 1
+    for key in ("curation_parked", "rem_reports", "usage"):
+        del document[key], document["counts"][key]
+    path = tmp_path / "v1.json"
+    path.write_text(to_json(document), encoding="utf-8")
+    async with Kit.open(
+        settings=_other(settings, "fresh5"),
+        llm=FakeLLM(),
+        embedder=HashingEmbedder(),
+        clock=clock,
+        background=False,
+    ) as fresh:
+        result = await restore(fresh.services.db, read_export(path), "owner")
+        assert result.facts == 5 and result.messages == 6
+        again = await _export(fresh)
+        assert again["version"] == 2 and again["curation_parked"] == again["usage"] == []

@@ -259,3 +259,66 @@ async def test_an_import_failing_after_several_batches_leaves_nothing_behind(kit
         )
         == 2
     )
+
+
+DEEP = 100_000  # far past Python's recursion limit (1,000)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "argv", "message"),
+    [
+        (
+            "in.jsonl",
+            '{"role": "user", "text": "hi", "at": "2026-01-01T00:00:00Z"}\n'
+            + '{"text": '
+            + "[" * DEEP
+            + "]" * DEEP
+            + "}\n",
+            ["import", "--no-embed", "{file}"],
+            "in.jsonl:2: nested too deeply to read",
+        ),
+        (
+            "export.json",
+            '{"format": "kit-export", "version": 1, "facts": ' + "[" * DEEP + "]" * DEEP + "}",
+            ["import", "--no-embed", "{file}"],
+            "export.json: nested too deeply to read",
+        ),
+        (
+            "locomo.json",
+            "[" * DEEP + "]" * DEEP,
+            ["eval", "retrieval", "--lexical-only", "{file}"],
+            "locomo.json: nested too deeply to read",
+        ),
+    ],
+    ids=["jsonl", "export", "eval"],
+)
+def test_deeply_nested_json_is_one_line_and_exit_2(
+    name: str,
+    content: str,
+    argv: list[str],
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _env(tmp_path, monkeypatch)
+    path = tmp_path / name
+    path.write_text(content)
+    assert main([a.format(file=path) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "data" / "kit.db").exists()
+
+
+@pytest.mark.parametrize(
+    "config",
+    ["a = " + "[" * DEEP + "]" * DEEP, "a = " + "{b = " * DEEP + "1" + "}" * DEEP],
+    ids=["arrays", "inline-tables"],
+)
+def test_a_deeply_nested_config_is_one_line_and_exit_2(
+    config: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _env(tmp_path, monkeypatch, config)
+    assert main(["history"]) == 2
+    err = capsys.readouterr().err
+    assert "config.toml: nested too deeply to read" in err and err.count("\n") == 1

@@ -12,7 +12,11 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import Settings
+from kit.curator.ops import MAX_CONTENT_CHARS
 from kit.embed.hashing import HashingEmbedder
+from kit.memory.messages import NewMessage
+from kit.neutralise import recalled_block
+from kit.tools import CUT_HINT, MAX_RESULT_CHARS
 from tests.servers.anthropic_api import FakeAnthropicServer
 
 
@@ -102,6 +106,41 @@ async def test_remember_refuses_a_password_and_says_so(
     assert await real_kit.facts() == []
     tool_result = server.requests[-1].json["messages"][-1]["content"][0]
     assert tool_result["is_error"] is True and "password" in tool_result["content"]
+
+
+async def test_remember_refuses_a_fact_longer_than_curation_allows(
+    real_kit: Kit, server: FakeAnthropicServer
+) -> None:
+    server.queue_tool_use("remember", {"fact": "Ana likes " + "very " * 10_000 + "long walks."})
+    server.queue_text("That is too long to keep as one fact.")
+    await real_kit.send("remember this whole essay")
+    assert await real_kit.facts() == []
+    tool_result = server.requests[-1].json["messages"][-1]["content"][0]
+    assert tool_result["is_error"] is True
+    assert f"at most {MAX_CONTENT_CHARS} characters (this one has 50,021)" in tool_result["content"]
+
+
+async def test_a_huge_tool_result_is_cut_with_a_marker_saying_how_to_get_the_rest(
+    real_kit: Kit, server: FakeAnthropicServer, clock: FakeClock
+) -> None:
+    """A day of four 90,000-character messages: the model gets MAX_RESULT_CHARS of it."""
+    from datetime import timedelta
+
+    day = clock.now() - timedelta(days=1)
+    await real_kit.import_messages(
+        NewMessage("user", f"log {i} " + "x" * 90_000, day + timedelta(minutes=i)) for i in range(4)
+    )
+    server.queue_tool_use("get_day_history", {"date": "yesterday"})
+    server.queue_text("It was a long day.")
+    await real_kit.send("what happened yesterday?")
+    content = server.requests[-1].json["messages"][-1]["content"][0]["content"]
+    framed, marker = content.rsplit("\n", 1)
+    assert framed.startswith("<memory>") and framed.endswith("\n</memory>")  # frame kept whole
+    assert "No summary yet" in framed
+    assert len(framed) - len(recalled_block("")) <= MAX_RESULT_CHARS
+    cut = int(marker.split()[1].replace(",", ""))
+    assert marker == f"[... {cut:,} more characters cut; {CUT_HINT}]"
+    assert cut > 300_000
 
 
 async def test_search_memory_tool_returns_archive_hits(
