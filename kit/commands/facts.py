@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from datetime import tzinfo
+from datetime import datetime, tzinfo
 from typing import Any
 
 from kit.clock import to_iso
@@ -15,7 +15,7 @@ from kit.commands.common import open_kit, print_json, user_of
 from kit.config import CATEGORIES
 from kit.curator.records import PassRecord
 from kit.errors import InputError
-from kit.memory.facts import Fact, HistoryEntry, fact_dict
+from kit.memory.facts import MIN_SHOWN_CONFIDENCE, Fact, HistoryEntry, fact_dict
 
 # Sub-subcommand flags repeat the parent's without a default of their own, so both
 # `kit facts --json history 3` and `kit facts history 3 --json` work.
@@ -72,7 +72,7 @@ async def run_list(args: argparse.Namespace) -> int:
     if not facts:
         print("No facts yet.")
     for fact in facts:
-        state = "" if fact.is_live(now) else (" (expired)" if fact.active else " (inactive)")
+        state = "" if fact.is_live(now) else f" ({_unshown(fact, now)})"
         expiry = f" expires {fact.expires_at.date()}" if fact.expires_at else ""
         subject = f"[{fact.subject}] " if fact.subject else ""
         print(
@@ -129,6 +129,15 @@ async def run_undo(args: argparse.Namespace) -> int:
         parts.append(f"deactivated {ids} (added by the pass)")
     print(f"Undid pass {result.pass_id}: {'; '.join(parts) or 'it changed no facts'}.")
     return 0
+
+
+def _unshown(fact: Fact, now: datetime) -> str:
+    """Why a listed fact is not shown to the model."""
+    if not fact.active:
+        return "inactive"
+    if fact.expires_at is not None and fact.expires_at <= now:
+        return "expired"
+    return f"hidden: confidence below {MIN_SHOWN_CONFIDENCE}"
 
 
 def _fact_line(fact: Fact) -> str:

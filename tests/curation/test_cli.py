@@ -134,7 +134,7 @@ def test_curate_again_retries_only_the_rejected_category(
     run(capsys, "curate")
     seen = len(server.requests)
     code, out, _ = run(capsys, "curate", "--json")
-    assert code == 0
+    assert code == 1  # every pass of this run was rejected: nothing was curated
     result = json.loads(out)
     assert [(p["category"], p["status"]) for p in result["passes"]] == [("person", "rejected")]
     assert len(server.requests) == seen + 1
