@@ -1,4 +1,5 @@
-"""`kit facts`: list long-term facts; `history` of one fact, recent `passes`, `undo` a pass.
+"""`kit facts`: list long-term facts; `history` of one fact, recent `passes`, `undo` a pass,
+`expire` a category's facts past their expiry that REM held back.
 
 `kit facts [--category C] [--all] [--json]` lists facts (also as `kit facts list`).
 """
@@ -25,7 +26,7 @@ _QUIET = argparse.SUPPRESS
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmd = sub.add_parser(
         "facts",
-        help="long-term facts: list (default), history, passes, undo",
+        help="long-term facts: list (default), history, passes, undo, expire",
         description="List long-term facts, or see how they changed and undo a curation pass.",
     )
     _list_flags(cmd, child=False)
@@ -51,6 +52,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     undo.add_argument("pass_id", type=int, metavar="PASS_ID")
     undo.add_argument("--json", action="store_true", default=_QUIET)
     undo.set_defaults(func=run_undo)
+
+    expire = actions.add_parser(
+        "expire",
+        help="retire a category's facts past their expiry now (those REM held back too)",
+    )
+    expire.add_argument("category", choices=CATEGORIES, metavar="CATEGORY")
+    expire.add_argument("--json", action="store_true", default=_QUIET)
+    expire.set_defaults(func=run_expire)
 
 
 def _list_flags(parser: argparse.ArgumentParser, *, child: bool) -> None:
@@ -128,6 +137,21 @@ async def run_undo(args: argparse.Namespace) -> int:
         ids = ", ".join(f"#{i}" for i in result.deactivated_fact_ids)
         parts.append(f"deactivated {ids} (added by the pass)")
     print(f"Undid pass {result.pass_id}: {'; '.join(parts) or 'it changed no facts'}.")
+    return 0
+
+
+async def run_expire(args: argparse.Namespace) -> int:
+    async with open_kit(args, with_embedder=False) as kit:
+        ids = await kit.expire_facts(args.category, user=user_of(args, kit))
+    if args.json:
+        print_json({"category": args.category, "expired_fact_ids": ids})
+    elif ids:
+        print(
+            f"Retired {len(ids)} expired {args.category} fact(s): "
+            + ", ".join(f"#{i}" for i in ids)
+        )
+    else:
+        print(f"No {args.category} fact is past its expiry.")
     return 0
 
 

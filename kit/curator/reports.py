@@ -27,8 +27,9 @@ class RemReport:
     condensed_days: tuple[date, ...] = ()
     reviewed_facts: int = 0
     changes: tuple[str, ...] = ()  # one human-readable line per applied (or planned) change
-    rejected: tuple[str, ...] = ()  # passes thrown out, with their reasons
+    rejected: tuple[str, ...] = ()  # passes thrown out and expiries held, with their reasons
     expired_fact_ids: tuple[int, ...] = ()
+    held_fact_ids: tuple[int, ...] = ()  # past their expiry, not retired: too many at once
     input_tokens: int = 0
     output_tokens: int = 0
     steps: tuple[RemProgress, ...] = field(default_factory=tuple)  # final status of each step
