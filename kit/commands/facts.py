@@ -136,6 +136,12 @@ async def run_undo(args: argparse.Namespace) -> int:
     if result.deactivated_fact_ids:
         ids = ", ".join(f"#{i}" for i in result.deactivated_fact_ids)
         parts.append(f"deactivated {ids} (added by the pass)")
+    if result.rem_changes_rolled_back:
+        ids = ", ".join(f"#{i}" for i in result.rem_changes_rolled_back)
+        parts.append(f"REM's later changes to {ids} rolled back with it")
+    if result.already_reverted:
+        ids = ", ".join(f"#{i}" for i in result.already_reverted)
+        parts.append(f"left {ids} as is (an earlier undo already put them back)")
     print(f"Undid pass {result.pass_id}: {'; '.join(parts) or 'it changed no facts'}.")
     return 0
 

@@ -40,6 +40,10 @@ class UndoResult:
     pass_id: int
     restored_fact_ids: tuple[int, ...]
     deactivated_fact_ids: tuple[int, ...]  # facts the pass had inserted
+    # Facts REM changed after the pass (a review, an expiry): rolled back with it.
+    rem_changes_rolled_back: tuple[int, ...] = ()
+    # Facts an undo of an earlier pass already put back: left as they are.
+    already_reverted: tuple[int, ...] = ()
 
 
 PassStatus = Literal["applied", "noop", "planned", "rejected", "failed", "skipped"]
