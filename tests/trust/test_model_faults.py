@@ -163,6 +163,18 @@ CURATION_FAULTS: dict[str, Callable[[list[int]], dict[str, Any]]] = {
         }
     ),
     "empty answer": lambda ids: text_reply(""),
+    "expiry in year 9999": lambda ids: _ops(
+        {"op": "INSERT", "content": "Ana is a doctor", "confidence": 1, "expires_at": "9999-12-31"}
+    ),
+    "expire the category": lambda ids: _ops(
+        *({"op": "UPDATE", "fact_id": i, "expires_at": "2026-03-05"} for i in ids)
+    ),
+    "cut every confidence": lambda ids: _ops(
+        *({"op": "UPDATE", "fact_id": i, "confidence": 0.01} for i in ids)
+    ),
+    "rewrite every fact": lambda ids: _ops(
+        *({"op": "UPDATE", "fact_id": i, "content": "The owner is fine."} for i in ids)
+    ),
 }
 
 
