@@ -1,8 +1,9 @@
 """Curation operations: the shape the model must answer in, and its validation.
 
 The model calls the `apply_operations` tool; its input is parsed here into frozen dataclasses.
-Anything that does not fit (an unknown operation, a missing field, a bad id or date) raises
-`InvalidOperations`, and the whole pass is rejected: nothing of it is half-applied.
+Anything that does not fit (an unknown operation, a missing field, a bad id, a date out of range,
+a text too long) raises `InvalidOperations`, and the whole pass is rejected: nothing of it is
+half-applied. The reason never quotes the model's text (see kit/fingerprint.py).
 Checks that need the database or the batch (does fact #12 exist, is it in this category, is
 cited message 40 in the batch) live in apply.py.
 
@@ -109,7 +110,7 @@ def op_name(op: Operation) -> str:
 
 
 def deactivated_ids(op: Operation) -> tuple[int, ...]:
-    """Facts this operation takes out of the active set (what the guard counts)."""
+    """Facts this operation deactivates (the guard counts more ways out of use: guard.py)."""
     if isinstance(op, Deactivate):
         return (op.fact_id,)
     if isinstance(op, Replace):
