@@ -365,12 +365,13 @@ async def test_a_poisoned_batch_is_counted_and_never_blocks_another_user(
 ) -> None:
     """`expires_at: 9999-12-31` raised OverflowError: every sweep died at that batch, nothing
     was counted or parked, and other users' conversations were never curated."""
-    poison = tool_reply(
-        {"op": "INSERT", "content": "x", "confidence": 1, "expires_at": "9999-12-31"}
-    )
-    fake_llm.default = _poisoned_for("bob", poison)
-    await say(kit, "I live in Oslo.", user="bob")
+    (oslo,) = await say(kit, "I live in Oslo.", user="bob")
     await say(kit, "I live in Lisbon.")
+    poison = tool_reply(
+        {"op": "INSERT", "content": "Bob lives in Oslo", "confidence": 1,
+         "expires_at": "9999-12-31", "sources": [oslo.id]}
+    )  # fmt: skip
+    fake_llm.default = _poisoned_for("bob", poison)
     clock.advance(timedelta(hours=1))
     curator = kit.services.curator
     assert await curator.sweep_idle(clock.now()) == 2 * len(CATEGORIES)
@@ -379,6 +380,13 @@ async def test_a_poisoned_batch_is_counted_and_never_blocks_another_user(
     )
     by_user = {user: (attempts, through) for user, attempts, through in states}
     assert by_user["bob"][0] == len(CATEGORIES)  # each of bob's passes counted once
+    errors = await kit.services.db.fetchall(
+        "SELECT DISTINCT last_error FROM curation_state WHERE user_id = 'bob'"
+    )
+    assert [e for (e,) in errors] == [
+        "operation 1 (INSERT): 'expires_at' 9999-12-31 is more than 10 years ahead; "
+        "leave it out for a fact that does not expire"
+    ]
     assert by_user["owner"] == (0, by_user["owner"][1]) and by_user["owner"][1] > 0
     for _ in range(3):  # backoff, then parked like any other bad answer
         clock.advance(timedelta(days=1))
