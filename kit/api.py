@@ -214,6 +214,11 @@ class Kit:
         """Put the facts a pass touched back as they were before it."""
         return await self.services.curator.undo(self._user(user), pass_id)
 
+    async def expire_facts(self, category: str, *, user: str | None = None) -> list[int]:
+        """Retire every fact of `category` past its expiry now, those REM held back because
+        too many fell due at once included. Returns their ids."""
+        return await self.services.rem.expiry.release(self._user(user), category)
+
     async def day(self, day: date, *, user: str | None = None) -> Day | None:
         return await self.services.days.get(self._user(user), day)
 

@@ -16,6 +16,7 @@ from kit.agent import Agent
 from kit.background import Background
 from kit.clock import Clock, SystemClock, resolve_timezone
 from kit.config import Settings
+from kit.curator.expiry import Expiry
 from kit.curator.passes import Curator
 from kit.curator.rem import Rem
 from kit.curator.review import StaleReview
@@ -177,6 +178,7 @@ async def build(
         job_runs,
         applier=curator,  # REM's fact review applies through the curator's guard
         attempts=attempts,
+        expiry=Expiry(db, facts, settings.curation.max_deactivate_fraction, clock),
     )
     return Services(
         settings=settings,

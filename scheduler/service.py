@@ -207,13 +207,25 @@ class KitScheduler:
                 return self._record(JobResult(name, "paused", str(exc), scheduled_for))
             except KitError as exc:
                 log.warning("job %s failed, it is retried (at most 3 runs): %s", name, exc)
-                return self._record(JobResult(name, "failed", str(exc), scheduled_for))
+                result = JobResult(name, "failed", str(exc), scheduled_for)
             except Exception as exc:
                 log.exception("job %s crashed", name)
                 detail = f"{type(exc).__name__} (see the log)"
-                return self._record(JobResult(name, "failed", detail, scheduled_for))
-            log.info("job %s: %s", name, detail)
-            return self._record(JobResult(name, "done", detail, scheduled_for))
+                result = JobResult(name, "failed", detail, scheduled_for)
+            else:
+                log.info("job %s: %s", name, detail)
+                result = JobResult(name, "done", detail, scheduled_for)
+            if not spec.daily:  # daily jobs record their runs in their lease
+                await self._record_interval(name, now, result)
+            return self._record(result)
+
+    async def _record_interval(self, name: str, started_at: datetime, result: JobResult) -> None:
+        """Keep an interval job's outcome in `job_runs`, where `kit doctor` looks."""
+        error = None if result.status == "done" else result.detail
+        try:
+            await self._services.job_runs.record_interval(name, started_at, error)
+        except Exception:  # the schedule goes on even when the record cannot be written
+            log.exception("could not record the run of job %s", name)
 
     def _record(self, result: JobResult) -> JobResult:
         self.results = [r for r in self.results if r.name != result.name] + [result]

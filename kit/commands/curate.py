@@ -2,6 +2,7 @@
 
 The daemon does this on its own once a conversation has been idle for curation.idle_minutes;
 this is for doing it right away, and for retrying batches parked after repeated failures.
+Exit status: 0, or 1 when the model was unreachable or every pass was rejected or failed.
 """
 
 from __future__ import annotations
@@ -55,8 +56,11 @@ async def run(args: argparse.Namespace) -> int:
 
 
 def _broken(outcomes: list[PassOutcome]) -> bool:
-    """The model could not be reached: nothing was curated, say so in the exit code."""
-    return any(o.status == "failed" and o.pass_id is None for o in outcomes)
+    """Exit 1 when the model could not be reached or a conversation crashed, and when every
+    pass was rejected or failed: nothing was curated, so a script must not read success."""
+    if any(o.status == "failed" and o.pass_id is None for o in outcomes):
+        return True
+    return bool(outcomes) and all(o.status in ("rejected", "failed") for o in outcomes)
 
 
 def _lines(outcome: PassOutcome) -> list[str]:

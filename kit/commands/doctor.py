@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from kit.app import API_KEY_ENV, load_embedder
 from kit.clock import Clock, SystemClock, resolve_timezone
 from kit.config import Settings, load_settings
+from kit.daemon.paths import log_path
 from kit.errors import KitError
 from kit.memory.attempts import (
     DAILY_SUMMARY,
@@ -20,10 +21,18 @@ from kit.memory.attempts import (
 )
 from kit.memory.budget import ALL_USERS, Budget
 from kit.memory.db import Database
-from kit.memory.job_runs import JobRuns
+from kit.memory.job_runs import JobRuns, JobTrouble
 from kit.memory.migrations import MIGRATIONS, migrate
 from kit.memory.usage import UsageLog
 from kit.prompts import Prompts
+
+# What the owner runs to redo each scheduled job by hand (and see why it fails).
+_RERUN = {
+    "rem": "`kit rem` runs it now and shows each step",
+    "daily_summary": "`kit summarize` writes the missing days now",
+    "curation_sweep": "`kit curate` curates now and prints each pass",
+    "embedding_backfill": "restart `kit run` once the embeddings line above is ok",
+}
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -34,6 +43,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 class Report:
     def __init__(self) -> None:
         self.problems = 0
+        self.warnings = 0
 
     def ok(self, what: str, detail: str) -> None:
         print(f"  ok    {what}: {detail}")
@@ -43,6 +53,7 @@ class Report:
         print(f"  FIX   {what}: {detail}")
 
     def warn(self, what: str, detail: str) -> None:
+        self.warnings += 1
         print(f"  warn  {what}: {detail}")
 
 
@@ -64,7 +75,9 @@ async def run(args: argparse.Namespace) -> int:
     if report.problems:
         print(f"\n{report.problems} problem(s) found.")
         return 1
-    print("\nAll good.")
+    print(
+        f"\nNo problems; {report.warnings} warning(s) above." if report.warnings else "\nAll good."
+    )
     return 0
 
 
@@ -94,6 +107,7 @@ async def _check_database(report: Report, settings: Settings) -> None:
             await db.check_pages()
             note = f", applied {len(applied)} migration(s) now" if applied else ""
             report.ok("database", f"{settings.database_path} (schema {len(MIGRATIONS)}{note})")
+            await _check_jobs(report, db, settings)
             await _check_curation(report, db)
             await _check_background(report, db, settings)
     except KitError as exc:
@@ -115,9 +129,17 @@ async def _check_curation(report: Report, db: Database) -> None:
             f"failures, last {last_at[:16].replace('T', ' ')} UTC ({reason}); "
             f"`kit --user {user_id} curate --retry-parked` tries them again",
         )
-    retrying = await db.scalar("SELECT COUNT(*) FROM curation_state WHERE attempts > 0")
+    row = await db.fetchone(
+        "SELECT COUNT(*), (SELECT last_error FROM curation_state WHERE attempts > 0"
+        " ORDER BY updated_at DESC LIMIT 1) FROM curation_state WHERE attempts > 0"
+    )
+    retrying, latest = (0, None) if row is None else (int(row[0]), row[1])
     if retrying:
-        report.warn("curation", f"{retrying} pass(es) failed and will be retried with backoff")
+        report.warn(
+            "curation",
+            f"{retrying} pass(es) failed and will be retried with backoff (latest: {latest}); "
+            "`kit curate` retries now and prints each pass",
+        )
     if not parked and not retrying:
         report.ok("curation", "nothing parked or waiting for a retry")
 
@@ -178,6 +200,34 @@ def _held_line(attempt: Attempt) -> str:
         f"{what} for {user!r} was given up after {attempt.attempts} failed attempts "
         f"({attempt.last_error}); {then}"
     )
+
+
+async def _check_jobs(report: Report, db: Database, settings: Settings) -> None:
+    """A scheduled job that failed or crashed since its last success is a problem to fix."""
+    troubles = await JobRuns(db, SystemClock(), UTC).troubles()
+    for trouble in troubles:
+        report.bad(f"job {trouble.job}", _trouble(trouble, settings))
+    if not troubles:
+        report.ok("jobs", "none failed since its last success")
+
+
+def _trouble(trouble: JobTrouble, settings: Settings) -> str:
+    since = "never" if trouble.last_success is None else _utc(trouble.last_success)
+    latest = trouble.latest
+    if trouble.crashed:
+        state = "never finished (its process died)"
+    else:
+        state = f"failed: {latest.detail or 'no detail'}"
+    fix = _RERUN.get(trouble.job, "restart `kit run` once fixed")
+    return (
+        f"{trouble.failures} run(s) went wrong since the last success ({since}); the latest, "
+        f"started {_utc(latest.started_at)}, {state}. Details in {log_path(settings.data_dir)}; "
+        f"{fix}"
+    )
+
+
+def _utc(when: datetime) -> str:
+    return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 async def _check_embeddings(report: Report, settings: Settings) -> None:

@@ -1,4 +1,5 @@
-"""`kit facts`: list long-term facts; `history` of one fact, recent `passes`, `undo` a pass.
+"""`kit facts`: list long-term facts; `history` of one fact, recent `passes`, `undo` a pass,
+`expire` a category's facts past their expiry that REM held back.
 
 `kit facts [--category C] [--all] [--json]` lists facts (also as `kit facts list`).
 """
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from datetime import tzinfo
+from datetime import datetime, tzinfo
 from typing import Any
 
 from kit.clock import to_iso
@@ -15,7 +16,7 @@ from kit.commands.common import open_kit, print_json, user_of
 from kit.config import CATEGORIES
 from kit.curator.records import PassRecord
 from kit.errors import InputError
-from kit.memory.facts import Fact, HistoryEntry, fact_dict
+from kit.memory.facts import MIN_SHOWN_CONFIDENCE, Fact, HistoryEntry, fact_dict
 
 # Sub-subcommand flags repeat the parent's without a default of their own, so both
 # `kit facts --json history 3` and `kit facts history 3 --json` work.
@@ -25,7 +26,7 @@ _QUIET = argparse.SUPPRESS
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmd = sub.add_parser(
         "facts",
-        help="long-term facts: list (default), history, passes, undo",
+        help="long-term facts: list (default), history, passes, undo, expire",
         description="List long-term facts, or see how they changed and undo a curation pass.",
     )
     _list_flags(cmd, child=False)
@@ -52,6 +53,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     undo.add_argument("--json", action="store_true", default=_QUIET)
     undo.set_defaults(func=run_undo)
 
+    expire = actions.add_parser(
+        "expire",
+        help="retire a category's facts past their expiry now (those REM held back too)",
+    )
+    expire.add_argument("category", choices=CATEGORIES, metavar="CATEGORY")
+    expire.add_argument("--json", action="store_true", default=_QUIET)
+    expire.set_defaults(func=run_expire)
+
 
 def _list_flags(parser: argparse.ArgumentParser, *, child: bool) -> None:
     parser.add_argument("--category", choices=CATEGORIES, default=_QUIET if child else None)
@@ -72,7 +81,7 @@ async def run_list(args: argparse.Namespace) -> int:
     if not facts:
         print("No facts yet.")
     for fact in facts:
-        state = "" if fact.is_live(now) else (" (expired)" if fact.active else " (inactive)")
+        state = "" if fact.is_live(now) else f" ({_unshown(fact, now)})"
         expiry = f" expires {fact.expires_at.date()}" if fact.expires_at else ""
         subject = f"[{fact.subject}] " if fact.subject else ""
         print(
@@ -127,8 +136,38 @@ async def run_undo(args: argparse.Namespace) -> int:
     if result.deactivated_fact_ids:
         ids = ", ".join(f"#{i}" for i in result.deactivated_fact_ids)
         parts.append(f"deactivated {ids} (added by the pass)")
+    if result.rem_changes_rolled_back:
+        ids = ", ".join(f"#{i}" for i in result.rem_changes_rolled_back)
+        parts.append(f"REM's later changes to {ids} rolled back with it")
+    if result.already_reverted:
+        ids = ", ".join(f"#{i}" for i in result.already_reverted)
+        parts.append(f"left {ids} as is (an earlier undo already put them back)")
     print(f"Undid pass {result.pass_id}: {'; '.join(parts) or 'it changed no facts'}.")
     return 0
+
+
+async def run_expire(args: argparse.Namespace) -> int:
+    async with open_kit(args, with_embedder=False) as kit:
+        ids = await kit.expire_facts(args.category, user=user_of(args, kit))
+    if args.json:
+        print_json({"category": args.category, "expired_fact_ids": ids})
+    elif ids:
+        print(
+            f"Retired {len(ids)} expired {args.category} fact(s): "
+            + ", ".join(f"#{i}" for i in ids)
+        )
+    else:
+        print(f"No {args.category} fact is past its expiry.")
+    return 0
+
+
+def _unshown(fact: Fact, now: datetime) -> str:
+    """Why a listed fact is not shown to the model."""
+    if not fact.active:
+        return "inactive"
+    if fact.expires_at is not None and fact.expires_at <= now:
+        return "expired"
+    return f"hidden: confidence below {MIN_SHOWN_CONFIDENCE}"
 
 
 def _fact_line(fact: Fact) -> str:

@@ -14,9 +14,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from kit.clock import Clock
 from kit.config import CurationSettings
 from kit.curator import guard
 from kit.curator.ops import (
@@ -25,7 +26,6 @@ from kit.curator.ops import (
     Operation,
     Replace,
     Update,
-    deactivated_ids,
     describe,
     op_json,
     op_name,
@@ -57,10 +57,20 @@ class _Applied:
 
 
 class Applier:
-    def __init__(self, facts: Facts, passes: PassLog, settings: CurationSettings) -> None:
+    def __init__(
+        self,
+        facts: Facts,
+        passes: PassLog,
+        settings: CurationSettings,
+        *,
+        stale_days: int,
+        clock: Clock,
+    ) -> None:
         self._facts = facts
         self._passes = passes
         self._settings = settings
+        self._soon = timedelta(days=stale_days)  # an expiry sooner than this retires a fact
+        self._clock = clock
 
     async def apply_in(
         self,
@@ -95,8 +105,13 @@ class Applier:
             active = await writer.active_in(category)
             facts = await self._check_ids(writer, category, ops)
             _check_sources(ops, sources)
-            kept, dropped = self._screen(ops, unfit, facts)
-            verdict = guard.check(kept, len(active), self._settings.max_deactivate_fraction)
+            kept, dropped = self._screen(ops, unfit)
+            verdict = guard.check(
+                kept,
+                active,
+                self._settings.max_deactivate_fraction,
+                horizon=self._clock.now() + self._soon,
+            )
             if not verdict.allowed:
                 raise Rejected(verdict.reason)
         except Rejected as exc:
@@ -146,7 +161,8 @@ class Applier:
     async def _check_ids(
         self, writer: FactWriter, category: str, ops: Sequence[Operation]
     ) -> dict[int, Fact]:
-        """Every fact an operation names exists, is active and belongs to this category."""
+        """Every fact an operation names exists, is active, belongs to this category and is not
+        pinned: pinned facts are the owner's, and an operation on one rejects the pass."""
         found: dict[int, Fact] = {}
         for n, op in enumerate(ops, 1):
             for fact_id in touched_ids(op):
@@ -161,21 +177,23 @@ class Applier:
                     )
                 if not fact.active:
                     raise Rejected(f"{where}: fact #{fact_id} is no longer active")
+                if fact.pinned:
+                    raise Rejected(
+                        f"{where}: fact #{fact_id} is pinned by the owner; the curator and REM "
+                        "never change a pinned fact"
+                    )
                 found[fact_id] = fact
         return found
 
     @staticmethod
     def _screen(
-        ops: Sequence[Operation], unfit: Sequence[str | None], facts: dict[int, Fact]
+        ops: Sequence[Operation], unfit: Sequence[str | None]
     ) -> tuple[list[Operation], list[str]]:
-        """Drop single operations that must not land (secrets, self-reference, pinned facts);
-        the rest of the pass goes on. Reasons never quote the dropped text."""
+        """Drop single operations that must not land (secrets, self-reference); the rest of
+        the pass goes on. Reasons never quote the dropped text."""
         kept: list[Operation] = []
         dropped: list[str] = []
         for n, (op, why) in enumerate(zip(ops, unfit, strict=True), 1):
-            pinned = [i for i in deactivated_ids(op) if facts[i].pinned]
-            if why is None and pinned:
-                why = f"fact #{pinned[0]} is pinned by the owner; the curator leaves it be"
             if why is None:
                 kept.append(op)
             else:
@@ -215,13 +233,11 @@ class Applier:
             done.changed.append(op.fact_id)
             done.changes.append(describe(op))
         elif isinstance(op, Replace):
-            subjects = {facts[i].subject for i in op.fact_ids}
-            subject = op.subject or (subjects.pop() if len(subjects) == 1 else "")
             inherited = await writer.sources(op.fact_ids)
             merged = await writer.insert(
                 category=category,
                 content=op.content,
-                subject=subject,
+                subject=guard.merged_subject(op, facts),
                 confidence=op.confidence,
                 expires_at=op.expires_at,
                 provenance=replace(

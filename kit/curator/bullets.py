@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from kit.errors import KitError, LLMOutputError, LLMUnavailable, shown
+from kit.fingerprint import fingerprint
 from kit.llm.base import LLM, LLMReply, LLMRequest
 from kit.secrets import withhold_secrets
 
@@ -57,7 +58,7 @@ def parse_bullets(reply: LLMReply, *, what: str, max_bullets: int | None = None)
         raise LLMOutputError(f"{what} came back empty")
     first = text.splitlines()[0].strip()
     if _REFUSAL.match(first):
-        raise LLMOutputError(f"{what} was a refusal ({first[:80]!r})")
+        raise LLMOutputError(f"{what} was a refusal ({fingerprint(text)})")
     lines: list[str] = []
     bullets = 0
     for raw in text.splitlines():
@@ -75,7 +76,7 @@ def parse_bullets(reply: LLMReply, *, what: str, max_bullets: int | None = None)
             lines[-1] += " " + raw.strip()  # a wrapped bullet
         # anything else before the first bullet is a preamble ("Here is the summary:")
     if bullets == 0:
-        raise LLMOutputError(f"{what} has no bullet points ({first[:80]!r})")
+        raise LLMOutputError(f"{what} has no bullet points ({fingerprint(text)})")
     if max_bullets is not None and bullets > max_bullets:
         raise LLMOutputError(f"{what} has {bullets} bullets; at most {max_bullets} were asked for")
     return BulletText(_tidy(withhold_secrets("\n".join(lines))), bullets)

@@ -1,8 +1,9 @@
 """Curation operations: the shape the model must answer in, and its validation.
 
 The model calls the `apply_operations` tool; its input is parsed here into frozen dataclasses.
-Anything that does not fit (an unknown operation, a missing field, a bad id or date) raises
-`InvalidOperations`, and the whole pass is rejected: nothing of it is half-applied.
+Anything that does not fit (an unknown operation, a missing field, a bad id, a date out of range,
+a text too long) raises `InvalidOperations`, and the whole pass is rejected: nothing of it is
+half-applied. The reason never quotes the model's text (see kit/fingerprint.py).
 Checks that need the database or the batch (does fact #12 exist, is it in this category, is
 cited message 40 in the batch) live in apply.py.
 
@@ -22,12 +23,19 @@ from typing import Any
 
 from kit.clock import to_iso
 from kit.errors import LLMOutputError
+from kit.fingerprint import fingerprint
 from kit.llm.base import LLMReply, ToolSpec
 
 TOOL_NAME = "apply_operations"
 MAX_OPERATIONS = 50
 MAX_CONTENT_CHARS = 2000
 MAX_SOURCES = 200  # a batch holds at most 200 messages (progress.BATCH_MAX_MESSAGES)
+MAX_SUBJECT_CHARS = 200
+MAX_REASON_CHARS = 500
+MAX_MERGED = 20  # facts one REPLACE may fold together
+MAX_ROW_ID = 2**63 - 1  # SQLite's largest rowid: nothing above names a fact or a message
+# A model date further ahead than this is a mistake, not a plan (and 9999-12-31 would overflow).
+MAX_EXPIRY_AHEAD = timedelta(days=3653)
 
 _OPS = ("INSERT", "UPDATE", "REPLACE", "DEACTIVATE")
 _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -102,7 +110,7 @@ def op_name(op: Operation) -> str:
 
 
 def deactivated_ids(op: Operation) -> tuple[int, ...]:
-    """Facts this operation takes out of the active set (what the guard counts)."""
+    """Facts this operation deactivates (the guard counts more ways out of use: guard.py)."""
     if isinstance(op, Deactivate):
         return (op.fact_id,)
     if isinstance(op, Replace):
@@ -248,25 +256,27 @@ def _parse_one(item: Any, where: str, now: datetime, tz: tzinfo) -> Operation:
         raise InvalidOperations(f"{where}: must be an object")
     name = item.get("op")
     if name not in _FIELDS:
-        raise InvalidOperations(f"{where}: unknown operation {name!r}; use one of {list(_OPS)}")
+        raise InvalidOperations(
+            f"{where}: unknown operation ({fingerprint(name)}); use one of {list(_OPS)}"
+        )
     required, optional = _FIELDS[name]
     keys = set(item) - {"op"}
     if missing := required - keys:
         raise InvalidOperations(f"{where} ({name}): missing {sorted(missing)}")
     if unknown := keys - required - optional:
-        raise InvalidOperations(f"{where} ({name}): unknown field(s) {sorted(unknown)}")
+        raise InvalidOperations(f"{where} ({name}): {_unknown_fields(unknown)}")
     where = f"{where} ({name})"
-    reason = _text(item, "reason", where, allow_empty=name != "DEACTIVATE")
+    reason = _text(item, "reason", where, allow_empty=name != "DEACTIVATE", limit=MAX_REASON_CHARS)
     sources = _sources(item.get("sources", []), where)
     if name == "DEACTIVATE":
         return Deactivate(_fact_id(item["fact_id"], where), reason or "", sources)
-    expires_at = _expiry(item.get("expires_at"), where, now, tz)
+    expires_at = parse_expiry(item.get("expires_at"), where, now, tz)
     if name == "UPDATE":
         if not keys - {"fact_id", "reason", "sources"}:
             raise InvalidOperations(f"{where}: changes nothing (give content, confidence, ...)")
         fact_id = _fact_id(item["fact_id"], where)
         content = _text(item, "content", where)
-        subject = _text(item, "subject", where, allow_empty=True)
+        subject = _text(item, "subject", where, allow_empty=True, limit=MAX_SUBJECT_CHARS)
         if (content or subject) and not sources:
             raise InvalidOperations(f"{where}: new content or subject needs its 'sources'")
         return Update(
@@ -284,35 +294,62 @@ def _parse_one(item: Any, where: str, now: datetime, tz: tzinfo) -> Operation:
     content = _text(item, "content", where)
     assert content is not None
     confidence = _confidence(item["confidence"], where)
-    subject = _text(item, "subject", where, allow_empty=True) or ""
+    subject = _text(item, "subject", where, allow_empty=True, limit=MAX_SUBJECT_CHARS) or ""
     if name == "INSERT":
         return Insert(content, confidence, subject, expires_at, reason or "", sources)
     ids = item["fact_ids"]
     if not isinstance(ids, Sequence) or isinstance(ids, str) or not ids:
         raise InvalidOperations(f"{where}: 'fact_ids' must be a non-empty list of fact ids")
+    if len(ids) > MAX_MERGED:
+        raise InvalidOperations(
+            f"{where}: merges {len(ids)} facts; at most {MAX_MERGED} may be merged into one"
+        )
     fact_ids = tuple(_fact_id(i, where) for i in ids)
     if len(set(fact_ids)) != len(fact_ids):
         raise InvalidOperations(f"{where}: 'fact_ids' lists a fact twice")
     return Replace(fact_ids, content, confidence, subject, expires_at, reason or "", sources)
 
 
-def _text(item: Mapping[str, Any], key: str, where: str, allow_empty: bool = False) -> str | None:
+_KNOWN_FIELDS = frozenset({"op"}).union(*(req | opt for req, opt in _FIELDS.values()))
+
+
+def _unknown_fields(keys: set[str]) -> str:
+    """Field names of ours are named; anything else the model made up is only described."""
+    ours = sorted(k for k in keys if k in _KNOWN_FIELDS)
+    made_up = [k for k in keys if k not in _KNOWN_FIELDS]
+    parts = [f"field(s) {ours} do not go with this operation"] if ours else []
+    if made_up:
+        parts.append(f"{len(made_up)} unknown field(s) ({fingerprint(sorted(made_up)[0])}, ...)")
+    return "; ".join(parts)
+
+
+def _text(
+    item: Mapping[str, Any],
+    key: str,
+    where: str,
+    allow_empty: bool = False,
+    limit: int = MAX_CONTENT_CHARS,
+) -> str | None:
     if key not in item:
         return None
     value = item[key]
     if not isinstance(value, str):
-        raise InvalidOperations(f"{where}: '{key}' must be a string")
+        raise InvalidOperations(f"{where}: '{key}' must be a string (got {fingerprint(value)})")
     value = value.strip()
     if not value and not allow_empty:
         raise InvalidOperations(f"{where}: '{key}' is empty")
-    if len(value) > MAX_CONTENT_CHARS:
-        raise InvalidOperations(f"{where}: '{key}' is longer than {MAX_CONTENT_CHARS} characters")
+    if len(value) > limit:
+        raise InvalidOperations(
+            f"{where}: '{key}' has {len(value)} characters, more than the {limit} allowed"
+        )
     return value
 
 
 def _fact_id(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidOperations(f"{where}: fact ids are positive integers (got {value!r})")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROW_ID:
+        raise InvalidOperations(
+            f"{where}: fact ids are positive integers from the list (got {fingerprint(value)})"
+        )
     return value
 
 
@@ -323,7 +360,7 @@ def _sources(value: Any, where: str) -> tuple[int, ...]:
     if len(value) > MAX_SOURCES:
         raise InvalidOperations(f"{where}: 'sources' cites more than {MAX_SOURCES} messages")
     for item in value:
-        if isinstance(item, bool) or not isinstance(item, int) or item < 1:
+        if isinstance(item, bool) or not isinstance(item, int) or not 1 <= item <= MAX_ROW_ID:
             raise InvalidOperations(f"{where}: 'sources' must hold message ids (positive integers)")
     return tuple(sorted(set(value)))
 
@@ -334,27 +371,47 @@ def _confidence(value: Any, where: str) -> float:
     return float(value)
 
 
-def _expiry(value: Any, where: str, now: datetime, tz: tzinfo) -> datetime | None:
-    """A date means "holds through that day" (owner's zone); a time without zone is local."""
+def parse_expiry(
+    value: Any, where: str, now: datetime, tz: tzinfo, *, date_only: bool = False
+) -> datetime | None:
+    """A model's `expires_at`: a date means "holds through that day" (owner's zone), a time
+    without a zone is local. It must lie after `now` and at most `MAX_EXPIRY_AHEAD` ahead:
+    out of range is rejected, never clamped. The error never quotes what the model sent."""
     if value is None:
         return None
+    shape = "a date like 2026-05-01" if date_only else "a date like 2026-05-01 or null"
     if not isinstance(value, str):
-        raise InvalidOperations(f"{where}: 'expires_at' must be a date like 2026-05-01 or null")
+        raise InvalidOperations(f"{where}: 'expires_at' must be {shape} (got {fingerprint(value)})")
     text = value.strip()
+    whole_day = len(text) == 10 and text[4] == "-"
     try:
-        if len(text) == 10:
-            day = date.fromisoformat(text) + timedelta(days=1)
-            when = datetime.combine(day, time(), tzinfo=tz)
+        if whole_day:  # midnight of that day; plus a day once it is known to be in range
+            when = datetime.combine(date.fromisoformat(text), time(), tzinfo=tz)
+        elif date_only or len(text) > 40:
+            raise ValueError("not a date")
         else:
             when = datetime.fromisoformat(text)
             if when.tzinfo is None:
                 when = when.replace(tzinfo=tz)
     except ValueError:
         raise InvalidOperations(
-            f"{where}: 'expires_at' {text!r} is not a date like 2026-05-01"
+            f"{where}: 'expires_at' is not {shape} (got {fingerprint(value)})"
         ) from None
-    if when <= now:
-        raise InvalidOperations(f"{where}: 'expires_at' {text} is already past")
+    try:
+        # Compared before any arithmetic: a day after 9999-12-31 does not exist.
+        too_far = when > now + MAX_EXPIRY_AHEAD
+        past = when + timedelta(days=1 if whole_day else 0) <= now
+    except OverflowError:
+        too_far, past = when.year > now.year, when.year < now.year
+    if too_far:
+        raise InvalidOperations(
+            f"{where}: 'expires_at' {when.date()} is more than {MAX_EXPIRY_AHEAD.days // 365} "
+            "years ahead; leave it out for a fact that does not expire"
+        )
+    if past:
+        raise InvalidOperations(f"{where}: 'expires_at' {when.date()} is already past")
+    if whole_day:
+        when += timedelta(days=1)
     return when
 
 
@@ -367,7 +424,11 @@ def operations_from_reply(reply: LLMReply, *, now: datetime, tz: tzinfo) -> list
     if calls:
         names = [c.name for c in calls]
         if names != [TOOL_NAME]:
-            raise InvalidOperations(f"expected one call of {TOOL_NAME}, got calls of {names}")
+            raise InvalidOperations(
+                f"expected one call of {TOOL_NAME}, got {len(names)} call(s) of other tools"
+                if TOOL_NAME not in names
+                else f"expected one call of {TOOL_NAME}, got {len(names)} calls"
+            )
         return parse_operations(calls[0].input, now=now, tz=tz)
     text = _FENCE.sub("", reply.text).strip()
     if not text:

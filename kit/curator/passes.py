@@ -31,6 +31,7 @@ from kit.curator.records import PassLog
 from kit.curator.reports import PassOutcome, UndoResult
 from kit.curator.undo import PassUndo
 from kit.errors import BudgetSpent, InputError, KitError, LLMUnavailable
+from kit.fingerprint import frames
 from kit.llm.base import LLM, ChatMessage, LLMReply, LLMRequest, SystemBlock
 from kit.memory.db import Database
 from kit.memory.facts import Fact, Facts
@@ -74,7 +75,9 @@ class Curator:
         self._tz = tz
         self.passes = PassLog(db, clock)
         self.progress = CurationProgress(db, messages, clock)
-        self._applier = Applier(facts, self.passes, settings.curation)
+        self._applier = Applier(
+            facts, self.passes, settings.curation, stale_days=settings.rem.stale_days, clock=clock
+        )
         self._undo = PassUndo(db, facts, self.passes)
         self._lock = asyncio.Lock()  # one curation run at a time in this process
 
@@ -129,7 +132,13 @@ class Curator:
         async with self._lock:
             try:
                 for pending in await self.progress.pending(user_id):
-                    await self._curate_conversation(user_id, pending.conversation_id, outcomes)
+                    try:
+                        await self._curate_conversation(user_id, pending.conversation_id, outcomes)
+                    except LLMUnavailable:
+                        raise
+                    except Exception as exc:
+                        reason = _conversation_crashed(pending.conversation_id, exc)
+                        outcomes.append(PassOutcome(None, KIND, "", "failed", reason=reason))
             except LLMUnavailable as exc:
                 outcomes.append(PassOutcome(None, KIND, "", "failed", reason=str(exc)))
         return outcomes
@@ -139,11 +148,15 @@ class Curator:
         messages from a day before today. Returns how many passes ran.
 
         A user whose background budget is spent is passed over until midnight; when the
-        budget of all users is spent, or the model is down, the sweep stops."""
+        budget of all users is spent, or the model is down, the sweep stops. A conversation
+        whose curation crashes does not stop the others (nor other users'): they are all
+        curated, then `CurationCrashed` says which crashed, so the run is recorded as failed
+        and `kit doctor` reports it."""
         idle_since = now - timedelta(minutes=self._settings.curation.idle_minutes)
         today = local_date(now, self._tz)
         outcomes: list[PassOutcome] = []
         paused: set[str] = set()
+        crashed: list[str] = []
         async with self._lock:
             try:
                 for pending in await self.progress.pending():
@@ -163,10 +176,19 @@ class Curator:
                         if exc.user_id is None:
                             raise
                         paused.add(exc.user_id)
+                    except LLMUnavailable:
+                        raise
+                    except Exception as exc:
+                        crashed.append(_conversation_crashed(pending.conversation_id, exc))
             except BudgetSpent:
                 log.info("curation sweep stopped: today's background budget is spent")
             except LLMUnavailable as exc:
                 log.warning("curation paused, the model is unavailable: %s", exc)
+        if crashed:
+            raise CurationCrashed(
+                f"{len(crashed)} conversation(s) could not be curated ({'; '.join(crashed)}); "
+                "the others were; `kit curate` shows the failure"
+            )
         return len(outcomes)
 
     async def retry_parked(self, user_id: str) -> list[PassOutcome]:
@@ -242,6 +264,15 @@ class Curator:
         except InvalidOperations as exc:
             log.warning("curation pass on %s rejected: %s", batch.category, exc)
             return await self._failed(batch, started, str(exc), detail, status="rejected")
+        except Exception as exc:  # a value no check foresaw: counted like any bad answer
+            log.error(
+                "reading the curation answer for %s crashed (%s)%s",
+                batch.category,
+                type(exc).__name__,
+                frames(exc),
+            )
+            reason = _crash_reason("reading the answer", exc)
+            return await self._failed(batch, started, reason, detail, status="rejected")
         return await self._apply(batch, ops, started, detail, reply)
 
     async def _apply(
@@ -350,6 +381,20 @@ class Curator:
 
 
 _GOOD = ("applied", "noop")
+
+
+class CurationCrashed(KitError):
+    """Some conversations could not be curated at all (not even recorded as a failed pass)."""
+
+
+def _conversation_crashed(conversation_id: int, exc: BaseException) -> str:
+    log.error(
+        "curating conversation %d crashed (%s); the others go on%s",
+        conversation_id,
+        type(exc).__name__,
+        frames(exc),
+    )
+    return f"conversation {conversation_id}: {_crash_reason('curating', exc)}"
 
 
 def _crash_reason(stage: str, exc: BaseException) -> str:

@@ -4,7 +4,9 @@
    decisions (the detailed one stays; the context shows the condensed one);
 2. review: facts unused for `rem.stale_days` go to the small model, which may lower confidence,
    set an expiry or deactivate, through the curator's guarded `apply_ops` (see review.py);
-3. expire: active facts past their expiry are deactivated with reason "expired" (never deleted).
+3. expire: active facts past their expiry are deactivated with reason "expired" (never deleted),
+   unless that would retire more of a category than a curation pass may: then that category
+   is held and reported (see expiry.py).
 
 Each step lands whole (one transaction, or one guarded pass per reviewed batch); a step that
 fails is reported and the next one still runs. The report (what was condensed, changed and
@@ -31,14 +33,16 @@ from typing import Any
 from kit.clock import Clock, from_iso, to_iso
 from kit.config import LLMSettings
 from kit.curator.bullets import ask, count_bullets, parse_bullets
+from kit.curator.expiry import Expiry
 from kit.curator.reports import REM_STEPS, RemProgress, RemReport, StepStatus
 from kit.curator.review import OpsApplier, StaleReview
 from kit.errors import BudgetSpent, KitError, LLMOutputError, NotFound
+from kit.fingerprint import frames
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, Usage
 from kit.memory.attempts import REM_CONDENSE, REM_REVIEW, Attempts
 from kit.memory.days import Day, Days
 from kit.memory.db import Database
-from kit.memory.facts import Fact, Facts, Provenance
+from kit.memory.facts import Facts
 from kit.memory.job_runs import JobRuns, known_users
 from kit.neutralise import neutralise
 from kit.prompts import Prompts
@@ -47,8 +51,13 @@ log = logging.getLogger(__name__)
 
 JOB = "rem"
 PAUSED = "paused until midnight: today's background token budget is spent"
+CRASHED = "crashed"
 MAX_CONDENSED_BULLETS = 20  # the prompt asks for 10-15
 ProgressSink = Callable[[RemProgress], Awaitable[None]]
+
+
+class RemCrashed(KitError):
+    """A REM step crashed; its report is stored, the run is recorded as failed."""
 
 
 @dataclass
@@ -60,6 +69,7 @@ class _Draft:
     changes: list[str] = field(default_factory=list)
     rejected: list[str] = field(default_factory=list)
     expired: list[int] = field(default_factory=list)
+    held: list[int] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     steps: list[RemProgress] = field(default_factory=list)
 
@@ -79,6 +89,7 @@ class Rem:
         job_runs: JobRuns,
         applier: OpsApplier,
         attempts: Attempts,
+        expiry: Expiry,
     ) -> None:
         self._attempts = attempts
         self._db = db
@@ -92,6 +103,7 @@ class Rem:
         self._tz = tz
         self._job_runs = job_runs
         self._applier = applier
+        self.expiry = expiry
 
     async def run(
         self,
@@ -115,13 +127,22 @@ class Rem:
             )
 
     async def nightly(self, scheduled_for: datetime) -> list[RemReport]:
-        """The scheduled run: every user, recorded as the run for `scheduled_for`."""
+        """The scheduled run: every user, recorded as the run for `scheduled_for`. A step that
+        crashed (a bug, not a model or disk problem) does not stop the others, but the run is
+        then recorded as failed, so `kit doctor` says so and the next start runs it again."""
         reports = []
         async with self._job_runs.lease(JOB, label="REM", scheduled_for=scheduled_for) as run:
+            crashed: list[str] = []
             for user_id in await known_users(self._db):
-                reports.append(
-                    await self._consolidate(user_id, False, None, None, run.id, unattended=True)
+                report = await self._consolidate(
+                    user_id, False, None, None, run.id, unattended=True
                 )
+                reports.append(report)
+                crashed += [
+                    f"{s.step} for {user_id}" for s in report.steps if s.detail.startswith(CRASHED)
+                ]
+            if crashed:
+                raise RemCrashed(f"REM crashed in {', '.join(crashed)}; see the log")
         return reports
 
     async def _consolidate(
@@ -153,6 +174,15 @@ class Rem:
             except KitError as exc:  # the model unreachable, the disk full: say so, go on
                 log.warning("REM %s step for %s failed: %s", name, user_id, exc)
                 status, detail = "failed", str(exc)
+            except Exception as exc:  # a bug: the other steps and users still run
+                log.error(
+                    "REM %s step for %s crashed (%s)%s",
+                    name,
+                    user_id,
+                    type(exc).__name__,
+                    frames(exc),
+                )
+                status, detail = "failed", f"{CRASHED} ({type(exc).__name__}); see the log"
             event = RemProgress(name, status, detail)
             draft.steps.append(event)
             await _emit(on_progress, event)
@@ -165,6 +195,7 @@ class Rem:
             changes=tuple(draft.changes),
             rejected=tuple(draft.rejected),
             expired_fact_ids=tuple(draft.expired),
+            held_fact_ids=tuple(draft.held),
             input_tokens=draft.usage.input_tokens,
             output_tokens=draft.usage.output_tokens,
             steps=tuple(draft.steps),
@@ -276,26 +307,29 @@ class Rem:
     # -- step 3: expire ---------------------------------------------------------------------
 
     async def _expire(self, user_id: str, dry_run: bool, draft: _Draft) -> tuple[StepStatus, str]:
-        now = self._clock.now()
-        expired = await self._expired(user_id, now)
-        if not expired:
+        plan = await self.expiry.plan(user_id)
+        if not plan.due and not plan.held:
             return "skipped", "no expired facts"
-        if not dry_run:
-            provenance = Provenance(actor="rem", reason="expired")
-            async with self._db.transaction() as tx:
-                writer = self._facts.writer(tx, user_id)
-                for fact in expired:
-                    await writer.deactivate(fact.id, provenance=provenance)
+        if not dry_run and plan.due:
+            await self.expiry.retire(user_id, plan.due)
         verb = "would deactivate" if dry_run else "deactivated"
-        for fact in expired:
+        for fact in plan.due:
             draft.expired.append(fact.id)
             when = fact.expires_at.astimezone(self._tz).date() if fact.expires_at else "?"
             draft.changes.append(f"{verb} #{fact.id} (expired {when}): {_short(fact.content)}")
-        return "done", f"{len(expired)} expired fact(s) {verb}"
-
-    async def _expired(self, user_id: str, now: datetime) -> list[Fact]:
-        facts = await self._facts.listing(user_id)
-        return [f for f in facts if f.active and f.expires_at is not None and f.expires_at <= now]
+        for held in plan.held:
+            log.warning(
+                "REM held the expiry of %d %s facts for %s: more than one night may retire",
+                len(held.fact_ids),
+                held.category,
+                user_id,
+            )
+            draft.held.extend(held.fact_ids)
+            draft.rejected.append(held.describe())
+        detail = f"{len(plan.due)} expired fact(s) {verb}"
+        if plan.held:
+            detail += f", {sum(len(h.fact_ids) for h in plan.held)} held (see the report)"
+        return "done", detail
 
     # -- reports ----------------------------------------------------------------------------
 
@@ -350,6 +384,7 @@ def report_from_json(data: dict[str, Any]) -> RemReport:
         changes=tuple(data["changes"]),
         rejected=tuple(data["rejected"]),
         expired_fact_ids=tuple(data["expired_fact_ids"]),
+        held_fact_ids=tuple(data.get("held_fact_ids", ())),
         input_tokens=int(data["input_tokens"]),
         output_tokens=int(data["output_tokens"]),
         steps=tuple(RemProgress(s["step"], s["status"], s["detail"]) for s in data["steps"]),

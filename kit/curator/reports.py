@@ -27,8 +27,9 @@ class RemReport:
     condensed_days: tuple[date, ...] = ()
     reviewed_facts: int = 0
     changes: tuple[str, ...] = ()  # one human-readable line per applied (or planned) change
-    rejected: tuple[str, ...] = ()  # passes thrown out, with their reasons
+    rejected: tuple[str, ...] = ()  # passes thrown out and expiries held, with their reasons
     expired_fact_ids: tuple[int, ...] = ()
+    held_fact_ids: tuple[int, ...] = ()  # past their expiry, not retired: too many at once
     input_tokens: int = 0
     output_tokens: int = 0
     steps: tuple[RemProgress, ...] = field(default_factory=tuple)  # final status of each step
@@ -39,6 +40,10 @@ class UndoResult:
     pass_id: int
     restored_fact_ids: tuple[int, ...]
     deactivated_fact_ids: tuple[int, ...]  # facts the pass had inserted
+    # Facts REM changed after the pass (a review, an expiry): rolled back with it.
+    rem_changes_rolled_back: tuple[int, ...] = ()
+    # Facts an undo of an earlier pass already put back: left as they are.
+    already_reverted: tuple[int, ...] = ()
 
 
 PassStatus = Literal["applied", "noop", "planned", "rejected", "failed", "skipped"]

@@ -12,14 +12,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from typing import Any, Protocol
 
 from kit.clock import Clock, to_iso
 from kit.config import LLMSettings, OwnerSettings
-from kit.curator.ops import Deactivate, Operation, Update
+from kit.curator.ops import MAX_REASON_CHARS, Deactivate, Operation, Update, parse_expiry
 from kit.curator.reports import PassOutcome
 from kit.errors import LLMOutputError
+from kit.fingerprint import fingerprint
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, ToolSpec, Usage
 from kit.memory.db import Database
 from kit.memory.facts import Fact, Facts
@@ -117,7 +118,8 @@ def parse_review(
             raise LLMOutputError(f"{where}: must be an object")
         fact_id = item.get("id")
         if isinstance(fact_id, bool) or not isinstance(fact_id, int) or fact_id not in by_id:
-            raise LLMOutputError(f"{where}: fact {fact_id!r} is not one of the facts reviewed")
+            what = f"#{fact_id}" if isinstance(fact_id, int) else f"({fingerprint(fact_id)})"
+            raise LLMOutputError(f"{where}: fact {what} is not one of the facts reviewed")
         if fact_id in seen:
             raise LLMOutputError(f"{where}: fact #{fact_id} is reviewed twice")
         seen.add(fact_id)
@@ -132,16 +134,24 @@ def _one(
 ) -> Operation | None:
     action = item.get("action")
     if action not in ACTIONS:
-        raise LLMOutputError(f"{where}: unknown action {action!r}; use one of {list(ACTIONS)}")
+        raise LLMOutputError(
+            f"{where}: unknown action ({fingerprint(action)}); use one of {list(ACTIONS)}"
+        )
     allowed = {"id", "action", "reason"} | {
         "lower_confidence": {"confidence"},
         "set_expiry": {"expires_at"},
     }.get(str(action), set())
     if extra := set(item) - allowed:
-        raise LLMOutputError(f"{where}: {sorted(extra)} does not go with {action!r}")
+        ours = sorted(k for k in extra if k in _FIELDS)
+        named = f"{ours}" if len(ours) == len(extra) else f"{len(extra)} field(s)"
+        raise LLMOutputError(f"{where}: {named} cannot go with {action!r}")
     reason = item.get("reason")
     if not isinstance(reason, str) or (action != "keep" and not reason.strip()):
         raise LLMOutputError(f"{where}: needs a short 'reason'")
+    if len(reason) > MAX_REASON_CHARS:
+        raise LLMOutputError(
+            f"{where}: 'reason' has {len(reason)} characters, more than {MAX_REASON_CHARS}"
+        )
     reason = f"REM review: {reason.strip()}"
     if action == "keep":
         return None
@@ -156,21 +166,14 @@ def _one(
                 f"{where}: confidence {value} is not lower than {fact.confidence:.2f}"
             )
         return Update(fact.id, confidence=float(value), reason=reason)
-    return Update(
-        fact.id, expires_at=_expiry(item.get("expires_at"), where, now, tz), reason=reason
-    )
+    # YYYY-MM-DD is the last day the fact holds: it expires at the next local midnight.
+    expires_at = parse_expiry(item.get("expires_at"), where, now, tz, date_only=True)
+    if expires_at is None:
+        raise LLMOutputError(f"{where}: 'set_expiry' needs 'expires_at', a date like 2026-05-01")
+    return Update(fact.id, expires_at=expires_at, reason=reason)
 
 
-def _expiry(value: Any, where: str, now: datetime, tz: tzinfo) -> datetime:
-    """YYYY-MM-DD is the last day the fact holds: it expires at the next local midnight."""
-    try:
-        last_day = date.fromisoformat(str(value).strip())
-    except ValueError:
-        raise LLMOutputError(f"{where}: 'expires_at' must be a date like 2026-05-01") from None
-    when = datetime.combine(last_day + timedelta(days=1), time(), tzinfo=tz)
-    if when <= now:
-        raise LLMOutputError(f"{where}: 'expires_at' {last_day} is already past")
-    return when
+_FIELDS = frozenset({"id", "action", "reason", "confidence", "expires_at"})
 
 
 def _fact_line(fact: Fact, tz: tzinfo) -> str:

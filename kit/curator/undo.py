@@ -1,13 +1,24 @@
 """Undoing a pass: every fact it touched goes back to its before-snapshot, every fact it
 inserted is deactivated, all in one transaction recorded as an `undo` pass with history rows.
 
-Undo refuses (saying which) when a later change touched the same facts: putting the old
-snapshot back would silently throw that later change away. Undo those first, newest first.
+"Exactly as before" holds even after REM acted on what the pass did. Later changes to the same
+facts are judged one by one:
+- REM's own (its review passes, its expire step) were made on top of what the pass did and
+  have no owner behind them: they are rolled back with it, so the fact is exactly as it was
+  before the pass (and the undo says so). Otherwise REM's nightly work would make a pass
+  un-undoable for good;
+- a later pass that was undone, with its undo, cancel out;
+- an undo of an *earlier* pass that already put the fact back (rolling this pass's change back
+  with REM's, above) means there is nothing left to undo on that fact: it is left alone;
+- anything else (the owner's edit or forget, `remember`, a later curation pass) makes undo
+  refuse, naming it: putting the old snapshot back would silently throw that change away.
+  Undo those passes first, newest first.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Any
 
 from kit.curator.records import PassLog, PassRecord
@@ -15,6 +26,18 @@ from kit.curator.reports import UndoResult
 from kit.errors import InputError
 from kit.memory.db import Database, Transaction
 from kit.memory.facts import Facts, Provenance
+
+_AUTOMATIC = "rem"  # the actor whose later changes an undo takes back with the pass
+
+
+@dataclass
+class _Later:
+    """How later history rows bear on undoing a pass."""
+
+    blockers: dict[int, str] = field(default_factory=dict)  # fact id -> who changed it
+    blocking_passes: set[int] = field(default_factory=set)
+    rolled_back: set[int] = field(default_factory=set)  # facts REM changed since
+    reverted: set[int] = field(default_factory=set)  # facts an earlier pass's undo put back
 
 
 class PassUndo:
@@ -29,7 +52,9 @@ class PassUndo:
         async with self._db.transaction() as tx:
             # Read inside the transaction: nothing can change the facts between check and write.
             befores, last_row = await self._befores(tx, user_id, pass_id)
-            await self._refuse_later_changes(tx, user_id, pass_id, befores, last_row)
+            later = await self._later_changes(tx, user_id, pass_id, befores, last_row)
+            _refuse(pass_id, later)
+            todo = {i: b for i, b in befores.items() if i not in later.reverted}
             undo_id = await self._passes.add(
                 tx,
                 user_id=user_id,
@@ -37,7 +62,12 @@ class PassUndo:
                 category=record.category,
                 status="applied",
                 reason=f"undoes pass {pass_id}",
-                detail={"undoes": pass_id, "fact_ids": sorted(befores)},
+                detail={
+                    "undoes": pass_id,
+                    "fact_ids": sorted(todo),
+                    "rem_changes_rolled_back": sorted(later.rolled_back),
+                    "already_reverted": sorted(later.reverted),
+                },
             )
             provenance = Provenance(
                 actor="owner", reason=f"undo of pass {pass_id}", pass_id=undo_id
@@ -45,7 +75,7 @@ class PassUndo:
             writer = self._facts.writer(tx, user_id)
             restored: list[int] = []
             deactivated: list[int] = []
-            for fact_id, before in sorted(befores.items()):
+            for fact_id, before in sorted(todo.items()):
                 if before is None:  # the pass created it
                     await writer.deactivate(fact_id, provenance=provenance, operation="undo")
                     deactivated.append(fact_id)
@@ -53,7 +83,13 @@ class PassUndo:
                     await writer.restore(fact_id, before, provenance)
                     restored.append(fact_id)
             await self._passes.set_status(tx, pass_id, "undone")
-        return UndoResult(pass_id, tuple(restored), tuple(deactivated))
+        return UndoResult(
+            pass_id,
+            tuple(restored),
+            tuple(deactivated),
+            rem_changes_rolled_back=tuple(sorted(later.rolled_back)),
+            already_reverted=tuple(sorted(later.reverted)),
+        )
 
     async def _check_undoable(self, user_id: str, record: PassRecord) -> None:
         if record.kind == "undo":
@@ -88,39 +124,55 @@ class PassUndo:
         return befores, max((r[0] for r in rows), default=0)
 
     @staticmethod
-    async def _refuse_later_changes(
+    async def _later_changes(
         tx: Transaction,
         user_id: str,
         pass_id: int,
         befores: dict[int, dict[str, Any] | None],
         last_row: int,
-    ) -> None:
+    ) -> _Later:
+        later = _Later()
         if not befores:
-            return
+            return later
         marks = ",".join("?" * len(befores))
-        # A later pass that was itself undone, and its undo, cancel out: they do not block.
         rows = await tx.fetchall(
-            "SELECT h.fact_id, h.pass_id, h.actor, h.operation, h.at FROM fact_history h"
+            "SELECT h.fact_id, h.pass_id, h.actor, h.operation, h.at, p.kind, p.status,"
+            " json_extract(p.detail_json, '$.undoes') FROM fact_history h"
             " LEFT JOIN passes p ON p.id = h.pass_id"
-            f" WHERE h.user_id = ? AND h.id > ? AND h.fact_id IN ({marks})"
-            " AND (h.pass_id IS NULL OR (p.status != 'undone' AND p.kind != 'undo'))"
-            " ORDER BY h.id",
+            f" WHERE h.user_id = ? AND h.id > ? AND h.fact_id IN ({marks}) ORDER BY h.id",
             (user_id, last_row, *befores),
         )
-        if not rows:
-            return
-        later: dict[int, str] = {}
-        for fact_id, later_pass, actor, operation, at in rows:
-            if fact_id not in later:
-                by = f"pass {later_pass}" if later_pass is not None else f"{actor} ({operation})"
-                later[fact_id] = f"#{fact_id} by {by} at {at[:16].replace('T', ' ')}"
-        passes = sorted({r[1] for r in rows if r[1] is not None}, reverse=True)
-        hint = (
-            f"undo pass {', then '.join(str(p) for p in passes)} first"
-            if passes
-            else "change those facts back by hand if you still want this undo"
-        )
-        raise InputError(
-            f"cannot undo pass {pass_id}: later changes touched the same facts "
-            f"({'; '.join(later.values())}); {hint}"
-        )
+        for fact_id, by_pass, actor, operation, at, kind, status, undoes in rows:
+            if fact_id in later.reverted or status == "undone":
+                continue  # nothing of ours left on it / a later pass and its undo cancel out
+            if kind == "undo":
+                if int(undoes) < pass_id:
+                    later.reverted.add(fact_id)
+                    later.blockers.pop(fact_id, None)
+                    later.rolled_back.discard(fact_id)
+                continue
+            if actor == _AUTOMATIC:
+                later.rolled_back.add(fact_id)
+            else:
+                who = f"pass {by_pass}" if by_pass is not None else f"{actor} ({operation})"
+                when = at[:16].replace("T", " ")
+                later.blockers.setdefault(fact_id, f"#{fact_id} by {who} at {when}")
+                if by_pass is not None:
+                    later.blocking_passes.add(by_pass)
+        later.rolled_back -= set(later.blockers)
+        return later
+
+
+def _refuse(pass_id: int, later: _Later) -> None:
+    if not later.blockers:
+        return
+    passes = sorted(later.blocking_passes, reverse=True)
+    hint = (
+        f"undo pass {', then '.join(str(p) for p in passes)} first"
+        if passes
+        else "change those facts back by hand if you still want this undo"
+    )
+    raise InputError(
+        f"cannot undo pass {pass_id}: later changes touched the same facts "
+        f"({'; '.join(later.blockers.values())}); {hint}"
+    )

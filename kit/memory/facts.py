@@ -18,6 +18,11 @@ from kit.errors import InputError, NotFound
 from kit.memory.db import Database, Transaction
 from kit.memory.hashes import content_hash
 
+# A fact whose confidence is below this is no longer shown to the model (core facts, retrieval,
+# search); a pinned fact always is. The curator stores nothing below 0.6, so only a deliberate
+# cut takes a fact here, and the curation guard counts that cut as taking the fact out of use.
+MIN_SHOWN_CONFIDENCE = 0.2
+
 
 @dataclass(frozen=True)
 class Fact:
@@ -37,8 +42,12 @@ class Fact:
     replaced_by: int | None
 
     def is_live(self, now: datetime) -> bool:
-        """Active and not expired: the only facts ever shown to the model."""
-        return self.active and (self.expires_at is None or self.expires_at > now)
+        """Active, not expired and confident enough: the only facts ever shown to the model."""
+        return (
+            self.active
+            and (self.expires_at is None or self.expires_at > now)
+            and (self.pinned or self.confidence >= MIN_SHOWN_CONFIDENCE)
+        )
 
     def snapshot(self) -> dict[str, Any]:
         """The fields history records (what a fact said, not its access stats)."""
@@ -75,6 +84,10 @@ _FACT_COLUMNS = (
     "id, user_id, category, subject, content, confidence, expires_at, active, pinned,"
     " created_at, updated_at, access_count, last_accessed_at, replaced_by"
 )
+
+
+# `Fact.is_live` in SQL; parameters: now (ISO), MIN_SHOWN_CONFIDENCE.
+_LIVE = "active = 1 AND (expires_at IS NULL OR expires_at > ?) AND (pinned = 1 OR confidence >= ?)"
 
 
 def _fact(row: Sequence[Any]) -> Fact:
@@ -400,12 +413,9 @@ class Facts:
     async def live(
         self, user_id: str, now: datetime, ids: Sequence[int] | None = None
     ) -> list[Fact]:
-        """Active, unexpired facts; optionally only those among `ids`."""
-        sql = (
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND active = 1"
-            " AND (expires_at IS NULL OR expires_at > ?)"
-        )
-        params: list[Any] = [user_id, to_iso(now)]
+        """Facts shown to the model (see `Fact.is_live`); optionally only those among `ids`."""
+        sql = f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND {_LIVE}"
+        params: list[Any] = [user_id, to_iso(now), MIN_SHOWN_CONFIDENCE]
         if ids is not None:
             if not ids:
                 return []
@@ -419,10 +429,9 @@ class Facts:
     async def core(self, user_id: str, now: datetime) -> list[Fact]:
         """Always in context: the owner's own facts (category person) and pinned facts."""
         rows = await self._db.fetchall(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND active = 1"
-            " AND (expires_at IS NULL OR expires_at > ?) AND (category = 'person' OR pinned = 1)"
-            " ORDER BY pinned DESC, confidence DESC, id",
-            (user_id, to_iso(now)),
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND {_LIVE}"
+            " AND (category = 'person' OR pinned = 1) ORDER BY pinned DESC, confidence DESC, id",
+            (user_id, to_iso(now), MIN_SHOWN_CONFIDENCE),
         )
         return [_fact(r) for r in rows]
 

@@ -29,6 +29,7 @@ from kit.memory.db import Database, Transaction
 RunStatus = Literal["running", "ok", "failed", "abandoned"]
 
 DEFAULT_LEASE = timedelta(hours=6)  # a backstop only: a dead holder is detected at once
+FAILURES_KEPT = 20  # an interval job's failed runs kept (the latest success is always kept)
 
 
 class JobBusy(KitError):
@@ -75,6 +76,21 @@ def _run(row: Sequence[Any]) -> JobRun:
         lease_owner=row[7],
         detail=row[9],
     )
+
+
+@dataclass(frozen=True)
+class JobTrouble:
+    """A job whose runs since its last success failed, or never finished."""
+
+    job: str
+    failures: int  # failed, abandoned or crashed runs since the last success
+    last_success: datetime | None
+    latest: JobRun  # the newest of them
+
+    @property
+    def crashed(self) -> bool:
+        """Its newest run never finished (its process died) or was taken over."""
+        return self.latest.status in ("running", "abandoned")
 
 
 def this_process() -> str:
@@ -214,6 +230,65 @@ class JobRuns:
             last_started_at=from_iso(last_started),
             paused_until=None if last_paused is None else from_iso(last_paused),
         )
+
+    async def record_interval(self, job: str, started_at: datetime, error: str | None) -> None:
+        """Record one run of an interval job (the curation sweep, the embedding backfill: they
+        hold no lease). Only what `kit doctor` needs is kept: the latest success and up to
+        FAILURES_KEPT failures since, so a job every few minutes does not grow the table."""
+        now = to_iso(self._clock.now())
+        async with self._db.transaction() as tx:
+            if error is None:
+                await tx.execute(
+                    "DELETE FROM job_runs WHERE job = ? AND status != 'running'", (job,)
+                )
+            await tx.execute(
+                "INSERT INTO job_runs (job, started_at, finished_at, status, lease_owner,"
+                " lease_expires_at, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    job,
+                    to_iso(started_at),
+                    now,
+                    "ok" if error is None else "failed",
+                    self._owner,
+                    now,
+                    error or "",
+                ),
+            )
+            if error is not None:
+                await tx.execute(
+                    "DELETE FROM job_runs WHERE job = ? AND status = 'failed' AND id NOT IN"
+                    " (SELECT id FROM job_runs WHERE job = ? AND status = 'failed'"
+                    "  ORDER BY id DESC LIMIT ?)",
+                    (job, job, FAILURES_KEPT),
+                )
+
+    async def troubles(self) -> list[JobTrouble]:
+        """Every job whose runs since its last success (manual or scheduled) failed, were
+        abandoned, or never finished because their process died."""
+        rows = await self._db.fetchall(
+            # A run stopped by the spent budget (paused_until set) is not trouble: it resumes.
+            f"SELECT {_COLUMNS} FROM job_runs r WHERE r.status != 'ok' AND r.paused_until IS NULL"
+            " AND r.id >"
+            " COALESCE((SELECT MAX(id) FROM job_runs o WHERE o.job = r.job AND o.status = 'ok'),"
+            " 0) ORDER BY r.id"
+        )
+        now = self._clock.now()
+        by_job: dict[str, list[JobRun]] = {}
+        for row in rows:
+            run = _run(row)
+            if run.status == "running" and not (
+                from_iso(row[8]) <= now or _holder_gone(run.lease_owner)
+            ):
+                continue  # running right now
+            by_job.setdefault(run.job, []).append(run)
+        troubles = []
+        for job, runs in sorted(by_job.items()):
+            last_ok = await self._db.scalar(
+                "SELECT MAX(finished_at) FROM job_runs WHERE job = ? AND status = 'ok'", (job,)
+            )
+            when = None if last_ok is None else from_iso(last_ok)
+            troubles.append(JobTrouble(job, len(runs), when, runs[-1]))
+        return troubles
 
     async def last_scheduled_success(self, job: str) -> datetime | None:
         """The latest fire time a scheduled run of `job` completed for (manual runs excluded)."""

@@ -13,7 +13,7 @@ from kit.clock import FakeClock
 from kit.config import Settings
 from kit.embed.base import Embedder
 from kit.llm.fake import FakeLLM
-from kit.memory.facts import Fact
+from kit.memory.facts import MIN_SHOWN_CONFIDENCE, Fact
 from kit.memory.messages import Message
 from tests.core.embedders import CosineTable
 
@@ -81,7 +81,7 @@ async def test_confidence_weights_otherwise_equal_facts(kit: Kit, clock: FakeClo
     assert [h.id for h in hits] == [high_second.id, low_first.id]
 
 
-@pytest.mark.parametrize("confidence", [0.0, 0.3, 0.9, 1.0])
+@pytest.mark.parametrize("confidence", [MIN_SHOWN_CONFIDENCE, 0.3, 0.9, 1.0])
 async def test_confidence_weight_is_half_plus_half_confidence(
     kit: Kit, clock: FakeClock, confidence: float
 ) -> None:
@@ -90,6 +90,21 @@ async def test_confidence_weight_is_half_plus_half_confidence(
     later = clock.now() + timedelta(days=30)  # past the recency window
     score = await only_hit_score(kit, "cello", kinds=("fact",), now=later)
     assert score == pytest.approx(0.5 + 0.5 * confidence)
+
+
+async def test_a_fact_below_the_shown_confidence_is_not_shown_unless_pinned(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """The threshold the curation guard counts a confidence cut against: one constant."""
+    low = MIN_SHOWN_CONFIDENCE - 0.01
+    await kit.remember("Ben plays the cello", category="person", confidence=low)
+    pinned = await kit.remember(
+        "Ben tunes the cello", category="person", confidence=low, pinned=True
+    )
+    await kit.settle()
+    hits = await kit.search("cello", kinds=("fact",))
+    assert [h.id for h in hits] == [pinned.id]
+    assert [f.id for f in await kit.services.facts.core("owner", clock.now())] == [pinned.id]
 
 
 async def set_access_count(kit: Kit, fact: Fact, count: int) -> None:

@@ -190,7 +190,7 @@ async def test_guard_rejects_just_above_half_and_applies_nothing(kit: Kit) -> No
     outcome = await kit.services.curator.apply_ops(
         USER, "technical",
         [Insert("e", 0.9), Deactivate(facts[0].id, "old"),
-         Replace((facts[1].id, facts[2].id), "b and c", 0.8)],
+         Replace((facts[1].id, facts[2].id, facts[3].id), "b, c and d", 0.8)],
         kind="curate", source_message_ids=[],
     )  # fmt: skip
     assert outcome.status == "rejected"
@@ -273,14 +273,32 @@ async def test_self_referential_insert_is_dropped(kit: Kit) -> None:
     assert len(outcome.dropped) == 1 and "assistant's own tools" in outcome.dropped[0]
 
 
-async def test_pinned_fact_is_not_deactivated_by_the_curator(kit: Kit) -> None:
-    pinned, _other = await add_facts(kit, "people", ["Mum: Rosa", "Neighbour: Tom"])
+@pytest.mark.parametrize(
+    "make_op",
+    [
+        lambda pinned: Deactivate(pinned, "stale"),
+        lambda pinned: Update(pinned, content="Mum: Rosa, retired"),
+        lambda pinned: Update(pinned, confidence=0.7),
+        lambda pinned: Update(pinned, expires_at=datetime(2027, 1, 1, tzinfo=UTC)),
+        lambda pinned: Replace((pinned,), "Mum: Rosa", 0.9),
+    ],
+    ids=["deactivate", "content", "confidence", "expiry", "merge"],
+)
+async def test_any_operation_on_a_pinned_fact_rejects_the_whole_pass(
+    kit: Kit, make_op: Callable[[int], Operation]
+) -> None:
+    pinned, other = await add_facts(kit, "people", ["Mum: Rosa", "Neighbour: Tom"])
     await kit.services.facts.update(USER, pinned.id, Provenance("owner"), pinned=True)
+    before = await all_facts(kit)
     outcome = await kit.services.curator.apply_ops(
-        USER, "people", [Deactivate(pinned.id, "stale")], kind="curate", source_message_ids=[]
-    )
-    assert outcome.status == "noop" and "pinned" in outcome.dropped[0]
-    assert (await kit.services.facts.get(USER, pinned.id)).active
+        USER, "people", [Update(other.id, content="Neighbour: Tom, a plumber"), make_op(pinned.id)],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    assert outcome.status == "rejected" and outcome.pass_id is not None
+    assert f"fact #{pinned.id} is pinned by the owner" in outcome.reason
+    assert await all_facts(kit) == before  # not even the other fact's update landed
+    record = await kit.services.curator.passes.get(USER, outcome.pass_id)
+    assert record.status == "rejected" and "pinned" in record.reason
 
 
 async def test_empty_pass_is_recorded_as_noop(kit: Kit) -> None:

@@ -7,7 +7,7 @@ import asyncio
 import json
 import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -134,7 +134,7 @@ def test_curate_again_retries_only_the_rejected_category(
     run(capsys, "curate")
     seen = len(server.requests)
     code, out, _ = run(capsys, "curate", "--json")
-    assert code == 0
+    assert code == 1  # every pass of this run was rejected: nothing was curated
     result = json.loads(out)
     assert [(p["category"], p["status"]) for p in result["passes"]] == [("person", "rejected")]
     assert len(server.requests) == seen + 1
@@ -171,3 +171,29 @@ def test_plain_facts_listing_keeps_its_flags(env: Path, capsys: pytest.CaptureFi
         assert code == 0 and [f["subject"] for f in json.loads(out)] == ["Ana"], argv
     code, out, _ = run(capsys, "facts", "--category", "person")
     assert out.strip() == "No facts yet."
+
+
+async def _expired_projects(n: int) -> list[int]:
+    async with Kit.open(settings=load_settings(), with_embedder=False, background=False) as kit:
+        past = kit.services.clock.now() - timedelta(days=1)
+        return [
+            (await kit.remember(f"Owner builds shed {i}", category="projects", expires_at=past)).id
+            for i in range(n)
+        ]
+
+
+def test_facts_expire_retires_what_rem_held_back(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ids = asyncio.run(_expired_projects(3))
+    code, out, _ = run(capsys, "rem", "--dry-run")
+    assert "expire projects: held 3 of 3 facts past their expiry" in out
+    assert "`kit facts expire projects` retires them" in out
+    code, out, _ = run(capsys, "facts", "expire", "projects")
+    assert code == 0
+    assert out.strip() == "Retired 3 expired projects fact(s): " + ", ".join(f"#{i}" for i in ids)
+    code, out, _ = run(capsys, "facts", "expire", "projects")
+    assert out.strip() == "No projects fact is past its expiry."
+    with pytest.raises(SystemExit) as bad:
+        run(capsys, "facts", "expire", "friends")
+    assert bad.value.code == 2 and "invalid choice: 'friends'" in capsys.readouterr().err

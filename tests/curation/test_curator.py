@@ -4,7 +4,7 @@ runs, and how it copes with bad output, crashes and an unreachable model."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -107,7 +107,7 @@ async def test_replies_alone_are_stepped_over_without_a_model_call(
     [
         ("Ana moved to Porto, I would store that.", "neither a call of apply_operations"),
         ('{"operations": [{"op": "INSERT", "content": "x", "confidence": 0.9}', "valid JSON"),
-        (tool_reply({"op": "FORGET", "fact_id": 1}), "unknown operation 'FORGET'"),
+        (tool_reply({"op": "FORGET", "fact_id": 1}), "unknown operation (a string of 6 characters"),
         (tool_reply({"op": "DEACTIVATE", "fact_id": 4242, "reason": "x"}), "unknown fact id"),
         (
             tool_reply({"op": "INSERT", "content": "x", "confidence": 1, "sources": [4242]}),
@@ -349,3 +349,65 @@ async def test_memory_injected_into_a_turn_never_reaches_the_curator(
     conversation = fake_llm.requests_for("curate:")[0].system[0].text
     assert "Good morning!" in conversation and "] Kit: ok" in conversation
     assert "passport" not in conversation
+
+
+def _poisoned_for(user: str, answer: LLMReply) -> Callable[[LLMRequest], LLMReply | str]:
+    normal = by_category({})
+
+    def reply(request: LLMRequest) -> LLMReply | str:
+        return answer if request.user_id == user else normal(request)
+
+    return reply
+
+
+async def test_a_poisoned_batch_is_counted_and_never_blocks_another_user(
+    kit: Kit, fake_llm: FakeLLM, clock: FakeClock
+) -> None:
+    """`expires_at: 9999-12-31` raised OverflowError: every sweep died at that batch, nothing
+    was counted or parked, and other users' conversations were never curated."""
+    (oslo,) = await say(kit, "I live in Oslo.", user="bob")
+    await say(kit, "I live in Lisbon.")
+    poison = tool_reply(
+        {"op": "INSERT", "content": "Bob lives in Oslo", "confidence": 1,
+         "expires_at": "9999-12-31", "sources": [oslo.id]}
+    )  # fmt: skip
+    fake_llm.default = _poisoned_for("bob", poison)
+    clock.advance(timedelta(hours=1))
+    curator = kit.services.curator
+    assert await curator.sweep_idle(clock.now()) == 2 * len(CATEGORIES)
+    states = await kit.services.db.fetchall(
+        "SELECT user_id, SUM(attempts), MIN(curated_through) FROM curation_state GROUP BY user_id"
+    )
+    by_user = {user: (attempts, through) for user, attempts, through in states}
+    assert by_user["bob"][0] == len(CATEGORIES)  # each of bob's passes counted once
+    errors = await kit.services.db.fetchall(
+        "SELECT DISTINCT last_error FROM curation_state WHERE user_id = 'bob'"
+    )
+    assert [e for (e,) in errors] == [
+        "operation 1 (INSERT): 'expires_at' 9999-12-31 is more than 10 years ahead; "
+        "leave it out for a fact that does not expire"
+    ]
+    assert by_user["owner"] == (0, by_user["owner"][1]) and by_user["owner"][1] > 0
+    for _ in range(3):  # backoff, then parked like any other bad answer
+        clock.advance(timedelta(days=1))
+        await curator.sweep_idle(clock.now())
+    assert len(await curator.progress.parked("bob")) == len(CATEGORIES)
+
+
+async def test_an_unforeseen_crash_reading_an_answer_is_counted_without_quoting_it(
+    kit: Kit, fake_llm: FakeLLM, clock: FakeClock, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:  # fmt: skip
+    """A bug in the checks (simulated: the parser raises) rejects the pass; the log names
+    the exception type and where, never its message, which may quote the model."""
+    import kit.curator.passes as passes
+
+    def broken(*args: object, **kwargs: object) -> list[object]:
+        raise ValueError(f"the answer said: my PIN is {4400 + 71}")
+
+    monkeypatch.setattr(passes, "operations_from_reply", broken)
+    await say(kit, "I live in Lisbon.")
+    outcomes = await kit.services.curator.curate_user(USER)
+    assert {o.status for o in outcomes} == {"rejected"} and len(outcomes) == len(CATEGORIES)
+    assert "reading the answer failed (ValueError)" in outcomes[0].reason
+    assert "4471" not in caplog.text and "ValueError" in caplog.text

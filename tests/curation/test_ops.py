@@ -84,15 +84,16 @@ def test_empty_operations_list_is_valid() -> None:
         ([], "must be an object"),
         ({"ops": []}, "must be an object"),
         ({"operations": "INSERT"}, "must be a list"),
-        ({"operations": [{"op": "MERGE"}]}, "unknown operation 'MERGE'"),
-        ({"operations": [{"op": "DELETE", "fact_id": 1}]}, "unknown operation 'DELETE'"),
+        ({"operations": [{"op": "MERGE"}]}, "unknown operation (a string of 5 characters, #"),
+        ({"operations": [{"op": "DELETE", "fact_id": 1}]},
+         "unknown operation (a string of 6 characters, #"),
         ({"operations": ["INSERT"]}, "must be an object"),
         ({"operations": [ins(content="x")]}, "missing ['confidence']"),
         ({"operations": [ins(content="x", confidence=2)]}, "from 0 to 1"),
         ({"operations": [ins(content="x", confidence="high")]}, "from 0 to 1"),
         ({"operations": [ins(content=" ", confidence=1)]}, "'content' is empty"),
         ({"operations": [ins(content="x", confidence=1, note="y")]},
-         "unknown field(s) ['note']"),
+         "1 unknown field(s) (a string of 4 characters, #"),
         ({"operations": [{"op": "UPDATE", "fact_id": 1}]}, "changes nothing"),
         ({"operations": [{"op": "UPDATE", "fact_id": "1", "content": "x"}]}, "positive integers"),
         ({"operations": [{"op": "UPDATE", "fact_id": True, "content": "x"}]}, "positive integers"),
@@ -210,3 +211,83 @@ def test_sources_are_cited_per_operation_sorted_once_and_optional_where_nothing_
     assert merge.sources == () and retire.sources == (12,)
     schema = operations_tool().input_schema["properties"]["operations"]["items"]["properties"]
     assert schema["sources"]["items"] == {"type": "integer"}
+
+
+@pytest.mark.parametrize(
+    ("expires_at", "message"),
+    [
+        ("9999-12-31", "more than 10 years ahead"),
+        ("9999-12-31T23:59:59-12:00", "more than 10 years ahead"),
+        ("2036-03-03", "more than 10 years ahead"),
+        ("0001-01-01", "already past"),
+        ("0001-01-01T00:00:00+14:00", "already past"),
+        (20260501, "must be a date"),
+        ("x" * 5000, "not a date"),
+    ],
+)
+def test_model_dates_out_of_range_are_rejected_never_clamped_or_crashing(
+    expires_at: Any, message: str
+) -> None:
+    """`9999-12-31` raised OverflowError, which killed `kit curate` and every sweep."""
+    for op in (
+        ins(content="x", confidence=1, expires_at=expires_at),
+        {"op": "UPDATE", "fact_id": 1, "expires_at": expires_at},
+        rep(fact_ids=[1, 2], content="x", confidence=1, expires_at=expires_at),
+    ):  # fmt: skip
+        with pytest.raises(InvalidOperations) as caught:
+            parse(op)
+        assert message in str(caught.value)
+
+
+def test_an_expiry_ten_years_ahead_is_still_fine() -> None:
+    (op,) = parse(ins(content="x", confidence=1, expires_at="2036-03-01"))
+    assert isinstance(op, Insert) and op.expires_at == datetime(2036, 3, 2, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("op", "message"),
+    [
+        ({"op": "UPDATE", "fact_id": 2**63, "content": "x", "sources": [1]}, "positive integers"),
+        ({"op": "DEACTIVATE", "fact_id": 10**30, "reason": "x"}, "positive integers"),
+        (rep(fact_ids=list(range(1, 30)), content="x", confidence=1), "at most 20 may be merged"),
+        (ins(content="x", confidence=float("nan")), "from 0 to 1"),
+        (ins(content="x", confidence=float("inf")), "from 0 to 1"),
+        (ins(content="x" * 2001, confidence=1), "2001 characters"),
+        (ins(content="x", subject="s" * 201, confidence=1), "'subject' has 201 characters"),
+        (ins(content="x", confidence=1, sources=[2**63]), "message ids"),
+        ({"op": "DEACTIVATE", "fact_id": 1, "reason": "r" * 501}, "'reason' has 501 characters"),
+    ],
+)  # fmt: skip
+def test_numbers_ids_and_lengths_are_checked_at_the_edge(op: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidOperations) as caught:
+        parse(op)
+    assert message in str(caught.value)
+
+
+SECRET = "hunter2-sk-ant-api03-abcdefghijklmnop"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"operations": [{"op": SECRET}]},
+        {"operations": [ins(content="x", confidence=1, **{SECRET: 1})]},
+        {"operations": [ins(content="x", confidence=1, expires_at=SECRET)]},
+        {"operations": [{"op": "DEACTIVATE", "fact_id": SECRET, "reason": "x"}]},
+        {"operations": [ins(content=SECRET * 100, confidence=1)]},
+        {"operations": [ins(content=["x"], subject=SECRET, confidence=1)]},
+    ],
+    ids=["op name", "field name", "date", "fact id", "long content", "wrong type"],
+)
+def test_a_rejection_never_quotes_what_the_model_sent(raw: Any) -> None:
+    """The reason is logged and stored: it names the problem, a length and a short hash."""
+    with pytest.raises(InvalidOperations) as caught:
+        parse_operations(raw, now=NOW, tz=UTC)
+    assert "hunter2" not in str(caught.value) and "sk-ant" not in str(caught.value)
+
+
+def test_a_call_of_an_unknown_tool_is_rejected_without_its_name() -> None:
+    bad = reply(ToolUse("t1", SECRET, {"x": 1}))
+    with pytest.raises(InvalidOperations) as caught:
+        operations_from_reply(bad, now=NOW, tz=UTC)
+    assert "1 call(s) of other tools" in str(caught.value) and "hunter2" not in str(caught.value)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from kit.api import Kit
+from kit.clock import FakeClock
 from kit.curator.ops import Deactivate, Insert, Replace, Update
 from kit.errors import InputError, NotFound
 from tests.curation.helpers import add_facts, all_facts
@@ -124,3 +127,70 @@ async def test_rem_review_pass_can_be_undone_too(kit: Kit) -> None:
     assert outcome.pass_id is not None
     await kit.services.curator.undo(USER, outcome.pass_id)
     assert (await kit.services.facts.get(USER, fact.id)).active
+
+
+async def test_undo_after_rems_expire_step_restores_the_exact_earlier_state(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """REM's expire step retired a fact the pass had given an expiry: undo refused for good
+    ("change those facts back by hand"); now the pass and REM's retirement go back together."""
+    facts = await add_facts(kit, "projects", ["Kit", "Garden shed", "Novel"])
+    before = await all_facts(kit)
+    applied = await kit.services.curator.apply_ops(
+        USER, "projects", [Update(facts[1].id, expires_at=clock.now() + timedelta(days=1))],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    assert applied.pass_id is not None
+    clock.advance(timedelta(days=2))
+    report = await kit.services.rem.run(USER)
+    assert report.expired_fact_ids == (facts[1].id,)
+
+    result = await kit.services.curator.undo(USER, applied.pass_id)
+
+    assert await all_facts(kit) == before
+    assert result.restored_fact_ids == result.rem_changes_rolled_back == (facts[1].id,)
+
+
+async def test_undo_after_a_rem_review_rolls_it_back_on_that_fact_and_the_review_stays_undoable(
+    kit: Kit,
+) -> None:
+    a, b, *_ = await add_facts(kit, "people", ["Ana is a nurse", "Bob plays chess", "Cy", "Di"])
+    before = await all_facts(kit)
+    curator = kit.services.curator
+    rewrite = await curator.apply_ops(
+        USER, "people", [Update(a.id, content="Ana is a doctor")],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    review = await curator.apply_ops(
+        USER, "people", [Update(a.id, confidence=0.5), Update(b.id, confidence=0.4)],
+        kind="rem_review", source_message_ids=[],
+    )  # fmt: skip
+    assert rewrite.pass_id is not None and review.pass_id is not None
+
+    first = await curator.undo(USER, rewrite.pass_id)
+    assert first.rem_changes_rolled_back == (a.id,)
+    after = await all_facts(kit)
+    assert after[a.id] == before[a.id]  # the content and REM's later confidence cut, both back
+    assert after[b.id]["confidence"] == 0.4  # the review's other change is untouched
+
+    second = await curator.undo(USER, review.pass_id)
+    assert second.restored_fact_ids == (b.id,) and second.already_reverted == (a.id,)
+    assert await all_facts(kit) == before
+
+
+async def test_undo_still_refuses_over_a_later_curation_pass_after_rem_acted(kit: Kit) -> None:
+    (fact,) = await add_facts(kit, "projects", ["Kit"])
+    curator = kit.services.curator
+    first = await curator.apply_ops(
+        USER, "projects", [Update(fact.id, content="Kit v1")], kind="curate", source_message_ids=[]
+    )
+    await curator.apply_ops(
+        USER, "projects", [Update(fact.id, confidence=0.5)], kind="rem_review",
+        source_message_ids=[],
+    )  # fmt: skip
+    second = await curator.apply_ops(
+        USER, "projects", [Update(fact.id, content="Kit v2")], kind="curate", source_message_ids=[]
+    )
+    assert first.pass_id is not None
+    with pytest.raises(InputError, match=f"undo pass {second.pass_id} first"):
+        await curator.undo(USER, first.pass_id)

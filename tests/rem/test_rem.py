@@ -10,9 +10,11 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock, to_iso
+from kit.curator.ops import Update
 from kit.curator.reports import RemProgress
 from kit.errors import LLMUnavailable, NotFound
 from kit.llm.fake import FakeLLM
+from kit.memory.facts import Provenance
 from kit.memory.job_runs import JobBusy
 from tests.rem.helpers import bullets
 
@@ -232,3 +234,57 @@ async def _dead_pid() -> int:
     proc = await asyncio.create_subprocess_exec("true")
     await proc.wait()
     return proc.pid
+
+
+async def test_an_expire_step_retiring_most_of_a_category_is_held_and_reported(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """Expiries set a few at a time (each pass within the guard) that fall due on the same
+    night used to retire the whole category with no guard."""
+    facts = [
+        await kit.remember(f"Owner works on project {n}", category="projects") for n in range(4)
+    ]
+    curator = kit.services.curator
+    soon = clock.now() + timedelta(days=2)
+    first = await curator.apply_ops(
+        "owner", "projects", [Update(f.id, expires_at=soon) for f in facts[:2]],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    second = await curator.apply_ops(
+        "owner", "projects", [Update(facts[2].id, expires_at=soon)],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    assert first.status == second.status == "applied"
+    clock.advance(timedelta(days=3))
+
+    report = await kit.services.rem.run("owner")
+
+    held_ids = tuple(f.id for f in facts[:3])
+    assert report.expired_fact_ids == () and report.held_fact_ids == held_ids
+    (line,) = report.rejected
+    assert line.startswith("expire projects: held 3 of 4 facts past their expiry")
+    assert f"from pass {first.pass_id}, {second.pass_id}" in line
+    assert "`kit facts expire projects` retires them" in line
+    assert all(f.active for f in await kit.facts(category="projects"))
+    assert report.steps[2].detail == "0 expired fact(s) deactivated, 3 held (see the report)"
+
+    await curator.undo("owner", second.pass_id or 0)  # the owner takes one expiry back
+    assert (await kit.services.facts.get("owner", facts[2].id)).expires_at is None
+    assert await kit.expire_facts("projects") == [f.id for f in facts[:2]]
+    after = {f.id: f for f in await kit.facts(include_inactive=True)}
+    assert [after[f.id].active for f in facts] == [False, False, True, True]
+    last = (await kit.fact_history(facts[0].id))[-1]
+    assert (last.actor, last.reason) == ("owner", "expired")
+
+
+async def test_an_expire_step_within_the_limit_retires_and_small_categories_may_lose_one(
+    kit: Kit, clock: FakeClock
+) -> None:
+    past = clock.now() - timedelta(hours=1)
+    two = [await kit.remember(f"Owner owns thing {n}", category="entities") for n in range(4)]
+    await kit.services.facts.update("owner", two[0].id, Provenance("owner"), expires_at=past)
+    await kit.services.facts.update("owner", two[1].id, Provenance("owner"), expires_at=past)
+    lone = await kit.remember("Owner is in Porto", category="people", expires_at=past)
+    report = await kit.services.rem.run("owner")
+    assert set(report.expired_fact_ids) == {two[0].id, two[1].id, lone.id}
+    assert report.held_fact_ids == () and report.rejected == ()

@@ -89,9 +89,12 @@ async def test_lower_confidence_expiry_and_deactivation_apply_as_one_undoable_pa
     [
         ("All of these look fine to me.", "did not call review_facts"),
         (review(name="apply_operations"), "did not call review_facts"),
-        (review({"id": 999, "action": "deactivate", "reason": "x"}), "fact 999 is not one of"),
-        (review({"id": "two", "action": "keep", "reason": ""}), "fact 'two' is not one of"),
-        (review({"id": "FIRST", "action": "delete", "reason": "x"}), "unknown action 'delete'"),
+        (review({"id": 999, "action": "deactivate", "reason": "x"}), "fact #999 is not one of"),
+        (review({"id": "two", "action": "keep", "reason": ""}), "fact (a string of 3 characters"),
+        (
+            review({"id": "FIRST", "action": "delete", "reason": "x"}),
+            "unknown action (a string of 6 characters",
+        ),
         (review({"id": "FIRST", "action": "deactivate", "reason": " "}), "needs a short 'reason'"),
         (
             review({"id": "FIRST", "action": "lower_confidence", "confidence": 0.9, "reason": "x"}),
@@ -108,12 +111,26 @@ async def test_lower_confidence_expiry_and_deactivation_apply_as_one_undoable_pa
             "already past",
         ),
         (
+            review(
+                {"id": "FIRST", "action": "set_expiry", "expires_at": "9999-12-31", "reason": "x"}
+            ),
+            "more than 10 years ahead",  # was an OverflowError that crashed REM every night
+        ),
+        (
+            review({"id": "FIRST", "action": "set_expiry", "expires_at": 20260501, "reason": "x"}),
+            "must be a date like 2026-05-01 (got a number)",
+        ),
+        (
+            review({"id": "FIRST", "action": "deactivate", "reason": "x" * 501}),
+            "'reason' has 501 characters",
+        ),
+        (
             review({"id": "FIRST", "action": "set_expiry", "expires_at": "soon", "reason": "x"}),
-            "must be a date",
+            "is not a date like 2026-05-01 (got a string of 4",
         ),
         (
             review({"id": "FIRST", "action": "keep", "reason": "", "confidence": 0.1}),
-            "does not go with 'keep'",
+            "['confidence'] cannot go with 'keep'",
         ),
         (
             review(
@@ -161,7 +178,7 @@ async def test_the_mass_deletion_guard_throws_a_review_out_whole(
         review(*({"id": f.id, "action": "deactivate", "reason": "old"} for f in facts[:3]))
     )
     report = await kit.services.rem.run("owner")
-    assert "would deactivate 3 of 4 active facts" in report.rejected[0]
+    assert "would take 3 of 4 facts in use out of use (3 deactivated)" in report.rejected[0]
     assert all(f.active for f in await kit.facts())
     passes = await kit.services.curator.passes.recent("owner")
     assert passes[0].kind == "rem_review" and passes[0].status == "rejected"
@@ -191,3 +208,34 @@ async def test_a_dry_run_review_plans_without_applying_or_marking(
     assert all(f.active for f in await kit.facts())
     applied = await kit.services.rem.run("owner")  # the facts are still up for review
     assert applied.reviewed_facts == 4 and not (await kit.facts(include_inactive=True))[0].active
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"action": "set_expiry", "expires_at": "2026-05-10"},  # within rem.stale_days (60)
+        {"action": "lower_confidence", "confidence": 0.05},  # below the shown threshold
+    ],
+    ids=["expiry", "confidence"],
+)
+async def test_the_guard_throws_out_a_review_retiring_most_facts_by_expiry_or_confidence(
+    kit: Kit, fake_llm: FakeLLM, clock: FakeClock, change: dict[str, Any]
+) -> None:
+    """Both used to be applied to 100% of a category, with no guard."""
+    facts = await _stale_projects(kit, clock)
+    fake_llm.queue(review(*({"id": f.id, "reason": "old", **change} for f in facts)))
+    report = await kit.services.rem.run("owner")
+    assert len(report.rejected) == 1 and "4 of 4 facts in use" in report.rejected[0]
+    assert await kit.facts(include_inactive=True) == facts
+
+
+async def test_a_review_rejection_never_quotes_the_model(
+    kit: Kit, fake_llm: FakeLLM, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    facts = await _stale_projects(kit, clock)
+    secret = "my PIN is 4471 and the key sk-ant-api03-0123456789abcdef"
+    fake_llm.queue(review({"id": facts[0].id, "action": secret, "reason": "x"}))
+    report = await kit.services.rem.run("owner")
+    assert "unknown action (a string of" in report.rejected[0]
+    stored = await kit.services.rem.last_report("owner")
+    assert stored is not None and "4471" not in str(stored) and "4471" not in caplog.text

@@ -163,6 +163,38 @@ CURATION_FAULTS: dict[str, Callable[[list[int]], dict[str, Any]]] = {
         }
     ),
     "empty answer": lambda ids: text_reply(""),
+    "expiry in year 9999": lambda ids: _ops(
+        {
+            "op": "INSERT",
+            "content": "Ana is a doctor",
+            "confidence": 1,
+            "expires_at": "9999-12-31",
+            "sources": [1],
+        }
+    ),
+    "expire the category": lambda ids: _ops(
+        *({"op": "UPDATE", "fact_id": i, "expires_at": "2026-03-05"} for i in ids)
+    ),
+    "cut every confidence": lambda ids: _ops(
+        *({"op": "UPDATE", "fact_id": i, "confidence": 0.01} for i in ids)
+    ),
+    "rewrite every fact": lambda ids: _ops(
+        *(
+            {"op": "UPDATE", "fact_id": i, "content": "The owner is fine.", "sources": [1]}
+            for i in ids
+        )
+    ),
+}
+
+
+# The guard and the edge checks name what they caught (the others' reasons are tested elsewhere).
+WHY = {
+    "wipe the category": "4 of 4 facts in use out of use (4 deactivated)",
+    "merge everything away": "4 merged into a fact about something else",
+    "expiry in year 9999": "'expires_at' 9999-12-31 is more than 10 years ahead",
+    "expire the category": "(4 expiring soon)",
+    "cut every confidence": "(4 confidence cut below 0.2)",
+    "rewrite every fact": "(4 rewritten about something else)",
 }
 
 
@@ -210,6 +242,7 @@ async def test_curation_faults_write_nothing_back_off_then_park_and_doctor_says_
     assert people_calls() == 3
     assert await _facts_and_history(real_kit) == before  # nothing wrong was ever written
     (parked,) = await curator.progress.parked("owner")
+    assert WHY.get(fault, "") in parked.reason
     assert parked.category == "people" and parked.attempts == 3
     clock.advance(timedelta(days=1))
     await curator.sweep_idle(clock.now())
