@@ -139,7 +139,7 @@ async def build(
         recency_boost=memory.recency_boost,
         recency_days=float(memory.recency_days),
     )
-    search = MemorySearch(facts, days, messages, vectors, LexicalIndex(db), params)
+    search = MemorySearch(facts, days, messages, vectors, LexicalIndex(db), params, tz)
     context = ContextBuilder(prompts, facts, days, search, memory, tz, settings.owner.name)
     window = WindowKeeper(messages, metered, prompts, memory, settings.llm, tz, attempts)
     tools = Tools(facts, days, messages, search, tz)

@@ -22,8 +22,9 @@ from kit.clock import FakeClock
 from kit.config import ScheduleSettings, Settings
 from kit.embed.base import Embedder
 from kit.errors import InputError
+from kit.eval.folds import Scored
 from kit.eval.locomo import Sample
-from kit.eval.metrics import Outcome, Summary, by_category, recall_at
+from kit.eval.metrics import Outcome, Summary, by_category, recall_at, summarise
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import NewMessage
 from kit.memory.search import RankingParams
@@ -52,8 +53,13 @@ class RetrievalReport:
     repaired_evidence: int
     index_seconds: float  # import + embedding, all samples
     model_id: str
-    summaries: dict[str, Summary]
+    summaries: dict[str, Summary]  # "all", then per category
+    conversations: dict[str, Summary]  # per conversation (sample_id)
     results: tuple[QuestionResult, ...]
+
+    def scored(self) -> list[Scored]:
+        """Every question's outcome with its conversation, for leave-one-out (folds.py)."""
+        return [Scored(r.sample_id, r.outcome) for r in self.results]
 
 
 def parse_ks(text: str) -> tuple[int, ...]:
@@ -109,8 +115,18 @@ async def evaluate(
         index_seconds=index_seconds,
         model_id=embedder.model_id if embedder else "none (lexical only)",
         summaries=by_category([r.outcome for r in results], ks),
+        conversations=by_conversation(results, ks),
         results=tuple(results),
     )
+
+
+def by_conversation(results: Sequence[QuestionResult], ks: Sequence[int]) -> dict[str, Summary]:
+    """One summary per conversation, in the order they were run: a gain that only one
+    conversation shows is visible here."""
+    groups: dict[str, list[Outcome]] = {}
+    for result in results:
+        groups.setdefault(result.sample_id, []).append(result.outcome)
+    return {name: summarise(outcomes, ks) for name, outcomes in groups.items()}
 
 
 async def _run_sample(
@@ -180,7 +196,10 @@ def format_report(report: RetrievalReport) -> str:
         f"indexing {report.index_seconds:.1f}s",
         head,
     ]
-    for name, s in report.summaries.items():
+    rows = list(report.summaries.items())
+    if len(report.conversations) > 1:
+        rows += list(report.conversations.items())
+    for name, s in rows:
         lines.append(
             f"{name:<12} {s.questions:>4} "
             + " ".join(f"{s.recall[k]:>6.3f}" for k in ks)
@@ -214,6 +233,7 @@ def report_json(report: RetrievalReport) -> dict[str, Any]:
         "index_seconds": round(report.index_seconds, 2),
         "model": report.model_id,
         "summary": {name: summary(s) for name, s in report.summaries.items()},
+        "conversations": {name: summary(s) for name, s in report.conversations.items()},
         "questions": [
             {
                 "sample_id": r.sample_id,

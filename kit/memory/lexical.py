@@ -25,10 +25,15 @@ STOPWORDS = frozenset(
 )
 
 
+def words_of(text: str) -> list[str]:
+    """The text's words, lower-cased, as FTS5's tokenizer splits them (before stemming)."""
+    return _TOKEN.findall(text.lower())
+
+
 def fts_query(text: str) -> str | None:
     """An OR-query of the text's distinct content words, each quoted (no FTS syntax leaks)."""
     words: list[str] = []
-    for token in _TOKEN.findall(text.lower()):
+    for token in words_of(text):
         if token not in STOPWORDS and token not in words and (len(token) > 1 or token.isdigit()):
             words.append(token)
     if not words:
@@ -49,9 +54,12 @@ class LexicalIndex:
         *,
         now: datetime,
         skip: Collection[int] = (),
+        context_weight: float = 0.0,
     ) -> list[tuple[int, float]]:
         """Ids and BM25 scores (higher is better), best first. Facts: live ones only.
-        Messages: none of those in `skip` (they take no rank)."""
+        Messages: none of those in `skip` (they take no rank); words of the message before
+        one (its `context` column, m010) count `context_weight` as much as its own, and at
+        0 they are not matched at all."""
         query = fts_query(text)
         if query is None:
             return []
@@ -73,13 +81,17 @@ class LexicalIndex:
             params = (query, user_id, now.date().isoformat(), limit)
         else:
             skipped = ",".join(str(int(i)) for i in skip)
+            if context_weight <= 0:
+                query = f"{{speaker text}} : ({query})"
+            bm25 = "bm25(messages_fts, 1.0, 1.0, ?)"
             sql = (
-                "SELECT m.id, -bm25(messages_fts) FROM messages_fts"
+                f"SELECT m.id, -{bm25} FROM messages_fts"
                 " JOIN messages m ON m.id = messages_fts.rowid"
                 " WHERE messages_fts MATCH ? AND m.user_id = ? AND m.at <= ?"
                 + (f" AND m.id NOT IN ({skipped})" if skipped else "")
-                + " ORDER BY bm25(messages_fts) LIMIT ?"
+                + f" ORDER BY {bm25} LIMIT ?"
             )
-            params = (query, user_id, to_iso(now), limit)
+            weight = max(context_weight, 0.0)
+            params = (weight, query, user_id, to_iso(now), weight, limit)
         rows = await self._db.fetchall(sql, params)
         return [(int(r[0]), float(r[1])) for r in rows]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, tzinfo
+from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from kit.clock import Clock, from_iso, local_date, to_iso
@@ -310,24 +310,42 @@ class Messages:
         return [_message(r) for r in rows]
 
     async def neighbours(
-        self, user_id: str, ids: Sequence[int], now: datetime
+        self, user_id: str, ids: Sequence[int], now: datetime, *, within: timedelta | None = None
     ) -> dict[int, tuple[int | None, int | None]]:
         """For each id, the ids of the messages just before and after it in its conversation
-        (written at or before `now`): the turn a message answers, and the one answering it."""
+        (written at or before `now`): the turn a message answers, and the one answering it.
+        With `within`, a message further away in time than that is no neighbour: it belongs
+        to another sitting of the conversation."""
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
         when = to_iso(now)
+        days = within.total_seconds() / 86400 if within is not None else None
         rows = await self._db.fetchall(
-            "SELECT m.id,"
-            " (SELECT p.id FROM messages p WHERE p.conversation_id = m.conversation_id"
-            "  AND p.id < m.id AND p.at <= ? ORDER BY p.id DESC LIMIT 1),"
-            " (SELECT n.id FROM messages n WHERE n.conversation_id = m.conversation_id"
-            "  AND n.id > m.id AND n.at <= ? ORDER BY n.id LIMIT 1)"
-            f" FROM messages m WHERE +m.user_id = ? AND m.id IN ({marks})",  # by rowid
-            (when, when, user_id, *ids),
+            "SELECT m.id, p.id, n.id FROM messages m"
+            " LEFT JOIN messages p ON p.id = (SELECT id FROM messages WHERE conversation_id ="
+            "  m.conversation_id AND id < m.id AND at <= ? ORDER BY id DESC LIMIT 1)"
+            "  AND (? IS NULL OR julianday(m.at) - julianday(p.at) <= ?)"
+            " LEFT JOIN messages n ON n.id = (SELECT id FROM messages WHERE conversation_id ="
+            "  m.conversation_id AND id > m.id AND at <= ? ORDER BY id LIMIT 1)"
+            "  AND (? IS NULL OR julianday(n.at) - julianday(m.at) <= ?)"
+            f" WHERE +m.user_id = ? AND m.id IN ({marks})",  # by rowid
+            (when, days, days, when, days, days, user_id, *ids),
         )
         return {int(r[0]): (r[1], r[2]) for r in rows}
+
+    async def speakers(self, user_id: str) -> list[str]:
+        """The distinct non-empty speaker names in the user's archive: one index seek per
+        name (a skip scan over messages_user_speaker), not a pass over every message."""
+        rows = await self._db.fetchall(
+            "WITH RECURSIVE names(speaker) AS ("
+            " SELECT MIN(speaker) FROM messages WHERE user_id = ? AND speaker > ''"
+            " UNION ALL SELECT (SELECT MIN(speaker) FROM messages WHERE user_id = ?"
+            "  AND speaker > names.speaker) FROM names WHERE names.speaker IS NOT NULL)"
+            " SELECT speaker FROM names WHERE speaker IS NOT NULL",
+            (user_id, user_id),
+        )
+        return [str(r[0]) for r in rows]
 
     async def on_day(self, user_id: str, day: date) -> list[Message]:
         rows = await self._db.fetchall(

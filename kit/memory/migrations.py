@@ -80,6 +80,78 @@ def _message_day_words() -> tuple[str, ...]:
     )
 
 
+def _retrieval_units() -> tuple[str, ...]:
+    """A message's lexical unit is its own words plus, in a third column (`context`), the
+    words of the message before it in its conversation: the question a reply answers
+    usually holds the words the reply leaves out. Search weights the column low (measured:
+    `kit eval retrieval`, README). The view computes each row's context; the triggers keep
+    the invariant "a row's indexed context is the text of the message now before it" through
+    inserts anywhere (restore keeps ids), deletes (forget: a forgotten text must not live on
+    in its neighbour's row) and edits. Plus an index for the distinct speakers of a user."""
+    words = _day_words("{0}.day")
+    indexed = "{0}.text || ' (' || " + words + " || ')'"
+    fts = "messages_fts"
+    before = (
+        "SELECT p.text FROM messages p WHERE p.conversation_id = {0}.conversation_id"
+        " AND p.id < {0}.id ORDER BY p.id DESC LIMIT 1"
+    )
+    after = (
+        "SELECT n.id FROM messages n WHERE n.conversation_id = {0}.conversation_id"
+        " AND n.id > {0}.id ORDER BY n.id LIMIT 1"
+    )
+    cols = "speaker, text, context"
+
+    def reindex(row: str) -> str:
+        return (
+            f"INSERT INTO {fts}(rowid, {cols}) SELECT id, {cols} FROM messages_indexed"
+            f" WHERE id = ({row});"
+        )
+
+    def unindex_next(of: str, old_context: str) -> str:
+        """Take the message after `of` out of the index, as indexed: with `old_context`."""
+        return (
+            f"INSERT INTO {fts}({fts}, rowid, {cols}) SELECT 'delete', id, speaker, text,"
+            f" {old_context} FROM messages_indexed WHERE id = ({after.format(of)});"
+        )
+
+    unindex_old = (
+        f"INSERT INTO {fts}({fts}, rowid, {cols}) VALUES ('delete', old.id, old.speaker,"
+        f" {indexed.format('old')}, COALESCE(({before.format('old')}), ''));"
+    )
+    return (
+        "DROP TRIGGER messages_fts_ai",
+        "DROP TRIGGER messages_fts_ad",
+        "DROP TRIGGER messages_fts_au",
+        f"DROP TABLE {fts}",
+        "DROP VIEW messages_indexed",
+        "CREATE VIEW messages_indexed AS SELECT m.id, m.speaker, "
+        + indexed.format("m")
+        + f" AS text, COALESCE(({before.format('m')}), '') AS context FROM messages m",
+        f"CREATE VIRTUAL TABLE {fts} USING fts5({cols}, content='messages_indexed', "
+        "content_rowid='id', tokenize='porter unicode61 remove_diacritics 2')",
+        # The message after the new one (if it went in between: a restore) had another
+        # message before it.
+        f"CREATE TRIGGER {fts}_ai AFTER INSERT ON messages BEGIN "
+        + unindex_next("new", f"COALESCE(({before.format('new')}), '')")
+        + reindex(after.format("new"))
+        + reindex("SELECT new.id")
+        + " END",
+        f"CREATE TRIGGER {fts}_ad AFTER DELETE ON messages BEGIN "
+        + unindex_old
+        + unindex_next("old", "old.text")
+        + reindex(after.format("old"))
+        + " END",
+        f"CREATE TRIGGER {fts}_au AFTER UPDATE OF speaker, text, day ON messages BEGIN "
+        + unindex_old
+        + unindex_next("old", "old.text")
+        + reindex("SELECT new.id")
+        + reindex(after.format("new"))
+        + " END",
+        f"INSERT INTO {fts}({fts}) VALUES ('rebuild')",
+        "CREATE INDEX messages_user_speaker ON messages(user_id, speaker)",
+    )
+
+
 _CATEGORY_CHECK = ", ".join(f"'{c}'" for c in CATEGORIES)
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -311,6 +383,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE job_runs ADD COLUMN paused_until TEXT",
         ),
     ),
+    Migration("m010_retrieval_units", _retrieval_units()),
 )
 
 

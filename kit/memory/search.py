@@ -16,14 +16,16 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, time
-from typing import Literal
+from datetime import UTC, datetime, time, timedelta, tzinfo
+from typing import Literal, Protocol
 
 from kit.embed.base import Vectors
+from kit.memory.dates import mentions_time
 from kit.memory.days import Day, Days
 from kit.memory.facts import Fact, Facts
 from kit.memory.lexical import LexicalIndex
 from kit.memory.messages import Message, Messages
+from kit.memory.query import DatesAsWords, Query, understand
 from kit.memory.vectors import KINDS, Kind, VectorIndex
 
 
@@ -42,6 +44,20 @@ class RankingParams:
     # Share of the previous / next message's relevance a message adds to its own.
     previous_weight: float = 0.3
     next_weight: float = 0.15
+    # Words of the message before a message count this much in its lexical match (m010).
+    context_weight: float = 0.2
+    # Messages further apart than this are not neighbours (another session); 0: no limit.
+    session_gap_hours: float = 6.0
+    # Who said it: when a query names speakers, other speakers' turns count this much.
+    other_speaker_weight: float = 0.6
+    # Items dated inside a span the query names (or up to date_slack_days after it: people
+    # tell of a thing when it happens or soon after) count this share more.
+    date_weight: float = 0.25
+    date_slack_days: int = 7
+    # Which date expressions of the query are also matched as words (query.py).
+    dates_as_words: DatesAsWords = "absolute"
+    # A "when" question: turns that place something in time count this share more.
+    time_weight: float = 0.2
 
 
 @dataclass(frozen=True)
@@ -70,6 +86,23 @@ class SearchResult:
         return [h for h in self.hits if h.kind == kind]
 
 
+class Searcher(Protocol):
+    """What the sandwich searches with: `MemorySearch`, or the filtered search over it
+    (kit/memory/filter.py)."""
+
+    async def search(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        now: datetime,
+        k: int,
+        kinds: Sequence[Kind] = KINDS,
+        query_vector: Vectors | None = None,
+        exclude_message_ids: frozenset[int] = frozenset(),
+    ) -> SearchResult: ...
+
+
 class MemorySearch:
     def __init__(
         self,
@@ -79,6 +112,7 @@ class MemorySearch:
         vectors: VectorIndex,
         lexical: LexicalIndex,
         params: RankingParams,
+        tz: tzinfo = UTC,
     ) -> None:
         self._facts = facts
         self._days = days
@@ -86,6 +120,7 @@ class MemorySearch:
         self.vectors = vectors
         self._lexical = lexical
         self.params = params
+        self._tz = tz
 
     async def search(
         self,
@@ -101,10 +136,12 @@ class MemorySearch:
         """Top `k` hits per layer in `kinds`, best first within the merged list."""
         if query_vector is None:
             query_vector = await self.vectors.embed_query(query)
+        speakers = await self._messages.speakers(user_id) if "message" in kinds else []
+        plan = understand(query, now.astimezone(self._tz).date(), speakers)
         hits: list[Hit] = []
         for kind in kinds:
             hits.extend(
-                await self._layer(user_id, kind, query, query_vector, now, k, exclude_message_ids)
+                await self._layer(user_id, kind, plan, query_vector, now, k, exclude_message_ids)
             )
         hits.sort(key=lambda h: -h.score)
         return SearchResult(query, tuple(hits), query_vector)
@@ -113,7 +150,7 @@ class MemorySearch:
         self,
         user_id: str,
         kind: Kind,
-        query: str,
+        plan: Query,
         query_vector: Vectors | None,
         now: datetime,
         k: int,
@@ -129,24 +166,29 @@ class MemorySearch:
                 vector_hits = await self.vectors.search(
                     user_id, kind, query_vector, p.candidates, p.threshold, skip=skip
                 )
+        words = plan.words(p.dates_as_words)
         lexical_hits = await self._lexical.search(
-            user_id, kind, query, p.candidates, now=now, skip=skip
+            user_id, kind, words, p.candidates, now=now, skip=skip, context_weight=p.context_weight
         )
         vector_rank = {item: rank for rank, (item, _) in enumerate(vector_hits, 1)}
         lexical_rank = {item: rank for rank, (item, _) in enumerate(lexical_hits, 1)}
         cosine = dict(vector_hits)
         vector, lexical = cosine, dict(lexical_hits)
         if kind == "message" and (p.previous_weight or p.next_weight):
-            vector, lexical = await self._with_neighbours(user_id, now, vector, lexical, skip)
+            pool = list(dict.fromkeys([*vector, *lexical]))
+            gap = timedelta(hours=p.session_gap_hours) if p.session_gap_hours > 0 else None
+            links = await self._messages.neighbours(user_id, pool, now, within=gap)
+            vector, lexical = _with_neighbours(links, vector, lexical, skip, p)
         fused = self._fuse(vector, lexical)
-        # Load only the best few times k: the boosts are bounded, they cannot lift the rest.
-        ids = sorted(fused, key=lambda i: -fused[i])[: max(k * 4, 40)]
+        ids = self._worth_loading(fused, k, self._fit_range(plan, kind))
         hits = [
             Hit(
                 kind=kind,
                 id=item.id,
                 text=text,
-                score=fused[item.id] * weight + self._recency(at, now) + bonus,
+                score=fused[item.id] * weight * self._fit(plan, item)
+                + self._recency(at, now)
+                + bonus,
                 at=at,
                 cosine=cosine.get(item.id),
                 vector_rank=vector_rank.get(item.id),
@@ -160,6 +202,49 @@ class MemorySearch:
         ]
         hits.sort(key=lambda h: -h.score)
         return hits[:k]
+
+    def _worth_loading(self, fused: Mapping[int, float], k: int, spread: float) -> list[int]:
+        """The candidates whose rows are loaded, best first: a few times k (the additive
+        boosts are small), and every one that the query's fit could still lift into the
+        top k (`spread`: the most one item's fit can exceed another's)."""
+        order = sorted(fused, key=lambda i: -fused[i])
+        depth = max(k * 4, 40)
+        if spread > 1 and len(order) > k:
+            bar = fused[order[k - 1]] / spread
+            depth = max(depth, sum(1 for i in order if fused[i] >= bar))
+        return order[:depth]
+
+    def _fit_range(self, plan: Query, kind: Kind) -> float:
+        """The largest ratio between two items' `_fit` for this query and layer."""
+        p = self.params
+        spread = 1.0
+        if plan.spans and kind != "fact":
+            spread *= 1 + p.date_weight
+        if kind == "message":
+            if plan.wants_time:
+                spread *= 1 + p.time_weight
+            if plan.speakers:
+                spread /= min(1.0, p.other_speaker_weight)
+        return spread
+
+    def _fit(self, plan: Query, item: Fact | Day | Message) -> float:
+        """How well an item fits what the query says besides its words: who said it, when,
+        and whether it places something in time when the question asks when."""
+        p = self.params
+        factor = 1.0
+        if isinstance(item, Message):
+            if plan.speakers and item.speaker not in plan.speakers:
+                factor *= p.other_speaker_weight
+            if plan.wants_time and p.time_weight and mentions_time(item.text):
+                factor *= 1 + p.time_weight
+            day = item.day
+        elif isinstance(item, Day):
+            day = item.day
+        else:
+            return factor
+        if p.date_weight and any(s.holds(day, p.date_slack_days) for s in plan.spans):
+            factor *= 1 + p.date_weight
+        return factor
 
     async def _live_fact_vectors(
         self, user_id: str, query_vector: Vectors, now: datetime
@@ -176,36 +261,6 @@ class MemorySearch:
             if len(kept) >= p.candidates or len(hits) < fetch:
                 return kept[: p.candidates]
             fetch *= 4
-
-    async def _with_neighbours(
-        self,
-        user_id: str,
-        now: datetime,
-        vector: dict[int, float],
-        lexical: dict[int, float],
-        skip: Collection[int],
-    ) -> tuple[dict[int, float], dict[int, float]]:
-        """Both rankings' scores with a share of each candidate's neighbours' scores mixed
-        in: in a conversation the answer often sits in a reply that does not repeat the
-        question's words. (Neighbours that are not candidates themselves are not added:
-        measured, that bought nothing.)"""
-        p = self.params
-        pool = list(dict.fromkeys([*vector, *lexical]))
-        links = await self._messages.neighbours(user_id, pool, now)
-
-        def mixed(scores: dict[int, float]) -> dict[int, float]:
-            out: dict[int, float] = {}
-            for item, (before, after) in links.items():
-                total = scores.get(item, 0.0)
-                if before is not None and before not in skip:
-                    total += p.previous_weight * scores.get(before, 0.0)
-                if after is not None and after not in skip:
-                    total += p.next_weight * scores.get(after, 0.0)
-                if total > 0:
-                    out[item] = total
-            return out
-
-        return mixed(vector), mixed(lexical)
 
     def _fuse(self, vector: Mapping[int, float], lexical: Mapping[int, float]) -> dict[int, float]:
         """Relevance in [0, 1] per item: 1.0 is the best of both rankings."""
@@ -259,6 +314,33 @@ class MemorySearch:
             for m in await self._messages.get_many(user_id, ids)
             if m.at <= now
         ]
+
+
+def _with_neighbours(
+    links: Mapping[int, tuple[int | None, int | None]],
+    vector: dict[int, float],
+    lexical: dict[int, float],
+    skip: Collection[int],
+    p: RankingParams,
+) -> tuple[dict[int, float], dict[int, float]]:
+    """Both rankings' scores with a share of each candidate's neighbours' scores mixed
+    in: in a conversation the answer often sits in a reply that does not repeat the
+    question's words. (Neighbours that are not candidates themselves are not added:
+    measured, that bought nothing.)"""
+
+    def mixed(scores: dict[int, float]) -> dict[int, float]:
+        out: dict[int, float] = {}
+        for item, (before, after) in links.items():
+            total = scores.get(item, 0.0)
+            if before is not None and before not in skip:
+                total += p.previous_weight * scores.get(before, 0.0)
+            if after is not None and after not in skip:
+                total += p.next_weight * scores.get(after, 0.0)
+            if total > 0:
+                out[item] = total
+        return out
+
+    return mixed(vector), mixed(lexical)
 
 
 def _end_of(day: Day) -> datetime:

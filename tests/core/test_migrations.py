@@ -51,6 +51,7 @@ EXPECTED_COLUMNS = {
 EXPECTED_INDEXES = {
     "messages_conversation": ("messages", ["conversation_id", "id"]),
     "messages_user_day": ("messages", ["user_id", "day"]),
+    "messages_user_speaker": ("messages", ["user_id", "speaker"]),
     "facts_user_active": ("facts", ["user_id", "active", "category"]),
     "passes_user": ("passes", ["user_id", "id"]),
     "fact_history_fact": ("fact_history", ["fact_id", "id"]),
@@ -59,7 +60,7 @@ EXPECTED_INDEXES = {
     "llm_usage_at": ("llm_usage", ["at"]),
 }
 
-FTS = {"messages_fts": ("speaker", "text"), "facts_fts": ("subject", "content"),
+FTS = {"messages_fts": ("speaker", "text", "context"), "facts_fts": ("subject", "content"),
        "days_fts": ("detailed", "condensed")}  # fmt: skip
 
 

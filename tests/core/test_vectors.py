@@ -160,6 +160,7 @@ async def test_without_an_embedder_search_is_lexical_and_nothing_is_pending(
         assert matched == {
             ("fact", "Boiler repair is booked for Friday"),
             ("message", "The boiler is making noise"),
+            ("message", "Bea called"),  # the reply, by the words of the turn before it
         }
 
 

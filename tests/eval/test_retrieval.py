@@ -26,9 +26,10 @@ async def test_known_answers_give_known_recall(settings: Settings) -> None:
     assert "D2:3" not in by_question["Which orchestra?"].ranked  # shares no word with it
     assert by_question["Where is the marathon?"].ranked[0] == "D1:1"
     overall = report.summaries["all"]
-    # greyhound 1, orchestra 0, marathon 1/2 ("D1:2" says nothing about it) at any k
+    # greyhound 1, orchestra 0, marathon 1/2 at k=1; by k=50 its reply "D1:2" is found too,
+    # by the words of the turn it answers
     assert overall.recall[1] == pytest.approx((1 + 0 + 0.5) / 3)
-    assert overall.recall[50] == pytest.approx((1 + 0 + 0.5) / 3)
+    assert overall.recall[50] == pytest.approx((1 + 0 + 1) / 3)
     assert overall.hit[1] == pytest.approx(2 / 3)
     assert overall.mrr == pytest.approx(2 / 3)
     assert report.summaries["multi-hop"].recall[50] == 0.0
@@ -38,6 +39,10 @@ async def test_known_answers_give_known_recall(settings: Settings) -> None:
     assert overall.seconds_p50 > 0
     text = format_report(report)
     assert "3 questions" in text and text.splitlines()[2].startswith("all")
+    # per conversation too: a gain only one conversation shows is visible
+    assert list(report.conversations) == ["tiny-1", "tiny-2"]
+    assert report.conversations["tiny-2"].questions == 1
+    assert any(line.startswith("tiny-2") for line in text.splitlines())
     data = report_json(report)
     assert data["summary"]["all"]["recall"]["1"] == pytest.approx(0.5, abs=1e-4)
     assert data["questions"][0]["ranked"][0] == "D1:1"

@@ -56,8 +56,11 @@ async def test_a_reply_to_a_relevant_turn_outranks_the_same_words_elsewhere(
 async def test_without_neighbour_weights_identical_turns_score_the_same(
     kit: Kit, clock: FakeClock
 ) -> None:
+    """(Nor the previous turn's words in the lexical unit: test_units.py.)"""
     s = kit.services
-    s.search.params = dataclasses.replace(s.search.params, previous_weight=0.0, next_weight=0.0)
+    s.search.params = dataclasses.replace(
+        s.search.params, previous_weight=0.0, next_weight=0.0, context_weight=0.0
+    )
     elsewhere = await s.messages.conversation("owner", "local", "b")
     here = await s.messages.conversation("owner", "local", "a")
     (_, other) = await say(kit, elsewhere, "lunch was fine today", "which colour was the paddle")
