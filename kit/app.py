@@ -32,6 +32,7 @@ from kit.memory.context import ContextBuilder
 from kit.memory.days import Days
 from kit.memory.db import Database
 from kit.memory.facts import Facts
+from kit.memory.filter import FilteredSearch, ModelFilter
 from kit.memory.job_runs import JobRuns
 from kit.memory.lexical import LexicalIndex
 from kit.memory.messages import Messages
@@ -71,6 +72,7 @@ class Services:
     days: Days
     vectors: VectorIndex
     search: MemorySearch
+    recall: FilteredSearch  # what the sandwich searches with: `search`, filtered when on
     context: ContextBuilder
     window: WindowKeeper
     tools: Tools
@@ -140,7 +142,11 @@ async def build(
         recency_days=float(memory.recency_days),
     )
     search = MemorySearch(facts, days, messages, vectors, LexicalIndex(db), params, tz)
-    context = ContextBuilder(prompts, facts, days, search, memory, tz, settings.owner.name)
+    model_filter = None
+    if memory.filter == "model":
+        model_filter = ModelFilter(metered, prompts, settings.llm, memory, tz)
+    recall = FilteredSearch(search, model_filter, memory)
+    context = ContextBuilder(prompts, facts, days, recall, memory, tz, settings.owner.name)
     window = WindowKeeper(messages, metered, prompts, memory, settings.llm, tz, attempts)
     tools = Tools(facts, days, messages, search, tz)
     background = Background(window, vectors)
@@ -193,6 +199,7 @@ async def build(
         days=days,
         vectors=vectors,
         search=search,
+        recall=recall,
         context=context,
         window=window,
         tools=tools,

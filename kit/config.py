@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from kit.errors import ConfigError
 from kit.files import check_private_dir
 
+FILTERS = ("none", "model")
 CATEGORIES = ("person", "people", "preferences", "projects", "technical", "entities", "workflows")
 
 
@@ -52,6 +53,13 @@ class MemorySettings:
     context_budget_tokens: int = 4000
     recency_days: int = 7
     recency_boost: float = 0.1
+    # "model": the small model keeps the relevant ones among the best candidates before
+    # they enter the sandwich (kit/memory/filter.py); "none": Kit's ranking alone.
+    filter: str = "none"
+    filter_candidates: int = 50
+    filter_max_input_tokens: int = 6000
+    filter_max_output_tokens: int = 300
+    filter_timeout_seconds: float = 8.0
 
 
 @dataclass(frozen=True)
@@ -244,7 +252,14 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
         if section.window_keep < 1 or section.window_keep >= section.window_max:
             raise bad("window_keep", "must be at least 1 and smaller than memory.window_max")
         fraction("similarity_threshold", "recency_boost")
-        at_least(1, "top_k", "context_budget_tokens")
+        at_least(1, "top_k", "context_budget_tokens", "filter_candidates")
+        at_least(1, "filter_max_input_tokens", "filter_max_output_tokens")
+        if section.filter not in FILTERS:
+            raise bad("filter", f"must be one of {', '.join(map(repr, FILTERS))}")
+        if section.filter_candidates > 200:
+            raise bad("filter_candidates", "must be at most 200 (one model call reads them all)")
+        if not 0.0 < section.filter_timeout_seconds < math.inf:
+            raise bad("filter_timeout_seconds", "must be a positive number of seconds")
         at_least(0, "summary_days", "recency_days")
     if isinstance(section, EmbeddingSettings):
         at_least(1, "batch_size")

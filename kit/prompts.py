@@ -22,6 +22,7 @@ REQUIRED: dict[str, frozenset[str]] = {
     "daily_summary": frozenset({"owner_name", "day", "message_count", "messages"}),
     "rem_condense": frozenset({"day", "detailed"}),
     "rem_review": frozenset({"owner_name", "today", "category", "stale_days", "facts"}),
+    "filter": frozenset({"today", "question", "candidates"}),
     # Curation: shared rules + the conversation, then one file of rules per category.
     "curate/base": frozenset({"owner_name", "today", "messages"}),
     **{f"curate/{category}": frozenset({"owner_name", "facts"}) for category in CATEGORIES},

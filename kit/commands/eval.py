@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import os
 import sys
 from pathlib import Path
 
-from kit.app import load_embedder
-from kit.config import load_settings
+from kit.app import API_KEY_ENV, load_embedder
+from kit.config import FILTERS, load_settings
 from kit.errors import ConfigError, InputError
 from kit.eval import locomo
 from kit.eval.retrieval import DEFAULT_KS, evaluate, format_report, parse_ks, report_json
@@ -39,6 +41,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="a turn is its text alone (by default a shared photo's caption is part of it)",
     )
+    retrieval.add_argument(
+        "--filter",
+        choices=FILTERS,
+        default="none",
+        help="'model': the small model filters the best memory.filter_candidates, through "
+        "the Anthropic-compatible endpoint the config names (llm.base_url, llm.small_model; "
+        "ANTHROPIC_API_KEY from the environment): one call per question",
+    )
     retrieval.set_defaults(func=run)
 
 
@@ -50,6 +60,13 @@ async def run(args: argparse.Namespace) -> int:
     if args.json is not None and not args.json.parent.exists():
         raise InputError(f"--json {args.json}: folder {args.json.parent} does not exist")
     settings = load_settings(args.config, args.data_dir)
+    memory = dataclasses.replace(settings.memory, filter=args.filter)
+    settings = dataclasses.replace(settings, memory=memory)
+    if args.filter == "model" and not os.environ.get(API_KEY_ENV):
+        raise ConfigError(
+            f"--filter model calls {settings.llm.small_model} at "
+            f"{settings.llm.base_url or 'the Anthropic API'}; export {API_KEY_ENV} first"
+        )
     embedder = None
     if not args.lexical_only:
         embedder, problem = await load_embedder(settings)

@@ -1,9 +1,11 @@
 """`kit eval retrieval`: how well Kit's own search finds the turns that answer a question.
 
 Each sample is imported into a fresh, temporary Kit (one message per turn, at its session's
-time, with its dia_id as `ref`), embedded, and every question is asked through
-`Kit.search(kinds=("message",))` as of the conversation's end. Nothing here ranks anything
-itself: the numbers are the product's numbers.
+time, with its dia_id as `ref`), embedded, and every question is asked through the search the
+context sandwich uses (messages only) as of the conversation's end. Nothing here ranks
+anything itself: the numbers are the product's numbers. With `memory.filter = "model"` that
+search asks the model (kit/memory/filter.py); its calls, fallbacks and tokens (read back from
+the usage log) are reported too.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +26,11 @@ from kit.embed.base import Embedder
 from kit.errors import InputError
 from kit.eval.folds import Scored
 from kit.eval.locomo import Sample
-from kit.eval.metrics import Outcome, Summary, by_category, recall_at, summarise
+from kit.eval.metrics import Outcome, Summary, by_category, percentile, recall_at, summarise
+from kit.llm.base import LLM
 from kit.llm.fake import FakeLLM
+from kit.memory.filter import PURPOSE as FILTER_PURPOSE
+from kit.memory.filter import FilterOutcome
 from kit.memory.messages import NewMessage
 from kit.memory.search import RankingParams
 from kit.tokens import estimate_tokens
@@ -42,6 +47,21 @@ class QuestionResult:
     evidence: tuple[str, ...]
     ranked: tuple[str | None, ...]  # refs of the hits, best first (max k of them)
     outcome: Outcome
+    filter: FilterOutcome | None = None  # what the model filter did, when it is on
+
+
+@dataclass(frozen=True)
+class FilterReport:
+    """What the model filter cost and did, over every question."""
+
+    calls: int  # questions the model was asked about (not those without any candidate)
+    fallbacks: dict[str, int]  # reason -> questions that fell back to the unfiltered ranking
+    shown_mean: float  # candidates shown per call
+    kept_mean: float  # candidates kept per call that was used
+    input_tokens: int  # from the usage log (purpose "filter"), all questions
+    output_tokens: int
+    seconds_p50: float
+    seconds_p95: float
 
 
 @dataclass(frozen=True)
@@ -56,6 +76,7 @@ class RetrievalReport:
     summaries: dict[str, Summary]  # "all", then per category
     conversations: dict[str, Summary]  # per conversation (sample_id)
     results: tuple[QuestionResult, ...]
+    filter: FilterReport | None = None
 
     def scored(self) -> list[Scored]:
         """Every question's outcome with its conversation, for leave-one-out (folds.py)."""
@@ -84,10 +105,15 @@ async def evaluate(
     ks: Sequence[int] = DEFAULT_KS,
     params: RankingParams | None = None,
     progress: Progress | None = None,
+    llm: LLM | None = None,
 ) -> RetrievalReport:
-    """Run every question of every sample; `params` overrides the ranking (for ablations)."""
+    """Run every question of every sample; `params` overrides the ranking (for ablations).
+    With `settings.memory.filter = "model"`, the filter calls `llm`, or when that is None
+    the model the settings name (built by Kit's composition root, key from the
+    environment); otherwise no model is called at all."""
     ks = tuple(sorted(ks))
     results: list[QuestionResult] = []
+    filter_tokens = (0, 0)
     index_seconds = 0.0
     with tempfile.TemporaryDirectory(prefix="kit-eval-") as workdir:
         for number, sample in enumerate(samples):
@@ -101,9 +127,12 @@ async def evaluate(
                 data_dir=Path(workdir) / f"sample-{number}",
                 schedule=ScheduleSettings(timezone="UTC"),
             )
-            found, seconds = await _run_sample(sample, sample_settings, embedder, ks, params)
+            found, seconds, tokens = await _run_sample(
+                sample, sample_settings, embedder, ks, params, llm
+            )
             results.extend(found)
             index_seconds += seconds
+            filter_tokens = (filter_tokens[0] + tokens[0], filter_tokens[1] + tokens[1])
     if not results:
         raise InputError("no questions to evaluate: every question was adversarial or unanswered")
     return RetrievalReport(
@@ -117,6 +146,31 @@ async def evaluate(
         summaries=by_category([r.outcome for r in results], ks),
         conversations=by_conversation(results, ks),
         results=tuple(results),
+        filter=_filter_report(results, filter_tokens),
+    )
+
+
+def _filter_report(
+    results: Sequence[QuestionResult], tokens: tuple[int, int]
+) -> FilterReport | None:
+    outcomes = [r.filter for r in results if r.filter is not None and r.filter.asked]
+    if not outcomes:
+        return None
+    fallbacks: dict[str, int] = {}
+    for outcome in outcomes:
+        if not outcome.filtered:
+            fallbacks[outcome.reason] = fallbacks.get(outcome.reason, 0) + 1
+    used = [o for o in outcomes if o.filtered]
+    seconds = [o.seconds for o in outcomes]
+    return FilterReport(
+        calls=len(outcomes),
+        fallbacks=fallbacks,
+        shown_mean=sum(o.shown for o in outcomes) / len(outcomes),
+        kept_mean=sum(len(o.hits) for o in used) / len(used) if used else 0.0,
+        input_tokens=tokens[0],
+        output_tokens=tokens[1],
+        seconds_p50=percentile(seconds, 0.5),
+        seconds_p95=percentile(seconds, 0.95),
     )
 
 
@@ -135,12 +189,16 @@ async def _run_sample(
     embedder: Embedder | None,
     ks: tuple[int, ...],
     params: RankingParams | None,
-) -> tuple[list[QuestionResult], float]:
+    llm: LLM | None,
+) -> tuple[list[QuestionResult], float, tuple[int, int]]:
     end = sample.end
-    # No model calls happen during retrieval; a FakeLLM with no default would fail loudly.
+    filtering = settings.memory.filter == "model"
+    if not filtering:
+        # No model calls happen during retrieval; a FakeLLM with no default would fail loudly.
+        llm = FakeLLM(default=None)
     async with Kit.open(
         settings=settings,
-        llm=FakeLLM(default=None),
+        llm=llm,
         embedder=embedder,
         clock=FakeClock(end),
         with_embedder=embedder is not None,
@@ -156,10 +214,14 @@ async def _run_sample(
         await kit.settle()
         index_seconds = time.perf_counter() - started
         results: list[QuestionResult] = []
+        user = kit.settings.owner.user_id
         for question in sample.questions:
             started = time.perf_counter()
-            hits = await kit.search(question.text, now=end, kinds=("message",), k=ks[-1])
+            result, filtered = await kit.services.recall.search_with_outcome(
+                user, question.text, now=end, kinds=("message",), k=ks[-1]
+            )
             seconds = time.perf_counter() - started
+            hits = list(result.hits)
             tokens = tuple(estimate_tokens(format_hits(hits[:k], UTC)) for k in ks)
             ranked = tuple(h.ref for h in hits)
             outcome = Outcome(question.category_name, ranked, question.evidence, seconds, tokens)
@@ -171,9 +233,14 @@ async def _run_sample(
                     question.evidence,
                     ranked,
                     outcome,
+                    filtered,
                 )
             )
-    return results, index_seconds
+        used = await kit.services.usage.totals_since(_EPOCH, FILTER_PURPOSE)
+    return results, index_seconds, (used.input_tokens, used.output_tokens)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def format_report(report: RetrievalReport) -> str:
@@ -209,7 +276,22 @@ def format_report(report: RetrievalReport) -> str:
             + " "
             + " ".join(f"{s.tokens[k]:>7.0f}" for k in ks)
         )
+    if report.filter is not None:
+        lines.append(_filter_line(report.filter, report.summaries["all"].questions))
     return "\n".join(lines)
+
+
+def _filter_line(f: FilterReport, questions: int) -> str:
+    fallbacks = sum(f.fallbacks.values())
+    reasons = "; ".join(f"{n}x {reason}" for reason, n in sorted(f.fallbacks.items()))
+    why = f" ({reasons})" if reasons else ""
+    return (
+        f"model filter: {f.calls} calls, kept {f.kept_mean:.1f} of {f.shown_mean:.1f} shown; "
+        f"{fallbacks} fell back to the unfiltered ranking{why}; "
+        f"tokens per question {f.input_tokens / questions:.0f} in, "
+        f"{f.output_tokens / questions:.0f} out; {f.seconds_p50 * 1000:.0f} / "
+        f"{f.seconds_p95 * 1000:.0f} ms p50 / p95"
+    )
 
 
 def report_json(report: RetrievalReport) -> dict[str, Any]:
@@ -234,6 +316,7 @@ def report_json(report: RetrievalReport) -> dict[str, Any]:
         "model": report.model_id,
         "summary": {name: summary(s) for name, s in report.summaries.items()},
         "conversations": {name: summary(s) for name, s in report.conversations.items()},
+        "filter": None if report.filter is None else dataclasses.asdict(report.filter),
         "questions": [
             {
                 "sample_id": r.sample_id,

@@ -2,7 +2,8 @@
 
 Background work is everything the small model does without the owner waiting on a reply:
 curation passes, window summaries, daily summaries, REM condense and review (every purpose but
-`chat`, see kit/memory/usage.py). It shares two caps per local day (`schedule.timezone`):
+`chat` and the model `filter` inside a turn, see kit/memory/usage.py). It shares two caps per
+local day (`schedule.timezone`):
 
 - `budget.daily_tokens`: all users together. It bounds the owner's bill.
 - `budget.user_daily_tokens` (0 = off): per memory namespace, so one busy Telegram user

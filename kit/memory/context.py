@@ -19,7 +19,7 @@ from kit.llm.base import SystemBlock
 from kit.memory.days import Day, Days
 from kit.memory.facts import Fact, Facts
 from kit.memory.messages import Conversation
-from kit.memory.search import Hit, MemorySearch, SearchResult
+from kit.memory.search import Hit, SearchResult, Searcher
 from kit.neutralise import MEMORY_NOTE, neutralise
 from kit.prompts import Prompts
 from kit.tokens import estimate_tokens
@@ -80,7 +80,7 @@ class ContextBuilder:
         prompts: Prompts,
         facts: Facts,
         days: Days,
-        search: MemorySearch,
+        search: Searcher,
         settings: MemorySettings,
         tz: tzinfo,
         owner_name: str,

@@ -9,8 +9,9 @@ from kit.clock import Clock, to_iso
 from kit.llm.base import Usage
 from kit.memory.db import Database
 
-# Calls the owner waits on; every other purpose is background work (kit/memory/budget.py).
-FOREGROUND_PURPOSES = ("chat",)
+# Calls the owner waits on (a turn, and the model filter inside it); every other purpose is
+# background work (kit/memory/budget.py).
+FOREGROUND_PURPOSES = ("chat", "filter")
 
 
 def is_background(purpose: str) -> bool:

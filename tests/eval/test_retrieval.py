@@ -10,10 +10,15 @@ import pytest
 from kit.cli import main
 from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder
-from kit.errors import InputError
+from kit.errors import InputError, LLMUnavailable
 from kit.eval.locomo import parse
 from kit.eval.retrieval import evaluate, format_report, parse_ks, report_json
+from kit.llm.base import LLMReply, LLMRequest, ToolUse, Usage
+from kit.llm.fake import FakeLLM
+from kit.memory.filter import TOOL_NAME
+from tests.conftest import with_memory
 from tests.eval.tiny import tiny
+from tests.servers.anthropic_api import FakeAnthropicServer, tool_use_reply
 from tests.shared_model import MODEL_DIR, require_model
 
 
@@ -104,3 +109,70 @@ def test_cli_with_the_real_model(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["--config", str(config), "eval", "retrieval", str(data), "--k", "1,5"]) == 0
     printed = capsys.readouterr().out
     assert "model sentence-transformers/all-MiniLM-L6-v2" in printed
+
+
+def _keep_first(request: LLMRequest) -> LLMReply:
+    """Keeps candidate 1; says the marathon question's model is down."""
+    if "marathon" in str(request.messages[0].content):
+        raise LLMUnavailable("overloaded")
+    return LLMReply((ToolUse("t", TOOL_NAME, {"keep": [1]}),), "tool_use", Usage(300, 10))
+
+
+async def test_the_model_filter_is_measured_with_its_calls_fallbacks_and_tokens(
+    settings: Settings,
+) -> None:
+    samples = parse(tiny(), "tiny.json")
+    plain = await evaluate(samples, settings=settings, embedder=HashingEmbedder(), ks=(1, 50))
+    assert plain.filter is None
+    report = await evaluate(
+        samples,
+        settings=with_memory(settings, filter="model"),
+        embedder=HashingEmbedder(),
+        ks=(1, 50),
+        llm=FakeLLM(default=_keep_first),
+    )
+    by_question = {r.question: r for r in report.results}
+    unfiltered = {r.question: r for r in plain.results}
+    # kept: the first candidate only
+    assert by_question["What greyhound?"].ranked == unfiltered["What greyhound?"].ranked[:1]
+    # the model was down for this one: Kit's own ranking, whole
+    marathon = "Where is the marathon?"
+    assert by_question[marathon].ranked == unfiltered[marathon].ranked
+    f = report.filter
+    assert f is not None
+    asked = sum(1 for r in report.results if r.filter is not None and r.filter.asked)
+    assert f.calls == asked and f.fallbacks == {"the model is unavailable": 1}
+    assert f.kept_mean == 1.0
+    # read back from the usage log: only the calls that answered cost tokens
+    assert (f.input_tokens, f.output_tokens) == (300 * (asked - 1), 10 * (asked - 1))
+    assert "model filter:" in format_report(report)
+    assert report_json(report)["filter"]["calls"] == asked
+
+
+def test_cli_filter_needs_a_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    data = tmp_path / "tiny.json"
+    data.write_text(json.dumps(tiny()), encoding="utf-8")
+    args = ["eval", "retrieval", str(data), "--lexical-only", "--filter", "model"]
+    assert main(["--data-dir", str(tmp_path / "d"), *args]) == 2
+    assert "export ANTHROPIC_API_KEY" in capsys.readouterr().err
+
+
+def test_cli_filter_calls_the_endpoint_the_config_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    with FakeAnthropicServer() as server:
+        server.responder = lambda _body: tool_use_reply(TOOL_NAME, {"keep": [1]})
+        config = tmp_path / "config.toml"
+        config.write_text(f'[llm]\nbase_url = "{server.url}"\nmax_retries = 0\n')
+        data = tmp_path / "tiny.json"
+        data.write_text(json.dumps(tiny()), encoding="utf-8")
+        args = ["--config", str(config), "--data-dir", str(tmp_path / "d"), "eval", "retrieval"]
+        assert main([*args, str(data), "--lexical-only", "--filter", "model"]) == 0
+        calls = [r for r in server.requests if r.json.get("tool_choice")]
+    printed = capsys.readouterr().out
+    assert "model filter: " in printed and "0 fell back" in printed
+    assert calls and all(c.json["tool_choice"]["name"] == TOOL_NAME for c in calls)
