@@ -19,7 +19,7 @@ from kit.llm.base import SystemBlock
 from kit.memory.days import Day, Days
 from kit.memory.facts import Fact, Facts
 from kit.memory.messages import Conversation
-from kit.memory.search import Hit, SearchResult, Searcher
+from kit.memory.search import Hit, Searcher, SearchResult
 from kit.neutralise import MEMORY_NOTE, neutralise
 from kit.prompts import Prompts
 from kit.tokens import estimate_tokens

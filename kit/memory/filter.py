@@ -26,6 +26,7 @@ from kit.errors import LLMOutputError, LLMUnavailable
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, ToolSpec, Usage
 from kit.memory.search import Hit, MemorySearch, SearchResult
 from kit.memory.vectors import KINDS, Kind
+from kit.neutralise import neutralise
 from kit.prompts import Prompts
 from kit.tokens import estimate_tokens
 
@@ -92,14 +93,8 @@ def parse_keep(raw: Mapping[str, Any], shown: int) -> list[int]:
     return list(numbers)
 
 
-def _inert(text: str) -> str:
-    """Recalled or asked text on one line, with no angle brackets: it cannot close the
-    block it sits in or pass itself off as another numbered candidate."""
-    return " ".join(text.replace("<", "‹").replace(">", "›").split())
-
-
 def _line(number: int, hit: Hit, tz: tzinfo) -> str:
-    text = _inert(hit.text)
+    text = neutralise(hit.text, inline=True)
     if len(text) > _LINE_CHARS:
         text = text[:_LINE_CHARS] + "…"
     if hit.fact is not None:
@@ -107,7 +102,7 @@ def _line(number: int, hit: Hit, tz: tzinfo) -> str:
     if hit.day is not None:
         return f"[{number}] {hit.day.day.isoformat()} (day summary) {text}"
     when = hit.at.astimezone(tz).strftime("%Y-%m-%d")
-    who = _inert(hit.message.speaker or hit.message.role) if hit.message else ""
+    who = neutralise(hit.message.speaker or hit.message.role, inline=True) if hit.message else ""
     return f"[{number}] {when} {who}: {text}"
 
 
@@ -159,7 +154,7 @@ class ModelFilter:
                     self._prompts.render(
                         "filter",
                         today=now.astimezone(self._tz).date().isoformat(),
-                        question=_inert(query),
+                        question=neutralise(query, inline=True),
                         candidates="\n".join(lines),
                     ),
                 ),
@@ -191,6 +186,9 @@ class ModelFilter:
             return fallback("the model is unavailable")
         except LLMOutputError as exc:
             return fallback(str(exc))
+        except Exception as exc:  # an optional step must never cost the owner a reply
+            log.exception("memory filter failed unexpectedly")
+            return fallback(f"unexpected {type(exc).__name__}")
         kept = tuple(hit for n, hit in enumerate(candidates, 1) if n in numbers)
         seconds = time.perf_counter() - started
         return FilterOutcome(kept, True, "", len(lines), seconds, usage)

@@ -16,7 +16,7 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.config import LLMSettings, Settings
+from kit.config import BudgetSettings, LLMSettings, Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import LLMUnavailable
 from kit.llm.base import LLMReply, LLMRequest, TextBlock, TextSink, ToolUse, Usage
@@ -158,6 +158,26 @@ async def test_any_failure_falls_back_to_the_unfiltered_ranking_and_says_why(
     assert [h.id for h in hits] == await unfiltered(kit)
     assert reason in caplog.text and "fell back" in caplog.text
     assert "SECRET-7" not in caplog.text  # the model's words are never logged
+
+
+async def test_a_spent_background_budget_never_stops_the_filter(
+    settings: Settings, clock: FakeClock
+) -> None:
+    """The owner waits on it, like the chat reply: it is no background work."""
+    spent = dataclasses.replace(filtered(settings), budget=BudgetSettings(daily_tokens=1))
+    llm = FakeLLM([keep(1)], default=None)
+    async with seeded_kit(spent, clock, llm) as kit:
+        ranked = await unfiltered(kit)
+        assert [h.id for h in await recall(kit)] == ranked[:1]
+
+
+async def test_an_unexpected_error_falls_back_too(
+    seeded: tuple[Kit, FakeLLM], caplog: pytest.LogCaptureFixture
+) -> None:
+    kit, llm = seeded
+    llm.queue(RuntimeError("a bug somewhere"))
+    assert [h.id for h in await recall(kit)] == await unfiltered(kit)
+    assert "unexpected RuntimeError" in caplog.text
 
 
 async def test_a_model_that_never_answers_costs_at_most_the_timeout(
