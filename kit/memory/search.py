@@ -5,10 +5,13 @@ candidates are fused. The default fusion adds the two scores, each divided by th
 ranking, so 1.0 means "best in both" and 0.5 "best in one"; reciprocal-rank fusion is the
 alternative (`fusion="rrf"`). A message also scores a little of its neighbours' relevance
 (the turn before it and the one after, in its conversation): in a conversation the answer
-often sits in a reply that does not repeat the question's words. The fused relevance is
-multiplied by the item's confidence weight, plus a recency boost (up to +0.1, fading over 7
-days) and a small boost for facts that get used a lot. The top `k` per layer survive.
-Measured choices (LoCoMo, `kit eval retrieval`) are in the README.
+often sits in a reply that does not repeat the question's words (and a message's lexical
+unit holds the words of the one before it, m010). The fused relevance is multiplied by the
+item's confidence weight and by how it fits what the query says besides its words
+(`_fit`: who it names, which days, whether it asks when; kit/memory/query.py), plus a recency
+boost (up to +0.1, fading over 7 days) and a small boost for facts that get used a lot. The
+top `k` per layer survive. Measured choices (LoCoMo, `kit eval retrieval`, with
+leave-one-conversation-out) are in the README.
 """
 
 from __future__ import annotations
