@@ -8,7 +8,10 @@ Protocol (JSON lines, UTF-8, one object per line, both ways):
     response  {"id": 7, "ok": true, "result": {...}}
               {"id": 7, "ok": false, "error": "fact 9 does not exist; ...", "kind": "NotFound"}
 
-Every request may carry "user" (default: owner.user_id). Ops and their arguments:
+A request is a flat object: strings, 64-bit integers, finite numbers, true/false/null
+(kit/daemon/wire.py); anything else, like a line that is not JSON, gets an error answer and
+the connection stays open. Every request may carry "user" (default: owner.user_id).
+Ops and their arguments:
 send(text, conversation="terminal") -> TurnResult; days() -> [Day]; day(day: "YYYY-MM-DD") ->
 Day | null; facts(category=null, include_inactive=false, text="") -> [Fact];
 fact_history(fact_id) -> [HistoryEntry]; deactivate_fact(fact_id, reason) -> Fact;
@@ -24,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 from collections.abc import Awaitable, Callable
@@ -32,9 +34,12 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from kit.cleaning import clean_text
 from kit.client import LocalClient
+from kit.clock import EARLIEST, LATEST
 from kit.curator.reports import RemProgress
 from kit.daemon.codec import encode
+from kit.daemon.wire import answer_line, parse_request, request_id, shown
 from kit.errors import InputError, KitError, StorageError
 
 log = logging.getLogger(__name__)
@@ -49,17 +54,19 @@ Handler = Callable[["_Request"], Awaitable[Any]]
 class _Request:
     """One request's arguments and its way back to the caller."""
 
-    def __init__(self, rid: Any, body: dict[str, Any], writer: asyncio.StreamWriter) -> None:
+    def __init__(self, rid: int | str | None, body: dict[str, Any], writer: asyncio.StreamWriter):
         self.id = rid
         self.body = body
         self._writer = writer
         self.gone = False  # the client hung up: keep working (the reply is stored), stop writing
 
     async def send(self, message: dict[str, Any]) -> None:
+        """Write one line. ValueError if `message` cannot be JSON (written: nothing)."""
+        line = answer_line(message)
         if self.gone:
             return
         try:
-            self._writer.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+            self._writer.write(line)
             async with asyncio.timeout(SEND_TIMEOUT):
                 await self._writer.drain()
         except (ConnectionError, TimeoutError):
@@ -77,8 +84,14 @@ class _Request:
         if kind is int and isinstance(value, bool):
             value = None  # JSON true is not a fact id
         if not isinstance(value, kind):
-            raise InputError(f"control socket: {name!r} must be a {kind.__name__}")
+            raise InputError(f"control socket: {name!r} must be {_KINDS[kind]}")
+        if isinstance(value, str):
+            return clean_text(value)  # no lone surrogates or control characters go further
         return value
+
+
+_KINDS = {int: "an integer", str: "a string", bool: "true or false"}
+_INTERNAL = "the Kit daemon hit an internal error; see {log}"
 
 
 class ControlServer:
@@ -144,13 +157,19 @@ class ControlServer:
         await self._idle.wait()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Serve one connection until the client hangs up. Whatever goes wrong here ends this
+        connection (with an error line if it can still be written), never the daemon: the
+        TaskGroup holding the connections must not see an exception."""
         try:
-            while line := await reader.readline():
+            while line := await _read_line(reader):
                 await self._handle(line, writer)
-        except ValueError:  # a line over LINE_LIMIT: the stream cannot be resynchronised
-            log.warning("control socket: a request line was too long; closing that connection")
         except ConnectionError:
             pass
+        except Exception:
+            log.exception("control socket: serving a connection failed; closing it")
+            error = {"id": None, "ok": False, "error": _INTERNAL.format(log=self._log_file)}
+            with contextlib.suppress(Exception):
+                await _Request(None, {}, writer).send(error)
         finally:
             writer.close()
             with contextlib.suppress(ConnectionError, TimeoutError):
@@ -159,22 +178,16 @@ class ControlServer:
 
     async def _handle(self, line: bytes, writer: asyncio.StreamWriter) -> None:
         try:
-            body = json.loads(line)
-        except ValueError:
-            body = None
-        if not isinstance(body, dict):
-            error = (
-                "control socket: each line must be one JSON object "
-                "(the protocol is in the README, under Control socket)"
-            )
-            await _Request(None, {}, writer).send({"id": None, "ok": False, "error": error})
+            body = parse_request(line)
+            request = _Request(request_id(body), body, writer)
+        except InputError as exc:
+            await self._fail(_Request(None, {}, writer), exc)
             return
-        request = _Request(body.get("id"), body, writer)
         op = body.get("op")
         handler = self._ops.get(op) if isinstance(op, str) else None
         if handler is None:
             known = ", ".join(self._ops)
-            unknown = InputError(f"control socket: unknown op {op!r}; known ops: {known}")
+            unknown = InputError(f"control socket: unknown op {shown(op)}; known ops: {known}")
             await self._fail(request, unknown)
             return
         if self._stopping:
@@ -184,6 +197,8 @@ class ControlServer:
         self._idle.clear()
         try:
             result = await handler(request)
+            # Encoded before anything is written: a result that cannot be sent is an error
+            # answer, not half a line.
             await request.send({"id": request.id, "ok": True, "result": encode(result)})
         except KitError as exc:
             await self._fail(request, exc)
@@ -198,9 +213,7 @@ class ControlServer:
             raise
         except Exception:
             log.exception("control socket: op %s failed", op)
-            await self._fail(
-                request, KitError(f"the Kit daemon hit an internal error; see {self._log_file}")
-            )
+            await self._fail(request, KitError(_INTERNAL.format(log=self._log_file)))
         finally:
             self._busy -= 1
             if self._busy == 0:
@@ -244,11 +257,27 @@ class ControlServer:
         )
 
 
+async def _read_line(reader: asyncio.StreamReader) -> bytes:
+    """The next request line; b"" at the end, or when a line passes LINE_LIMIT (the stream
+    cannot be resynchronised after that, so the connection ends)."""
+    try:
+        return await reader.readline()
+    except ValueError:
+        log.warning("control socket: a request line was too long; closing that connection")
+        return b""
+
+
 def _date(text: str, name: str) -> date:
     try:
-        return date.fromisoformat(text)
-    except ValueError as exc:
-        raise InputError(f"control socket: {name} must be YYYY-MM-DD (got {text!r})") from exc
+        day = date.fromisoformat(text)
+    except ValueError:
+        day = None
+    if day is None or not EARLIEST.date() <= day < LATEST.date():
+        raise InputError(
+            f"control socket: {name} must be YYYY-MM-DD between {EARLIEST.year} and "
+            f"{LATEST.year - 1} (got {shown(text)})"
+        )
+    return day
 
 
 def _date_or_none(text: str | None, name: str) -> date | None:

@@ -60,10 +60,12 @@ def _send(text: Any) -> bytes:
         (_send(""), "the message is empty"),
         (_send("\u0000\u001b\u0007"), "the message is empty"),
         (_send("x" * 1_000_001), "too long (1,000,001 characters"),
-        (_send(42), "'text' must be a str"),
+        (_send(42), "'text' must be a string"),
         (b'{"id": 1, "op": "facts", "category": "secrets"}\n', "unknown fact category"),
         (b'{"id": 1, "op": "day", "day": "99999-01-01"}\n', "day must be YYYY-MM-DD"),
-        (b'{"id": 1, "op": "fact_history", "fact_id": true}\n', "'fact_id' must be a int"),
+        (b'{"id": 1, "op": "day", "day": "0001-01-01"}\n', "between 1000 and 8999"),
+        (b'{"id": 1, "op": "rem", "date": "9999-12-31"}\n', "between 1000 and 8999"),
+        (b'{"id": 1, "op": "fact_history", "fact_id": true}\n', "'fact_id' must be an integer"),
         (b'{"id": 1, "op": "deactivate_fact", "fact_id": 99, "reason": "x"}\n', "does not exist"),
     ],
 )
@@ -101,3 +103,160 @@ async def test_many_bad_lines_on_one_connection_each_get_an_answer(server: Contr
         await writer.wait_closed()
     assert all(a["ok"] is False for a in answers[:50])
     assert answers[-1]["id"] == "last" and answers[-1]["ok"] is True
+
+
+async def _answers(path: Path, line: bytes) -> list[dict[str, Any]]:
+    """Every line the daemon writes back for `line`, until it closes or goes quiet."""
+    reader, writer = await asyncio.open_unix_connection(path)
+    try:
+        writer.write(line)
+        writer.write_eof()
+        await writer.drain()
+        return [json.loads(answer) async for answer in reader]
+    finally:
+        writer.close()
+        await writer.wait_closed()
+
+
+async def _still_serving(server: ControlServer, serving: asyncio.Task[None]) -> None:
+    answer = await _exchange(server.path, b'{"id": "after", "op": "status"}\n')
+    assert answer == {"id": "after", "ok": True, "result": answer["result"]}
+    assert not serving.done()
+
+
+async def _serve(
+    kind: type[ControlServer], kit: Kit, clock: FakeClock, tmp_path: Path
+) -> AsyncIterator[tuple[ControlServer, asyncio.Task[None]]]:
+    """The server as the daemon runs it, its task visible: a crash would end that task."""
+    control = kind(
+        tmp_path / "kit.sock",
+        lambda user: LocalClient(kit, clock.now(), user=user, mode="daemon"),
+        log_file=tmp_path / "kit.log",
+    )
+    task = asyncio.create_task(control.run())
+    await control.listening.wait()
+    yield control, task
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
+Serving = tuple[ControlServer, asyncio.Task[None]]
+
+
+@pytest.fixture
+async def serving(kit: Kit, clock: FakeClock, tmp_path: Path) -> AsyncIterator[Serving]:
+    async for running in _serve(ControlServer, kit, clock, tmp_path):
+        yield running
+
+
+NESTED = [
+    (b"[" * 1000 + b"]" * 1000, "nested too deeply"),  # about 2 KB: used to end the daemon
+    (b'{"a":' * 1000 + b"1" + b"}" * 1000, "nested too deeply"),
+    (b"[" * 200_000, "nested too deeply"),
+    (b'{"id": 1, "op": "status", "user": ' + b"[" * 50 + b"]" * 50 + b"}", "got a list"),
+    (b'{"id": 1, "op": "facts", "category": {"a": 1}}', "got a nested object"),
+]
+NUMBERS = [
+    (b'{"id": 1, "op": "fact_history", "fact_id": NaN}', "NaN is not a number"),
+    (b'{"id": 1, "op": "fact_history", "fact_id": -Infinity}', "-Infinity is not a number"),
+    (b'{"id": 1, "op": "fact_history", "fact_id": 1e999}', "out of range"),
+    (b'{"id": 1, "op": "fact_history", "fact_id": 99999999999999999999}', "fit in 64 bits"),
+    (b'{"id": 1, "op": "undo_pass", "pass_id": ' + b"9" * 5000 + b"}", "5,000 digits"),
+    (b'{"id": ' + b"7" * 4301 + b', "op": "status"}', "4,301 digits"),
+    (b'{"id": 1.5, "op": "status"}', "'id' must be an integer or a string"),
+    (b'{"id": "' + b"x" * 201 + b'", "op": "status"}', "'id' must be an integer or a string"),
+]
+
+
+@pytest.mark.parametrize(("line", "error"), NESTED + NUMBERS, ids=lambda v: str(v)[:32])
+async def test_nesting_nan_and_huge_numbers_get_a_clear_error_and_the_daemon_lives(
+    serving: Serving, line: bytes, error: str
+) -> None:
+    server, task = serving
+    answers = await _answers(server.path, line + b"\n")
+    assert len(answers) == 1 and answers[0]["ok"] is False
+    assert error in answers[0]["error"] and answers[0]["kind"] == "InputError"
+    await _still_serving(server, task)
+
+
+async def test_an_op_name_of_a_megabyte_is_not_echoed_back_whole(
+    serving: Serving,
+) -> None:
+    server, task = serving
+    line = json.dumps({"id": 1, "op": "x" * 1_000_000}).encode() + b"\n"
+    (answer,) = await _answers(server.path, line)
+    assert "unknown op" in answer["error"] and "1,000,000 characters" in answer["error"]
+    assert len(answer["error"]) < 500
+    await _still_serving(server, task)
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"op": "status", "user": "\ud800"},
+        {"op": "facts", "category": "\udfff"},
+        {"op": "day", "day": "\ud800"},
+        {"op": "deactivate_fact", "fact_id": 1, "reason": "\ud800"},
+        {"op": "\ud800"},
+        {"op": "send", "text": "hi", "conversation": "\ud800\u0000"},
+    ],
+)
+async def test_lone_surrogates_in_any_field_get_an_answer_with_the_same_id(
+    serving: Serving, fields: dict[str, Any]
+) -> None:
+    server, task = serving
+    line = json.dumps({"id": "\ud800", **fields}).encode() + b"\n"
+    answers = await _answers(server.path, line)
+    assert answers and all(a["id"] == "\ud800" for a in answers)
+    assert "internal error" not in str(answers[-1].get("error"))
+    await _still_serving(server, task)
+
+
+class _BrokenServer(ControlServer):
+    """A daemon with a bug in serving a request (the safety net's own test)."""
+
+    async def _day(self, request: Any) -> Any:
+        day = request.arg("day", str)
+        if day == "unencodable":
+            return {"value": float("nan")}  # a result JSON cannot carry
+        if day == "deep":
+            result: list[Any] = []
+            for _ in range(100_000):
+                result = [result]
+            return result  # encoding it overflows the stack
+        raise AssertionError("a bug below the connection handler")
+
+    async def _handle(self, line: bytes, writer: asyncio.StreamWriter) -> None:
+        if line.startswith(b"crash"):
+            raise RuntimeError("a bug in the connection handler itself")
+        await super()._handle(line, writer)
+
+
+@pytest.fixture
+async def broken(kit: Kit, clock: FakeClock, tmp_path: Path) -> AsyncIterator[Serving]:
+    async for running in _serve(_BrokenServer, kit, clock, tmp_path):
+        yield running
+
+
+@pytest.mark.parametrize("day", ["unencodable", "deep", "bug"])
+async def test_a_result_that_cannot_be_sent_is_an_error_answer_and_the_connection_goes_on(
+    broken: Serving, day: str
+) -> None:
+    server, task = broken
+    line = json.dumps({"id": 3, "op": "day", "day": day}).encode() + b"\n"
+    answers = await _answers(server.path, line + b'{"id": 4, "op": "status"}\n')
+    assert [a["id"] for a in answers] == [3, 4]
+    assert answers[0]["ok"] is False and "internal error" in answers[0]["error"]
+    assert answers[1]["ok"] is True
+    await _still_serving(server, task)
+
+
+async def test_a_bug_in_the_connection_handler_ends_that_connection_not_the_daemon(
+    broken: Serving,
+) -> None:
+    server, task = broken
+    answers = await _answers(server.path, b'crash\n{"id": 2, "op": "status"}\n')
+    assert len(answers) == 1  # the connection ended: the status line was not read
+    assert answers[0]["id"] is None and "internal error" in answers[0]["error"]
+    await _still_serving(server, task)

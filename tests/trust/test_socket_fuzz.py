@@ -1,0 +1,176 @@
+"""Property: no line a client can send stops the daemon. Random and mutated protocol lines go
+to a running control socket; each line gets exactly one answer (a result or a clear error,
+never an internal one) and afterwards the daemon still answers `status`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kit.api import Kit
+from kit.client import LocalClient
+from kit.clock import FakeClock
+from kit.daemon.socket_server import ControlServer
+
+EXAMPLES = 400  # per run; each example is one connection with one to three lines
+
+OPS = (
+    "send",
+    "days",
+    "day",
+    "facts",
+    "fact_history",
+    "deactivate_fact",
+    "undo_pass",
+    "rem",
+    "last_rem",
+    "status",
+)
+FIELDS = (
+    "user",
+    "text",
+    "conversation",
+    "day",
+    "date",
+    "category",
+    "include_inactive",
+    "fact_id",
+    "pass_id",
+    "reason",
+    "dry_run",
+    "k",
+)
+ODD_TEXT = (
+    "\ud800",
+    "\udfff",
+    "a\ud83dz",
+    "\x00\x1b[31m",
+    "2026-03-02",
+    "9999-12-31",
+    "0001-01-01",
+    "２０２６-03-02",
+    "owner",
+    "people",
+    "",
+    " ",
+    "NaN",
+    "1" * 30,
+)
+
+texts = st.text(max_size=40) | st.sampled_from(ODD_TEXT)
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats()  # NaN and the infinities included
+    | texts
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=8,
+)
+requests = st.fixed_dictionaries(
+    {"id": values, "op": st.sampled_from(OPS) | texts},
+    optional=dict.fromkeys(FIELDS, values),
+)
+
+
+@st.composite
+def request_lines(draw: st.DrawFn) -> bytes:
+    """One line: a request (well-formed or not), serialised one way or another, then maybe
+    mutated the way broken or hostile clients mangle lines."""
+    body = draw(requests)
+    text = json.dumps(body, ensure_ascii=draw(st.booleans()), allow_nan=True)
+    line = text.encode("utf-8", "surrogatepass")  # lone surrogates as invalid UTF-8 bytes
+    mutation = draw(
+        st.sampled_from(
+            ("none", "truncate", "insert", "flip", "cut", "nest", "digits", "repeat", "garbage")
+        )
+    )
+    at = draw(st.integers(min_value=0, max_value=len(line)))
+    if mutation == "truncate":
+        line = line[:at]
+    elif mutation == "insert":
+        line = line[:at] + draw(st.binary(min_size=1, max_size=8)) + line[at:]
+    elif mutation == "flip" and line:
+        spot = min(at, len(line) - 1)
+        line = line[:spot] + bytes([line[spot] ^ draw(st.integers(1, 255))]) + line[spot + 1 :]
+    elif mutation == "cut":
+        line = line[:at] + line[at + draw(st.integers(1, 20)) :]
+    elif mutation == "nest":
+        depth = draw(st.integers(min_value=1, max_value=5000))
+        line = b"[" * depth + line + b"]" * draw(st.sampled_from((0, depth)))
+    elif mutation == "digits":
+        number = b"9" * draw(st.integers(min_value=19, max_value=6000))
+        line = line.replace(b'"id": ', b'"id": ' + number + b", ", 1) if at % 2 else number
+    elif mutation == "repeat":
+        line = line * draw(st.integers(min_value=2, max_value=4))
+    elif mutation == "garbage":
+        line = draw(st.binary(max_size=64))
+    return line
+
+
+@pytest.fixture
+async def serving(
+    kit: Kit, clock: FakeClock, tmp_path: Path
+) -> AsyncIterator[tuple[ControlServer, asyncio.Task[None]]]:
+    control = ControlServer(
+        tmp_path / "kit.sock",
+        lambda user: LocalClient(kit, clock.now(), user=user, mode="daemon"),
+        log_file=tmp_path / "kit.log",
+    )
+    task = asyncio.create_task(control.run())
+    await control.listening.wait()
+    yield control, task
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
+async def _converse(path: Path, payload: bytes) -> list[dict[str, Any]]:
+    reader, writer = await asyncio.open_unix_connection(path)
+    try:
+        writer.write(payload)
+        writer.write_eof()
+        await writer.drain()
+        return [json.loads(line) async for line in reader]
+    finally:
+        writer.close()
+        await writer.wait_closed()
+
+
+def _segments(payload: bytes) -> int:
+    """How many request lines the server reads from `payload` (a last one may lack its \\n)."""
+    return payload.count(b"\n") + (0 if payload.endswith(b"\n") else 1)
+
+
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(lines=st.lists(request_lines(), min_size=1, max_size=3))
+async def test_no_line_stops_the_daemon_and_each_gets_one_clear_answer(
+    serving: tuple[ControlServer, asyncio.Task[None]], lines: list[bytes]
+) -> None:
+    server, task = serving
+    payload = b"".join(line + b"\n" for line in lines)
+    async with asyncio.timeout(60):
+        answers = await _converse(server.path, payload)
+    final = [a for a in answers if "event" not in a]
+    assert len(final) == _segments(payload)
+    for answer in final:
+        assert answer["ok"] is True or (
+            isinstance(answer["error"], str) and "internal error" not in answer["error"]
+        ), answer
+    async with asyncio.timeout(60):
+        (status,) = await _converse(server.path, b'{"id": 0, "op": "status"}\n')
+    assert status["ok"] is True and not task.done()
