@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from kit.cleaning import clean_text
+from kit.cleaning import clean_name, clean_text
 from kit.clock import Clock, check_time
 from kit.config import LLMSettings
 from kit.errors import InputError, LLMUnavailable
@@ -26,6 +26,7 @@ from kit.llm.base import (
 from kit.memory.context import ContextBuilder
 from kit.memory.facts import Facts
 from kit.memory.messages import Message, Messages
+from kit.neutralise import neutralise
 from kit.tools import TOOL_SPECS, Tools
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,8 @@ class Inbound:
     channel: str = "local"
     conversation: str = "default"
     at: datetime | None = None
+    speaker: str = ""  # who wrote it, where several people share a conversation (a group)
+    forwarded_from: str | None = None  # set when the text is someone else's words passed on
 
 
 @dataclass(frozen=True)
@@ -69,14 +72,25 @@ def validate_text(text: str) -> str:
     return cleaned
 
 
+def _origin(forwarded_from: str | None) -> str | None:
+    """Who forwarded text is from, as one short line ("someone" if the channel gave no name)."""
+    if forwarded_from is None:
+        return None
+    return clean_name(forwarded_from) or "someone"
+
+
 def window_as_chat(window: list[Message]) -> list[ChatMessage]:
-    """The window as alternating user/assistant turns, starting with the user."""
+    """The window as alternating user/assistant turns, starting with the user. Forwarded
+    text says whose words it is, so the model does not answer it as the owner's own."""
     turns: list[tuple[str, list[str]]] = []
     for m in window:
+        text = m.text
+        if m.forwarded_from is not None:
+            text = f"[forwarded from {neutralise(m.forwarded_from, inline=True)}]\n{text}"
         if turns and turns[-1][0] == m.role:
-            turns[-1][1].append(m.text)
+            turns[-1][1].append(text)
         else:
-            turns.append((m.role, [m.text]))
+            turns.append((m.role, [text]))
     while turns and turns[0][0] != "user":
         turns.pop(0)
     return [ChatMessage.text(role, "\n\n".join(texts)) for role, texts in turns]  # type: ignore[arg-type]
@@ -141,7 +155,14 @@ class Agent:
         conversation = await self._messages.conversation(
             inbound.user_id, inbound.channel, inbound.conversation
         )
-        stored = await self._messages.add(conversation, "user", text, at=now)  # durable first
+        stored = await self._messages.add(  # durable first
+            conversation,
+            "user",
+            text,
+            at=now,
+            speaker=clean_name(inbound.speaker),
+            forwarded_from=_origin(inbound.forwarded_from),
+        )
         try:
             return await self._answer(inbound, conversation.id, stored, now, on_text)
         except asyncio.CancelledError:

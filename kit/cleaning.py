@@ -20,3 +20,14 @@ def clean_text(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = _SURROGATE.sub("\ufffd", text)
     return _CONTROL.sub("", text)
+
+
+NAME_LIMIT = 64  # characters of a display name Kit keeps (Telegram's own limit is 64)
+
+
+def clean_name(name: str) -> str:
+    """A display name from outside (who a message is from or was forwarded from) as one short
+    line: cleaned like text, runs of whitespace (newlines included) made one space, cut to
+    NAME_LIMIT characters. A name shows in transcripts; it must not be able to start a line
+    of its own there."""
+    return " ".join(clean_text(name).split())[:NAME_LIMIT].strip()

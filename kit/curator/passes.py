@@ -35,7 +35,7 @@ from kit.fingerprint import frames
 from kit.llm.base import LLM, ChatMessage, LLMReply, LLMRequest, SystemBlock
 from kit.memory.db import Database
 from kit.memory.facts import Fact, Facts
-from kit.memory.messages import Message, Messages
+from kit.memory.messages import Message, Messages, attributed
 from kit.neutralise import neutralise
 from kit.prompts import Prompts
 
@@ -409,7 +409,11 @@ def transcript(messages: Sequence[Message], tz: tzinfo, owner: str) -> str:
     cite as their sources; Kit's lines carry none: facts never come from them."""
     lines = []
     for m in messages:
-        who = "Kit" if m.role == "assistant" else (neutralise(m.speaker, inline=True) or owner)
+        who = (
+            "Kit"
+            if m.role == "assistant"
+            else attributed(neutralise(m.speaker, inline=True) or owner, m)
+        )
         text = m.text if len(m.text) <= BATCH_MAX_CHARS else m.text[:BATCH_MAX_CHARS] + " [...]"
         text = neutralise(text, inline=True)
         at = m.at.astimezone(tz).strftime("%Y-%m-%d %H:%M")

@@ -24,7 +24,7 @@ from kit.memory.attempts import DAILY_SUMMARY, Attempts
 from kit.memory.days import Day, Days
 from kit.memory.db import Database
 from kit.memory.job_runs import JobRuns, known_users
-from kit.memory.messages import Message, Messages
+from kit.memory.messages import Message, Messages, attributed
 from kit.neutralise import neutralise
 from kit.prompts import Prompts
 
@@ -49,7 +49,8 @@ class SummaryRun:
 def format_day_transcript(messages: list[Message], tz: tzinfo) -> str:
     lines = []
     for m in messages:
-        who = neutralise(m.speaker, inline=True) or ("Owner" if m.role == "user" else "Kit")
+        default = "Owner" if m.role == "user" else "Kit"
+        who = attributed(neutralise(m.speaker, inline=True) or default, m)
         text = m.text.strip()
         if len(text) > MAX_MESSAGE_CHARS:
             text = text[:MAX_MESSAGE_CHARS] + f" [... {len(text) - MAX_MESSAGE_CHARS} more chars]"

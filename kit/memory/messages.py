@@ -15,6 +15,7 @@ from kit.clock import Clock, from_iso, local_date, to_iso
 from kit.llm.base import Role
 from kit.memory.db import Database, Transaction
 from kit.memory.hashes import content_hash
+from kit.neutralise import neutralise
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class Message:
     day: date
     ref: str | None
     source: str
+    forwarded_from: str | None = None  # someone else's words, passed on by the speaker
 
 
 @dataclass(frozen=True)
@@ -49,9 +51,21 @@ class NewMessage:
     at: datetime
     speaker: str = ""
     ref: str | None = None
+    forwarded_from: str | None = None
 
 
-_MESSAGE_COLUMNS = "id, user_id, conversation_id, role, speaker, text, at, day, ref, source"
+_MESSAGE_COLUMNS = (
+    "id, user_id, conversation_id, role, speaker, text, at, day, ref, source, forwarded_from"
+)
+
+
+def attributed(who: str, message: Message) -> str:
+    """How a transcript names the speaker of `message`: `who`, and for forwarded text whose
+    words they are ("Ana (forwarded from Bob)"), so no reader takes them as Ana's own. The
+    name comes from outside: it is neutralised like the text around it."""
+    if message.forwarded_from is None:
+        return who
+    return f"{who} (forwarded from {neutralise(message.forwarded_from, inline=True)})"
 
 
 def _message(row: Sequence[object]) -> Message:
@@ -66,6 +80,7 @@ def _message(row: Sequence[object]) -> Message:
         day=date.fromisoformat(str(row[7])),
         ref=None if row[8] is None else str(row[8]),
         source=str(row[9]),
+        forwarded_from=None if row[10] is None else str(row[10]),
     )
 
 
@@ -135,9 +150,10 @@ class Messages:
         speaker: str = "",
         ref: str | None = None,
         source: str = "chat",
+        forwarded_from: str | None = None,
     ) -> Message:
         """Store one message durably (committed before this returns)."""
-        item = NewMessage(role, text, at or self._clock.now(), speaker, ref)
+        item = NewMessage(role, text, at or self._clock.now(), speaker, ref, forwarded_from)
         async with self._db.transaction() as tx:
             (message_id,) = await self.insert_many(tx, conversation, [item], source)
         return Message(
@@ -151,11 +167,12 @@ class Messages:
             local_date(item.at, self._tz),
             ref,
             source,
+            forwarded_from,
         )
 
     _INSERT = (
         "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day,"
-        " ref, source, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ref, source, content_hash, forwarded_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     )
 
     def _row(self, conversation: Conversation, item: NewMessage, source: str) -> tuple[Any, ...]:
@@ -170,6 +187,7 @@ class Messages:
             item.ref,
             source,
             content_hash(item.speaker, item.text),
+            item.forwarded_from,
         )
 
     async def _touch(

@@ -343,6 +343,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration("m005_message_day_words", _message_day_words()),
     Migration(
+        "m006_message_origin",
+        (
+            # Who a forwarded message came from (as the channel names them); NULL: the
+            # speaker's own words. The curator must not take someone else's words as the owner's.
+            "ALTER TABLE messages ADD COLUMN forwarded_from TEXT",
+        ),
+    ),
+    Migration(
         "m007_fact_sources",
         (
             # Since m007 a curation change records the messages the model cited for it. Before,

@@ -18,7 +18,7 @@ from kit.curator.bullets import ask, parse_bullets
 from kit.errors import LLMOutputError
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock
 from kit.memory.attempts import WINDOW_SUMMARY, Attempts
-from kit.memory.messages import Message, Messages
+from kit.memory.messages import Message, Messages, attributed
 from kit.neutralise import neutralise
 from kit.prompts import Prompts
 
@@ -30,7 +30,8 @@ MAX_BULLETS = 60  # the prompt asks for at most 250 words
 def format_transcript(messages: list[Message], tz: tzinfo) -> str:
     lines = []
     for m in messages:
-        who = neutralise(m.speaker, inline=True) or ("Owner" if m.role == "user" else "Kit")
+        default = "Owner" if m.role == "user" else "Kit"
+        who = attributed(neutralise(m.speaker, inline=True) or default, m)
         text = neutralise(m.text, inline=True)
         lines.append(f"[{m.at.astimezone(tz).strftime('%Y-%m-%d %H:%M')}] {who}: {text}")
     return "\n".join(lines)

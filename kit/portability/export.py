@@ -49,10 +49,11 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
             "day": r[6],
             "ref": r[7],
             "source": r[8],
+            "forwarded_from": r[9],
         }
         for r in await db.fetchall(
-            "SELECT id, conversation_id, role, speaker, text, at, day, ref, source FROM messages"
-            " WHERE user_id = ? ORDER BY id",
+            "SELECT id, conversation_id, role, speaker, text, at, day, ref, source,"
+            " forwarded_from FROM messages WHERE user_id = ? ORDER BY id",
             (user_id,),
         )
     ]
@@ -345,4 +346,6 @@ def to_markdown(document: dict[str, Any], tz: tzinfo) -> Iterator[str]:
             yield f"Summary of its earlier part:\n\n{_quote(conversation['window_summary'])}\n\n"
         for message in by_conversation.get(conversation["id"], []):
             who = message["speaker"] or ("Owner" if message["role"] == "user" else "Kit")
+            if message.get("forwarded_from") is not None:
+                who += f" (forwarded from {message['forwarded_from']})"
             yield f"**{_when(message['at'], tz)} {who}:**\n{_quote(message['text'])}\n\n"

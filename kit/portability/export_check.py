@@ -136,6 +136,10 @@ def validate(document: Any, source: str) -> None:
         check.field(m, "at", where, _is_time, "an ISO-8601 time")
         check.field(m, "day", where, _is_day, "a date (YYYY-MM-DD)")
         check.field(m, "ref", where, lambda v: v is None or _is_str(v), "a string or null")
+        if "forwarded_from" in m:  # optional: exports made before it existed lack it
+            check.field(
+                m, "forwarded_from", where, lambda v: v is None or _is_str(v), "a string or null"
+            )
     pass_ids = set()
     for i, p in enumerate(_items(document, "passes", check)):
         where = f"passes[{i}]"

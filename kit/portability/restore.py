@@ -130,7 +130,8 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
         for m in document["messages"]:
             msg.map[m["id"]] = await tx.execute(
                 "INSERT INTO messages (id, user_id, conversation_id, role, speaker, text, at, day,"
-                " ref, source, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " ref, source, content_hash, forwarded_from)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     msg.wanted(m["id"]),
                     user_id,
@@ -143,6 +144,7 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                     m["ref"],
                     m["source"],
                     content_hash(m["speaker"], m["text"]),
+                    m.get("forwarded_from"),  # absent in exports made before it existed
                 ),
             )
         old_ids = sorted(msg.map)

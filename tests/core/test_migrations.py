@@ -21,7 +21,7 @@ EXPECTED_COLUMNS = {
     },
     "messages": {
         "id", "user_id", "conversation_id", "role", "speaker", "text", "at", "day", "ref",
-        "source", "content_hash",
+        "source", "content_hash", "forwarded_from",
     },
     "facts": {
         "id", "user_id", "category", "subject", "content", "confidence", "expires_at", "active",

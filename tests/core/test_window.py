@@ -191,3 +191,16 @@ async def test_windows_of_two_conversations_are_separate(
     assert [int(m.text.split()[1][:-1]) for m in await kit.services.messages.window(other.id)] == (
         list(range(100, 130))
     )
+
+
+async def test_the_rolling_summary_is_told_whose_words_forwarded_text_is(
+    kit: Kit, conv: Conversation, clock: FakeClock, fake_llm: FakeLLM
+) -> None:
+    await kit.services.messages.add(
+        conv, "user", "note 0: I'm allergic to nuts", forwarded_from="Bob"
+    )
+    await add_notes(kit, conv, 1, 51, clock)
+    await settle(kit, conv)
+    (request,) = fake_llm.requests_for("window")
+    prompt = request.messages[0].content[0].text  # type: ignore[union-attr]
+    assert "] Owner (forwarded from Bob): note 0: I'm allergic to nuts" in prompt

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import stat
-from datetime import timedelta
+from datetime import UTC, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -329,3 +329,35 @@ async def test_a_version_1_export_is_still_restored(
         assert result.facts == 5 and result.messages == 6
         again = await _export(fresh)
         assert again["version"] == 2 and again["curation_parked"] == again["usage"] == []
+
+
+async def test_whose_words_a_forwarded_message_holds_survives_export_and_restore(
+    kit: Kit, clock: FakeClock, settings: Settings, tmp_path: Path
+) -> None:
+    chat = await kit.services.messages.conversation("owner", "telegram", "42")
+    await kit.services.messages.add(chat, "user", "I'm allergic to peanuts", forwarded_from="Bob")
+    await kit.services.messages.add(chat, "user", "and I am not")
+    document = await _export(kit)
+    assert [m["forwarded_from"] for m in document["messages"]] == ["Bob", None]
+    assert "Owner (forwarded from Bob):" in "".join(to_markdown(document, UTC))
+    old = json.loads(to_json(document))  # as written before the field existed
+    for message in old["messages"]:
+        del message["forwarded_from"]
+    for name, exported in (("fresh", document), ("old", old)):
+        path = tmp_path / f"{name}.json"
+        path.write_text(to_json(exported), encoding="utf-8")
+        async with Kit.open(
+            settings=_other(settings, name),
+            llm=FakeLLM(),
+            embedder=HashingEmbedder(),
+            clock=clock,
+            background=False,
+        ) as fresh:
+            await restore(fresh.services.db, read_export(path), "owner")
+            restored = await fresh.services.messages.window(chat.id)
+        expected = ["Bob", None] if name == "fresh" else [None, None]
+        assert [m.forwarded_from for m in restored] == expected
+    document["messages"][0]["forwarded_from"] = 7
+    path.write_text(to_json(document), encoding="utf-8")
+    with pytest.raises(InputError, match=r"messages\[0\]\.forwarded_from must be a string"):
+        read_export(path)
