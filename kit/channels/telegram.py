@@ -6,6 +6,10 @@ This is the only module that imports `telegram`. PTB objects stay here; the core
 Lifecycle (never `run_polling`): initialize -> start -> updater.start_polling, then a watchdog
 that restarts polling when no long poll has been answered for a while, and on cancellation
 updater.stop -> stop -> shutdown, each step bounded.
+
+Updates from different chats are handled concurrently, each chat's own one at a time in the
+order they came (`_InOrderPerChat`). Who is answered, and from which memory, is decided by
+kit/channels/telegram_access.py.
 """
 
 from __future__ import annotations
@@ -19,13 +23,22 @@ from datetime import timedelta
 from http import HTTPStatus
 from typing import Any
 
-from telegram import BotCommand, Update
-from telegram.constants import ChatAction, ParseMode
+from telegram import (
+    BotCommand,
+    Message,
+    MessageOriginChannel,
+    MessageOriginChat,
+    MessageOriginHiddenUser,
+    MessageOriginUser,
+    Update,
+)
+from telegram.constants import ChatAction, ChatType, ParseMode
 from telegram.error import BadRequest, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
     ApplicationHandlerStop,
+    BaseUpdateProcessor,
     CommandHandler,
     ContextTypes,
     ExtBot,
@@ -39,14 +52,10 @@ from kit.agent import Inbound
 from kit.app import Services
 from kit.channels.chat_commands import COMMANDS, ChatCommands
 from kit.channels.formatting import markdown_to_html
+from kit.channels.in_order import InOrderPerKey
 from kit.channels.splitting import split_message
-from kit.channels.telegram_config import (
-    EMPTY_ALLOWLIST,
-    TOKEN_ENV,
-    allowed_users,
-    api_urls,
-    check_token,
-)
+from kit.channels.telegram_access import TelegramAccess
+from kit.channels.telegram_config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
 from kit.config import Settings
 from kit.errors import ConfigError, KitError
 
@@ -94,6 +103,31 @@ class _PollRequest(HTTPXRequest):
         return status, payload
 
 
+class _InOrderPerChat(BaseUpdateProcessor):
+    """PTB's hook for how updates run: each chat's one at a time in arrival order, different
+    chats concurrently (kit/channels/in_order.py). PTB starts the updates in order and awaits
+    them all in `Application.stop()`; `cancel_all()` ends any still running after that."""
+
+    def __init__(self) -> None:
+        # The per-chat order is what limits concurrency; PTB's semaphore only caps a flood.
+        super().__init__(max_concurrent_updates=1024)
+        self._order = InOrderPerKey()
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        chat = update.effective_chat if isinstance(update, Update) else None
+        await self._order.run(None if chat is None else chat.id, coroutine)
+
+    async def cancel_all(self) -> None:
+        if cancelled := await self._order.cancel_all():
+            log.warning("telegram: cancelled %d update(s) still running at shutdown", cancelled)
+
+    async def initialize(self) -> None:
+        pass
+
+    async def shutdown(self) -> None:
+        pass
+
+
 class _TokenRejected(Exception):
     """Telegram stopped accepting the token while Kit was running (PTB's polling ended)."""
 
@@ -135,7 +169,6 @@ class TelegramChannel:
         settings = settings or services.settings
         self._services = services
         self._token = check_token(token)
-        self._users = allowed_users(settings)
         self._urls = api_urls(settings.telegram.base_url)
         self._poll_timeout = poll_timeout
         self._stall_after = stall_after if stall_after is not None else 3 * poll_timeout + 10
@@ -146,8 +179,9 @@ class TelegramChannel:
         self._startup_retry = startup_retry
         self._sleep = sleep  # flood-control waits go through here (a seam for tests)
         self._commands = ChatCommands(services, channel=CHANNEL)
+        self._access = TelegramAccess(settings)
+        self._updates = _InOrderPerChat()
         self._answered = asyncio.Event()
-        self._refused: set[int] = set()
         self.restarts = 0  # how many times the watchdog restarted polling
 
     @classmethod
@@ -187,16 +221,20 @@ class TelegramChannel:
             .token(self._token)
             .get_updates_request(_PollRequest(self._answered.set))
             .job_queue(None)  # Kit's scheduler owns timed jobs; keeps APScheduler out of here
+            .concurrent_updates(self._updates)
         )
         if self._urls is not None:
             builder = builder.base_url(self._urls[0]).base_file_url(self._urls[1])
         app = builder.build()
         # Group -1 runs first: strangers are turned away before any other handler sees them.
         app.add_handler(TypeHandler(Update, self._gate), group=-1)
+        # A forwarded "/forget 3" is someone else's text to remember, not the owner's command.
+        typed = ~filters.FORWARDED
         for name, run in self._commands.table().items():
-            app.add_handler(CommandHandler(name, self._command(name, run)))
-        app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self._on_text))
-        app.add_handler(MessageHandler(filters.COMMAND, self._unknown_command))
+            app.add_handler(CommandHandler(name, self._command(name, run), filters=typed))
+        text = filters.TEXT & (~filters.COMMAND | filters.FORWARDED)
+        app.add_handler(MessageHandler(text, self._on_text))
+        app.add_handler(MessageHandler(filters.COMMAND & typed, self._unknown_command))
         app.add_handler(MessageHandler(filters.ALL, self._on_non_text))
         app.add_error_handler(self._on_error)
         return app
@@ -286,6 +324,7 @@ class TelegramChannel:
             steps.append(("updater.stop", app.updater.stop))
         if app.running:
             steps.append(("stop", app.stop))
+        steps.append(("cancel unfinished updates", self._updates.cancel_all))
         if initialized:
             steps.append(("shutdown", app.shutdown))
         steps.append(("bot.shutdown", app.bot.shutdown))  # closes HTTP clients in any case
@@ -306,30 +345,38 @@ class TelegramChannel:
 
     # ---- who may talk ----------------------------------------------------------------------
     async def _gate(self, update: Update, context: Context) -> None:
-        """Unknown people get one short refusal per process; nothing of theirs is stored."""
-        user = update.effective_user
-        if user is not None and user.id in self._users:
+        """Only those TelegramAccess answers get further; a stranger in a private chat gets
+        one short refusal, anyone else nothing. Nothing of theirs is stored."""
+        chat, private, user_id = _who(update)
+        if chat is None:
+            raise ApplicationHandlerStop
+        if self._access.namespace(chat, private, user_id) is not None:
             return
-        if user is not None and user.id not in self._refused:
-            self._refused.add(user.id)
-            log.info("telegram: refused user %d (not in telegram.allowed_user_ids)", user.id)
-            if update.effective_chat is not None:
-                await self._deliver(context.bot, update.effective_chat.id, _Reply(REFUSAL, False))
+        if self._access.turn_away(chat, private, user_id) == "refuse":
+            await self._deliver(context.bot, chat, _Reply(REFUSAL, False))
         raise ApplicationHandlerStop
 
     def _kit_user(self, update: Update) -> str:
-        assert update.effective_user is not None  # the gate let only known users through
-        return self._users[update.effective_user.id]
+        chat, private, user_id = _who(update)
+        assert chat is not None
+        namespace = self._access.namespace(chat, private, user_id)
+        assert namespace is not None  # the gate let only answered senders through
+        return namespace
 
     # ---- messages --------------------------------------------------------------------------
     async def _on_text(self, update: Update, context: Context) -> None:
         message = update.effective_message
         assert message is not None and message.text is not None
+        user = update.effective_user
+        _, private, _ = _who(update)
         inbound = Inbound(
             user_id=self._kit_user(update),
             text=message.text,
             channel=CHANNEL,
             conversation=str(message.chat_id),
+            # Several people share a group's conversation: the transcript says who wrote what.
+            speaker=user.full_name if not private and user is not None else "",
+            forwarded_from=_forwarded_from(message),
         )
         await self._respond(update, context, self._turn(inbound), "turn")
 
@@ -344,7 +391,9 @@ class TelegramChannel:
     async def _unknown_command(self, update: Update, context: Context) -> None:
         message = update.effective_message
         assert message is not None and message.text is not None
-        name = message.text.split()[0].split("@")[0]
+        name, _, addressee = message.text.split()[0].partition("@")
+        if addressee and addressee.lower() != (context.bot.username or "").lower():
+            return  # in a group, a command for another bot
         text = f"I don't know {name}. /help lists what I can do."
         await self._deliver(context.bot, message.chat_id, _Reply(text, False))
 
@@ -429,6 +478,33 @@ class TelegramChannel:
                     raise
                 log.info("telegram: formatting rejected (%s); resending as plain text", exc)
                 rendered = None
+
+
+def _who(update: Update) -> tuple[int | None, bool, int | None]:
+    """(chat id, whether the chat is private, sender id) of an update."""
+    chat, user = update.effective_chat, update.effective_user
+    return (
+        None if chat is None else chat.id,
+        chat is not None and chat.type == ChatType.PRIVATE,
+        None if user is None else user.id,
+    )
+
+
+def _forwarded_from(message: Message) -> str | None:
+    """Whose words a forwarded message holds, as Telegram names them; None if not forwarded
+    ("" when Telegram gives no name: the agent stores that as "someone")."""
+    origin = message.forward_origin
+    if origin is None:
+        return None
+    if isinstance(origin, MessageOriginUser):
+        return origin.sender_user.full_name
+    if isinstance(origin, MessageOriginHiddenUser):
+        return origin.sender_user_name
+    if isinstance(origin, MessageOriginChat | MessageOriginChannel):
+        chat = origin.sender_chat if isinstance(origin, MessageOriginChat) else origin.chat
+        name = chat.effective_name or ""
+        return f"{origin.author_signature} in {name}" if origin.author_signature else name
+    return ""
 
 
 async def _plain(work: Awaitable[str]) -> _Reply:

@@ -6,7 +6,7 @@ without importing python-telegram-bot.
 
 from __future__ import annotations
 
-from kit.config import Settings
+from kit.config import Settings, telegram_ids
 from kit.errors import ConfigError
 
 TOKEN_ENV = "TELEGRAM_BOT_TOKEN"
@@ -30,10 +30,18 @@ def check_token(token: str) -> str:
 
 def allowed_users(settings: Settings) -> dict[int, str]:
     """Telegram user id -> Kit user, or a ConfigError saying how to fill the allowlist."""
-    mapping = settings.telegram.allowed_user_ids
-    if not mapping:
+    if not settings.telegram.allowed_user_ids:
         raise ConfigError(EMPTY_ALLOWLIST)
-    return {int(telegram_id): kit_user for telegram_id, kit_user in mapping.items()}
+    return telegram_ids(settings.telegram, "allowed_user_ids", _source(settings))
+
+
+def allowed_groups(settings: Settings) -> dict[int, str]:
+    """Telegram group chat id -> the Kit namespace of that group's memory (often empty)."""
+    return telegram_ids(settings.telegram, "allowed_group_ids", _source(settings))
+
+
+def _source(settings: Settings) -> str:
+    return str(settings.config_path or "config.toml")
 
 
 def api_urls(base_url: str) -> tuple[str, str] | None:

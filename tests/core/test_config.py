@@ -51,7 +51,8 @@ def test_values_from_the_file_are_used(tmp_path: Path) -> None:
         tmp_path,
         "[memory]\nwindow_max = 30\nwindow_keep = 10\nsimilarity_threshold = 0\n"
         '[schedule]\ntimezone = "Europe/Berlin"\n'
-        '[telegram]\nallowed_user_ids = { "123456789" = "owner" }\n',
+        '[telegram]\nallowed_user_ids = { "123456789" = "owner" }\n'
+        'allowed_group_ids = { "-1001234567890" = "family" }\n',
     )
     settings = load_settings(path)
     assert settings.memory.window_max == 30 and settings.memory.window_keep == 10
@@ -59,6 +60,7 @@ def test_values_from_the_file_are_used(tmp_path: Path) -> None:
     assert isinstance(settings.memory.similarity_threshold, float)
     assert settings.schedule.timezone == "Europe/Berlin"
     assert settings.telegram.allowed_user_ids == {"123456789": "owner"}
+    assert settings.telegram.allowed_group_ids == {"-1001234567890": "family"}
     assert settings.llm == Settings().llm  # untouched sections keep their defaults
     assert settings.config_path == path
 
@@ -144,6 +146,18 @@ def test_unknown_keys_are_typos_not_ignored(
         ('[schedule]\ntimezone = "../etc/passwd"', "schedule.timezone", "IANA zone"),
         ('[telegram]\nallowed_user_ids = { "@ana" = "owner" }', "allowed_user_ids", "numeric"),
         ('[telegram]\nallowed_user_ids = { "12" = "" }', "allowed_user_ids", "namespace"),
+        # str.isdigit() and int() take these; the owner would see a different id than Kit.
+        ('[telegram]\nallowed_user_ids = { "1²" = "owner" }', "allowed_user_ids", "'1\\xb2'"),
+        (
+            '[telegram]\nallowed_user_ids = { "１２" = "owner" }',
+            "allowed_user_ids",
+            "'\\uff11\\uff12'",
+        ),
+        ('[telegram]\nallowed_user_ids = { "-12" = "owner" }', "allowed_user_ids", "group"),
+        ('[telegram]\nallowed_user_ids = { "%s" = "owner" }' % ("9" * 5000), "user ids", "0-9"),
+        ('[telegram]\nallowed_group_ids = { "12" = "family" }', "allowed_group_ids", "minus"),
+        ('[telegram]\nallowed_group_ids = { "-１２" = "family" }', "allowed_group_ids", "0-9"),
+        ('[telegram]\nallowed_group_ids = { "-12" = " " }', "allowed_group_ids", "namespace"),
     ],
 )
 def test_bad_ranges_are_named_with_the_rule(tmp_path: Path, toml: str, key: str, rule: str) -> None:

@@ -189,12 +189,23 @@ class FakeTelegramServer:
 
     # ---- test controls ---------------------------------------------------------------------
     def push_text(
-        self, user_id: int, text: str, *, chat_id: int | None = None, first_name: str = "Ann"
+        self,
+        user_id: int,
+        text: str,
+        *,
+        chat_id: int | None = None,
+        first_name: str = "Ann",
+        forward_origin: dict | None = None,
     ) -> dict:
+        """A text message from `user_id`, in their private chat or in `chat_id` (a negative
+        id is a group; see `_chat`); `forward_origin` (from `origin_user` and friends) makes
+        it a message they forwarded."""
         extra: dict[str, Any] = {"text": text}
         if text.startswith("/"):  # CommandHandler only matches messages with a bot_command entity
             length = len(text.split()[0])
             extra["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
+        if forward_origin is not None:
+            extra["forward_origin"] = forward_origin
         return self._push(user_id, chat_id, first_name, extra)
 
     def push_photo(
@@ -379,8 +390,9 @@ class FakeTelegramServer:
     def _chat(chat_id: Any, first_name: str = "Ann") -> dict:
         if isinstance(chat_id, int) and chat_id > 0:
             return {"id": chat_id, "type": "private", "first_name": first_name}
-        if isinstance(chat_id, int):
-            return {"id": chat_id, "type": "group", "title": "Test group"}
+        if isinstance(chat_id, int):  # like Telegram: supergroup ids start with -100 and are long
+            kind = "supergroup" if chat_id <= -1_000_000_000_000 else "group"
+            return {"id": chat_id, "type": kind, "title": "Test group"}
         name = str(chat_id).lstrip("@")
         return {"id": -100, "type": "channel", "title": name, "username": name}
 
@@ -404,6 +416,32 @@ class FakeTelegramServer:
             self._updates.append(update)
             self._cond.notify_all()  # wake a waiting long poll
         return update
+
+
+def origin_user(user_id: int, first_name: str, last_name: str | None = None) -> dict:
+    """`forward_origin` of a message forwarded from a user who allows linking to them."""
+    sender: dict[str, Any] = {"id": user_id, "is_bot": False, "first_name": first_name}
+    if last_name:
+        sender["last_name"] = last_name
+    return {"type": "user", "date": int(time.time()), "sender_user": sender}
+
+
+def origin_hidden_user(name: str) -> dict:
+    """`forward_origin` of a message from a user who hides their account when forwarded."""
+    return {"type": "hidden_user", "date": int(time.time()), "sender_user_name": name}
+
+
+def origin_channel(chat_id: int, title: str, signature: str | None = None) -> dict:
+    """`forward_origin` of a channel post, optionally signed by its author."""
+    origin: dict[str, Any] = {
+        "type": "channel",
+        "date": int(time.time()),
+        "chat": {"id": chat_id, "type": "channel", "title": title},
+        "message_id": 7,
+    }
+    if signature:
+        origin["author_signature"] = signature
+    return origin
 
 
 def _error(status: int, description: str, parameters: dict | None = None) -> tuple[int, dict]:

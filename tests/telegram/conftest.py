@@ -28,11 +28,17 @@ def tg() -> Iterator[FakeTelegramServer]:
 
 
 def telegram_settings(
-    settings: Settings, server: FakeTelegramServer, users: dict[str, str] | None = None
+    settings: Settings,
+    server: FakeTelegramServer,
+    users: dict[str, str] | None = None,
+    groups: dict[str, str] | None = None,
 ) -> Settings:
     users = {str(OWNER_TG): "owner", str(ANA_TG): "ana"} if users is None else users
     return dataclasses.replace(
-        settings, telegram=TelegramSettings(base_url=server.base_url, allowed_user_ids=users)
+        settings,
+        telegram=TelegramSettings(
+            base_url=server.base_url, allowed_user_ids=users, allowed_group_ids=groups or {}
+        ),
     )
 
 

@@ -104,12 +104,15 @@ class Load:
         self.tg = tg
         self.data = folder / "data"
         allowed = ", ".join(f'"{tid}" = "{user}"' for tid, user in TELEGRAM_CHATS)
+        # Each user's group chat is listed, answered from that user's own namespace.
+        groups = ", ".join(f'"{-tid}" = "{user}"' for tid, user in TELEGRAM_CHATS)
         config = folder / "config.toml"
         config.write_text(
             f'[llm]\nbase_url = "{model_url}"\nmax_retries = 0\n'
             f'[embedding]\nmodel_path = "{MODEL_DIR}"\n[curation]\nidle_minutes = 1\n'
             f'[schedule]\ntimezone = "UTC"\n'
             f'[telegram]\nbase_url = "{tg.base_url}"\nallowed_user_ids = {{ {allowed} }}\n'
+            f"allowed_group_ids = {{ {groups} }}\n"
         )
         self.env = os.environ | {
             "KIT_CONFIG": str(config),
