@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -17,36 +18,23 @@ from hypothesis import strategies as st
 from kit.api import Kit
 from kit.client import LocalClient
 from kit.clock import FakeClock
+from kit.config import CATEGORIES
 from kit.daemon.socket_server import ControlServer
 
 EXAMPLES = 400  # per run; each example is one connection with one to three lines
 
-OPS = (
-    "send",
-    "days",
-    "day",
-    "facts",
-    "fact_history",
-    "deactivate_fact",
-    "undo_pass",
-    "rem",
-    "last_rem",
-    "status",
-)
-FIELDS = (
-    "user",
-    "text",
-    "conversation",
-    "day",
-    "date",
-    "category",
-    "include_inactive",
-    "fact_id",
-    "pass_id",
-    "reason",
-    "dry_run",
-    "k",
-)
+OPS = {  # op -> the arguments it takes
+    "send": ("text", "conversation"),
+    "days": (),
+    "day": ("day",),
+    "facts": ("category", "include_inactive", "text"),
+    "fact_history": ("fact_id",),
+    "deactivate_fact": ("fact_id", "reason"),
+    "undo_pass": ("pass_id",),
+    "rem": ("dry_run", "date"),
+    "last_rem": (),
+    "status": (),
+}
 ODD_TEXT = (
     "\ud800",
     "\udfff",
@@ -77,9 +65,44 @@ values = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner),
     max_leaves=8,
 )
-requests = st.fixed_dictionaries(
-    {"id": values, "op": st.sampled_from(OPS) | texts},
-    optional=dict.fromkeys(FIELDS, values),
+days = st.dates().map(date.isoformat) | st.sampled_from(("today", "2026-03-02", "2026-13-01"))
+FIELDS = {
+    "user": st.sampled_from(("owner", "ana", "")) | texts,
+    "text": st.text(min_size=1, max_size=80) | texts,
+    "conversation": st.sampled_from(("terminal", "work")) | texts,
+    "day": days,
+    "date": days,
+    "category": st.sampled_from(CATEGORIES) | texts,
+    "include_inactive": st.booleans(),
+    "fact_id": st.integers(min_value=-1, max_value=5),
+    "pass_id": st.integers(min_value=-1, max_value=5),
+    "reason": texts,
+    "dry_run": st.booleans(),
+    "k": st.integers(min_value=-5, max_value=50),  # no op takes it: ignored
+}
+ids = st.integers(min_value=-(2**63), max_value=2**63 - 1) | st.text(max_size=10)
+# Half the requests are what a client of that op would send (so the ops really run, with odd
+# text, dates and ids inside); the other half put any JSON value anywhere.
+well_formed = st.sampled_from(sorted(OPS)).flatmap(
+    lambda op: st.fixed_dictionaries(
+        {"id": ids, "op": st.just(op), **{name: FIELDS[name] for name in OPS[op]}},
+        optional={"user": FIELDS["user"]},
+    )
+)
+anything = st.fixed_dictionaries(
+    {"id": ids | values, "op": st.sampled_from(sorted(OPS)) | texts},
+    optional={name: kind | values for name, kind in FIELDS.items()},
+)
+requests = well_formed | anything
+MUTATIONS = ("none",) * 8 + (
+    "truncate",
+    "insert",
+    "flip",
+    "cut",
+    "nest",
+    "digits",
+    "repeat",
+    "garbage",
 )
 
 
@@ -90,11 +113,7 @@ def request_lines(draw: st.DrawFn) -> bytes:
     body = draw(requests)
     text = json.dumps(body, ensure_ascii=draw(st.booleans()), allow_nan=True)
     line = text.encode("utf-8", "surrogatepass")  # lone surrogates as invalid UTF-8 bytes
-    mutation = draw(
-        st.sampled_from(
-            ("none", "truncate", "insert", "flip", "cut", "nest", "digits", "repeat", "garbage")
-        )
-    )
+    mutation = draw(st.sampled_from(MUTATIONS))
     at = draw(st.integers(min_value=0, max_value=len(line)))
     if mutation == "truncate":
         line = line[:at]
