@@ -9,17 +9,16 @@ import json
 from collections.abc import AsyncIterator
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kit.api import Kit
-from kit.client import LocalClient
 from kit.clock import FakeClock
 from kit.config import CATEGORIES
 from kit.daemon.socket_server import ControlServer
+from tests.trust.sockets import Serving, converse, serve
 
 EXAMPLES = 400  # per run; each example is one connection with one to three lines
 
@@ -138,32 +137,9 @@ def request_lines(draw: st.DrawFn) -> bytes:
 
 
 @pytest.fixture
-async def serving(
-    kit: Kit, clock: FakeClock, tmp_path: Path
-) -> AsyncIterator[tuple[ControlServer, asyncio.Task[None]]]:
-    control = ControlServer(
-        tmp_path / "kit.sock",
-        lambda user: LocalClient(kit, clock.now(), user=user, mode="daemon"),
-        log_file=tmp_path / "kit.log",
-    )
-    task = asyncio.create_task(control.run())
-    await control.listening.wait()
-    yield control, task
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-
-
-async def _converse(path: Path, payload: bytes) -> list[dict[str, Any]]:
-    reader, writer = await asyncio.open_unix_connection(path)
-    try:
-        writer.write(payload)
-        writer.write_eof()
-        await writer.drain()
-        return [json.loads(line) async for line in reader]
-    finally:
-        writer.close()
-        await writer.wait_closed()
+async def serving(kit: Kit, clock: FakeClock, tmp_path: Path) -> AsyncIterator[Serving]:
+    async for running in serve(ControlServer, kit, clock, tmp_path):
+        yield running
 
 
 def _segments(payload: bytes) -> int:
@@ -178,12 +154,12 @@ def _segments(payload: bytes) -> int:
 )
 @given(lines=st.lists(request_lines(), min_size=1, max_size=3))
 async def test_no_line_stops_the_daemon_and_each_gets_one_clear_answer(
-    serving: tuple[ControlServer, asyncio.Task[None]], lines: list[bytes]
+    serving: Serving, lines: list[bytes]
 ) -> None:
     server, task = serving
     payload = b"".join(line + b"\n" for line in lines)
     async with asyncio.timeout(60):
-        answers = await _converse(server.path, payload)
+        answers = await converse(server.path, payload)
     final = [a for a in answers if "event" not in a]
     assert len(final) == _segments(payload)
     for answer in final:
@@ -191,5 +167,5 @@ async def test_no_line_stops_the_daemon_and_each_gets_one_clear_answer(
             isinstance(answer["error"], str) and "internal error" not in answer["error"]
         ), answer
     async with asyncio.timeout(60):
-        (status,) = await _converse(server.path, b'{"id": 0, "op": "status"}\n')
+        (status,) = await converse(server.path, b'{"id": 0, "op": "status"}\n')
     assert status["ok"] is True and not task.done()

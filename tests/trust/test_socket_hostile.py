@@ -16,6 +16,7 @@ from kit.api import Kit
 from kit.client import LocalClient
 from kit.clock import FakeClock
 from kit.daemon.socket_server import ControlServer
+from tests.trust.sockets import Serving, converse, serve
 
 
 @pytest.fixture
@@ -105,48 +106,15 @@ async def test_many_bad_lines_on_one_connection_each_get_an_answer(server: Contr
     assert answers[-1]["id"] == "last" and answers[-1]["ok"] is True
 
 
-async def _answers(path: Path, line: bytes) -> list[dict[str, Any]]:
-    """Every line the daemon writes back for `line`, until it closes or goes quiet."""
-    reader, writer = await asyncio.open_unix_connection(path)
-    try:
-        writer.write(line)
-        writer.write_eof()
-        await writer.drain()
-        return [json.loads(answer) async for answer in reader]
-    finally:
-        writer.close()
-        await writer.wait_closed()
-
-
 async def _still_serving(server: ControlServer, serving: asyncio.Task[None]) -> None:
     answer = await _exchange(server.path, b'{"id": "after", "op": "status"}\n')
     assert answer == {"id": "after", "ok": True, "result": answer["result"]}
     assert not serving.done()
 
 
-async def _serve(
-    kind: type[ControlServer], kit: Kit, clock: FakeClock, tmp_path: Path
-) -> AsyncIterator[tuple[ControlServer, asyncio.Task[None]]]:
-    """The server as the daemon runs it, its task visible: a crash would end that task."""
-    control = kind(
-        tmp_path / "kit.sock",
-        lambda user: LocalClient(kit, clock.now(), user=user, mode="daemon"),
-        log_file=tmp_path / "kit.log",
-    )
-    task = asyncio.create_task(control.run())
-    await control.listening.wait()
-    yield control, task
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-
-
-Serving = tuple[ControlServer, asyncio.Task[None]]
-
-
 @pytest.fixture
 async def serving(kit: Kit, clock: FakeClock, tmp_path: Path) -> AsyncIterator[Serving]:
-    async for running in _serve(ControlServer, kit, clock, tmp_path):
+    async for running in serve(ControlServer, kit, clock, tmp_path):
         yield running
 
 
@@ -174,7 +142,7 @@ async def test_nesting_nan_and_huge_numbers_get_a_clear_error_and_the_daemon_liv
     serving: Serving, line: bytes, error: str
 ) -> None:
     server, task = serving
-    answers = await _answers(server.path, line + b"\n")
+    answers = await converse(server.path, line + b"\n")
     assert len(answers) == 1 and answers[0]["ok"] is False
     assert error in answers[0]["error"] and answers[0]["kind"] == "InputError"
     await _still_serving(server, task)
@@ -185,7 +153,7 @@ async def test_an_op_name_of_a_megabyte_is_not_echoed_back_whole(
 ) -> None:
     server, task = serving
     line = json.dumps({"id": 1, "op": "x" * 1_000_000}).encode() + b"\n"
-    (answer,) = await _answers(server.path, line)
+    (answer,) = await converse(server.path, line)
     assert "unknown op" in answer["error"] and "1,000,000 characters" in answer["error"]
     assert len(answer["error"]) < 500
     await _still_serving(server, task)
@@ -207,7 +175,7 @@ async def test_lone_surrogates_in_any_field_get_an_answer_with_the_same_id(
 ) -> None:
     server, task = serving
     line = json.dumps({"id": "\ud800", **fields}).encode() + b"\n"
-    answers = await _answers(server.path, line)
+    answers = await converse(server.path, line)
     assert answers and all(a["id"] == "\ud800" for a in answers)
     assert "internal error" not in str(answers[-1].get("error"))
     await _still_serving(server, task)
@@ -235,7 +203,7 @@ class _BrokenServer(ControlServer):
 
 @pytest.fixture
 async def broken(kit: Kit, clock: FakeClock, tmp_path: Path) -> AsyncIterator[Serving]:
-    async for running in _serve(_BrokenServer, kit, clock, tmp_path):
+    async for running in serve(_BrokenServer, kit, clock, tmp_path):
         yield running
 
 
@@ -245,7 +213,7 @@ async def test_a_result_that_cannot_be_sent_is_an_error_answer_and_the_connectio
 ) -> None:
     server, task = broken
     line = json.dumps({"id": 3, "op": "day", "day": day}).encode() + b"\n"
-    answers = await _answers(server.path, line + b'{"id": 4, "op": "status"}\n')
+    answers = await converse(server.path, line + b'{"id": 4, "op": "status"}\n')
     assert [a["id"] for a in answers] == [3, 4]
     assert answers[0]["ok"] is False and "internal error" in answers[0]["error"]
     assert answers[1]["ok"] is True
@@ -256,7 +224,7 @@ async def test_a_bug_in_the_connection_handler_ends_that_connection_not_the_daem
     broken: Serving,
 ) -> None:
     server, task = broken
-    answers = await _answers(server.path, b'crash\n{"id": 2, "op": "status"}\n')
+    answers = await converse(server.path, b'crash\n{"id": 2, "op": "status"}\n')
     assert len(answers) == 1  # the connection ended: the status line was not read
     assert answers[0]["id"] is None and "internal error" in answers[0]["error"]
     await _still_serving(server, task)
