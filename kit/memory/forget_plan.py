@@ -131,14 +131,16 @@ class ForgetPlan:
         after = 0
         while True:  # in batches: an archive can be large
             rows = await db.fetchall(
-                "SELECT id, conversation_id, speaker, text FROM messages"
-                " WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?",
+                "SELECT id, conversation_id, speaker, COALESCE(forwarded_from, ''), text"
+                " FROM messages WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?",
                 (self.user_id, after, _BATCH),
             )
             if not rows:
                 return
-            for message_id, conversation_id, speaker, text in rows:
-                if self.names.in_speaker(speaker) or self.names.in_text(text):
+            for message_id, conversation_id, speaker, origin, text in rows:
+                # Words forwarded from the person are theirs, as much as words they spoke.
+                said = self.names.in_speaker(speaker) or self.names.in_speaker(origin)
+                if said or self.names.in_text(text):
                     self.lost[message_id] = conversation_id
             after = rows[-1][0]
 

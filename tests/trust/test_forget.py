@@ -121,6 +121,19 @@ async def test_the_forget_record_keeps_counts_and_kind_but_no_content(
     assert "bruno" not in counts.lower()
 
 
+async def test_forgetting_a_person_takes_the_messages_forwarded_from_them(
+    kit: Kit, clock: FakeClock
+) -> None:
+    chat = await kit.services.messages.conversation("owner", "telegram", "7")
+    add = kit.services.messages.add
+    theirs = await add(chat, "user", "My flight lands at 6", forwarded_from="Carla Dias")
+    mine = await add(chat, "user", "Pick her up then")
+    report = await _forget(kit, ForgetScope.named("Carla"))
+    assert report.messages_removed == 1
+    kept = await kit.services.messages.window(chat.id)
+    assert [m.id for m in kept] == [mine.id] and theirs.id != mine.id
+
+
 async def test_dry_run_counts_without_changing_anything(kit: Kit, clock: FakeClock) -> None:
     await seed(kit, clock)
     before = await _dump(kit)
