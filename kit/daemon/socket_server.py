@@ -54,7 +54,9 @@ Handler = Callable[["_Request"], Awaitable[Any]]
 class _Request:
     """One request's arguments and its way back to the caller."""
 
-    def __init__(self, rid: int | str | None, body: dict[str, Any], writer: asyncio.StreamWriter):
+    def __init__(
+        self, rid: int | str | None, body: dict[str, Any], writer: asyncio.StreamWriter
+    ) -> None:
         self.id = rid
         self.body = body
         self._writer = writer
