@@ -247,7 +247,7 @@ class Messages:
             await tx.execute(f"DROP TABLE IF EXISTS temp.{table}")
         await tx.execute(
             "CREATE TEMP TABLE import_staging (seq INTEGER PRIMARY KEY, role TEXT, speaker TEXT,"
-            " text TEXT, at TEXT, day TEXT, ref TEXT, content_hash TEXT)"
+            " text TEXT, at TEXT, day TEXT, ref TEXT, content_hash TEXT, forwarded_from TEXT)"
         )
         await tx.execute(
             "CREATE TEMP TABLE import_present (at TEXT, role TEXT, content_hash TEXT, n INTEGER,"
@@ -260,15 +260,15 @@ class Messages:
         )
         for batch in batches:
             await tx.executemany(
-                "INSERT INTO temp.import_staging (role, speaker, text, at, day, ref, content_hash)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO temp.import_staging (role, speaker, text, at, day, ref, content_hash,"
+                " forwarded_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [self._staged(conversation, item) for item in batch],
             )
             await self._touch(tx, conversation, batch)
         added = await tx.execute_rowcount(
             "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day, ref,"
-            " source, content_hash)"
-            " SELECT ?, ?, role, speaker, text, at, day, ref, ?, content_hash FROM"
+            " source, content_hash, forwarded_from)"
+            " SELECT ?, ?, role, speaker, text, at, day, ref, ?, content_hash, forwarded_from FROM"
             " (SELECT *, ROW_NUMBER() OVER (PARTITION BY at, role, content_hash ORDER BY seq)"
             "  AS copy FROM temp.import_staging) AS s"
             " LEFT JOIN temp.import_present AS p USING (at, role, content_hash)"
@@ -280,8 +280,10 @@ class Messages:
         return added
 
     def _staged(self, conversation: Conversation, item: NewMessage) -> tuple[Any, ...]:
-        _, _, role, speaker, text, at, day, ref, _, digest = self._row(conversation, item, "")
-        return (role, speaker, text, at, day, ref, digest)
+        _, _, role, speaker, text, at, day, ref, _, digest, origin = self._row(
+            conversation, item, ""
+        )
+        return (role, speaker, text, at, day, ref, digest, origin)
 
     async def window(self, conversation_id: int) -> list[Message]:
         """The unsummarised window: every message from the conversation's window start on."""

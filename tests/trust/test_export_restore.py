@@ -19,6 +19,7 @@ from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError
 from kit.llm.fake import FakeLLM
 from kit.memory.facts import Provenance
+from kit.memory.messages import NewMessage
 from kit.portability.export import export_document, to_json, to_markdown
 from kit.portability.restore import read_export, restore
 from tests.curation.helpers import by_category
@@ -361,3 +362,19 @@ async def test_whose_words_a_forwarded_message_holds_survives_export_and_restore
     path.write_text(to_json(document), encoding="utf-8")
     with pytest.raises(InputError, match=r"messages\[0\]\.forwarded_from must be a string"):
         read_export(path)
+
+
+async def test_an_import_into_a_conversation_with_messages_keeps_whose_words_they_are(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """The second import goes through the staged, de-duplicating path."""
+    first = NewMessage("user", "hello", clock.now())
+    forwarded = NewMessage("user", "I'm allergic to peanuts", clock.now(), forwarded_from="Bob")
+    assert await kit.import_messages([first]) == 1
+    assert await kit.import_messages([first, forwarded]) == 1
+    chat = await kit.services.messages.conversation("owner", "import", "import")
+    stored = await kit.services.messages.window(chat.id)
+    assert [(m.text, m.forwarded_from) for m in stored] == [
+        ("hello", None),
+        ("I'm allergic to peanuts", "Bob"),
+    ]
