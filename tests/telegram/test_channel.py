@@ -249,16 +249,18 @@ async def test_a_stalled_long_poll_is_detected_and_polling_restarted(
     fake_llm: FakeLLM, tg: FakeTelegramServer, make_channel: ChannelFactory
 ) -> None:
     fake_llm.queue("before", "after")
-    channel = make_channel(poll_timeout=0.5, stall_after=1.0, stop_timeout=0.5)
+    # Margins of 4x between a poll's answer (0.5 s) and the watchdog (2 s), and between the
+    # watchdog and the stall (6 s): a loaded machine must not restart a healthy poll.
+    channel = make_channel(poll_timeout=0.5, stall_after=2.0, stop_timeout=0.5)
     async with running(channel):
         tg.push_text(OWNER_TG, "one")
         await tg.async_wait_for_sent(1)
         assert channel.restarts == 0  # answered polls (even empty ones) keep the watchdog calm
         polls_before = methods(tg).count("getUpdates")
-        tg.stall_get_updates(3.0)
+        tg.stall_get_updates(6.0)
         tg.push_text(OWNER_TG, "two")
-        await wait_until(lambda: channel.restarts >= 1, timeout=5)
-        sent = await tg.async_wait_for_sent(2, timeout=8)
+        await wait_until(lambda: channel.restarts >= 1, timeout=15)
+        sent = await tg.async_wait_for_sent(2, timeout=15)
     assert [s["text"] for s in sent] == ["before", "after"]
     # The restart opened fresh polls instead of waiting on the stuck one.
     assert methods(tg).count("getUpdates") >= polls_before + 2
