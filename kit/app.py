@@ -40,6 +40,7 @@ from kit.memory.migrations import migrate
 from kit.memory.search import MemorySearch, RankingParams
 from kit.memory.usage import UsageLog
 from kit.memory.vectors import VectorIndex
+from kit.memory.versions import MemoryVersions
 from kit.memory.window import WindowKeeper
 from kit.prompts import Prompts
 from kit.tools import Tools
@@ -146,7 +147,17 @@ async def build(
     if memory.filter == "model":
         model_filter = ModelFilter(metered, prompts, settings.llm, memory, tz)
     recall = FilteredSearch(search, model_filter, memory)
-    context = ContextBuilder(prompts, facts, days, recall, memory, tz, settings.owner.name)
+    context = ContextBuilder(
+        prompts,
+        facts,
+        days,
+        recall,
+        memory,
+        tz,
+        settings.owner.name,
+        versions=MemoryVersions(db),
+        vectors=vectors,
+    )
     window = WindowKeeper(messages, metered, prompts, memory, settings.llm, tz, attempts)
     tools = Tools(facts, days, messages, search, tz)
     background = Background(window, vectors)

@@ -51,7 +51,12 @@ class MemorySettings:
     similarity_threshold: float = 0.3
     top_k: int = 15
     summary_days: int = 2
-    context_budget_tokens: int = 4000
+    # Caps of the context's parts (kit/memory/context.py), then one budget for all memory.
+    index_tokens: int = 600
+    core_tokens: int = 400
+    recent_days_tokens: int = 300
+    context_day_hits: int = 3
+    context_budget_tokens: int = 1200
     recency_days: int = 7
     recency_boost: float = 0.1
     # "model": the small model keeps the relevant ones among the best candidates before
@@ -264,7 +269,8 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
             raise bad("filter_candidates", "must be at most 200 (one model call reads them all)")
         if not 0.0 < section.filter_timeout_seconds < math.inf:
             raise bad("filter_timeout_seconds", "must be a positive number of seconds")
-        at_least(0, "summary_days", "recency_days")
+        at_least(0, "summary_days", "recency_days", "index_tokens", "core_tokens")
+        at_least(0, "recent_days_tokens", "context_day_hits")
     if isinstance(section, EmbeddingSettings):
         at_least(1, "batch_size")
     if isinstance(section, CurationSettings):

@@ -92,6 +92,24 @@ class Days:
         )
         return [_day(r) for r in reversed(rows)]
 
+    async def span(self, user_id: str) -> tuple[int, date | None, date | None]:
+        """How many days are summarised, and the first and last of them."""
+        row = await self._db.fetchone(
+            "SELECT COUNT(*), MIN(day), MAX(day) FROM days WHERE user_id = ?", (user_id,)
+        )
+        if row is None or not row[0]:
+            return 0, None, None
+        return int(row[0]), date.fromisoformat(row[1]), date.fromisoformat(row[2])
+
+    async def latest_texts(self, user_id: str, count: int) -> list[str]:
+        """What the context shows of the `count` latest summarised days, newest first."""
+        rows = await self._db.fetchall(
+            "SELECT CASE WHEN condensed != '' THEN condensed ELSE detailed END FROM days"
+            " WHERE user_id = ? ORDER BY day DESC LIMIT ?",
+            (user_id, count),
+        )
+        return [str(r[0]) for r in rows]
+
     async def listing(self, user_id: str) -> list[Day]:
         """Every summarised day, newest first."""
         rows = await self._db.fetchall(

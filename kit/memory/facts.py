@@ -426,14 +426,28 @@ class Facts:
         rows = await self._db.fetchall(sql + " ORDER BY id", params)
         return [_fact(r) for r in rows]
 
-    async def core(self, user_id: str, now: datetime) -> list[Fact]:
-        """Always in context: the owner's own facts (category person) and pinned facts."""
+    async def core(self, user_id: str, now: datetime, limit: int | None = None) -> list[Fact]:
+        """Candidates for the always-present core: the owner's own facts (category person)
+        and pinned facts, in the order the core keeps them: pinned first, then by confidence,
+        use and recency (the partial index facts_core reads them in that order)."""
         rows = await self._db.fetchall(
             f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND {_LIVE}"
-            " AND (category = 'person' OR pinned = 1) ORDER BY pinned DESC, confidence DESC, id",
+            " AND (category = 'person' OR pinned = 1)"
+            " ORDER BY pinned DESC, confidence DESC, access_count DESC, updated_at DESC, id"
+            + ("" if limit is None else f" LIMIT {int(limit)}"),
             (user_id, to_iso(now), MIN_SHOWN_CONFIDENCE),
         )
         return [_fact(r) for r in rows]
+
+    async def subjects(self, user_id: str) -> list[tuple[str, str, int]]:
+        """(category, subject, how many active facts) for every subject the user's active
+        facts name: what the memory index is made of."""
+        rows = await self._db.fetchall(
+            "SELECT category, subject, COUNT(*) FROM facts WHERE user_id = ? AND active = 1"
+            " AND subject != '' GROUP BY category, subject",
+            (user_id,),
+        )
+        return [(str(r[0]), str(r[1]), int(r[2])) for r in rows]
 
     async def touch(self, user_id: str, ids: Sequence[int], now: datetime) -> None:
         """Bump access stats of facts that were put in front of the model (not a content change)."""

@@ -49,6 +49,27 @@ def _day_words(day: str) -> str:
     )
 
 
+def _version_triggers(table: str, columns: str) -> tuple[str, ...]:
+    """Triggers bumping `memory_versions.<table>` for the user whose row changed."""
+    bump = (
+        # Not INSERT OR IGNORE: an outer statement's own conflict clause would override it.
+        "INSERT INTO memory_versions (user_id) SELECT {0}.user_id WHERE NOT EXISTS"
+        " (SELECT 1 FROM memory_versions WHERE user_id = {0}.user_id); "
+        f"UPDATE memory_versions SET {table} = {table} + 1 WHERE user_id = {{0}}.user_id;"
+    )
+    return (
+        f"CREATE TRIGGER {table}_version_ai AFTER INSERT ON {table} BEGIN "
+        + bump.format("new")
+        + " END",
+        f"CREATE TRIGGER {table}_version_ad AFTER DELETE ON {table} BEGIN "
+        + bump.format("old")
+        + " END",
+        f"CREATE TRIGGER {table}_version_au AFTER UPDATE OF {columns} ON {table} BEGIN "
+        + bump.format("new")
+        + " END",
+    )
+
+
 def _message_day_words() -> tuple[str, ...]:
     """Index each message together with its day in words, so "what did we do on 3 May" or
     "in June" finds that day's messages (measured: `kit eval retrieval`, README). The index
@@ -392,6 +413,28 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
     Migration("m010_retrieval_units", _retrieval_units()),
+    Migration(
+        "m014_context",
+        (
+            # Per user, a counter for each input of the cached parts of the context (core
+            # facts, recent days, the memory index), bumped by triggers in the writing
+            # transaction: every process (the daemon, a CLI next to it) sees a change at once,
+            # whichever module wrote it. Access stats (touch) are not content: no bump.
+            """CREATE TABLE memory_versions (
+                user_id TEXT PRIMARY KEY,
+                facts INTEGER NOT NULL DEFAULT 0,
+                days INTEGER NOT NULL DEFAULT 0)""",
+            *_version_triggers(
+                "facts", "category, subject, content, confidence, expires_at, active, pinned"
+            ),
+            *_version_triggers("days", "day, detailed, condensed"),
+            # Core facts (the owner's own and pinned ones) in the order the core shows them:
+            # a partial index, so the core is read without scanning every active fact.
+            "CREATE INDEX facts_core ON facts(user_id, pinned DESC, confidence DESC,"
+            " access_count DESC, updated_at DESC) WHERE active = 1"
+            " AND (category = 'person' OR pinned = 1)",
+        ),
+    ),
 )
 
 
