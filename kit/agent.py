@@ -25,7 +25,8 @@ from kit.llm.base import (
 )
 from kit.memory.context import ContextBuilder
 from kit.memory.facts import Facts
-from kit.memory.messages import Message, Messages
+from kit.memory.messages import Conversation, Message, Messages
+from kit.memory.plan import Sandwich
 from kit.neutralise import neutralise
 from kit.tools import TOOL_SPECS, Tools
 
@@ -171,6 +172,21 @@ class Agent:
         finally:
             self._after_turn(conversation.id)
 
+    async def plan(
+        self, user_id: str, text: str, now: datetime, conversation: Conversation | None
+    ) -> tuple[Sandwich, list[Message]]:
+        """The context for `text` in `conversation` (and its window): what a turn sends the
+        model, and what `Kit.context` shows. Reads only."""
+        window = [] if conversation is None else await self._messages.window(conversation.id)
+        sandwich = await self._context.build(
+            user_id,
+            text,
+            now=now,
+            conversation=conversation,
+            window_ids=frozenset(m.id for m in window),
+        )
+        return sandwich, window
+
     async def _record_interrupted(self, conversation_id: int, stored: Message) -> None:
         """Shutdown cut the turn short: the transcript says so instead of leaving the
         owner's message silently unanswered (unless the reply was saved just before)."""
@@ -190,14 +206,7 @@ class Agent:
         on_text: TextSink | None,
     ) -> TurnResult:
         conversation = await self._messages.get_conversation(conversation_id)
-        window = await self._messages.window(conversation_id)
-        sandwich = await self._context.build(
-            inbound.user_id,
-            stored.text,
-            now=now,
-            conversation=conversation,
-            window_ids=frozenset(m.id for m in window),
-        )
+        sandwich, window = await self.plan(inbound.user_id, stored.text, now, conversation)
         chat = window_as_chat(window)
         usage = Usage()
         tools_used: list[str] = []

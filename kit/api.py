@@ -14,9 +14,9 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import date, datetime
 from pathlib import Path
 
-from kit.agent import Inbound, TurnResult
+from kit.agent import Inbound, TurnResult, validate_text
 from kit.app import Services, build
-from kit.clock import Clock
+from kit.clock import Clock, check_time
 from kit.config import Settings, load_settings
 from kit.curator.records import PassRecord
 from kit.curator.reports import PassOutcome, UndoResult
@@ -25,6 +25,7 @@ from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry, Provenance
 from kit.memory.messages import NewMessage
+from kit.memory.plan import Sandwich
 from kit.memory.search import Hit
 from kit.memory.vectors import KINDS, Kind
 
@@ -104,6 +105,26 @@ class Kit:
         """Send a message as `user` and get Kit's reply (streamed to `on_text` if given)."""
         inbound = Inbound(self._user(user), text, channel, conversation, at)
         return await self.services.agent.turn(inbound, on_text)
+
+    async def context(
+        self,
+        message: str,
+        *,
+        user: str | None = None,
+        channel: str = "api",
+        conversation: str = "default",
+        at: datetime | None = None,
+    ) -> Sandwich:
+        """Exactly what Kit would put in front of the model for `message` in that
+        conversation (sections, items with score and reason, tokens, stage timings), built
+        by the turn's own code path; nothing is written and no model is called."""
+        s = self.services
+        text = validate_text(message)
+        now = s.clock.now() if at is None else check_time(at, "the message time")
+        user_id = self._user(user)
+        conv = await s.messages.find_conversation(user_id, channel, conversation)
+        sandwich, _ = await s.agent.plan(user_id, text, now, conv)
+        return sandwich
 
     async def import_messages(
         self,

@@ -20,6 +20,7 @@ from kit.logs import setup_logging
 COMMANDS = (
     "chat",
     "search",
+    "context",
     "import_",
     "history",
     "facts",

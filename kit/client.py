@@ -21,6 +21,7 @@ from kit.llm.base import TextSink
 from kit.memory.budget import BudgetState
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.plan import ContextReport
 
 ProgressSink = Callable[[RemProgress], Awaitable[None]]
 
@@ -72,6 +73,8 @@ class KitClient(Protocol):
     async def last_rem(self) -> RemReport | None: ...
 
     async def status(self) -> Status: ...
+
+    async def context(self, text: str, *, conversation: str = "terminal") -> ContextReport: ...
 
 
 class LocalClient:
@@ -144,6 +147,12 @@ class LocalClient:
 
     async def last_rem(self) -> RemReport | None:
         return await self._services.rem.last_report(self._user)
+
+    async def context(self, text: str, *, conversation: str = "terminal") -> ContextReport:
+        plan = await self.kit.context(
+            text, user=self._user, channel=LOCAL_CHANNEL, conversation=conversation
+        )
+        return plan.report()
 
     async def status(self) -> Status:
         s = self._services

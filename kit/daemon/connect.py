@@ -30,10 +30,12 @@ READY_TIMEOUT = 30.0  # a daemon that holds the lock may still be loading its mo
 
 
 @asynccontextmanager
-async def connect(args: argparse.Namespace, *, background: bool = True) -> AsyncIterator[KitClient]:
+async def connect(
+    args: argparse.Namespace, *, background: bool = True, settle: bool = True
+) -> AsyncIterator[KitClient]:
     """`connect_to` from the global flags (--config, --data-dir, --user)."""
     settings = load_settings(args.config, args.data_dir)
-    async with connect_to(settings, user=args.user, background=background) as client:
+    async with connect_to(settings, user=args.user, background=background, settle=settle) as client:
         yield client
 
 
@@ -47,9 +49,12 @@ async def connect_to(
     llm: LLM | None = None,
     embedder: Embedder | None = None,
     clock: Clock | None = None,
+    settle: bool = True,
 ) -> AsyncIterator[KitClient]:
     """The daemon's `SocketClient` if one holds the data directory, else a `LocalClient` on
-    Kit opened here (with `llm` / `embedder` / `clock` if given: tests, scripts)."""
+    Kit opened here (with `llm` / `embedder` / `clock` if given: tests, scripts). With
+    `settle`, pending embeddings and summaries are finished before it closes (a read-only
+    command passes False: it must change nothing)."""
     lock = DataDirLock(settings.data_dir)
     holder = lock.try_acquire("standalone")
     if holder is None:
@@ -58,7 +63,8 @@ async def connect_to(
                 settings=settings, llm=llm, embedder=embedder, clock=clock, background=background
             ) as kit:
                 yield LocalClient(kit, kit.services.clock.now(), user=user)
-                await _settle(kit)
+                if settle:
+                    await _settle(kit)
         finally:
             lock.release()
         return

@@ -33,6 +33,7 @@ from kit.errors import (
 from kit.llm.base import TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.plan import ContextReport
 
 # Errors keep their class across the socket, so callers can tell "not found" from "no model".
 _ERRORS: dict[str, type[KitError]] = {
@@ -115,6 +116,10 @@ class SocketClient:
 
     async def status(self) -> Status:
         return decode_as(Status, await self._call("status"))
+
+    async def context(self, text: str, *, conversation: str = "terminal") -> ContextReport:
+        raw = await self._call("context", text=text, conversation=conversation)
+        return decode_as(ContextReport, raw)
 
     async def _call(self, op: str, on_event: EventSink | None = None, **args: Any) -> Any:
         rid = next(self._ids)

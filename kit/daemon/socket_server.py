@@ -16,9 +16,11 @@ send(text, conversation="terminal") -> TurnResult; days() -> [Day]; day(day: "YY
 Day | null; facts(category=null, include_inactive=false, text="") -> [Fact];
 fact_history(fact_id) -> [HistoryEntry]; deactivate_fact(fact_id, reason) -> Fact;
 undo_pass(pass_id) -> UndoResult; rem(dry_run=false, date=null) -> RemReport (with progress events);
-last_rem() -> RemReport | null; status() -> Status. Results are the dataclasses of kit/client.py
-encoded by kit/daemon/codec.py. Requests on one connection are answered in order; open more
-connections for concurrency (the client uses one per call).
+last_rem() -> RemReport | null; status() -> Status; context(text, conversation="terminal") ->
+ContextReport (what a turn would send the model for `text`; reads only). Results are the
+dataclasses of kit/client.py and kit/memory/plan.py encoded by kit/daemon/codec.py. Requests
+on one connection are answered in order; open more connections for concurrency (the client
+uses one per call).
 
 Every op is delegated to a `LocalClient`, so the socket and in-process front-ends behave alike.
 """
@@ -119,6 +121,9 @@ class ControlServer:
             "rem": self._rem,
             "last_rem": lambda r: self._client(r).last_rem(),
             "status": lambda r: self._client(r).status(),
+            "context": lambda r: self._client(r).context(
+                r.arg("text", str), conversation=r.arg("conversation", str, "terminal")
+            ),
         }
 
     async def run(self) -> None:

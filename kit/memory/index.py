@@ -141,7 +141,8 @@ class MemoryIndex:
         days_line = ""
         if count and first is not None and last is not None:
             days_line = (
-                f"- Day summaries: {count:,} days, {first.isoformat()} to {last.isoformat()}"
+                f"- Day summaries: {count:,} day{'s' if count != 1 else ''},"
+                f" {first.isoformat()} to {last.isoformat()}"
                 " (`get_day_history` reads one)"
             )
         header = (

@@ -122,6 +122,12 @@ class Messages:
         assert found is not None
         return found
 
+    async def find_conversation(
+        self, user_id: str, channel: str, external_id: str
+    ) -> Conversation | None:
+        """The conversation if it exists (never creates one)."""
+        return await self._find_conversation(user_id, channel, external_id)
+
     async def _find_conversation(
         self, user_id: str, channel: str, external_id: str
     ) -> Conversation | None:

@@ -300,3 +300,28 @@ def test_doctor_says_background_work_waits_for_the_budget_and_what_was_given_up(
         "3 failed attempts (the summary of 2026-03-01 came back empty); "
         "`kit --user owner summarize --date 2026-03-01` tries again"
     ) in out
+
+
+def test_context_shows_sections_scores_and_stages_and_writes_nothing(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`kit context` is the "why did Kit say that?" tool: what the model would get for a
+    message, each item with its score and reason, with no write (not even embeddings)."""
+    assert main(["import", str(_jsonl(env / "a.jsonl", GOOD))]) == 0
+    assert main(["search", "support"]) == 0  # embeds what was imported
+    capsys.readouterr()
+    database = env / "data" / "kit.db"
+    before = database.read_bytes()
+    assert main(["context", "--json", "How", "was", "the", "support", "group?"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    activity = next(s for s in report["sections"] if s["name"] == "activity")
+    assert activity["items"] and activity["items"][0]["score"] > 0
+    assert "support group" in activity["items"][0]["text"]
+    assert report["memory_tokens"] <= report["budget_tokens"]
+    assert [b["text"] for b in report["system"]][-1].startswith("Current time:")
+    assert main(["context", "support", "group"]) == 0
+    shown = capsys.readouterr().out
+    assert "== Relevant Past Activity" in shown and "stages:" in shown
+    assert database.read_bytes() == before
+    assert main(["context", "--raw", "support"]) == 0
+    assert capsys.readouterr().out.startswith("You are Kit")

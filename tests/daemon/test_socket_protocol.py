@@ -178,7 +178,7 @@ async def test_malformed_lines_and_unknown_ops_get_an_error_line(server: Control
         "ok": False,
         "kind": "InputError",
         "error": "control socket: unknown op 'explode'; known ops: send, days, day, facts, "
-        "fact_history, deactivate_fact, undo_pass, rem, last_rem, status",
+        "fact_history, deactivate_fact, undo_pass, rem, last_rem, status, context",
     }
     assert missing_arg["kind"] == "InputError" and "fact_id" in str(missing_arg["error"])
 
@@ -228,3 +228,16 @@ async def test_no_daemon_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(DaemonUnavailable, match="start it with `kit run`") as caught:
         await SocketClient(tmp_path / "kit.sock").status()
     assert isinstance(caught.value, KitError)
+
+
+async def test_context_round_trips_as_the_same_report(client: SocketClient, kit: Kit) -> None:
+    """A front-end (`kit context` with a daemon running) sees the daemon's own plan."""
+    await kit.remember("Ana likes figs", category="people", subject="Ana")
+    await kit.settle()
+    report = await client.context("Does Ana like figs?")
+    local = await LocalClient(kit, kit.services.clock.now()).context("Does Ana like figs?")
+    assert report.system == local.system
+    assert [s.items for s in report.sections] == [s.items for s in local.sections]
+    facts = next(s for s in report.sections if s.name == "facts")
+    assert facts.items[0].id is not None and facts.items[0].score is not None
+    assert report.stages and report.memory_tokens == local.memory_tokens

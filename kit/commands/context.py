@@ -1,0 +1,85 @@
+"""`kit context MESSAGE`: exactly what Kit would put in front of the model for a message.
+
+Each section with its items, each item's score and why it was chosen (and what was cut, and
+why), token counts per section and the time of each stage. Nothing is written (no access
+counts, no embeddings) and no model is called; with a daemon running it asks the daemon, so
+its caches and its view are the ones shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+
+from kit.commands.common import print_json
+from kit.daemon.codec import encode
+from kit.daemon.connect import connect
+from kit.memory.plan import ContextItem, ContextReport, ContextSection
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    cmd = sub.add_parser(
+        "context", help="show what Kit would put in front of the model for a message"
+    )
+    cmd.add_argument("message", nargs="+", help="the message, as you would send it")
+    cmd.add_argument(
+        "--conversation", default="terminal", help="whose window and summary (default: terminal)"
+    )
+    cmd.add_argument("--json", action="store_true", help="machine-readable output")
+    cmd.add_argument("--raw", action="store_true", help="print only the system prompt, verbatim")
+    cmd.add_argument("--dropped", action="store_true", help="also list what was cut, and why")
+    cmd.set_defaults(func=run)
+
+
+async def run(args: argparse.Namespace) -> int:
+    async with connect(args, background=False, settle=False) as client:
+        report = await client.context(" ".join(args.message), conversation=args.conversation)
+    if args.json:
+        print_json(encode(report))
+    elif args.raw:
+        print("\n\n".join(block.text for block in report.system))
+    else:
+        print(render(report, dropped=args.dropped))
+    return 0
+
+
+def render(report: ContextReport, *, dropped: bool = False) -> str:
+    out = [
+        f"Context for: {report.message}",
+        f"memory {report.memory_tokens:,} tokens (budget {report.budget_tokens:,}), "
+        f"whole system prompt {report.tokens:,} tokens"
+        + (f", {report.trimmed} items cut to fit the budget" if report.trimmed else ""),
+    ]
+    for section in report.sections:
+        out.append("")
+        out.append(_heading(section))
+        for item in section.items:
+            out.extend(_item(item))
+        if section.dropped and dropped:
+            out.append(f"  cut ({len(section.dropped)}):")
+            for item in section.dropped:
+                out.extend(_item(item, cut=True))
+        elif section.dropped:
+            out.append(f"  ({len(section.dropped)} cut; --dropped lists them)")
+    out.append("")
+    out.append("stages:")
+    width = max((len(s.name) for s in report.stages), default=0)
+    for stage in report.stages:
+        note = f"  ({stage.note})" if stage.note else ""
+        out.append(f"  {stage.name:<{width}}  {stage.ms:8.1f} ms{note}")
+    out.append(f"  {'total':<{width}}  {sum(s.ms for s in report.stages):8.1f} ms")
+    return "\n".join(out)
+
+
+def _heading(section: ContextSection) -> str:
+    cached = ", cached" if section.cached else ""
+    count = f", {len(section.items)} items" if len(section.items) > 1 else ""
+    return f"== {section.title} ({section.tokens:,} tokens{count}{cached})"
+
+
+def _item(item: ContextItem, *, cut: bool = False) -> list[str]:
+    score = "" if item.score is None else f"{item.score:.3f} "
+    label = f"#{item.id} " if item.id is not None else ""
+    text = item.text.splitlines()[0] if cut and item.text else item.text
+    head = f"  {score}{label}{item.reason} · {item.tokens} tokens"
+    return [head, textwrap.indent(text, "      ")]
