@@ -42,6 +42,7 @@ def test_mypy_strict_is_clean() -> None:
         ("telegram", {"kit/channels/telegram.py"}),
         ("detect_secrets", {"kit/secrets/tokens.py"}),
         ("mnemonic", {"kit/secrets/seeds.py"}),
+        ("usearch", {"kit/memory/ann.py"}),
     ],
 )
 def test_each_sdk_is_imported_in_one_module(sdk: str, home: set[str]) -> None:

@@ -4,6 +4,11 @@ Rows are written without waiting for an embedding; `backfill()` fills in whateve
 or stale (keyed by the source row's content hash and the model id), so the whole index can be
 rebuilt from the source rows at any time. Each (user, kind) gets an in-memory matrix, loaded
 on first search and kept current by backfill.
+
+A matrix of `ANN_MIN_ROWS` or more also gets an HNSW graph (kit/memory/ann.py), built and
+extended by background work after backfill, never by a turn: until it exists, and for rows
+added or changed since, the scan is exact. Graph candidates are rescored from the matrix, so
+scores are always exact and a changed row is never ranked by its old vector.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kit.embed.base import Embedder, Vectors
+from kit.memory.ann import Ann
 from kit.memory.db import Database
 
 log = logging.getLogger(__name__)
@@ -65,14 +71,26 @@ _SOURCES: dict[Kind, _Source] = {
 }
 
 
+# Below this many rows an exact scan takes a millisecond or two: exact, and nothing to build.
+ANN_MIN_ROWS = 20_000
+# Rows added (or changed) since the graph was last extended are scanned exactly; past this
+# many, background work extends the graph (or rebuilds it, for changed rows).
+ANN_MAX_TAIL = 2_000
+
+
 class _Matrix:
-    """Growable float32 matrix with an id -> row map (amortised O(1) appends)."""
+    """Growable float32 matrix with an id -> row map (amortised O(1) appends), and for big
+    ones an approximate index over a prefix of its rows."""
 
     def __init__(self, dim: int) -> None:
         self.ids = np.zeros(0, dtype=np.int64)
         self.rows = np.zeros((0, dim), dtype=np.float32)
         self.size = 0
         self._pos: dict[int, int] = {}
+        self.ann: Ann | None = None
+        # Rows rewritten in place since the graph was started: scanned exactly. Replaced,
+        # never mutated, so a search in another thread reads one consistent set.
+        self._changed: frozenset[int] = frozenset()
 
     def upsert(self, ids: Sequence[int], vectors: Vectors) -> None:
         for item_id, vector in zip(ids, vectors, strict=True):
@@ -92,6 +110,26 @@ class _Matrix:
                 self.size += 1
             else:
                 self.rows[pos] = vector
+                if self.size >= ANN_MIN_ROWS:
+                    self._changed = self._changed | {pos}
+
+    def needs_ann(self) -> bool:
+        if self.size < ANN_MIN_ROWS:
+            return False
+        if self.ann is None or len(self._changed) > ANN_MAX_TAIL:
+            return True
+        return self.size - self.ann.upto > ANN_MAX_TAIL
+
+    def build_ann(self) -> None:
+        """Build or extend the graph (blocking: runs in a worker thread)."""
+        size, rows = self.size, self.rows
+        if self.ann is None or len(self._changed) > ANN_MAX_TAIL:
+            self._changed = frozenset()  # rows changed from here on are caught again
+            ann = Ann(rows.shape[1])
+            ann.extend(rows, size)
+            self.ann = ann
+        else:
+            self.ann.extend(rows, size)
 
     def search(
         self,
@@ -107,6 +145,17 @@ class _Matrix:
         if size == 0:
             return []
         rows, ids = self.rows[:size], self.ids[:size]
+        ann = self.ann
+        positions = None
+        if ann is not None and only is None:
+            # The graph's candidates, plus every row it has not seen (new or changed since),
+            # all scored exactly below.
+            found = ann.search(query, k + len(skip))
+            unseen = np.arange(ann.upto, size, dtype=np.int64)
+            changed = np.fromiter(self._changed, dtype=np.int64, count=len(self._changed))
+            positions = np.unique(np.concatenate([found, unseen, changed]))
+            positions = positions[positions < size]
+            rows, ids = rows[positions], ids[positions]
         # einsum, not `@`: a matrix-vector product is memory-bound, and BLAS threads only
         # fight the embedding model and everything else for the cores (measured: 3-10x
         # slower and erratic on a busy 2-core machine; bench/sandwich.py).
@@ -116,7 +165,9 @@ class _Matrix:
             scores = np.where(np.isin(ids, _int_array(only)), scores, -np.inf)
         if skip:
             scores = np.where(np.isin(ids, _int_array(skip)), -np.inf, scores)
-        k = min(k, size)
+        k = min(k, len(ids))
+        if k == 0:
+            return []
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top])]
         return [(int(ids[i]), float(scores[i])) for i in top if scores[i] >= threshold]
@@ -179,7 +230,15 @@ class VectorIndex:
                 if count < batch:
                     self._swept.add(kind)
                     break
+        await self.index_large()
         return done
+
+    async def index_large(self) -> None:
+        """Build or extend the approximate index of every loaded matrix that needs one, off
+        the event loop. Background work: a turn never waits for it (it scans exactly)."""
+        for matrix in list(self._matrices.values()):
+            if matrix.needs_ann():
+                await asyncio.to_thread(matrix.build_ann)
 
     async def _newest_embedded(self, kind: Kind) -> int:
         """The highest id of `kind` with a vector from this model. Rows are embedded in id

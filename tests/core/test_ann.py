@@ -1,0 +1,83 @@
+"""Big vector matrices search through an HNSW graph (kit/memory/ann.py): same neighbours as the
+exact scan, exact scores, and nothing added, changed or deactivated since it was built is
+missed or ranked by an old vector."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kit.api import Kit
+from kit.memory import vectors
+from kit.memory.vectors import _Matrix
+
+DIM = 32
+
+
+def unit(rng: np.random.Generator, n: int) -> np.ndarray:
+    rows = rng.normal(size=(n, DIM)).astype(np.float32)
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+@pytest.fixture
+def small_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vectors, "ANN_MIN_ROWS", 500)
+    monkeypatch.setattr(vectors, "ANN_MAX_TAIL", 100)
+
+
+def exact(matrix: _Matrix, query: np.ndarray, k: int) -> list[int]:
+    scores = matrix.rows[: matrix.size] @ query
+    return [int(matrix.ids[i]) for i in np.argsort(-scores)[:k]]
+
+
+@pytest.mark.usefixtures("small_threshold")
+def test_graph_finds_what_the_exact_scan_finds_with_exact_scores() -> None:
+    rng = np.random.default_rng(1)
+    matrix = _Matrix(DIM)
+    matrix.upsert(list(range(1, 3001)), unit(rng, 3000))
+    assert matrix.needs_ann()
+    matrix.build_ann()
+    assert matrix.ann is not None and not matrix.needs_ann()
+    found = 0
+    for query in unit(rng, 50):
+        hits = matrix.search(query, 15, -1.0)
+        truth = exact(matrix, query, 15)
+        found += len({i for i, _ in hits} & set(truth))
+        for item, score in hits:  # scores are the rows' own cosines, not the graph's
+            assert score == pytest.approx(float(matrix.rows[matrix._pos[item]] @ query), 1e-5)
+    assert found / (50 * 15) >= 0.95
+
+
+@pytest.mark.usefixtures("small_threshold")
+def test_rows_added_or_changed_after_the_graph_are_ranked_by_their_new_vector() -> None:
+    rng = np.random.default_rng(2)
+    matrix = _Matrix(DIM)
+    matrix.upsert(list(range(1, 1001)), unit(rng, 1000))
+    matrix.build_ann()
+    query = unit(rng, 1)[0]
+    matrix.upsert([5000], query[None, :])  # new: not in the graph yet
+    assert matrix.search(query, 3, -1.0)[0] == (5000, pytest.approx(1.0))
+    matrix.upsert([7], -query[None, :])  # changed: its old vector is in the graph
+    matrix.upsert([5000], -query[None, :])
+    matrix.upsert([9], query[None, :])
+    hits = matrix.search(query, 1000, -1.0)
+    assert hits[0] == (9, pytest.approx(1.0))
+    assert dict(hits).get(7, -1.0) == pytest.approx(-1.0) or 7 not in dict(hits)
+    assert matrix.search(query, 5, 0.3, skip={9})[0][0] != 9
+
+
+async def test_deactivated_facts_do_not_come_back_through_the_graph(
+    kit: Kit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(vectors, "ANN_MIN_ROWS", 50)
+    for n in range(120):
+        await kit.remember(f"Filler fact number {n} about the weather", category="projects")
+    gone = await kit.remember("The boat is called Matilda", category="entities")
+    await kit.search("boat")  # loads the matrix
+    await kit.settle()  # backfill, then the graph
+    s = kit.services
+    matrix = s.vectors._matrices[("owner", "fact")]
+    assert matrix.ann is not None and matrix.ann.upto == matrix.size
+    assert gone.id in {h.id for h in await kit.search("What is the boat called?")}
+    await kit.forget_fact(gone.id, reason="sold it")
+    assert gone.id not in {h.id for h in await kit.search("What is the boat called?")}
