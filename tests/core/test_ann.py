@@ -81,3 +81,14 @@ async def test_deactivated_facts_do_not_come_back_through_the_graph(
     assert gone.id in {h.id for h in await kit.search("What is the boat called?")}
     await kit.forget_fact(gone.id, reason="sold it")
     assert gone.id not in {h.id for h in await kit.search("What is the boat called?")}
+
+
+def test_the_graph_library_and_the_embedding_runtime_load_together() -> None:
+    """usearch 2.26.2+ crashes the process when onnxruntime is imported after it (the order
+    Kit loads them in); pyproject pins below that, and this catches an upgrade."""
+    import subprocess
+    import sys
+
+    code = "import kit.memory.ann, onnxruntime; print('ok')"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.returncode
