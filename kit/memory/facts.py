@@ -444,8 +444,8 @@ class Facts:
         facts name: what the memory index is made of."""
         rows = await self._db.fetchall(
             "SELECT category, subject, COUNT(*) FROM facts WHERE user_id = ? AND active = 1"
-            " AND subject != '' GROUP BY category, subject",
-            (user_id,),
+            " AND (pinned = 1 OR confidence >= ?) AND subject != '' GROUP BY category, subject",
+            (user_id, MIN_SHOWN_CONFIDENCE),
         )
         return [(str(r[0]), str(r[1]), int(r[2])) for r in rows]
 
