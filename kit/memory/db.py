@@ -1,8 +1,10 @@
-"""The one SQLite file: a writer connection serialised by a lock, and a reader connection.
+"""The one SQLite file: a writer connection serialised by a lock, and reader connections.
 
 This class is the narrow storage interface the memory modules talk to. Writes go through
-`transaction()` (BEGIN IMMEDIATE ... COMMIT, rolled back whole on any error); reads use a
-separate connection so they only ever see committed data (WAL lets both run at once).
+`transaction()` (BEGIN IMMEDIATE ... COMMIT, rolled back whole on any error); reads use
+separate connections so they only ever see committed data (WAL lets all run at once). There
+are `READERS` of them, each on its own thread, so independent reads (a search's layers) run
+in parallel instead of queueing behind one another.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from kit.files import disk_full, os_error, private_dir
 from kit.memory.dbfile import check_database_file, create_database_file
 
 Params = Sequence[Any] | dict[str, Any]
+READERS = 3  # one per search layer (facts, days, messages)
 
 
 def storage_error(exc: sqlite3.Error, path: Path) -> StorageError:
@@ -78,10 +81,14 @@ class Transaction:
 
 
 class Database:
-    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection):
+    def __init__(
+        self, path: Path, writer: aiosqlite.Connection, readers: Sequence[aiosqlite.Connection]
+    ):
         self.path = path
         self._writer = writer
-        self._reader = reader
+        self._readers: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
+        for reader in readers:
+            self._readers.put_nowait(reader)
         self._write_lock = asyncio.Lock()
 
     @classmethod
@@ -105,17 +112,19 @@ class Database:
             raise storage_error(exc, path) from exc
         except OSError as exc:
             raise os_error(exc, path, "cannot open the database") from exc
-        writer = reader = None
+        writer = None
+        readers: list[aiosqlite.Connection] = []
         try:
             writer = await _connect(path)
             await _pragma(writer, "PRAGMA journal_mode=WAL")
-            reader = await _connect(path)
-            db = cls(path, writer, reader)
+            for _ in range(READERS):
+                readers.append(await _connect(path))
+            db = cls(path, writer, readers)
             yield db
         except sqlite3.Error as exc:
             raise storage_error(exc, path) from exc
         finally:
-            for conn in (reader, writer):
+            for conn in (*readers, writer):
                 if conn is not None:
                     await conn.close()
 
@@ -145,12 +154,15 @@ class Database:
         # other read starts. A statement left open across an await (execute, then fetch later)
         # would keep one WAL snapshot alive for every read that overlaps it, and a turn could
         # then miss the message it had just committed.
+        reader = await self._readers.get()
         try:
-            rows = await self._reader.execute_fetchall(sql, params)
+            rows = await reader.execute_fetchall(sql, params)
         except sqlite3.Error as exc:
             if not _is_environmental(exc):
                 raise
             raise storage_error(exc, self.path) from exc
+        finally:
+            self._readers.put_nowait(reader)
         return list(rows)
 
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:

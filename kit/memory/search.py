@@ -16,6 +16,7 @@ leave-one-conversation-out) are in the README.
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -141,11 +142,15 @@ class MemorySearch:
             query_vector = await self.vectors.embed_query(query)
         speakers = await self._messages.speakers(user_id) if "message" in kinds else []
         plan = understand(query, now.astimezone(self._tz).date(), speakers)
-        hits: list[Hit] = []
-        for kind in kinds:
-            hits.extend(
-                await self._layer(user_id, kind, plan, query_vector, now, k, exclude_message_ids)
+        # The layers are independent: searched at once (the database has several readers,
+        # and SQLite and numpy work outside the GIL), a turn waits for the slowest, not all.
+        layers = await asyncio.gather(
+            *(
+                self._layer(user_id, kind, plan, query_vector, now, k, exclude_message_ids)
+                for kind in kinds
             )
+        )
+        hits = [hit for layer in layers for hit in layer]
         hits.sort(key=lambda h: -h.score)
         return SearchResult(query, tuple(hits), query_vector)
 

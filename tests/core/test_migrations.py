@@ -10,7 +10,7 @@ import pytest
 
 from kit.clock import FakeClock, to_iso
 from kit.errors import StorageError
-from kit.memory.db import Database
+from kit.memory.db import READERS, Database
 from kit.memory.migrations import MIGRATIONS, Migration, migrate
 
 # The columns the memory modules rely on. Later migrations may add more, never remove these.
@@ -107,8 +107,10 @@ async def test_unique_keys_hold(tmp_path: Path, clock: FakeClock) -> None:
     """One conversation per (user, channel, id), one day row per (user, day)."""
     async with Database.open(tmp_path / "kit.db") as db:
         await migrate(db, clock)
-        # PRAGMAs read the connection's cached schema; a real query refreshes it first.
-        await db.fetchall("SELECT name FROM sqlite_master")
+        # PRAGMAs read the connection's cached schema; a real query refreshes it first (on
+        # each reader connection: reads take turns on them).
+        for _ in range(READERS):
+            await db.fetchall("SELECT name FROM sqlite_master")
         for table, columns in (
             ("conversations", ["user_id", "channel", "external_id"]),
             ("days", ["user_id", "day"]),
