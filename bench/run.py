@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import Row, machine, print_rows
 
 # Each module has `async def run(quick: bool) -> list[Row]`.
-BENCHMARKS = ("sandwich", "searchable", "passes", "tokens", "footprint")
+BENCHMARKS = ("sandwich", "searchable", "passes", "tokens", "context_recall", "footprint")
 
 
 async def run_all(names: list[str], quick: bool) -> list[Row]:

@@ -76,6 +76,8 @@ async def run(quick: bool = False) -> list[Row]:
 
     llm = FakeLLM(default=model)
     kit_tokens: list[int] = []
+    memory_tokens: list[int] = []
+    sections: dict[str, list[int]] = {}
     history_tokens: list[int] = []
     history = 0
     with tempfile.TemporaryDirectory(prefix="kit-bench-") as folder:
@@ -92,6 +94,11 @@ async def run(quick: bool = False) -> list[Row]:
                     current = at.date()
                 clock.set(max(at, clock.now() + timedelta(seconds=30)))
                 replies.append(reply)
+                plan = await kit.context(said, conversation="terminal")  # what the turn sends
+                memory_tokens.append(plan.memory_tokens)
+                for section in plan.sections:
+                    if section.name != "prompt":
+                        sections.setdefault(section.name, []).append(section.tokens)
                 await kit.send(said, conversation="terminal")
                 kit_tokens.append(request_tokens(llm.requests_for("chat")[-1]))
                 history += estimate_tokens(said)
@@ -101,7 +108,21 @@ async def run(quick: bool = False) -> list[Row]:
     k50, k95 = p50_p95(kit_tokens)
     h50, h95 = p50_p95(history_tokens)
     days = len({at.date() for _, _, at in script})
+    m50, m95 = p50_p95(memory_tokens)
+    per_section = [
+        Row(
+            "tokens/turn",
+            f"section {name} p50 / p95",
+            p50_p95(v)[0],
+            "tokens",
+            f"p95 {p50_p95(v)[1]:,.0f}",
+        )
+        for name, v in sections.items()
+    ]
     return [
+        Row("tokens/turn", "memory p50", m50, "tokens", "all memory sections; target <= 1,200"),
+        Row("tokens/turn", "memory p95", m95, "tokens"),
+        *per_section,
         Row("tokens/turn", "Kit p50", k50, "tokens", f"{len(script)} exchanges over {days} days"),
         Row("tokens/turn", "Kit p95", k95, "tokens", "system + memory sandwich + window"),
         Row("tokens/turn", "whole history p50", h50, "tokens", "pasting every earlier message"),
