@@ -22,6 +22,7 @@ the cached prefix stays byte-identical.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from collections.abc import Sequence
@@ -215,17 +216,8 @@ class ContextBuilder:
         lap("search facts, days, messages")
         plan = self._assemble(stable[0], result, now, conversation)
         lap("fit and render")
-        return Sandwich(
-            system=plan.system,
-            core_facts=plan.core_facts,
-            recent_days=plan.recent_days,
-            relevant=plan.relevant,
-            trimmed=plan.trimmed,
-            memory_tokens=plan.memory_tokens,
-            search=result,
-            sections=plan.sections,
-            stages=tuple(stages),
-            budget_tokens=s.context_budget_tokens,
+        return dataclasses.replace(
+            plan, stages=tuple(stages), budget_tokens=s.context_budget_tokens
         )
 
     async def _stable_part(self, user_id: str, now: datetime) -> tuple[_Stable, bool]:
