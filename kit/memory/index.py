@@ -28,7 +28,7 @@ _LINES: tuple[tuple[str, tuple[str, ...], float], ...] = (
     ("Projects", ("projects",), 0.2),
     ("Topics", ("person", "preferences", "technical", "entities", "workflows"), 0.25),
 )
-_LATELY_SHARE = 0.2
+_LATELY_SHARE = 0.15
 LATELY_DAYS = 14  # day summaries the "Lately" names come from
 _NAME_CHARS = 40
 
@@ -167,8 +167,10 @@ class MemoryIndex:
                 lines.append(line)
             seen.update(n.casefold() for n in line.names)
         lately = names_in(await self._days.latest_texts(user_id, LATELY_DAYS))
-        ranked = [(n, c) for n, c in _ranked(lately.items()) if n.casefold() not in seen]
-        budget = int(room * _LATELY_SHARE) + carry
+        # Names said at least twice, in their own share only: what fact lines leave unused
+        # is not handed to them (it would crowd out the retrieved items in the budget).
+        ranked = [(n, c) for n, c in _ranked(lately.items()) if c > 1 and n.casefold() not in seen]
+        budget = int(room * _LATELY_SHARE)
         recent = _fit_line("Lately (names in recent days)", ranked, budget)
         if recent.names:
             lines.append(IndexLine(recent.label, recent.names, 0))  # a taste, not a census
