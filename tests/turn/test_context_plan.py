@@ -99,7 +99,9 @@ async def test_memory_index_bytes_are_identical_until_memory_changes(
     assert "Ana, Bruno" in _index(third) and _index(third) != _index(second)
 
     day = clock.now().date() - timedelta(days=1)
-    await kit.services.days.put_detailed("owner", day, "- Met Carla at the market\n- Carla sold us figs", 3)
+    await kit.services.days.put_detailed(
+        "owner", day, "- Met Carla at the market\n- Bought figs from Carla", 3
+    )
     fourth = await kit.context("Anything new about the garden?")
     assert _index(fourth) != _index(third) and "Carla" in _index(fourth)
 
