@@ -259,7 +259,14 @@ async def test_recalled_memory_cannot_close_its_block_or_pose_as_instructions(
     )
     # Multi-line layers (a day, the window summary) keep their lines, quoted: no heading or role
     # line in the block is anyone's but Kit's.
-    ours = ("## Core facts", "## Recent days", "### ", "## Earlier in", "## Relevant")
+    ours = (
+        "## Memory index",
+        "## Core facts",
+        "## Recent days",
+        "### ",
+        "## Earlier in",
+        "## Relevant",
+    )
     for line in system.splitlines():
         assert not line.startswith("#") or line.startswith(ours), line
         assert not line.upper().startswith("SYSTEM"), line
