@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, tzinfo
 
+from kit.clock import local_minute
 from kit.curator.reports import RemReport
 from kit.memory.facts import Fact, HistoryEntry
 
@@ -12,7 +13,7 @@ def when(moment: datetime | None, tz: tzinfo, *, empty: str = "—") -> str:
     """A moment as the owner reads it: local date and minute."""
     if moment is None:
         return empty
-    return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+    return local_minute(moment, tz)
 
 
 def on_day(moment: datetime | None, tz: tzinfo, *, empty: str = "never") -> str:
