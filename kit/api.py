@@ -18,6 +18,7 @@ from kit.agent import Inbound, TurnResult
 from kit.app import Services, build
 from kit.clock import Clock
 from kit.config import Settings, load_settings
+from kit.curator.passes import OnPass
 from kit.curator.records import PassRecord
 from kit.curator.reports import PassOutcome, UndoResult
 from kit.embed.base import Embedder
@@ -190,15 +191,19 @@ class Kit:
         )
 
     async def curate(
-        self, *, user: str | None = None, retry_parked: bool = False
+        self,
+        *,
+        user: str | None = None,
+        retry_parked: bool = False,
+        on_pass: OnPass | None = None,
     ) -> list[PassOutcome]:
         """Curate the user's uncurated messages now (the idle sweep does this on its own), or
-        retry the batches parked after repeated failures."""
+        retry the batches parked after repeated failures. `on_pass` hears of each pass."""
         curator = self.services.curator
         if retry_parked:
-            outcomes = await curator.retry_parked(self._user(user))
+            outcomes = await curator.retry_parked(self._user(user), on_pass=on_pass)
         else:
-            outcomes = await curator.curate_user(self._user(user))
+            outcomes = await curator.curate_user(self._user(user), on_pass=on_pass)
         self.services.background.notify()  # embed the new facts
         return outcomes
 
