@@ -25,7 +25,7 @@ from kit.embed.base import Embedder
 from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry, Provenance
-from kit.memory.messages import NewMessage
+from kit.memory.messages import ChatHistory, NewMessage
 from kit.memory.search import Hit
 from kit.memory.vectors import KINDS, Kind
 
@@ -206,6 +206,20 @@ class Kit:
             outcomes = await curator.curate_user(self._user(user), on_pass=on_pass)
         self.services.background.notify()  # embed the new facts
         return outcomes
+
+    async def chat_history(
+        self,
+        conversation: str,
+        *,
+        user: str | None = None,
+        channel: str = "terminal",
+        limit: int = 20,
+    ) -> ChatHistory:
+        """A conversation's latest messages and its rolling summary, as a front-end shows them
+        when it is opened again (`llm chat -c` style)."""
+        return await self.services.messages.history(
+            self._user(user), channel, conversation, limit=limit
+        )
 
     async def passes(
         self, *, user: str | None = None, limit: int = 20, include_noop: bool = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime, tzinfo
 
 from kit.clock import local_minute
+from kit.curator.records import PassRecord
 from kit.curator.reports import RemReport
 from kit.memory.facts import Fact, HistoryEntry
 
@@ -36,6 +37,14 @@ def clip(text: str, width: int) -> str:
 
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def pass_line(record: PassRecord, tz: tzinfo) -> str:
+    """One curation pass, as chosen from a list: number, when, what, how much."""
+    what = f"{record.kind} {record.category}" if record.category else record.kind
+    return f"pass {record.id:<4} {when(record.started_at, tz)}  {what:<18} " + plural(
+        record.change_count, "change"
+    )
 
 
 def fact_line(fact: Fact) -> str:

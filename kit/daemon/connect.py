@@ -53,14 +53,17 @@ async def connect_to(
     lock = DataDirLock(settings.data_dir)
     holder = lock.try_acquire("standalone")
     if holder is None:
-        try:
-            async with Kit.open(
-                settings=settings, llm=llm, embedder=embedder, clock=clock, background=background
-            ) as kit:
-                yield LocalClient(kit, kit.services.clock.now(), user=user)
-                await _settle(kit)
-        finally:
-            lock.release()
+        engine = engine_here(
+            settings,
+            lock,
+            user=user,
+            background=background,
+            llm=llm,
+            embedder=embedder,
+            clock=clock,
+        )
+        async with engine as here:
+            yield here
         return
     if holder.role != "daemon":
         raise AlreadyRunning(
@@ -71,6 +74,28 @@ async def connect_to(
     client = SocketClient(socket_path(settings.data_dir), user=user)
     await wait_until_ready(client, holder, settings, ready_timeout)
     yield client
+
+
+@asynccontextmanager
+async def engine_here(
+    settings: Settings,
+    lock: DataDirLock,
+    *,
+    user: str | None = None,
+    background: bool = True,
+    llm: LLM | None = None,
+    embedder: Embedder | None = None,
+    clock: Clock | None = None,
+) -> AsyncIterator[LocalClient]:
+    """Kit in this process, under `lock` (taken by the caller, released here at the end)."""
+    try:
+        async with Kit.open(
+            settings=settings, llm=llm, embedder=embedder, clock=clock, background=background
+        ) as kit:
+            yield LocalClient(kit, kit.services.clock.now(), user=user)
+            await _settle(kit)
+    finally:
+        lock.release()
 
 
 async def wait_until_ready(
