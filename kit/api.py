@@ -18,13 +18,14 @@ from kit.agent import Inbound, TurnResult, validate_text
 from kit.app import Services, build
 from kit.clock import Clock, check_time
 from kit.config import Settings, load_settings
+from kit.curator.passes import OnPass
 from kit.curator.records import PassRecord
 from kit.curator.reports import PassOutcome, UndoResult
 from kit.embed.base import Embedder
 from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry, Provenance
-from kit.memory.messages import NewMessage
+from kit.memory.messages import ChatHistory, NewMessage
 from kit.memory.plan import Sandwich
 from kit.memory.search import Hit
 from kit.memory.vectors import KINDS, Kind
@@ -211,17 +212,35 @@ class Kit:
         )
 
     async def curate(
-        self, *, user: str | None = None, retry_parked: bool = False
+        self,
+        *,
+        user: str | None = None,
+        retry_parked: bool = False,
+        on_pass: OnPass | None = None,
     ) -> list[PassOutcome]:
         """Curate the user's uncurated messages now (the idle sweep does this on its own), or
-        retry the batches parked after repeated failures."""
+        retry the batches parked after repeated failures. `on_pass` hears of each pass."""
         curator = self.services.curator
         if retry_parked:
-            outcomes = await curator.retry_parked(self._user(user))
+            outcomes = await curator.retry_parked(self._user(user), on_pass=on_pass)
         else:
-            outcomes = await curator.curate_user(self._user(user))
+            outcomes = await curator.curate_user(self._user(user), on_pass=on_pass)
         self.services.background.notify()  # embed the new facts
         return outcomes
+
+    async def chat_history(
+        self,
+        conversation: str,
+        *,
+        user: str | None = None,
+        channel: str = "terminal",
+        limit: int = 20,
+    ) -> ChatHistory:
+        """A conversation's latest messages and its rolling summary, as a front-end shows them
+        when it is opened again (`llm chat -c` style)."""
+        return await self.services.messages.history(
+            self._user(user), channel, conversation, limit=limit
+        )
 
     async def passes(
         self, *, user: str | None = None, limit: int = 20, include_noop: bool = False

@@ -43,11 +43,13 @@ from kit.memory.vectors import VectorIndex
 from kit.memory.versions import MemoryVersions
 from kit.memory.window import WindowKeeper
 from kit.prompts import Prompts
+from kit.reach import Reach
 from kit.tools import Tools
 
 log = logging.getLogger(__name__)
 
 API_KEY_ENV = "ANTHROPIC_API_KEY"
+REACH_SECONDS = 10.0  # how long `kit doctor` waits for the model API (no retries)
 
 
 class UnconfiguredLLM:
@@ -224,6 +226,31 @@ async def build(
         attempts=attempts,
         embedding_problem=problem,
     )
+
+
+async def reach_models(
+    settings: Settings, *, within: float = REACH_SECONDS
+) -> list[tuple[str, Reach]]:
+    """Each configured model tried once with the key from the environment (`kit doctor`):
+    free token counts, no retries, `within` seconds each. Empty without a key."""
+    key = os.environ.get(API_KEY_ENV, "")
+    if not key:
+        return []
+    from kit.llm.anthropic import AnthropicLLM
+
+    client = AnthropicLLM(
+        api_key=key, base_url=settings.llm.base_url or None, max_retries=0, timeout=within
+    )
+    found: list[tuple[str, Reach]] = []
+    try:
+        for model in dict.fromkeys((settings.llm.chat_model, settings.llm.small_model)):
+            reach = await client.reach(model)
+            found.append((model, reach))
+            if reach.outcome in ("refused", "unreachable"):
+                break  # the other model would only say the same
+    finally:
+        await client.aclose()
+    return found
 
 
 def _real_llm(settings: Settings, stack: AsyncExitStack) -> LLM:

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import difflib
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
+from importlib import metadata
+from typing import Any
 
 from kit.errors import KitError
 from kit.logs import setup_logging
@@ -41,9 +45,39 @@ EDGE_COMMANDS = ("kitd.run", "tui.command")
 
 log = logging.getLogger("kit")
 
+# Exit status when whoever read our output went away (`kit search ... | head -3`): what a shell
+# reports for a program ended by SIGPIPE (128 + 13), without the traceback.
+READER_GONE = 141
 
-def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="kit", description="Kit: a memory-first personal assistant")
+
+class KitParser(argparse.ArgumentParser):
+    """argparse, but an unknown command gets "did you mean" instead of the list of all of them.
+    (Subcommand parsers are made with the parent's class, so `kit eval retrievl` gets it too.)"""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if not isinstance(action, argparse._SubParsersAction) or value in action.choices:
+            super()._check_value(action, value)
+            return
+        names = list(action.choices)
+        close = difflib.get_close_matches(str(value), names, n=3, cutoff=0.6)
+        hint = (
+            "did you mean " + " or ".join(repr(c) for c in close) + "?"
+            if close
+            else f"`{self.prog} --help` lists the commands ({', '.join(names)})"
+        )
+        raise argparse.ArgumentError(action, f"unknown command {value!r}; {hint}")
+
+
+def version() -> str:
+    try:
+        return metadata.version("kit-assistant")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed; pip install -e .)"
+
+
+def parser() -> KitParser:
+    top = KitParser(prog="kit", description="Kit: a memory-first personal assistant")
+    top.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     top.add_argument(
         "--config", help="config file (default: $KIT_CONFIG or ~/.config/kit/config.toml)"
     )
@@ -61,6 +95,18 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        try:
+            code = _run(argv)
+        finally:
+            sys.stdout.flush()  # a reader that went away shows here, not as noise at exit
+    except BrokenPipeError:
+        _reader_gone()
+        return READER_GONE
+    return code
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = parser().parse_args(argv)
     setup_logging(args.verbose)
     if not args.verbose:
@@ -73,6 +119,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return code
+
+
+def _reader_gone() -> None:
+    """The standard recipe (Python docs, "Note on SIGPIPE"): point stdout at /dev/null so the
+    interpreter's own flush at exit finds nothing to complain about, and end quietly."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -15,12 +15,14 @@ from typing import Literal, Protocol
 from kit.agent import TurnResult
 from kit.api import Kit
 from kit.clock import day_bounds, local_date
+from kit.curator.records import PassRecord
 from kit.curator.reports import RemProgress, RemReport, UndoResult
 from kit.errors import InputError
 from kit.llm.base import TextSink
 from kit.memory.budget import BudgetState
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
 
 ProgressSink = Callable[[RemProgress], Awaitable[None]]
@@ -48,6 +50,10 @@ class KitClient(Protocol):
         self, text: str, *, conversation: str = "terminal", on_text: TextSink | None = None
     ) -> TurnResult: ...
 
+    async def chat_history(self, conversation: str = "terminal", *, limit: int = 20) -> ChatHistory:
+        """The conversation's latest messages and rolling summary (for reopening it)."""
+        ...
+
     async def days(self) -> list[Day]: ...
 
     async def day(self, day: date) -> Day | None: ...
@@ -59,6 +65,10 @@ class KitClient(Protocol):
     async def fact_history(self, fact_id: int) -> list[HistoryEntry]: ...
 
     async def deactivate_fact(self, fact_id: int, reason: str) -> Fact: ...
+
+    async def passes(self, *, limit: int = 20) -> list[PassRecord]:
+        """Recent passes that changed something, newest first (to choose one to undo)."""
+        ...
 
     async def undo_pass(self, pass_id: int) -> UndoResult: ...
 
@@ -106,6 +116,11 @@ class LocalClient:
             text, user=self._user, channel=LOCAL_CHANNEL, conversation=conversation, on_text=on_text
         )
 
+    async def chat_history(self, conversation: str = "terminal", *, limit: int = 20) -> ChatHistory:
+        return await self.kit.chat_history(
+            conversation, user=self._user, channel=LOCAL_CHANNEL, limit=limit
+        )
+
     async def days(self) -> list[Day]:
         return await self.kit.days(user=self._user)
 
@@ -130,6 +145,9 @@ class LocalClient:
         if not reason.strip():
             raise InputError("say why the fact should go (a reason is kept in its history)")
         return await self.kit.forget_fact(fact_id, reason=reason.strip(), user=self._user)
+
+    async def passes(self, *, limit: int = 20) -> list[PassRecord]:
+        return await self.kit.passes(user=self._user, limit=limit)
 
     async def undo_pass(self, pass_id: int) -> UndoResult:
         return await self._services.curator.undo(self._user, pass_id)

@@ -68,6 +68,13 @@ def local_date(when: datetime, tz: tzinfo) -> date:
     return when.astimezone(tz).date()
 
 
+def local_minute(when: datetime, tz: tzinfo, *, zone: bool = False) -> str:
+    """A moment as the owner reads it: the local date and minute (and the zone's abbreviation,
+    where nothing around it says which zone this is)."""
+    local = when.astimezone(tz)
+    return local.strftime("%Y-%m-%d %H:%M %Z" if zone else "%Y-%m-%d %H:%M").strip()
+
+
 def day_bounds(day: date, tz: tzinfo) -> tuple[datetime, datetime]:
     """Start (inclusive) and end (exclusive) of a local day, in UTC."""
     start = datetime(day.year, day.month, day.day, tzinfo=tz)

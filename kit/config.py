@@ -138,10 +138,16 @@ def default_config_path() -> Path:
     return Path(base) / "kit" / "config.toml"
 
 
-def load_settings(config: Path | str | None = None, data_dir: Path | str | None = None) -> Settings:
+def load_settings(
+    config: Path | str | None = None,
+    data_dir: Path | str | None = None,
+    *,
+    check_data_dir: bool = True,
+) -> Settings:
     """Read settings. Precedence: explicit arguments, then KIT_CONFIG / KIT_DATA_DIR, then XDG.
 
-    An explicitly named config file must exist; the XDG one is optional.
+    An explicitly named config file must exist; the XDG one is optional. The data directory
+    is checked too (`kit doctor` checks it on its own, to report it on its own line).
     """
     explicit = config or os.environ.get("KIT_CONFIG")
     path = Path(explicit).expanduser() if explicit else default_config_path()
@@ -153,7 +159,8 @@ def load_settings(config: Path | str | None = None, data_dir: Path | str | None 
     chosen_dir = data_dir or os.environ.get("KIT_DATA_DIR")
     settings = parse_settings(raw, source=str(path))
     folder = Path(chosen_dir).expanduser() if chosen_dir else settings.data_dir
-    check_private_dir(folder)  # every command reads its settings first: one rule for all
+    if check_data_dir:
+        check_private_dir(folder)  # every command reads its settings first: one rule for all
     return dataclasses.replace(
         settings, data_dir=folder, config_path=path if path.exists() else None
     )

@@ -1,9 +1,12 @@
 """`KitApp`: the terminal UI. Four panes (chat, days, facts, consolidation), a status line and a
 footer of key bindings. It only ever talks to a `KitClient`, so it neither knows nor cares
-whether Kit runs in this process or in a daemon behind the control socket."""
+whether Kit runs in this process or in a daemon behind the control socket. With a `Follower`
+(what `kit tui` uses) it also follows the engine: when the daemon stops it says so once, keeps
+the status line true, and carries on with the daemon back or with Kit run here."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import tzinfo
@@ -19,6 +22,8 @@ from textual.widgets import Footer, TabbedContent, TabPane
 
 from kit.client import KitClient
 from kit.clock import resolve_timezone
+from kit.daemon.follow import Follower
+from kit.daemon.socket_client import DaemonUnavailable
 from tui.base import MemoryChanged, Pane, start_work
 from tui.chat import ChatPane
 from tui.consolidation import ConsolidationPane
@@ -36,6 +41,9 @@ FOCUS_ON_SHOW = {
     "rem": "#rem-report-box",
 }
 
+FOLLOW_GROUP = "follow"  # the worker that follows the engine as long as the app runs
+NOTICE_SECONDS = 10  # how long an error stays up; the same one again meanwhile is not repeated
+
 
 class KitApp(App[None]):
     CSS_PATH = "kit.tcss"
@@ -44,10 +52,11 @@ class KitApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         # Listed after the focused pane's own keys in the footer (and on the tab labels).
         Binding("ctrl+r", "reload", "Reload", tooltip="Reload the status and every pane"),
-        Binding("f1", "show_tab('chat')", "Chat", tooltip="Show the chat"),
-        Binding("f2", "show_tab('days')", "Days", tooltip="Show the day summaries"),
-        Binding("f3", "show_tab('facts')", "Facts", tooltip="Show the facts"),
-        Binding("f4", "show_tab('rem')", "REM", tooltip="Show consolidation"),
+        # On the tab labels already, so not in the footer (which then fits 80 columns).
+        Binding("f1", "show_tab('chat')", "Chat", tooltip="Show the chat", show=False),
+        Binding("f2", "show_tab('days')", "Days", tooltip="Show the day summaries", show=False),
+        Binding("f3", "show_tab('facts')", "Facts", tooltip="Show the facts", show=False),
+        Binding("f4", "show_tab('rem')", "REM", tooltip="Show consolidation", show=False),
         # Hidden from the footer as in every Textual app; the palette lists it as "Quit".
         Binding("ctrl+q", "quit", "Quit", tooltip="Quit the TUI", priority=True, show=False),
     ]
@@ -65,6 +74,7 @@ class KitApp(App[None]):
         self.tz = tz if tz is not None else resolve_timezone("")
         self.conversation = conversation
         self.log_file = log_file  # named in messages about unexpected errors
+        self._shown: dict[str, float] = {}  # error message -> when it was last shown
 
     def compose(self) -> ComposeResult:
         with TabbedContent(initial="chat", id="tabs"):
@@ -82,6 +92,8 @@ class KitApp(App[None]):
     def on_mount(self) -> None:
         self.reload_everything()
         self.action_show_tab("chat")
+        if isinstance(self.client, Follower):
+            start_work(self, self._follow, self.client, group=FOLLOW_GROUP)
 
     # -- failures: the one place client errors become notifications -------------------------
 
@@ -92,7 +104,56 @@ class KitApp(App[None]):
             yield
         except Exception as exc:
             log_failure(exc)
-            self.notify(describe(exc, self.log_file), title="Kit", severity="error", timeout=10)
+            if isinstance(exc, DaemonUnavailable) and isinstance(self.client, Follower):
+                return  # `_follow` says it once, and the status line shows it meanwhile
+            self._notify_once(describe(exc, self.log_file))
+
+    def _notify_once(self, message: str) -> None:
+        """An error, unless the very same one is on the screen already (several panes failing
+        for one reason say it once)."""
+        now = time.monotonic()
+        if now - self._shown.get(message, -NOTICE_SECONDS) < NOTICE_SECONDS:
+            return
+        self._shown[message] = now
+        self.notify(message, title="Kit", severity="error", timeout=NOTICE_SECONDS)
+
+    # -- following the engine across daemon restarts ------------------------------------------
+
+    def announce_lost(self, fallback_after: float) -> None:
+        """The daemon went away: the status line says so, and one notification says what next."""
+        self.query_one("#status", StatusLine).show_lost("daemon stopped · waiting for it")
+        self.notify(
+            f"Waiting for it to come back; if it has not within {fallback_after:.0f}s, Kit "
+            "runs inside this TUI. What you sent before is saved.",
+            title="Kit daemon stopped",
+            severity="warning",
+            timeout=NOTICE_SECONDS,
+        )
+
+    async def _follow(self, follower: Follower) -> None:
+        status = self.query_one("#status", StatusLine)
+        while True:
+            await follower.wait_lost()
+            self.announce_lost(follower.fallback_after)
+            try:
+                mode = await follower.recover()
+            except Exception as exc:  # Kit could not be opened here (its database, say)
+                log_failure(exc)
+                status.show_lost("no engine · quit and reopen kit tui")
+                self.notify(describe(exc, self.log_file), title="Kit", severity="error")
+                return
+            if mode == "daemon":
+                self.notify("Connected to the Kit daemon again.", title="Kit")
+            else:
+                self.notify(
+                    "Kit now runs inside this TUI, as the daemon did not come back. Quit the "
+                    "TUI before you start the daemon again (`kit run`): it holds the data "
+                    "directory until then.",
+                    title="Kit runs here now",
+                    severity="warning",
+                    timeout=NOTICE_SECONDS * 2,
+                )
+            self.reload_everything()
 
     # -- keeping what is shown fresh ----------------------------------------------------------
 

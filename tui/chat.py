@@ -1,7 +1,9 @@
-"""The chat pane: the conversation, the reply streaming in, and what memory the reply used."""
+"""The chat pane: the conversation (its latest messages when reopened, the rolling summary of
+older ones on demand), the reply streaming in, and what memory the reply used."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -11,8 +13,15 @@ from textual.widgets import Collapsible, Input, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
 from kit.agent import TurnResult
+from kit.memory.messages import ChatHistory, Message
 from tui.base import MemoryChanged, Pane
-from tui.format import clip, fact_line
+from tui.format import clip, fact_line, plural
+
+HISTORY_LIMIT = 20  # messages shown when a conversation is reopened
+HINT = (
+    "Talk to Kit. It answers from what it remembers; a note under each reply shows which "
+    "memories it used (ctrl+o opens the latest)."
+)
 
 
 class HistoryInput(Input):
@@ -65,10 +74,14 @@ class Said(Static):
 
 
 class Reply(Vertical):
-    """Kit's reply: Markdown that grows as chunks stream in."""
+    """Kit's reply: Markdown that grows as chunks stream in (or, reopened, is there already)."""
+
+    def __init__(self, text: str = "", *, classes: str = "") -> None:
+        super().__init__(classes=classes)
+        self._text = text
 
     def compose(self) -> ComposeResult:
-        yield Markdown("", classes="reply-body")
+        yield Markdown(self._text, classes="reply-body")
 
     @property
     def body(self) -> Markdown:
@@ -79,21 +92,31 @@ class MemoryNote(Collapsible):
     """Which facts and days were in the reply's context; collapsed until asked for."""
 
 
+class EarlierSummary(Static):
+    """The rolling summary of the messages that left the working window (ctrl+s)."""
+
+
 class ChatPane(Pane):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+o", "toggle_memory", "Memory used")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+o", "toggle_memory", "Memory used"),
+        Binding(
+            "ctrl+s",
+            "toggle_summary",
+            "Summary",
+            tooltip="Show or hide the summary of this conversation's older messages",
+        ),
+    ]
 
     def __init__(self, *, conversation: str = "terminal", id: str | None = None) -> None:
         super().__init__(id=id)
         self.conversation = conversation
         self.busy = False
+        self.history: ChatHistory | None = None  # None until loaded
+        self._history_settled = asyncio.Event()  # loaded, or failed to: a turn may show now
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="transcript"):
-            yield Static(
-                "Talk to Kit. It answers from what it remembers; a note under each reply "
-                "shows which memories it used (ctrl+o opens the latest).",
-                id="chat-hint",
-            )
+            yield Static(HINT, id="chat-hint")
         yield HistoryInput(placeholder="Message Kit (enter sends, ↑↓ history)", id="prompt")
 
     @property
@@ -105,7 +128,33 @@ class ChatPane(Pane):
         return self.query_one("#transcript", VerticalScroll)
 
     async def reload(self) -> None:
-        """The transcript is this session's; nothing to reload."""
+        """Once: the conversation as it was left (its latest messages), so a reopened chat
+        continues where it stopped. After that the transcript is this session's own."""
+        if self.history is not None or self.query(Said):
+            return  # shown already, or this session has begun (no reordering under it)
+        try:
+            with self.kit_app.reporting():
+                history = await self.client.chat_history(self.conversation, limit=HISTORY_LIMIT)
+                await self._show_history(history)
+                self.history = history
+        finally:
+            self._history_settled.set()
+
+    async def _show_history(self, history: ChatHistory) -> None:
+        if not history.messages:
+            return
+        older = (
+            f"{plural(history.earlier, 'earlier message')} before these; "
+            if history.earlier
+            else ""
+        )
+        summary = "ctrl+s shows the summary of older ones" if history.summary else ""
+        name = "this conversation" if self.conversation == "terminal" else self.conversation
+        note = f"Continuing {name}: {older}{summary}".rstrip("; :")
+        self.query_one("#chat-hint", Static).update(f"{note}.")
+        widgets = [_earlier(m) for m in history.messages]
+        await self.transcript.mount_all(widgets, after="#chat-hint")
+        self.transcript.scroll_end(animate=False)
 
     def focus_prompt(self) -> None:
         self.prompt.focus()
@@ -125,14 +174,16 @@ class ChatPane(Pane):
         await self.send(text)
 
     async def send(self, text: str) -> None:
-        """Show the owner's message and start the turn in a worker."""
+        """Start the turn in a worker: it shows the owner's message, then the reply."""
         self.busy = True
+        self.work(self._turn, text, group="chat")
+
+    async def _turn(self, text: str) -> None:
+        # After the conversation's earlier messages (loading them takes a moment at start).
+        await self._history_settled.wait()
         reply = Reply(classes="reply")
         await self.transcript.mount_all([Said(text, markup=False, classes="said"), reply])
         self.transcript.scroll_end(animate=False)
-        self.work(self._turn, text, reply, group="chat")
-
-    async def _turn(self, text: str, reply: Reply) -> None:
         chunks: list[str] = []
         # Started on the first chunk: a stream stopped before its task ran raises on stop().
         stream: MarkdownStream | None = None
@@ -197,6 +248,22 @@ class ChatPane(Pane):
         )
         return MemoryNote(body, title=title, collapsed=True, classes="memory-note")
 
+    async def action_toggle_summary(self) -> None:
+        shown = self.query(EarlierSummary)
+        if shown:
+            await shown.remove()
+            return
+        summary = self.history.summary if self.history is not None else ""
+        if not summary:
+            self.notify(
+                "nothing summarised yet: all of this conversation is still in Kit's working memory",
+                severity="information",
+            )
+            return
+        box = EarlierSummary(f"Summary of the older messages\n\n{summary}", markup=False)
+        await self.transcript.mount(box, after="#chat-hint")
+        self.transcript.scroll_to_widget(box, animate=False, top=True)
+
     def action_toggle_memory(self) -> None:
         notes = self.query(MemoryNote)
         if not notes:
@@ -205,3 +272,11 @@ class ChatPane(Pane):
         note = notes.last()
         note.collapsed = not note.collapsed
         self.transcript.scroll_to_widget(note, animate=False)
+
+
+def _earlier(message: Message) -> Said | Reply:
+    """A message from before this session, shown as it was when it was new."""
+    if message.role == "assistant":
+        return Reply(message.text, classes="reply earlier")
+    text = f"{message.speaker}: {message.text}" if message.speaker else message.text
+    return Said(text, markup=False, classes="said earlier")

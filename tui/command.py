@@ -14,7 +14,7 @@ from pathlib import Path
 
 from kit.clock import resolve_timezone
 from kit.config import load_settings
-from kit.daemon.connect import connect_to
+from kit.daemon.follow import Follower
 from kit.daemon.logfile import add_file_log, remove_file_log
 
 
@@ -23,7 +23,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "tui",
         help="the terminal UI: chat, days, facts, REM (uses the daemon when it runs)",
         description="Open Kit's terminal UI. It talks to the daemon (`kit run`) over its control "
-        "socket when one runs, and runs Kit in this process otherwise. Logs go to "
+        "socket when one runs, and runs Kit in this process otherwise; when the daemon stops "
+        "under it, it reconnects if the daemon comes back, or runs Kit itself. Logs go to "
         "<data_dir>/logs/tui.log while it is open.",
     )
     cmd.add_argument("--conversation", default="terminal", help="conversation name")
@@ -61,7 +62,7 @@ async def run(args: argparse.Namespace) -> int:
     tz = resolve_timezone(settings.schedule.timezone)
     log_file = tui_log_path(settings.data_dir)
     with logs_to_file(log_file):
-        async with connect_to(settings, user=args.user, background=True) as client:
+        async with Follower.open(settings, user=args.user, background=True) as client:
             app = KitApp(client, tz=tz, conversation=args.conversation, log_file=log_file)
             await app.run_async()
     return app.return_code or 0

@@ -53,7 +53,13 @@ class StepLine(Static):
 class ConsolidationPane(Pane):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "run_rem", "Run REM"),
-        Binding("n", "dry_run", "Dry run"),
+        Binding(
+            "n",
+            "dry_run",
+            "Dry run",
+            tooltip="What REM would do, changing nothing (the model is still asked: it spends "
+            "tokens)",
+        ),
         Binding("l", "last_report", "Last report"),
     ]
 

@@ -1,4 +1,5 @@
-"""Small modal dialogs: confirm an action (optionally with a reason), ask for one value."""
+"""Small modal dialogs: confirm an action (optionally with a reason), ask for one value, pick
+one of a list."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
 
 
 class Confirm(ModalScreen[str | None]):
@@ -80,6 +82,31 @@ class Ask(ModalScreen[str | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class Pick(ModalScreen[str | None]):
+    """Choose one of a list (a curation pass to undo). Dismisses with its id or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, choices: list[tuple[str, str]], *, hint: str = "") -> None:
+        super().__init__()
+        self._title = title
+        self._choices = choices  # (id, what to show)
+        self._hint = hint
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self._title, classes="dialog-title")
+            yield OptionList(*(Option(label, id=key) for key, label in self._choices), id="choices")
+            yield Static(self._hint or "enter to choose, esc to cancel", classes="dialog-hint")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -12,17 +12,17 @@ from textual.containers import Horizontal
 from textual.widgets import Checkbox, DataTable, Input, Select
 
 from kit.config import CATEGORIES
-from kit.errors import InputError
 from kit.memory.facts import Fact
 from tui.base import Pane
 from tui.changes import ask_deactivate, ask_undo
-from tui.dialogs import Ask
+from tui.dialogs import Pick
 from tui.fact_history import FactHistoryScreen
-from tui.format import clip, fact_line, on_day
+from tui.format import clip, fact_line, on_day, pass_line
 
 # Columns beside the fact's text, with their widths; the text gets what is left.
 FIXED_COLUMNS = (("#", 4), ("category", 11), ("conf", 4), ("expires", 10), ("last used", 10))
 MIN_TEXT_WIDTH = 16
+PASSES_LISTED = 30
 
 
 class FactsPane(Pane):
@@ -30,7 +30,8 @@ class FactsPane(Pane):
         Binding("o", "open", "History"),
         Binding("d", "deactivate", "Deactivate"),
         Binding("u", "undo_pass", "Undo pass"),
-        Binding("slash", "search", "Filter", key_display="/"),
+        # The filter box's placeholder names its key: the footer keeps to 80 columns.
+        Binding("slash", "search", "Filter", key_display="/", show=False),
         Binding("c", "category", "Category"),
         Binding("i", "toggle_inactive", "Inactive"),
     ]
@@ -149,18 +150,23 @@ class FactsPane(Pane):
             ask_deactivate(self, fact)
 
     def action_undo_pass(self) -> None:
-        def chosen(answer: str | None) -> None:
-            if not answer:
-                return
-            with self.kit_app.reporting():
-                if not answer.isdigit():
-                    raise InputError(
-                        f"{answer!r} is not a pass number; a fact's history (o) shows the "
-                        "pass that changed it"
-                    )
-                ask_undo(self, int(answer))
+        self.work(self._pick_pass, group="change")
 
-        self.app.push_screen(Ask("Undo curation pass number", placeholder="e.g. 12"), chosen)
+    async def _pick_pass(self) -> None:
+        """The recent passes that can be undone, newest first, to choose from."""
+        with self.kit_app.reporting():
+            passes = [p for p in await self.client.passes(limit=PASSES_LISTED) if p.undoable]
+            if not passes:
+                self.notify("no curation pass to undo: none has changed a fact yet")
+                return
+
+            def chosen(pass_id: str | None) -> None:
+                if pass_id is not None:
+                    ask_undo(self, int(pass_id))
+
+            choices = [(str(p.id), pass_line(p, self.tz)) for p in passes]
+            hint = "enter to choose (then confirm), esc to cancel; newest first"
+            self.app.push_screen(Pick("Undo which curation pass?", choices, hint=hint), chosen)
 
     def action_search(self) -> None:
         self.query_one("#fact-filter", Input).focus()

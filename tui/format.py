@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import date, datetime, tzinfo
 
+from kit.clock import local_minute
+from kit.curator.records import PassRecord
 from kit.curator.reports import RemReport
 from kit.memory.facts import Fact, HistoryEntry
 
@@ -12,7 +14,7 @@ def when(moment: datetime | None, tz: tzinfo, *, empty: str = "—") -> str:
     """A moment as the owner reads it: local date and minute."""
     if moment is None:
         return empty
-    return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+    return local_minute(moment, tz)
 
 
 def on_day(moment: datetime | None, tz: tzinfo, *, empty: str = "never") -> str:
@@ -35,6 +37,14 @@ def clip(text: str, width: int) -> str:
 
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def pass_line(record: PassRecord, tz: tzinfo) -> str:
+    """One curation pass, as chosen from a list: number, when, what, how much."""
+    what = f"{record.kind} {record.category}" if record.category else record.kind
+    return f"pass {record.id:<4} {when(record.started_at, tz)}  {what:<18} " + plural(
+        record.change_count, "change"
+    )
 
 
 def fact_line(fact: Fact) -> str:

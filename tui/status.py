@@ -53,15 +53,25 @@ def status_text(status: Status | None, tz: tzinfo, width: int) -> str:
 
 
 class StatusLine(Static):
-    """Shows the last `Status` the client reported; `KitApp` refreshes it after every change."""
+    """Shows the last `Status` the client reported; `KitApp` refreshes it after every change,
+    and says so at once when there is no engine to ask (the daemon stopped)."""
 
     def __init__(self, tz: tzinfo, *, id: str | None = None) -> None:
         super().__init__("connecting…", markup=False, id=id)
         self._tz = tz
         self.status: Status | None = None
+        self.lost: str | None = None
 
     def show(self, status: Status) -> None:
         self.status = status
+        self.lost = None
+        self.remove_class("lost")
+        self._render_line()
+
+    def show_lost(self, what: str) -> None:
+        self.status = None
+        self.lost = what
+        self.add_class("lost")
         self._render_line()
 
     def on_resize(self) -> None:
@@ -69,4 +79,7 @@ class StatusLine(Static):
 
     def _render_line(self) -> None:
         width = self.content_region.width or self.app.size.width
-        self.update(status_text(self.status, self._tz, width))
+        if self.lost is not None:
+            self.update(f"✕ {self.lost}"[: max(0, width)])
+        else:
+            self.update(status_text(self.status, self._tz, width))

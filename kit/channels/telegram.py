@@ -24,6 +24,7 @@ from http import HTTPStatus
 from typing import Any
 
 from telegram import (
+    Bot,
     BotCommand,
     Message,
     MessageOriginChannel,
@@ -58,8 +59,9 @@ from kit.channels.telegram_access import TelegramAccess
 from kit.channels.telegram_config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
 from kit.config import Settings
 from kit.errors import ConfigError, KitError
+from kit.reach import Reach
 
-__all__ = ["EMPTY_ALLOWLIST", "TOKEN_ENV", "TelegramChannel", "api_urls"]
+__all__ = ["EMPTY_ALLOWLIST", "TOKEN_ENV", "TelegramChannel", "api_urls", "reach_bot"]
 
 # PTB 22 warns on every RetryAfter unless time periods are opted into as timedelta.
 os.environ.setdefault("PTB_TIMEDELTA", "1")
@@ -518,3 +520,30 @@ def _argument(update: Update) -> str:
     text = message.text if message is not None and message.text else ""
     parts = text.split(None, 1)
     return parts[1] if len(parts) > 1 else ""
+
+
+async def reach_bot(token: str, base_url: str = "", *, within: float = 10.0) -> Reach:
+    """Whether Telegram takes `token`: one getMe, within `within` seconds (`kit doctor`).
+    PTB puts the token in some of its messages, so none of them is passed on."""
+    request = HTTPXRequest(
+        connection_pool_size=1,
+        connect_timeout=within,
+        read_timeout=within,
+        write_timeout=within,
+        pool_timeout=within,
+    )
+    urls = api_urls(base_url)
+    if urls is None:
+        bot = Bot(token, request=request)
+    else:
+        bot = Bot(token, request=request, base_url=urls[0], base_file_url=urls[1])
+    try:
+        async with asyncio.timeout(within):
+            async with bot:  # initialize() is getMe; leaving closes the connection
+                return Reach("ok", f"@{bot.username}")
+    except InvalidToken:
+        return Reach("refused", "Telegram rejected the token")
+    except (NetworkError, TimeoutError):
+        return Reach("unreachable", "no answer from Telegram")
+    except TelegramError as exc:
+        return Reach("error", f"Telegram answered with an error ({type(exc).__name__})")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 from kit.api import Kit
 from kit.clock import to_iso
+from kit.commands.progress import progress
 from kit.config import load_settings
 from kit.daemon.lock import AlreadyRunning, DataDirLock
 from kit.memory.search import Hit
@@ -38,13 +39,30 @@ async def open_kit(
                 holder,
             )
     try:
-        async with Kit.open(
-            settings=settings, with_embedder=with_embedder, background=background
-        ) as kit:
+        async with AsyncExitStack() as stack:
+            # Loading the embedding model takes seconds (minutes when it downloads first).
+            what = "Opening Kit (loading the embedding model)" if with_embedder else "Opening Kit"
+            with progress(what):
+                kit = await stack.enter_async_context(
+                    Kit.open(settings=settings, with_embedder=with_embedder, background=background)
+                )
             yield kit
     finally:
         if lock is not None:
             lock.release()
+
+
+async def embed_pending(kit: Kit) -> int:
+    """Embed whatever is not embedded yet, with a progress bar (the slow part of an import:
+    minutes for tens of thousands of messages on a small machine). Returns how many."""
+    vectors = kit.services.vectors
+    if not vectors.available:
+        return 0
+    total = await vectors.pending_count()
+    if not total:
+        return 0
+    with progress("Embedding", total=total, unit="items") as bar:
+        return await vectors.backfill(on_batch=bar.advance)
 
 
 def user_of(args: argparse.Namespace, kit: Kit) -> str:

@@ -12,6 +12,7 @@ import dataclasses
 from collections import Counter
 
 from kit.commands.common import open_kit, print_json, user_of
+from kit.commands.progress import progress
 from kit.curator.reports import PassOutcome
 
 _LABELS = {
@@ -37,7 +38,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 async def run(args: argparse.Namespace) -> int:
     async with open_kit(args, with_embedder=False) as kit:
         user = user_of(args, kit)
-        outcomes = await kit.curate(user=user, retry_parked=args.retry_parked)
+        # Retrying parked batches, the work is known; otherwise passes are counted as they end.
+        total = len(await kit.services.curator.progress.parked(user)) if args.retry_parked else None
+        with progress("Curating", total=total, unit="passes") as bar:
+            outcomes = await kit.curate(
+                user=user, retry_parked=args.retry_parked, on_pass=lambda _: bar.advance()
+            )
         parked = len(await kit.services.curator.progress.parked(user))
     if args.json:
         print_json({"passes": [dataclasses.asdict(o) for o in outcomes], "parked": parked})

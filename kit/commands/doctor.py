@@ -1,16 +1,22 @@
-"""`kit doctor`: check config, key, model, database and prompts; say exactly what to fix."""
+"""`kit doctor`: check what Kit needs and say exactly what to fix: the config, the data
+directory, the key and the model API (one free, bounded request per model), Telegram (getMe,
+when a token is set), the prompts, the database (integrity, failed jobs, parked curation, the
+background budget) and the embedding model. `--offline` skips the two network checks."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import stat
 from datetime import UTC, datetime, timedelta
 
-from kit.app import API_KEY_ENV, load_embedder
+from kit.app import API_KEY_ENV, load_embedder, reach_models
+from kit.channels.telegram_config import TOKEN_ENV, allowed_users
 from kit.clock import Clock, SystemClock, resolve_timezone
 from kit.config import Settings, load_settings
 from kit.daemon.paths import log_path
 from kit.errors import KitError
+from kit.files import check_private_dir
 from kit.memory.attempts import (
     DAILY_SUMMARY,
     MAX_ATTEMPTS,
@@ -25,6 +31,9 @@ from kit.memory.job_runs import JobRuns, JobTrouble
 from kit.memory.migrations import MIGRATIONS, migrate
 from kit.memory.usage import UsageLog
 from kit.prompts import Prompts
+from kit.reach import Reach
+
+TELEGRAM_SECONDS = 10.0  # how long getMe may take
 
 # What the owner runs to redo each scheduled job by hand (and see why it fails).
 _RERUN = {
@@ -36,7 +45,15 @@ _RERUN = {
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    cmd = sub.add_parser("doctor", help="check that Kit is set up correctly")
+    cmd = sub.add_parser(
+        "doctor",
+        help="check that Kit is set up correctly, and what to fix",
+        description="Checks the config, the data directory, the API key against the model API "
+        "(a free token count per model), Telegram's getMe when TELEGRAM_BOT_TOKEN is set, the "
+        "prompts, the database (integrity, failed jobs, parked curation, background budget) and "
+        "the embedding model. Exit status 1 when something needs fixing.",
+    )
+    cmd.add_argument("--offline", action="store_true", help="skip the checks that use the network")
     cmd.set_defaults(func=run)
 
 
@@ -56,19 +73,31 @@ class Report:
         self.warnings += 1
         print(f"  warn  {what}: {detail}")
 
+    def skip(self, what: str, detail: str) -> None:
+        print(f"  skip  {what}: {detail}")
+
 
 async def run(args: argparse.Namespace) -> int:
     report = Report()
     print("Kit doctor")
     try:
-        settings = load_settings(args.config, args.data_dir)
+        settings = load_settings(args.config, args.data_dir, check_data_dir=False)
     except KitError as exc:
         report.bad("config", str(exc))
         print(f"\n{report.problems} problem(s) found.")
         return 1
     source = settings.config_path or "built-in defaults (no config file found)"
     report.ok("config", str(source))
-    _check_key(report)
+    if not _check_data_dir(report, settings):
+        print(f"\n{report.problems} problem(s) found.")
+        return 1  # nothing below should open files in a directory others can write to
+    has_key = _check_key(report)
+    if args.offline:
+        report.skip("network", "the model API and Telegram are not tried (--offline)")
+    else:
+        if has_key:
+            await _check_model(report, settings)
+        await _check_telegram(report, settings)
     _check_prompts(report)
     await _check_database(report, settings)
     await _check_embeddings(report, settings)
@@ -81,14 +110,111 @@ async def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_key(report: Report) -> None:
+def _check_data_dir(report: Report, settings: Settings) -> bool:
+    """The data directory must be ours alone to write; being readable by others, or a
+    database or model folder others can read, is worth a warning. False: stop here."""
+    folder = settings.data_dir
+    try:
+        check_private_dir(folder)
+    except KitError as exc:
+        report.bad("data directory", str(exc))
+        return False
+    if not folder.exists():
+        report.ok("data directory", f"{folder} (created owner-only when Kit first runs)")
+        return True
+    loose = [
+        (path, fix)
+        for path, fix in (
+            (folder, 700),
+            (settings.database_path, 600),
+            (folder / "models", 700),
+        )
+        if path.exists() and stat.S_IMODE(path.stat().st_mode) & 0o077
+    ]
+    for path, fix in loose:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        report.warn(
+            "data directory",
+            f"{path} can be read by other users of this machine (mode {mode:o}); "
+            f"`chmod {fix} {path}`",
+        )
+    if not loose:
+        report.ok("data directory", f"{folder} (yours alone)")
+    return True
+
+
+def _check_key(report: Report) -> bool:
+    """Whether there is a key to try against the model API."""
     key = os.environ.get(API_KEY_ENV, "")
     if not key:
         report.bad("API key", f"{API_KEY_ENV} is not set; export your Anthropic API key")
-    elif not key.startswith("sk-"):
+        return False
+    if not key.startswith("sk-"):
         report.warn("API key", f"{API_KEY_ENV} is set but does not look like an Anthropic key")
     else:
         report.ok("API key", f"{API_KEY_ENV} is set")
+    return True
+
+
+async def _check_model(report: Report, settings: Settings) -> None:
+    """One free token count per configured model, bounded: is the key taken, the API there,
+    the model known? Each answer with the one thing to change."""
+    where = settings.llm.base_url or "the Anthropic API"
+    config = settings.config_path or "config.toml"
+    for model, reach in await reach_models(settings):
+        setting = "llm.chat_model" if model == settings.llm.chat_model else "llm.small_model"
+        if reach.ok:
+            report.ok("model API", f"{where} takes the key and knows {model}")
+        elif reach.outcome == "refused":
+            report.bad(
+                "model API",
+                f"{where} refused {API_KEY_ENV} ({reach.detail}); create a key at "
+                "console.anthropic.com and export it"
+                + (", or check llm.base_url" if settings.llm.base_url else ""),
+            )
+        elif reach.outcome == "unreachable":
+            report.bad(
+                "model API",
+                f"cannot reach {where} ({reach.detail}); check the network"
+                + (f", or llm.base_url in {config}" if settings.llm.base_url else ""),
+            )
+        elif reach.outcome == "not_found":
+            report.bad(
+                "model API",
+                f"{where} does not know the model {model!r} ({setting}); set {setting} in "
+                f"{config} to a current model name"
+                + (" (or llm.base_url is not an Anthropic API)" if settings.llm.base_url else ""),
+            )
+        else:
+            report.bad("model API", f"{where}, asked about {model}: {reach.detail}")
+
+
+async def _check_telegram(report: Report, settings: Settings) -> None:
+    token = os.environ.get(TOKEN_ENV, "").strip()
+    if not token:
+        report.ok("Telegram", f"off ({TOKEN_ENV} is not set)")
+        return
+    try:
+        allowed_users(settings)
+    except KitError as exc:
+        report.bad("Telegram", str(exc))
+    from kit.channels.telegram import reach_bot  # python-telegram-bot loads only when needed
+
+    where = settings.telegram.base_url or "api.telegram.org"
+    reach: Reach = await reach_bot(token, settings.telegram.base_url, within=TELEGRAM_SECONDS)
+    if reach.ok:
+        report.ok("Telegram", f"{where} knows the bot as {reach.detail}")
+    elif reach.outcome == "refused":
+        report.bad(
+            "Telegram",
+            f"Telegram rejected {TOKEN_ENV}; copy the token again from @BotFather "
+            "(/mybots -> API Token) and export it",
+        )
+    elif reach.outcome == "unreachable":
+        fix = "telegram.base_url" if settings.telegram.base_url else "the network"
+        report.bad("Telegram", f"cannot reach {where} ({reach.detail}); check {fix}")
+    else:
+        report.bad("Telegram", f"{where}: {reach.detail}")
 
 
 def _check_prompts(report: Report) -> None:

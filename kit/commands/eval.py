@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from kit.app import API_KEY_ENV, load_embedder
+from kit.commands.progress import progress
 from kit.config import FILTERS, load_settings
 from kit.errors import ConfigError, InputError
 from kit.eval import locomo
@@ -75,13 +76,15 @@ async def run(args: argparse.Namespace) -> int:
                 f"{problem}; the evaluation needs the embedding model "
                 "(or pass --lexical-only to measure FTS5 ranking alone)"
             )
-    report = await evaluate(
-        samples,
-        settings=settings,
-        embedder=embedder,
-        ks=ks,
-        progress=lambda line: print(line, file=sys.stderr),
-    )
+    questions = sum(len(s.questions) for s in samples)
+    with progress("Evaluating", total=questions, unit="questions") as bar:
+        report = await evaluate(
+            samples,
+            settings=settings,
+            embedder=embedder,
+            ks=ks,
+            progress=lambda what, done: bar.update(description=what, completed=done),
+        )
     print(format_report(report))
     if args.json is not None:
         args.json.write_text(json.dumps(report_json(report), ensure_ascii=False, indent=1))

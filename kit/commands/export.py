@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from kit.commands.common import open_kit, user_of
+from kit.commands.progress import progress
 from kit.portability.export import export_document, to_json, to_markdown
 from kit.portability.target import check_target, private_file
 
@@ -31,7 +32,8 @@ async def run(args: argparse.Namespace) -> int:
         check_target(args.output, force=args.force)  # before the work, not after it
     async with open_kit(args, with_embedder=False) as kit:
         s = kit.services
-        document = await export_document(s.db, user_of(args, kit), s.clock.now())
+        with progress("Exporting"):
+            document = await export_document(s.db, user_of(args, kit), s.clock.now())
         tz = s.tz
     pieces: Iterable[str] = (
         [to_json(document)] if args.format == "json" else to_markdown(document, tz)

@@ -216,7 +216,7 @@ def _entry_dict(entry: HistoryEntry) -> dict[str, Any]:
 def _pass_line(record: PassRecord, tz: tzinfo) -> str:
     at = record.started_at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
     if record.status in ("applied", "undone") and record.kind != "undo":
-        count = len(record.detail.get("operations", [])) - len(record.detail.get("dropped", []))
+        count = record.change_count
         note = f"{count} change{'s' if count != 1 else ''}"
         if record.detail.get("dropped"):
             note += f", {len(record.detail['dropped'])} dropped"

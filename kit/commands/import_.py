@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from kit.commands.common import open_kit, user_of
+from kit.commands.common import embed_pending, open_kit, user_of
+from kit.commands.progress import progress
 from kit.portability.importer import check_jsonl, iter_jsonl
 from kit.portability.restore import is_export_file, read_export, restore
 
@@ -33,13 +34,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 async def run(args: argparse.Namespace) -> int:
     if is_export_file(args.file):
         return await _restore(args)
-    total = check_jsonl(args.file)  # every line checked before the database is opened
+    with progress(f"Checking {args.file.name}"):
+        total = check_jsonl(args.file)  # every line checked before the database is opened
     async with open_kit(args, with_embedder=not args.no_embed, exclusive=True) as kit:
-        added = await kit.import_messages(  # read again, a batch at a time: memory stays flat
-            iter_jsonl(args.file),
-            user=user_of(args, kit),
-            conversation=args.conversation or args.file.name,
-        )
+        with progress("Importing", total=total, unit="messages") as bar:
+            added = await kit.import_messages(  # read again, a batch at a time: flat memory
+                bar.track(iter_jsonl(args.file)),
+                user=user_of(args, kit),
+                conversation=args.conversation or args.file.name,
+            )
         present = total - added
         if not present:
             print(f"Imported {added} messages from {args.file}.")
@@ -49,7 +52,7 @@ async def run(args: argparse.Namespace) -> int:
                 + (" (nothing imported)." if not added else " (imported).")
             )
         if not args.no_embed and kit.services.vectors.available:
-            embedded = await kit.services.vectors.backfill()
+            embedded = await embed_pending(kit)
             print(f"Embedded {embedded} items; they are searchable now.")
     return 0
 
@@ -67,6 +70,6 @@ async def _restore(args: argparse.Namespace) -> int:
             + (" (ids renumbered: they were taken here)." if result.renumbered else ".")
         )
         if not args.no_embed and kit.services.vectors.available:
-            embedded = await kit.services.vectors.backfill()
+            embedded = await embed_pending(kit)
             print(f"Embedded {embedded} items; they are searchable now.")
     return 0

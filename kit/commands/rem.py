@@ -1,6 +1,10 @@
 """`kit rem [--date D] [--dry-run] [--json] [--last]`: run REM (the nightly consolidation) now,
 or show the last report.
 
+`--json` prints the report of the REM it runs; `--last --json` prints the last report without
+running one. A dry run changes nothing but still asks the model what it would do, so it spends
+tokens: it says so before it starts.
+
 It goes through the running daemon when there is one (so there is one engine per data
 directory) and runs in this process otherwise. A REM already running, here or in the daemon's
 nightly job, makes this one stop with a message saying so (exit 1); nothing waits.
@@ -13,12 +17,13 @@ import argparse
 import sys
 from datetime import date, tzinfo
 
-from kit.client import KitClient
+from kit.client import KitClient, ProgressSink
 from kit.clock import SystemClock, local_date, resolve_timezone
 from kit.commands.common import print_json
+from kit.commands.progress import Bar, progress
 from kit.config import load_settings
 from kit.curator.rem import report_json
-from kit.curator.reports import RemProgress, RemReport
+from kit.curator.reports import REM_STEPS, RemProgress, RemReport
 from kit.daemon.connect import connect_to
 from kit.errors import InputError, KitError
 from kit.tools import parse_day
@@ -32,10 +37,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--date", help="condense only this day (YYYY-MM-DD or 'yesterday'), again if it was"
     )
     cmd.add_argument(
-        "--dry-run", action="store_true", help="show what REM would do; change nothing"
+        "--dry-run",
+        action="store_true",
+        help="show what REM would do; change nothing (the model is still asked: it spends tokens)",
     )
-    cmd.add_argument("--json", action="store_true", help="print the report as JSON")
-    cmd.add_argument("--last", action="store_true", help="show the last report instead of running")
+    cmd.add_argument(
+        "--json",
+        action="store_true",
+        help="print the report as JSON: of the REM this runs, or with --last of the last one",
+    )
+    cmd.add_argument(
+        "--last",
+        action="store_true",
+        help="show the last report instead of running (`--last --json` for scripts)",
+    )
     cmd.set_defaults(func=run)
 
 
@@ -70,8 +85,12 @@ async def rem_command(
             print("REM has not run yet: it runs nightly at schedule.rem, or now with `kit rem`.")
             return 0
     else:
-        sink = None if as_json else print_progress
-        report = await client.rem(dry_run=dry_run, only_date=only_date, on_progress=sink)
+        if dry_run:
+            print(DRY_RUN_NOTICE, file=sys.stderr, flush=True)
+        with progress("REM", total=len(REM_STEPS), unit="steps") as bar:
+            report = await client.rem(
+                dry_run=dry_run, only_date=only_date, on_progress=_progress_to(bar)
+            )
     if as_json:
         print_json(report_json(report))
     else:
@@ -79,9 +98,19 @@ async def rem_command(
     return 1 if any(step.status == "failed" for step in report.steps) else 0
 
 
-async def print_progress(event: RemProgress) -> None:
-    detail = f": {event.detail}" if event.detail else ""
-    print(f"  {event.step} {event.status}{detail}", file=sys.stderr, flush=True)
+DRY_RUN_NOTICE = (
+    "Dry run: nothing will be changed, but the model is asked what REM would do, "
+    "so this spends tokens (about what a real REM does)."
+)
+
+
+def _progress_to(bar: Bar) -> ProgressSink:
+    async def show(event: RemProgress) -> None:
+        bar.update(description=f"REM: {event.step}")
+        if event.status != "running":
+            bar.advance()
+
+    return show
 
 
 def format_report(report: RemReport, tz: tzinfo) -> list[str]:

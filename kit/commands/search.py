@@ -6,7 +6,7 @@ import argparse
 from datetime import datetime
 
 from kit.clock import check_time
-from kit.commands.common import hit_dict, open_kit, print_json, user_of
+from kit.commands.common import embed_pending, hit_dict, open_kit, print_json, user_of
 from kit.errors import InputError
 
 
@@ -32,7 +32,8 @@ async def run(args: argparse.Namespace) -> int:
     if args.k is not None and args.k < 1:
         raise InputError("--k must be at least 1")
     async with open_kit(args) as kit:
-        await kit.settle()  # make anything stored but not yet embedded searchable
+        await embed_pending(kit)  # anything stored but not yet embedded (after import --no-embed)
+        await kit.settle()  # and the window summaries still owed
         hits = await kit.search(" ".join(args.query), user=user_of(args, kit), now=now, k=args.k)
     if args.json:
         print_json([hit_dict(h) for h in hits])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from datetime import tzinfo
 
-from kit.clock import resolve_timezone, to_iso
+from kit.clock import local_minute, resolve_timezone
 from kit.commands.common import print_json
 from kit.config import load_settings
 from kit.daemon.codec import encode
@@ -40,10 +40,12 @@ async def run(args: argparse.Namespace) -> int:
     print(f"  models: chat {status.chat_model}, small {status.small_model}")
     print(f"  embeddings: {status.embedding_model or 'off (lexical search only)'}")
     print(f"  tokens today: {status.tokens_today:,}")
+    tz = resolve_timezone(settings.schedule.timezone)
     if status.background is not None:
-        tz = resolve_timezone(settings.schedule.timezone)
         print(f"  background budget: {budget_line(status.background, status.user_id, tz)}")
-    last = "never" if status.last_rem_at is None else to_iso(status.last_rem_at)
+    last = (
+        "never" if status.last_rem_at is None else local_minute(status.last_rem_at, tz, zone=True)
+    )
     print(f"  last REM: {last}")
     return 0
 

@@ -9,6 +9,7 @@ import argparse
 
 from kit.clock import local_date
 from kit.commands.common import open_kit, user_of
+from kit.commands.progress import progress
 from kit.errors import InputError, KitError
 from kit.tools import parse_day
 
@@ -31,7 +32,13 @@ async def run(args: argparse.Namespace) -> int:
                 day = parse_day(args.date, today)
             except KitError as exc:
                 raise InputError(f"--date: {exc}") from exc
-        run = await s.summarizer.manual(user_of(args, kit), today, day)
+        with progress("Summarising days", unit="days") as bar:
+            run = await s.summarizer.manual(
+                user_of(args, kit),
+                today,
+                day,
+                on_progress=lambda done, total: bar.update(completed=done, total=total),
+            )
         for written in run.written:
             summary = await kit.day(written, user=user_of(args, kit))
             count = 0 if summary is None else summary.message_count

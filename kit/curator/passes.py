@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
@@ -38,6 +38,8 @@ from kit.memory.facts import Fact, Facts
 from kit.memory.messages import Message, Messages, attributed
 from kit.neutralise import neutralise
 from kit.prompts import Prompts
+
+OnPass = Callable[[PassOutcome], object]  # hears of each pass as it ends (a progress bar)
 
 log = logging.getLogger(__name__)
 
@@ -126,14 +128,18 @@ class Curator:
 
     # -- curation runs -------------------------------------------------------------------------
 
-    async def curate_user(self, user_id: str) -> list[PassOutcome]:
+    async def curate_user(
+        self, user_id: str, *, on_pass: OnPass | None = None
+    ) -> list[PassOutcome]:
         """Curate every uncurated message of `user_id` now, conversation by conversation."""
         outcomes: list[PassOutcome] = []
         async with self._lock:
             try:
                 for pending in await self.progress.pending(user_id):
                     try:
-                        await self._curate_conversation(user_id, pending.conversation_id, outcomes)
+                        await self._curate_conversation(
+                            user_id, pending.conversation_id, outcomes, on_pass=on_pass
+                        )
                     except LLMUnavailable:
                         raise
                     except Exception as exc:
@@ -191,7 +197,9 @@ class Curator:
             )
         return len(outcomes)
 
-    async def retry_parked(self, user_id: str) -> list[PassOutcome]:
+    async def retry_parked(
+        self, user_id: str, *, on_pass: OnPass | None = None
+    ) -> list[PassOutcome]:
         """Try the batches given up on once more (`kit curate --retry-parked`)."""
         outcomes: list[PassOutcome] = []
         async with self._lock:
@@ -201,6 +209,8 @@ class Curator:
                     outcome = await self.run_batch(batch)
                     if outcome is not None:
                         outcomes.append(outcome)
+                        if on_pass is not None:
+                            on_pass(outcome)
             except LLMUnavailable as exc:
                 outcomes.append(PassOutcome(None, KIND, "", "failed", reason=str(exc)))
         return outcomes
@@ -213,6 +223,7 @@ class Curator:
         *,
         before_day: date | None = None,
         backoff_from: datetime | None = None,
+        on_pass: OnPass | None = None,
     ) -> None:
         """Batch by batch, each batch through every category in turn (so the seven calls
         share the transcript prefix the model API can cache). A category whose pass fails
@@ -230,6 +241,8 @@ class Curator:
                 outcome = None if batch is None else await self.run_batch(batch)
                 if outcome is not None:
                     outcomes.append(outcome)
+                    if on_pass is not None:
+                        on_pass(outcome)
                 if batch is None or (outcome is not None and outcome.status not in _GOOD):
                     active.remove(category)
 

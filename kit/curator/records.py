@@ -32,6 +32,16 @@ class PassRecord:
     reason: str
     detail: dict[str, Any]
 
+    @property
+    def undoable(self) -> bool:
+        """Whether `undo` can take it back: it changed facts and was not undone already."""
+        return self.status == "applied" and self.kind != "undo"
+
+    @property
+    def change_count(self) -> int:
+        """How many of its operations were applied (the rest were dropped by the checks)."""
+        return len(self.detail.get("operations", [])) - len(self.detail.get("dropped", []))
+
 
 def _record(row: Sequence[Any]) -> PassRecord:
     return PassRecord(

@@ -12,6 +12,7 @@ job stops and the days wait for the next run after midnight.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
@@ -29,6 +30,9 @@ from kit.neutralise import neutralise
 from kit.prompts import Prompts
 
 log = logging.getLogger(__name__)
+
+# (days done, days in this round): a command's progress bar.
+OnProgress = Callable[[int, int], object]
 
 JOB = "daily_summary"
 MAX_BULLETS = 80  # the prompt asks for 30-50 on a busy day; far beyond that is not a summary
@@ -136,14 +140,21 @@ class DaySummarizer:
         return [date.fromisoformat(r[0]) for r in rows]
 
     async def summarize_many(
-        self, user_id: str, days: list[date], *, unattended: bool = False
+        self,
+        user_id: str,
+        days: list[date],
+        *,
+        unattended: bool = False,
+        on_progress: OnProgress | None = None,
     ) -> SummaryRun:
         """Summarise each day in turn; a day whose output is rejected is logged, counted and
         skipped (it stays pending). Unattended, days that failed lately or are held are left
         alone. `LLMUnavailable` (and `BudgetSpent`) stops the round: days written so far stay."""
         run = SummaryRun()
         waiting = await self._attempts.blocked(DAILY_SUMMARY, user_id) if unattended else set()
-        for day in days:
+        for done, day in enumerate(days):
+            if on_progress is not None:
+                on_progress(done, len(days))
             if day.isoformat() in waiting:
                 run.waiting.append(day)
                 continue
@@ -202,12 +213,20 @@ class DaySummarizer:
                 raise paused
         return total
 
-    async def manual(self, user_id: str, today: date, day: date | None = None) -> SummaryRun:
+    async def manual(
+        self,
+        user_id: str,
+        today: date,
+        day: date | None = None,
+        *,
+        on_progress: OnProgress | None = None,
+    ) -> SummaryRun:
         """`kit summarize`: one named day (rewritten even if it has a summary), or every pending
         day before today. Holds the same lease as the scheduled job."""
         async with self._job_runs.lease(JOB, label="the daily summary", user_id=user_id):
             if day is None:
-                return await self.summarize_many(user_id, await self.pending(user_id, today))
+                days = await self.pending(user_id, today)
+                return await self.summarize_many(user_id, days, on_progress=on_progress)
             if not await self.day_messages(user_id, day):
                 raise NotFound(f"{day}: no messages that day, so there is nothing to summarise")
-            return await self.summarize_many(user_id, [day])
+            return await self.summarize_many(user_id, [day], on_progress=on_progress)

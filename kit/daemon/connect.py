@@ -58,15 +58,18 @@ async def connect_to(
     lock = DataDirLock(settings.data_dir)
     holder = lock.try_acquire("standalone")
     if holder is None:
-        try:
-            async with Kit.open(
-                settings=settings, llm=llm, embedder=embedder, clock=clock, background=background
-            ) as kit:
-                yield LocalClient(kit, kit.services.clock.now(), user=user)
-                if settle:
-                    await _settle(kit)
-        finally:
-            lock.release()
+        engine = engine_here(
+            settings,
+            lock,
+            user=user,
+            background=background,
+            llm=llm,
+            embedder=embedder,
+            clock=clock,
+            settle=settle,
+        )
+        async with engine as here:
+            yield here
         return
     if holder.role != "daemon":
         raise AlreadyRunning(
@@ -77,6 +80,31 @@ async def connect_to(
     client = SocketClient(socket_path(settings.data_dir), user=user)
     await wait_until_ready(client, holder, settings, ready_timeout)
     yield client
+
+
+@asynccontextmanager
+async def engine_here(
+    settings: Settings,
+    lock: DataDirLock,
+    *,
+    user: str | None = None,
+    background: bool = True,
+    llm: LLM | None = None,
+    embedder: Embedder | None = None,
+    clock: Clock | None = None,
+    settle: bool = True,
+) -> AsyncIterator[LocalClient]:
+    """Kit in this process, under `lock` (taken by the caller, released here at the end).
+    With `settle`, pending embeddings and summaries are finished before it closes."""
+    try:
+        async with Kit.open(
+            settings=settings, llm=llm, embedder=embedder, clock=clock, background=background
+        ) as kit:
+            yield LocalClient(kit, kit.services.clock.now(), user=user)
+            if settle:
+                await _settle(kit)
+    finally:
+        lock.release()
 
 
 async def wait_until_ready(

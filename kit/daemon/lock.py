@@ -3,13 +3,16 @@
 The file holds "<pid> <role>" of the holder (role: `daemon`, or `standalone` for an in-process
 `kit chat` / `kit tui`), so whoever is refused can be told who holds it. The lock itself
 (not the file's existence) is the truth: the kernel drops it when the holder dies, even by
-SIGKILL, so a stale file never blocks a restart. The file is emptied, never deleted, on
-release: deleting a flock'ed file lets two processes lock two different inodes.
+SIGKILL, so a stale file never blocks a restart. A clean release removes the file, while
+still holding the lock; whoever opened it just before and locks it just after finds that the
+path no longer names what it locked, and starts again on a fresh file (without that check two
+processes could each lock a different inode and both believe they hold the data directory).
 """
 
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +20,8 @@ from typing import Literal
 
 from kit.errors import KitError
 from kit.files import os_error, private_dir
+
+log = logging.getLogger(__name__)
 
 Role = Literal["daemon", "standalone"]
 LOCK_NAME = "kit.pid"
@@ -55,15 +60,21 @@ class DataDirLock:
         if self._fd is not None:
             raise RuntimeError("lock already held by this process")
         private_dir(self.data_dir)
-        try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
-        except OSError as exc:
-            raise os_error(exc, self.path, "cannot take the data directory's lock") from exc
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            return self.holder()
+        while True:
+            try:
+                fd = os.open(
+                    self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600
+                )
+            except OSError as exc:
+                raise os_error(exc, self.path, "cannot take the data directory's lock") from exc
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                return self.holder()
+            if self._names(fd):
+                break
+            os.close(fd)  # its holder removed it as it let go: lock the path's new file
         try:
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()} {role}\n".encode(), 0)
@@ -97,10 +108,24 @@ class DataDirLock:
         return Holder(pid, role)
 
     def release(self) -> None:
+        """Let go, leaving no file behind (see the module docstring for why that is safe)."""
         if self._fd is None:
             return
         fd, self._fd = self._fd, None
         try:
             os.ftruncate(fd, 0)  # a reader between here and close sees "no pid", not ours
+            if self._names(fd):
+                self.path.unlink()
+        except OSError as exc:  # an empty file left behind blocks no one
+            log.warning("could not remove %s: %s", self.path, exc.strerror or exc)
         finally:
             os.close(fd)  # closing drops the flock
+
+    def _names(self, fd: int) -> bool:
+        """Whether the lock file's path still names the open file `fd`."""
+        try:
+            on_disk = os.stat(self.path, follow_symlinks=False)
+        except FileNotFoundError:
+            return False
+        held = os.fstat(fd)
+        return (on_disk.st_dev, on_disk.st_ino) == (held.st_dev, held.st_ino)

@@ -18,6 +18,7 @@ from typing import Any
 
 from kit.agent import TurnResult
 from kit.client import ProgressSink, Status
+from kit.curator.records import PassRecord
 from kit.curator.reports import RemProgress, RemReport, UndoResult
 from kit.daemon.codec import ProtocolError, decode, decode_as
 from kit.daemon.socket_server import LINE_LIMIT
@@ -33,6 +34,7 @@ from kit.errors import (
 from kit.llm.base import TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
 
 # Errors keep their class across the socket, so callers can tell "not found" from "no model".
@@ -66,6 +68,10 @@ class SocketClient:
         result = await self._call("send", text_event, text=text, conversation=conversation)
         return decode_as(TurnResult, result)
 
+    async def chat_history(self, conversation: str = "terminal", *, limit: int = 20) -> ChatHistory:
+        raw = await self._call("chat_history", conversation=conversation, limit=limit)
+        return decode_as(ChatHistory, raw)
+
     async def days(self) -> list[Day]:
         result: list[Day] = decode(list[Day], await self._call("days"))
         return result
@@ -90,6 +96,10 @@ class SocketClient:
 
     async def deactivate_fact(self, fact_id: int, reason: str) -> Fact:
         return decode_as(Fact, await self._call("deactivate_fact", fact_id=fact_id, reason=reason))
+
+    async def passes(self, *, limit: int = 20) -> list[PassRecord]:
+        result: list[PassRecord] = decode(list[PassRecord], await self._call("passes", limit=limit))
+        return result
 
     async def undo_pass(self, pass_id: int) -> UndoResult:
         return decode_as(UndoResult, await self._call("undo_pass", pass_id=pass_id))
@@ -120,6 +130,24 @@ class SocketClient:
     async def context(self, text: str, *, conversation: str = "terminal") -> ContextReport:
         raw = await self._call("context", text=text, conversation=conversation)
         return decode_as(ContextReport, raw)
+
+    async def wait_closed(self) -> None:
+        """Hold an idle connection until the daemon closes it (it stopped, or died): how a
+        front-end that stays open learns at once that the daemon went away, without polling.
+        Returns at once when no connection can be made."""
+        try:
+            reader, writer = await asyncio.open_unix_connection(self.path, limit=LINE_LIMIT)
+        except OSError:
+            return
+        try:
+            while await reader.read(4096):
+                pass  # nothing is asked on this connection, so nothing should come
+        except ConnectionError:
+            pass
+        finally:
+            writer.close()
+            with contextlib.suppress(ConnectionError):
+                await writer.wait_closed()
 
     async def _call(self, op: str, on_event: EventSink | None = None, **args: Any) -> Any:
         rid = next(self._ids)

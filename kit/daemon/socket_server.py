@@ -17,10 +17,11 @@ Day | null; facts(category=null, include_inactive=false, text="") -> [Fact];
 fact_history(fact_id) -> [HistoryEntry]; deactivate_fact(fact_id, reason) -> Fact;
 undo_pass(pass_id) -> UndoResult; rem(dry_run=false, date=null) -> RemReport (with progress events);
 last_rem() -> RemReport | null; status() -> Status; context(text, conversation="terminal") ->
-ContextReport (what a turn would send the model for `text`; reads only). Results are the
-dataclasses of kit/client.py and kit/memory/plan.py encoded by kit/daemon/codec.py. Requests
-on one connection are answered in order; open more connections for concurrency (the client
-uses one per call).
+ContextReport (what a turn would send the model for `text`; reads only);
+chat_history(conversation="terminal", limit=20) -> ChatHistory; passes(limit=20) ->
+[PassRecord]. Results are the dataclasses of kit/client.py and kit/memory/plan.py encoded by
+kit/daemon/codec.py. Requests on one connection are answered in order; open more connections
+for concurrency (the client uses one per call).
 
 Every op is delegated to a `LocalClient`, so the socket and in-process front-ends behave alike.
 """
@@ -48,6 +49,7 @@ log = logging.getLogger(__name__)
 
 LINE_LIMIT = 32 * 1024 * 1024  # a 100k-character message, JSON-escaped, fits many times over
 SEND_TIMEOUT = 2.0  # a client that stops reading does not hold up shutdown
+MAX_LIMIT = 500  # chat_history and passes: more than a screen shows, and bounded
 
 ClientFor = Callable[[str | None], LocalClient]
 Handler = Callable[["_Request"], Awaitable[Any]]
@@ -124,6 +126,10 @@ class ControlServer:
             "context": lambda r: self._client(r).context(
                 r.arg("text", str), conversation=r.arg("conversation", str, "terminal")
             ),
+            "chat_history": lambda r: self._client(r).chat_history(
+                r.arg("conversation", str, "terminal"), limit=_limit(r)
+            ),
+            "passes": lambda r: self._client(r).passes(limit=_limit(r)),
         }
 
     async def run(self) -> None:
@@ -272,6 +278,13 @@ async def _read_line(reader: asyncio.StreamReader) -> bytes:
     except ValueError:
         log.warning("control socket: a request line was too long; closing that connection")
         return b""
+
+
+def _limit(request: _Request) -> int:
+    limit: int = request.arg("limit", int, 20)
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InputError(f"control socket: limit must be 1 to {MAX_LIMIT}")
+    return limit
 
 
 def _date(text: str, name: str) -> date:

@@ -94,7 +94,8 @@ def parse_ks(text: str) -> tuple[int, ...]:
     return tuple(ks)
 
 
-Progress = Callable[[str], None]
+# (what is being done, questions answered so far): `kit eval`'s progress bar.
+Progress = Callable[[str, int], object]
 
 
 async def evaluate(
@@ -118,17 +119,14 @@ async def evaluate(
     with tempfile.TemporaryDirectory(prefix="kit-eval-") as workdir:
         for number, sample in enumerate(samples):
             if progress:
-                progress(
-                    f"{sample.sample_id}: {len(sample.turns)} turns, "
-                    f"{len(sample.questions)} questions"
-                )
+                progress(f"{sample.sample_id}: indexing {len(sample.turns)} turns", len(results))
             sample_settings = dataclasses.replace(
                 settings,
                 data_dir=Path(workdir) / f"sample-{number}",
                 schedule=ScheduleSettings(timezone="UTC"),
             )
             found, seconds, tokens = await _run_sample(
-                sample, sample_settings, embedder, ks, params, llm
+                sample, sample_settings, embedder, ks, params, llm, progress, len(results)
             )
             results.extend(found)
             index_seconds += seconds
@@ -190,6 +188,8 @@ async def _run_sample(
     ks: tuple[int, ...],
     params: RankingParams | None,
     llm: LLM | None,
+    progress: Progress | None = None,
+    answered: int = 0,
 ) -> tuple[list[QuestionResult], float, tuple[int, int]]:
     end = sample.end
     filtering = settings.memory.filter == "model"
@@ -216,6 +216,8 @@ async def _run_sample(
         results: list[QuestionResult] = []
         user = kit.settings.owner.user_id
         for question in sample.questions:
+            if progress:
+                progress(f"{sample.sample_id}: asking", answered + len(results))
             started = time.perf_counter()
             result, filtered = await kit.services.recall.search_with_outcome(
                 user, question.text, now=end, kinds=("message",), k=ks[-1]

@@ -24,6 +24,7 @@ from kit.llm.base import (
     ToolUse,
     Usage,
 )
+from kit.reach import Reach
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,29 @@ class AnthropicLLM:
 
     async def aclose(self) -> None:
         await self._client.close()
+
+    async def reach(self, model: str) -> Reach:
+        """Whether the API takes the key and knows `model`: a token count (free), and where
+        a proxy has no such endpoint (404), a one-token message. Bounded by the client's
+        timeout and retries; nothing of the key or the answer's text is kept."""
+        messages: Any = [{"role": "user", "content": "ping"}]
+        try:
+            try:
+                await self._client.messages.count_tokens(model=model, messages=messages)
+            except anthropic.NotFoundError:
+                await self._client.messages.create(model=model, max_tokens=1, messages=messages)
+        except anthropic.APIStatusError as exc:
+            status = exc.status_code
+            if status in (401, 403):
+                return Reach("refused", f"the key was refused ({status})")
+            if status == 404:
+                return Reach("not_found", f"no model {model!r} here (404)")
+            return Reach("error", _status_message(status))
+        except anthropic.APITimeoutError:
+            return Reach("unreachable", "no answer in time")
+        except anthropic.APIConnectionError:
+            return Reach("unreachable", "cannot connect")
+        return Reach("ok", model)
 
     async def complete(self, request: LLMRequest, on_text: TextSink | None = None) -> LLMReply:
         params = _params(request)

@@ -45,6 +45,16 @@ class Message:
 
 
 @dataclass(frozen=True)
+class ChatHistory:
+    """A conversation as a front-end reopens it: its latest messages, how many came before
+    them, and the rolling summary of the part that has left the window ("" if none yet)."""
+
+    messages: tuple[Message, ...]
+    earlier: int
+    summary: str
+
+
+@dataclass(frozen=True)
 class NewMessage:
     role: Role
     text: str
@@ -311,6 +321,27 @@ class Messages:
                 (new_start_id, summary, conversation_id, expected_start_id),
             )
         return changed == 1
+
+    async def history(
+        self, user_id: str, channel: str, external_id: str, *, limit: int
+    ) -> ChatHistory:
+        """The latest `limit` messages of a conversation, oldest first (nothing is created)."""
+        conversation = await self._find_conversation(user_id, channel, external_id)
+        if conversation is None:
+            return ChatHistory((), 0, "")
+        rows = await self._db.fetchall(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?"
+            " ORDER BY id DESC LIMIT ?",
+            (conversation.id, limit),
+        )
+        total = await self._db.scalar(
+            "SELECT COUNT(*) FROM messages WHERE conversation_id = ?", (conversation.id,)
+        )
+        return ChatHistory(
+            tuple(_message(r) for r in reversed(rows)),
+            int(total) - len(rows),
+            conversation.window_summary,
+        )
 
     async def get_many(self, user_id: str, ids: Sequence[int]) -> list[Message]:
         if not ids:

@@ -212,8 +212,11 @@ class VectorIndex:
             )
         return total
 
-    async def backfill(self, limit: int | None = None) -> int:
-        """Embed rows whose vector is missing or stale, in batches. Returns how many."""
+    async def backfill(
+        self, limit: int | None = None, *, on_batch: Callable[[int], object] | None = None
+    ) -> int:
+        """Embed rows whose vector is missing or stale, in batches. Returns how many.
+        `on_batch(n)` hears of each batch as it is stored (a command's progress bar)."""
         if self.embedder is None:
             return 0
         done = 0
@@ -227,6 +230,8 @@ class VectorIndex:
                 async with self._lock:
                     count, after = await self._backfill_batch(kind, batch, after)
                 done += count
+                if on_batch is not None and count:
+                    on_batch(count)
                 if count < batch:
                     self._swept.add(kind)
                     break

@@ -6,6 +6,7 @@ import asyncio
 import os
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -36,7 +37,7 @@ def test_second_holder_is_refused_with_the_first_ones_pid(settings: Settings) ->
     second = DataDirLock(settings.data_dir)
     second.acquire("daemon")  # released: free again
     second.release()
-    assert (settings.data_dir / "kit.pid").read_text() == ""
+    assert not (settings.data_dir / "kit.pid").exists()
 
 
 def test_data_dir_is_made_owner_only_and_an_existing_one_is_left_as_it_is(
@@ -44,13 +45,50 @@ def test_data_dir_is_made_owner_only_and_an_existing_one_is_left_as_it_is(
 ) -> None:
     lock = DataDirLock(settings.data_dir)
     lock.acquire("daemon")
+    assert (settings.data_dir / "kit.pid").stat().st_mode & 0o777 == 0o600
     lock.release()
     assert settings.data_dir.stat().st_mode & 0o777 == 0o700
-    assert (settings.data_dir / "kit.pid").stat().st_mode & 0o777 == 0o600
     settings.data_dir.chmod(0o755)  # the owner's choice: readable, not writable by others
     lock.acquire("daemon")
     lock.release()
     assert settings.data_dir.stat().st_mode & 0o777 == 0o755
+
+
+def test_a_clean_release_leaves_no_pid_file(settings: Settings) -> None:
+    lock = DataDirLock(settings.data_dir)
+    lock.acquire("daemon")
+    assert (settings.data_dir / "kit.pid").read_text() == f"{os.getpid()} daemon\n"
+    lock.release()
+    assert not (settings.data_dir / "kit.pid").exists()
+
+
+def test_a_lock_taken_on_a_file_its_holder_removed_is_taken_again_on_the_new_one(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race a removed lock file opens: B opens the file, A removes it and lets go, B locks
+    the removed inode. B must notice and lock the path's new file, or a third process could
+    lock that new file too and two engines would share the data directory."""
+    first = DataDirLock(settings.data_dir)
+    first.acquire("daemon")
+    stale = os.open(settings.data_dir / "kit.pid", os.O_RDWR)  # B's open, before A lets go
+    first.release()
+    real_open = os.open
+    opened: list[str] = []
+
+    def stale_first(path: Any, flags: int, mode: int = 0o777) -> int:
+        opened.append("stale" if not opened else "fresh")
+        return os.dup(stale) if len(opened) == 1 else real_open(path, flags, mode)
+
+    second = DataDirLock(settings.data_dir)
+    try:
+        with monkeypatch.context() as patched:
+            patched.setattr(os, "open", stale_first)
+            assert second.try_acquire("daemon") is None
+        assert opened == ["stale", "fresh"]  # it noticed, and locked the path's new file
+        assert DataDirLock(settings.data_dir).try_acquire("standalone") is not None
+    finally:
+        second.release()
+        os.close(stale)
 
 
 def test_a_socket_path_too_long_for_unix_is_a_config_error(tmp_path) -> None:

@@ -75,6 +75,28 @@ async def test_send_streams_text_events_then_the_stored_turn(
     assert result.usage.output_tokens > 0
 
 
+async def test_chat_history_and_passes_round_trip_as_the_same_dataclasses(
+    client: SocketClient, kit: Kit, fake_llm: FakeLLM
+) -> None:
+    """What the TUI reopens a chat with, and the passes it offers to undo."""
+    fake_llm.queue("Noted: Porto.")
+    await client.send("I live in Porto now")
+    history = await client.chat_history("terminal", limit=1)
+    assert history == await LocalClient(kit, kit.services.clock.now()).chat_history(limit=1)
+    assert [(m.role, m.text) for m in history.messages] == [("assistant", "Noted: Porto.")]
+    assert history.earlier == 1 and history.summary == ""
+    assert (await client.chat_history("never-used")).messages == ()
+    await kit.services.curator.apply_ops(
+        "owner", "people", [Insert("Eve, a cousin", 0.9, "Eve")], kind="curate",
+        source_message_ids=[],
+    )  # fmt: skip
+    passes = await client.passes(limit=5)
+    assert passes == await kit.passes(limit=5)
+    assert passes[0].undoable and passes[0].change_count == 1
+    with pytest.raises(InputError, match="limit must be 1 to 500"):
+        await client.passes(limit=0)
+
+
 async def test_fact_ops_round_trip_as_the_same_dataclasses(client: SocketClient, kit: Kit) -> None:
     fact = await kit.remember("Ana's birthday is on 3 May", category="people", subject="Ana")
     assert await client.facts() == await kit.facts()
@@ -178,7 +200,8 @@ async def test_malformed_lines_and_unknown_ops_get_an_error_line(server: Control
         "ok": False,
         "kind": "InputError",
         "error": "control socket: unknown op 'explode'; known ops: send, days, day, facts, "
-        "fact_history, deactivate_fact, undo_pass, rem, last_rem, status, context",
+        "fact_history, deactivate_fact, undo_pass, rem, last_rem, status, context, chat_history, "
+        "passes",
     }
     assert missing_arg["kind"] == "InputError" and "fact_id" in str(missing_arg["error"])
 

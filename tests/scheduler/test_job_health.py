@@ -30,7 +30,7 @@ async def _doctor(kit: Kit, tmp_path: Path, monkeypatch: Any, capsys: Any) -> tu
     monkeypatch.setenv("KIT_CONFIG", str(tmp_path / "doctor.toml"))
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-0123456789")
     (tmp_path / "doctor.toml").write_text("")
-    args = parser().parse_args(["doctor"])
+    args = parser().parse_args(["doctor", "--offline"])
     code = await args.func(args)
     return code, capsys.readouterr().out
 

@@ -76,9 +76,16 @@ class RecordedRequest:
 
 
 class FakeAnthropicServer:
-    """Starts listening immediately; use as ``with`` / ``async with`` or call ``close()``."""
+    """Starts listening immediately; use as ``with`` / ``async with`` or call ``close()``.
 
-    def __init__(self) -> None:
+    Like the real API it can refuse: with ``api_key`` set, any other key gets 401
+    (authentication_error); with ``models`` set, any other model gets 404 (not_found_error),
+    on /v1/messages and /v1/messages/count_tokens alike.
+    """
+
+    def __init__(self, *, api_key: str | None = None, models: set[str] | None = None) -> None:
+        self.api_key = api_key
+        self.models = models
         self._lock = threading.Lock()
         self._script: deque[Spec] = deque()
         self._requests: list[RecordedRequest] = []
@@ -172,7 +179,10 @@ def _make_handler(fake: FakeAnthropicServer) -> type[BaseHTTPRequestHandler]:
             with fake._lock:
                 fake._requests.append(RecordedRequest(path, headers, body))
             try:
-                if path == "/v1/messages":
+                refusal = _refusal(fake, headers, body) if path.startswith("/v1/messages") else None
+                if refusal is not None:
+                    self._send_error(refusal)
+                elif path == "/v1/messages":
                     self._messages(body)
                 elif path == "/v1/messages/count_tokens":
                     # Rough estimate (~4 chars/token) over everything that costs input tokens.
@@ -271,6 +281,18 @@ def _make_handler(fake: FakeAnthropicServer) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(data)
 
     return Handler
+
+
+def _refusal(fake: FakeAnthropicServer, headers: dict[str, str], body: Any) -> Spec | None:
+    """The real API's answer to a key it does not take or a model it does not know."""
+    # The SDK sends the key as x-api-key, or (some versions) as a bearer token.
+    key = headers.get("x-api-key") or headers.get("authorization", "").removeprefix("Bearer ")
+    if fake.api_key is not None and key != fake.api_key:
+        return error_reply(401, message="invalid x-api-key")
+    model = body.get("model") if isinstance(body, dict) else None
+    if fake.models is not None and model not in fake.models:
+        return error_reply(404, message=f"model: {model}")
+    return None
 
 
 def _chunks(s: str, size: int = 8) -> list[str]:

@@ -231,3 +231,18 @@ async def test_async_with_and_close_while_stalled() -> None:
                 await client.messages.create(model=MODEL, max_tokens=10, messages=USER)
         start = time.monotonic()
     assert time.monotonic() - start < 5  # close() woke the stalled handler instead of waiting 30s
+
+
+@pytest.mark.asyncio
+async def test_a_key_it_does_not_take_is_401_and_an_unknown_model_404() -> None:
+    with FakeAnthropicServer(api_key="test-key", models={MODEL}) as server:
+        async with anthropic.AsyncAnthropic(
+            base_url=server.url, api_key="wrong", max_retries=0
+        ) as wrong:
+            with pytest.raises(anthropic.AuthenticationError):
+                await wrong.messages.count_tokens(model=MODEL, messages=USER)  # type: ignore[arg-type]
+        async with client_for(server) as client:
+            counted = await client.messages.count_tokens(model=MODEL, messages=USER)  # type: ignore[arg-type]
+            assert counted.input_tokens > 0
+            with pytest.raises(anthropic.NotFoundError):
+                await client.messages.create(model="claude-nope", max_tokens=1, messages=USER)  # type: ignore[arg-type]

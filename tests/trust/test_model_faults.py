@@ -251,7 +251,7 @@ async def test_curation_faults_write_nothing_back_off_then_park_and_doctor_says_
     monkeypatch.setenv("KIT_DATA_DIR", str(s.settings.data_dir))
     monkeypatch.setenv("KIT_CONFIG", str(tmp_path / "none.toml"))
     (tmp_path / "none.toml").write_text('[embedding]\nmodel_path = "/nonexistent"\n')
-    args = parser().parse_args(["doctor"])
+    args = parser().parse_args(["doctor", "--offline"])
     await args.func(args)
     out = capsys.readouterr().out
     assert "warn  curation: 1 batch(es) of 'owner' (up to 1 messages) parked" in out

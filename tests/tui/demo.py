@@ -12,11 +12,13 @@ from datetime import UTC, date, datetime, timedelta
 
 from kit.agent import TurnResult
 from kit.client import ProgressSink, Status
+from kit.curator.records import PassRecord
 from kit.curator.reports import REM_STEPS, RemProgress, RemReport, UndoResult
 from kit.errors import NotFound
 from kit.llm.base import TextSink, Usage
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.messages import ChatHistory, Message
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -192,6 +194,29 @@ DAYS = (
     ),
 )
 
+
+def _message(message_id: int, role: str, text: str, minutes: int) -> Message:
+    at = _at(1, 18) + timedelta(minutes=minutes)
+    return Message(message_id, "owner", 1, role, "", text, at, at.date(), None, "terminal")  # type: ignore[arg-type]
+
+
+# Where the conversation stood when the TUI was last closed.
+EARLIER = ChatHistory(
+    messages=(
+        _message(61, "user", "Remind me what Rui wanted for his birthday?", 0),
+        _message(62, "assistant", "A **dinner in May**, somewhere with live fado.", 1),
+    ),
+    earlier=60,
+    summary="- Planned the garden app beta for Friday\n- Ana is looking for a café near Rossio",
+)
+
+PASSES = (
+    PassRecord(8, "owner", "curate", "person", _at(5), _at(5), "applied", "", {"operations": [{}]}),
+    PassRecord(
+        3, "owner", "curate", "people", _at(20), _at(20), "applied", "", {"operations": [{}, {}]}
+    ),
+)
+
 LAST_REM = RemReport(
     started_at=_at(1, 3),
     finished_at=_at(1, 3) + timedelta(minutes=2),
@@ -216,6 +241,7 @@ class DemoClient:
         )
         self.facts_by_id = {f.id: f for f in FACTS}
         self.sent: list[str] = []
+        self.undone: list[int] = []
 
     async def send(
         self, text: str, *, conversation: str = "terminal", on_text: TextSink | None = None
@@ -233,6 +259,9 @@ class DemoClient:
             days=(date(2026, 3, 1),),
             usage=Usage(900, 40),
         )
+
+    async def chat_history(self, conversation: str = "terminal", *, limit: int = 20) -> ChatHistory:
+        return EARLIER
 
     async def days(self) -> list[Day]:
         return list(DAYS)
@@ -262,7 +291,11 @@ class DemoClient:
         self.facts_by_id[fact_id] = fact
         return fact
 
+    async def passes(self, *, limit: int = 20) -> list[PassRecord]:
+        return list(PASSES)
+
     async def undo_pass(self, pass_id: int) -> UndoResult:
+        self.undone.append(pass_id)
         return UndoResult(pass_id, (), ())
 
     async def rem(

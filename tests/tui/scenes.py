@@ -13,8 +13,9 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from tests.tui.demo import DemoClient
-from tui.app import KitApp
-from tui.chat import MemoryNote
+from tui.app import FOLLOW_GROUP, KitApp
+from tui.chat import EarlierSummary, MemoryNote
+from tui.dialogs import Pick
 
 Scene = Callable[[Pilot[None]], Awaitable[None]]
 
@@ -25,7 +26,10 @@ async def settle(pilot: Pilot[None]) -> None:
         # A blinking cursor is drawn or not depending on the moment the picture is taken.
         for field in pilot.app.screen.query(Input):
             field.cursor_blink = False
-        await pilot.app.workers.wait_for_complete()
+        # All but the worker that follows the engine for as long as the app runs.
+        busy = [w for w in pilot.app.workers if w.group != FOLLOW_GROUP]
+        if busy:  # (an empty list would mean "all of them")
+            await pilot.app.workers.wait_for_complete(busy)
         await pilot.wait_for_scheduled_animations()
         await pilot.pause()
 
@@ -50,6 +54,21 @@ async def chat(pilot: Pilot[None]) -> None:
     await wait_until(
         pilot, lambda: not pilot.app.query(MemoryNote).last().collapsed, "the note is open"
     )
+
+
+async def chat_summary(pilot: Pilot[None]) -> None:
+    """A reopened chat (its latest messages), with the summary of older ones shown."""
+    await settle(pilot)
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: bool(pilot.app.query(EarlierSummary)), "the summary shows")
+
+
+async def daemon_lost(pilot: Pilot[None]) -> None:
+    """What the owner sees the moment the daemon stops under the TUI."""
+    await settle(pilot)
+    assert isinstance(pilot.app, KitApp)
+    pilot.app.announce_lost(15)
+    await settle(pilot)
 
 
 async def days(pilot: Pilot[None]) -> None:
@@ -77,6 +96,13 @@ async def deactivate(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
+async def undo_pass(pilot: Pilot[None]) -> None:
+    await pilot.press("f3")
+    await settle(pilot)
+    await pilot.press("u")  # the passes that can be undone, to choose from
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, Pick), "the list is open")
+
+
 async def rem(pilot: Pilot[None]) -> None:
     await pilot.press("f4", "n")  # a dry run
     await settle(pilot)
@@ -84,10 +110,13 @@ async def rem(pilot: Pilot[None]) -> None:
 
 SCENES: dict[str, Scene] = {
     "chat": chat,
+    "chat-summary": chat_summary,
+    "daemon-lost": daemon_lost,
     "days": days,
     "facts": facts,
     "fact-history": fact_history,
     "deactivate": deactivate,
+    "undo-pass": undo_pass,
     "rem": rem,
 }
 

@@ -9,7 +9,7 @@ from kit.api import Kit
 from kit.errors import LLMUnavailable
 from kit.llm.fake import FakeLLM
 from tui.app import KitApp
-from tui.chat import ChatPane, HistoryInput, MemoryNote, Reply, Said
+from tui.chat import ChatPane, EarlierSummary, HistoryInput, MemoryNote, Reply, Said
 
 from .conftest import GatedLLM, notes, settle
 
@@ -113,3 +113,60 @@ async def test_bad_input_is_a_notification_not_a_crash(app: KitApp) -> None:
         assert app.query_one(Reply).has_class("failed")
         assert not app.query_one(ChatPane).busy
         assert app.is_running
+
+
+async def test_a_reopened_chat_shows_the_conversations_latest_messages(
+    kit: Kit, app: KitApp, fake_llm: FakeLLM
+) -> None:
+    """Like `llm chat -c`: the conversation continues where it was left, on screen too."""
+    for number in range(25):
+        fake_llm.queue(f"reply {number}")
+        await kit.send(f"message {number}", channel="terminal", conversation="terminal")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        said = [str(s.render()) for s in app.query(Said)]
+        replies = [r.body.source for r in app.query(Reply)]
+        assert said == [f"message {n}" for n in range(15, 25)]  # the latest 20 messages
+        assert replies == [f"reply {n}" for n in range(15, 25)]
+        hint = str(app.query_one("#chat-hint").render())
+        assert "30 earlier messages before these" in hint
+        fake_llm.queue("and a new one")
+        await pilot.press(*"next", "enter")
+        await settle(pilot)
+        assert [str(s.render()) for s in app.query(Said)][-1] == "next"  # after, not before
+        assert len(app.query(Said)) == 11  # the history was not loaded again after the turn
+
+
+async def test_the_rolling_summary_of_older_messages_shows_on_demand(
+    kit: Kit, app: KitApp, fake_llm: FakeLLM
+) -> None:
+    fake_llm.queue("Noted.")
+    await kit.send("I moved to Porto", channel="terminal", conversation="terminal")
+    messages = kit.services.messages
+    conversation = await messages.conversation("owner", "terminal", "terminal")
+    window = await messages.window(conversation.id)
+    await messages.advance_window(
+        conversation.id,
+        expected_start_id=conversation.window_start_id,
+        new_start_id=window[-1].id,
+        summary="- The owner moved to Porto",
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert not app.query(EarlierSummary)
+        assert "ctrl+s shows the summary of older ones" in str(app.query_one("#chat-hint").render())
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "- The owner moved to Porto" in str(app.query_one(EarlierSummary).render())
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert not app.query(EarlierSummary)
+
+
+async def test_without_a_summary_ctrl_s_says_there_is_none_yet(app: KitApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert not app.query(Said)  # a new conversation: nothing to show
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert notes(app)[-1][1].startswith("nothing summarised yet")

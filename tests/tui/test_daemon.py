@@ -1,5 +1,6 @@
 """The TUI on a real daemon: `kit run` as a subprocess (real anthropic SDK against the local
-Messages API server), the app connected over the control socket, then the daemon stopped."""
+Messages API server), the app connected over the control socket, then the daemon stopped; and
+on a daemon in this process, stopped and started again."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from kit.config import load_settings
-from kit.daemon.connect import connect_to
-from kit.daemon.socket_client import SocketClient
+from kit.clock import FakeClock
+from kit.config import Settings, load_settings
+from kit.daemon.follow import Follower
+from kit.daemon.lock import DataDirLock, Holder
+from tests.daemon.fake_daemon import FakeDaemon
 from tests.servers.anthropic_api import FakeAnthropicServer
+from tests.tui.scenes import wait_until
 from tui.app import KitApp
 from tui.chat import Reply
 from tui.status import StatusLine
@@ -46,22 +50,25 @@ async def wait_ready(sock: socket.socket, daemon: asyncio.subprocess.Process) ->
 
 
 @pytest.mark.integration
-async def test_the_app_talks_to_a_running_daemon_and_says_when_it_is_gone(
-    tmp_path: Path, ready_socket: socket.socket
+async def test_when_the_daemon_stops_the_app_says_so_once_and_runs_kit_itself(
+    tmp_path: Path, ready_socket: socket.socket, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The daemon goes under a running TUI: the status line says so at once (no key pressed),
+    one warning and no pile of errors however often the owner reloads, then, as the daemon
+    does not come back, Kit runs in the TUI's own process, holding the data directory."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")  # Kit run here talks to the same server
     with FakeAnthropicServer() as server:
         server.queue_text("Hello from the daemon, over the socket.")
         config = tmp_path / "kit.toml"
         config.write_text(
             f'[llm]\nbase_url = "{server.url}"\nmax_retries = 0\n'
-            # No model folder: the daemon runs on lexical search alone, without a download.
+            # No model folder: Kit runs on lexical search alone, without a download.
             f'[embedding]\nmodel_path = "{tmp_path / "no-model"}"\n'
             '[schedule]\ntimezone = "UTC"\n'
         )
         data = tmp_path / "data"
         env = {
             **os.environ,
-            "ANTHROPIC_API_KEY": "sk-test",
             "NOTIFY_SOCKET": ready_socket.getsockname(),
             "TELEGRAM_BOT_TOKEN": "",
         }
@@ -72,31 +79,77 @@ async def test_the_app_talks_to_a_running_daemon_and_says_when_it_is_gone(
         )  # fmt: skip
         try:
             await wait_ready(ready_socket, daemon)
-            async with connect_to(load_settings(config, data)) as client:
-                assert isinstance(client, SocketClient)
+            settings = load_settings(config, data)
+            async with Follower.open(settings, fallback_after=3.0) as client:
+                assert client.mode == "daemon"
                 app = KitApp(client, tz=UTC)
                 async with app.run_test(size=(80, 24)) as pilot:
                     await settle(pilot)
-                    status = app.query_one(StatusLine).status
-                    assert status is not None and status.mode == "daemon"
-                    assert status.embedding_model is None  # lexical only, as configured
+                    status = app.query_one(StatusLine)
+                    assert status.status is not None and status.status.mode == "daemon"
 
                     await pilot.press(*"hello", "enter")
                     await settle(pilot)
                     reply = app.query_one(Reply)
                     assert reply.body.source == "Hello from the daemon, over the socket."
-                    assert not reply.has_class("failed")
-                    assert server.requests[-1].json["stream"] is True
 
                     daemon.terminate()
                     assert await daemon.wait() == 0
-                    await pilot.press("ctrl+r")
+                    async with asyncio.timeout(30):  # no key pressed: it notices by itself
+                        while status.lost is None:
+                            await pilot.pause(0.02)
+                    assert str(status.render()).startswith("✕ daemon stopped")
+                    for _ in range(3):
+                        await pilot.press("ctrl+r")  # every pane fails; nothing piles up
+
+                    await wait_until(pilot, lambda: client.mode == "standalone", "Kit runs here")
+                    await wait_until(
+                        pilot,
+                        lambda: status.status is not None and status.status.mode == "standalone",
+                        "the status line says so",
+                    )
+                    shown = notes(app)
+                    assert [s for s, _ in shown].count("error") == 0, shown
+                    stopped = [m for _, m in shown if m.startswith("Waiting for it to come back")]
+                    assert len(stopped) == 1
+                    assert any(m.startswith("Kit now runs inside this TUI") for _, m in shown)
+                    assert DataDirLock(data).holder() == Holder(os.getpid(), "standalone")
+
+                    server.queue_text("Still here, in your terminal.")
+                    await pilot.press(*"still there?", "enter")
                     await settle(pilot)
-                    severity, message = notes(app)[-1]
-                    assert severity == "error"
-                    assert "cannot reach the Kit daemon" in message and "kit run" in message
+                    assert app.query(Reply).last().body.source == "Still here, in your terminal."
                     assert app.is_running
+            assert not (data / "kit.pid").exists()  # let go when the TUI closed
         finally:
             if daemon.returncode is None:
                 daemon.kill()
                 await daemon.wait()
+
+
+async def test_a_daemon_that_comes_back_is_reconnected_and_the_status_line_follows(
+    settings: Settings, clock: FakeClock
+) -> None:
+    daemon = FakeDaemon(settings, clock)
+    await daemon.start()
+    try:
+        async with Follower.open(settings, background=False, fallback_after=60) as client:
+            app = KitApp(client, tz=UTC)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await settle(pilot)
+                status = app.query_one(StatusLine)
+                assert str(status.render()).startswith("● daemon")
+                await daemon.stop()
+                await wait_until(pilot, lambda: status.lost is not None, "the loss is shown")
+                await daemon.start()
+                await wait_until(
+                    pilot, lambda: str(status.render()).startswith("● daemon"), "back again"
+                )
+                messages = [m for _, m in notes(app)]
+                assert messages[-1] == "Connected to the Kit daemon again."
+                assert len([m for m in messages if m.startswith("Waiting for it")]) == 1
+                await pilot.press(*"hi", "enter")
+                await settle(pilot)
+                assert app.query(Reply).last().body.source == "from the daemon"
+    finally:
+        await daemon.stop()

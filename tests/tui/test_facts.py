@@ -7,13 +7,13 @@ from datetime import UTC, datetime
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Checkbox, DataTable, Input, Select, Static
+from textual.widgets import Checkbox, DataTable, Input, OptionList, Select, Static
 
 from kit.api import Kit
 from kit.curator.ops import Insert, Update
 from kit.memory.facts import Fact
 from tui.app import KitApp
-from tui.dialogs import Confirm
+from tui.dialogs import Confirm, Pick
 from tui.fact_history import FactHistoryScreen
 from tui.facts import FactsPane
 
@@ -203,27 +203,49 @@ async def test_undo_a_curation_pass_from_a_facts_history(
     assert (await kit.services.facts.get("owner", ana.id)).content == "Lives in Lisbon"
 
 
-async def test_undo_by_pass_number_and_refusals_are_notifications(
+async def test_undo_lists_the_passes_to_choose_from_newest_first(
     kit: Kit, app: KitApp, facts: list[Fact]
 ) -> None:
-    applied = await kit.services.curator.apply_ops(
+    """`u` lists the passes that can be undone (not asking for a number nobody knows)."""
+    eve = await kit.services.curator.apply_ops(
         "owner", "people", [Insert("Eve, a cousin", 0.9, "Eve")], kind="curate",
+        source_message_ids=[],
+    )  # fmt: skip
+    porto = await kit.services.curator.apply_ops(
+        "owner", "person", [Update(facts[0].id, content="Lives in Porto")], kind="curate",
         source_message_ids=[],
     )  # fmt: skip
     async with app.run_test(size=(80, 24)) as pilot:
         await open_facts(app, pilot)
         assert len(rows(app.query_one("#fact-table", DataTable))) == 3
-        await pilot.press("u", *"nine", "enter")
+        await pilot.press("u")
         await settle(pilot)
-        assert notes(app)[-1][0] == "error" and "'nine' is not a pass number" in notes(app)[-1][1]
-        await pilot.press("u", *str(applied.pass_id), "enter")
+        assert isinstance(app.screen, Pick)
+        listed = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+        assert [line.split()[1] for line in listed] == [str(porto.pass_id), str(eve.pass_id)]
+        assert "curate people" in listed[1] and "1 change" in listed[1]
+        await pilot.press("down", "enter")  # the older one: Eve
         await settle(pilot)
+        assert isinstance(app.screen, Confirm)
         await pilot.press("ctrl+y")
         await settle(pilot)
         assert len(rows(app.query_one("#fact-table", DataTable))) == 2  # Eve is gone again
-        await pilot.press("u", *str(applied.pass_id), "enter")  # twice: the curator refuses
+        await pilot.press("u")
         await settle(pilot)
-        await pilot.press("ctrl+y")
+        listed = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+        assert [line.split()[1] for line in listed] == [str(porto.pass_id)]  # undone: not again
+        await pilot.press("escape")
         await settle(pilot)
-        severity, message = notes(app)[-1]
-        assert severity == "error" and "already undone" in message
+        assert not isinstance(app.screen, Pick)
+
+
+async def test_with_no_pass_to_undo_it_says_so(app: KitApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_facts(app, pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        assert not isinstance(app.screen, Pick)
+        assert notes(app)[-1] == (
+            "information",
+            "no curation pass to undo: none has changed a fact yet",
+        )
