@@ -45,6 +45,7 @@ class Inbound:
     at: datetime | None = None
     speaker: str = ""  # who wrote it, where several people share a conversation (a group)
     forwarded_from: str | None = None  # set when the text is someone else's words passed on
+    source: str = "chat"  # "job": a scheduled task's turn, never learned from as the owner's
 
 
 @dataclass(frozen=True)
@@ -163,6 +164,7 @@ class Agent:
             at=now,
             speaker=clean_name(inbound.speaker),
             forwarded_from=_origin(inbound.forwarded_from),
+            source=inbound.source,
         )
         try:
             return await self._answer(inbound, conversation.id, stored, now, on_text)
@@ -259,7 +261,9 @@ class Agent:
         if not reply.text.strip() and on_text is not None:
             await on_text(answer)
         conversation = await self._messages.get_conversation(conversation_id)
-        saved = await self._messages.add(conversation, "assistant", answer, at=self._clock.now())
+        saved = await self._messages.add(
+            conversation, "assistant", answer, at=self._clock.now(), source=inbound.source
+        )
         await self._facts.touch(inbound.user_id, fact_ids, now)
         return TurnResult(
             reply=answer,

@@ -44,6 +44,10 @@ from kit.memory.versions import MemoryVersions
 from kit.memory.window import WindowKeeper
 from kit.prompts import Prompts
 from kit.reach import Reach
+from kit.reminders.delivery import Dispatcher
+from kit.reminders.service import Reminders
+from kit.reminders.store import ReminderStore
+from kit.reminders.tools import ReminderTools
 from kit.tools import Tools
 
 log = logging.getLogger(__name__)
@@ -87,6 +91,7 @@ class Services:
     rem: Rem
     budget: Budget
     attempts: Attempts
+    reminders: Reminders
     embedding_problem: str | None = None
     extras: dict[str, object] = field(default_factory=dict)
 
@@ -161,11 +166,16 @@ async def build(
         vectors=vectors,
     )
     window = WindowKeeper(messages, metered, prompts, memory, settings.llm, tz, attempts)
+    reminder_store = ReminderStore(db, messages, clock)
     tools = Tools(facts, days, messages, search, tz)
     background = Background(window, vectors)
     agent = Agent(
         messages, facts, context, tools, metered, settings.llm, clock, after_turn=background.notify
     )
+    reminders = Reminders(
+        reminder_store, Dispatcher(reminder_store, agent, prompts, clock, tz), clock, tz
+    )
+    tools.reminders = ReminderTools(reminders, messages)
     job_runs = JobRuns(db, clock, tz)
     summarizer = DaySummarizer(
         db, messages, days, metered, prompts, settings.llm, settings.owner, tz, job_runs, attempts
@@ -224,6 +234,7 @@ async def build(
         rem=rem,
         budget=budget,
         attempts=attempts,
+        reminders=reminders,
         embedding_problem=problem,
     )
 

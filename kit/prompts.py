@@ -23,6 +23,7 @@ REQUIRED: dict[str, frozenset[str]] = {
     "rem_condense": frozenset({"day", "detailed"}),
     "rem_review": frozenset({"owner_name", "today", "category", "stale_days", "facts"}),
     "filter": frozenset({"today", "question", "candidates"}),
+    "reminder_task": frozenset({"task"}),
     # Curation: shared rules + the conversation, then one file of rules per category.
     "curate/base": frozenset({"owner_name", "today", "messages"}),
     **{f"curate/{category}": frozenset({"owner_name", "facts"}) for category in CATEGORIES},

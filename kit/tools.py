@@ -18,6 +18,7 @@ from kit.memory.messages import Messages
 from kit.memory.search import Hit, MemorySearch
 from kit.memory.window import format_transcript
 from kit.neutralise import neutralise, recalled_block
+from kit.reminders.tools import REMINDER_TOOL_SPECS, REMINDER_TOOLS, ReminderTools
 from kit.secrets import find_secret
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,7 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
             "required": ["fact"],
         },
     ),
+    *REMINDER_TOOL_SPECS,
 )
 
 
@@ -120,8 +122,15 @@ def format_hits(hits: list[Hit], tz: tzinfo) -> str:
 
 class Tools:
     def __init__(
-        self, facts: Facts, days: Days, messages: Messages, search: MemorySearch, tz: tzinfo
+        self,
+        facts: Facts,
+        days: Days,
+        messages: Messages,
+        search: MemorySearch,
+        tz: tzinfo,
+        reminders: ReminderTools | None = None,
     ) -> None:
+        self.reminders = reminders  # set after the agent exists (a task runs a turn)
         self._facts = facts
         self._days = days
         self._messages = messages
@@ -138,6 +147,11 @@ class Tools:
                 return await self._day_history(str(args.get("date", "")), user_id, now)
             if name == "remember":
                 return await self._remember(args, user_id, message_id)
+            if name in REMINDER_TOOLS and self.reminders is not None:
+                content, failed = await self.reminders.run(
+                    name, args, user_id=user_id, message_id=message_id
+                )
+                return ToolOutcome(content, is_error=failed)
         except KitError as exc:
             return ToolOutcome(str(exc), is_error=True)
         return ToolOutcome(f"unknown tool {name!r}", is_error=True)

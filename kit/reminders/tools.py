@@ -1,0 +1,117 @@
+"""The chat model's reminder tools: schedule, list and cancel. Results are short and plain;
+a refusal says why, and nothing is stored then."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from kit.errors import KitError, NotFound
+from kit.llm.base import ToolSpec
+from kit.memory.messages import Messages
+from kit.reminders.rules import MAX_TEXT_CHARS, REPEATS, WEEKDAYS
+
+if TYPE_CHECKING:  # the service reaches the agent, which imports these tools
+    from kit.reminders.service import Reminders
+
+REMINDER_TOOL_SPECS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "schedule_reminder",
+        "Schedule something for later, delivered in this chat: a reminder (its text is sent "
+        "as it is) or a task (you do it then, e.g. 'list the week's open items from memory', "
+        "and your answer is sent). Times are the owner's local time. Once: give `at` "
+        "(YYYY-MM-DDTHH:MM) or `in_minutes`. Repeating: `repeat` daily, weekdays (Mon-Fri) or "
+        "weekly, with `time` (HH:MM) and, for weekly, `weekday`. Nothing else repeats.",
+        {
+            "type": "object",
+            "properties": {
+                "text": {
+                    "type": "string",
+                    "description": f"what to remind of, or the task (at most {MAX_TEXT_CHARS})",
+                },
+                "kind": {"type": "string", "enum": ["reminder", "task"]},
+                "at": {"type": "string", "description": "once: local YYYY-MM-DDTHH:MM"},
+                "in_minutes": {"type": "integer", "description": "once: minutes from now"},
+                "repeat": {"type": "string", "enum": list(REPEATS)},
+                "time": {"type": "string", "description": "repeats: local HH:MM"},
+                "weekday": {"type": "string", "enum": list(WEEKDAYS)},
+            },
+            "required": ["text"],
+        },
+    ),
+    ToolSpec(
+        "list_reminders",
+        "List the owner's active reminders and tasks with their numbers and next times.",
+        {"type": "object", "properties": {}},
+    ),
+    ToolSpec(
+        "cancel_reminder",
+        "Cancel one of the owner's reminders by its number (from list_reminders).",
+        {
+            "type": "object",
+            "properties": {"id": {"type": "integer", "description": "the reminder's number"}},
+            "required": ["id"],
+        },
+    ),
+)
+REMINDER_TOOLS = frozenset(spec.name for spec in REMINDER_TOOL_SPECS)
+
+
+class ReminderTools:
+    def __init__(self, reminders: Reminders, messages: Messages) -> None:
+        self._reminders = reminders
+        self._messages = messages
+
+    async def run(
+        self, name: str, args: Mapping[str, Any], *, user_id: str, message_id: int
+    ) -> tuple[str, bool]:
+        """(result text, is_error). A KitError becomes the model's explanation."""
+        try:
+            if name == "schedule_reminder":
+                return await self._schedule(args, user_id, message_id), False
+            if name == "list_reminders":
+                return await self._list(user_id), False
+            if name == "cancel_reminder":
+                return await self._cancel(args, user_id), False
+        except KitError as exc:
+            return f"Not done: {exc}.", True
+        return f"unknown tool {name!r}", True
+
+    async def _schedule(self, args: Mapping[str, Any], user_id: str, message_id: int) -> str:
+        # The reminder answers where it was asked: the conversation of the message this turn
+        # answers. A scheduled task's own turn may not schedule more (no self-feeding loops).
+        (message,) = await self._messages.get_many(user_id, [message_id])
+        if message.source != "chat":
+            raise KitError("a scheduled task cannot schedule reminders; only the owner can")
+        conversation = await self._messages.get_conversation(message.conversation_id)
+        done = await self._reminders.schedule(
+            user_id,
+            channel=conversation.channel,
+            conversation=conversation.external_id,
+            fields=args,
+        )
+        line = self._reminders.describe(done.reminder)
+        note = f" Note: {done.note}." if done.note else ""
+        return f"Scheduled {line}.{note}"
+
+    async def _list(self, user_id: str) -> str:
+        active = await self._reminders.active(user_id)
+        if not active:
+            return "The owner has no active reminders."
+        return "\n".join(self._reminders.describe(r) for r in active)
+
+    async def _cancel(self, args: Mapping[str, Any], user_id: str) -> str:
+        value = args.get("id")
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise KitError("id must be the reminder's number, e.g. 3")
+        text = str(value).strip().lstrip("#")
+        if not text.isdigit():
+            raise KitError("id must be the reminder's number, e.g. 3")
+        try:
+            before = await self._reminders.store.get(user_id, int(text))
+        except NotFound as exc:
+            raise NotFound(f"there is no reminder #{text}; list_reminders shows them") from exc
+        if before.status != "active":
+            return f"Reminder #{before.id} was already {before.status}; nothing to cancel."
+        reminder = await self._reminders.cancel(user_id, before.id)
+        return f"Cancelled reminder #{reminder.id}: {reminder.text}"
