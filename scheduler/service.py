@@ -40,6 +40,7 @@ from kit.memory.attempts import MAX_ATTEMPTS, retry_delay
 from kit.memory.job_runs import JobBusy
 from scheduler.fire_times import owed
 from scheduler.jobs import JobSpec, kit_jobs
+from scheduler.reminders import ReminderTimer
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,8 @@ class KitScheduler:
         self._queued: set[str] = set()
         self._aps: AsyncIOScheduler | None = None
         self._worker: asyncio.Task[None] | None = None
+        self.reminders = ReminderTimer(services)  # on a lane of its own (scheduler/reminders.py)
+        self._reminder_worker: asyncio.Task[None] | None = None
         self.results: list[JobResult] = []  # the latest run of each job, newest last
 
     @property
@@ -91,6 +94,8 @@ class KitScheduler:
         )
         for spec in self._jobs.values():
             aps.add_job(self._fire, spec.trigger, args=(spec.name,), id=spec.name, name=spec.name)
+        self.reminders.attach(aps)
+        self._reminder_worker = asyncio.create_task(self.reminders.run(), name="kit-reminders")
         aps.start()
         self._aps = aps
         for spec in self._jobs.values():
@@ -122,17 +127,20 @@ class KitScheduler:
         """Stop firing; cancel the worker (a running job is interrupted: every step it takes
         lands whole or not at all, and an unfinished daily run is caught up at the next start)."""
         if self._aps is not None:
+            self.reminders.detach()
             self._aps.shutdown(wait=False)
             self._aps = None
             await asyncio.sleep(0)  # APScheduler finishes its shutdown on the loop
-        if self._worker is not None:
-            self._worker.cancel()
+        workers = [w for w in (self._worker, self._reminder_worker) if w is not None]
+        for worker in workers:
+            worker.cancel()
+        if workers:
             try:
                 async with asyncio.timeout(grace_seconds):
-                    await asyncio.gather(self._worker, return_exceptions=True)
+                    await asyncio.gather(*workers, return_exceptions=True)
             except TimeoutError:
                 log.error("a scheduled job did not stop within %.0f s of shutdown", grace_seconds)
-            self._worker = None
+            self._worker = self._reminder_worker = None
 
     async def _fire(self, name: str) -> None:
         """APScheduler's entry: hand over and return at once (the worker runs the job)."""

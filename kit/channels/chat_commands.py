@@ -23,6 +23,7 @@ Commands:
 /search <query> – search facts, day summaries and past messages
 /forget <fact id> – stop using a fact (it stays in its history; ids are in /facts)
 /rem – consolidate memory now (condense days, review and expire facts) and report
+/reminders [cancel <id>] – your reminders and scheduled tasks; cancel one by its number
 /help – this message"""
 
 COMMANDS: tuple[tuple[str, str], ...] = (
@@ -31,6 +32,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("search", "search memory"),
     ("forget", "stop using a fact"),
     ("rem", "consolidate memory now"),
+    ("reminders", "your reminders; /reminders cancel <id>"),
     ("help", "what Kit can do"),
 )
 
@@ -52,6 +54,7 @@ class ChatCommands:
             "search": self.search,
             "forget": self.forget,
             "rem": self.rem,
+            "reminders": self.reminders,
             "help": self.help,
         }
         assert list(handlers) == [name for name, _ in COMMANDS]
@@ -128,6 +131,23 @@ class ChatCommands:
     async def rem(self, user_id: str, arg: str) -> str:
         # A run already going (the nightly one) raises JobBusy, a KitError the chat shows.
         return format_rem_report(await self._services.rem.run(user_id))
+
+    async def reminders(self, user_id: str, arg: str) -> str:
+        reminders = self._services.reminders
+        words = arg.split()
+        if words and words[0].lower() == "cancel":
+            number = words[1].lstrip("#") if len(words) == 2 else ""
+            if not number.isdigit():
+                raise InputError("usage: /reminders cancel <id>, e.g. /reminders cancel 3")
+            reminder = await reminders.cancel(user_id, int(number))
+            return f"Cancelled reminder #{reminder.id}: {reminder.text}"
+        if words:
+            raise InputError("usage: /reminders to list them, /reminders cancel <id> to stop one")
+        active = await reminders.active(user_id)
+        if not active:
+            return "No reminders. Ask me in a message, e.g. “remind me tomorrow at 9 to call Ana”."
+        lines = [reminders.describe(r) for r in active]
+        return "\n".join([*lines, "", "/reminders cancel <id> stops one."])
 
 
 def format_rem_report(report: RemReport) -> str:

@@ -206,7 +206,12 @@ class TelegramChannel:
             await app.start()
             await self._start_polling(app)
             log.info("telegram: polling as @%s", app.bot.username)
-            await self._watch(app)
+            reminders = self._services.reminders.dispatcher
+            reminders.register(CHANNEL, lambda chat, text: self.send_to_chat(app, chat, text))
+            try:
+                await self._watch(app)
+            finally:
+                reminders.unregister(CHANNEL)
         except _TokenRejected:
             # Restarting cannot fix a revoked token; the rest of Kit keeps running.
             log.error(
@@ -216,6 +221,12 @@ class TelegramChannel:
             )
         finally:
             await self._teardown(app, initialized)
+
+    async def send_to_chat(self, app: Application, chat: str, text: str) -> None:  # type: ignore[type-arg]
+        """A message Kit starts itself (a reminder, a scheduled task's answer). Unlike a
+        reply, a failure raises (TelegramError), so the reminder stays pending and is retried."""
+        for chunk in split_message(text):
+            await self._send_chunk(app.bot, int(chat), chunk, formatted=True)
 
     def _build(self) -> Application:  # type: ignore[type-arg]
         builder = (

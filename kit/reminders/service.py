@@ -74,6 +74,12 @@ class Reminders:
         return await self.store.active(user_id)
 
     async def cancel(self, user_id: str, reminder_id: int) -> Reminder:
+        """Stop an active reminder (kept, marked cancelled). NotFound / InputError say why not."""
+        before = await self.store.get(user_id, reminder_id)
+        if before.status != "active":
+            raise InputError(
+                f"reminder #{reminder_id} is already {before.status}; nothing to cancel"
+            )
         reminder = await self.store.cancel(user_id, reminder_id)
         self.dispatcher.on_change()
         return reminder

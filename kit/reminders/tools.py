@@ -108,10 +108,7 @@ class ReminderTools:
         if not text.isdigit():
             raise KitError("id must be the reminder's number, e.g. 3")
         try:
-            before = await self._reminders.store.get(user_id, int(text))
+            reminder = await self._reminders.cancel(user_id, int(text))
         except NotFound as exc:
             raise NotFound(f"there is no reminder #{text}; list_reminders shows them") from exc
-        if before.status != "active":
-            return f"Reminder #{before.id} was already {before.status}; nothing to cancel."
-        reminder = await self._reminders.cancel(user_id, before.id)
         return f"Cancelled reminder #{reminder.id}: {reminder.text}"

@@ -149,7 +149,13 @@ async def test_cron_triggers_fire_at_local_time_in_the_configured_zone(
     assert rem is not None and summary is not None
     assert rem.tzinfo == ZoneInfo("Europe/Berlin") and (rem.hour, rem.minute) == (2, 45)
     assert (summary.hour, summary.minute) == (23, 55)
-    assert set(times) == {"embedding_backfill", "curation_sweep", "daily_summary", "rem"}
+    assert set(times) == {
+        "embedding_backfill",
+        "curation_sweep",
+        "daily_summary",
+        "rem",
+        "reminders",
+    }
 
 
 async def test_a_manual_rem_during_the_nightly_one_is_refused(

@@ -34,6 +34,7 @@ async def test_help_lists_every_command_and_registers_the_menu(
         "search",
         "forget",
         "rem",
+        "reminders",
         "help",
     ]
     assert fake_llm.requests == []  # commands never call the model
