@@ -37,6 +37,7 @@ COMMANDS = (
     "backup",
     "forget",
     "status",
+    "reminders",
 )
 
 # Subcommands that live outside kit/ because they wire kit to scheduler/ or tui/ (which kit

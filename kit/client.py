@@ -24,6 +24,7 @@ from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
+from kit.reminders.store import Notice, Reminder
 
 ProgressSink = Callable[[RemProgress], Awaitable[None]]
 
@@ -85,6 +86,15 @@ class KitClient(Protocol):
     async def status(self) -> Status: ...
 
     async def context(self, text: str, *, conversation: str = "terminal") -> ContextReport: ...
+
+    async def reminders(self) -> list[Reminder]: ...
+
+    async def cancel_reminder(self, reminder_id: int) -> Reminder: ...
+
+    async def reminder_notices(self, conversation: str | None = None) -> list[Notice]:
+        """Reminders delivered to this front-end's conversations and not shown yet (each is
+        handed out once)."""
+        ...
 
 
 class LocalClient:
@@ -171,6 +181,19 @@ class LocalClient:
             text, user=self._user, channel=LOCAL_CHANNEL, conversation=conversation
         )
         return plan.report()
+
+    async def reminders(self) -> list[Reminder]:
+        return await self._services.reminders.active(self._user)
+
+    async def cancel_reminder(self, reminder_id: int) -> Reminder:
+        return await self._services.reminders.cancel(self._user, reminder_id)
+
+    async def reminder_notices(self, conversation: str | None = None) -> list[Notice]:
+        reminders = self._services.reminders
+        if self._mode == "standalone":
+            # No daemon fires them: local reminders that fell due come out at the next open.
+            await reminders.dispatcher.run_due()
+        return await reminders.take_notices(self._user, conversation)
 
     async def status(self) -> Status:
         s = self._services

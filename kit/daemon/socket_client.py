@@ -36,6 +36,7 @@ from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
+from kit.reminders.store import Notice, Reminder
 
 # Errors keep their class across the socket, so callers can tell "not found" from "no model".
 _ERRORS: dict[str, type[KitError]] = {
@@ -148,6 +149,18 @@ class SocketClient:
             writer.close()
             with contextlib.suppress(ConnectionError):
                 await writer.wait_closed()
+
+    async def reminders(self) -> list[Reminder]:
+        result: list[Reminder] = decode(list[Reminder], await self._call("reminders"))
+        return result
+
+    async def cancel_reminder(self, reminder_id: int) -> Reminder:
+        return decode_as(Reminder, await self._call("cancel_reminder", reminder_id=reminder_id))
+
+    async def reminder_notices(self, conversation: str | None = None) -> list[Notice]:
+        raw = await self._call("reminder_notices", conversation=conversation)
+        result: list[Notice] = decode(list[Notice], raw)
+        return result
 
     async def _call(self, op: str, on_event: EventSink | None = None, **args: Any) -> Any:
         rid = next(self._ids)

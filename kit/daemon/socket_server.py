@@ -19,9 +19,11 @@ undo_pass(pass_id) -> UndoResult; rem(dry_run=false, date=null) -> RemReport (wi
 last_rem() -> RemReport | null; status() -> Status; context(text, conversation="terminal") ->
 ContextReport (what a turn would send the model for `text`; reads only);
 chat_history(conversation="terminal", limit=20) -> ChatHistory; passes(limit=20) ->
-[PassRecord]. Results are the dataclasses of kit/client.py and kit/memory/plan.py encoded by
-kit/daemon/codec.py. Requests on one connection are answered in order; open more connections
-for concurrency (the client uses one per call).
+[PassRecord]; reminders() -> [Reminder]; cancel_reminder(reminder_id) -> Reminder;
+reminder_notices(conversation=null) -> [Notice] (delivered terminal reminders not shown yet,
+each handed out once). Results are the dataclasses of kit/client.py and kit/memory/plan.py
+encoded by kit/daemon/codec.py. Requests on one connection are answered in order; open more
+connections for concurrency (the client uses one per call).
 
 Every op is delegated to a `LocalClient`, so the socket and in-process front-ends behave alike.
 """
@@ -130,6 +132,11 @@ class ControlServer:
                 r.arg("conversation", str, "terminal"), limit=_limit(r)
             ),
             "passes": lambda r: self._client(r).passes(limit=_limit(r)),
+            "reminders": lambda r: self._client(r).reminders(),
+            "cancel_reminder": lambda r: self._client(r).cancel_reminder(r.arg("reminder_id", int)),
+            "reminder_notices": lambda r: self._client(r).reminder_notices(
+                r.arg("conversation", str, None)
+            ),
         }
 
     async def run(self) -> None:

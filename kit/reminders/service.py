@@ -88,9 +88,13 @@ class Reminders:
         return await self.store.take_notices(user_id, conversation)
 
     def describe(self, reminder: Reminder) -> str:
-        """One line: number, when it fires next (owner's zone), the rule and the text."""
-        when = "-"
-        if reminder.next_fire is not None:
-            when = f"{reminder.next_fire.astimezone(self.tz):%a %Y-%m-%d %H:%M}"
-        what = "task" if reminder.kind == "task" else "reminder"
-        return f"#{reminder.id} {when} ({reminder.rule.describe()}, {what}): {reminder.text}"
+        return describe(reminder, self.tz)
+
+
+def describe(reminder: Reminder, tz: tzinfo) -> str:
+    """One line: number, when it fires next (owner's zone), the rule and the text."""
+    when = "-"
+    if reminder.next_fire is not None:
+        when = f"{reminder.next_fire.astimezone(tz):%a %Y-%m-%d %H:%M}"
+    what = "task" if reminder.kind == "task" else "reminder"
+    return f"#{reminder.id} {when} ({reminder.rule.describe()}, {what}): {reminder.text}"

@@ -1,0 +1,101 @@
+"""Reminders for front-ends: over the control socket (the same dataclasses as in-process),
+`kit reminders`, and notices for local conversations in standalone mode."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from kit.api import Kit
+from kit.cli import main
+from kit.client import LocalClient
+from kit.clock import FakeClock
+from kit.daemon.socket_client import SocketClient
+from kit.daemon.socket_server import ControlServer
+from kit.embed.hashing import HashingEmbedder
+from kit.errors import InputError, NotFound
+from tests.trust.sockets import serve
+
+
+@pytest.fixture
+async def socket_client(kit: Kit, clock: FakeClock, tmp_path: Path) -> AsyncIterator[SocketClient]:
+    async for control, _ in serve(ControlServer, kit, clock, tmp_path):
+        yield SocketClient(control.path)
+
+
+async def add(kit: Kit, text: str, minutes: int, conversation: str = "terminal") -> int:
+    done = await kit.services.reminders.schedule(
+        "owner",
+        channel="terminal",
+        conversation=conversation,
+        fields={"text": text, "in_minutes": minutes},
+    )
+    return done.reminder.id
+
+
+async def test_socket_lists_cancels_and_hands_out_notices(
+    kit: Kit, clock: FakeClock, socket_client: SocketClient
+) -> None:
+    first = await add(kit, "stretch", 5)
+    await add(kit, "tea", 60)
+    listed = await socket_client.reminders()
+    assert [r.text for r in listed] == ["stretch", "tea"]
+    assert listed == await kit.services.reminders.active("owner")  # same dataclasses
+    cancelled = await socket_client.cancel_reminder(listed[1].id)
+    assert cancelled.status == "cancelled"
+    with pytest.raises(InputError, match="already cancelled"):
+        await socket_client.cancel_reminder(listed[1].id)
+    with pytest.raises(NotFound):
+        await socket_client.cancel_reminder(999)
+    clock.advance(timedelta(minutes=5))
+    await kit.services.reminders.dispatcher.run_due()
+    (notice,) = await socket_client.reminder_notices("terminal")
+    assert (notice.reminder_id, notice.text) == (first, "Reminder: stretch")
+    assert await socket_client.reminder_notices("terminal") == []
+
+
+async def test_standalone_front_end_fires_local_reminders_due_while_no_daemon_ran(
+    kit: Kit, clock: FakeClock
+) -> None:
+    await add(kit, "stretch", 5, conversation="work")
+    clock.advance(timedelta(hours=2))
+    client = LocalClient(kit, clock.now())  # `kit chat` opening with no daemon
+    assert await client.reminder_notices("terminal") == []  # another conversation's
+    (notice,) = await client.reminder_notices("work")
+    assert notice.late and notice.text.endswith(": stretch")
+
+
+def test_kit_reminders_lists_in_the_owners_zone_and_cancels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.toml"
+    model = tmp_path / "no-model"  # lexical search only: the command needs no model
+    config.write_text(
+        f'[embedding]\nmodel_path = "{model}"\n[schedule]\ntimezone = "Europe/Berlin"\n'
+    )
+    monkeypatch.setenv("KIT_CONFIG", str(config))
+    monkeypatch.setenv("KIT_DATA_DIR", str(tmp_path / "data"))
+
+    async def seed() -> None:
+        async with Kit.open(embedder=HashingEmbedder(), background=False) as kit:
+            await kit.services.reminders.schedule(
+                "owner",
+                channel="telegram",
+                conversation="42",
+                fields={"text": "call Ana", "at": "2031-05-04T09:00"},
+            )
+
+    asyncio.run(seed())
+    assert main(["reminders"]) == 0
+    assert capsys.readouterr().out == "#1 Sun 2031-05-04 09:00 (once, reminder): call Ana\n"
+    assert main(["reminders", "cancel"]) == 2
+    assert "kit reminders cancel ID" in capsys.readouterr().err
+    assert main(["reminders", "cancel", "4"]) == 2
+    assert "no reminder #4" in capsys.readouterr().err
+    assert main(["reminders", "cancel", "1"]) == 0
+    assert main(["reminders"]) == 0
+    assert "No reminders" in capsys.readouterr().out.splitlines()[-1]
