@@ -31,6 +31,7 @@ from tui.days import DaysPane
 from tui.fact_history import FactHistoryScreen
 from tui.facts import FactsPane
 from tui.failures import describe, log_failure
+from tui.reminders import NOTICE_SECONDS, RemindersScreen, show_notices
 from tui.status import StatusLine
 
 # Which widget takes the keyboard when a tab is shown (so its pane's bindings are live).
@@ -57,6 +58,9 @@ class KitApp(App[None]):
         Binding("f2", "show_tab('days')", "Days", tooltip="Show the day summaries", show=False),
         Binding("f3", "show_tab('facts')", "Facts", tooltip="Show the facts", show=False),
         Binding("f4", "show_tab('rem')", "REM", tooltip="Show consolidation", show=False),
+        Binding(
+            "f5", "show_reminders", "Reminders", tooltip="List and cancel reminders", show=False
+        ),
         # Hidden from the footer as in every Textual app; the palette lists it as "Quit".
         Binding("ctrl+q", "quit", "Quit", tooltip="Quit the TUI", priority=True, show=False),
     ]
@@ -94,6 +98,16 @@ class KitApp(App[None]):
         self.action_show_tab("chat")
         if isinstance(self.client, Follower):
             start_work(self, self._follow, self.client, group=FOLLOW_GROUP)
+        self._check_notices()
+        self.set_interval(NOTICE_SECONDS, self._check_notices)
+
+    def _check_notices(self) -> None:
+        start_work(self, show_notices, self, group="notices")
+
+    def action_show_reminders(self) -> None:
+        if isinstance(self.screen, ModalScreen | RemindersScreen):
+            return
+        self.push_screen(RemindersScreen())
 
     # -- failures: the one place client errors become notifications -------------------------
 
@@ -166,7 +180,7 @@ class KitApp(App[None]):
         for pane in self.query_one("#tabs", TabbedContent).query(Pane):
             pane.start_reload()
         for screen in self.screen_stack:
-            if isinstance(screen, FactHistoryScreen):
+            if isinstance(screen, FactHistoryScreen | RemindersScreen):
                 screen.start_reload()
 
     async def _reload_status(self) -> None:

@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import sys
 
+from kit.client import KitClient
 from kit.daemon.connect import connect
 from kit.errors import InputError
 
@@ -27,6 +28,7 @@ async def run(args: argparse.Namespace) -> int:
     async with connect(args) as client:
         if interactive:
             print("Kit is listening. Type a message; /quit or Ctrl-D to leave.")
+        await show_reminders(client, args.conversation)
         while True:
             if interactive:
                 print("you> ", end="", flush=True)
@@ -54,4 +56,12 @@ async def run(args: argparse.Namespace) -> int:
                 sys.stdout.write(result.reply)
             sys.stdout.write("\n")
             sys.stdout.flush()
+            await show_reminders(client, args.conversation)
     return 0
+
+
+async def show_reminders(client: KitClient, conversation: str) -> None:
+    """Reminders delivered to this conversation since it was last open (or during the last
+    reply), each shown once."""
+    for notice in await client.reminder_notices(conversation):
+        print(f"kit> {notice.text}", flush=True)

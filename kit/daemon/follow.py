@@ -41,6 +41,7 @@ from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
+from kit.reminders.store import Notice, Reminder
 
 T = TypeVar("T")
 Mode = Literal["daemon", "standalone", "lost"]
@@ -249,6 +250,15 @@ class Follower:
 
     async def context(self, text: str, *, conversation: str = "terminal") -> ContextReport:
         return await self._call(lambda c: c.context(text, conversation=conversation))
+
+    async def reminders(self) -> list[Reminder]:
+        return await self._call(lambda c: c.reminders())
+
+    async def cancel_reminder(self, reminder_id: int) -> Reminder:
+        return await self._call(lambda c: c.cancel_reminder(reminder_id))
+
+    async def reminder_notices(self, conversation: str | None = None) -> list[Notice]:
+        return await self._call(lambda c: c.reminder_notices(conversation))
 
 
 async def _answers(client: SocketClient) -> bool:

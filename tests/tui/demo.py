@@ -19,6 +19,7 @@ from kit.llm.base import TextSink, Usage
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory, Message
+from kit.reminders.store import Notice, Reminder
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -231,6 +232,52 @@ LAST_REM = RemReport(
 )
 
 
+REMINDERS = (
+    Reminder(
+        1,
+        "owner",
+        "telegram",
+        "42",
+        "reminder",
+        "Call Ana about the cabin",
+        "none",
+        None,
+        None,
+        "active",
+        NOW + timedelta(hours=8),
+        NOW,
+    ),
+    Reminder(
+        2,
+        "owner",
+        "terminal",
+        "terminal",
+        "task",
+        "Give me the week's open items from memory",
+        "weekly",
+        "08:00",
+        0,
+        "active",
+        NOW + timedelta(days=6, hours=23),
+        NOW,
+    ),
+    Reminder(
+        3,
+        "owner",
+        "telegram",
+        "42",
+        "reminder",
+        "Take the pills",
+        "daily",
+        "21:00",
+        None,
+        "active",
+        NOW + timedelta(hours=12),
+        NOW,
+    ),
+)
+
+
 class DemoClient:
     """Answers every `KitClient` call from the fixed data above."""
 
@@ -240,6 +287,7 @@ class DemoClient:
             "Ana prefers **oat-milk flat whites**. Near Rossio, try a café on Rua do Ouro."
         )
         self.facts_by_id = {f.id: f for f in FACTS}
+        self.reminders_by_id = {r.id: r for r in REMINDERS}
         self.sent: list[str] = []
         self.undone: list[int] = []
 
@@ -321,3 +369,17 @@ class DemoClient:
             last_rem_at=LAST_REM.finished_at,
             uptime_seconds=3600.0,
         )
+
+    async def reminders(self) -> list[Reminder]:
+        active = [r for r in self.reminders_by_id.values() if r.status == "active"]
+        return sorted(active, key=lambda r: (r.next_fire or NOW, r.id))
+
+    async def cancel_reminder(self, reminder_id: int) -> Reminder:
+        reminder = dataclasses.replace(
+            self.reminders_by_id[reminder_id], status="cancelled", next_fire=None
+        )
+        self.reminders_by_id[reminder_id] = reminder
+        return reminder
+
+    async def reminder_notices(self, conversation: str | None = None) -> list[Notice]:
+        return []

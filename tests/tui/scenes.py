@@ -108,6 +108,12 @@ async def rem(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
+async def reminders(pilot: Pilot[None]) -> None:
+    await settle(pilot)
+    await pilot.press("f5")
+    await settle(pilot)
+
+
 SCENES: dict[str, Scene] = {
     "chat": chat,
     "chat-summary": chat_summary,
@@ -118,6 +124,7 @@ SCENES: dict[str, Scene] = {
     "deactivate": deactivate,
     "undo-pass": undo_pass,
     "rem": rem,
+    "reminders": reminders,
 }
 
 
