@@ -1,7 +1,7 @@
 """The owner's data, out: every fact with its whole history, every day summary, the message
-archive, curation passes (and batches parked after failing), REM reports, token usage and the
-forget log, as a versioned JSON document (which `kit import` restores) or as Markdown for a
-person to read.
+archive, curation passes (and batches parked after failing), REM reports, token usage, the
+forget log and reminders, as a versioned JSON document (which `kit import` restores) or as
+Markdown for a person to read.
 
 Derived state (embeddings, FTS indexes) is left out: it is rebuilt from the rows. So is the
 scheduler's own bookkeeping (job runs): a restored memory starts its schedule afresh.
@@ -17,6 +17,7 @@ from typing import Any
 from kit.clock import from_iso, to_iso
 from kit.memory.db import Database
 from kit.portability.export_check import EXPORT_FORMAT, EXPORT_VERSION
+from kit.reminders.store import export_rows as reminder_rows
 
 
 async def export_document(db: Database, user_id: str, now: datetime) -> dict[str, Any]:
@@ -191,6 +192,7 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
             (user_id,),
         )
     ]
+    reminders = await reminder_rows(db, user_id)
     return {
         # The first key on purpose: `kit import` recognises an export by its opening bytes.
         "format": EXPORT_FORMAT,
@@ -208,6 +210,7 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
             "rem_reports": len(rem_reports),
             "usage": len(usage),
             "forget_log": len(forgets),
+            "reminders": len(reminders),
         },
         "conversations": conversations,
         "messages": messages,
@@ -219,6 +222,7 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
         "rem_reports": rem_reports,
         "usage": usage,
         "forget_log": forgets,
+        "reminders": reminders,
     }
 
 
@@ -335,6 +339,16 @@ def to_markdown(document: dict[str, Any], tz: tzinfo) -> Iterator[str]:
             counts = {k: v for k, v in entry["counts"].items() if v}
             counts_text = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
             yield f"- {_when(entry['at'], tz)}, by {entry['scope']}: {counts_text}\n"
+        yield "\n"
+    if document["reminders"]:
+        yield "## Reminders and scheduled tasks\n\n"
+        for r in document["reminders"]:
+            repeat = r["repeat"] if r["repeat"] == "none" else f"{r['repeat']} at {r['local_time']}"
+            when = f", next {_when(r['next_fire'], tz)}" if r["next_fire"] else ""
+            yield (
+                f"- #{r['id']} {r['kind']} ({repeat}, {r['status']}{when}) on "
+                f"{r['channel']} / {r['conversation']}: {r['text']}\n"
+            )
         yield "\n"
     yield "## Messages\n"
     by_conversation: dict[int, list[dict[str, Any]]] = {}

@@ -15,13 +15,16 @@ from kit.clock import check_time, from_iso
 from kit.config import CATEGORIES
 from kit.curator.rem import report_from_json
 from kit.errors import InputError
+from kit.reminders.rules import REPEATS
 
 EXPORT_FORMAT = "kit-export"
 # 2: parked curation batches, REM reports and token usage travel too. A version 1 export
 # (written before they did) reads as having none of them.
-EXPORT_VERSION = 2
-READABLE_VERSIONS = (1, 2)
+# 3: reminders and scheduled tasks travel too. Older versions read as having none.
+EXPORT_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
 _ADDED_IN_2 = ("curation_parked", "rem_reports", "usage")
+_ADDED_IN_3 = ("reminders",)
 
 
 class _Check:
@@ -108,6 +111,9 @@ def validate(document: Any, source: str) -> None:
         )
     if version == 1:
         for key in _ADDED_IN_2:
+            document.setdefault(key, [])
+    if version in (1, 2):
+        for key in _ADDED_IN_3:
             document.setdefault(key, [])
     check.field(document, "user_id", "export", lambda v: _is_str(v) and bool(v), "a user id")
     check.field(document, "exported_at", "export", _is_time, "an ISO-8601 time")
@@ -246,7 +252,46 @@ def validate(document: Any, source: str) -> None:
             check.field(u, key, where, _is_str, "a string")
         for key in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens"):
             check.field(u, key, where, lambda v: _is_int(v) and v >= 0, "a count")
+    for i, r in enumerate(_items(document, "reminders", check)):
+        _check_reminder(check, r, f"reminders[{i}]")
     for i, e in enumerate(_items(document, "forget_log", check)):
         check.field(e, "at", f"forget_log[{i}]", _is_time, "an ISO-8601 time")
         check.field(e, "scope", f"forget_log[{i}]", _is_str, "a string")
         check.field(e, "counts", f"forget_log[{i}]", lambda v: isinstance(v, dict), "an object")
+
+
+def _check_reminder(check: _Check, r: Mapping[str, Any], where: str) -> None:
+    check.field(r, "id", where, _is_int, "an integer")
+    for key in ("channel", "conversation"):
+        check.field(r, key, where, lambda v: _is_str(v) and bool(v), "a non-empty string")
+    check.field(r, "kind", where, lambda v: v in ("reminder", "task"), "reminder or task")
+    check.field(r, "text", where, lambda v: _is_str(v) and bool(v), "a non-empty string")
+    check.field(r, "repeat", where, lambda v: v in REPEATS, f"one of {REPEATS}")
+    check.field(r, "local_time", where, lambda v: v is None or _is_hhmm(v), "HH:MM or null")
+    check.field(
+        r, "weekday", where, lambda v: v is None or (_is_int(v) and 0 <= v <= 6), "0-6 or null"
+    )
+    check.field(
+        r, "status", where, lambda v: v in ("active", "done", "cancelled"), "active/done/cancelled"
+    )
+    check.field(r, "created_at", where, _is_time, "an ISO-8601 time")
+    check.field(r, "ended_at", where, _is_opt_time, "an ISO-8601 time or null")
+    active = r["status"] == "active"
+    check.field(
+        r,
+        "next_fire",
+        where,
+        lambda v: _is_time(v) if active else v is None,
+        "an ISO-8601 time while active, else null",
+    )
+    if r["repeat"] != "none":
+        check.field(r, "local_time", where, _is_hhmm, "HH:MM for a repeating reminder")
+    if r["repeat"] == "weekly":
+        check.field(r, "weekday", where, _is_int, "0-6 for a weekly reminder")
+
+
+def _is_hhmm(value: Any) -> bool:
+    if not _is_str(value) or len(value) != 5 or value[2] != ":":
+        return False
+    hours, minutes = value[:2], value[3:]
+    return hours.isdigit() and minutes.isdigit() and int(hours) < 24 and int(minutes) < 60

@@ -22,6 +22,7 @@ from kit.memory.days import day_text_hash
 from kit.memory.db import Database, Transaction
 from kit.memory.hashes import content_hash
 from kit.portability.export_check import EXPORT_FORMAT, validate
+from kit.reminders.store import restore_rows as restore_reminders
 
 # How `kit import` tells an export from JSON Lines: the export's first key, in its first bytes.
 _SNIFF_BYTES = 256
@@ -302,6 +303,7 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                 "INSERT INTO forget_log (user_id, at, scope, counts_json) VALUES (?, ?, ?, ?)",
                 (user_id, e["at"], e["scope"], json.dumps(e["counts"])),
             )
+        await restore_reminders(tx, user_id, document["reminders"])
     return RestoreResult(
         user_id=user_id,
         conversations=len(document["conversations"]),

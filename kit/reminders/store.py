@@ -308,10 +308,14 @@ class ReminderStore:
                 (message_id,) = await self._messages.insert_many(
                     tx, conversation, [NewMessage("assistant", text, now)], "job"
                 )
+            # The stored message is the record of what was said (and goes with the messages
+            # when the owner forgets them): the delivery keeps the text only until a local
+            # front-end has shown it.
+            kept = text if delivery.channel in LOCAL_CHANNELS else None
             changed = await tx.execute_rowcount(
                 "UPDATE reminder_deliveries SET status = 'sent', text = ?, sent_at = ?, late = ?,"
                 " message_id = ? WHERE id = ? AND status = 'pending'",
-                (text, to_iso(now), int(late), message_id, delivery.id),
+                (kept, to_iso(now), int(late), message_id, delivery.id),
             )
             if changed != 1:
                 raise AlreadySent(delivery.id)  # rolls the stored message back
@@ -349,7 +353,8 @@ class ReminderStore:
             if rows:
                 marks = ",".join("?" * len(rows))
                 await tx.execute(
-                    f"UPDATE reminder_deliveries SET shown_at = ? WHERE id IN ({marks})",
+                    "UPDATE reminder_deliveries SET shown_at = ?, text = NULL"
+                    f" WHERE id IN ({marks})",
                     (to_iso(self._clock.now()), *(int(r[0]) for r in rows)),
                 )
         return [
@@ -364,15 +369,6 @@ class ReminderStore:
             for r in rows
         ]
 
-    async def deliveries(self, user_id: str) -> list[tuple[int, datetime, str, str | None]]:
-        """(reminder id, fire time, status, text) of every delivery: what an export carries."""
-        rows = await self._db.fetchall(
-            "SELECT reminder_id, fire_at, status, text FROM reminder_deliveries"
-            " WHERE user_id = ? ORDER BY id",
-            (user_id,),
-        )
-        return [(int(r[0]), from_iso(str(r[1])), str(r[2]), r[3]) for r in rows]
-
 
 class AlreadySent(Exception):
     """Another process marked this delivery sent first; this transaction must not apply."""
@@ -380,3 +376,41 @@ class AlreadySent(Exception):
     def __init__(self, delivery_id: int) -> None:
         super().__init__(f"delivery {delivery_id} was already marked sent")
         self.delivery_id = delivery_id
+
+
+# ---- the owner's data out and in (kit/portability/) ---------------------------------------
+
+EXPORTED = (
+    "id",
+    "channel",
+    "conversation",
+    "kind",
+    "text",
+    "repeat",
+    "local_time",
+    "weekday",
+    "status",
+    "next_fire",
+    "created_at",
+    "ended_at",
+)
+
+
+async def export_rows(db: Database, user_id: str) -> list[dict[str, object]]:
+    """Every reminder of the user, as JSON-ready rows. Delivery records are bookkeeping, like
+    the scheduler's job runs, and stay behind."""
+    rows = await db.fetchall(
+        f"SELECT {', '.join(EXPORTED)} FROM reminders WHERE user_id = ? ORDER BY id", (user_id,)
+    )
+    return [dict(zip(EXPORTED, row, strict=True)) for row in rows]
+
+
+async def restore_rows(tx: Transaction, user_id: str, rows: Sequence[dict[str, object]]) -> None:
+    """Recreate exported reminders verbatim (new ids) inside a restore's transaction. An
+    active one whose time went by while it was exported fires once, late, like any missed."""
+    columns = EXPORTED[1:]
+    await tx.executemany(
+        f"INSERT INTO reminders (user_id, {', '.join(columns)})"
+        f" VALUES (?, {', '.join('?' * len(columns))})",
+        [(user_id, *(row.get(c) for c in columns)) for row in rows],
+    )

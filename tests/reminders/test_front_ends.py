@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
@@ -18,6 +19,9 @@ from kit.daemon.socket_client import SocketClient
 from kit.daemon.socket_server import ControlServer
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError, NotFound
+from kit.portability.export import export_document, to_json, to_markdown
+from kit.portability.export_check import validate
+from kit.portability.restore import restore
 from tests.trust.sockets import serve
 
 
@@ -99,3 +103,40 @@ def test_kit_reminders_lists_in_the_owners_zone_and_cancels(
     assert main(["reminders", "cancel", "1"]) == 0
     assert main(["reminders"]) == 0
     assert "No reminders" in capsys.readouterr().out.splitlines()[-1]
+
+
+async def test_reminders_travel_through_export_and_restore_and_old_exports_still_restore(
+    kit: Kit, clock: FakeClock
+) -> None:
+    reminders = kit.services.reminders
+    await add(kit, "stretch", 30)
+    weekly = await reminders.schedule(
+        "owner",
+        channel="telegram",
+        conversation="42",
+        fields={
+            "text": "open items",
+            "kind": "task",
+            "repeat": "weekly",
+            "time": "08:00",
+            "weekday": "monday",
+        },
+    )
+    await reminders.cancel("owner", weekly.reminder.id)
+    s = kit.services
+    document = json.loads(to_json(await export_document(s.db, "owner", clock.now())))
+    assert document["version"] == 3 and document["counts"]["reminders"] == 2
+    assert "## Reminders and scheduled tasks" in "".join(to_markdown(document, s.tz))
+    validate(document, "export.json")
+    await restore(s.db, document, "copy")
+    assert [(r.text, r.status, r.next_fire) for r in await s.reminders.store.every("copy")] == [
+        (r.text, r.status, r.next_fire) for r in await s.reminders.store.every("owner")
+    ]
+    older = {k: v for k, v in document.items() if k != "reminders"}
+    older["version"] = 2
+    validate(older, "v2.json")
+    assert older["reminders"] == []
+    broken = json.loads(to_json(document))
+    broken["reminders"][0]["repeat"] = "monthly"
+    with pytest.raises(InputError, match=r"reminders\[0\]\.repeat"):
+        validate(broken, "edited.json")

@@ -44,7 +44,7 @@ async def test_export_holds_every_fact_version_day_message_and_pass(
 ) -> None:
     seeded = await seed(kit, clock)
     document = await _export(kit)
-    assert document["format"] == "kit-export" and document["version"] == 2
+    assert document["format"] == "kit-export" and document["version"] == 3
     facts = {f["id"]: f for f in document["facts"]}
     assert len(facts) == 5
     bruno = facts[seeded.fact_ids["bruno"]]
@@ -329,7 +329,7 @@ async def test_a_version_1_export_is_still_restored(
         result = await restore(fresh.services.db, read_export(path), "owner")
         assert result.facts == 5 and result.messages == 6
         again = await _export(fresh)
-        assert again["version"] == 2 and again["curation_parked"] == again["usage"] == []
+        assert again["version"] == 3 and again["curation_parked"] == again["usage"] == []
 
 
 async def test_whose_words_a_forwarded_message_holds_survives_export_and_restore(
