@@ -33,7 +33,8 @@ log = logging.getLogger(__name__)
 # (conversation id on that channel, text) -> sent, or raises (KitError or anything else).
 Sender = Callable[[str, str], Awaitable[None]]
 
-LATE_AFTER = timedelta(minutes=2)  # delivered later than this after its time: says so
+# Delivered later than this after its time, or left unsent by a Kit that stopped: says so.
+LATE_AFTER = timedelta(minutes=2)
 MAX_ATTEMPTS = 8  # sends that fail (channel down) are retried with backoff, then given up
 FIRST_RETRY = timedelta(seconds=30)
 LONGEST_RETRY = timedelta(minutes=30)
@@ -53,6 +54,14 @@ def retry_after(attempts: int) -> timedelta:
     return min(wait, LONGEST_RETRY)
 
 
+async def _settled(task: asyncio.Future[None]) -> None:
+    """Wait for `task` to finish, whatever it ends with (it logs nothing we need here)."""
+    try:
+        await task
+    except AlreadySent:
+        pass
+
+
 def _local_send(conversation: str, text: str) -> Awaitable[None]:
     """Local channels: the stored message is the delivery (front-ends show it)."""
     return asyncio.sleep(0)
@@ -69,6 +78,7 @@ class Dispatcher:
         self._tz = tz
         self._senders: dict[str, Sender] = dict.fromkeys(LOCAL_CHANNELS, _local_send)
         self._lock = asyncio.Lock()
+        self._since = clock.now()  # a fire claimed before this was left by a Kit that stopped
         # Called whenever the next fire time may have changed (a reminder added, cancelled,
         # a channel came up): the scheduler sets it to plan its next wake-up.
         self.on_change: Callable[[], None] = lambda: None
@@ -125,7 +135,12 @@ class Dispatcher:
     async def _deliver(self, delivery: Delivery) -> bool:
         """Deliver one fire. Never raises (but for cancellation): a failure is recorded on
         the delivery and retried later, so one broken reminder never holds up the others."""
-        late = delivery.late or self._clock.now() - delivery.fire_at > LATE_AFTER
+        now = self._clock.now()
+        late = (
+            delivery.late
+            or now - delivery.fire_at > LATE_AFTER
+            or delivery.claimed_at < self._since
+        )
         try:
             text = delivery.text
             if text is None:
@@ -150,8 +165,16 @@ class Dispatcher:
             )
             await self._store.mark_failed_attempt(delivery, shown(exc), retry)
             return False
+        # Sent: the mark is written even if a shutdown cancels us now (one commit; being
+        # cut short here would make the next start send it again).
+        mark = asyncio.ensure_future(
+            self._store.mark_sent(delivery, text, self._clock.now(), late=late)
+        )
         try:
-            await self._store.mark_sent(delivery, text, self._clock.now(), late=late)
+            await asyncio.shield(mark)
+        except asyncio.CancelledError:
+            await _settled(mark)
+            raise
         except AlreadySent:
             log.info("reminder #%d: already marked sent elsewhere", delivery.reminder_id)
         return True

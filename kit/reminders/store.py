@@ -63,6 +63,7 @@ class Delivery:
     text: str | None  # what is (or was) sent; for a task, set once Kit has answered it
     attempts: int
     late: bool
+    claimed_at: datetime
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ _REMINDER = (
 )
 _DELIVERY = (
     "d.id, d.reminder_id, d.user_id, r.channel, r.conversation, r.kind, r.text, d.fire_at,"
-    " d.status, d.text, d.attempts, d.late"
+    " d.status, d.text, d.attempts, d.late, d.claimed_at"
 )
 
 
@@ -119,6 +120,7 @@ def _delivery(row: Sequence[object]) -> Delivery:
         text=None if row[9] is None else str(row[9]),
         attempts=int(row[10]),  # type: ignore[call-overload]
         late=bool(row[11]),
+        claimed_at=from_iso(str(row[12])),
     )
 
 

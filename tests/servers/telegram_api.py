@@ -129,6 +129,7 @@ class FakeTelegramServer:
         self._failures: dict[str, collections.deque] = collections.defaultdict(collections.deque)
         self._reject_markdown = 0
         self._stall_until = 0.0
+        self._hold_sends = False
         self._commands: dict[tuple[str, str], list] = {}
         self._stubs: dict[str, Any] = {}
         self._closed = False
@@ -266,6 +267,19 @@ class FakeTelegramServer:
             self._stall_until = time.monotonic() + seconds
             self._cond.notify_all()
 
+    def hold_sends(self, held: bool = True) -> None:
+        """While held, sendMessage calls wait (recorded in `calls`, not yet in `sent`); on
+        release they complete as accepted: a message Telegram took while its sender died."""
+        with self._cond:
+            self._hold_sends = held
+            self._cond.notify_all()
+
+    def wait_for_call(self, method: str, n: int, timeout: float = 5) -> None:
+        with self._cond:
+            count = lambda: sum(1 for m, _ in self._calls if m.lower() == method.lower())  # noqa: E731
+            if not self._cond.wait_for(lambda: count() >= n, timeout):
+                raise TimeoutError(f"expected {n} {method} calls, got {count()}")
+
     def stub(self, method: str, result: Any) -> None:
         """Always answer `method` with `result`, e.g. stub("editMessageText", True)."""
         with self._cond:
@@ -309,6 +323,7 @@ class FakeTelegramServer:
         key = method.lower()
         with self._cond:
             self._calls.append((method, payload))
+            self._cond.notify_all()
             if token != self.token:
                 return _error(401, "Unauthorized")
             if self._failures[key]:
@@ -357,6 +372,8 @@ class FakeTelegramServer:
         if len(text) > MAX_TEXT:
             raise _ApiError(400, "Bad Request: message is too long")
         with self._cond:
+            while self._hold_sends and not self._closed:
+                self._cond.wait()
             if p.get("parse_mode") and self._reject_markdown:
                 self._reject_markdown -= 1
                 raise _ApiError(
