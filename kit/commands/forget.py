@@ -70,6 +70,8 @@ def _summary(report: ForgetReport) -> str:
         parts.append(f"{report.days_rewritten} day summaries rewritten")
     if report.conversation_summaries_rewritten:
         parts.append(f"{report.conversation_summaries_rewritten} conversation summaries rewritten")
+    if report.reminders_removed:
+        parts.append(f"{report.reminders_removed} reminders")
     return ", ".join(parts)
 
 

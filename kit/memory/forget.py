@@ -9,6 +9,7 @@ explicit request. In ONE transaction:
   - day summaries in the range are deleted; for a person, the lines naming them are cut out of
     day summaries and conversation summaries (a summary left empty is deleted);
   - their embeddings go too, and the FTS indexes are merged so no token of them lingers;
+  - reminders naming the person, or asked for in the range, are deleted with their deliveries;
   - records derived from forgotten messages are scrubbed: every text of a curation pass that
     was rejected or failed over a batch holding one, every operation that cited one, anything
     quoting an erased fact or naming the person (pass records, REM reports, the curation
@@ -35,6 +36,7 @@ from kit.memory.db import Database, Transaction
 from kit.memory.facts import FORGOTTEN, FactWriter, Provenance
 from kit.memory.forget_plan import ForgetPlan, ForgetReport
 from kit.memory.forget_scope import ForgetScope, Names
+from kit.reminders.store import delete_for_forget as delete_reminders
 
 _FTS_TABLES = ("messages_fts", "facts_fts", "days_fts")
 _APPLIED = ("applied", "noop", "undone")  # pass statuses whose operations took effect
@@ -112,6 +114,7 @@ class _Erase:
         gone = [("message", i) for i in plan.message_ids] + [("fact", i) for i in plan.fact_ids]
         gone += [("day", i) for i in plan.day_deletes + [r[0] for r in plan.day_rewrites]]
         await tx.executemany("DELETE FROM embeddings WHERE kind = ? AND item_id = ?", gone)
+        await delete_reminders(tx, self.user_id, plan.reminder_ids)
         scrubbed = await self._scrub_passes(erased_texts)
         scrubbed += await self._scrub_reports(erased_texts)
         await self._scrub_progress(erased_texts)

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from kit.clock import day_bounds, from_iso, local_date, to_iso
 from kit.memory.facts import FORGOTTEN
 from kit.memory.forget_scope import ForgetScope, scrub_text
+from kit.reminders.store import forget_candidates
 
 SAMPLE = 10  # messages and facts a preview lists
 _BATCH = 5000
@@ -61,6 +62,7 @@ class ForgetReport:
     days_rewritten: int = 0
     conversation_summaries_rewritten: int = 0
     records_scrubbed: int = 0  # curation pass records and REM reports quoting erased text
+    reminders_removed: int = 0  # asked for in the range, or naming the person
     dry_run: bool = False
     messages: tuple[Sample, ...] = ()  # the first SAMPLE of them
     facts: tuple[Sample, ...] = ()
@@ -89,6 +91,7 @@ class ForgetPlan:
         self.day_deletes: list[int] = []
         self.day_rewrites: list[tuple[int, str, str]] = []
         self.summary_rewrites: list[tuple[int, str]] = []
+        self.reminder_ids: list[int] = []
 
     @property
     def message_ids(self) -> list[int]:
@@ -99,6 +102,7 @@ class ForgetPlan:
         await self._facts(db)
         await self._days(db)
         await self._summaries(db)
+        await self._reminders(db)
         return ForgetReport(
             scope=self.scope.kind,
             messages_removed=len(self.lost),
@@ -107,6 +111,7 @@ class ForgetPlan:
             days_removed=len(self.day_deletes),
             days_rewritten=len(self.day_rewrites),
             conversation_summaries_rewritten=len(self.summary_rewrites),
+            reminders_removed=len(self.reminder_ids),
             messages=await self._message_samples(db),
             facts=await self._fact_samples(db),
         )
@@ -246,6 +251,18 @@ class ForgetPlan:
                     self.summary_rewrites.append((conversation_id, ""))
             elif self.names.in_text(summary):
                 self.summary_rewrites.append((conversation_id, scrub_text(summary, self.names)))
+
+    async def _reminders(self, db: Reads) -> None:
+        """A reminder is the owner's words too: it goes when it names the person, or when it
+        was asked for inside the range (its request message goes with the range)."""
+        start, end = self._utc_bounds()
+        for reminder_id, text, created_at in await forget_candidates(db, self.user_id):
+            if self.names is not None:
+                taken = self.names.in_text(text)
+            else:
+                taken = (start is None or created_at >= start) and (end is None or created_at < end)
+            if taken:
+                self.reminder_ids.append(reminder_id)
 
     async def _message_samples(self, db: Reads) -> tuple[Sample, ...]:
         ids = self.message_ids[:SAMPLE]

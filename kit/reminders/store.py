@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from kit.clock import Clock, from_iso, to_iso
 from kit.errors import NotFound
@@ -415,4 +416,23 @@ async def restore_rows(tx: Transaction, user_id: str, rows: Sequence[dict[str, o
         f"INSERT INTO reminders (user_id, {', '.join(columns)})"
         f" VALUES (?, {', '.join('?' * len(columns))})",
         [(user_id, *(row.get(c) for c in columns)) for row in rows],
+    )
+
+
+# ---- `kit forget` (kit/memory/forget.py) ---------------------------------------------------
+
+
+async def forget_candidates(db: Any, user_id: str) -> list[tuple[int, str, str]]:
+    """(id, text, created_at) of every reminder of the user, for a forget to choose from.
+    `db` is a database or the forget's open transaction (anything with `fetchall`)."""
+    rows = await db.fetchall(
+        "SELECT id, text, created_at FROM reminders WHERE user_id = ? ORDER BY id", (user_id,)
+    )
+    return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+
+async def delete_for_forget(tx: Transaction, user_id: str, ids: Sequence[int]) -> None:
+    """Erase reminders (their deliveries go with them) inside the forget's transaction."""
+    await tx.executemany(
+        "DELETE FROM reminders WHERE id = ? AND user_id = ?", [(i, user_id) for i in ids]
     )

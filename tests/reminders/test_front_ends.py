@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -19,6 +19,8 @@ from kit.daemon.socket_client import SocketClient
 from kit.daemon.socket_server import ControlServer
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError, NotFound
+from kit.memory.forget import Forgetter
+from kit.memory.forget_scope import ForgetScope
 from kit.portability.export import export_document, to_json, to_markdown
 from kit.portability.export_check import validate
 from kit.portability.restore import restore
@@ -140,3 +142,23 @@ async def test_reminders_travel_through_export_and_restore_and_old_exports_still
     broken["reminders"][0]["repeat"] = "monthly"
     with pytest.raises(InputError, match=r"reminders\[0\]\.repeat"):
         validate(broken, "edited.json")
+
+
+async def test_kit_forget_takes_reminders_naming_the_person_or_asked_for_in_the_range(
+    kit: Kit, clock: FakeClock
+) -> None:
+    s = kit.services
+    await add(kit, "call Ana about the cabin", 60)
+    clock.advance(timedelta(days=3))  # 2026-03-05
+    await add(kit, "water the plants", 60)
+    await add(kit, "buy bread", 120)
+    forgetter = Forgetter(s.db, s.tz)
+    preview = await forgetter.forget(
+        "owner", ForgetScope.named("Ana"), now=clock.now(), dry_run=True
+    )
+    assert preview.reminders_removed == 1
+    report = await forgetter.forget("owner", ForgetScope.named("Ana"), now=clock.now())
+    assert report.reminders_removed == 1
+    range_ = ForgetScope.time(after=date(2026, 3, 4), before=date(2026, 3, 6))
+    assert (await forgetter.forget("owner", range_, now=clock.now())).reminders_removed == 2
+    assert await s.reminders.store.every("owner") == []
