@@ -15,6 +15,7 @@ from kit.api import Kit
 from kit.cli import main
 from kit.client import LocalClient
 from kit.clock import FakeClock
+from kit.commands.chat import show_reminders
 from kit.daemon.socket_client import SocketClient
 from kit.daemon.socket_server import ControlServer
 from kit.embed.hashing import HashingEmbedder
@@ -162,3 +163,14 @@ async def test_kit_forget_takes_reminders_naming_the_person_or_asked_for_in_the_
     range_ = ForgetScope.time(after=date(2026, 3, 4), before=date(2026, 3, 6))
     assert (await forgetter.forget("owner", range_, now=clock.now())).reminders_removed == 2
     assert await s.reminders.store.every("owner") == []
+
+
+async def test_kit_chat_prints_reminders_delivered_to_its_conversation(
+    kit: Kit, clock: FakeClock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    await add(kit, "stretch", 5)
+    clock.advance(timedelta(minutes=5))
+    client = LocalClient(kit, clock.now())
+    await show_reminders(client, "terminal")
+    await show_reminders(client, "terminal")  # shown once
+    assert capsys.readouterr().out == "kit> Reminder: stretch\n"
