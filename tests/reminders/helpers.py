@@ -41,3 +41,14 @@ class RecordingChannel:
             self.fail -= 1
             raise ConnectionError("the network is down")
         self.sent.append((conversation, text))
+
+
+async def schedule_local(kit: Kit, text: str, minutes: int, conversation: str = "terminal") -> int:
+    """A one-off reminder for the terminal front-ends, due in `minutes`; returns its id."""
+    done = await kit.services.reminders.schedule(
+        "owner",
+        channel="terminal",
+        conversation=conversation,
+        fields={"text": text, "in_minutes": minutes},
+    )
+    return done.reminder.id

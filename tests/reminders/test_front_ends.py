@@ -25,6 +25,7 @@ from kit.memory.forget_scope import ForgetScope
 from kit.portability.export import export_document, to_json, to_markdown
 from kit.portability.export_check import validate
 from kit.portability.restore import restore
+from tests.reminders.helpers import schedule_local
 from tests.trust.sockets import serve
 
 
@@ -34,21 +35,11 @@ async def socket_client(kit: Kit, clock: FakeClock, tmp_path: Path) -> AsyncIter
         yield SocketClient(control.path)
 
 
-async def add(kit: Kit, text: str, minutes: int, conversation: str = "terminal") -> int:
-    done = await kit.services.reminders.schedule(
-        "owner",
-        channel="terminal",
-        conversation=conversation,
-        fields={"text": text, "in_minutes": minutes},
-    )
-    return done.reminder.id
-
-
 async def test_socket_lists_cancels_and_hands_out_notices(
     kit: Kit, clock: FakeClock, socket_client: SocketClient
 ) -> None:
-    first = await add(kit, "stretch", 5)
-    await add(kit, "tea", 60)
+    first = await schedule_local(kit, "stretch", 5)
+    await schedule_local(kit, "tea", 60)
     listed = await socket_client.reminders()
     assert [r.text for r in listed] == ["stretch", "tea"]
     assert listed == await kit.services.reminders.active("owner")  # same dataclasses
@@ -68,7 +59,7 @@ async def test_socket_lists_cancels_and_hands_out_notices(
 async def test_standalone_front_end_fires_local_reminders_due_while_no_daemon_ran(
     kit: Kit, clock: FakeClock
 ) -> None:
-    await add(kit, "stretch", 5, conversation="work")
+    await schedule_local(kit, "stretch", 5, conversation="work")
     clock.advance(timedelta(hours=2))
     client = LocalClient(kit, clock.now())  # `kit chat` opening with no daemon
     assert await client.reminder_notices("terminal") == []  # another conversation's
@@ -112,7 +103,7 @@ async def test_reminders_travel_through_export_and_restore_and_old_exports_still
     kit: Kit, clock: FakeClock
 ) -> None:
     reminders = kit.services.reminders
-    await add(kit, "stretch", 30)
+    await schedule_local(kit, "stretch", 30)
     weekly = await reminders.schedule(
         "owner",
         channel="telegram",
@@ -149,10 +140,10 @@ async def test_kit_forget_takes_reminders_naming_the_person_or_asked_for_in_the_
     kit: Kit, clock: FakeClock
 ) -> None:
     s = kit.services
-    await add(kit, "call Ana about the cabin", 60)
+    await schedule_local(kit, "call Ana about the cabin", 60)
     clock.advance(timedelta(days=3))  # 2026-03-05
-    await add(kit, "water the plants", 60)
-    await add(kit, "buy bread", 120)
+    await schedule_local(kit, "water the plants", 60)
+    await schedule_local(kit, "buy bread", 120)
     forgetter = Forgetter(s.db, s.tz)
     preview = await forgetter.forget(
         "owner", ForgetScope.named("Ana"), now=clock.now(), dry_run=True
@@ -168,7 +159,7 @@ async def test_kit_forget_takes_reminders_naming_the_person_or_asked_for_in_the_
 async def test_kit_chat_prints_reminders_delivered_to_its_conversation(
     kit: Kit, clock: FakeClock, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    await add(kit, "stretch", 5)
+    await schedule_local(kit, "stretch", 5)
     clock.advance(timedelta(minutes=5))
     client = LocalClient(kit, clock.now())
     await show_reminders(client, "terminal")

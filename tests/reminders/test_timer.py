@@ -14,6 +14,7 @@ from kit.reminders.store import Notice
 from scheduler import KitScheduler
 from scheduler.jobs import JobSpec
 from scheduler.reminders import CHECK_JOB
+from tests.reminders.helpers import schedule_local
 
 
 async def notices(kit: Kit) -> list[Notice]:
@@ -24,15 +25,6 @@ async def notices(kit: Kit) -> list[Notice]:
             if found:
                 return found
             await asyncio.sleep(0.01)
-
-
-async def schedule_local(kit: Kit, text: str, minutes: int) -> None:
-    await kit.services.reminders.schedule(
-        "owner",
-        channel="terminal",
-        conversation="terminal",
-        fields={"text": text, "in_minutes": minutes},
-    )
 
 
 async def test_a_reminder_missed_while_stopped_is_delivered_at_start_marked_late(

@@ -9,26 +9,18 @@ from textual.widgets import DataTable
 
 from kit.api import Kit
 from kit.clock import FakeClock
+from tests.reminders.helpers import schedule_local
 from tests.tui.conftest import notes, settle
 from tests.tui.scenes import wait_until
 from tui.app import KitApp
 from tui.reminders import RemindersScreen
 
 
-async def schedule(kit: Kit, text: str, minutes: int) -> None:
-    await kit.services.reminders.schedule(
-        "owner",
-        channel="terminal",
-        conversation="terminal",
-        fields={"text": text, "in_minutes": minutes},
-    )
-
-
 async def test_the_list_shows_reminders_and_cancels_one_after_confirming(
     app: KitApp, kit: Kit
 ) -> None:
-    await schedule(kit, "stretch", 30)
-    await schedule(kit, "tea", 90)
+    await schedule_local(kit, "stretch", 30)
+    await schedule_local(kit, "tea", 90)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         await pilot.press("f5")
@@ -48,7 +40,7 @@ async def test_the_list_shows_reminders_and_cancels_one_after_confirming(
 async def test_a_reminder_due_while_the_tui_is_open_is_shown_as_a_notification(
     app: KitApp, kit: Kit, clock: FakeClock
 ) -> None:
-    await schedule(kit, "stretch", 5)
+    await schedule_local(kit, "stretch", 5)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         clock.advance(timedelta(minutes=5))
