@@ -31,7 +31,7 @@ from tui.days import DaysPane
 from tui.fact_history import FactHistoryScreen
 from tui.facts import FactsPane
 from tui.failures import describe, log_failure
-from tui.reminders import NOTICE_SECONDS, RemindersScreen, show_notices
+from tui.reminders import CHECK_SECONDS, RemindersScreen, show_notices
 from tui.status import StatusLine
 
 # Which widget takes the keyboard when a tab is shown (so its pane's bindings are live).
@@ -99,7 +99,7 @@ class KitApp(App[None]):
         if isinstance(self.client, Follower):
             start_work(self, self._follow, self.client, group=FOLLOW_GROUP)
         self._check_notices()
-        self.set_interval(NOTICE_SECONDS, self._check_notices)
+        self.set_interval(CHECK_SECONDS, self._check_notices)
 
     def _check_notices(self) -> None:
         start_work(self, show_notices, self, group="notices")

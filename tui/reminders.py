@@ -18,7 +18,7 @@ from tui.dialogs import Confirm
 if TYPE_CHECKING:
     from tui.app import KitApp
 
-NOTICE_SECONDS = 5.0  # how often an open TUI asks for reminders delivered to it
+CHECK_SECONDS = 5.0  # how often an open TUI asks for reminders delivered to it
 EMPTY = "No reminders. Ask Kit in the chat, e.g. “remind me tomorrow at 9 to call Ana”."
 
 
