@@ -201,7 +201,7 @@ async def test_malformed_lines_and_unknown_ops_get_an_error_line(server: Control
         "kind": "InputError",
         "error": "control socket: unknown op 'explode'; known ops: send, days, day, facts, "
         "fact_history, deactivate_fact, undo_pass, rem, last_rem, status, context, chat_history, "
-        "passes",
+        "passes, reminders, cancel_reminder, reminder_notices",
     }
     assert missing_arg["kind"] == "InputError" and "fact_id" in str(missing_arg["error"])
 
