@@ -188,6 +188,7 @@ async def build(
         db=db,
         facts=facts,
         messages=messages,
+        search=search,
         llm=metered,
         prompts=prompts,
         settings=settings,

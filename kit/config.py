@@ -73,6 +73,9 @@ class CurationSettings:
     idle_minutes: int = 30
     max_deactivate_fraction: float = 0.5
     max_attempts: int = 3
+    # A category whose fact list passes this many tokens is shown only the facts related to
+    # the batch (kit/curator/shown.py; measured in bench/curation_context.py).
+    facts_budget_tokens: int = 4000
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,7 @@ class BudgetSettings:
     user_daily_tokens: int = 0  # per memory namespace; 0 = no separate per-user cap
 
 
+MIN_FACTS_BUDGET_TOKENS = 500  # room for a dozen facts: fewer would hide what a pass needs
 MIN_BUDGET_TOKENS = 50_000  # one curation pass over a full batch can take ~15k tokens
 
 
@@ -283,6 +287,7 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
     if isinstance(section, CurationSettings):
         fraction("max_deactivate_fraction")
         at_least(1, "idle_minutes", "max_attempts")
+        at_least(MIN_FACTS_BUDGET_TOKENS, "facts_budget_tokens")
     if isinstance(section, ScheduleSettings):
         for key in ("daily_summary", "rem"):
             parse_hhmm(getattr(section, key), f"{source}: schedule.{key}")

@@ -27,6 +27,8 @@ REQUIRED: dict[str, frozenset[str]] = {
     # Curation: shared rules + the conversation, then one file of rules per category.
     "curate/base": frozenset({"owner_name", "today", "messages"}),
     **{f"curate/{category}": frozenset({"owner_name", "facts"}) for category in CATEGORIES},
+    # Put before the facts when a large category is shown only in part (kit/curator/shown.py).
+    "curate/partial": frozenset({"shown", "total", "category"}),
 }
 
 

@@ -12,7 +12,7 @@ record, the fact changes and their history together. An exception anywhere rolls
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -84,10 +84,12 @@ class Applier:
         source_message_ids: Sequence[int],
         started_at: datetime | None = None,
         detail: dict[str, Any] | None = None,
+        shown: Collection[int] | None = None,
     ) -> PassOutcome:
         """Apply `ops` to one category inside `tx`, or record why not. Never half-applies:
         a rejection writes nothing but the pass record, and errors propagate (rolling back).
-        `source_message_ids` is the batch: the messages the operations may cite."""
+        `source_message_ids` is the batch: the messages the operations may cite; `shown`, when
+        the model saw only part of the category, the facts the operations may name."""
         writer = self._facts.writer(tx, user_id)
         sources = tuple(source_message_ids)
         unfit = [screen_op(op) for op in ops]
@@ -104,6 +106,7 @@ class Applier:
         try:
             active = await writer.active_in(category)
             facts = await self._check_ids(writer, category, ops)
+            _check_shown(ops, shown)
             _check_sources(ops, sources)
             kept, dropped = self._screen(ops, unfit)
             verdict = guard.check(
@@ -262,6 +265,20 @@ class Applier:
             await writer.deactivate(op.fact_id, provenance=provenance)
             done.changed.append(op.fact_id)
             done.changes.append(describe(op))
+
+
+def _check_shown(ops: Sequence[Operation], shown: Collection[int] | None) -> None:
+    """Every fact named was shown to the model: it cannot know what an unshown fact says, so
+    changing or merging one would be a guess."""
+    if shown is None:
+        return
+    for n, op in enumerate(ops, 1):
+        unseen = [i for i in touched_ids(op) if i not in shown]
+        if unseen:
+            raise Rejected(
+                f"operation {n} ({op_name(op)}): fact #{unseen[0]} was not among the facts "
+                "shown to this pass"
+            )
 
 
 def _check_sources(ops: Sequence[Operation], batch: Sequence[int]) -> None:

@@ -29,6 +29,7 @@ from kit.curator.ops import (
 from kit.curator.progress import BATCH_MAX_CHARS, Batch, CurationProgress, LostRace
 from kit.curator.records import PassLog
 from kit.curator.reports import PassOutcome, UndoResult
+from kit.curator.shown import FactSelector, ShownFacts
 from kit.curator.undo import PassUndo
 from kit.errors import BudgetSpent, InputError, KitError, LLMUnavailable
 from kit.fingerprint import frames
@@ -36,8 +37,10 @@ from kit.llm.base import LLM, ChatMessage, LLMReply, LLMRequest, SystemBlock
 from kit.memory.db import Database
 from kit.memory.facts import Fact, Facts
 from kit.memory.messages import Message, Messages, attributed
+from kit.memory.search import MemorySearch
 from kit.neutralise import neutralise
 from kit.prompts import Prompts
+from kit.tokens import estimate_tokens
 
 OnPass = Callable[[PassOutcome], object]  # hears of each pass as it ends (a progress bar)
 
@@ -62,6 +65,7 @@ class Curator:
         db: Database,
         facts: Facts,
         messages: Messages,
+        search: MemorySearch,
         llm: LLM,
         prompts: Prompts,
         settings: Settings,
@@ -81,6 +85,12 @@ class Curator:
             facts, self.passes, settings.curation, stale_days=settings.rem.stale_days, clock=clock
         )
         self._undo = PassUndo(db, facts, self.passes)
+        self._shown = FactSelector(
+            facts,
+            search,
+            settings.curation.facts_budget_tokens,
+            line_tokens=lambda fact: estimate_tokens(fact_lines([fact], tz)) + 1,
+        )
         self._lock = asyncio.Lock()  # one curation run at a time in this process
 
     # -- the shared machinery (REM's fact review applies through this too) ---------------------
@@ -257,8 +267,8 @@ class Curator:
             except LostRace:
                 pass
             return None
-        current = await self._facts.listing(batch.user_id, category=batch.category)
-        request = self._request(batch, current, started)
+        shown = await self._shown.select(batch, started)
+        request = self._request(batch, shown, started)
         try:
             reply = await self._llm.complete(request)
         except LLMUnavailable:
@@ -271,6 +281,8 @@ class Curator:
             "model": reply.model or request.model,
             "input_tokens": reply.usage.input_tokens,
             "output_tokens": reply.usage.output_tokens,
+            "facts_shown": len(shown.facts),
+            "facts_total": shown.total,
         }
         try:
             ops = operations_from_reply(reply, now=self._clock.now(), tz=self._tz)
@@ -286,7 +298,7 @@ class Curator:
             )
             reason = _crash_reason("reading the answer", exc)
             return await self._failed(batch, started, reason, detail, status="rejected")
-        return await self._apply(batch, ops, started, detail, reply)
+        return await self._apply(batch, ops, started, detail, reply, shown)
 
     async def _apply(
         self,
@@ -295,6 +307,7 @@ class Curator:
         started: datetime,
         detail: dict[str, Any],
         reply: LLMReply,
+        shown: ShownFacts,
     ) -> PassOutcome:
         try:
             async with self._db.transaction() as tx:
@@ -308,6 +321,7 @@ class Curator:
                     source_message_ids=batch.owner_message_ids,
                     started_at=started,
                     detail=detail,
+                    shown=None if shown.complete else shown.ids,
                 )
                 if outcome.status == "rejected":
                     note = await self.progress.failed(
@@ -364,7 +378,7 @@ class Curator:
             source_message_ids=batch.owner_message_ids,
         )
 
-    def _request(self, batch: Batch, current: list[Fact], now: datetime) -> LLMRequest:
+    def _request(self, batch: Batch, shown: ShownFacts, now: datetime) -> LLMRequest:
         owner = self._settings.owner.name or "the owner"
         shared = self._prompts.render(
             "curate/base",
@@ -372,9 +386,16 @@ class Curator:
             today=local_date(now, self._tz).isoformat(),
             messages=transcript(batch.messages, self._tz, owner),
         )
-        rules = self._prompts.render(
-            f"curate/{batch.category}", owner_name=owner, facts=fact_lines(current, self._tz)
-        )
+        facts = fact_lines(shown.facts, self._tz) if shown.facts or shown.complete else "(none)"
+        if not shown.complete:  # so the model does not take what it cannot see for unknown
+            note = self._prompts.render(
+                "curate/partial",
+                shown=len(shown.facts),
+                total=shown.total,
+                category=batch.category,
+            )
+            facts = f"{note}\n\n{facts}"
+        rules = self._prompts.render(f"curate/{batch.category}", owner_name=owner, facts=facts)
         return LLMRequest(
             model=self._settings.llm.small_model,
             # The transcript block is the same for all seven categories: cached once.

@@ -128,6 +128,7 @@ def test_unknown_keys_are_typos_not_ignored(
         ("[curation]\nmax_deactivate_fraction = 2", "curation.max_deactivate_fraction", "0 and 1"),
         ("[curation]\nidle_minutes = 0", "curation.idle_minutes", "at least 1"),
         ("[curation]\nmax_attempts = 0", "curation.max_attempts", "at least 1"),
+        ("[curation]\nfacts_budget_tokens = 100", "curation.facts_budget_tokens", "at least 500"),
         ("[llm]\nmax_tokens = 0", "llm.max_tokens", "at least 1"),
         ("[llm]\nmax_retries = -1", "llm.max_retries", "at least 0"),
         ("[llm]\nmax_tool_rounds = 0", "llm.max_tool_rounds", "at least 1"),

@@ -12,7 +12,7 @@ from kit.prompts import REQUIRED, Prompts
 def test_every_category_has_a_registered_prompt() -> None:
     prompts = Prompts()
     prompts.check({k: v for k, v in REQUIRED.items() if k.startswith("curate/")})
-    assert {f"curate/{c}" for c in CATEGORIES} | {"curate/base"} == {
+    assert {f"curate/{c}" for c in CATEGORIES} | {"curate/base", "curate/partial"} == {
         k for k in REQUIRED if k.startswith("curate/")
     }
 
@@ -38,6 +38,13 @@ def test_category_prompt_renders_with_its_facts_and_forbids_self_reference(categ
     assert "#3 | - | Lives in Porto | 0.90" in text
     assert f"`{category}`" in text
     assert "Kit" in text and "$" not in text
+
+
+def test_partial_note_says_how_many_facts_are_shown_and_that_others_exist() -> None:
+    text = Prompts().render("curate/partial", shown=12, total=2000, category="people")
+    assert "the 12 facts related to this conversation" in text
+    assert "of the 2000 active `people` facts" in text
+    assert "may still exist" in text and "use only the ids listed here" in text
 
 
 @pytest.mark.parametrize(

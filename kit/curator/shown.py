@@ -1,0 +1,158 @@
+"""Which facts a curation pass is shown: the whole category while it fits the budget
+(`curation.facts_budget_tokens`), else the facts related to the batch.
+
+A category that outgrows the budget would make every pass pay for all of it (seven passes a
+batch), so a pass is shown, in this order until the budget is full:
+1. facts whose subject the batch names and which few facts share (a person's dossier, a
+   project's entry: what an UPDATE or a merge most likely needs);
+2. the facts memory search finds for each of the batch's messages (vector and lexical, the
+   chat's own machinery), best first, taking turns between messages so one long message does
+   not crowd out the others;
+3. the other facts whose subject the batch names, newest first.
+They are listed in id order, so the same facts always render the same way. Operations may
+name only facts shown (apply.py checks); the guard still counts against the whole category.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from kit.curator.progress import Batch
+from kit.embed.base import Vectors
+from kit.memory.facts import Fact, Facts
+from kit.memory.lexical import STOPWORDS
+from kit.memory.messages import Message
+from kit.memory.search import MemorySearch
+
+# Hits per message from memory search, over all categories (the category's share is kept).
+NEIGHBOURS = 40
+# A subject named in the batch that at most this many facts share is shown first.
+FEW = 3
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True)
+class ShownFacts:
+    facts: tuple[Fact, ...]  # in id order
+    total: int  # active facts in the category
+
+    @property
+    def complete(self) -> bool:
+        return len(self.facts) == self.total
+
+    @property
+    def ids(self) -> frozenset[int]:
+        return frozenset(f.id for f in self.facts)
+
+
+@dataclass(frozen=True)
+class _Neighbours:
+    """Memory search's fact hits for one batch, per message, best first: (fact id, category)."""
+
+    key: tuple[str, tuple[int, ...]]
+    per_message: tuple[tuple[tuple[int, str], ...], ...]
+
+
+class FactSelector:
+    def __init__(
+        self,
+        facts: Facts,
+        search: MemorySearch,
+        budget_tokens: int,
+        line_tokens: Callable[[Fact], int],
+    ) -> None:
+        self._facts = facts
+        self._search = search
+        self._budget = budget_tokens
+        self._line_tokens = line_tokens  # what one fact's line costs in the prompt
+        # The seven passes over a batch share one search (each keeps its category's hits).
+        self._last: _Neighbours | None = None
+
+    async def select(self, batch: Batch, now: datetime) -> ShownFacts:
+        current = await self._facts.listing(batch.user_id, category=batch.category)
+        cost = {f.id: self._line_tokens(f) for f in current}
+        if sum(cost.values()) <= self._budget:
+            return ShownFacts(tuple(current), len(current))
+        by_id = {f.id: f for f in current}
+        chosen: set[int] = set()
+        room = self._budget
+        for fact_id in await self._ranked(batch, current, now):
+            if fact_id not in chosen and cost[fact_id] <= room:
+                chosen.add(fact_id)
+                room -= cost[fact_id]
+        return ShownFacts(tuple(by_id[i] for i in sorted(chosen)), len(current))
+
+    async def _ranked(self, batch: Batch, current: Sequence[Fact], now: datetime) -> list[int]:
+        """The category's facts related to the batch, most wanted first (see the module)."""
+        said = _words(f"{_author(m)} {m.text}" for m in batch.messages)
+        keys = {f.id: _subject_key(f.subject) for f in current}
+        sharing = Counter(k for k in keys.values() if k)
+        named = [f for f in current if keys[f.id] and keys[f.id] <= said]
+        about = {f.id for f in named}
+        active = {f.id for f in current}
+        retrieved: dict[int, tuple[int, int]] = {}  # id -> (rank in its message's list, order)
+        for order, hits in enumerate((await self._neighbours(batch, now)).per_message):
+            mine = [i for i, category in hits if category == batch.category and i in active]
+            # Of what a message is about, what is about someone the batch names comes first.
+            mine.sort(key=lambda i: i not in about)
+            for rank, fact_id in enumerate(mine):  # a fact keeps its best place
+                retrieved[fact_id] = min((rank, order), retrieved.get(fact_id, (rank, order)))
+        few = [f.id for f in named if sharing[keys[f.id]] <= FEW]
+        few.sort(key=lambda i: (sharing[keys[i]], retrieved.get(i, (NEIGHBOURS, 0)), i))
+        found = sorted(retrieved, key=lambda i: retrieved[i])
+        rest = sorted((f for f in named if f.id not in retrieved), key=lambda f: -f.id)
+        return [*few, *found, *(f.id for f in rest)]
+
+    async def _neighbours(self, batch: Batch, now: datetime) -> _Neighbours:
+        said = [m for m in batch.messages if m.role == "user"]
+        key = (batch.user_id, tuple(m.id for m in said))
+        if self._last is not None and self._last.key == key:
+            return self._last
+        queries = [_query(m) for m in said]
+        vectors = await self._embed(queries)
+        per_message = []
+        for n, query in enumerate(queries):
+            result = await self._search.search(
+                batch.user_id,
+                query,
+                now=now,
+                k=NEIGHBOURS,
+                kinds=("fact",),
+                query_vector=None if vectors is None else vectors[n],
+            )
+            per_message.append(tuple((h.id, h.fact.category) for h in result.hits if h.fact))
+        self._last = _Neighbours(key, tuple(per_message))
+        return self._last
+
+    async def _embed(self, queries: list[str]) -> Vectors | None:
+        """All the batch's queries in one call to the model (one by one is several times
+        slower); None when embeddings are off (search is then lexical only)."""
+        embedder = self._search.vectors.embedder
+        if embedder is None or not queries:
+            return None
+        return await embedder.embed(queries)
+
+
+def _query(message: Message) -> str:
+    # Who said it is part of what it is about: "Ana: I moved" finds the facts about Ana.
+    who = _author(message)
+    return f"{who}: {message.text}" if who else message.text
+
+
+def _author(message: Message) -> str:
+    """Whose words these are: the speaker's, or the person's they forwarded."""
+    return message.forwarded_from or message.speaker
+
+
+def _words(texts: Iterable[str]) -> frozenset[str]:
+    return frozenset(w for t in texts for w in _WORD.findall(t.casefold()))
+
+
+def _subject_key(subject: str) -> frozenset[str]:
+    """A subject's content words: it is named when all of them occur in the batch."""
+    return frozenset(w for w in _words([subject]) if w not in STOPWORDS)
