@@ -3,7 +3,8 @@
     python bench/run.py [--quick] [--only sandwich tokens ...] [--json OUT]
 
 --quick uses small sizes (seconds, for CI); the full run takes several minutes on 2 cores
-(most of it writing 100k facts and messages for the largest sandwich). Numbers only: nothing
+(most of it writing 100k facts and messages for the largest sandwich, and on the first run
+embedding 20,000 facts with the real model for curation_context). Numbers only: nothing
 here asserts a speed. Retrieval quality is `kit eval retrieval` (and
 bench/retrieval_ablations.py); other scripts in bench/ measure narrower things on their own.
 """
@@ -25,7 +26,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import Row, machine, print_rows
 
 # Each module has `async def run(quick: bool) -> list[Row]`.
-BENCHMARKS = ("sandwich", "searchable", "passes", "tokens", "context_recall", "footprint")
+BENCHMARKS = (
+    "sandwich",
+    "searchable",
+    "passes",
+    "curation_context",
+    "tokens",
+    "context_recall",
+    "footprint",
+)
 
 
 async def run_all(names: list[str], quick: bool) -> list[Row]:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
+LOCOMO = REPO.parent / "shared" / "data" / "locomo-dev.json"
 
 
 @pytest.mark.integration
@@ -42,5 +43,8 @@ def test_every_benchmark_reports_its_rows_in_quick_mode(tmp_path: Path) -> None:
         ("engine", "RSS idle"),
     ]:
         assert rows[key]["value"] > 0, key
+    if LOCOMO.exists():  # what curation is shown is measured on real conversations
+        assert rows[("curation context", "prompt tokens/pass, 1,000 facts")]["value"] > 0
+        assert ("curation context", "needed fact shown, same session, 1,000 facts") in rows
     printed = done.stdout
     assert "Kit benchmarks (quick)" in printed and "build p50" in printed
