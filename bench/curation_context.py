@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -191,6 +192,30 @@ def settings_for(folder: Path, budget: int) -> Settings:
     )
 
 
+def open_kit(
+    folder: Path,
+    budget: int,
+    embedder: Embedder | None,
+    llm: FakeLLM,
+    samples: Sequence[Sample],
+) -> AbstractAsyncContextManager[Kit]:
+    """Kit on the bench's database, a day after the conversations ended."""
+    return Kit.open(
+        settings=settings_for(folder, budget),
+        llm=llm,
+        embedder=embedder,
+        with_embedder=embedder is not None,
+        clock=FakeClock(max(s.end for s in samples) + timedelta(days=1)),
+        background=False,
+    )
+
+
+def session_messages(sample: Sample, session: int) -> list[NewMessage]:
+    """A LoCoMo session as messages to import: every speaker is a person, not Kit."""
+    turns = [t for t in sample.turns if t.session == session]
+    return [NewMessage("user", t.text, t.at, t.speaker, t.ref) for t in turns]
+
+
 def no_changes(request: LLMRequest) -> LLMReply:
     return _operations([])
 
@@ -228,19 +253,12 @@ async def curate_sessions(
     """Curate each session as its own conversation; log every `people` pass."""
     log = PassLog()
     llm = FakeLLM(default=no_changes)
-    clock = FakeClock(max(s.end for s, _ in sessions) + timedelta(days=1))
-    async with Kit.open(
-        settings=settings_for(folder, budget),
-        llm=llm,
-        embedder=embedder,
-        with_embedder=embedder is not None,
-        clock=clock,
-        background=False,
-    ) as kit:
+    async with open_kit(folder, budget, embedder, llm, [s for s, _ in sessions]) as kit:
         for sample, session in sessions:
-            turns = [t for t in sample.turns if t.session == session]
-            items = [NewMessage("user", t.text, t.at, t.speaker, t.ref) for t in turns]
-            await kit.import_messages(items, conversation=f"{tag}-{sample.sample_id}-{session}")
+            await kit.import_messages(
+                session_messages(sample, session),
+                conversation=f"{tag}-{sample.sample_id}-{session}",
+            )
             llm.requests.clear()
             began = time.perf_counter()
             await kit.curate()
@@ -252,17 +270,12 @@ async def curate_sessions(
 
 
 async def fill(
-    folder: Path, facts: list[tuple[int | None, str, str]], embedder: Embedder | None
+    folder: Path, data: Data, facts: list[tuple[int | None, str, str]], embedder: Embedder | None
 ) -> dict[int, int]:
     """Write the facts (embedding them); returns observation index -> fact id."""
     ids: dict[int, int] = {}
-    async with Kit.open(
-        settings=settings_for(folder, DEFAULT_BUDGET),
-        llm=FakeLLM(default=no_changes),
-        embedder=embedder,
-        with_embedder=embedder is not None,
-        background=False,
-    ) as kit:
+    llm = FakeLLM(default=no_changes)
+    async with open_kit(folder, DEFAULT_BUDGET, embedder, llm, data.samples) as kit:
         s = kit.services
         async with s.db.transaction() as tx:
             writer = s.facts.writer(tx, s.settings.owner.user_id)
@@ -343,20 +356,11 @@ async def end_to_end(
     merges = rng.sample(merges, min(cases, len(merges)))
     model = Scripted()
     applied = rejected = 0
-    clock = FakeClock(max(s.end for s in data.samples) + timedelta(days=1))
-    async with Kit.open(
-        settings=settings_for(folder, DEFAULT_BUDGET),
-        llm=FakeLLM(default=model),
-        embedder=embedder,
-        with_embedder=embedder is not None,
-        clock=clock,
-        background=False,
-    ) as kit:
+    llm = FakeLLM(default=model)
+    async with open_kit(folder, DEFAULT_BUDGET, embedder, llm, data.samples) as kit:
         for number, case in enumerate([*updates, *merges]):
             first = data.observations[case[0]]
-            sample = samples[first.sample]
-            turns = [t for t in sample.turns if t.session == first.session]
-            items = [NewMessage("user", t.text, t.at, t.speaker, t.ref) for t in turns]
+            items = session_messages(samples[first.sample], first.session)
             await kit.import_messages(items, conversation=f"case-{number}")
             model.targets = tuple(ids[n] for n in case)
             model.content = f"{first.text} (confirmed in case {number})"
@@ -375,7 +379,7 @@ async def measure(
     facts = memory(data, size)
     with tempfile.TemporaryDirectory(prefix="kit-bench-") as folder:
         base = Path(folder)
-        ids = await fill(base, facts, embedder)
+        ids = await fill(base, data, facts, embedder)
         # The same batches before and after: spread over the conversations.
         picked = list(range(0, len(sessions), -(-len(sessions) // BEFORE_SESSIONS)))
         chosen = [sessions[i] for i in picked]
