@@ -96,6 +96,18 @@ async def test_a_large_category_shows_the_named_dossier_within_the_budget(
     assert "of the 100 active `people` facts" in note
 
 
+async def test_forwarded_words_find_the_facts_about_whose_words_they_are(
+    kit: Kit, fake_llm: FakeLLM
+) -> None:
+    facts = await dossiers(kit)
+    deep = facts[42]
+    conversation = await kit.services.messages.conversation(USER, "api", "default")
+    await kit.services.messages.add(
+        conversation, "user", "Running late, start without me!", forwarded_from=deep.subject
+    )
+    assert deep.id in listed(await people_pass(kit, fake_llm))
+
+
 async def test_facts_about_what_was_said_are_shown_though_no_subject_is_named(
     kit: Kit, fake_llm: FakeLLM
 ) -> None:
