@@ -75,16 +75,18 @@ class FactSelector:
 
     async def select(self, batch: Batch, now: datetime) -> ShownFacts:
         current = await self._facts.listing(batch.user_id, category=batch.category)
-        cost = {f.id: self._line_tokens(f) for f in current}
-        if sum(cost.values()) <= self._budget:
-            return ShownFacts(tuple(current), len(current))
+        # Rendering every line only to learn that a large category does not fit took longer
+        # than the search (20,000 facts): twice the budget in raw text cannot fit.
+        if sum(len(f.subject) + len(f.content) for f in current) <= 8 * self._budget:
+            if sum(self._line_tokens(f) for f in current) <= self._budget:
+                return ShownFacts(tuple(current), len(current))
         by_id = {f.id: f for f in current}
         chosen: set[int] = set()
         room = self._budget
         for fact_id in await self._ranked(batch, current, now):
-            if fact_id not in chosen and cost[fact_id] <= room:
+            if fact_id not in chosen and (cost := self._line_tokens(by_id[fact_id])) <= room:
                 chosen.add(fact_id)
-                room -= cost[fact_id]
+                room -= cost
         return ShownFacts(tuple(by_id[i] for i in sorted(chosen)), len(current))
 
     async def _ranked(self, batch: Batch, current: Sequence[Fact], now: datetime) -> list[int]:
