@@ -6,8 +6,9 @@ batch), so a pass is shown, in this order until the budget is full:
 1. facts whose subject the batch names and which few facts share (a person's dossier, a
    project's entry: what an UPDATE or a merge most likely needs);
 2. the facts memory search finds for each of the batch's messages (vector and lexical, the
-   chat's own machinery), best first, taking turns between messages so one long message does
-   not crowd out the others;
+   chat's own machinery), best first and those about someone the batch names before
+   look-alikes about someone else, taking turns between messages so one long message does not
+   crowd out the others;
 3. the other facts whose subject the batch names, newest first.
 They are listed in id order, so the same facts always render the same way. Operations may
 name only facts shown (apply.py checks); the guard still counts against the whole category.
