@@ -29,6 +29,7 @@ from kit.memory.messages import ChatHistory, NewMessage
 from kit.memory.plan import Sandwich
 from kit.memory.search import Hit
 from kit.memory.vectors import KINDS, Kind
+from kit.notes.store import Erased, Note, NoteInfo, NoteRevision, NoteWrite
 
 IMPORT_BATCH = 1000
 
@@ -258,6 +259,55 @@ class Kit:
         """Retire every fact of `category` past its expiry now, those REM held back because
         too many fell due at once included. Returns their ids."""
         return await self.services.rem.expiry.release(self._user(user), category)
+
+    async def add_note(
+        self,
+        data: bytes | str,
+        *,
+        name: str | None = None,
+        file_name: str = "",
+        description: str | None = None,
+        replace: bool = False,
+        user: str | None = None,
+        actor: str = "api",
+        source: str = "",
+    ) -> NoteWrite:
+        """Keep a document as a note (UTF-8 text or Markdown, at most 256 KB; secrets withheld),
+        named `name` or after `file_name`. An existing name is replaced only with `replace`
+        (the old version stays in the note's history)."""
+        written = await self.services.notes.add(
+            self._user(user),
+            data,
+            name=name,
+            file_name=file_name,
+            description=description,
+            replace=replace,
+            actor=actor,
+            source=source,
+        )
+        self.services.background.notify()  # embed its sections
+        return written
+
+    async def notes(self, *, user: str | None = None) -> list[NoteInfo]:
+        return await self.services.notes.listing(self._user(user))
+
+    async def note(self, name: str, *, user: str | None = None) -> Note:
+        return await self.services.notes.get(self._user(user), name)
+
+    async def remove_note(
+        self, name: str, *, user: str | None = None, actor: str = "api"
+    ) -> NoteInfo:
+        """Take a note out of use; its versions stay in its history."""
+        return await self.services.notes.remove(self._user(user), name, actor=actor)
+
+    async def erase_note(self, name: str, *, user: str | None = None, actor: str = "api") -> Erased:
+        """Erase every kept version of a note; a record keeps only that it happened."""
+        return await self.services.notes.erase(self._user(user), name, actor=actor)
+
+    async def note_history(
+        self, name: str | None = None, *, user: str | None = None
+    ) -> list[NoteRevision]:
+        return await self.services.notes.history(self._user(user), name)
 
     async def day(self, day: date, *, user: str | None = None) -> Day | None:
         return await self.services.days.get(self._user(user), day)

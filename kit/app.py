@@ -42,6 +42,8 @@ from kit.memory.usage import UsageLog
 from kit.memory.vectors import VectorIndex
 from kit.memory.versions import MemoryVersions
 from kit.memory.window import WindowKeeper
+from kit.notes.store import Notes
+from kit.notes.tools import NoteTools
 from kit.prompts import Prompts
 from kit.reach import Reach
 from kit.reminders.delivery import Dispatcher
@@ -92,6 +94,7 @@ class Services:
     budget: Budget
     attempts: Attempts
     reminders: Reminders
+    notes: Notes
     embedding_problem: str | None = None
     extras: dict[str, object] = field(default_factory=dict)
 
@@ -149,7 +152,8 @@ async def build(
         recency_boost=memory.recency_boost,
         recency_days=float(memory.recency_days),
     )
-    search = MemorySearch(facts, days, messages, vectors, LexicalIndex(db), params, tz)
+    notes = Notes(db, clock)
+    search = MemorySearch(facts, days, messages, vectors, LexicalIndex(db), params, tz, notes)
     model_filter = None
     if memory.filter == "model":
         model_filter = ModelFilter(metered, prompts, settings.llm, memory, tz)
@@ -167,7 +171,7 @@ async def build(
     )
     window = WindowKeeper(messages, metered, prompts, memory, settings.llm, tz, attempts)
     reminder_store = ReminderStore(db, messages, clock)
-    tools = Tools(facts, days, messages, search, tz)
+    tools = Tools(facts, days, messages, search, tz, notes=NoteTools(notes, tz))
     background = Background(window, vectors)
     agent = Agent(
         messages, facts, context, tools, metered, settings.llm, clock, after_turn=background.notify
@@ -236,6 +240,7 @@ async def build(
         budget=budget,
         attempts=attempts,
         reminders=reminders,
+        notes=notes,
         embedding_problem=problem,
     )
 

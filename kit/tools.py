@@ -1,4 +1,5 @@
-"""The tools the chat model may call. Read-only memory access, plus `remember`."""
+"""The tools the chat model may call. Read-only memory access, plus `remember`; the note
+tools live with the notes (kit/notes/tools.py)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ from kit.memory.days import Days
 from kit.memory.facts import Facts, Provenance
 from kit.memory.messages import Messages
 from kit.memory.search import Hit, MemorySearch
+from kit.memory.vectors import KINDS, NOTES
 from kit.memory.window import format_transcript
 from kit.neutralise import neutralise, recalled_block
+from kit.notes.tools import NOTE_TOOL_SPECS, NOTE_TOOLS, NoteTools
 from kit.reminders.tools import REMINDER_TOOL_SPECS, REMINDER_TOOLS, ReminderTools
 from kit.secrets import find_secret
 
@@ -26,8 +29,9 @@ log = logging.getLogger(__name__)
 TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "search_memory",
-        "Search everything you remember about the owner: long-term facts, daily summaries and "
-        "the archive of past messages. Use a short, specific query (names, topics, dates).",
+        "Search everything you remember about the owner: long-term facts, daily summaries, "
+        "the archive of past messages and the owner's notes. Use a short, specific query "
+        "(names, topics, dates).",
         {
             "type": "object",
             "properties": {"query": {"type": "string", "description": "what to look for"}},
@@ -59,6 +63,7 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
         },
     ),
     *REMINDER_TOOL_SPECS,
+    *NOTE_TOOL_SPECS,
 )
 
 
@@ -105,6 +110,14 @@ def parse_day(text: str, today: date) -> date:
         ) from exc
 
 
+# A note section in search results: a taste; read_note shows the lines whole.
+NOTE_HIT_CHARS = 500
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def format_hits(hits: list[Hit], tz: tzinfo) -> str:
     lines = []
     for hit in hits:
@@ -114,6 +127,10 @@ def format_hits(hits: list[Hit], tz: tzinfo) -> str:
             lines.append(f"[fact #{hit.id}, {hit.fact.category}] {text}")
         elif hit.day is not None:
             lines.append(f"[day {hit.day.day.isoformat()}] {text}")
+        elif hit.note is not None:
+            n = hit.note
+            text = neutralise(_clip(hit.text, NOTE_HIT_CHARS), inline=True)
+            lines.append(f"[note {n.name} lines {n.start_line}-{n.end_line}] {text}")
         else:
             who = hit.message.speaker or hit.message.role if hit.message else ""
             lines.append(f"[message {when}] {neutralise(who, inline=True)}: {text}")
@@ -129,8 +146,10 @@ class Tools:
         search: MemorySearch,
         tz: tzinfo,
         reminders: ReminderTools | None = None,
+        notes: NoteTools | None = None,
     ) -> None:
         self.reminders = reminders  # set after the agent exists (a task runs a turn)
+        self._notes = notes
         self._facts = facts
         self._days = days
         self._messages = messages
@@ -152,6 +171,9 @@ class Tools:
                     name, args, user_id=user_id, message_id=message_id
                 )
                 return ToolOutcome(content, is_error=failed)
+            if name in NOTE_TOOLS and self._notes is not None:
+                result = await self._notes.run(name, args, user_id)
+                return ToolOutcome(result.content, is_error=result.is_error)
         except KitError as exc:
             return ToolOutcome(str(exc), is_error=True)
         return ToolOutcome(f"unknown tool {name!r}", is_error=True)
@@ -159,7 +181,8 @@ class Tools:
     async def _search_memory(self, query: str, user_id: str, now: datetime) -> ToolOutcome:
         if not query.strip():
             return ToolOutcome("search_memory needs a non-empty query", is_error=True)
-        result = await self._search.search(user_id, query, now=now, k=8)
+        kinds = KINDS if self._notes is None else (*KINDS, NOTES)
+        result = await self._search.search(user_id, query, now=now, k=8, kinds=kinds)
         hits = list(result.hits[:15])
         if not hits:
             return ToolOutcome("Nothing found in memory for that query.")

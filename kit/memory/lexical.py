@@ -72,6 +72,14 @@ class LexicalIndex:
                 " ORDER BY bm25(facts_fts) LIMIT ?"
             )
             params: tuple[object, ...] = (query, user_id, to_iso(now), limit)
+        elif kind == "note":
+            sql = (
+                "SELECT c.id, -bm25(note_chunks_fts) FROM note_chunks_fts"
+                " JOIN note_chunks c ON c.id = note_chunks_fts.rowid"
+                " WHERE note_chunks_fts MATCH ? AND c.user_id = ?"
+                " ORDER BY bm25(note_chunks_fts) LIMIT ?"
+            )
+            params = (query, user_id, limit)
         elif kind == "day":
             sql = (
                 "SELECT d.id, -bm25(days_fts) FROM days_fts JOIN days d ON d.id = days_fts.rowid"

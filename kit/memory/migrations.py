@@ -173,6 +173,57 @@ def _retrieval_units() -> tuple[str, ...]:
     )
 
 
+def _notes() -> tuple[str, ...]:
+    """Notes (kit/notes/): documents the owner gives Kit, read on demand. Every write is a row
+    of `note_history` holding the text it wrote, so a replaced or removed note keeps its
+    versions; `notes` points at the current one. `note_chunks` are its sections for search
+    (FTS5 here, vectors in `embeddings` as kind 'note'): derived, rewritten with the note, and
+    a deleted section takes its vector with it."""
+    return (
+        """CREATE TABLE note_history (
+            id INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            at TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            operation TEXT NOT NULL
+                CHECK (operation IN ('add', 'replace', 'remove', 'erase', 'forget')),
+            source TEXT NOT NULL DEFAULT '',
+            body TEXT,
+            description TEXT NOT NULL DEFAULT '',
+            content_hash TEXT NOT NULL DEFAULT '',
+            bytes INTEGER NOT NULL DEFAULT 0,
+            lines INTEGER NOT NULL DEFAULT 0,
+            withheld INTEGER NOT NULL DEFAULT 0)""",
+        "CREATE INDEX note_history_user ON note_history(user_id, name, id)",
+        """CREATE TABLE notes (
+            id INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            description TEXT NOT NULL,
+            revision_id INTEGER NOT NULL REFERENCES note_history(id),
+            lines INTEGER NOT NULL,
+            bytes INTEGER NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (user_id, name))""",
+        """CREATE TABLE note_chunks (
+            id INTEGER PRIMARY KEY,
+            note_id INTEGER NOT NULL REFERENCES notes(id),
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            start_line INTEGER NOT NULL,
+            end_line INTEGER NOT NULL,
+            heading TEXT NOT NULL DEFAULT '',
+            text TEXT NOT NULL,
+            content_hash TEXT NOT NULL)""",
+        "CREATE INDEX note_chunks_note ON note_chunks(note_id, start_line)",
+        *_fts("note_chunks", ("name", "heading", "text")),
+        "CREATE TRIGGER note_chunks_embeddings_ad AFTER DELETE ON note_chunks BEGIN "
+        "DELETE FROM embeddings WHERE kind = 'note' AND item_id = old.id; END",
+    )
+
+
 _CATEGORY_CHECK = ", ".join(f"'{c}'" for c in CATEGORIES)
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -435,6 +486,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             " AND (category = 'person' OR pinned = 1)",
         ),
     ),
+    Migration("m017_notes", _notes()),
     Migration(
         "m018_reminders",
         (

@@ -10,7 +10,9 @@ unit holds the words of the one before it, m010). The fused relevance is multipl
 item's confidence weight and by how it fits what the query says besides its words
 (`_fit`: who it names, which days, whether it asks when; kit/memory/query.py), plus a recency
 boost (up to +0.1, fading over 7 days) and a small boost for facts that get used a lot. The
-top `k` per layer survive. Measured choices (LoCoMo, `kit eval retrieval`, with
+top `k` per layer survive. A fourth layer, sections of the owner's notes (kind "note"), is
+searched the same way when asked for (`search_memory`, `kit search`); a turn's context does
+not retrieve from it. Measured choices (LoCoMo, `kit eval retrieval`, with
 leave-one-conversation-out) are in the README.
 """
 
@@ -31,6 +33,7 @@ from kit.memory.lexical import LexicalIndex
 from kit.memory.messages import Message, Messages
 from kit.memory.query import DatesAsWords, Query, understand
 from kit.memory.vectors import KINDS, Kind, VectorIndex
+from kit.notes.store import NoteChunk, Notes
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,7 @@ class Hit:
     fact: Fact | None = None
     day: Day | None = None
     message: Message | None = None
+    note: NoteChunk | None = None  # a section of one of the owner's notes
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,9 @@ class MemorySearch:
         lexical: LexicalIndex,
         params: RankingParams,
         tz: tzinfo = UTC,
+        notes: Notes | None = None,
     ) -> None:
+        self._notes = notes
         self._facts = facts
         self._days = days
         self._messages = messages
@@ -205,6 +211,7 @@ class MemorySearch:
                 fact=item if isinstance(item, Fact) else None,
                 day=item if isinstance(item, Day) else None,
                 message=item if isinstance(item, Message) else None,
+                note=item if isinstance(item, NoteChunk) else None,
             )
             for item, text, at, weight, bonus, ref in await self._load(user_id, kind, ids, now)
         ]
@@ -235,7 +242,7 @@ class MemorySearch:
                 spread /= min(1.0, p.other_speaker_weight)
         return spread
 
-    def _fit(self, plan: Query, item: Fact | Day | Message) -> float:
+    def _fit(self, plan: Query, item: Fact | Day | Message | NoteChunk) -> float:
         """How well an item fits what the query says besides its words: who said it, when,
         and whether it places something in time when the question asks when."""
         p = self.params
@@ -304,8 +311,15 @@ class MemorySearch:
 
     async def _load(
         self, user_id: str, kind: Kind, ids: list[int], now: datetime
-    ) -> list[tuple[Fact | Day | Message, str, datetime, float, float, str | None]]:
+    ) -> list[tuple[Fact | Day | Message | NoteChunk, str, datetime, float, float, str | None]]:
         """Rows for candidate ids, with (text, time, confidence weight, usage bonus, ref)."""
+        if kind == "note":
+            if self._notes is None:
+                return []
+            return [
+                (c, c.text, c.updated_at, 1.0, 0.0, None)
+                for c in await self._notes.chunks(user_id, ids)
+            ]
         if kind == "fact":
             return [
                 (f, f.content, f.updated_at, 0.5 + 0.5 * f.confidence, self._usage(f), None)

@@ -28,8 +28,11 @@ from kit.memory.db import Database
 
 log = logging.getLogger(__name__)
 
-Kind = Literal["fact", "day", "message"]
+Kind = Literal["fact", "day", "message", "note"]
+# The layers a turn's context retrieves from; notes (sections of the owner's documents) are
+# searched only when asked for (`search_memory`, `kit search`), never put in every prompt.
 KINDS: tuple[Kind, ...] = ("fact", "day", "message")
+NOTES: Kind = "note"
 
 
 def _fact_text(row: Sequence[Any]) -> str:
@@ -47,6 +50,11 @@ def _day_text(row: Sequence[Any]) -> str:
 def _message_text(row: Sequence[Any]) -> str:
     speaker, text = str(row[0]), str(row[1])
     return f"{speaker}: {text}" if speaker else text
+
+
+def _note_text(row: Sequence[Any]) -> str:
+    name, heading, text = str(row[0]), str(row[1]), str(row[2])
+    return f"{name} ({heading}): {text}" if heading else f"{name}: {text}"
 
 
 # Messages are never edited, only added (and deleted with their vectors), so after one full
@@ -68,6 +76,7 @@ _SOURCES: dict[Kind, _Source] = {
     "fact": _Source("facts", "subject, content", _fact_text),
     "day": _Source("days", "day, detailed, condensed", _day_text),
     "message": _Source("messages", "speaker, text", _message_text),
+    "note": _Source("note_chunks", "name, heading, text", _note_text),
 }
 
 
@@ -220,7 +229,7 @@ class VectorIndex:
         if self.embedder is None:
             return 0
         done = 0
-        for kind in KINDS:
+        for kind in _SOURCES:
             after = 0  # ids below this are done in this call: a sweep, not a rescan per batch
             if kind in _APPEND_ONLY and kind in self._swept:
                 after = await self._newest_embedded(kind)

@@ -46,6 +46,18 @@ EXPECTED_COLUMNS = {
         "cache_read_tokens", "cache_write_tokens",
     },
     "schema_migrations": {"name", "applied_at"},
+    "notes": {
+        "id", "user_id", "name", "description", "revision_id", "lines", "bytes", "created_at",
+        "updated_at",
+    },
+    "note_history": {
+        "id", "user_id", "name", "at", "actor", "operation", "source", "body", "description",
+        "content_hash", "bytes", "lines", "withheld",
+    },
+    "note_chunks": {
+        "id", "note_id", "user_id", "name", "start_line", "end_line", "heading", "text",
+        "content_hash",
+    },
 }  # fmt: skip
 
 EXPECTED_INDEXES = {
@@ -58,10 +70,13 @@ EXPECTED_INDEXES = {
     "fact_history_pass": ("fact_history", ["pass_id"]),
     "embeddings_user": ("embeddings", ["user_id", "kind", "model_id"]),
     "llm_usage_at": ("llm_usage", ["at"]),
+    "note_history_user": ("note_history", ["user_id", "name", "id"]),
+    "note_chunks_note": ("note_chunks", ["note_id", "start_line"]),
 }
 
 FTS = {"messages_fts": ("speaker", "text", "context"), "facts_fts": ("subject", "content"),
-       "days_fts": ("detailed", "condensed")}  # fmt: skip
+       "days_fts": ("detailed", "condensed"),
+       "note_chunks_fts": ("name", "heading", "text")}  # fmt: skip
 
 
 async def _columns(db: Database, table: str) -> list[str]:
@@ -115,6 +130,7 @@ async def test_unique_keys_hold(tmp_path: Path, clock: FakeClock) -> None:
             ("conversations", ["user_id", "channel", "external_id"]),
             ("days", ["user_id", "day"]),
             ("embeddings", ["kind", "item_id", "model_id"]),
+            ("notes", ["user_id", "name"]),
         ):
             uniques = [
                 [r[2] for r in await db.fetchall(f"PRAGMA index_info({row[1]})")]
