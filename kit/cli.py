@@ -38,6 +38,7 @@ COMMANDS = (
     "forget",
     "status",
     "reminders",
+    "notes",
 )
 
 # Subcommands that live outside kit/ because they wire kit to scheduler/ or tui/ (which kit

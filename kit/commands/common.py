@@ -89,6 +89,8 @@ def hit_dict(hit: Hit) -> dict[str, Any]:
         data["day"] = hit.day.day.isoformat()
     if hit.message is not None:
         data.update(role=hit.message.role, speaker=hit.message.speaker)
+    if hit.note is not None:
+        data.update(note=hit.note.name, start_line=hit.note.start_line, end_line=hit.note.end_line)
     return data
 
 
