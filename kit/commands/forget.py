@@ -72,6 +72,11 @@ def _summary(report: ForgetReport) -> str:
         parts.append(f"{report.conversation_summaries_rewritten} conversation summaries rewritten")
     if report.reminders_removed:
         parts.append(f"{report.reminders_removed} reminders")
+    if report.note_versions_erased:
+        parts.append(
+            f"{report.note_versions_erased} note versions (whole documents; "
+            f"{report.notes_removed} notes in use)"
+        )
     return ", ".join(parts)
 
 
@@ -97,6 +102,7 @@ def _listing(title: str, total: int, samples: tuple[Sample, ...]) -> list[str]:
 def _preview(report: ForgetReport) -> str:
     lines = _listing("Messages", report.messages_removed, report.messages)
     lines += _listing("Facts", report.facts_forgotten, report.facts)
+    lines += _listing("Notes (whole versions)", report.note_versions_erased, report.notes)
     return "\n".join(lines)
 
 

@@ -36,6 +36,7 @@ from kit.memory.db import Database, Transaction
 from kit.memory.facts import FORGOTTEN, FactWriter, Provenance
 from kit.memory.forget_plan import ForgetPlan, ForgetReport
 from kit.memory.forget_scope import ForgetScope, Names
+from kit.notes.forget import erase_notes
 from kit.reminders.store import delete_for_forget as delete_reminders
 
 _FTS_TABLES = ("messages_fts", "facts_fts", "days_fts")
@@ -118,6 +119,7 @@ class _Erase:
         scrubbed = await self._scrub_passes(erased_texts)
         scrubbed += await self._scrub_reports(erased_texts)
         await self._scrub_progress(erased_texts)
+        await erase_notes(tx, self.user_id, plan.notes, self.now)
         for table in _FTS_TABLES:  # merge segments: deleted tokens leave the index for good
             await tx.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
         return ForgetReport(

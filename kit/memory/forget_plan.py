@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from kit.clock import day_bounds, from_iso, local_date, to_iso
 from kit.memory.facts import FORGOTTEN
 from kit.memory.forget_scope import ForgetScope, scrub_text
+from kit.notes.forget import NotesInScope, find_notes
 from kit.reminders.store import forget_candidates
 
 SAMPLE = 10  # messages and facts a preview lists
@@ -63,9 +64,12 @@ class ForgetReport:
     conversation_summaries_rewritten: int = 0
     records_scrubbed: int = 0  # curation pass records and REM reports quoting erased text
     reminders_removed: int = 0  # asked for in the range, or naming the person
+    notes_removed: int = 0  # notes whose version in use went (kit/notes/forget.py)
+    note_versions_erased: int = 0
     dry_run: bool = False
     messages: tuple[Sample, ...] = ()  # the first SAMPLE of them
     facts: tuple[Sample, ...] = ()
+    notes: tuple[Sample, ...] = ()
 
     def counts(self) -> dict[str, int]:
         """What the forget log keeps: numbers only."""
@@ -92,6 +96,7 @@ class ForgetPlan:
         self.day_rewrites: list[tuple[int, str, str]] = []
         self.summary_rewrites: list[tuple[int, str]] = []
         self.reminder_ids: list[int] = []
+        self.notes = NotesInScope()
 
     @property
     def message_ids(self) -> list[int]:
@@ -103,6 +108,7 @@ class ForgetPlan:
         await self._days(db)
         await self._summaries(db)
         await self._reminders(db)
+        self.notes = await find_notes(db, self.user_id, self.scope, self.names, self.tz)
         return ForgetReport(
             scope=self.scope.kind,
             messages_removed=len(self.lost),
@@ -112,8 +118,19 @@ class ForgetPlan:
             days_rewritten=len(self.day_rewrites),
             conversation_summaries_rewritten=len(self.summary_rewrites),
             reminders_removed=len(self.reminder_ids),
+            notes_removed=len(self.notes.note_ids),
+            note_versions_erased=self.notes.versions,
             messages=await self._message_samples(db),
             facts=await self._fact_samples(db),
+            notes=tuple(
+                Sample(
+                    n.id,
+                    n.day,
+                    f"note {n.name}" + ("" if n.in_use else " (kept version)"),
+                    n.description,
+                )
+                for n in self.notes.samples[:SAMPLE]
+            ),
         )
 
     async def _messages(self, db: Reads) -> None:
