@@ -66,7 +66,8 @@ async def _restore(args: argparse.Namespace) -> int:
         print(
             f"Restored the memory of {user!r} from {args.file}: {result.facts} facts "
             f"({result.history} history entries), {result.days} days, {result.messages} "
-            f"messages in {result.conversations} conversations, {result.passes} passes"
+            f"messages in {result.conversations} conversations, {result.passes} passes, "
+            f"{result.notes} notes"
             + (" (ids renumbered: they were taken here)." if result.renumbered else ".")
         )
         if not args.no_embed and kit.services.vectors.available:

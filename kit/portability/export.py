@@ -16,6 +16,7 @@ from typing import Any
 
 from kit.clock import from_iso, to_iso
 from kit.memory.db import Database
+from kit.notes.portability import export_notes, notes_markdown
 from kit.portability.export_check import EXPORT_FORMAT, EXPORT_VERSION
 from kit.reminders.store import export_rows as reminder_rows
 
@@ -193,6 +194,7 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
         )
     ]
     reminders = await reminder_rows(db, user_id)
+    notes = await export_notes(db, user_id)
     return {
         # The first key on purpose: `kit import` recognises an export by its opening bytes.
         "format": EXPORT_FORMAT,
@@ -211,6 +213,8 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
             "usage": len(usage),
             "forget_log": len(forgets),
             "reminders": len(reminders),
+            "notes": len(notes["notes"]),
+            "note_history": len(notes["note_history"]),
         },
         "conversations": conversations,
         "messages": messages,
@@ -223,6 +227,7 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
         "usage": usage,
         "forget_log": forgets,
         "reminders": reminders,
+        **notes,
     }
 
 
@@ -296,6 +301,7 @@ def to_markdown(document: dict[str, Any], tz: tzinfo) -> Iterator[str]:
             yield f"Condensed:\n\n{_quote(day['condensed'])}\n\n"
         if day["detailed"]:
             yield f"Detailed ({day['message_count']} messages):\n\n{_quote(day['detailed'])}\n\n"
+    yield from notes_markdown(document, tz, _quote)
     yield "## Curation passes\n\n"
     if not document["passes"]:
         yield "No passes.\n\n"

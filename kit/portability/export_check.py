@@ -15,16 +15,19 @@ from kit.clock import check_time, from_iso
 from kit.config import CATEGORIES
 from kit.curator.rem import report_from_json
 from kit.errors import InputError
+from kit.notes.portability import check_notes
 from kit.reminders.rules import REPEATS
 
 EXPORT_FORMAT = "kit-export"
 # 2: parked curation batches, REM reports and token usage travel too. A version 1 export
 # (written before they did) reads as having none of them.
 # 3: reminders and scheduled tasks travel too. Older versions read as having none.
-EXPORT_VERSION = 3
-READABLE_VERSIONS = (1, 2, 3)
+# 4: notes and their whole history. Older versions read as having none.
+EXPORT_VERSION = 4
+READABLE_VERSIONS = (1, 2, 3, 4)
 _ADDED_IN_2 = ("curation_parked", "rem_reports", "usage")
 _ADDED_IN_3 = ("reminders",)
+_ADDED_IN_4 = ("notes", "note_history")
 
 
 class _Check:
@@ -114,6 +117,9 @@ def validate(document: Any, source: str) -> None:
             document.setdefault(key, [])
     if version in (1, 2):
         for key in _ADDED_IN_3:
+            document.setdefault(key, [])
+    if version in (1, 2, 3):
+        for key in _ADDED_IN_4:
             document.setdefault(key, [])
     check.field(document, "user_id", "export", lambda v: _is_str(v) and bool(v), "a user id")
     check.field(document, "exported_at", "export", _is_time, "an ISO-8601 time")
@@ -254,6 +260,7 @@ def validate(document: Any, source: str) -> None:
             check.field(u, key, where, lambda v: _is_int(v) and v >= 0, "a count")
     for i, r in enumerate(_items(document, "reminders", check)):
         _check_reminder(check, r, f"reminders[{i}]")
+    check_notes(document, lambda d, key: _items(d, key, check), check.field, _is_time)
     for i, e in enumerate(_items(document, "forget_log", check)):
         check.field(e, "at", f"forget_log[{i}]", _is_time, "an ISO-8601 time")
         check.field(e, "scope", f"forget_log[{i}]", _is_str, "a string")

@@ -21,6 +21,7 @@ from kit.errors import InputError
 from kit.memory.days import day_text_hash
 from kit.memory.db import Database, Transaction
 from kit.memory.hashes import content_hash
+from kit.notes.portability import restore_notes
 from kit.portability.export_check import EXPORT_FORMAT, validate
 from kit.reminders.store import restore_rows as restore_reminders
 
@@ -70,6 +71,7 @@ class RestoreResult:
     days: int
     passes: int
     renumbered: bool  # ids were taken in this database, so the restore renumbered them
+    notes: int = 0
 
 
 async def _ids_free(tx: Transaction, table: str, ids: Sequence[int]) -> bool:
@@ -99,7 +101,7 @@ class _Ids:
 async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> RestoreResult:
     """Restore a validated export into `user_id`, which must hold nothing yet. One transaction."""
     async with db.transaction() as tx:
-        for table in ("messages", "facts", "days", "conversations"):
+        for table in ("messages", "facts", "days", "conversations", "notes"):
             row = await tx.fetchone(f"SELECT COUNT(*) FROM {table} WHERE user_id = ?", (user_id,))
             if row is not None and row[0]:
                 raise InputError(
@@ -304,6 +306,7 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                 (user_id, e["at"], e["scope"], json.dumps(e["counts"])),
             )
         await restore_reminders(tx, user_id, document["reminders"])
+        notes = await restore_notes(tx, document, user_id)
     return RestoreResult(
         user_id=user_id,
         conversations=len(document["conversations"]),
@@ -313,6 +316,7 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
         days=len(document["days"]),
         passes=len(document["passes"]),
         renumbered=not all(ids.keep for ids in (conv, msg, fact, pas, hist)),
+        notes=notes,
     )
 
 

@@ -21,6 +21,7 @@ from kit.llm.fake import FakeLLM
 from kit.memory.facts import Provenance
 from kit.memory.messages import NewMessage
 from kit.portability.export import export_document, to_json, to_markdown
+from kit.portability.export_check import EXPORT_VERSION
 from kit.portability.restore import read_export, restore
 from tests.curation.helpers import by_category
 from tests.trust.memory import seed
@@ -44,7 +45,7 @@ async def test_export_holds_every_fact_version_day_message_and_pass(
 ) -> None:
     seeded = await seed(kit, clock)
     document = await _export(kit)
-    assert document["format"] == "kit-export" and document["version"] == 3
+    assert document["format"] == "kit-export" and document["version"] == EXPORT_VERSION
     facts = {f["id"]: f for f in document["facts"]}
     assert len(facts) == 5
     bruno = facts[seeded.fact_ids["bruno"]]
@@ -329,7 +330,8 @@ async def test_a_version_1_export_is_still_restored(
         result = await restore(fresh.services.db, read_export(path), "owner")
         assert result.facts == 5 and result.messages == 6
         again = await _export(fresh)
-        assert again["version"] == 3 and again["curation_parked"] == again["usage"] == []
+        assert again["version"] == EXPORT_VERSION
+        assert again["curation_parked"] == again["usage"] == again["notes"] == []
 
 
 async def test_whose_words_a_forwarded_message_holds_survives_export_and_restore(
