@@ -24,6 +24,7 @@ from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
+from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
 
 ProgressSink = Callable[[RemProgress], Awaitable[None]]
@@ -86,6 +87,9 @@ class KitClient(Protocol):
     async def status(self) -> Status: ...
 
     async def context(self, text: str, *, conversation: str = "terminal") -> ContextReport: ...
+    async def notes(self) -> list[NoteInfo]: ...
+
+    async def note(self, name: str) -> Note: ...
 
     async def reminders(self) -> list[Reminder]: ...
 
@@ -194,6 +198,12 @@ class LocalClient:
             # No daemon fires them: local reminders that fell due come out at the next open.
             await reminders.dispatcher.run_due()
         return await reminders.take_notices(self._user, conversation)
+
+    async def notes(self) -> list[NoteInfo]:
+        return await self.kit.notes(user=self._user)
+
+    async def note(self, name: str) -> Note:
+        return await self.kit.note(name, user=self._user)
 
     async def status(self) -> Status:
         s = self._services

@@ -1,5 +1,5 @@
-"""`KitApp`: the terminal UI. Four panes (chat, days, facts, consolidation), a status line and a
-footer of key bindings. It only ever talks to a `KitClient`, so it neither knows nor cares
+"""`KitApp`: the terminal UI. Five panes (chat, days, facts, consolidation, notes), a status line
+and a footer of key bindings. It only ever talks to a `KitClient`, so it neither knows nor cares
 whether Kit runs in this process or in a daemon behind the control socket. With a `Follower`
 (what `kit tui` uses) it also follows the engine: when the daemon stops it says so once, keeps
 the status line true, and carries on with the daemon back or with Kit run here."""
@@ -31,6 +31,7 @@ from tui.days import DaysPane
 from tui.fact_history import FactHistoryScreen
 from tui.facts import FactsPane
 from tui.failures import describe, log_failure
+from tui.notes import NotesPane
 from tui.reminders import CHECK_SECONDS, RemindersScreen, show_notices
 from tui.status import StatusLine
 
@@ -40,6 +41,7 @@ FOCUS_ON_SHOW = {
     "days": "#day-list",
     "facts": "#fact-table",
     "rem": "#rem-report-box",
+    "notes": "#note-list",
 }
 
 FOLLOW_GROUP = "follow"  # the worker that follows the engine as long as the app runs
@@ -61,6 +63,7 @@ class KitApp(App[None]):
         Binding(
             "f5", "show_reminders", "Reminders", tooltip="List and cancel reminders", show=False
         ),
+        Binding("f6", "show_tab('notes')", "Notes", tooltip="Show the notes", show=False),
         # Hidden from the footer as in every Textual app; the palette lists it as "Quit".
         Binding("ctrl+q", "quit", "Quit", tooltip="Quit the TUI", priority=True, show=False),
     ]
@@ -90,6 +93,8 @@ class KitApp(App[None]):
                 yield FactsPane(id="facts-pane")
             with TabPane("F4 REM", id="rem"):
                 yield ConsolidationPane(id="rem-pane")
+            with TabPane("F6 Notes", id="notes"):
+                yield NotesPane(id="notes-pane")
         yield StatusLine(self.tz, id="status")
         yield Footer(compact=True)
 

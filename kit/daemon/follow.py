@@ -41,6 +41,7 @@ from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
+from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
 
 T = TypeVar("T")
@@ -259,6 +260,12 @@ class Follower:
 
     async def reminder_notices(self, conversation: str | None = None) -> list[Notice]:
         return await self._call(lambda c: c.reminder_notices(conversation))
+
+    async def notes(self) -> list[NoteInfo]:
+        return await self._call(lambda c: c.notes())
+
+    async def note(self, name: str) -> Note:
+        return await self._call(lambda c: c.note(name))
 
 
 async def _answers(client: SocketClient) -> bool:

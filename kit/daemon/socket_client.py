@@ -36,6 +36,7 @@ from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
+from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
 
 # Errors keep their class across the socket, so callers can tell "not found" from "no model".
@@ -161,6 +162,13 @@ class SocketClient:
         raw = await self._call("reminder_notices", conversation=conversation)
         result: list[Notice] = decode(list[Notice], raw)
         return result
+
+    async def notes(self) -> list[NoteInfo]:
+        result: list[NoteInfo] = decode(list[NoteInfo], await self._call("notes"))
+        return result
+
+    async def note(self, name: str) -> Note:
+        return decode_as(Note, await self._call("note", name=name))
 
     async def _call(self, op: str, on_event: EventSink | None = None, **args: Any) -> Any:
         rid = next(self._ids)

@@ -21,9 +21,10 @@ ContextReport (what a turn would send the model for `text`; reads only);
 chat_history(conversation="terminal", limit=20) -> ChatHistory; passes(limit=20) ->
 [PassRecord]; reminders() -> [Reminder]; cancel_reminder(reminder_id) -> Reminder;
 reminder_notices(conversation=null) -> [Notice] (delivered terminal reminders not shown yet,
-each handed out once). Results are the dataclasses of kit/client.py and kit/memory/plan.py
-encoded by kit/daemon/codec.py. Requests on one connection are answered in order; open more
-connections for concurrency (the client uses one per call).
+each handed out once); notes() -> [NoteInfo]; note(name) -> Note. Results are the dataclasses
+of kit/client.py, kit/memory/plan.py and kit/notes/store.py encoded by kit/daemon/codec.py.
+Requests on one connection are answered in order; open more connections for concurrency (the
+client uses one per call).
 
 Every op is delegated to a `LocalClient`, so the socket and in-process front-ends behave alike.
 """
@@ -137,6 +138,8 @@ class ControlServer:
             "reminder_notices": lambda r: self._client(r).reminder_notices(
                 r.arg("conversation", str, None)
             ),
+            "notes": lambda r: self._client(r).notes(),
+            "note": lambda r: self._client(r).note(r.arg("name", str)),
         }
 
     async def run(self) -> None:

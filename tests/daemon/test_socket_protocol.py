@@ -117,6 +117,15 @@ async def test_days_and_day_round_trip(client: SocketClient, kit: Kit) -> None:
     assert await client.day(date(2026, 2, 1)) is None
 
 
+async def test_notes_and_note_round_trip(client: SocketClient, kit: Kit) -> None:
+    await kit.add_note("# Jam\nquince, sugar", name="jam")
+    notes = await client.notes()
+    assert notes == await kit.notes() and [n.name for n in notes] == ["jam"]
+    assert await client.note("JAM") == await kit.note("jam")
+    with pytest.raises(NotFound, match="there is no note named 'tea'; the notes are: jam"):
+        await client.note("tea")
+
+
 async def test_errors_keep_their_class_and_message(client: SocketClient) -> None:
     with pytest.raises(NotFound, match="fact 999 does not exist"):
         await client.fact_history(999)
@@ -201,7 +210,7 @@ async def test_malformed_lines_and_unknown_ops_get_an_error_line(server: Control
         "kind": "InputError",
         "error": "control socket: unknown op 'explode'; known ops: send, days, day, facts, "
         "fact_history, deactivate_fact, undo_pass, rem, last_rem, status, context, chat_history, "
-        "passes, reminders, cancel_reminder, reminder_notices",
+        "passes, reminders, cancel_reminder, reminder_notices, notes, note",
     }
     assert missing_arg["kind"] == "InputError" and "fact_id" in str(missing_arg["error"])
 

@@ -19,6 +19,7 @@ from kit.llm.base import TextSink, Usage
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory, Message
+from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -276,6 +277,33 @@ REMINDERS = (
         NOW,
     ),
 )
+NOTE_TEXTS = {
+    "lisbon-packing": (
+        "Packing list for the Lisbon weekend",
+        "# Packing list for the Lisbon weekend\n\n## Clothes\n- linen shirts (2)\n"
+        "- swimsuit\n- light jacket for the evenings\n\n## Other\n- passport\n"
+        "- sunscreen\n- charger and adapter\n- book for the train",
+    ),
+    "pao-de-queijo": (
+        "Pão de queijo (Ana's recipe)",
+        "# Pão de queijo (Ana's recipe)\n\n- 500 g polvilho azedo\n- 250 ml milk\n"
+        "- 120 ml oil\n- 2 eggs\n- 200 g grated cheese\n\nBake 25 minutes at 180 °C.",
+    ),
+}
+NOTES = tuple(
+    NoteInfo(
+        id=i,
+        user_id="owner",
+        name=name,
+        description=description,
+        lines=text.count("\n") + 1,
+        bytes=len(text.encode()),
+        created_at=_at(10 - i),
+        updated_at=_at(3 - i),
+        revision_id=i,
+    )
+    for i, (name, (description, text)) in enumerate(sorted(NOTE_TEXTS.items()), 1)
+)
 
 
 class DemoClient:
@@ -357,6 +385,15 @@ class DemoClient:
 
     async def last_rem(self) -> RemReport | None:
         return LAST_REM
+
+    async def notes(self) -> list[NoteInfo]:
+        return list(NOTES)
+
+    async def note(self, name: str) -> Note:
+        info = next((n for n in NOTES if n.name == name), None)
+        if info is None:
+            raise NotFound(f"there is no note named {name!r}")
+        return Note(info, NOTE_TEXTS[name][1])
 
     async def status(self) -> Status:
         return Status(

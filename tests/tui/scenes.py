@@ -114,6 +114,13 @@ async def reminders(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
+async def notes(pilot: Pilot[None]) -> None:
+    await pilot.press("f6")
+    await settle(pilot)
+    await pilot.press("down")  # the second note
+    await settle(pilot)
+
+
 SCENES: dict[str, Scene] = {
     "chat": chat,
     "chat-summary": chat_summary,
@@ -125,6 +132,7 @@ SCENES: dict[str, Scene] = {
     "undo-pass": undo_pass,
     "rem": rem,
     "reminders": reminders,
+    "notes": notes,
 }
 
 
