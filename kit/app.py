@@ -168,6 +168,7 @@ async def build(
         settings.owner.name,
         versions=MemoryVersions(db),
         vectors=vectors,
+        notes=notes,
     )
     window = WindowKeeper(messages, metered, prompts, memory, settings.llm, tz, attempts)
     reminder_store = ReminderStore(db, messages, clock)

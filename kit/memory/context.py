@@ -41,6 +41,7 @@ from kit.memory.search import Hit, Searcher, SearchResult
 from kit.memory.vectors import VectorIndex
 from kit.memory.versions import MemoryVersion, MemoryVersions
 from kit.neutralise import MEMORY_NOTE, neutralise
+from kit.notes.store import Notes
 from kit.prompts import Prompts
 from kit.tokens import estimate_tokens
 
@@ -166,6 +167,7 @@ class ContextBuilder:
         *,
         versions: MemoryVersions | None = None,
         vectors: VectorIndex | None = None,
+        notes: Notes | None = None,
     ) -> None:
         self._prompts = prompts
         self._facts = facts
@@ -176,7 +178,7 @@ class ContextBuilder:
         self._owner_name = owner_name
         self._versions = versions  # None: nothing is cached (every build reads afresh)
         self._vectors = vectors
-        self._index = MemoryIndex(facts, days, settings.index_tokens)
+        self._index = MemoryIndex(facts, days, settings.index_tokens, notes)
         self._stable: dict[str, _Stable] = {}
 
     async def build(

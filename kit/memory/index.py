@@ -2,10 +2,11 @@
 
 The model sees only a slice of memory each turn; the index tells it what else is there (the
 people, projects and topics facts are about, names from recent days, which days are
-summarised), so it knows when `search_memory` or `get_day_history` is worth calling. It is
+summarised, the owner's notes), so it knows when `search_memory`, `get_day_history` or
+`read_note` is worth calling. It is
 derived only from stored rows, alphabetised, and cut to its token cap by a fixed rule (the
 most-mentioned first), so its bytes stay identical while memory is unchanged and Anthropic's
-prompt cache keeps serving it; a change to facts or days (memory_versions) rebuilds it.
+prompt cache keeps serving it; a change to facts, days or notes (memory_versions) rebuilds it.
 """
 
 from __future__ import annotations
@@ -19,16 +20,21 @@ from kit.memory.days import Days
 from kit.memory.facts import Facts
 from kit.memory.versions import MemoryVersion
 from kit.neutralise import neutralise
+from kit.notes.store import Notes
 from kit.tokens import estimate_tokens
 
 # Which fact categories' subjects go on which line, and each line's share of the cap.
-# (Issue 12's notes get a line of their own here: their names, from the notes store.)
 _LINES: tuple[tuple[str, tuple[str, ...], float], ...] = (
     ("People", ("people",), 0.35),
     ("Projects", ("projects",), 0.2),
     ("Topics", ("person", "preferences", "technical", "entities", "workflows"), 0.25),
 )
 _LATELY_SHARE = 0.15
+# The notes' line (names and one-line descriptions, kit/notes/): its share of the cap, taken
+# from the fact lines only when there are notes (without notes the index is as before).
+_NOTES_SHARE = 0.2
+_NOTE_DESCRIPTION_CHARS = 60
+NOTES_LABEL = "Notes (`read_note` reads one)"
 LATELY_DAYS = 14  # day summaries the "Lately" names come from
 _NAME_CHARS = 40
 
@@ -47,6 +53,7 @@ class IndexLine:
     label: str
     names: tuple[str, ...]  # alphabetised, as shown
     more: int  # left out to fit the cap
+    separator: str = ", "
 
 
 @dataclass(frozen=True)
@@ -78,20 +85,31 @@ def _ranked(counts: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
     return sorted(((best[k], c) for k, c in total.items()), key=lambda x: (-x[1], x[0].casefold()))
 
 
-def _fit_line(label: str, ranked: list[tuple[str, int]], budget: int) -> IndexLine:
+def _fit_line(
+    label: str, ranked: list[tuple[str, int]], budget: int, separator: str = ", "
+) -> IndexLine:
     chosen: list[str] = []
     for name, _ in ranked:
-        trial = _render_line(IndexLine(label, (*chosen, name), len(ranked) - len(chosen) - 1))
+        more = len(ranked) - len(chosen) - 1
+        trial = _render_line(IndexLine(label, (*chosen, name), more, separator))
         if estimate_tokens(trial) > budget:
             break
         chosen.append(name)
     names = tuple(sorted(chosen, key=lambda n: (n.casefold(), n)))
-    return IndexLine(label, names, len(ranked) - len(chosen))
+    return IndexLine(label, names, len(ranked) - len(chosen), separator)
 
 
 def _render_line(line: IndexLine) -> str:
     more = f" (+{line.more:,} more)" if line.more else ""
-    return f"- {line.label}: {', '.join(line.names)}{more}"
+    return f"- {line.label}: {line.separator.join(line.names)}{more}"
+
+
+def _note_entry(name: str, description: str) -> str:
+    """ "packing-list (Packing list for Lisbon)": the name the tools take, and what it is."""
+    about = _display(description)
+    if len(about) > _NOTE_DESCRIPTION_CHARS:
+        about = about[: _NOTE_DESCRIPTION_CHARS - 1] + "…"
+    return f"{_display(name)} ({about})" if about else _display(name)
 
 
 def names_in(texts: Iterable[str]) -> Counter[str]:
@@ -113,9 +131,12 @@ def names_in(texts: Iterable[str]) -> Counter[str]:
 class MemoryIndex:
     """Builds a user's index, cached per memory version (and so rebuilt after a write)."""
 
-    def __init__(self, facts: Facts, days: Days, cap_tokens: int) -> None:
+    def __init__(
+        self, facts: Facts, days: Days, cap_tokens: int, notes: Notes | None = None
+    ) -> None:
         self._facts = facts
         self._days = days
+        self._notes = notes
         self._cap = cap_tokens
         self._cache: dict[str, tuple[MemoryVersion, MemoryIndexText]] = {}
 
@@ -152,6 +173,11 @@ class MemoryIndex:
         )
         fixed = estimate_tokens(f"{header}\n{days_line}") + 2
         room = self._cap - fixed
+        # Notes by their last change, newest first (the cap keeps those), shown by name.
+        notes = [] if self._notes is None else await self._notes.listing(user_id)
+        notes.sort(key=lambda n: (-n.updated_at.timestamp(), n.name))
+        notes_room = int(room * _NOTES_SHARE) if notes else 0
+        room -= notes_room
         lines: list[IndexLine] = []
         seen: set[str] = set()
         carry = 0  # what a line leaves unused passes to the next
@@ -166,6 +192,9 @@ class MemoryIndex:
             if ranked:
                 lines.append(line)
             seen.update(n.casefold() for n in line.names)
+        if notes:
+            entries = [(_note_entry(n.name, n.description), 0) for n in notes]
+            lines.append(_fit_line(NOTES_LABEL, entries, notes_room, "; "))
         lately = names_in(await self._days.latest_texts(user_id, LATELY_DAYS))
         # Names said at least twice, in their own share only: what fact lines leave unused
         # is not handed to them (it would crowd out the retrieved items in the budget).

@@ -221,6 +221,10 @@ def _notes() -> tuple[str, ...]:
         *_fts("note_chunks", ("name", "heading", "text")),
         "CREATE TRIGGER note_chunks_embeddings_ad AFTER DELETE ON note_chunks BEGIN "
         "DELETE FROM embeddings WHERE kind = 'note' AND item_id = old.id; END",
+        # The memory index lists the notes: a note added, replaced, renamed or removed
+        # rebuilds the cached part of the context (m014_context's counters, one more).
+        "ALTER TABLE memory_versions ADD COLUMN notes INTEGER NOT NULL DEFAULT 0",
+        *_version_triggers("notes", "name, description, revision_id"),
     )
 
 

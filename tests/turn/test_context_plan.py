@@ -105,6 +105,24 @@ async def test_memory_index_bytes_are_identical_until_memory_changes(
     fourth = await kit.context("Anything new about the garden?")
     assert _index(fourth) != _index(third) and "Carla" in _index(fourth)
 
+    await kit.add_note("# Fig jam\n- figs\n- sugar", name="jam")
+    fifth = await kit.context("Anything new about the garden?")
+    assert _index(fifth) != _index(fourth) and "- Notes (`read_note` reads one): jam (Fig jam)" in (
+        _index(fifth)
+    )
+    await kit.services.tools.run(
+        "read_note", {"name": "jam"}, user_id="owner", now=clock.now(), message_id=1
+    )
+    await kit.add_note("# Fig jam\n- figs\n- sugar", name="jam", replace=True)  # unchanged
+    sixth = await kit.context("Anything new about the garden?")
+    assert _index(sixth) == _index(fifth) and fifth.system[:2] == sixth.system[:2]
+    await kit.add_note("# Fig and plum jam\n- figs", name="jam", replace=True)
+    seventh = await kit.context("Anything new about the garden?")
+    assert "jam (Fig and plum jam)" in _index(seventh)
+    await kit.remove_note("jam")
+    eighth = await kit.context("Anything new about the garden?")
+    assert "Notes" not in _index(eighth) and _index(eighth) == _index(fourth)
+
 
 async def test_a_write_by_another_process_invalidates_the_cache(
     settings: Settings, clock: FakeClock, tmp_path: Path
