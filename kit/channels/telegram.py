@@ -59,6 +59,8 @@ from kit.channels.telegram_access import TelegramAccess
 from kit.channels.telegram_config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
 from kit.config import Settings
 from kit.errors import ConfigError, KitError
+from kit.notes.report import added_text
+from kit.notes.text import check_size, name_from_file
 from kit.reach import Reach
 
 __all__ = ["EMPTY_ALLOWLIST", "TOKEN_ENV", "TelegramChannel", "api_urls", "reach_bot"]
@@ -72,9 +74,10 @@ CHANNEL = "telegram"
 
 REFUSAL = "Sorry, this is a private assistant and I can only talk to its owner."
 NON_TEXT = (
-    "I can only read text for now: photos, voice messages, stickers and files are lost on me. "
-    "Please type it out."
+    "I can only read text for now: photos, voice messages and stickers are lost on me. Please "
+    "type it out. (A text or Markdown file sent to me in our private chat I keep as a note.)"
 )
+NOTE_SAVED = "I'll read it whenever a question needs it."
 SORRY = "Sorry, something went wrong on my side; the details are in Kit's log. Please try again."
 
 Context = ContextTypes.DEFAULT_TYPE
@@ -248,6 +251,10 @@ class TelegramChannel:
         text = filters.TEXT & (~filters.COMMAND | filters.FORWARDED)
         app.add_handler(MessageHandler(text, self._on_text))
         app.add_handler(MessageHandler(filters.COMMAND & typed, self._unknown_command))
+        # A file in a private chat becomes a note of that person's (kit/notes/); in a group
+        # it is refused like any other non-text message.
+        document = filters.Document.ALL & filters.ChatType.PRIVATE
+        app.add_handler(MessageHandler(document, self._on_document))
         app.add_handler(MessageHandler(filters.ALL, self._on_non_text))
         app.add_error_handler(self._on_error)
         return app
@@ -396,6 +403,37 @@ class TelegramChannel:
     async def _turn(self, inbound: Inbound) -> _Reply:
         result = await self._services.agent.turn(inbound)
         return _Reply(result.reply, formatted=not result.failed)
+
+    async def _on_document(self, update: Update, context: Context) -> None:
+        message = update.effective_message
+        assert message is not None and message.document is not None
+        work = self._keep_note(self._kit_user(update), message, context.bot)
+        await self._respond(update, context, work, "document")
+
+    async def _keep_note(self, user_id: str, message: Message, bot: Bot) -> _Reply:
+        """The document as a note: too big is refused before it is downloaded, anything that
+        is not UTF-8 text after; a note of the same name is replaced (its old version kept)."""
+        document = message.document
+        assert document is not None
+        file_name = document.file_name or ""
+        name = name_from_file(file_name, fallback=f"telegram-{message.message_id}")
+        check_size(document.file_size or 0, file_name or name)
+        data = await (await bot.get_file(document.file_id)).download_as_bytearray()
+        source = f"telegram message {message.message_id}" + (f" ({file_name})" if file_name else "")
+        forwarded = _forwarded_from(message)
+        if forwarded is not None:
+            source += f", forwarded from {forwarded or 'someone'}"
+        written = await self._services.notes.add(
+            user_id,
+            bytes(data),
+            name=name,
+            file_name=file_name,
+            replace=True,  # no flags in a chat; the replaced version stays in the history
+            actor="owner",
+            source=source,
+        )
+        self._services.background.notify()  # embed its sections
+        return _Reply(f"{added_text(written)}\n{NOTE_SAVED}", formatted=False)
 
     async def _on_non_text(self, update: Update, context: Context) -> None:
         if update.effective_chat is not None:

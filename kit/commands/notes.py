@@ -20,9 +20,9 @@ from typing import Any
 from kit.clock import to_iso
 from kit.commands.common import open_kit, print_json, user_of
 from kit.errors import InputError
-from kit.notes.intake import withheld_summary
+from kit.notes.report import added_text
 from kit.notes.store import NoteInfo, NoteRevision, NoteWrite
-from kit.notes.text import MAX_LINE_CHARS, MAX_NOTE_BYTES, lines_of, size_text
+from kit.notes.text import MAX_NOTE_BYTES, lines_of, size_text
 
 _QUIET = argparse.SUPPRESS
 
@@ -113,30 +113,6 @@ async def run_add(args: argparse.Namespace) -> int:
         return 0
     print(added_text(written))
     return 0
-
-
-def added_text(written: NoteWrite) -> str:
-    """What the owner is told after adding a note (the CLI; Telegram says the same)."""
-    note = written.note
-    if written.operation == "unchanged":
-        return f'Note "{note.name}" already says exactly this; nothing changed.'
-    verb = "Added" if written.operation == "add" else "Replaced"
-    parts = [
-        f'{verb} note "{note.name}" ({note.lines:,} lines, {size_text(note.bytes)}): '
-        f"{note.description}"
-    ]
-    if written.operation == "replace":
-        parts.append(f"The previous version stays in its history (kit notes history {note.name}).")
-    if written.wrapped:
-        parts.append(
-            f"{written.wrapped:,} line(s) longer than {MAX_LINE_CHARS:,} characters were wrapped."
-        )
-    if written.withheld:
-        parts.append(
-            f"Withheld what looks like a secret ({withheld_summary(written.withheld)}): Kit "
-            "keeps no secrets, so the note says [secret withheld] there."
-        )
-    return "\n".join(parts)
 
 
 async def run_list(args: argparse.Namespace) -> int:

@@ -82,13 +82,18 @@ def size_text(size: int) -> str:
     return f"{size / 1024:,.0f} KB" if size >= 10 * 1024 else f"{size:,} bytes"
 
 
-def read_document(data: bytes, label: str) -> Document:
-    """`data` as a note's text, or an InputError naming what it is and what to do."""
-    if len(data) > MAX_NOTE_BYTES:
+def check_size(size: int, label: str) -> None:
+    """An InputError if `size` bytes is over the note limit (before anything is read)."""
+    if size > MAX_NOTE_BYTES:
         raise InputError(
-            f"{label}: {size_text(len(data))} is over the limit for a note "
+            f"{label}: {size_text(size)} is over the limit for a note "
             f"({MAX_NOTE_BYTES // 1024} KB); split it into smaller notes"
         )
+
+
+def read_document(data: bytes, label: str) -> Document:
+    """`data` as a note's text, or an InputError naming what it is and what to do."""
+    check_size(len(data), label)
     for signature, kind in _SIGNATURES:
         if data.startswith(signature):
             raise InputError(f"{label}: this is {kind}, not UTF-8 text; {TEXT_FIX}")

@@ -7,6 +7,7 @@ Usage::
                .base_url(tg.base_url).base_file_url(tg.base_file_url).build())
         tg.push_text(42, "hello")
         tg.wait_for_sent(1)
+        tg.push_document(42, b"# list", file_name="list.md")  # getFile + download serve it
 
 PTB builds request URLs as ``base_url + token + "/" + method`` and sends bodies as
 ``application/x-www-form-urlencoded`` whose non-string values are JSON-encoded; JSON bodies
@@ -25,7 +26,7 @@ from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 # Form values are JSON-decoded except for these free-text fields ("42" as text stays a str).
 _TEXT_FIELDS = {
@@ -44,6 +45,8 @@ _TEXT_FIELDS = {
     "url",
 }
 _PATH = re.compile(r"^/bot(?P<token>[^/]+)/(?P<method>[^/]+)$")
+_FILE_PATH = re.compile(r"^/file/bot(?P<token>[^/]+)/(?P<path>.+)$")
+MAX_DOWNLOAD = 20 * 1024 * 1024  # getFile refuses bigger files, as Telegram's cloud API does
 MAX_TEXT = 4096  # Telegram's real sendMessage limit
 
 
@@ -71,6 +74,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _dispatch(self, body: bytes) -> None:
         url = urlsplit(self.path)
+        download = _FILE_PATH.match(unquote(url.path))  # PTB quotes it: the token's ':' too
+        if download is not None:
+            self._reply_raw(*self.server.fake.download(download["token"], download["path"]))
+            return
         payload = _decode_form(parse_qsl(url.query))
         if "json" in (self.headers.get("Content-Type") or "") and body:
             payload.update(json.loads(body))
@@ -81,10 +88,14 @@ class _Handler(BaseHTTPRequestHandler):
             status, answer = _error(404, "Not Found")
         else:
             status, answer = self.server.fake.handle(match["token"], match["method"], payload)
-        data = json.dumps(answer).encode()
+        self._reply_raw(status, json.dumps(answer).encode(), "application/json")
+
+    def _reply_raw(
+        self, status: int, data: bytes, content_type: str = "application/octet-stream"
+    ) -> None:
         try:
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
@@ -132,6 +143,8 @@ class FakeTelegramServer:
         self._hold_sends = False
         self._commands: dict[tuple[str, str], list] = {}
         self._stubs: dict[str, Any] = {}
+        self._files: dict[str, bytes] = {}  # file_id -> content, for getFile and downloads
+        self.downloads: list[str] = []  # file paths downloaded, in order
         self._closed = False
         self._methods: dict[str, Callable[[dict], Any]] = {
             "getme": lambda p: self.bot_user,
@@ -141,6 +154,7 @@ class FakeTelegramServer:
             "sendchataction": lambda p: True,
             "setmycommands": self._set_my_commands,
             "getmycommands": lambda p: self._commands.get(self._scope_key(p), []),
+            "getfile": self._get_file,
             "close": lambda p: True,
             "logout": lambda p: True,
         }
@@ -249,6 +263,39 @@ class FakeTelegramServer:
             "file_size": 4096,
         }
         return self._push(user_id, chat_id, "Ann", {"voice": voice})
+
+    def push_document(
+        self,
+        user_id: int,
+        content: bytes,
+        *,
+        file_name: str | None = "note.md",
+        mime_type: str | None = "text/markdown",
+        file_size: int | None = None,
+        chat_id: int | None = None,
+        caption: str | None = None,
+        forward_origin: dict | None = None,
+    ) -> dict:
+        """A file sent as a document; its bytes are served by getFile and the file URL.
+        `file_size` overrides the size the message states (None: the real size)."""
+        with self._cond:
+            file_id = f"doc-{len(self._files) + 1}"
+            self._files[file_id] = content
+        document: dict[str, Any] = {
+            "file_id": file_id,
+            "file_unique_id": f"u{file_id}",
+            "file_size": len(content) if file_size is None else file_size,
+        }
+        if file_name is not None:
+            document["file_name"] = file_name
+        if mime_type is not None:
+            document["mime_type"] = mime_type
+        extra: dict[str, Any] = {"document": document}
+        if caption:
+            extra["caption"] = caption
+        if forward_origin is not None:
+            extra["forward_origin"] = forward_origin
+        return self._push(user_id, chat_id, "Ann", extra)
 
     def fail_next(self, method: str, status: int = 429, retry_after: int = 1) -> None:
         """The next call of `method` fails (queued per call); 429 is Telegram's flood-control
@@ -391,6 +438,33 @@ class FakeTelegramServer:
             self._sent.append(p)
             self._cond.notify_all()
         return message
+
+    def _get_file(self, p: dict) -> dict:
+        file_id = str(p.get("file_id") or "")
+        with self._cond:
+            content = self._files.get(file_id)
+        if content is None:
+            raise _ApiError(400, "Bad Request: invalid file_id")
+        if len(content) > MAX_DOWNLOAD:
+            raise _ApiError(400, "Bad Request: file is too big")
+        return {
+            "file_id": file_id,
+            "file_unique_id": f"u{file_id}",
+            "file_size": len(content),
+            "file_path": f"documents/{file_id}",
+        }
+
+    def download(self, token: str, path: str) -> tuple[int, bytes]:
+        """A file URL (base_file_url + token + "/" + file_path): its bytes, or 404."""
+        with self._cond:
+            self._calls.append(("download", {"path": path}))
+            if token != self.token:
+                return 401, b""
+            content = self._files.get(path.removeprefix("documents/"))
+            if content is None:
+                return 404, b""
+            self.downloads.append(path)
+            return 200, content
 
     def _set_my_commands(self, p: dict) -> bool:
         with self._cond:
