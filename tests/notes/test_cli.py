@@ -11,22 +11,18 @@ import pytest
 
 from kit.cli import main
 from kit.notes.text import MAX_NOTE_BYTES
+from tests.daemon.test_commands import env as no_model  # a config without an embedding model
+
+__all__ = ["no_model"]
 
 TRIP = "# Lisbon weekend\n\n- passport\n- sunscreen\n- linen shirts\n\n## Food\n- pastéis de nata"
 
 
 @pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A data dir and a config without an embedding model (lexical search only: fast)."""
-    config = tmp_path / "config.toml"
-    config.write_text(
-        f'[embedding]\nmodel_path = "{tmp_path / "no-model"}"\n[schedule]\ntimezone = "UTC"\n'
-    )
-    monkeypatch.setenv("KIT_CONFIG", str(config))
-    monkeypatch.setenv("KIT_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    (tmp_path / "Lisbon Trip.md").write_text(TRIP, encoding="utf-8")
-    return tmp_path
+def env(no_model: Path) -> Path:
+    """No embedding model (lexical search only: fast), and a Markdown file to add."""
+    (no_model / "Lisbon Trip.md").write_text(TRIP, encoding="utf-8")
+    return no_model
 
 
 def _out(capsys: pytest.CaptureFixture[str]) -> str:

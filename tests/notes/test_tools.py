@@ -3,44 +3,18 @@ API server, Kit's composition root, a real SQLite file."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from kit.api import Kit
-from kit.clock import FakeClock
-from kit.config import Settings
-from kit.embed.hashing import HashingEmbedder
 from kit.notes.tools import DEFAULT_READ_LINES, MAX_MATCHES, MAX_READ_CHARS, MAX_READ_LINES
 from tests.servers.anthropic_api import FakeAnthropicServer
+from tests.turn.test_turn import real_kit, server  # the same fixtures: a real SDK turn
+
+__all__ = ["real_kit", "server"]
 
 MANUAL = "\n".join(f"step {i}: turn the valve {i} times" for i in range(1, 501))
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeAnthropicServer]:
-    async with FakeAnthropicServer() as running:
-        yield running
-
-
-@pytest.fixture
-async def real_kit(
-    settings: Settings,
-    server: FakeAnthropicServer,
-    clock: FakeClock,
-    monkeypatch: pytest.MonkeyPatch,
-) -> AsyncIterator[Kit]:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-secret-key-123")
-    llm = dataclasses.replace(settings.llm, base_url=server.url, max_retries=1, max_tool_rounds=2)
-    async with Kit.open(
-        settings=dataclasses.replace(settings, llm=llm),
-        embedder=HashingEmbedder(),
-        clock=clock,
-        background=False,
-    ) as opened:
-        yield opened
 
 
 async def _call(kit: Kit, server: FakeAnthropicServer, tool: str, args: dict[str, Any]) -> Any:
