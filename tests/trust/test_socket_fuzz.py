@@ -33,6 +33,8 @@ OPS = {  # op -> the arguments it takes
     "rem": ("dry_run", "date"),
     "last_rem": (),
     "status": (),
+    "notes": (),
+    "note": ("name",),
 }
 ODD_TEXT = (
     "\ud800",
@@ -76,6 +78,7 @@ FIELDS = {
     "fact_id": st.integers(min_value=-1, max_value=5),
     "pass_id": st.integers(min_value=-1, max_value=5),
     "reason": texts,
+    "name": st.sampled_from(("jam", "Jam", "../jam", "a" * 65)) | texts,
     "dry_run": st.booleans(),
     "k": st.integers(min_value=-5, max_value=50),  # no op takes it: ignored
 }
