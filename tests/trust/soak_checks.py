@@ -56,7 +56,7 @@ def _integrity(conn: sqlite3.Connection) -> list[str]:
     result = [r[0] for r in conn.execute("PRAGMA integrity_check")]
     if result != ["ok"]:
         problems.append(f"integrity_check: {result[:3]}")
-    for table in ("messages_fts", "facts_fts", "days_fts"):
+    for table in ("messages_fts", "facts_fts", "days_fts", "note_chunks_fts"):
         try:
             conn.execute(f"INSERT INTO {table}({table}) VALUES ('integrity-check')")
         except sqlite3.DatabaseError as exc:
