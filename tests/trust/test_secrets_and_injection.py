@@ -182,8 +182,10 @@ def test_redaction_covers_message_arguments_and_cached_tracebacks() -> None:
 # -- prompt injection -----------------------------------------------------------------------
 
 
-# Memory tools, plus the reminder tools: those touch only the owner's own reminders (schedule,
-# list, cancel one), never facts, days or messages.
+# Memory tools, the note tools and the reminder tools. Only `remember` writes memory, and it
+# can only add; the note tools only read (a note is the owner's to add, replace or remove); the
+# reminder tools touch only the owner's own reminders (schedule, list, cancel one), never facts,
+# days, messages or notes.
 CHAT_TOOLS = {
     "search_memory",
     "get_day_history",
@@ -191,6 +193,9 @@ CHAT_TOOLS = {
     "schedule_reminder",
     "list_reminders",
     "cancel_reminder",
+    "list_notes",
+    "read_note",
+    "grep_notes",
 }
 
 
