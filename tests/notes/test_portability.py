@@ -85,7 +85,7 @@ async def test_restore_next_to_another_users_notes_renumbers_and_keeps_links(
 
 async def test_an_export_from_before_notes_is_still_restored(kit: Kit, fresh: Kit) -> None:
     document = await _export(kit)
-    document["version"] = 2
+    document["version"] = 3
     del document["notes"], document["note_history"]
     validate(document, "v2.json")
     await restore(fresh.services.db, document, "owner")

@@ -23,7 +23,7 @@ from kit.errors import InputError, NotFound
 from kit.memory.forget import Forgetter
 from kit.memory.forget_scope import ForgetScope
 from kit.portability.export import export_document, to_json, to_markdown
-from kit.portability.export_check import validate
+from kit.portability.export_check import EXPORT_VERSION, validate
 from kit.portability.restore import restore
 from tests.reminders.helpers import schedule_local
 from tests.trust.sockets import serve
@@ -119,7 +119,7 @@ async def test_reminders_travel_through_export_and_restore_and_old_exports_still
     await reminders.cancel("owner", weekly.reminder.id)
     s = kit.services
     document = json.loads(to_json(await export_document(s.db, "owner", clock.now())))
-    assert document["version"] == 3 and document["counts"]["reminders"] == 2
+    assert document["version"] == EXPORT_VERSION and document["counts"]["reminders"] == 2
     assert "## Reminders and scheduled tasks" in "".join(to_markdown(document, s.tz))
     validate(document, "export.json")
     await restore(s.db, document, "copy")
