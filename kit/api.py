@@ -20,7 +20,7 @@ from kit.clock import Clock, check_time
 from kit.config import Settings, load_settings
 from kit.curator.passes import OnPass
 from kit.curator.records import PassRecord
-from kit.curator.reports import PassOutcome, UndoResult
+from kit.curator.reports import OwnerChange, PassOutcome, UndoResult
 from kit.embed.base import Embedder
 from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
@@ -206,11 +206,66 @@ class Kit:
         self.services.background.notify()
         return fact
 
-    async def forget_fact(self, fact_id: int, *, reason: str, user: str | None = None) -> Fact:
-        """Deactivate a fact (kept, with a history row saying who and why)."""
-        return await self.services.facts.deactivate(
-            self._user(user), fact_id, Provenance(actor="owner", reason=reason)
+    # -- the owner's own changes: each one pass of kind "owner", undoable (kit/curator/owner.py)
+
+    async def add_fact(
+        self,
+        content: str,
+        *,
+        category: str = "person",
+        subject: str = "",
+        pinned: bool = False,
+        expires: date | None = None,
+        user: str | None = None,
+    ) -> OwnerChange:
+        """Write a fact as the owner (confidence 1.0; the curator and REM never change it).
+        `expires`: the last day it holds. Text is checked like `remember`'s: length, secrets."""
+        change = await self.services.owner_facts.add(
+            self._user(user),
+            content,
+            category=category,
+            subject=subject,
+            pinned=pinned,
+            expires=expires,
         )
+        self.services.background.notify()  # embed it
+        return change
+
+    async def edit_fact(
+        self,
+        fact_id: int,
+        content: str | None = None,
+        *,
+        subject: str | None = None,
+        expires: date | None = None,
+        clear_expiry: bool = False,
+        user: str | None = None,
+    ) -> OwnerChange:
+        """Rewrite a fact as the owner; from then on it is the owner's (see `add_fact`)."""
+        change = await self.services.owner_facts.edit(
+            self._user(user),
+            fact_id,
+            content=content,
+            subject=subject,
+            expires=expires,
+            clear_expiry=clear_expiry,
+        )
+        self.services.background.notify()  # embed the new text
+        return change
+
+    async def pin_fact(self, fact_id: int, *, user: str | None = None) -> OwnerChange:
+        """Pin a fact: always in context, and the curator and REM leave it alone."""
+        return await self.services.owner_facts.pin(self._user(user), fact_id, True)
+
+    async def unpin_fact(self, fact_id: int, *, user: str | None = None) -> OwnerChange:
+        return await self.services.owner_facts.pin(self._user(user), fact_id, False)
+
+    async def forget_fact(
+        self, fact_id: int, *, reason: str, user: str | None = None
+    ) -> OwnerChange:
+        """Retire a fact (kept, with a history row saying who and why; undoable). Not
+        `kit forget`, which erases."""
+        return await self.services.owner_facts.retire(self._user(user), fact_id, reason)
 
     async def curate(
         self,

@@ -17,6 +17,7 @@ from kit.background import Background
 from kit.clock import Clock, SystemClock, resolve_timezone
 from kit.config import Settings
 from kit.curator.expiry import Expiry
+from kit.curator.owner import OwnerFacts
 from kit.curator.passes import Curator
 from kit.curator.rem import Rem
 from kit.curator.review import StaleReview
@@ -95,6 +96,7 @@ class Services:
     attempts: Attempts
     reminders: Reminders
     notes: Notes
+    owner_facts: OwnerFacts
     embedding_problem: str | None = None
     extras: dict[str, object] = field(default_factory=dict)
 
@@ -242,6 +244,7 @@ async def build(
         attempts=attempts,
         reminders=reminders,
         notes=notes,
+        owner_facts=OwnerFacts(db, facts, curator.passes, clock, tz),
         embedding_problem=problem,
     )
 

@@ -165,7 +165,8 @@ class Applier:
         self, writer: FactWriter, category: str, ops: Sequence[Operation]
     ) -> dict[int, Fact]:
         """Every fact an operation names exists, is active, belongs to this category and is not
-        pinned: pinned facts are the owner's, and an operation on one rejects the pass."""
+        the owner's (pinned, or written by the owner: `Fact.owner_held`): an operation on one
+        (a merge included) rejects the pass, so an owner's edit always wins."""
         found: dict[int, Fact] = {}
         for n, op in enumerate(ops, 1):
             for fact_id in touched_ids(op):
@@ -184,6 +185,11 @@ class Applier:
                     raise Rejected(
                         f"{where}: fact #{fact_id} is pinned by the owner; the curator and REM "
                         "never change a pinned fact"
+                    )
+                if fact.owner_written:
+                    raise Rejected(
+                        f"{where}: fact #{fact_id} was written by the owner; the curator and "
+                        "REM never change the owner's own facts"
                     )
                 found[fact_id] = fact
         return found

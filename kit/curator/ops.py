@@ -397,6 +397,18 @@ def parse_expiry(
         raise InvalidOperations(
             f"{where}: 'expires_at' is not {shape} (got {fingerprint(value)})"
         ) from None
+    problem = expiry_out_of_range(when, now, whole_day=whole_day)
+    if problem is not None:
+        raise InvalidOperations(f"{where}: 'expires_at' {problem}")
+    if whole_day:
+        when += timedelta(days=1)
+    return when
+
+
+def expiry_out_of_range(when: datetime, now: datetime, *, whole_day: bool) -> str | None:
+    """Why `when` is no sane expiry (already past, or more than `MAX_EXPIRY_AHEAD` ahead), or
+    None. `whole_day`: `when` is the midnight starting the last day the fact holds. The one
+    range for every expiry from outside: the model's and the owner's (`kit facts --expires`)."""
     try:
         # Compared before any arithmetic: a day after 9999-12-31 does not exist.
         too_far = when > now + MAX_EXPIRY_AHEAD
@@ -404,15 +416,13 @@ def parse_expiry(
     except OverflowError:
         too_far, past = when.year > now.year, when.year < now.year
     if too_far:
-        raise InvalidOperations(
-            f"{where}: 'expires_at' {when.date()} is more than {MAX_EXPIRY_AHEAD.days // 365} "
-            "years ahead; leave it out for a fact that does not expire"
+        return (
+            f"{when.date()} is more than {MAX_EXPIRY_AHEAD.days // 365} years ahead; leave it "
+            "out for a fact that does not expire"
         )
     if past:
-        raise InvalidOperations(f"{where}: 'expires_at' {when.date()} is already past")
-    if whole_day:
-        when += timedelta(days=1)
-    return when
+        return f"{when.date()} is already past"
+    return None
 
 
 def operations_from_reply(reply: LLMReply, *, now: datetime, tz: tzinfo) -> list[Operation]:

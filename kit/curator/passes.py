@@ -456,6 +456,13 @@ def transcript(messages: Sequence[Message], tz: tzinfo, owner: str) -> str:
     return "\n".join(lines)
 
 
+def owner_mark(fact: Fact) -> str:
+    """How the model is told a fact is the owner's, which it must leave alone (apply.py)."""
+    if fact.pinned:
+        return " | pinned by the owner"
+    return " | written by the owner" if fact.owner_written else ""
+
+
 def fact_lines(facts: Sequence[Fact], tz: tzinfo) -> str:
     """Current facts as the model sees them, with the ids its operations must use."""
     if not facts:
@@ -463,7 +470,7 @@ def fact_lines(facts: Sequence[Fact], tz: tzinfo) -> str:
     lines = []
     for f in facts:
         expiry = "" if f.expires_at is None else f" | expires {local_date(f.expires_at, tz)}"
-        pinned = " | pinned by the owner" if f.pinned else ""
+        pinned = owner_mark(f)
         subject = neutralise(f.subject, inline=True) or "-"
         content = neutralise(f.content, inline=True)
         lines.append(f"#{f.id} | {subject} | {content} | {f.confidence:.2f}{expiry}{pinned}")

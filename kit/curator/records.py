@@ -1,4 +1,4 @@
-"""Pass records: one row per curation, REM-review or undo pass, applied or thrown out.
+"""Pass records: one row per curation, REM-review, undo or owner pass, applied or thrown out.
 
 A pass's fact changes point at its row (fact_history.pass_id), so the row is written inside the
 same transaction as the changes. Rejections and failures get a row of their own, with the
@@ -28,7 +28,7 @@ class PassRecord:
     category: str | None
     started_at: datetime
     finished_at: datetime | None
-    status: str  # applied | noop | rejected | failed | undone (kind undo: applied)
+    status: str  # applied | noop | rejected | failed | undone (kinds undo, owner: applied)
     reason: str
     detail: dict[str, Any]
 
@@ -98,6 +98,16 @@ class PassLog:
 
     async def set_status(self, tx: Transaction, pass_id: int, status: str) -> None:
         await tx.execute("UPDATE passes SET status = ? WHERE id = ?", (status, pass_id))
+
+    async def describe(
+        self, tx: Transaction, pass_id: int, *, reason: str, detail: dict[str, Any]
+    ) -> None:
+        """Set what a pass did once it is known (an owner's add learns its fact id after the
+        pass row exists: the fact's history row points at the pass)."""
+        await tx.execute(
+            "UPDATE passes SET reason = ?, detail_json = ? WHERE id = ?",
+            (reason, json.dumps(detail, ensure_ascii=False), pass_id),
+        )
 
     async def get(self, user_id: str, pass_id: int) -> PassRecord:
         row = await self._db.fetchone(

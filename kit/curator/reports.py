@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Literal
 
+from kit.memory.facts import Fact
+
 StepStatus = Literal["running", "done", "skipped", "failed"]
 REM_STEPS = ("condense", "review", "expire")
 
@@ -63,3 +65,13 @@ class PassOutcome:
     inserted_fact_ids: tuple[int, ...] = ()
     changed_fact_ids: tuple[int, ...] = ()  # updated, deactivated or merged away
     source_message_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class OwnerChange:
+    """One change the owner made to a fact (add, edit, pin, unpin, retire): the fact as it is
+    now and the pass that records it (`kit facts undo PASS_ID` takes it back)."""
+
+    pass_id: int
+    operation: str  # add | edit | pin | unpin | retire
+    fact: Fact

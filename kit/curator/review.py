@@ -213,7 +213,8 @@ class StaleReview:
         self._tz = tz
 
     async def stale(self, user_id: str, now: datetime) -> list[Fact]:
-        """Live, unpinned facts unused for `stale_days` and not reviewed within that time."""
+        """Live facts unused for `stale_days` and not reviewed within that time; never the
+        owner's (pinned or written by the owner: REM may not change them)."""
         cutoff = now - timedelta(days=self._stale_days)
         recent = {
             int(r[0])
@@ -225,7 +226,7 @@ class StaleReview:
         return [
             f
             for f in await self._facts.live(user_id, now)
-            if not f.pinned
+            if not f.owner_held
             and f.id not in recent
             and (f.last_accessed_at or f.created_at) <= cutoff
         ]

@@ -10,9 +10,9 @@ facts are judged one by one:
 - a later pass that was undone, with its undo, cancel out;
 - an undo of an *earlier* pass that already put the fact back (rolling this pass's change back
   with REM's, above) means there is nothing left to undo on that fact: it is left alone;
-- anything else (the owner's edit or forget, `remember`, a later curation pass) makes undo
+- anything else (the owner's own change, `remember`, a later curation pass) makes undo
   refuse, naming it: putting the old snapshot back would silently throw that change away.
-  Undo those passes first, newest first.
+  Undo those passes first, newest first (the owner's changes are passes too: owner.py).
 """
 
 from __future__ import annotations
@@ -155,6 +155,8 @@ class PassUndo:
                 later.rolled_back.add(fact_id)
             else:
                 who = f"pass {by_pass}" if by_pass is not None else f"{actor} ({operation})"
+                if kind == "owner":
+                    who = f"the owner (pass {by_pass}, {operation})"
                 when = at[:16].replace("T", " ")
                 later.blockers.setdefault(fact_id, f"#{fact_id} by {who} at {when}")
                 if by_pass is not None:

@@ -40,6 +40,14 @@ class Fact:
     access_count: int
     last_accessed_at: datetime | None
     replaced_by: int | None
+    # The owner wrote its current content (`kit facts add` / `edit`); see `owner_held`.
+    owner_written: bool = False
+
+    @property
+    def owner_held(self) -> bool:
+        """The owner's: pinned, or its current content written by the owner. The curator and
+        REM never change such a fact (an operation on one rejects the pass)."""
+        return self.pinned or self.owner_written
 
     def is_live(self, now: datetime) -> bool:
         """Active, not expired and confident enough: the only facts ever shown to the model."""
@@ -60,6 +68,7 @@ class Fact:
             "active": self.active,
             "pinned": self.pinned,
             "replaced_by": self.replaced_by,
+            "owner_written": self.owner_written,
         }
 
 
@@ -82,7 +91,7 @@ class HistoryEntry:
 
 _FACT_COLUMNS = (
     "id, user_id, category, subject, content, confidence, expires_at, active, pinned,"
-    " created_at, updated_at, access_count, last_accessed_at, replaced_by"
+    " created_at, updated_at, access_count, last_accessed_at, replaced_by, owner_written"
 )
 
 
@@ -106,6 +115,7 @@ def _fact(row: Sequence[Any]) -> Fact:
         access_count=int(row[11]),
         last_accessed_at=None if row[12] is None else from_iso(row[12]),
         replaced_by=row[13],
+        owner_written=bool(row[14]),
     )
 
 
@@ -192,14 +202,15 @@ class FactWriter:
         confidence: float = 0.8,
         expires_at: datetime | None = None,
         pinned: bool = False,
+        owner_written: bool = False,
         provenance: Provenance,
     ) -> Fact:
         validate_fact_fields(category, content, confidence)
         now = to_iso(self._now)
         fact_id = await self._tx.execute(
             "INSERT INTO facts (user_id, category, subject, content, confidence, expires_at,"
-            " active, pinned, created_at, updated_at, content_hash)"
-            " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)",
+            " active, pinned, owner_written, created_at, updated_at, content_hash)"
+            " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",
             (
                 self._user_id,
                 category,
@@ -208,6 +219,7 @@ class FactWriter:
                 confidence,
                 None if expires_at is None else to_iso(expires_at),
                 int(pinned),
+                int(owner_written),
                 now,
                 now,
                 content_hash(subject.strip(), content.strip()),
@@ -228,6 +240,7 @@ class FactWriter:
         expires_at: datetime | None = None,
         clear_expiry: bool = False,
         pinned: bool | None = None,
+        owner_written: bool | None = None,
         operation: str = "update",
     ) -> Fact:
         before = await self.get(fact_id)
@@ -238,6 +251,7 @@ class FactWriter:
             confidence=before.confidence if confidence is None else confidence,
             expires_at=None if clear_expiry else (expires_at or before.expires_at),
             pinned=before.pinned if pinned is None else pinned,
+            owner_written=before.owner_written if owner_written is None else owner_written,
         )
         validate_fact_fields(after.category, after.content, after.confidence)
         await self._write(after)
@@ -272,6 +286,8 @@ class FactWriter:
             active=bool(snapshot["active"]),
             pinned=bool(snapshot["pinned"]),
             replaced_by=snapshot.get("replaced_by"),
+            # Snapshots from before m015 lack it: the owner could not write facts then.
+            owner_written=bool(snapshot.get("owner_written", False)),
         )
         await self._write(after)
         await self._history(fact_id, "undo", provenance, before, after)
@@ -317,8 +333,8 @@ class FactWriter:
     async def _write(self, fact: Fact) -> None:
         await self._tx.execute(
             "UPDATE facts SET category = ?, subject = ?, content = ?, confidence = ?,"
-            " expires_at = ?, active = ?, pinned = ?, replaced_by = ?, updated_at = ?,"
-            " content_hash = ? WHERE id = ? AND user_id = ?",
+            " expires_at = ?, active = ?, pinned = ?, replaced_by = ?, owner_written = ?,"
+            " updated_at = ?, content_hash = ? WHERE id = ? AND user_id = ?",
             (
                 fact.category,
                 fact.subject,
@@ -328,6 +344,7 @@ class FactWriter:
                 int(fact.active),
                 int(fact.pinned),
                 fact.replaced_by,
+                int(fact.owner_written),
                 to_iso(self._now),
                 content_hash(fact.subject, fact.content),
                 fact.id,

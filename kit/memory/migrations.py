@@ -537,6 +537,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX reminder_deliveries_status ON reminder_deliveries(status, retry_at)",
         ),
     ),
+    Migration(
+        "m019_owner_facts",
+        (
+            # Set when the owner wrote the fact's current content (`kit facts add` / `edit`).
+            # With `pinned`, it marks the owner's facts: the curator and REM never change them.
+            # Nothing to backfill: before this the owner could only retire facts.
+            "ALTER TABLE facts ADD COLUMN owner_written INTEGER NOT NULL DEFAULT 0",
+        ),
+    ),
 )
 
 

@@ -94,11 +94,13 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
             "access_count": r[10],
             "last_accessed_at": r[11],
             "replaced_by": r[12],
+            "owner_written": bool(r[13]),
             "history": history.get(r[0], []),
         }
         for r in await db.fetchall(
             "SELECT id, category, subject, content, confidence, expires_at, active, pinned,"
-            " created_at, updated_at, access_count, last_accessed_at, replaced_by FROM facts"
+            " created_at, updated_at, access_count, last_accessed_at, replaced_by, owner_written"
+            " FROM facts"
             " WHERE user_id = ? ORDER BY id",
             (user_id,),
         )
@@ -256,7 +258,15 @@ def _change(entry: dict[str, Any], tz: tzinfo) -> str:
         where = "in a batch of messages" if entry.get("sources_are_batch") else "from messages"
         line += f" [{where} {', '.join(map(str, entry['source_message_ids']))}]"
     before, after = entry["before"] or {}, entry["after"] or {}
-    for key in ("content", "subject", "confidence", "expires_at", "active", "pinned"):
+    for key in (
+        "content",
+        "subject",
+        "confidence",
+        "expires_at",
+        "active",
+        "pinned",
+        "owner_written",
+    ):
         if key in after and before.get(key) != after.get(key):
             old = f"{before.get(key)!r} → " if entry["before"] is not None else ""
             line += f"\n  - {key}: {old}{after.get(key)!r}"
@@ -283,6 +293,8 @@ def to_markdown(document: dict[str, Any], tz: tzinfo) -> Iterator[str]:
             state += f", replaced by #{fact['replaced_by']}"
         expiry = f", expires {_when(fact['expires_at'], tz)}" if fact["expires_at"] else ""
         pinned = ", pinned" if fact["pinned"] else ""
+        if fact.get("owner_written"):
+            pinned += ", written by the owner"
         yield f"### #{fact['id']} {fact['category']}: {subject}{fact['content']}\n\n"
         yield (
             f"Confidence {fact['confidence']:.2f}, {state}{pinned}{expiry}. Created "

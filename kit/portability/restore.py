@@ -176,8 +176,8 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
             fact.map[f["id"]] = await tx.execute(
                 "INSERT INTO facts (id, user_id, category, subject, content, confidence,"
                 " expires_at, active, pinned, created_at, updated_at, access_count,"
-                " last_accessed_at, content_hash)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " last_accessed_at, content_hash, owner_written)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     fact.wanted(f["id"]),
                     user_id,
@@ -193,6 +193,7 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                     f["access_count"],
                     f["last_accessed_at"],
                     content_hash(f["subject"], f["content"]),
+                    int(f.get("owner_written", False)),  # exports before m015 lack it
                 ),
             )
         for f in document["facts"]:

@@ -26,7 +26,7 @@ EXPECTED_COLUMNS = {
     "facts": {
         "id", "user_id", "category", "subject", "content", "confidence", "expires_at", "active",
         "pinned", "created_at", "updated_at", "access_count", "last_accessed_at", "replaced_by",
-        "content_hash",
+        "content_hash", "owner_written",
     },
     "fact_history": {
         "id", "fact_id", "user_id", "at", "actor", "operation", "pass_id", "reason",

@@ -84,15 +84,22 @@ async def test_undo_refuses_when_a_later_pass_changed_the_same_fact(kit: Kit) ->
     assert (await kit.services.facts.get(USER, fact.id)).content == "Kit"
 
 
-async def test_undo_refuses_over_the_owners_later_change(kit: Kit) -> None:
+async def test_undo_refuses_over_the_owners_later_change_naming_its_pass(kit: Kit) -> None:
     (fact,) = await add_facts(kit, "people", ["Ana"])
+    before = (await all_facts(kit))[fact.id]
     applied = await kit.services.curator.apply_ops(
         USER, "people", [Update(fact.id, confidence=0.3)], kind="curate", source_message_ids=[]
     )
     assert applied.pass_id is not None
-    await kit.forget_fact(fact.id, reason="not relevant")
-    with pytest.raises(InputError, match=r"by owner \(deactivate\).*change those facts back"):
+    retired = await kit.forget_fact(fact.id, reason="not relevant")
+    with pytest.raises(InputError) as refused:
         await kit.services.curator.undo(USER, applied.pass_id)
+    assert f"#{fact.id} by the owner (pass {retired.pass_id}, deactivate)" in str(refused.value)
+    assert f"undo pass {retired.pass_id} first" in str(refused.value)
+
+    await kit.undo_pass(retired.pass_id)  # the owner's change first, then the curator's
+    await kit.undo_pass(applied.pass_id)
+    assert (await all_facts(kit))[fact.id] == before
 
 
 @pytest.mark.parametrize("status", ["rejected", "noop"])

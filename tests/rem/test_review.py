@@ -52,6 +52,25 @@ async def test_the_model_sees_only_stale_unpinned_facts_with_their_use(
     assert report.steps[1].status == "done"
 
 
+async def test_the_owners_own_facts_are_never_reviewed(
+    kit: Kit, fake_llm: FakeLLM, clock: FakeClock
+) -> None:
+    old = await kit.remember("Owner builds a shed", category="projects")
+    mine = (await kit.add_fact("Owner's shed is blue", category="projects")).fact
+    edited = await kit.remember("Owner plants tomatoes", category="projects")
+    await kit.edit_fact(edited.id, "Owner plants cherry tomatoes")
+    clock.advance(timedelta(days=61))
+    fake_llm.queue(review())
+
+    report = await kit.services.rem.run("owner")
+
+    (request,) = fake_llm.requests_for("rem_review")
+    prompt = request.messages[0].content[0].text  # type: ignore[union-attr]
+    assert f"#{old.id} " in prompt
+    assert f"#{mine.id} " not in prompt and f"#{edited.id} " not in prompt
+    assert report.reviewed_facts == 1
+
+
 async def test_lower_confidence_expiry_and_deactivation_apply_as_one_undoable_pass(
     kit: Kit, fake_llm: FakeLLM, clock: FakeClock
 ) -> None:

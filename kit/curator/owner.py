@@ -1,0 +1,228 @@
+"""The owner's own changes to long-term facts: add, edit, pin, unpin, retire.
+
+Every front-end (the CLI, the TUI, Telegram, the control socket, the Python API) reaches them
+here, so the checks are made once: a category of the seven, text that is not empty, at most
+`MAX_CONTENT_CHARS` (a subject `MAX_SUBJECT_CHARS`, a reason `MAX_REASON_CHARS`) and holds no
+secret (the refusal names the kind, never the text), an expiry in the range a model's is held
+to (`ops.expiry_out_of_range`).
+
+Each change is one transaction writing a pass of kind "owner" (status "applied"; its record
+names the operation and the fact, never the text) and the fact's history row, actor "owner",
+pointing at it. So an owner change is a pass like any other: `kit facts passes` lists it,
+`kit facts undo PASS_ID` takes it back, and undo's rules (kit/curator/undo.py) hold unchanged:
+a later change to the same fact must be undone first.
+
+What makes a fact the owner's (`Fact.owner_held`): `add` and `edit` set `owner_written` (and
+confidence 1.0: the owner's word); a pinned fact is the owner's while pinned. `pin`, `unpin`
+and `retire` leave `owner_written` as it was, so unpinning a fact the curator wrote hands it
+back to the curator. The curator and REM never change the owner's facts: an operation naming
+one (a merge included) rejects its whole pass (apply.py), REM's review does not pick them, and
+the curator is shown them marked as the owner's.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta, tzinfo
+
+from kit.clock import Clock
+from kit.curator.ops import (
+    MAX_CONTENT_CHARS,
+    MAX_REASON_CHARS,
+    MAX_ROW_ID,
+    MAX_SUBJECT_CHARS,
+    expiry_out_of_range,
+)
+from kit.curator.records import PassLog
+from kit.curator.reports import OwnerChange
+from kit.errors import InputError
+from kit.memory.db import Database, Transaction
+from kit.memory.facts import Fact, Facts, FactWriter, Provenance, check_category
+from kit.secrets import find_secret
+
+KIND = "owner"
+OWNER_CONFIDENCE = 1.0
+
+
+def check_fact_id(fact_id: int) -> int:
+    if isinstance(fact_id, bool) or not isinstance(fact_id, int) or not 1 <= fact_id <= MAX_ROW_ID:
+        raise InputError(
+            f"a fact id is a positive whole number (got {fact_id!r}); `kit facts` lists them"
+        )
+    return fact_id
+
+
+def clean_text(value: str, what: str, limit: int) -> str:
+    """`value` stripped, if it may be stored: not empty, at most `limit` characters, no secret.
+    Refusals name the problem, never the text (it may hold the secret)."""
+    text = value.strip()
+    if not text:
+        raise InputError(f"the {what} is empty; write what Kit should keep")
+    if len(text) > limit:
+        raise InputError(
+            f"the {what} has {len(text):,} characters, more than the {limit:,} allowed; "
+            "keep it to the gist in a sentence or two"
+        )
+    secret = find_secret(text)
+    if secret is not None:
+        raise InputError(
+            f"not stored: the {what} contains what looks like {secret}, and Kit never keeps "
+            "secrets; write it without the secret"
+        )
+    return text
+
+
+def owner_expiry(day: date, now: datetime, tz: tzinfo) -> datetime:
+    """A fact that holds through `day` (the owner's zone) expires at the next midnight."""
+    start = datetime.combine(day, time(), tzinfo=tz)
+    problem = expiry_out_of_range(start, now, whole_day=True)
+    if problem is not None:
+        raise InputError(f"the expiry date {problem}")
+    return start + timedelta(days=1)
+
+
+class OwnerFacts:
+    def __init__(
+        self, db: Database, facts: Facts, passes: PassLog, clock: Clock, tz: tzinfo
+    ) -> None:
+        self._db = db
+        self._facts = facts
+        self._passes = passes
+        self._clock = clock
+        self._tz = tz
+
+    async def add(
+        self,
+        user_id: str,
+        content: str,
+        *,
+        category: str = "person",
+        subject: str = "",
+        pinned: bool = False,
+        expires: date | None = None,
+    ) -> OwnerChange:
+        check_category(category)
+        content = clean_text(content, "fact", MAX_CONTENT_CHARS)
+        subject = clean_text(subject, "subject", MAX_SUBJECT_CHARS) if subject.strip() else ""
+        expires_at = None if expires is None else owner_expiry(expires, self._clock.now(), self._tz)
+        async with self._db.transaction() as tx:
+            pass_id = await self._pass(tx, user_id, "add", category)
+            fact = await self._facts.writer(tx, user_id).insert(
+                category=category,
+                content=content,
+                subject=subject,
+                confidence=OWNER_CONFIDENCE,
+                expires_at=expires_at,
+                pinned=pinned,
+                owner_written=True,
+                provenance=Provenance("owner", "added by the owner", pass_id),
+            )
+            await self._describe(tx, pass_id, "add", fact.id)
+        return OwnerChange(pass_id, "add", fact)
+
+    async def edit(
+        self,
+        user_id: str,
+        fact_id: int,
+        *,
+        content: str | None = None,
+        subject: str | None = None,
+        expires: date | None = None,
+        clear_expiry: bool = False,
+    ) -> OwnerChange:
+        """Rewrite a fact: its content and/or subject (an empty subject clears it), its
+        expiry. What is not given stays as it was."""
+        check_fact_id(fact_id)
+        if expires is not None and clear_expiry:
+            raise InputError("give an expiry date or clear the expiry, not both")
+        if content is not None:
+            content = clean_text(content, "fact", MAX_CONTENT_CHARS)
+        if subject is not None and subject.strip():
+            subject = clean_text(subject, "subject", MAX_SUBJECT_CHARS)
+        expires_at = None if expires is None else owner_expiry(expires, self._clock.now(), self._tz)
+        async with self._db.transaction() as tx:
+            writer = self._facts.writer(tx, user_id)
+            before = await _active(writer, fact_id, "edit")
+            changes = {
+                "content": content not in (None, before.content),
+                "subject": subject is not None and subject.strip() != before.subject,
+                "expiry": (expires_at is not None and expires_at != before.expires_at)
+                or (clear_expiry and before.expires_at is not None),
+            }
+            if not any(changes.values()):
+                raise InputError(f"fact #{fact_id} already says that; nothing was changed")
+            pass_id = await self._pass(tx, user_id, "edit", before.category, fact_id)
+            fact = await writer.update(
+                fact_id,
+                provenance=Provenance("owner", "edited by the owner", pass_id),
+                content=content,
+                subject=subject,
+                confidence=OWNER_CONFIDENCE,
+                expires_at=expires_at,
+                clear_expiry=clear_expiry,
+                owner_written=True,
+                operation="edit",
+            )
+        return OwnerChange(pass_id, "edit", fact)
+
+    async def pin(self, user_id: str, fact_id: int, pinned: bool) -> OwnerChange:
+        """Pin a fact (always in context; the curator and REM leave it alone) or unpin it."""
+        check_fact_id(fact_id)
+        operation = "pin" if pinned else "unpin"
+        async with self._db.transaction() as tx:
+            writer = self._facts.writer(tx, user_id)
+            before = await _active(writer, fact_id, operation)
+            if before.pinned == pinned:
+                state = "already pinned" if pinned else "not pinned"
+                raise InputError(f"fact #{fact_id} is {state}; nothing was changed")
+            pass_id = await self._pass(tx, user_id, operation, before.category, fact_id)
+            fact = await writer.update(
+                fact_id,
+                provenance=Provenance("owner", f"{operation}ned by the owner", pass_id),
+                pinned=pinned,
+                operation=operation,
+            )
+        return OwnerChange(pass_id, operation, fact)
+
+    async def retire(self, user_id: str, fact_id: int, reason: str) -> OwnerChange:
+        """Take a fact out of use, with why. It stays, with its history, and the change can be
+        undone; `kit forget` is what erases."""
+        check_fact_id(fact_id)
+        if not reason.strip():
+            raise InputError("say why the fact should go (a reason is kept in its history)")
+        reason = clean_text(reason, "reason", MAX_REASON_CHARS)
+        async with self._db.transaction() as tx:
+            writer = self._facts.writer(tx, user_id)
+            before = await _active(writer, fact_id, "retire")
+            pass_id = await self._pass(tx, user_id, "retire", before.category, fact_id)
+            fact = await writer.deactivate(fact_id, provenance=Provenance("owner", reason, pass_id))
+        return OwnerChange(pass_id, "retire", fact)
+
+    async def _pass(
+        self, tx: Transaction, user_id: str, operation: str, category: str, fact_id: int = 0
+    ) -> int:
+        pass_id = await self._passes.add(
+            tx, user_id=user_id, kind=KIND, category=category, status="applied"
+        )
+        if fact_id:
+            await self._describe(tx, pass_id, operation, fact_id)
+        return pass_id
+
+    async def _describe(self, tx: Transaction, pass_id: int, operation: str, fact_id: int) -> None:
+        # The operation and the fact, never the text: `kit forget` scrubs history, not this.
+        await self._passes.describe(
+            tx,
+            pass_id,
+            reason=f"{operation} #{fact_id}",
+            detail={"operations": [{"op": operation, "fact_id": fact_id}]},
+        )
+
+
+async def _active(writer: FactWriter, fact_id: int, operation: str) -> Fact:
+    fact = await writer.get(fact_id)
+    if not fact.active:
+        raise InputError(
+            f"fact #{fact_id} is retired, so there is nothing to {operation}; "
+            f"`kit facts history {fact_id}` shows the pass that retired it, and undoing that "
+            "pass brings it back"
+        )
+    return fact
