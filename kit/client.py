@@ -16,8 +16,7 @@ from kit.agent import TurnResult
 from kit.api import Kit
 from kit.clock import day_bounds, local_date
 from kit.curator.records import PassRecord
-from kit.curator.reports import RemProgress, RemReport, UndoResult
-from kit.errors import InputError
+from kit.curator.reports import OwnerChange, RemProgress, RemReport, UndoResult
 from kit.llm.base import TextSink
 from kit.memory.budget import BudgetState
 from kit.memory.days import Day
@@ -66,7 +65,31 @@ class KitClient(Protocol):
 
     async def fact_history(self, fact_id: int) -> list[HistoryEntry]: ...
 
-    async def deactivate_fact(self, fact_id: int, reason: str) -> Fact: ...
+    async def add_fact(
+        self,
+        content: str,
+        *,
+        category: str = "person",
+        subject: str = "",
+        pinned: bool = False,
+        expires: date | None = None,
+    ) -> OwnerChange: ...
+
+    async def edit_fact(
+        self,
+        fact_id: int,
+        content: str | None = None,
+        *,
+        subject: str | None = None,
+        expires: date | None = None,
+        clear_expiry: bool = False,
+    ) -> OwnerChange: ...
+
+    async def pin_fact(self, fact_id: int) -> OwnerChange: ...
+
+    async def unpin_fact(self, fact_id: int) -> OwnerChange: ...
+
+    async def deactivate_fact(self, fact_id: int, reason: str) -> OwnerChange: ...
 
     async def passes(self, *, limit: int = 20) -> list[PassRecord]:
         """Recent passes that changed something, newest first (to choose one to undo)."""
@@ -155,10 +178,50 @@ class LocalClient:
     async def fact_history(self, fact_id: int) -> list[HistoryEntry]:
         return await self.kit.fact_history(fact_id, user=self._user)
 
-    async def deactivate_fact(self, fact_id: int, reason: str) -> Fact:
-        if not reason.strip():
-            raise InputError("say why the fact should go (a reason is kept in its history)")
-        return await self.kit.forget_fact(fact_id, reason=reason.strip(), user=self._user)
+    async def add_fact(
+        self,
+        content: str,
+        *,
+        category: str = "person",
+        subject: str = "",
+        pinned: bool = False,
+        expires: date | None = None,
+    ) -> OwnerChange:
+        return await self.kit.add_fact(
+            content,
+            category=category,
+            subject=subject,
+            pinned=pinned,
+            expires=expires,
+            user=self._user,
+        )
+
+    async def edit_fact(
+        self,
+        fact_id: int,
+        content: str | None = None,
+        *,
+        subject: str | None = None,
+        expires: date | None = None,
+        clear_expiry: bool = False,
+    ) -> OwnerChange:
+        return await self.kit.edit_fact(
+            fact_id,
+            content,
+            subject=subject,
+            expires=expires,
+            clear_expiry=clear_expiry,
+            user=self._user,
+        )
+
+    async def pin_fact(self, fact_id: int) -> OwnerChange:
+        return await self.kit.pin_fact(fact_id, user=self._user)
+
+    async def unpin_fact(self, fact_id: int) -> OwnerChange:
+        return await self.kit.unpin_fact(fact_id, user=self._user)
+
+    async def deactivate_fact(self, fact_id: int, reason: str) -> OwnerChange:
+        return await self.kit.forget_fact(fact_id, reason=reason, user=self._user)
 
     async def passes(self, *, limit: int = 20) -> list[PassRecord]:
         return await self.kit.passes(user=self._user, limit=limit)

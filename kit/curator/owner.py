@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta, tzinfo
 
+from kit.cleaning import clean_text
 from kit.clock import Clock
 from kit.curator.ops import (
     MAX_CONTENT_CHARS,
@@ -51,10 +52,11 @@ def check_fact_id(fact_id: int) -> int:
     return fact_id
 
 
-def clean_text(value: str, what: str, limit: int) -> str:
-    """`value` stripped, if it may be stored: not empty, at most `limit` characters, no secret.
+def owner_text(value: str, what: str, limit: int) -> str:
+    """`value` as one clean line (controls dropped, whitespace runs one space: a fact is a
+    sentence), if it may be stored: not empty, at most `limit` characters, no secret.
     Refusals name the problem, never the text (it may hold the secret)."""
-    text = value.strip()
+    text = " ".join(clean_text(value).split())
     if not text:
         raise InputError(f"the {what} is empty; write what Kit should keep")
     if len(text) > limit:
@@ -101,8 +103,8 @@ class OwnerFacts:
         expires: date | None = None,
     ) -> OwnerChange:
         check_category(category)
-        content = clean_text(content, "fact", MAX_CONTENT_CHARS)
-        subject = clean_text(subject, "subject", MAX_SUBJECT_CHARS) if subject.strip() else ""
+        content = owner_text(content, "fact", MAX_CONTENT_CHARS)
+        subject = owner_text(subject, "subject", MAX_SUBJECT_CHARS) if subject.strip() else ""
         expires_at = None if expires is None else owner_expiry(expires, self._clock.now(), self._tz)
         async with self._db.transaction() as tx:
             pass_id = await self._pass(tx, user_id, "add", category)
@@ -135,9 +137,9 @@ class OwnerFacts:
         if expires is not None and clear_expiry:
             raise InputError("give an expiry date or clear the expiry, not both")
         if content is not None:
-            content = clean_text(content, "fact", MAX_CONTENT_CHARS)
+            content = owner_text(content, "fact", MAX_CONTENT_CHARS)
         if subject is not None and subject.strip():
-            subject = clean_text(subject, "subject", MAX_SUBJECT_CHARS)
+            subject = owner_text(subject, "subject", MAX_SUBJECT_CHARS)
         expires_at = None if expires is None else owner_expiry(expires, self._clock.now(), self._tz)
         async with self._db.transaction() as tx:
             writer = self._facts.writer(tx, user_id)
@@ -189,7 +191,7 @@ class OwnerFacts:
         check_fact_id(fact_id)
         if not reason.strip():
             raise InputError("say why the fact should go (a reason is kept in its history)")
-        reason = clean_text(reason, "reason", MAX_REASON_CHARS)
+        reason = owner_text(reason, "reason", MAX_REASON_CHARS)
         async with self._db.transaction() as tx:
             writer = self._facts.writer(tx, user_id)
             before = await _active(writer, fact_id, "retire")

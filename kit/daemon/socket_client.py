@@ -19,7 +19,7 @@ from typing import Any
 from kit.agent import TurnResult
 from kit.client import ProgressSink, Status
 from kit.curator.records import PassRecord
-from kit.curator.reports import RemProgress, RemReport, UndoResult
+from kit.curator.reports import OwnerChange, RemProgress, RemReport, UndoResult
 from kit.daemon.codec import ProtocolError, decode, decode_as
 from kit.daemon.socket_server import LINE_LIMIT
 from kit.errors import (
@@ -96,8 +96,53 @@ class SocketClient:
         result: list[HistoryEntry] = decode(list[HistoryEntry], raw)
         return result
 
-    async def deactivate_fact(self, fact_id: int, reason: str) -> Fact:
-        return decode_as(Fact, await self._call("deactivate_fact", fact_id=fact_id, reason=reason))
+    async def add_fact(
+        self,
+        content: str,
+        *,
+        category: str = "person",
+        subject: str = "",
+        pinned: bool = False,
+        expires: date | None = None,
+    ) -> OwnerChange:
+        raw = await self._call(
+            "add_fact",
+            content=content,
+            category=category,
+            subject=subject,
+            pinned=pinned,
+            expires=None if expires is None else expires.isoformat(),
+        )
+        return decode_as(OwnerChange, raw)
+
+    async def edit_fact(
+        self,
+        fact_id: int,
+        content: str | None = None,
+        *,
+        subject: str | None = None,
+        expires: date | None = None,
+        clear_expiry: bool = False,
+    ) -> OwnerChange:
+        raw = await self._call(
+            "edit_fact",
+            fact_id=fact_id,
+            content=content,
+            subject=subject,
+            expires=None if expires is None else expires.isoformat(),
+            clear_expiry=clear_expiry,
+        )
+        return decode_as(OwnerChange, raw)
+
+    async def pin_fact(self, fact_id: int) -> OwnerChange:
+        return decode_as(OwnerChange, await self._call("pin_fact", fact_id=fact_id))
+
+    async def unpin_fact(self, fact_id: int) -> OwnerChange:
+        return decode_as(OwnerChange, await self._call("unpin_fact", fact_id=fact_id))
+
+    async def deactivate_fact(self, fact_id: int, reason: str) -> OwnerChange:
+        raw = await self._call("deactivate_fact", fact_id=fact_id, reason=reason)
+        return decode_as(OwnerChange, raw)
 
     async def passes(self, *, limit: int = 20) -> list[PassRecord]:
         result: list[PassRecord] = decode(list[PassRecord], await self._call("passes", limit=limit))

@@ -14,7 +14,10 @@ the connection stays open. Every request may carry "user" (default: owner.user_i
 Ops and their arguments:
 send(text, conversation="terminal") -> TurnResult; days() -> [Day]; day(day: "YYYY-MM-DD") ->
 Day | null; facts(category=null, include_inactive=false, text="") -> [Fact];
-fact_history(fact_id) -> [HistoryEntry]; deactivate_fact(fact_id, reason) -> Fact;
+fact_history(fact_id) -> [HistoryEntry]; add_fact(content, category="person", subject="",
+pinned=false, expires=null) -> OwnerChange; edit_fact(fact_id, content=null, subject=null,
+expires=null, clear_expiry=false) -> OwnerChange; pin_fact(fact_id) -> OwnerChange;
+unpin_fact(fact_id) -> OwnerChange; deactivate_fact(fact_id, reason) -> OwnerChange;
 undo_pass(pass_id) -> UndoResult; rem(dry_run=false, date=null) -> RemReport (with progress events);
 last_rem() -> RemReport | null; status() -> Status; context(text, conversation="terminal") ->
 ContextReport (what a turn would send the model for `text`; reads only);
@@ -25,6 +28,10 @@ each handed out once); notes() -> [NoteInfo]; note(name) -> Note. Results are th
 of kit/client.py, kit/memory/plan.py and kit/notes/store.py encoded by kit/daemon/codec.py.
 Requests on one connection are answered in order; open more connections for concurrency (the
 client uses one per call).
+
+Arguments are checked strictly before anything runs: ids are positive integers (not true, not
+-1), texts are strings within the length a fact, subject or reason may have, dates are
+YYYY-MM-DD (whether an expiry is in range is checked where every front-end's is).
 
 Every op is delegated to a `LocalClient`, so the socket and in-process front-ends behave alike.
 """
@@ -43,6 +50,7 @@ from typing import Any
 from kit.cleaning import clean_text
 from kit.client import LocalClient
 from kit.clock import EARLIEST, LATEST
+from kit.curator.ops import MAX_CONTENT_CHARS, MAX_REASON_CHARS, MAX_ROW_ID, MAX_SUBJECT_CHARS
 from kit.curator.reports import RemProgress
 from kit.daemon.codec import encode
 from kit.daemon.wire import answer_line, parse_request, request_id, shown
@@ -98,6 +106,22 @@ class _Request:
             return clean_text(value)  # no lone surrogates or control characters go further
         return value
 
+    def row_id(self, name: str) -> int:
+        """A fact or pass id: a positive integer within SQLite's range."""
+        value: int = self.arg(name, int)
+        if not 1 <= value <= MAX_ROW_ID:
+            raise InputError(f"control socket: {name!r} must be a positive integer id")
+        return value
+
+    def text(self, name: str, limit: int, default: Any = ...) -> Any:
+        """A string of at most `limit` characters (or `default` when absent)."""
+        value = self.arg(name, str, default)
+        if isinstance(value, str) and len(value) > limit:
+            raise InputError(
+                f"control socket: {name!r} has {len(value):,} characters, more than {limit:,}"
+            )
+        return value
+
 
 _KINDS = {int: "an integer", str: "a string", bool: "true or false"}
 _INTERNAL = "the Kit daemon hit an internal error; see {log}"
@@ -118,11 +142,15 @@ class ControlServer:
             "days": lambda r: self._client(r).days(),
             "day": self._day,
             "facts": self._facts,
-            "fact_history": lambda r: self._client(r).fact_history(r.arg("fact_id", int)),
+            "fact_history": lambda r: self._client(r).fact_history(r.row_id("fact_id")),
+            "add_fact": self._add_fact,
+            "edit_fact": self._edit_fact,
+            "pin_fact": lambda r: self._client(r).pin_fact(r.row_id("fact_id")),
+            "unpin_fact": lambda r: self._client(r).unpin_fact(r.row_id("fact_id")),
             "deactivate_fact": lambda r: self._client(r).deactivate_fact(
-                r.arg("fact_id", int), r.arg("reason", str)
+                r.row_id("fact_id"), r.text("reason", MAX_REASON_CHARS)
             ),
-            "undo_pass": lambda r: self._client(r).undo_pass(r.arg("pass_id", int)),
+            "undo_pass": lambda r: self._client(r).undo_pass(r.row_id("pass_id")),
             "rem": self._rem,
             "last_rem": lambda r: self._client(r).last_rem(),
             "status": lambda r: self._client(r).status(),
@@ -267,6 +295,24 @@ class ControlServer:
             category=request.arg("category", str, None),
             include_inactive=request.arg("include_inactive", bool, False),
             text=request.arg("text", str, ""),
+        )
+
+    async def _add_fact(self, request: _Request) -> Any:
+        return await self._client(request).add_fact(
+            request.text("content", MAX_CONTENT_CHARS),
+            category=request.text("category", MAX_SUBJECT_CHARS, "person"),
+            subject=request.text("subject", MAX_SUBJECT_CHARS, ""),
+            pinned=request.arg("pinned", bool, False),
+            expires=_date_or_none(request.arg("expires", str, None), "expires"),
+        )
+
+    async def _edit_fact(self, request: _Request) -> Any:
+        return await self._client(request).edit_fact(
+            request.row_id("fact_id"),
+            request.text("content", MAX_CONTENT_CHARS, None),
+            subject=request.text("subject", MAX_SUBJECT_CHARS, None),
+            expires=_date_or_none(request.arg("expires", str, None), "expires"),
+            clear_expiry=request.arg("clear_expiry", bool, False),
         )
 
     async def _rem(self, request: _Request) -> Any:

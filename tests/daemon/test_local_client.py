@@ -45,11 +45,12 @@ async def test_facts_filter_by_text_and_deactivate_keeps_history(
     assert len(await client.facts()) == 2
 
     gone = await client.deactivate_fact(ana.id, "wrong date")
-    assert not gone.active
+    assert not gone.fact.active and gone.operation == "retire"
     assert [f.id for f in await client.facts(include_inactive=True, text="birthday")] == [ana.id]
     history = await client.fact_history(ana.id)
     assert [h.operation for h in history][-1] == "deactivate"
     assert history[-1].reason == "wrong date" and history[-1].actor == "owner"
+    assert history[-1].pass_id == gone.pass_id
 
 
 async def test_deactivate_needs_a_reason(client: LocalClient, kit: Kit) -> None:

@@ -102,11 +102,44 @@ async def test_fact_ops_round_trip_as_the_same_dataclasses(client: SocketClient,
     assert await client.facts() == await kit.facts()
     assert await client.facts(category="people", text="may") == [fact]
     gone = await client.deactivate_fact(fact.id, "she told me it is 4 May")
-    assert gone == (await kit.facts(include_inactive=True))[0]
+    assert gone.fact == (await kit.facts(include_inactive=True))[0]
     assert await client.facts() == []
     history = await client.fact_history(fact.id)
     assert history == await kit.fact_history(fact.id)
     assert [h.operation for h in history] == ["insert", "deactivate"]
+
+
+async def test_owner_fact_ops_round_trip_as_undoable_changes(
+    client: SocketClient, kit: Kit
+) -> None:
+    added = await client.add_fact(
+        "Allergic to penicillin",
+        category="person",
+        subject="health",
+        pinned=True,
+        expires=date(2026, 12, 31),
+    )
+    assert added.operation == "add" and added.fact == (await kit.facts())[0]
+    assert added.fact.owner_written and added.fact.pinned
+    fact_id = added.fact.id
+    edited = await client.edit_fact(fact_id, "Allergic to penicillin and amoxicillin")
+    assert edited.fact.content == "Allergic to penicillin and amoxicillin"
+    cleared = await client.edit_fact(fact_id, subject="", clear_expiry=True)
+    assert cleared.fact.subject == "" and cleared.fact.expires_at is None
+    assert not (await client.unpin_fact(fact_id)).fact.pinned
+    assert (await client.pin_fact(fact_id)).fact.pinned
+    retired = await client.deactivate_fact(fact_id, "wrong")
+    history = await client.fact_history(fact_id)
+    assert [h.operation for h in history] == [
+        "insert", "edit", "edit", "unpin", "pin", "deactivate",
+    ]  # fmt: skip
+    assert [h.pass_id for h in history][-1] == retired.pass_id
+    await client.undo_pass(retired.pass_id)
+    assert (await kit.facts())[0].active
+    with pytest.raises(InputError, match="never keeps secrets"):
+        await client.add_fact("my password is Kestrel-hunter2!")
+    with pytest.raises(InputError, match="already pinned"):
+        await client.pin_fact(fact_id)
 
 
 async def test_days_and_day_round_trip(client: SocketClient, kit: Kit) -> None:
@@ -209,8 +242,9 @@ async def test_malformed_lines_and_unknown_ops_get_an_error_line(server: Control
         "ok": False,
         "kind": "InputError",
         "error": "control socket: unknown op 'explode'; known ops: send, days, day, facts, "
-        "fact_history, deactivate_fact, undo_pass, rem, last_rem, status, context, chat_history, "
-        "passes, reminders, cancel_reminder, reminder_notices, notes, note",
+        "fact_history, add_fact, edit_fact, pin_fact, unpin_fact, deactivate_fact, undo_pass, "
+        "rem, last_rem, status, context, chat_history, passes, reminders, cancel_reminder, "
+        "reminder_notices, notes, note",
     }
     assert missing_arg["kind"] == "InputError" and "fact_id" in str(missing_arg["error"])
 

@@ -380,3 +380,21 @@ async def test_an_import_into_a_conversation_with_messages_keeps_whose_words_the
         ("hello", None),
         ("I'm allergic to peanuts", "Bob"),
     ]
+
+
+async def test_the_owners_own_facts_stay_the_owners_through_export_and_restore(
+    kit: Kit, clock: FakeClock
+) -> None:
+    mine = (await kit.add_fact("Allergic to penicillin", category="person")).fact
+    curated = await kit.remember("Likes jazz", category="preferences")
+    document = await _export(kit)
+    flags = {f["id"]: f["owner_written"] for f in document["facts"]}
+    assert flags == {mine.id: True, curated.id: False}
+    await restore(kit.services.db, document, "copy")
+    copy = {f.content: f for f in await kit.facts(user="copy")}
+    assert copy["Allergic to penicillin"].owner_written
+    assert not copy["Likes jazz"].owner_written
+    for fact in document["facts"]:
+        del fact["owner_written"]  # as exported before m015
+    await restore(kit.services.db, document, "older")
+    assert not any(f.owner_written for f in await kit.facts(user="older"))

@@ -48,6 +48,10 @@ async def _exchange(path: Path, line: bytes) -> dict[str, Any]:
         await writer.wait_closed()
 
 
+def _op(op: str, **args: Any) -> bytes:
+    return json.dumps({"id": 1, "op": op, **args}).encode() + b"\n"
+
+
 def _send(text: Any) -> bytes:
     return json.dumps({"id": 1, "op": "send", "text": text}).encode() + b"\n"
 
@@ -68,6 +72,27 @@ def _send(text: Any) -> bytes:
         (b'{"id": 1, "op": "rem", "date": "9999-12-31"}\n', "between 1000 and 8999"),
         (b'{"id": 1, "op": "fact_history", "fact_id": true}\n', "'fact_id' must be an integer"),
         (b'{"id": 1, "op": "deactivate_fact", "fact_id": 99, "reason": "x"}\n', "does not exist"),
+        (_op("pin_fact", fact_id=-1), "'fact_id' must be a positive integer id"),
+        (_op("unpin_fact", fact_id=0), "'fact_id' must be a positive integer id"),
+        (_op("edit_fact", fact_id=2**63, content="x"), "'fact_id' must be a positive integer"),
+        (_op("undo_pass", pass_id=-5), "'pass_id' must be a positive integer id"),
+        (_op("pin_fact", fact_id="1"), "'fact_id' must be a int"),
+        (_op("add_fact"), "request needs 'content'"),
+        (_op("add_fact", content=""), "the fact is empty"),
+        (_op("add_fact", content="\u0000\u001b"), "the fact is empty"),
+        (_op("add_fact", content="x" * 2001), "'content' has 2,001 characters, more than 2,000"),
+        (_op("add_fact", content="x" * 1_000_000), "'content' has 1,000,000 characters"),
+        (_op("add_fact", content="Tea", subject="s" * 201), "'subject' has 201 characters"),
+        (_op("add_fact", content="Tea", category="pets"), "unknown fact category 'pets'"),
+        (_op("add_fact", content="Tea", pinned="yes"), "'pinned' must be a bool"),
+        (_op("add_fact", content="Tea", expires="2026-02-30"), "expires must be YYYY-MM-DD"),
+        (_op("add_fact", content="Tea", expires="20261231"), "expires must be YYYY-MM-DD"),
+        (_op("add_fact", content="Tea", expires="x" * 5000), "(got 5,000 characters)"),
+        (_op("add_fact", content="Tea", expires="1999-01-01"), "1999-01-01 is already past"),
+        (_op("add_fact", content="Tea", expires="9999-12-31"), "more than 10 years ahead"),
+        (_op("add_fact", content="PIN is 4921, my bank card"), "never keeps secrets"),
+        (_op("edit_fact", fact_id=1, content="x", clear_expiry=1), "'clear_expiry' must be a bool"),
+        (_op("deactivate_fact", fact_id=1, reason="r" * 501), "'reason' has 501 characters"),
     ],
 )
 async def test_a_bad_request_line_gets_a_clear_error_and_the_daemon_keeps_serving(
@@ -77,6 +102,9 @@ async def test_a_bad_request_line_gets_a_clear_error_and_the_daemon_keeps_servin
     assert answer["ok"] is False and error in answer["error"]
     assert "Traceback" not in answer["error"]
     assert await kit.services.db.scalar("SELECT COUNT(*) FROM messages") == 0
+    assert await kit.services.db.scalar("SELECT COUNT(*) FROM facts") == 0
+    assert await kit.services.db.scalar("SELECT COUNT(*) FROM passes") == 0
+    assert "4921" not in answer["error"]  # a refusal never echoes the secret
     ok = await _exchange(server.path, _send("still there?"))
     assert ok["ok"] is True and ok["result"]["reply"] == "ok"
 
