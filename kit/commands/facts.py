@@ -1,5 +1,6 @@
 """`kit facts`: list long-term facts; `history` of one fact, recent `passes`, `undo` a pass,
-`expire` a category's facts past their expiry that REM held back.
+`expire` a category's facts past their expiry that REM held back. The owner's own changes
+(`add`, `edit`, `pin`, `unpin`, `forget`) live in fact_changes.py.
 
 `kit facts [--category C] [--all] [--json]` lists facts (also as `kit facts list`).
 """
@@ -13,6 +14,7 @@ from typing import Any
 
 from kit.clock import to_iso
 from kit.commands.common import open_kit, print_json, user_of
+from kit.commands.fact_changes import register_actions
 from kit.config import CATEGORIES
 from kit.curator.records import PassRecord
 from kit.errors import InputError
@@ -26,8 +28,10 @@ _QUIET = argparse.SUPPRESS
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmd = sub.add_parser(
         "facts",
-        help="long-term facts: list (default), history, passes, undo, expire",
-        description="List long-term facts, or see how they changed and undo a curation pass.",
+        help="long-term facts: list (default), history, passes, undo, expire, add, edit, pin, "
+        "unpin, forget",
+        description="List long-term facts, see how they changed and undo a pass, or write "
+        "them yourself (add, edit, pin, unpin, forget: each undoable).",
     )
     _list_flags(cmd, child=False)
     cmd.set_defaults(func=run_list)
@@ -48,7 +52,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     passes.add_argument("--json", action="store_true", default=_QUIET)
     passes.set_defaults(func=run_passes)
 
-    undo = actions.add_parser("undo", help="put back the facts a pass changed")
+    undo = actions.add_parser(
+        "undo", help="put back the facts a pass changed (curation, REM or your own change)"
+    )
     undo.add_argument("pass_id", type=int, metavar="PASS_ID")
     undo.add_argument("--json", action="store_true", default=_QUIET)
     undo.set_defaults(func=run_undo)
@@ -60,6 +66,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     expire.add_argument("category", choices=CATEGORIES, metavar="CATEGORY")
     expire.add_argument("--json", action="store_true", default=_QUIET)
     expire.set_defaults(func=run_expire)
+
+    register_actions(actions)
 
 
 def _list_flags(parser: argparse.ArgumentParser, *, child: bool) -> None:
@@ -82,6 +90,7 @@ async def run_list(args: argparse.Namespace) -> int:
         print("No facts yet.")
     for fact in facts:
         state = "" if fact.is_live(now) else f" ({_unshown(fact, now)})"
+        state += " (pinned)" if fact.pinned else " (yours)" if fact.owner_written else ""
         expiry = f" expires {fact.expires_at.date()}" if fact.expires_at else ""
         subject = f"[{fact.subject}] " if fact.subject else ""
         print(
@@ -172,6 +181,10 @@ def _unshown(fact: Fact, now: datetime) -> str:
 
 def _fact_line(fact: Fact) -> str:
     state = "active" if fact.active else "inactive"
+    if fact.pinned:
+        state += ", pinned"
+    elif fact.owner_written:
+        state += ", written by you"
     if fact.replaced_by is not None:
         state += f", merged into #{fact.replaced_by}"
     subject = f"[{fact.subject}] " if fact.subject else ""
@@ -191,7 +204,16 @@ def _entry_line(entry: HistoryEntry, tz: tzinfo) -> str:
 
 
 # What a fact says first (all an insert shows), then its state.
-_SHOWN = ("subject", "content", "confidence", "expires_at", "active", "replaced_by", "pinned")
+_SHOWN = (
+    "subject",
+    "content",
+    "confidence",
+    "expires_at",
+    "active",
+    "replaced_by",
+    "pinned",
+    "owner_written",
+)
 
 
 def _changes(entry: HistoryEntry) -> list[str]:
@@ -215,7 +237,7 @@ def _entry_dict(entry: HistoryEntry) -> dict[str, Any]:
 
 def _pass_line(record: PassRecord, tz: tzinfo) -> str:
     at = record.started_at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
-    if record.status in ("applied", "undone") and record.kind != "undo":
+    if record.status in ("applied", "undone") and record.kind not in ("undo", "owner"):
         count = record.change_count
         note = f"{count} change{'s' if count != 1 else ''}"
         if record.detail.get("dropped"):

@@ -4,7 +4,9 @@ talked to over its control socket and through `kit chat`."""
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
+import sqlite3
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -15,6 +17,7 @@ from kit.daemon.socket_client import SocketClient
 from kit.errors import KitError
 from tests.daemon.process import API_KEY, DaemonProcess, write_config
 from tests.servers.anthropic_api import FakeAnthropicServer
+from tests.shared_model import MODEL_DIR
 
 pytestmark = pytest.mark.integration
 
@@ -116,6 +119,29 @@ def test_kit_status_reports_the_daemon(daemon: DaemonProcess) -> None:
     assert status.returncode == 0, status.stderr
     assert f"Kit daemon running (pid {daemon.pid})" in status.stdout
     assert "chat claude-" in status.stdout
+
+
+async def test_kit_facts_add_goes_through_the_daemon_which_embeds_it_at_once(
+    daemon: DaemonProcess,
+) -> None:
+    """The standalone path would need the data directory's lock, which the daemon holds: a
+    fact stored at all was stored by the daemon, and the daemon embeds it right away."""
+    added = run_kit(daemon, "facts", "add", "Keeps bees on the roof", "--json", key=False)
+    assert added.returncode == 0, added.stderr
+    fact_id = json.loads(added.stdout)["fact"]["id"]
+    pinned = run_kit(daemon, "facts", "pin", str(fact_id), key=False)
+    assert pinned.returncode == 0 and pinned.stdout.startswith(f"Pinned fact #{fact_id}")
+    if not (MODEL_DIR / "model.onnx").exists():
+        return  # lexical search only: nothing to embed
+
+    def embedded() -> bool:
+        with sqlite3.connect(daemon.data_dir / "kit.db") as db:
+            row = db.execute(
+                "SELECT COUNT(*) FROM embeddings WHERE kind = 'fact' AND item_id = ?", (fact_id,)
+            ).fetchone()
+        return bool(row[0])
+
+    await wait_for(embedded)
 
 
 def test_logs_go_to_the_rotating_file_without_the_api_key(daemon: DaemonProcess) -> None:
