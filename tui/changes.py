@@ -38,8 +38,11 @@ def ask_deactivate(node: DOMNode, fact: Fact) -> None:
 
 async def _deactivate(app: KitApp, fact_id: int, reason: str) -> None:
     with app.reporting():
-        await app.client.deactivate_fact(fact_id, reason)
-        app.notify(f"fact #{fact_id} deactivated; its history keeps what it said")
+        change = await app.client.deactivate_fact(fact_id, reason)
+        app.notify(
+            f"fact #{fact_id} deactivated; its history keeps what it said "
+            f"(pass {change.pass_id}: its history can undo it)"
+        )
         app.post_message(MemoryChanged())
 
 

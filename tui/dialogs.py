@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets.button import ButtonVariant
 from textual.widgets.option_list import Option
 
 
@@ -21,12 +22,21 @@ class Confirm(ModalScreen[str | None]):
         Binding("ctrl+y", "confirm", "Confirm"),
     ]
 
-    def __init__(self, title: str, body: str, *, action: str, reason: str | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        body: str,
+        *,
+        action: str,
+        reason: str | None = None,
+        variant: ButtonVariant = "error",
+    ) -> None:
         super().__init__()
         self._title = title
         self._body = body
         self._action = action
         self._reason = reason  # None: no reason asked
+        self._variant: ButtonVariant = variant  # "error" (red) for what takes memory away
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -35,7 +45,7 @@ class Confirm(ModalScreen[str | None]):
             if self._reason is not None:
                 yield Input(self._reason, placeholder="why (kept in the history)", id="reason")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(f"{self._action} (ctrl+y)", variant="error", id="confirm")
+                yield Button(f"{self._action} (ctrl+y)", variant=self._variant, id="confirm")
                 yield Button("Cancel (esc)", id="cancel")
 
     def on_mount(self) -> None:

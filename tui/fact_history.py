@@ -14,6 +14,7 @@ from textual.worker import Worker
 from kit.memory.facts import Fact, HistoryEntry
 from tui.base import start_work
 from tui.changes import ask_deactivate, ask_undo
+from tui.fact_edits import ask_edit, ask_pin
 from tui.format import fact_details, history_change, history_source, when
 
 if TYPE_CHECKING:
@@ -24,6 +25,8 @@ class FactHistoryScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("u", "undo_pass", "Undo this pass"),
+        Binding("e", "edit", "Edit"),
+        Binding("p", "pin", "Pin"),
         Binding("d", "deactivate", "Deactivate"),
     ]
 
@@ -99,6 +102,12 @@ class FactHistoryScreen(Screen[None]):
             )
             return
         ask_undo(self, entry.pass_id)
+
+    def action_edit(self) -> None:
+        ask_edit(self, self.fact)
+
+    def action_pin(self) -> None:
+        ask_pin(self, self.fact)
 
     def action_deactivate(self) -> None:
         ask_deactivate(self, self.fact)

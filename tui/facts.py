@@ -1,5 +1,6 @@
 """The facts pane: long-term facts filterable by category, active/inactive and text, with
-confidence, expiry and last use; open one for its history, deactivate one, undo a pass."""
+confidence, expiry and last use; open one for its history, add, edit, pin or deactivate one
+(the owner's own changes), undo a pass."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from kit.memory.facts import Fact
 from tui.base import Pane
 from tui.changes import ask_deactivate, ask_undo
 from tui.dialogs import Pick
+from tui.fact_edits import ask_add, ask_edit, ask_pin
 from tui.fact_history import FactHistoryScreen
 from tui.format import clip, fact_line, on_day, pass_line
 
@@ -28,6 +30,9 @@ PASSES_LISTED = 30
 class FactsPane(Pane):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("o", "open", "History"),
+        Binding("a", "add", "Add"),
+        Binding("e", "edit", "Edit"),
+        Binding("p", "pin", "Pin"),
         Binding("d", "deactivate", "Deactivate"),
         Binding("u", "undo_pass", "Undo pass"),
         # The filter box's placeholder names its key: the footer keeps to 80 columns.
@@ -143,6 +148,19 @@ class FactsPane(Pane):
         fact = self._need_fact()
         if fact is not None:
             self.app.push_screen(FactHistoryScreen(fact))
+
+    def action_add(self) -> None:
+        ask_add(self)
+
+    def action_edit(self) -> None:
+        fact = self._need_fact()
+        if fact is not None:
+            ask_edit(self, fact)
+
+    def action_pin(self) -> None:
+        fact = self._need_fact()
+        if fact is not None:
+            ask_pin(self, fact)
 
     def action_deactivate(self) -> None:
         fact = self._need_fact()

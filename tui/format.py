@@ -55,6 +55,8 @@ def fact_details(fact: Fact, tz: tzinfo) -> str:
     state = "active" if fact.active else "inactive"
     if fact.pinned:
         state += ", pinned"
+    elif fact.owner_written:
+        state += ", written by you"
     if fact.replaced_by is not None:
         state += f", replaced by #{fact.replaced_by}"
     return "\n".join(

@@ -13,7 +13,7 @@ from datetime import UTC, date, datetime, timedelta
 from kit.agent import TurnResult
 from kit.client import ProgressSink, Status
 from kit.curator.records import PassRecord
-from kit.curator.reports import REM_STEPS, RemProgress, RemReport, UndoResult
+from kit.curator.reports import REM_STEPS, OwnerChange, RemProgress, RemReport, UndoResult
 from kit.errors import NotFound
 from kit.llm.base import TextSink, Usage
 from kit.memory.days import Day
@@ -318,6 +318,7 @@ class DemoClient:
         self.reminders_by_id = {r.id: r for r in REMINDERS}
         self.sent: list[str] = []
         self.undone: list[int] = []
+        self.next_pass = 20  # the owner's changes are recorded as passes after the demo's
 
     async def send(
         self, text: str, *, conversation: str = "terminal", on_text: TextSink | None = None
@@ -362,10 +363,52 @@ class DemoClient:
             raise NotFound(f"fact {fact_id} does not exist")
         return list(HISTORY.get(fact_id, ()))
 
-    async def deactivate_fact(self, fact_id: int, reason: str) -> Fact:
+    def _owner_change(self, operation: str, fact: Fact) -> OwnerChange:
+        self.facts_by_id[fact.id] = fact
+        self.next_pass += 1
+        return OwnerChange(self.next_pass, operation, fact)
+
+    async def add_fact(
+        self,
+        content: str,
+        *,
+        category: str = "person",
+        subject: str = "",
+        pinned: bool = False,
+        expires: date | None = None,
+    ) -> OwnerChange:
+        fact = _fact(max(self.facts_by_id) + 1, category, subject, content, 1.0, created=NOW)
+        return self._owner_change("add", dataclasses.replace(fact, owner_written=True))
+
+    async def edit_fact(
+        self,
+        fact_id: int,
+        content: str | None = None,
+        *,
+        subject: str | None = None,
+        expires: date | None = None,
+        clear_expiry: bool = False,
+    ) -> OwnerChange:
+        old = self.facts_by_id[fact_id]
+        fact = dataclasses.replace(
+            old,
+            content=old.content if content is None else content,
+            subject=old.subject if subject is None else subject,
+            owner_written=True,
+        )
+        return self._owner_change("edit", fact)
+
+    async def pin_fact(self, fact_id: int) -> OwnerChange:
+        fact = dataclasses.replace(self.facts_by_id[fact_id], pinned=True)
+        return self._owner_change("pin", fact)
+
+    async def unpin_fact(self, fact_id: int) -> OwnerChange:
+        fact = dataclasses.replace(self.facts_by_id[fact_id], pinned=False)
+        return self._owner_change("unpin", fact)
+
+    async def deactivate_fact(self, fact_id: int, reason: str) -> OwnerChange:
         fact = dataclasses.replace(self.facts_by_id[fact_id], active=False)
-        self.facts_by_id[fact_id] = fact
-        return fact
+        return self._owner_change("retire", fact)
 
     async def passes(self, *, limit: int = 20) -> list[PassRecord]:
         return list(PASSES)

@@ -15,7 +15,8 @@ from textual.widgets import Input
 from tests.tui.demo import DemoClient
 from tui.app import FOLLOW_GROUP, KitApp
 from tui.chat import EarlierSummary, MemoryNote
-from tui.dialogs import Pick
+from tui.dialogs import Confirm, Pick
+from tui.fact_form import FactForm
 
 Scene = Callable[[Pilot[None]], Awaitable[None]]
 
@@ -103,6 +104,30 @@ async def undo_pass(pilot: Pilot[None]) -> None:
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, Pick), "the list is open")
 
 
+async def add_fact(pilot: Pilot[None]) -> None:
+    await pilot.press("f3")
+    await settle(pilot)
+    await pilot.press("a")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, FactForm), "the form is open")
+    pilot.app.screen.query_one("#form-content", Input).value = "Allergic to peanuts"
+    pilot.app.screen.query_one("#form-expires", Input).value = "2026-12-31"
+    await settle(pilot)
+
+
+async def edit_fact(pilot: Pilot[None]) -> None:
+    await pilot.press("f3")
+    await settle(pilot)
+    await pilot.press("down", "down", "e")  # the coffee preference
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, FactForm), "the form is open")
+
+
+async def pin_fact(pilot: Pilot[None]) -> None:
+    await pilot.press("f3")
+    await settle(pilot)
+    await pilot.press("p")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, Confirm), "the dialog is open")
+
+
 async def rem(pilot: Pilot[None]) -> None:
     await pilot.press("f4", "n")  # a dry run
     await settle(pilot)
@@ -130,6 +155,9 @@ SCENES: dict[str, Scene] = {
     "fact-history": fact_history,
     "deactivate": deactivate,
     "undo-pass": undo_pass,
+    "add-fact": add_fact,
+    "edit-fact": edit_fact,
+    "pin-fact": pin_fact,
     "rem": rem,
     "reminders": reminders,
     "notes": notes,

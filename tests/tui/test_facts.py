@@ -31,7 +31,7 @@ async def facts(kit: Kit) -> list[Fact]:
         expires_at=datetime(2026, 6, 1, tzinfo=UTC),
     )
     old = await kit.remember("Works at Acme", category="projects", confidence=0.6)
-    old = await kit.forget_fact(old.id, reason="left Acme in January")
+    old = (await kit.forget_fact(old.id, reason="left Acme in January")).fact
     return [ana, coffee, old]
 
 
@@ -133,9 +133,11 @@ async def test_deactivate_asks_first_and_records_who_and_why(
         await settle(pilot)
         assert not isinstance(app.screen, Confirm)
         assert [r[0] for r in rows(table)] == [str(facts[1].id)]
-        assert ("information", f"fact #{ana.id} deactivated; its history keeps what it said") in (
-            notes(app)
-        )
+        assert (
+            "information",
+            f"fact #{ana.id} deactivated; its history keeps what it said (pass "
+            f"{(await kit.fact_history(ana.id))[-1].pass_id}: its history can undo it)",
+        ) in notes(app)
     history = await kit.fact_history(ana.id)
     assert (history[-1].actor, history[-1].operation, history[-1].reason) == (
         "owner",
