@@ -1,4 +1,6 @@
-"""Slash commands a chat channel offers (/history, /facts, /search, /forget, /rem, /help).
+"""Slash commands a chat channel offers (/history, /facts, /search, /pin, /unpin, /forget, /rem,
+/help). /pin, /unpin and /forget are the owner's own changes (kit/curator/owner.py): each an
+undoable pass, on the sender's own memory only.
 
 Transport-free: each takes the Kit user and the text after the command and returns the reply
 as plain text, or raises a KitError whose message the channel shows as it is.
@@ -12,7 +14,7 @@ from kit.app import Services
 from kit.config import CATEGORIES
 from kit.curator.reports import RemReport
 from kit.errors import InputError, NotFound
-from kit.memory.facts import Provenance
+from kit.memory.facts import Fact
 from kit.tools import format_hits, parse_day
 
 HELP = """I'm Kit. Write to me normally and I'll answer, remembering what matters.
@@ -21,6 +23,8 @@ Commands:
 /history [date] – a day's summary (YYYY-MM-DD, today, yesterday); without a date, the list of days
 /facts [category] – what I remember long-term; categories: {categories}
 /search <query> – search facts, day summaries and past messages
+/pin <fact id> – always keep a fact in mind; I never change a pinned fact
+/unpin <fact id> – unpin it
 /forget <fact id> – stop using a fact (it stays in its history; ids are in /facts)
 /rem – consolidate memory now (condense days, review and expire facts) and report
 /reminders [cancel <id>] – your reminders and scheduled tasks; cancel one by its number
@@ -30,6 +34,8 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("history", "a day's summary, or the list of days"),
     ("facts", "what Kit remembers long-term"),
     ("search", "search memory"),
+    ("pin", "always keep a fact in mind"),
+    ("unpin", "unpin a fact"),
     ("forget", "stop using a fact"),
     ("rem", "consolidate memory now"),
     ("reminders", "your reminders; /reminders cancel <id>"),
@@ -52,6 +58,8 @@ class ChatCommands:
             "history": self.history,
             "facts": self.facts,
             "search": self.search,
+            "pin": self.pin,
+            "unpin": self.unpin,
             "forget": self.forget,
             "rem": self.rem,
             "reminders": self.reminders,
@@ -96,7 +104,8 @@ class ChatCommands:
         lines = []
         for fact in live:
             subject = f"[{fact.subject}] " if fact.subject else ""
-            lines.append(f"#{fact.id} ({fact.category}) {subject}{fact.content}")
+            pinned = ", pinned" if fact.pinned else ""
+            lines.append(f"#{fact.id} ({fact.category}{pinned}) {subject}{fact.content}")
         return "\n".join(lines)
 
     async def search(self, user_id: str, arg: str) -> str:
@@ -109,24 +118,39 @@ class ChatCommands:
             return f"Nothing found for “{query}”."
         return format_hits(list(result.hits[:_SEARCH_HITS]), s.tz)
 
+    async def pin(self, user_id: str, arg: str) -> str:
+        fact = await self._fact(user_id, arg, "pin")
+        change = await self._services.owner_facts.pin(user_id, fact.id, True)
+        return (
+            f"Pinned fact #{fact.id}: {change.fact.content}\n(Always in mind now; I never "
+            "change a pinned fact.)"
+        )
+
+    async def unpin(self, user_id: str, arg: str) -> str:
+        fact = await self._fact(user_id, arg, "unpin")
+        await self._services.owner_facts.pin(user_id, fact.id, False)
+        return f"Unpinned fact #{fact.id}."
+
     async def forget(self, user_id: str, arg: str) -> str:
+        fact = await self._fact(user_id, arg, "forget")
+        if not fact.active:
+            return f"Fact #{fact.id} is already forgotten."
+        reason = f"forgotten via {self._channel.capitalize()}"
+        await self._services.owner_facts.retire(user_id, fact.id, reason)
+        return f"Forgot fact #{fact.id}: {fact.content}\n(It stays in the fact's history.)"
+
+    async def _fact(self, user_id: str, arg: str, command: str) -> Fact:
+        """The sender's own fact named by `arg` ("12" or "#12")."""
         text = arg.strip().lstrip("#")
-        if not text.isdigit():
-            raise InputError("usage: /forget <fact id>, e.g. /forget 12; /facts shows the ids")
+        if not text.isdigit() or len(text) > 18:  # beyond that no fact id exists
+            raise InputError(
+                f"usage: /{command} <fact id>, e.g. /{command} 12; /facts shows the ids"
+            )
         fact_id = int(text)
-        facts = self._services.facts
         try:
-            fact = await facts.get(user_id, fact_id)
+            return await self._services.facts.get(user_id, fact_id)
         except NotFound as exc:
             raise NotFound(f"there is no fact #{fact_id}; /facts shows the ids") from exc
-        if not fact.active:
-            return f"Fact #{fact_id} is already forgotten."
-        await facts.deactivate(
-            user_id,
-            fact_id,
-            Provenance(actor="owner", reason=f"forgotten via {self._channel.capitalize()}"),
-        )
-        return f"Forgot fact #{fact_id}: {fact.content}\n(It stays in the fact's history.)"
 
     async def rem(self, user_id: str, arg: str) -> str:
         # A run already going (the nightly one) raises JobBusy, a KitError the chat shows.

@@ -1,4 +1,5 @@
-"""Slash commands over Telegram: each reads (or, for /forget, changes) only the sender's memory."""
+"""Slash commands over Telegram: each reads (or, for /pin, /unpin and /forget, changes) only the
+sender's memory."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from kit.api import Kit
 from kit.config import CATEGORIES
 from kit.llm.fake import FakeLLM
 from tests.servers.telegram_api import FakeTelegramServer
-from tests.telegram.conftest import ANA_TG, OWNER_TG, ChannelFactory, running
+from tests.telegram.conftest import ANA_TG, OWNER_TG, STRANGER_TG, ChannelFactory, running
 
 
 async def ask(tg: FakeTelegramServer, make_channel: ChannelFactory, *texts: str) -> list[str]:
@@ -24,7 +25,7 @@ async def test_help_lists_every_command_and_registers_the_menu(
     tg: FakeTelegramServer, make_channel: ChannelFactory, fake_llm: FakeLLM
 ) -> None:
     (reply,) = await ask(tg, make_channel, "/help")
-    for command in ("/history", "/facts", "/search", "/forget", "/rem", "/help"):
+    for command in ("/history", "/facts", "/search", "/pin", "/unpin", "/forget", "/rem", "/help"):
         assert command in reply
     assert ", ".join(CATEGORIES) in reply
     menu = [p for m, p in tg.calls if m == "setMyCommands"]
@@ -32,6 +33,8 @@ async def test_help_lists_every_command_and_registers_the_menu(
         "history",
         "facts",
         "search",
+        "pin",
+        "unpin",
         "forget",
         "rem",
         "reminders",
@@ -122,6 +125,58 @@ async def test_forget_deactivates_with_a_history_row(
         "forgotten via Telegram",
     )
     assert (await kit.services.facts.get("ana", others.id)).active
+    retired = history[-1].pass_id
+    assert retired is not None  # the owner's pass: undoable like any other
+    await kit.undo_pass(retired)
+    assert (await kit.services.facts.get("owner", fact.id)).active
+
+
+async def test_pin_and_unpin_change_only_the_senders_own_facts(
+    kit: Kit, tg: FakeTelegramServer, make_channel: ChannelFactory
+) -> None:
+    fact = await kit.remember("Allergic to penicillin", category="person")
+    others = await kit.remember("Ana's fact", category="person", user="ana")
+    pinned, again, listed, theirs, usage, unpinned = await ask(
+        tg,
+        make_channel,
+        f"/pin {fact.id}",
+        f"/pin #{fact.id}",
+        "/facts",
+        f"/pin {others.id}",
+        "/pin 99999999999999999999999",
+        f"/unpin {fact.id}",
+    )
+    assert pinned == (
+        f"Pinned fact #{fact.id}: Allergic to penicillin\n(Always in mind now; I never change "
+        "a pinned fact.)"
+    )
+    assert again == f"Fact #{fact.id} is already pinned; nothing was changed"
+    assert listed == f"#{fact.id} (person, pinned) Allergic to penicillin"
+    assert theirs == f"There is no fact #{others.id}; /facts shows the ids"
+    assert usage.startswith("Usage: /pin <fact id>")
+    assert unpinned == f"Unpinned fact #{fact.id}."
+    assert not (await kit.services.facts.get("ana", others.id)).pinned
+    history = await kit.fact_history(fact.id)
+    assert [(h.operation, h.actor) for h in history] == [
+        ("insert", "api"),
+        ("pin", "owner"),
+        ("unpin", "owner"),
+    ]
+    assert all(h.pass_id is not None for h in history[1:])
+
+
+async def test_a_stranger_cannot_pin_or_forget_anything(
+    kit: Kit, tg: FakeTelegramServer, make_channel: ChannelFactory
+) -> None:
+    fact = await kit.remember("Allergic to penicillin", category="person")
+    async with running(make_channel()):
+        tg.push_text(STRANGER_TG, f"/pin {fact.id}")
+        tg.push_text(STRANGER_TG, f"/forget {fact.id}")
+        tg.push_text(OWNER_TG, "/facts")  # answered after the stranger's updates
+        sent = await tg.async_wait_for_sent(2)
+    assert [s["chat_id"] for s in sent] == [STRANGER_TG, OWNER_TG]  # one refusal, that is all
+    assert sent[1]["text"] == f"#{fact.id} (person) Allergic to penicillin"
+    assert len(await kit.fact_history(fact.id)) == 1
 
 
 def bullets(n: int, word: str) -> str:
