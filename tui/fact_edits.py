@@ -4,12 +4,11 @@ the fact's history at once. Retiring a fact is `ask_deactivate` (changes.py)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import TYPE_CHECKING, cast
 
 from textual.dom import DOMNode
 
-from kit.clock import local_date
+from kit.curator.owner import last_day
 from kit.curator.reports import OwnerChange
 from kit.memory.facts import Fact
 from tui.base import MemoryChanged, start_work
@@ -58,10 +57,8 @@ def ask_edit(node: DOMNode, fact: Fact) -> None:
     if not fact.active:
         app.notify(f"fact #{fact.id} is retired; undo the pass that retired it first")
         return
-    last_day = None
-    if fact.expires_at is not None:  # it expires at the midnight after its last day
-        last_day = local_date(fact.expires_at - timedelta(seconds=1), app.tz)
-    before = FactDraft(fact.content, fact.subject, fact.category, fact.pinned, last_day)
+    until = None if fact.expires_at is None else last_day(fact.expires_at, app.tz)
+    before = FactDraft(fact.content, fact.subject, fact.category, fact.pinned, until)
 
     async def save(draft: FactDraft) -> OwnerChange:
         return await app.client.edit_fact(

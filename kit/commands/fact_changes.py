@@ -11,13 +11,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import date, timedelta, tzinfo
+from datetime import date, tzinfo
 from typing import Any
 
 from kit.client import KitClient
-from kit.clock import local_date, resolve_timezone
+from kit.clock import resolve_timezone
 from kit.commands.common import print_json
 from kit.config import CATEGORIES, load_settings
+from kit.curator.owner import last_day
 from kit.curator.reports import OwnerChange
 from kit.daemon.connect import connect_to
 from kit.errors import InputError
@@ -163,8 +164,8 @@ def describe(change: OwnerChange, done: str, tz: tzinfo) -> list[str]:
     flags = [fact.category]
     if fact.pinned:
         flags.append("pinned")
-    if fact.expires_at is not None:  # it expires at the midnight after its last day
-        flags.append(f"holds through {local_date(fact.expires_at - timedelta(seconds=1), tz)}")
+    if fact.expires_at is not None:
+        flags.append(f"holds through {last_day(fact.expires_at, tz)}")
     lines = [f"{done} fact #{fact.id} ({', '.join(flags)}): {subject}{fact.content}"]
     if change.operation == "retire":
         lines.append("Kit no longer uses it; its history keeps it.")

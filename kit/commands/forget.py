@@ -25,7 +25,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "and how much went, never what. Dates are excluded: --after 2026-03-01 starts on "
         "2026-03-02. A person is matched by name, as whole words and with the capitalisation "
         "you give (Will is not 'will'); give it in lowercase to match any capitalisation. "
-        "Run with --dry-run first to see what would go.",
+        "Run with --dry-run first to see what would go. (To stop using one fact but keep "
+        "it in its history, undoably, use `kit facts forget FACT_ID` instead.)",
     )
     cmd.add_argument("--before", metavar="DATE", help="forget days before DATE (YYYY-MM-DD)")
     cmd.add_argument("--after", metavar="DATE", help="forget days after DATE (YYYY-MM-DD)")

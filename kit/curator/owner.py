@@ -25,7 +25,7 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta, tzinfo
 
 from kit.cleaning import clean_text
-from kit.clock import Clock
+from kit.clock import Clock, local_date
 from kit.curator.ops import (
     MAX_CONTENT_CHARS,
     MAX_REASON_CHARS,
@@ -80,6 +80,11 @@ def owner_expiry(day: date, now: datetime, tz: tzinfo) -> datetime:
     if problem is not None:
         raise InputError(f"the expiry date {problem}")
     return start + timedelta(days=1)
+
+
+def last_day(expires_at: datetime, tz: tzinfo) -> date:
+    """The last day (the owner's zone) a fact holds: the inverse of `owner_expiry`."""
+    return local_date(expires_at - timedelta(microseconds=1), tz)
 
 
 class OwnerFacts:
