@@ -15,9 +15,11 @@ from kit.cli import main
 
 @pytest.fixture(autouse=True)
 def own_log_handlers() -> Iterator[None]:
-    """Each `main()` adds a stderr handler; drop this test's, so none outlives its capture."""
+    """Each `main()` adds a stderr handler bound to that moment's stderr: run without the
+    ones earlier tests left (their captures are closed) and drop this test's afterwards."""
     root = logging.getLogger()
     before = list(root.handlers)
+    root.handlers[:] = [h for h in before if type(h) is not logging.StreamHandler]
     yield
     root.handlers[:] = before
 
