@@ -28,6 +28,10 @@ OPS = {  # op -> the arguments it takes
     "day": ("day",),
     "facts": ("category", "include_inactive", "text"),
     "fact_history": ("fact_id",),
+    "add_fact": ("content", "category", "subject", "pinned", "expires"),
+    "edit_fact": ("fact_id", "content", "subject", "expires", "clear_expiry"),
+    "pin_fact": ("fact_id",),
+    "unpin_fact": ("fact_id",),
     "deactivate_fact": ("fact_id", "reason"),
     "undo_pass": ("pass_id",),
     "rem": ("dry_run", "date"),
@@ -79,6 +83,11 @@ FIELDS = {
     "pass_id": st.integers(min_value=-1, max_value=5),
     "reason": texts,
     "name": st.sampled_from(("jam", "Jam", "../jam", "a" * 65)) | texts,
+    "content": st.text(min_size=1, max_size=80) | texts,
+    "subject": texts,
+    "pinned": st.booleans(),
+    "expires": days,
+    "clear_expiry": st.booleans(),
     "dry_run": st.booleans(),
     "k": st.integers(min_value=-5, max_value=50),  # no op takes it: ignored
 }
