@@ -1,5 +1,6 @@
 """Changes to memory the owner can make from the TUI, each behind a confirmation:
-deactivate a fact (kept, with a history row) and undo a whole curation pass."""
+deactivate a fact (kept, with a history row) and undo a whole pass (curation, REM or the
+owner's own change)."""
 
 from __future__ import annotations
 
@@ -49,11 +50,11 @@ async def _deactivate(app: KitApp, fact_id: int, reason: str) -> None:
 def ask_undo(node: DOMNode, pass_id: int) -> None:
     app = cast("KitApp", node.app)
     body = (
-        f"Every change curation pass {pass_id} made is reverted: facts it changed or "
+        f"Every change pass {pass_id} made is reverted: facts it changed or "
         "deactivated are restored, facts it added are deactivated. Each revert is recorded "
         "in the facts' history."
     )
-    dialog = Confirm(f"Undo curation pass {pass_id}?", body, action="Undo pass")
+    dialog = Confirm(f"Undo pass {pass_id}?", body, action="Undo pass")
 
     def confirmed(answer: str | None) -> None:
         if answer is not None:

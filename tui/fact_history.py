@@ -96,8 +96,7 @@ class FactHistoryScreen(Screen[None]):
         entry = self.current()
         if entry is None or entry.pass_id is None:
             self.notify(
-                "this change was not made by a curation pass; pick a row whose source "
-                "says 'pass N'",
+                "this change was not made by a pass; pick a row whose source says 'pass N'",
                 severity="warning",
             )
             return

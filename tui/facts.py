@@ -35,10 +35,10 @@ class FactsPane(Pane):
         Binding("p", "pin", "Pin"),
         Binding("d", "deactivate", "Deactivate"),
         Binding("u", "undo_pass", "Undo pass"),
-        # The filter box's placeholder names its key: the footer keeps to 80 columns.
+        # The filters name their own keys: the footer keeps to 80 columns.
         Binding("slash", "search", "Filter", key_display="/", show=False),
-        Binding("c", "category", "Category"),
-        Binding("i", "toggle_inactive", "Inactive"),
+        Binding("c", "category", "Category", show=False),
+        Binding("i", "toggle_inactive", "Inactive", show=False),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -49,10 +49,10 @@ class FactsPane(Pane):
         with Horizontal(id="fact-filters"):
             yield Select(
                 [(c, c) for c in CATEGORIES],
-                prompt="all categories",
+                prompt="c all categories",
                 id="fact-category",
             )
-            yield Checkbox("inactive too", id="fact-inactive")
+            yield Checkbox("i inactive too", id="fact-inactive")
             yield Input(placeholder="/ filter text", id="fact-filter")
         table: DataTable[str | Text] = DataTable(id="fact-table", cursor_type="row")
         yield table
@@ -184,7 +184,7 @@ class FactsPane(Pane):
 
             choices = [(str(p.id), pass_line(p, self.tz)) for p in passes]
             hint = "enter to choose (then confirm), esc to cancel; newest first"
-            self.app.push_screen(Pick("Undo which curation pass?", choices, hint=hint), chosen)
+            self.app.push_screen(Pick("Undo which pass?", choices, hint=hint), chosen)
 
     def action_search(self) -> None:
         self.query_one("#fact-filter", Input).focus()

@@ -42,9 +42,9 @@ def plural(count: int, word: str) -> str:
 def pass_line(record: PassRecord, tz: tzinfo) -> str:
     """One curation pass, as chosen from a list: number, when, what, how much."""
     what = f"{record.kind} {record.category}" if record.category else record.kind
-    return f"pass {record.id:<4} {when(record.started_at, tz)}  {what:<18} " + plural(
-        record.change_count, "change"
-    )
+    # An owner's pass is one change to one fact: its reason names both ("edit #12").
+    done = record.reason if record.kind == "owner" else plural(record.change_count, "change")
+    return f"pass {record.id:<4} {when(record.started_at, tz)}  {what:<18} {done}"
 
 
 def fact_line(fact: Fact) -> str:

@@ -30,7 +30,7 @@ from kit.client import KitClient, ProgressSink, Status
 from kit.clock import Clock
 from kit.config import Settings
 from kit.curator.records import PassRecord
-from kit.curator.reports import RemReport, UndoResult
+from kit.curator.reports import OwnerChange, RemReport, UndoResult
 from kit.daemon.connect import READY_TIMEOUT, connect_to, engine_here
 from kit.daemon.lock import DataDirLock
 from kit.daemon.paths import socket_path
@@ -223,7 +223,43 @@ class Follower:
     async def fact_history(self, fact_id: int) -> list[HistoryEntry]:
         return await self._call(lambda c: c.fact_history(fact_id))
 
-    async def deactivate_fact(self, fact_id: int, reason: str) -> Fact:
+    async def add_fact(
+        self,
+        content: str,
+        *,
+        category: str = "person",
+        subject: str = "",
+        pinned: bool = False,
+        expires: date | None = None,
+    ) -> OwnerChange:
+        return await self._call(
+            lambda c: c.add_fact(
+                content, category=category, subject=subject, pinned=pinned, expires=expires
+            )
+        )
+
+    async def edit_fact(
+        self,
+        fact_id: int,
+        content: str | None = None,
+        *,
+        subject: str | None = None,
+        expires: date | None = None,
+        clear_expiry: bool = False,
+    ) -> OwnerChange:
+        return await self._call(
+            lambda c: c.edit_fact(
+                fact_id, content, subject=subject, expires=expires, clear_expiry=clear_expiry
+            )
+        )
+
+    async def pin_fact(self, fact_id: int) -> OwnerChange:
+        return await self._call(lambda c: c.pin_fact(fact_id))
+
+    async def unpin_fact(self, fact_id: int) -> OwnerChange:
+        return await self._call(lambda c: c.unpin_fact(fact_id))
+
+    async def deactivate_fact(self, fact_id: int, reason: str) -> OwnerChange:
         return await self._call(lambda c: c.deactivate_fact(fact_id, reason))
 
     async def passes(self, *, limit: int = 20) -> list[PassRecord]:

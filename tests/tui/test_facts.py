@@ -217,6 +217,7 @@ async def test_undo_lists_the_passes_to_choose_from_newest_first(
         "owner", "person", [Update(facts[0].id, content="Lives in Porto")], kind="curate",
         source_message_ids=[],
     )  # fmt: skip
+    retired = (await kit.fact_history(facts[2].id))[-1].pass_id  # the owner's, in the fixture
     async with app.run_test(size=(80, 24)) as pilot:
         await open_facts(app, pilot)
         assert len(rows(app.query_one("#fact-table", DataTable))) == 3
@@ -224,8 +225,13 @@ async def test_undo_lists_the_passes_to_choose_from_newest_first(
         await settle(pilot)
         assert isinstance(app.screen, Pick)
         listed = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
-        assert [line.split()[1] for line in listed] == [str(porto.pass_id), str(eve.pass_id)]
+        assert [line.split()[1] for line in listed] == [
+            str(porto.pass_id),
+            str(eve.pass_id),
+            str(retired),
+        ]
         assert "curate people" in listed[1] and "1 change" in listed[1]
+        assert "owner projects" in listed[2] and f"retire #{facts[2].id}" in listed[2]
         await pilot.press("down", "enter")  # the older one: Eve
         await settle(pilot)
         assert isinstance(app.screen, Confirm)
@@ -235,7 +241,7 @@ async def test_undo_lists_the_passes_to_choose_from_newest_first(
         await pilot.press("u")
         await settle(pilot)
         listed = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
-        assert [line.split()[1] for line in listed] == [str(porto.pass_id)]  # undone: not again
+        assert [line.split()[1] for line in listed] == [str(porto.pass_id), str(retired)]
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, Pick)
