@@ -286,7 +286,7 @@ class FactWriter:
             active=bool(snapshot["active"]),
             pinned=bool(snapshot["pinned"]),
             replaced_by=snapshot.get("replaced_by"),
-            # Snapshots from before m015 lack it: the owner could not write facts then.
+            # Snapshots from before m019 lack it: the owner could not write facts then.
             owner_written=bool(snapshot.get("owner_written", False)),
         )
         await self._write(after)

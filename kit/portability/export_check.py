@@ -179,7 +179,7 @@ def validate(document: Any, source: str) -> None:
         )
         for key in ("active", "pinned"):
             check.field(f, key, where, lambda v: isinstance(v, bool), "true or false")
-        if "owner_written" in f:  # since m015
+        if "owner_written" in f:  # since m019
             check.field(f, "owner_written", where, lambda v: isinstance(v, bool), "true or false")
         for key in ("created_at", "updated_at"):
             check.field(f, key, where, _is_time, "an ISO-8601 time")

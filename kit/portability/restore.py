@@ -193,7 +193,7 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                     f["access_count"],
                     f["last_accessed_at"],
                     content_hash(f["subject"], f["content"]),
-                    int(f.get("owner_written", False)),  # exports before m015 lack it
+                    int(f.get("owner_written", False)),  # exports before m019 lack it
                 ),
             )
         for f in document["facts"]:

@@ -395,6 +395,6 @@ async def test_the_owners_own_facts_stay_the_owners_through_export_and_restore(
     assert copy["Allergic to penicillin"].owner_written
     assert not copy["Likes jazz"].owner_written
     for fact in document["facts"]:
-        del fact["owner_written"]  # as exported before m015
+        del fact["owner_written"]  # as exported before m019
     await restore(kit.services.db, document, "older")
     assert not any(f.owner_written for f in await kit.facts(user="older"))
