@@ -6,6 +6,7 @@ against the local Messages API server."""
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -151,3 +152,36 @@ async def test_against_a_daemon_it_goes_through_the_socket_and_survives_a_restar
         failed, found = await call(sam, "search_memory", query="bees")
         assert not failed and found == "Nothing found in memory for that query."
     assert await asyncio.to_thread(daemon.stop) == 0
+
+
+async def test_stdout_carries_only_the_protocol_even_with_debug_logging(
+    daemon: DaemonProcess,
+) -> None:
+    """Everything else `kit mcp` says (here: -v, debug logs from Kit and the SDK) goes to stderr:
+    each stdout line is one JSON-RPC answer."""
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "search_memory", "arguments": {"query": "figs"}}},
+    ]  # fmt: skip
+    proc = await asyncio.create_subprocess_exec(
+        *daemon.kit("-v", "mcp"),
+        env=daemon.env,
+        cwd=REPO,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    async with asyncio.timeout(SESSION_TIMEOUT):
+        proc.stdin.write("".join(json.dumps(r) + "\n" for r in requests).encode())
+        answers = [json.loads(await proc.stdout.readline()) for _ in range(2)]
+        proc.stdin.close()  # the client leaves: kit mcp ends
+        rest, stderr = await proc.communicate()
+    assert proc.returncode == 0 and rest == b"", stderr.decode()
+    assert [a["id"] for a in answers] == [1, 2]
+    assert answers[1]["result"]["content"][0]["text"] == "Nothing found in memory for that query."
+    assert b"DEBUG" in stderr
