@@ -27,7 +27,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="memory namespace to serve (default: owner.user_id)",
     )
     cmd.add_argument(
-        "--read-only", action="store_true", help="leave out the remember tool: nothing is written"
+        "--read-only",
+        action="store_true",
+        help="leave out remember: the client cannot change memory",
     )
     cmd.set_defaults(func=run)
 
