@@ -26,6 +26,7 @@ from kit.memory.facts import Fact, HistoryEntry, Provenance, check_category
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
 from kit.memory.search import Hit
+from kit.memory.vectors import KINDS, NOTES
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
 from kit.tools import REMEMBERED_CONFIDENCE, DayRecord, read_day, screen_fact
@@ -223,10 +224,10 @@ class LocalClient:
         return await self.kit.note(name, user=self._user)
 
     async def search(self, query: str, *, k: int = SEARCH_K) -> list[Hit]:
-        """The best `k` hits across facts, day summaries and messages. Reads only (no
+        """The best `k` hits across facts, day summaries, messages and notes. Reads only (no
         access counts move: whoever asked is not a turn of Kit's)."""
         query = check_search(query, k)
-        hits = await self.kit.search(query, user=self._user, k=k)
+        hits = await self.kit.search(query, user=self._user, k=k, kinds=(*KINDS, NOTES))
         return hits[:k]
 
     async def day_record(self, day: date) -> DayRecord:

@@ -23,6 +23,8 @@ from kit.daemon.wire import shown
 from kit.errors import InputError, KitError
 from kit.memory.facts import Fact, check_category
 from kit.neutralise import neutralise, recalled_block
+from kit.notes.text import note_name
+from kit.notes.tools import DEFAULT_READ_LINES, note_lines, notes_listing
 from kit.tools import day_history_text, format_hits, parse_day, recalled
 
 log = logging.getLogger(__name__)
@@ -74,6 +76,15 @@ class MemoryTools:
             where = f"in {chosen}" if chosen else "yet"
             return f"No facts {where}. Categories: {', '.join(CATEGORIES)}."
         return recalled("\n".join(map(_fact_line, facts)))
+
+    async def list_notes(self) -> str:
+        return notes_listing(await self._call(self._client.notes()), self._tz)
+
+    async def read_note(
+        self, name: str, start_line: int = 1, count: int = DEFAULT_READ_LINES
+    ) -> str:
+        note = await self._call(self._client.note(note_name(name)))
+        return note_lines(note, start_line, count)
 
     async def memory_index(self) -> str:
         index = await self._call(self._client.memory_index())

@@ -290,6 +290,16 @@ async def test_search_round_trips_the_hits_best_first_and_cut_to_k(
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
 
 
+async def test_search_finds_note_sections_and_they_round_trip(
+    client: SocketClient, kit: Kit
+) -> None:
+    await kit.add_note("# Jam\nquince, sugar and a lemon", name="jam")
+    await kit.settle()
+    hits = await client.search("quince lemon")
+    assert hits == await LocalClient(kit, kit.services.clock.now()).search("quince lemon")
+    assert any(h.note is not None and h.kind == "note" for h in hits)
+
+
 async def test_search_refuses_empty_or_long_queries_and_k_out_of_range(
     client: SocketClient, server: ControlServer
 ) -> None:

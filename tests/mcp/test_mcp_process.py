@@ -28,7 +28,15 @@ from tests.servers.anthropic_api import FakeAnthropicServer
 pytestmark = pytest.mark.integration
 
 SESSION_TIMEOUT = 180.0  # a bound for a whole session: two shared cores, a model to load
-ALL_TOOLS = {"search_memory", "get_day_history", "get_context", "list_facts", "remember"}
+ALL_TOOLS = {
+    "search_memory",
+    "get_day_history",
+    "get_context",
+    "list_facts",
+    "list_notes",
+    "read_note",
+    "remember",
+}
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +98,8 @@ async def test_standalone_serves_every_tool_and_holds_the_data_directory(
         assert not failed and "Ana's birthday is on 3 May" in listed
         failed, day = await call(session, "get_day_history", date="today")
         assert not failed and day.startswith("Nothing is recorded for ")
+        failed, notes = await call(session, "list_notes")
+        assert not failed and notes == "The owner has no notes."
         failed, context = await call(session, "get_context", message="When is Ana's birthday?")
         assert not failed and "Context for: When is Ana's birthday?" in context
         (index,) = (await session.read_resource(INDEX_URI)).contents
@@ -100,6 +110,7 @@ async def test_standalone_serves_every_tool_and_holds_the_data_directory(
             ("search_memory", {"query": ""}),
             ("search_memory", {"query": "Ana", "k": 99}),
             ("list_facts", {"category": "pets"}),
+            ("read_note", {"name": "recipes"}),
         ]:
             failed, message = await call(session, tool, **args)
             assert failed and "Traceback" not in message, (tool, message)

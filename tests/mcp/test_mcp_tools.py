@@ -20,7 +20,15 @@ from kit.mcp.memory import MemoryTools
 from kit.mcp.server import INDEX_URI, build_server
 from kit.neutralise import MEMORY_NOTE
 
-TOOLS = {"search_memory", "get_day_history", "get_context", "list_facts", "remember"}
+TOOLS = {
+    "search_memory",
+    "get_day_history",
+    "get_context",
+    "list_facts",
+    "list_notes",
+    "read_note",
+    "remember",
+}
 
 
 def memory_tools(kit: Kit, clock: FakeClock, user: str = "owner") -> MemoryTools:
@@ -144,6 +152,30 @@ async def test_list_facts_by_category_or_all(kit: Kit, clock: FakeClock) -> None
         every = await ok(mcp, "list_facts")
         assert f"fact #{tea.id} (preferences)" in every and f"fact #{ana.id}" in every
         assert (await ok(mcp, "list_facts", category="projects")).startswith("No facts in projects")
+
+
+async def test_notes_are_listed_read_by_lines_and_found_by_search(
+    kit: Kit, clock: FakeClock
+) -> None:
+    async with served(kit, clock) as mcp:
+        assert await ok(mcp, "list_notes") == "The owner has no notes."
+        lines = "\n".join(f"- bag {n:03d}: socks, shirts, a hat" for n in range(1, 81))
+        await kit.add_note(f"# Packing\n{lines}\n- quince jam", name="trip", description="Lisbon")
+        await kit.settle()
+        listed = await ok(mcp, "list_notes")
+        assert MEMORY_NOTE in listed and "- trip (82 lines, updated" in listed
+        assert listed.split("\n")[2].endswith(": Lisbon")
+        first = await ok(mcp, "read_note", name="Trip")
+        assert "Note trip, lines 1-50 of 82:" in first and "read_note with start_line=51" in first
+        rest = await ok(mcp, "read_note", name="trip", start_line=81, count=5)
+        assert "Note trip, lines 81-82 of 82:" in rest and "quince jam" in rest
+        found = await ok(mcp, "search_memory", query="quince jam")
+        assert "[note trip lines" in found
+        assert "no note" in (await error(mcp, "read_note", name="recipes")).lower()
+        assert "start_line must be 1 to 82" in await error(
+            mcp, "read_note", name="trip", start_line=0
+        )
+        assert "is not a note name" in await error(mcp, "read_note", name="../etc/passwd")
 
 
 async def test_memory_index_resource(kit: Kit, clock: FakeClock) -> None:
