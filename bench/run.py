@@ -34,6 +34,7 @@ BENCHMARKS = (
     "tokens",
     "context_recall",
     "footprint",
+    "mcp_roundtrip",
 )
 
 

@@ -128,6 +128,12 @@ class Kit:
         sandwich, _ = await s.agent.plan(user_id, text, now, conv)
         return sandwich
 
+    async def memory_index(self, *, user: str | None = None) -> str:
+        """The memory index Kit shows the model (what memory holds, in a few lines); "" when
+        memory is empty."""
+        index = await self.services.context.memory_index(self._user(user))
+        return index.text
+
     async def import_messages(
         self,
         items: Iterable[NewMessage],

@@ -14,11 +14,11 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from importlib import metadata
 from typing import Any
 
 from kit.errors import KitError
 from kit.logs import setup_logging
+from kit.version import kit_version
 
 # One module per subcommand, each with register(subparsers) setting `func`.
 COMMANDS = (
@@ -39,6 +39,7 @@ COMMANDS = (
     "status",
     "reminders",
     "notes",
+    "mcp",
 )
 
 # Subcommands that live outside kit/ because they wire kit to scheduler/ or tui/ (which kit
@@ -70,16 +71,9 @@ class KitParser(argparse.ArgumentParser):
         raise argparse.ArgumentError(action, f"unknown command {value!r}; {hint}")
 
 
-def version() -> str:
-    try:
-        return metadata.version("kit-assistant")
-    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
-        return "unknown (not installed; pip install -e .)"
-
-
 def parser() -> KitParser:
     top = KitParser(prog="kit", description="Kit: a memory-first personal assistant")
-    top.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    top.add_argument("--version", action="version", version=f"%(prog)s {kit_version()}")
     top.add_argument(
         "--config", help="config file (default: $KIT_CONFIG or ~/.config/kit/config.toml)"
     )

@@ -14,23 +14,34 @@ from typing import Literal, Protocol
 
 from kit.agent import TurnResult
 from kit.api import Kit
+from kit.cleaning import clean_text
 from kit.clock import day_bounds, local_date
 from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, RemProgress, RemReport, UndoResult
+from kit.errors import InputError
 from kit.llm.base import TextSink
 from kit.memory.budget import BudgetState
 from kit.memory.days import Day
-from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.facts import Fact, HistoryEntry, Provenance, check_category
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
+from kit.memory.search import Hit
+from kit.memory.vectors import KINDS, NOTES
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
+from kit.tools import REMEMBERED_CONFIDENCE, DayRecord, read_day, screen_fact
 
 ProgressSink = Callable[[RemProgress], Awaitable[None]]
 
 # The channel of the local owner's conversations (terminal, TUI, control socket): one
 # conversation whichever front-end, daemon or not, carries it.
 LOCAL_CHANNEL = "terminal"
+
+# `search`: how many hits a caller may ask for, and how long a query may be (a question or a
+# few names; a pasted document is not a query).
+SEARCH_K = 10
+MAX_SEARCH_K = 50
+MAX_QUERY_CHARS = 2000
 
 
 @dataclass(frozen=True)
@@ -122,6 +133,14 @@ class KitClient(Protocol):
         """Reminders delivered to this front-end's conversations and not shown yet (each is
         handed out once)."""
         ...
+
+    async def search(self, query: str, *, k: int = SEARCH_K) -> list[Hit]: ...
+
+    async def day_record(self, day: date) -> DayRecord: ...
+
+    async def remember(self, fact: str, *, category: str = "person", subject: str = "") -> Fact: ...
+
+    async def memory_index(self) -> str: ...
 
 
 class LocalClient:
@@ -268,6 +287,42 @@ class LocalClient:
     async def note(self, name: str) -> Note:
         return await self.kit.note(name, user=self._user)
 
+    async def search(self, query: str, *, k: int = SEARCH_K) -> list[Hit]:
+        """The best `k` hits across facts, day summaries, messages and notes. Reads only (no
+        access counts move: whoever asked is not a turn of Kit's)."""
+        query = check_search(query, k)
+        hits = await self.kit.search(query, user=self._user, k=k, kinds=(*KINDS, NOTES))
+        return hits[:k]
+
+    async def day_record(self, day: date) -> DayRecord:
+        s = self._services
+        return await read_day(s.days, s.messages, self._user, day)
+
+    async def remember(self, fact: str, *, category: str = "person", subject: str = "") -> Fact:
+        """Store a fact the owner asked to keep, screened like the chat's `remember` (one
+        sentence, no secrets)."""
+        content, subject = clean_text(fact).strip(), clean_text(subject).strip()
+        if not content:
+            raise InputError("Not stored: the fact is empty; say it in one sentence")
+        screen_fact(content, subject)
+        check_category(category)
+        s = self._services
+        stored = await s.facts.add(
+            self._user,
+            category=category,
+            content=content,
+            subject=subject,
+            confidence=REMEMBERED_CONFIDENCE,
+            provenance=Provenance(
+                actor="remember", reason="the owner asked to remember it, through a Kit client"
+            ),
+        )
+        s.background.notify()  # embed it: searchable by meaning, not only by its words
+        return stored
+
+    async def memory_index(self) -> str:
+        return await self.kit.memory_index(user=self._user)
+
     async def status(self) -> Status:
         s = self._services
         now = s.clock.now()
@@ -286,3 +341,18 @@ class LocalClient:
             uptime_seconds=max(0.0, (now - self._started_at).total_seconds()),
             background=await s.budget.state(self._user),
         )
+
+
+def check_search(query: str, k: int) -> str:
+    """The query, cleaned; InputError for an empty or overlong one or a `k` out of range."""
+    cleaned = clean_text(query).strip()
+    if not cleaned:
+        raise InputError("the search query is empty; ask for names, topics or dates")
+    if len(cleaned) > MAX_QUERY_CHARS:
+        raise InputError(
+            f"the search query is too long ({len(cleaned):,} characters; the limit is "
+            f"{MAX_QUERY_CHARS:,}); search for the few words that matter"
+        )
+    if isinstance(k, bool) or not 1 <= k <= MAX_SEARCH_K:
+        raise InputError(f"k must be a whole number from 1 to {MAX_SEARCH_K} (got {k!r})")
+    return cleaned

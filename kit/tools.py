@@ -13,9 +13,9 @@ from kit.config import CATEGORIES
 from kit.curator.ops import MAX_CONTENT_CHARS
 from kit.errors import InputError, KitError
 from kit.llm.base import ToolSpec
-from kit.memory.days import Days
+from kit.memory.days import Day, Days
 from kit.memory.facts import Facts, Provenance
-from kit.memory.messages import Messages
+from kit.memory.messages import Message, Messages
 from kit.memory.search import Hit, MemorySearch
 from kit.memory.vectors import KINDS, NOTES
 from kit.memory.window import format_transcript
@@ -137,6 +137,58 @@ def format_hits(hits: list[Hit], tz: tzinfo) -> str:
     return "\n".join(lines)
 
 
+def screen_fact(content: str, subject: str) -> None:
+    """What `remember` refuses, wherever it is asked (the chat, `kit mcp`): a fact longer than
+    one sentence, or one that looks like a secret. InputError says why."""
+    if len(content) > MAX_CONTENT_CHARS or len(subject) > MAX_CONTENT_CHARS:
+        raise InputError(
+            f"Not stored: a fact is one sentence of at most {MAX_CONTENT_CHARS} characters "
+            f"(this one has {max(len(content), len(subject)):,}); store the gist in one "
+            "short sentence"
+        )
+    # Everything that would be stored is screened: the subject can carry a secret too.
+    secret = find_secret(content) or find_secret(subject)
+    if secret:
+        log.info("remember refused: the fact looked like %s", secret)
+        raise InputError(
+            f"Not stored: this looks like {secret}. Tell the owner you do not keep secrets."
+        )
+
+
+REMEMBERED_CONFIDENCE = 0.95  # the owner said it outright
+
+DAY_MESSAGES = 60  # a day without a summary is read as its latest messages
+
+
+@dataclass(frozen=True)
+class DayRecord:
+    """What `get_day_history` reads for a day: its summary, else its latest messages."""
+
+    day: date
+    summary: Day | None
+    messages: tuple[Message, ...] = ()
+
+
+async def read_day(days: Days, messages: Messages, user_id: str, day: date) -> DayRecord:
+    summary = await days.get(user_id, day)
+    if summary is not None:
+        return DayRecord(day, summary)
+    said = await messages.on_day(user_id, day)
+    return DayRecord(day, None, tuple(said[-DAY_MESSAGES:]))
+
+
+def day_history_text(record: DayRecord, tz: tzinfo) -> str:
+    """A day as a tool result: its summary or messages framed as recalled data."""
+    day = record.day.isoformat()
+    if record.summary is not None:
+        text = neutralise(record.summary.detailed or record.summary.best)
+        return recalled(f"Summary of {day}:\n{text}")
+    if not record.messages:
+        return f"Nothing is recorded for {day}."
+    transcript = format_transcript(list(record.messages), tz)
+    return recalled(f"No summary yet for {day}; its messages:\n{transcript}")
+
+
 class Tools:
     def __init__(
         self,
@@ -192,45 +244,22 @@ class Tools:
 
     async def _day_history(self, text: str, user_id: str, now: datetime) -> ToolOutcome:
         day = parse_day(text, now.astimezone(self._tz).date())
-        summary = await self._days.get(user_id, day)
-        if summary is not None:
-            text = neutralise(summary.detailed or summary.best)
-            return ToolOutcome(recalled(f"Summary of {day.isoformat()}:\n{text}"))
-        messages = await self._messages.on_day(user_id, day)
-        if not messages:
-            return ToolOutcome(f"Nothing is recorded for {day.isoformat()}.")
-        transcript = format_transcript(messages[-60:], self._tz)
-        return ToolOutcome(
-            recalled(f"No summary yet for {day.isoformat()}; its messages:\n{transcript}")
-        )
+        record = await read_day(self._days, self._messages, user_id, day)
+        return ToolOutcome(day_history_text(record, self._tz))
 
     async def _remember(
         self, args: Mapping[str, Any], user_id: str, message_id: int
     ) -> ToolOutcome:
         content = str(args.get("fact", "")).strip()
         subject = str(args.get("subject") or "")
-        if len(content) > MAX_CONTENT_CHARS or len(subject) > MAX_CONTENT_CHARS:
-            return ToolOutcome(
-                f"Not stored: a fact is one sentence of at most {MAX_CONTENT_CHARS} characters "
-                f"(this one has {max(len(content), len(subject)):,}); store the gist in one "
-                "short sentence",
-                is_error=True,
-            )
-        # Everything that would be stored is screened: the subject can carry a secret too.
-        secret = find_secret(content) or find_secret(subject)
-        if secret:
-            log.info("remember refused: the fact looked like %s", secret)
-            return ToolOutcome(
-                f"Not stored: this looks like {secret}. Tell the owner you do not keep secrets.",
-                is_error=True,
-            )
+        screen_fact(content, subject)
         category = str(args.get("category") or "person")
         fact = await self._facts.add(
             user_id,
             category=category,
             content=content,
             subject=subject,
-            confidence=0.95,
+            confidence=REMEMBERED_CONFIDENCE,
             provenance=Provenance(
                 actor="remember",
                 reason="the owner asked to remember it",

@@ -26,7 +26,7 @@ from datetime import date
 from typing import Literal, TypeVar
 
 from kit.agent import TurnResult
-from kit.client import KitClient, ProgressSink, Status
+from kit.client import SEARCH_K, KitClient, ProgressSink, Status
 from kit.clock import Clock
 from kit.config import Settings
 from kit.curator.records import PassRecord
@@ -41,8 +41,10 @@ from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
+from kit.memory.search import Hit
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
+from kit.tools import DayRecord
 
 T = TypeVar("T")
 Mode = Literal["daemon", "standalone", "lost"]
@@ -302,6 +304,18 @@ class Follower:
 
     async def note(self, name: str) -> Note:
         return await self._call(lambda c: c.note(name))
+
+    async def search(self, query: str, *, k: int = SEARCH_K) -> list[Hit]:
+        return await self._call(lambda c: c.search(query, k=k))
+
+    async def day_record(self, day: date) -> DayRecord:
+        return await self._call(lambda c: c.day_record(day))
+
+    async def remember(self, fact: str, *, category: str = "person", subject: str = "") -> Fact:
+        return await self._call(lambda c: c.remember(fact, category=category, subject=subject))
+
+    async def memory_index(self) -> str:
+        return await self._call(lambda c: c.memory_index())
 
 
 async def _answers(client: SocketClient) -> bool:

@@ -35,7 +35,8 @@ class Holder:
     role: str
 
     def describe(self) -> str:
-        who = "a Kit daemon" if self.role == "daemon" else "a standalone Kit (kit chat / kit tui)"
+        standalone = "a standalone Kit (kit chat / kit tui / kit mcp)"
+        who = "a Kit daemon" if self.role == "daemon" else standalone
         return f"{who} (pid {self.pid})" if self.pid else who
 
 

@@ -32,6 +32,7 @@ from kit.daemon.socket_server import ControlServer
 from kit.embed.base import Embedder
 from kit.errors import KitError
 from kit.llm.base import LLM
+from kit.version import kit_version
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +107,7 @@ async def run_daemon(
         logfile = log_path(settings.data_dir)
         stack.callback(remove_file_log, add_file_log(logfile))
         stack.callback(log.info, "Kit stopped")  # runs before the file log is detached
-        log.info("Kit %s starting on %s (pid %d)", _version(), settings.data_dir, os.getpid())
+        log.info("Kit %s starting on %s (pid %d)", kit_version(), settings.data_dir, os.getpid())
         telegram_token = _telegram_token(settings)
         kit = await stack.enter_async_context(
             Kit.open(settings=settings, llm=llm, embedder=embedder, clock=clock, background=False)
@@ -204,12 +205,3 @@ def _channels(services: Services, telegram_token: str | None, grace: float) -> l
 
     # Its stop waits for replies in flight: as long as the grace period, and a step more.
     return [TelegramChannel(services, telegram_token, stop_timeout=grace + STEP_TIMEOUT)]
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("kit-assistant")
-    except PackageNotFoundError:
-        return "(unversioned)"

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from kit.agent import TurnResult
-from kit.client import ProgressSink, Status
+from kit.client import SEARCH_K, ProgressSink, Status
 from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, RemProgress, RemReport, UndoResult
 from kit.daemon.codec import ProtocolError, decode, decode_as
@@ -36,8 +36,10 @@ from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
+from kit.memory.search import Hit
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
+from kit.tools import DayRecord
 
 # Errors keep their class across the socket, so callers can tell "not found" from "no model".
 _ERRORS: dict[str, type[KitError]] = {
@@ -214,6 +216,20 @@ class SocketClient:
 
     async def note(self, name: str) -> Note:
         return decode_as(Note, await self._call("note", name=name))
+
+    async def search(self, query: str, *, k: int = SEARCH_K) -> list[Hit]:
+        result: list[Hit] = decode(list[Hit], await self._call("search", query=query, k=k))
+        return result
+
+    async def day_record(self, day: date) -> DayRecord:
+        return decode_as(DayRecord, await self._call("day_record", day=day.isoformat()))
+
+    async def remember(self, fact: str, *, category: str = "person", subject: str = "") -> Fact:
+        raw = await self._call("remember", fact=fact, category=category, subject=subject)
+        return decode_as(Fact, raw)
+
+    async def memory_index(self) -> str:
+        return str(decode(str, await self._call("memory_index")))
 
     async def _call(self, op: str, on_event: EventSink | None = None, **args: Any) -> Any:
         rid = next(self._ids)

@@ -24,10 +24,14 @@ ContextReport (what a turn would send the model for `text`; reads only);
 chat_history(conversation="terminal", limit=20) -> ChatHistory; passes(limit=20) ->
 [PassRecord]; reminders() -> [Reminder]; cancel_reminder(reminder_id) -> Reminder;
 reminder_notices(conversation=null) -> [Notice] (delivered terminal reminders not shown yet,
-each handed out once); notes() -> [NoteInfo]; note(name) -> Note. Results are the dataclasses
-of kit/client.py, kit/memory/plan.py and kit/notes/store.py encoded by kit/daemon/codec.py.
-Requests on one connection are answered in order; open more connections for concurrency (the
-client uses one per call).
+each handed out once); notes() -> [NoteInfo]; note(name) -> Note; search(query, k=10) ->
+[Hit] (k from 1 to 50, a query of at most 2,000 characters; reads only); day_record(day:
+"YYYY-MM-DD") -> DayRecord (the summary, else the day's latest messages); remember(fact,
+category="person", subject="") -> Fact (screened like the chat's remember); memory_index() ->
+string. Results are the dataclasses of kit/client.py, kit/tools.py, kit/memory/,
+kit/reminders/ and kit/notes/store.py encoded by kit/daemon/codec.py. Requests on one
+connection are answered in order; open more connections for concurrency (the client uses one
+per call).
 
 Arguments are checked strictly before anything runs: ids are positive integers (not true, not
 -1), texts are strings within the length a fact, subject or reason may have, dates are
@@ -48,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from kit.cleaning import clean_text
-from kit.client import LocalClient
+from kit.client import SEARCH_K, LocalClient
 from kit.clock import EARLIEST, LATEST
 from kit.curator.ops import MAX_CONTENT_CHARS, MAX_REASON_CHARS, MAX_ROW_ID, MAX_SUBJECT_CHARS
 from kit.curator.reports import RemProgress
@@ -168,6 +172,16 @@ class ControlServer:
             ),
             "notes": lambda r: self._client(r).notes(),
             "note": lambda r: self._client(r).note(r.arg("name", str)),
+            "search": lambda r: self._client(r).search(
+                r.arg("query", str), k=r.arg("k", int, SEARCH_K)
+            ),
+            "day_record": lambda r: self._client(r).day_record(_date(r.arg("day", str), "day")),
+            "remember": lambda r: self._client(r).remember(
+                r.arg("fact", str),
+                category=r.arg("category", str, "person"),
+                subject=r.arg("subject", str, ""),
+            ),
+            "memory_index": lambda r: self._client(r).memory_index(),
         }
 
     async def run(self) -> None:

@@ -33,7 +33,7 @@ from kit.config import MemorySettings
 from kit.llm.base import SystemBlock
 from kit.memory.days import Day, Days
 from kit.memory.facts import Fact, Facts
-from kit.memory.index import MemoryIndex
+from kit.memory.index import MemoryIndex, MemoryIndexText
 from kit.memory.lexical import STOPWORDS
 from kit.memory.messages import Conversation
 from kit.memory.plan import ContextItem, ContextSection, Sandwich, Stage
@@ -221,6 +221,12 @@ class ContextBuilder:
         return dataclasses.replace(
             plan, stages=tuple(stages), budget_tokens=s.context_budget_tokens
         )
+
+    async def memory_index(self, user_id: str) -> MemoryIndexText:
+        """The memory index the next turn would show (from the cache while memory is unchanged)."""
+        if self._versions is None:
+            return await self._index.build(user_id)
+        return await self._index.get(user_id, await self._versions.get(user_id))
 
     async def _stable_part(self, user_id: str, now: datetime) -> tuple[_Stable, bool]:
         """The cached part (and whether the cache served it)."""

@@ -11,7 +11,7 @@ after the frame.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
 from typing import Any
@@ -19,7 +19,7 @@ from typing import Any
 from kit.errors import InputError, KitError
 from kit.llm.base import ToolSpec
 from kit.neutralise import LINE_BREAK, neutralise, recalled_block
-from kit.notes.store import Notes
+from kit.notes.store import Note, NoteInfo, Notes
 from kit.notes.text import grep_lines, lines_of, note_name
 
 DEFAULT_READ_LINES = 50
@@ -106,6 +106,49 @@ def _around(line: str, needle: str) -> str:
     return ("…" if start else "") + piece + ("…" if start + MATCH_CHARS < len(line) else "")
 
 
+def notes_listing(notes: Sequence[NoteInfo], tz: tzinfo) -> str:
+    """`list_notes`'s answer (the chat's and `kit mcp`'s): each note's name, length, last
+    change and description, framed as recalled data."""
+    if not notes:
+        return "The owner has no notes."
+    lines = [
+        f"- {n.name} ({n.lines:,} lines, updated "
+        f"{n.updated_at.astimezone(tz).date().isoformat()}): "
+        f"{neutralise(n.description, inline=True)}"
+        for n in notes[:MAX_LISTED]
+    ]
+    more = len(notes) - MAX_LISTED
+    tail = f"\n[{more:,} more notes not listed; grep_notes finds text in all]" if more > 0 else ""
+    return recalled_block("\n".join(lines)) + tail
+
+
+def note_lines(note: Note, start: int, count: int) -> str:
+    """`read_note`'s answer: up to `count` numbered lines from `start` (at most MAX_READ_LINES
+    and MAX_READ_CHARS), framed as recalled data, and where to read on."""
+    name = note.info.name
+    count = min(max(count, 1), MAX_READ_LINES)
+    lines = lines_of(note.text)
+    if not 1 <= start <= len(lines):
+        raise InputError(f"{name} has {len(lines):,} lines; start_line must be 1 to {len(lines)}")
+    shown: list[str] = []
+    size = 0
+    for number in range(start, min(start + count, len(lines) + 1)):
+        line = f"{number:>5}  {_line(lines[number - 1])}"
+        if shown and size + len(line) > MAX_READ_CHARS:
+            break
+        shown.append(line)
+        size += len(line) + 1
+    end = start + len(shown) - 1
+    head = f"Note {name}, lines {start}-{end} of {len(lines):,}:"
+    body = recalled_block(head + "\n" + "\n".join(shown))
+    if end < len(lines):
+        body += (
+            f"\n[lines {end + 1}-{len(lines)} not shown; read_note with "
+            f"start_line={end + 1} reads on]"
+        )
+    return body
+
+
 class NoteTools:
     def __init__(self, notes: Notes, tz: tzinfo) -> None:
         self._notes = notes
@@ -124,48 +167,14 @@ class NoteTools:
         return NoteToolResult(f"unknown tool {name!r}", is_error=True)
 
     async def _list(self, user_id: str) -> NoteToolResult:
-        notes = await self._notes.listing(user_id)
-        if not notes:
-            return NoteToolResult("The owner has no notes.")
-        lines = [
-            f"- {n.name} ({n.lines:,} lines, updated "
-            f"{n.updated_at.astimezone(self._tz).date().isoformat()}): "
-            f"{neutralise(n.description, inline=True)}"
-            for n in notes[:MAX_LISTED]
-        ]
-        more = len(notes) - MAX_LISTED
-        tail = (
-            f"\n[{more:,} more notes not listed; grep_notes finds text in all]" if more > 0 else ""
-        )
-        return NoteToolResult(recalled_block("\n".join(lines)) + tail)
+        return NoteToolResult(notes_listing(await self._notes.listing(user_id), self._tz))
 
     async def _read(self, args: Mapping[str, Any], user_id: str) -> NoteToolResult:
         name = _name(args)
         start = _int(args, "start_line", 1)
-        count = min(max(_int(args, "count", DEFAULT_READ_LINES), 1), MAX_READ_LINES)
+        count = _int(args, "count", DEFAULT_READ_LINES)
         note = await self._notes.get(user_id, name)
-        lines = lines_of(note.text)
-        if not 1 <= start <= len(lines):
-            raise InputError(
-                f"{name} has {len(lines):,} lines; start_line must be 1 to {len(lines)}"
-            )
-        shown: list[str] = []
-        size = 0
-        for number in range(start, min(start + count, len(lines) + 1)):
-            line = f"{number:>5}  {_line(lines[number - 1])}"
-            if shown and size + len(line) > MAX_READ_CHARS:
-                break
-            shown.append(line)
-            size += len(line) + 1
-        end = start + len(shown) - 1
-        head = f"Note {name}, lines {start}-{end} of {len(lines):,}:"
-        body = recalled_block(head + "\n" + "\n".join(shown))
-        if end < len(lines):
-            body += (
-                f"\n[lines {end + 1}-{len(lines)} not shown; read_note with "
-                f"start_line={end + 1} reads on]"
-            )
-        return NoteToolResult(body)
+        return NoteToolResult(note_lines(note, start, count))
 
     async def _grep(self, args: Mapping[str, Any], user_id: str) -> NoteToolResult:
         pattern = args.get("pattern")

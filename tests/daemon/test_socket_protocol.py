@@ -244,7 +244,7 @@ async def test_malformed_lines_and_unknown_ops_get_an_error_line(server: Control
         "error": "control socket: unknown op 'explode'; known ops: send, days, day, facts, "
         "fact_history, add_fact, edit_fact, pin_fact, unpin_fact, deactivate_fact, undo_pass, "
         "rem, last_rem, status, context, chat_history, passes, reminders, cancel_reminder, "
-        "reminder_notices, notes, note",
+        "reminder_notices, notes, note, search, day_record, remember, memory_index",
     }
     assert missing_arg["kind"] == "InputError" and "fact_id" in str(missing_arg["error"])
 
@@ -307,3 +307,88 @@ async def test_context_round_trips_as_the_same_report(client: SocketClient, kit:
     facts = next(s for s in report.sections if s.name == "facts")
     assert facts.items[0].id is not None and facts.items[0].score is not None
     assert report.stages and report.memory_tokens == local.memory_tokens
+
+
+async def test_search_round_trips_the_hits_best_first_and_cut_to_k(
+    client: SocketClient, kit: Kit
+) -> None:
+    """`kit mcp` searches through the socket: the daemon's hits, whole, at most k of them."""
+    for n in range(6):
+        await kit.remember(f"Ana grows figs in pot {n}", category="people", subject="Ana")
+    await kit.settle()
+    hits = await client.search("Ana figs", k=4)
+    assert len(hits) == 4
+    assert hits == await LocalClient(kit, kit.services.clock.now()).search("Ana figs", k=4)
+    assert all(h.fact is not None and h.fact.subject == "Ana" for h in hits)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+async def test_search_finds_note_sections_and_they_round_trip(
+    client: SocketClient, kit: Kit
+) -> None:
+    await kit.add_note("# Jam\nquince, sugar and a lemon", name="jam")
+    await kit.settle()
+    hits = await client.search("quince lemon")
+    assert hits == await LocalClient(kit, kit.services.clock.now()).search("quince lemon")
+    assert any(h.note is not None and h.kind == "note" for h in hits)
+
+
+async def test_search_refuses_empty_or_long_queries_and_k_out_of_range(
+    client: SocketClient, server: ControlServer
+) -> None:
+    with pytest.raises(InputError, match="query is empty"):
+        await client.search("  \x00 ")
+    with pytest.raises(InputError, match="too long"):
+        await client.search("fig " * 600)
+    for k in (0, 51, -3):
+        with pytest.raises(InputError, match="from 1 to 50"):
+            await client.search("figs", k=k)
+    (answer,) = await raw_exchange(
+        server.path, b'{"id": 1, "op": "search", "query": "a", "k": true}\n'
+    )
+    assert answer["kind"] == "InputError" and "'k' must be an integer" in str(answer["error"])
+
+
+async def test_day_record_is_the_summary_else_the_days_messages(
+    client: SocketClient, kit: Kit
+) -> None:
+    await kit.services.days.put_detailed("owner", date(2026, 3, 1), "- planned the trip", 4)
+    summarised = await client.day_record(date(2026, 3, 1))
+    assert summarised.summary is not None and summarised.summary.detailed == "- planned the trip"
+    await kit.send("the plumber comes on Thursday", channel="terminal", conversation="t")
+    today = await client.day_record(kit.services.clock.now().date())
+    assert today.summary is None
+    assert [m.role for m in today.messages] == ["user", "assistant"]
+    assert today.messages[0].text == "the plumber comes on Thursday"
+    empty = await client.day_record(date(2026, 2, 1))
+    assert empty.summary is None and empty.messages == ()
+
+
+async def test_remember_is_screened_like_the_chat_and_kept_with_its_history(
+    client: SocketClient, kit: Kit
+) -> None:
+    fact = await client.remember(" Ana likes figs ", category="people", subject="Ana")
+    assert (fact.content, fact.subject, fact.category) == ("Ana likes figs", "Ana", "people")
+    (entry,) = await kit.fact_history(fact.id)
+    assert entry.actor == "remember" and "Kit client" in entry.reason
+    with pytest.raises(InputError, match="looks like an API key"):
+        await client.remember("the deploy key is AKIAIOSFODNN7EXAMPLE")
+    with pytest.raises(InputError, match="looks like"):
+        await client.remember("Ana's login", subject="password: hunter2hunter2!")
+    with pytest.raises(InputError, match="at most 2000 characters"):
+        await client.remember("figs " * 500)
+    with pytest.raises(InputError, match="unknown fact category 'pets'"):
+        await client.remember("Rex is a dog", category="pets")
+    with pytest.raises(InputError, match="empty"):
+        await client.remember("   ")
+    assert [f.id for f in await kit.facts()] == [fact.id]
+
+
+async def test_memory_index_is_the_one_the_turn_shows(client: SocketClient, kit: Kit) -> None:
+    assert await client.memory_index() == ""
+    await kit.remember("Ana likes figs", category="people", subject="Ana")
+    index = await client.memory_index()
+    assert index.startswith("## Memory index") and "People: Ana" in index
+    plan = await kit.context("hello", channel="terminal")
+    section = plan.section("index")
+    assert section is not None and section.items[0].text == index

@@ -39,6 +39,10 @@ OPS = {  # op -> the arguments it takes
     "status": (),
     "notes": (),
     "note": ("name",),
+    "search": ("query", "k"),
+    "day_record": ("day",),
+    "remember": ("fact", "category", "subject"),
+    "memory_index": (),
 }
 ODD_TEXT = (
     "\ud800",
@@ -89,7 +93,9 @@ FIELDS = {
     "expires": days,
     "clear_expiry": st.booleans(),
     "dry_run": st.booleans(),
-    "k": st.integers(min_value=-5, max_value=50),  # no op takes it: ignored
+    "k": st.integers(min_value=-5, max_value=60),
+    "query": st.text(min_size=1, max_size=80) | texts,
+    "fact": st.text(min_size=1, max_size=80) | texts,
 }
 ids = st.integers(min_value=-(2**63), max_value=2**63 - 1) | st.text(max_size=10)
 # Half the requests are what a client of that op would send (so the ops really run, with odd
