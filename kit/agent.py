@@ -6,8 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
 from kit.cleaning import clean_name, clean_text
@@ -29,37 +28,12 @@ from kit.memory.messages import Conversation, Message, Messages
 from kit.memory.plan import Sandwich
 from kit.neutralise import neutralise
 from kit.tools import TOOL_SPECS, Tools
+from kit.turn import Inbound, TurnResult
 
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_CHARS = 100_000
 INTERRUPTED_REPLY = "(Kit was shut down before it could answer this; please ask again.)"
-
-
-@dataclass(frozen=True)
-class Inbound:
-    user_id: str
-    text: str
-    channel: str = "local"
-    conversation: str = "default"
-    at: datetime | None = None
-    speaker: str = ""  # who wrote it, where several people share a conversation (a group)
-    forwarded_from: str | None = None  # set when the text is someone else's words passed on
-    source: str = "chat"  # "job": a scheduled task's turn, never learned from as the owner's
-
-
-@dataclass(frozen=True)
-class TurnResult:
-    reply: str
-    user_message_id: int
-    reply_message_id: int | None
-    conversation_id: int
-    fact_ids: tuple[int, ...] = ()
-    days: tuple[date, ...] = ()
-    tools_used: tuple[str, ...] = ()
-    usage: Usage = field(default_factory=Usage)
-    context_tokens: int = 0
-    failed: bool = False  # the model could not answer; `reply` says so honestly
 
 
 def validate_text(text: str) -> str:

@@ -14,7 +14,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import date, datetime
 from pathlib import Path
 
-from kit.agent import Inbound, TurnResult, validate_text
+from kit.agent import validate_text
 from kit.app import Services, build
 from kit.clock import Clock, check_time
 from kit.config import Settings, load_settings
@@ -30,6 +30,7 @@ from kit.memory.plan import Sandwich
 from kit.memory.search import Hit
 from kit.memory.vectors import KINDS, Kind
 from kit.notes.store import Erased, Note, NoteInfo, NoteRevision, NoteWrite
+from kit.turn import Inbound, TurnResult
 
 IMPORT_BATCH = 1000
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Literal, Protocol
 
-from kit.agent import TurnResult
 from kit.api import Kit
 from kit.cleaning import clean_text
 from kit.clock import day_bounds, local_date
@@ -30,6 +29,7 @@ from kit.memory.vectors import KINDS, NOTES
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
 from kit.tools import REMEMBERED_CONFIDENCE, DayRecord, read_day, screen_fact
+from kit.turn import TurnResult
 
 ProgressSink = Callable[[RemProgress], Awaitable[None]]
 

@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
@@ -24,7 +24,7 @@ from kit.client import KitClient
 from kit.clock import resolve_timezone
 from kit.daemon.follow import Follower
 from kit.daemon.socket_client import DaemonUnavailable
-from tui.base import MemoryChanged, Pane, start_work
+from tui.base import KitHost, MemoryChanged, Pane, start_work
 from tui.chat import ChatPane
 from tui.consolidation import ConsolidationPane
 from tui.days import DaysPane
@@ -48,7 +48,7 @@ FOLLOW_GROUP = "follow"  # the worker that follows the engine as long as the app
 NOTICE_SECONDS = 10  # how long an error stays up; the same one again meanwhile is not repeated
 
 
-class KitApp(App[None]):
+class KitApp(KitHost):
     CSS_PATH = "kit.tcss"
     TITLE = "Kit"
     ENABLE_COMMAND_PALETTE = True

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager
 from datetime import tzinfo
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
+from textual.app import App
 from textual.dom import DOMNode
 from textual.message import Message
 from textual.widget import Widget
@@ -14,17 +16,28 @@ from textual.worker import Worker
 
 from kit.client import KitClient
 
-if TYPE_CHECKING:
-    from tui.app import KitApp
-
 
 def start_work(
     node: DOMNode, fn: Callable[..., Awaitable[Any]], *args: Any, group: str
 ) -> Worker[Any]:
     """Run `fn(*args)` in a worker owned by `node`, so a slow client never blocks the UI.
     A newer call in the same group cancels an older one; `fn` reports its own failures
-    (through `KitApp.reporting()`), so a failed worker never takes the app down."""
+    (through `KitHost.reporting()`), so a failed worker never takes the app down."""
     return node.run_worker(partial(fn, *args), group=group, exclusive=True, exit_on_error=False)
+
+
+class KitHost(App[None]):
+    """What panes and screens rely on in the app: the client, the owner's time zone, the chat's
+    conversation and failure reporting. `tui.app.KitApp` is the one host; the panes name this
+    instead, so the app imports its panes and no pane imports the app."""
+
+    client: KitClient
+    tz: tzinfo
+    conversation: str
+
+    def reporting(self) -> AbstractContextManager[None]:
+        """Run a client call; if it fails, tell the owner what to do instead of crashing."""
+        raise NotImplementedError
 
 
 class MemoryChanged(Message):
@@ -36,8 +49,8 @@ class Pane(Widget):
     """A widget that talks to Kit through the app's client."""
 
     @property
-    def kit_app(self) -> KitApp:
-        return cast("KitApp", self.app)
+    def kit_app(self) -> KitHost:
+        return cast(KitHost, self.app)
 
     @property
     def client(self) -> KitClient:

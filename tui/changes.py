@@ -4,21 +4,18 @@ owner's own change)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from textual.dom import DOMNode
 
 from kit.memory.facts import Fact
-from tui.base import MemoryChanged, start_work
+from tui.base import KitHost, MemoryChanged, start_work
 from tui.dialogs import Confirm
 from tui.format import fact_details, plural
 
-if TYPE_CHECKING:
-    from tui.app import KitApp
-
 
 def ask_deactivate(node: DOMNode, fact: Fact) -> None:
-    app = cast("KitApp", node.app)
+    app = cast(KitHost, node.app)
     if not fact.active:
         app.notify(f"fact #{fact.id} is already inactive", severity="warning")
         return
@@ -37,7 +34,7 @@ def ask_deactivate(node: DOMNode, fact: Fact) -> None:
     app.push_screen(dialog, confirmed)
 
 
-async def _deactivate(app: KitApp, fact_id: int, reason: str) -> None:
+async def _deactivate(app: KitHost, fact_id: int, reason: str) -> None:
     with app.reporting():
         change = await app.client.deactivate_fact(fact_id, reason)
         app.notify(
@@ -48,7 +45,7 @@ async def _deactivate(app: KitApp, fact_id: int, reason: str) -> None:
 
 
 def ask_undo(node: DOMNode, pass_id: int) -> None:
-    app = cast("KitApp", node.app)
+    app = cast(KitHost, node.app)
     body = (
         f"Every change pass {pass_id} made is reverted: facts it changed or "
         "deactivated are restored, facts it added are deactivated. Each revert is recorded "
@@ -63,7 +60,7 @@ def ask_undo(node: DOMNode, pass_id: int) -> None:
     app.push_screen(dialog, confirmed)
 
 
-async def _undo(app: KitApp, pass_id: int) -> None:
+async def _undo(app: KitHost, pass_id: int) -> None:
     with app.reporting():
         result = await app.client.undo_pass(pass_id)
         app.notify(

@@ -12,8 +12,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Collapsible, Input, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
-from kit.agent import TurnResult
 from kit.memory.messages import ChatHistory, Message
+from kit.turn import TurnResult
 from tui.base import MemoryChanged, Pane
 from tui.format import clip, fact_line, plural
 

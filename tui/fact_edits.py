@@ -4,29 +4,26 @@ the fact's history at once. Retiring a fact is `ask_deactivate` (changes.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from textual.dom import DOMNode
 
 from kit.curator.owner import last_day
 from kit.curator.reports import OwnerChange
 from kit.memory.facts import Fact
-from tui.base import MemoryChanged, start_work
+from tui.base import KitHost, MemoryChanged, start_work
 from tui.dialogs import Confirm
 from tui.fact_form import FactDraft, FactForm
 from tui.format import fact_details
 
-if TYPE_CHECKING:
-    from tui.app import KitApp
-
 _DONE = {"add": "added", "edit": "saved", "pin": "pinned", "unpin": "unpinned", "retire": "retired"}
 
 
-def _app(node: DOMNode) -> KitApp:
-    return cast("KitApp", node.app)
+def _app(node: DOMNode) -> KitHost:
+    return cast(KitHost, node.app)
 
 
-def stored(app: KitApp, change: OwnerChange | None) -> None:
+def stored(app: KitHost, change: OwnerChange | None) -> None:
     """Tell the owner what was stored and how to take it back; refresh what is shown."""
     if change is None:
         return
@@ -98,7 +95,7 @@ def ask_pin(node: DOMNode, fact: Fact) -> None:
     app.push_screen(dialog, confirmed)
 
 
-async def _pin(app: KitApp, fact_id: int, pinned: bool) -> None:
+async def _pin(app: KitHost, fact_id: int, pinned: bool) -> None:
     with app.reporting():
         if pinned:
             change = await app.client.pin_fact(fact_id)

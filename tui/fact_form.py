@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -20,10 +20,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from kit.config import CATEGORIES
 from kit.curator.reports import OwnerChange
-from tui.base import start_work
-
-if TYPE_CHECKING:
-    from tui.app import KitApp
+from tui.base import KitHost, start_work
 
 
 @dataclass(frozen=True)
@@ -153,7 +150,7 @@ class FactForm(ModalScreen[OwnerChange | None]):
         start_work(self, self._store, draft, group="save")
 
     async def _store(self, draft: FactDraft) -> None:
-        app = cast("KitApp", self.app)
+        app = cast(KitHost, self.app)
         with app.reporting():  # a refusal is shown and the form stays open to fix it
             self.dismiss(await self._save(draft))
 

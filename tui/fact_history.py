@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import Any, ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -12,13 +12,10 @@ from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker
 
 from kit.memory.facts import Fact, HistoryEntry
-from tui.base import start_work
+from tui.base import KitHost, start_work
 from tui.changes import ask_deactivate, ask_undo
 from tui.fact_edits import ask_edit, ask_pin
 from tui.format import fact_details, history_change, history_source, when
-
-if TYPE_CHECKING:
-    from tui.app import KitApp
 
 
 class FactHistoryScreen(Screen[None]):
@@ -60,7 +57,7 @@ class FactHistoryScreen(Screen[None]):
         return start_work(self, self.reload, group="reload")
 
     async def reload(self) -> None:
-        app = cast("KitApp", self.app)
+        app = cast(KitHost, self.app)
         with app.reporting():
             facts = await app.client.facts(include_inactive=True)
             self.fact = next((f for f in facts if f.id == self.fact.id), self.fact)

@@ -3,7 +3,7 @@ the repeat, the text) with cancel, and the notices of reminders delivered to thi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import Any, ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -12,11 +12,8 @@ from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker
 
 from kit.reminders.store import Reminder
-from tui.base import start_work
+from tui.base import KitHost, start_work
 from tui.dialogs import Confirm
-
-if TYPE_CHECKING:
-    from tui.app import KitApp
 
 CHECK_SECONDS = 5.0  # how often an open TUI asks for reminders delivered to it
 EMPTY = "No reminders. Ask Kit in the chat, e.g. “remind me tomorrow at 9 to call Ana”."
@@ -33,8 +30,8 @@ class RemindersScreen(Screen[None]):
         self.reminders: list[Reminder] = []
 
     @property
-    def kit_app(self) -> KitApp:
-        return cast("KitApp", self.app)
+    def kit_app(self) -> KitHost:
+        return cast(KitHost, self.app)
 
     def compose(self) -> ComposeResult:
         yield Static("Reminders and scheduled tasks", id="reminders-title")
@@ -99,7 +96,7 @@ class RemindersScreen(Screen[None]):
         await self.reload()
 
 
-async def show_notices(app: KitApp) -> None:
+async def show_notices(app: KitHost) -> None:
     """Reminders delivered to this conversation (while open, or since it was last open)."""
     with app.reporting():
         for notice in await app.client.reminder_notices(app.conversation):

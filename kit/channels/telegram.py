@@ -49,7 +49,6 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
-from kit.agent import Inbound
 from kit.app import Services
 from kit.channels.chat_commands import COMMANDS, ChatCommands
 from kit.channels.formatting import markdown_to_html
@@ -62,6 +61,7 @@ from kit.errors import ConfigError, KitError
 from kit.notes.report import added_text
 from kit.notes.text import check_size, name_from_file
 from kit.reach import Reach
+from kit.turn import Inbound
 
 __all__ = ["EMPTY_ALLOWLIST", "TOKEN_ENV", "TelegramChannel", "api_urls", "reach_bot"]
 

@@ -25,7 +25,6 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import date
 from typing import Literal, TypeVar
 
-from kit.agent import TurnResult
 from kit.client import SEARCH_K, KitClient, ProgressSink, Status
 from kit.clock import Clock
 from kit.config import Settings
@@ -45,6 +44,7 @@ from kit.memory.search import Hit
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
 from kit.tools import DayRecord
+from kit.turn import TurnResult
 
 T = TypeVar("T")
 Mode = Literal["daemon", "standalone", "lost"]

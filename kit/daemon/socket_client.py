@@ -16,7 +16,6 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from kit.agent import TurnResult
 from kit.client import SEARCH_K, ProgressSink, Status
 from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, RemProgress, RemReport, UndoResult
@@ -40,6 +39,7 @@ from kit.memory.search import Hit
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
 from kit.tools import DayRecord
+from kit.turn import TurnResult
 
 # Errors keep their class across the socket, so callers can tell "not found" from "no model".
 _ERRORS: dict[str, type[KitError]] = {

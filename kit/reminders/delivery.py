@@ -20,13 +20,14 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
+from typing import Protocol
 
-from kit.agent import Agent, Inbound
 from kit.clock import Clock
 from kit.errors import shown
 from kit.prompts import Prompts
 from kit.reminders.rules import next_fire
 from kit.reminders.store import LOCAL_CHANNELS, AlreadySent, Delivery, ReminderStore
+from kit.turn import Inbound, TurnResult
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +68,16 @@ def _local_send(conversation: str, text: str) -> Awaitable[None]:
     return asyncio.sleep(0)
 
 
+class Turns(Protocol):
+    """What runs a task reminder's turn (the agent); named here so reminders need not import
+    the agent, whose tools import reminders."""
+
+    async def turn(self, inbound: Inbound) -> TurnResult: ...
+
+
 class Dispatcher:
     def __init__(
-        self, store: ReminderStore, agent: Agent, prompts: Prompts, clock: Clock, tz: tzinfo
+        self, store: ReminderStore, agent: Turns, prompts: Prompts, clock: Clock, tz: tzinfo
     ) -> None:
         self._store = store
         self._agent = agent

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 from datetime import UTC, date, datetime, timedelta
 
-from kit.agent import TurnResult
 from kit.client import ProgressSink, Status
 from kit.curator.records import PassRecord
 from kit.curator.reports import REM_STEPS, OwnerChange, RemProgress, RemReport, UndoResult
@@ -21,6 +20,7 @@ from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory, Message
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
+from kit.turn import TurnResult
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
