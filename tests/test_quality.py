@@ -77,3 +77,20 @@ def test_apscheduler_lives_in_scheduler_only() -> None:
         if pattern.search(path.read_text(encoding="utf-8"))
     ]
     assert outside == []
+
+
+def test_no_file_holds_merge_conflict_markers() -> None:
+    """A merge left unresolved in a prompt, doc or config goes unnoticed by the linters (a prompt
+    once carried both sides of a conflict to the model); every text file is checked."""
+    marker = re.compile(r"^(<{7}|>{7})( |$)", re.M)
+    found = []
+    for folder in ("kit", "kitd", "prompts", "scheduler", "tui", "tests", "bench", ".ci"):
+        for path in sorted((REPO / folder).rglob("*")):
+            if path.is_file() and path.suffix in {".py", ".md", ".toml", ".tcss", ".txt", ""}:
+                text = path.read_text(encoding="utf-8", errors="replace")
+                if marker.search(text):
+                    found.append(str(path.relative_to(REPO)))
+    for name in ("README.md", "config.toml", "pyproject.toml"):
+        if marker.search((REPO / name).read_text(encoding="utf-8")):
+            found.append(name)
+    assert not found, f"merge conflict markers in: {found}"
