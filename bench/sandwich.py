@@ -71,7 +71,7 @@ async def measure(size: int, days: int, count: int, real: Embedder | None) -> li
             began = time.perf_counter()
             await s.vectors.index_large()  # what background work does after loading
             graphs = time.perf_counter() - began
-            matrices = {k: m for (u, k), m in s.vectors._matrices.items() if u == user}
+            matrices = {k: m for (u, k), m in s.vectors.store._matrices.items() if u == user}
             everything = np.vstack([m.rows[: m.size] for m in matrices.values()])
             cost.query_time.laps.clear()
             build, base = Stopwatch(), Stopwatch()

@@ -35,10 +35,10 @@ from kit.memory.db import Database
 from kit.memory.facts import Facts
 from kit.memory.filter import FilteredSearch, ModelFilter
 from kit.memory.job_runs import JobRuns
-from kit.memory.lexical import LexicalIndex
 from kit.memory.messages import Messages
 from kit.memory.migrations import migrate
 from kit.memory.search import MemorySearch, RankingParams
+from kit.memory.store import lexical_search, open_database, vector_store
 from kit.memory.usage import UsageLog
 from kit.memory.vectors import VectorIndex
 from kit.memory.versions import MemoryVersions
@@ -128,7 +128,7 @@ async def build(
     tz = resolve_timezone(settings.schedule.timezone)
     prompts = Prompts()
     prompts.check()
-    db = await stack.enter_async_context(Database.open(settings.database_path))
+    db = await stack.enter_async_context(open_database(settings))
     await migrate(db, clock)
 
     problem = None
@@ -147,7 +147,9 @@ async def build(
     messages = Messages(db, clock, tz)
     facts = Facts(db, clock)
     days = Days(db, clock)
-    vectors = VectorIndex(db, embedder, settings.embedding.batch_size)
+    vectors = VectorIndex(
+        db, embedder, settings.embedding.batch_size, store=vector_store(db, embedder)
+    )
     memory = settings.memory
     params = RankingParams(
         threshold=memory.similarity_threshold,
@@ -155,7 +157,7 @@ async def build(
         recency_days=float(memory.recency_days),
     )
     notes = Notes(db, clock)
-    search = MemorySearch(facts, days, messages, vectors, LexicalIndex(db), params, tz, notes)
+    search = MemorySearch(facts, days, messages, vectors, lexical_search(db), params, tz, notes)
     model_filter = None
     if memory.filter == "model":
         model_filter = ModelFilter(metered, prompts, settings.llm, memory, tz)

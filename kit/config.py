@@ -17,6 +17,7 @@ from kit.errors import ConfigError
 from kit.files import check_private_dir
 
 FILTERS = ("none", "model")
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 CATEGORIES = ("person", "people", "preferences", "projects", "technical", "entities", "workflows")
 
 
@@ -114,6 +115,15 @@ class TelegramSettings:
 
 
 @dataclass(frozen=True)
+class StorageSettings:
+    """Where memory lives (kit/memory/store.py): "" or "sqlite:///path" (one file, the default:
+    kit.db in the data directory), or "postgresql://user@host:port/db" (a PostgreSQL server
+    with pgvector; the password comes from PGPASSWORD, never from this file)."""
+
+    url: str = ""
+
+
+@dataclass(frozen=True)
 class Settings:
     owner: OwnerSettings = field(default_factory=OwnerSettings)
     llm: LLMSettings = field(default_factory=LLMSettings)
@@ -124,12 +134,21 @@ class Settings:
     rem: RemSettings = field(default_factory=RemSettings)
     budget: BudgetSettings = field(default_factory=BudgetSettings)
     telegram: TelegramSettings = field(default_factory=TelegramSettings)
+    storage: StorageSettings = field(default_factory=StorageSettings)
     data_dir: Path = field(default_factory=lambda: default_data_dir())
     config_path: Path | None = None
 
     @property
     def database_path(self) -> Path:
+        """The SQLite file (`storage.url` "sqlite:///path", or kit.db in the data directory)."""
+        prefix = "sqlite://"
+        if self.storage.url.startswith(prefix):
+            return Path(self.storage.url[len(prefix) :]).expanduser()
         return self.data_dir / "kit.db"
+
+    @property
+    def on_postgres(self) -> bool:
+        return self.storage.url.startswith(POSTGRES_SCHEMES)
 
 
 def default_data_dir() -> Path:
@@ -314,9 +333,39 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
                 f"must be 0 (no per-user cap) or from {MIN_BUDGET_TOKENS:,} up to "
                 "budget.daily_tokens",
             )
+    if isinstance(section, StorageSettings):
+        check_storage_url(section.url, f"{source}: storage.url")
     if isinstance(section, TelegramSettings):
         telegram_ids(section, "allowed_user_ids", source)
         telegram_ids(section, "allowed_group_ids", source)
+
+
+def check_storage_url(url: str, where: str) -> None:
+    """ "", sqlite:///path or postgresql://user@host/db; never a password."""
+    if not url or url.startswith(POSTGRES_SCHEMES):
+        if has_password(url):
+            raise ConfigError(
+                f"{where} holds a password; remove it from the URL and set PGPASSWORD in "
+                "Kit's environment instead (a config file is no place for a secret)"
+            )
+        return
+    if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
+        return
+    raise ConfigError(
+        f"{where} must be empty (kit.db in the data directory), 'sqlite:///path/to/kit.db' "
+        "or 'postgresql://user@host:5432/dbname'"
+    )
+
+
+def has_password(url: str) -> bool:
+    """Whether a postgresql:// URL carries a password (user:secret@ or ?password=)."""
+    rest = url.split("://", 1)[-1]
+    authority = rest.split("/", 1)[0].split("?", 1)[0]
+    userinfo = authority.rpartition("@")[0]
+    query = rest.partition("?")[2]
+    return ":" in userinfo or any(
+        part.split("=", 1)[0].strip().lower() == "password" for part in query.split("&")
+    )
 
 
 # Plain ASCII digits only: str.isdigit() and int() also take "1²" or fullwidth "１２", which

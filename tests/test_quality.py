@@ -45,6 +45,8 @@ def test_mypy_strict_is_clean() -> None:
         ("usearch", {"kit/memory/ann.py"}),
         ("mcp", {"kit/mcp/server.py"}),
         ("pydantic", {"kit/mcp/server.py"}),  # the MCP SDK's schema language, there only
+        ("asyncpg", {"kit/memory/postgres/database.py"}),
+        ("aiosqlite", {"kit/memory/sqlite.py"}),
     ],
 )
 def test_each_sdk_is_imported_in_one_module(sdk: str, home: set[str]) -> None:

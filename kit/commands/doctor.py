@@ -28,7 +28,8 @@ from kit.memory.attempts import (
 from kit.memory.budget import ALL_USERS, Budget
 from kit.memory.db import Database
 from kit.memory.job_runs import JobRuns, JobTrouble
-from kit.memory.migrations import MIGRATIONS, migrate
+from kit.memory.migrations import migrate, migrations_for
+from kit.memory.store import open_database
 from kit.memory.usage import UsageLog
 from kit.prompts import Prompts
 from kit.reach import Reach
@@ -228,11 +229,12 @@ def _check_prompts(report: Report) -> None:
 
 async def _check_database(report: Report, settings: Settings) -> None:
     try:
-        async with Database.open(settings.database_path) as db:
+        async with open_database(settings) as db:
             applied = await migrate(db, SystemClock())
             await db.check_pages()
             note = f", applied {len(applied)} migration(s) now" if applied else ""
-            report.ok("database", f"{settings.database_path} (schema {len(MIGRATIONS)}{note})")
+            schema = len(migrations_for(db))
+            report.ok("database", f"{db.where}: {db.about} (schema {schema}{note})")
             await _check_jobs(report, db, settings)
             await _check_curation(report, db)
             await _check_background(report, db, settings)

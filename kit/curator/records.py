@@ -76,7 +76,7 @@ class PassLog:
     ) -> int:
         """Write a finished pass inside the caller's transaction; returns its id."""
         now = self._clock.now()
-        return await tx.execute(
+        return await tx.insert(
             "INSERT INTO passes (user_id, kind, category, started_at, finished_at, status,"
             " reason, detail_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (

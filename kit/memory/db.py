@@ -1,231 +1,67 @@
-"""The one SQLite file: a writer connection serialised by a lock, and reader connections.
+"""The database seam every memory module talks to, whichever engine is behind it.
 
-This class is the narrow storage interface the memory modules talk to. Writes go through
-`transaction()` (BEGIN IMMEDIATE ... COMMIT, rolled back whole on any error); reads use
-separate connections so they only ever see committed data (WAL lets all run at once). There
-are `READERS` of them, each on its own thread, so independent reads (a search's layers) run
-in parallel instead of queueing behind one another.
+Two implementations: one SQLite file (kit/memory/sqlite.py, the default) and a PostgreSQL
+server with pgvector (kit/memory/postgres/). Modules write their SQL once, in the subset both
+engines speak: `?` placeholders (the PostgreSQL adapter numbers them), `ON CONFLICT` upserts,
+`NULLS FIRST/LAST` where a column may be NULL, `insert()` for a new row's id, and the two
+functions the PostgreSQL schema adds under SQLite's names (`julianday`, `json_extract`, text
+only: cast what you compare). What genuinely differs (full-text search, vector search,
+physical erasure, integrity checks, backups) sits behind small per-concern interfaces with one
+implementation per engine, chosen once in `kit/memory/store.py`.
+
+Writes go through `transaction()`: one transaction that lands whole or not at all; every
+write transaction of a store is serialised with every other (one writer at a time, across
+processes too), so a transaction that reads and then writes sees no one else's write between.
+Reads outside a transaction see committed data only.
 """
 
 from __future__ import annotations
 
-import asyncio
-import os
-import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
-from pathlib import Path
-from typing import Any
-
-import aiosqlite
-
-from kit.errors import StorageError
-from kit.files import disk_full, os_error, private_dir
-from kit.memory.dbfile import check_database_file, create_database_file
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Literal, Protocol, TypeAlias
 
 Params = Sequence[Any] | dict[str, Any]
-READERS = 3  # one per search layer (facts, days, messages)
+Engine = Literal["sqlite", "postgres"]
 
 
-def storage_error(exc: sqlite3.Error, path: Path) -> StorageError:
-    """Translate SQLite's terse errors into something the owner can act on."""
-    text = str(exc)
-    # SQLite reports a full disk as a plain I/O error when it cannot grow its -shm file.
-    full = "full" in text or ("disk I/O error" in text and disk_full(path))
-    if "locked" in text or "busy" in text:
-        hint = "another program holds the database; stop it (or the other Kit) and try again"
-    elif full:
-        hint = "the disk is full; free some space and try again (nothing was half-written)"
-    elif "readonly" in text or "unable to open" in text:
-        hint = "check that the data directory exists and is writable by you"
-    elif "malformed" in text or "not a database" in text:
-        hint = "the file is damaged; restore it from a backup (kit backup makes one)"
-    else:
-        hint = "see the log for details"
-    return StorageError(f"{path}: database error ({text}); {hint}")
+# A result row: sqlite3.Row or asyncpg.Record. Both read by position and by column name, unpack,
+# and make a dict; typed loosely because each engine's class is its own.
+Row: TypeAlias = Any
 
 
-class Transaction:
-    """Statements inside one BEGIN IMMEDIATE ... COMMIT on the writer connection."""
+class Transaction(Protocol):
+    """Statements inside one write transaction."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
+    async def execute(self, sql: str, params: Params = ()) -> None: ...
 
-    async def execute(self, sql: str, params: Params = ()) -> int:
-        """Run one statement; returns lastrowid (useful after INSERT)."""
-        cursor = await self._conn.execute(sql, params)
-        rowid = cursor.lastrowid or 0
-        await cursor.close()
-        return rowid
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        """Run one INSERT into a table with an `id` column; returns the new row's id."""
+        ...
 
     async def execute_rowcount(self, sql: str, params: Params = ()) -> int:
-        cursor = await self._conn.execute(sql, params)
-        count = cursor.rowcount
-        await cursor.close()
-        return count
+        """Run one statement; returns how many rows it changed."""
+        ...
 
-    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
-        await self._conn.executemany(sql, rows)
-
-    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        cursor = await self._conn.execute(sql, params)
-        rows = await cursor.fetchall()
-        await cursor.close()
-        return list(rows)
-
-    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        cursor = await self._conn.execute(sql, params)
-        row = await cursor.fetchone()
-        await cursor.close()
-        return row
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None: ...
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None: ...
 
 
-class Database:
-    def __init__(
-        self, path: Path, writer: aiosqlite.Connection, readers: Sequence[aiosqlite.Connection]
-    ):
-        self.path = path
-        self._writer = writer
-        self._readers: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
-        for reader in readers:
-            self._readers.put_nowait(reader)
-        self._write_lock = asyncio.Lock()
+class Database(Protocol):
+    engine: Engine
+    where: str  # what to name in a message: the file, or the server (never a password)
+    about: str  # the engine and its version, e.g. "SQLite 3.40.1"
 
-    @classmethod
-    @asynccontextmanager
-    async def open(cls, path: Path) -> AsyncIterator[Database]:
-        """Open (creating if needed) the database file with 0600 permissions, WAL mode."""
-        private_dir(path.parent)
-        try:
-            if not path.exists():  # noqa: ASYNC240 - once at start-up, before any I/O loop
-                create_database_file(path)
-            else:
-                check_database_file(path)
-            for part in (
-                path,
-                path.with_name(path.name + "-wal"),
-                path.with_name(path.name + "-shm"),
-            ):
-                if part.exists() and part.stat().st_mode & 0o077:
-                    os.chmod(part, 0o600)  # private memory: tighten a copy made with looser rights
-        except sqlite3.Error as exc:
-            raise storage_error(exc, path) from exc
-        except OSError as exc:
-            raise os_error(exc, path, "cannot open the database") from exc
-        writer = None
-        readers: list[aiosqlite.Connection] = []
-        try:
-            writer = await _connect(path)
-            await _pragma(writer, "PRAGMA journal_mode=WAL")
-            for _ in range(READERS):
-                readers.append(await _connect(path))
-            db = cls(path, writer, readers)
-            yield db
-        except sqlite3.Error as exc:
-            raise storage_error(exc, path) from exc
-        finally:
-            for conn in (*readers, writer):
-                if conn is not None:
-                    await conn.close()
+    def transaction(self, *, erasing: bool = False) -> AbstractAsyncContextManager[Transaction]:
+        """One write transaction. With `erasing`, what it deletes is erased physically too
+        (`kit forget`): not left readable in free pages, logs or index segments."""
+        ...
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
-        """One write transaction: lands whole or not at all."""
-        async with self._write_lock:
-            try:
-                await self._writer.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise storage_error(exc, self.path) from exc
-            try:
-                yield Transaction(self._writer)
-            except BaseException as exc:
-                await self._writer.rollback()
-                if _is_environmental(exc):
-                    raise storage_error(exc, self.path) from exc  # type: ignore[arg-type]
-                raise
-            try:
-                await self._writer.commit()
-            except sqlite3.Error as exc:
-                await self._writer.rollback()
-                raise storage_error(exc, self.path) from exc
-
-    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        # One call on the connection's thread: the statement runs to completion before any
-        # other read starts. A statement left open across an await (execute, then fetch later)
-        # would keep one WAL snapshot alive for every read that overlaps it, and a turn could
-        # then miss the message it had just committed.
-        reader = await self._readers.get()
-        try:
-            rows = await reader.execute_fetchall(sql, params)
-        except sqlite3.Error as exc:
-            if not _is_environmental(exc):
-                raise
-            raise storage_error(exc, self.path) from exc
-        finally:
-            self._readers.put_nowait(reader)
-        return list(rows)
-
-    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        rows = await self.fetchall(sql, params)
-        return rows[0] if rows else None
-
-    async def scalar(self, sql: str, params: Params = ()) -> Any:
-        row = await self.fetchone(sql, params)
-        return None if row is None else row[0]
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None: ...
+    async def scalar(self, sql: str, params: Params = ()) -> Any: ...
 
     async def check_pages(self) -> None:
-        """Read every page once (`PRAGMA quick_check`: O(size), ~0.3 s per 260 MB): a damaged
-        page is found now, with what to do, not when a read happens to reach it."""
-        rows = await self.fetchall("PRAGMA quick_check(3)")
-        problems = [str(r[0]) for r in rows]
-        if problems != ["ok"]:
-            text = " ".join("; ".join(problems).replace("*** in database main ***", "").split())
-            raise StorageError(
-                f"{self.path}: the database failed its integrity check ({text[:200]}); "
-                "restore your latest backup over it (a file made by `kit backup`)"
-            )
-
-    async def checkpoint(self) -> bool:
-        """Copy the WAL into the main file and truncate it (after `kit forget`, so old page
-        images of erased rows do not linger). False when a reader elsewhere kept it busy."""
-        async with self._write_lock:
-            try:
-                cursor = await self._writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                row = await cursor.fetchone()
-                await cursor.close()
-            except sqlite3.Error as exc:
-                raise storage_error(exc, self.path) from exc
-        return row is not None and row[0] == 0
-
-
-async def _connect(path: Path) -> aiosqlite.Connection:
-    # isolation_level=None: we issue BEGIN/COMMIT ourselves, so transactions are explicit.
-    conn = await aiosqlite.connect(path, isolation_level=None, timeout=5.0)
-    try:
-        conn.row_factory = sqlite3.Row
-        for pragma in ("foreign_keys=ON", "busy_timeout=5000", "synchronous=NORMAL"):
-            await _pragma(conn, f"PRAGMA {pragma}")
-    except BaseException:
-        # Its worker thread is not a daemon: left open, it would keep the process alive.
-        await conn.close()
-        raise
-    return conn
-
-
-async def _pragma(conn: aiosqlite.Connection, sql: str) -> None:
-    # Drain and close: an unfinished PRAGMA statement keeps a lock on the file.
-    cursor = await conn.execute(sql)
-    await cursor.fetchall()
-    await cursor.close()
-
-
-def _is_environmental(exc: BaseException) -> bool:
-    """Locked, full, unreadable: the machine's fault, not a bug in our SQL."""
-    return (
-        isinstance(exc, sqlite3.OperationalError | sqlite3.DatabaseError)
-        and not isinstance(
-            exc, sqlite3.IntegrityError | sqlite3.ProgrammingError | sqlite3.InterfaceError
-        )
-        and "syntax error" not in str(exc)
-        and "no such" not in str(exc)
-    )
+        """Find damage now, with what to do (once per daemon start, and in `kit doctor`)."""
+        ...

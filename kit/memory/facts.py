@@ -207,7 +207,7 @@ class FactWriter:
     ) -> Fact:
         validate_fact_fields(category, content, confidence)
         now = to_iso(self._now)
-        fact_id = await self._tx.execute(
+        fact_id = await self._tx.insert(
             "INSERT INTO facts (user_id, category, subject, content, confidence, expires_at,"
             " active, pinned, owner_written, created_at, updated_at, content_hash)"
             " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",

@@ -8,15 +8,16 @@ explicit request. In ONE transaction:
     erased one, and are not forgotten themselves, are active again on their own;
   - day summaries in the range are deleted; for a person, the lines naming them are cut out of
     day summaries and conversation summaries (a summary left empty is deleted);
-  - their embeddings go too, and the FTS indexes are merged so no token of them lingers;
+  - their embeddings go too, and so does every token of them in the full-text indexes;
   - reminders naming the person, or asked for in the range, are deleted with their deliveries;
   - records derived from forgotten messages are scrubbed: every text of a curation pass that
     was rejected or failed over a batch holding one, every operation that cited one, anything
     quoting an erased fact or naming the person (pass records, REM reports, the curation
     progress's last errors), and the forgotten ids in them;
   - a `forget_log` row records when it happened, the scope kind and the counts, never what.
-Deleted pages are zeroed (`secure_delete`) and the WAL is checkpointed afterwards, so the text
-does not survive in the file's free space either.
+The transaction is an erasing one (kit/memory/db.py): on SQLite deleted pages are zeroed
+(`secure_delete`) and the WAL is checkpointed afterwards, so the text does not survive in the
+file's free space either; on PostgreSQL the touched tables are vacuumed after the commit.
 
 Text that refers to the person without naming them ("she", "my sister") cannot be found and is
 kept, unless a fact cites a forgotten message as its source.
@@ -39,7 +40,6 @@ from kit.memory.forget_scope import ForgetScope, Names
 from kit.notes.forget import erase_notes
 from kit.reminders.store import delete_for_forget as delete_reminders
 
-_FTS_TABLES = ("messages_fts", "facts_fts", "days_fts")
 _APPLIED = ("applied", "noop", "undone")  # pass statuses whose operations took effect
 _ID_LISTS = ("source_message_ids", "sources")  # message ids in pass records
 
@@ -62,17 +62,15 @@ class Forgetter:
         find what would go."""
         if dry_run:
             return await self.preview(user_id, scope)
-        async with self._db.transaction() as tx:
+        # erasing: deleted rows are erased physically too, not only unlinked (db.py)
+        async with self._db.transaction(erasing=True) as tx:
             plan = ForgetPlan(user_id, scope, self._tz)
             report = await plan.find(tx)
-            await tx.execute("PRAGMA secure_delete = ON")  # zero what is deleted, not just unlink
             report = await _Erase(tx, plan, now).run(report)
             await tx.execute(
                 "INSERT INTO forget_log (user_id, at, scope, counts_json) VALUES (?, ?, ?, ?)",
                 (user_id, to_iso(now), scope.kind, json.dumps(report.counts())),
             )
-            await tx.execute("PRAGMA secure_delete = OFF")
-        await self._db.checkpoint()  # old page images of the erased rows leave the WAL
         return report
 
 
@@ -120,8 +118,6 @@ class _Erase:
         scrubbed += await self._scrub_reports(erased_texts)
         await self._scrub_progress(erased_texts)
         await erase_notes(tx, self.user_id, plan.notes, self.now)
-        for table in _FTS_TABLES:  # merge segments: deleted tokens leave the index for good
-            await tx.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
         return ForgetReport(
             **{**asdict(report), "history_rows_erased": history_rows, "records_scrubbed": scrubbed}
         )

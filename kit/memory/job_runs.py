@@ -167,7 +167,7 @@ class JobRuns:
             )
             if held is not None:
                 await self._break_or_refuse(tx, held, label, now)
-            run_id = await tx.execute(
+            run_id = await tx.insert(
                 "INSERT INTO job_runs (job, user_id, scheduled_for, started_at, status,"
                 " lease_owner, lease_expires_at) VALUES (?, ?, ?, ?, 'running', ?, ?)",
                 (

@@ -1,10 +1,13 @@
-"""Lexical matching with SQLite FTS5 (porter stemming): names, dates and rare words."""
+"""Lexical matching: names, dates and rare words. On SQLite with FTS5 (porter stemming,
+BM25, here); on PostgreSQL with tsvector (kit/memory/postgres/lexical.py). Both take the same
+query words (`query_words`) and answer the same question (`LexicalSearch`)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Collection
 from datetime import datetime
+from typing import Protocol
 
 from kit.clock import to_iso
 from kit.memory.db import Database
@@ -30,18 +33,45 @@ def words_of(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
 
 
-def fts_query(text: str) -> str | None:
-    """An OR-query of the text's distinct content words, each quoted (no FTS syntax leaks)."""
+def query_words(text: str) -> list[str]:
+    """The text's distinct content words, at most 32: what a lexical search looks for."""
     words: list[str] = []
     for token in words_of(text):
         if token not in STOPWORDS and token not in words and (len(token) > 1 or token.isdigit()):
             words.append(token)
+    return words[:32]
+
+
+def fts_query(text: str) -> str | None:
+    """An OR-query of the text's distinct content words, each quoted (no FTS syntax leaks)."""
+    words = query_words(text)
     if not words:
         return None
-    return " OR ".join(f'"{w}"' for w in words[:32])
+    return " OR ".join(f'"{w}"' for w in words)
+
+
+class LexicalSearch(Protocol):
+    async def search(
+        self,
+        user_id: str,
+        kind: Kind,
+        text: str,
+        limit: int,
+        *,
+        now: datetime,
+        skip: Collection[int] = (),
+        context_weight: float = 0.0,
+    ) -> list[tuple[int, float]]:
+        """Ids and relevance scores (higher is better), best first. Facts: live ones only.
+        Messages: none of those in `skip` (they take no rank); words of the message before
+        one (its lexical unit's context, m010) count `context_weight` as much as its own, and
+        at 0 they are not matched at all."""
+        ...
 
 
 class LexicalIndex:
+    """SQLite's FTS5 tables, ranked by BM25."""
+
     def __init__(self, db: Database) -> None:
         self._db = db
 

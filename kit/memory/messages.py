@@ -220,7 +220,7 @@ class Messages:
         self, tx: Transaction, conversation: Conversation, items: Sequence[NewMessage], source: str
     ) -> list[int]:
         """Insert messages inside the caller's transaction (imports land whole or not at all)."""
-        ids = [await tx.execute(self._INSERT, self._row(conversation, i, source)) for i in items]
+        ids = [await tx.insert(self._INSERT, self._row(conversation, i, source)) for i in items]
         await self._touch(tx, conversation, items)
         return ids
 

@@ -549,10 +549,21 @@ MIGRATIONS: tuple[Migration, ...] = (
 )
 
 
+def migrations_for(db: Database) -> tuple[Migration, ...]:
+    """The engine's own list: SQLite's here, PostgreSQL's twins in postgres/migrations.py."""
+    if db.engine == "postgres":
+        from kit.memory.postgres.migrations import PG_MIGRATIONS
+
+        return PG_MIGRATIONS
+    return MIGRATIONS
+
+
 async def migrate(
-    db: Database, clock: Clock, migrations: tuple[Migration, ...] = MIGRATIONS
+    db: Database, clock: Clock, migrations: tuple[Migration, ...] | None = None
 ) -> list[str]:
-    """Apply every migration not yet applied, in order. Returns the names applied now."""
+    """Apply every migration not yet applied, in order. Returns the names applied now.
+    Each is checked again inside its transaction (which holds the store's write lock), so
+    two processes starting at once apply it once."""
     async with db.transaction() as tx:
         await tx.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations "
@@ -560,10 +571,14 @@ async def migrate(
         )
     done = {row[0] for row in await db.fetchall("SELECT name FROM schema_migrations")}
     applied: list[str] = []
-    for migration in migrations:
+    for migration in migrations_for(db) if migrations is None else migrations:
         if migration.name in done:
             continue
         async with db.transaction() as tx:
+            if await tx.fetchone(
+                "SELECT 1 FROM schema_migrations WHERE name = ?", (migration.name,)
+            ):
+                continue
             for statement in migration.statements:
                 await tx.execute(statement)
             await tx.execute(

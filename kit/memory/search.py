@@ -29,7 +29,7 @@ from kit.embed.base import Vectors
 from kit.memory.dates import mentions_time
 from kit.memory.days import Day, Days
 from kit.memory.facts import Fact, Facts
-from kit.memory.lexical import LexicalIndex
+from kit.memory.lexical import LexicalSearch
 from kit.memory.messages import Message, Messages
 from kit.memory.query import DatesAsWords, Query, understand
 from kit.memory.vectors import KINDS, Kind, VectorIndex
@@ -118,7 +118,7 @@ class MemorySearch:
         days: Days,
         messages: Messages,
         vectors: VectorIndex,
-        lexical: LexicalIndex,
+        lexical: LexicalSearch,
         params: RankingParams,
         tz: tzinfo = UTC,
         notes: Notes | None = None,

@@ -1,9 +1,11 @@
-"""The derived vector index: embeddings as BLOBs in SQLite, searched in memory with numpy.
+"""The derived vector index: embeddings of every fact, day and message, and their search.
 
 Rows are written without waiting for an embedding; `backfill()` fills in whatever is missing
 or stale (keyed by the source row's content hash and the model id), so the whole index can be
-rebuilt from the source rows at any time. Each (user, kind) gets an in-memory matrix, loaded
-on first search and kept current by backfill.
+rebuilt from the source rows at any time. Where vectors are kept and how they are searched is
+the engine's (`VectorStore`): on SQLite, BLOBs searched in memory with numpy, each (user,
+kind) an in-memory matrix, loaded on first search and kept current by backfill (below); on
+PostgreSQL, pgvector columns searched by the server (kit/memory/postgres/vectors.py).
 
 A matrix of `ANN_MIN_ROWS` or more also gets an HNSW graph (kit/memory/ann.py), built and
 extended by background work after backfill, never by a turn: until it exists, and for rows
@@ -16,8 +18,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Collection, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -186,13 +189,122 @@ def _int_array(values: Collection[int]) -> npt.NDArray[np.int64]:
     return np.fromiter(values, dtype=np.int64, count=len(values))
 
 
+class VectorStore(Protocol):
+    """Where vectors are kept and searched: one implementation per engine (store.py)."""
+
+    def encode(self, vector: Vectors) -> object:
+        """One vector as the `embeddings.vector` column takes it."""
+        ...
+
+    def writing(self) -> AbstractAsyncContextManager[object]:
+        """Held while a backfill batch is read, embedded, written and `stored`."""
+        ...
+
+    def stored(self, user_id: str, kind: Kind, ids: Sequence[int], vectors: Vectors) -> None:
+        """A batch just committed (a per-process cache takes it in)."""
+        ...
+
+    async def search(
+        self,
+        user_id: str,
+        kind: Kind,
+        query: Vectors,
+        k: int,
+        threshold: float,
+        only: Collection[int] | None,
+        skip: Collection[int],
+    ) -> list[tuple[int, float]]: ...
+
+    async def index_large(self) -> None:
+        """Background work after backfill: build or extend approximate indexes."""
+        ...
+
+    def forget_cache(self, user_id: str | None = None) -> None: ...
+
+
+class MatrixVectors:
+    """SQLite's: vectors as float32 BLOBs, searched in per-process matrices (numpy, and an
+    HNSW graph for big ones)."""
+
+    def __init__(self, db: Database, embedder: Embedder | None) -> None:
+        self._db = db
+        self._embedder = embedder
+        self._matrices: dict[tuple[str, Kind], _Matrix] = {}
+        self._lock = asyncio.Lock()  # matrix loads vs backfill writes
+
+    def encode(self, vector: Vectors) -> object:
+        return vector.astype(np.float32).tobytes()
+
+    def writing(self) -> AbstractAsyncContextManager[object]:
+        # Per batch: searches loading a matrix wait one batch at most.
+        return self._lock
+
+    def stored(self, user_id: str, kind: Kind, ids: Sequence[int], vectors: Vectors) -> None:
+        matrix = self._matrices.get((user_id, kind))
+        if matrix is not None:
+            matrix.upsert(ids, vectors)
+
+    async def index_large(self) -> None:
+        """Build or extend the approximate index of every loaded matrix that needs one, off
+        the event loop. Background work: a turn never waits for it (it scans exactly)."""
+        for matrix in list(self._matrices.values()):
+            if matrix.needs_ann():
+                await asyncio.to_thread(matrix.build_ann)
+
+    async def search(
+        self,
+        user_id: str,
+        kind: Kind,
+        query: Vectors,
+        k: int,
+        threshold: float,
+        only: Collection[int] | None,
+        skip: Collection[int],
+    ) -> list[tuple[int, float]]:
+        matrix = await self._matrix(user_id, kind)
+        return await asyncio.to_thread(matrix.search, query, k, threshold, only, skip)
+
+    async def _matrix(self, user_id: str, kind: Kind) -> _Matrix:
+        key = (user_id, kind)
+        matrix = self._matrices.get(key)
+        if matrix is not None:
+            return matrix
+        async with self._lock:
+            matrix = self._matrices.get(key)
+            if matrix is not None:
+                return matrix
+            assert self._embedder is not None
+            rows = await self._db.fetchall(
+                "SELECT item_id, vector FROM embeddings WHERE user_id = ? AND kind = ?"
+                " AND model_id = ?",
+                (user_id, kind, self._embedder.model_id),
+            )
+            matrix = _Matrix(self._embedder.dim)
+            if rows:
+                vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+                matrix.upsert([r[0] for r in rows], vectors.reshape(len(rows), -1))
+            self._matrices[key] = matrix
+            return matrix
+
+    def forget_cache(self, user_id: str | None = None) -> None:
+        """Drop in-memory matrices (after rows were removed); they reload on next search."""
+        for key in list(self._matrices):
+            if user_id is None or key[0] == user_id:
+                del self._matrices[key]
+
+
 class VectorIndex:
-    def __init__(self, db: Database, embedder: Embedder | None, batch_size: int = 64) -> None:
+    def __init__(
+        self,
+        db: Database,
+        embedder: Embedder | None,
+        batch_size: int = 64,
+        store: VectorStore | None = None,
+    ) -> None:
         self._db = db
         self.embedder = embedder
         self._batch_size = batch_size
-        self._matrices: dict[tuple[str, Kind], _Matrix] = {}
-        self._lock = asyncio.Lock()  # matrix loads vs backfill writes
+        self.store = store or MatrixVectors(db, embedder)
         self._swept: set[Kind] = set()  # kinds fully swept once by this process
 
     @property
@@ -235,8 +347,7 @@ class VectorIndex:
                 after = await self._newest_embedded(kind)
             while limit is None or done < limit:
                 batch = self._batch_size if limit is None else min(self._batch_size, limit - done)
-                # Locked per batch: searches loading a matrix wait one batch at most.
-                async with self._lock:
+                async with self.store.writing():
                     count, after = await self._backfill_batch(kind, batch, after)
                 done += count
                 if on_batch is not None and count:
@@ -248,11 +359,8 @@ class VectorIndex:
         return done
 
     async def index_large(self) -> None:
-        """Build or extend the approximate index of every loaded matrix that needs one, off
-        the event loop. Background work: a turn never waits for it (it scans exactly)."""
-        for matrix in list(self._matrices.values()):
-            if matrix.needs_ann():
-                await asyncio.to_thread(matrix.build_ann)
+        """Background work after backfill (approximate indexes); a turn never waits for it."""
+        await self.store.index_large()
 
     async def _newest_embedded(self, kind: Kind) -> int:
         """The highest id of `kind` with a vector from this model. Rows are embedded in id
@@ -283,10 +391,12 @@ class VectorIndex:
         vectors = await self.embedder.embed(texts)
         async with self._db.transaction() as tx:
             await tx.executemany(
-                "INSERT OR REPLACE INTO embeddings (kind, item_id, user_id, model_id,"
-                " content_hash, vector) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO embeddings (kind, item_id, user_id, model_id, content_hash, vector)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (kind, item_id, model_id) DO UPDATE"
+                " SET user_id = excluded.user_id, content_hash = excluded.content_hash,"
+                " vector = excluded.vector",
                 [
-                    (kind, r[0], r[1], model_id, r[2], vectors[i].astype(np.float32).tobytes())
+                    (kind, r[0], r[1], model_id, r[2], self.store.encode(vectors[i]))
                     for i, r in enumerate(rows)
                 ],
             )
@@ -294,9 +404,7 @@ class VectorIndex:
         for i, r in enumerate(rows):
             by_user.setdefault(r[1], []).append(i)
         for user_id, positions in by_user.items():
-            matrix = self._matrices.get((user_id, kind))
-            if matrix is not None:
-                matrix.upsert([rows[p][0] for p in positions], vectors[positions])
+            self.store.stored(user_id, kind, [rows[p][0] for p in positions], vectors[positions])
         return len(rows), int(rows[-1][0])
 
     async def search(
@@ -314,33 +422,8 @@ class VectorIndex:
         restricted to ids in `only` (when given) and never any in `skip`."""
         if self.embedder is None:
             return []
-        matrix = await self._matrix(user_id, kind)
-        return await asyncio.to_thread(matrix.search, query, k, threshold, only, skip)
-
-    async def _matrix(self, user_id: str, kind: Kind) -> _Matrix:
-        key = (user_id, kind)
-        matrix = self._matrices.get(key)
-        if matrix is not None:
-            return matrix
-        async with self._lock:
-            matrix = self._matrices.get(key)
-            if matrix is not None:
-                return matrix
-            assert self.embedder is not None
-            rows = await self._db.fetchall(
-                "SELECT item_id, vector FROM embeddings WHERE user_id = ? AND kind = ?"
-                " AND model_id = ?",
-                (user_id, kind, self.embedder.model_id),
-            )
-            matrix = _Matrix(self.embedder.dim)
-            if rows:
-                vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-                matrix.upsert([r[0] for r in rows], vectors.reshape(len(rows), -1))
-            self._matrices[key] = matrix
-            return matrix
+        return await self.store.search(user_id, kind, query, k, threshold, only, skip)
 
     def forget_cache(self, user_id: str | None = None) -> None:
-        """Drop in-memory matrices (after rows were removed); they reload on next search."""
-        for key in list(self._matrices):
-            if user_id is None or key[0] == user_id:
-                del self._matrices[key]
+        """Drop per-process caches of vectors (after rows were removed)."""
+        self.store.forget_cache(user_id)

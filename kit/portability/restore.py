@@ -116,7 +116,7 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
         fact = _Ids(await _ids_free(tx, "facts", [f["id"] for f in document["facts"]]))
         pas = _Ids(await _ids_free(tx, "passes", [p["id"] for p in document["passes"]]))
         for c in document["conversations"]:
-            conv.map[c["id"]] = await tx.execute(
+            conv.map[c["id"]] = await tx.insert(
                 "INSERT INTO conversations (id, user_id, channel, external_id, created_at,"
                 " last_message_at, window_summary, window_start_id)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
@@ -131,7 +131,7 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                 ),
             )
         for m in document["messages"]:
-            msg.map[m["id"]] = await tx.execute(
+            msg.map[m["id"]] = await tx.insert(
                 "INSERT INTO messages (id, user_id, conversation_id, role, speaker, text, at, day,"
                 " ref, source, content_hash, forwarded_from)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -157,7 +157,7 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                 (_window_start(c["window_start_id"], old_ids, msg.map), conv(c["id"])),
             )
         for p in document["passes"]:
-            pas.map[p["id"]] = await tx.execute(
+            pas.map[p["id"]] = await tx.insert(
                 "INSERT INTO passes (id, user_id, kind, category, started_at, finished_at, status,"
                 " reason, detail_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -173,7 +173,7 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                 ),
             )
         for f in document["facts"]:
-            fact.map[f["id"]] = await tx.execute(
+            fact.map[f["id"]] = await tx.insert(
                 "INSERT INTO facts (id, user_id, category, subject, content, confidence,"
                 " expires_at, active, pinned, created_at, updated_at, access_count,"
                 " last_accessed_at, content_hash, owner_written)"

@@ -76,7 +76,7 @@ async def test_deactivated_facts_do_not_come_back_through_the_graph(
     await kit.search("boat")  # loads the matrix
     await kit.settle()  # backfill, then the graph
     s = kit.services
-    matrix = s.vectors._matrices[("owner", "fact")]
+    matrix = s.vectors.store._matrices[("owner", "fact")]
     assert matrix.ann is not None and matrix.ann.upto == matrix.size
     assert gone.id in {h.id for h in await kit.search("What is the boat called?")}
     await kit.forget_fact(gone.id, reason="sold it")

@@ -10,8 +10,8 @@ import pytest
 
 from kit.clock import FakeClock, to_iso
 from kit.errors import StorageError
-from kit.memory.db import READERS, Database
 from kit.memory.migrations import MIGRATIONS, Migration, migrate
+from kit.memory.sqlite import READERS, SqliteDatabase
 
 # The columns the memory modules rely on. Later migrations may add more, never remove these.
 EXPECTED_COLUMNS = {
@@ -79,14 +79,14 @@ FTS = {"messages_fts": ("speaker", "text", "context"), "facts_fts": ("subject", 
        "note_chunks_fts": ("name", "heading", "text")}  # fmt: skip
 
 
-async def _columns(db: Database, table: str) -> list[str]:
+async def _columns(db: SqliteDatabase, table: str) -> list[str]:
     return [row[1] for row in await db.fetchall(f"PRAGMA table_info({table})")]
 
 
 async def test_blank_database_migrates_to_the_expected_schema(
     tmp_path: Path, clock: FakeClock
 ) -> None:
-    async with Database.open(tmp_path / "kit.db") as db:
+    async with SqliteDatabase.open(tmp_path / "kit.db") as db:
         applied = await migrate(db, clock)
         assert applied == [m.name for m in MIGRATIONS]
         tables = {
@@ -120,7 +120,7 @@ async def test_blank_database_migrates_to_the_expected_schema(
 
 async def test_unique_keys_hold(tmp_path: Path, clock: FakeClock) -> None:
     """One conversation per (user, channel, id), one day row per (user, day)."""
-    async with Database.open(tmp_path / "kit.db") as db:
+    async with SqliteDatabase.open(tmp_path / "kit.db") as db:
         await migrate(db, clock)
         # PRAGMAs read the connection's cached schema; a real query refreshes it first (on
         # each reader connection: reads take turns on them).
@@ -144,11 +144,11 @@ async def test_second_run_applies_nothing_and_keeps_bookkeeping(
     tmp_path: Path, clock: FakeClock
 ) -> None:
     path = tmp_path / "kit.db"
-    async with Database.open(path) as db:
+    async with SqliteDatabase.open(path) as db:
         await migrate(db, clock)
     first_time = to_iso(clock.now())
     clock.advance(timedelta(days=1))
-    async with Database.open(path) as db:
+    async with SqliteDatabase.open(path) as db:
         assert await migrate(db, clock) == []
         rows = await db.fetchall("SELECT name, applied_at FROM schema_migrations ORDER BY name")
     assert {r[0] for r in rows} == {m.name for m in MIGRATIONS}
@@ -170,7 +170,7 @@ async def test_failing_migration_leaves_nothing_behind(tmp_path: Path, clock: Fa
         Migration("m900_half", ("CREATE TABLE half (id INTEGER)", "CREATE TABLE half (id)")),
         Migration("m901_after", ("CREATE TABLE after_broken (id INTEGER)",)),
     )
-    async with Database.open(tmp_path / "kit.db") as db:
+    async with SqliteDatabase.open(tmp_path / "kit.db") as db:
         with pytest.raises(StorageError):
             await migrate(db, clock, broken)
         names = {r[0] for r in await db.fetchall("SELECT name FROM schema_migrations")}
@@ -185,7 +185,7 @@ async def test_damaged_file_is_a_storage_error_and_leaves_no_thread(tmp_path: Pa
     path.write_bytes(b"SQLite format 3\x00" + b"not a database " * 100)  # passes the header
     before = set(threading.enumerate())
     with pytest.raises(StorageError) as err:
-        async with Database.open(path):
+        async with SqliteDatabase.open(path):
             pass
     assert str(err.value).startswith(f"{path}: database error (file is not a database)")
     assert "restore it from a backup" in str(err.value)
@@ -199,10 +199,10 @@ async def test_curation_history_from_before_cited_sources_is_flagged_as_batch_wi
 ) -> None:
     """m007: a curator row's ids were its whole batch; a `remember` row's were its message."""
     before = tuple(m for m in MIGRATIONS if m.name < "m007")
-    async with Database.open(tmp_path / "kit.db") as db:
+    async with SqliteDatabase.open(tmp_path / "kit.db") as db:
         await migrate(db, clock, before)
         async with db.transaction() as tx:
-            fact = await tx.execute(
+            fact = await tx.insert(
                 "INSERT INTO facts (user_id, category, content, confidence, created_at, updated_at,"
                 " content_hash) VALUES ('owner', 'people', 'x', 1, '2026-01-01', '2026-01-01', 'h')"
             )

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.memory.db import Database
 from kit.memory.migrations import MIGRATIONS, migrate
+from kit.memory.sqlite import SqliteDatabase
 
 MONDAY = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 
@@ -49,10 +49,10 @@ async def test_messages_stored_before_the_migration_are_indexed_with_their_day(
     tmp_path: Path, clock: FakeClock
 ) -> None:
     before = tuple(m for m in MIGRATIONS if m.name < "m005")
-    async with Database.open(tmp_path / "kit.db") as db:
+    async with SqliteDatabase.open(tmp_path / "kit.db") as db:
         await migrate(db, clock, before)
         async with db.transaction() as tx:
-            conv = await tx.execute(
+            conv = await tx.insert(
                 "INSERT INTO conversations (user_id, channel, external_id, created_at)"
                 " VALUES ('owner', 'local', 'x', '2023-05-08T00:00:00+00:00')"
             )

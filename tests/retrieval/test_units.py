@@ -9,10 +9,10 @@ from pathlib import Path
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.memory.db import Database
 from kit.memory.forget import ForgetScope, Forgetter
 from kit.memory.messages import Conversation
 from kit.memory.migrations import MIGRATIONS, migrate
+from kit.memory.sqlite import SqliteDatabase
 
 LATER = timedelta(days=30)  # past the recency window
 
@@ -124,10 +124,10 @@ async def test_messages_stored_before_the_migration_get_their_units(
     tmp_path: Path, clock: FakeClock
 ) -> None:
     before = tuple(m for m in MIGRATIONS if m.name < "m010")
-    async with Database.open(tmp_path / "kit.db") as db:
+    async with SqliteDatabase.open(tmp_path / "kit.db") as db:
         await migrate(db, clock, before)
         async with db.transaction() as tx:
-            conv = await tx.execute(
+            conv = await tx.insert(
                 "INSERT INTO conversations (user_id, channel, external_id, created_at)"
                 " VALUES ('owner', 'local', 'x', '2023-05-08T00:00:00+00:00')"
             )

@@ -84,7 +84,7 @@ async def seed(kit: Kit, clock: FakeClock, user: str = "owner") -> Seeded:
         content="Bruno likes ramen; lunch on Fridays.",
     )
     async with s.db.transaction() as tx:
-        pass_id = await tx.execute(
+        pass_id = await tx.insert(
             "INSERT INTO passes (user_id, kind, category, started_at, finished_at, status,"
             " reason, detail_json) VALUES (?, 'curation', 'projects', ?, ?, 'applied', '', ?)",
             (
