@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -13,9 +13,10 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.config import ScheduleSettings, Settings
+from kit.config import ScheduleSettings, Settings, StorageSettings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
+from tests import postgres
 from tests.shared_model import MODEL_DIR, MODEL_NAME, require_model
 
 __all__ = ["MODEL_DIR", "MODEL_NAME"]
@@ -30,9 +31,75 @@ def clock() -> FakeClock:
     return FakeClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
 
 
+STORES = ("sqlite", "postgres")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "stores: the module's tests run on both stores, SQLite and PostgreSQL"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Tests marked `stores` (a module's `pytestmark`) run once per store; others on SQLite."""
+    if "store" in metafunc.fixturenames and metafunc.definition.get_closest_marker("stores"):
+        metafunc.parametrize("store", STORES, indirect=True)
+
+
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path / "data", schedule=ScheduleSettings(timezone="UTC"))
+def store(request: pytest.FixtureRequest) -> str:
+    """The engine a test's Kit runs on: "sqlite" unless its module is marked `stores`."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> postgres.TestServer:
+    """One PostgreSQL server with pgvector for the session (tests/postgres.py says which)."""
+    postgres.require()
+    return postgres.start(tmp_path_factory.mktemp("postgres") / "data")
+
+
+@pytest.fixture
+def storage_url(store: str, request: pytest.FixtureRequest) -> Iterator[str]:
+    """ "" for SQLite (kit.db in the data directory); a fresh database for PostgreSQL."""
+    if store == "sqlite":
+        yield ""
+        return
+    server: postgres.TestServer = request.getfixturevalue("postgres_server")
+    url = postgres.fresh_database(server)
+    yield url
+    postgres.drop_database(server, url)
+
+
+@pytest.fixture
+def elsewhere(settings: Settings, store: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """`elsewhere(name)`: settings for a second, empty Kit beside the test's own (another data
+    directory; on PostgreSQL another database)."""
+    made: list[str] = []
+
+    def other(name: str) -> Settings:
+        url = ""
+        if store == "postgres":
+            url = postgres.fresh_database(request.getfixturevalue("postgres_server"))
+            made.append(url)
+        return dataclasses.replace(
+            settings,
+            data_dir=settings.data_dir.parent / name,
+            storage=StorageSettings(url=url),
+        )
+
+    yield other
+    for url in made:
+        postgres.drop_database(request.getfixturevalue("postgres_server"), url)
+
+
+@pytest.fixture
+def settings(tmp_path: Path, storage_url: str) -> Settings:
+    return Settings(
+        data_dir=tmp_path / "data",
+        schedule=ScheduleSettings(timezone="UTC"),
+        storage=StorageSettings(url=storage_url),
+    )
 
 
 def with_memory(settings: Settings, **changes: Any) -> Settings:
@@ -47,7 +114,8 @@ def fake_llm() -> FakeLLM:
 
 @pytest.fixture
 async def kit(settings: Settings, fake_llm: FakeLLM, clock: FakeClock) -> AsyncIterator[Kit]:
-    """An in-process Kit on a real SQLite file, with a scripted model and a hashing embedder."""
+    """An in-process Kit on a real store (a SQLite file, or a PostgreSQL database for modules
+    marked `stores`), with a scripted model and a hashing embedder."""
     async with Kit.open(
         settings=settings, llm=fake_llm, embedder=HashingEmbedder(), clock=clock, background=False
     ) as opened:

@@ -89,7 +89,7 @@ class CurationProgress:
         sources = ",".join("?" * len(CURATED_SOURCES))
         rows = await self._db.fetchall(
             "SELECT c.id, c.user_id, c.last_message_at FROM conversations c"
-            " WHERE (? IS NULL OR c.user_id = ?) AND EXISTS (SELECT 1 FROM messages m"
+            " WHERE (CAST(? AS TEXT) IS NULL OR c.user_id = ?) AND EXISTS (SELECT 1 FROM messages m"
             f" WHERE m.conversation_id = c.id AND m.source IN ({sources}) AND m.id > ({marks}))"
             " ORDER BY c.id",
             (user_id, user_id, *CURATED_SOURCES, len(CATEGORIES)),
@@ -209,8 +209,8 @@ class CurationProgress:
 
     async def _ensure_row(self, tx: Transaction, batch: Batch) -> None:
         await tx.execute(
-            "INSERT OR IGNORE INTO curation_state (conversation_id, category, user_id,"
-            " curated_through, updated_at) VALUES (?, ?, ?, 0, ?)",
+            "INSERT INTO curation_state (conversation_id, category, user_id,"
+            " curated_through, updated_at) VALUES (?, ?, ?, 0, ?) ON CONFLICT DO NOTHING",
             (batch.conversation_id, batch.category, batch.user_id, to_iso(self._clock.now())),
         )
 

@@ -132,7 +132,7 @@ class PassLog:
         """The undo pass that undid `pass_id`, if any."""
         value = await self._db.scalar(
             "SELECT id FROM passes WHERE user_id = ? AND kind = 'undo'"
-            " AND json_extract(detail_json, '$.undoes') = ? ORDER BY id LIMIT 1",
+            " AND CAST(json_extract(detail_json, '$.undoes') AS BIGINT) = ? ORDER BY id LIMIT 1",
             (user_id, pass_id),
         )
         return None if value is None else int(value)

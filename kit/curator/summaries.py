@@ -131,9 +131,9 @@ class DaySummarizer:
             "SELECT m.day, COUNT(*) AS n, d.id, d.message_count FROM messages m"
             " LEFT JOIN days d ON d.user_id = m.user_id AND d.day = m.day"
             " WHERE m.user_id = ? AND m.source != 'job' AND m.day <= ?"
-            " GROUP BY m.day"
+            " GROUP BY m.day, d.id, d.message_count"  # one summary per day at most
             # message_count 0 on an existing summary means "not known" (e.g. a restored export)
-            " HAVING d.id IS NULL OR (d.message_count > 0 AND n > d.message_count)"
+            " HAVING d.id IS NULL OR (d.message_count > 0 AND COUNT(*) > d.message_count)"
             " ORDER BY m.day",
             (user_id, last.isoformat()),
         )

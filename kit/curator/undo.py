@@ -137,7 +137,7 @@ class PassUndo:
         marks = ",".join("?" * len(befores))
         rows = await tx.fetchall(
             "SELECT h.fact_id, h.pass_id, h.actor, h.operation, h.at, p.kind, p.status,"
-            " json_extract(p.detail_json, '$.undoes') FROM fact_history h"
+            " CAST(json_extract(p.detail_json, '$.undoes') AS BIGINT) FROM fact_history h"
             " LEFT JOIN passes p ON p.id = h.pass_id"
             f" WHERE h.user_id = ? AND h.id > ? AND h.fact_id IN ({marks}) ORDER BY h.id",
             (user_id, last_row, *befores),

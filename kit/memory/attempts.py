@@ -154,8 +154,9 @@ class Attempts:
         self, *, kind: str | None = None, user_id: str | None = None, item: str | None = None
     ) -> list[Attempt]:
         rows = await self._db.fetchall(
-            f"SELECT {_COLUMNS} FROM work_attempts WHERE (? IS NULL OR kind = ?)"
-            " AND (? IS NULL OR user_id = ?) AND (? IS NULL OR item = ?)"
+            f"SELECT {_COLUMNS} FROM work_attempts WHERE (CAST(? AS TEXT) IS NULL OR kind = ?)"
+            " AND (CAST(? AS TEXT) IS NULL OR user_id = ?)"
+            " AND (CAST(? AS TEXT) IS NULL OR item = ?)"
             " ORDER BY user_id, kind, item",
             (kind, kind, user_id, user_id, item, item),
         )

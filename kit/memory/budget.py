@@ -157,8 +157,11 @@ class Budget:
                 return
             # New today, or the cap was raised since the last pause: a new pause.
             await tx.execute(
-                "INSERT OR REPLACE INTO budget_pauses (day, scope, paused_at, last_refused_at,"
-                " refused, spent, budget) VALUES (?, ?, ?, ?, 1, ?, ?)",
+                "INSERT INTO budget_pauses (day, scope, paused_at, last_refused_at,"
+                " refused, spent, budget) VALUES (?, ?, ?, ?, 1, ?, ?)"
+                " ON CONFLICT (day, scope) DO UPDATE SET paused_at = excluded.paused_at,"
+                " last_refused_at = excluded.last_refused_at, refused = 1,"
+                " spent = excluded.spent, budget = excluded.budget",
                 (day, scope, to_iso(now), to_iso(now), spent, limit),
             )
         who = "all users" if scope == ALL_USERS else repr(scope)

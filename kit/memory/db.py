@@ -22,6 +22,10 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, Literal, Protocol, TypeAlias
 
 Params = Sequence[Any] | dict[str, Any]
+
+# A column compared without its index, so the planner looks rows up by id instead of scanning
+# a user's whole index range (SQLite's `+col`; an expression works on both engines).
+NO_INDEX = "({} || '')"
 Engine = Literal["sqlite", "postgres"]
 
 

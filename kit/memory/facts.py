@@ -15,7 +15,7 @@ from typing import Any
 from kit.clock import Clock, from_iso, to_iso
 from kit.config import CATEGORIES
 from kit.errors import InputError, NotFound
-from kit.memory.db import Database, Transaction
+from kit.memory.db import NO_INDEX, Database, Transaction
 from kit.memory.hashes import content_hash
 
 # A fact whose confidence is below this is no longer shown to the model (core facts, retrieval,
@@ -313,7 +313,7 @@ class FactWriter:
         await self._tx.execute(  # merges happen in a pass: look only at the passes it was in
             "UPDATE fact_history SET reason = ? WHERE fact_id != ? AND pass_id IN"
             " (SELECT pass_id FROM fact_history WHERE fact_id = ? AND pass_id IS NOT NULL)"
-            " AND json_extract(after_json, '$.replaced_by') = ?",
+            " AND CAST(json_extract(after_json, '$.replaced_by') AS BIGINT) = ?",
             (FORGOTTEN, fact_id, fact_id, fact_id),
         )
         blank = replace(before, subject="", content=FORGOTTEN)
@@ -436,8 +436,8 @@ class Facts:
         if ids is not None:
             if not ids:
                 return []
-            # "+user_id": look the ids up by rowid, not by scanning the user's index range
-            sql = sql.replace("WHERE user_id", "WHERE +user_id", 1)
+            # look the ids up by id, not by scanning the user's index range
+            sql = sql.replace("WHERE user_id", f"WHERE {NO_INDEX.format('user_id')}", 1)
             sql += f" AND id IN ({','.join('?' * len(ids))})"
             params.extend(ids)
         rows = await self._db.fetchall(sql + " ORDER BY id", params)

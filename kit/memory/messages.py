@@ -13,7 +13,7 @@ from typing import Any
 
 from kit.clock import Clock, from_iso, local_date, to_iso
 from kit.llm.base import Role
-from kit.memory.db import Database, Transaction
+from kit.memory.db import NO_INDEX, Database, Transaction
 from kit.memory.hashes import content_hash
 from kit.neutralise import neutralise
 
@@ -124,8 +124,8 @@ class Messages:
             return found
         async with self._db.transaction() as tx:
             await tx.execute(
-                "INSERT OR IGNORE INTO conversations (user_id, channel, external_id, created_at)"
-                " VALUES (?, ?, ?, ?)",
+                "INSERT INTO conversations (user_id, channel, external_id, created_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (user_id, channel, external_id, to_iso(self._clock.now())),
             )
         found = await self._find_conversation(user_id, channel, external_id)
@@ -210,10 +210,11 @@ class Messages:
         self, tx: Transaction, conversation: Conversation, items: Sequence[NewMessage]
     ) -> None:
         if items:
+            latest = max(to_iso(item.at) for item in items)
             await tx.execute(
-                "UPDATE conversations SET last_message_at = MAX(COALESCE(last_message_at, ''), ?)"
-                " WHERE id = ?",
-                (max(to_iso(item.at) for item in items), conversation.id),
+                "UPDATE conversations SET last_message_at = ?"
+                " WHERE id = ? AND (last_message_at IS NULL OR last_message_at < ?)",
+                (latest, conversation.id, latest),
             )
 
     async def insert_many(
@@ -260,25 +261,26 @@ class Messages:
                 added += await self.insert_bulk(tx, conversation, batch, source)
             return added
         for table in ("import_staging", "import_present"):
-            await tx.execute(f"DROP TABLE IF EXISTS temp.{table}")
+            await tx.execute(f"DROP TABLE IF EXISTS {table}")
         await tx.execute(
-            "CREATE TEMP TABLE import_staging (seq INTEGER PRIMARY KEY, role TEXT, speaker TEXT,"
+            "CREATE TEMP TABLE import_staging (seq BIGINT PRIMARY KEY, role TEXT, speaker TEXT,"
             " text TEXT, at TEXT, day TEXT, ref TEXT, content_hash TEXT, forwarded_from TEXT)"
         )
         await tx.execute(
-            "CREATE TEMP TABLE import_present (at TEXT, role TEXT, content_hash TEXT, n INTEGER,"
-            " PRIMARY KEY (at, role, content_hash)) WITHOUT ROWID"
+            "CREATE TEMP TABLE import_present (at TEXT, role TEXT, content_hash TEXT, n BIGINT,"
+            " PRIMARY KEY (at, role, content_hash))"
         )
         await tx.execute(
-            "INSERT INTO temp.import_present SELECT at, role, content_hash, COUNT(*)"
+            "INSERT INTO import_present SELECT at, role, content_hash, COUNT(*)"
             " FROM messages WHERE conversation_id = ? GROUP BY at, role, content_hash",
             (conversation.id,),
         )
+        seq = 0
         for batch in batches:
             await tx.executemany(
-                "INSERT INTO temp.import_staging (role, speaker, text, at, day, ref, content_hash,"
-                " forwarded_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [self._staged(conversation, item) for item in batch],
+                "INSERT INTO import_staging (seq, role, speaker, text, at, day, ref, content_hash,"
+                " forwarded_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(seq := seq + 1, *self._staged(conversation, item)) for item in batch],
             )
             await self._touch(tx, conversation, batch)
         added = await tx.execute_rowcount(
@@ -286,13 +288,13 @@ class Messages:
             " source, content_hash, forwarded_from)"
             " SELECT ?, ?, role, speaker, text, at, day, ref, ?, content_hash, forwarded_from FROM"
             " (SELECT *, ROW_NUMBER() OVER (PARTITION BY at, role, content_hash ORDER BY seq)"
-            "  AS copy FROM temp.import_staging) AS s"
-            " LEFT JOIN temp.import_present AS p USING (at, role, content_hash)"
+            "  AS copy FROM import_staging) AS s"
+            " LEFT JOIN import_present AS p USING (at, role, content_hash)"
             " WHERE s.copy > COALESCE(p.n, 0) ORDER BY s.seq",
             (conversation.user_id, conversation.id, source),
         )
         for table in ("import_staging", "import_present"):
-            await tx.execute(f"DROP TABLE temp.{table}")
+            await tx.execute(f"DROP TABLE {table}")
         return added
 
     def _staged(self, conversation: Conversation, item: NewMessage) -> tuple[Any, ...]:
@@ -348,8 +350,9 @@ class Messages:
             return []
         marks = ",".join("?" * len(ids))
         rows = await self._db.fetchall(
-            # "+user_id": rowid lookups, not a scan of the user's index range (O(n) per search)
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE +user_id = ? AND id IN ({marks})",
+            # id lookups, not a scan of the user's index range (O(n) per search)
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE {NO_INDEX.format('user_id')} = ?"
+            f" AND id IN ({marks})",
             (user_id, *ids),
         )
         return [_message(r) for r in rows]
@@ -359,10 +362,11 @@ class Messages:
     ) -> list[Message]:
         """A conversation's messages with ids after `after_id` (up to `through_id`), oldest
         first: how the curator reads what it has not curated yet."""
+        upto = "" if through_id is None else f" AND id <= {int(through_id)}"
         rows = await self._db.fetchall(
             f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? AND id > ?"
-            " AND (? IS NULL OR id <= ?) ORDER BY id LIMIT ?",
-            (conversation_id, after_id, through_id, through_id, limit),
+            f"{upto} ORDER BY id LIMIT ?",
+            (conversation_id, after_id, limit),
         )
         return [_message(r) for r in rows]
 
@@ -377,17 +381,19 @@ class Messages:
             return {}
         marks = ",".join("?" * len(ids))
         when = to_iso(now)
-        days = within.total_seconds() / 86400 if within is not None else None
+        near_p = near_n = ""
+        if within is not None:
+            days = within.total_seconds() / 86400
+            near_p = f" AND julianday(m.at) - julianday(p.at) <= {days!r}"
+            near_n = f" AND julianday(n.at) - julianday(m.at) <= {days!r}"
         rows = await self._db.fetchall(
             "SELECT m.id, p.id, n.id FROM messages m"
             " LEFT JOIN messages p ON p.id = (SELECT id FROM messages WHERE conversation_id ="
-            "  m.conversation_id AND id < m.id AND at <= ? ORDER BY id DESC LIMIT 1)"
-            "  AND (? IS NULL OR julianday(m.at) - julianday(p.at) <= ?)"
+            f"  m.conversation_id AND id < m.id AND at <= ? ORDER BY id DESC LIMIT 1){near_p}"
             " LEFT JOIN messages n ON n.id = (SELECT id FROM messages WHERE conversation_id ="
-            "  m.conversation_id AND id > m.id AND at <= ? ORDER BY id LIMIT 1)"
-            "  AND (? IS NULL OR julianday(n.at) - julianday(m.at) <= ?)"
-            f" WHERE +m.user_id = ? AND m.id IN ({marks})",  # by rowid
-            (when, days, days, when, days, days, user_id, *ids),
+            f"  m.conversation_id AND id > m.id AND at <= ? ORDER BY id LIMIT 1){near_n}"
+            f" WHERE {NO_INDEX.format('m.user_id')} = ? AND m.id IN ({marks})",  # by id
+            (when, when, user_id, *ids),
         )
         return {int(r[0]): (r[1], r[2]) for r in rows}
 

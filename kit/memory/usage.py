@@ -66,7 +66,7 @@ class UsageLog:
         value = await self._db.scalar(
             "SELECT COALESCE(SUM(input_tokens + output_tokens + cache_read_tokens"
             " + cache_write_tokens), 0) FROM llm_usage WHERE at >= ?"
-            f" AND purpose NOT IN ({marks}) AND (? IS NULL OR user_id = ?)",
+            f" AND purpose NOT IN ({marks}) AND (CAST(? AS TEXT) IS NULL OR user_id = ?)",
             (to_iso(since), *FOREGROUND_PURPOSES, user_id, user_id),
         )
         return int(value or 0)

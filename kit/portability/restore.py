@@ -94,6 +94,13 @@ class _Ids:
     def wanted(self, old: int) -> int | None:
         return old if self.keep else None
 
+    def row(self, sql: str, params: tuple[Any, ...]) -> tuple[str, tuple[Any, ...]]:
+        """An INSERT whose first column is `id` (first value `wanted`): as it is when ids are
+        kept, without the id otherwise (the database picks one)."""
+        if self.keep:
+            return sql, params
+        return sql.replace("(id, ", "(", 1).replace("VALUES (?, ", "VALUES (", 1), params[1:]
+
     def __call__(self, old: int | None) -> int | None:
         return None if old is None else self.map.get(old)
 
@@ -117,38 +124,42 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
         pas = _Ids(await _ids_free(tx, "passes", [p["id"] for p in document["passes"]]))
         for c in document["conversations"]:
             conv.map[c["id"]] = await tx.insert(
-                "INSERT INTO conversations (id, user_id, channel, external_id, created_at,"
-                " last_message_at, window_summary, window_start_id)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
-                (
-                    conv.wanted(c["id"]),
-                    user_id,
-                    c["channel"],
-                    c["external_id"],
-                    c["created_at"],
-                    c["last_message_at"],
-                    c["window_summary"],
-                ),
+                *conv.row(
+                    "INSERT INTO conversations (id, user_id, channel, external_id, created_at,"
+                    " last_message_at, window_summary, window_start_id)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
+                    (
+                        conv.wanted(c["id"]),
+                        user_id,
+                        c["channel"],
+                        c["external_id"],
+                        c["created_at"],
+                        c["last_message_at"],
+                        c["window_summary"],
+                    ),
+                )
             )
         for m in document["messages"]:
             msg.map[m["id"]] = await tx.insert(
-                "INSERT INTO messages (id, user_id, conversation_id, role, speaker, text, at, day,"
-                " ref, source, content_hash, forwarded_from)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    msg.wanted(m["id"]),
-                    user_id,
-                    conv(m["conversation_id"]),
-                    m["role"],
-                    m["speaker"],
-                    m["text"],
-                    m["at"],
-                    m["day"],
-                    m["ref"],
-                    m["source"],
-                    content_hash(m["speaker"], m["text"]),
-                    m.get("forwarded_from"),  # absent in exports made before it existed
-                ),
+                *msg.row(
+                    "INSERT INTO messages (id, user_id, conversation_id, role, speaker, text, at,"
+                    " day, ref, source, content_hash, forwarded_from)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        msg.wanted(m["id"]),
+                        user_id,
+                        conv(m["conversation_id"]),
+                        m["role"],
+                        m["speaker"],
+                        m["text"],
+                        m["at"],
+                        m["day"],
+                        m["ref"],
+                        m["source"],
+                        content_hash(m["speaker"], m["text"]),
+                        m.get("forwarded_from"),  # absent in exports made before it existed
+                    ),
+                )
             )
         old_ids = sorted(msg.map)
         for c in document["conversations"]:
@@ -158,43 +169,47 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
             )
         for p in document["passes"]:
             pas.map[p["id"]] = await tx.insert(
-                "INSERT INTO passes (id, user_id, kind, category, started_at, finished_at, status,"
-                " reason, detail_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    pas.wanted(p["id"]),
-                    user_id,
-                    p["kind"],
-                    p["category"],
-                    p["started_at"],
-                    p["finished_at"],
-                    p["status"],
-                    p["reason"],
-                    json.dumps(p["detail"]),
-                ),
+                *pas.row(
+                    "INSERT INTO passes (id, user_id, kind, category, started_at, finished_at,"
+                    " status, reason, detail_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        pas.wanted(p["id"]),
+                        user_id,
+                        p["kind"],
+                        p["category"],
+                        p["started_at"],
+                        p["finished_at"],
+                        p["status"],
+                        p["reason"],
+                        json.dumps(p["detail"]),
+                    ),
+                )
             )
         for f in document["facts"]:
             fact.map[f["id"]] = await tx.insert(
-                "INSERT INTO facts (id, user_id, category, subject, content, confidence,"
-                " expires_at, active, pinned, created_at, updated_at, access_count,"
-                " last_accessed_at, content_hash, owner_written)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    fact.wanted(f["id"]),
-                    user_id,
-                    f["category"],
-                    f["subject"],
-                    f["content"],
-                    float(f["confidence"]),
-                    f["expires_at"],
-                    int(f["active"]),
-                    int(f["pinned"]),
-                    f["created_at"],
-                    f["updated_at"],
-                    f["access_count"],
-                    f["last_accessed_at"],
-                    content_hash(f["subject"], f["content"]),
-                    int(f.get("owner_written", False)),  # exports before m019 lack it
-                ),
+                *fact.row(
+                    "INSERT INTO facts (id, user_id, category, subject, content, confidence,"
+                    " expires_at, active, pinned, created_at, updated_at, access_count,"
+                    " last_accessed_at, content_hash, owner_written)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        fact.wanted(f["id"]),
+                        user_id,
+                        f["category"],
+                        f["subject"],
+                        f["content"],
+                        float(f["confidence"]),
+                        f["expires_at"],
+                        int(f["active"]),
+                        int(f["pinned"]),
+                        f["created_at"],
+                        f["updated_at"],
+                        f["access_count"],
+                        f["last_accessed_at"],
+                        content_hash(f["subject"], f["content"]),
+                        int(f.get("owner_written", False)),  # exports before m019 lack it
+                    ),
+                )
             )
         for f in document["facts"]:
             if f["replaced_by"] is not None:  # links only once every fact has its new id
@@ -210,23 +225,25 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
         hist = _Ids(await _ids_free(tx, "fact_history", [h["id"] for h, _ in entries]))
         for h, fact_id in entries:
             await tx.execute(
-                "INSERT INTO fact_history (id, fact_id, user_id, at, actor, operation, pass_id,"
-                " reason, before_json, after_json, source_message_ids, sources_are_batch)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    hist.wanted(h["id"]),
-                    fact(fact_id),
-                    user_id,
-                    h["at"],
-                    h["actor"],
-                    h["operation"],
-                    pas(h["pass_id"]),
-                    h["reason"],
-                    _snapshot(h["before"], fact),
-                    _snapshot(h["after"], fact),
-                    json.dumps([msg.map[i] for i in h["source_message_ids"] if i in msg.map]),
-                    int(_sources_are_batch(h)),
-                ),
+                *hist.row(
+                    "INSERT INTO fact_history (id, fact_id, user_id, at, actor, operation, pass_id,"
+                    " reason, before_json, after_json, source_message_ids, sources_are_batch)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        hist.wanted(h["id"]),
+                        fact(fact_id),
+                        user_id,
+                        h["at"],
+                        h["actor"],
+                        h["operation"],
+                        pas(h["pass_id"]),
+                        h["reason"],
+                        _snapshot(h["before"], fact),
+                        _snapshot(h["after"], fact),
+                        json.dumps([msg.map[i] for i in h["source_message_ids"] if i in msg.map]),
+                        int(_sources_are_batch(h)),
+                    ),
+                )
             )
         for d in document["days"]:
             await tx.execute(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.llm.fake import FakeLLM
@@ -15,6 +17,8 @@ from kit.memory.attempts import (
     safe_reason,
 )
 from tests.core.test_window import add_notes
+
+pytestmark = pytest.mark.stores
 
 
 async def test_a_failed_item_waits_out_a_growing_backoff_then_is_held(

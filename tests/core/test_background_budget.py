@@ -25,6 +25,8 @@ from tests.core.test_window import add_notes
 from tests.curation.helpers import by_category, say
 from tests.rem.helpers import bullets, chat_on
 
+pytestmark = pytest.mark.stores
+
 CAP = 100_000
 MONDAY = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # the conftest clock's start
 SUNDAY = MONDAY.date() - timedelta(days=1)

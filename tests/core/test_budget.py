@@ -13,6 +13,8 @@ from kit.memory.facts import Fact
 from kit.memory.messages import Conversation
 from tests.conftest import with_memory
 
+pytestmark = pytest.mark.stores
+
 QUERY = "How is the garden doing?"
 
 

@@ -19,6 +19,8 @@ from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import NewMessage
 
+pytestmark = pytest.mark.stores
+
 pytestmark = pytest.mark.integration
 
 # Runs in a child process through the public API; prints a line once its writes are done (or,

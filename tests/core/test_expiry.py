@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.memory.facts import Fact
+
+pytestmark = pytest.mark.stores
 
 
 async def seed(kit: Kit, clock: FakeClock) -> dict[str, Fact]:

@@ -12,6 +12,8 @@ from kit.errors import NotFound
 from kit.memory.facts import Provenance
 from kit.memory.vectors import KINDS
 
+pytestmark = pytest.mark.stores
+
 USERS = ("ana", "ben")
 SHARED = "garden tomatoes"  # both users talk about the same topic
 

@@ -17,6 +17,8 @@ from kit.memory.facts import MIN_SHOWN_CONFIDENCE, Fact
 from kit.memory.messages import Message
 from tests.core.embedders import CosineTable
 
+pytestmark = pytest.mark.stores
+
 
 @asynccontextmanager
 async def open_kit(settings: Settings, clock: FakeClock, embedder: Embedder) -> AsyncIterator[Kit]:

@@ -6,6 +6,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
 
+import pytest
+
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import Settings
@@ -13,6 +15,8 @@ from kit.embed.base import Embedder
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
 from kit.memory.facts import Provenance
+
+pytestmark = pytest.mark.stores
 
 QUERIES = ("garden beans", "Ana's sister", "boiler repair", "what did we plant")
 

@@ -14,6 +14,8 @@ from kit.llm.base import LLMReply, LLMRequest, TextBlock, Usage
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import Conversation
 
+pytestmark = pytest.mark.stores
+
 LINE = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d\] (Owner|Kit): note (\d+)\b", re.M)
 
 

@@ -14,7 +14,10 @@ from kit.api import Kit
 from kit.curator.ops import Deactivate, Insert, Operation, Replace, Update
 from kit.errors import InputError
 from kit.memory.facts import Provenance
+from tests.crash import crash_on_insert
 from tests.curation.helpers import add_facts, all_facts, table_counts
+
+pytestmark = pytest.mark.stores
 
 USER = "owner"
 
@@ -340,16 +343,17 @@ async def test_unknown_category_is_an_input_error(kit: Kit) -> None:
 
 
 async def test_crash_in_the_middle_of_a_pass_leaves_the_database_as_before(kit: Kit) -> None:
-    """The third history row of the pass makes SQLite abort: the first two changes roll back."""
+    """The third history row of the pass makes the database abort: the first two changes roll
+    back."""
     facts = await add_facts(kit, "people", ["Ana", "Bob", "Caro"])
     before = await all_facts(kit)
     counts = await table_counts(kit)
-    async with kit.services.db.transaction() as tx:
-        await tx.execute(
-            "CREATE TRIGGER boom BEFORE INSERT ON fact_history WHEN "
-            f"(SELECT COUNT(*) FROM fact_history) >= {counts['fact_history'] + 2} "
-            "BEGIN SELECT RAISE(ABORT, 'simulated crash'); END"
-        )
+    await crash_on_insert(
+        kit.services.db,
+        "fact_history",
+        "simulated crash",
+        when=f"(SELECT COUNT(*) FROM fact_history) >= {counts['fact_history'] + 2}",
+    )
     with pytest.raises(Exception, match="simulated crash"):
         await kit.services.curator.apply_ops(
             USER, "people",

@@ -17,7 +17,10 @@ from kit.embed.hashing import HashingEmbedder
 from kit.errors import LLMOutputError, LLMUnavailable
 from kit.llm.base import LLMReply, LLMRequest, TextSink
 from kit.llm.fake import FakeLLM
+from tests.crash import crash_on_insert, stop_crashing
 from tests.curation.helpers import add_facts, all_facts, by_category, say, tool_reply
+
+pytestmark = pytest.mark.stores
 
 USER = "owner"
 
@@ -213,11 +216,12 @@ async def test_crash_mid_pass_leaves_facts_and_messages_as_before(
         )}
     )  # fmt: skip
     await say(kit, "Ana is in Porto now; Bob is my colleague.")
-    async with kit.services.db.transaction() as tx:
-        await tx.execute(
-            "CREATE TRIGGER boom BEFORE INSERT ON fact_history WHEN NEW.operation = 'update'"
-            f" AND NEW.fact_id = {facts[1].id} BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
-        )
+    await crash_on_insert(
+        kit.services.db,
+        "fact_history",
+        "disk on fire",
+        when=f"NEW.operation = 'update' AND NEW.fact_id = {facts[1].id}",
+    )
     before = await all_facts(kit)
     outcomes = await kit.services.curator.curate_user(USER)
     (crashed,) = [o for o in outcomes if o.category == "people"]
@@ -225,8 +229,7 @@ async def test_crash_mid_pass_leaves_facts_and_messages_as_before(
     assert "disk on fire" not in crashed.reason  # raw exception text is not shown
     assert await all_facts(kit) == before
     assert await curated_through(kit, "people") == 0
-    async with kit.services.db.transaction() as tx:
-        await tx.execute("DROP TRIGGER boom")
+    await stop_crashing(kit.services.db, "fact_history")
     (again,) = await kit.services.curator.curate_user(USER)
     assert again.status == "applied"
     assert (await kit.services.facts.get(USER, facts[1].id)).content == "Bob, colleague"
@@ -261,7 +264,9 @@ async def test_big_imports_are_curated_in_bounded_batches(kit: Kit, fake_llm: Fa
 async def test_curation_tokens_are_metered_per_category(kit: Kit) -> None:
     await say(kit, "I live in Lisbon.")
     await kit.services.curator.curate_user(USER)
-    rows = await kit.services.db.fetchall("SELECT DISTINCT purpose FROM llm_usage ORDER BY id")
+    rows = await kit.services.db.fetchall(
+        "SELECT purpose FROM llm_usage GROUP BY purpose ORDER BY MIN(id)"
+    )
     assert [r[0] for r in rows] == [f"curate:{c}" for c in CATEGORIES]
 
 

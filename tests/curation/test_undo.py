@@ -12,6 +12,8 @@ from kit.curator.ops import Deactivate, Insert, Replace, Update
 from kit.errors import InputError, NotFound
 from tests.curation.helpers import add_facts, all_facts
 
+pytestmark = pytest.mark.stores
+
 USER = "owner"
 
 

@@ -18,6 +18,8 @@ from kit.memory.facts import Provenance
 from kit.memory.job_runs import JobBusy
 from tests.rem.helpers import bullets
 
+pytestmark = pytest.mark.stores
+
 SAT, SUN = date(2026, 2, 28), date(2026, 3, 1)  # the clock is Monday 2026-03-02 09:00 UTC
 
 

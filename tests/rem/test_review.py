@@ -14,6 +14,8 @@ from kit.llm.base import LLMReply, ToolUse, Usage
 from kit.llm.fake import FakeLLM
 from kit.memory.facts import Fact
 
+pytestmark = pytest.mark.stores
+
 
 def review(*reviews: dict[str, Any], name: str = "review_facts") -> LLMReply:
     return LLMReply(

@@ -13,6 +13,8 @@ from kit.llm.fake import FakeLLM
 from kit.memory.job_runs import JobBusy
 from tests.rem.helpers import bullets, chat_on, job_message
 
+pytestmark = pytest.mark.stores
+
 SAT, SUN, MON = date(2026, 2, 28), date(2026, 3, 1), date(2026, 3, 2)  # the clock is Mon 09:00
 
 

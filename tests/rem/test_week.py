@@ -18,6 +18,8 @@ from kit.llm.fake import FakeLLM
 from scheduler import KitScheduler
 from tests.rem.scripted import MemoryModel
 
+pytestmark = pytest.mark.stores
+
 MONDAY = datetime(2026, 3, 2, tzinfo=UTC)
 
 # What the owner says on each day of the week (day 1 is Monday 2026-03-02).

@@ -8,6 +8,8 @@ import pytest
 
 from kit.memory.dates import asks_when, date_mentions, mentions_time, without
 
+pytestmark = pytest.mark.stores
+
 TODAY = date(2023, 8, 16)  # a Wednesday
 
 

@@ -12,6 +12,8 @@ from kit.api import Kit
 from kit.memory.messages import NewMessage
 from kit.memory.query import named_speakers
 
+pytestmark = pytest.mark.stores
+
 NOW = datetime(2023, 8, 16, 12, 0, tzinfo=UTC)  # what "now" is for the queries below
 
 

@@ -11,6 +11,8 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.memory.messages import Conversation
 
+pytestmark = pytest.mark.stores
+
 LATER = timedelta(days=30)  # past the recency window: scores are relevance alone
 
 

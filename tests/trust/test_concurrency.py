@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.base import LLMRequest, TextBlock
 from kit.llm.fake import FakeLLM
+
+pytestmark = pytest.mark.stores
 
 
 def _echo(request: LLMRequest) -> str:

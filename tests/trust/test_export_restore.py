@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import stat
+from collections.abc import Callable
 from datetime import UTC, timedelta
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,8 @@ from kit.portability.restore import read_export, restore
 from tests.curation.helpers import by_category
 from tests.trust.memory import seed
 
+pytestmark = pytest.mark.stores
+
 
 def _comparable(document: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in document.items() if k != "exported_at"}
@@ -34,10 +36,6 @@ def _comparable(document: dict[str, Any]) -> dict[str, Any]:
 async def _export(kit: Kit, user: str = "owner") -> dict[str, Any]:
     s = kit.services
     return json.loads(to_json(await export_document(s.db, user, s.clock.now())))
-
-
-def _other(settings: Settings, name: str) -> Settings:
-    return dataclasses.replace(settings, data_dir=settings.data_dir.parent / name)
 
 
 async def test_export_holds_every_fact_version_day_message_and_pass(
@@ -60,14 +58,14 @@ async def test_export_holds_every_fact_version_day_message_and_pass(
 
 
 async def test_restore_into_a_fresh_database_reproduces_the_export_exactly(
-    kit: Kit, clock: FakeClock, settings: Settings, tmp_path: Path
+    kit: Kit, clock: FakeClock, elsewhere: Callable[[str], Settings], tmp_path: Path
 ) -> None:
     await seed(kit, clock)
     original = await _export(kit)
     path = tmp_path / "export.json"
     path.write_text(to_json(original), encoding="utf-8")
     async with Kit.open(
-        settings=_other(settings, "fresh"),
+        settings=elsewhere("fresh"),
         llm=FakeLLM(),
         embedder=HashingEmbedder(),
         clock=clock,
@@ -201,13 +199,13 @@ def test_cli_export_writes_a_private_file_and_import_restores_it(
 
 
 async def test_export_of_a_fact_changed_after_restore_keeps_both_histories(
-    kit: Kit, clock: FakeClock, settings: Settings
+    kit: Kit, clock: FakeClock, elsewhere: Callable[[str], Settings]
 ) -> None:
     """A restored memory is a living one: new changes append to the restored history."""
     seeded = await seed(kit, clock)
     document = await _export(kit)
     async with Kit.open(
-        settings=_other(settings, "fresh2"),
+        settings=elsewhere("fresh2"),
         llm=FakeLLM(),
         embedder=HashingEmbedder(),
         clock=clock,
@@ -225,7 +223,7 @@ async def test_export_of_a_fact_changed_after_restore_keeps_both_histories(
 
 
 async def test_restored_messages_that_were_curated_are_not_curated_again(
-    kit: Kit, fake_llm: FakeLLM, clock: FakeClock, settings: Settings
+    kit: Kit, fake_llm: FakeLLM, clock: FakeClock, elsewhere: Callable[[str], Settings]
 ) -> None:
     """Curation marks travel with the export, so a restore does not re-learn (and duplicate)
     every fact from the whole archive."""
@@ -240,7 +238,7 @@ async def test_restored_messages_that_were_curated_are_not_curated_again(
     assert {m["category"] for m in document["curation_marks"]} == set(CATEGORIES)
     model = FakeLLM(default=by_category({}))
     async with Kit.open(
-        settings=_other(settings, "fresh3"),
+        settings=elsewhere("fresh3"),
         llm=model,
         embedder=HashingEmbedder(),
         clock=clock,
@@ -268,7 +266,11 @@ async def _park_report_and_use(kit: Kit, fake_llm: FakeLLM) -> int:
 
 
 async def test_parked_batches_rem_reports_and_usage_travel_through_export_and_restore(
-    kit: Kit, fake_llm: FakeLLM, clock: FakeClock, settings: Settings, tmp_path: Path
+    kit: Kit,
+    fake_llm: FakeLLM,
+    clock: FakeClock,
+    elsewhere: Callable[[str], Settings],
+    tmp_path: Path,
 ) -> None:
     await seed(kit, clock)
     await _park_report_and_use(kit, fake_llm)
@@ -282,7 +284,7 @@ async def test_parked_batches_rem_reports_and_usage_travel_through_export_and_re
     path = tmp_path / "export.json"
     path.write_text(to_json(original), encoding="utf-8")
     async with Kit.open(
-        settings=_other(settings, "fresh4"),
+        settings=elsewhere("fresh4"),
         llm=FakeLLM(),
         embedder=HashingEmbedder(),
         clock=clock,
@@ -311,7 +313,7 @@ async def test_a_renumbered_restore_keeps_a_parked_batch_on_its_message(
 
 
 async def test_a_version_1_export_is_still_restored(
-    kit: Kit, clock: FakeClock, settings: Settings, tmp_path: Path
+    kit: Kit, clock: FakeClock, elsewhere: Callable[[str], Settings], tmp_path: Path
 ) -> None:
     await seed(kit, clock)
     document = await _export(kit)
@@ -321,7 +323,7 @@ async def test_a_version_1_export_is_still_restored(
     path = tmp_path / "v1.json"
     path.write_text(to_json(document), encoding="utf-8")
     async with Kit.open(
-        settings=_other(settings, "fresh5"),
+        settings=elsewhere("fresh5"),
         llm=FakeLLM(),
         embedder=HashingEmbedder(),
         clock=clock,
@@ -335,7 +337,7 @@ async def test_a_version_1_export_is_still_restored(
 
 
 async def test_whose_words_a_forwarded_message_holds_survives_export_and_restore(
-    kit: Kit, clock: FakeClock, settings: Settings, tmp_path: Path
+    kit: Kit, clock: FakeClock, elsewhere: Callable[[str], Settings], tmp_path: Path
 ) -> None:
     chat = await kit.services.messages.conversation("owner", "telegram", "42")
     await kit.services.messages.add(chat, "user", "I'm allergic to peanuts", forwarded_from="Bob")
@@ -350,7 +352,7 @@ async def test_whose_words_a_forwarded_message_holds_survives_export_and_restore
         path = tmp_path / f"{name}.json"
         path.write_text(to_json(exported), encoding="utf-8")
         async with Kit.open(
-            settings=_other(settings, name),
+            settings=elsewhere(name),
             llm=FakeLLM(),
             embedder=HashingEmbedder(),
             clock=clock,

@@ -22,8 +22,12 @@ from kit.memory.facts import FORGOTTEN, Provenance
 from kit.memory.forget import Forgetter
 from kit.memory.forget_scope import ForgetScope
 from kit.portability.export import export_document, to_json
+from tests.crash import crash_on_insert
 from tests.curation.helpers import shown_ids
+from tests.erased import gone_from_store
 from tests.trust.memory import seed
+
+pytestmark = pytest.mark.stores
 
 
 async def _dump(kit: Kit) -> str:
@@ -32,13 +36,6 @@ async def _dump(kit: Kit) -> str:
     document = to_json(await export_document(s.db, "owner", s.clock.now()))
     extra = await s.db.fetchall("SELECT * FROM passes")
     return document + json.dumps([tuple(r) for r in extra])
-
-
-def _file_bytes(kit: Kit) -> bytes:
-    path = kit.services.db.path
-    data = path.read_bytes()
-    wal = path.with_name(path.name + "-wal")
-    return (data + (wal.read_bytes() if wal.exists() else b"")).lower()
 
 
 async def _forget(kit: Kit, scope: ForgetScope, dry_run: bool = False):  # type: ignore[no-untyped-def]
@@ -64,7 +61,7 @@ async def test_forgetting_a_person_removes_every_trace_from_rows_indexes_and_fil
     dump = await _dump(kit)
     assert "ana" not in dump.lower().replace("banana", "")
     assert "cardiolog" not in dump.lower()
-    assert b"cardiolog" not in _file_bytes(kit)  # not in free pages, the WAL or FTS segments
+    assert await gone_from_store(kit.services.db, "cardiolog")  # free pages, WAL, FTS segments
     assert await kit.search("Ana cardiologist") == []
     assert await kit.search("Lisbon") == []
 
@@ -93,7 +90,7 @@ async def test_forgetting_a_time_range_takes_its_messages_facts_and_days(
     assert report.conversation_summaries_rewritten == 0
     dump = (await _dump(kit)).lower()
     assert "zebracode" not in dump and "memory-first" not in dump
-    assert b"zebracode" not in _file_bytes(kit)
+    assert await gone_from_store(kit.services.db, "zebracode")
     texts = [
         m["text"]
         for m in json.loads(to_json(await export_document(kit.services.db, "owner", clock.now())))[
@@ -147,10 +144,7 @@ async def test_a_forget_that_fails_midway_changes_nothing(kit: Kit, clock: FakeC
     """One transaction: a failure at the last step (the log row) rolls back every delete."""
     await seed(kit, clock)
     before = await _dump(kit)
-    async with kit.services.db.transaction() as tx:
-        await tx.execute(
-            "CREATE TRIGGER boom BEFORE INSERT ON forget_log BEGIN SELECT RAISE(ABORT, 'boom'); END"
-        )
+    await crash_on_insert(kit.services.db, "forget_log", "boom")
     with pytest.raises(Exception, match="boom"):
         await _forget(kit, ForgetScope.named("Ana"))
     assert await _dump(kit) == before

@@ -13,6 +13,8 @@ from kit.memory.facts import FORGOTTEN, Provenance
 from kit.memory.forget import Forgetter
 from kit.memory.forget_scope import ForgetScope, scrub_text
 
+pytestmark = pytest.mark.stores
+
 
 def matches(name: str, text: str) -> bool:
     return ForgetScope.named(name).names().in_text(text)

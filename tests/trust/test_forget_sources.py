@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from datetime import UTC, date, datetime
 
+import pytest
+
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.curator.ops import Insert, Replace
@@ -16,6 +18,9 @@ from kit.memory.forget_plan import ForgetReport
 from kit.memory.forget_scope import ForgetScope
 from kit.memory.messages import Message
 from tests.curation.helpers import add_facts, by_category, say, tool_reply
+from tests.erased import gone_from_store
+
+pytestmark = pytest.mark.stores
 
 USER = "owner"
 DAY = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)  # the clock fixture's day after
@@ -297,4 +302,4 @@ async def test_a_time_range_scrubs_rejected_pass_records_derived_from_its_messag
     assert "after zebracode" not in stored
     assert all(said.id not in json.loads(r[1]).get("source_message_ids", []) for r in rows)
     assert "The owner keeps bees" in stored  # the applied pass outside the range
-    assert b"zebracode" not in db.path.read_bytes()
+    assert await gone_from_store(db, "zebracode")

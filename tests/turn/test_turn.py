@@ -19,6 +19,8 @@ from kit.neutralise import recalled_block
 from kit.tools import CUT_HINT, MAX_RESULT_CHARS
 from tests.servers.anthropic_api import FakeAnthropicServer
 
+pytestmark = pytest.mark.stores
+
 
 @pytest.fixture
 async def server() -> AsyncIterator[FakeAnthropicServer]:

@@ -1,12 +1,12 @@
 """Lexical matching on PostgreSQL: tsvector lexical units with a GIN index, English stemming.
 
 The units are SQLite's (postgres/migrations.py writes them): a fact's subject and content, a
-day's two summaries, a message's speaker, text and day in words at weight A and the words of
-the message before it at weight D. The query is the same OR of content words as on SQLite
-(lexical.py: `query_words`); ranking is `ts_rank` with its length normalisation (rank / (1 +
-log length)) where SQLite uses BM25 — measured side by side in the README (`kit eval
-retrieval --store`). The previous message's words count `context_weight` as much as a
-message's own (the D weight of the rank), and at 0 they are not matched at all (`word:A`).
+day's two summaries, a message's speaker, text and day in words, and apart from those the
+words of the message before it (`context`). The query is the same OR of content words as on
+SQLite (lexical.py: `query_words`); ranking is `ts_rank` with its length normalisation (rank /
+(1 + log length)) where SQLite uses BM25 — measured side by side in the README (`kit eval
+retrieval --store`). A message's context adds `context_weight` times its own rank, as
+SQLite's column weight does, and at 0 it is not matched at all.
 """
 
 from __future__ import annotations
@@ -22,10 +22,9 @@ from kit.memory.vectors import Kind
 NORMALISATION = 1  # ts_rank: divide by 1 + log(length), like BM25's length term
 
 
-def tsquery(words: list[str], *, own_words_only: bool = False) -> str:
+def tsquery(words: list[str]) -> str:
     """`to_tsquery` text: an OR of the words (letters and digits only: nothing else parses)."""
-    label = ":A" if own_words_only else ""
-    return " | ".join(f"{w}{label}" for w in words)
+    return " | ".join(words)
 
 
 class TsvectorSearch:
@@ -66,20 +65,18 @@ class TsvectorSearch:
         else:
             skipped = ",".join(str(int(i)) for i in skip)
             weight = max(context_weight, 0.0)
-            # ts_rank's weights are {D, C, B, A}: a message's own words are A, context D.
+            score = f"ts_rank(t.terms, q, {NORMALISATION})"
+            match = "t.terms @@ q"
+            if weight > 0:
+                score += f" + {weight!r} * ts_rank(t.context, q, {NORMALISATION})"
+                match = "(t.terms @@ q OR t.context @@ q)"
             sql = (
-                f"SELECT m.id, ts_rank(CAST(? AS real[]), t.terms, q, {NORMALISATION}) AS score"
+                f"SELECT m.id, {score} AS score"
                 " FROM to_tsquery('english', ?) q, messages_fts t JOIN messages m ON m.id = t.id"
-                " WHERE t.terms @@ q AND m.user_id = ? AND m.at <= ?"
+                f" WHERE {match} AND m.user_id = ? AND m.at <= ?"
                 + (f" AND m.id NOT IN ({skipped})" if skipped else "")
                 + " ORDER BY score DESC, m.id LIMIT ?"
             )
-            params = (
-                [weight, 0.0, 0.0, 1.0],
-                tsquery(words, own_words_only=weight <= 0),
-                user_id,
-                to_iso(now),
-                limit,
-            )
+            params = (tsquery(words), user_id, to_iso(now), limit)
         rows = await self._db.fetchall(sql, params)
         return [(int(r[0]), float(r[1])) for r in rows]

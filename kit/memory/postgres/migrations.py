@@ -13,7 +13,7 @@ BIGINT (SQLite's are 64-bit), every REAL a DOUBLE PRECISION, every TEXT compares
 server's locale). Vectors are pgvector `vector` values. SQLite's FTS5 tables become
 `<table>_fts (id, terms tsvector)` tables kept by triggers in the writing transaction, with a
 GIN index: English stemming, the same lexical units (a message: speaker, text and its day in
-words at weight A, the previous message's words at weight D; m005, m010).
+words, and in a column of its own the previous message's words; m005, m010).
 """
 
 from __future__ import annotations
@@ -96,30 +96,24 @@ def _fts(table: str, weighted: str) -> tuple[str, ...]:
     )
 
 
-_FACT_TERMS = (
-    "setweight(to_tsvector('english', {0}.subject), 'A')"
-    " || setweight(to_tsvector('english', {0}.content), 'A')"
-)
-_DAY_TERMS = (
-    "setweight(to_tsvector('english', {0}.detailed), 'A')"
-    " || setweight(to_tsvector('english', {0}.condensed), 'A')"
-)
+_FACT_TERMS = "to_tsvector('english', {0}.subject || ' ' || {0}.content)"
+_DAY_TERMS = "to_tsvector('english', {0}.detailed || ' ' || {0}.condensed)"
 
-# A message's lexical unit (m005, m010): speaker, text and day in words at weight A, the text
-# of the message before it in its conversation at weight D (searched at a low weight, or not
-# at all). Written for one message id; the triggers call it for every message whose unit a
-# change touches: the row itself and the one after it (whose "before" it is or was).
+# A message's lexical unit (m005, m010): its speaker, text and day in words (`terms`), and the
+# text of the message before it in its conversation (`context`, searched at a low weight or
+# not at all; a column of its own, so it neither matches as the message's own words nor
+# lengthens it). Written for one message id; the triggers call it for every message whose unit
+# a change touches: the row itself and the one after it (whose "before" it is or was).
 _MESSAGE_UNIT = """CREATE FUNCTION messages_fts_write(message_id bigint) RETURNS void
 LANGUAGE sql AS $$
-    INSERT INTO messages_fts (id, terms)
+    INSERT INTO messages_fts (id, terms, context)
     SELECT m.id,
-        setweight(to_tsvector('english', m.speaker), 'A')
-        || setweight(to_tsvector('english', m.text || ' (' || kit_day_words(m.day) || ')'), 'A')
-        || setweight(to_tsvector('english', COALESCE((SELECT p.text FROM messages p
-               WHERE p.conversation_id = m.conversation_id AND p.id < m.id
-               ORDER BY p.id DESC LIMIT 1), '')), 'D')
+        to_tsvector('english', m.speaker || ' ' || m.text || ' (' || kit_day_words(m.day) || ')'),
+        to_tsvector('english', COALESCE((SELECT p.text FROM messages p
+            WHERE p.conversation_id = m.conversation_id AND p.id < m.id
+            ORDER BY p.id DESC LIMIT 1), ''))
     FROM messages m WHERE m.id = message_id
-    ON CONFLICT (id) DO UPDATE SET terms = excluded.terms
+    ON CONFLICT (id) DO UPDATE SET terms = excluded.terms, context = excluded.context
 $$"""
 
 _MESSAGE_TRIGGERS = (
@@ -394,8 +388,10 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             *_fts("days", _DAY_TERMS),
             *_fts_triggers("days", "detailed, condensed"),
             "CREATE TABLE messages_fts (id BIGINT PRIMARY KEY"
-            " REFERENCES messages(id) ON DELETE CASCADE, terms tsvector NOT NULL)",
+            " REFERENCES messages(id) ON DELETE CASCADE, terms tsvector NOT NULL,"
+            " context tsvector NOT NULL)",
             "CREATE INDEX messages_fts_terms ON messages_fts USING gin (terms)",
+            "CREATE INDEX messages_fts_context ON messages_fts USING gin (context)",
             *_MESSAGE_TRIGGERS,
             *_version_triggers(
                 "facts", "category, subject, content, confidence, expires_at, active, pinned"

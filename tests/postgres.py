@@ -1,0 +1,137 @@
+"""A PostgreSQL server with pgvector for the tests: one per test session, a fresh database each.
+
+Where the server comes from:
+  - KIT_TEST_POSTGRES_URL=postgresql://user@host:port/db: a server you run (with pgvector);
+    the tests create and drop databases named kit_test_* through it;
+  - otherwise pgserver (a pip-installed private PostgreSQL with pgvector, in `.[dev]`), started
+    in a temporary folder on first use and stopped at the end of the session.
+A test that cannot get a server FAILS (in CI too): the PostgreSQL store is tested or the run
+is red. A developer without one can opt out explicitly with KIT_TEST_POSTGRES=skip; the
+PostgreSQL variants then skip, saying so.
+
+Each test gets its own database, made from a template that holds the migrated schema
+(CREATE DATABASE ... TEMPLATE: a file copy, much faster than migrating each time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import itertools
+import os
+import re
+import warnings
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+OPT_OUT = "KIT_TEST_POSTGRES"  # "skip": the PostgreSQL variants of tests skip
+SERVER_URL = "KIT_TEST_POSTGRES_URL"
+TEMPLATE = "kit_test_template"
+_numbers = itertools.count(1)
+
+
+def _run(work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Admin work on an event loop of its own, in a thread: never the test's loop."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, work()).result()
+
+
+def skipped() -> bool:
+    return os.environ.get(OPT_OUT, "").strip().lower() == "skip"
+
+
+@dataclass
+class TestServer:
+    """A running server: `url(db)` names one of its databases."""
+
+    base: str  # URL of the maintenance database
+    _server: object | None = None  # pgserver's handle (kept alive: it stops with it)
+
+    def url(self, database: str) -> str:
+        return re.sub(r"/[^/?]*(\?|$)", rf"/{database}\1", self.base.split("://", 1)[1], count=1)
+
+    def database_url(self, database: str) -> str:
+        return self.base.split("://", 1)[0] + "://" + self.url(database)
+
+
+def start(folder: Path) -> TestServer:
+    given = os.environ.get(SERVER_URL, "").strip()
+    if given:
+        server = TestServer(given)
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # platformdirs: no XDG_RUNTIME_DIR on CI machines
+            import pgserver
+
+            handle = pgserver.get_server(folder, cleanup_mode="delete")
+        uri = handle.get_uri()  # postgresql://postgres:@/postgres?host=/socket/dir
+        server = TestServer(uri.replace("postgres:@", "postgres@", 1), handle)
+    _run(lambda: _make_template(server))
+    return server
+
+
+async def _make_template(server: TestServer) -> None:
+    import asyncpg
+
+    from kit.clock import FakeClock
+    from kit.memory.migrations import migrate
+    from kit.memory.postgres.database import PostgresDatabase
+
+    admin = await asyncpg.connect(server.base)
+    try:
+        await _drop(admin, TEMPLATE)
+        await admin.execute(f"CREATE DATABASE {TEMPLATE}")
+    finally:
+        await admin.close()
+    async with PostgresDatabase.open(server.database_url(TEMPLATE)) as db:
+        from datetime import UTC, datetime
+
+        await migrate(db, FakeClock(datetime(2026, 1, 1, tzinfo=UTC)))
+
+
+async def _drop(admin: object, name: str) -> None:
+    await admin.execute(  # type: ignore[attr-defined]
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name
+    )
+    await admin.execute(f"DROP DATABASE IF EXISTS {name}")  # type: ignore[attr-defined]
+
+
+def fresh_database(server: TestServer) -> str:
+    """A new database holding the migrated schema; returns its URL."""
+    name = f"kit_test_{os.getpid()}_{next(_numbers)}"
+
+    async def make() -> None:
+        import asyncpg
+
+        admin = await asyncpg.connect(server.base)
+        try:
+            await admin.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
+        finally:
+            await admin.close()
+
+    _run(make)
+    return server.database_url(name)
+
+
+def drop_database(server: TestServer, url: str) -> None:
+    name = url.rsplit("/", 1)[1].split("?", 1)[0]
+
+    async def drop() -> None:
+        import asyncpg
+
+        admin = await asyncpg.connect(server.base)
+        try:
+            await _drop(admin, name)
+        finally:
+            await admin.close()
+
+    _run(drop)
+
+
+def require() -> None:
+    if skipped():
+        pytest.skip(f"PostgreSQL tests opted out ({OPT_OUT}=skip)")
