@@ -36,14 +36,17 @@ STORES = ("sqlite", "postgres")
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "stores: the module's tests run on both stores, SQLite and PostgreSQL"
+        "markers",
+        "stores(*engines): the tests run on each store (SQLite and PostgreSQL unless named)",
     )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Tests marked `stores` (a module's `pytestmark`) run once per store; others on SQLite."""
-    if "store" in metafunc.fixturenames and metafunc.definition.get_closest_marker("stores"):
-        metafunc.parametrize("store", STORES, indirect=True)
+    """Tests marked `stores` (a module's `pytestmark`) run once per store; others on SQLite.
+    A test marked `stores("sqlite")` inside such a module pins what only one engine has."""
+    marker = metafunc.definition.get_closest_marker("stores")
+    if "store" in metafunc.fixturenames and marker is not None:
+        metafunc.parametrize("store", marker.args or STORES, indirect=True)
 
 
 @pytest.fixture

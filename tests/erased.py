@@ -11,15 +11,19 @@ from __future__ import annotations
 from kit.memory.db import Database
 
 
-async def gone_from_store(db: Database, word: str) -> bool:
+async def gone_from_store(db: Database, *words: str) -> bool:
+    return all([await _gone(db, word) for word in words])
+
+
+async def _gone(db: Database, word: str) -> bool:
     if db.engine == "sqlite":
         path = db.path  # type: ignore[attr-defined]
         wal = path.with_name(path.name + "-wal")
         data = path.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
-        return word.encode() not in data.lower()
-    for table in ("messages_fts", "facts_fts", "days_fts"):
+        return word.lower().encode() not in data.lower()
+    for table in ("messages_fts", "facts_fts", "days_fts", "note_chunks_fts"):
         found = await db.scalar(
-            f"SELECT COUNT(*) FROM {table} WHERE terms @@ to_tsquery('english', ?)", (word,)
+            f"SELECT COUNT(*) FROM {table} WHERE terms @@ plainto_tsquery('english', ?)", (word,)
         )
         if found:
             return False

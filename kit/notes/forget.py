@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from kit.clock import day_bounds, from_iso, local_date, to_iso
 from kit.memory.db import Transaction
 from kit.memory.forget_scope import ForgetScope, Names
-from kit.notes.store import blank_revisions, drop_notes, optimize_index, record
+from kit.notes.store import blank_revisions, drop_notes, record
 
 
 class _Reads(Protocol):
@@ -114,4 +114,3 @@ async def erase_notes(tx: Transaction, user_id: str, found: NotesInScope, now: d
     await drop_notes(tx, found.note_ids)
     await blank_revisions(tx, found.revision_ids)
     await record(tx, user_id, "forget", to_iso(now), "owner", found.versions, found.bytes)
-    await optimize_index(tx)

@@ -114,12 +114,14 @@ async def restore_notes(tx: Transaction, document: Mapping[str, Any], user_id: s
     )
     for h in document["note_history"]:
         text = h["text"]
-        revisions[h["id"]] = await tx.execute(
-            "INSERT INTO note_history (id, user_id, name, at, actor, operation, source, body,"
-            " description, content_hash, bytes, lines, withheld)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        # ids kept when free, as the rest of a restore
+        keep = () if taken else (h["id"],)
+        revisions[h["id"]] = await tx.insert(
+            f"INSERT INTO note_history ({'' if taken else 'id, '}user_id, name, at, actor,"
+            " operation, source, body, description, content_hash, bytes, lines, withheld)"
+            f" VALUES ({'' if taken else '?, '}?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                None if taken else h["id"],  # ids kept when free, as the rest of a restore
+                *keep,
                 user_id,
                 h["name"],
                 h["at"],
@@ -137,7 +139,7 @@ async def restore_notes(tx: Transaction, document: Mapping[str, Any], user_id: s
         if text is not None:
             texts[h["id"]] = text
     for n in document["notes"]:
-        note_id = await tx.execute(
+        note_id = await tx.insert(
             "INSERT INTO notes (user_id, name, description, revision_id, lines, bytes,"
             " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (

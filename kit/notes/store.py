@@ -294,7 +294,7 @@ class Notes:
             if current is not None and current[9] == digest and current[3] == about:
                 return NoteWrite(_info(current), "unchanged", accepted.document.wrapped, ())
             operation: Literal["add", "replace"] = "add" if current is None else "replace"
-            revision = await tx.execute(
+            revision = await tx.insert(
                 "INSERT INTO note_history (user_id, name, at, actor, operation, source, body,"
                 " description, content_hash, bytes, lines, withheld)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -314,7 +314,7 @@ class Notes:
                 ),
             )
             if current is None:
-                note_id = await tx.execute(
+                note_id = await tx.insert(
                     "INSERT INTO notes (user_id, name, description, revision_id, lines, bytes,"
                     " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (user_id, name, about, revision, lines, size, now, now),
@@ -360,8 +360,8 @@ class Notes:
         """Erase every kept version of `name` (the note too, if in use). A record keeps when,
         by whom and how much went; never the name or the text."""
         name = note_name(name)
-        async with self._db.transaction() as tx:
-            await tx.execute("PRAGMA secure_delete = ON")  # zero what is deleted, not just unlink
+        # erasing: the text is erased physically too, not only unlinked (kit/memory/db.py)
+        async with self._db.transaction(erasing=True) as tx:
             info = await _current(tx, user_id, name)
             rows = await tx.fetchall(
                 "SELECT id, bytes FROM note_history WHERE user_id = ? AND name = ?",
@@ -375,9 +375,6 @@ class Notes:
             kept = await blank_revisions(tx, [int(r[0]) for r in rows])
             size = sum(int(r[1]) for r in rows if int(r[0]) in kept)
             await record(tx, user_id, "erase", to_iso(self._clock.now()), actor, len(kept), size)
-            await optimize_index(tx)
-            await tx.execute("PRAGMA secure_delete = OFF")
-        await self._db.checkpoint()  # old page images of the erased text leave the WAL
         return Erased(len(kept), size, info is not None)
 
 
@@ -442,11 +439,6 @@ async def blank_revisions(tx: Transaction, revision_ids: Sequence[int]) -> set[i
         list(revision_ids),
     )
     return kept
-
-
-async def optimize_index(tx: Transaction) -> None:
-    """Merge the search index's segments: deleted tokens leave it for good."""
-    await tx.execute("INSERT INTO note_chunks_fts(note_chunks_fts) VALUES ('optimize')")
 
 
 async def record(

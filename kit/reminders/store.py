@@ -161,7 +161,7 @@ class ReminderStore:
         self, tx: Transaction, new: NewReminder, status: str, created_at: datetime
     ) -> int:
         """Insert inside the caller's transaction (`add`, and restoring an export)."""
-        return await tx.execute(
+        return await tx.insert(
             f"INSERT INTO reminders ({_REMINDER.removeprefix('id, ')})"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -266,8 +266,8 @@ class ReminderStore:
                 if moved != 1:
                     continue  # another process claimed it, or it was cancelled meanwhile
                 await tx.execute(
-                    "INSERT OR IGNORE INTO reminder_deliveries (reminder_id, user_id, fire_at,"
-                    " claimed_at, late) VALUES (?, ?, ?, ?, ?)",
+                    "INSERT INTO reminder_deliveries (reminder_id, user_id, fire_at,"
+                    " claimed_at, late) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     (
                         reminder.id,
                         reminder.user_id,
@@ -349,7 +349,7 @@ class ReminderStore:
                 "SELECT d.id, d.reminder_id, r.conversation, d.text, d.fire_at, d.late"
                 " FROM reminder_deliveries d JOIN reminders r ON r.id = d.reminder_id"
                 f" WHERE d.user_id = ? AND r.channel IN ({_LOCAL}) AND d.status = 'sent'"
-                " AND d.shown_at IS NULL AND (? IS NULL OR r.conversation = ?)"
+                " AND d.shown_at IS NULL AND (CAST(? AS TEXT) IS NULL OR r.conversation = ?)"
                 " ORDER BY d.fire_at, d.id",
                 (user_id, *LOCAL_CHANNELS, conversation, conversation),
             )

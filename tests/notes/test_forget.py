@@ -16,17 +16,14 @@ from kit.memory.forget import Forgetter
 from kit.memory.forget_plan import ForgetReport
 from kit.memory.forget_scope import ForgetScope
 from kit.memory.vectors import NOTES
+from tests.erased import gone_from_store
+
+pytestmark = pytest.mark.stores
 
 
 async def _forget(kit: Kit, scope: ForgetScope, *, dry_run: bool = False) -> ForgetReport:
     s = kit.services
     return await Forgetter(s.db, s.tz).forget("owner", scope, now=s.clock.now(), dry_run=dry_run)
-
-
-def _file_bytes(kit: Kit) -> bytes:
-    path = kit.services.db.path
-    wal = path.with_name(path.name + "-wal")
-    return path.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
 
 
 async def test_a_time_range_takes_the_versions_written_in_it(kit: Kit, clock: FakeClock) -> None:
@@ -52,7 +49,7 @@ async def test_a_time_range_takes_the_versions_written_in_it(kit: Kit, clock: Fa
     [add] = await kit.note_history("brief")  # the erased version lost its name too
     assert add.kept and add.operation == "add"
     assert await kit.search("zinnia", kinds=(NOTES,)) == []
-    assert b"zinnia" not in _file_bytes(kit) and b"plum cake" not in _file_bytes(kit)
+    assert await gone_from_store(kit.services.db, "zinnia", "plum cake")
     counts = json.loads(await kit.services.db.scalar("SELECT counts_json FROM forget_log"))
     assert counts["note_versions_erased"] == 2 and counts["notes_removed"] == 2
     [record] = [r for r in await kit.note_history() if r.operation == "forget"]
@@ -74,7 +71,7 @@ async def test_a_person_takes_every_version_naming_them_whole(kit: Kit) -> None:
     assert kept.kept and kept.operation == "replace"
     names = [r.name for r in await kit.note_history()]
     assert "gifts" not in names and "ana-birthday" not in names  # its removal row too
-    assert b"scarf" not in _file_bytes(kit) and b"Party plan" not in _file_bytes(kit)
+    assert await gone_from_store(kit.services.db, "scarf", "Party plan")
 
 
 async def test_a_note_that_does_not_name_the_person_is_left_whole(kit: Kit) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import Settings
@@ -14,6 +16,8 @@ from kit.llm.fake import FakeLLM
 from kit.memory.index import NOTES_LABEL
 from kit.memory.plan import Sandwich
 from kit.tokens import estimate_tokens
+
+pytestmark = pytest.mark.stores
 
 
 def _index(plan: Sandwich) -> str:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,8 @@ from kit.portability.export import export_document, to_json, to_markdown
 from kit.portability.export_check import validate
 from kit.portability.restore import restore
 
+pytestmark = pytest.mark.stores
+
 
 async def _export(kit: Kit, user: str = "owner") -> dict[str, Any]:
     s = kit.services
@@ -30,10 +31,13 @@ async def _export(kit: Kit, user: str = "owner") -> dict[str, Any]:
 
 
 @pytest.fixture
-async def fresh(settings: Settings, clock: FakeClock) -> AsyncIterator[Kit]:
-    other = dataclasses.replace(settings, data_dir=settings.data_dir.parent / "fresh")
+async def fresh(elsewhere: Callable[[str], Settings], clock: FakeClock) -> AsyncIterator[Kit]:
     async with Kit.open(
-        settings=other, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock, background=False
+        settings=elsewhere("fresh"),
+        llm=FakeLLM(),
+        embedder=HashingEmbedder(),
+        clock=clock,
+        background=False,
     ) as opened:
         yield opened
 
@@ -120,6 +124,7 @@ async def test_markdown_export_shows_each_note_and_the_history(kit: Kit) -> None
     assert "**erase** (erased) by api" in text
 
 
+@pytest.mark.stores("sqlite")  # `kit backup` copies the SQLite file; PostgreSQL has pg_dump
 async def test_a_backup_holds_the_notes(kit: Kit, tmp_path: Path) -> None:
     await _notes(kit)
     target = tmp_path / "copy.db"

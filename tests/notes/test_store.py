@@ -14,6 +14,8 @@ from kit.errors import InputError, NotFound
 from kit.memory.vectors import KINDS, NOTES
 from kit.notes.store import NoteExists
 
+pytestmark = pytest.mark.stores
+
 LIST = "# Lisbon packing\n\n- passport\n- sunscreen\n- linen shirts"
 LIST_2 = "# Lisbon packing\n\n- passport\n- sunscreen\n- swimsuit"
 

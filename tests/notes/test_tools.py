@@ -12,6 +12,8 @@ from kit.notes.tools import DEFAULT_READ_LINES, MAX_MATCHES, MAX_READ_CHARS, MAX
 from tests.servers.anthropic_api import FakeAnthropicServer
 from tests.turn.test_turn import real_kit, server  # the same fixtures: a real SDK turn
 
+pytestmark = pytest.mark.stores
+
 __all__ = ["real_kit", "server"]
 
 MANUAL = "\n".join(f"step {i}: turn the valve {i} times" for i in range(1, 501))

@@ -16,6 +16,8 @@ from kit.reminders.delivery import MAX_ATTEMPTS
 from kit.reminders.store import ReminderStore
 from tests.reminders.helpers import RecordingChannel
 
+pytestmark = pytest.mark.stores
+
 
 async def schedule(kit: Kit, fields: dict[str, object], **where: str) -> int:
     done = await kit.services.reminders.schedule(

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from kit.api import Kit
 from kit.llm.fake import FakeLLM
 from kit.reminders.service import MAX_ACTIVE
 from tests.reminders.helpers import ask
+
+pytestmark = pytest.mark.stores
 
 
 async def test_schedule_stores_the_reminder_on_the_conversation_it_was_asked_in(

@@ -1,12 +1,13 @@
 """Lexical matching on PostgreSQL: tsvector lexical units with a GIN index, English stemming.
 
 The units are SQLite's (postgres/migrations.py writes them): a fact's subject and content, a
-day's two summaries, a message's speaker, text and day in words, and apart from those the
-words of the message before it (`context`). The query is the same OR of content words as on
-SQLite (lexical.py: `query_words`); ranking is `ts_rank` with its length normalisation (rank /
-(1 + log length)) where SQLite uses BM25 — measured side by side in the README (`kit eval
-retrieval --store`). A message's context adds `context_weight` times its own rank, as
-SQLite's column weight does, and at 0 it is not matched at all.
+note section's name, heading and text, a day's two summaries, a message's speaker, text and
+day in words, and apart from those the words of the message before it (`context`). The query
+is the same OR of content words as on SQLite (lexical.py: `query_words`); ranking is
+`ts_rank` with its length normalisation (rank / (1 + log length)) where SQLite uses BM25 —
+measured side by side in the README (`kit eval retrieval --store`). A message's context adds
+`context_weight` times its own rank, as SQLite's column weight does, and at 0 it is not
+matched at all.
 """
 
 from __future__ import annotations
@@ -54,6 +55,14 @@ class TsvectorSearch:
                 " ORDER BY score DESC, f.id LIMIT ?"
             )
             params: tuple[object, ...] = (tsquery(words), user_id, to_iso(now), limit)
+        elif kind == "note":
+            sql = (
+                f"SELECT c.id, ts_rank(t.terms, q, {NORMALISATION}) AS score"
+                " FROM to_tsquery('english', ?) q, note_chunks_fts t"
+                " JOIN note_chunks c ON c.id = t.id"
+                " WHERE t.terms @@ q AND c.user_id = ? ORDER BY score DESC, c.id LIMIT ?"
+            )
+            params = (tsquery(words), user_id, limit)
         elif kind == "day":
             sql = (
                 f"SELECT d.id, ts_rank(t.terms, q, {NORMALISATION}) AS score"

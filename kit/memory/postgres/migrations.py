@@ -375,6 +375,104 @@ _ID_TABLES = (
     "forget_log",
 )
 
+
+def _notes() -> tuple[str, ...]:
+    """m017_notes: notes, their history and their sections (searched like the rest)."""
+    tables = (
+        """CREATE TABLE note_history (
+            id INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            at TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            operation TEXT NOT NULL
+                CHECK (operation IN ('add', 'replace', 'remove', 'erase', 'forget')),
+            source TEXT NOT NULL DEFAULT '',
+            body TEXT,
+            description TEXT NOT NULL DEFAULT '',
+            content_hash TEXT NOT NULL DEFAULT '',
+            bytes INTEGER NOT NULL DEFAULT 0,
+            lines INTEGER NOT NULL DEFAULT 0,
+            withheld INTEGER NOT NULL DEFAULT 0)""",
+        """CREATE TABLE notes (
+            id INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            description TEXT NOT NULL,
+            revision_id INTEGER NOT NULL REFERENCES note_history(id),
+            lines INTEGER NOT NULL,
+            bytes INTEGER NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (user_id, name))""",
+        """CREATE TABLE note_chunks (
+            id INTEGER PRIMARY KEY,
+            note_id INTEGER NOT NULL REFERENCES notes(id),
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            start_line INTEGER NOT NULL,
+            end_line INTEGER NOT NULL,
+            heading TEXT NOT NULL DEFAULT '',
+            text TEXT NOT NULL,
+            content_hash TEXT NOT NULL)""",
+    )
+    return (
+        *(_pg(t) for t in tables),
+        "CREATE INDEX note_history_user ON note_history(user_id, name, id)",
+        "CREATE INDEX note_chunks_note ON note_chunks(note_id, start_line)",
+        *_ids_follow("note_history", "notes", "note_chunks"),
+        *_fts("note_chunks", _NOTE_TERMS),
+        *_fts_triggers("note_chunks", "name, heading, text"),
+        """CREATE FUNCTION note_chunks_embeddings_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            DELETE FROM embeddings WHERE kind = 'note' AND item_id = OLD.id;
+            RETURN NULL;
+        END $$""",
+        "CREATE TRIGGER note_chunks_embeddings_ad AFTER DELETE ON note_chunks FOR EACH ROW"
+        " EXECUTE FUNCTION note_chunks_embeddings_gone()",
+        "ALTER TABLE memory_versions ADD COLUMN notes BIGINT NOT NULL DEFAULT 0",
+        *_version_triggers("notes", "name, description, revision_id"),
+    )
+
+
+_NOTE_TERMS = "to_tsvector('english', {0}.name || ' ' || {0}.heading || ' ' || {0}.text)"
+
+_REMINDERS = (
+    """CREATE TABLE reminders (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        conversation TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('reminder', 'task')),
+        text TEXT NOT NULL,
+        repeat TEXT NOT NULL CHECK (repeat IN ('none', 'daily', 'weekdays', 'weekly')),
+        weekday INTEGER,
+        local_time TEXT,
+        status TEXT NOT NULL DEFAULT 'active'
+            CHECK (status IN ('active', 'done', 'cancelled')),
+        next_fire TEXT,
+        created_at TEXT NOT NULL,
+        ended_at TEXT)""",
+    """CREATE TABLE reminder_deliveries (
+        id INTEGER PRIMARY KEY,
+        reminder_id INTEGER NOT NULL REFERENCES reminders(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL,
+        fire_at TEXT NOT NULL,
+        claimed_at TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending'
+            CHECK (status IN ('pending', 'sent', 'failed')),
+        text TEXT,
+        message_id INTEGER,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        retry_at TEXT,
+        last_error TEXT NOT NULL DEFAULT '',
+        sent_at TEXT,
+        late INTEGER NOT NULL DEFAULT 0,
+        shown_at TEXT,
+        UNIQUE (reminder_id, fire_at))""",
+)
+
+
 PG_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         "pg001_schema",
@@ -397,6 +495,17 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
                 "facts", "category, subject, content, confidence, expires_at, active, pinned"
             ),
             *_version_triggers("days", "day, detailed, condensed"),
+        ),
+    ),
+    Migration("pg017_notes", _notes()),
+    Migration(
+        "pg018_reminders",
+        (
+            *(_pg(t) for t in _REMINDERS),
+            "CREATE INDEX reminders_due ON reminders(status, next_fire)",
+            "CREATE INDEX reminders_user ON reminders(user_id, status)",
+            "CREATE INDEX reminder_deliveries_status ON reminder_deliveries(status, retry_at)",
+            *_ids_follow("reminders", "reminder_deliveries"),
         ),
     ),
 )
