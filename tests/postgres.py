@@ -100,16 +100,17 @@ async def _drop(admin: object, name: str) -> None:
     await admin.execute(f"DROP DATABASE IF EXISTS {name}")  # type: ignore[attr-defined]
 
 
-def fresh_database(server: TestServer) -> str:
-    """A new database holding the migrated schema; returns its URL."""
+def fresh_database(server: TestServer, *, empty: bool = False) -> str:
+    """A new database holding the migrated schema (or nothing: `empty`); returns its URL."""
     name = f"kit_test_{os.getpid()}_{next(_numbers)}"
+    template = "template0" if empty else TEMPLATE
 
     async def make() -> None:
         import asyncpg
 
         admin = await asyncpg.connect(server.base)
         try:
-            await admin.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
+            await admin.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
         finally:
             await admin.close()
 
