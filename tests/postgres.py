@@ -50,6 +50,23 @@ class TestServer:
 
     base: str  # URL of the maintenance database
     _server: object | None = None  # pgserver's handle (kept alive: it stops with it)
+    pgdata: Path | None = None  # known for pgserver's own server (its pg_hba.conf)
+
+    def target(self) -> Path | tuple[str, int]:
+        """Where a proxy reaches the server: its unix socket, or its host and port."""
+        from urllib.parse import parse_qs, urlsplit
+
+        parts = urlsplit(self.base)
+        socket_dir = parse_qs(parts.query).get("host", [""])[0]
+        port = parts.port or 5432
+        if socket_dir.startswith("/"):
+            return Path(socket_dir) / f".s.PGSQL.{port}"
+        return (parts.hostname or "localhost", port)
+
+    def database_of(self, url: str) -> str:
+        from urllib.parse import urlsplit
+
+        return urlsplit(url).path.lstrip("/")
 
     def url(self, database: str) -> str:
         return re.sub(r"/[^/?]*(\?|$)", rf"/{database}\1", self.base.split("://", 1)[1], count=1)
@@ -69,7 +86,7 @@ def start(folder: Path) -> TestServer:
 
             handle = pgserver.get_server(folder, cleanup_mode="delete")
         uri = handle.get_uri()  # postgresql://postgres:@/postgres?host=/socket/dir
-        server = TestServer(uri.replace("postgres:@", "postgres@", 1), handle)
+        server = TestServer(uri.replace("postgres:@", "postgres@", 1), handle, handle.pgdata)
     _run(lambda: _make_template(server))
     return server
 
@@ -119,7 +136,7 @@ def fresh_database(server: TestServer, *, empty: bool = False) -> str:
 
 
 def drop_database(server: TestServer, url: str) -> None:
-    name = url.rsplit("/", 1)[1].split("?", 1)[0]
+    name = server.database_of(url)
 
     async def drop() -> None:
         import asyncpg

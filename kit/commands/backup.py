@@ -8,6 +8,8 @@ from pathlib import Path
 
 from kit.clock import SystemClock
 from kit.config import load_settings
+from kit.errors import InputError
+from kit.memory.store import describe
 from kit.portability.backup import backup_database, backup_target
 
 
@@ -28,6 +30,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 async def run(args: argparse.Namespace) -> int:
     # Only the settings: a backup reads the file directly and never opens a second engine.
     settings = load_settings(args.config, args.data_dir)
+    if settings.on_postgres:
+        raise InputError(
+            f"kit backup copies a SQLite file, and memory lives on {describe(settings)}; back "
+            "it up with PostgreSQL's own tools (pg_dump, or the server's base backups), or one "
+            "owner with kit export"
+        )
     target = backup_target(args.path.expanduser(), SystemClock().now(), force=args.force)
     result = await asyncio.to_thread(
         backup_database, settings.database_path, target, force=args.force
