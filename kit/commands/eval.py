@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kit.app import API_KEY_ENV, load_embedder
 from kit.commands.progress import progress
-from kit.config import FILTERS, load_settings
+from kit.config import FILTERS, check_storage_url, load_settings
 from kit.errors import ConfigError, InputError
 from kit.eval import locomo
 from kit.eval.retrieval import DEFAULT_KS, evaluate, format_report, parse_ks, report_json
@@ -35,7 +35,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     retrieval.add_argument("--json", type=Path, metavar="OUT", help="also write results here")
     retrieval.add_argument(
-        "--lexical-only", action="store_true", help="no embedding model: FTS5 ranking alone"
+        "--lexical-only",
+        action="store_true",
+        help="no embedding model: lexical ranking alone (FTS5, or tsvector on PostgreSQL)",
+    )
+    retrieval.add_argument(
+        "--store",
+        metavar="URL",
+        default="",
+        help="run on this store instead of a temporary SQLite file: a postgresql:// URL of a "
+        "scratch database (each conversation goes into a namespace of its own, eval-*, left "
+        "there)",
     )
     retrieval.add_argument(
         "--no-captions",
@@ -62,7 +72,9 @@ async def run(args: argparse.Namespace) -> int:
         raise InputError(f"--json {args.json}: folder {args.json.parent} does not exist")
     settings = load_settings(args.config, args.data_dir)
     memory = dataclasses.replace(settings.memory, filter=args.filter)
-    settings = dataclasses.replace(settings, memory=memory)
+    check_storage_url(args.store, "--store")
+    storage = dataclasses.replace(settings.storage, url=args.store)
+    settings = dataclasses.replace(settings, memory=memory, storage=storage)
     if args.filter == "model" and not os.environ.get(API_KEY_ENV):
         raise ConfigError(
             f"--filter model calls {settings.llm.small_model} at "

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import tempfile
 import time
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -77,6 +78,7 @@ class RetrievalReport:
     conversations: dict[str, Summary]  # per conversation (sample_id)
     results: tuple[QuestionResult, ...]
     filter: FilterReport | None = None
+    store: str = "sqlite"  # the engine searched: "sqlite" or "postgres"
 
     def scored(self) -> list[Scored]:
         """Every question's outcome with its conversation, for leave-one-out (folds.py)."""
@@ -116,6 +118,7 @@ async def evaluate(
     results: list[QuestionResult] = []
     filter_tokens = (0, 0)
     index_seconds = 0.0
+    run = uuid.uuid4().hex[:8]
     with tempfile.TemporaryDirectory(prefix="kit-eval-") as workdir:
         for number, sample in enumerate(samples):
             if progress:
@@ -125,6 +128,9 @@ async def evaluate(
                 data_dir=Path(workdir) / f"sample-{number}",
                 schedule=ScheduleSettings(timezone="UTC"),
             )
+            if settings.on_postgres:  # one database: each conversation a namespace of its own
+                owner = dataclasses.replace(settings.owner, user_id=f"eval-{run}-{number}")
+                sample_settings = dataclasses.replace(sample_settings, owner=owner)
             found, seconds, tokens = await _run_sample(
                 sample, sample_settings, embedder, ks, params, llm, progress, len(results)
             )
@@ -145,6 +151,7 @@ async def evaluate(
         conversations=by_conversation(results, ks),
         results=tuple(results),
         filter=_filter_report(results, filter_tokens),
+        store="postgres" if settings.on_postgres else "sqlite",
     )
 
 
@@ -262,7 +269,7 @@ def format_report(report: RetrievalReport) -> str:
         f"{report.summaries['all'].questions} questions "
         f"({report.skipped_questions} skipped: adversarial or no evidence; "
         f"{report.repaired_evidence} evidence strings normalised); model {report.model_id}; "
-        f"indexing {report.index_seconds:.1f}s",
+        f"store {report.store}; indexing {report.index_seconds:.1f}s",
         head,
     ]
     rows = list(report.summaries.items())
@@ -316,6 +323,7 @@ def report_json(report: RetrievalReport) -> dict[str, Any]:
         "repaired_evidence": report.repaired_evidence,
         "index_seconds": round(report.index_seconds, 2),
         "model": report.model_id,
+        "store": report.store,
         "summary": {name: summary(s) for name, s in report.summaries.items()},
         "conversations": {name: summary(s) for name, s in report.conversations.items()},
         "filter": None if report.filter is None else dataclasses.asdict(report.filter),

@@ -22,6 +22,7 @@ from tests.servers.anthropic_api import FakeAnthropicServer, tool_use_reply
 from tests.shared_model import MODEL_DIR, require_model
 
 
+@pytest.mark.stores
 async def test_known_answers_give_known_recall(settings: Settings) -> None:
     samples = parse(tiny(), "tiny.json")
     report = await evaluate(samples, settings=settings, embedder=HashingEmbedder(), ks=(1, 50))
@@ -53,6 +54,7 @@ async def test_known_answers_give_known_recall(settings: Settings) -> None:
     assert data["questions"][0]["ranked"][0] == "D1:1"
 
 
+@pytest.mark.stores
 async def test_each_conversation_gets_a_fresh_memory(settings: Settings) -> None:
     """A turn of one conversation is never an answer in another."""
     data = tiny()
@@ -86,6 +88,34 @@ def test_cli_lexical_only_prints_the_table_and_writes_json(
     assert "R@1" in printed and "R@5" in printed and "temporal" in printed
     assert json.loads(out.read_text())["summary"]["all"]["questions"] == 3
     assert not (tmp_path / "unused").exists()  # the evaluation never touches the data dir
+
+
+@pytest.mark.stores("postgres")
+def test_cli_store_runs_the_evaluation_on_postgresql(
+    storage_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "tiny.json"
+    data.write_text(json.dumps(tiny()), encoding="utf-8")
+    out = tmp_path / "out.json"
+    code = main(
+        ["--data-dir", str(tmp_path / "unused"), "eval", "retrieval", str(data), "--k", "1,5",
+         "--json", str(out), "--lexical-only", "--store", storage_url]
+    )  # fmt: skip
+    assert code == 0
+    assert "store postgres" in capsys.readouterr().out
+    report = json.loads(out.read_text())
+    assert report["store"] == "postgres" and report["summary"]["all"]["questions"] == 3
+
+
+def test_cli_store_with_a_password_is_refused_without_showing_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "tiny.json"
+    data.write_text(json.dumps(tiny()), encoding="utf-8")
+    url = "postgresql://kit:hunter2@localhost/kit"
+    assert main(["eval", "retrieval", str(data), "--lexical-only", "--store", url]) == 2
+    err = capsys.readouterr().err
+    assert "--store holds a password" in err and "PGPASSWORD" in err and "hunter2" not in err
 
 
 def test_cli_bad_file_is_one_line_and_exit_2(
