@@ -16,6 +16,8 @@ from kit.errors import InputError, NotFound
 from kit.llm.fake import FakeLLM
 from tests.curation.helpers import add_facts, all_facts, by_category, say, tool_reply
 
+pytestmark = pytest.mark.stores
+
 USER = "owner"
 
 

@@ -20,6 +20,8 @@ from kit.mcp.memory import MemoryTools
 from kit.mcp.server import INDEX_URI, build_server
 from kit.neutralise import MEMORY_NOTE
 
+pytestmark = pytest.mark.stores
+
 TOOLS = {
     "search_memory",
     "get_day_history",

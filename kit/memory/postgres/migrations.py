@@ -508,4 +508,8 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             *_ids_follow("reminders", "reminder_deliveries"),
         ),
     ),
+    Migration(
+        "pg019_owner_facts",
+        ("ALTER TABLE facts ADD COLUMN owner_written INTEGER NOT NULL DEFAULT 0",),
+    ),
 )
