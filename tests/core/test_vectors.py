@@ -196,3 +196,37 @@ async def test_backfill_respects_its_limit_and_batches(
         assert await kit.services.vectors.pending_count() == 6
         assert await kit.services.vectors.backfill() == 6
         assert max(embedder.calls) <= kit.settings.embedding.batch_size
+
+
+@pytest.mark.stores("postgres")
+async def test_postgres_searches_a_large_user_through_the_models_hnsw_index(
+    kit: Kit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past ANN_MIN_ROWS the model's partial HNSW index is built in the database and the
+    search can go through it, and forgotten rows do not come back through it."""
+    from kit.memory.postgres import vectors as pg_vectors
+
+    monkeypatch.setattr(pg_vectors, "ANN_MIN_ROWS", 50)
+    for n in range(80):
+        await kit.remember(f"Filler fact number {n} about the weather", category="projects")
+    boat = await kit.remember("The boat is called Matilda", category="entities")
+    await kit.settle()  # backfill, then the index
+    db, embedder = kit.services.db, HashingEmbedder()
+    name = pg_vectors.index_name(embedder.model_id)
+    definition = await db.scalar("SELECT indexdef FROM pg_indexes WHERE indexname = ?", (name,))
+    assert definition is not None and "USING hnsw" in str(definition)
+    query = (await embedder.embed(["boat"]))[0]
+    cast = f"CAST(vector AS vector({embedder.dim}))"
+    # _approximate's statement can use the index (its expression and predicate match): at 81
+    # rows the planner would rather sort, so sorting is ruled out
+    async with db.transaction() as tx:
+        await tx.execute("SET LOCAL enable_sort = off")
+        plan = await tx.fetchall(
+            "EXPLAIN SELECT item_id FROM embeddings WHERE user_id = ? AND kind = ?"
+            f" AND model_id = ? ORDER BY {cast} <=> CAST(? AS vector({embedder.dim})) LIMIT 5",
+            ("owner", "fact", embedder.model_id, query),
+        )
+    assert name in " ".join(str(r[0]) for r in plan)
+    assert boat.id in {h.id for h in await kit.search("What is the boat called?")}
+    await kit.forget_fact(boat.id, reason="sold it")
+    assert boat.id not in {h.id for h in await kit.search("What is the boat called?")}
