@@ -56,10 +56,13 @@ def store(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> postgres.TestServer:
+def postgres_server() -> Iterator[postgres.TestServer]:
     """One PostgreSQL server with pgvector for the session (tests/postgres.py says which)."""
     postgres.require()
-    return postgres.start(tmp_path_factory.mktemp("postgres") / "data")
+    with postgres.server_folder() as folder:
+        server = postgres.start(folder / "data")
+        yield server
+        postgres.stop(server)
 
 
 @pytest.fixture

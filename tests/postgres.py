@@ -20,8 +20,11 @@ import concurrent.futures
 import itertools
 import os
 import re
+import shutil
+import tempfile
 import warnings
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,6 +76,25 @@ class TestServer:
 
     def database_url(self, database: str) -> str:
         return self.base.split("://", 1)[0] + "://" + self.url(database)
+
+
+@contextmanager
+def server_folder() -> Iterator[Path]:
+    """Where pgserver keeps its data: outside pytest's temporary tree. pgserver runs the
+    server as its own user (when the tests run as root) and opens the folders above the data
+    for it, but every pytest session that starts as the same user tightens
+    /tmp/pytest-of-<user> back to 0700: the server would lose its own files mid-run."""
+    folder = Path(tempfile.mkdtemp(prefix="kit-test-pg-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def stop(server: TestServer) -> None:
+    """Stop pgserver's server (and remove its data); a server you run is left running."""
+    if server._server is not None:
+        server._server.cleanup()  # type: ignore[attr-defined]
 
 
 def start(folder: Path) -> TestServer:
