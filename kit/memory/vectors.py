@@ -192,6 +192,8 @@ def _int_array(values: Collection[int]) -> npt.NDArray[np.int64]:
 class VectorStore(Protocol):
     """Where vectors are kept and searched: one implementation per engine (store.py)."""
 
+    embedder: Embedder | None  # whose vectors it holds and searches (set by VectorIndex)
+
     def encode(self, vector: Vectors) -> object:
         """One vector as the `embeddings.vector` column takes it."""
         ...
@@ -228,7 +230,7 @@ class MatrixVectors:
 
     def __init__(self, db: Database, embedder: Embedder | None) -> None:
         self._db = db
-        self._embedder = embedder
+        self.embedder = embedder
         self._matrices: dict[tuple[str, Kind], _Matrix] = {}
         self._lock = asyncio.Lock()  # matrix loads vs backfill writes
 
@@ -273,13 +275,13 @@ class MatrixVectors:
             matrix = self._matrices.get(key)
             if matrix is not None:
                 return matrix
-            assert self._embedder is not None
+            assert self.embedder is not None
             rows = await self._db.fetchall(
                 "SELECT item_id, vector FROM embeddings WHERE user_id = ? AND kind = ?"
                 " AND model_id = ?",
-                (user_id, kind, self._embedder.model_id),
+                (user_id, kind, self.embedder.model_id),
             )
-            matrix = _Matrix(self._embedder.dim)
+            matrix = _Matrix(self.embedder.dim)
             if rows:
                 vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
                 matrix.upsert([r[0] for r in rows], vectors.reshape(len(rows), -1))
@@ -302,10 +304,21 @@ class VectorIndex:
         store: VectorStore | None = None,
     ) -> None:
         self._db = db
-        self.embedder = embedder
         self._batch_size = batch_size
         self.store = store or MatrixVectors(db, embedder)
+        self.store.embedder = embedder
         self._swept: set[Kind] = set()  # kinds fully swept once by this process
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The model queries and backfill use; the store searches the same model's vectors
+        (one attribute, so a model loaded or swapped later reaches both)."""
+        return self.store.embedder
+
+    @embedder.setter
+    def embedder(self, embedder: Embedder | None) -> None:
+        self.store.embedder = embedder
+        self.store.forget_cache()  # cached matrices hold the previous model's vectors
 
     @property
     def available(self) -> bool:

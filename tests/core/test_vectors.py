@@ -168,6 +168,19 @@ async def test_without_an_embedder_search_is_lexical_and_nothing_is_pending(
         }
 
 
+async def test_a_model_set_after_opening_is_the_one_searched(
+    settings: Settings, clock: FakeClock
+) -> None:
+    """The index and its store share one model: set later (a model that loads after start, a
+    benchmark's swap), searching uses it instead of failing on the store's stale copy."""
+    async with open_kit(settings, clock, None) as kit:
+        rows = await seed(kit, clock)
+        kit.services.vectors.embedder = HashingEmbedder(128)
+        assert await kit.services.vectors.backfill() == rows
+        hits = await kit.search("garden beans")
+        assert any(h.cosine is not None for h in hits)
+
+
 async def test_loaded_matrix_grows_with_backfill(kit: Kit, clock: FakeClock) -> None:
     """Rows embedded after a matrix was loaded are searchable without a reload (growth)."""
     s = kit.services

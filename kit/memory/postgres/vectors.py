@@ -39,7 +39,7 @@ def _literal(text: str) -> str:
 class PgVectors:
     def __init__(self, db: PostgresDatabase, embedder: Embedder | None) -> None:
         self._db = db
-        self._embedder = embedder
+        self.embedder = embedder
         self._indexed: set[str] = set()  # models whose HNSW index this process saw
 
     def encode(self, vector: Vectors) -> object:
@@ -65,8 +65,8 @@ class PgVectors:
         only: Collection[int] | None,
         skip: Collection[int],
     ) -> list[tuple[int, float]]:
-        assert self._embedder is not None
-        model = self._embedder.model_id
+        assert self.embedder is not None
+        model = self.embedder.model_id
         where = "user_id = ? AND kind = ? AND model_id = ?"
         params: list[object] = [user_id, kind, model]
         if only is not None:
@@ -100,8 +100,8 @@ class PgVectors:
     async def _approximate(
         self, where: str, params: list[object], query: Vectors, k: int, threshold: float
     ) -> list[tuple[int, float]]:
-        assert self._embedder is not None
-        dim = self._embedder.dim
+        assert self.embedder is not None
+        dim = self.embedder.dim
         cast = f"CAST(vector AS vector({dim}))"
         async with self._db.transaction() as tx:  # SET LOCAL lives as long as a transaction
             await tx.execute(f"SET LOCAL hnsw.ef_search = {max(EF_SEARCH, k)}")
@@ -115,9 +115,9 @@ class PgVectors:
 
     async def index_large(self) -> None:
         """Build the model's HNSW index once some user has ANN_MIN_ROWS rows of a kind."""
-        if self._embedder is None:
+        if self.embedder is None:
             return
-        model, dim = self._embedder.model_id, self._embedder.dim
+        model, dim = self.embedder.model_id, self.embedder.dim
         name = index_name(model)
         if model in self._indexed:
             return
