@@ -35,6 +35,7 @@ COMMANDS = (
     "eval",
     "export",
     "backup",
+    "storage",
     "forget",
     "status",
     "reminders",
