@@ -237,3 +237,41 @@ def test_an_unreachable_target_is_one_line_naming_the_fix(
     out, err = capsys.readouterr()
     assert "cannot reach the PostgreSQL server" in err and len(err.strip().splitlines()) == 1
     assert "s3cret-value" not in out + err
+
+
+async def test_a_refused_password_is_one_line_saying_pgpassword_and_never_shows_it(
+    settings: Settings,
+    postgres_server: postgres.TestServer,
+    pg_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if postgres_server.pgdata is None:
+        pytest.skip("needs the tests' own server (its pg_hba.conf)")
+    hba = postgres_server.pgdata / "pg_hba.conf"
+    before = hba.read_text()
+    await _admin(postgres_server, "CREATE ROLE kit_copy_pw LOGIN PASSWORD 'right-one'")
+    hba.write_text("local all kit_copy_pw scram-sha-256\n" + before)
+    await _admin(postgres_server, "SELECT pg_reload_conf()")
+    try:
+        _cli(monkeypatch, tmp_path, settings)
+        monkeypatch.setenv("PGPASSWORD", "wrong-one")
+        assert await _kit_cli("--to", pg_url.replace("postgres@", "kit_copy_pw@", 1)) == 2
+        out, err = capsys.readouterr()
+        assert "refused the password" in err and "PGPASSWORD" in err
+        assert len(err.strip().splitlines()) == 1 and "wrong-one" not in out + err
+    finally:
+        hba.write_text(before)
+        await _admin(postgres_server, "SELECT pg_reload_conf()")
+        await _admin(postgres_server, "DROP ROLE kit_copy_pw")
+
+
+async def _admin(server: postgres.TestServer, sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(server.base)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
