@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager, nullcontext
 from datetime import datetime
 from typing import Any
 
@@ -83,6 +84,9 @@ class Agent:
         llm_settings: LLMSettings,
         clock: Clock,
         after_turn: Callable[[int], None] = lambda conversation_id: None,
+        user_lock: Callable[[str], AbstractAsyncContextManager[None]] = (
+            lambda user_id: nullcontext()
+        ),
     ) -> None:
         self._messages = messages
         self._facts = facts
@@ -92,6 +96,8 @@ class Agent:
         self._settings = llm_settings
         self._clock = clock
         self._after_turn = after_turn
+        # One user's turns in order across workers on one database (kit/memory/db.py).
+        self._user_lock = user_lock
         self._running: set[asyncio.Task[Any]] = set()  # tasks inside a turn, for shutdown
         self._idle = asyncio.Event()
         self._idle.set()
@@ -117,7 +123,8 @@ class Agent:
         self._running.add(task)
         self._idle.clear()
         try:
-            return await self._turn(inbound, on_text)
+            async with self._user_lock(inbound.user_id):
+                return await self._turn(inbound, on_text)
         finally:
             self._running.discard(task)
             if not self._running:

@@ -10,7 +10,7 @@ import logging
 import os
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from datetime import tzinfo
+from datetime import timedelta, tzinfo
 
 from kit.agent import Agent
 from kit.background import Background
@@ -35,6 +35,7 @@ from kit.memory.db import Database
 from kit.memory.facts import Facts
 from kit.memory.filter import FilteredSearch, ModelFilter
 from kit.memory.job_runs import JobRuns
+from kit.memory.leases import Leases
 from kit.memory.messages import Messages
 from kit.memory.migrations import migrate
 from kit.memory.search import MemorySearch, RankingParams
@@ -90,6 +91,7 @@ class Services:
     background: Background
     curator: Curator
     job_runs: JobRuns
+    leases: Leases  # what one worker does for all on a shared database (README: workers)
     summarizer: DaySummarizer
     rem: Rem
     budget: Budget
@@ -179,13 +181,22 @@ async def build(
     tools = Tools(facts, days, messages, search, tz, notes=NoteTools(notes, tz))
     background = Background(window, vectors)
     agent = Agent(
-        messages, facts, context, tools, metered, settings.llm, clock, after_turn=background.notify
+        messages,
+        facts,
+        context,
+        tools,
+        metered,
+        settings.llm,
+        clock,
+        after_turn=background.notify,
+        user_lock=db.user_lock,
     )
     reminders = Reminders(
         reminder_store, Dispatcher(reminder_store, agent, prompts, clock, tz), clock, tz
     )
     tools.reminders = ReminderTools(reminders, messages)
-    job_runs = JobRuns(db, clock, tz)
+    lease_ttl = timedelta(seconds=settings.workers.lease_seconds)
+    job_runs = JobRuns(db, clock, tz, lease_ttl=lease_ttl)
     summarizer = DaySummarizer(
         db, messages, days, metered, prompts, settings.llm, settings.owner, tz, job_runs, attempts
     )
@@ -240,6 +251,7 @@ async def build(
         background=background,
         curator=curator,
         job_runs=job_runs,
+        leases=Leases(db, clock, ttl=lease_ttl),
         summarizer=summarizer,
         rem=rem,
         budget=budget,

@@ -124,6 +124,15 @@ class StorageSettings:
 
 
 @dataclass(frozen=True)
+class WorkersSettings:
+    """Several `kit run` workers on one PostgreSQL database (README: Several workers).
+    A lease (a scheduled job, Telegram polling) lasts `lease_seconds` unless its worker renews
+    it (every third of that): a worker that dies is taken over within about that long."""
+
+    lease_seconds: float = 60.0
+
+
+@dataclass(frozen=True)
 class Settings:
     owner: OwnerSettings = field(default_factory=OwnerSettings)
     llm: LLMSettings = field(default_factory=LLMSettings)
@@ -135,6 +144,7 @@ class Settings:
     budget: BudgetSettings = field(default_factory=BudgetSettings)
     telegram: TelegramSettings = field(default_factory=TelegramSettings)
     storage: StorageSettings = field(default_factory=StorageSettings)
+    workers: WorkersSettings = field(default_factory=WorkersSettings)
     data_dir: Path = field(default_factory=lambda: default_data_dir())
     config_path: Path | None = None
 
@@ -335,6 +345,8 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
             )
     if isinstance(section, StorageSettings):
         check_storage_url(section.url, f"{source}: storage.url")
+    if isinstance(section, WorkersSettings) and not 1.0 <= section.lease_seconds < math.inf:
+        raise bad("lease_seconds", "must be a number of seconds, at least 1")
     if isinstance(section, TelegramSettings):
         telegram_ids(section, "allowed_user_ids", source)
         telegram_ids(section, "allowed_group_ids", source)

@@ -69,3 +69,9 @@ class Database(Protocol):
     async def check_pages(self) -> None:
         """Find damage now, with what to do (once per daemon start, and in `kit doctor`)."""
         ...
+
+    def user_lock(self, user_id: str) -> AbstractAsyncContextManager[None]:
+        """Hold one user's turn: no other turn of theirs runs meanwhile in any worker on this
+        store (PostgreSQL: an advisory lock; SQLite has one worker per file, and its channels
+        order each conversation's turns already, so it holds nothing)."""
+        ...

@@ -3,8 +3,12 @@ two runs of one job apart.
 
 A run holds an in-process asyncio lock and a 'running' row in `job_runs` (a partial unique
 index allows one per job), so a manual `kit rem` in another process during the nightly REM is
-refused with a message saying who holds it. A lease whose process is gone (crash, kill -9) or
-whose time ran out is marked 'abandoned' and taken over; nothing waits forever.
+refused with a message saying who holds it. The row is a lease: its holder renews it every
+third of `lease_ttl` while the run goes on, and a lease whose process is gone (crash, kill -9,
+seen at once on the same machine) or whose time ran out unrenewed (a worker on another machine
+died) is marked 'abandoned' and taken over; nothing waits forever. A scheduled run is taken
+once per fire time across all workers: a fire time another worker completed is refused
+(`AlreadyDone`), checked in the transaction that takes the lease.
 
 A run stopped because the background budget is spent (`BudgetSpent`) is recorded 'failed'
 with `paused_until` set: the scheduler resumes it then, and does not count it as a failure of
@@ -14,6 +18,7 @@ its fire time (`FireTimeRuns`), which bounds how often a failing run is retried.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import socket
 from collections.abc import AsyncIterator, Sequence
@@ -26,14 +31,20 @@ from kit.clock import Clock, from_iso, to_iso
 from kit.errors import BudgetSpent, KitError
 from kit.memory.db import Database, Transaction
 
+log = logging.getLogger(__name__)
+
 RunStatus = Literal["running", "ok", "failed", "abandoned"]
 
-DEFAULT_LEASE = timedelta(hours=6)  # a backstop only: a dead holder is detected at once
+DEFAULT_LEASE = timedelta(seconds=60)  # renewed every third of it while the run goes on
 FAILURES_KEPT = 20  # an interval job's failed runs kept (the latest success is always kept)
 
 
 class JobBusy(KitError):
     """Another run of the same job holds the lease."""
+
+
+class AlreadyDone(JobBusy):
+    """Another worker completed this fire time's run while this one was about to start."""
 
 
 @dataclass(frozen=True)
@@ -117,14 +128,21 @@ def _holder_gone(owner: str) -> bool:
 
 class JobRuns:
     def __init__(
-        self, db: Database, clock: Clock, tz: tzinfo, *, lease_ttl: timedelta = DEFAULT_LEASE
+        self,
+        db: Database,
+        clock: Clock,
+        tz: tzinfo,
+        *,
+        lease_ttl: timedelta = DEFAULT_LEASE,
+        owner: str | None = None,  # host:pid; tests name two "workers" in one process
     ) -> None:
         self._db = db
         self._clock = clock
         self._tz = tz
         self._lease_ttl = lease_ttl
-        self._owner = this_process()
+        self._owner = owner or this_process()
         self._locks: dict[str, asyncio.Lock] = {}
+        self.renewals = 0  # leases renewed (for those who wait on one: tests)
 
     def running_here(self, job: str) -> bool:
         lock = self._locks.get(job)
@@ -149,13 +167,38 @@ class JobRuns:
             raise JobBusy(f"{label} is already running in this process; try again when it ends")
         async with lock:
             run = await self._acquire(job, label, scheduled_for, user_id)
+            keeper = asyncio.create_task(self._keep(run.id), name=f"lease-{job}")
             try:
                 yield run
             except BaseException as exc:
+                await _stop(keeper)
                 paused = exc.resumes_at if isinstance(exc, BudgetSpent) else None
                 await self._finish(run.id, "failed", _describe(exc), paused_until=paused)
                 raise
+            await _stop(keeper)
             await self._finish(run.id, "ok", "")
+
+    async def _keep(self, run_id: int) -> None:
+        """Renew the run's lease every third of its length until cancelled. A run whose lease
+        was taken over (its worker seemed dead) is not stopped: each of its steps lands whole,
+        and a renewal that finds the row gone only says so."""
+        while True:
+            await asyncio.sleep(self._lease_ttl.total_seconds() / 3)
+            expires = to_iso(self._clock.now() + self._lease_ttl)
+            try:
+                async with self._db.transaction() as tx:
+                    kept = await tx.execute_rowcount(
+                        "UPDATE job_runs SET lease_expires_at = ?"
+                        " WHERE id = ? AND status = 'running'",
+                        (expires, run_id),
+                    )
+            except Exception:
+                log.warning("job run %d: could not renew its lease; trying again", run_id)
+                continue
+            if kept != 1:
+                log.warning("job run %d: its lease was taken over by another worker", run_id)
+                return
+            self.renewals += 1
 
     async def _acquire(
         self, job: str, label: str, scheduled_for: datetime | None, user_id: str | None
@@ -167,6 +210,11 @@ class JobRuns:
             )
             if held is not None:
                 await self._break_or_refuse(tx, held, label, now)
+            if scheduled_for is not None and await tx.fetchone(
+                "SELECT 1 FROM job_runs WHERE job = ? AND scheduled_for = ? AND status = 'ok'",
+                (job, to_iso(scheduled_for)),
+            ):
+                raise AlreadyDone(f"{label} for this fire time was done by another worker")
             run_id = await tx.insert(
                 "INSERT INTO job_runs (job, user_id, scheduled_for, started_at, status,"
                 " lease_owner, lease_expires_at) VALUES (?, ?, ?, ?, 'running', ?, ?)",
@@ -204,8 +252,10 @@ class JobRuns:
     ) -> None:
         async with self._db.transaction() as tx:
             await tx.execute(
+                # A run taken over meanwhile ('abandoned') keeps that status: the takeover's
+                # run is the one that counts for its fire time.
                 "UPDATE job_runs SET status = ?, finished_at = ?, detail = ?, paused_until = ?"
-                " WHERE id = ?",
+                " WHERE id = ? AND status = 'running'",
                 (
                     status,
                     to_iso(self._clock.now()),
@@ -319,6 +369,11 @@ class JobRuns:
             f"SELECT {_COLUMNS} FROM job_runs WHERE job = ? ORDER BY id DESC LIMIT ?", (job, limit)
         )
         return [_run(r) for r in rows]
+
+
+async def _stop(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
 
 
 def _describe(exc: BaseException) -> str:

@@ -230,6 +230,24 @@ def _notes() -> tuple[str, ...]:
 
 _CATEGORY_CHECK = ", ".join(f"'{c}'" for c in CATEGORIES)
 
+# Several `kit run` workers on one database (kit/memory/leases.py): a lease names what one
+# worker does for all (Telegram polling, the curation sweep) until it expires unrenewed; a
+# handled update is claimed once (by channel and its update id) so no worker answers it twice.
+WORKER_TABLES = (
+    """CREATE TABLE leases (
+        name TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        acquired_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL)""",
+    """CREATE TABLE handled_updates (
+        channel TEXT NOT NULL,
+        update_id INTEGER NOT NULL,
+        worker TEXT NOT NULL,
+        handled_at TEXT NOT NULL,
+        PRIMARY KEY (channel, update_id))""",
+)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         "m001_core",
@@ -546,6 +564,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE facts ADD COLUMN owner_written INTEGER NOT NULL DEFAULT 0",
         ),
     ),
+    Migration("m020_worker_leases", WORKER_TABLES),
 )
 
 

@@ -13,7 +13,7 @@ import asyncio
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -190,6 +190,10 @@ class SqliteDatabase:
     async def scalar(self, sql: str, params: Params = ()) -> Any:
         row = await self.fetchone(sql, params)
         return None if row is None else row[0]
+
+    def user_lock(self, user_id: str) -> AbstractAsyncContextManager[None]:
+        """One worker per SQLite file (kit/daemon/lock.py): nothing to hold across workers."""
+        return nullcontext()
 
     async def check_pages(self) -> None:
         """Read every page once (`PRAGMA quick_check`: O(size), ~0.3 s per 260 MB): a damaged

@@ -24,7 +24,7 @@ import logging
 import re
 import struct
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -34,6 +34,7 @@ import numpy as np
 from kit.errors import ConfigError, StorageError
 from kit.memory.db import Engine, Params
 from kit.memory.postgres.url import redact
+from kit.memory.postgres.user_locks import LOCK_CONNECTIONS, UserLocks
 
 log = logging.getLogger(__name__)
 
@@ -207,11 +208,14 @@ class PostgresTransaction:
 class PostgresDatabase:
     engine: Engine = "postgres"
 
-    def __init__(self, pool: asyncpg.Pool, where: str, about: str) -> None:
+    def __init__(
+        self, pool: asyncpg.Pool, where: str, about: str, user_locks: UserLocks | None = None
+    ) -> None:
         self._pool = pool
         self.where = where
         self.about = about
         self._write_lock = asyncio.Lock()
+        self._user_locks = user_locks
 
     @classmethod
     @asynccontextmanager
@@ -229,9 +233,15 @@ class PostgresDatabase:
             )
         except BaseException as exc:
             raise connect_error(exc, where) from exc
+        user_locks = UserLocks(
+            lambda: asyncpg.create_pool(
+                url, min_size=0, max_size=LOCK_CONNECTIONS, timeout=CONNECT_SECONDS
+            )
+        )
         try:
-            yield cls(pool, where, f"PostgreSQL {server}, pgvector {vector}")
+            yield cls(pool, where, f"PostgreSQL {server}, pgvector {vector}", user_locks)
         finally:
+            await user_locks.close()
             try:
                 await asyncio.wait_for(pool.close(), 10)
             except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
@@ -324,6 +334,12 @@ class PostgresDatabase:
     async def scalar(self, sql: str, params: Params = ()) -> Any:
         row = await self.fetchone(sql, params)
         return None if row is None else row[0]
+
+    def user_lock(self, user_id: str) -> AbstractAsyncContextManager[None]:
+        """A turn of `user_id`'s, in order across workers (kit/memory/postgres/user_locks.py)."""
+        if self._user_locks is None:
+            raise RuntimeError("this PostgresDatabase was not opened with open()")
+        return self._user_locks.hold(user_id)
 
     async def check_pages(self) -> None:
         """PostgreSQL checks its own pages as it reads them (and reports damage then); here

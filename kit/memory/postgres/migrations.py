@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from kit.config import CATEGORIES
-from kit.memory.migrations import Migration
+from kit.memory.migrations import WORKER_TABLES, Migration
 
 _CATEGORY_CHECK = ", ".join(f"'{c}'" for c in CATEGORIES)
 
@@ -512,4 +512,5 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         "pg019_owner_facts",
         ("ALTER TABLE facts ADD COLUMN owner_written INTEGER NOT NULL DEFAULT 0",),
     ),
+    Migration("pg020_worker_leases", tuple(_pg(t) for t in WORKER_TABLES)),
 )
