@@ -56,14 +56,17 @@ async def rem(services: Services, now: datetime, scheduled_for: datetime | None)
 
 
 async def curation_sweep(services: Services, now: datetime, scheduled_for: datetime | None) -> str:
-    passes = await services.curator.sweep_idle(now)
+    # One sweep at a time across workers: two would curate the same conversation twice.
+    async with services.leases.holding("curation_sweep", label="the curation sweep"):
+        passes = await services.curator.sweep_idle(now)
     return f"{passes} curation pass(es)"
 
 
 async def embedding_backfill(
     services: Services, now: datetime, scheduled_for: datetime | None
 ) -> str:
-    embedded = await services.vectors.backfill()
+    async with services.leases.holding("embedding_backfill", label="the embedding backfill"):
+        embedded = await services.vectors.backfill()
     return f"{embedded} item(s) embedded"
 
 

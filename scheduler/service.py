@@ -33,6 +33,7 @@ from datetime import datetime
 from typing import Literal
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.interval import IntervalTrigger
 
 from kit.app import Services
 from kit.errors import BudgetSpent, KitError
@@ -43,6 +44,8 @@ from scheduler.jobs import JobSpec, kit_jobs
 from scheduler.reminders import ReminderTimer
 
 log = logging.getLogger(__name__)
+
+TAKEOVER_JOB = "takeover_check"
 
 Status = Literal["done", "not due", "busy", "paused", "failed"]
 
@@ -94,6 +97,9 @@ class KitScheduler:
         )
         for spec in self._jobs.values():
             aps.add_job(self._fire, spec.trigger, args=(spec.name,), id=spec.name, name=spec.name)
+        # Another worker's run that died mid-way is taken over within about a lease's length.
+        lease = self._services.settings.workers.lease_seconds
+        aps.add_job(self._takeover_check, IntervalTrigger(seconds=lease), id=TAKEOVER_JOB)
         self.reminders.attach(aps)
         self._reminder_worker = asyncio.create_task(self.reminders.run(), name="kit-reminders")
         aps.start()
@@ -141,6 +147,13 @@ class KitScheduler:
             except TimeoutError:
                 log.error("a scheduled job did not stop within %.0f s of shutdown", grace_seconds)
             self._worker = self._reminder_worker = None
+
+    async def _takeover_check(self) -> None:
+        """Queue the daily runs owed now: one whose worker died has its lease taken over."""
+        try:
+            await self.retry_due()
+        except Exception:
+            log.exception("the scheduler could not look for runs to take over")
 
     async def _fire(self, name: str) -> None:
         """APScheduler's entry: hand over and return at once (the worker runs the job)."""

@@ -242,7 +242,9 @@ class TelegramChannel:
         if self._urls is not None:
             builder = builder.base_url(self._urls[0]).base_file_url(self._urls[1])
         app = builder.build()
-        # Group -1 runs first: strangers are turned away before any other handler sees them.
+        # Group -2 runs first: an update another worker (or an earlier run) claimed is not
+        # answered again (kit/memory/leases.py); then group -1 turns strangers away.
+        app.add_handler(TypeHandler(Update, self._claim), group=-2)
         app.add_handler(TypeHandler(Update, self._gate), group=-1)
         # A forwarded "/forget 3" is someone else's text to remember, not the owner's command.
         typed = ~filters.FORWARDED
@@ -364,6 +366,12 @@ class TelegramChannel:
         log.error("telegram: a handler failed", exc_info=context.error)
 
     # ---- who may talk ----------------------------------------------------------------------
+    async def _claim(self, update: Update, context: Context) -> None:
+        """Each update is answered once across workers and restarts: the first claim wins."""
+        if not await self._services.leases.claim_update(CHANNEL, update.update_id):
+            log.info("telegram: update %d was handled already; skipped", update.update_id)
+            raise ApplicationHandlerStop
+
     async def _gate(self, update: Update, context: Context) -> None:
         """Only those TelegramAccess answers get further; a stranger in a private chat gets
         one short refusal, anyone else nothing. Nothing of theirs is stored."""

@@ -204,4 +204,21 @@ def _channels(services: Services, telegram_token: str | None, grace: float) -> l
     from kit.channels.telegram import TelegramChannel  # PTB loads only when Telegram is on
 
     # Its stop waits for replies in flight: as long as the grace period, and a step more.
-    return [TelegramChannel(services, telegram_token, stop_timeout=grace + STEP_TIMEOUT)]
+    channel = TelegramChannel(services, telegram_token, stop_timeout=grace + STEP_TIMEOUT)
+    return [OneWorker(services, channel)]  # one poller among the workers on a database
+
+
+class OneWorker:
+    """A component that one worker at a time runs for all the workers on one database (Telegram
+    polling: Telegram allows one poller per bot). It waits for the component's lease, runs it
+    while renewing the lease, and is taken over by another worker when this one dies; on
+    SQLite, with one worker per file, the lease is always free."""
+
+    def __init__(self, services: Services, part: Component) -> None:
+        self.name = part.name
+        self._leases = services.leases
+        self._part = part
+
+    async def run(self) -> None:
+        await self._leases.serve(self.name, self._part.run)
+

@@ -108,7 +108,7 @@ def this_process() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def _holder_gone(owner: str) -> bool:
+def holder_gone(owner: str) -> bool:
     """True when the lease owner is a process on this machine that no longer exists."""
     host, _, pid_text = owner.rpartition(":")
     if host != socket.gethostname() or not pid_text.isdigit():
@@ -234,7 +234,7 @@ class JobRuns:
     ) -> None:
         run = _run(held)
         expired = from_iso(held[8]) <= now
-        if not (expired or _holder_gone(run.lease_owner)):
+        if not (expired or holder_gone(run.lease_owner)):
             since = run.started_at.astimezone(self._tz).strftime("%Y-%m-%d %H:%M")
             pid = run.lease_owner.rpartition(":")[2]
             raise JobBusy(
@@ -327,7 +327,7 @@ class JobRuns:
         for row in rows:
             run = _run(row)
             if run.status == "running" and not (
-                from_iso(row[8]) <= now or _holder_gone(run.lease_owner)
+                from_iso(row[8]) <= now or holder_gone(run.lease_owner)
             ):
                 continue  # running right now
             by_job.setdefault(run.job, []).append(run)

@@ -4,7 +4,8 @@ Several `kit run` workers may share a PostgreSQL database (README: Several worke
 row in `leases` names what one of them does for everyone (Telegram polling, the curation
 sweep) and until when: its owner renews it every third of its length while it works, and any
 worker takes it over once it has expired unrenewed (its owner died, hung or lost the
-database). Taking, renewing and letting go are each one compare-and-set statement, so two
+database), or at once when its owner was a process on this machine that is gone. Taking,
+renewing and letting go are each one transaction under the store's writer lock, so two
 workers never both believe they hold a lease. Times come from the injected clock.
 
 `handled_updates` is the other half of "each thing done once": an incoming update (a Telegram
@@ -26,7 +27,7 @@ from datetime import datetime, timedelta
 
 from kit.clock import Clock, from_iso, to_iso
 from kit.memory.db import Database
-from kit.memory.job_runs import JobBusy, this_process
+from kit.memory.job_runs import JobBusy, holder_gone, this_process
 
 log = logging.getLogger(__name__)
 
@@ -66,19 +67,24 @@ class Leases:
         return self.ttl.total_seconds() / 3
 
     async def take(self, name: str) -> bool:
-        """Take `name` if it is free or expired (or renew it if ours); True when we hold it."""
+        """Take `name` if it is free, expired or its holder's process is gone (a restart after
+        kill -9 on this machine need not wait), or renew it if ours; True when we hold it."""
         now = self._clock.now()
         async with self._db.transaction() as tx:
-            changed = await tx.execute_rowcount(
+            row = await tx.fetchone("SELECT owner, expires_at FROM leases WHERE name = ?", (name,))
+            if row is not None and row[0] != self.owner:
+                if from_iso(row[1]) > now and not holder_gone(str(row[0])):
+                    return False
+                log.info("lease %s: taken over from %s", name, row[0])
+            await tx.execute(
                 "INSERT INTO leases (name, owner, acquired_at, expires_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner,"
                 " acquired_at = CASE WHEN leases.owner = excluded.owner"
                 "  THEN leases.acquired_at ELSE excluded.acquired_at END,"
-                " expires_at = excluded.expires_at"
-                " WHERE leases.owner = excluded.owner OR leases.expires_at <= excluded.acquired_at",
+                " expires_at = excluded.expires_at",
                 (name, self.owner, to_iso(now), to_iso(now + self.ttl)),
             )
-        return changed == 1
+        return True
 
     async def renew(self, name: str) -> bool:
         """Extend our lease; False when it is no longer ours (taken over after it expired)."""

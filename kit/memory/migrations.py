@@ -245,6 +245,9 @@ WORKER_TABLES = (
         worker TEXT NOT NULL,
         handled_at TEXT NOT NULL,
         PRIMARY KEY (channel, update_id))""",
+    # A pending reminder fire is taken by one worker for sending (kit/reminders/store.py).
+    "ALTER TABLE reminder_deliveries ADD COLUMN sending_by TEXT",
+    "ALTER TABLE reminder_deliveries ADD COLUMN sending_until TEXT",
 )
 
 

@@ -24,6 +24,7 @@ from typing import Protocol
 
 from kit.clock import Clock
 from kit.errors import shown
+from kit.memory.job_runs import holder_gone, this_process
 from kit.prompts import Prompts
 from kit.reminders.rules import next_fire
 from kit.reminders.store import LOCAL_CHANNELS, AlreadySent, Delivery, ReminderStore
@@ -40,6 +41,9 @@ MAX_ATTEMPTS = 8  # sends that fail (channel down) are retried with backoff, the
 FIRST_RETRY = timedelta(seconds=30)
 LONGEST_RETRY = timedelta(minutes=30)
 PARALLEL_CONVERSATIONS = 8
+# How long a worker has to send a fire it took before another worker may (kit/memory/leases.py:
+# several workers on one database); a taker whose process is gone is replaced at once.
+SENDING_FOR = timedelta(minutes=10)
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,7 @@ class Dispatcher:
         self._senders: dict[str, Sender] = dict.fromkeys(LOCAL_CHANNELS, _local_send)
         self._lock = asyncio.Lock()
         self._since = clock.now()  # a fire claimed before this was left by a Kit that stopped
+        self.worker = this_process()  # who takes a fire for sending (tests name two workers)
         # Called whenever the next fire time may have changed (a reminder added, cancelled,
         # a channel came up): the scheduler sets it to plan its next wake-up.
         self.on_change: Callable[[], None] = lambda: None
@@ -144,6 +149,11 @@ class Dispatcher:
         """Deliver one fire. Never raises (but for cancellation): a failure is recorded on
         the delivery and retried later, so one broken reminder never holds up the others."""
         now = self._clock.now()
+        taken = await self._store.take_for_sending(
+            delivery.id, self.worker, now + SENDING_FOR, holder_gone
+        )
+        if not taken:  # another worker on this database is sending it
+            return False
         late = (
             delivery.late
             or now - delivery.fire_at > LATE_AFTER

@@ -13,7 +13,7 @@ marked late; a 'sent' one never is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -291,6 +291,30 @@ class ReminderStore:
         )
         return [_delivery(r) for r in rows]
 
+    async def take_for_sending(
+        self, delivery_id: int, worker: str, until: datetime, holder_gone: Callable[[str], bool]
+    ) -> bool:
+        """Take a pending fire for sending, so no other worker sends it meanwhile: free, or
+        its taker's time ran out or its process is gone (a restart after a crash sends it at
+        once). True when it is ours; released by marking it sent or failed."""
+        now = to_iso(self._clock.now())
+        async with self._db.transaction() as tx:
+            row = await tx.fetchone(
+                "SELECT sending_by, sending_until FROM reminder_deliveries"
+                " WHERE id = ? AND status = 'pending'",
+                (delivery_id,),
+            )
+            if row is None:
+                return False
+            by, taken_until = row
+            if by is not None and by != worker and taken_until > now and not holder_gone(by):
+                return False
+            await tx.execute(
+                "UPDATE reminder_deliveries SET sending_by = ?, sending_until = ? WHERE id = ?",
+                (worker, to_iso(until), delivery_id),
+            )
+        return True
+
     async def prepare(self, delivery_id: int, text: str) -> None:
         """Keep the text a task produced, so a retry resends it and never re-runs the task."""
         async with self._db.transaction() as tx:
@@ -330,7 +354,7 @@ class ReminderStore:
         async with self._db.transaction() as tx:
             await tx.execute(
                 "UPDATE reminder_deliveries SET attempts = attempts + 1, last_error = ?,"
-                " retry_at = ?, status = ? WHERE id = ? AND status = 'pending'",
+                " retry_at = ?, status = ?, sending_by = NULL WHERE id = ? AND status = 'pending'",
                 (
                     error,
                     None if retry_at is None else to_iso(retry_at),

@@ -155,6 +155,7 @@ async def test_cron_triggers_fire_at_local_time_in_the_configured_zone(
         "daily_summary",
         "rem",
         "reminders",
+        "takeover_check",
     }
 
 
