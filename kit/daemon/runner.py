@@ -221,4 +221,3 @@ class OneWorker:
 
     async def run(self) -> None:
         await self._leases.serve(self.name, self._part.run)
-
