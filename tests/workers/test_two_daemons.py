@@ -86,7 +86,10 @@ def test_each_update_is_answered_once_and_polling_moves_to_the_survivor_of_a_sig
     try:
         a.start()
         b.start()
-        holder = rows(database, "SELECT owner FROM leases WHERE name = 'telegram'")
+        lease = "SELECT owner FROM leases WHERE name = 'telegram'"
+        # Ready means the sockets listen; taking the polling lease may come a moment later.
+        wait_until(lambda: bool(rows(database, lease)), "a worker holds the telegram lease")
+        holder = rows(database, lease)
         poller, other = (a, b) if holder[0][0].endswith(f":{a.pid}") else (b, a)
         for n in range(3):
             tg.push_text(OWNER, f"question {n}")

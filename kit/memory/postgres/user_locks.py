@@ -66,8 +66,11 @@ class UserLocks:
             if not clean:
                 # Cancelled or broken mid-way: the lock may be held. Ending the session is
                 # the one sure way to let it go.
-                conn.terminate()
-            await pool.release(conn)
+                try:
+                    conn.terminate()
+                except Exception:  # the server went away: the session, and its lock, with it
+                    log.debug("user lock: its connection was gone already", exc_info=True)
+            await pool.release(conn)  # a connection the pool took back already is let be
 
     async def _open(self) -> Any:
         async with self._opening:
