@@ -10,7 +10,6 @@ from contextlib import AbstractAsyncContextManager, nullcontext
 from datetime import datetime
 from typing import Any
 
-from kit.cleaning import clean_name, clean_text
 from kit.clock import Clock, check_time
 from kit.config import LLMSettings
 from kit.errors import InputError, LLMUnavailable
@@ -27,9 +26,10 @@ from kit.memory.context import ContextBuilder
 from kit.memory.facts import Facts
 from kit.memory.messages import Conversation, Message, Messages
 from kit.memory.plan import Sandwich
-from kit.neutralise import neutralise
 from kit.tools import TOOL_SPECS, Tools
 from kit.turn import Inbound, TurnResult
+from kit.untrusted.clean import clean_name, clean_text
+from kit.untrusted.neutralise import neutralise
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,6 @@ from datetime import date, datetime
 from typing import Literal, Protocol
 
 from kit.api import Kit
-from kit.cleaning import clean_text
 from kit.clock import day_bounds, local_date
 from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, RemProgress, RemReport, UndoResult
@@ -30,6 +29,7 @@ from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
 from kit.tools import REMEMBERED_CONFIDENCE, DayRecord, read_day, screen_fact
 from kit.turn import TurnResult
+from kit.untrusted.clean import clean_text
 
 ProgressSink = Callable[[RemProgress], Awaitable[None]]
 

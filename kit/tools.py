@@ -19,10 +19,10 @@ from kit.memory.messages import Message, Messages
 from kit.memory.search import Hit, MemorySearch
 from kit.memory.vectors import KINDS, NOTES
 from kit.memory.window import format_transcript
-from kit.neutralise import neutralise, recalled_block
 from kit.notes.tools import NOTE_TOOL_SPECS, NOTE_TOOLS, NoteTools
 from kit.reminders.tools import REMINDER_TOOL_SPECS, REMINDER_TOOLS, ReminderTools
 from kit.secrets import find_secret
+from kit.untrusted.neutralise import neutralise, recalled_block
 
 log = logging.getLogger(__name__)
 

@@ -8,9 +8,9 @@ import re
 from dataclasses import dataclass
 
 from kit.errors import KitError, LLMOutputError, LLMUnavailable, shown
-from kit.fingerprint import fingerprint
 from kit.llm.base import LLM, LLMReply, LLMRequest
 from kit.secrets import withhold_secrets
+from kit.untrusted.fingerprint import fingerprint
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 The model calls the `apply_operations` tool; its input is parsed here into frozen dataclasses.
 Anything that does not fit (an unknown operation, a missing field, a bad id, a date out of range,
 a text too long) raises `InvalidOperations`, and the whole pass is rejected: nothing of it is
-half-applied. The reason never quotes the model's text (see kit/fingerprint.py).
+half-applied. The reason never quotes the model's text (see kit/untrusted/fingerprint.py).
 Checks that need the database or the batch (does fact #12 exist, is it in this category, is
 cited message 40 in the batch) live in apply.py.
 
@@ -23,8 +23,8 @@ from typing import Any
 
 from kit.clock import to_iso
 from kit.errors import LLMOutputError
-from kit.fingerprint import fingerprint
 from kit.llm.base import LLMReply, ToolSpec
+from kit.untrusted.fingerprint import fingerprint
 
 TOOL_NAME = "apply_operations"
 MAX_OPERATIONS = 50

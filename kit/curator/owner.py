@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta, tzinfo
 
-from kit.cleaning import clean_text
 from kit.clock import Clock, local_date
 from kit.curator.ops import (
     MAX_CONTENT_CHARS,
@@ -39,6 +38,7 @@ from kit.errors import InputError
 from kit.memory.db import Database, Transaction
 from kit.memory.facts import Fact, Facts, FactWriter, Provenance, check_category
 from kit.secrets import find_secret
+from kit.untrusted.clean import clean_text
 
 KIND = "owner"
 OWNER_CONFIDENCE = 1.0

@@ -32,15 +32,15 @@ from kit.curator.reports import PassOutcome, UndoResult
 from kit.curator.shown import FactSelector, ShownFacts
 from kit.curator.undo import PassUndo
 from kit.errors import BudgetSpent, InputError, KitError, LLMUnavailable
-from kit.fingerprint import frames
 from kit.llm.base import LLM, ChatMessage, LLMReply, LLMRequest, SystemBlock
 from kit.memory.db import Database
 from kit.memory.facts import Fact, Facts
 from kit.memory.messages import Message, Messages, attributed
 from kit.memory.search import MemorySearch
-from kit.neutralise import neutralise
 from kit.prompts import Prompts
 from kit.tokens import estimate_tokens
+from kit.untrusted.fingerprint import frames
+from kit.untrusted.neutralise import neutralise
 
 OnPass = Callable[[PassOutcome], object]  # hears of each pass as it ends (a progress bar)
 

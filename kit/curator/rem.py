@@ -37,15 +37,15 @@ from kit.curator.expiry import Expiry
 from kit.curator.reports import REM_STEPS, RemProgress, RemReport, StepStatus
 from kit.curator.review import OpsApplier, StaleReview
 from kit.errors import BudgetSpent, KitError, LLMOutputError, NotFound
-from kit.fingerprint import frames
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, Usage
 from kit.memory.attempts import REM_CONDENSE, REM_REVIEW, Attempts
 from kit.memory.days import Day, Days
 from kit.memory.db import Database
 from kit.memory.facts import Facts
 from kit.memory.job_runs import JobRuns, known_users
-from kit.neutralise import neutralise
 from kit.prompts import Prompts
+from kit.untrusted.fingerprint import frames
+from kit.untrusted.neutralise import neutralise
 
 log = logging.getLogger(__name__)
 

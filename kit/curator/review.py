@@ -20,12 +20,12 @@ from kit.config import LLMSettings, OwnerSettings
 from kit.curator.ops import MAX_REASON_CHARS, Deactivate, Operation, Update, parse_expiry
 from kit.curator.reports import PassOutcome
 from kit.errors import LLMOutputError
-from kit.fingerprint import fingerprint
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, ToolSpec, Usage
 from kit.memory.db import Database
 from kit.memory.facts import Fact, Facts
-from kit.neutralise import neutralise
 from kit.prompts import Prompts
+from kit.untrusted.fingerprint import fingerprint
+from kit.untrusted.neutralise import neutralise
 
 log = logging.getLogger(__name__)
 

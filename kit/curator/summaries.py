@@ -26,8 +26,8 @@ from kit.memory.days import Day, Days
 from kit.memory.db import Database
 from kit.memory.job_runs import JobRuns, known_users
 from kit.memory.messages import Message, Messages, attributed
-from kit.neutralise import neutralise
 from kit.prompts import Prompts
+from kit.untrusted.neutralise import neutralise
 
 log = logging.getLogger(__name__)
 

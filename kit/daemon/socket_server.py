@@ -51,7 +51,6 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from kit.cleaning import clean_text
 from kit.client import SEARCH_K, LocalClient
 from kit.clock import EARLIEST, LATEST
 from kit.curator.ops import MAX_CONTENT_CHARS, MAX_REASON_CHARS, MAX_ROW_ID, MAX_SUBJECT_CHARS
@@ -59,6 +58,7 @@ from kit.curator.reports import RemProgress
 from kit.daemon.codec import encode
 from kit.daemon.wire import answer_line, parse_request, request_id, shown
 from kit.errors import InputError, KitError, StorageError
+from kit.untrusted.clean import clean_text
 
 log = logging.getLogger(__name__)
 

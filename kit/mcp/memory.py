@@ -1,7 +1,7 @@
 """What `kit mcp` serves, without the SDK: each tool's input checked, its call made through a
 `KitClient` (a running daemon or Kit in this process: one code path), its answer made text.
 
-Everything recalled goes out framed the way the chat prompt frames it (kit/neutralise.py):
+Everything recalled goes out framed the way the chat prompt frames it (kit/untrusted/neutralise.py):
 neutralised and inside a block saying it is recalled data, not instructions. A failure is a
 `KitError` whose message says what went wrong and what to do; kit/mcp/server.py turns it into
 an MCP tool error.
@@ -22,10 +22,10 @@ from kit.daemon.socket_client import DaemonUnavailable
 from kit.daemon.wire import shown
 from kit.errors import InputError, KitError
 from kit.memory.facts import Fact, check_category
-from kit.neutralise import neutralise, recalled_block
 from kit.notes.text import note_name
 from kit.notes.tools import DEFAULT_READ_LINES, note_lines, notes_listing
 from kit.tools import day_history_text, format_hits, parse_day, recalled
+from kit.untrusted.neutralise import neutralise, recalled_block
 
 log = logging.getLogger(__name__)
 

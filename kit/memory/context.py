@@ -40,10 +40,10 @@ from kit.memory.plan import ContextItem, ContextSection, Sandwich, Stage
 from kit.memory.search import Hit, Searcher, SearchResult
 from kit.memory.vectors import VectorIndex
 from kit.memory.versions import MemoryVersion, MemoryVersions
-from kit.neutralise import MEMORY_NOTE, neutralise
 from kit.notes.store import Notes
 from kit.prompts import Prompts
 from kit.tokens import estimate_tokens
+from kit.untrusted.neutralise import MEMORY_NOTE, neutralise
 
 _MEMORY_NOTE = f"<memory>\n{MEMORY_NOTE}\n"
 CORE_CANDIDATES = 200  # core facts read per rebuild; the cap keeps far fewer

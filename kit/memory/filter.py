@@ -26,9 +26,9 @@ from kit.errors import LLMOutputError, LLMUnavailable
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, ToolSpec, Usage
 from kit.memory.search import Hit, MemorySearch, SearchResult
 from kit.memory.vectors import KINDS, Kind
-from kit.neutralise import neutralise
 from kit.prompts import Prompts
 from kit.tokens import estimate_tokens
+from kit.untrusted.neutralise import neutralise
 
 log = logging.getLogger(__name__)
 

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from kit.memory.days import Days
 from kit.memory.facts import Facts
 from kit.memory.versions import MemoryVersion
-from kit.neutralise import neutralise
 from kit.notes.store import Notes
 from kit.tokens import estimate_tokens
+from kit.untrusted.neutralise import neutralise
 
 # Which fact categories' subjects go on which line, and each line's share of the cap.
 _LINES: tuple[tuple[str, tuple[str, ...], float], ...] = (

@@ -15,7 +15,7 @@ from kit.clock import Clock, from_iso, local_date, to_iso
 from kit.llm.base import Role
 from kit.memory.db import NO_INDEX, Database, Transaction
 from kit.memory.hashes import content_hash
-from kit.neutralise import neutralise
+from kit.untrusted.neutralise import neutralise
 
 
 @dataclass(frozen=True)

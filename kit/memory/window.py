@@ -19,8 +19,8 @@ from kit.errors import LLMOutputError
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock
 from kit.memory.attempts import WINDOW_SUMMARY, Attempts
 from kit.memory.messages import Message, Messages, attributed
-from kit.neutralise import neutralise
 from kit.prompts import Prompts
+from kit.untrusted.neutralise import neutralise
 
 log = logging.getLogger(__name__)
 

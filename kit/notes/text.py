@@ -4,7 +4,7 @@ into sections for search and read in slices.
 A note is UTF-8 text (plain or Markdown) of at most `MAX_NOTE_BYTES`. Anything else is
 refused with what it looks like and the fix: a PDF or a Word file by its signature, UTF-16 or
 binary data by its NUL bytes, another encoding by the first byte that is not UTF-8. Line ends
-become "\\n" and control characters go (as for every text from outside, kit/cleaning.py); a
+become "\\n" and control characters go (as for every text from outside, kit/untrusted/clean.py); a
 line longer than `MAX_LINE_CHARS` is wrapped, so that every line a tool reads is bounded.
 Lines are split on "\\n" only, everywhere, so line numbers mean the same in every place.
 """
@@ -16,8 +16,8 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from kit.cleaning import clean_text
 from kit.errors import InputError
+from kit.untrusted.clean import clean_text
 
 MAX_NOTE_BYTES = 256 * 1024
 MAX_LINE_CHARS = 2_000

@@ -18,9 +18,9 @@ from typing import Any
 
 from kit.errors import InputError, KitError
 from kit.llm.base import ToolSpec
-from kit.neutralise import LINE_BREAK, neutralise, recalled_block
 from kit.notes.store import Note, NoteInfo, Notes
 from kit.notes.text import grep_lines, lines_of, note_name
+from kit.untrusted.neutralise import LINE_BREAK, neutralise, recalled_block
 
 DEFAULT_READ_LINES = 50
 MAX_READ_LINES = 200

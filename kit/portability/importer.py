@@ -8,10 +8,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from kit.cleaning import clean_text
 from kit.clock import check_time
 from kit.errors import InputError
 from kit.memory.messages import NewMessage
+from kit.untrusted.clean import clean_text
 
 _ROLES = ("user", "assistant")
 _KNOWN = {"role", "speaker", "text", "at", "ref"}

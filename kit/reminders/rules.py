@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Literal
 
-from kit.cleaning import clean_text
 from kit.errors import InputError
 from kit.secrets import find_secret
+from kit.untrusted.clean import clean_text
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from mcp.types import TextContent
 from kit.daemon.lock import DataDirLock
 from kit.daemon.socket_client import SocketClient
 from kit.mcp.server import INDEX_URI
-from kit.neutralise import MEMORY_NOTE
+from kit.untrusted.neutralise import MEMORY_NOTE
 from tests.daemon.process import REPO, DaemonProcess, write_config
 from tests.servers.anthropic_api import FakeAnthropicServer
 

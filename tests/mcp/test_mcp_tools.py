@@ -18,7 +18,7 @@ from kit.clock import FakeClock
 from kit.daemon.socket_client import SocketClient
 from kit.mcp.memory import MemoryTools
 from kit.mcp.server import INDEX_URI, build_server
-from kit.neutralise import MEMORY_NOTE
+from kit.untrusted.neutralise import MEMORY_NOTE
 
 pytestmark = pytest.mark.stores
 

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from kit.api import Kit
-from kit.cleaning import clean_text
 from kit.cli import main
 from kit.clock import FakeClock
 from kit.config import Settings
@@ -23,6 +22,7 @@ from kit.errors import InputError
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import NewMessage
 from kit.portability.importer import parse_lines
+from kit.untrusted.clean import clean_text
 
 
 async def _stored(kit: Kit) -> list[str]:

@@ -1,7 +1,7 @@
-"""One neutraliser (kit/neutralise.py) for every place outside text enters a prompt: a hostile
-message or memory cannot close its block, forge a transcript line or a heading, or pose as a
-role, in the sandwich, the tool results, the curator's transcript, the daily and window
-summaries' inputs or REM's."""
+"""One neutraliser (kit/untrusted/neutralise.py) for every place outside text enters a prompt:
+a hostile message or memory cannot close its block, forge a transcript line or a heading, or
+pose as a role, in the sandwich, the tool results, the curator's transcript, the daily and
+window summaries' inputs or REM's."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from kit.clock import FakeClock
 from kit.llm.base import LLMReply, LLMRequest, TextBlock, ToolResult, ToolUse, Usage
 from kit.llm.fake import FakeLLM
 from kit.memory.facts import Provenance
-from kit.neutralise import LINE_BREAK, QUOTE, neutralise
+from kit.untrusted.neutralise import LINE_BREAK, QUOTE, neutralise
 from tests.rem.helpers import chat_on
 
 TAGS = ("memory", "conversation", "messages", "previous_summary", "detailed_summary", "facts")

@@ -15,8 +15,8 @@ from kit.config import Settings
 from kit.curator.ops import MAX_CONTENT_CHARS
 from kit.embed.hashing import HashingEmbedder
 from kit.memory.messages import NewMessage
-from kit.neutralise import recalled_block
 from kit.tools import CUT_HINT, MAX_RESULT_CHARS
+from kit.untrusted.neutralise import recalled_block
 from tests.servers.anthropic_api import FakeAnthropicServer
 
 pytestmark = pytest.mark.stores
