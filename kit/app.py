@@ -37,7 +37,7 @@ from kit.memory.filter import FilteredSearch, ModelFilter
 from kit.memory.job_runs import JobRuns
 from kit.memory.leases import Leases
 from kit.memory.messages import Messages
-from kit.memory.migrations import migrate
+from kit.memory.migrate import migrate
 from kit.memory.search import MemorySearch, RankingParams
 from kit.memory.store import lexical_search, open_database, vector_store
 from kit.memory.usage import UsageLog

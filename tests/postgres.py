@@ -130,7 +130,7 @@ async def _make_template(server: TestServer) -> None:
     import asyncpg
 
     from kit.clock import FakeClock
-    from kit.memory.migrations import migrate
+    from kit.memory.migrate import migrate
     from kit.memory.postgres.database import PostgresDatabase
 
     admin = await asyncpg.connect(server.base)

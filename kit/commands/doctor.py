@@ -28,7 +28,7 @@ from kit.memory.attempts import (
 from kit.memory.budget import ALL_USERS, Budget
 from kit.memory.db import Database
 from kit.memory.job_runs import JobRuns, JobTrouble
-from kit.memory.migrations import migrate, migrations_for
+from kit.memory.migrate import migrate, migrations_for
 from kit.memory.store import open_database
 from kit.memory.usage import UsageLog
 from kit.prompts import Prompts

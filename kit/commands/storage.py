@@ -9,7 +9,7 @@ from kit.clock import SystemClock
 from kit.config import Settings, StorageSettings, check_storage_url, load_settings
 from kit.daemon.lock import AlreadyRunning, DataDirLock
 from kit.errors import InputError
-from kit.memory.migrations import migrate
+from kit.memory.migrate import migrate
 from kit.memory.store import describe, open_database
 from kit.portability.copy import CopyResult, copy_memory
 

@@ -10,7 +10,8 @@ import pytest
 
 from kit.clock import FakeClock, to_iso
 from kit.errors import StorageError
-from kit.memory.migrations import MIGRATIONS, Migration, migrate
+from kit.memory.migrate import migrate
+from kit.memory.migrations import MIGRATIONS, Migration
 from kit.memory.sqlite import READERS, SqliteDatabase
 
 # The columns the memory modules rely on. Later migrations may add more, never remove these.

@@ -11,7 +11,8 @@ import pytest
 from kit.clock import FakeClock
 from kit.config import Settings, StorageSettings
 from kit.memory.db import Database
-from kit.memory.migrations import MIGRATIONS, migrate
+from kit.memory.migrate import migrate
+from kit.memory.migrations import MIGRATIONS
 from kit.memory.postgres.migrations import PG_MIGRATIONS
 from kit.memory.store import open_database
 from tests import postgres

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.memory.migrations import MIGRATIONS, migrate
+from kit.memory.migrate import migrate
+from kit.memory.migrations import MIGRATIONS
 from kit.memory.sqlite import SqliteDatabase
 
 MONDAY = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)

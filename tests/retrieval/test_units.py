@@ -11,7 +11,8 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.memory.forget import ForgetScope, Forgetter
 from kit.memory.messages import Conversation
-from kit.memory.migrations import MIGRATIONS, migrate
+from kit.memory.migrate import migrate
+from kit.memory.migrations import MIGRATIONS
 from kit.memory.sqlite import SqliteDatabase
 
 LATER = timedelta(days=30)  # past the recency window

@@ -22,7 +22,7 @@ from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError, StorageError
 from kit.llm.fake import FakeLLM
 from kit.memory.db import Database
-from kit.memory.migrations import migrate
+from kit.memory.migrate import migrate
 from kit.memory.store import open_database
 from kit.portability.copy import copy_memory
 from kit.portability.export import export_document, to_json
