@@ -105,6 +105,7 @@ SWEEPS: dict[str, dict[str, Changes]] = {
         )
     },
     "time weight": {f"{w:g}": {"time_weight": w} for w in (0.0, 0.1, 0.2, 0.4)},
+    "common rows": {f"{n}": {"common_rows": n} for n in (0, 2000, 200, 100, 50, 20)},
 }
 
 

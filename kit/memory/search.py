@@ -47,6 +47,9 @@ class RankingParams:
     usage_boost: float = 0.05
     usage_saturation: int = 20  # accesses at which the usage boost is full
     candidates: int = 200  # per ranking and layer, before fusion (and neighbour mixing)
+    # Words in more rows than this are common: only rows with a rarer word, plus the newest
+    # rows with only common ones, are ranked lexically (kit/memory/lexical.py). 0: no limit.
+    common_rows: int = 2000
     fusion: Literal["score", "rrf"] = "score"
     # Share of the previous / next message's relevance a message adds to its own.
     previous_weight: float = 0.3
@@ -182,7 +185,14 @@ class MemorySearch:
                 )
         words = plan.words(p.dates_as_words)
         lexical_hits = await self._lexical.search(
-            user_id, kind, words, p.candidates, now=now, skip=skip, context_weight=p.context_weight
+            user_id,
+            kind,
+            words,
+            p.candidates,
+            now=now,
+            skip=skip,
+            context_weight=p.context_weight,
+            common_rows=p.common_rows,
         )
         vector_rank = {item: rank for rank, (item, _) in enumerate(vector_hits, 1)}
         lexical_rank = {item: rank for rank, (item, _) in enumerate(lexical_hits, 1)}

@@ -47,6 +47,7 @@ class TsvectorSearch:
         now: datetime,
         skip: Collection[int] = (),
         context_weight: float = 0.0,
+        common_rows: int = 0,  # not bounded here: every match is ranked (GIN finds them all)
     ) -> list[tuple[int, float]]:
         words = query_words(text)
         if not words:
