@@ -149,9 +149,9 @@ async def build(
     messages = Messages(db, clock, tz)
     facts = Facts(db, clock)
     days = Days(db, clock)
-    vectors = VectorIndex(
-        db, embedder, settings.embedding.batch_size, store=vector_store(db, embedder)
-    )
+    # HNSW graphs of big matrices are saved beside the database (derived state, rebuildable).
+    store = vector_store(db, embedder, settings.data_dir / "graphs")
+    vectors = VectorIndex(db, embedder, settings.embedding.batch_size, store=store)
     memory = settings.memory
     params = RankingParams(
         threshold=memory.similarity_threshold,

@@ -1,6 +1,12 @@
 """Approximate nearest neighbours over a big vector matrix: an HNSW graph (usearch, the only
-module importing it). Keys are row positions in the matrix it indexes, so callers rescore
-candidates exactly from their own rows and nothing stale is ever returned as a score.
+module importing it). Keys are the items' ids, so callers rescore candidates exactly from their
+own rows and nothing stale is ever returned as a score.
+
+A graph is derived state, saved next to the database so a restart does not rebuild it (about
+two minutes of CPU per 100k rows): one file per user, layer and model, holding the model id,
+a SHA-256 of the graph and the graph itself (with the vectors it was built from). A file that
+is missing, for another model or dimension, damaged or cut short is not used (`load` says
+None); what it holds is checked against the rows by whoever adopts it (kit/memory/vectors.py).
 
 Chosen by measuring (README, "Measured memory"): usearch, hnswlib and faiss-cpu find the same
 neighbours at the same speed here; usearch ships wheels for Python 3.11 (hnswlib builds from
@@ -9,45 +15,131 @@ source, faiss-cpu is ten times the size and cannot remove items from an HNSW gra
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
+import os
 import threading
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 from usearch.index import Index
 
+log = logging.getLogger(__name__)
+
 CONNECTIVITY = 16
 EXPANSION_ADD = 64
 EXPANSION_SEARCH = 128
 _CHUNK = 512  # rows added per lock hold: a search waits at most one chunk
+_MAGIC = b"kit-ann 1\n"
 
 
 class Ann:
-    def __init__(self, dim: int) -> None:
-        self._index = Index(
-            ndim=dim,
-            metric="ip",  # rows are unit length: inner product is cosine
-            dtype="f32",
-            connectivity=CONNECTIVITY,
-            expansion_add=EXPANSION_ADD,
-            expansion_search=EXPANSION_SEARCH,
-        )
+    def __init__(self, dim: int, index: Index | None = None) -> None:
+        if index is None:
+            index = Index(
+                ndim=dim,
+                metric="ip",  # rows are unit length: inner product is cosine
+                dtype="f32",
+                connectivity=CONNECTIVITY,
+                expansion_add=EXPANSION_ADD,
+                expansion_search=EXPANSION_SEARCH,
+            )
+        self._index = index
         self._lock = threading.Lock()
-        self.upto = 0  # rows [0, upto) are in the graph
+        self.upto = 0  # matrix rows [0, upto) are in the graph (or known not to be)
 
-    def extend(self, rows: npt.NDArray[np.float32], upto: int) -> None:
-        """Add rows [self.upto, upto) of `rows` (blocking; run it in a worker thread)."""
+    def extend(self, rows: npt.NDArray[np.float32], ids: npt.NDArray[np.int64], upto: int) -> None:
+        """Add rows [self.upto, upto) of `rows`, keyed by `ids` (blocking: a worker thread)."""
         for start in range(self.upto, upto, _CHUNK):
             end = min(start + _CHUNK, upto)
-            keys = np.arange(start, end, dtype=np.uint64)
+            keys = ids[start:end].astype(np.uint64)
             with self._lock:
                 self._index.add(keys, np.ascontiguousarray(rows[start:end]), threads=1)
                 self.upto = end
 
     def search(self, query: npt.NDArray[np.float32], k: int) -> npt.NDArray[np.int64]:
-        """Positions of (about) the `k` nearest rows, best first. (usearch widens its beam
-        to at least `k`, so asking for 200 candidates explores 200.)"""
+        """Ids of (about) the `k` nearest rows, best first. (usearch widens its beam to at
+        least `k`, so asking for 200 candidates explores 200.)"""
         with self._lock:
-            if self.upto == 0:
+            if len(self._index) == 0:
                 return np.zeros(0, dtype=np.int64)
-            found = self._index.search(query, min(k, self.upto), threads=1)
+            found = self._index.search(query, min(k, len(self._index)), threads=1)
         return np.asarray(found.keys, dtype=np.int64)
+
+    def keys(self) -> npt.NDArray[np.int64]:
+        with self._lock:
+            return np.asarray(self._index.keys, dtype=np.int64)
+
+    def vectors(self, ids: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
+        """The vectors the graph holds for `ids` (all of them must be in it)."""
+        with self._lock:
+            found = self._index.get(ids.astype(np.uint64), dtype="f32")
+        return np.asarray(found, dtype=np.float32).reshape(len(ids), -1)
+
+    def remove(self, ids: npt.NDArray[np.int64]) -> None:
+        with self._lock:
+            self._index.remove(ids.astype(np.uint64), threads=1)
+
+    def save(self, path: Path, model_id: str) -> None:
+        """Write the graph to `path` atomically (blocking: a worker thread)."""
+        with self._lock:
+            payload = self._index.save()
+        assert payload is not None  # no path given: usearch returns the bytes
+        header = {
+            "model": model_id,
+            "dim": int(self._index.ndim),
+            "sha256": hashlib.sha256(payload).hexdigest(),
+        }
+        partial = path.with_name(path.name + ".partial")
+        with open(partial, "wb", opener=_private) as out:
+            out.write(_MAGIC + json.dumps(header).encode() + b"\n")
+            out.write(payload)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(partial, path)
+
+    @classmethod
+    def load(cls, path: Path, model_id: str, dim: int) -> Ann | None:
+        """The graph saved at `path`, or None when there is none usable for this model."""
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            log.warning("cannot read %s (%s); the graph is rebuilt", path.name, exc.strerror)
+            return None
+        payload, problem = _checked(memoryview(data), model_id, dim)
+        if payload is not None:
+            try:
+                return cls(dim, Index.restore(payload, expansion_search=EXPANSION_SEARCH))
+            except (RuntimeError, ValueError, TypeError) as exc:
+                problem = f"usearch: {exc}"
+        log.info("graph file %s not used (%s); it is rebuilt", path.name, problem)
+        return None
+
+
+def _checked(data: memoryview, model_id: str, dim: int) -> tuple[memoryview | None, str]:
+    """The graph bytes of a saved file, if its header matches them and this model."""
+    if data[: len(_MAGIC)] != _MAGIC:
+        return None, "not a graph file"
+    end = bytes(data[: len(_MAGIC) + 4096]).find(b"\n", len(_MAGIC))
+    try:
+        header = json.loads(bytes(data[len(_MAGIC) : end])) if end > 0 else None
+    except ValueError:
+        header = None
+    if not isinstance(header, dict):
+        return None, "unreadable header"
+    payload = data[end + 1 :]
+    if header.get("model") != model_id:
+        return None, "another model"
+    if header.get("dim") != dim:
+        return None, "another dimension"
+    if header.get("sha256") != hashlib.sha256(payload).hexdigest():
+        return None, "damaged or cut short"
+    return payload, ""
+
+
+def _private(path: str, flags: int) -> int:
+    return os.open(path, flags, 0o600)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kit.config import Settings
@@ -63,9 +64,11 @@ def lexical_search(db: Database) -> LexicalSearch:
     return LexicalIndex(db)
 
 
-def vector_store(db: Database, embedder: Embedder | None) -> VectorStore:
-    """Where vectors live and are searched: per-process matrices over SQLite BLOBs, or
-    pgvector columns searched by the server."""
+def vector_store(
+    db: Database, embedder: Embedder | None, graphs: Path | None = None
+) -> VectorStore:
+    """Where vectors live and are searched: per-process matrices over SQLite BLOBs (big ones
+    through HNSW graphs, saved in `graphs`), or pgvector columns searched by the server."""
     if db.engine == "postgres":
         from kit.memory.postgres.database import PostgresDatabase
         from kit.memory.postgres.vectors import PgVectors
@@ -74,4 +77,4 @@ def vector_store(db: Database, embedder: Embedder | None) -> VectorStore:
         return PgVectors(db, embedder)
     from kit.memory.vectors import MatrixVectors
 
-    return MatrixVectors(db, embedder)
+    return MatrixVectors(db, embedder, graphs)

@@ -10,22 +10,30 @@ PostgreSQL, pgvector columns searched by the server (kit/memory/postgres/vectors
 A matrix of `ANN_MIN_ROWS` or more also gets an HNSW graph (kit/memory/ann.py), built and
 extended by background work after backfill, never by a turn: until it exists, and for rows
 added or changed since, the scan is exact. Graph candidates are rescored from the matrix, so
-scores are always exact and a changed row is never ranked by its old vector.
+scores are always exact and a changed row is never ranked by its old vector. Graphs are saved
+beside the database and adopted after a restart instead of rebuilt: every vector the saved
+graph holds is compared with its row, and rows it lacks or holds differently are scanned
+exactly like rows changed since (too many of them, and it is rebuilt). Forgetting deletes the
+user's saved graphs, so no forgotten row's vector stays on disk.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from kit.embed.base import Embedder, Vectors
+from kit.errors import StorageError
+from kit.files import private_dir
 from kit.memory.ann import Ann
 from kit.memory.db import Database
 
@@ -138,10 +146,35 @@ class _Matrix:
         if self.ann is None or len(self._changed) > ANN_MAX_TAIL:
             self._changed = frozenset()  # rows changed from here on are caught again
             ann = Ann(rows.shape[1])
-            ann.extend(rows, size)
+            ann.extend(rows, self.ids, size)
             self.ann = ann
         else:
-            self.ann.extend(rows, size)
+            self.ann.extend(rows, self.ids, size)
+
+    def adopt(self, ann: Ann) -> bool:
+        """Take a graph saved by an earlier process (blocking: a worker thread). Its items
+        that are no longer rows leave it; rows it lacks or holds another vector for are
+        scanned exactly, like rows changed since. Returns whether the graph lost items (its
+        file should be written again)."""
+        size = self.size
+        ids = self.ids[:size]
+        keys = ann.keys()
+        kept = np.isin(keys, ids)
+        if not kept.all():
+            ann.remove(keys[~kept])
+        positions = np.sort(
+            np.fromiter((self._pos[int(k)] for k in keys[kept]), np.int64, int(kept.sum()))
+        )
+        upto = int(positions[-1]) + 1 if len(positions) else 0
+        held = np.zeros(upto, dtype=bool)
+        held[positions] = True
+        differ = np.any(ann.vectors(ids[positions]) != self.rows[positions], axis=1)
+        self._changed = frozenset(np.flatnonzero(~held).tolist()) | frozenset(
+            positions[differ].tolist()
+        )
+        ann.upto = upto
+        self.ann = ann  # last: a search in another thread sees a graph with its exceptions
+        return not kept.all()
 
     def search(
         self,
@@ -162,7 +195,7 @@ class _Matrix:
         if ann is not None and only is None:
             # The graph's candidates, plus every row it has not seen (new or changed since),
             # all scored exactly below.
-            found = ann.search(query, k + len(skip))
+            found = self._positions(ann.search(query, k + len(skip)))
             unseen = np.arange(ann.upto, size, dtype=np.int64)
             changed = np.fromiter(self._changed, dtype=np.int64, count=len(self._changed))
             positions = np.unique(np.concatenate([found, unseen, changed]))
@@ -183,6 +216,11 @@ class _Matrix:
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top])]
         return [(int(ids[i]), float(scores[i])) for i in top if scores[i] >= threshold]
+
+    def _positions(self, ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """Row positions of the ids that are still rows."""
+        found = np.fromiter((self._pos.get(int(i), -1) for i in ids), np.int64, len(ids))
+        return found[found >= 0]
 
 
 def _int_array(values: Collection[int]) -> npt.NDArray[np.int64]:
@@ -221,16 +259,20 @@ class VectorStore(Protocol):
         """Background work after backfill: build or extend approximate indexes."""
         ...
 
-    def forget_cache(self, user_id: str | None = None) -> None: ...
+    def forget_cache(self, user_id: str | None = None, *, saved: bool = True) -> None:
+        """Drop what this process keeps of a user's vectors (all users': None), and with
+        `saved` what it keeps on disk for them too (after rows were removed)."""
+        ...
 
 
 class MatrixVectors:
     """SQLite's: vectors as float32 BLOBs, searched in per-process matrices (numpy, and an
     HNSW graph for big ones)."""
 
-    def __init__(self, db: Database, embedder: Embedder | None) -> None:
+    def __init__(self, db: Database, embedder: Embedder | None, graphs: Path | None = None) -> None:
         self._db = db
         self.embedder = embedder
+        self._graphs = graphs  # where graphs are saved (None: not saved)
         self._matrices: dict[tuple[str, Kind], _Matrix] = {}
         self._lock = asyncio.Lock()  # matrix loads vs backfill writes
 
@@ -249,9 +291,33 @@ class MatrixVectors:
     async def index_large(self) -> None:
         """Build or extend the approximate index of every loaded matrix that needs one, off
         the event loop. Background work: a turn never waits for it (it scans exactly)."""
-        for matrix in list(self._matrices.values()):
+        for (user_id, kind), matrix in list(self._matrices.items()):
             if matrix.needs_ann():
-                await asyncio.to_thread(matrix.build_ann)
+                await asyncio.to_thread(self._index_matrix, user_id, kind, matrix)
+
+    def _index_matrix(self, user_id: str, kind: Kind, matrix: _Matrix) -> None:
+        """Adopt the saved graph, or build (or extend) one and save it (blocking)."""
+        assert self.embedder is not None
+        model_id, path = self.embedder.model_id, self.graph_path(user_id, kind)
+        changed = False
+        if matrix.ann is None and path is not None:
+            saved = Ann.load(path, model_id, self.embedder.dim)
+            if saved is not None:
+                changed = matrix.adopt(saved)
+        if matrix.needs_ann():
+            matrix.build_ann()
+            changed = True
+        if changed and path is not None and matrix.ann is not None:
+            try:
+                matrix.ann.save(private_dir(path.parent) / path.name, model_id)
+            except (OSError, StorageError) as exc:
+                log.warning("cannot save %s (%s); it is rebuilt next start", path.name, exc)
+
+    def graph_path(self, user_id: str, kind: Kind) -> Path | None:
+        """Where the graph of a user's layer is saved for this model (None: not saved)."""
+        if self._graphs is None or self.embedder is None:
+            return None
+        return self._graphs / f"{_digest(user_id)}-{kind}-{_digest(self.embedder.model_id)}.usearch"
 
     async def search(
         self,
@@ -276,9 +342,10 @@ class MatrixVectors:
             if matrix is not None:
                 return matrix
             assert self.embedder is not None
+            # In id order: the order backfill appends in, so a saved graph matches row for row.
             rows = await self._db.fetchall(
                 "SELECT item_id, vector FROM embeddings WHERE user_id = ? AND kind = ?"
-                " AND model_id = ?",
+                " AND model_id = ? ORDER BY item_id",
                 (user_id, kind, self.embedder.model_id),
             )
             matrix = _Matrix(self.embedder.dim)
@@ -288,11 +355,17 @@ class MatrixVectors:
             self._matrices[key] = matrix
             return matrix
 
-    def forget_cache(self, user_id: str | None = None) -> None:
-        """Drop in-memory matrices (after rows were removed); they reload on next search."""
+    def forget_cache(self, user_id: str | None = None, *, saved: bool = True) -> None:
+        """Drop in-memory matrices, and with `saved` the saved graphs (after rows were
+        removed): the matrices reload on next search, the graphs are rebuilt without the
+        removed rows' vectors. (A model swap keeps them: they are per model.)"""
         for key in list(self._matrices):
             if user_id is None or key[0] == user_id:
                 del self._matrices[key]
+        if saved and self._graphs is not None and self._graphs.is_dir():
+            prefix = "" if user_id is None else _digest(user_id) + "-"
+            for path in self._graphs.glob(f"{prefix}*.usearch*"):
+                path.unlink(missing_ok=True)
 
 
 class VectorIndex:
@@ -318,7 +391,7 @@ class VectorIndex:
     @embedder.setter
     def embedder(self, embedder: Embedder | None) -> None:
         self.store.embedder = embedder
-        self.store.forget_cache()  # cached matrices hold the previous model's vectors
+        self.store.forget_cache(saved=False)  # cached matrices hold the previous model's vectors
 
     @property
     def available(self) -> bool:
@@ -438,5 +511,10 @@ class VectorIndex:
         return await self.store.search(user_id, kind, query, k, threshold, only, skip)
 
     def forget_cache(self, user_id: str | None = None) -> None:
-        """Drop per-process caches of vectors (after rows were removed)."""
+        """Drop cached vectors and saved graphs (after rows were removed)."""
         self.store.forget_cache(user_id)
+
+
+def _digest(text: str) -> str:
+    """A short, file-name-safe stand-in for a user or model id."""
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -52,7 +52,7 @@ class PgVectors:
     def stored(self, user_id: str, kind: Kind, ids: Sequence[int], vectors: Vectors) -> None:
         return None
 
-    def forget_cache(self, user_id: str | None = None) -> None:
+    def forget_cache(self, user_id: str | None = None, *, saved: bool = True) -> None:
         return None
 
     async def search(
