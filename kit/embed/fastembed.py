@@ -8,6 +8,11 @@ across the whole batch, so a batched text's vector depends on its neighbours in 
 a function of its text and the model only, which is what keying stored vectors by content hash
 and model id promises: a re-embedding or a rebuild gives the same vector, and a stored text
 matches the same text as a query exactly. Throughput measured comparable to batching here.
+
+One ONNX thread: a query is a few dozen tokens, too little to share out, and the runtime's
+spinning worker threads fight everything else for the cores. Measured on this 2-core machine
+under load (average 7-8): query embedding p95 11-12 ms with one thread against 22-29 ms with
+the default pool, and 2.6 ms of CPU per query against 3.4-4.7 (bench/embedding.py, README).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ class EmbeddingModelUnavailable(KitError):
 
 
 MODEL_HUB = ("huggingface.co", 443)
+THREADS = 1  # ONNX intra-op threads (module note)
 
 
 def _quiet_fastembed() -> None:
@@ -86,7 +92,7 @@ class FastEmbedder:
 
             _quiet_fastembed()
 
-            kwargs: dict[str, Any] = {}
+            kwargs: dict[str, Any] = {"threads": THREADS}
             if cache_dir is not None:  # keep a downloaded model with Kit's data, not in /tmp
                 kwargs["cache_dir"] = str(cache_dir)
             if model_path:
