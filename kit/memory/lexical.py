@@ -6,14 +6,14 @@ On SQLite, FTS5 scores every row a query matches (BM25, about a microsecond a ro
 found in half the archive would make a search cost what the archive weighs, however few rows
 it returns. A word in more than `common_rows` rows of a layer is therefore *common*:
 - rows with a rarer word of the query are ranked by the BM25 of all its words, common ones
-  included, exactly as the whole query ranks them (same scores);
-- rows with only common words are ranked among the newest `common_rows` of them, and among
-  the newest of those with every common word (a conjunction is rare even when its words
-  are not).
+  included, exactly as the whole query ranks them (same scores), and when they fill the
+  limit the search stops there: the rare words say what the query is about;
+- otherwise rows with only common words are ranked with them: the newest `common_rows` of
+  them, and the newest of those with every common word (a conjunction is rare even when
+  its words are not).
 The rows scored are then the rare words' rows plus at most twice `common_rows`; telling a
-common word is a walk over its first `common_rows` rows (~30 ns a row). Where the rows of
-rare words fill the limit with scores no common-only row can reach, the result is the full
-ranking. The trade-off, measured on LoCoMo and at 100k rows, is in the README.
+common word is a walk over its first `common_rows` rows (~30 ns a row). The trade-off,
+measured on LoCoMo and at 100k rows, is in the README.
 """
 
 from __future__ import annotations
@@ -154,6 +154,10 @@ def _layer(kind: Kind, skip: Collection[int], context_weight: float) -> _Layer:
     )
 
 
+def _best(scores: dict[int, float], limit: int) -> list[tuple[int, float]]:
+    return sorted(scores.items(), key=lambda h: (-h[1], -h[0]))[:limit]
+
+
 class LexicalIndex:
     """SQLite's FTS5 tables, ranked by BM25."""
 
@@ -179,9 +183,8 @@ class LexicalIndex:
 
         A word in more than `common_rows` rows (0: no limit) is common: rows with a rarer
         word of the query are ranked as always, by the BM25 of every word, common ones
-        included; of the rows with only common words, the newest `limit` are ranked with
-        them. So the rows scored are bounded by the rare words' rows plus `limit`, not by
-        how many rows a common word is in (module note)."""
+        included; only when they are fewer than `limit` are rows with only common words
+        ranked too, the newest `common_rows` of them (module note)."""
         words = query_words(text)
         if not words:
             return []
@@ -201,21 +204,31 @@ class LexicalIndex:
             return [(int(r[0]), float(r[1])) for r in rows]
         frequent = [w for w in words if w in common]
         some, every = f"({any_of(frequent)})", f"({' AND '.join(any_of([w]) for w in frequent)})"
-        parts: list[tuple[str, bool]] = [(some, True)]
+        windows: list[tuple[str, bool]] = [(some, True)]
         if len(frequent) > 1:
-            parts.append((every, True))
+            windows.append((every, True))
+        found: dict[int, float] = {}
         if rare:
             scarce = f"({any_of(rare)})"
-            parts = [(f"{p} NOT {scarce}", newest) for p, newest in parts]
-            parts += [(f"{scarce} AND {some}", False), (f"{scarce} NOT {some}", False)]
+            ranked = [(f"{scarce} AND {some}", False), (f"{scarce} NOT {some}", False)]
+            found = await self._union(layer, ranked, params)
+            if len(found) >= limit:  # enough rows with a rare word: stop there
+                return _best(found, limit)
+            windows = [(f"{p} NOT {scarce}", newest) for p, newest in windows]
         params["window"] = common_rows
+        found.update(await self._union(layer, windows, params))
+        return _best(found, limit)
+
+    async def _union(
+        self, layer: _Layer, parts: Sequence[tuple[str, bool]], params: dict[str, object]
+    ) -> dict[int, float]:
+        """Rows of every part (match expression, newest only?) in one statement."""
         selects = []
         for i, (expression, newest) in enumerate(parts):
             params[f"q{i}"] = layer.match(expression)
             selects.append(f"SELECT * FROM ({layer.select(f'q{i}', newest)})")
         rows = await self._db.fetchall(" UNION ALL ".join(selects), params)
-        best = dict((int(r[0]), float(r[1])) for r in rows)
-        return sorted(best.items(), key=lambda h: (-h[1], -h[0]))[:limit]
+        return {int(r[0]): float(r[1]) for r in rows}
 
     async def _common(self, layer: _Layer, words: Sequence[str], common_rows: int) -> set[str]:
         """The words in more than `common_rows` rows of the layer's index (any user's: it

@@ -175,24 +175,32 @@ class MemorySearch:
     ) -> list[Hit]:
         p = self.params
         skip = exclude if kind == "message" else frozenset()
-        vector_hits: list[tuple[int, float]] = []
-        if query_vector is not None:
+        known: dict[int, Fact] = {}  # live facts already read (for the vector ranking)
+
+        async def vector_ranking() -> list[tuple[int, float]]:
+            if query_vector is None:
+                return []
             if kind == "fact":
-                vector_hits = await self._live_fact_vectors(user_id, query_vector, now)
-            else:
-                vector_hits = await self.vectors.search(
-                    user_id, kind, query_vector, p.candidates, p.threshold, skip=skip
-                )
-        words = plan.words(p.dates_as_words)
-        lexical_hits = await self._lexical.search(
-            user_id,
-            kind,
-            words,
-            p.candidates,
-            now=now,
-            skip=skip,
-            context_weight=p.context_weight,
-            common_rows=p.common_rows,
+                hits, facts = await self._live_fact_vectors(user_id, query_vector, now)
+                known.update(facts)
+                return hits
+            return await self.vectors.search(
+                user_id, kind, query_vector, p.candidates, p.threshold, skip=skip
+            )
+
+        # The two rankings at once: numpy / the graph and SQLite both work outside the GIL.
+        vector_hits, lexical_hits = await asyncio.gather(
+            vector_ranking(),
+            self._lexical.search(
+                user_id,
+                kind,
+                plan.words(p.dates_as_words),
+                p.candidates,
+                now=now,
+                skip=skip,
+                context_weight=p.context_weight,
+                common_rows=p.common_rows,
+            ),
         )
         vector_rank = {item: rank for rank, (item, _) in enumerate(vector_hits, 1)}
         lexical_rank = {item: rank for rank, (item, _) in enumerate(lexical_hits, 1)}
@@ -223,7 +231,9 @@ class MemorySearch:
                 message=item if isinstance(item, Message) else None,
                 note=item if isinstance(item, NoteChunk) else None,
             )
-            for item, text, at, weight, bonus, ref in await self._load(user_id, kind, ids, now)
+            for item, text, at, weight, bonus, ref in await self._load(
+                user_id, kind, ids, now, known
+            )
         ]
         hits.sort(key=lambda h: -h.score)
         return hits[:k]
@@ -273,18 +283,19 @@ class MemorySearch:
 
     async def _live_fact_vectors(
         self, user_id: str, query_vector: Vectors, now: datetime
-    ) -> list[tuple[int, float]]:
-        """The best live facts by cosine. Inactive and expired facts keep their vectors (undo
-        needs them) but must take no rank or slot: fetch more than needed and drop them, asking
-        for more only when too many were dead (cheaper than listing every live id per query)."""
+    ) -> tuple[list[tuple[int, float]], dict[int, Fact]]:
+        """The best live facts by cosine, and those facts. Inactive and expired facts keep
+        their vectors (undo needs them) but must take no rank or slot: fetch a quarter more
+        than needed and drop them, asking for more only when too many were dead (cheaper than
+        listing every live id per query; the graph's cost grows with what is asked of it)."""
         p = self.params
-        fetch = 2 * p.candidates
+        fetch = p.candidates + p.candidates // 4
         while True:
             hits = await self.vectors.search(user_id, "fact", query_vector, fetch, p.threshold)
-            live = {f.id for f in await self._facts.live(user_id, now, [i for i, _ in hits])}
+            live = {f.id: f for f in await self._facts.live(user_id, now, [i for i, _ in hits])}
             kept = [(i, c) for i, c in hits if i in live]
             if len(kept) >= p.candidates or len(hits) < fetch:
-                return kept[: p.candidates]
+                return kept[: p.candidates], live
             fetch *= 4
 
     def _fuse(self, vector: Mapping[int, float], lexical: Mapping[int, float]) -> dict[int, float]:
@@ -320,9 +331,15 @@ class MemorySearch:
         return p.usage_boost * min(1.0, share)
 
     async def _load(
-        self, user_id: str, kind: Kind, ids: list[int], now: datetime
+        self,
+        user_id: str,
+        kind: Kind,
+        ids: list[int],
+        now: datetime,
+        known: Mapping[int, Fact],
     ) -> list[tuple[Fact | Day | Message | NoteChunk, str, datetime, float, float, str | None]]:
-        """Rows for candidate ids, with (text, time, confidence weight, usage bonus, ref)."""
+        """Rows for candidate ids, with (text, time, confidence weight, usage bonus, ref).
+        Live facts in `known` were read for this search already."""
         if kind == "note":
             if self._notes is None:
                 return []
@@ -331,9 +348,12 @@ class MemorySearch:
                 for c in await self._notes.chunks(user_id, ids)
             ]
         if kind == "fact":
+            missing = [i for i in ids if i not in known]
+            read = await self._facts.live(user_id, now, missing) if missing else []
+            facts = sorted([*(known[i] for i in ids if i in known), *read], key=lambda f: f.id)
             return [
                 (f, f.content, f.updated_at, 0.5 + 0.5 * f.confidence, self._usage(f), None)
-                for f in await self._facts.live(user_id, now, ids)
+                for f in facts
             ]
         if kind == "day":
             return [

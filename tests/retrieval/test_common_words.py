@@ -79,3 +79,16 @@ async def test_a_row_with_every_common_word_is_found_however_old(
     ids, _ = await fill(kit, clock, [both, *GARDEN[:40], *sheds])
     found = [i for i, _ in await lexical(kit, clock, "garden shed", COMMON)]
     assert found[0] == ids[0]  # older than either word's newest rows, and the best match
+
+
+async def test_enough_rows_with_a_rare_word_leave_the_common_ones_out(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """The rare word says what the query is about: when its rows fill the limit, rows with
+    only the common word are not ranked at all."""
+    tulips = [f"tulip bulb number {n}" for n in range(5)]
+    ids, _ = await fill(kit, clock, [*tulips, *GARDEN])
+    found = [i for i, _ in await lexical(kit, clock, "tulip garden", COMMON, limit=4)]
+    assert len(found) == 4 and set(found) <= set(ids[:5])
+    more = [i for i, _ in await lexical(kit, clock, "tulip garden", COMMON, limit=8)]
+    assert set(ids[:5]) <= set(more) and len(more) == 8  # fewer: the newest garden rows join
