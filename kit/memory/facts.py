@@ -443,6 +443,18 @@ class Facts:
         rows = await self._db.fetchall(sql + " ORDER BY id", params)
         return [_fact(r) for r in rows]
 
+    async def live_ids(self, user_id: str, now: datetime, ids: Sequence[int]) -> set[int]:
+        """Which of `ids` are live facts: ids only, no rows turned into facts (a search checks
+        a few hundred vector candidates per turn and loads only the few it keeps)."""
+        if not ids:
+            return set()
+        rows = await self._db.fetchall(
+            f"SELECT id FROM facts WHERE +user_id = ? AND {_LIVE}"  # by rowid, as in `live`
+            f" AND id IN ({','.join('?' * len(ids))})",
+            [user_id, to_iso(now), MIN_SHOWN_CONFIDENCE, *ids],
+        )
+        return {int(r[0]) for r in rows}
+
     async def core(self, user_id: str, now: datetime, limit: int | None = None) -> list[Fact]:
         """Candidates for the always-present core: the owner's own facts (category person)
         and pinned facts, in the order the core keeps them: pinned first, then by confidence,

@@ -175,15 +175,12 @@ class MemorySearch:
     ) -> list[Hit]:
         p = self.params
         skip = exclude if kind == "message" else frozenset()
-        known: dict[int, Fact] = {}  # live facts already read (for the vector ranking)
 
         async def vector_ranking() -> list[tuple[int, float]]:
             if query_vector is None:
                 return []
             if kind == "fact":
-                hits, facts = await self._live_fact_vectors(user_id, query_vector, now)
-                known.update(facts)
-                return hits
+                return await self._live_fact_vectors(user_id, query_vector, now)
             return await self.vectors.search(
                 user_id, kind, query_vector, p.candidates, p.threshold, skip=skip
             )
@@ -213,14 +210,28 @@ class MemorySearch:
             vector, lexical = _with_neighbours(links, vector, lexical, skip, p)
         fused = self._fuse(vector, lexical)
         ids = self._worth_loading(fused, k, self._fit_range(plan, kind))
-        hits = [
+        # Scored first, and only the top k made into hits.
+        scored = sorted(
+            (
+                (
+                    fused[item.id] * weight * self._fit(plan, item)
+                    + self._recency(at, now)
+                    + bonus,
+                    item,
+                    text,
+                    at,
+                    ref,
+                )
+                for item, text, at, weight, bonus, ref in await self._load(user_id, kind, ids, now)
+            ),
+            key=lambda s: -s[0],
+        )
+        return [
             Hit(
                 kind=kind,
                 id=item.id,
                 text=text,
-                score=fused[item.id] * weight * self._fit(plan, item)
-                + self._recency(at, now)
-                + bonus,
+                score=score,
                 at=at,
                 cosine=cosine.get(item.id),
                 vector_rank=vector_rank.get(item.id),
@@ -231,12 +242,8 @@ class MemorySearch:
                 message=item if isinstance(item, Message) else None,
                 note=item if isinstance(item, NoteChunk) else None,
             )
-            for item, text, at, weight, bonus, ref in await self._load(
-                user_id, kind, ids, now, known
-            )
+            for score, item, text, at, ref in scored[:k]
         ]
-        hits.sort(key=lambda h: -h.score)
-        return hits[:k]
 
     def _worth_loading(self, fused: Mapping[int, float], k: int, spread: float) -> list[int]:
         """The candidates whose rows are loaded, best first: a few times k (the additive
@@ -283,8 +290,8 @@ class MemorySearch:
 
     async def _live_fact_vectors(
         self, user_id: str, query_vector: Vectors, now: datetime
-    ) -> tuple[list[tuple[int, float]], dict[int, Fact]]:
-        """The best live facts by cosine, and those facts. Inactive and expired facts keep
+    ) -> list[tuple[int, float]]:
+        """The best live facts by cosine. Inactive and expired facts keep
         their vectors (undo needs them) but must take no rank or slot: fetch a quarter more
         than needed and drop them, asking for more only when too many were dead (cheaper than
         listing every live id per query; the graph's cost grows with what is asked of it)."""
@@ -292,10 +299,10 @@ class MemorySearch:
         fetch = p.candidates + p.candidates // 4
         while True:
             hits = await self.vectors.search(user_id, "fact", query_vector, fetch, p.threshold)
-            live = {f.id: f for f in await self._facts.live(user_id, now, [i for i, _ in hits])}
+            live = await self._facts.live_ids(user_id, now, [i for i, _ in hits])
             kept = [(i, c) for i, c in hits if i in live]
             if len(kept) >= p.candidates or len(hits) < fetch:
-                return kept[: p.candidates], live
+                return kept[: p.candidates]
             fetch *= 4
 
     def _fuse(self, vector: Mapping[int, float], lexical: Mapping[int, float]) -> dict[int, float]:
@@ -336,10 +343,8 @@ class MemorySearch:
         kind: Kind,
         ids: list[int],
         now: datetime,
-        known: Mapping[int, Fact],
     ) -> list[tuple[Fact | Day | Message | NoteChunk, str, datetime, float, float, str | None]]:
-        """Rows for candidate ids, with (text, time, confidence weight, usage bonus, ref).
-        Live facts in `known` were read for this search already."""
+        """Rows for candidate ids, with (text, time, confidence weight, usage bonus, ref)."""
         if kind == "note":
             if self._notes is None:
                 return []
@@ -348,12 +353,9 @@ class MemorySearch:
                 for c in await self._notes.chunks(user_id, ids)
             ]
         if kind == "fact":
-            missing = [i for i in ids if i not in known]
-            read = await self._facts.live(user_id, now, missing) if missing else []
-            facts = sorted([*(known[i] for i in ids if i in known), *read], key=lambda f: f.id)
             return [
                 (f, f.content, f.updated_at, 0.5 + 0.5 * f.confidence, self._usage(f), None)
-                for f in facts
+                for f in await self._facts.live(user_id, now, ids)
             ]
         if kind == "day":
             return [

@@ -103,3 +103,14 @@ async def test_expired_facts_stay_listed_with_their_history(kit: Kit, clock: Fak
     assert [h.operation for h in history] == ["insert"]
     assert not facts["core_expired"].is_live(clock.now())
     assert facts["core_live"].is_live(clock.now())
+
+
+async def test_live_ids_are_the_ids_live_reads(kit: Kit, clock: FakeClock) -> None:
+    """The id-only check search uses for vector candidates keeps what `live` would read."""
+    facts = await seed(kit, clock)
+    ids = sorted(f.id for f in facts.values())
+    s = kit.services
+    live = await s.facts.live("owner", clock.now(), ids)
+    assert await s.facts.live_ids("owner", clock.now(), ids) == {f.id for f in live}
+    assert names_of({f.id for f in live}, facts) == {"core_live", "core_forever", "other_live"}
+    assert await s.facts.live_ids("someone else", clock.now(), ids) == set()
