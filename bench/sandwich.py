@@ -107,7 +107,8 @@ async def measure(size: int, days: int, count: int, real: Embedder | None) -> li
                 assert not outcome.is_error, outcome.content
             recall = await ann_recall(matrices, stored, count)
             agreement = await lexical_agreement(kit, count)
-            s.vectors._matrices.clear()  # a restart: vectors from the database, saved graphs
+            # A restart: vectors read from the database again, saved graphs adopted.
+            s.vectors.store.forget_cache(saved=False)
             began = time.perf_counter()
             await s.search.search(user, "restart", now=NOW, k=1)
             await s.vectors.index_large()

@@ -449,7 +449,7 @@ class Facts:
         if not ids:
             return set()
         rows = await self._db.fetchall(
-            f"SELECT id FROM facts WHERE +user_id = ? AND {_LIVE}"  # by rowid, as in `live`
+            f"SELECT id FROM facts WHERE {NO_INDEX.format('user_id')} = ? AND {_LIVE}"  # by id
             f" AND id IN ({','.join('?' * len(ids))})",
             [user_id, to_iso(now), MIN_SHOWN_CONFIDENCE, *ids],
         )
