@@ -17,7 +17,7 @@ from kit.api import Kit
 from kit.client import KitClient, LocalClient
 from kit.clock import Clock
 from kit.config import Settings, load_settings
-from kit.daemon.lock import AlreadyRunning, DataDirLock, Holder
+from kit.daemon.lock import AlreadyRunning, DataDirLock, Holder, store_file_lock
 from kit.daemon.paths import log_path, socket_path
 from kit.daemon.socket_client import DaemonUnavailable, SocketClient
 from kit.embed.base import Embedder
@@ -96,7 +96,10 @@ async def engine_here(
 ) -> AsyncIterator[LocalClient]:
     """Kit in this process, under `lock` (taken by the caller, released here at the end).
     With `settle`, pending embeddings and summaries are finished before it closes."""
+    file_lock = store_file_lock(settings)
     try:
+        if file_lock is not None:
+            file_lock.acquire("standalone")
         async with Kit.open(
             settings=settings, llm=llm, embedder=embedder, clock=clock, background=background
         ) as kit:
@@ -104,6 +107,8 @@ async def engine_here(
             if settle:
                 await _settle(kit)
     finally:
+        if file_lock is not None:
+            file_lock.release()
         lock.release()
 
 

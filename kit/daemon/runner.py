@@ -24,7 +24,7 @@ from kit.channels.telegram_config import TOKEN_ENV, allowed_users, api_urls
 from kit.client import LocalClient
 from kit.clock import Clock
 from kit.config import Settings
-from kit.daemon.lock import DataDirLock
+from kit.daemon.lock import DataDirLock, store_file_lock
 from kit.daemon.logfile import add_file_log, remove_file_log
 from kit.daemon.notify import sd_notify
 from kit.daemon.paths import log_path, socket_path
@@ -104,6 +104,10 @@ async def run_daemon(
         lock = DataDirLock(settings.data_dir)
         lock.acquire("daemon")
         stack.callback(lock.release)
+        file_lock = store_file_lock(settings)
+        if file_lock is not None:
+            file_lock.acquire("daemon")
+            stack.callback(file_lock.release)
         logfile = log_path(settings.data_dir)
         stack.callback(remove_file_log, add_file_log(logfile))
         stack.callback(log.info, "Kit stopped")  # runs before the file log is detached

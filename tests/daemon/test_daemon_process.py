@@ -198,3 +198,39 @@ async def test_a_restart_keeps_everything(
     assert "my cat is called Miso" in sent[0]["content"][0]["text"]
     assert await asyncio.to_thread(own_daemon.stop) == 0
     assert not (own_daemon.data_dir / "kit.pid").exists()  # a clean stop leaves no pid file
+
+
+def test_two_data_directories_on_one_sqlite_file_never_run_two_kits(
+    tmp_path: Path, anthropic: FakeAnthropicServer
+) -> None:
+    """storage.url can point two data directories at one SQLite file; their own locks do not
+    see each other, so the file's lock (<file>.lock) refuses the second `kit run` and `kit
+    chat` in one line naming the first daemon and its data directory, until it stops."""
+    shared = tmp_path / "shared" / "kit.db"
+    daemons = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        config = tmp_path / name / "config.toml"
+        url = f"sqlite://{shared}"  # sqlite:///tmp/...
+        write_config(config, anthropic, f'[storage]\nurl = "{url}"\n')
+        daemons.append(DaemonProcess(tmp_path / name, config))
+    first, second = daemons
+    try:
+        first.start()
+        for command, stdin in (("run", ""), ("chat", "hello\n")):
+            refused = run_kit(second, command, stdin=stdin)
+            assert refused.returncode == 2, refused.stderr
+            assert refused.stderr.strip() == (
+                f"kit: {shared}: a Kit daemon (pid {first.pid}) for the data directory "
+                f"{first.data_dir} is already using this SQLite file, and one SQLite file holds "
+                f"one Kit; kill {first.pid} (or `systemctl --user stop kit`) first, or give "
+                f"{second.data_dir} a storage.url of its own (several workers on one memory "
+                "need PostgreSQL)"
+            )
+        assert first.stop() == 0
+        assert not shared.with_name("kit.db.lock").exists()  # a clean stop leaves none
+        second.start()  # the file is free again
+        assert second.stop() == 0
+    finally:
+        for daemon in daemons:
+            daemon.close()
