@@ -131,8 +131,8 @@ async def load_postgres(url: str, users: int, facts: int) -> None:
             )
         # What the row triggers would have done, set-based.
         await conn.execute(
-            "INSERT INTO facts_fts (id, terms)"
-            " SELECT id, to_tsvector('english', subject || ' ' || content) FROM facts"
+            "INSERT INTO facts_fts (id, user_id, terms)"
+            " SELECT id, user_id, to_tsvector('english', subject || ' ' || content) FROM facts"
         )
         await conn.execute(
             "INSERT INTO memory_versions (user_id, facts) SELECT user_id, COUNT(*) FROM facts"

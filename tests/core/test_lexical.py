@@ -138,6 +138,7 @@ def test_accents_match_either_way(fts: sqlite3.Connection) -> None:
         ]
 
 
+@pytest.mark.stores
 async def test_search_through_kit_never_raises_on_nasty_text(kit: Kit) -> None:
     fact = await kit.remember("Thandiwe recommended the café in Zürich", category="people")
     await kit.settle()

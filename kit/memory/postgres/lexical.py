@@ -1,6 +1,6 @@
 """Lexical matching on PostgreSQL: tsvector lexical units with a GIN index, English stemming.
 
-The units are SQLite's (postgres/migrations.py writes them): a fact's subject and content, a
+The units are SQLite's (fts_schema.py writes them): a fact's subject and content, a
 note section's name, heading and text, a day's two summaries, a message's speaker, text and
 day in words, and apart from those the words of the message before it (`context`). The query
 is the same OR of content words as on SQLite (lexical.py: `query_words`), and so is the
@@ -11,7 +11,9 @@ frequency: a word every message holds (a speaker's name) would count as much as 
 the user's own, among the rows that match (a word's df is the rows holding it); the collection
 size is the user's rows of that kind. A row's length is its words (positions, stopwords left
 out); the average length is the matching rows' (averaging every row of the user's would read
-all their tsvectors per query). A message's context counts `context_weight` times its own words in
+all their tsvectors per query). The rows are looked up by user and words together
+(`ARRAY[user_id]` beside the tsvectors in one GIN index, fts_schema.py), never every user's rows
+holding a word. A message's context counts `context_weight` times its own words in
 the term count, as SQLite's column weight does, and at 0 it is not matched at all.
 """
 
@@ -96,7 +98,7 @@ def _bm25(fts: str, source: str, where: str, context_weight: float) -> str:
         f" hits AS (SELECT t.id, t.terms{context}, (SELECT"
         " COALESCE(SUM(array_length(w.positions, 1)), 0) FROM unnest(t.terms) w) AS len"
         f" FROM q, {fts} t JOIN {source} s ON s.id = t.id"
-        f" WHERE {match} AND s.user_id = ? AND {where}),"
+        f" WHERE ARRAY[t.user_id] @> ARRAY[?::text] AND {match} AND {where}),"
         f" counted AS ({counted}),"
         " per AS (SELECT id, lexeme, SUM(n) AS tf, MAX(len) AS len FROM counted"
         " GROUP BY id, lexeme),"

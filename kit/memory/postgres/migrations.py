@@ -11,9 +11,8 @@ given explicitly, as a restore does, move its sequence on: `kit_ids_follow`), ev
 BIGINT (SQLite's are 64-bit), every REAL a DOUBLE PRECISION, every TEXT compares byte by byte
 (COLLATE "C", SQLite's BINARY: the same order for names, days and times whatever the
 server's locale). Vectors are pgvector `vector` values. SQLite's FTS5 tables become
-`<table>_fts (id, terms tsvector)` tables kept by triggers in the writing transaction, with a
-GIN index: English stemming, the same lexical units (a message: speaker, text and its day in
-words, and in a column of its own the previous message's words; m005, m010).
+`<table>_fts` tsvector tables kept by triggers (fts_schema.py). A migration of PostgreSQL's
+alone, with no SQLite twin (`pg021_fts_per_user`), says so where it is listed.
 """
 
 from __future__ import annotations
@@ -22,6 +21,14 @@ import re
 
 from kit.config import CATEGORIES
 from kit.memory.migrations import WORKER_TABLES, Migration
+from kit.memory.postgres.fts_schema import (
+    DAY_TERMS,
+    FACT_TERMS,
+    MESSAGES_FTS,
+    NOTE_TERMS,
+    fts,
+    per_user,
+)
 
 _CATEGORY_CHECK = ", ".join(f"'{c}'" for c in CATEGORIES)
 
@@ -78,77 +85,6 @@ _FUNCTIONS = (
                          'September','October','November','December'])[substr(day, 6, 2)::int]
         || ' ' || substr(day, 1, 4) $$""",
 )
-
-
-def _fts(table: str, weighted: str) -> tuple[str, ...]:
-    """`<table>_fts`: one tsvector per row, written by triggers in the same transaction."""
-    fts = f"{table}_fts"
-    return (
-        f"CREATE TABLE {fts} (id BIGINT PRIMARY KEY REFERENCES {table}(id) ON DELETE CASCADE,"
-        " terms tsvector NOT NULL)",
-        f"CREATE INDEX {fts}_terms ON {fts} USING gin (terms)",
-        f"""CREATE FUNCTION {fts}_write() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            INSERT INTO {fts} (id, terms) SELECT NEW.id, {weighted.format("NEW")}
-            ON CONFLICT (id) DO UPDATE SET terms = excluded.terms;
-            RETURN NULL;
-        END $$""",
-    )
-
-
-_FACT_TERMS = "to_tsvector('english', {0}.subject || ' ' || {0}.content)"
-_DAY_TERMS = "to_tsvector('english', {0}.detailed || ' ' || {0}.condensed)"
-
-# A message's lexical unit (m005, m010): its speaker, text and day in words (`terms`), and the
-# text of the message before it in its conversation (`context`, searched at a low weight or
-# not at all; a column of its own, so it neither matches as the message's own words nor
-# lengthens it). Written for one message id; the triggers call it for every message whose unit
-# a change touches: the row itself and the one after it (whose "before" it is or was).
-_MESSAGE_UNIT = """CREATE FUNCTION messages_fts_write(message_id bigint) RETURNS void
-LANGUAGE sql AS $$
-    INSERT INTO messages_fts (id, terms, context)
-    SELECT m.id,
-        to_tsvector('english', m.speaker || ' ' || m.text || ' (' || kit_day_words(m.day) || ')'),
-        to_tsvector('english', COALESCE((SELECT p.text FROM messages p
-            WHERE p.conversation_id = m.conversation_id AND p.id < m.id
-            ORDER BY p.id DESC LIMIT 1), ''))
-    FROM messages m WHERE m.id = message_id
-    ON CONFLICT (id) DO UPDATE SET terms = excluded.terms, context = excluded.context
-$$"""
-
-_MESSAGE_TRIGGERS = (
-    _MESSAGE_UNIT,
-    """CREATE FUNCTION messages_fts_after() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        IF TG_OP <> 'DELETE' THEN
-            PERFORM messages_fts_write(NEW.id);
-            PERFORM messages_fts_write(n.id) FROM (SELECT id FROM messages
-                WHERE conversation_id = NEW.conversation_id AND id > NEW.id
-                ORDER BY id LIMIT 1) n;
-        END IF;
-        IF TG_OP <> 'INSERT' THEN
-            PERFORM messages_fts_write(n.id) FROM (SELECT id FROM messages
-                WHERE conversation_id = OLD.conversation_id AND id > OLD.id
-                ORDER BY id LIMIT 1) n;
-        END IF;
-        RETURN NULL;
-    END $$""",
-    "CREATE TRIGGER messages_fts_ai AFTER INSERT ON messages FOR EACH ROW"
-    " EXECUTE FUNCTION messages_fts_after()",
-    "CREATE TRIGGER messages_fts_ad AFTER DELETE ON messages FOR EACH ROW"
-    " EXECUTE FUNCTION messages_fts_after()",
-    "CREATE TRIGGER messages_fts_au AFTER UPDATE OF speaker, text, day, conversation_id"
-    " ON messages FOR EACH ROW EXECUTE FUNCTION messages_fts_after()",
-)
-
-
-def _fts_triggers(table: str, columns: str) -> tuple[str, ...]:
-    return (
-        f"CREATE TRIGGER {table}_fts_ai AFTER INSERT ON {table} FOR EACH ROW"
-        f" EXECUTE FUNCTION {table}_fts_write()",
-        f"CREATE TRIGGER {table}_fts_au AFTER UPDATE OF {columns} ON {table} FOR EACH ROW"
-        f" EXECUTE FUNCTION {table}_fts_write()",
-    )
 
 
 def _version_triggers(table: str, columns: str) -> tuple[str, ...]:
@@ -421,8 +357,7 @@ def _notes() -> tuple[str, ...]:
         "CREATE INDEX note_history_user ON note_history(user_id, name, id)",
         "CREATE INDEX note_chunks_note ON note_chunks(note_id, start_line)",
         *_ids_follow("note_history", "notes", "note_chunks"),
-        *_fts("note_chunks", _NOTE_TERMS),
-        *_fts_triggers("note_chunks", "name, heading, text"),
+        *fts("note_chunks", NOTE_TERMS),
         """CREATE FUNCTION note_chunks_embeddings_gone() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
             DELETE FROM embeddings WHERE kind = 'note' AND item_id = OLD.id;
@@ -434,8 +369,6 @@ def _notes() -> tuple[str, ...]:
         *_version_triggers("notes", "name, description, revision_id"),
     )
 
-
-_NOTE_TERMS = "to_tsvector('english', {0}.name || ' ' || {0}.heading || ' ' || {0}.text)"
 
 _REMINDERS = (
     """CREATE TABLE reminders (
@@ -481,16 +414,9 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             *(_pg(t) for t in _TABLES),
             *_INDEXES,
             *_ids_follow(*_ID_TABLES),
-            *_fts("facts", _FACT_TERMS),
-            *_fts_triggers("facts", "subject, content"),
-            *_fts("days", _DAY_TERMS),
-            *_fts_triggers("days", "detailed, condensed"),
-            "CREATE TABLE messages_fts (id BIGINT PRIMARY KEY"
-            " REFERENCES messages(id) ON DELETE CASCADE, terms tsvector NOT NULL,"
-            " context tsvector NOT NULL)",
-            "CREATE INDEX messages_fts_terms ON messages_fts USING gin (terms)",
-            "CREATE INDEX messages_fts_context ON messages_fts USING gin (context)",
-            *_MESSAGE_TRIGGERS,
+            *fts("facts", FACT_TERMS),
+            *fts("days", DAY_TERMS),
+            *MESSAGES_FTS,
             *_version_triggers(
                 "facts", "category, subject, content, confidence, expires_at, active, pinned"
             ),
@@ -513,4 +439,6 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         ("ALTER TABLE facts ADD COLUMN owner_written INTEGER NOT NULL DEFAULT 0",),
     ),
     Migration("pg020_worker_leases", tuple(_pg(t) for t in WORKER_TABLES)),
+    # PostgreSQL's alone (no m021 twin): SQLite's FTS5 tables are untouched.
+    Migration("pg021_fts_per_user", per_user()),
 )
