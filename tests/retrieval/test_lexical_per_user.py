@@ -14,7 +14,7 @@ from kit.api import Kit
 from kit.clock import FakeClock, to_iso
 from kit.config import Settings, StorageSettings
 from kit.memory.db import Params, Row
-from kit.memory.migrations import migrate
+from kit.memory.migrate import migrate
 from kit.memory.postgres.lexical import TsvectorSearch
 from kit.memory.postgres.migrations import PG_MIGRATIONS
 from kit.memory.store import lexical_search, open_database
