@@ -173,7 +173,6 @@ async def build(
         tz,
         settings.owner.name,
         versions=MemoryVersions(db),
-        vectors=vectors,
         notes=notes,
     )
     window = WindowKeeper(messages, metered, prompts, memory, settings.llm, tz, attempts)

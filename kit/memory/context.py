@@ -22,6 +22,7 @@ the cached prefix stays byte-identical.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import re
 import time
@@ -38,7 +39,6 @@ from kit.memory.lexical import STOPWORDS
 from kit.memory.messages import Conversation
 from kit.memory.plan import ContextItem, ContextSection, Sandwich, Stage
 from kit.memory.search import Hit, Searcher, SearchResult
-from kit.memory.vectors import VectorIndex
 from kit.memory.versions import MemoryVersion, MemoryVersions
 from kit.notes.store import Notes
 from kit.prompts import Prompts
@@ -166,7 +166,6 @@ class ContextBuilder:
         owner_name: str,
         *,
         versions: MemoryVersions | None = None,
-        vectors: VectorIndex | None = None,
         notes: Notes | None = None,
     ) -> None:
         self._prompts = prompts
@@ -177,7 +176,6 @@ class ContextBuilder:
         self._tz = tz
         self._owner_name = owner_name
         self._versions = versions  # None: nothing is cached (every build reads afresh)
-        self._vectors = vectors
         self._index = MemoryIndex(facts, days, settings.index_tokens, notes)
         self._stable: dict[str, _Stable] = {}
 
@@ -201,22 +199,23 @@ class ContextBuilder:
             stages.append(Stage(name, (now_ - clock) * 1000, note))
             clock = now_
 
-        stable = await self._stable_part(user_id, now)
-        lap("index, core facts, recent days", "cached" if stable[1] else "rebuilt")
-        query_vector = None
-        if self._vectors is not None:
-            query_vector = await self._vectors.embed_query(query)
-            lap("embed the message")
-        result = await self._search.search(
-            user_id,
-            query,
-            now=now,
-            k=s.top_k,
-            exclude_message_ids=window_ids,
-            query_vector=query_vector,
+        async def stable_part() -> tuple[_Stable, bool, float]:
+            began = time.perf_counter()
+            stable, cached = await self._stable_part(user_id, now)
+            return stable, cached, (time.perf_counter() - began) * 1000
+
+        # The cached part and the search (which embeds the message while its lexical
+        # searches run) at once: stages that overlap, so their times add up to more.
+        (stable, cached, stable_ms), result = await asyncio.gather(
+            stable_part(),
+            self._search.search(user_id, query, now=now, k=s.top_k, exclude_message_ids=window_ids),
         )
-        lap("search facts, days, messages")
-        plan = self._assemble(stable[0], result, now, conversation)
+        stages.append(
+            Stage("index, core facts, recent days", stable_ms, "cached" if cached else "rebuilt")
+        )
+        embedded = "" if result.embed_ms is None else f"embedding {result.embed_ms:.1f} ms of it"
+        lap("search facts, days, messages", embedded)
+        plan = self._assemble(stable, result, now, conversation)
         lap("fit and render")
         return dataclasses.replace(
             plan, stages=tuple(stages), budget_tokens=s.context_budget_tokens

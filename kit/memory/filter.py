@@ -254,7 +254,8 @@ class FilteredSearch:
         candidates = wide.hits[: self._memory.filter_candidates]
         outcome = await self.model_filter.keep(user_id, query, candidates, now=now)
         hits = outcome.hits if outcome.filtered else wide.hits
-        return SearchResult(query, _top_per_layer(hits, k), wide.query_vector), outcome
+        top = _top_per_layer(hits, k)
+        return SearchResult(query, top, wide.query_vector, wide.embed_ms), outcome
 
 
 def _top_per_layer(hits: Sequence[Hit], k: int) -> tuple[Hit, ...]:

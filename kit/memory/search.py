@@ -23,6 +23,7 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta, tzinfo
+from time import perf_counter
 from typing import Literal, Protocol
 
 from kit.embed.base import Vectors
@@ -92,6 +93,9 @@ class SearchResult:
     query: str
     hits: tuple[Hit, ...]
     query_vector: Vectors | None = field(default=None, compare=False, repr=False)
+    # How long embedding the query took, when the search embedded it (alongside the
+    # lexical work, so it is not a stage of its own).
+    embed_ms: float | None = field(default=None, compare=False)
 
     def of(self, kind: Kind) -> list[Hit]:
         return [h for h in self.hits if h.kind == kind]
@@ -146,29 +150,37 @@ class MemorySearch:
         query_vector: Vectors | None = None,
         exclude_message_ids: frozenset[int] = frozenset(),
     ) -> SearchResult:
-        """Top `k` hits per layer in `kinds`, best first within the merged list."""
-        if query_vector is None:
-            query_vector = await self.vectors.embed_query(query)
-        speakers = await self._messages.speakers(user_id) if "message" in kinds else []
-        plan = understand(query, now.astimezone(self._tz).date(), speakers)
-        # The layers are independent: searched at once (the database has several readers,
-        # and SQLite and numpy work outside the GIL), a turn waits for the slowest, not all.
-        layers = await asyncio.gather(
-            *(
-                self._layer(user_id, kind, plan, query_vector, now, k, exclude_message_ids)
-                for kind in kinds
+        """Top `k` hits per layer in `kinds`, best first within the merged list.
+
+        Without `query_vector` the query is embedded here, on its own thread while the
+        lexical searches (which need no vector) run: a turn waits for the longer of the
+        two, not their sum."""
+        embedding = _Embedding(self.vectors, query, query_vector)
+        try:
+            speakers = await self._messages.speakers(user_id) if "message" in kinds else []
+            plan = understand(query, now.astimezone(self._tz).date(), speakers)
+            # The layers are independent: searched at once (the database has several
+            # readers, SQLite and numpy work outside the GIL): a turn waits for the slowest.
+            layers = await asyncio.gather(
+                *(
+                    self._layer(user_id, kind, plan, embedding, now, k, exclude_message_ids)
+                    for kind in kinds
+                )
             )
-        )
+        except BaseException:
+            embedding.close()
+            raise
         hits = [hit for layer in layers for hit in layer]
         hits.sort(key=lambda h: -h.score)
-        return SearchResult(query, tuple(hits), query_vector)
+        vector = await embedding.vector()
+        return SearchResult(query, tuple(hits), vector, embedding.ms)
 
     async def _layer(
         self,
         user_id: str,
         kind: Kind,
         plan: Query,
-        query_vector: Vectors | None,
+        embedding: _Embedding,
         now: datetime,
         k: int,
         exclude: frozenset[int],
@@ -177,6 +189,7 @@ class MemorySearch:
         skip = exclude if kind == "message" else frozenset()
 
         async def vector_ranking() -> list[tuple[int, float]]:
+            query_vector = await embedding.vector()
             if query_vector is None:
                 return []
             if kind == "fact":
@@ -368,6 +381,35 @@ class MemorySearch:
             for m in await self._messages.get_many(user_id, ids)
             if m.at <= now
         ]
+
+
+class _Embedding:
+    """The query's vector: given, or being computed by a task that the layers await."""
+
+    def __init__(self, vectors: VectorIndex, query: str, given: Vectors | None) -> None:
+        self.ms: float | None = None
+        self._given = given
+        self._task: asyncio.Task[Vectors | None] | None = None
+        if given is None:
+            self._task = asyncio.create_task(self._embed(vectors, query))
+
+    async def _embed(self, vectors: VectorIndex, query: str) -> Vectors | None:
+        began = perf_counter()
+        vector = await vectors.embed_query(query)
+        self.ms = (perf_counter() - began) * 1000
+        return vector
+
+    async def vector(self) -> Vectors | None:
+        if self._task is None:
+            return self._given
+        return await self._task
+
+    def close(self) -> None:
+        """A search that failed stops waiting; the task's own failure is not left unseen."""
+        task = self._task
+        if task is not None and not task.done():
+            task.cancel()
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
 
 def _with_neighbours(
