@@ -87,19 +87,27 @@ def _content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 1}
 
 
-def _day_hit_text(day: Day, words: set[str], lines: int = 2) -> str:
+def _words_pattern(words: set[str]) -> re.Pattern[str] | None:
+    """A pattern finding any of `words` as whole words (as `_WORD` splits text)."""
+    if not words:
+        return None
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+    return re.compile(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])")
+
+
+def _day_hit_text(day: Day, words: re.Pattern[str] | None, lines: int = 2) -> str:
     """A retrieved day summary in one line: the bullets that share the most words with the
     message (or the first one), not the whole day; `get_day_history` reads the rest."""
     bullets = [b.strip().lstrip("-*• ").strip() for b in day.best.splitlines()]
     bullets = [b for b in bullets if b]
-    ranked = sorted(
-        range(len(bullets)), key=lambda i: (-len(words & _content_words(bullets[i])), i)
-    )
-    chosen = sorted(ranked[:lines]) if words else ranked[:1]
-    return " … ".join(bullets[i] for i in chosen)
+    if words is None:
+        return " … ".join(bullets[:1])
+    shared = [len(set(words.findall(b.lower()))) for b in bullets]
+    ranked = sorted(range(len(bullets)), key=lambda i: (-shared[i], i))
+    return " … ".join(bullets[i] for i in sorted(ranked[:lines]))
 
 
-def _hit_line(hit: Hit, tz: tzinfo, words: set[str]) -> str:
+def _hit_line(hit: Hit, tz: tzinfo, words: re.Pattern[str] | None) -> str:
     if hit.fact is not None:
         return _fact_line(hit.fact)
     if hit.day is not None:
@@ -300,7 +308,7 @@ class ContextBuilder:
         s = self._settings
         core_ids = {f.id for f, _ in stable.core}
         recent_days = {d.day for d, _ in stable.days}
-        words = _content_words(result.query)
+        words = _words_pattern(_content_words(result.query))
         relevant: list[tuple[Hit, ContextItem]] = []
         cut: list[tuple[str, ContextItem]] = []  # (section, item) cut this turn
         day_hits = 0
