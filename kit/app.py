@@ -36,6 +36,8 @@ from kit.memory.facts import Facts
 from kit.memory.filter import FilteredSearch, ModelFilter
 from kit.memory.job_runs import JobRuns
 from kit.memory.leases import Leases
+from kit.memory.links import Links
+from kit.memory.liveness import LiveFacts
 from kit.memory.messages import Messages
 from kit.memory.migrate import migrate
 from kit.memory.search import MemorySearch, RankingParams
@@ -159,7 +161,19 @@ async def build(
         recency_days=float(memory.recency_days),
     )
     notes = Notes(db, clock)
-    search = MemorySearch(facts, days, messages, vectors, lexical_search(db), params, tz, notes)
+    versions = MemoryVersions(db)
+    search = MemorySearch(
+        facts,
+        days,
+        messages,
+        vectors,
+        lexical_search(db),
+        params,
+        tz,
+        notes,
+        live_facts=LiveFacts(facts, versions),
+        links=Links(db),
+    )
     model_filter = None
     if memory.filter == "model":
         model_filter = ModelFilter(metered, prompts, settings.llm, memory, tz)
@@ -172,7 +186,7 @@ async def build(
         memory,
         tz,
         settings.owner.name,
-        versions=MemoryVersions(db),
+        versions=versions,
         notes=notes,
     )
     window = WindowKeeper(messages, metered, prompts, memory, settings.llm, tz, attempts)

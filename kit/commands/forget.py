@@ -153,6 +153,7 @@ async def _forget(args: argparse.Namespace, scope: ForgetScope) -> int:
                 return 0
         report = await forgetter.forget(user, scope, now=s.clock.now())
         s.vectors.forget_cache(user)
+        s.search.forget_cache(user)
         print(
             f"Forgotten: {_summary(report)}; {report.history_rows_erased} history entries "
             "erased. A record that a forget happened (counts only) was kept."

@@ -443,6 +443,17 @@ class Facts:
         rows = await self._db.fetchall(sql + " ORDER BY id", params)
         return [_fact(r) for r in rows]
 
+    async def shown(self, user_id: str) -> list[tuple[int, datetime | None]]:
+        """Every fact shown to the model at some time from now on: active, and pinned or
+        confident enough (see `Fact.is_live`), with when it expires. Ids and times only:
+        kit/memory/liveness.py keeps them per memory version."""
+        rows = await self._db.fetchall(
+            "SELECT id, expires_at FROM facts WHERE user_id = ? AND active = 1"
+            " AND (pinned = 1 OR confidence >= ?)",
+            (user_id, MIN_SHOWN_CONFIDENCE),
+        )
+        return [(int(r[0]), None if r[1] is None else from_iso(r[1])) for r in rows]
+
     async def live_ids(self, user_id: str, now: datetime, ids: Sequence[int]) -> set[int]:
         """Which of `ids` are live facts: ids only, no rows turned into facts (a search checks
         a few hundred vector candidates per turn and loads only the few it keeps)."""

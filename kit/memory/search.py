@@ -20,21 +20,25 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from time import perf_counter
-from typing import Literal, Protocol
+from typing import Generic, Literal, Protocol, TypeVar
 
 from kit.embed.base import Vectors
 from kit.memory.dates import mentions_time
 from kit.memory.days import Day, Days
 from kit.memory.facts import Fact, Facts
 from kit.memory.lexical import LexicalSearch
+from kit.memory.links import ConversationLinks, Links
+from kit.memory.liveness import LiveFacts, ShownFacts
 from kit.memory.messages import Message, Messages
 from kit.memory.query import DatesAsWords, Query, understand
 from kit.memory.vectors import KINDS, Kind, VectorIndex
 from kit.notes.store import NoteChunk, Notes
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -129,8 +133,16 @@ class MemorySearch:
         params: RankingParams,
         tz: tzinfo = UTC,
         notes: Notes | None = None,
+        live_facts: LiveFacts | None = None,
+        links: Links | None = None,
     ) -> None:
         self._notes = notes
+        # Which facts may take a rank: kept in memory per facts version (None: asked of the
+        # database for each search's candidates).
+        self._live_facts = live_facts
+        # Messages' neighbours in their conversations: kept in memory (None: asked of the
+        # database for each search's candidates).
+        self._links = links
         self._facts = facts
         self._days = days
         self._messages = messages
@@ -138,6 +150,12 @@ class MemorySearch:
         self._lexical = lexical
         self.params = params
         self._tz = tz
+
+    def forget_cache(self, user_id: str | None = None) -> None:
+        """Drop what is kept in memory of a user's messages (all users': None), after rows
+        were removed."""
+        if self._links is not None:
+            self._links.forget(user_id)
 
     async def search(
         self,
@@ -155,7 +173,14 @@ class MemorySearch:
         Without `query_vector` the query is embedded here, on its own thread while the
         lexical searches (which need no vector) run: a turn waits for the longer of the
         two, not their sum."""
-        embedding = _Embedding(self.vectors, query, query_vector)
+        embedding = _Soon(self._embed(query)) if query_vector is None else None
+        shown = None
+        if "fact" in kinds and self._live_facts is not None:
+            shown = _Soon(self._live_facts.snapshot(user_id))
+        links = None
+        if "message" in kinds and self._links is not None:
+            links = _Soon(self._links.current(user_id))
+        ready = _Ready(query_vector, embedding, shown, links)
         try:
             speakers = await self._messages.speakers(user_id) if "message" in kinds else []
             plan = understand(query, now.astimezone(self._tz).date(), speakers)
@@ -163,24 +188,29 @@ class MemorySearch:
             # readers, SQLite and numpy work outside the GIL): a turn waits for the slowest.
             layers = await asyncio.gather(
                 *(
-                    self._layer(user_id, kind, plan, embedding, now, k, exclude_message_ids)
+                    self._layer(user_id, kind, plan, ready, now, k, exclude_message_ids)
                     for kind in kinds
                 )
             )
         except BaseException:
-            embedding.close()
+            ready.cancel()
             raise
         hits = [hit for layer in layers for hit in layer]
         hits.sort(key=lambda h: -h.score)
-        vector = await embedding.vector()
-        return SearchResult(query, tuple(hits), vector, embedding.ms)
+        vector, embed_ms = await ready.vector()
+        return SearchResult(query, tuple(hits), vector, embed_ms)
+
+    async def _embed(self, query: str) -> tuple[Vectors | None, float]:
+        began = perf_counter()
+        vector = await self.vectors.embed_query(query)
+        return vector, (perf_counter() - began) * 1000
 
     async def _layer(
         self,
         user_id: str,
         kind: Kind,
         plan: Query,
-        embedding: _Embedding,
+        ready: _Ready,
         now: datetime,
         k: int,
         exclude: frozenset[int],
@@ -189,11 +219,11 @@ class MemorySearch:
         skip = exclude if kind == "message" else frozenset()
 
         async def vector_ranking() -> list[tuple[int, float]]:
-            query_vector = await embedding.vector()
+            query_vector, _ = await ready.vector()
             if query_vector is None:
                 return []
             if kind == "fact":
-                return await self._live_fact_vectors(user_id, query_vector, now)
+                return await self._live_fact_vectors(user_id, query_vector, now, ready)
             return await self.vectors.search(
                 user_id, kind, query_vector, p.candidates, p.threshold, skip=skip
             )
@@ -219,7 +249,11 @@ class MemorySearch:
         if kind == "message" and (p.previous_weight or p.next_weight):
             pool = list(dict.fromkeys([*vector, *lexical]))
             gap = timedelta(hours=p.session_gap_hours) if p.session_gap_hours > 0 else None
-            links = await self._messages.neighbours(user_id, pool, now, within=gap)
+            known = await ready.conversation_links()
+            if known is not None:
+                links = known.neighbours(pool, now, within=gap)
+            else:
+                links = await self._messages.neighbours(user_id, pool, now, within=gap)
             vector, lexical = _with_neighbours(links, vector, lexical, skip, p)
         fused = self._fuse(vector, lexical)
         ids = self._worth_loading(fused, k, self._fit_range(plan, kind))
@@ -302,7 +336,7 @@ class MemorySearch:
         return factor
 
     async def _live_fact_vectors(
-        self, user_id: str, query_vector: Vectors, now: datetime
+        self, user_id: str, query_vector: Vectors, now: datetime, ready: _Ready
     ) -> list[tuple[int, float]]:
         """The best live facts by cosine. Inactive and expired facts keep
         their vectors (undo needs them) but must take no rank or slot: fetch a quarter more
@@ -312,7 +346,12 @@ class MemorySearch:
         fetch = p.candidates + p.candidates // 4
         while True:
             hits = await self.vectors.search(user_id, "fact", query_vector, fetch, p.threshold)
-            live = await self._facts.live_ids(user_id, now, [i for i, _ in hits])
+            ids = [i for i, _ in hits]
+            shown = await ready.shown_facts()
+            if shown is not None:
+                live = shown.live(ids, now)
+            else:
+                live = await self._facts.live_ids(user_id, now, ids)
             kept = [(i, c) for i, c in hits if i in live]
             if len(kept) >= p.candidates or len(hits) < fetch:
                 return kept[: p.candidates]
@@ -383,33 +422,50 @@ class MemorySearch:
         ]
 
 
-class _Embedding:
-    """The query's vector: given, or being computed by a task that the layers await."""
+class _Soon(Generic[T]):
+    """A value a task started now is computing, which several layers await."""
 
-    def __init__(self, vectors: VectorIndex, query: str, given: Vectors | None) -> None:
-        self.ms: float | None = None
-        self._given = given
-        self._task: asyncio.Task[Vectors | None] | None = None
-        if given is None:
-            self._task = asyncio.create_task(self._embed(vectors, query))
+    def __init__(self, work: Coroutine[object, object, T]) -> None:
+        self._task = asyncio.create_task(work)
 
-    async def _embed(self, vectors: VectorIndex, query: str) -> Vectors | None:
-        began = perf_counter()
-        vector = await vectors.embed_query(query)
-        self.ms = (perf_counter() - began) * 1000
-        return vector
-
-    async def vector(self) -> Vectors | None:
-        if self._task is None:
-            return self._given
+    async def get(self) -> T:
         return await self._task
 
-    def close(self) -> None:
+    def cancel(self) -> None:
         """A search that failed stops waiting; the task's own failure is not left unseen."""
-        task = self._task
-        if task is not None and not task.done():
-            task.cancel()
-            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        if not self._task.done():
+            self._task.cancel()
+            self._task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+
+@dataclass(frozen=True)
+class _Ready:
+    """What the layers need besides the query's words, started before their lexical
+    searches and awaited only where used: the query's vector (given, or being embedded on
+    its own thread meanwhile), the facts that may take a rank, and the messages' places in
+    their conversations."""
+
+    given: Vectors | None
+    embedding: _Soon[tuple[Vectors | None, float]] | None
+    shown: _Soon[ShownFacts] | None
+    links: _Soon[ConversationLinks] | None
+
+    async def vector(self) -> tuple[Vectors | None, float | None]:
+        """The query's vector, and how long embedding it took (None: it was given)."""
+        if self.embedding is None:
+            return self.given, None
+        return await self.embedding.get()
+
+    async def shown_facts(self) -> ShownFacts | None:
+        return None if self.shown is None else await self.shown.get()
+
+    async def conversation_links(self) -> ConversationLinks | None:
+        return None if self.links is None else await self.links.get()
+
+    def cancel(self) -> None:
+        for soon in (self.embedding, self.shown, self.links):
+            if soon is not None:
+                soon.cancel()
 
 
 def _with_neighbours(
