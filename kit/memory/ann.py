@@ -8,6 +8,12 @@ a SHA-256 of the graph and the graph itself (with the vectors it was built from)
 is missing, for another model or dimension, damaged or cut short is not used (`load` says
 None); what it holds is checked against the rows by whoever adopts it (kit/memory/vectors.py).
 
+The graph holds its vectors as int8 (each component of a unit vector to 1/127): measured at
+100k rows, a search asking for 250 candidates takes 0.95 ms instead of 2.4, a graph builds in
+17 s instead of 54 and weighs a quarter, and the exact top 15 is found among the candidates as
+often (0.977 against 0.973 on 10k real MiniLM vectors). Candidates are rescored from the
+float32 rows by the caller, so the quantisation decides only which rows are candidates.
+
 Chosen by measuring (README, "Measured memory"): usearch, hnswlib and faiss-cpu find the same
 neighbours at the same speed here; usearch ships wheels for Python 3.11 (hnswlib builds from
 source, faiss-cpu is ten times the size and cannot remove items from an HNSW graph).
@@ -32,7 +38,10 @@ CONNECTIVITY = 16
 EXPANSION_ADD = 64
 EXPANSION_SEARCH = 128
 _CHUNK = 512  # rows added per lock hold: a search waits at most one chunk
-_MAGIC = b"kit-ann 1\n"
+_MAGIC = b"kit-ann 2\n"  # 1: float32 graphs (rebuilt once, in the background)
+# A stored int8 component is within 1/127 of the float it was made from: vectors further
+# apart than twice that were changed since the graph took them.
+_QUANTUM = 2 / 127
 
 
 class Ann:
@@ -41,7 +50,7 @@ class Ann:
             index = Index(
                 ndim=dim,
                 metric="ip",  # rows are unit length: inner product is cosine
-                dtype="f32",
+                dtype="i8",
                 connectivity=CONNECTIVITY,
                 expansion_add=EXPANSION_ADD,
                 expansion_search=EXPANSION_SEARCH,
@@ -73,10 +82,16 @@ class Ann:
             return np.asarray(self._index.keys, dtype=np.int64)
 
     def vectors(self, ids: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
-        """The vectors the graph holds for `ids` (all of them must be in it)."""
+        """The vectors the graph holds for `ids` (all of them must be in it), as floats."""
         with self._lock:
             found = self._index.get(ids.astype(np.uint64), dtype="f32")
         return np.asarray(found, dtype=np.float32).reshape(len(ids), -1)
+
+    def differs(
+        self, ids: npt.NDArray[np.int64], rows: npt.NDArray[np.float32]
+    ) -> npt.NDArray[np.bool_]:
+        """Per id, whether the graph holds another vector than `rows` (beyond rounding)."""
+        return np.any(np.abs(self.vectors(ids) - rows) > _QUANTUM, axis=1)
 
     def remove(self, ids: npt.NDArray[np.int64]) -> None:
         with self._lock:

@@ -168,7 +168,7 @@ class _Matrix:
         upto = int(positions[-1]) + 1 if len(positions) else 0
         held = np.zeros(upto, dtype=bool)
         held[positions] = True
-        differ = np.any(ann.vectors(ids[positions]) != self.rows[positions], axis=1)
+        differ = ann.differs(ids[positions], self.rows[positions])
         self._changed = frozenset(np.flatnonzero(~held).tolist()) | frozenset(
             positions[differ].tolist()
         )

@@ -178,3 +178,17 @@ async def test_a_restart_adopts_the_saved_graph_and_forgetting_deletes_it(
         assert path.exists()  # (they are per model)
         kit.services.vectors.forget_cache("owner")
         assert not path.exists()
+
+
+def test_a_float32_graph_saved_by_an_earlier_version_is_rebuilt_not_used(
+    tmp_path: Path,
+) -> None:
+    """Graphs are int8 now: a file of the earlier float32 format is not adopted."""
+    path = tmp_path / "g.usearch"
+    built(unit(np.random.default_rng(4), 600), list(range(1, 601))).ann.save(  # type: ignore[union-attr]
+        path, MODEL
+    )
+    data = path.read_bytes()
+    assert data.startswith(b"kit-ann 2\n")
+    path.write_bytes(b"kit-ann 1\n" + data[len(b"kit-ann 2\n") :])
+    assert Ann.load(path, MODEL, DIM) is None
