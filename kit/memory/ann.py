@@ -91,7 +91,8 @@ class Ann:
         self, ids: npt.NDArray[np.int64], rows: npt.NDArray[np.float32]
     ) -> npt.NDArray[np.bool_]:
         """Per id, whether the graph holds another vector than `rows` (beyond rounding)."""
-        return np.any(np.abs(self.vectors(ids) - rows) > _QUANTUM, axis=1)
+        changed: npt.NDArray[np.bool_] = np.any(np.abs(self.vectors(ids) - rows) > _QUANTUM, axis=1)
+        return changed
 
     def remove(self, ids: npt.NDArray[np.int64]) -> None:
         with self._lock:
