@@ -4,7 +4,8 @@ memory per user.
 A message scores a share of its neighbours' relevance (kit/memory/search.py), so every search
 asked the database for the neighbours of a few hundred candidates, a statement on the
 critical path of every turn. Messages are only ever appended (in id order) and removed by
-`kit forget`, so each user's conversations are kept here as lists of (id, time) and each
+`kit forget`, so each user's messages are kept here as arrays (id, time, the previous and
+next message of its conversation), looked up for all candidates at once with numpy, and each
 search first reads just the messages added since (by id). `forget` drops a user's lists;
 like the vector matrices, rows another process removes linger until restart (harmless: a
 removed message is loaded by nobody).
@@ -17,8 +18,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+
+import numpy as np
+import numpy.typing as npt
 
 from kit.clock import from_iso
 from kit.memory.db import NO_INDEX, Database
@@ -26,55 +29,82 @@ from kit.memory.db import NO_INDEX, Database
 USERS = 64  # users whose conversations are kept (many owners share one PostgreSQL process)
 
 
-@dataclass
-class _Conversation:
-    ids: list[int] = field(default_factory=list)
-    times: list[float] = field(default_factory=list)  # POSIX seconds, as `at`
-
-
-@dataclass
 class ConversationLinks:
-    """One user's conversations, up to message `upto`."""
+    """One user's messages up to id `upto`, in id order: each one's time and the positions
+    of the messages before and after it in its conversation (-1: none)."""
 
-    upto: int = 0
-    conversations: dict[int, _Conversation] = field(default_factory=dict)
-    where: dict[int, tuple[_Conversation, int]] = field(default_factory=dict)  # id -> place
+    def __init__(self) -> None:
+        self.upto = 0
+        self._size = 0
+        self._ids = np.zeros(0, dtype=np.int64)
+        self._times = np.zeros(0, dtype=np.float64)  # POSIX seconds, as `at`
+        self._before = np.zeros(0, dtype=np.int64)
+        self._after = np.zeros(0, dtype=np.int64)
+        self._last: dict[int, int] = {}  # conversation id -> position of its latest message
 
     def add(self, rows: Sequence[tuple[int, int, datetime]]) -> None:
         """Messages in id order, all after `upto`."""
+        need = self._size + len(rows)
+        if need > len(self._ids):
+            capacity = max(1024, 2 * need)
+            self._ids = np.resize(self._ids, capacity)
+            self._times = np.resize(self._times, capacity)
+            self._before = np.resize(self._before, capacity)
+            self._after = np.resize(self._after, capacity)
         for item, conversation_id, at in rows:
-            conversation = self.conversations.setdefault(conversation_id, _Conversation())
-            self.where[item] = (conversation, len(conversation.ids))
-            conversation.ids.append(item)
-            conversation.times.append(at.timestamp())
+            position = self._size
+            before = self._last.get(conversation_id, -1)
+            self._ids[position] = item
+            self._times[position] = at.timestamp()
+            self._before[position] = before
+            self._after[position] = -1
+            if before >= 0:
+                self._after[before] = position
+            self._last[conversation_id] = position
+            self._size += 1
             self.upto = item
 
     def neighbours(
         self, ids: Sequence[int], now: datetime, within: timedelta | None = None
     ) -> dict[int, tuple[int | None, int | None]]:
         """For each known id, the messages just before and after it (see module note)."""
+        size = self._size
+        if size == 0 or not ids:
+            return {}
+        wanted = np.asarray(ids, dtype=np.int64)
+        positions = np.minimum(np.searchsorted(self._ids[:size], wanted), size - 1)
+        known = self._ids[positions] == wanted
+        wanted, positions = wanted[known], positions[known]
+        at = self._times[positions]
         limit = now.timestamp()
-        gap = None if within is None else within.total_seconds()
-        out: dict[int, tuple[int | None, int | None]] = {}
-        for item in ids:
-            place = self.where.get(item)
-            if place is None:
-                continue
-            conversation, index = place
-            times, at = conversation.times, conversation.times[index]
-            before = index - 1
-            while before >= 0 and times[before] > limit:
-                before -= 1
-            after = index + 1
-            while after < len(times) and times[after] > limit:
-                after += 1
-            previous = next_ = None
-            if before >= 0 and (gap is None or at - times[before] <= gap):
-                previous = conversation.ids[before]
-            if after < len(times) and (gap is None or times[after] - at <= gap):
-                next_ = conversation.ids[after]
-            out[item] = (previous, next_)
-        return out
+        before = self._reach(self._before, self._before[positions], limit)
+        after = self._reach(self._after, self._after[positions], limit)
+        if within is not None:
+            gap = within.total_seconds()
+            before = np.where(at - self._time_of(before) <= gap, before, -1)
+            after = np.where(self._time_of(after) - at <= gap, after, -1)
+        before_ids = np.where(before >= 0, self._ids[np.maximum(before, 0)], -1).tolist()
+        after_ids = np.where(after >= 0, self._ids[np.maximum(after, 0)], -1).tolist()
+        return {
+            item: (b if b >= 0 else None, a if a >= 0 else None)
+            for item, b, a in zip(wanted.tolist(), before_ids, after_ids, strict=True)
+        }
+
+    def _time_of(self, positions: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """Times at `positions`; +inf where there is none (-1), so no such neighbour fits."""
+        times = self._times[np.maximum(positions, 0)]
+        return np.where(positions >= 0, times, np.inf)
+
+    def _reach(
+        self, step: npt.NDArray[np.int64], positions: npt.NDArray[np.int64], limit: float
+    ) -> npt.NDArray[np.int64]:
+        """From each position, follow `step` past messages written after `limit` (a
+        message's neighbour is the nearest one written by then)."""
+        while True:
+            late = (positions >= 0) & (self._time_of(positions) > limit)
+            if not late.any():
+                return positions
+            positions = np.where(late, step[np.maximum(positions, 0)], positions)
 
 
 class Links:
