@@ -19,6 +19,7 @@ leave-one-conversation-out) are in the README.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import math
 from collections.abc import Collection, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from kit.memory.lexical import LexicalSearch
 from kit.memory.links import ConversationLinks, Links
 from kit.memory.liveness import LiveFacts, ShownFacts
 from kit.memory.messages import Message, Messages
-from kit.memory.query import DatesAsWords, Query, understand
+from kit.memory.query import DatesAsWords, Query, named_speakers, understand
 from kit.memory.vectors import KINDS, Kind, VectorIndex
 from kit.notes.store import NoteChunk, Notes
 
@@ -180,17 +181,16 @@ class MemorySearch:
         links = None
         if "message" in kinds and self._links is not None:
             links = _Soon(self._links.current(user_id))
-        ready = _Ready(query_vector, embedding, shown, links)
+        # What the query says besides its words; the speakers it may name are read while
+        # the lexical searches run (only the ranking after them needs them).
+        plan = understand(query, now.astimezone(self._tz).date(), ())
+        named = _Soon(self._named(user_id, plan)) if "message" in kinds else None
+        ready = _Ready(query_vector, embedding, shown, links, plan, named)
         try:
-            speakers = await self._messages.speakers(user_id) if "message" in kinds else []
-            plan = understand(query, now.astimezone(self._tz).date(), speakers)
             # The layers are independent: searched at once (the database has several
             # readers, SQLite and numpy work outside the GIL): a turn waits for the slowest.
             layers = await asyncio.gather(
-                *(
-                    self._layer(user_id, kind, plan, ready, now, k, exclude_message_ids)
-                    for kind in kinds
-                )
+                *(self._layer(user_id, kind, ready, now, k, exclude_message_ids) for kind in kinds)
             )
         except BaseException:
             ready.cancel()
@@ -199,6 +199,11 @@ class MemorySearch:
         hits.sort(key=lambda h: -h.score)
         vector, embed_ms = await ready.vector()
         return SearchResult(query, tuple(hits), vector, embed_ms)
+
+    async def _named(self, user_id: str, plan: Query) -> Query:
+        """`plan` with the speakers of the user's archive that the query names."""
+        speakers = await self._messages.speakers(user_id)
+        return dataclasses.replace(plan, speakers=named_speakers(plan.text, speakers))
 
     async def _embed(self, query: str) -> tuple[Vectors | None, float]:
         began = perf_counter()
@@ -209,7 +214,6 @@ class MemorySearch:
         self,
         user_id: str,
         kind: Kind,
-        plan: Query,
         ready: _Ready,
         now: datetime,
         k: int,
@@ -234,7 +238,7 @@ class MemorySearch:
             self._lexical.search(
                 user_id,
                 kind,
-                plan.words(p.dates_as_words),
+                ready.plan.words(p.dates_as_words),
                 p.candidates,
                 now=now,
                 skip=skip,
@@ -256,6 +260,7 @@ class MemorySearch:
                 links = await self._messages.neighbours(user_id, pool, now, within=gap)
             vector, lexical = _with_neighbours(links, vector, lexical, skip, p)
         fused = self._fuse(vector, lexical)
+        plan = await ready.named_plan()
         ids = self._worth_loading(fused, k, self._fit_range(plan, kind))
         # Scored first, and only the top k made into hits.
         scored = sorted(
@@ -449,6 +454,11 @@ class _Ready:
     embedding: _Soon[tuple[Vectors | None, float]] | None
     shown: _Soon[ShownFacts] | None
     links: _Soon[ConversationLinks] | None
+    plan: Query  # what the query says besides its words, naming no speakers yet
+    named: _Soon[Query] | None  # the same, with the speakers it names
+
+    async def named_plan(self) -> Query:
+        return self.plan if self.named is None else await self.named.get()
 
     async def vector(self) -> tuple[Vectors | None, float | None]:
         """The query's vector, and how long embedding it took (None: it was given)."""
@@ -463,7 +473,7 @@ class _Ready:
         return None if self.links is None else await self.links.get()
 
     def cancel(self) -> None:
-        for soon in (self.embedding, self.shown, self.links):
+        for soon in (self.embedding, self.shown, self.links, self.named):
             if soon is not None:
                 soon.cancel()
 
