@@ -97,7 +97,10 @@ async def measure(size: int, days: int, count: int, real: Embedder | None) -> li
                 tokens.append(sandwich.memory_tokens)
                 for stage in sandwich.stages:
                     stages.setdefault(stage.name, []).append(stage.ms)
+            # The build's embeddings run alongside its lexical searches (sharing the cores);
+            # the baseline's run alone: that is the model's own cost.
             embed_laps = [lap for i, lap in enumerate(cost.query_time.laps) if i % 2 == 0]
+            alone_laps = [lap for i, lap in enumerate(cost.query_time.laps) if i % 2 == 1]
             tool = Stopwatch()
             for query in queries(count, seed=12):
                 with tool:
@@ -127,7 +130,10 @@ async def measure(size: int, days: int, count: int, real: Embedder | None) -> li
         Row(name, "CPU per build", build_cpu / count * 1000, "ms"),
     ]
     if embed_laps:
-        rows.append(Row(name, "query embedding p95", p50_p95(embed_laps)[1] * 1000, "ms"))
+        alone = p50_p95(alone_laps)[1] * 1000
+        rows.append(Row(name, "query embedding p95, alone", alone, "ms", "target <= 10"))
+        during = p50_p95(embed_laps)[1] * 1000
+        rows.append(Row(name, "query embedding p95, in the build", during, "ms", "beside lexical"))
     for stage, laps in stages.items():
         rows.append(Row(name, f"stage p50: {stage}", p50_p95(laps)[0], "ms"))
     rows += [
