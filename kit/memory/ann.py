@@ -3,7 +3,7 @@ module importing it). Keys are the items' ids, so callers rescore candidates exa
 own rows and nothing stale is ever returned as a score.
 
 A graph is derived state, saved next to the database so a restart does not rebuild it (about
-about 15 s of CPU per 100k rows): one file per user, layer and model, holding the model id,
+15 s of CPU per 100k rows): one file per user, layer and model, holding the model id,
 a SHA-256 of the graph and the graph itself (with the vectors it was built from). A file that
 is missing, for another model or dimension, damaged or cut short is not used (`load` says
 None); what it holds is checked against the rows by whoever adopts it (kit/memory/vectors.py).
