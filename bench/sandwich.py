@@ -42,7 +42,7 @@ from kit.config import ScheduleSettings, Settings
 from kit.embed.base import Embedder
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
-from kit.memory.vectors import _Matrix
+from kit.memory.matrix import Matrix
 
 FULL = {"sizes": (1_000, 10_000, 100_000), "days": 3 * 365, "queries": 60}
 QUICK = {"sizes": (200, 1_000), "days": 60, "queries": 8}
@@ -179,7 +179,7 @@ async def lexical_agreement(kit: Kit, count: int) -> dict[str, float]:
 
 
 async def ann_recall(
-    matrices: dict[str, _Matrix], stored: HashingEmbedder, count: int
+    matrices: dict[str, Matrix], stored: HashingEmbedder, count: int
 ) -> dict[str, float]:
     """Share of the graph's top 15 that the exact scan ranks in its top 15 (ties count)."""
     vectors = await stored.embed(queries(count, seed=13))

@@ -21,25 +21,24 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import math
-from collections.abc import Collection, Coroutine, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from time import perf_counter
-from typing import Generic, Literal, Protocol, TypeVar
+from typing import Literal, Protocol
 
 from kit.embed.base import Vectors
 from kit.memory.dates import mentions_time
 from kit.memory.days import Day, Days
 from kit.memory.facts import Fact, Facts
 from kit.memory.lexical import LexicalSearch
-from kit.memory.links import ConversationLinks, Links
-from kit.memory.liveness import LiveFacts, ShownFacts
+from kit.memory.links import Links
+from kit.memory.liveness import LiveFacts
 from kit.memory.messages import Message, Messages
 from kit.memory.query import DatesAsWords, Query, named_speakers, understand
+from kit.memory.ready import Ready, Soon
 from kit.memory.vectors import KINDS, Kind, VectorIndex
 from kit.notes.store import NoteChunk, Notes
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -174,18 +173,18 @@ class MemorySearch:
         Without `query_vector` the query is embedded here, on its own thread while the
         lexical searches (which need no vector) run: a turn waits for the longer of the
         two, not their sum."""
-        embedding = _Soon(self._embed(query)) if query_vector is None else None
+        embedding = Soon(self._embed(query)) if query_vector is None else None
         shown = None
         if "fact" in kinds and self._live_facts is not None:
-            shown = _Soon(self._live_facts.snapshot(user_id))
+            shown = Soon(self._live_facts.snapshot(user_id))
         links = None
         if "message" in kinds and self._links is not None:
-            links = _Soon(self._links.current(user_id))
+            links = Soon(self._links.current(user_id))
         # What the query says besides its words; the speakers it may name are read while
         # the lexical searches run (only the ranking after them needs them).
         plan = understand(query, now.astimezone(self._tz).date(), ())
-        named = _Soon(self._named(user_id, plan)) if "message" in kinds else None
-        ready = _Ready(query_vector, embedding, shown, links, plan, named)
+        named = Soon(self._named(user_id, plan)) if "message" in kinds else None
+        ready = Ready(query_vector, embedding, shown, links, plan, named)
         try:
             # The layers are independent: searched at once (the database has several
             # readers, SQLite and numpy work outside the GIL): a turn waits for the slowest.
@@ -214,7 +213,7 @@ class MemorySearch:
         self,
         user_id: str,
         kind: Kind,
-        ready: _Ready,
+        ready: Ready,
         now: datetime,
         k: int,
         exclude: frozenset[int],
@@ -341,7 +340,7 @@ class MemorySearch:
         return factor
 
     async def _live_fact_vectors(
-        self, user_id: str, query_vector: Vectors, now: datetime, ready: _Ready
+        self, user_id: str, query_vector: Vectors, now: datetime, ready: Ready
     ) -> list[tuple[int, float]]:
         """The best live facts by cosine. Inactive and expired facts keep
         their vectors (undo needs them) but must take no rank or slot: fetch a quarter more
@@ -425,57 +424,6 @@ class MemorySearch:
             for m in await self._messages.get_many(user_id, ids)
             if m.at <= now
         ]
-
-
-class _Soon(Generic[T]):
-    """A value a task started now is computing, which several layers await."""
-
-    def __init__(self, work: Coroutine[object, object, T]) -> None:
-        self._task = asyncio.create_task(work)
-
-    async def get(self) -> T:
-        return await self._task
-
-    def cancel(self) -> None:
-        """A search that failed stops waiting; the task's own failure is not left unseen."""
-        if not self._task.done():
-            self._task.cancel()
-            self._task.add_done_callback(lambda t: t.cancelled() or t.exception())
-
-
-@dataclass(frozen=True)
-class _Ready:
-    """What the layers need besides the query's words, started before their lexical
-    searches and awaited only where used: the query's vector (given, or being embedded on
-    its own thread meanwhile), the facts that may take a rank, and the messages' places in
-    their conversations."""
-
-    given: Vectors | None
-    embedding: _Soon[tuple[Vectors | None, float]] | None
-    shown: _Soon[ShownFacts] | None
-    links: _Soon[ConversationLinks] | None
-    plan: Query  # what the query says besides its words, naming no speakers yet
-    named: _Soon[Query] | None  # the same, with the speakers it names
-
-    async def named_plan(self) -> Query:
-        return self.plan if self.named is None else await self.named.get()
-
-    async def vector(self) -> tuple[Vectors | None, float | None]:
-        """The query's vector, and how long embedding it took (None: it was given)."""
-        if self.embedding is None:
-            return self.given, None
-        return await self.embedding.get()
-
-    async def shown_facts(self) -> ShownFacts | None:
-        return None if self.shown is None else await self.shown.get()
-
-    async def conversation_links(self) -> ConversationLinks | None:
-        return None if self.links is None else await self.links.get()
-
-    def cancel(self) -> None:
-        for soon in (self.embedding, self.shown, self.links, self.named):
-            if soon is not None:
-                soon.cancel()
 
 
 def _with_neighbours(

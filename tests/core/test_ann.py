@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from kit.api import Kit
-from kit.memory import vectors
-from kit.memory.vectors import _Matrix
+from kit.memory import matrix as matrix_module
+from kit.memory.matrix import Matrix
 
 DIM = 32
 
@@ -21,11 +21,11 @@ def unit(rng: np.random.Generator, n: int) -> np.ndarray:
 
 @pytest.fixture
 def small_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(vectors, "ANN_MIN_ROWS", 500)
-    monkeypatch.setattr(vectors, "ANN_MAX_TAIL", 100)
+    monkeypatch.setattr(matrix_module, "ANN_MIN_ROWS", 500)
+    monkeypatch.setattr(matrix_module, "ANN_MAX_TAIL", 100)
 
 
-def exact(matrix: _Matrix, query: np.ndarray, k: int) -> list[int]:
+def exact(matrix: Matrix, query: np.ndarray, k: int) -> list[int]:
     scores = matrix.rows[: matrix.size] @ query
     return [int(matrix.ids[i]) for i in np.argsort(-scores)[:k]]
 
@@ -33,7 +33,7 @@ def exact(matrix: _Matrix, query: np.ndarray, k: int) -> list[int]:
 @pytest.mark.usefixtures("small_threshold")
 def test_graph_finds_what_the_exact_scan_finds_with_exact_scores() -> None:
     rng = np.random.default_rng(1)
-    matrix = _Matrix(DIM)
+    matrix = Matrix(DIM)
     matrix.upsert(list(range(1, 3001)), unit(rng, 3000))
     assert matrix.needs_ann()
     matrix.build_ann()
@@ -51,7 +51,7 @@ def test_graph_finds_what_the_exact_scan_finds_with_exact_scores() -> None:
 @pytest.mark.usefixtures("small_threshold")
 def test_rows_added_or_changed_after_the_graph_are_ranked_by_their_new_vector() -> None:
     rng = np.random.default_rng(2)
-    matrix = _Matrix(DIM)
+    matrix = Matrix(DIM)
     matrix.upsert(list(range(1, 1001)), unit(rng, 1000))
     matrix.build_ann()
     query = unit(rng, 1)[0]
@@ -69,7 +69,7 @@ def test_rows_added_or_changed_after_the_graph_are_ranked_by_their_new_vector() 
 async def test_deactivated_facts_do_not_come_back_through_the_graph(
     kit: Kit, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(vectors, "ANN_MIN_ROWS", 50)
+    monkeypatch.setattr(matrix_module, "ANN_MIN_ROWS", 50)
     for n in range(120):
         await kit.remember(f"Filler fact number {n} about the weather", category="projects")
     gone = await kit.remember("The boat is called Matilda", category="entities")

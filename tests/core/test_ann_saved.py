@@ -14,9 +14,10 @@ from kit.clock import FakeClock
 from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
-from kit.memory import vectors
+from kit.memory import matrix as matrix_module
 from kit.memory.ann import Ann
-from kit.memory.vectors import MatrixVectors, _Matrix
+from kit.memory.matrix import Matrix
+from kit.memory.vectors import MatrixVectors
 
 DIM = 32
 MODEL = "test-model"
@@ -29,18 +30,18 @@ def unit(rng: np.random.Generator, n: int) -> np.ndarray:
 
 @pytest.fixture(autouse=True)
 def small_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(vectors, "ANN_MIN_ROWS", 500)
-    monkeypatch.setattr(vectors, "ANN_MAX_TAIL", 100)
+    monkeypatch.setattr(matrix_module, "ANN_MIN_ROWS", 500)
+    monkeypatch.setattr(matrix_module, "ANN_MAX_TAIL", 100)
 
 
-def built(rows: np.ndarray, ids: list[int]) -> _Matrix:
-    matrix = _Matrix(DIM)
+def built(rows: np.ndarray, ids: list[int]) -> Matrix:
+    matrix = Matrix(DIM)
     matrix.upsert(ids, rows)
     matrix.build_ann()
     return matrix
 
 
-def exact_top(matrix: _Matrix, query: np.ndarray, k: int) -> list[int]:
+def exact_top(matrix: Matrix, query: np.ndarray, k: int) -> list[int]:
     scores = matrix.rows[: matrix.size] @ query
     return [int(matrix.ids[i]) for i in np.argsort(-scores)[:k]]
 
@@ -51,7 +52,7 @@ def test_a_saved_graph_is_adopted_whole(tmp_path: Path) -> None:
     path = tmp_path / "g.usearch"
     built(rows, list(range(1, 1001))).ann.save(path, MODEL)  # type: ignore[union-attr]
 
-    fresh = _Matrix(DIM)
+    fresh = Matrix(DIM)
     fresh.upsert(list(range(1, 1001)), rows)
     saved = Ann.load(path, MODEL, DIM)
     assert saved is not None
@@ -80,7 +81,7 @@ def test_a_stale_graph_never_ranks_by_an_old_vector_nor_returns_a_removed_row(
     now[8] = query  # id 9 too
     ids = [i for i in range(1, 1001) if i != 500]  # id 500 was forgotten
     keep = np.array([i - 1 for i in ids])
-    fresh = _Matrix(DIM)
+    fresh = Matrix(DIM)
     fresh.upsert([*ids, 2000], np.vstack([now[keep], query[None, :] * 0.99]))  # id 2000 is new
     saved = Ann.load(path, MODEL, DIM)
     assert saved is not None
@@ -96,7 +97,7 @@ def test_a_graph_with_too_many_stale_rows_is_rebuilt(tmp_path: Path) -> None:
     rng = np.random.default_rng(3)
     path = tmp_path / "g.usearch"
     built(unit(rng, 1000), list(range(1, 1001))).ann.save(path, MODEL)  # type: ignore[union-attr]
-    fresh = _Matrix(DIM)
+    fresh = Matrix(DIM)
     fresh.upsert(list(range(1, 1001)), unit(rng, 1000))  # every row re-embedded since
     saved = Ann.load(path, MODEL, DIM)
     assert saved is not None
@@ -136,15 +137,15 @@ def test_a_damaged_or_foreign_graph_file_is_never_used(tmp_path: Path, damage: s
 async def test_a_restart_adopts_the_saved_graph_and_forgetting_deletes_it(
     settings: Settings, fake_llm: FakeLLM, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(vectors, "ANN_MIN_ROWS", 60)
+    monkeypatch.setattr(matrix_module, "ANN_MIN_ROWS", 60)
     builds: list[int] = []
-    build = _Matrix.build_ann
+    build = Matrix.build_ann
 
-    def counted(matrix: _Matrix) -> None:
+    def counted(matrix: Matrix) -> None:
         builds.append(matrix.size)
         build(matrix)
 
-    monkeypatch.setattr(_Matrix, "build_ann", counted)
+    monkeypatch.setattr(Matrix, "build_ann", counted)
 
     async def opened() -> Kit:
         return Kit.open(

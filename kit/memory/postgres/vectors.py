@@ -19,8 +19,9 @@ from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
 
 from kit.embed.base import Embedder, Vectors
+from kit.memory.matrix import ANN_MIN_ROWS
 from kit.memory.postgres.database import PostgresDatabase
-from kit.memory.vectors import ANN_MIN_ROWS, Kind
+from kit.memory.vectors import Kind
 
 log = logging.getLogger(__name__)
 

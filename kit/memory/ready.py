@@ -1,0 +1,69 @@
+"""What a search waits for besides its lexical searches, started before them and awaited only
+where used (kit/memory/search.py): the query's vector, the facts that may take a rank, the
+messages' places in their conversations, and the speakers the query names.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from kit.embed.base import Vectors
+from kit.memory.links import ConversationLinks
+from kit.memory.liveness import ShownFacts
+from kit.memory.query import Query
+
+T = TypeVar("T")
+
+
+class Soon(Generic[T]):
+    """A value a task started now is computing, which several layers await."""
+
+    def __init__(self, work: Coroutine[object, object, T]) -> None:
+        self._task = asyncio.create_task(work)
+
+    async def get(self) -> T:
+        return await self._task
+
+    def cancel(self) -> None:
+        """A search that failed stops waiting; the task's own failure is not left unseen."""
+        if not self._task.done():
+            self._task.cancel()
+            self._task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+
+@dataclass(frozen=True)
+class Ready:
+    """What the layers need besides the query's words, started before their lexical
+    searches and awaited only where used: the query's vector (given, or being embedded on
+    its own thread meanwhile), the facts that may take a rank, the messages' places in
+    their conversations, and what the query says besides its words."""
+
+    given: Vectors | None
+    embedding: Soon[tuple[Vectors | None, float]] | None
+    shown: Soon[ShownFacts] | None
+    links: Soon[ConversationLinks] | None
+    plan: Query  # what the query says besides its words, naming no speakers yet
+    named: Soon[Query] | None  # the same, with the speakers it names
+
+    async def named_plan(self) -> Query:
+        return self.plan if self.named is None else await self.named.get()
+
+    async def vector(self) -> tuple[Vectors | None, float | None]:
+        """The query's vector, and how long embedding it took (None: it was given)."""
+        if self.embedding is None:
+            return self.given, None
+        return await self.embedding.get()
+
+    async def shown_facts(self) -> ShownFacts | None:
+        return None if self.shown is None else await self.shown.get()
+
+    async def conversation_links(self) -> ConversationLinks | None:
+        return None if self.links is None else await self.links.get()
+
+    def cancel(self) -> None:
+        for soon in (self.embedding, self.shown, self.links, self.named):
+            if soon is not None:
+                soon.cancel()
