@@ -6,9 +6,10 @@ asked the database for the neighbours of a few hundred candidates, a statement o
 critical path of every turn. Messages are only ever appended (in id order) and removed by
 `kit forget`, so each user's messages are kept here as arrays (id, time, the previous and
 next message of its conversation), looked up for all candidates at once with numpy, and each
-search first reads just the messages added since (by id). `forget` drops a user's lists;
-like the vector matrices, rows another process removes linger until restart (harmless: a
-removed message is loaded by nobody).
+search first reads just the messages added since (by id), and the last few before them
+again: one that committed late (PostgreSQL) makes the user's arrays be read anew. `forget`
+drops a user's arrays; like the vector matrices, rows another process removes linger until
+restart (harmless: a removed message is loaded by nobody).
 
 Same answer as `Messages.neighbours`: the nearest message before / after in the same
 conversation written at or before `now`, and none when it is further away than `within`.
@@ -27,6 +28,7 @@ from kit.clock import from_iso
 from kit.memory.db import NO_INDEX, Database
 
 USERS = 64  # users whose conversations are kept (many owners share one PostgreSQL process)
+OVERLAP = 64  # messages before the last one kept that each search reads again
 
 
 class ConversationLinks:
@@ -63,6 +65,17 @@ class ConversationLinks:
             self._last[conversation_id] = position
             self._size += 1
             self.upto = item
+
+    def knows(self, ids: Sequence[int]) -> bool:
+        """Whether every one of `ids` is kept."""
+        if not ids:
+            return True
+        size = self._size
+        if size == 0:
+            return False
+        wanted = np.asarray(ids, dtype=np.int64)
+        positions = np.minimum(np.searchsorted(self._ids[:size], wanted), size - 1)
+        return bool(np.all(self._ids[positions] == wanted))
 
     def neighbours(
         self, ids: Sequence[int], now: datetime, within: timedelta | None = None
@@ -120,12 +133,18 @@ class Links:
         self._kept.move_to_end(user_id)
         while len(self._kept) > USERS:
             self._kept.popitem(last=False)
-        # By id, not by the user's index: only the rows added since are read.
+        # By id, not by the user's index: only the rows added since are read, and the last
+        # few before them again, in case one committed after a later one (PostgreSQL hands
+        # out ids before commit, so two writers can commit out of order).
         rows = await self._db.fetchall(
             f"SELECT id, conversation_id, at FROM messages WHERE {NO_INDEX.format('user_id')}"
             " = ? AND id > ? ORDER BY id",
-            (user_id, links.upto),
+            (user_id, max(links.upto - OVERLAP, 0)),
         )
+        if not links.knows([int(r[0]) for r in rows if r[0] <= links.upto]):
+            # One came in late: start over (the next search reads them all).
+            self._kept.pop(user_id, None)
+            return await self.current(user_id)
         # Another search may have added some of them meanwhile.
         links.add([(int(r[0]), int(r[1]), from_iso(r[2])) for r in rows if r[0] > links.upto])
         return links

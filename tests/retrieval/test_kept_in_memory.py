@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from kit.api import Kit
-from kit.clock import FakeClock
+from kit.clock import FakeClock, to_iso
 from kit.memory.facts import Provenance
 from kit.memory.links import Links
 from kit.memory.liveness import LiveFacts
@@ -118,3 +118,35 @@ async def test_links_take_in_new_messages_and_start_over_after_forget(
     assert (await links.current("owner")).neighbours([first.id], clock.now()) == {
         first.id: (None, None)
     }
+
+
+async def test_a_message_that_commits_after_a_later_one_is_not_missed(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """PostgreSQL hands out ids before commit: a message can appear below the highest id a
+    search already read. The links see it and are read anew."""
+    s = kit.services
+    conv = await s.messages.conversation("owner", "local", "a")
+    first = await s.messages.add(conv, "user", "one")
+
+    async def commit(item: int, text: str, minutes: int) -> None:
+        at = clock.now() + timedelta(minutes=minutes)
+        async with s.db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO messages (id, user_id, conversation_id, role, text, at, day,"
+                " content_hash) VALUES (?, 'owner', ?, 'user', ?, ?, ?, ?)",
+                (item, conv.id, text, to_iso(at), at.date().isoformat(), text),
+            )
+
+    later, late = first.id + 10, first.id + 5
+    when = clock.now() + timedelta(hours=1)
+    await commit(later, "three", 2)
+    links = Links(s.db)
+    assert (await links.current("owner")).neighbours([first.id], when) == {
+        first.id: (None, later)
+    }
+    await commit(late, "two", 1)  # committed last, numbered before "three"
+    ids = [first.id, late, later]
+    kept = (await links.current("owner")).neighbours(ids, when)
+    assert kept == await s.messages.neighbours("owner", ids, when)
+    assert kept[late] == (first.id, later)
