@@ -65,9 +65,13 @@ def render(report: ContextReport, *, dropped: bool = False) -> str:
     out.append("stages:")
     width = max((len(s.name) for s in report.stages), default=0)
     for stage in report.stages:
-        note = f"  ({stage.note})" if stage.note else ""
+        notes = [stage.note] if stage.note else []
+        if stage.alongside:
+            notes.append("during the next stage")
+        note = f"  ({'; '.join(notes)})" if notes else ""
         out.append(f"  {stage.name:<{width}}  {stage.ms:8.1f} ms{note}")
-    out.append(f"  {'total':<{width}}  {sum(s.ms for s in report.stages):8.1f} ms")
+    total = sum(s.ms for s in report.stages if not s.alongside)
+    out.append(f"  {'total':<{width}}  {total:8.1f} ms")
     return "\n".join(out)
 
 

@@ -219,7 +219,12 @@ class ContextBuilder:
             self._search.search(user_id, query, now=now, k=s.top_k, exclude_message_ids=window_ids),
         )
         stages.append(
-            Stage("index, core facts, recent days", stable_ms, "cached" if cached else "rebuilt")
+            Stage(
+                "index, core facts, recent days",
+                stable_ms,
+                "cached" if cached else "rebuilt",
+                alongside=True,
+            )
         )
         embedded = "" if result.embed_ms is None else f"embedding {result.embed_ms:.1f} ms of it"
         lap("search facts, days, messages", embedded)

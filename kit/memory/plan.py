@@ -41,6 +41,8 @@ class Stage:
     name: str
     ms: float
     note: str = ""
+    # Ran during the stage after it, whose time includes this one's (not added to a total).
+    alongside: bool = False
 
 
 @dataclass(frozen=True)

@@ -142,9 +142,7 @@ async def test_a_message_that_commits_after_a_later_one_is_not_missed(
     when = clock.now() + timedelta(hours=1)
     await commit(later, "three", 2)
     links = Links(s.db)
-    assert (await links.current("owner")).neighbours([first.id], when) == {
-        first.id: (None, later)
-    }
+    assert (await links.current("owner")).neighbours([first.id], when) == {first.id: (None, later)}
     await commit(late, "two", 1)  # committed last, numbered before "three"
     ids = [first.id, late, later]
     kept = (await links.current("owner")).neighbours(ids, when)

@@ -4,6 +4,7 @@ caching by memory version, and `Kit.context` showing exactly what a turn sends."
 from __future__ import annotations
 
 import dataclasses
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -204,6 +205,20 @@ async def test_context_report_carries_sections_tokens_and_stages(kit: Kit) -> No
     assert {s.name for s in report.stages} >= {"search facts, days, messages", "fit and render"}
     assert all(st.ms >= 0 for st in report.stages)
     assert dataclasses.asdict(report)  # plain data all the way down
+
+
+async def test_stages_that_overlap_are_not_added_to_the_total(kit: Kit) -> None:
+    """The cached part is built while the search runs (which embeds the message meanwhile):
+    its time is inside the search's, so a total of the stages counts it once."""
+    await kit.remember("Ana likes figs", category="people", subject="Ana")
+    began = time.perf_counter()
+    plan = await kit.context("figs?")
+    wall = (time.perf_counter() - began) * 1000
+    alongside = [s.name for s in plan.stages if s.alongside]
+    assert alongside == ["index, core facts, recent days"]
+    assert sum(s.ms for s in plan.stages if not s.alongside) <= wall
+    search = next(s for s in plan.stages if s.name == "search facts, days, messages")
+    assert search.note.startswith("embedding ")  # the embedding's share, inside the search
 
 
 async def test_retrieved_day_summaries_show_their_matching_bullets(
