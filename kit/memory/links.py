@@ -12,7 +12,8 @@ drops a user's arrays; like the vector matrices, rows another process removes li
 restart (harmless: a removed message is loaded by nobody).
 
 Same answer as `Messages.neighbours`: the nearest message before / after in the same
-conversation written at or before `now`, and none when it is further away than `within`.
+conversation written at or before `now`, and none when it is further away than `within`; and
+the same speakers as `Messages.speakers`.
 """
 
 from __future__ import annotations
@@ -43,9 +44,10 @@ class ConversationLinks:
         self._before = np.zeros(0, dtype=np.int64)
         self._after = np.zeros(0, dtype=np.int64)
         self._last: dict[int, int] = {}  # conversation id -> position of its latest message
+        self.speakers: set[str] = set()  # every speaker name in them (not empty)
 
-    def add(self, rows: Sequence[tuple[int, int, datetime]]) -> None:
-        """Messages in id order, all after `upto`."""
+    def add(self, rows: Sequence[tuple[int, int, datetime, str]]) -> None:
+        """Messages (id, conversation id, time, speaker) in id order, all after `upto`."""
         need = self._size + len(rows)
         if need > len(self._ids):
             capacity = max(1024, 2 * need)
@@ -53,7 +55,9 @@ class ConversationLinks:
             self._times = np.resize(self._times, capacity)
             self._before = np.resize(self._before, capacity)
             self._after = np.resize(self._after, capacity)
-        for item, conversation_id, at in rows:
+        for item, conversation_id, at, speaker in rows:
+            if speaker:
+                self.speakers.add(speaker)
             position = self._size
             before = self._last.get(conversation_id, -1)
             self._ids[position] = item
@@ -137,7 +141,8 @@ class Links:
         # few before them again, in case one committed after a later one (PostgreSQL hands
         # out ids before commit, so two writers can commit out of order).
         rows = await self._db.fetchall(
-            f"SELECT id, conversation_id, at FROM messages WHERE {NO_INDEX.format('user_id')}"
+            "SELECT id, conversation_id, at, speaker FROM messages"
+            f" WHERE {NO_INDEX.format('user_id')}"
             " = ? AND id > ? ORDER BY id",
             (user_id, max(links.upto - OVERLAP, 0)),
         )
@@ -146,7 +151,9 @@ class Links:
             self._kept.pop(user_id, None)
             return await self.current(user_id)
         # Another search may have added some of them meanwhile.
-        links.add([(int(r[0]), int(r[1]), from_iso(r[2])) for r in rows if r[0] > links.upto])
+        links.add(
+            [(int(r[0]), int(r[1]), from_iso(r[2]), str(r[3])) for r in rows if r[0] > links.upto]
+        )
         return links
 
     def forget(self, user_id: str | None = None) -> None:

@@ -32,7 +32,7 @@ from kit.memory.dates import mentions_time
 from kit.memory.days import Day, Days
 from kit.memory.facts import Fact, Facts
 from kit.memory.lexical import LexicalSearch
-from kit.memory.links import Links
+from kit.memory.links import ConversationLinks, Links
 from kit.memory.liveness import LiveFacts
 from kit.memory.messages import Message, Messages
 from kit.memory.query import DatesAsWords, Query, named_speakers, understand
@@ -183,7 +183,7 @@ class MemorySearch:
         # What the query says besides its words; the speakers it may name are read while
         # the lexical searches run (only the ranking after them needs them).
         plan = understand(query, now.astimezone(self._tz).date(), ())
-        named = Soon(self._named(user_id, plan)) if "message" in kinds else None
+        named = Soon(self._named(user_id, plan, links)) if "message" in kinds else None
         ready = Ready(query_vector, embedding, shown, links, plan, named)
         try:
             # The layers are independent: searched at once (the database has several
@@ -199,9 +199,14 @@ class MemorySearch:
         vector, embed_ms = await ready.vector()
         return SearchResult(query, tuple(hits), vector, embed_ms)
 
-    async def _named(self, user_id: str, plan: Query) -> Query:
+    async def _named(
+        self, user_id: str, plan: Query, links: Soon[ConversationLinks] | None
+    ) -> Query:
         """`plan` with the speakers of the user's archive that the query names."""
-        speakers = await self._messages.speakers(user_id)
+        if links is not None:
+            speakers: Collection[str] = (await links.get()).speakers
+        else:
+            speakers = await self._messages.speakers(user_id)
         return dataclasses.replace(plan, speakers=named_speakers(plan.text, speakers))
 
     async def _embed(self, query: str) -> tuple[Vectors | None, float]:

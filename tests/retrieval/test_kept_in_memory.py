@@ -75,9 +75,10 @@ async def conversation_rows(kit: Kit, clock: FakeClock, seed: int) -> list[int]:
         for n in range(rng.randint(1, 6)):
             step = rng.choice([37, 600, 4_000, 30_000, 200_000]) + rng.random()
             at[conv.id] += timedelta(seconds=step)
-            rows.append(NewMessage("user", f"batch {batch} line {n}", at[conv.id]))
+            speaker = rng.choice(["", "Ana", "Bo", f"guest {batch}"])
+            rows.append(NewMessage("user", f"batch {batch} line {n}", at[conv.id], speaker))
         if batch == 7:  # an import of older lines into a conversation
-            rows = [NewMessage(r.role, r.text, r.at - timedelta(days=3)) for r in rows]
+            rows = [NewMessage(r.role, r.text, r.at - timedelta(days=3), r.speaker) for r in rows]
         async with s.db.transaction() as tx:
             await s.messages.insert_bulk(tx, conv, rows, "import")
     found = await s.db.fetchall("SELECT id FROM messages ORDER BY id")
@@ -96,6 +97,7 @@ async def test_links_give_the_neighbours_the_database_gives(
         for within in (None, timedelta(hours=6), timedelta(minutes=5)):
             expected = await s.messages.neighbours("owner", ids, now, within=within)
             assert links.neighbours(ids, now, within) == expected, (now, within)
+    assert links.speakers == set(await s.messages.speakers("owner"))
 
 
 async def test_links_take_in_new_messages_and_start_over_after_forget(
