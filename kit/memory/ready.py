@@ -27,11 +27,11 @@ class Soon(Generic[T]):
     async def get(self) -> T:
         return await self._task
 
-    def cancel(self) -> None:
-        """A search that failed stops waiting; the task's own failure is not left unseen."""
-        if not self._task.done():
-            self._task.cancel()
-            self._task.add_done_callback(lambda t: t.cancelled() or t.exception())
+    def close(self) -> None:
+        """Stop the task if it still runs; either way its failure is not left unseen (a
+        search that failed, or did not need the value, stops waiting for it)."""
+        self._task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        self._task.cancel()  # a task already done stays as it is
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class Ready:
     async def conversation_links(self) -> ConversationLinks | None:
         return None if self.links is None else await self.links.get()
 
-    def cancel(self) -> None:
+    def close(self) -> None:
         for soon in (self.embedding, self.shown, self.links, self.named):
             if soon is not None:
-                soon.cancel()
+                soon.close()

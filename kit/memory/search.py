@@ -191,12 +191,11 @@ class MemorySearch:
             layers = await asyncio.gather(
                 *(self._layer(user_id, kind, ready, now, k, exclude_message_ids) for kind in kinds)
             )
-        except BaseException:
-            ready.cancel()
-            raise
+            vector, embed_ms = await ready.vector()
+        finally:
+            ready.close()  # what no layer awaited (a failed search; no vector): stopped
         hits = [hit for layer in layers for hit in layer]
         hits.sort(key=lambda h: -h.score)
-        vector, embed_ms = await ready.vector()
         return SearchResult(query, tuple(hits), vector, embed_ms)
 
     async def _named(

@@ -3,6 +3,8 @@ may take a rank (kit/memory/liveness.py) and messages' neighbours (kit/memory/li
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import random
 from datetime import datetime, timedelta
 
@@ -150,3 +152,29 @@ async def test_a_message_that_commits_after_a_later_one_is_not_missed(
     kept = (await links.current("owner")).neighbours(ids, when)
     assert kept == await s.messages.neighbours("owner", ids, when)
     assert kept[late] == (first.id, later)
+
+
+async def test_what_a_search_started_and_did_not_need_leaves_no_unseen_failure(
+    kit: Kit, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a vector no layer asks for the shown facts, whose read was started anyway:
+    its failure must be seen (not logged as never retrieved) and the search still answers."""
+    s = kit.services
+    await kit.remember("Ana likes figs")
+    unseen: list[str] = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _, context: unseen.append(str(context.get("message"))))
+
+    async def broken(user_id: str) -> object:
+        raise RuntimeError("shown facts could not be read")
+
+    assert s.search._live_facts is not None
+    monkeypatch.setattr(s.search._live_facts, "snapshot", broken)
+    s.vectors.embedder = None
+    hits = await s.search.search("owner", "figs", now=clock.now(), k=5, kinds=("fact",))
+    assert [h.text for h in hits.hits] == ["Ana likes figs"]
+    await asyncio.sleep(0)
+    gc.collect()
+    await asyncio.sleep(0)
+    loop.set_exception_handler(None)
+    assert unseen == []
