@@ -213,7 +213,7 @@ class ContextBuilder:
             return stable, cached, (time.perf_counter() - began) * 1000
 
         # The cached part and the search (which embeds the message while its lexical
-        # searches run) at once: stages that overlap, so their times add up to more.
+        # searches run) at once: the cached part's stage is marked as run alongside.
         (stable, cached, stable_ms), result = await asyncio.gather(
             stable_part(),
             self._search.search(user_id, query, now=now, k=s.top_k, exclude_message_ids=window_ids),

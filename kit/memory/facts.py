@@ -455,8 +455,8 @@ class Facts:
         return [(int(r[0]), None if r[1] is None else from_iso(r[1])) for r in rows]
 
     async def live_ids(self, user_id: str, now: datetime, ids: Sequence[int]) -> set[int]:
-        """Which of `ids` are live facts: ids only, no rows turned into facts (a search checks
-        a few hundred vector candidates per turn and loads only the few it keeps)."""
+        """Which of `ids` are live facts, by the database: what a search's kept shown facts
+        (kit/memory/liveness.py) must answer, and are tested against."""
         if not ids:
             return set()
         rows = await self._db.fetchall(

@@ -72,26 +72,25 @@ class ConversationLinks:
 
     def knows(self, ids: Sequence[int]) -> bool:
         """Whether every one of `ids` is kept."""
-        if not ids:
-            return True
-        size = self._size
-        if size == 0:
-            return False
+        return len(self._find(ids)[0]) == len(ids)
+
+    def _find(self, ids: Sequence[int]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Those of `ids` that are kept, and their positions."""
         wanted = np.asarray(ids, dtype=np.int64)
-        positions = np.minimum(np.searchsorted(self._ids[:size], wanted), size - 1)
-        return bool(np.all(self._ids[positions] == wanted))
+        if self._size == 0 or len(wanted) == 0:
+            return wanted[:0], wanted[:0]
+        kept = self._ids[: self._size]
+        positions = np.minimum(np.searchsorted(kept, wanted), self._size - 1)
+        known = kept[positions] == wanted
+        return wanted[known], positions[known]
 
     def neighbours(
         self, ids: Sequence[int], now: datetime, within: timedelta | None = None
     ) -> dict[int, tuple[int | None, int | None]]:
         """For each known id, the messages just before and after it (see module note)."""
-        size = self._size
-        if size == 0 or not ids:
+        wanted, positions = self._find(ids)
+        if len(wanted) == 0:
             return {}
-        wanted = np.asarray(ids, dtype=np.int64)
-        positions = np.minimum(np.searchsorted(self._ids[:size], wanted), size - 1)
-        known = self._ids[positions] == wanted
-        wanted, positions = wanted[known], positions[known]
         at = self._times[positions]
         limit = now.timestamp()
         before = self._reach(self._before, self._before[positions], limit)

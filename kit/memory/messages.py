@@ -376,7 +376,8 @@ class Messages:
         """For each id, the ids of the messages just before and after it in its conversation
         (written at or before `now`): the turn a message answers, and the one answering it.
         With `within`, a message further away in time than that is no neighbour: it belongs
-        to another sitting of the conversation."""
+        to another sitting of the conversation. (A search asks kit/memory/links.py, which
+        keeps this in memory and is tested against it.)"""
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))

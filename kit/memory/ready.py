@@ -57,11 +57,13 @@ class Ready:
             return self.given, None
         return await self.embedding.get()
 
-    async def shown_facts(self) -> ShownFacts | None:
-        return None if self.shown is None else await self.shown.get()
+    async def shown_facts(self) -> ShownFacts:
+        assert self.shown is not None, "started for searches of facts"
+        return await self.shown.get()
 
-    async def conversation_links(self) -> ConversationLinks | None:
-        return None if self.links is None else await self.links.get()
+    async def conversation_links(self) -> ConversationLinks:
+        assert self.links is not None, "started for searches of messages"
+        return await self.links.get()
 
     def close(self) -> None:
         for soon in (self.embedding, self.shown, self.links, self.named):

@@ -133,15 +133,14 @@ class MemorySearch:
         params: RankingParams,
         tz: tzinfo = UTC,
         notes: Notes | None = None,
-        live_facts: LiveFacts | None = None,
-        links: Links | None = None,
+        *,
+        live_facts: LiveFacts,
+        links: Links,
     ) -> None:
         self._notes = notes
-        # Which facts may take a rank: kept in memory per facts version (None: asked of the
-        # database for each search's candidates).
+        # Which facts may take a rank, and messages' neighbours and speakers: kept in memory
+        # (kit/memory/liveness.py, kit/memory/links.py), not asked of the database per turn.
         self._live_facts = live_facts
-        # Messages' neighbours in their conversations: kept in memory (None: asked of the
-        # database for each search's candidates).
         self._links = links
         self._facts = facts
         self._days = days
@@ -154,8 +153,7 @@ class MemorySearch:
     def forget_cache(self, user_id: str | None = None) -> None:
         """Drop what is kept in memory of a user's messages (all users': None), after rows
         were removed."""
-        if self._links is not None:
-            self._links.forget(user_id)
+        self._links.forget(user_id)
 
     async def search(
         self,
@@ -174,16 +172,12 @@ class MemorySearch:
         lexical searches (which need no vector) run: a turn waits for the longer of the
         two, not their sum."""
         embedding = Soon(self._embed(query)) if query_vector is None else None
-        shown = None
-        if "fact" in kinds and self._live_facts is not None:
-            shown = Soon(self._live_facts.snapshot(user_id))
-        links = None
-        if "message" in kinds and self._links is not None:
-            links = Soon(self._links.current(user_id))
+        shown = Soon(self._live_facts.snapshot(user_id)) if "fact" in kinds else None
+        links = Soon(self._links.current(user_id)) if "message" in kinds else None
         # What the query says besides its words; the speakers it may name are read while
         # the lexical searches run (only the ranking after them needs them).
         plan = understand(query, now.astimezone(self._tz).date(), ())
-        named = Soon(self._named(user_id, plan, links)) if "message" in kinds else None
+        named = Soon(self._named(plan, links)) if links is not None else None
         ready = Ready(query_vector, embedding, shown, links, plan, named)
         try:
             # The layers are independent: searched at once (the database has several
@@ -198,14 +192,9 @@ class MemorySearch:
         hits.sort(key=lambda h: -h.score)
         return SearchResult(query, tuple(hits), vector, embed_ms)
 
-    async def _named(
-        self, user_id: str, plan: Query, links: Soon[ConversationLinks] | None
-    ) -> Query:
+    async def _named(self, plan: Query, links: Soon[ConversationLinks]) -> Query:
         """`plan` with the speakers of the user's archive that the query names."""
-        if links is not None:
-            speakers: Collection[str] = (await links.get()).speakers
-        else:
-            speakers = await self._messages.speakers(user_id)
+        speakers = (await links.get()).speakers
         return dataclasses.replace(plan, speakers=named_speakers(plan.text, speakers))
 
     async def _embed(self, query: str) -> tuple[Vectors | None, float]:
@@ -256,11 +245,7 @@ class MemorySearch:
         if kind == "message" and (p.previous_weight or p.next_weight):
             pool = list(dict.fromkeys([*vector, *lexical]))
             gap = timedelta(hours=p.session_gap_hours) if p.session_gap_hours > 0 else None
-            known = await ready.conversation_links()
-            if known is not None:
-                links = known.neighbours(pool, now, within=gap)
-            else:
-                links = await self._messages.neighbours(user_id, pool, now, within=gap)
+            links = (await ready.conversation_links()).neighbours(pool, now, within=gap)
             vector, lexical = _with_neighbours(links, vector, lexical, skip, p)
         fused = self._fuse(vector, lexical)
         plan = await ready.named_plan()
@@ -355,11 +340,7 @@ class MemorySearch:
         while True:
             hits = await self.vectors.search(user_id, "fact", query_vector, fetch, p.threshold)
             ids = [i for i, _ in hits]
-            shown = await ready.shown_facts()
-            if shown is not None:
-                live = shown.live(ids, now)
-            else:
-                live = await self._facts.live_ids(user_id, now, ids)
+            live = (await ready.shown_facts()).live(ids, now)
             kept = [(i, c) for i, c in hits if i in live]
             if len(kept) >= p.candidates or len(hits) < fetch:
                 return kept[: p.candidates]
