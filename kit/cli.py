@@ -35,6 +35,7 @@ COMMANDS = (
     "eval",
     "export",
     "backup",
+    "restore",
     "storage",
     "forget",
     "status",
