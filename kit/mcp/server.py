@@ -18,11 +18,12 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from kit.client import MAX_QUERY_CHARS, MAX_SEARCH_K, SEARCH_K
+from kit.client import MAX_SEARCH_K, SEARCH_K
 from kit.config import CATEGORIES
 from kit.errors import KitError
 from kit.mcp.memory import MemoryTools
 from kit.notes.tools import DEFAULT_READ_LINES, MAX_READ_LINES
+from kit.tools import MAX_QUERY_CHARS
 from kit.version import kit_version
 
 log = logging.getLogger(__name__)
