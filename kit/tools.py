@@ -292,6 +292,13 @@ class Tools:
     ) -> ToolOutcome:
         content = str(args.get("fact", "")).strip()  # a string: checked at the edge
         subject = str(args.get("subject", "")).strip()
+        (message,) = await self._messages.get_many(user_id, [message_id])
+        if message.source != "chat":
+            # A scheduled task's turn is Kit's own: nothing the owner said to record as theirs.
+            raise InputError(
+                "a scheduled task cannot store facts; only the owner can ask Kit to remember "
+                "something (say it in the answer instead: the owner reads it)"
+            )
         screen_fact(content, subject)
         category = str(args.get("category") or "person")
         fact = await self._facts.add(
