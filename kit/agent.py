@@ -12,7 +12,7 @@ from typing import Any
 
 from kit.clock import Clock, check_time
 from kit.config import LLMSettings
-from kit.errors import InputError, LLMRefused, LLMUnavailable
+from kit.errors import InputError, KitError, LLMRefused, LLMUnavailable
 from kit.llm.base import (
     LLM,
     Block,
@@ -165,8 +165,10 @@ class Agent:
         except asyncio.CancelledError:
             await self._record_interrupted(conversation.id, stored)
             raise
+        except KitError:
+            raise  # the machine's trouble (a full disk, a lock): the message may go again
         except Exception:
-            await self._record_failed(conversation.id)
+            await self._record_failed(conversation.id)  # a bug: the same message would hit it
             raise
         finally:
             self._after_turn(conversation.id)

@@ -178,3 +178,19 @@ def test_a_local_time_at_a_calendar_edge_in_any_zone_is_an_input_error(at: str, 
 
     with pytest.raises(InputError, match="outside the times"):
         parse_local(at, ZoneInfo(zone))
+
+
+async def test_a_turn_stopped_by_the_machine_not_a_bug_is_answered_with_the_next_message(
+    kit: Kit, fake_llm: FakeLLM
+) -> None:
+    """A full disk or a held lock (a KitError) is not the message's fault: it is not marked,
+    and goes to the model with the next message, like one the model was down for."""
+    from kit.errors import StorageError
+
+    fake_llm.queue(StorageError("the disk is full; free some space and try again"))
+    with pytest.raises(StorageError):
+        await kit.send("a message the disk was full for")
+    fake_llm.queue("answered both")
+    turn = await kit.send("and this one")
+    assert turn.reply == "answered both"
+    assert "a message the disk was full for" in str(fake_llm.requests[-1].messages)
