@@ -12,7 +12,7 @@ from typing import Any
 
 from kit.clock import Clock, check_time
 from kit.config import LLMSettings
-from kit.errors import InputError, LLMUnavailable
+from kit.errors import InputError, KitError, LLMRefused, LLMUnavailable
 from kit.llm.base import (
     LLM,
     Block,
@@ -35,6 +35,11 @@ log = logging.getLogger(__name__)
 
 MAX_MESSAGE_CHARS = 100_000
 INTERRUPTED_REPLY = "(Kit was shut down before it could answer this; please ask again.)"
+FAILED_REPLY = (
+    "(Kit could not answer this: something went wrong, and the log says what. It is kept in "
+    "the history but not sent to the model again; ask again, perhaps in other words.)"
+)
+FAILED = "failed"  # the source of FAILED_REPLY: the turn before it is left out of the window
 
 
 def validate_text(text: str) -> str:
@@ -58,9 +63,17 @@ def _origin(forwarded_from: str | None) -> str | None:
 
 def window_as_chat(window: list[Message]) -> list[ChatMessage]:
     """The window as alternating user/assistant turns, starting with the user. Forwarded
-    text says whose words it is, so the model does not answer it as the owner's own."""
+    text says whose words it is, so the model does not answer it as the owner's own.
+
+    Unanswered messages (the model was down) join the next message, so they are answered
+    then; but a turn that failed for good (a bug, a request the API refuses) is marked by a
+    FAILED reply and left out with it: sent again, it would fail every turn after it."""
     turns: list[tuple[str, list[str]]] = []
     for m in window:
+        if m.role == "assistant" and m.source == FAILED:
+            if turns and turns[-1][0] == "user":
+                turns.pop()
+            continue
         text = m.text
         if m.forwarded_from is not None:
             text = f"[forwarded from {neutralise(m.forwarded_from, inline=True)}]\n{text}"
@@ -148,12 +161,20 @@ class Agent:
             source=inbound.source,
         )
         try:
-            return await self._answer(inbound, conversation.id, stored, now, on_text)
+            result = await self._answer(inbound, conversation.id, stored, now, on_text)
         except asyncio.CancelledError:
             await self._record_interrupted(conversation.id, stored)
             raise
+        except KitError:
+            raise  # the machine's trouble (a full disk, a lock): the message may go again
+        except Exception:
+            await self._record_failed(conversation.id)  # a bug: the same message would hit it
+            raise
         finally:
             self._after_turn(conversation.id)
+        if result.failed and result.refused:
+            await self._record_failed(conversation.id)
+        return result
 
     async def plan(
         self, user_id: str, text: str, now: datetime, conversation: Conversation | None
@@ -179,6 +200,17 @@ class Agent:
         conversation = await self._messages.get_conversation(conversation_id)
         await self._messages.add(conversation, "assistant", INTERRUPTED_REPLY, source="interrupted")
         log.info("turn in conversation %d interrupted by shutdown", conversation_id)
+
+    async def _record_failed(self, conversation_id: int) -> None:
+        """The turn failed for good: a FAILED reply marks it, so the owner's message is kept
+        (and shown) but never sent to the model again (`window_as_chat`)."""
+        try:
+            conversation = await self._messages.get_conversation(conversation_id)
+            await self._messages.add(
+                conversation, "assistant", FAILED_REPLY, at=self._clock.now(), source=FAILED
+            )
+        except Exception:  # the turn's own error is the one to report
+            log.exception("could not mark the failed turn in conversation %d", conversation_id)
 
     async def _answer(
         self,
@@ -229,14 +261,21 @@ class Agent:
                 chat.append(ChatMessage("user", tuple(results)))
         except LLMUnavailable as exc:
             log.warning("turn for %s failed: %s", inbound.user_id, exc)
+            refused = isinstance(exc, LLMRefused)
+            kept = (
+                "Your message is saved, but it is not sent to the model again: ask in other words"
+                if refused
+                else "Your message is saved"
+            )
             return TurnResult(
-                reply=f"Sorry, I can't answer right now: {exc}. Your message is saved.",
+                reply=f"Sorry, I can't answer right now: {exc}. {kept}.",
                 user_message_id=stored.id,
                 reply_message_id=None,
                 conversation_id=conversation_id,
                 usage=usage,
                 context_tokens=sandwich.tokens,
                 failed=True,
+                refused=refused,
             )
         answer = reply.text.strip() or "Sorry, I came up empty on that one; could you rephrase?"
         if not reply.text.strip() and on_text is not None:

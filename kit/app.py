@@ -215,7 +215,16 @@ async def build(
     )
     stale_days = settings.rem.stale_days
     review = StaleReview(
-        db, facts, metered, prompts, settings.llm, settings.owner, stale_days, clock, tz
+        db,
+        facts,
+        metered,
+        prompts,
+        settings.llm,
+        settings.owner,
+        stale_days,
+        clock,
+        tz,
+        max_fraction=settings.curation.max_deactivate_fraction,
     )
     curator = Curator(
         db=db,

@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import difflib
 import importlib
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from kit.errors import KitError
 from kit.logs import setup_logging
+from kit.untrusted.terminal import BidiSafe
 from kit.version import kit_version
 
 # One module per subcommand, each with register(subparsers) setting `func`.
@@ -35,6 +37,7 @@ COMMANDS = (
     "eval",
     "export",
     "backup",
+    "restore",
     "storage",
     "forget",
     "status",
@@ -104,6 +107,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    # Every line kit prints passes one place that keeps stored text from reordering the
+    # terminal (bidirectional controls shown as escapes: kit/untrusted/terminal.py).
+    with _terminal_safe():
+        return _run_safely(argv)
+
+
+@contextlib.contextmanager
+def _terminal_safe() -> Iterator[None]:
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = BidiSafe(out), BidiSafe(err)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _run_safely(argv: Sequence[str] | None) -> int:
     args = parser().parse_args(argv)
     setup_logging(args.verbose)
     if not args.verbose:

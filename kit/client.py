@@ -27,7 +27,13 @@ from kit.memory.search import Hit
 from kit.memory.vectors import KINDS, NOTES
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
-from kit.tools import REMEMBERED_CONFIDENCE, DayRecord, read_day, screen_fact
+from kit.tools import (
+    MAX_QUERY_CHARS,
+    REMEMBERED_CONFIDENCE,
+    DayRecord,
+    read_day,
+    screen_fact,
+)
 from kit.turn import TurnResult
 from kit.untrusted.clean import clean_text
 
@@ -41,7 +47,6 @@ LOCAL_CHANNEL = "terminal"
 # few names; a pasted document is not a query).
 SEARCH_K = 10
 MAX_SEARCH_K = 50
-MAX_QUERY_CHARS = 2000
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import os
 import re
 import tomllib
 import types
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
@@ -370,14 +371,20 @@ def check_storage_url(url: str, where: str) -> None:
 
 
 def has_password(url: str) -> bool:
-    """Whether a postgresql:// URL carries a password (user:secret@ or ?password=)."""
+    """Whether a postgresql:// URL carries a password (user:secret@, or a parameter whose
+    name decodes to password or sslpassword: `pass%77ord=` is one to the driver too)."""
     rest = url.split("://", 1)[-1]
     authority = rest.split("/", 1)[0].split("?", 1)[0]
     userinfo = authority.rpartition("@")[0]
     query = rest.partition("?")[2]
     return ":" in userinfo or any(
-        part.split("=", 1)[0].strip().lower() == "password" for part in query.split("&")
+        is_password_key(part.split("=", 1)[0]) for part in query.split("&")
     )
+
+
+def is_password_key(name: str) -> bool:
+    """A URL query parameter name (as written, percent-encoded or not) naming a password."""
+    return urllib.parse.unquote_plus(name).strip().lower() in ("password", "sslpassword")
 
 
 # Plain ASCII digits only: str.isdigit() and int() also take "1²" or fullwidth "１２", which

@@ -33,6 +33,11 @@ class LLMUnavailable(KitError):
     """The model could not be reached or kept failing after bounded retries."""
 
 
+class LLMRefused(LLMUnavailable):
+    """The model API refused the request as it was sent (400, 413, 422): sending the same
+    again fails again, so a turn it failed is not sent with the next message."""
+
+
 class BudgetSpent(LLMUnavailable):
     """Today's token budget for background model work is spent: that work pauses until
     `resumes_at` (the next local midnight). `user_id` is None when the global budget ran out."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
+from kit.clock import EARLIEST, LATEST
 from kit.config import CATEGORIES
 from kit.curator.ops import MAX_CONTENT_CHARS
 from kit.errors import InputError, KitError
@@ -22,9 +23,12 @@ from kit.memory.window import format_transcript
 from kit.notes.tools import NOTE_TOOL_SPECS, NOTE_TOOLS, NoteTools
 from kit.reminders.tools import REMINDER_TOOL_SPECS, REMINDER_TOOLS, ReminderTools
 from kit.secrets import find_secret
+from kit.tool_input import checked_input
 from kit.untrusted.neutralise import neutralise, recalled_block
 
 log = logging.getLogger(__name__)
+
+MAX_QUERY_CHARS = 2000  # a search query (every front-end's): a question, not a document
 
 TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
@@ -34,7 +38,13 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
         "(names, topics, dates).",
         {
             "type": "object",
-            "properties": {"query": {"type": "string", "description": "what to look for"}},
+            "properties": {
+                "query": {
+                    "type": "string",
+                    "description": "what to look for",
+                    "maxLength": MAX_QUERY_CHARS,
+                }
+            },
             "required": ["query"],
         },
     ),
@@ -65,6 +75,7 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
     *REMINDER_TOOL_SPECS,
     *NOTE_TOOL_SPECS,
 )
+_SPECS = {spec.name: spec for spec in TOOL_SPECS}
 
 
 # What one tool call may hand back to the model (~4k tokens, the size of the whole memory
@@ -95,19 +106,26 @@ def recalled(body: str) -> str:
 
 
 def parse_day(text: str, today: date) -> date:
-    """A date from the owner or the model: YYYY-MM-DD, 'today', 'yesterday'."""
+    """A date from the owner or the model: YYYY-MM-DD, 'today', 'yesterday', within the years
+    Kit keeps times for (a day at the calendar's edge has no local midnight after it)."""
     cleaned = text.strip().lower()
     if cleaned == "today":
         return today
     if cleaned == "yesterday":
         return today - timedelta(days=1)
+    how = f"use YYYY-MM-DD (e.g. {today.isoformat()}), 'today' or 'yesterday'"
+    shown = (
+        repr(cleaned)
+        if len(cleaned) <= 40
+        else f"{cleaned[:40]!r}... ({len(cleaned):,} characters)"
+    )
     try:
-        return date.fromisoformat(cleaned)
+        day = date.fromisoformat(cleaned)
     except ValueError as exc:
-        raise InputError(
-            f"{text!r} is not a date; use YYYY-MM-DD (e.g. {today.isoformat()}), "
-            "'today' or 'yesterday'"
-        ) from exc
+        raise InputError(f"{shown} is not a date; {how}") from exc
+    if not EARLIEST.date() <= day < LATEST.date():
+        raise InputError(f"{shown} is outside the years {EARLIEST.year}-{LATEST.year - 1}; {how}")
+    return day
 
 
 # A note section in search results: a taste; read_note shows the lines whole.
@@ -211,24 +229,46 @@ class Tools:
     async def run(
         self, name: str, args: Mapping[str, Any], *, user_id: str, now: datetime, message_id: int
     ) -> ToolOutcome:
+        """One tool call, whatever the model sent: its arguments are checked against the tool's
+        schema first (kit/tool_input.py), and any failure, even a bug, is a "Not done: ..."
+        answer the model can pass on. One call never fails the turn."""
+        spec = _SPECS.get(name)
+        if spec is None:
+            known = ", ".join(_SPECS)
+            return ToolOutcome(f"Not done: there is no tool {name[:40]!r}; use {known}", True)
         try:
-            if name == "search_memory":
-                return await self._search_memory(str(args.get("query", "")), user_id, now)
-            if name == "get_day_history":
-                return await self._day_history(str(args.get("date", "")), user_id, now)
-            if name == "remember":
-                return await self._remember(args, user_id, message_id)
-            if name in REMINDER_TOOLS and self.reminders is not None:
-                content, failed = await self.reminders.run(
-                    name, args, user_id=user_id, message_id=message_id
-                )
-                return ToolOutcome(content, is_error=failed)
-            if name in NOTE_TOOLS and self._notes is not None:
-                result = await self._notes.run(name, args, user_id)
-                return ToolOutcome(result.content, is_error=result.is_error)
+            outcome = await self._run(name, checked_input(spec, args), user_id, now, message_id)
         except KitError as exc:
-            return ToolOutcome(str(exc), is_error=True)
-        return ToolOutcome(f"unknown tool {name!r}", is_error=True)
+            outcome = ToolOutcome(str(exc), is_error=True)
+        except Exception:
+            log.exception("tool %s failed with an unexpected error; the turn goes on", name)
+            outcome = ToolOutcome(
+                f"{name} hit an internal error in Kit (the log has the details); tell the owner "
+                "it did not work, and do not try it again the same way",
+                is_error=True,
+            )
+        if outcome.is_error and not outcome.content.startswith("Not "):
+            outcome.content = f"Not done: {outcome.content}"
+        return outcome
+
+    async def _run(
+        self, name: str, args: Mapping[str, Any], user_id: str, now: datetime, message_id: int
+    ) -> ToolOutcome:
+        if name == "search_memory":
+            return await self._search_memory(args.get("query", ""), user_id, now)
+        if name == "get_day_history":
+            return await self._day_history(args.get("date", ""), user_id, now)
+        if name == "remember":
+            return await self._remember(args, user_id, message_id)
+        if name in REMINDER_TOOLS and self.reminders is not None:
+            content, failed = await self.reminders.run(
+                name, args, user_id=user_id, message_id=message_id
+            )
+            return ToolOutcome(content, is_error=failed)
+        if name in NOTE_TOOLS and self._notes is not None:
+            result = await self._notes.run(name, args, user_id)
+            return ToolOutcome(result.content, is_error=result.is_error)
+        return ToolOutcome(f"{name} is not available here", is_error=True)
 
     async def _search_memory(self, query: str, user_id: str, now: datetime) -> ToolOutcome:
         if not query.strip():
@@ -250,8 +290,15 @@ class Tools:
     async def _remember(
         self, args: Mapping[str, Any], user_id: str, message_id: int
     ) -> ToolOutcome:
-        content = str(args.get("fact", "")).strip()
-        subject = str(args.get("subject") or "")
+        content = str(args.get("fact", "")).strip()  # a string: checked at the edge
+        subject = str(args.get("subject", "")).strip()
+        (message,) = await self._messages.get_many(user_id, [message_id])
+        if message.source != "chat":
+            # A scheduled task's turn is Kit's own: nothing the owner said to record as theirs.
+            raise InputError(
+                "a scheduled task cannot store facts; only the owner can ask Kit to remember "
+                "something (say it in the answer instead: the owner reads it)"
+            )
         screen_fact(content, subject)
         category = str(args.get("category") or "person")
         fact = await self._facts.add(

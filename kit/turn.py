@@ -35,3 +35,4 @@ class TurnResult:
     usage: Usage = field(default_factory=Usage)
     context_tokens: int = 0
     failed: bool = False  # the model could not answer; `reply` says so honestly
+    refused: bool = False  # ... because the API refused the request: it is not sent again

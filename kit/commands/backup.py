@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Uses SQLite's online backup: the copy is one consistent moment, checked "
         "for integrity, readable by you alone. PATH may be a directory (a dated name is used); an "
         "existing file is never replaced without --force. "
-        "Restore by stopping Kit and copying the file over kit.db in the data directory.",
+        "Restore it with `kit restore FILE` (stop Kit first), never by copying it over kit.db.",
     )
     cmd.add_argument("path", type=Path)
     cmd.add_argument("--force", action="store_true", help="replace PATH if it exists")

@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 async def run(args: argparse.Namespace) -> int:
     if is_export_file(args.file):
-        return await _restore(args)
+        return await restore_export(args, args.file)
     with progress(f"Checking {args.file.name}"):
         total = check_jsonl(args.file)  # every line checked before the database is opened
     async with open_kit(args, with_embedder=not args.no_embed, exclusive=True) as kit:
@@ -57,20 +57,22 @@ async def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _restore(args: argparse.Namespace) -> int:
-    """A `kit export` document: restored whole, into a namespace that holds nothing yet."""
-    document = read_export(args.file)  # checked whole before the database is opened
-    async with open_kit(args, with_embedder=not args.no_embed, exclusive=True) as kit:
+async def restore_export(args: argparse.Namespace, file: Path) -> int:
+    """A `kit export` document: restored whole, into a namespace that holds nothing yet
+    (`kit import`, and `kit restore` on PostgreSQL, where no file can be swapped)."""
+    document = read_export(file)  # checked whole before the database is opened
+    embed = not getattr(args, "no_embed", False)
+    async with open_kit(args, with_embedder=embed, exclusive=True) as kit:
         user = args.user or document["user_id"]
         result = await restore(kit.services.db, document, user)
         print(
-            f"Restored the memory of {user!r} from {args.file}: {result.facts} facts "
+            f"Restored the memory of {user!r} from {file}: {result.facts} facts "
             f"({result.history} history entries), {result.days} days, {result.messages} "
             f"messages in {result.conversations} conversations, {result.passes} passes, "
             f"{result.notes} notes"
             + (" (ids renumbered: they were taken here)." if result.renumbered else ".")
         )
-        if not args.no_embed and kit.services.vectors.available:
+        if embed and kit.services.vectors.available:
             embedded = await embed_pending(kit)
             print(f"Embedded {embedded} items; they are searchable now.")
     return 0

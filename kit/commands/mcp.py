@@ -49,9 +49,11 @@ async def run(args: argparse.Namespace) -> int:
     async with contextlib.AsyncExitStack() as stack:
         # Kit opens (the database, the model) before the SDK claims stdout: whatever might be
         # printed meanwhile goes to stderr instead of corrupting the protocol.
+        # --read-only writes nothing, here either: no background work (it would embed what
+        # waits to be embedded) and nothing settled on the way out.
         with contextlib.redirect_stdout(sys.stderr):
             client = await stack.enter_async_context(
-                connect_to(settings, user=args.user, settle=False)
+                connect_to(settings, user=args.user, settle=False, background=not args.read_only)
             )
         tools = MemoryTools(
             client,

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import os
+import stat
 import sys
 from datetime import tzinfo
 from pathlib import Path
@@ -22,7 +24,7 @@ from kit.commands.common import open_kit, print_json, user_of
 from kit.errors import InputError
 from kit.notes.report import added_text
 from kit.notes.store import NoteInfo, NoteRevision, NoteWrite
-from kit.notes.text import MAX_NOTE_BYTES, lines_of, size_text
+from kit.notes.text import MAX_NOTE_BYTES, check_size, lines_of, size_text
 
 _QUIET = argparse.SUPPRESS
 
@@ -80,19 +82,48 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _read(file: str, name: str | None) -> tuple[bytes, str]:
-    """The file's bytes (at most one byte over the limit: enough to refuse it) and its name."""
+    """The file's bytes and its name. A file is looked at before it is opened: only a regular
+    file within the size limit is read (opening a FIFO would wait for a writer; a device has
+    no end), and the limit names the file's real size."""
     if file == "-":
         if name is None:
             raise InputError("reading a note from standard input needs --name")
-        return sys.stdin.buffer.read(MAX_NOTE_BYTES + 1), ""
+        data = sys.stdin.buffer.read(MAX_NOTE_BYTES + 1)
+        if len(data) > MAX_NOTE_BYTES:
+            raise InputError(
+                f"standard input: more than {MAX_NOTE_BYTES // 1024} KB, the limit for a note "
+                f"({MAX_NOTE_BYTES:,} bytes); split it into smaller notes"
+            )
+        return data, ""
     path = Path(file).expanduser()
     try:
-        if path.is_dir():
-            raise InputError(f"{path}: is a directory; give a text or Markdown file")
-        with path.open("rb") as handle:
+        _check_file(path, path.stat())
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as handle:
+            _check_file(path, os.fstat(handle.fileno()))  # the same file we looked at
             return handle.read(MAX_NOTE_BYTES + 1), path.name
     except OSError as exc:
         raise InputError(f"{path}: cannot read the file ({exc.strerror or exc})") from exc
+
+
+_NOT_FILES = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _check_file(path: Path, info: os.stat_result) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(f"{path}: is a directory; give a text or Markdown file")
+    if not stat.S_ISREG(info.st_mode):
+        kind = next((what for test, what in _NOT_FILES if test(info.st_mode)), "a special file")
+        raise InputError(
+            f"{path}: is {kind}, not a regular file; give a text or Markdown file (or pipe it "
+            "in: kit notes add - --name NAME)"
+        )
+    check_size(info.st_size, path.name)
 
 
 async def run_add(args: argparse.Namespace) -> int:

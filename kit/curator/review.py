@@ -5,6 +5,11 @@ The answer is validated here (the `review_facts` tool input); a batch with anyth
 rejected whole. Valid changes become curation operations applied by the curator's `apply_ops`,
 so the same mass-deletion guard, one-transaction apply, pass record, history and undo hold.
 A reviewed fact is not shown again for another `stale_days` days.
+
+The guard judges one batch of one category, and its floor of one lets a category lose its
+only fact; so a run also keeps its own count (`RunLimit`): across all of a category's batches,
+and across every category, it retires at most the guard's limit of the facts in lasting use
+when it began. Seven single-fact categories lose at most three facts in one night, not seven.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any, Protocol
 
 from kit.clock import Clock, to_iso
 from kit.config import LLMSettings, OwnerSettings
+from kit.curator import guard
 from kit.curator.ops import MAX_REASON_CHARS, Deactivate, Operation, Update, parse_expiry
 from kit.curator.reports import PassOutcome
 from kit.errors import LLMOutputError
@@ -86,6 +92,57 @@ def review_tool() -> ToolSpec:
             "additionalProperties": False,
         },
     )
+
+
+@dataclass
+class RunLimit:
+    """What one review run may still take out of use, per category and in all (see above)."""
+
+    max_fraction: float
+    base: int
+    by_category: dict[str, int]
+    spent: int = 0
+    spent_in: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, facts: Sequence[Fact], max_fraction: float, horizon: datetime) -> RunLimit:
+        lasting = [
+            f
+            for f in facts
+            if guard.in_lasting_use(
+                active=f.active, expires_at=f.expires_at, confidence=f.confidence, horizon=horizon
+            )
+        ]
+        by_category: dict[str, int] = {}
+        for fact in lasting:
+            by_category[fact.category] = by_category.get(fact.category, 0) + 1
+        return cls(max_fraction, len(lasting), by_category)
+
+    def refusal(self, category: str, retiring: int) -> str | None:
+        """Why `retiring` more facts of `category` would be too many for this run, or None."""
+        if not retiring:
+            return None
+        share = f"curation.max_deactivate_fraction ({self.max_fraction:.0%})"
+        base = self.by_category.get(category, 0)
+        in_category = self.spent_in.get(category, 0) + retiring
+        if in_category > guard.limit(base, self.max_fraction) and self.spent_in.get(category):
+            return (
+                f"with the batches before it, the run would take {in_category} of the {base} "
+                f"{category} facts in use out of use, more than {share} allows across a "
+                "category's batches; they are reviewed again next time"
+            )
+        total = self.spent + retiring
+        if total > guard.limit(self.base, self.max_fraction):
+            return (
+                f"the run would take {total} of the {self.base} facts in use (every category) "
+                f"out of use, more than the {guard.limit(self.base, self.max_fraction)} {share} "
+                "allows across the whole run; they are reviewed again next time"
+            )
+        return None
+
+    def spend(self, category: str, retiring: int) -> None:
+        self.spent += retiring
+        self.spent_in[category] = self.spent_in.get(category, 0) + retiring
 
 
 @dataclass
@@ -176,6 +233,15 @@ def _one(
 _FIELDS = frozenset({"id", "action", "reason", "confidence", "expires_at"})
 
 
+@dataclass(frozen=True)
+class _Guarded:
+    """What a batch is counted against: the run's limit, its category's facts at the start."""
+
+    limit: RunLimit
+    facts: Sequence[Fact]
+    horizon: datetime
+
+
 def _fact_line(fact: Fact, tz: tzinfo) -> str:
     def day(value: datetime | None) -> str:
         return "never" if value is None else value.astimezone(tz).date().isoformat()
@@ -201,7 +267,9 @@ class StaleReview:
         stale_days: int,
         clock: Clock,
         tz: tzinfo,
+        max_fraction: float = 0.5,
     ) -> None:
+        self._max_fraction = max_fraction  # curation.max_deactivate_fraction
         self._db = db
         self._facts = facts
         self._llm = llm
@@ -244,6 +312,9 @@ class StaleReview:
         rejected batch is reported and its facts are tried again next time; `LLMUnavailable`
         propagates."""
         result = ReviewResult()
+        live = await self._facts.live(user_id, now)
+        horizon = now + timedelta(days=self._stale_days)  # as the curator's guard counts
+        run_limit = RunLimit.of(live, self._max_fraction, horizon)
         by_category: dict[str, list[Fact]] = {}
         for fact in await self.stale(user_id, now):
             by_category.setdefault(fact.category, []).append(fact)
@@ -252,9 +323,11 @@ class StaleReview:
                 result.waiting.append(category)
                 continue
             rejected = len(result.rejected)
+            in_category = [f for f in live if f.category == category]
             for start in range(0, len(facts), BATCH):
                 batch = facts[start : start + BATCH]
-                await self._batch(user_id, category, batch, applier, dry_run, now, result)
+                guarded = _Guarded(run_limit, in_category, horizon)
+                await self._batch(user_id, category, batch, applier, dry_run, now, result, guarded)
             (result.failed if len(result.rejected) > rejected else result.passed).append(category)
         return result
 
@@ -267,6 +340,7 @@ class StaleReview:
         dry_run: bool,
         now: datetime,
         result: ReviewResult,
+        guarded: _Guarded,
     ) -> None:
         owner_name = self._owner.name if user_id == self._owner.user_id else ""
         prompt = self._prompts.render(
@@ -300,6 +374,14 @@ class StaleReview:
             log.warning("REM review of %s facts for %s rejected: %s", category, user_id, exc)
             result.rejected.append(f"review {category}: {exc}")
             return
+        # A batch too big on its own is the guard's to reject (with its pass record, in
+        # apply_ops); one that fits is counted against what the run has taken already.
+        verdict = guard.check(ops, guarded.facts, self._max_fraction, guarded.horizon)
+        refusal = guarded.limit.refusal(category, verdict.retiring) if verdict.allowed else None
+        if refusal is not None:
+            log.warning("REM review of %s facts for %s held back: %s", category, user_id, refusal)
+            result.rejected.append(f"review {category}: {refusal}")
+            return
         if ops:
             outcome = await applier.apply_ops(
                 user_id, category, ops, kind=PASS_KIND, source_message_ids=(), dry_run=dry_run
@@ -307,6 +389,7 @@ class StaleReview:
             if outcome.status in ("rejected", "failed"):
                 result.rejected.append(f"review {category}: {outcome.reason}")
                 return
+            guarded.limit.spend(category, verdict.retiring)
             result.changes.extend(f"{category}: {line}" for line in outcome.changes)
             if outcome.pass_id is not None:
                 result.pass_ids.append(outcome.pass_id)

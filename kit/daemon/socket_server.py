@@ -38,6 +38,11 @@ Arguments are checked strictly before anything runs: ids are positive integers (
 YYYY-MM-DD (whether an expiry is in range is checked where every front-end's is).
 
 Every op is delegated to a `LocalClient`, so the socket and in-process front-ends behave alike.
+
+A client must read its answers: one that has left more than `MAX_UNREAD` bytes unread, or has
+not taken a line within `send_timeout`, is disconnected and its unsent bytes dropped (work it
+started, like a turn, still finishes and is stored). Without that, a client that never reads
+kept every answer in the daemon's memory (227 MB grew to 721 MB in an attack).
 """
 
 from __future__ import annotations
@@ -63,35 +68,66 @@ from kit.untrusted.clean import clean_text
 log = logging.getLogger(__name__)
 
 LINE_LIMIT = 32 * 1024 * 1024  # a 100k-character message, JSON-escaped, fits many times over
-SEND_TIMEOUT = 2.0  # a client that stops reading does not hold up shutdown
+SEND_TIMEOUT = 2.0  # a client that stops reading does not hold up shutdown, nor memory
+MAX_UNREAD = 8 * 1024 * 1024  # bytes of earlier answers a client may leave unread
 MAX_LIMIT = 500  # chat_history and passes: more than a screen shows, and bounded
 
 ClientFor = Callable[[str | None], LocalClient]
 Handler = Callable[["_Request"], Awaitable[Any]]
 
 
+class _Connection:
+    """One client's connection: the way back, while the client keeps reading (see the module
+    docstring); `gone` once it hung up or was disconnected."""
+
+    def __init__(self, writer: asyncio.StreamWriter, server: ControlServer) -> None:
+        self._writer = writer
+        self._server = server
+        self.gone = False
+
+    async def write(self, line: bytes) -> None:
+        if self.gone:
+            return
+        unread = self._writer.transport.get_write_buffer_size()
+        if unread and unread + len(line) > MAX_UNREAD:
+            self.drop(f"{unread:,} bytes of earlier answers unread")
+            return
+        try:
+            self._writer.write(line)
+            self._server.note_unread(self._writer.transport.get_write_buffer_size())
+            async with asyncio.timeout(self._server.send_timeout):
+                await self._writer.drain()
+        except ConnectionError:
+            self.gone = True
+        except TimeoutError:
+            self.drop(f"nothing read for {self._server.send_timeout:g} s")
+
+    def drop(self, why: str) -> None:
+        """Disconnect a client that does not read; what it left unread is freed at once."""
+        self.gone = True
+        log.warning(
+            "control socket: disconnected a client that does not read its answers (%s)", why
+        )
+        self._server.dropped += 1
+        self._writer.transport.abort()
+
+
 class _Request:
     """One request's arguments and its way back to the caller."""
 
     def __init__(
-        self, rid: int | str | None, body: dict[str, Any], writer: asyncio.StreamWriter
+        self, rid: int | str | None, body: dict[str, Any], connection: _Connection
     ) -> None:
         self.id = rid
         self.body = body
-        self._writer = writer
-        self.gone = False  # the client hung up: keep working (the reply is stored), stop writing
+        self._connection = connection
 
     async def send(self, message: dict[str, Any]) -> None:
-        """Write one line. ValueError if `message` cannot be JSON (written: nothing)."""
+        """Write one line. ValueError if `message` cannot be JSON (written: nothing). A client
+        that hung up or stopped reading gets nothing more; the work goes on (the reply is
+        stored)."""
         line = answer_line(message)
-        if self.gone:
-            return
-        try:
-            self._writer.write(line)
-            async with asyncio.timeout(SEND_TIMEOUT):
-                await self._writer.drain()
-        except (ConnectionError, TimeoutError):
-            self.gone = True
+        await self._connection.write(line)
 
     async def event(self, kind: str, **fields: Any) -> None:
         await self.send({"id": self.id, "event": kind, **fields})
@@ -132,8 +168,18 @@ _INTERNAL = "the Kit daemon hit an internal error; see {log}"
 
 
 class ControlServer:
-    def __init__(self, path: Path, client_for: ClientFor, *, log_file: Path) -> None:
+    def __init__(
+        self,
+        path: Path,
+        client_for: ClientFor,
+        *,
+        log_file: Path,
+        send_timeout: float = SEND_TIMEOUT,
+    ) -> None:
         self.path = path
+        self.send_timeout = send_timeout
+        self.dropped = 0  # clients disconnected for not reading their answers
+        self.largest_unread = 0  # the most bytes ever waiting for one client to read
         self._client_for = client_for
         self._log_file = log_file
         self.listening = asyncio.Event()
@@ -213,6 +259,9 @@ class ControlServer:
         is half-accepted leaves that client hanging (asyncio drops it without closing it)."""
         self._stopping = True
 
+    def note_unread(self, size: int) -> None:
+        self.largest_unread = max(self.largest_unread, size)
+
     @property
     def busy(self) -> int:
         """Requests in flight."""
@@ -225,28 +274,29 @@ class ControlServer:
         """Serve one connection until the client hangs up. Whatever goes wrong here ends this
         connection (with an error line if it can still be written), never the daemon: the
         TaskGroup holding the connections must not see an exception."""
+        connection = _Connection(writer, self)
         try:
-            while line := await _read_line(reader):
-                await self._handle(line, writer)
+            while not connection.gone and (line := await _read_line(reader)):
+                await self._handle(line, connection)
         except ConnectionError:
             pass
         except Exception:
             log.exception("control socket: serving a connection failed; closing it")
             error = {"id": None, "ok": False, "error": _INTERNAL.format(log=self._log_file)}
             with contextlib.suppress(Exception):
-                await _Request(None, {}, writer).send(error)
+                await _Request(None, {}, connection).send(error)
         finally:
             writer.close()
             with contextlib.suppress(ConnectionError, TimeoutError):
                 async with asyncio.timeout(SEND_TIMEOUT):
                     await writer.wait_closed()
 
-    async def _handle(self, line: bytes, writer: asyncio.StreamWriter) -> None:
+    async def _handle(self, line: bytes, connection: _Connection) -> None:
         try:
             body = parse_request(line)
-            request = _Request(request_id(body), body, writer)
+            request = _Request(request_id(body), body, connection)
         except InputError as exc:
-            await self._fail(_Request(None, {}, writer), exc)
+            await self._fail(_Request(None, {}, connection), exc)
             return
         op = body.get("op")
         handler = self._ops.get(op) if isinstance(op, str) else None

@@ -12,7 +12,7 @@ from typing import Any
 
 import anthropic
 
-from kit.errors import LLMUnavailable
+from kit.errors import LLMRefused, LLMUnavailable
 from kit.llm.base import (
     Block,
     ChatMessage,
@@ -95,6 +95,8 @@ class AnthropicLLM:
                     message = await stream.get_final_message()
         except anthropic.APIStatusError as exc:
             log.warning("model call failed (%s) for %s", exc.status_code, request.purpose)
+            if exc.status_code in _REFUSED:
+                raise LLMRefused(_status_message(exc.status_code)) from exc
             raise LLMUnavailable(_status_message(exc.status_code)) from exc
         except anthropic.APITimeoutError as exc:
             log.warning("model call timed out for %s", request.purpose)
@@ -108,6 +110,10 @@ class AnthropicLLM:
             log.warning("model call broke off for %s: %s", request.purpose, type(exc).__name__)
             raise LLMUnavailable("the model's answer broke off; try again shortly") from exc
         return _reply(message)
+
+
+# Statuses saying the request itself is wrong (its content, its size): the same again fails.
+_REFUSED = frozenset({400, 413, 422})
 
 
 def _status_message(status: int) -> str:

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
-from datetime import date, tzinfo
+from datetime import tzinfo
 from typing import TypeVar
 
 from kit.client import SEARCH_K, KitClient
-from kit.clock import EARLIEST, LATEST, Clock, local_date
+from kit.clock import Clock, local_date
 from kit.commands.context import render
 from kit.config import CATEGORIES
 from kit.daemon.socket_client import DaemonUnavailable
-from kit.daemon.wire import shown
-from kit.errors import InputError, KitError
+from kit.errors import KitError
 from kit.memory.facts import Fact, check_category
 from kit.notes.text import note_name
 from kit.notes.tools import DEFAULT_READ_LINES, note_lines, notes_listing
@@ -32,7 +31,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 NOTHING_FOUND = "Nothing found in memory for that query."
-MAX_DAY_CHARS = 40
 
 
 class DaemonGone(KitError):
@@ -56,7 +54,7 @@ class MemoryTools:
 
     async def get_day_history(self, day: str) -> str:
         today = local_date(self._clock.now(), self._tz)
-        record = await self._call(self._client.day_record(_checked_day(day, today)))
+        record = await self._call(self._client.day_record(parse_day(day, today)))
         return day_history_text(record, self._tz)
 
     async def get_context(self, message: str) -> str:
@@ -102,18 +100,6 @@ class MemoryTools:
                 "with `kit run` (or `systemctl --user start kit`): this server reconnects on "
                 "the next call"
             ) from exc
-
-
-def _checked_day(text: str, today: date) -> date:
-    if len(text) > MAX_DAY_CHARS:  # not quoted whole in the error
-        raise InputError(f"{shown(text)} is not a date; use YYYY-MM-DD, 'today' or 'yesterday'")
-    day = parse_day(text, today)
-    if not EARLIEST.date() <= day < LATEST.date():
-        raise InputError(
-            f"{text.strip()!r} is outside the years {EARLIEST.year}-{LATEST.year - 1}; use "
-            f"YYYY-MM-DD (e.g. {today.isoformat()}), 'today' or 'yesterday'"
-        )
-    return day
 
 
 def _fact_line(fact: Fact) -> str:

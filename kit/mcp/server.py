@@ -3,26 +3,33 @@
 It maps MCP tools and resources onto `MemoryTools` (kit/mcp/memory.py) and serves them over
 stdio. Whatever a tool raises comes back as an MCP tool error (`isError`) with a message a
 person or a model can act on; a bug in Kit is logged with its traceback on stderr and reported
-without one. stdout is the protocol channel: the SDK points the process's own stdout at stderr
-while it serves, so nothing else can write there.
+without one. The lines themselves are read and written by kit/mcp/stdio.py (a JSON-RPC error
+for every malformed line, an answer for every call, calls finished when stdin closes); this
+module gives it the SDK's messages through `_Codec`. stdout is the protocol channel: while it
+serves, the process's own stdout points at stderr, so nothing else can write there.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
-from typing import Annotated
+from typing import Annotated, Any
 
+import anyio
+import mcp_types
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.shared.message import SessionMessage
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from kit.client import MAX_QUERY_CHARS, MAX_SEARCH_K, SEARCH_K
+from kit.client import MAX_SEARCH_K, SEARCH_K
 from kit.config import CATEGORIES
 from kit.errors import KitError
 from kit.mcp.memory import MemoryTools
+from kit.mcp.stdio import Id, LineServer, wire
 from kit.notes.tools import DEFAULT_READ_LINES, MAX_READ_LINES
+from kit.tools import MAX_QUERY_CHARS
 from kit.version import kit_version
 
 log = logging.getLogger(__name__)
@@ -169,6 +176,34 @@ def build_server(tools: MemoryTools, *, read_only: bool = False) -> MCPServer:
     return server
 
 
+class _Codec:
+    """The SDK's JSON-RPC messages to and from plain JSON values (for kit/mcp/stdio.py)."""
+
+    def decode(self, value: dict[str, Any]) -> SessionMessage:
+        message = mcp_types.jsonrpc_message_adapter.validate_python(value, by_name=False)
+        return SessionMessage(message)  # a ValidationError is a ValueError: -32600
+
+    def encode(self, message: SessionMessage) -> tuple[str, Id | None]:
+        inner = message.message
+        line = inner.model_dump_json(by_alias=True, exclude_unset=True)
+        if isinstance(inner, mcp_types.JSONRPCResponse | mcp_types.JSONRPCError):
+            rid = inner.id
+            return line, rid if isinstance(rid, str | int) else None
+        return line, None
+
+
 async def serve(tools: MemoryTools, *, read_only: bool = False) -> None:
-    """Serve MCP on stdin/stdout until the client closes stdin."""
-    await build_server(tools, read_only=read_only).run_stdio_async()
+    """Serve MCP on stdin/stdout until the client closes stdin and every call is answered."""
+    server = build_server(tools, read_only=read_only)
+    # The SDK's serving loop over our own streams (its stdio transport is what stdio.py
+    # replaces); MCPServer has no public way in, so its low-level server is used directly.
+    lowlevel = server._lowlevel_server
+    inbox, from_client = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    to_client, outbox = anyio.create_memory_object_stream[SessionMessage](0)
+    async with wire() as (stdin, stdout):
+        lines = LineServer(_Codec(), stdin, stdout)
+        await lines.serve(
+            inbox,
+            outbox,
+            lambda: lowlevel.run(from_client, to_client, lowlevel.create_initialization_options()),
+        )

@@ -22,7 +22,12 @@ import aiosqlite
 from kit.errors import StorageError
 from kit.files import disk_full, os_error, private_dir
 from kit.memory.db import Engine, Params
-from kit.memory.dbfile import check_database_file, create_database_file
+from kit.memory.dbfile import (
+    check_database_file,
+    check_no_stray_wal,
+    create_database_file,
+    damaged_fix,
+)
 
 READERS = 3  # one per search layer (facts, days, messages)
 
@@ -39,7 +44,7 @@ def storage_error(exc: sqlite3.Error, path: Path) -> StorageError:
     elif "readonly" in text or "unable to open" in text:
         hint = "check that the data directory exists and is writable by you"
     elif "malformed" in text or "not a database" in text:
-        hint = "the file is damaged; restore it from a backup (kit backup makes one)"
+        hint = "the file is damaged; restore a backup with `kit restore BACKUP` (run `kit doctor`)"
     else:
         hint = "see the log for details"
     return StorageError(f"{path}: database error ({text}); {hint}")
@@ -105,6 +110,7 @@ class SqliteDatabase:
         private_dir(path.parent)
         try:
             if not path.exists():  # noqa: ASYNC240 - once at start-up, before any I/O loop
+                check_no_stray_wal(path)
                 create_database_file(path)
             else:
                 check_database_file(path)
@@ -204,7 +210,7 @@ class SqliteDatabase:
             text = " ".join("; ".join(problems).replace("*** in database main ***", "").split())
             raise StorageError(
                 f"{self.path}: the database failed its integrity check ({text[:200]}); "
-                "restore your latest backup over it (a file made by `kit backup`)"
+                + damaged_fix(self.path)
             )
 
     async def checkpoint(self) -> bool:

@@ -79,15 +79,20 @@ def count_lines(text: str) -> int:
 
 
 def size_text(size: int) -> str:
+    if size >= 1024 * 1024:
+        return f"{size / (1024 * 1024):,.1f} MB"
     return f"{size / 1024:,.0f} KB" if size >= 10 * 1024 else f"{size:,} bytes"
 
 
 def check_size(size: int, label: str) -> None:
-    """An InputError if `size` bytes is over the note limit (before anything is read)."""
+    """An InputError if `size` bytes (the file's whole size, known before it is read) is over
+    the note limit, saying the size as it is: in bytes too, so a file just over the limit is
+    not "256 KB over 256 KB"."""
     if size > MAX_NOTE_BYTES:
+        shown = f"{size:,} bytes" if size < 1024 * 1024 else f"{size_text(size)} ({size:,} bytes)"
         raise InputError(
-            f"{label}: {size_text(size)} is over the limit for a note "
-            f"({MAX_NOTE_BYTES // 1024} KB); split it into smaller notes"
+            f"{label}: {shown} is over the limit for a note ({MAX_NOTE_BYTES:,} bytes: "
+            f"{MAX_NOTE_BYTES // 1024} KB); split it into smaller notes"
         )
 
 

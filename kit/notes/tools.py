@@ -47,7 +47,12 @@ NOTE_TOOL_SPECS: tuple[ToolSpec, ...] = (
             "properties": {
                 "name": {"type": "string", "description": "the note's name"},
                 "start_line": {"type": "integer", "minimum": 1, "description": "default 1"},
-                "count": {"type": "integer", "minimum": 1, "maximum": MAX_READ_LINES},
+                # No "maximum": a longer read is cut to MAX_READ_LINES and says where to go on.
+                "count": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": f"at most {MAX_READ_LINES}",
+                },
             },
             "required": ["name"],
         },

@@ -129,9 +129,15 @@ def parse_local(text: str, tz: tzinfo) -> tuple[datetime, str]:
         parsed = datetime.fromisoformat(cleaned)
     except ValueError:
         raise InputError(_bad_date(cleaned)) from None
-    if parsed.tzinfo is not None:
-        return parsed.astimezone(UTC), ""
-    return wall_time(parsed.date(), parsed.time().replace(second=0, microsecond=0), tz)
+    try:
+        if parsed.tzinfo is not None:
+            return parsed.astimezone(UTC), ""
+        return wall_time(parsed.date(), parsed.time().replace(second=0, microsecond=0), tz)
+    except OverflowError:  # the year 1 or 9999 with an offset: no such instant in UTC
+        raise InputError(
+            f"at {_shown(cleaned)} is outside the times Kit can schedule (from now to five "
+            "years ahead); ask the owner which time they mean"
+        ) from None
 
 
 def _bad_date(text: str) -> str:
@@ -181,7 +187,7 @@ def resolve(
         )
     if local_time is None:
         raise InputError(f"a {kind} reminder needs `time` as HH:MM in the owner's zone")
-    at_time = parse_hhmm(str(local_time))
+    at_time = parse_hhmm(_text("time", local_time))
     day_number = None
     if kind == "weekly":
         if weekday is None:
@@ -213,7 +219,7 @@ def _once(now: datetime, tz: tzinfo, at: object, in_minutes: object) -> Resolved
             )
         fire = now + timedelta(minutes=int(in_minutes))
     else:
-        fire, note = parse_local(str(at), tz)
+        fire, note = parse_local(_text("at", at), tz)
     local_now = now.astimezone(tz).strftime("%Y-%m-%d %H:%M")
     if fire <= now:
         shown = fire.astimezone(tz).strftime("%Y-%m-%d %H:%M")
@@ -229,6 +235,17 @@ def _once(now: datetime, tz: tzinfo, at: object, in_minutes: object) -> Resolved
     return Resolved(Rule("none"), fire, note)
 
 
+def _text(name: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise InputError(
+            f"`{name}` must be text, e.g. {_EXAMPLES[name]} (got {type(value).__name__})"
+        )
+    return value
+
+
+_EXAMPLES = {"at": "2026-11-24T09:00", "time": "08:30", "text": "call Ana"}
+
+
 def _shown(value: str) -> str:
     """Model input echoed back to the model: short, on one line."""
     text = " ".join(str(value).split())
@@ -236,7 +253,14 @@ def _shown(value: str) -> str:
 
 
 def check_text(value: object) -> str:
-    text = clean_text(str(value or "")).strip()
+    if value is None:
+        value = ""
+    if not isinstance(value, str):  # never stored as a list's or a number's repr
+        raise InputError(
+            f"text must be a sentence (a string), not {type(value).__name__}: say what to "
+            "remind the owner of, or what to do"
+        )
+    text = clean_text(value).strip()
     if not text:
         raise InputError("text is empty: say what to remind the owner of, or what to do")
     if len(text) > MAX_TEXT_CHARS:

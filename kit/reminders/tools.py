@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from kit.errors import KitError, NotFound
 from kit.llm.base import ToolSpec
 from kit.memory.messages import Messages
-from kit.reminders.rules import MAX_TEXT_CHARS, REPEATS, WEEKDAYS
+from kit.reminders.rules import MAX_IN_MINUTES, MAX_TEXT_CHARS, REPEATS, WEEKDAYS
 
 if TYPE_CHECKING:  # the service reaches the agent, which imports these tools
     from kit.reminders.service import Reminders
@@ -31,7 +31,12 @@ REMINDER_TOOL_SPECS: tuple[ToolSpec, ...] = (
                 },
                 "kind": {"type": "string", "enum": ["reminder", "task"]},
                 "at": {"type": "string", "description": "once: local YYYY-MM-DDTHH:MM"},
-                "in_minutes": {"type": "integer", "description": "once: minutes from now"},
+                "in_minutes": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": MAX_IN_MINUTES,
+                    "description": "once: minutes from now",
+                },
                 "repeat": {"type": "string", "enum": list(REPEATS)},
                 "time": {"type": "string", "description": "repeats: local HH:MM"},
                 "weekday": {"type": "string", "enum": list(WEEKDAYS)},
@@ -49,7 +54,9 @@ REMINDER_TOOL_SPECS: tuple[ToolSpec, ...] = (
         "Cancel one of the owner's reminders by its number (from list_reminders).",
         {
             "type": "object",
-            "properties": {"id": {"type": "integer", "description": "the reminder's number"}},
+            "properties": {
+                "id": {"type": "integer", "minimum": 1, "description": "the reminder's number"}
+            },
             "required": ["id"],
         },
     ),
@@ -101,14 +108,11 @@ class ReminderTools:
         return "\n".join(self._reminders.describe(r) for r in active)
 
     async def _cancel(self, args: Mapping[str, Any], user_id: str) -> str:
-        value = args.get("id")
-        if isinstance(value, bool) or not isinstance(value, int | str):
-            raise KitError("id must be the reminder's number, e.g. 3")
-        text = str(value).strip().lstrip("#")
-        if not text.isdigit():
+        number = args.get("id")  # a whole number from 1 on: checked at the edge (kit/tool_input.py)
+        if not isinstance(number, int) or isinstance(number, bool):
             raise KitError("id must be the reminder's number, e.g. 3")
         try:
-            reminder = await self._reminders.cancel(user_id, int(text))
+            reminder = await self._reminders.cancel(user_id, number)
         except NotFound as exc:
-            raise NotFound(f"there is no reminder #{text}; list_reminders shows them") from exc
+            raise NotFound(f"there is no reminder #{number}; list_reminders shows them") from exc
         return f"Cancelled reminder #{reminder.id}: {reminder.text}"

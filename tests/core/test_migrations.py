@@ -189,7 +189,7 @@ async def test_damaged_file_is_a_storage_error_and_leaves_no_thread(tmp_path: Pa
         async with SqliteDatabase.open(path):
             pass
     assert str(err.value).startswith(f"{path}: database error (file is not a database)")
-    assert "restore it from a backup" in str(err.value)
+    assert "restore a backup with `kit restore BACKUP`" in str(err.value)
     for thread in set(threading.enumerate()) - before:
         thread.join(timeout=5)
         assert not thread.is_alive(), thread.name

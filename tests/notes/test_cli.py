@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -108,9 +110,19 @@ def test_add_from_standard_input_needs_a_name(
         (b"PK\x03\x04 docx", "brief.docx", "brief.docx: this is a ZIP archive"),
         (b"\x00\x01\x02", "blob.bin", "blob.bin: holds NUL bytes"),
         ("olá".encode("latin-1"), "latin.txt", "latin.txt: not UTF-8 text"),
-        (b"x" * (MAX_NOTE_BYTES + 10), "huge.txt", "huge.txt: 256 KB is over the limit"),
+        (
+            b"x" * (MAX_NOTE_BYTES + 10),
+            "huge.txt",
+            "huge.txt: 262,154 bytes is over the limit for a note (262,144 bytes: 256 KB)",
+        ),
+        (  # the size as it is, not as much as was read to find out
+            b"x" * 1_992_294,
+            "big.txt",
+            "big.txt: 1.9 MB (1,992,294 bytes) is over the limit for a note (262,144 bytes",
+        ),
         (b"\n\n", "empty.txt", "empty.txt: the document is empty"),
     ],
+    ids=lambda value: value if isinstance(value, str) and "." in value[:12] else "",
 )
 def test_a_file_that_cannot_be_a_note_gets_one_line_and_exit_2(
     env: Path, capsys: pytest.CaptureFixture[str], content: bytes, name: str, says: str
@@ -121,6 +133,40 @@ def test_a_file_that_cannot_be_a_note_gets_one_line_and_exit_2(
     assert says in err and err.count("\n") == 1 and "Traceback" not in err
     assert main(["notes", "history"]) == 0
     assert "No note has been written yet" in _out(capsys)
+
+
+def test_a_fifo_or_a_device_is_refused_before_anything_is_read(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Opening a FIFO to read blocks until something writes to it: `kit notes add` never
+    opens one (a bound here only turns a hang into a failure)."""
+    fifo = env / "notes.fifo"
+    os.mkfifo(fifo)
+    for path, says in [(fifo, "a named pipe (FIFO)"), (Path("/dev/zero"), "a character device")]:
+        codes: list[int] = []
+        worker = threading.Thread(
+            target=lambda p=path, out=codes: out.append(main(["notes", "add", str(p)]))
+        )
+        worker.start()
+        worker.join(60)
+        if worker.is_alive():  # the old way: blocked in open(); let it go, then fail
+            with fifo.open("wb"):
+                pass
+            worker.join()
+            pytest.fail(f"kit notes add {path} blocked instead of refusing")
+        err = capsys.readouterr().err
+        assert codes == [2] and says in err and "not a regular file" in err, err
+        assert err.count("\n") == 1
+
+
+def test_standard_input_over_the_limit_says_so_without_a_made_up_size(
+    env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    big = b"x" * 3_000_000
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(big)))
+    assert main(["notes", "add", "-", "--name", "big"]) == 2
+    err = capsys.readouterr().err
+    assert "standard input: more than 256 KB" in err and "262,145" not in err
 
 
 @pytest.mark.parametrize(

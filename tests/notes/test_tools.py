@@ -94,7 +94,7 @@ async def test_read_note_is_bounded_in_lines_and_characters(
     [
         ({"name": "nope"}, "there is no note named 'nope'; the notes are: boiler"),
         ({"name": "../boiler"}, "is not a note name"),
-        ({}, "name must be the name of a note"),
+        ({}, "read_note needs name (the note's name)"),
         (
             {"name": "boiler", "start_line": 501},
             "boiler has 500 lines; start_line must be 1 to 500",

@@ -260,3 +260,54 @@ async def test_a_review_rejection_never_quotes_the_model(
     assert "unknown action (a string of" in report.rejected[0]
     stored = await kit.services.rem.last_report("owner")
     assert stored is not None and "4471" not in str(stored) and "4471" not in caplog.text
+
+
+def _retire_everything(action: str, clock: FakeClock) -> Any:
+    """A model that retires every fact it is shown (set_expiry: today, the finding's form)."""
+
+    def answer(request: Any) -> LLMReply:
+        prompt = request.messages[0].content[0].text
+        ids = [int(line.split(" ", 1)[0][1:]) for line in prompt.splitlines() if line[:1] == "#"]
+        extra = {"expires_at": clock.now().date().isoformat()} if action == "set_expiry" else {}
+        return review(*({"id": i, "action": action, "reason": "stale", **extra} for i in ids))
+
+    return answer
+
+
+@pytest.mark.parametrize("action", ["set_expiry", "deactivate"])
+async def test_one_run_cannot_retire_every_single_fact_category_one_by_one(
+    kit: Kit, fake_llm: FakeLLM, clock: FakeClock, action: str
+) -> None:
+    """Each category alone may lose its only fact (the guard's floor of one), but not every
+    category in one run: the run as a whole keeps to curation.max_deactivate_fraction."""
+    from kit.config import CATEGORIES
+
+    for category in CATEGORIES:
+        await kit.remember(f"Owner's only {category} fact", category=category, confidence=0.8)
+    clock.advance(timedelta(days=61))
+    fake_llm.default = _retire_everything(action, clock)
+
+    report = await kit.services.rem.run("owner")
+
+    horizon = clock.now() + timedelta(days=60)
+    lasting = [
+        f
+        for f in await kit.facts()
+        if f.active and (f.expires_at is None or f.expires_at > horizon)
+    ]
+    assert len(CATEGORIES) - len(lasting) == 3  # floor(7 x 0.5)
+    assert len(report.changes) == 3
+    assert sum("across the whole run" in r for r in report.rejected) == len(CATEGORIES) - 3
+
+
+async def test_one_category_in_many_batches_keeps_to_the_limit_across_them(
+    kit: Kit, fake_llm: FakeLLM, clock: FakeClock
+) -> None:
+    for i in range(100):
+        await kit.remember(f"Owner's project number {i}", category="projects", confidence=0.8)
+    clock.advance(timedelta(days=61))
+    fake_llm.default = _retire_everything("deactivate", clock)
+
+    await kit.services.rem.run("owner")
+
+    assert len(await kit.facts()) >= 50  # each batch of 40 alone would have allowed 20 each

@@ -177,6 +177,26 @@ async def test_a_scheduled_task_cannot_schedule_more(
     assert await kit.services.reminders.active("owner") == []
 
 
+async def test_a_scheduled_task_cannot_remember_as_the_owner(
+    kit: Kit, clock: FakeClock, fake_llm: FakeLLM
+) -> None:
+    """A task's turn is Kit's own, not the owner speaking: a fact stored from it as "the owner
+    asked" would be a false record (and could feed the next run). It is refused, as
+    scheduling is; the task's answer still reaches the owner."""
+    telegram = RecordingChannel()
+    dispatcher = kit.services.reminders.dispatcher
+    dispatcher.register("telegram", telegram.send)
+    await schedule(kit, {"text": "note my mood", "kind": "task", "in_minutes": 10})
+    clock.advance(timedelta(minutes=10))
+    fake_llm.queue(ToolUse("c", "remember", {"fact": "The owner is in a great mood."}), "ok")
+    await dispatcher.run_due()
+    shown = fake_llm.requests[-1].messages[-1].content
+    (result,) = [b for b in shown if isinstance(b, ToolResult)]
+    assert result.is_error and "a scheduled task cannot store facts" in result.content
+    assert await kit.services.facts.live("owner", clock.now()) == []
+    assert telegram.sent == [("42", "Scheduled: note my mood\n\nok")]
+
+
 class _KilledBeforeMarking(BaseException):
     """Stands for the process dying between the channel's send and Kit's commit."""
 

@@ -96,3 +96,10 @@ def test_reminder_text_is_capped_and_screened_for_secrets() -> None:
         check_text("x" * 1001)
     with pytest.raises(InputError, match="does not keep secrets"):
         check_text("my bank password is hunter2-Xy9!")
+
+
+@pytest.mark.parametrize("value", [["call", "Ana"], {"text": "call Ana"}, 42, 4.5, True])
+def test_a_reminder_text_that_is_not_a_string_is_refused_by_every_path(value: object) -> None:
+    """Not only the chat tool's edge: the rule itself never stores a list's or a number's repr."""
+    with pytest.raises(InputError, match="text must be a sentence"):
+        check_text(value)

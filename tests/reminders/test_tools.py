@@ -47,7 +47,8 @@ async def test_an_impossible_date_and_an_unsupported_repeat_store_nothing(
     impossible = await ask(kit, fake_llm, {"text": "pay rent", "at": "2026-02-30T09:00"})
     monthly = await ask(kit, fake_llm, {"text": "pay rent", "repeat": "monthly", "time": "09:00"})
     assert "February 2026 has 28 days" in impossible.content
-    assert "not supported" in monthly.content
+    assert "repeat must be one of none, daily, weekdays, weekly" in monthly.content
+    assert "tell the owner" in monthly.content
     assert await kit.services.reminders.active("owner") == []
 
 

@@ -249,6 +249,9 @@ async def test_kit_doctor_names_a_damaged_page(
     assert await doctor.run(argparse.Namespace(config=None, data_dir=None, offline=True)) == 1
     out = capsys.readouterr().out
     assert "FIX   database:" in out and "failed its integrity check" in out
+    # The fix is the command that keeps the damaged file and its -wal/-shm aside, never a copy
+    # over kit.db (a -wal left beside it would damage the copy).
+    assert "`kit restore BACKUP`" in out and "over it" not in out
 
 
 # Every command that takes the data directory's lock (status and the REPLs take it when no

@@ -225,3 +225,23 @@ async def test_window_is_sent_as_alternating_turns(
     messages = server.requests[-1].json["messages"]
     assert [m["role"] for m in messages] == ["user", "assistant", "user"]
     assert json.dumps(messages[-1]).count("second, unanswered") == 1
+
+
+async def test_a_turn_the_api_refuses_is_kept_but_not_sent_with_the_next_message(
+    real_kit: Kit, server: FakeAnthropicServer
+) -> None:
+    """A 400 says the request itself is wrong: sent again with every later message, it would
+    fail them all. (A 5xx above is an outage: that message is sent again, and answered.)"""
+    server.queue_text("first reply")
+    await real_kit.send("first")
+    server.queue_error(400)
+    refused = await real_kit.send("a message the API refuses")
+    assert refused.failed and refused.refused and "not sent to the model again" in refused.reply
+    server.queue_text("third reply")
+    third = await real_kit.send("third")
+    assert third.reply == "third reply"
+    messages = server.requests[-1].json["messages"]
+    assert "a message the API refuses" not in json.dumps(messages)
+    assert [m["role"] for m in messages] == ["user", "assistant", "user"]
+    history = await real_kit.services.messages.window(third.conversation_id)
+    assert [m.source for m in history if m.text == "a message the API refuses"] == ["chat"]

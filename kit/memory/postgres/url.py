@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import re
 
+from kit.config import is_password_key
+
 _SECRET_IN_AUTHORITY = re.compile(r"(://[^/@:?#]*):[^/@?#]*@")
-_SECRET_IN_QUERY = re.compile(r"([?&]password=)[^&]*", re.IGNORECASE)
 
 
 def redact(url: str) -> str:
-    """`postgresql://kit:secret@host/db?password=x` -> `postgresql://kit:***@host/db?password=***`."""
+    """`postgresql://kit:secret@host/db?password=x` -> `postgresql://kit:***@host/db?password=***`
+    (a parameter is judged by its decoded name: `pass%77ord=x` is hidden too)."""
     url = _SECRET_IN_AUTHORITY.sub(r"\1:***@", url)
-    return _SECRET_IN_QUERY.sub(r"\1***", url)
+    base, mark, query = url.partition("?")
+    if not mark:
+        return url
+    parts = []
+    for part in query.split("&"):
+        name, equals, _ = part.partition("=")
+        parts.append(f"{name}=***" if equals and is_password_key(name) else part)
+    return f"{base}?{'&'.join(parts)}"
