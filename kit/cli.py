@@ -7,7 +7,6 @@ half-written because every multi-row change is one transaction.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import difflib
 import importlib
 import logging
@@ -104,7 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    args = parser().parse_args(argv)
+    args = parser().parse_args(argv)  # --help and --version end here, before asyncio loads
+    import asyncio
+
     setup_logging(args.verbose)
     if not args.verbose:
         logging.getLogger().setLevel(logging.WARNING)

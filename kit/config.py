@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from kit.choices import CATEGORIES as CATEGORIES  # re-exported: where settings find them
+from kit.choices import FILTERS as FILTERS
 from kit.errors import ConfigError
 from kit.files import check_private_dir
 
-FILTERS = ("none", "model")
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-CATEGORIES = ("person", "people", "preferences", "projects", "technical", "entities", "workflows")
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,6 @@ from __future__ import annotations
 import logging
 import os
 
-from kit.secrets import withhold_secrets
-
 SECRET_ENV_VARS = ("ANTHROPIC_API_KEY", "TELEGRAM_BOT_TOKEN")
 
 
@@ -34,6 +32,10 @@ class RedactSecrets(logging.Filter):
         return [s for s in values if len(s) >= 6]
 
     def _redact(self, text: str) -> str:
+        # Imported at the first record, not with this module: the detector's provider plugins
+        # and word lists cost more than `kit --help` may (kit/cli.py sets logging up first).
+        from kit.secrets import withhold_secrets
+
         for secret in self._known():
             text = text.replace(secret, "[redacted]")
         return withhold_secrets(text)

@@ -7,12 +7,11 @@ Talks to the daemon over its control socket when one runs, else runs Kit in this
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
+from typing import TYPE_CHECKING
 
-from kit.client import KitClient
-from kit.daemon.connect import connect
-from kit.errors import InputError
+if TYPE_CHECKING:
+    from kit.client import KitClient
 
 EXIT_WORDS = {"/quit", "/exit", ":q"}
 
@@ -24,6 +23,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from kit.daemon.connect import connect
+    from kit.errors import InputError
+
     interactive = sys.stdin.isatty()
     async with connect(args) as client:
         if interactive:

@@ -10,10 +10,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from kit.commands.common import open_kit, print_json, user_of
 from kit.commands.progress import progress
-from kit.curator.reports import PassOutcome
+
+if TYPE_CHECKING:
+    from kit.curator.reports import PassOutcome
 
 _LABELS = {
     "applied": "applied",

@@ -6,7 +6,6 @@ import argparse
 
 from kit.commands.common import open_kit, user_of
 from kit.errors import NotFound
-from kit.tools import parse_day
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -17,6 +16,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.tools import parse_day
+
     async with open_kit(args, with_embedder=False) as kit:
         user = user_of(args, kit)
         if args.date is None:

@@ -7,8 +7,6 @@ from pathlib import Path
 
 from kit.commands.common import embed_pending, open_kit, user_of
 from kit.commands.progress import progress
-from kit.portability.importer import check_jsonl, iter_jsonl
-from kit.portability.restore import is_export_file, read_export, restore
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,6 +30,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.portability.importer import check_jsonl, iter_jsonl
+    from kit.portability.restore import is_export_file
+
     if is_export_file(args.file):
         return await _restore(args)
     with progress(f"Checking {args.file.name}"):
@@ -59,6 +60,8 @@ async def run(args: argparse.Namespace) -> int:
 
 async def _restore(args: argparse.Namespace) -> int:
     """A `kit export` document: restored whole, into a namespace that holds nothing yet."""
+    from kit.portability.restore import read_export, restore
+
     document = read_export(args.file)  # checked whole before the database is opened
     async with open_kit(args, with_embedder=not args.no_embed, exclusive=True) as kit:
         user = args.user or document["user_id"]

@@ -10,19 +10,19 @@ kit notes history [NAME] [--json]
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 import sys
 from datetime import tzinfo
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kit.clock import to_iso
 from kit.commands.common import open_kit, print_json, user_of
 from kit.errors import InputError
-from kit.notes.report import added_text
-from kit.notes.store import NoteInfo, NoteRevision, NoteWrite
 from kit.notes.text import MAX_NOTE_BYTES, lines_of, size_text
+
+if TYPE_CHECKING:
+    from kit.notes.store import NoteInfo, NoteRevision, NoteWrite
 
 _QUIET = argparse.SUPPRESS
 
@@ -96,6 +96,10 @@ def _read(file: str, name: str | None) -> tuple[bytes, str]:
 
 
 async def run_add(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from kit.notes.report import added_text
+
     data, file_name = await asyncio.to_thread(_read, args.file, args.name)
     async with open_kit(args, with_embedder=False) as kit:
         written = await kit.add_note(
@@ -164,6 +168,8 @@ async def run_show(args: argparse.Namespace) -> int:
 
 
 async def run_rm(args: argparse.Namespace) -> int:
+    import asyncio
+
     async with open_kit(args, with_embedder=False) as kit:
         user = user_of(args, kit)
         if not args.erase:

@@ -11,7 +11,6 @@ from kit.clock import local_date
 from kit.commands.common import open_kit, user_of
 from kit.commands.progress import progress
 from kit.errors import InputError, KitError
-from kit.tools import parse_day
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,6 +22,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.tools import parse_day
+
     async with open_kit(args, with_embedder=False, exclusive=True) as kit:
         s = kit.services
         today = local_date(s.clock.now(), s.tz)

@@ -24,6 +24,7 @@ from kit.channels.telegram_config import TOKEN_ENV, allowed_users, api_urls
 from kit.client import LocalClient
 from kit.clock import Clock
 from kit.config import Settings
+from kit.daemon.grace import DEFAULT_GRACE, STEP_TIMEOUT
 from kit.daemon.lock import DataDirLock, store_file_lock
 from kit.daemon.logfile import add_file_log, remove_file_log
 from kit.daemon.notify import sd_notify
@@ -35,9 +36,6 @@ from kit.llm.base import LLM
 from kit.version import kit_version
 
 log = logging.getLogger(__name__)
-
-DEFAULT_GRACE = 10.0  # seconds in-flight replies get to finish on shutdown
-STEP_TIMEOUT = 5.0  # each later teardown step
 
 
 class Component(Protocol):
