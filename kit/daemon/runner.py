@@ -166,6 +166,9 @@ async def _serve(
             try:
                 async with asyncio.timeout(STEP_TIMEOUT):
                     await agent.wait_idle()
+                    # ...and their clients are told so ("shut down before it finished") before
+                    # the connections close: a cut turn's answer is written after it ends.
+                    await server.wait_idle()
             except TimeoutError:
                 log.error("turns did not stop within %.0f s of being cancelled", STEP_TIMEOUT)
         serving.cancel()
