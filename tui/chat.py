@@ -13,9 +13,10 @@ from textual.widgets import Collapsible, Input, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
 from kit.memory.messages import ChatHistory, Message
+from kit.text import plural
 from kit.turn import TurnResult
 from tui.base import MemoryChanged, Pane
-from tui.format import clip, fact_line, plural
+from tui.format import clip, fact_line
 
 HISTORY_LIMIT = 20  # messages shown when a conversation is reopened
 HINT = (
@@ -240,9 +241,7 @@ class ChatPane(Pane):
                 gist = clip(summary.gist, 200) if summary is not None else "(no summary)"
                 lines.append(f"day {day.isoformat()}: {gist}")
         facts_n, days_n = len(result.fact_ids), len(result.days)
-        title = (
-            f"memory used: {facts_n} fact{'s' * (facts_n != 1)}, {days_n} day{'s' * (days_n != 1)}"
-        )
+        title = f"memory used: {plural(facts_n, 'fact')}, {plural(days_n, 'day')}"
         body = Static(
             "\n".join(lines) or "(details unavailable)", markup=False, classes="memory-lines"
         )

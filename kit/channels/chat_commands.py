@@ -15,6 +15,7 @@ from kit.config import CATEGORIES
 from kit.curator.reports import RemReport
 from kit.errors import InputError, NotFound
 from kit.memory.facts import Fact
+from kit.text import plural
 from kit.tools import format_hits, parse_day
 
 HELP = """I'm Kit. Write to me normally and I'll answer, remembering what matters.
@@ -88,7 +89,7 @@ class ChatCommands:
         count = len(await s.messages.on_day(user_id, day))
         if count:
             return (
-                f"{day.isoformat()}: {count} messages but no summary yet; summaries are "
+                f"{day.isoformat()}: {plural(count, 'message')} but no summary yet; summaries are "
                 "written at the end of the day."
             )
         return f"Nothing is recorded for {day.isoformat()}."
@@ -179,13 +180,13 @@ def format_rem_report(report: RemReport) -> str:
     lines = [f"REM finished in {seconds:.0f} s."]
     if report.condensed_days:
         days = ", ".join(d.isoformat() for d in report.condensed_days)
-        lines.append(f"Condensed {len(report.condensed_days)} day(s): {days}")
+        lines.append(f"Condensed {plural(len(report.condensed_days), 'day')}: {days}")
     else:
         lines.append("No days needed condensing.")
-    lines.append(f"Reviewed {report.reviewed_facts} fact(s).")
+    lines.append(f"Reviewed {plural(report.reviewed_facts, 'fact')}.")
     if report.expired_fact_ids:
         ids = ", ".join(f"#{i}" for i in report.expired_fact_ids)
-        lines.append(f"Expired {len(report.expired_fact_ids)} fact(s): {ids}")
+        lines.append(f"Expired {plural(len(report.expired_fact_ids), 'fact')}: {ids}")
     if report.changes:
         lines.append("Changes:")
         lines.extend(f"• {c}" for c in report.changes[:_REPORT_LINES])

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from kit.text import plural
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmd = sub.add_parser(
@@ -43,7 +45,8 @@ async def run(args: argparse.Namespace) -> int:
     )
     print(
         f"Backed up {settings.database_path} to {result.path} ({result.size_bytes:,} bytes: "
-        f"{result.messages} messages, {result.facts} facts, {result.days} days; "
+        f"{plural(result.messages, 'message')}, {plural(result.facts, 'fact')}, "
+        f"{plural(result.days, 'day')}; "
         "integrity check ok)."
     )
     return 0

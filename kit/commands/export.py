@@ -9,6 +9,7 @@ from pathlib import Path
 
 from kit.commands.common import open_kit, user_of
 from kit.commands.progress import progress
+from kit.text import plural
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,8 +48,10 @@ async def run(args: argparse.Namespace) -> int:
     _write(args.output, pieces, force=args.force)
     counts = document["counts"]
     print(
-        f"Exported {counts['facts']} facts ({counts['fact_history']} history entries), "
-        f"{counts['days']} days and {counts['messages']} messages to {args.output}.",
+        f"Exported {plural(counts['facts'], 'fact')} "
+        f"({plural(counts['fact_history'], 'history entry', 'history entries')}), "
+        f"{plural(counts['days'], 'day')} and {plural(counts['messages'], 'message')} "
+        f"to {args.output}.",
         file=sys.stderr,
     )
     return 0

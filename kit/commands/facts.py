@@ -17,6 +17,7 @@ from kit.clock import to_iso
 from kit.commands.common import open_kit, print_json, user_of
 from kit.commands.fact_changes import register_actions
 from kit.errors import InputError
+from kit.text import plural
 
 if TYPE_CHECKING:
     from kit.curator.records import PassRecord
@@ -168,7 +169,7 @@ async def run_expire(args: argparse.Namespace) -> int:
         print_json({"category": args.category, "expired_fact_ids": ids})
     elif ids:
         print(
-            f"Retired {len(ids)} expired {args.category} fact(s): "
+            f"Retired {plural(len(ids), f'expired {args.category} fact')}: "
             + ", ".join(f"#{i}" for i in ids)
         )
     else:

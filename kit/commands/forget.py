@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from kit.commands.common import open_kit, user_of
 from kit.daemon.lock import AlreadyRunning, DataDirLock
 from kit.errors import InputError
+from kit.text import plural
 
 if TYPE_CHECKING:
     from kit.memory.forget_plan import ForgetReport, Sample
@@ -63,18 +64,18 @@ def scope_of(args: argparse.Namespace) -> ForgetScope:
 
 def _summary(report: ForgetReport) -> str:
     parts = [
-        f"{report.messages_removed} messages",
-        f"{report.facts_forgotten} facts",
-        f"{report.days_removed} day summaries",
+        plural(report.messages_removed, "message"),
+        plural(report.facts_forgotten, "fact"),
+        plural(report.days_removed, "day summary", "day summaries"),
     ]
     if report.facts_unmerged:
         parts.append(f"{report.facts_unmerged} merged-in facts restored on their own")
     if report.days_rewritten:
-        parts.append(f"{report.days_rewritten} day summaries rewritten")
+        parts.append(f"{plural(report.days_rewritten, 'day summary', 'day summaries')} rewritten")
     if report.conversation_summaries_rewritten:
         parts.append(f"{report.conversation_summaries_rewritten} conversation summaries rewritten")
     if report.reminders_removed:
-        parts.append(f"{report.reminders_removed} reminders")
+        parts.append(plural(report.reminders_removed, "reminder"))
     if report.note_versions_erased:
         parts.append(
             f"{report.note_versions_erased} note versions (whole documents; "

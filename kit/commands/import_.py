@@ -7,6 +7,7 @@ from pathlib import Path
 
 from kit.commands.common import embed_pending, open_kit, user_of
 from kit.commands.progress import progress
+from kit.text import plural
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,15 +47,15 @@ async def run(args: argparse.Namespace) -> int:
             )
         present = total - added
         if not present:
-            print(f"Imported {added} messages from {args.file}.")
+            print(f"Imported {plural(added, 'message')} from {args.file}.")
         else:
             print(
-                f"{present:,} messages from {args.file} already present, {added:,} new"
+                f"{plural(present, 'message')} from {args.file} already present, {added:,} new"
                 + (" (nothing imported)." if not added else " (imported).")
             )
         if not args.no_embed and kit.services.vectors.available:
             embedded = await embed_pending(kit)
-            print(f"Embedded {embedded} items; they are searchable now.")
+            print(f"Embedded {plural(embedded, 'item')}; they are searchable now.")
     return 0
 
 
@@ -67,13 +68,14 @@ async def _restore(args: argparse.Namespace) -> int:
         user = args.user or document["user_id"]
         result = await restore(kit.services.db, document, user)
         print(
-            f"Restored the memory of {user!r} from {args.file}: {result.facts} facts "
-            f"({result.history} history entries), {result.days} days, {result.messages} "
-            f"messages in {result.conversations} conversations, {result.passes} passes, "
-            f"{result.notes} notes"
+            f"Restored the memory of {user!r} from {args.file}: {plural(result.facts, 'fact')} "
+            f"({plural(result.history, 'history entry', 'history entries')}), "
+            f"{plural(result.days, 'day')}, {plural(result.messages, 'message')} in "
+            f"{plural(result.conversations, 'conversation')}, "
+            f"{plural(result.passes, 'pass', 'passes')}, {plural(result.notes, 'note')}"
             + (" (ids renumbered: they were taken here)." if result.renumbered else ".")
         )
         if not args.no_embed and kit.services.vectors.available:
             embedded = await embed_pending(kit)
-            print(f"Embedded {embedded} items; they are searchable now.")
+            print(f"Embedded {plural(embedded, 'item')}; they are searchable now.")
     return 0

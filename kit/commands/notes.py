@@ -20,6 +20,7 @@ from kit.clock import to_iso
 from kit.commands.common import open_kit, print_json, user_of
 from kit.errors import InputError
 from kit.notes.text import MAX_NOTE_BYTES, lines_of, size_text
+from kit.text import plural
 
 if TYPE_CHECKING:
     from kit.notes.store import NoteInfo, NoteRevision, NoteWrite
@@ -130,7 +131,7 @@ async def run_list(args: argparse.Namespace) -> int:
         print("No notes yet. Add one with `kit notes add FILE`.")
     for note in notes:
         updated = note.updated_at.astimezone(tz).strftime("%Y-%m-%d")
-        size = f"{note.lines:,} lines"
+        size = plural(note.lines, "line")
         print(f"{note.name:<24} {size:>12}  {updated}  {note.description}")
     return 0
 
@@ -192,7 +193,7 @@ async def run_rm(args: argparse.Namespace) -> int:
         erased = await kit.erase_note(args.name, user=user, actor="owner")
         kit.services.vectors.forget_cache(user)
     print(
-        f"Erased {erased.versions} version(s) ({size_text(erased.bytes)}) of that note. "
+        f"Erased {plural(erased.versions, 'version')} ({size_text(erased.bytes)}) of that note. "
         "A record that an erase happened (when and how much, never what) was kept."
     )
     return 0
@@ -217,9 +218,9 @@ def _revision_line(r: NoteRevision, tz: tzinfo) -> str:
     name = r.name or "(erased)"
     detail = []
     if r.operation in ("add", "replace", "remove"):
-        detail.append(f"{r.lines:,} lines, {size_text(r.bytes)}")
+        detail.append(f"{plural(r.lines, 'line')}, {size_text(r.bytes)}")
     if r.withheld:
-        detail.append(f"{r.withheld} secret(s) withheld")
+        detail.append(f"{plural(r.withheld, 'secret')} withheld")
     if r.source:
         detail.append(r.source)
     if r.operation in ("add", "replace"):

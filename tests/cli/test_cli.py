@@ -175,7 +175,10 @@ def test_history_of_a_day_with_messages_but_no_summary(
     main(["import", str(_jsonl(env / "a.jsonl", GOOD))])
     capsys.readouterr()
     assert main(["history", "2023-05-08"]) == 2
-    assert "2 messages but no summary yet" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "2 messages but no summary yet" in err
+    # a finished day: the command that writes its summary now, with that date
+    assert "`kit summarize --date 2023-05-08` writes it now" in err
 
 
 def test_facts_json_lists_facts(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
