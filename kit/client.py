@@ -300,14 +300,14 @@ class LocalClient:
 
     async def remember(self, fact: str, *, category: str = "person", subject: str = "") -> Fact:
         """Store a fact the owner asked to keep, screened like the chat's `remember` (one
-        sentence, no secrets)."""
+        sentence, no secrets); the same text as an active fact returns that fact."""
         content, subject = clean_text(fact).strip(), clean_text(subject).strip()
         if not content:
             raise InputError("Not stored: the fact is empty; say it in one sentence")
         screen_fact(content, subject)
         check_category(category)
         s = self._services
-        stored = await s.facts.add(
+        stored, added = await s.facts.add_unless_known(
             self._user,
             category=category,
             content=content,
@@ -317,7 +317,8 @@ class LocalClient:
                 actor="remember", reason="the owner asked to remember it, through a Kit client"
             ),
         )
-        s.background.notify()  # embed it: searchable by meaning, not only by its words
+        if added:
+            s.background.notify()  # embed it: searchable by meaning, not only by its words
         return stored
 
     async def memory_index(self) -> str:
