@@ -40,6 +40,7 @@ COMMANDS = (
     "reminders",
     "notes",
     "mcp",
+    "service",
 )
 
 # Subcommands that live outside kit/ because they wire kit to scheduler/ or tui/ (which kit
