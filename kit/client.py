@@ -142,6 +142,11 @@ class KitClient(Protocol):
 
     async def memory_index(self) -> str: ...
 
+    async def command(self, text: str, *, conversation: str = "terminal") -> str:
+        """A chat's slash command (kit/channels/chat_commands.py), e.g. "/facts people": its
+        reply as text. Nothing is stored and no model is asked (except /rem's)."""
+        ...
+
 
 class LocalClient:
     """`KitClient` on an in-process `Kit`: what `kit chat`, `kit rem` and the TUI use when no
@@ -323,6 +328,12 @@ class LocalClient:
 
     async def memory_index(self) -> str:
         return await self.kit.memory_index(user=self._user)
+
+    async def command(self, text: str, *, conversation: str = "terminal") -> str:
+        from kit.channels.chat_commands import ChatCommands
+
+        commands = ChatCommands(self.kit.services, channel=conversation)
+        return await commands.dispatch(self._user, clean_text(text))
 
     async def status(self) -> Status:
         s = self._services

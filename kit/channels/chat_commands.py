@@ -1,6 +1,8 @@
-"""Slash commands a chat channel offers (/history, /facts, /search, /pin, /unpin, /forget, /rem,
-/help). /pin, /unpin and /forget are the owner's own changes (kit/curator/owner.py): each an
-undoable pass, on the sender's own memory only.
+"""Slash commands every chat offers — Telegram, `kit chat` and the TUI's chat, declared once
+here (/history, /facts, /search, /pin, /unpin, /forget, /rem, /reminders, /help). /pin, /unpin
+and /forget are the owner's own changes (kit/curator/owner.py): each an undoable pass, on the
+sender's own memory only. `kit chat` and the TUI reach them through `KitClient.command`
+(through the daemon when one runs); Telegram registers each with its Bot API menu.
 
 Transport-free: each takes the Kit user and the text after the command and returns the reply
 as plain text, or raises a KitError whose message the channel shows as it is.
@@ -8,6 +10,8 @@ as plain text, or raises a KitError whose message the channel shows as it is.
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Awaitable, Callable
 
 from kit.app import Services
@@ -43,6 +47,26 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("help", "what Kit can do"),
 )
 
+# A line is a command when its first word is a slash and a name: "/facts people", not
+# "/etc/hosts is broken" (that is a message).
+_COMMAND = re.compile(r"/([A-Za-z_]+)(?:@\S+)?(?=\s|$)")
+
+
+def command_name(text: str) -> str | None:
+    """The command a chat line starts with ("/Facts x" -> "facts"), or None for a message."""
+    match = _COMMAND.match(text.lstrip())
+    return match.group(1).lower() if match else None
+
+
+def unknown_command(name: str) -> str:
+    """What an unknown /name gets: the closest command names, and where the list is."""
+    names = [n for n, _ in COMMANDS]
+    close = difflib.get_close_matches(name.lower(), names, n=2, cutoff=0.6)
+    guess = " or ".join(f"/{c}" for c in close)
+    hint = f" Did you mean {guess}?" if close else ""
+    return f"I don't know /{name}.{hint} /help lists what I can do."
+
+
 _DAYS_LISTED = 14
 _REPORT_LINES = 20
 _SEARCH_HITS = 15
@@ -68,6 +92,18 @@ class ChatCommands:
         }
         assert list(handlers) == [name for name, _ in COMMANDS]
         return handlers
+
+    async def dispatch(self, user_id: str, text: str) -> str:
+        """Run the command `text` starts with (`command_name(text)` must not be None); an
+        unknown one gets `unknown_command`'s answer."""
+        name = command_name(text)
+        if name is None:
+            raise InputError(f"not a command: {text[:40]!r}; commands start with /, e.g. /help")
+        run = self.table().get(name)
+        if run is None:
+            return unknown_command(name)
+        _, _, arg = text.lstrip().partition(" ")
+        return await run(user_id, arg)
 
     async def help(self, user_id: str, arg: str) -> str:
         return HELP.format(categories=", ".join(CATEGORIES))

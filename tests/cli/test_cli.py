@@ -328,3 +328,21 @@ def test_context_shows_sections_scores_and_stages_and_writes_nothing(
     assert database.read_bytes() == before
     assert main(["context", "--raw", "support"]) == 0
     assert capsys.readouterr().out.startswith("You are Kit")
+
+
+def test_chat_answers_slash_commands_like_telegram_without_a_model(
+    env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`kit chat` used to send /help to the model (issue 20); no key is set here, so any line
+    that reached the model would fail."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("/help\n/facts\n/serch coffee\n/forget 99\n"))
+    assert main(["chat"]) == 0
+    captured = capsys.readouterr()
+    assert "/history [date]" in captured.out and "/search <query>" in captured.out
+    assert "No facts yet." in captured.out
+    assert "I don't know /serch. Did you mean /search?" in captured.out
+    assert "kit: there is no fact #99; /facts shows the ids" in captured.err
+    with sqlite3.connect(env / "data" / "kit.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0

@@ -191,7 +191,7 @@ def test_facts_expire_retires_what_rem_held_back(
     assert "`kit facts expire projects` retires them" in out
     code, out, _ = run(capsys, "facts", "expire", "projects")
     assert code == 0
-    assert out.strip() == "Retired 3 expired projects fact(s): " + ", ".join(f"#{i}" for i in ids)
+    assert out.strip() == "Retired 3 expired projects facts: " + ", ".join(f"#{i}" for i in ids)
     code, out, _ = run(capsys, "facts", "expire", "projects")
     assert out.strip() == "No projects fact is past its expiry."
     with pytest.raises(SystemExit) as bad:

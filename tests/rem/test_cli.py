@@ -55,7 +55,7 @@ def test_summarize_writes_each_missing_day_and_history_reads_it(
     assert main(["summarize"]) == 0
     out = capsys.readouterr().out
     assert "2023-05-08: summary written (2 messages)" in out
-    assert "2023-05-09: summary written (1 messages)" in out
+    assert "2023-05-09: summary written (1 message)" in out
     assert main(["summarize"]) == 0
     assert "already has its summary" in capsys.readouterr().out
     assert main(["history", "2023-05-08"]) == 0
