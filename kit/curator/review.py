@@ -297,7 +297,7 @@ class StaleReview:
                 raise LLMOutputError(f"the model did not call {TOOL_NAME} exactly once")
             ops = parse_review(calls[0].input, batch, now, self._tz)
         except LLMOutputError as exc:
-            log.warning("REM review of %s facts for %s rejected: %s", category, user_id, exc)
+            log.info("REM review of %s facts for %s rejected: %s", category, user_id, exc)
             result.rejected.append(f"review {category}: {exc}")
             return
         if ops:

@@ -68,7 +68,10 @@ def test_summarize_reports_a_rejected_answer_and_exits_1(
     server.queue_text("I'm sorry, I can't help with that.")
     capsys.readouterr()
     assert main(["summarize", "--date", "2023-05-08"]) == 1
-    assert "not written, the model's answer was rejected" in capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert "not written, the model's answer was rejected" in out
+    # said once: the command reports it, the log does not repeat it on the terminal (issue 20)
+    assert (out + err).count("was a refusal") == 1
 
 
 def test_rem_dry_run_json_then_rem_then_last(
