@@ -21,6 +21,7 @@ from kit.version import kit_version
 
 # One module per subcommand, each with register(subparsers) setting `func`.
 COMMANDS = (
+    "init",
     "chat",
     "search",
     "context",
