@@ -52,11 +52,18 @@ class RedactSecrets(logging.Filter):
         return True
 
 
+class _TerminalHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Kit's stderr handler: one per process, however often set up (each `kit` run in one
+    process, as the tests do, used to add another, and every record was printed again)."""
+
+
 def setup_logging(verbose: bool = False) -> logging.Handler:
-    handler = logging.StreamHandler()
+    handler = _TerminalHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(RedactSecrets())
     root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h, _TerminalHandler)]:
+        root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
     for noisy in (

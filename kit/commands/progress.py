@@ -97,7 +97,10 @@ def _logs_to(stream: TextIO, *, instead_of: TextIO) -> Iterator[None]:
     handlers = [
         h
         for h in logging.getLogger().handlers
-        if type(h) is logging.StreamHandler and h.stream is instead_of and stream is not instead_of
+        if isinstance(h, logging.StreamHandler)
+        and not isinstance(h, logging.FileHandler)
+        and h.stream is instead_of
+        and stream is not instead_of
     ]
     for handler in handlers:
         handler.setStream(stream)

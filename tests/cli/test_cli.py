@@ -346,3 +346,15 @@ def test_chat_answers_slash_commands_like_telegram_without_a_model(
     assert "kit: there is no fact #99; /facts shows the ids" in captured.err
     with sqlite3.connect(env / "data" / "kit.db") as db:
         assert db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
+
+
+def test_running_kit_twice_in_one_process_keeps_one_terminal_log_handler(env: Path) -> None:
+    """Each run used to add a stderr handler, so a second run printed every warning twice."""
+    import logging
+
+    from kit.logs import setup_logging
+
+    setup_logging()
+    setup_logging(verbose=True)
+    ours = [h for h in logging.getLogger().handlers if type(h).__name__ == "_TerminalHandler"]
+    assert len(ours) == 1
