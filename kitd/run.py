@@ -42,8 +42,8 @@ async def run(args: argparse.Namespace) -> int:
     if not os.environ.get(API_KEY_ENV, "").strip():
         raise ConfigError(
             f"{API_KEY_ENV} is not set; the daemon needs it to answer. Export your Anthropic "
-            "API key (for systemd: put it in ~/.config/kit/env, see contrib/kit.service) "
-            "and run `kit run` again"
+            "API key (`kit init` sets Kit up; for systemd the key goes in ~/.config/kit/env, "
+            "see `kit service install`) and run `kit run` again"
         )
     logging.getLogger().setLevel(logging.DEBUG if args.verbose else logging.INFO)
     await run_daemon(settings, components=[ScheduledJobs], grace=args.shutdown_grace)
