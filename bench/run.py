@@ -1,6 +1,6 @@
 """Run every benchmark and print one table: speed, size and cost of Kit's memory.
 
-    python bench/run.py [--quick] [--only sandwich tokens ...] [--json OUT]
+    python bench/run.py [--quick] [--only sandwich tokens startup ...] [--json OUT]
 
 --quick uses small sizes (seconds, for CI); the full run takes several minutes on 2 cores
 (most of it writing 100k facts and messages for the largest sandwich, and on the first run
@@ -35,6 +35,7 @@ BENCHMARKS = (
     "context_recall",
     "footprint",
     "mcp_roundtrip",
+    "startup",
 )
 
 

@@ -7,7 +7,6 @@ half-written because every multi-row change is one transaction.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import difflib
 import importlib
@@ -24,6 +23,7 @@ from kit.version import kit_version
 
 # One module per subcommand, each with register(subparsers) setting `func`.
 COMMANDS = (
+    "init",
     "chat",
     "search",
     "context",
@@ -44,6 +44,7 @@ COMMANDS = (
     "reminders",
     "notes",
     "mcp",
+    "service",
 )
 
 # Subcommands that live outside kit/ because they wire kit to scheduler/ or tui/ (which kit
@@ -124,7 +125,9 @@ def _terminal_safe() -> Iterator[None]:
 
 
 def _run_safely(argv: Sequence[str] | None) -> int:
-    args = parser().parse_args(argv)
+    args = parser().parse_args(argv)  # --help and --version end here, before asyncio loads
+    import asyncio
+
     setup_logging(args.verbose)
     if not args.verbose:
         logging.getLogger().setLevel(logging.WARNING)

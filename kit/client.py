@@ -147,6 +147,11 @@ class KitClient(Protocol):
 
     async def memory_index(self) -> str: ...
 
+    async def command(self, text: str, *, conversation: str = "terminal") -> str:
+        """A chat's slash command (kit/channels/chat_commands.py), e.g. "/facts people": its
+        reply as text. Nothing is stored and no model is asked (except /rem's)."""
+        ...
+
 
 class LocalClient:
     """`KitClient` on an in-process `Kit`: what `kit chat`, `kit rem` and the TUI use when no
@@ -305,14 +310,14 @@ class LocalClient:
 
     async def remember(self, fact: str, *, category: str = "person", subject: str = "") -> Fact:
         """Store a fact the owner asked to keep, screened like the chat's `remember` (one
-        sentence, no secrets)."""
+        sentence, no secrets); the same text as an active fact returns that fact."""
         content, subject = clean_text(fact).strip(), clean_text(subject).strip()
         if not content:
             raise InputError("Not stored: the fact is empty; say it in one sentence")
         screen_fact(content, subject)
         check_category(category)
         s = self._services
-        stored = await s.facts.add(
+        stored, added = await s.facts.add_unless_known(
             self._user,
             category=category,
             content=content,
@@ -322,11 +327,18 @@ class LocalClient:
                 actor="remember", reason="the owner asked to remember it, through a Kit client"
             ),
         )
-        s.background.notify()  # embed it: searchable by meaning, not only by its words
+        if added:
+            s.background.notify()  # embed it: searchable by meaning, not only by its words
         return stored
 
     async def memory_index(self) -> str:
         return await self.kit.memory_index(user=self._user)
+
+    async def command(self, text: str, *, conversation: str = "terminal") -> str:
+        from kit.channels.chat_commands import ChatCommands
+
+        commands = ChatCommands(self.kit.services, channel=conversation)
+        return await commands.dispatch(self._user, clean_text(text))
 
     async def status(self) -> Status:
         s = self._services

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from kit.choices import CATEGORIES as CATEGORIES  # re-exported: where settings find them
+from kit.choices import FILTERS as FILTERS
 from kit.errors import ConfigError
 from kit.files import check_private_dir
 
-FILTERS = ("none", "model")
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-CATEGORIES = ("person", "people", "preferences", "projects", "technical", "entities", "workflows")
 
 
 @dataclass(frozen=True)
@@ -192,12 +192,24 @@ def load_settings(
         raise ConfigError(f"{path}: config file not found; check the path or drop --config")
     chosen_dir = data_dir or os.environ.get("KIT_DATA_DIR")
     settings = parse_settings(raw, source=str(path))
+    if raw:
+        settings = _relative_to(settings, path.resolve().parent)
     folder = Path(chosen_dir).expanduser() if chosen_dir else settings.data_dir
     if check_data_dir:
         check_private_dir(folder)  # every command reads its settings first: one rule for all
     return dataclasses.replace(
         settings, data_dir=folder, config_path=path if path.exists() else None
     )
+
+
+def _relative_to(settings: Settings, folder: Path) -> Settings:
+    """A relative embedding.model_path is read against the file's folder, not wherever Kit
+    was started (a systemd unit starts it in /). (storage.url's SQLite path is absolute.)"""
+    model_path = settings.embedding.model_path
+    if not model_path or Path(model_path).expanduser().is_absolute():
+        return settings
+    embedding = dataclasses.replace(settings.embedding, model_path=str(folder / model_path))
+    return dataclasses.replace(settings, embedding=embedding)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -10,8 +10,6 @@ from __future__ import annotations
 import logging
 import os
 
-from kit.secrets import withhold_secrets
-
 SECRET_ENV_VARS = ("ANTHROPIC_API_KEY", "TELEGRAM_BOT_TOKEN")
 
 
@@ -34,6 +32,10 @@ class RedactSecrets(logging.Filter):
         return [s for s in values if len(s) >= 6]
 
     def _redact(self, text: str) -> str:
+        # Imported at the first record, not with this module: the detector's provider plugins
+        # and word lists cost more than `kit --help` may (kit/cli.py sets logging up first).
+        from kit.secrets import withhold_secrets
+
         for secret in self._known():
             text = text.replace(secret, "[redacted]")
         return withhold_secrets(text)
@@ -50,11 +52,18 @@ class RedactSecrets(logging.Filter):
         return True
 
 
+class _TerminalHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Kit's stderr handler: one per process, however often set up (each `kit` run in one
+    process, as the tests do, used to add another, and every record was printed again)."""
+
+
 def setup_logging(verbose: bool = False) -> logging.Handler:
-    handler = logging.StreamHandler()
+    handler = _TerminalHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(RedactSecrets())
     root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h, _TerminalHandler)]:
+        root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
     for noisy in (

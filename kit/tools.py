@@ -301,7 +301,7 @@ class Tools:
             )
         screen_fact(content, subject)
         category = str(args.get("category") or "person")
-        fact = await self._facts.add(
+        fact, added = await self._facts.add_unless_known(
             user_id,
             category=category,
             content=content,
@@ -313,4 +313,9 @@ class Tools:
                 source_message_ids=(message_id,),
             ),
         )
+        if not added:  # the owner said it again: one fact, not two
+            return ToolOutcome(
+                f"Already remembered as fact #{fact.id} ({fact.category}); nothing new stored.",
+                fact_ids=[fact.id],
+            )
         return ToolOutcome(f"Stored as fact #{fact.id} ({fact.category}).", fact_ids=[fact.id])

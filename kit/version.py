@@ -1,12 +1,12 @@
-"""Which Kit this is: the installed package's version (for logs and for MCP clients)."""
+"""Which Kit this is (for `kit --version`, logs and MCP clients).
+
+The one place the version is written: pyproject.toml reads it from here at build time, so
+`importlib.metadata` (20 ms at every start) is not needed to know it."""
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+VERSION = "0.1.0"
 
 
 def kit_version() -> str:
-    try:
-        return version("kit-assistant")
-    except PackageNotFoundError:  # run from a source tree that was never installed
-        return "unknown (not installed; pip install -e .)"
+    return VERSION

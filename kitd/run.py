@@ -1,35 +1,14 @@
 """`kit run`: run Kit as a daemon until SIGTERM/SIGINT (see kit/daemon/runner.py), with the
-scheduler as one of its components."""
+scheduler as one of its components (kitd/scheduled.py)."""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import os
 
-from kit.app import API_KEY_ENV, Services
-from kit.config import load_settings
-from kit.daemon.runner import DEFAULT_GRACE, STEP_TIMEOUT, run_daemon
+from kit.daemon.grace import DEFAULT_GRACE
 from kit.errors import ConfigError, InputError
-from scheduler import KitScheduler
-
-
-class ScheduledJobs:
-    """The scheduler as a daemon component: started in the daemon's TaskGroup, shut down
-    (bounded) when the daemon cancels it."""
-
-    name = "scheduler"
-
-    def __init__(self, services: Services) -> None:
-        self._scheduler = KitScheduler(services)
-
-    async def run(self) -> None:
-        try:
-            await self._scheduler.start()
-            await asyncio.Event().wait()  # until cancelled; APScheduler fires meanwhile
-        finally:
-            await self._scheduler.shutdown(grace_seconds=STEP_TIMEOUT)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -51,14 +30,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    # The core and the scheduler load here, not when the parser is built (kit --help).
+    from kit.app import API_KEY_ENV
+    from kit.config import load_settings
+    from kit.daemon.runner import run_daemon
+    from kitd.scheduled import ScheduledJobs
+
     if args.shutdown_grace < 0:
         raise InputError("--shutdown-grace must be zero or more seconds")
     settings = load_settings(args.config, args.data_dir)
     if not os.environ.get(API_KEY_ENV, "").strip():
         raise ConfigError(
             f"{API_KEY_ENV} is not set; the daemon needs it to answer. Export your Anthropic "
-            "API key (for systemd: put it in ~/.config/kit/env, see contrib/kit.service) "
-            "and run `kit run` again"
+            "API key (`kit init` sets Kit up; for systemd the key goes in ~/.config/kit/env, "
+            "see `kit service install`) and run `kit run` again"
         )
     logging.getLogger().setLevel(logging.DEBUG if args.verbose else logging.INFO)
     await run_daemon(settings, components=[ScheduledJobs], grace=args.shutdown_grace)

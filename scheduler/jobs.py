@@ -16,6 +16,7 @@ from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from kit.app import Services
+from kit.text import plural
 from scheduler.fire_times import daily_at
 
 SWEEP_MINUTES = 5  # a conversation idle for curation.idle_minutes is curated within this
@@ -39,8 +40,9 @@ class JobSpec:
 
 async def daily_summary(services: Services, now: datetime, scheduled_for: datetime | None) -> str:
     run = await services.summarizer.day_end(now, scheduled_for=scheduled_for)
+    written = plural(len(run.written), "day summary", "day summaries")
     return (
-        f"{len(run.written)} day summaries written, {len(run.rejected)} rejected, "
+        f"{written} written, {len(run.rejected)} rejected, "
         f"{len(run.waiting)} waiting (failed lately or held)"
     )
 
@@ -50,8 +52,9 @@ async def rem(services: Services, now: datetime, scheduled_for: datetime | None)
     condensed = sum(len(r.condensed_days) for r in reports)
     changes = sum(len(r.changes) for r in reports)
     rejected = sum(len(r.rejected) for r in reports)
-    return f"REM for {len(reports)} user(s): {condensed} days condensed, {changes} changes, " + (
-        f"{rejected} rejected"
+    return (
+        f"REM for {plural(len(reports), 'user')}: {plural(condensed, 'day')} condensed, "
+        f"{plural(changes, 'change')}, {rejected} rejected"
     )
 
 
@@ -59,7 +62,7 @@ async def curation_sweep(services: Services, now: datetime, scheduled_for: datet
     # One sweep at a time across workers: two would curate the same conversation twice.
     async with services.leases.holding("curation_sweep", label="the curation sweep"):
         passes = await services.curator.sweep_idle(now)
-    return f"{passes} curation pass(es)"
+    return plural(passes, "curation pass", "curation passes")
 
 
 async def embedding_backfill(
@@ -67,7 +70,7 @@ async def embedding_backfill(
 ) -> str:
     async with services.leases.holding("embedding_backfill", label="the embedding backfill"):
         embedded = await services.vectors.backfill()
-    return f"{embedded} item(s) embedded"
+    return f"{plural(embedded, 'item')} embedded"
 
 
 def kit_jobs(services: Services) -> tuple[JobSpec, ...]:

@@ -4,7 +4,10 @@ Where the server comes from:
   - KIT_TEST_POSTGRES_URL=postgresql://user@host:port/db: a server you run (with pgvector);
     the tests create and drop databases named kit_test_* through it;
   - otherwise pgserver (a pip-installed private PostgreSQL with pgvector, in `.[dev]`), started
-    in a temporary folder on first use and stopped at the end of the session.
+    in a temporary folder on first use and stopped at the end of the session; with parallel
+    workers (pytest-xdist) each worker has its own. A watchdog (tests/pg_watchdog.py) stops it
+    and removes its folder when the process that started it is gone without stopping it
+    (pytest killed or interrupted): a test server never outlives its run.
 A test that cannot get a server FAILS (in CI too): the PostgreSQL store is tested or the run
 is red. A developer without one can opt out explicitly with KIT_TEST_POSTGRES=skip; the
 PostgreSQL variants then skip, saying so.
@@ -21,6 +24,8 @@ import itertools
 import os
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
 import warnings
 from collections.abc import Callable, Coroutine, Iterator
@@ -54,6 +59,7 @@ class TestServer:
     base: str  # URL of the maintenance database
     _server: object | None = None  # pgserver's handle (kept alive: it stops with it)
     pgdata: Path | None = None  # known for pgserver's own server (its pg_hba.conf)
+    watchdog: subprocess.Popen[bytes] | None = None  # stops it if this process dies first
 
     def target(self) -> Path | tuple[str, int]:
         """Where a proxy reaches the server: its unix socket, or its host and port."""
@@ -95,6 +101,8 @@ def stop(server: TestServer) -> None:
     """Stop pgserver's server (and remove its data); a server you run is left running."""
     if server._server is not None:
         server._server.cleanup()  # type: ignore[attr-defined]
+    if server.watchdog is not None:
+        server.watchdog.wait(timeout=60)  # it leaves as soon as it sees the server gone
 
 
 def start(folder: Path) -> TestServer:
@@ -109,8 +117,26 @@ def start(folder: Path) -> TestServer:
             handle = _pgserver(pgserver, folder)
         uri = handle.get_uri()  # postgresql://postgres:@/postgres?host=/socket/dir
         server = TestServer(uri.replace("postgres:@", "postgres@", 1), handle, handle.pgdata)
+        server.watchdog = _watch(Path(handle.pgdata), folder.parent)
     _run(lambda: _make_template(server))
     return server
+
+
+def _watch(pgdata: Path, folder: Path) -> subprocess.Popen[bytes]:
+    """The watchdog for this process's server (tests/pg_watchdog.py), in its own session."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            str(Path(__file__).with_name("pg_watchdog.py")),
+            str(os.getpid()),
+            str(pgdata),
+            str(folder),
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
 
 def _pgserver(pgserver: Any, folder: Path) -> Any:

@@ -9,9 +9,10 @@ from typing import cast
 from textual.dom import DOMNode
 
 from kit.memory.facts import Fact
+from kit.text import plural
 from tui.base import KitHost, MemoryChanged, start_work
 from tui.dialogs import Confirm
-from tui.format import fact_details, plural
+from tui.format import fact_details
 
 
 def ask_deactivate(node: DOMNode, fact: Fact) -> None:

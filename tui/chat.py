@@ -12,15 +12,17 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Collapsible, Input, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
+from kit.channels.chat_commands import command_name
 from kit.memory.messages import ChatHistory, Message
+from kit.text import plural
 from kit.turn import TurnResult
 from tui.base import MemoryChanged, Pane
-from tui.format import clip, fact_line, plural
+from tui.format import clip, fact_line
 
 HISTORY_LIMIT = 20  # messages shown when a conversation is reopened
 HINT = (
     "Talk to Kit. It answers from what it remembers; a note under each reply shows which "
-    "memories it used (ctrl+o opens the latest)."
+    "memories it used (ctrl+o opens the latest). /help lists the commands."
 )
 
 
@@ -86,6 +88,10 @@ class Reply(Vertical):
     @property
     def body(self) -> Markdown:
         return self.query_one(Markdown)
+
+
+class CommandAnswer(Static):
+    """What a slash command answered (/help, /facts ...): shown, never sent to the model."""
 
 
 class MemoryNote(Collapsible):
@@ -171,7 +177,22 @@ class ChatPane(Pane):
             return
         self.prompt.remember(text)
         self.prompt.value = ""
+        if command_name(text) is not None:
+            self.work(self._command, text, group="chat")
+            return
         await self.send(text)
+
+    async def _command(self, text: str) -> None:
+        """A slash command, as Telegram and `kit chat` answer it (kit/channels/chat_commands.py)."""
+        await self._history_settled.wait()
+        answer: str | None = None
+        with self.kit_app.reporting():
+            answer = await self.client.command(text, conversation=self.conversation)
+        said = Said(text, markup=False, classes="said")
+        shown = CommandAnswer(answer or "(no answer; see the notification)", markup=False)
+        await self.transcript.mount_all([said, shown])
+        self.transcript.scroll_end(animate=False)
+        self.post_message(MemoryChanged())  # /pin, /forget, /rem change what other panes show
 
     async def send(self, text: str) -> None:
         """Start the turn in a worker: it shows the owner's message, then the reply."""
@@ -240,9 +261,7 @@ class ChatPane(Pane):
                 gist = clip(summary.gist, 200) if summary is not None else "(no summary)"
                 lines.append(f"day {day.isoformat()}: {gist}")
         facts_n, days_n = len(result.fact_ids), len(result.days)
-        title = (
-            f"memory used: {facts_n} fact{'s' * (facts_n != 1)}, {days_n} day{'s' * (days_n != 1)}"
-        )
+        title = f"memory used: {plural(facts_n, 'fact')}, {plural(days_n, 'day')}"
         body = Static(
             "\n".join(lines) or "(details unavailable)", markup=False, classes="memory-lines"
         )

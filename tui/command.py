@@ -12,11 +12,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from kit.clock import resolve_timezone
-from kit.config import load_settings
-from kit.daemon.follow import Follower
-from kit.daemon.logfile import add_file_log, remove_file_log
-
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmd = sub.add_parser(
@@ -38,6 +33,8 @@ def tui_log_path(data_dir: Path) -> Path:
 @contextmanager
 def logs_to_file(path: Path) -> Iterator[None]:
     """While the UI owns the terminal, log lines go to a file instead of over the screen."""
+    from kit.daemon.logfile import add_file_log, remove_file_log
+
     root = logging.getLogger()
     terminal = [
         h
@@ -56,7 +53,11 @@ def logs_to_file(path: Path) -> Iterator[None]:
 
 
 async def run(args: argparse.Namespace) -> int:
-    from tui.app import KitApp  # Textual loads only when the UI is asked for
+    # Textual and the core load only when the UI is asked for (not for kit --help).
+    from kit.clock import resolve_timezone
+    from kit.config import load_settings
+    from kit.daemon.follow import Follower
+    from tui.app import KitApp
 
     settings = load_settings(args.config, args.data_dir)
     tz = resolve_timezone(settings.schedule.timezone)

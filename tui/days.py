@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from kit.errors import InputError
 from kit.memory.days import Day
+from kit.text import plural
 from tui.base import Pane
 from tui.dialogs import Ask
 from tui.format import clip, day_title, when
@@ -94,7 +95,7 @@ class DaysPane(Pane):
             return
         self.shown = day
         version = "detailed" if self.detailed else "condensed"
-        header = f"{day_title(day)} · {version} · {summary.message_count} messages"
+        header = f"{day_title(day)} · {version} · {plural(summary.message_count, 'message')}"
         if summary.condensed_at is not None:
             header += f" · condensed {when(summary.condensed_at, self.tz)}"
         text = summary.detailed if self.detailed else summary.condensed

@@ -22,9 +22,21 @@ from tui.fact_history import FactHistoryScreen
 from tui.format import clip, fact_line, on_day, pass_line
 
 # Columns beside the fact's text, with their widths; the text gets what is left.
-FIXED_COLUMNS = (("#", 4), ("category", 11), ("conf", 4), ("expires", 10), ("last used", 10))
+FIXED_COLUMNS = (
+    ("#", 4),
+    ("category", 11),
+    ("held", 6),  # "pinned", or "yours": written or rewritten by the owner (kit facts add/edit)
+    ("conf", 4),
+    ("expires", 10),
+    ("last used", 10),
+)
 MIN_TEXT_WIDTH = 16
 PASSES_LISTED = 30
+
+
+def held(fact: Fact) -> str:
+    """Whom the curator and REM leave a fact to: pinned ones, and the owner's own."""
+    return "pinned" if fact.pinned else "yours" if fact.owner_written else ""
 
 
 class FactsPane(Pane):
@@ -71,10 +83,10 @@ class FactsPane(Pane):
     def _add_columns(self) -> None:
         table = self.table
         table.clear(columns=True)
-        for label, width in FIXED_COLUMNS[:2]:
+        for label, width in FIXED_COLUMNS[:3]:
             table.add_column(label, width=width, key=label)
         table.add_column("fact", width=self._text_width(), key="fact")
-        for label, width in FIXED_COLUMNS[2:]:
+        for label, width in FIXED_COLUMNS[3:]:
             table.add_column(label, width=width, key=label)
 
     def on_resize(self) -> None:
@@ -103,6 +115,7 @@ class FactsPane(Pane):
             cells = (
                 str(fact.id),
                 fact.category,
+                held(fact),
                 clip(fact_line(fact), width),
                 f"{fact.confidence:.2f}",
                 on_day(fact.expires_at, self.tz, empty="—"),

@@ -8,6 +8,7 @@ from kit.clock import local_minute
 from kit.curator.records import PassRecord
 from kit.curator.reports import RemReport
 from kit.memory.facts import Fact, HistoryEntry
+from kit.text import plural
 
 
 def when(moment: datetime | None, tz: tzinfo, *, empty: str = "—") -> str:
@@ -33,10 +34,6 @@ def clip(text: str, width: int) -> str:
     if width <= 0:
         return ""
     return line if len(line) <= width else line[: max(0, width - 1)] + "…"
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def pass_line(record: PassRecord, tz: tzinfo) -> str:

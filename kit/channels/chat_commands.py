@@ -1,6 +1,8 @@
-"""Slash commands a chat channel offers (/history, /facts, /search, /pin, /unpin, /forget, /rem,
-/help). /pin, /unpin and /forget are the owner's own changes (kit/curator/owner.py): each an
-undoable pass, on the sender's own memory only.
+"""Slash commands every chat offers — Telegram, `kit chat` and the TUI's chat, declared once
+here (/history, /facts, /search, /pin, /unpin, /forget, /rem, /reminders, /help). /pin, /unpin
+and /forget are the owner's own changes (kit/curator/owner.py): each an undoable pass, on the
+sender's own memory only. `kit chat` and the TUI reach them through `KitClient.command`
+(through the daemon when one runs); Telegram registers each with its Bot API menu.
 
 Transport-free: each takes the Kit user and the text after the command and returns the reply
 as plain text, or raises a KitError whose message the channel shows as it is.
@@ -8,6 +10,8 @@ as plain text, or raises a KitError whose message the channel shows as it is.
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Awaitable, Callable
 
 from kit.app import Services
@@ -15,6 +19,7 @@ from kit.config import CATEGORIES
 from kit.curator.reports import RemReport
 from kit.errors import InputError, NotFound
 from kit.memory.facts import Fact
+from kit.text import plural
 from kit.tools import format_hits, parse_day
 
 HELP = """I'm Kit. Write to me normally and I'll answer, remembering what matters.
@@ -42,6 +47,26 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("help", "what Kit can do"),
 )
 
+# A line is a command when its first word is a slash and a name: "/facts people", not
+# "/etc/hosts is broken" (that is a message).
+_COMMAND = re.compile(r"/([A-Za-z_]+)(?:@\S+)?(?=\s|$)")
+
+
+def command_name(text: str) -> str | None:
+    """The command a chat line starts with ("/Facts x" -> "facts"), or None for a message."""
+    match = _COMMAND.match(text.lstrip())
+    return match.group(1).lower() if match else None
+
+
+def unknown_command(name: str) -> str:
+    """What an unknown /name gets: the closest command names, and where the list is."""
+    names = [n for n, _ in COMMANDS]
+    close = difflib.get_close_matches(name.lower(), names, n=2, cutoff=0.6)
+    guess = " or ".join(f"/{c}" for c in close)
+    hint = f" Did you mean {guess}?" if close else ""
+    return f"I don't know /{name}.{hint} /help lists what I can do."
+
+
 _DAYS_LISTED = 14
 _REPORT_LINES = 20
 _SEARCH_HITS = 15
@@ -68,6 +93,18 @@ class ChatCommands:
         assert list(handlers) == [name for name, _ in COMMANDS]
         return handlers
 
+    async def dispatch(self, user_id: str, text: str) -> str:
+        """Run the command `text` starts with (`command_name(text)` must not be None); an
+        unknown one gets `unknown_command`'s answer."""
+        name = command_name(text)
+        if name is None:
+            raise InputError(f"not a command: {text[:40]!r}; commands start with /, e.g. /help")
+        run = self.table().get(name)
+        if run is None:
+            return unknown_command(name)
+        _, _, arg = text.lstrip().partition(" ")
+        return await run(user_id, arg)
+
     async def help(self, user_id: str, arg: str) -> str:
         return HELP.format(categories=", ".join(CATEGORIES))
 
@@ -88,7 +125,7 @@ class ChatCommands:
         count = len(await s.messages.on_day(user_id, day))
         if count:
             return (
-                f"{day.isoformat()}: {count} messages but no summary yet; summaries are "
+                f"{day.isoformat()}: {plural(count, 'message')} but no summary yet; summaries are "
                 "written at the end of the day."
             )
         return f"Nothing is recorded for {day.isoformat()}."
@@ -179,13 +216,13 @@ def format_rem_report(report: RemReport) -> str:
     lines = [f"REM finished in {seconds:.0f} s."]
     if report.condensed_days:
         days = ", ".join(d.isoformat() for d in report.condensed_days)
-        lines.append(f"Condensed {len(report.condensed_days)} day(s): {days}")
+        lines.append(f"Condensed {plural(len(report.condensed_days), 'day')}: {days}")
     else:
         lines.append("No days needed condensing.")
-    lines.append(f"Reviewed {report.reviewed_facts} fact(s).")
+    lines.append(f"Reviewed {plural(report.reviewed_facts, 'fact')}.")
     if report.expired_fact_ids:
         ids = ", ".join(f"#{i}" for i in report.expired_fact_ids)
-        lines.append(f"Expired {len(report.expired_fact_ids)} fact(s): {ids}")
+        lines.append(f"Expired {plural(len(report.expired_fact_ids), 'fact')}: {ids}")
     if report.changes:
         lines.append("Changes:")
         lines.extend(f"• {c}" for c in report.changes[:_REPORT_LINES])

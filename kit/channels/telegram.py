@@ -50,7 +50,7 @@ from telegram.ext import (
 from telegram.request import HTTPXRequest
 
 from kit.app import Services
-from kit.channels.chat_commands import COMMANDS, ChatCommands
+from kit.channels.chat_commands import COMMANDS, ChatCommands, unknown_command
 from kit.channels.formatting import markdown_to_html
 from kit.channels.in_order import InOrderPerKey
 from kit.channels.splitting import split_message
@@ -453,7 +453,7 @@ class TelegramChannel:
         name, _, addressee = message.text.split()[0].partition("@")
         if addressee and addressee.lower() != (context.bot.username or "").lower():
             return  # in a group, a command for another bot
-        text = f"I don't know {name}. /help lists what I can do."
+        text = unknown_command(name.lstrip("/"))
         await self._deliver(context.bot, message.chat_id, _Reply(text, False))
 
     # ---- commands --------------------------------------------------------------------------

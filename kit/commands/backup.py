@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from pathlib import Path
 
-from kit.clock import SystemClock
-from kit.config import load_settings
-from kit.errors import InputError
-from kit.memory.store import describe
-from kit.portability.backup import backup_database, backup_target
+from kit.text import plural
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,6 +23,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from kit.clock import SystemClock
+    from kit.config import load_settings
+    from kit.errors import InputError
+    from kit.memory.store import describe
+    from kit.portability.backup import backup_database, backup_target
+
     # Only the settings: a backup reads the file directly and never opens a second engine.
     settings = load_settings(args.config, args.data_dir)
     if settings.on_postgres:
@@ -42,7 +45,8 @@ async def run(args: argparse.Namespace) -> int:
     )
     print(
         f"Backed up {settings.database_path} to {result.path} ({result.size_bytes:,} bytes: "
-        f"{result.messages} messages, {result.facts} facts, {result.days} days; "
+        f"{plural(result.messages, 'message')}, {plural(result.facts, 'fact')}, "
+        f"{plural(result.days, 'day')}; "
         "integrity check ok)."
     )
     return 0

@@ -1,4 +1,6 @@
-"""`kit chat`: a plain line REPL. Works with piped stdin (one message per line).
+"""`kit chat`: a plain line REPL. Works with piped stdin (one message per line). A line that
+starts with a command (/help, /facts, /search ...) gets the same answer as on Telegram
+(kit/channels/chat_commands.py); nothing else is sent to the model.
 
 Talks to the daemon over its control socket when one runs, else runs Kit in this process
 (kit/daemon/connect.py): the same conversation either way.
@@ -7,12 +9,11 @@ Talks to the daemon over its control socket when one runs, else runs Kit in this
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
+from typing import TYPE_CHECKING
 
-from kit.client import KitClient
-from kit.daemon.connect import connect
-from kit.errors import InputError
+if TYPE_CHECKING:
+    from kit.client import KitClient
 
 EXIT_WORDS = {"/quit", "/exit", ":q"}
 
@@ -24,10 +25,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from kit.channels.chat_commands import command_name
+    from kit.daemon.connect import connect
+    from kit.errors import InputError, KitError
+
     interactive = sys.stdin.isatty()
     async with connect(args) as client:
         if interactive:
-            print("Kit is listening. Type a message; /quit or Ctrl-D to leave.")
+            print("Kit is listening. Type a message; /help lists commands, /quit or Ctrl-D leaves.")
         await show_reminders(client, args.conversation)
         while True:
             if interactive:
@@ -40,6 +47,12 @@ async def run(args: argparse.Namespace) -> int:
                 continue
             if text in EXIT_WORDS:
                 break
+            if command_name(text) is not None:
+                try:
+                    print(await client.command(text, conversation=args.conversation), flush=True)
+                except KitError as exc:  # a bad id, an unknown category: say so, carry on
+                    print(f"kit: {exc}", file=sys.stderr, flush=True)
+                continue
 
             async def show(chunk: str) -> None:
                 sys.stdout.write(chunk)

@@ -1,4 +1,8 @@
-"""What every subcommand shares: opening a Kit from the global flags, printing results."""
+"""What every subcommand shares: opening a Kit from the global flags, printing results.
+
+Like every command module, this one is imported to build the parser (`kit --help`): it
+loads the core (kit.api and what it brings) only when a command opens a Kit.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +10,15 @@ import argparse
 import json
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kit.api import Kit
 from kit.clock import to_iso
 from kit.commands.progress import progress
-from kit.config import load_settings
 from kit.daemon.lock import AlreadyRunning, DataDirLock
-from kit.memory.search import Hit
+
+if TYPE_CHECKING:
+    from kit.api import Kit
+    from kit.memory.search import Hit
 
 
 @asynccontextmanager
@@ -27,6 +32,9 @@ async def open_kit(
     """An in-process Kit. `exclusive` commands write a lot at once (imports, summaries): they
     take the data-directory lock, so they never hold SQLite's write lock under a running
     daemon long enough to make its own writes time out."""
+    from kit.api import Kit
+    from kit.config import load_settings
+
     settings = load_settings(args.config, args.data_dir)
     lock = DataDirLock(settings.data_dir) if exclusive else None
     if lock is not None:

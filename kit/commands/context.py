@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import argparse
 import textwrap
+from typing import TYPE_CHECKING
 
 from kit.commands.common import print_json
-from kit.daemon.codec import encode
-from kit.daemon.connect import connect
-from kit.memory.plan import ContextItem, ContextReport, ContextSection
+
+if TYPE_CHECKING:
+    from kit.memory.plan import ContextItem, ContextReport, ContextSection
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,6 +33,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.daemon.codec import encode
+    from kit.daemon.connect import connect
+
     async with connect(args, background=False, settle=False) as client:
         report = await client.context(" ".join(args.message), conversation=args.conversation)
     if args.json:

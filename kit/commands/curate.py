@@ -10,10 +10,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from kit.commands.common import open_kit, print_json, user_of
 from kit.commands.progress import progress
-from kit.curator.reports import PassOutcome
+from kit.text import plural
+
+if TYPE_CHECKING:
+    from kit.curator.reports import PassOutcome
 
 _LABELS = {
     "applied": "applied",
@@ -55,9 +59,15 @@ async def run(args: argparse.Namespace) -> int:
             print(line)
     if outcomes:
         counts = Counter(_LABELS[o.status] for o in outcomes)
-        print(f"{len(outcomes)} passes: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
+        print(
+            f"{plural(len(outcomes), 'pass', 'passes')}: "
+            + ", ".join(f"{n} {s}" for s, n in counts.items())
+        )
     if parked:
-        print(f"{parked} batch(es) parked after repeated failures; `kit curate --retry-parked`")
+        print(
+            f"{plural(parked, 'batch', 'batches')} parked after repeated failures; "
+            "`kit curate --retry-parked`"
+        )
     return 1 if _broken(outcomes) else 0
 
 

@@ -9,30 +9,20 @@ import argparse
 import os
 import stat
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
-from kit.app import API_KEY_ENV, load_embedder, reach_models
-from kit.channels.telegram_config import TOKEN_ENV, allowed_users
 from kit.clock import Clock, SystemClock, resolve_timezone
-from kit.config import Settings, load_settings
 from kit.daemon.paths import log_path
 from kit.errors import KitError
 from kit.files import check_private_dir
-from kit.memory.attempts import (
-    DAILY_SUMMARY,
-    MAX_ATTEMPTS,
-    REM_CONDENSE,
-    REM_REVIEW,
-    Attempt,
-    Attempts,
-)
-from kit.memory.budget import ALL_USERS, Budget
-from kit.memory.db import Database
-from kit.memory.job_runs import JobRuns, JobTrouble
-from kit.memory.migrate import migrate, migrations_for
-from kit.memory.store import open_database
-from kit.memory.usage import UsageLog
-from kit.prompts import Prompts
-from kit.reach import Reach
+
+# The checks load the core only when they run (kit/cli.py imports this module for --help).
+if TYPE_CHECKING:
+    from kit.config import Settings
+    from kit.memory.attempts import Attempt
+    from kit.memory.db import Database
+    from kit.memory.job_runs import JobTrouble
+    from kit.reach import Reach
 
 TELEGRAM_SECONDS = 10.0  # how long getMe may take
 
@@ -79,6 +69,8 @@ class Report:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.config import load_settings
+
     report = Report()
     print("Kit doctor")
     try:
@@ -146,6 +138,8 @@ def _check_data_dir(report: Report, settings: Settings) -> bool:
 
 def _check_key(report: Report) -> bool:
     """Whether there is a key to try against the model API."""
+    from kit.app import API_KEY_ENV
+
     key = os.environ.get(API_KEY_ENV, "")
     if not key:
         report.bad("API key", f"{API_KEY_ENV} is not set; export your Anthropic API key")
@@ -160,6 +154,8 @@ def _check_key(report: Report) -> bool:
 async def _check_model(report: Report, settings: Settings) -> None:
     """One free token count per configured model, bounded: is the key taken, the API there,
     the model known? Each answer with the one thing to change."""
+    from kit.app import API_KEY_ENV, reach_models
+
     where = settings.llm.base_url or "the Anthropic API"
     config = settings.config_path or "config.toml"
     for model, reach in await reach_models(settings):
@@ -191,6 +187,8 @@ async def _check_model(report: Report, settings: Settings) -> None:
 
 
 async def _check_telegram(report: Report, settings: Settings) -> None:
+    from kit.channels.telegram_config import TOKEN_ENV, allowed_users
+
     token = os.environ.get(TOKEN_ENV, "").strip()
     if not token:
         report.ok("Telegram", f"off ({TOKEN_ENV} is not set)")
@@ -219,6 +217,8 @@ async def _check_telegram(report: Report, settings: Settings) -> None:
 
 
 def _check_prompts(report: Report) -> None:
+    from kit.prompts import Prompts
+
     try:
         Prompts().check()
     except KitError as exc:
@@ -228,6 +228,9 @@ def _check_prompts(report: Report) -> None:
 
 
 async def _check_database(report: Report, settings: Settings) -> None:
+    from kit.memory.migrate import migrate, migrations_for
+    from kit.memory.store import open_database
+
     try:
         async with open_database(settings) as db:
             applied = await migrate(db, SystemClock())
@@ -274,6 +277,11 @@ async def _check_curation(report: Report, db: Database) -> None:
 
 async def _check_background(report: Report, db: Database, settings: Settings) -> None:
     """The background budget (spent today? how often lately?) and work given up on."""
+    from kit.memory.attempts import MAX_ATTEMPTS, Attempts
+    from kit.memory.budget import ALL_USERS, Budget
+    from kit.memory.job_runs import JobRuns
+    from kit.memory.usage import UsageLog
+
     clock: Clock = SystemClock()
     tz = resolve_timezone(settings.schedule.timezone)
     budget = Budget(db, UsageLog(db, clock), settings.budget, clock, tz)
@@ -314,6 +322,8 @@ async def _check_background(report: Report, db: Database, settings: Settings) ->
 
 
 def _held_line(attempt: Attempt) -> str:
+    from kit.memory.attempts import DAILY_SUMMARY, REM_CONDENSE, REM_REVIEW
+
     user, item = attempt.user_id, attempt.item
     what, retry = {
         DAILY_SUMMARY: (
@@ -332,6 +342,8 @@ def _held_line(attempt: Attempt) -> str:
 
 async def _check_jobs(report: Report, db: Database, settings: Settings) -> None:
     """A scheduled job that failed or crashed since its last success is a problem to fix."""
+    from kit.memory.job_runs import JobRuns
+
     troubles = await JobRuns(db, SystemClock(), UTC).troubles()
     for trouble in troubles:
         report.bad(f"job {trouble.job}", _trouble(trouble, settings))
@@ -359,6 +371,8 @@ def _utc(when: datetime) -> str:
 
 
 async def _check_embeddings(report: Report, settings: Settings) -> None:
+    from kit.app import load_embedder
+
     embedder, problem = await load_embedder(settings)
     if embedder is None:
         report.bad("embeddings", f"{problem}. Until fixed, Kit uses lexical search only")

@@ -9,12 +9,10 @@ import os
 import sys
 from pathlib import Path
 
-from kit.app import API_KEY_ENV, load_embedder
+from kit.choices import FILTERS
 from kit.commands.progress import progress
-from kit.config import FILTERS, check_storage_url, load_settings
 from kit.errors import ConfigError, InputError
-from kit.eval import locomo
-from kit.eval.retrieval import DEFAULT_KS, evaluate, format_report, parse_ks, report_json
+from kit.eval import DEFAULT_KS
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -64,6 +62,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.app import API_KEY_ENV, load_embedder
+    from kit.config import check_storage_url, load_settings
+    from kit.eval import locomo
+    from kit.eval.retrieval import evaluate, format_report, parse_ks, report_json
+
     ks = parse_ks(args.k)
     samples = locomo.load(
         args.file, captions=not args.no_captions

@@ -9,8 +9,7 @@ from pathlib import Path
 
 from kit.commands.common import open_kit, user_of
 from kit.commands.progress import progress
-from kit.portability.export import export_document, to_json, to_markdown
-from kit.portability.target import check_target, private_file
+from kit.text import plural
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,6 +27,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.portability.export import export_document, to_json, to_markdown
+    from kit.portability.target import check_target
+
     if args.output is not None:
         check_target(args.output, force=args.force)  # before the work, not after it
     async with open_kit(args, with_embedder=False) as kit:
@@ -46,14 +48,18 @@ async def run(args: argparse.Namespace) -> int:
     _write(args.output, pieces, force=args.force)
     counts = document["counts"]
     print(
-        f"Exported {counts['facts']} facts ({counts['fact_history']} history entries), "
-        f"{counts['days']} days and {counts['messages']} messages to {args.output}.",
+        f"Exported {plural(counts['facts'], 'fact')} "
+        f"({plural(counts['fact_history'], 'history entry', 'history entries')}), "
+        f"{plural(counts['days'], 'day')} and {plural(counts['messages'], 'message')} "
+        f"to {args.output}.",
         file=sys.stderr,
     )
     return 0
 
 
 def _write(path: Path, pieces: Iterable[str], *, force: bool) -> None:
+    from kit.portability.target import private_file
+
     with (
         private_file(path, force=force) as fd,
         open(fd, "w", encoding="utf-8", closefd=False) as out,

@@ -12,17 +12,16 @@ import argparse
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import date, tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kit.client import KitClient
+from kit.choices import CATEGORIES
 from kit.clock import resolve_timezone
 from kit.commands.common import print_json
-from kit.config import CATEGORIES, load_settings
-from kit.curator.owner import last_day
-from kit.curator.reports import OwnerChange
-from kit.daemon.connect import connect_to
 from kit.errors import InputError
-from kit.memory.facts import fact_dict
+
+if TYPE_CHECKING:
+    from kit.client import KitClient
+    from kit.curator.reports import OwnerChange
 
 _QUIET = argparse.SUPPRESS
 
@@ -143,6 +142,9 @@ async def run_forget(args: argparse.Namespace) -> int:
 
 @asynccontextmanager
 async def _client(args: argparse.Namespace) -> AsyncIterator[KitClient]:
+    from kit.config import load_settings
+    from kit.daemon.connect import connect_to
+
     settings = load_settings(args.config, args.data_dir)
     args.tz = resolve_timezone(settings.schedule.timezone)
     async with connect_to(settings, user=args.user, background=False) as client:
@@ -150,6 +152,8 @@ async def _client(args: argparse.Namespace) -> AsyncIterator[KitClient]:
 
 
 def change_dict(change: OwnerChange) -> dict[str, Any]:
+    from kit.memory.facts import fact_dict
+
     return {
         "pass_id": change.pass_id,
         "operation": change.operation,
@@ -159,6 +163,8 @@ def change_dict(change: OwnerChange) -> dict[str, Any]:
 
 def describe(change: OwnerChange, done: str, tz: tzinfo) -> list[str]:
     """What the owner is told: the fact as it is now, and how to take the change back."""
+    from kit.curator.owner import last_day
+
     fact = change.fact
     subject = f"[{fact.subject}] " if fact.subject else ""
     flags = [fact.category]

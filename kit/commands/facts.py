@@ -10,15 +10,18 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from datetime import datetime, tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from kit.choices import CATEGORIES
 from kit.clock import to_iso
 from kit.commands.common import open_kit, print_json, user_of
 from kit.commands.fact_changes import register_actions
-from kit.config import CATEGORIES
-from kit.curator.records import PassRecord
 from kit.errors import InputError
-from kit.memory.facts import MIN_SHOWN_CONFIDENCE, Fact, HistoryEntry, fact_dict
+from kit.text import plural
+
+if TYPE_CHECKING:
+    from kit.curator.records import PassRecord
+    from kit.memory.facts import Fact, HistoryEntry
 
 # Sub-subcommand flags repeat the parent's without a default of their own, so both
 # `kit facts --json history 3` and `kit facts history 3 --json` work.
@@ -78,6 +81,8 @@ def _list_flags(parser: argparse.ArgumentParser, *, child: bool) -> None:
 
 
 async def run_list(args: argparse.Namespace) -> int:
+    from kit.memory.facts import fact_dict
+
     async with open_kit(args, with_embedder=False) as kit:
         facts = await kit.facts(
             user=user_of(args, kit), category=args.category, include_inactive=args.all
@@ -101,6 +106,8 @@ async def run_list(args: argparse.Namespace) -> int:
 
 
 async def run_history(args: argparse.Namespace) -> int:
+    from kit.memory.facts import fact_dict
+
     async with open_kit(args, with_embedder=False) as kit:
         user = user_of(args, kit)
         fact = await kit.services.facts.get(user, args.fact_id)
@@ -162,7 +169,7 @@ async def run_expire(args: argparse.Namespace) -> int:
         print_json({"category": args.category, "expired_fact_ids": ids})
     elif ids:
         print(
-            f"Retired {len(ids)} expired {args.category} fact(s): "
+            f"Retired {plural(len(ids), f'expired {args.category} fact')}: "
             + ", ".join(f"#{i}" for i in ids)
         )
     else:
@@ -172,6 +179,8 @@ async def run_expire(args: argparse.Namespace) -> int:
 
 def _unshown(fact: Fact, now: datetime) -> str:
     """Why a listed fact is not shown to the model."""
+    from kit.memory.facts import MIN_SHOWN_CONFIDENCE
+
     if not fact.active:
         return "inactive"
     if fact.expires_at is not None and fact.expires_at <= now:

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from datetime import date
+from typing import TYPE_CHECKING
 
 from kit.commands.common import open_kit, user_of
-from kit.config import load_settings
 from kit.daemon.lock import AlreadyRunning, DataDirLock
 from kit.errors import InputError
-from kit.memory.forget import Forgetter
-from kit.memory.forget_plan import ForgetReport, Sample
-from kit.memory.forget_scope import ForgetScope
+from kit.text import plural
+
+if TYPE_CHECKING:
+    from kit.memory.forget_plan import ForgetReport, Sample
+    from kit.memory.forget_scope import ForgetScope
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,6 +51,8 @@ def _date(text: str | None, flag: str) -> date | None:
 
 
 def scope_of(args: argparse.Namespace) -> ForgetScope:
+    from kit.memory.forget_scope import ForgetScope
+
     if args.person is not None:
         if args.before or args.after:
             raise InputError("forget either a person or a time range, not both at once")
@@ -61,18 +64,18 @@ def scope_of(args: argparse.Namespace) -> ForgetScope:
 
 def _summary(report: ForgetReport) -> str:
     parts = [
-        f"{report.messages_removed} messages",
-        f"{report.facts_forgotten} facts",
-        f"{report.days_removed} day summaries",
+        plural(report.messages_removed, "message"),
+        plural(report.facts_forgotten, "fact"),
+        plural(report.days_removed, "day summary", "day summaries"),
     ]
     if report.facts_unmerged:
         parts.append(f"{report.facts_unmerged} merged-in facts restored on their own")
     if report.days_rewritten:
-        parts.append(f"{report.days_rewritten} day summaries rewritten")
+        parts.append(f"{plural(report.days_rewritten, 'day summary', 'day summaries')} rewritten")
     if report.conversation_summaries_rewritten:
         parts.append(f"{report.conversation_summaries_rewritten} conversation summaries rewritten")
     if report.reminders_removed:
-        parts.append(f"{report.reminders_removed} reminders")
+        parts.append(plural(report.reminders_removed, "reminder"))
     if report.note_versions_erased:
         parts.append(
             f"{report.note_versions_erased} note versions (whole documents; "
@@ -108,6 +111,9 @@ def _preview(report: ForgetReport) -> str:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.config import load_settings
+    from kit.memory.forget import Forgetter
+
     scope = scope_of(args)  # bad flags fail before the database is opened
     if args.dry_run:  # a read: fine beside a running daemon
         async with open_kit(args, with_embedder=False) as kit:
@@ -135,6 +141,10 @@ async def run(args: argparse.Namespace) -> int:
 
 
 async def _forget(args: argparse.Namespace, scope: ForgetScope) -> int:
+    import asyncio
+
+    from kit.memory.forget import Forgetter
+
     async with open_kit(args, with_embedder=False) as kit:
         s = kit.services
         user = user_of(args, kit)

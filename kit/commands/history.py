@@ -6,7 +6,7 @@ import argparse
 
 from kit.commands.common import open_kit, user_of
 from kit.errors import NotFound
-from kit.tools import parse_day
+from kit.text import plural
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -17,6 +17,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.tools import parse_day
+
     async with open_kit(args, with_embedder=False) as kit:
         user = user_of(args, kit)
         if args.date is None:
@@ -32,9 +34,14 @@ async def run(args: argparse.Namespace) -> int:
         summary = await kit.day(wanted, user=user)
         if summary is None:
             count = len(await kit.services.messages.on_day(user, wanted))
+            if count and wanted < today:  # a finished day: its summary is owed, write it now
+                raise NotFound(
+                    f"{wanted}: {plural(count, 'message')} but no summary yet; "
+                    f"`kit summarize --date {wanted}` writes it now"
+                )
             if count:
                 raise NotFound(
-                    f"{wanted}: {count} messages but no summary yet; summaries are "
+                    f"{wanted}: {plural(count, 'message')} but no summary yet; summaries are "
                     "written at the end of the day"
                 )
             raise NotFound(f"{wanted}: nothing recorded that day; `kit history` lists the days")

@@ -7,8 +7,7 @@ from pathlib import Path
 
 from kit.commands.common import embed_pending, open_kit, user_of
 from kit.commands.progress import progress
-from kit.portability.importer import check_jsonl, iter_jsonl
-from kit.portability.restore import is_export_file, read_export, restore
+from kit.text import plural
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,6 +31,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.portability.importer import check_jsonl, iter_jsonl
+    from kit.portability.restore import is_export_file
+
     if is_export_file(args.file):
         return await restore_export(args, args.file)
     with progress(f"Checking {args.file.name}"):
@@ -45,34 +47,37 @@ async def run(args: argparse.Namespace) -> int:
             )
         present = total - added
         if not present:
-            print(f"Imported {added} messages from {args.file}.")
+            print(f"Imported {plural(added, 'message')} from {args.file}.")
         else:
             print(
-                f"{present:,} messages from {args.file} already present, {added:,} new"
+                f"{plural(present, 'message')} from {args.file} already present, {added:,} new"
                 + (" (nothing imported)." if not added else " (imported).")
             )
         if not args.no_embed and kit.services.vectors.available:
             embedded = await embed_pending(kit)
-            print(f"Embedded {embedded} items; they are searchable now.")
+            print(f"Embedded {plural(embedded, 'item')}; they are searchable now.")
     return 0
 
 
 async def restore_export(args: argparse.Namespace, file: Path) -> int:
     """A `kit export` document: restored whole, into a namespace that holds nothing yet
     (`kit import`, and `kit restore` on PostgreSQL, where no file can be swapped)."""
+    from kit.portability.restore import read_export, restore
+
     document = read_export(file)  # checked whole before the database is opened
     embed = not getattr(args, "no_embed", False)
     async with open_kit(args, with_embedder=embed, exclusive=True) as kit:
         user = args.user or document["user_id"]
         result = await restore(kit.services.db, document, user)
         print(
-            f"Restored the memory of {user!r} from {file}: {result.facts} facts "
-            f"({result.history} history entries), {result.days} days, {result.messages} "
-            f"messages in {result.conversations} conversations, {result.passes} passes, "
-            f"{result.notes} notes"
+            f"Restored the memory of {user!r} from {file}: {plural(result.facts, 'fact')} "
+            f"({plural(result.history, 'history entry', 'history entries')}), "
+            f"{plural(result.days, 'day')}, {plural(result.messages, 'message')} in "
+            f"{plural(result.conversations, 'conversation')}, "
+            f"{plural(result.passes, 'pass', 'passes')}, {plural(result.notes, 'note')}"
             + (" (ids renumbered: they were taken here)." if result.renumbered else ".")
         )
         if embed and kit.services.vectors.available:
             embedded = await embed_pending(kit)
-            print(f"Embedded {embedded} items; they are searchable now.")
+            print(f"Embedded {plural(embedded, 'item')}; they are searchable now.")
     return 0

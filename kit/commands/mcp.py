@@ -12,10 +12,6 @@ import argparse
 import contextlib
 import sys
 
-from kit.clock import SystemClock, resolve_timezone
-from kit.config import load_settings
-from kit.daemon.connect import connect_to
-
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmd = sub.add_parser(
@@ -36,6 +32,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 async def run(args: argparse.Namespace) -> int:
     # Imported here: the SDK (and its web stack) loads only for this command.
+    from kit.clock import SystemClock, resolve_timezone
+    from kit.config import load_settings
+    from kit.daemon.connect import connect_to
     from kit.mcp.memory import MemoryTools
     from kit.mcp.server import serve
 

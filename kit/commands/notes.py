@@ -10,21 +10,22 @@ kit notes history [NAME] [--json]
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 import os
 import stat
 import sys
 from datetime import tzinfo
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kit.clock import to_iso
 from kit.commands.common import open_kit, print_json, user_of
 from kit.errors import InputError
-from kit.notes.report import added_text
-from kit.notes.store import NoteInfo, NoteRevision, NoteWrite
 from kit.notes.text import MAX_NOTE_BYTES, check_size, lines_of, size_text
+from kit.text import plural
+
+if TYPE_CHECKING:
+    from kit.notes.store import NoteInfo, NoteRevision, NoteWrite
 
 _QUIET = argparse.SUPPRESS
 
@@ -127,6 +128,10 @@ def _check_file(path: Path, info: os.stat_result) -> None:
 
 
 async def run_add(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from kit.notes.report import added_text
+
     data, file_name = await asyncio.to_thread(_read, args.file, args.name)
     async with open_kit(args, with_embedder=False) as kit:
         written = await kit.add_note(
@@ -157,7 +162,7 @@ async def run_list(args: argparse.Namespace) -> int:
         print("No notes yet. Add one with `kit notes add FILE`.")
     for note in notes:
         updated = note.updated_at.astimezone(tz).strftime("%Y-%m-%d")
-        size = f"{note.lines:,} lines"
+        size = plural(note.lines, "line")
         print(f"{note.name:<24} {size:>12}  {updated}  {note.description}")
     return 0
 
@@ -195,6 +200,8 @@ async def run_show(args: argparse.Namespace) -> int:
 
 
 async def run_rm(args: argparse.Namespace) -> int:
+    import asyncio
+
     async with open_kit(args, with_embedder=False) as kit:
         user = user_of(args, kit)
         if not args.erase:
@@ -217,7 +224,7 @@ async def run_rm(args: argparse.Namespace) -> int:
         erased = await kit.erase_note(args.name, user=user, actor="owner")
         kit.services.vectors.forget_cache(user)
     print(
-        f"Erased {erased.versions} version(s) ({size_text(erased.bytes)}) of that note. "
+        f"Erased {plural(erased.versions, 'version')} ({size_text(erased.bytes)}) of that note. "
         "A record that an erase happened (when and how much, never what) was kept."
     )
     return 0
@@ -242,9 +249,9 @@ def _revision_line(r: NoteRevision, tz: tzinfo) -> str:
     name = r.name or "(erased)"
     detail = []
     if r.operation in ("add", "replace", "remove"):
-        detail.append(f"{r.lines:,} lines, {size_text(r.bytes)}")
+        detail.append(f"{plural(r.lines, 'line')}, {size_text(r.bytes)}")
     if r.withheld:
-        detail.append(f"{r.withheld} secret(s) withheld")
+        detail.append(f"{plural(r.withheld, 'secret')} withheld")
     if r.source:
         detail.append(r.source)
     if r.operation in ("add", "replace"):

@@ -1,6 +1,7 @@
 """Progress for work that can take more than a moment (importing, embedding, curating,
 summarising, REM, evaluating): a bar with counts, the time so far and an estimate of the time
-left, drawn on stderr by rich (which Textual already brings).
+left, drawn on stderr by rich (which Textual already brings; loaded from progress_rich.py
+only when a bar is drawn, so a command that draws none does not pay for it).
 
 Only on a terminal: when stderr is piped or redirected (scripts, cron, a systemd unit) nothing
 is drawn and the command's output is exactly what it was. The bar is transient: it disappears
@@ -13,55 +14,13 @@ import logging
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TextIO, TypeVar
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    Progress,
-    ProgressColumn,
-    SpinnerColumn,
-    Task,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
-from rich.text import Text
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
 
 T = TypeVar("T")
-
-
-class _Counts(ProgressColumn):
-    """ "1,500/3,000 messages" (or "12 passes" while the total is unknown)."""
-
-    def render(self, task: Task) -> Text:
-        if task.total is None and not task.completed:
-            return Text("")  # a spinner alone: nothing counted yet
-        done = f"{int(task.completed):,}"
-        if task.total is not None:
-            done += f"/{int(task.total):,}"
-        unit = str(task.fields.get("unit", ""))
-        return Text(f"{done} {unit}".rstrip(), style="progress.download")
-
-
-class _Left(ProgressColumn):
-    """ "~2m 10s left", once rich has seen enough of the pace to say (nothing before that)."""
-
-    max_refresh = 1.0  # an estimate that jumps ten times a second is no estimate
-
-    def render(self, task: Task) -> Text:
-        left = task.time_remaining
-        if task.total is None or left is None or task.finished:
-            return Text("")
-        minutes, seconds = divmod(int(left + 0.5), 60)
-        hours, minutes = divmod(minutes, 60)
-        if hours:
-            shown = f"{hours}h {minutes:02d}m"
-        elif minutes:
-            shown = f"{minutes}m {seconds:02d}s"
-        else:
-            shown = f"{seconds}s"
-        return Text(f"~{shown} left", style="progress.remaining")
 
 
 class Bar:
@@ -119,25 +78,12 @@ def progress(
 ) -> Iterator[Bar]:
     """A bar for the work done inside the block; `console` and `get_time` for tests (default:
     stderr, and nothing at all when stderr is not a terminal; the monotonic clock)."""
-    if console is None:
-        if not on_terminal():
-            yield Bar()
-            return
-        console = Console(stderr=True)
-    shown = Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        BarColumn(),
-        _Counts(),
-        TimeElapsedColumn(),
-        _Left(),
-        console=console,
-        get_time=get_time,
-        transient=True,
-        # What the command prints meanwhile goes above the bar when both share the screen;
-        # printed into a file it stays there, untouched.
-        redirect_stdout=on_terminal(sys.stdout),
-    )
+    if console is None and not on_terminal():
+        yield Bar()
+        return
+    from kit.commands.progress_rich import drawn_progress
+
+    shown = drawn_progress(console, get_time)
     before = sys.stderr
     with shown, _logs_to(sys.stderr, instead_of=before):
         yield Bar(shown, shown.add_task(description, total=total, unit=unit))
@@ -151,7 +97,10 @@ def _logs_to(stream: TextIO, *, instead_of: TextIO) -> Iterator[None]:
     handlers = [
         h
         for h in logging.getLogger().handlers
-        if type(h) is logging.StreamHandler and h.stream is instead_of and stream is not instead_of
+        if isinstance(h, logging.StreamHandler)
+        and not isinstance(h, logging.FileHandler)
+        and h.stream is instead_of
+        and stream is not instead_of
     ]
     for handler in handlers:
         handler.setStream(stream)

@@ -16,17 +16,16 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import date, tzinfo
+from typing import TYPE_CHECKING
 
-from kit.client import KitClient, ProgressSink
 from kit.clock import SystemClock, local_date, resolve_timezone
 from kit.commands.common import print_json
 from kit.commands.progress import Bar, progress
-from kit.config import load_settings
-from kit.curator.rem import report_json
-from kit.curator.reports import REM_STEPS, RemProgress, RemReport
-from kit.daemon.connect import connect_to
 from kit.errors import InputError, KitError
-from kit.tools import parse_day
+
+if TYPE_CHECKING:
+    from kit.client import KitClient, ProgressSink
+    from kit.curator.reports import RemProgress, RemReport
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -55,6 +54,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.config import load_settings
+    from kit.daemon.connect import connect_to
+    from kit.tools import parse_day
+
     settings = load_settings(args.config, args.data_dir)
     tz = resolve_timezone(settings.schedule.timezone)
     only_date = None
@@ -79,6 +82,9 @@ async def rem_command(
     last: bool = False,
 ) -> int:
     """The command on any `KitClient` (in-process or the daemon's): run or fetch, then print."""
+    from kit.curator.rem import report_json
+    from kit.curator.reports import REM_STEPS
+
     if last:
         report = await client.last_rem()
         if report is None:

@@ -6,10 +6,7 @@ from __future__ import annotations
 import argparse
 
 from kit.clock import resolve_timezone
-from kit.config import load_settings
-from kit.daemon.connect import connect_to
 from kit.errors import InputError
-from kit.reminders.service import describe
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,6 +19,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.config import load_settings
+    from kit.daemon.connect import connect_to
+    from kit.reminders.service import describe
+
     settings = load_settings(args.config, args.data_dir)
     tz = resolve_timezone(settings.schedule.timezone)
     if args.action == "cancel" and args.id is None:

@@ -8,20 +8,15 @@ and says what it did.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from kit.clock import SystemClock
-from kit.commands import import_
-from kit.config import Settings, load_settings
-from kit.daemon.lock import AlreadyRunning, DataDirLock, PidFileLock, store_file_lock
-from kit.errors import InputError
-from kit.files import private_dir
-from kit.memory.store import describe
-from kit.portability import restore_file
-from kit.portability.restore import RestoreResult, is_export_file, read_export
+if TYPE_CHECKING:  # the work loads when the command runs, not with `kit --help`
+    from kit.config import Settings
+    from kit.portability import restore_file
+    from kit.portability.restore import RestoreResult
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,6 +33,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from kit.clock import SystemClock
+    from kit.commands import import_
+    from kit.config import load_settings
+    from kit.errors import InputError
+    from kit.files import private_dir
+    from kit.memory.store import describe
+    from kit.portability import restore_file
+    from kit.portability.restore import read_export
+
     settings = load_settings(args.config, args.data_dir)
     file = args.file.expanduser()
     export = await asyncio.to_thread(_is_export, file)
@@ -80,6 +86,8 @@ async def run(args: argparse.Namespace) -> int:
 
 
 def _is_export(file: Path) -> bool:
+    from kit.portability.restore import is_export_file
+
     if not file.exists() or not file.is_file():
         return False  # the backup path says what is wrong with it
     return is_export_file(file)
@@ -88,6 +96,8 @@ def _is_export(file: Path) -> bool:
 @contextlib.contextmanager
 def _no_kit_running(settings: Settings) -> Iterator[None]:
     """Hold the data directory's and the SQLite file's locks, or say who holds them."""
+    from kit.daemon.lock import AlreadyRunning, DataDirLock, PidFileLock, store_file_lock
+
     held: list[PidFileLock] = []
     locks: list[PidFileLock | None] = [DataDirLock(settings.data_dir), store_file_lock(settings)]
     try:

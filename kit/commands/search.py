@@ -8,7 +8,6 @@ from datetime import datetime
 from kit.clock import check_time
 from kit.commands.common import embed_pending, hit_dict, open_kit, print_json, user_of
 from kit.errors import InputError
-from kit.memory.vectors import KINDS, NOTES
 
 NOTE_CLIP = 200
 
@@ -23,6 +22,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.memory.vectors import KINDS, NOTES
+
     now = None
     if args.now:
         try:

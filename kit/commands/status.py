@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import argparse
 from datetime import tzinfo
+from typing import TYPE_CHECKING
 
 from kit.clock import local_minute, resolve_timezone
 from kit.commands.common import print_json
-from kit.config import load_settings
-from kit.daemon.codec import encode
-from kit.daemon.connect import connect_to
 from kit.daemon.lock import DataDirLock
 from kit.daemon.paths import log_path, socket_path
-from kit.memory.budget import BudgetState
+
+if TYPE_CHECKING:
+    from kit.memory.budget import BudgetState
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,6 +23,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.config import load_settings
+    from kit.daemon.codec import encode
+    from kit.daemon.connect import connect_to
+
     settings = load_settings(args.config, args.data_dir)
     async with connect_to(settings, user=args.user, background=False) as client:
         status = await client.status()

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from typing import TYPE_CHECKING
 
 from kit.clock import SystemClock
-from kit.config import Settings, StorageSettings, check_storage_url, load_settings
 from kit.daemon.lock import AlreadyRunning, DataDirLock
 from kit.errors import InputError
-from kit.memory.migrate import migrate
-from kit.memory.store import describe, open_database
-from kit.portability.copy import CopyResult, copy_memory
+
+if TYPE_CHECKING:
+    from kit.config import Settings
+    from kit.portability.copy import CopyResult
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,6 +41,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run_copy(args: argparse.Namespace) -> int:
+    from kit.config import StorageSettings, check_storage_url, load_settings
+
     url = str(args.to).strip()
     if not url:
         raise InputError("--to needs a store: postgresql://user@host:5432/db or sqlite:///path")
@@ -63,6 +66,10 @@ async def run_copy(args: argparse.Namespace) -> int:
 
 
 async def _copy(settings: Settings, target: Settings) -> CopyResult:
+    from kit.memory.migrate import migrate
+    from kit.memory.store import open_database
+    from kit.portability.copy import copy_memory
+
     clock = SystemClock()
     async with open_database(settings) as source, open_database(target) as into:
         await migrate(source, clock)
@@ -71,6 +78,8 @@ async def _copy(settings: Settings, target: Settings) -> CopyResult:
 
 
 def _report(result: CopyResult, target: Settings) -> None:
+    from kit.memory.store import describe
+
     filled = [t for t in result.tables if t.rows]
     print(
         f"Copied {result.rows:,} rows in {len(filled)} tables from {result.source} into "

@@ -11,7 +11,7 @@ from kit.clock import local_date
 from kit.commands.common import open_kit, user_of
 from kit.commands.progress import progress
 from kit.errors import InputError, KitError
-from kit.tools import parse_day
+from kit.text import plural
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,6 +23,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.tools import parse_day
+
     async with open_kit(args, with_embedder=False, exclusive=True) as kit:
         s = kit.services
         today = local_date(s.clock.now(), s.tz)
@@ -42,7 +44,7 @@ async def run(args: argparse.Namespace) -> int:
         for written in run.written:
             summary = await kit.day(written, user=user_of(args, kit))
             count = 0 if summary is None else summary.message_count
-            print(f"{written.isoformat()}: summary written ({count} messages)")
+            print(f"{written.isoformat()}: summary written ({plural(count, 'message')})")
     for rejected, why in run.rejected:
         print(f"{rejected.isoformat()}: not written, the model's answer was rejected: {why}")
     if not run.written and not run.rejected:

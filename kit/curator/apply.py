@@ -118,7 +118,7 @@ class Applier:
             if not verdict.allowed:
                 raise Rejected(verdict.reason)
         except Rejected as exc:
-            log.warning("%s pass on %s rejected: %s", kind, category, exc.reason)
+            log.info("%s pass on %s rejected: %s", kind, category, exc.reason)  # in its outcome
             pass_id = await self._passes.add(
                 tx,
                 user_id=user_id,

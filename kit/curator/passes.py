@@ -287,7 +287,9 @@ class Curator:
         try:
             ops = operations_from_reply(reply, now=self._clock.now(), tz=self._tz)
         except InvalidOperations as exc:
-            log.warning("curation pass on %s rejected: %s", batch.category, exc)
+            log.info(
+                "curation pass on %s rejected: %s", batch.category, exc
+            )  # reported by its caller
             return await self._failed(batch, started, str(exc), detail, status="rejected")
         except Exception as exc:  # a value no check foresaw: counted like any bad answer
             log.error(

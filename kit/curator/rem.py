@@ -228,7 +228,7 @@ class Rem:
                 paused = True  # keep what is done; the rest waits for the next night
                 break
             except LLMOutputError as exc:
-                log.warning(
+                log.info(  # in the report's rejected lines, which kit rem and /rem print
                     "REM: condensed summary of %s for %s rejected: %s", day.day, user_id, exc
                 )
                 draft.rejected.append(f"condense {day.day}: {exc}")

@@ -371,7 +371,7 @@ class StaleReview:
                 raise LLMOutputError(f"the model did not call {TOOL_NAME} exactly once")
             ops = parse_review(calls[0].input, batch, now, self._tz)
         except LLMOutputError as exc:
-            log.warning("REM review of %s facts for %s rejected: %s", category, user_id, exc)
+            log.info("REM review of %s facts for %s rejected: %s", category, user_id, exc)
             result.rejected.append(f"review {category}: {exc}")
             return
         # A batch too big on its own is the guard's to reject (with its pass record, in

@@ -317,6 +317,9 @@ class Follower:
     async def memory_index(self) -> str:
         return await self._call(lambda c: c.memory_index())
 
+    async def command(self, text: str, *, conversation: str = "terminal") -> str:
+        return await self._call(lambda c: c.command(text, conversation=conversation))
+
 
 async def _answers(client: SocketClient) -> bool:
     """Whether a daemon answers on the socket now (its status, within CHECK_TIMEOUT)."""

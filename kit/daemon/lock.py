@@ -21,11 +21,13 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from kit.config import Settings
 from kit.errors import KitError
 from kit.files import os_error, private_dir
+
+if TYPE_CHECKING:
+    from kit.config import Settings
 
 log = logging.getLogger(__name__)
 

@@ -24,6 +24,7 @@ from kit.channels.telegram_config import TOKEN_ENV, allowed_users, api_urls
 from kit.client import LocalClient
 from kit.clock import Clock
 from kit.config import Settings
+from kit.daemon.grace import DEFAULT_GRACE, STEP_TIMEOUT
 from kit.daemon.lock import DataDirLock, store_file_lock
 from kit.daemon.logfile import add_file_log, remove_file_log
 from kit.daemon.notify import sd_notify
@@ -35,9 +36,6 @@ from kit.llm.base import LLM
 from kit.version import kit_version
 
 log = logging.getLogger(__name__)
-
-DEFAULT_GRACE = 10.0  # seconds in-flight replies get to finish on shutdown
-STEP_TIMEOUT = 5.0  # each later teardown step
 
 
 class Component(Protocol):
@@ -168,6 +166,9 @@ async def _serve(
             try:
                 async with asyncio.timeout(STEP_TIMEOUT):
                     await agent.wait_idle()
+                    # ...and their clients are told so ("shut down before it finished") before
+                    # the connections close: a cut turn's answer is written after it ends.
+                    await server.wait_idle()
             except TimeoutError:
                 log.error("turns did not stop within %.0f s of being cancelled", STEP_TIMEOUT)
         serving.cancel()

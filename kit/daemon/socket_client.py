@@ -231,6 +231,9 @@ class SocketClient:
     async def memory_index(self) -> str:
         return str(decode(str, await self._call("memory_index")))
 
+    async def command(self, text: str, *, conversation: str = "terminal") -> str:
+        return str(decode(str, await self._call("command", text=text, conversation=conversation)))
+
     async def _call(self, op: str, on_event: EventSink | None = None, **args: Any) -> Any:
         rid = next(self._ids)
         request = {"id": rid, "op": op, **args}

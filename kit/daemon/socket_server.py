@@ -28,10 +28,11 @@ each handed out once); notes() -> [NoteInfo]; note(name) -> Note; search(query, 
 [Hit] (k from 1 to 50, a query of at most 2,000 characters; reads only); day_record(day:
 "YYYY-MM-DD") -> DayRecord (the summary, else the day's latest messages); remember(fact,
 category="person", subject="") -> Fact (screened like the chat's remember); memory_index() ->
-string. Results are the dataclasses of kit/client.py, kit/tools.py, kit/memory/,
-kit/reminders/ and kit/notes/store.py encoded by kit/daemon/codec.py. Requests on one
-connection are answered in order; open more connections for concurrency (the client uses one
-per call).
+string; command(text, conversation="terminal") -> string (a chat's slash command, e.g.
+"/facts people", as kit/channels/chat_commands.py answers it). Results are the dataclasses of
+kit/client.py, kit/tools.py, kit/memory/, kit/reminders/ and kit/notes/store.py encoded by
+kit/daemon/codec.py. Requests on one connection are answered in order; open more connections
+for concurrency (the client uses one per call).
 
 Arguments are checked strictly before anything runs: ids are positive integers (not true, not
 -1), texts are strings within the length a fact, subject or reason may have, dates are
@@ -71,6 +72,7 @@ LINE_LIMIT = 32 * 1024 * 1024  # a 100k-character message, JSON-escaped, fits ma
 SEND_TIMEOUT = 2.0  # a client that stops reading does not hold up shutdown, nor memory
 MAX_UNREAD = 8 * 1024 * 1024  # bytes of earlier answers a client may leave unread
 MAX_LIMIT = 500  # chat_history and passes: more than a screen shows, and bounded
+MAX_COMMAND_CHARS = 2_000  # a slash command and its argument (a /search query, an id)
 
 ClientFor = Callable[[str | None], LocalClient]
 Handler = Callable[["_Request"], Awaitable[Any]]
@@ -228,6 +230,10 @@ class ControlServer:
                 subject=r.arg("subject", str, ""),
             ),
             "memory_index": lambda r: self._client(r).memory_index(),
+            "command": lambda r: self._client(r).command(
+                r.text("text", MAX_COMMAND_CHARS),
+                conversation=r.arg("conversation", str, "terminal"),
+            ),
         }
 
     async def run(self) -> None:

@@ -25,6 +25,7 @@ from kit.clock import FakeClock
 from kit.config import ScheduleSettings, Settings
 from kit.embed.base import Embedder
 from kit.errors import InputError
+from kit.eval import DEFAULT_KS as DEFAULT_KS
 from kit.eval.folds import Scored
 from kit.eval.locomo import Sample
 from kit.eval.metrics import Outcome, Summary, by_category, percentile, recall_at, summarise
@@ -36,8 +37,6 @@ from kit.memory.messages import NewMessage
 from kit.memory.search import RankingParams
 from kit.tokens import estimate_tokens
 from kit.tools import format_hits
-
-DEFAULT_KS = (5, 10, 15, 25, 50)
 
 
 @dataclass(frozen=True)

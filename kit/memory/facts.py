@@ -99,6 +99,10 @@ _FACT_COLUMNS = (
 _LIVE = "active = 1 AND (expires_at IS NULL OR expires_at > ?) AND (pinned = 1 OR confidence >= ?)"
 
 
+def _same_text(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
 def _fact(row: Sequence[Any]) -> Fact:
     return Fact(
         id=row[0],
@@ -393,6 +397,28 @@ class Facts:
             return await self.writer(tx, user_id).insert(
                 category=category, content=content, provenance=provenance, **fields
             )
+
+    async def add_unless_known(
+        self, user_id: str, *, category: str, content: str, provenance: Provenance, **fields: Any
+    ) -> tuple[Fact, bool]:
+        """`remember`: the active, unexpired fact that already says `content` (the same words,
+        spacing and letter case aside), or a new one. (fact, whether it was added)."""
+        wanted = _same_text(content)
+        async with self._db.transaction() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND active = 1"
+                " AND (expires_at IS NULL OR expires_at > ?) AND lower(content) = lower(?)"
+                " ORDER BY id",
+                (user_id, to_iso(self._clock.now()), " ".join(content.split())),
+            )
+            for row in rows:
+                known = _fact(row)
+                if _same_text(known.content) == wanted:
+                    return known, False
+            fact = await self.writer(tx, user_id).insert(
+                category=category, content=content, provenance=provenance, **fields
+            )
+            return fact, True
 
     async def deactivate(self, user_id: str, fact_id: int, provenance: Provenance) -> Fact:
         async with self._db.transaction() as tx:

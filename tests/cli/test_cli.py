@@ -175,7 +175,10 @@ def test_history_of_a_day_with_messages_but_no_summary(
     main(["import", str(_jsonl(env / "a.jsonl", GOOD))])
     capsys.readouterr()
     assert main(["history", "2023-05-08"]) == 2
-    assert "2 messages but no summary yet" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "2 messages but no summary yet" in err
+    # a finished day: the command that writes its summary now, with that date
+    assert "`kit summarize --date 2023-05-08` writes it now" in err
 
 
 def test_facts_json_lists_facts(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -325,3 +328,33 @@ def test_context_shows_sections_scores_and_stages_and_writes_nothing(
     assert database.read_bytes() == before
     assert main(["context", "--raw", "support"]) == 0
     assert capsys.readouterr().out.startswith("You are Kit")
+
+
+def test_chat_answers_slash_commands_like_telegram_without_a_model(
+    env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`kit chat` used to send /help to the model (issue 20); no key is set here, so any line
+    that reached the model would fail."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("/help\n/facts\n/serch coffee\n/forget 99\n"))
+    assert main(["chat"]) == 0
+    captured = capsys.readouterr()
+    assert "/history [date]" in captured.out and "/search <query>" in captured.out
+    assert "No facts yet." in captured.out
+    assert "I don't know /serch. Did you mean /search?" in captured.out
+    assert "kit: there is no fact #99; /facts shows the ids" in captured.err
+    with sqlite3.connect(env / "data" / "kit.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM messages").fetchone()[0] == 0
+
+
+def test_running_kit_twice_in_one_process_keeps_one_terminal_log_handler(env: Path) -> None:
+    """Each run used to add a stderr handler, so a second run printed every warning twice."""
+    import logging
+
+    from kit.logs import setup_logging
+
+    setup_logging()
+    setup_logging(verbose=True)
+    ours = [h for h in logging.getLogger().handlers if type(h).__name__ == "_TerminalHandler"]
+    assert len(ours) == 1

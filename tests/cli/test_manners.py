@@ -26,7 +26,7 @@ def test_version_prints_the_installed_version(capsys: pytest.CaptureFixture[str]
 
 @pytest.mark.parametrize(
     ("argv", "suggestion"),
-    [(["serch", "x"], "did you mean 'search'?"), (["eval", "retrievl", "f"], "'retrieval'")],
+    [(["serch", "x"], "did you mean 'search'"), (["eval", "retrievl", "f"], "'retrieval'")],
 )
 def test_a_mistyped_command_gets_did_you_mean(
     argv: list[str], suggestion: str, capsys: pytest.CaptureFixture[str]

@@ -222,3 +222,24 @@ def test_data_dir_precedence_flag_then_env_then_xdg_then_home(
 
 def test_data_dir_expands_the_home_directory(tmp_path: Path) -> None:
     assert load_settings(data_dir="~/kit-data").data_dir == tmp_path / "home" / "kit-data"
+
+
+def test_relative_paths_in_the_file_are_read_against_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under systemd Kit starts in /: a relative embedding.model_path used to be looked up
+    there, and Kit quietly fell back to word search (issue 20)."""
+    folder = tmp_path / "conf"
+    folder.mkdir()
+    config = folder / "config.toml"
+    config.write_text(
+        '[embedding]\nmodel_path = "models/minilm"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)  # elsewhere: what matters is the file's folder
+    settings = load_settings(config, tmp_path / "data")
+    assert settings.embedding.model_path == str(folder / "models" / "minilm")
+    # an absolute path, or one from the home directory, stays as written
+    for given in ("~/m", str(tmp_path / "m")):
+        config.write_text(f'[embedding]\nmodel_path = "{given}"\n', encoding="utf-8")
+        assert load_settings(config, tmp_path / "data").embedding.model_path == given

@@ -79,8 +79,10 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_curate_then_history_passes_and_undo(
     env: Path, server: FakeAnthropicServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run(capsys, "curate")
+    code, out, err = run(capsys, "curate")
     assert code == 0
+    # each rejection said once: in the command's report, not again by the log (issue 20)
+    assert (out + err).count("the answer is neither") == 1
     applied = re.search(r"^people\s+applied\s+pass (\d+)$", out, re.M)
     assert applied, out
     pass_id = int(applied.group(1))
@@ -191,7 +193,7 @@ def test_facts_expire_retires_what_rem_held_back(
     assert "`kit facts expire projects` retires them" in out
     code, out, _ = run(capsys, "facts", "expire", "projects")
     assert code == 0
-    assert out.strip() == "Retired 3 expired projects fact(s): " + ", ".join(f"#{i}" for i in ids)
+    assert out.strip() == "Retired 3 expired projects facts: " + ", ".join(f"#{i}" for i in ids)
     code, out, _ = run(capsys, "facts", "expire", "projects")
     assert out.strip() == "No projects fact is past its expiry."
     with pytest.raises(SystemExit) as bad:

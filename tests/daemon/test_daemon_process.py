@@ -151,6 +151,20 @@ def test_logs_go_to_the_rotating_file_without_the_api_key(daemon: DaemonProcess)
 
 
 async def test_sigterm_with_a_reply_in_flight_stops_within_the_bound_and_keeps_the_message(
+    tmp_path: Path,
+) -> None:
+    """Each step waits on an event (the request reaching the model, the answer, the exit),
+    never on time: this held alone and failed under load when the daemon closed the socket
+    before writing the cut turn's answer."""
+    with FakeAnthropicServer() as anthropic:  # its own: no other daemon takes the stall
+        own_daemon = DaemonProcess(tmp_path, write_config(tmp_path / "config.toml", anthropic))
+        try:
+            await _sigterm_with_a_reply_in_flight(own_daemon, anthropic)
+        finally:
+            own_daemon.close()
+
+
+async def _sigterm_with_a_reply_in_flight(
     own_daemon: DaemonProcess, anthropic: FakeAnthropicServer
 ) -> None:
     await asyncio.to_thread(own_daemon.start)
@@ -158,7 +172,7 @@ async def test_sigterm_with_a_reply_in_flight_stops_within_the_bound_and_keeps_t
     client = SocketClient(own_daemon.socket)
     seen = len(anthropic.requests)
     turn = asyncio.create_task(client.send("summarise my week please", conversation="w"))
-    await wait_for(lambda: len(anthropic.requests) > seen)  # the request reached the model
+    await asyncio.to_thread(anthropic.wait_for_requests, seen + 1)  # it reached the model
     own_daemon.signal(signal.SIGTERM)
     with pytest.raises(KitError, match="shut down before it finished"):
         await turn

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import date
 
 import pytest
@@ -74,6 +75,7 @@ async def test_pending_days_are_past_days_with_messages_and_no_or_outdated_summa
 async def test_bad_summary_output_is_not_stored_and_retried_next_run(
     kit: Kit, fake_llm: FakeLLM, reply: str | LLMReply, why: str, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="kit.curator.summaries")  # the daemon's log level
     s = kit.services.summarizer
     await chat_on(kit, SUN, "hello")
     fake_llm.queue(reply)

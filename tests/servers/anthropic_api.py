@@ -87,6 +87,7 @@ class FakeAnthropicServer:
         self.api_key = api_key
         self.models = models
         self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)  # notified at every request
         self._script: deque[Spec] = deque()
         self._requests: list[RecordedRequest] = []
         self._closing = threading.Event()  # wakes stalled handlers so close() never waits them out
@@ -107,6 +108,13 @@ class FakeAnthropicServer:
     def requests(self) -> list[RecordedRequest]:
         with self._lock:
             return list(self._requests)
+
+    def wait_for_requests(self, count: int, timeout: float = 60.0) -> None:
+        """Block until `count` requests have arrived in all (an event, no polling); fail after
+        `timeout` seconds, a bound rather than an expectation."""
+        with self._arrived:
+            if not self._arrived.wait_for(lambda: len(self._requests) >= count, timeout):
+                raise AssertionError(f"{count} requests expected, {len(self._requests)} came")
 
     # -- script ---------------------------------------------------------------------------
     def queue(self, spec: Spec) -> None:
@@ -178,6 +186,7 @@ def _make_handler(fake: FakeAnthropicServer) -> type[BaseHTTPRequestHandler]:
             headers = {k.lower(): v for k, v in self.headers.items()}
             with fake._lock:
                 fake._requests.append(RecordedRequest(path, headers, body))
+                fake._arrived.notify_all()
             try:
                 refusal = _refusal(fake, headers, body) if path.startswith("/v1/messages") else None
                 if refusal is not None:

@@ -188,7 +188,9 @@ async def test_count_tokens(server: FakeAnthropicServer) -> None:
 
 @pytest.mark.asyncio
 async def test_stall_triggers_client_timeout(server: FakeAnthropicServer) -> None:
-    server.queue_stall(5)
+    # Stalled for longer than any test runs (closing the server wakes it): the handler never
+    # pops the next item, however slowly the retry arrives on a busy machine.
+    server.queue_stall(600)
     server.queue_text("after the stall")
     async with client_for(server, timeout=0.3) as client:
         with pytest.raises(anthropic.APITimeoutError):

@@ -192,7 +192,7 @@ async def test_rem_runs_consolidation_now_and_reports(
     (reply,) = await ask(tg, make_channel, "/rem")
     lines = reply.splitlines()
     assert lines[0].startswith("REM finished in")
-    assert "Condensed 1 day(s): 2026-03-01" in lines
+    assert "Condensed 1 day: 2026-03-01" in lines
     assert "• condensed 2026-03-01 (30 -> 12 bullets)" in lines
     day = await kit.day(date(2026, 3, 1))
     assert day is not None and day.condensed == bullets(12, "outcome")

@@ -201,9 +201,9 @@ def test_cli_forget_without_yes_on_a_pipe_changes_nothing(
 
         sys.stdin.close()
     out = capsys.readouterr()
-    assert "1 messages" in out.out and "add --yes" in out.err
+    assert "1 message," in out.out and "add --yes" in out.err
     assert main(["forget", "--person", "Ana", "--yes"]) == 0
-    assert "Forgotten: 1 messages" in capsys.readouterr().out
+    assert "Forgotten: 1 message," in capsys.readouterr().out
 
 
 def test_scope_rejects_an_empty_range() -> None:

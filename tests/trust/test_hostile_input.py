@@ -125,7 +125,7 @@ def test_a_large_jsonl_import_lands_whole(
             handle.write(json.dumps({"role": "user", "text": f"note {i} about tulips", "at": at}))
             handle.write("\n")
     assert main(["import", "--no-embed", str(tmp_path / "big.jsonl")]) == 0
-    assert "Imported 20000 messages" in capsys.readouterr().out
+    assert "Imported 20,000 messages" in capsys.readouterr().out
     with sqlite3.connect(tmp_path / "data" / "kit.db") as conn:
         rows = conn.execute("SELECT COUNT(*), MAX(text) FROM messages").fetchall()
     conn.close()

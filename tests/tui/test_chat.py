@@ -170,3 +170,25 @@ async def test_without_a_summary_ctrl_s_says_there_is_none_yet(app: KitApp) -> N
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert notes(app)[-1][1].startswith("nothing summarised yet")
+
+
+async def test_slash_commands_answer_as_on_telegram_and_never_reach_the_model(
+    kit: Kit, app: KitApp, fake_llm: FakeLLM
+) -> None:
+    """The TUI's chat takes the same commands as Telegram and `kit chat` (issue 20: /help went
+    to the model): /help lists them, an unknown one gets "did you mean", /facts lists facts."""
+    from tui.chat import CommandAnswer
+
+    fact = await kit.remember("Keeps bees on the roof", category="person", pinned=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for line in ("/help", "/serch bees", "/facts"):
+            await pilot.press(*line, "enter")
+            await settle(pilot)
+        answers = [str(a.render()) for a in app.query(CommandAnswer)]
+    assert len(answers) == 3
+    assert "/search <query>" in answers[0] and "/reminders" in answers[0]
+    assert answers[1] == "I don't know /serch. Did you mean /search? /help lists what I can do."
+    assert f"#{fact.id} (person, pinned) Keeps bees on the roof" in answers[2]
+    assert fake_llm.requests == []
+    stored = await kit.services.db.fetchall("SELECT COUNT(*) FROM messages")
+    assert stored[0][0] == 0  # commands are not conversation

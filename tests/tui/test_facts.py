@@ -55,16 +55,33 @@ async def test_table_shows_active_facts_with_confidence_expiry_and_last_use(
         assert app.focused is table
         ana, coffee, _ = facts
         assert rows(table) == [
-            [str(ana.id), "person", "Ana: Lives in Lisbon", "0.95", "—", "never"],
+            [str(ana.id), "person", "", "Ana: Lives in Lisbon", "0.95", "—", "never"],
             [
                 str(coffee.id),
                 "preferences",
+                "",
                 "coffee: Oat-milk flat white, no sugar",
                 "0.80",
                 "2026-06-01",
                 "never",
             ],
         ]
+
+
+async def test_the_table_shows_which_facts_are_pinned_and_which_are_the_owners(
+    kit: Kit, app: KitApp
+) -> None:
+    """Issue 20: the table did not say which facts were pinned; the curator and REM leave
+    those, and the owner's own (kit facts add / edit), alone, so it says so."""
+    learned = await kit.remember("Drinks green tea", category="preferences")
+    pinned = (await kit.add_fact("Allergic to penicillin", pinned=True)).fact
+    written = (await kit.add_fact("Born in Porto")).fact
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = await open_facts(app, pilot)
+        held = {r[0]: r[2] for r in rows(table)}
+        header = [str(c.label) for c in table.columns.values()]
+    assert header[:4] == ["#", "category", "held", "fact"]
+    assert held == {str(learned.id): "", str(pinned.id): "pinned", str(written.id): "yours"}
 
 
 async def test_filters_by_inactive_category_and_text(app: KitApp, facts: list[Fact]) -> None:

@@ -14,6 +14,7 @@ from kit.clock import FakeClock
 from kit.config import Settings
 from kit.curator.ops import MAX_CONTENT_CHARS
 from kit.embed.hashing import HashingEmbedder
+from kit.memory.facts import Provenance
 from kit.memory.messages import NewMessage
 from kit.tools import CUT_HINT, MAX_RESULT_CHARS
 from kit.untrusted.neutralise import recalled_block
@@ -97,6 +98,34 @@ async def test_remember_tool_stores_a_fact_with_provenance(
     second = server.requests[-1].json["messages"]
     assert second[-1]["content"][0]["type"] == "tool_result"
     assert "Stored as fact" in second[-1]["content"][0]["content"]
+
+
+async def test_remember_of_the_text_of_an_active_fact_returns_that_fact(
+    real_kit: Kit, server: FakeAnthropicServer
+) -> None:
+    """Said twice (spacing and letter case aside), it is one fact, not two (issue 20); the
+    model is told which fact already holds it. The socket's and MCP's `remember` agree."""
+    server.queue_tool_use("remember", {"fact": "Ana's dentist is Dr. Silva"})
+    server.queue_text("Noted.")
+    await real_kit.send("Remember that my dentist is Dr. Silva")
+    server.queue_tool_use("remember", {"fact": "ana's dentist is  Dr. Silva "})
+    server.queue_text("I already knew.")
+    await real_kit.send("Remember: my dentist is Dr. Silva")
+    facts = await real_kit.facts()
+    assert [f.content for f in facts] == ["Ana's dentist is Dr. Silva"]
+    told = server.requests[-1].json["messages"][-1]["content"][0]["content"]
+    assert f"Already remembered as fact #{facts[0].id}" in told
+
+    from kit.client import LocalClient
+
+    client = LocalClient(real_kit, real_kit.services.clock.now())
+    again = await client.remember("Ana's dentist is Dr. Silva")
+    assert again.id == facts[0].id and len(await real_kit.facts()) == 1
+    await real_kit.services.facts.deactivate(
+        again.user_id, again.id, Provenance(actor="owner", reason="moved dentists")
+    )
+    renewed = await client.remember("Ana's dentist is Dr. Silva")  # not active: a new fact
+    assert renewed.id != again.id and renewed.active
 
 
 async def test_remember_refuses_a_password_and_says_so(

@@ -1,0 +1,120 @@
+"""What start-up loads (issue 20): `import kit`, `kit --help` and `kit --version` load no SDK and
+not the core; `from kit import Kit` loads no model, chat or UI SDK (each loads in the one module
+that uses it, when it is used). A test of what is imported, never of time: bench/startup.py
+measures the time."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+# Third-party packages a command must not pay for before it needs them.
+SDKS = (
+    "anthropic",
+    "openai",
+    "fastembed",
+    "onnxruntime",
+    "textual",
+    "telegram",
+    "mcp",
+    "pydantic",
+    "httpx",
+    "usearch",
+    "numpy",
+    "aiosqlite",
+    "asyncpg",
+    "apscheduler",
+    "detect_secrets",
+    "mnemonic",
+    "rich",
+    "tzlocal",
+)
+# Kit's own heavy part: the composition root and everything it wires, and the event loop.
+CORE = ("kit.api", "kit.app", "kit.agent", "kit.memory.search", "scheduler", "tui.app", "asyncio")
+
+# The core needs numpy, SQLite and the secret detector; the adapters' SDKs wait for their use.
+ADAPTER_SDKS = (
+    "anthropic",
+    "openai",
+    "fastembed",
+    "onnxruntime",
+    "textual",
+    "telegram",
+    "mcp",
+    "pydantic",
+    "httpx",
+    "asyncpg",
+    "apscheduler",
+    "rich",
+)
+
+
+def loaded_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running `code`."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def _cli(*argv: str) -> str:
+    """Code that runs `kit ARGV` as the console script does, its output swallowed."""
+    return (
+        "import contextlib, io\n"
+        "from kit.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        f"        main({list(argv)!r})\n"
+        "    except SystemExit:\n"
+        "        pass"
+    )
+
+
+def _tops(modules: set[str], wanted: tuple[str, ...]) -> list[str]:
+    return sorted(
+        name for name in wanted if name in modules or any(m.startswith(name + ".") for m in modules)
+    )
+
+
+def test_import_kit_loads_no_sdk_and_not_the_core() -> None:
+    modules = loaded_after("import kit")
+    assert _tops(modules, SDKS) == []
+    assert _tops(modules, CORE) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [("--help",), ("--version",), ("facts", "--help"), ("run", "--help"), ("tui", "--help")],
+    ids=["help", "version", "facts-help", "run-help", "tui-help"],
+)
+def test_help_and_version_load_no_sdk_and_not_the_core(argv: tuple[str, ...]) -> None:
+    modules = loaded_after(_cli(*argv))
+    assert "kit.cli" in modules and "kit.commands.facts" in modules  # the parser was built
+    assert _tops(modules, SDKS) == []
+    assert _tops(modules, CORE) == []
+
+
+def test_the_public_api_loads_no_adapter_sdk() -> None:
+    """`from kit import Kit` brings the core; the model, embedding, chat, UI, MCP and
+    PostgreSQL SDKs load in their adapters when Kit is opened with them."""
+    modules = loaded_after("from kit import Kit\nassert Kit.open")
+    assert "kit.api" in modules
+    assert _tops(modules, ADAPTER_SDKS) == []
+
+
+def test_every_public_name_resolves_to_its_home() -> None:
+    """`kit.Kit`, `kit.Settings`, ...: the same objects as in the modules that define them."""
+    import importlib
+
+    import kit
+
+    for name in kit.__all__:
+        home = importlib.import_module(kit._HOMES[name])
+        assert getattr(kit, name) is getattr(home, name)
+    assert set(kit.__all__) <= set(dir(kit))
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = kit.nothing  # type: ignore[attr-defined]
