@@ -6,9 +6,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 
-from kit.app import API_KEY_ENV, Services
+from kit.app import Services, missing_keys
 from kit.config import load_settings
 from kit.daemon.runner import DEFAULT_GRACE, STEP_TIMEOUT, run_daemon
 from kit.errors import ConfigError, InputError
@@ -54,11 +53,11 @@ async def run(args: argparse.Namespace) -> int:
     if args.shutdown_grace < 0:
         raise InputError("--shutdown-grace must be zero or more seconds")
     settings = load_settings(args.config, args.data_dir)
-    if not os.environ.get(API_KEY_ENV, "").strip():
+    for problem in missing_keys(settings):  # each model role's key (llm.key_env)
         raise ConfigError(
-            f"{API_KEY_ENV} is not set; the daemon needs it to answer. Export your Anthropic "
-            "API key (for systemd: put it in ~/.config/kit/env, see contrib/kit.service) "
-            "and run `kit run` again"
+            f"{problem.removesuffix(' and restart Kit')}: the daemon needs it to answer (for "
+            "systemd: put it in ~/.config/kit/env, see contrib/kit.service) and run `kit run` "
+            "again"
         )
     logging.getLogger().setLevel(logging.DEBUG if args.verbose else logging.INFO)
     await run_daemon(settings, components=[ScheduledJobs], grace=args.shutdown_grace)

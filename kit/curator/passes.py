@@ -37,6 +37,7 @@ from kit.memory.db import Database
 from kit.memory.facts import Fact, Facts
 from kit.memory.messages import Message, Messages, attributed
 from kit.memory.search import MemorySearch
+from kit.model_settings import model_role
 from kit.prompts import Prompts
 from kit.tokens import estimate_tokens
 from kit.untrusted.fingerprint import frames
@@ -77,6 +78,7 @@ class Curator:
         self._llm = llm
         self._prompts = prompts
         self._settings = settings
+        self._role = model_role(settings.llm, "background")
         self._clock = clock
         self._tz = tz
         self.passes = PassLog(db, clock)
@@ -397,7 +399,7 @@ class Curator:
             facts = f"{note}\n\n{facts}"
         rules = self._prompts.render(f"curate/{batch.category}", owner_name=owner, facts=facts)
         return LLMRequest(
-            model=self._settings.llm.small_model,
+            model=self._role.model,
             # The transcript block is the same for all seven categories: cached once.
             system=(SystemBlock(shared, cache=True), SystemBlock(rules)),
             messages=(
@@ -406,7 +408,7 @@ class Curator:
                     f"Curate the `{batch.category}` facts from this conversation now.",
                 ),
             ),
-            max_tokens=MAX_TOKENS,
+            max_tokens=self._role.output(MAX_TOKENS),
             tools=(operations_tool(),),
             tool_choice=TOOL_NAME,
             purpose=f"curate:{batch.category}",

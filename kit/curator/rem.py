@@ -31,7 +31,6 @@ from datetime import date, datetime, tzinfo
 from typing import Any
 
 from kit.clock import Clock, from_iso, to_iso
-from kit.config import LLMSettings
 from kit.curator.bullets import ask, count_bullets, parse_bullets
 from kit.curator.expiry import Expiry
 from kit.curator.reports import REM_STEPS, RemProgress, RemReport, StepStatus
@@ -43,6 +42,7 @@ from kit.memory.days import Day, Days
 from kit.memory.db import Database
 from kit.memory.facts import Facts
 from kit.memory.job_runs import JobRuns, known_users
+from kit.model_settings import ModelRole
 from kit.prompts import Prompts
 from kit.untrusted.fingerprint import frames
 from kit.untrusted.neutralise import neutralise
@@ -53,6 +53,7 @@ JOB = "rem"
 PAUSED = "paused until midnight: today's background token budget is spent"
 CRASHED = "crashed"
 MAX_CONDENSED_BULLETS = 20  # the prompt asks for 10-15
+CONDENSE_MAX_TOKENS = 1500
 ProgressSink = Callable[[RemProgress], Awaitable[None]]
 
 
@@ -82,7 +83,7 @@ class Rem:
         facts: Facts,
         llm: LLM,
         prompts: Prompts,
-        llm_settings: LLMSettings,
+        background: ModelRole,
         review: StaleReview,
         clock: Clock,
         tz: tzinfo,
@@ -97,7 +98,7 @@ class Rem:
         self._facts = facts
         self._llm = llm
         self._prompts = prompts
-        self._llm_settings = llm_settings
+        self._role = background  # the background model and its limits
         self._review = review
         self._clock = clock
         self._tz = tz
@@ -262,10 +263,10 @@ class Rem:
             detailed=neutralise(day.detailed),
         )
         request = LLMRequest(
-            model=self._llm_settings.small_model,
+            model=self._role.model,
             system=(SystemBlock("You condense journal entries without losing outcomes."),),
             messages=(ChatMessage.text("user", prompt),),
-            max_tokens=1500,
+            max_tokens=self._role.output(CONDENSE_MAX_TOKENS),
             purpose="rem_condense",
             user_id=user_id,
         )

@@ -16,13 +16,14 @@ from datetime import datetime, timedelta, tzinfo
 from typing import Any, Protocol
 
 from kit.clock import Clock, to_iso
-from kit.config import LLMSettings, OwnerSettings
+from kit.config import OwnerSettings
 from kit.curator.ops import MAX_REASON_CHARS, Deactivate, Operation, Update, parse_expiry
 from kit.curator.reports import PassOutcome
 from kit.errors import LLMOutputError
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, ToolSpec, Usage
 from kit.memory.db import Database
 from kit.memory.facts import Fact, Facts
+from kit.model_settings import ModelRole
 from kit.prompts import Prompts
 from kit.untrusted.fingerprint import fingerprint
 from kit.untrusted.neutralise import neutralise
@@ -30,7 +31,8 @@ from kit.untrusted.neutralise import neutralise
 log = logging.getLogger(__name__)
 
 TOOL_NAME = "review_facts"
-BATCH = 40  # facts per model call
+BATCH = 40  # facts per model call (fewer when llm.background.context_tokens is small)
+REVIEW_MAX_TOKENS = 2048
 ACTIONS = ("keep", "lower_confidence", "set_expiry", "deactivate")
 PASS_KIND = "rem_review"
 
@@ -196,7 +198,7 @@ class StaleReview:
         facts: Facts,
         llm: LLM,
         prompts: Prompts,
-        llm_settings: LLMSettings,
+        background: ModelRole,
         owner: OwnerSettings,
         stale_days: int,
         clock: Clock,
@@ -206,7 +208,7 @@ class StaleReview:
         self._facts = facts
         self._llm = llm
         self._prompts = prompts
-        self._llm_settings = llm_settings
+        self._role = background  # the background model and its limits
         self._owner = owner
         self._stale_days = stale_days
         self._clock = clock
@@ -279,10 +281,10 @@ class StaleReview:
         )
         reply = await self._llm.complete(
             LLMRequest(
-                model=self._llm_settings.small_model,
+                model=self._role.model,
                 system=(SystemBlock("You review an assistant's long-term memory, carefully."),),
                 messages=(ChatMessage.text("user", prompt),),
-                max_tokens=2048,
+                max_tokens=self._role.output(REVIEW_MAX_TOKENS),
                 tools=(review_tool(),),
                 tool_choice=TOOL_NAME,
                 purpose="rem_review",

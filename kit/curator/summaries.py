@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
 from kit.clock import local_date
-from kit.config import LLMSettings, OwnerSettings
+from kit.config import OwnerSettings
 from kit.curator.bullets import ask, parse_bullets
 from kit.errors import BudgetSpent, LLMOutputError, NotFound
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock
@@ -26,6 +26,7 @@ from kit.memory.days import Day, Days
 from kit.memory.db import Database
 from kit.memory.job_runs import JobRuns, known_users
 from kit.memory.messages import Message, Messages, attributed
+from kit.model_settings import ModelRole
 from kit.prompts import Prompts
 from kit.untrusted.neutralise import neutralise
 
@@ -71,7 +72,7 @@ class DaySummarizer:
         days: Days,
         llm: LLM,
         prompts: Prompts,
-        llm_settings: LLMSettings,
+        background: ModelRole,
         owner: OwnerSettings,
         tz: tzinfo,
         job_runs: JobRuns,
@@ -83,7 +84,7 @@ class DaySummarizer:
         self._days = days
         self._llm = llm
         self._prompts = prompts
-        self._llm_settings = llm_settings
+        self._role = background  # the background model and its limits
         self._owner = owner
         self._tz = tz
         self._job_runs = job_runs
@@ -107,10 +108,10 @@ class DaySummarizer:
             messages=format_day_transcript(messages, self._tz),
         )
         request = LLMRequest(
-            model=self._llm_settings.small_model,
+            model=self._role.model,
             system=(SystemBlock(_SYSTEM),),
             messages=(ChatMessage.text("user", prompt),),
-            max_tokens=SUMMARY_MAX_TOKENS,
+            max_tokens=self._role.output(SUMMARY_MAX_TOKENS),
             purpose="daily_summary",
             user_id=user_id,
         )

@@ -1,7 +1,8 @@
 """The Anthropic adapter: the only module that imports the anthropic SDK.
 
 Retries for 429, 529, 5xx and timeouts are the SDK's own (bounded by `max_retries`, with
-backoff that honours retry-after); what still fails becomes `LLMUnavailable`.
+backoff that honours retry-after); what still fails becomes `LLMUnavailable`: `LLMTimeout` when
+no answer came in time, `LLMBusy` (with the server's retry-after) when another try may work.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 import anthropic
 
-from kit.errors import LLMUnavailable
+from kit.errors import LLMBusy, LLMTimeout, LLMUnavailable
 from kit.llm.base import (
     Block,
     ChatMessage,
@@ -52,7 +53,9 @@ class AnthropicLLM:
         base_url: str | None = None,
         max_retries: int = 3,
         timeout: float = 60.0,
+        key_env: str = "ANTHROPIC_API_KEY",
     ) -> None:
+        self._key_env = key_env  # named in messages about the key, never its value
         self._client = anthropic.AsyncAnthropic(
             api_key=api_key, base_url=base_url or None, max_retries=max_retries, timeout=timeout
         )
@@ -76,9 +79,9 @@ class AnthropicLLM:
                 return Reach("refused", f"the key was refused ({status})")
             if status == 404:
                 return Reach("not_found", f"no model {model!r} here (404)")
-            return Reach("error", _status_message(status))
+            return Reach("error", _status_message(status, self._key_env))
         except anthropic.APITimeoutError:
-            return Reach("unreachable", "no answer in time")
+            return Reach("busy", "took the connection but did not answer in time")
         except anthropic.APIConnectionError:
             return Reach("unreachable", "cannot connect")
         return Reach("ok", model)
@@ -95,24 +98,38 @@ class AnthropicLLM:
                     message = await stream.get_final_message()
         except anthropic.APIStatusError as exc:
             log.warning("model call failed (%s) for %s", exc.status_code, request.purpose)
-            raise LLMUnavailable(_status_message(exc.status_code)) from exc
+            message = _status_message(exc.status_code, self._key_env)
+            if _passing(exc.status_code):
+                raise LLMBusy(message, retry_after=_retry_after(exc.response)) from exc
+            raise LLMUnavailable(message) from exc
         except anthropic.APITimeoutError as exc:
             log.warning("model call timed out for %s", request.purpose)
-            raise LLMUnavailable("the model did not answer in time; try again shortly") from exc
+            raise LLMTimeout("the model did not answer in time; try again shortly") from exc
         except anthropic.APIConnectionError as exc:
             log.warning("cannot reach the model API for %s", request.purpose)
-            raise LLMUnavailable(
-                "cannot reach the model API; check the network or llm.base_url"
-            ) from exc
+            raise LLMBusy("cannot reach the model API; check the network or llm.base_url") from exc
         except (anthropic.APIError, *_TRANSPORT_ERRORS) as exc:  # type: ignore[misc]  # e.g. a stream cut mid-way
             log.warning("model call broke off for %s: %s", request.purpose, type(exc).__name__)
             raise LLMUnavailable("the model's answer broke off; try again shortly") from exc
         return _reply(message)
 
 
-def _status_message(status: int) -> str:
+def _passing(status: int) -> bool:
+    """Whether another try may work: rate limited, overloaded, a server error."""
+    return status in (408, 409, 429) or status >= 500
+
+
+def _retry_after(response: Any) -> float | None:
+    """The server's retry-after, in seconds, when it gave one as a number."""
+    try:
+        return max(0.0, float(response.headers.get("retry-after", "")))
+    except (AttributeError, TypeError, ValueError):
+        return None
+
+
+def _status_message(status: int, key_env: str = "ANTHROPIC_API_KEY") -> str:
     if status == 401:
-        return "the model API rejected the key; check ANTHROPIC_API_KEY"
+        return f"the model API rejected the key; check {key_env}"
     if status == 429:
         return "the model API is rate-limiting us; try again in a minute"
     if status == 529:

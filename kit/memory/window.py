@@ -13,12 +13,13 @@ from __future__ import annotations
 import logging
 from datetime import tzinfo
 
-from kit.config import LLMSettings, MemorySettings
+from kit.config import MemorySettings
 from kit.curator.bullets import ask, parse_bullets
 from kit.errors import LLMOutputError
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock
 from kit.memory.attempts import WINDOW_SUMMARY, Attempts
 from kit.memory.messages import Message, Messages, attributed
+from kit.model_settings import ModelRole
 from kit.prompts import Prompts
 from kit.untrusted.neutralise import neutralise
 
@@ -44,7 +45,7 @@ class WindowKeeper:
         llm: LLM,
         prompts: Prompts,
         memory: MemorySettings,
-        llm_settings: LLMSettings,
+        background: ModelRole,
         tz: tzinfo,
         attempts: Attempts,
     ) -> None:
@@ -53,7 +54,7 @@ class WindowKeeper:
         self._llm = llm
         self._prompts = prompts
         self._memory = memory
-        self._llm_settings = llm_settings
+        self._role = background  # the background model and its limits
         self._tz = tz
 
     async def maybe_summarize(self, conversation_id: int) -> bool:
@@ -72,10 +73,10 @@ class WindowKeeper:
             messages=format_transcript(leaving, self._tz),
         )
         request = LLMRequest(
-            model=self._llm_settings.small_model,
+            model=self._role.model,
             system=(SystemBlock("You write concise, faithful conversation summaries."),),
             messages=(ChatMessage.text("user", prompt),),
-            max_tokens=600,
+            max_tokens=self._role.output(600),
             purpose="window_summary",
             user_id=conversation.user_id,
         )
