@@ -251,9 +251,7 @@ async def build(
         db, messages, days, metered, prompts, small, settings.owner, tz, job_runs, attempts
     )
     stale_days = settings.rem.stale_days
-    review = StaleReview(
-        db, facts, metered, prompts, small, settings.owner, stale_days, clock, tz
-    )
+    review = StaleReview(db, facts, metered, prompts, small, settings.owner, stale_days, clock, tz)
     curator = Curator(
         db=db,
         facts=facts,
