@@ -232,7 +232,7 @@ async def test_a_stream_cut_midway_is_llm_unavailable(server: FakeOpenAIServer) 
     async def sink(chunk: str) -> None:
         pass
 
-    with pytest.raises(LLMUnavailable, match="broke off|cannot reach"):
+    with pytest.raises(LLMUnavailable, match=r"broke off|cannot reach"):
         await _complete(server, _request(), on_text=sink)
 
 
