@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import time
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from datetime import timedelta, tzinfo
@@ -311,14 +312,17 @@ async def build(
     )
 
 
-async def reach_role(role: ModelRole, *, within: float) -> Reach:
+async def reach_role(role: ModelRole, *, within: float) -> tuple[Reach, float]:
     """One free, bounded request to a role's endpoint (`kit doctor`): a token count or the
-    model list, no retries, `within` seconds. The key comes from the environment (a role
-    without one: `role_key`); nothing of it is kept."""
+    model list, no retries, `within` seconds; with the seconds the answer took (the SDK's
+    loading not counted). The key comes from the environment (a role without one:
+    `role_key`); nothing of it is kept."""
     key, _ = role_key(role)
     client = _adapter(role, key or NO_KEY, max_retries=0, timeout=within)
     try:
-        return await client.reach(role.model)
+        started = time.monotonic()
+        reach = await client.reach(role.model)
+        return reach, time.monotonic() - started
     finally:
         await client.aclose()
 

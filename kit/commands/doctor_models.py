@@ -8,7 +8,6 @@ working through a curation pass answers the doctor minutes late. The first try w
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -82,11 +81,10 @@ async def check_endpoints(report: Lines, settings: Settings, ready: Sequence[Mod
     for role in ready:
         if (role.provider, role.where) in dead:
             continue  # the other role would only say the same
-        started = time.monotonic()
-        reach = await reach_role(role, within=REACH_SECONDS)
+        reach, seconds = await reach_role(role, within=REACH_SECONDS)
         if reach.outcome == "busy":
-            reach = await reach_role(role, within=BUSY_SECONDS)
-        seconds = time.monotonic() - started
+            reach, more = await reach_role(role, within=BUSY_SECONDS)
+            seconds += more
         _say(report, settings, role, reach, seconds, str(config))
         if reach.outcome in ("refused", "unreachable"):
             dead.add((role.provider, role.where))
