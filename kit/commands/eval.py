@@ -1,4 +1,5 @@
-"""`kit eval retrieval FILE`: evidence recall@k, hit@k and MRR of Kit's search on LoCoMo data."""
+"""`kit eval retrieval FILE`: evidence recall@k, hit@k and MRR of Kit's search on LoCoMo data
+(`kit eval qa`, answer accuracy: kit/commands/eval_qa.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sys
 from pathlib import Path
 
 from kit.app import API_KEY_ENV, load_embedder
+from kit.commands import eval_qa
 from kit.commands.progress import progress
 from kit.config import FILTERS, check_storage_url, load_settings
 from kit.errors import ConfigError, InputError
@@ -61,6 +63,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "ANTHROPIC_API_KEY from the environment): one call per question",
     )
     retrieval.set_defaults(func=run)
+    eval_qa.register(what)  # `kit eval qa` (kit/commands/eval_qa.py)
 
 
 async def run(args: argparse.Namespace) -> int:
