@@ -56,10 +56,13 @@ class Endpoint:
             return anthropic_api.text_reply(text, **_anthropic_usage(usage))
         return openai_api.text_reply(text, **usage)
 
-    def call(self, name: str, arguments: dict[str, Any]) -> Spec:
+    def call(self, name: str, arguments: dict[str, Any], **usage: Any) -> Spec:
         if self.provider == "anthropic":
-            return anthropic_api.tool_use_reply(name, arguments)
-        return openai_api.tool_call_reply(name, arguments)
+            spec = anthropic_api.tool_use_reply(name, arguments)
+            if usage:
+                spec["usage"] = anthropic_api.text_reply("", **_anthropic_usage(usage))["usage"]
+            return spec
+        return openai_api.tool_call_reply(name, arguments, **usage)
 
     def cut_at_limit(self, spec: Spec) -> Spec:
         """The same answer, stopped at the output limit (a model looping to max_tokens)."""
