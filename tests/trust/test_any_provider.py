@@ -20,7 +20,7 @@ from kit.memory.attempts import DAILY_SUMMARY
 from tests.curation.helpers import shown_ids
 from tests.servers.providers import PROVIDERS, Endpoint
 
-pytestmark = pytest.mark.parametrize("provider", PROVIDERS)
+pytestmark = [pytest.mark.parametrize("provider", PROVIDERS), pytest.mark.stores]
 
 TIMEOUT = 0.5  # llm timeouts in these tests: a stall of 2 s is a timeout
 
