@@ -37,7 +37,8 @@ async def real_kit(
 ) -> AsyncIterator[Kit]:
     for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
         monkeypatch.delenv(name, raising=False)  # a server on this machine needs no key
-    llm = endpoint.llm(timeout_seconds=TIMEOUT)
+    # One retry allowed: a passing refusal would be tried again, a timed-out prompt never is.
+    llm = endpoint.llm(timeout_seconds=TIMEOUT, max_retries=1)
     async with Kit.open(
         settings=dataclasses.replace(settings, llm=llm),
         embedder=HashingEmbedder(),
