@@ -11,7 +11,6 @@ from datetime import datetime
 from typing import Any
 
 from kit.clock import Clock, check_time
-from kit.config import LLMSettings
 from kit.errors import InputError, KitError, LLMRefused, LLMUnavailable
 from kit.llm.base import (
     LLM,
@@ -20,12 +19,14 @@ from kit.llm.base import (
     LLMRequest,
     TextSink,
     ToolResult,
+    ToolSpec,
     Usage,
 )
 from kit.memory.context import ContextBuilder
 from kit.memory.facts import Facts
 from kit.memory.messages import Conversation, Message, Messages
 from kit.memory.plan import Sandwich
+from kit.model_settings import ModelRole
 from kit.tools import TOOL_SPECS, Tools
 from kit.turn import Inbound, TurnResult
 from kit.untrusted.clean import clean_name, clean_text
@@ -94,19 +95,24 @@ class Agent:
         context: ContextBuilder,
         tools: Tools,
         llm: LLM,
-        llm_settings: LLMSettings,
+        chat: ModelRole,
         clock: Clock,
         after_turn: Callable[[int], None] = lambda conversation_id: None,
         user_lock: Callable[[str], AbstractAsyncContextManager[None]] = (
             lambda user_id: nullcontext()
         ),
+        *,
+        max_tool_rounds: int = 4,
+        tool_specs: tuple[ToolSpec, ...] = TOOL_SPECS,
     ) -> None:
         self._messages = messages
         self._facts = facts
         self._context = context
         self._tools = tools
         self._llm = llm
-        self._settings = llm_settings
+        self._chat = chat  # the chat role: its model and reply limit
+        self._rounds = max_tool_rounds
+        self._tool_specs = tool_specs
         self._clock = clock
         self._after_turn = after_turn
         # One user's turns in order across workers on one database (kit/memory/db.py).
@@ -226,17 +232,17 @@ class Agent:
         usage = Usage()
         tools_used: list[str] = []
         fact_ids = list(sandwich.fact_ids)
-        rounds = self._settings.max_tool_rounds
+        rounds = self._rounds
         try:
             for round_no in range(rounds + 1):
                 last = round_no == rounds  # out of tool rounds: ask for a plain answer
                 reply = await self._llm.complete(
                     LLMRequest(
-                        model=self._settings.chat_model,
+                        model=self._chat.model,
                         system=sandwich.system,
                         messages=tuple(chat),
-                        max_tokens=self._settings.max_tokens,
-                        tools=() if last else TOOL_SPECS,
+                        max_tokens=self._chat.max_tokens,
+                        tools=() if last else self._tool_specs,
                         purpose="chat",
                         user_id=inbound.user_id,
                     ),

@@ -6,11 +6,14 @@ database connection.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
+import time
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from datetime import timedelta, tzinfo
+from typing import TYPE_CHECKING
 
 from kit.agent import Agent
 from kit.background import Background
@@ -27,6 +30,8 @@ from kit.errors import KitError, LLMUnavailable
 from kit.files import private_dir
 from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
 from kit.llm.metered import MeteredLLM
+from kit.llm.retry import RetryingLLM
+from kit.llm.roles import RoleRouter
 from kit.memory.attempts import Attempts
 from kit.memory.budget import Budget
 from kit.memory.context import ContextBuilder
@@ -46,6 +51,7 @@ from kit.memory.usage import UsageLog
 from kit.memory.vectors import VectorIndex
 from kit.memory.versions import MemoryVersions
 from kit.memory.window import WindowKeeper
+from kit.model_settings import ModelRole, model_role, tool_set
 from kit.notes.store import Notes
 from kit.notes.tools import NoteTools
 from kit.prompts import Prompts
@@ -54,21 +60,50 @@ from kit.reminders.delivery import Dispatcher
 from kit.reminders.service import Reminders
 from kit.reminders.store import ReminderStore
 from kit.reminders.tools import ReminderTools
-from kit.tools import Tools
+from kit.tools import Tools, chat_tools
+
+if TYPE_CHECKING:  # the SDK adapters load only when a role uses them
+    from kit.llm.anthropic import AnthropicLLM
+    from kit.llm.openai import OpenAILLM
 
 log = logging.getLogger(__name__)
 
-API_KEY_ENV = "ANTHROPIC_API_KEY"
+API_KEY_ENV = "ANTHROPIC_API_KEY"  # the default role's key (llm.key_env names others)
 REACH_SECONDS = 10.0  # how long `kit doctor` waits for the model API (no retries)
+# Sent as the key to a server of our own (llm.base_url) when its variable is unset: Ollama and
+# llama.cpp take any key, and a server that wants one says so (401), which doctor reports.
+NO_KEY = "no-key-set"
 
 
 class UnconfiguredLLM:
-    """Stands in when there is no API key: every call says exactly how to fix it."""
+    """Stands in when a role has no API key: every call says exactly how to fix it."""
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
 
     async def complete(self, request: LLMRequest, on_text: TextSink | None = None) -> LLMReply:
-        raise LLMUnavailable(
-            f"{API_KEY_ENV} is not set; export your Anthropic API key and restart Kit"
-        )
+        raise LLMUnavailable(self.problem)
+
+
+def role_key(role: ModelRole) -> tuple[str | None, str | None]:
+    """(the key to send, or None; why there is none). A role on a server of the owner's own
+    (llm.base_url on this machine or the local network) may do without."""
+    key = os.environ.get(role.key_env, "").strip()
+    if key:
+        return key, None
+    if role.on_own_server:
+        return NO_KEY, None
+    company = "Anthropic" if role.provider == "anthropic" else "OpenAI"
+    return None, (
+        f"{role.key_env} is not set; export your {company} API key (llm.{role.role} uses "
+        f"{role.where}) and restart Kit"
+    )
+
+
+def missing_keys(settings: Settings) -> list[str]:
+    """What a role still needs before Kit can answer and curate (`kit run` refuses to start)."""
+    found = [role_key(model_role(settings.llm, r))[1] for r in ("chat", "background")]
+    return list(dict.fromkeys(p for p in found if p))
 
 
 @dataclass
@@ -143,6 +178,7 @@ async def build(
 
     if llm is None:
         llm = _real_llm(settings, stack)
+    small = model_role(settings.llm, "background")  # the background role's model and limits
     usage = UsageLog(db, clock)
     budget = Budget(db, usage, settings.budget, clock, tz)
     metered = MeteredLLM(llm, usage, budget)
@@ -176,7 +212,7 @@ async def build(
     )
     model_filter = None
     if memory.filter == "model":
-        model_filter = ModelFilter(metered, prompts, settings.llm, memory, tz)
+        model_filter = ModelFilter(metered, prompts, small, memory, tz)
     recall = FilteredSearch(search, model_filter, memory)
     context = ContextBuilder(
         prompts,
@@ -189,7 +225,7 @@ async def build(
         versions=versions,
         notes=notes,
     )
-    window = WindowKeeper(messages, metered, prompts, memory, settings.llm, tz, attempts)
+    window = WindowKeeper(messages, metered, prompts, memory, small, tz, attempts)
     reminder_store = ReminderStore(db, messages, clock)
     tools = Tools(facts, days, messages, search, tz, notes=NoteTools(notes, tz))
     background = Background(window, vectors)
@@ -199,10 +235,12 @@ async def build(
         context,
         tools,
         metered,
-        settings.llm,
+        model_role(settings.llm, "chat"),
         clock,
         after_turn=background.notify,
         user_lock=db.user_lock,
+        max_tool_rounds=settings.llm.max_tool_rounds,
+        tool_specs=chat_tools(tool_set(settings.llm)),
     )
     reminders = Reminders(
         reminder_store, Dispatcher(reminder_store, agent, prompts, clock, tz), clock, tz
@@ -211,7 +249,7 @@ async def build(
     lease_ttl = timedelta(seconds=settings.workers.lease_seconds)
     job_runs = JobRuns(db, clock, tz, lease_ttl=lease_ttl)
     summarizer = DaySummarizer(
-        db, messages, days, metered, prompts, settings.llm, settings.owner, tz, job_runs, attempts
+        db, messages, days, metered, prompts, small, settings.owner, tz, job_runs, attempts
     )
     stale_days = settings.rem.stale_days
     review = StaleReview(
@@ -219,7 +257,7 @@ async def build(
         facts,
         metered,
         prompts,
-        settings.llm,
+        small,
         settings.owner,
         stale_days,
         clock,
@@ -243,7 +281,7 @@ async def build(
         facts,
         metered,
         prompts,
-        settings.llm,
+        small,
         review,
         clock,
         tz,
@@ -285,42 +323,68 @@ async def build(
     )
 
 
-async def reach_models(
-    settings: Settings, *, within: float = REACH_SECONDS
-) -> list[tuple[str, Reach]]:
-    """Each configured model tried once with the key from the environment (`kit doctor`):
-    free token counts, no retries, `within` seconds each. Empty without a key."""
-    key = os.environ.get(API_KEY_ENV, "")
-    if not key:
-        return []
-    from kit.llm.anthropic import AnthropicLLM
-
-    client = AnthropicLLM(
-        api_key=key, base_url=settings.llm.base_url or None, max_retries=0, timeout=within
-    )
-    found: list[tuple[str, Reach]] = []
+async def reach_role(role: ModelRole, *, within: float) -> tuple[Reach, float]:
+    """One free, bounded request to a role's endpoint (`kit doctor`): a token count or the
+    model list, no retries, `within` seconds; with the seconds the answer took (the SDK's
+    loading not counted). The key comes from the environment (a role without one:
+    `role_key`); nothing of it is kept."""
+    key, _ = role_key(role)
+    client = _adapter(role, key or NO_KEY, max_retries=0, timeout=within)
     try:
-        for model in dict.fromkeys((settings.llm.chat_model, settings.llm.small_model)):
-            reach = await client.reach(model)
-            found.append((model, reach))
-            if reach.outcome in ("refused", "unreachable"):
-                break  # the other model would only say the same
+        started = time.monotonic()
+        reach = await client.reach(role.model)
+        return reach, time.monotonic() - started
     finally:
         await client.aclose()
-    return found
+
+
+def _adapter(
+    role: ModelRole, key: str, *, max_retries: int, timeout: float
+) -> AnthropicLLM | OpenAILLM:
+    """The one place an SDK client is made; each SDK is imported only when a role uses it."""
+    if role.provider == "openai":
+        from kit.llm.openai import OpenAILLM
+
+        return OpenAILLM(
+            api_key=key,
+            base_url=role.base_url or None,
+            max_retries=max_retries,
+            timeout=timeout,
+            key_env=role.key_env,
+            structured_output=role.structured_output,
+        )
+    from kit.llm.anthropic import AnthropicLLM
+
+    return AnthropicLLM(
+        api_key=key,
+        base_url=role.base_url or None,
+        max_retries=max_retries,
+        timeout=timeout,
+        key_env=role.key_env,
+    )
+
+
+def role_llm(role: ModelRole, stack: AsyncExitStack) -> LLM:
+    """A role's model, closed with `stack`. Chat keeps the SDK's own retries (timeouts
+    included: the owner is waiting); background calls retry here, never resending a prompt
+    that timed out (kit/llm/retry.py)."""
+    key, problem = role_key(role)
+    if key is None:
+        return UnconfiguredLLM(problem or "no API key")
+    chat = role.role == "chat"
+    client = _adapter(
+        role, key, max_retries=role.max_retries if chat else 0, timeout=role.timeout_seconds
+    )
+    stack.push_async_callback(client.aclose)
+    return client if chat else RetryingLLM(client, role.max_retries)
 
 
 def _real_llm(settings: Settings, stack: AsyncExitStack) -> LLM:
-    key = os.environ.get(API_KEY_ENV, "")
-    if not key:
-        return UnconfiguredLLM()
-    from kit.llm.anthropic import AnthropicLLM
-
-    client = AnthropicLLM(
-        api_key=key,
-        base_url=settings.llm.base_url or None,
-        max_retries=settings.llm.max_retries,
-        timeout=settings.llm.timeout_seconds,
+    chat, background, judge = (model_role(settings.llm, r) for r in ("chat", "background", "judge"))
+    background_llm = role_llm(background, stack)
+    same = dataclasses.replace(judge, role="background") == background
+    return RoleRouter(
+        role_llm(chat, stack),
+        background_llm,
+        background_llm if same else role_llm(judge, stack),
     )
-    stack.push_async_callback(client.aclose)
-    return client

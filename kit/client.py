@@ -25,6 +25,7 @@ from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
 from kit.memory.search import Hit
 from kit.memory.vectors import KINDS, NOTES
+from kit.model_settings import model_role
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
 from kit.tools import (
@@ -350,8 +351,8 @@ class LocalClient:
         return Status(
             mode=self._mode,
             user_id=self._user,
-            chat_model=s.settings.llm.chat_model,
-            small_model=s.settings.llm.small_model,
+            chat_model=model_role(s.settings.llm, "chat").model,
+            small_model=model_role(s.settings.llm, "background").model,
             embedding_model=None if embedder is None else embedder.model_id,
             tokens_today=usage.input_tokens + usage.output_tokens,
             last_rem_at=None if last is None else last.finished_at,

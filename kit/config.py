@@ -18,6 +18,12 @@ from kit.choices import CATEGORIES as CATEGORIES  # re-exported: where settings 
 from kit.choices import FILTERS as FILTERS
 from kit.errors import ConfigError
 from kit.files import check_private_dir
+from kit.model_settings import (
+    LLMSettings,
+    RoleSettings,
+    check_llm_settings,
+    check_role_settings,
+)
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -26,17 +32,6 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 class OwnerSettings:
     user_id: str = "owner"
     name: str = ""
-
-
-@dataclass(frozen=True)
-class LLMSettings:
-    chat_model: str = "claude-sonnet-4-6"
-    small_model: str = "claude-haiku-4-5"
-    base_url: str = ""
-    max_tokens: int = 1024
-    max_retries: int = 3
-    timeout_seconds: float = 60.0
-    max_tool_rounds: int = 4
 
 
 @dataclass(frozen=True)
@@ -284,6 +279,10 @@ def _coerce(hint: Any, value: Any, where: str, source: str) -> Any:
         if isinstance(value, str):
             return value
         raise ConfigError(f"{source}: {where} must be a string (got {value!r})")
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):  # a nested table: [llm.chat]
+        if not isinstance(value, dict):
+            raise ConfigError(f"{source}: [{where}] must be a table of settings")
+        return _parse_section(hint, where, value, source)
     if origin is dict:
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
             raise ConfigError(
@@ -339,11 +338,10 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
                 "is not a known IANA zone; use a name like 'Europe/Berlin' or leave it empty "
                 "for this machine's zone",
             )
-    if isinstance(section, LLMSettings):
-        at_least(1, "max_tokens", "max_tool_rounds")
-        at_least(0, "max_retries")
-        if not 0.0 < section.timeout_seconds < math.inf:
-            raise bad("timeout_seconds", "must be a positive number of seconds")
+    if isinstance(section, LLMSettings):  # kit/model_settings.py
+        check_llm_settings(section, bad, source)
+    if isinstance(section, RoleSettings):
+        check_role_settings(section, bad, name, source)
     if isinstance(section, RemSettings):
         at_least(1, "stale_days")
     if isinstance(section, BudgetSettings):

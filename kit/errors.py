@@ -38,6 +38,21 @@ class LLMRefused(LLMUnavailable):
     again fails again, so a turn it failed is not sent with the next message."""
 
 
+class LLMTimeout(LLMUnavailable):
+    """The model did not answer within its timeout. The server may well have read the whole
+    prompt and still be writing (a local one goes on computing), so background work never
+    resends it at once: it backs off and counts the call against the daily budget."""
+
+
+class LLMBusy(LLMUnavailable):
+    """The model API refused for a passing reason (rate limit, overload, a 5xx, a lost
+    connection): worth trying again after `retry_after` seconds (None: not said)."""
+
+    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class BudgetSpent(LLMUnavailable):
     """Today's token budget for background model work is spent: that work pauses until
     `resumes_at` (the next local midnight). `user_id` is None when the global budget ran out."""

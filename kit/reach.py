@@ -7,12 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Outcome = Literal["ok", "refused", "unreachable", "not_found", "error"]
+Outcome = Literal["ok", "refused", "unreachable", "busy", "not_found", "error"]
 
 
 @dataclass(frozen=True)
 class Reach:
-    outcome: Outcome  # refused: the key or token; not_found: the model name (or the URL)
+    # refused: the key or token; not_found: the model name (or the URL); busy: it took the
+    # connection but did not answer in time; unreachable: no connection at all
+    outcome: Outcome
     detail: str = ""  # ok: who answered; otherwise what happened, in a few words
 
     @property

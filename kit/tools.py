@@ -12,7 +12,7 @@ from typing import Any
 from kit.clock import EARLIEST, LATEST
 from kit.config import CATEGORIES
 from kit.curator.ops import MAX_CONTENT_CHARS
-from kit.errors import InputError, KitError
+from kit.errors import ConfigError, InputError, KitError
 from kit.llm.base import ToolSpec
 from kit.memory.days import Day, Days
 from kit.memory.facts import Facts, Provenance
@@ -76,6 +76,25 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
     *NOTE_TOOL_SPECS,
 )
 _SPECS = {spec.name: spec for spec in TOOL_SPECS}
+
+# For small models (the `local` preset, llm.tools = "small"): the three memory tools. All nine
+# schemas cost ~1,120 prompt tokens a turn (issue 21), more than twice the system prompt.
+SMALL_TOOLS = ("search_memory", "get_day_history", "remember")
+
+
+def chat_tools(choice: str) -> tuple[ToolSpec, ...]:
+    """The chat model's tools for `llm.tools`: "all", "small", or names, comma-separated
+    (kept in Kit's order). An unknown name is a ConfigError naming the known ones."""
+    if choice == "all":
+        return TOOL_SPECS
+    names = SMALL_TOOLS if choice == "small" else tuple(n.strip() for n in choice.split(","))
+    known = {spec.name for spec in TOOL_SPECS}
+    if unknown := [n for n in names if n not in known]:
+        raise ConfigError(
+            f"llm.tools names {', '.join(map(repr, unknown))}, not a tool of Kit's; use "
+            f'"all", "small" or names from: {", ".join(sorted(known))}'
+        )
+    return tuple(spec for spec in TOOL_SPECS if spec.name in names)
 
 
 # What one tool call may hand back to the model (~4k tokens, the size of the whole memory

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 
 from kit.daemon.grace import DEFAULT_GRACE
 from kit.errors import ConfigError, InputError
@@ -31,7 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 async def run(args: argparse.Namespace) -> int:
     # The core and the scheduler load here, not when the parser is built (kit --help).
-    from kit.app import API_KEY_ENV
+    from kit.app import missing_keys
     from kit.config import load_settings
     from kit.daemon.runner import run_daemon
     from kitd.scheduled import ScheduledJobs
@@ -39,11 +38,11 @@ async def run(args: argparse.Namespace) -> int:
     if args.shutdown_grace < 0:
         raise InputError("--shutdown-grace must be zero or more seconds")
     settings = load_settings(args.config, args.data_dir)
-    if not os.environ.get(API_KEY_ENV, "").strip():
+    for problem in missing_keys(settings):  # each model role's key (llm.key_env)
         raise ConfigError(
-            f"{API_KEY_ENV} is not set; the daemon needs it to answer. Export your Anthropic "
-            "API key (`kit init` sets Kit up; for systemd the key goes in ~/.config/kit/env, "
-            "see `kit service install`) and run `kit run` again"
+            f"{problem.removesuffix(' and restart Kit')}: the daemon needs it to answer "
+            "(`kit init` sets Kit up; for systemd the key goes in ~/.config/kit/env, see "
+            "`kit service install`) and run `kit run` again"
         )
     logging.getLogger().setLevel(logging.DEBUG if args.verbose else logging.INFO)
     await run_daemon(settings, components=[ScheduledJobs], grace=args.shutdown_grace)

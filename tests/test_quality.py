@@ -38,6 +38,7 @@ def test_mypy_strict_is_clean() -> None:
     ("sdk", "home"),
     [
         ("anthropic", {"kit/llm/anthropic.py"}),
+        ("openai", {"kit/llm/openai.py"}),
         ("fastembed", {"kit/embed/fastembed.py"}),
         ("telegram", {"kit/channels/telegram.py"}),
         ("detect_secrets", {"kit/secrets/tokens.py"}),
@@ -96,3 +97,17 @@ def test_no_file_holds_merge_conflict_markers() -> None:
         if marker.search((REPO / name).read_text(encoding="utf-8")):
             found.append(name)
     assert not found, f"merge conflict markers in: {found}"
+
+
+def test_importing_kit_loads_no_model_sdk() -> None:
+    """The SDKs load only when a role uses one (the composition root builds the clients):
+    `import kit`, `kit.app` and the CLI's parser stay cheap."""
+    code = (
+        "import sys, kit, kit.app, kit.cli; kit.cli.parser(); "
+        "print(sorted(m for m in ('openai', 'anthropic') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -1,7 +1,8 @@
 """`kit doctor`: check what Kit needs and say exactly what to fix: the config, the data
-directory, the key and the model API (one free, bounded request per model), Telegram (getMe,
-when a token is set), the prompts, the database (integrity, failed jobs, parked curation, the
-background budget) and the embedding model. `--offline` skips the two network checks."""
+directory, each model role's key and endpoint (one free, bounded request per model; busy told
+from unreachable), Telegram (getMe, when a token is set), the prompts, the database (integrity,
+failed jobs, parked curation, the background budget, the last day's rejected background work)
+and the embedding model. `--offline` skips the two network checks."""
 
 from __future__ import annotations
 
@@ -69,6 +70,7 @@ class Report:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.commands.doctor_models import check_endpoints, check_keys
     from kit.config import load_settings
 
     report = Report()
@@ -84,12 +86,11 @@ async def run(args: argparse.Namespace) -> int:
     if not _check_data_dir(report, settings):
         print(f"\n{report.problems} problem(s) found.")
         return 1  # nothing below should open files in a directory others can write to
-    has_key = _check_key(report)
+    ready = check_keys(report, settings)  # per role (kit/commands/doctor_models.py)
     if args.offline:
         report.skip("network", "the model API and Telegram are not tried (--offline)")
     else:
-        if has_key:
-            await _check_model(report, settings)
+        await check_endpoints(report, settings, ready)
         await _check_telegram(report, settings)
     _check_prompts(report)
     await _check_database(report, settings)
@@ -136,56 +137,6 @@ def _check_data_dir(report: Report, settings: Settings) -> bool:
     return True
 
 
-def _check_key(report: Report) -> bool:
-    """Whether there is a key to try against the model API."""
-    from kit.app import API_KEY_ENV
-
-    key = os.environ.get(API_KEY_ENV, "")
-    if not key:
-        report.bad("API key", f"{API_KEY_ENV} is not set; export your Anthropic API key")
-        return False
-    if not key.startswith("sk-"):
-        report.warn("API key", f"{API_KEY_ENV} is set but does not look like an Anthropic key")
-    else:
-        report.ok("API key", f"{API_KEY_ENV} is set")
-    return True
-
-
-async def _check_model(report: Report, settings: Settings) -> None:
-    """One free token count per configured model, bounded: is the key taken, the API there,
-    the model known? Each answer with the one thing to change."""
-    from kit.app import API_KEY_ENV, reach_models
-
-    where = settings.llm.base_url or "the Anthropic API"
-    config = settings.config_path or "config.toml"
-    for model, reach in await reach_models(settings):
-        setting = "llm.chat_model" if model == settings.llm.chat_model else "llm.small_model"
-        if reach.ok:
-            report.ok("model API", f"{where} takes the key and knows {model}")
-        elif reach.outcome == "refused":
-            report.bad(
-                "model API",
-                f"{where} refused {API_KEY_ENV} ({reach.detail}); create a key at "
-                "console.anthropic.com and export it"
-                + (", or check llm.base_url" if settings.llm.base_url else ""),
-            )
-        elif reach.outcome == "unreachable":
-            report.bad(
-                "model API",
-                f"cannot reach {where} ({reach.detail}); check the network"
-                + (f", or llm.base_url in {config}" if settings.llm.base_url else ""),
-            )
-        elif reach.outcome == "not_found":
-            report.bad(
-                "model API",
-                f"{where} does not know the model {model!r} ({setting}); set {setting} in "
-                f"{config} to a current model name"
-                + (" (or llm.base_url is not an Anthropic API)" if settings.llm.base_url else ""),
-            )
-        else:
-            report.bad("model API", f"{where}, asked about {model}: {reach.detail}")
-
-
 async def _check_telegram(report: Report, settings: Settings) -> None:
     from kit.channels.telegram_config import TOKEN_ENV, allowed_users
 
@@ -228,6 +179,7 @@ def _check_prompts(report: Report) -> None:
 
 
 async def _check_database(report: Report, settings: Settings) -> None:
+    from kit.commands.doctor_models import check_rejections
     from kit.memory.migrate import migrate, migrations_for
     from kit.memory.store import open_database
 
@@ -241,6 +193,7 @@ async def _check_database(report: Report, settings: Settings) -> None:
             await _check_jobs(report, db, settings)
             await _check_curation(report, db)
             await _check_background(report, db, settings)
+            await check_rejections(report, db, SystemClock().now())
     except KitError as exc:
         report.bad("database", str(exc))
 

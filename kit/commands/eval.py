@@ -1,15 +1,16 @@
-"""`kit eval retrieval FILE`: evidence recall@k, hit@k and MRR of Kit's search on LoCoMo data."""
+"""`kit eval retrieval FILE`: evidence recall@k, hit@k and MRR of Kit's search on LoCoMo data
+(`kit eval qa`, answer accuracy: kit/commands/eval_qa.py)."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import json
-import os
 import sys
 from pathlib import Path
 
 from kit.choices import FILTERS
+from kit.commands import eval_qa
 from kit.commands.progress import progress
 from kit.errors import ConfigError, InputError
 from kit.eval import DEFAULT_KS
@@ -54,18 +55,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--filter",
         choices=FILTERS,
         default="none",
-        help="'model': the small model filters the best memory.filter_candidates, through "
-        "the Anthropic-compatible endpoint the config names (llm.base_url, llm.small_model; "
-        "ANTHROPIC_API_KEY from the environment): one call per question",
+        help="'model': the background model filters the best memory.filter_candidates, "
+        "through the endpoint the config names for it ([llm] / [llm.background]; its key from "
+        "the environment): one call per question",
     )
     retrieval.set_defaults(func=run)
+    eval_qa.register(what)  # `kit eval qa` (kit/commands/eval_qa.py)
 
 
 async def run(args: argparse.Namespace) -> int:
-    from kit.app import API_KEY_ENV, load_embedder
+    from kit.app import load_embedder, role_key
     from kit.config import check_storage_url, load_settings
     from kit.eval import locomo
     from kit.eval.retrieval import evaluate, format_report, parse_ks, report_json
+    from kit.model_settings import model_role
 
     ks = parse_ks(args.k)
     samples = locomo.load(
@@ -78,10 +81,10 @@ async def run(args: argparse.Namespace) -> int:
     check_storage_url(args.store, "--store")
     storage = dataclasses.replace(settings.storage, url=args.store)
     settings = dataclasses.replace(settings, memory=memory, storage=storage)
-    if args.filter == "model" and not os.environ.get(API_KEY_ENV):
+    small = model_role(settings.llm, "background")
+    if args.filter == "model" and role_key(small)[0] is None:
         raise ConfigError(
-            f"--filter model calls {settings.llm.small_model} at "
-            f"{settings.llm.base_url or 'the Anthropic API'}; export {API_KEY_ENV} first"
+            f"--filter model calls {small.model} at {small.where}; export {small.key_env} first"
         )
     embedder = None
     if not args.lexical_only:

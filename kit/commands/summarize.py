@@ -44,7 +44,8 @@ async def run(args: argparse.Namespace) -> int:
         for written in run.written:
             summary = await kit.day(written, user=user_of(args, kit))
             count = 0 if summary is None else summary.message_count
-            print(f"{written.isoformat()}: summary written ({plural(count, 'message')})")
+            split = f"; {run.split[written]}" if written in run.split else ""
+            print(f"{written.isoformat()}: summary written ({plural(count, 'message')}{split})")
     for rejected, why in run.rejected:
         print(f"{rejected.isoformat()}: not written, the model's answer was rejected: {why}")
     if not run.written and not run.rejected:

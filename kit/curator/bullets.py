@@ -95,3 +95,24 @@ def _tidy(body: str) -> str:
 
 def count_bullets(text: str) -> int:
     return sum(1 for line in text.splitlines() if _BULLET.match(line))
+
+
+def merge_bullets(texts: list[str]) -> str:
+    """Normalised bullet texts (a long day summarised in parts) as one: each heading once, in
+    the order first seen, with every part's bullets under it in order."""
+    if len(texts) == 1:
+        return texts[0]
+    sections: dict[str, list[str]] = {}
+    for text in texts:
+        heading = ""
+        for line in text.splitlines():
+            if line.startswith("## "):
+                heading = line
+                sections.setdefault(heading, [])
+            else:
+                sections.setdefault(heading, []).append(line)
+    lines: list[str] = []
+    for heading, bullets in sections.items():
+        if bullets:
+            lines += ([heading] if heading else []) + bullets
+    return "\n".join(lines)

@@ -178,9 +178,64 @@ def _until(op: Insert) -> str:
     return "" if op.expires_at is None else f", until {op.expires_at.date()}"
 
 
+# Each field's meaning is in prompts/curate/base.md; the schema gives only its shape, which
+# is repeated per operation (four variants), so it is kept terse.
+_PROPERTIES: dict[str, dict[str, Any]] = {
+    "fact_id": {"type": "integer", "minimum": 1},
+    "fact_ids": {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1},
+        "minItems": 1,
+        "maxItems": MAX_MERGED,
+    },
+    "subject": {"type": "string", "maxLength": MAX_SUBJECT_CHARS},
+    "content": {"type": "string", "minLength": 1, "maxLength": MAX_CONTENT_CHARS},
+    "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+    "expires_at": {"type": ["string", "null"], "description": "YYYY-MM-DD"},
+    "reason": {"type": "string", "maxLength": MAX_REASON_CHARS},
+    "sources": {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1},
+        "maxItems": MAX_SOURCES,
+        "description": "message ids: the N of [msg N, ...]",
+    },
+}
+_OP_HELP = {
+    "INSERT": "a new fact",
+    "UPDATE": "change one fact; new content or subject needs its sources",
+    "REPLACE": "merge overlapping facts into one new fact (sources [] if nothing is new)",
+    "DEACTIVATE": "retire one fact, with the reason",
+}
+
+
+def _operation_schema(name: str) -> dict[str, Any]:
+    """One operation's shape: exactly its fields, the required ones required."""
+    required, optional = _FIELDS[name]
+    fields = sorted(required | optional)
+    schema: dict[str, Any] = {
+        "type": "object",
+        "description": f"{name}: {_OP_HELP[name]}",
+        "properties": {"op": {"type": "string", "enum": [name]}}
+        | {key: _PROPERTIES[key] for key in fields},
+        "required": ["op", *sorted(required)],
+        "additionalProperties": False,
+    }
+    if name == "UPDATE":
+        schema["minProperties"] = 3  # op, fact_id and something to change
+        schema["dependentRequired"] = {"content": ["sources"], "subject": ["sources"]}
+    if name in ("INSERT",):
+        schema["properties"]["sources"] = {**_PROPERTIES["sources"], "minItems": 1}
+    if name == "DEACTIVATE":
+        schema["properties"]["reason"] = {**_PROPERTIES["reason"], "minLength": 1}
+    return schema
+
+
 def operations_tool() -> ToolSpec:
     """The tool the curator model must call with its answer (its input schema is the contract).
-    The same for every category, so the prompt prefix it starts stays cacheable."""
+    Each operation has its own shape (an INSERT without content does not fit it), so a model
+    that decodes against the schema (llama.cpp's and OpenAI's structured output) cannot even
+    write such an answer; `parse_operations` checks it all again. The same for every
+    category, so the prompt prefix it starts stays cacheable."""
     return ToolSpec(
         TOOL_NAME,
         "Apply your changes to the facts of the category you are curating. Call it exactly "
@@ -191,36 +246,7 @@ def operations_tool() -> ToolSpec:
                 "operations": {
                     "type": "array",
                     "maxItems": MAX_OPERATIONS,
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "op": {"type": "string", "enum": list(_OPS)},
-                            "fact_id": {"type": "integer", "description": "UPDATE, DEACTIVATE"},
-                            "fact_ids": {
-                                "type": "array",
-                                "items": {"type": "integer"},
-                                "description": "REPLACE: the overlapping facts merged into one",
-                            },
-                            "subject": {"type": "string", "description": "who or what"},
-                            "content": {"type": "string", "description": "the fact itself"},
-                            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-                            "expires_at": {
-                                "type": ["string", "null"],
-                                "description": "YYYY-MM-DD after which it no longer holds; "
-                                "null on UPDATE clears it",
-                            },
-                            "reason": {"type": "string", "description": "why (DEACTIVATE)"},
-                            "sources": {
-                                "type": "array",
-                                "items": {"type": "integer"},
-                                "description": "ids of the messages it comes from (the N of "
-                                "[msg N, ...]); required with content or subject ([] for a "
-                                "REPLACE that only merges)",
-                            },
-                        },
-                        "required": ["op"],
-                        "additionalProperties": False,
-                    },
+                    "items": {"anyOf": [_operation_schema(name) for name in _OPS]},
                 }
             },
             "required": ["operations"],

@@ -26,21 +26,23 @@ from kit.curator.ops import (
     operations_from_reply,
     operations_tool,
 )
-from kit.curator.progress import BATCH_MAX_CHARS, Batch, CurationProgress, LostRace
+from kit.curator.pass_fit import PassFit, pass_fit
+from kit.curator.progress import Batch, CurationProgress, LostRace
 from kit.curator.records import PassLog
+from kit.curator.render import fact_lines, transcript
 from kit.curator.reports import PassOutcome, UndoResult
 from kit.curator.shown import FactSelector, ShownFacts
 from kit.curator.undo import PassUndo
-from kit.errors import BudgetSpent, InputError, KitError, LLMUnavailable
+from kit.errors import BudgetSpent, InputError, KitError, LLMTimeout, LLMUnavailable
 from kit.llm.base import LLM, ChatMessage, LLMReply, LLMRequest, SystemBlock
 from kit.memory.db import Database
-from kit.memory.facts import Fact, Facts
-from kit.memory.messages import Message, Messages, attributed
+from kit.memory.facts import Facts
+from kit.memory.messages import Messages
 from kit.memory.search import MemorySearch
+from kit.model_settings import model_role
 from kit.prompts import Prompts
 from kit.tokens import estimate_tokens
 from kit.untrusted.fingerprint import frames
-from kit.untrusted.neutralise import neutralise
 
 OnPass = Callable[[PassOutcome], object]  # hears of each pass as it ends (a progress bar)
 
@@ -77,6 +79,7 @@ class Curator:
         self._llm = llm
         self._prompts = prompts
         self._settings = settings
+        self._role = model_role(settings.llm, "background")
         self._clock = clock
         self._tz = tz
         self.passes = PassLog(db, clock)
@@ -92,6 +95,15 @@ class Curator:
             line_tokens=lambda fact: estimate_tokens(fact_lines([fact], tz)) + 1,
         )
         self._lock = asyncio.Lock()  # one curation run at a time in this process
+        self._pass_fit: PassFit | None = None
+
+    def _fit(self) -> PassFit:
+        """What a pass may show to fit llm.background.context_tokens (computed once)."""
+        if self._pass_fit is None:
+            self._pass_fit = pass_fit(
+                self._prompts, self._role, self._settings, self._role.output(MAX_TOKENS)
+            )
+        return self._pass_fit
 
     # -- the shared machinery (REM's fact review applies through this too) ---------------------
 
@@ -155,6 +167,8 @@ class Curator:
                     except Exception as exc:
                         reason = _conversation_crashed(pending.conversation_id, exc)
                         outcomes.append(PassOutcome(None, KIND, "", "failed", reason=reason))
+            except PassTimedOut:
+                pass  # its outcome is in `outcomes` already
             except LLMUnavailable as exc:
                 outcomes.append(PassOutcome(None, KIND, "", "failed", reason=str(exc)))
         return outcomes
@@ -216,7 +230,10 @@ class Curator:
             try:
                 for parked in await self.progress.parked(user_id):
                     batch = await self.progress.parked_batch(user_id, parked)
-                    outcome = await self.run_batch(batch)
+                    try:
+                        outcome = await self.run_batch(batch)
+                    except PassTimedOut as exc:
+                        outcome = exc.outcome
                     if outcome is not None:
                         outcomes.append(outcome)
                         if on_pass is not None:
@@ -247,8 +264,15 @@ class Curator:
                     category,
                     before_day=before_day,
                     backoff_from=backoff_from,
+                    max_chars=self._fit().transcript_chars,
                 )
-                outcome = None if batch is None else await self.run_batch(batch)
+                try:
+                    outcome = None if batch is None else await self.run_batch(batch)
+                except PassTimedOut as exc:
+                    outcomes.append(exc.outcome)
+                    if on_pass is not None:
+                        on_pass(exc.outcome)
+                    raise  # a model this slow: the other passes wait for the next run
                 if outcome is not None:
                     outcomes.append(outcome)
                     if on_pass is not None:
@@ -267,10 +291,18 @@ class Curator:
             except LostRace:
                 pass
             return None
-        shown = await self._shown.select(batch, started)
+        fit = self._fit()
+        shown = await self._shown.select(batch, started, fit.facts_tokens)
         request = self._request(batch, shown, started)
         try:
             reply = await self._llm.complete(request)
+        except LLMTimeout as exc:  # counted, backed off: never resent at once (kit/llm/retry.py)
+            reason = (
+                f"the model did not answer within {self._role.timeout_seconds:g} s "
+                f"({self._role.setting('timeout_seconds')}); tried again after a backoff"
+            )
+            outcome = await self._failed(batch, started, reason, fit.detail(batch))
+            raise PassTimedOut(outcome) from exc
         except LLMUnavailable:
             raise
         except Exception as exc:  # a broken adapter or model reply: count it, keep the rest going
@@ -283,6 +315,7 @@ class Curator:
             "output_tokens": reply.usage.output_tokens,
             "facts_shown": len(shown.facts),
             "facts_total": shown.total,
+            **fit.detail(batch),
         }
         try:
             ops = operations_from_reply(reply, now=self._clock.now(), tz=self._tz)
@@ -386,7 +419,9 @@ class Curator:
             "curate/base",
             owner_name=owner,
             today=local_date(now, self._tz).isoformat(),
-            messages=transcript(batch.messages, self._tz, owner),
+            messages=transcript(
+                batch.messages, self._tz, owner, max_chars=self._fit().transcript_chars
+            ),
         )
         facts = fact_lines(shown.facts, self._tz) if shown.facts or shown.complete else "(none)"
         if not shown.complete:  # so the model does not take what it cannot see for unknown
@@ -399,7 +434,7 @@ class Curator:
             facts = f"{note}\n\n{facts}"
         rules = self._prompts.render(f"curate/{batch.category}", owner_name=owner, facts=facts)
         return LLMRequest(
-            model=self._settings.llm.small_model,
+            model=self._role.model,
             # The transcript block is the same for all seven categories: cached once.
             system=(SystemBlock(shared, cache=True), SystemBlock(rules)),
             messages=(
@@ -408,7 +443,7 @@ class Curator:
                     f"Curate the `{batch.category}` facts from this conversation now.",
                 ),
             ),
-            max_tokens=MAX_TOKENS,
+            max_tokens=self._role.output(MAX_TOKENS),
             tools=(operations_tool(),),
             tool_choice=TOOL_NAME,
             purpose=f"curate:{batch.category}",
@@ -417,6 +452,14 @@ class Curator:
 
 
 _GOOD = ("applied", "noop")
+
+
+class PassTimedOut(LLMTimeout):
+    """A pass's model call timed out; it was recorded (and counted) as `outcome`."""
+
+    def __init__(self, outcome: PassOutcome) -> None:
+        super().__init__(outcome.reason)
+        self.outcome = outcome
 
 
 class CurationCrashed(KitError):
@@ -437,43 +480,3 @@ def _crash_reason(stage: str, exc: BaseException) -> str:
     # KitError messages are written to be shown; anything else may carry data: name it only.
     what = str(exc) if isinstance(exc, KitError) else type(exc).__name__
     return f"{stage} failed ({what}); nothing of the pass was applied"
-
-
-def transcript(messages: Sequence[Message], tz: tzinfo, owner: str) -> str:
-    """The batch as the curator reads it: Kit's lines marked, each message bounded in size.
-    What people said carries its id (`[msg 12, 2026-03-01 10:00] Ana: ...`), which operations
-    cite as their sources; Kit's lines carry none: facts never come from them."""
-    lines = []
-    for m in messages:
-        who = (
-            "Kit"
-            if m.role == "assistant"
-            else attributed(neutralise(m.speaker, inline=True) or owner, m)
-        )
-        text = m.text if len(m.text) <= BATCH_MAX_CHARS else m.text[:BATCH_MAX_CHARS] + " [...]"
-        text = neutralise(text, inline=True)
-        at = m.at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
-        label = at if m.role == "assistant" else f"msg {m.id}, {at}"
-        lines.append(f"[{label}] {who}: {text}")
-    return "\n".join(lines)
-
-
-def owner_mark(fact: Fact) -> str:
-    """How the model is told a fact is the owner's, which it must leave alone (apply.py)."""
-    if fact.pinned:
-        return " | pinned by the owner"
-    return " | written by the owner" if fact.owner_written else ""
-
-
-def fact_lines(facts: Sequence[Fact], tz: tzinfo) -> str:
-    """Current facts as the model sees them, with the ids its operations must use."""
-    if not facts:
-        return "(none yet)"
-    lines = []
-    for f in facts:
-        expiry = "" if f.expires_at is None else f" | expires {local_date(f.expires_at, tz)}"
-        pinned = owner_mark(f)
-        subject = neutralise(f.subject, inline=True) or "-"
-        content = neutralise(f.content, inline=True)
-        lines.append(f"#{f.id} | {subject} | {content} | {f.confidence:.2f}{expiry}{pinned}")
-    return "\n".join(lines)

@@ -38,6 +38,7 @@ class Batch:
     attempts: int  # failed passes over it so far
     messages: tuple[Message, ...]  # curatable messages only, oldest first
     parked_id: int | None = None  # set when retrying a parked batch
+    fitted: bool = False  # cut short to fit the model's window (the rest is the next batch)
 
     @property
     def owner_message_ids(self) -> tuple[int, ...]:
@@ -104,10 +105,12 @@ class CurationProgress:
         *,
         before_day: date | None = None,
         backoff_from: datetime | None = None,
+        max_chars: int = BATCH_MAX_CHARS,
     ) -> Batch | None:
         """The messages after the category's mark (only days before `before_day`, if given),
-        bounded in count and size. None when there is nothing to curate, or, with
-        `backoff_from` (now), when its last pass failed less than `retry_delay` ago."""
+        bounded in count and size (`max_chars`: less for a model with a small window). None
+        when there is nothing to curate, or, with `backoff_from` (now), when its last pass
+        failed less than `retry_delay` ago."""
         state = await self._db.fetchone(
             "SELECT curated_through, attempts, updated_at FROM curation_state"
             " WHERE conversation_id = ? AND category = ?",
@@ -118,7 +121,9 @@ class CurationProgress:
             if backoff_from < from_iso(state[2]) + retry_delay(attempts):
                 return None
         rows = await self._messages.span(conversation_id, after_id, limit=BATCH_MAX_MESSAGES)
-        return self._cut(user_id, conversation_id, category, after_id, attempts, rows, before_day)
+        return self._cut(
+            user_id, conversation_id, category, after_id, attempts, rows, before_day, max_chars
+        )
 
     @staticmethod
     def _cut(
@@ -129,22 +134,29 @@ class CurationProgress:
         attempts: int,
         rows: Sequence[Message],
         before_day: date | None,
+        max_chars: int = BATCH_MAX_CHARS,
     ) -> Batch | None:
         taken: list[Message] = []
         through = after_id
         size = 0
+        fitted = False
         for message in rows:
             if before_day is not None and message.day >= before_day:
                 break  # today's conversation is not over yet
             if message.source in CURATED_SOURCES:
-                if taken and size + len(message.text) > BATCH_MAX_CHARS:
+                if taken and size + len(message.text) > max_chars:
+                    fitted = size + len(message.text) <= BATCH_MAX_CHARS
                     break
                 size += len(message.text)
                 taken.append(message)
             through = message.id
         if through == after_id:
             return None
-        return Batch(user_id, conversation_id, category, after_id, through, attempts, tuple(taken))
+        fitted = fitted or (size > max_chars)  # one message longer than the window: cut
+        return Batch(
+            user_id, conversation_id, category, after_id, through, attempts, tuple(taken),
+            fitted=fitted,
+        )  # fmt: skip
 
     async def advance(self, tx: Transaction, batch: Batch) -> None:
         """Mark the batch curated (inside the pass's transaction); `LostRace` if someone else

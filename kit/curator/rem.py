@@ -31,18 +31,19 @@ from datetime import date, datetime, tzinfo
 from typing import Any
 
 from kit.clock import Clock, from_iso, to_iso
-from kit.config import LLMSettings
-from kit.curator.bullets import ask, count_bullets, parse_bullets
+from kit.curator.bullets import ask, count_bullets, merge_bullets, parse_bullets
 from kit.curator.expiry import Expiry
 from kit.curator.reports import REM_STEPS, RemProgress, RemReport, StepStatus
 from kit.curator.review import OpsApplier, StaleReview
-from kit.errors import BudgetSpent, KitError, LLMOutputError, NotFound
+from kit.errors import BudgetSpent, KitError, LLMOutputError, LLMTimeout, NotFound
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, Usage
+from kit.llm.fit import room, split_lines
 from kit.memory.attempts import REM_CONDENSE, REM_REVIEW, Attempts
 from kit.memory.days import Day, Days
 from kit.memory.db import Database
 from kit.memory.facts import Facts
 from kit.memory.job_runs import JobRuns, known_users
+from kit.model_settings import ModelRole
 from kit.prompts import Prompts
 from kit.untrusted.fingerprint import frames
 from kit.untrusted.neutralise import neutralise
@@ -53,6 +54,8 @@ JOB = "rem"
 PAUSED = "paused until midnight: today's background token budget is spent"
 CRASHED = "crashed"
 MAX_CONDENSED_BULLETS = 20  # the prompt asks for 10-15
+CONDENSE_MAX_TOKENS = 1500
+_CONDENSE_SYSTEM = "You condense journal entries without losing outcomes."
 ProgressSink = Callable[[RemProgress], Awaitable[None]]
 
 
@@ -82,7 +85,7 @@ class Rem:
         facts: Facts,
         llm: LLM,
         prompts: Prompts,
-        llm_settings: LLMSettings,
+        background: ModelRole,
         review: StaleReview,
         clock: Clock,
         tz: tzinfo,
@@ -97,7 +100,7 @@ class Rem:
         self._facts = facts
         self._llm = llm
         self._prompts = prompts
-        self._llm_settings = llm_settings
+        self._role = background  # the background model and its limits
         self._review = review
         self._clock = clock
         self._tz = tz
@@ -221,11 +224,23 @@ class Rem:
         done: list[tuple[Day, str]] = []
         paused = False
         rejected_before = len(draft.rejected)
+        notes: dict[date, str] = {}
         for day in todo:
             try:
-                done.append((day, await self._condense_one(user_id, day, draft)))
+                text, notes[day.day] = await self._condense_one(user_id, day, draft)
+                done.append((day, text))
             except BudgetSpent:
                 paused = True  # keep what is done; the rest waits for the next night
+                break
+            except LLMTimeout:  # counted like a bad answer; the other days wait a night
+                reason = (
+                    f"the model did not answer within {self._role.timeout_seconds:g} s "
+                    f"({self._role.setting('timeout_seconds')})"
+                )
+                log.warning("REM: condensing %s for %s: %s", day.day, user_id, reason)
+                draft.rejected.append(f"condense {day.day}: {reason}")
+                if not dry_run:
+                    await self._attempts.failed(REM_CONDENSE, user_id, day.day.isoformat(), reason)
                 break
             except LLMOutputError as exc:
                 log.info(  # in the report's rejected lines, which kit rem and /rem print
@@ -246,8 +261,10 @@ class Rem:
         verb = "would condense" if dry_run else "condensed"
         for day, text in done:
             draft.condensed.append(day.day)
+            split = f", {notes[day.day]}" if notes.get(day.day) else ""
             draft.changes.append(
-                f"{verb} {day.day} ({count_bullets(day.detailed)} -> {count_bullets(text)} bullets)"
+                f"{verb} {day.day} ({count_bullets(day.detailed)} -> {count_bullets(text)} "
+                f"bullets{split})"
             )
         failed = len(draft.rejected) - rejected_before
         detail = f"{len(done)} day(s) {verb}" + (f", {failed} rejected" if failed else "")
@@ -255,26 +272,37 @@ class Rem:
             return ("done" if done else "skipped"), f"{detail}; the rest {PAUSED}"
         return ("failed" if not done else "done"), detail
 
-    async def _condense_one(self, user_id: str, day: Day, draft: _Draft) -> str:
-        prompt = self._prompts.render(
-            "rem_condense",
-            day=f"{day.day.isoformat()} ({day.day.strftime('%A')})",
-            detailed=neutralise(day.detailed),
-        )
-        request = LLMRequest(
-            model=self._llm_settings.small_model,
-            system=(SystemBlock("You condense journal entries without losing outcomes."),),
-            messages=(ChatMessage.text("user", prompt),),
-            max_tokens=1500,
-            purpose="rem_condense",
-            user_id=user_id,
-        )
-        what = f"the condensed summary of {day.day}"
-        reply = await ask(self._llm, request, what=what)
-        draft.usage += reply.usage
-        detailed_bullets = count_bullets(day.detailed)
-        limit = min(MAX_CONDENSED_BULLETS, detailed_bullets or MAX_CONDENSED_BULLETS)
-        return parse_bullets(reply, what=what, max_bullets=limit).text
+    async def _condense_one(self, user_id: str, day: Day, draft: _Draft) -> tuple[str, str]:
+        """The condensed text and, when the day was too long for the model's window, how it
+        was split (each part condensed on its own, the bullets merged under their headings)."""
+        named = f"{day.day.isoformat()} ({day.day.strftime('%A')})"
+        output = self._role.output(CONDENSE_MAX_TOKENS)
+        fixed = self._prompts.render("rem_condense", day=named + ", part 10 of 10", detailed="")
+        left = room(self._role, output, fixed, _CONDENSE_SYSTEM)
+        parts = split_lines(neutralise(day.detailed).splitlines(), left.tokens)
+        texts = []
+        for number, part in enumerate(parts, 1):
+            label = named if len(parts) == 1 else f"{named}, part {number} of {len(parts)}"
+            request = LLMRequest(
+                model=self._role.model,
+                system=(SystemBlock(_CONDENSE_SYSTEM),),
+                messages=(
+                    ChatMessage.text(
+                        "user",
+                        self._prompts.render("rem_condense", day=label, detailed="\n".join(part)),
+                    ),
+                ),
+                max_tokens=output,
+                purpose="rem_condense",
+                user_id=user_id,
+            )
+            what = f"the condensed summary of {day.day}"
+            reply = await ask(self._llm, request, what=what)
+            draft.usage += reply.usage
+            bullets = count_bullets("\n".join(part))
+            limit = min(MAX_CONDENSED_BULLETS, bullets or MAX_CONDENSED_BULLETS)
+            texts.append(parse_bullets(reply, what=what, max_bullets=limit).text)
+        return merge_bullets(texts), left.note(len(parts), "condensed")
 
     # -- step 2: review stale facts ---------------------------------------------------------
 

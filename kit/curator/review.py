@@ -14,6 +14,7 @@ when it began. Seven single-fact categories lose at most three facts in one nigh
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,24 +22,29 @@ from datetime import datetime, timedelta, tzinfo
 from typing import Any, Protocol
 
 from kit.clock import Clock, to_iso
-from kit.config import LLMSettings, OwnerSettings
+from kit.config import OwnerSettings
 from kit.curator import guard
 from kit.curator.ops import MAX_REASON_CHARS, Deactivate, Operation, Update, parse_expiry
 from kit.curator.reports import PassOutcome
-from kit.errors import LLMOutputError
+from kit.errors import LLMOutputError, LLMTimeout
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, ToolSpec, Usage
+from kit.llm.fit import room
 from kit.memory.db import Database
 from kit.memory.facts import Fact, Facts
+from kit.model_settings import ModelRole
 from kit.prompts import Prompts
+from kit.tokens import estimate_tokens
 from kit.untrusted.fingerprint import fingerprint
 from kit.untrusted.neutralise import neutralise
 
 log = logging.getLogger(__name__)
 
 TOOL_NAME = "review_facts"
-BATCH = 40  # facts per model call
+BATCH = 40  # facts per model call (fewer when llm.background.context_tokens is small)
+REVIEW_MAX_TOKENS = 2048
 ACTIONS = ("keep", "lower_confidence", "set_expiry", "deactivate")
 PASS_KIND = "rem_review"
+_SYSTEM = "You review an assistant's long-term memory, carefully."
 
 
 class OpsApplier(Protocol):
@@ -262,7 +268,7 @@ class StaleReview:
         facts: Facts,
         llm: LLM,
         prompts: Prompts,
-        llm_settings: LLMSettings,
+        background: ModelRole,
         owner: OwnerSettings,
         stale_days: int,
         clock: Clock,
@@ -274,7 +280,7 @@ class StaleReview:
         self._facts = facts
         self._llm = llm
         self._prompts = prompts
-        self._llm_settings = llm_settings
+        self._role = background  # the background model and its limits
         self._owner = owner
         self._stale_days = stale_days
         self._clock = clock
@@ -324,12 +330,52 @@ class StaleReview:
                 continue
             rejected = len(result.rejected)
             in_category = [f for f in live if f.category == category]
-            for start in range(0, len(facts), BATCH):
-                batch = facts[start : start + BATCH]
+            for batch in self._batches(user_id, category, facts, now):
                 guarded = _Guarded(run_limit, in_category, horizon)
-                await self._batch(user_id, category, batch, applier, dry_run, now, result, guarded)
+                try:
+                    await self._batch(
+                        user_id, category, batch, applier, dry_run, now, result, guarded
+                    )
+                except LLMTimeout:  # a model this slow: the other batches wait a night
+                    result.rejected.append(
+                        f"review {category}: the model did not answer within "
+                        f"{self._role.timeout_seconds:g} s "
+                        f"({self._role.setting('timeout_seconds')})"
+                    )
+                    result.failed.append(category)
+                    return result
             (result.failed if len(result.rejected) > rejected else result.passed).append(category)
         return result
+
+    def _batches(
+        self, user_id: str, category: str, facts: list[Fact], now: datetime
+    ) -> list[list[Fact]]:
+        """At most BATCH facts a call, fewer when their lines would not fit the model's
+        window (llm.background.context_tokens)."""
+        fixed = self._prompt(user_id, category, now, "")
+        schema = json.dumps(dict(review_tool().input_schema))
+        left = room(self._role, self._role.output(REVIEW_MAX_TOKENS), fixed, schema, _SYSTEM)
+        batches: list[list[Fact]] = []
+        used = 0
+        for fact in facts:
+            cost = estimate_tokens(_fact_line(fact, self._tz)) + 1
+            if not batches or len(batches[-1]) >= BATCH or used + cost > left.tokens:
+                batches.append([])
+                used = 0
+            batches[-1].append(fact)
+            used += cost
+        return batches
+
+    def _prompt(self, user_id: str, category: str, now: datetime, facts: str) -> str:
+        owner_name = self._owner.name if user_id == self._owner.user_id else ""
+        return self._prompts.render(
+            "rem_review",
+            owner_name=f", {owner_name}" if owner_name else "",
+            today=now.astimezone(self._tz).date().isoformat(),
+            category=category,
+            stale_days=self._stale_days,
+            facts=facts,
+        )
 
     async def _batch(
         self,
@@ -342,21 +388,15 @@ class StaleReview:
         result: ReviewResult,
         guarded: _Guarded,
     ) -> None:
-        owner_name = self._owner.name if user_id == self._owner.user_id else ""
-        prompt = self._prompts.render(
-            "rem_review",
-            owner_name=f", {owner_name}" if owner_name else "",
-            today=now.astimezone(self._tz).date().isoformat(),
-            category=category,
-            stale_days=self._stale_days,
-            facts="\n".join(_fact_line(f, self._tz) for f in batch),
+        prompt = self._prompt(
+            user_id, category, now, "\n".join(_fact_line(f, self._tz) for f in batch)
         )
         reply = await self._llm.complete(
             LLMRequest(
-                model=self._llm_settings.small_model,
-                system=(SystemBlock("You review an assistant's long-term memory, carefully."),),
+                model=self._role.model,
+                system=(SystemBlock(_SYSTEM),),
                 messages=(ChatMessage.text("user", prompt),),
-                max_tokens=2048,
+                max_tokens=self._role.output(REVIEW_MAX_TOKENS),
                 tools=(review_tool(),),
                 tool_choice=TOOL_NAME,
                 purpose="rem_review",

@@ -74,16 +74,18 @@ class FactSelector:
         # The seven passes over a batch share one search (each keeps its category's hits).
         self._last: _Neighbours | None = None
 
-    async def select(self, batch: Batch, now: datetime) -> ShownFacts:
+    async def select(self, batch: Batch, now: datetime, budget: int | None = None) -> ShownFacts:
+        """`budget` overrides `curation.facts_budget_tokens` (a model with a small window)."""
+        budget = self._budget if budget is None else min(budget, self._budget)
         current = await self._facts.listing(batch.user_id, category=batch.category)
         # Rendering every line only to learn that a large category does not fit took longer
         # than the search (20,000 facts): twice the budget in raw text cannot fit.
-        if sum(len(f.subject) + len(f.content) for f in current) <= 8 * self._budget:
-            if sum(self._line_tokens(f) for f in current) <= self._budget:
+        if sum(len(f.subject) + len(f.content) for f in current) <= 8 * budget:
+            if sum(self._line_tokens(f) for f in current) <= budget:
                 return ShownFacts(tuple(current), len(current))
         by_id = {f.id: f for f in current}
         chosen: set[int] = set()
-        room = self._budget
+        room = budget
         for fact_id in await self._ranked(batch, current, now):
             if fact_id not in chosen and (cost := self._line_tokens(by_id[fact_id])) <= room:
                 chosen.add(fact_id)

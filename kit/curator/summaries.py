@@ -17,15 +17,17 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
 from kit.clock import local_date
-from kit.config import LLMSettings, OwnerSettings
-from kit.curator.bullets import ask, parse_bullets
-from kit.errors import BudgetSpent, LLMOutputError, NotFound
+from kit.config import OwnerSettings
+from kit.curator.bullets import ask, merge_bullets, parse_bullets
+from kit.errors import BudgetSpent, LLMOutputError, LLMTimeout, NotFound
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock
+from kit.llm.fit import room, split_lines
 from kit.memory.attempts import DAILY_SUMMARY, Attempts
 from kit.memory.days import Day, Days
 from kit.memory.db import Database
 from kit.memory.job_runs import JobRuns, known_users
 from kit.memory.messages import Message, Messages, attributed
+from kit.model_settings import ModelRole
 from kit.prompts import Prompts
 from kit.untrusted.neutralise import neutralise
 
@@ -48,6 +50,8 @@ class SummaryRun:
     written: list[date] = field(default_factory=list)
     rejected: list[tuple[date, str]] = field(default_factory=list)  # (day, why)
     waiting: list[date] = field(default_factory=list)  # failed lately or held: left alone
+    split: dict[date, str] = field(default_factory=dict)  # day -> how it was split to fit
+    timed_out: bool = False  # the model took too long: the round stopped there
 
 
 def format_day_transcript(messages: list[Message], tz: tzinfo) -> str:
@@ -71,7 +75,7 @@ class DaySummarizer:
         days: Days,
         llm: LLM,
         prompts: Prompts,
-        llm_settings: LLMSettings,
+        background: ModelRole,
         owner: OwnerSettings,
         tz: tzinfo,
         job_runs: JobRuns,
@@ -83,7 +87,7 @@ class DaySummarizer:
         self._days = days
         self._llm = llm
         self._prompts = prompts
-        self._llm_settings = llm_settings
+        self._role = background  # the background model and its limits
         self._owner = owner
         self._tz = tz
         self._job_runs = job_runs
@@ -95,31 +99,56 @@ class DaySummarizer:
     async def summarize_day(self, user_id: str, day: date) -> Day:
         """Write (or rewrite) one day's detailed summary. Raises `LLMOutputError` for bad
         output (nothing stored) and `LLMUnavailable` when the model cannot be reached."""
+        return (await self._summarize(user_id, day))[0]
+
+    async def _summarize(self, user_id: str, day: date) -> tuple[Day, str]:
+        """The summary and, when the day was too long for the model's window, how it was
+        split: each part is summarised on its own and the parts' bullets are merged under
+        their headings (nothing of the day is left out)."""
         messages = await self.day_messages(user_id, day)
         if not messages:
             raise NotFound(f"{day}: no messages that day, so there is nothing to summarise")
         owner_name = self._owner.name if user_id == self._owner.user_id else ""
-        prompt = self._prompts.render(
-            "daily_summary",
-            owner_name=f", {owner_name}" if owner_name else "",
-            day=f"{day.isoformat()} ({day.strftime('%A')})",
-            message_count=len(messages),
-            messages=format_day_transcript(messages, self._tz),
-        )
-        request = LLMRequest(
-            model=self._llm_settings.small_model,
-            system=(SystemBlock(_SYSTEM),),
-            messages=(ChatMessage.text("user", prompt),),
-            max_tokens=SUMMARY_MAX_TOKENS,
-            purpose="daily_summary",
-            user_id=user_id,
-        )
-        reply = await ask(self._llm, request, what=f"the summary of {day}")
-        summary = parse_bullets(reply, what=f"the summary of {day}", max_bullets=MAX_BULLETS)
-        await self._days.put_detailed(user_id, day, summary.text, len(messages))
+        named = f"{day.isoformat()} ({day.strftime('%A')})"
+        lines = format_day_transcript(messages, self._tz).splitlines()
+        output = self._role.output(SUMMARY_MAX_TOKENS)
+        fixed = self._prompt(owner_name, named + ", part 10 of 10", len(messages), "")
+        left = room(self._role, output, fixed, _SYSTEM)
+        parts = split_lines(lines, left.tokens)
+        texts = []
+        for number, part in enumerate(parts, 1):
+            label = named if len(parts) == 1 else f"{named}, part {number} of {len(parts)}"
+            request = LLMRequest(
+                model=self._role.model,
+                system=(SystemBlock(_SYSTEM),),
+                messages=(
+                    ChatMessage.text(
+                        "user", self._prompt(owner_name, label, len(part), "\n".join(part))
+                    ),
+                ),
+                max_tokens=output,
+                purpose="daily_summary",
+                user_id=user_id,
+            )
+            what = f"the summary of {day}" + (f" (part {number})" if len(parts) > 1 else "")
+            reply = await ask(self._llm, request, what=what)
+            texts.append(parse_bullets(reply, what=what, max_bullets=MAX_BULLETS).text)
+        note = left.note(len(parts), "summarised")
+        if note:
+            log.info("daily summary of %s for %s: %s", day, user_id, note)
+        await self._days.put_detailed(user_id, day, merge_bullets(texts), len(messages))
         written = await self._days.get(user_id, day)
         assert written is not None
-        return written
+        return written, note
+
+    def _prompt(self, owner_name: str, day: str, count: int, messages: str) -> str:
+        return self._prompts.render(
+            "daily_summary",
+            owner_name=f", {owner_name}" if owner_name else "",
+            day=day,
+            message_count=count,
+            messages=messages,
+        )
 
     async def pending(
         self, user_id: str, today: date, *, include_today: bool = False
@@ -159,7 +188,17 @@ class DaySummarizer:
                 run.waiting.append(day)
                 continue
             try:
-                await self.summarize_day(user_id, day)
+                _, note = await self._summarize(user_id, day)
+            except LLMTimeout:  # counted and backed off, never resent at once
+                reason = (
+                    f"the model did not answer within {self._role.timeout_seconds:g} s "
+                    f"({self._role.setting('timeout_seconds')}); tried again after a backoff"
+                )
+                await self._attempts.failed(DAILY_SUMMARY, user_id, day.isoformat(), reason)
+                log.warning("daily summary of %s for %s: %s", day, user_id, reason)
+                run.rejected.append((day, reason))
+                run.timed_out = True  # a model this slow: the other days wait for a later run
+                break
             except LLMOutputError as exc:
                 attempt = await self._attempts.failed(
                     DAILY_SUMMARY, user_id, day.isoformat(), str(exc)
@@ -176,6 +215,8 @@ class DaySummarizer:
                 continue
             await self._attempts.succeeded(DAILY_SUMMARY, user_id, [day.isoformat()])
             run.written.append(day)
+            if note:
+                run.split[day] = note
         return run
 
     async def summarize_pending(
@@ -209,6 +250,10 @@ class DaySummarizer:
                 total.written += run.written
                 total.rejected += run.rejected
                 total.waiting += run.waiting
+                total.split |= run.split
+                if run.timed_out:
+                    total.timed_out = True
+                    break  # the model is too slow for now: the rest waits for the next run
             if paused is not None:
                 raise paused
         return total

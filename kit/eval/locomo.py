@@ -41,6 +41,7 @@ class Question:
     text: str
     category: int
     evidence: tuple[str, ...]  # normalised dia_ids, all present in the conversation
+    answer: str = ""  # the key (`kit eval qa` grades against it); "" when the file has none
 
     @property
     def category_name(self) -> str:
@@ -155,7 +156,9 @@ def _sample(item: Any, where: str, captions: bool) -> Sample:
         if category not in SCORED_CATEGORIES or not evidence:
             skipped += 1
             continue
-        questions.append(Question(question, category, tuple(evidence)))
+        key = qa.get("answer")
+        answer = "" if key is None or isinstance(key, dict | list) else str(key).strip()
+        questions.append(Question(question, category, tuple(evidence), answer))
     return Sample(sample_id, speakers, tuple(turns), tuple(questions), skipped, repaired)
 
 

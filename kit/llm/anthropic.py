@@ -1,18 +1,18 @@
 """The Anthropic adapter: the only module that imports the anthropic SDK.
 
 Retries for 429, 529, 5xx and timeouts are the SDK's own (bounded by `max_retries`, with
-backoff that honours retry-after); what still fails becomes `LLMUnavailable`.
+backoff that honours retry-after); what still fails becomes `LLMUnavailable`: `LLMTimeout` when
+no answer came in time, `LLMBusy` (with the server's retry-after) when another try may work.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 from typing import Any
 
 import anthropic
 
-from kit.errors import LLMRefused, LLMUnavailable
+from kit.errors import LLMBusy, LLMTimeout, LLMUnavailable
 from kit.llm.base import (
     Block,
     ChatMessage,
@@ -24,24 +24,13 @@ from kit.llm.base import (
     ToolUse,
     Usage,
 )
+from kit.llm.status import status_error, status_message, transport_errors
 from kit.reach import Reach
 
 log = logging.getLogger(__name__)
 
 
-def _transport_errors() -> tuple[type[Exception], ...]:
-    """The SDK's HTTP library errors: a stream cut mid-way surfaces as one of these, unwrapped.
-    (Newer SDKs ship `httpx2`, older ones `httpx`.)"""
-    found: list[type[Exception]] = []
-    for name in ("httpx2", "httpx"):
-        try:
-            found.append(importlib.import_module(name).TransportError)
-        except (ImportError, AttributeError):
-            continue
-    return tuple(found)
-
-
-_TRANSPORT_ERRORS: tuple[type[Exception], ...] = _transport_errors()
+_TRANSPORT_ERRORS: tuple[type[Exception], ...] = transport_errors()
 
 
 class AnthropicLLM:
@@ -52,7 +41,9 @@ class AnthropicLLM:
         base_url: str | None = None,
         max_retries: int = 3,
         timeout: float = 60.0,
+        key_env: str = "ANTHROPIC_API_KEY",
     ) -> None:
+        self._key_env = key_env  # named in messages about the key, never its value
         self._client = anthropic.AsyncAnthropic(
             api_key=api_key, base_url=base_url or None, max_retries=max_retries, timeout=timeout
         )
@@ -76,9 +67,9 @@ class AnthropicLLM:
                 return Reach("refused", f"the key was refused ({status})")
             if status == 404:
                 return Reach("not_found", f"no model {model!r} here (404)")
-            return Reach("error", _status_message(status))
+            return Reach("error", status_message(status, self._key_env))
         except anthropic.APITimeoutError:
-            return Reach("unreachable", "no answer in time")
+            return Reach("busy", "took the connection but did not answer in time")
         except anthropic.APIConnectionError:
             return Reach("unreachable", "cannot connect")
         return Reach("ok", model)
@@ -95,37 +86,17 @@ class AnthropicLLM:
                     message = await stream.get_final_message()
         except anthropic.APIStatusError as exc:
             log.warning("model call failed (%s) for %s", exc.status_code, request.purpose)
-            if exc.status_code in _REFUSED:
-                raise LLMRefused(_status_message(exc.status_code)) from exc
-            raise LLMUnavailable(_status_message(exc.status_code)) from exc
+            raise status_error(exc.status_code, self._key_env, exc.response) from exc
         except anthropic.APITimeoutError as exc:
             log.warning("model call timed out for %s", request.purpose)
-            raise LLMUnavailable("the model did not answer in time; try again shortly") from exc
+            raise LLMTimeout("the model did not answer in time; try again shortly") from exc
         except anthropic.APIConnectionError as exc:
             log.warning("cannot reach the model API for %s", request.purpose)
-            raise LLMUnavailable(
-                "cannot reach the model API; check the network or llm.base_url"
-            ) from exc
+            raise LLMBusy("cannot reach the model API; check the network or llm.base_url") from exc
         except (anthropic.APIError, *_TRANSPORT_ERRORS) as exc:  # type: ignore[misc]  # e.g. a stream cut mid-way
             log.warning("model call broke off for %s: %s", request.purpose, type(exc).__name__)
             raise LLMUnavailable("the model's answer broke off; try again shortly") from exc
         return _reply(message)
-
-
-# Statuses saying the request itself is wrong (its content, its size): the same again fails.
-_REFUSED = frozenset({400, 413, 422})
-
-
-def _status_message(status: int) -> str:
-    if status == 401:
-        return "the model API rejected the key; check ANTHROPIC_API_KEY"
-    if status == 429:
-        return "the model API is rate-limiting us; try again in a minute"
-    if status == 529:
-        return "the model is overloaded right now; try again in a few minutes"
-    if status >= 500:
-        return f"the model API had an internal error ({status}); try again shortly"
-    return f"the model API refused the request ({status}); see the log for details"
 
 
 def _params(request: LLMRequest) -> dict[str, Any]:

@@ -1,11 +1,17 @@
 """An LLM wrapper that records every call's token usage, whatever the adapter, and holds
-background calls to the daily budget (kit/memory/budget.py) before they are made."""
+background calls to the daily budget (kit/memory/budget.py) before they are made.
+
+A call that timed out is recorded too, at its estimate (what it sent, plus all it was allowed
+to write): the server may well have read it and be writing still, and a slow model must not
+escape the daily budget by never answering in time."""
 
 from __future__ import annotations
 
-from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
+from kit.errors import LLMTimeout
+from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink, Usage
 from kit.memory.budget import Budget
 from kit.memory.usage import UsageLog
+from kit.tokens import estimate_request
 
 
 class MeteredLLM:
@@ -21,11 +27,16 @@ class MeteredLLM:
             return await self._call(request, on_text)
 
     async def _call(self, request: LLMRequest, on_text: TextSink | None) -> LLMReply:
-        reply = await self.inner.complete(request, on_text)
-        await self._usage.record(
-            model=reply.model or request.model,
-            purpose=request.purpose,
-            usage=reply.usage,
-            user_id=request.user_id,
-        )
+        try:
+            reply = await self.inner.complete(request, on_text)
+        except LLMTimeout:
+            sent = estimate_request(request) - request.max_tokens
+            await self._record(request, request.model, Usage(sent, request.max_tokens))
+            raise
+        await self._record(request, reply.model or request.model, reply.usage)
         return reply
+
+    async def _record(self, request: LLMRequest, model: str, usage: Usage) -> None:
+        await self._usage.record(
+            model=model, purpose=request.purpose, usage=usage, user_id=request.user_id
+        )

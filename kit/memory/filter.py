@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import Any
 
-from kit.config import LLMSettings, MemorySettings
+from kit.config import MemorySettings
 from kit.embed.base import Vectors
 from kit.errors import LLMOutputError, LLMUnavailable
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, ToolSpec, Usage
 from kit.memory.search import Hit, MemorySearch, SearchResult
 from kit.memory.vectors import KINDS, Kind
+from kit.model_settings import ModelRole
 from kit.prompts import Prompts
 from kit.tokens import estimate_tokens
 from kit.untrusted.neutralise import neutralise
@@ -111,13 +112,13 @@ class ModelFilter:
         self,
         llm: LLM,
         prompts: Prompts,
-        llm_settings: LLMSettings,
+        background: ModelRole,
         memory: MemorySettings,
         tz: tzinfo,
     ) -> None:
         self._llm = llm
         self._prompts = prompts
-        self._llm_settings = llm_settings
+        self._role = background  # the background model and its limits
         self._memory = memory
         self._tz = tz
 
@@ -146,7 +147,7 @@ class ModelFilter:
             log.warning("memory filter skipped: no candidate fits memory.filter_max_input_tokens")
             return FilterOutcome(tuple(candidates), False, "input budget too small", 0, 0.0)
         request = LLMRequest(
-            model=self._llm_settings.small_model,
+            model=self._role.model,
             system=(SystemBlock("You choose which recalled memories help answer a message."),),
             messages=(
                 ChatMessage.text(
@@ -159,7 +160,7 @@ class ModelFilter:
                     ),
                 ),
             ),
-            max_tokens=self._memory.filter_max_output_tokens,
+            max_tokens=self._role.output(self._memory.filter_max_output_tokens),
             tools=(keep_tool(len(lines)),),
             tool_choice=TOOL_NAME,
             purpose=PURPOSE,

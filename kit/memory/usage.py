@@ -9,9 +9,9 @@ from kit.clock import Clock, to_iso
 from kit.llm.base import Usage
 from kit.memory.db import Database
 
-# Calls the owner waits on (a turn, and the model filter inside it); every other purpose is
-# background work (kit/memory/budget.py).
-FOREGROUND_PURPOSES = ("chat", "filter")
+# Calls someone waits on (a turn, the model filter inside it, `kit eval qa`'s answers and
+# grades); every other purpose is background work (kit/memory/budget.py).
+FOREGROUND_PURPOSES = ("chat", "filter", "eval_answer", "eval_judge")
 
 
 def is_background(purpose: str) -> bool:

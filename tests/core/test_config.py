@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from pathlib import Path
 
@@ -35,15 +36,36 @@ def test_shipped_config_is_exactly_the_defaults() -> None:
 
 
 def test_shipped_config_spells_out_every_setting() -> None:
-    """Each field of every section appears in config.toml (it documents the defaults)."""
+    """Each field of every section appears in config.toml (it documents the defaults); one
+    whose default is "unset" (a preset or another table decides, TOML has no null) appears
+    as a commented-out line `# key = ...`, in its table or in the comment that lists them."""
+    text = REPO_CONFIG.read_text(encoding="utf-8")
     with REPO_CONFIG.open("rb") as handle:
         raw = tomllib.load(handle)
+
+    def spelled(name: str, table: dict[str, object], defaults: object) -> None:
+        for f in dataclasses.fields(defaults):  # type: ignore[arg-type]
+            value = getattr(defaults, f.name)
+            if dataclasses.is_dataclass(value):
+                assert isinstance(table.get(f.name), dict), f"[{name}.{f.name}]"
+                spelled(f"{name}.{f.name}", table[f.name], value)  # type: ignore[arg-type]
+            elif value is None:
+                assert f.name not in table, f"{name}.{f.name}"
+                top = name.split(".")[0]  # role tables share one comment: [llm.chat]'s
+                header = text.index(f"[{top}]\n")
+                ends = [m.start() for m in re.finditer(r"^\[(?!" + top + r"\b)", text, re.M)]
+                section = text[header : min([e for e in ends if e > header] or [len(text)])]
+                assert re.search(rf"^#.*\b{f.name}\b", section, re.M), f"{name}.{f.name}"
+            else:
+                assert f.name in table, f"{name}.{f.name}"
+        known = {f.name for f in dataclasses.fields(defaults)}  # type: ignore[arg-type]
+        assert set(table) <= known, name
+
     for section in dataclasses.fields(Settings):
         if section.name in ("data_dir", "config_path"):
             continue
         assert section.name in raw, section.name
-        keys = {f.name for f in dataclasses.fields(getattr(Settings(), section.name))}
-        assert set(raw[section.name]) == keys, section.name
+        spelled(section.name, raw[section.name], getattr(Settings(), section.name))
 
 
 def test_values_from_the_file_are_used(tmp_path: Path) -> None:
@@ -134,6 +156,17 @@ def test_unknown_keys_are_typos_not_ignored(
         ("[llm]\nmax_tool_rounds = 0", "llm.max_tool_rounds", "at least 1"),
         ("[llm]\ntimeout_seconds = 0", "llm.timeout_seconds", "positive number"),
         ("[llm]\ntimeout_seconds = inf", "llm.timeout_seconds", "positive number"),
+        ('[llm]\nprovider = "gemini"', "llm.provider", "'anthropic', 'openai'"),
+        ('[llm]\npreset = "tiny"', "llm.preset", "'hosted', 'local'"),
+        ('[llm]\nbase_url = "localhost:11434"', "llm.base_url", "http:// or https://"),
+        ("[llm.chat]\ncontext_tokens = 100", "llm.chat.context_tokens", "at least 2048"),
+        ("[llm.background]\nmax_tokens = 0", "llm.background.max_tokens", "at least 1"),
+        ("[llm.background]\ntimeout_seconds = -1", "llm.background.timeout_seconds", "positive"),
+        ('[llm.judge]\nmodel = ""', "llm.judge.model", "must not be empty"),
+        ("[llm.chat]\nprice_input = -1", "llm.chat.price_input", "0 or more"),
+        ('[llm]\nstructured_output = "json"', "structured_output = 'json'", "provider = 'openai'"),
+        ('[llm.chat]\nfavourite = "x"', "llm.chat.favourite", "known: "),
+        ("[llm]\nchat = 5", "[llm.chat]", "must be a table"),
         ("[rem]\nstale_days = 0", "rem.stale_days", "at least 1"),
         ("[budget]\ndaily_tokens = 0", "budget.daily_tokens", "at least 50000"),
         ("[budget]\ndaily_tokens = 1000", "budget.daily_tokens", "at least 50000"),
@@ -243,3 +276,59 @@ def test_relative_paths_in_the_file_are_read_against_its_folder(
     for given in ("~/m", str(tmp_path / "m")):
         config.write_text(f'[embedding]\nmodel_path = "{given}"\n', encoding="utf-8")
         assert load_settings(config, tmp_path / "data").embedding.model_path == given
+
+
+def test_a_key_put_where_its_variable_name_goes_is_refused_and_never_echoed(
+    tmp_path: Path,
+) -> None:
+    secret = "sk-ant-api03-very-secret-value"
+    path = write(tmp_path, f'[llm.background]\nkey_env = "{secret}"\n')
+    with pytest.raises(ConfigError) as err:
+        load_settings(path)
+    message = str(err.value)
+    assert "llm.background.key_env must name an environment variable" in message
+    assert secret not in message and "sk-ant" not in message
+
+
+def test_each_role_takes_its_overrides_then_llm_then_the_preset(tmp_path: Path) -> None:
+    """[llm] sets every role's default; a role's table overrides provider, endpoint, model,
+    key and limits; the judge inherits the background role; the preset fills what is unset."""
+    from kit.model_settings import model_role
+
+    path = write(
+        tmp_path,
+        '[llm]\nprovider = "openai"\nbase_url = "http://127.0.0.1:11434/v1"\npreset = "local"\n'
+        'chat_model = "qwen2.5:7b"\nsmall_model = "qwen2.5:3b"\n'
+        '[llm.chat]\nprovider = "anthropic"\nbase_url = ""\nmodel = "claude-sonnet-4-6"\n'
+        "timeout_seconds = 45\n"
+        '[llm.background]\nmax_tokens = 800\nkey_env = "LOCAL_KEY"\n',
+    )
+    llm = load_settings(path).llm
+    chat, background, judge = (model_role(llm, r) for r in ("chat", "background", "judge"))
+    assert (chat.provider, chat.where, chat.model) == (
+        "anthropic",
+        "the Anthropic API",
+        "claude-sonnet-4-6",
+    )
+    assert (chat.key_env, chat.timeout_seconds, chat.max_tokens) == ("ANTHROPIC_API_KEY", 45, 512)
+    assert (background.provider, background.base_url) == ("openai", "http://127.0.0.1:11434/v1")
+    assert (background.model, background.key_env) == ("qwen2.5:3b", "LOCAL_KEY")
+    assert (background.max_tokens, background.context_tokens) == (800, 4096)
+    assert background.timeout_seconds == 600  # the local preset
+    assert (judge.model, judge.key_env, judge.max_tokens) == ("qwen2.5:3b", "LOCAL_KEY", 800)
+
+
+def test_the_hosted_defaults_keep_what_kit_did_before() -> None:
+    """Without an [llm] table: Anthropic, chat 1,024 tokens in 60 s with 3 retries (as
+    before); background answers up to 4,096 tokens (the curator's old cap) in 180 s."""
+    from kit.model_settings import model_role
+
+    chat, background = (model_role(Settings().llm, r) for r in ("chat", "background"))
+    assert (chat.provider, chat.max_tokens, chat.timeout_seconds, chat.max_retries) == (
+        "anthropic",
+        1024,
+        60.0,
+        3,
+    )
+    assert (background.max_tokens, background.timeout_seconds) == (4096, 180.0)
+    assert background.model == "claude-haiku-4-5"

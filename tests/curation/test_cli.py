@@ -143,9 +143,25 @@ def test_curate_again_retries_only_the_rejected_category(
 
 
 def test_curate_without_an_api_key_says_how_to_fix_it(
+    env: Path,
+    server: FakeAnthropicServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A server of one's own (llm.base_url on this machine) may need no key: Kit sends none
+    of the owner's; one that wants a key refuses, and the message names the variable."""
+    monkeypatch.delenv("ANTHROPIC_API_KEY")
+    server.api_key = "sk-test-not-a-real-key-000"
+    code, out, _ = run(capsys, "curate")
+    assert code == 1
+    assert "FAILED" in out and "rejected the key; check ANTHROPIC_API_KEY" in out
+
+
+def test_curate_on_the_hosted_api_without_a_key_says_how_to_fix_it(
     env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY")
+    env.joinpath("config.toml").write_text('[schedule]\ntimezone = "UTC"\n')
     code, out, _ = run(capsys, "curate")
     assert code == 1
     assert "FAILED" in out and "ANTHROPIC_API_KEY is not set" in out

@@ -7,6 +7,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from kit.curator.ops import (
     MAX_OPERATIONS,
@@ -181,10 +182,68 @@ def test_unusable_replies_are_rejected(bad: LLMReply, message: str) -> None:
 def test_tool_schema_is_the_same_for_every_category_and_lists_the_four_operations() -> None:
     spec = operations_tool()
     assert spec.name == "apply_operations"
-    item = spec.input_schema["properties"]["operations"]["items"]
-    assert item["properties"]["op"]["enum"] == ["INSERT", "UPDATE", "REPLACE", "DEACTIVATE"]
-    assert item["additionalProperties"] is False
+    variants = spec.input_schema["properties"]["operations"]["items"]["anyOf"]
+    assert [v["properties"]["op"]["enum"] for v in variants] == [
+        ["INSERT"],
+        ["UPDATE"],
+        ["REPLACE"],
+        ["DEACTIVATE"],
+    ]
+    assert all(v["additionalProperties"] is False for v in variants)
     assert operations_tool() == spec
+
+
+VALIDATOR = Draft202012Validator(operations_tool().input_schema)
+GOOD = [
+    {"op": "INSERT", "content": "x", "confidence": 1, "sources": [15, 12]},
+    {"op": "INSERT", "content": "x", "confidence": 0.7, "sources": [1], "subject": "Ana",
+     "expires_at": "2026-05-01", "reason": "said so"},
+    {"op": "UPDATE", "fact_id": 3, "confidence": 0.4},
+    {"op": "UPDATE", "fact_id": 3, "expires_at": None},
+    {"op": "UPDATE", "fact_id": 3, "content": "y", "sources": [2]},
+    {"op": "REPLACE", "fact_ids": [4, 5], "content": "x and y", "confidence": 1, "sources": []},
+    {"op": "DEACTIVATE", "fact_id": 6, "reason": "moved", "sources": [12]},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        {"op": "INSERT", "confidence": 1, "sources": [1]},
+        {"op": "INSERT", "content": "", "confidence": 1, "sources": [1]},
+        {"op": "INSERT", "content": "x", "sources": [1]},
+        {"op": "INSERT", "content": "x", "confidence": 1, "sources": []},
+        {"op": "INSERT", "content": "x", "confidence": 2, "sources": [1]},
+        {"op": "INSERT", "content": "x", "confidence": 1, "sources": [1], "fact_id": 3},
+        {"op": "INSERT", "content": 5, "confidence": 1, "sources": [1]},
+        {"op": "UPDATE", "fact_id": 1},
+        {"op": "UPDATE", "content": "x", "sources": [1]},
+        {"op": "UPDATE", "fact_id": 1, "content": "x"},
+        {"op": "REPLACE", "fact_ids": [], "content": "x", "confidence": 1, "sources": []},
+        {"op": "REPLACE", "fact_ids": [1, 2], "confidence": 1, "sources": []},
+        {"op": "DEACTIVATE", "fact_id": 1},
+        {"op": "DEACTIVATE", "fact_id": 1, "reason": ""},
+        {"op": "DEACTIVATE", "fact_id": 0, "reason": "x"},
+        {"op": "DROP", "fact_id": 1},
+    ],
+    ids=[
+        "INSERT without content", "INSERT with empty content", "INSERT without confidence",
+        "INSERT citing nothing", "confidence 2", "INSERT with a fact id", "content a number",
+        "UPDATE changing nothing", "UPDATE without fact id", "UPDATE content without sources",
+        "REPLACE merging nothing", "REPLACE without content", "DEACTIVATE without reason",
+        "DEACTIVATE with empty reason", "fact id 0", "unknown op",
+    ],
+)  # fmt: skip
+def test_the_schema_the_model_sees_refuses_an_operation_missing_its_fields(
+    item: dict[str, Any],
+) -> None:
+    """Validated per type before the answer is written (a model decoding against the schema
+    cannot produce these), and still after: parse_operations refuses each of them too."""
+    Draft202012Validator.check_schema(operations_tool().input_schema)
+    assert VALIDATOR.is_valid({"operations": GOOD})
+    assert not VALIDATOR.is_valid({"operations": [item]})
+    with pytest.raises(InvalidOperations):
+        parse_operations({"operations": [item]}, now=NOW, tz=UTC)
 
 
 def test_expiry_one_minute_ahead_is_fine() -> None:
@@ -209,8 +268,8 @@ def test_sources_are_cited_per_operation_sorted_once_and_optional_where_nothing_
     )  # fmt: skip
     assert insert.sources == (12, 15) and confidence.sources == ()
     assert merge.sources == () and retire.sources == (12,)
-    schema = operations_tool().input_schema["properties"]["operations"]["items"]["properties"]
-    assert schema["sources"]["items"] == {"type": "integer"}
+    variants = operations_tool().input_schema["properties"]["operations"]["items"]["anyOf"]
+    assert all(v["properties"]["sources"]["items"]["type"] == "integer" for v in variants)
 
 
 @pytest.mark.parametrize(
