@@ -10,20 +10,39 @@ what kind a text holds (for refusals and screen reasons, which never quote it);
 from __future__ import annotations
 
 from kit.secrets.base import Secret
+from kit.secrets.keys import find_keys
+from kit.secrets.normalise import normalise
 from kit.secrets.numbers import find_numbers
 from kit.secrets.prose import find_prose
+from kit.secrets.providers import find_providers
 from kit.secrets.seeds import find_seeds
 from kit.secrets.tokens import find_tokens
+from kit.secrets.urls import find_in_urls
 
 WITHHELD = "[secret withheld]"
 
-_DETECTORS = (find_tokens, find_prose, find_numbers, find_seeds)
+_DETECTORS = (
+    find_tokens,
+    find_providers,
+    find_keys,
+    find_in_urls,
+    find_prose,
+    find_numbers,
+    find_seeds,
+)
 
 
 def find_secrets(text: str) -> list[Secret]:
-    """Every secret in `text`, by position; overlapping finds are merged into one span."""
+    """Every secret in `text`, by position in `text` as written (the detectors read it
+    normalised: normalise.py); overlapping finds are merged into one span."""
+    normalised = normalise(text)
     found = sorted(
-        (s for detect in _DETECTORS for s in detect(text)), key=lambda s: (s.start, -s.end)
+        (
+            Secret(s.kind, *normalised.span(s.start, s.end))
+            for detect in _DETECTORS
+            for s in detect(normalised.text)
+        ),
+        key=lambda s: (s.start, -s.end),
     )
     merged: list[Secret] = []
     for secret in found:

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 from kit.secrets.base import CARD, IBAN, Secret
 
-# 13-19 digits, grouped by spaces, dots or dashes (or not at all).
-_CARD = re.compile(r"(?<![\w.\-])\d(?:[ .\-]?\d){12,18}(?![\w]|[.\-]\d)")
+# 13-19 digits, grouped by spaces, dots or dashes (or not at all), a line break allowed.
+_CARD = re.compile(r"(?<![\w.\-])\d(?:(?:[ .\-]|\n(?=\d))?\d){12,18}(?![\w]|[.\-]\d)")
 # Issuer prefixes (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro) and their
 # lengths: a Luhn-valid number outside them is far more often an id than a card.
 _ISSUERS = re.compile(
@@ -31,7 +31,7 @@ _IBAN_LENGTHS = {
     "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
 }  # fmt: skip
 _IBAN_START = re.compile(r"(?<![A-Za-z0-9])([A-Z]{2})(\d{2})(?=[ ]?[A-Z0-9])")
-_IBAN_CHAR = re.compile(r"[ ]?([A-Z0-9])")
+_IBAN_CHAR = re.compile(r"[ \n]?([A-Z0-9])")
 
 
 def luhn(digits: str) -> bool:

@@ -93,14 +93,6 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (KEY, re.compile(r"(?i:AccountKey)=([A-Za-z0-9/+]{40,}={0,2})")),  # Azure storage
-    (
-        PRIVATE_KEY,
-        re.compile(
-            r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?"
-            r"(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
-            re.DOTALL,
-        ),
-    ),
 )
 
 _SHORTEST = 6  # a plugin's match shorter than this is a fragment, not a value to withhold
