@@ -20,6 +20,7 @@ from kit.secrets.tokens import find_tokens
 from kit.secrets.urls import find_in_urls
 
 WITHHELD = "[secret withheld]"
+_BLANK = " " * len(WITHHELD)
 
 _DETECTORS = (
     find_tokens,
@@ -35,7 +36,8 @@ _DETECTORS = (
 def find_secrets(text: str) -> list[Secret]:
     """Every secret in `text`, by position in `text` as written (the detectors read it
     normalised: normalise.py); overlapping finds are merged into one span."""
-    normalised = normalise(text)
+    # what was withheld before is no value ("pw [secret withheld]"): blanked, lengths kept
+    normalised = normalise(text.replace(WITHHELD, _BLANK) if WITHHELD in text else text)
     found = sorted(
         (
             Secret(s.kind, *normalised.span(s.start, s.end))

@@ -207,3 +207,11 @@ def test_normalised_spans_map_back_to_the_text_as_written() -> None:
     at = normalised.text.index("pass")
     assert normalised.span(at, at + 4) == (text.index("ｐ"), len(text))
     assert normalised.span(0, 2) == (0, 1)  # "fi" is the one ligature it came from
+
+
+@pytest.mark.parametrize("secret", SECRETS, ids=[f.text[:40] for f in SECRETS])
+def test_withholding_twice_changes_nothing_more(secret: Form) -> None:
+    """Text already screened (a summary of a summary, a source built from a screened file name)
+    is not screened into "[secret [secret withheld]"."""
+    once = withhold_secrets(secret.text)
+    assert withhold_secrets(once) == once
