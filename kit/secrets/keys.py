@@ -95,30 +95,50 @@ def _mixed(key: str) -> bool:
     return any(c.isdigit() for c in key) and any(c.isalpha() for c in key)
 
 
+# A long run of key characters: where WIF, xprv, BitLocker and grouped recovery keys can be.
+# One scan finds the runs (chat has few); each key's own pattern is tried only inside them.
+_LONG_RUN = re.compile(r"(?<![A-Za-z0-9-])[A-Za-z0-9][A-Za-z0-9-]{26,}+")
+_DER_STARTS = ("b3BlbnNzaC1rZXktdjE", "MI", "MHcC", "MC4C")
+_NAMED_WORDS = re.compile(
+    r"recover|rescue|backup|emergency|filevault|bitlocker|wiederherstell|récupération|secours"
+    r"|recupera|ripristino|herstel|totp|2fa|mfa|otp|authenticator|factor"
+)
+
+
 def find_keys(text: str) -> Iterator[Secret]:
     if "-----BEGIN" in text:
         for match in _PEM.finditer(text):
             yield Secret(PRIVATE_KEY, match.start(), match.end())
-    for match in _DER_BODY.finditer(text):
-        yield Secret(PRIVATE_KEY, match.start(), match.end())
-    for match in _WIF.finditer(text):
+    if any(start in text for start in _DER_STARTS):
+        for match in _DER_BODY.finditer(text):
+            yield Secret(PRIVATE_KEY, match.start(), match.end())
+    for run in _LONG_RUN.finditer(text):
+        yield from _in_run(text, run.start(), run.end())
+    lowered = text.lower()
+    if "key" in lowered or "priv" in lowered:
+        for match in _NAMED_HEX.finditer(text):
+            yield Secret(PRIVATE_KEY, match.start(1), match.end(1))
+    if _NAMED_WORDS.search(lowered):
+        for match in _NAMED.finditer(text):
+            value = match.group("value")
+            if any(c.isdigit() for c in value):  # named: any value with a digit (base32 has 2-7)
+                yield Secret(RECOVERY, match.start("value"), match.end("value"))
+    if "otpauth" in lowered:
+        for match in _OTPAUTH.finditer(text):
+            yield Secret(KEY, match.start(1), match.end(1))
+
+
+def _in_run(text: str, start: int, end: int) -> Iterator[Secret]:
+    for match in _WIF.finditer(text, start, end):
         payload = _base58check(match.group())
         if payload is not None and payload[:1] in (b"\x80", b"\xef") and len(payload) in (33, 34):
             yield Secret(PRIVATE_KEY, match.start(), match.end())
-    for match in _XPRV.finditer(text):
+    for match in _XPRV.finditer(text, start, end):
         if _base58check(match.group()) is not None:
             yield Secret(PRIVATE_KEY, match.start(), match.end())
-    for match in _NAMED_HEX.finditer(text):
-        yield Secret(PRIVATE_KEY, match.start(1), match.end(1))
-    for match in _BITLOCKER.finditer(text):
+    for match in _BITLOCKER.finditer(text, start, end):
         if _bitlocker(match.group()):
             yield Secret(RECOVERY, match.start(), match.end())
-    for match in _GROUPED_KEY.finditer(text):
+    for match in _GROUPED_KEY.finditer(text, start, end):
         if _mixed(match.group()):
             yield Secret(RECOVERY, match.start(), match.end())
-    for match in _NAMED.finditer(text):
-        value = match.group("value")
-        if any(c.isdigit() for c in value):  # named: any value with a digit (base32 has 2-7)
-            yield Secret(RECOVERY, match.start("value"), match.end("value"))
-    for match in _OTPAUTH.finditer(text):
-        yield Secret(KEY, match.start(1), match.end(1))

@@ -60,11 +60,22 @@ def _mnemonics() -> tuple[tuple[Mnemonic, frozenset[str]], ...]:
     return tuple(out)
 
 
+@cache
+def _any_list() -> frozenset[str]:
+    return frozenset().union(*(words for _, words in _mnemonics()))
+
+
+def _word(found: str) -> str:
+    return (found if found.isascii() else unicodedata.normalize("NFC", found)).lower()
+
+
 def find_seeds(text: str) -> Iterator[Secret]:
     words = list(_WORD.finditer(text))
     if len(words) < LENGTHS[0]:
         return
-    lowered = [unicodedata.normalize("NFC", w.group()).lower() for w in words]
+    lowered = [_word(w.group()) for w in words]
+    if not _has_run(lowered, _any_list()):
+        return  # no 12 words in a row from any list (most text): no list is read one by one
 
     def joined(i: int) -> bool:  # word i follows word i-1 with only separators between
         return _BETWEEN.fullmatch(text, words[i - 1].end(), words[i].start()) is not None
@@ -79,6 +90,15 @@ def find_seeds(text: str) -> Iterator[Secret]:
             last = i + 1 == len(words) or lowered[i + 1] not in wordlist or not joined(i + 1)
             if last and i - run_start + 1 >= LENGTHS[0]:
                 yield from _seed(text, words, lowered, run_start, i + 1, mnemonic)
+
+
+def _has_run(lowered: list[str], wordlist: frozenset[str]) -> bool:
+    run = 0
+    for word in lowered:
+        run = run + 1 if word in wordlist else 0
+        if run >= LENGTHS[0]:
+            return True
+    return False
 
 
 def _seed(

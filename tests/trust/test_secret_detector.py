@@ -9,7 +9,7 @@ import random
 import pytest
 from mnemonic import Mnemonic
 
-from kit.secrets import WITHHELD, find_secret, find_secrets, withhold_secrets
+from kit.secrets import WITHHELD, find_secret, find_secrets, prose, tokens, withhold_secrets
 from kit.secrets.normalise import normalise
 from tests.trust.secret_corpus import KNOWN_MISSES, ORDINARY, SECRETS, Form, form
 from tests.trust.secret_rates import locomo_turns, rates, withheld
@@ -215,3 +215,26 @@ def test_withholding_twice_changes_nothing_more(secret: Form) -> None:
     is not screened into "[secret [secret withheld]"."""
     once = withhold_secrets(secret.text)
     assert withhold_secrets(once) == once
+
+
+# -- the shortcuts that keep the hot path fast find what the full scans find ----------------------
+
+
+def _all_texts() -> list[str]:
+    texts = [f.text for f in SECRETS] + [t for _, t in ORDINARY] + locomo_turns()
+    return [normalise(t).text for t in texts]
+
+
+def test_a_detect_secrets_plugin_gated_by_its_literals_finds_what_it_finds_ungated() -> None:
+    for text in _all_texts():
+        lowered = text.lower()
+        for _kind, plugin in tokens._PLUGINS:
+            needs = tokens._NEEDS.get(type(plugin))
+            if needs is not None and not any(n in lowered for n in needs):
+                assert not list(plugin.analyze_string(text)), (type(plugin).__name__, text)
+
+
+def test_every_text_the_name_scan_finds_holds_one_of_its_keywords() -> None:
+    for text in _all_texts():
+        if prose._ANY_NAME.search(text):
+            assert prose.has_keyword(text), text
