@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterator
 
 from kit.secrets.base import KEY, PRIVATE_KEY, RECOVERY, Secret
+from kit.secrets.windows import keyword_hits, near
 
 # A PEM private key block: body lines are base64 (or "Proc-Type: …" style headers), each the
 # whole of its line; the END line may be cut short.
@@ -52,6 +53,7 @@ _NAMED_HEX = re.compile(
     r"|clé privée|clave privada|chave privada|chiave privata|privater schlüssel)"
     r"[^\n]{0,30}?(?<![0-9A-Fa-fx])((?:0x)?[0-9a-fA-F]{64})(?![0-9A-Za-z])"
 )  # fmt: skip
+_HEX_64 = re.compile(r"(?<![0-9A-Fa-f])[0-9a-fA-F]{64}(?![0-9A-Za-z])")
 _BITLOCKER = re.compile(r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])")
 _GROUPED_KEY = re.compile(r"(?<![A-Z0-9-])[A-Z0-9]{4}(?:-[A-Z0-9]{4}){5,6}(?![A-Z0-9-])")
 _RECOVERY_NAME = (
@@ -114,16 +116,15 @@ def find_keys(text: str) -> Iterator[Secret]:
             yield Secret(PRIVATE_KEY, match.start(), match.end())
     for run in _LONG_RUN.finditer(text):
         yield from _in_run(text, run.start(), run.end())
-    lowered = text.lower()
-    if "key" in lowered or "priv" in lowered:
-        for match in _NAMED_HEX.finditer(text):
+    for lo, hi in near(text, _HEX_64.finditer(text), 80, 0):  # a hex key, named just before
+        for match in _NAMED_HEX.finditer(text, lo, hi):
             yield Secret(PRIVATE_KEY, match.start(1), match.end(1))
-    if _NAMED_WORDS.search(lowered):
-        for match in _NAMED.finditer(text):
+    for lo, hi in near(text, keyword_hits(text, _NAMED_WORDS), 40, 200):
+        for match in _NAMED.finditer(text, lo, hi):
             value = match.group("value")
             if any(c.isdigit() for c in value):  # named: any value with a digit (base32 has 2-7)
                 yield Secret(RECOVERY, match.start("value"), match.end("value"))
-    if "otpauth" in lowered:
+    if "otpauth" in text.lower():
         for match in _OTPAUTH.finditer(text):
             yield Secret(KEY, match.start(1), match.end(1))
 

@@ -34,7 +34,8 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _COMBINING_START = re.compile(
     r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
 )
-_WORD = re.compile(r"[^\W\d_]{2,}")
+_WORD_AT = re.compile(r"[^\W\d_]{2,}")
+_LETTER = re.compile(r"[^\W\d_]")
 
 # Leet spellings of the words that name a secret ("p4ssw0rd", "pa$$word", "s3cr3t"): each
 # letter may be written as a digit or a symbol that stands for it. Same length, so no map.
@@ -212,11 +213,17 @@ def _nfkc(text: str) -> tuple[str, list[_Piece]]:
 
 def _fold_homoglyphs(text: str) -> str:
     """Look-alike letters folded inside words that mix them with ASCII letters: "pаssword"
-    (Cyrillic а) reads "password"; "пароль" stays Russian."""
+    (Cyrillic а) reads "password"; "пароль" stays Russian. Only words around a non-ASCII
+    character are looked at."""
     table: dict[int, str] | None = None
     parts: list[str] = []
     done = 0
-    for word in _WORD.finditer(text):
+    for run in _NON_ASCII.finditer(text):
+        if run.start() < done:
+            continue  # inside the word folded last
+        word = _WORD_AT.match(text, _word_start(text, run.start()))
+        if word is None or word.end() <= run.start():
+            continue
         found = word.group()
         if found.isascii() or not any(c.isascii() for c in found):
             continue
@@ -230,3 +237,9 @@ def _fold_homoglyphs(text: str) -> str:
         return text
     parts.append(text[done:])
     return "".join(parts)
+
+
+def _word_start(text: str, at: int) -> int:
+    while at > 0 and _LETTER.match(text[at - 1]):
+        at -= 1
+    return at

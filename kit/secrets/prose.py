@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 
 from kit.secrets.base import ACCESS_CODE, CARD_CODE, KEY, PASSWORD, Secret
+from kit.secrets.windows import keyword_hits, near
 
 # -- names -------------------------------------------------------------------------------------
 _PASSWORD_CLEAR = (
@@ -324,11 +325,24 @@ def has_keyword(text: str) -> bool:
     return _KEYWORD.search(text.lower()) is not None
 
 
+_NAME_REACH = 80  # a name is at most this long around the keyword it holds
+# How far from a name its value may sit: "X is my password" puts it before (a quoted value, a
+# few words), a qualifier and a passphrase after.
+_BEFORE = 250
+_AFTER = 300
+
+
 def find_prose(text: str) -> Iterator[Secret]:
-    if not has_keyword(text) or not _ANY_NAME.search(text):
-        return
+    # Only near a name: the keywords (one cheap scan) say where names may be, the name scan
+    # runs around them, and the patterns around the names it finds.
+    for lo, hi in near(text, keyword_hits(text, _KEYWORD), _NAME_REACH, _NAME_REACH):
+        for start, end in near(text, _ANY_NAME.finditer(text, lo, hi), _BEFORE, _AFTER):
+            yield from _values(text, start, end)
+
+
+def _values(text: str, start: int, end: int) -> Iterator[Secret]:
     for kind, pattern in _PATTERNS:
-        for match in pattern.finditer(text):
+        for match in pattern.finditer(text, start, end):
             value = match.group("value")
             if _FOREIGN_WORD.fullmatch(value) or _CODE.match(value):
                 continue
@@ -336,5 +350,5 @@ def find_prose(text: str) -> Iterator[Secret]:
                 value = value.rstrip(_TRAILING)
                 if len(value) < 3 or not (re.search(_MADE_UP, value) or len(value) >= 4):
                     continue  # "…is abc." says too little to be a password
-            start = match.start("value")
-            yield Secret(kind, start, start + len(value))
+            at = match.start("value")
+            yield Secret(kind, at, at + len(value))
