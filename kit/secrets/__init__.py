@@ -9,6 +9,8 @@ what kind a text holds (for refusals and screen reasons, which never quote it);
 
 from __future__ import annotations
 
+import re
+
 from kit.secrets.base import Secret
 from kit.secrets.keys import find_keys
 from kit.secrets.normalise import normalise
@@ -20,7 +22,8 @@ from kit.secrets.tokens import find_tokens
 from kit.secrets.urls import find_in_urls
 
 WITHHELD = "[secret withheld]"
-_BLANK = " " * len(WITHHELD)
+_PLACEHOLDER = re.compile(re.escape(WITHHELD))
+_STAND_IN = "x" * len(WITHHELD)
 
 _DETECTORS = (
     find_tokens,
@@ -36,13 +39,17 @@ _DETECTORS = (
 def find_secrets(text: str) -> list[Secret]:
     """Every secret in `text`, by position in `text` as written (the detectors read it
     normalised: normalise.py); overlapping finds are merged into one span."""
-    # what was withheld before is no value ("pw [secret withheld]"): blanked, lengths kept
-    normalised = normalise(text.replace(WITHHELD, _BLANK) if WITHHELD in text else text)
+    # What was withheld before stands in for its value: the detectors read a plain word of
+    # the same length there, and what they find over it (the value again, with a file name's
+    # ".txt" after it) was withheld already. Screening twice changes nothing more.
+    before = [(m.start(), m.end()) for m in _PLACEHOLDER.finditer(text)] if WITHHELD in text else []
+    normalised = normalise(_PLACEHOLDER.sub(_STAND_IN, text) if before else text)
     found = sorted(
         (
-            Secret(s.kind, *normalised.span(s.start, s.end))
+            secret
             for detect in _DETECTORS
             for s in detect(normalised.text)
+            if not _overlaps(secret := Secret(s.kind, *normalised.span(s.start, s.end)), before)
         ),
         key=lambda s: (s.start, -s.end),
     )
@@ -54,6 +61,10 @@ def find_secrets(text: str) -> list[Secret]:
         else:
             merged.append(secret)
     return merged
+
+
+def _overlaps(secret: Secret, spans: list[tuple[int, int]]) -> bool:
+    return any(secret.start < end and start < secret.end for start, end in spans)
 
 
 def find_secret(text: str) -> str | None:

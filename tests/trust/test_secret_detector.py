@@ -238,3 +238,16 @@ def test_every_text_the_name_scan_finds_holds_one_of_its_keywords() -> None:
     for text in _all_texts():
         if prose._ANY_NAME.search(text):
             assert prose.has_keyword(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pw [secret withheld]",
+        "telegram message 1 (wifi password=[secret withheld].txt)",
+        "admin password: [secret withheld] (the new one)",
+        "Netflix: ana@example.com / [secret withheld]",
+    ],
+)
+def test_a_placeholder_and_what_follows_it_are_not_withheld_again(text: str) -> None:
+    assert find_secrets(text) == [] and withhold_secrets(text) == text
