@@ -1,10 +1,14 @@
-"""Spotting secrets so they are never stored in memory nor written to logs.
+"""Spotting secrets so they are never stored in memory nor written to logs: the one detector
+every stored text passes (README: Secrets and prompt injection).
 
-Four detectors, each returning spans: tokens and keys (detect-secrets' provider plugins plus
-the shapes it lacks), passwords, PINs and access codes said in prose in many languages, card
-numbers and IBANs (checksums), and wallet seed phrases (BIP-39 word runs). `find_secret` says
-what kind a text holds (for refusals and screen reasons, which never quote it);
-`withhold_secrets` replaces just the secret values, so a summary keeps its sentence.
+The text is read normalised (normalise.py: invisible characters out, NFKC, look-alike letters
+and leetspeak folded, wrapped keys joined) and each detector returns spans, mapped back to the
+text as written: provider tokens (tokens.py: detect-secrets' plugins; providers.py: gitleaks'
+published formats), private and recovery keys by their structure and checksums (keys.py),
+secrets inside URLs (urls.py), passwords, PINs and codes said in prose in 20 languages
+(prose.py), card numbers and IBANs by their checksums (numbers.py) and wallet seed phrases
+(seeds.py). `find_secret` says what kind a text holds (for refusals and screen reasons, which
+never quote it); `withhold_secrets` replaces just the values, so a summary keeps its sentence.
 """
 
 from __future__ import annotations

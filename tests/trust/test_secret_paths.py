@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 from datetime import date
 
 import pytest
+from mnemonic import Mnemonic
 
 from kit.api import Kit
 from kit.client import LocalClient
@@ -80,6 +82,15 @@ async def test_a_shopping_list_is_kept_by_facts_add_remember_and_as_a_note(
     assert written.withheld == ()
     assert (await kit.note("groceries")).text == SHOPPING_LIST
     assert len(await kit.facts()) == 2
+
+
+async def test_a_256_kb_note_of_wordlist_words_is_kept_whole(kit: Kit) -> None:
+    """Issue 19, Medium 2: the whole note became one "[secret withheld]"."""
+    words = Mnemonic("english").wordlist
+    rng = random.Random(256)
+    text = "\n".join(rng.choice(words) for _ in range(60_000))[: 256 * 1024].rsplit("\n", 1)[0]
+    written = await kit.add_note(text, name="words")
+    assert written.withheld == () and (await kit.note("words")).text == text
 
 
 async def test_a_day_summary_and_a_condensed_day_keep_the_sentence_and_lose_the_value(
