@@ -22,6 +22,7 @@ from kit.curator.passes import OnPass
 from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, PassOutcome, UndoResult
 from kit.embed.base import Embedder
+from kit.errors import InputError
 from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry, Provenance
@@ -30,6 +31,7 @@ from kit.memory.plan import Sandwich
 from kit.memory.search import Hit
 from kit.memory.vectors import KINDS, Kind
 from kit.notes.store import Erased, Note, NoteInfo, NoteRevision, NoteWrite
+from kit.secrets import find_secret
 from kit.turn import Inbound, TurnResult
 
 IMPORT_BATCH = 1000
@@ -199,7 +201,11 @@ class Kit:
         pinned: bool = False,
         user: str | None = None,
     ) -> Fact:
-        """Write a long-term fact directly (recorded in its history as written via the API)."""
+        """Write a long-term fact directly (recorded in its history as written via the API).
+        A secret is refused here as on every other way in (InputError names its kind)."""
+        secret = find_secret(content) or find_secret(subject)
+        if secret is not None:
+            raise InputError(f"not stored: this looks like {secret}, and Kit never keeps secrets")
         fact = await self.services.facts.add(
             self._user(user),
             category=category,

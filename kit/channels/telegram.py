@@ -58,6 +58,7 @@ from kit.channels.telegram_access import TelegramAccess
 from kit.channels.telegram_config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
 from kit.config import Settings
 from kit.errors import ConfigError, KitError
+from kit.notes.metadata import name_source, screened_file_name
 from kit.notes.report import added_text
 from kit.notes.text import check_size, name_from_file
 from kit.reach import Reach
@@ -424,7 +425,10 @@ class TelegramChannel:
         document = message.document
         assert document is not None
         file_name = document.file_name or ""
-        name = name_from_file(file_name, fallback=f"telegram-{message.message_id}")
+        # named after the file, a secret in its name withheld first (kit/notes/metadata.py)
+        name = name_from_file(
+            name_source(screened_file_name(file_name)), fallback=f"telegram-{message.message_id}"
+        )
         check_size(document.file_size or 0, file_name or name)
         data = await (await bot.get_file(document.file_id)).download_as_bytearray()
         source = f"telegram message {message.message_id}" + (f" ({file_name})" if file_name else "")

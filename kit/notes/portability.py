@@ -11,10 +11,13 @@ from typing import Any
 from kit.clock import from_iso
 from kit.memory.db import Database, Transaction
 from kit.memory.hashes import content_hash
+from kit.notes.metadata import screened_text
 from kit.notes.store import OPERATIONS, index_note
 
 
 async def export_notes(db: Database, user_id: str) -> dict[str, list[dict[str, Any]]]:
+    """The notes and their history. Descriptions and sources are screened again on the way
+    out (metadata.py): rows written before Kit screened them may hold a secret."""
     history = [
         {
             "id": r[0],
@@ -22,9 +25,9 @@ async def export_notes(db: Database, user_id: str) -> dict[str, list[dict[str, A
             "at": r[2],
             "actor": r[3],
             "operation": r[4],
-            "source": r[5],
+            "source": screened_text(r[5]),
             "text": r[6],
-            "description": r[7],
+            "description": screened_text(r[7]),
             "bytes": r[8],
             "lines": r[9],
             "withheld": r[10],
@@ -38,7 +41,7 @@ async def export_notes(db: Database, user_id: str) -> dict[str, list[dict[str, A
     notes = [
         {
             "name": r[0],
-            "description": r[1],
+            "description": screened_text(r[1]),
             "revision_id": r[2],
             "lines": r[3],
             "bytes": r[4],

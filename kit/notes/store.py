@@ -23,6 +23,7 @@ from kit.errors import InputError, NotFound
 from kit.memory.db import Database, Transaction
 from kit.memory.hashes import content_hash
 from kit.notes.intake import Accepted, Withheld, accept
+from kit.notes.metadata import check_name, name_source, screened_file_name, screened_text
 from kit.notes.text import describe, name_from_file, note_name, sections
 
 Operation = Literal["add", "replace", "remove", "erase", "forget"]
@@ -246,8 +247,15 @@ class Notes:
         source: str = "",
     ) -> NoteWrite:
         """A document as a note: checked as text, secrets withheld (intake.py), stored.
-        Its name is `name`, else made from `file_name`; errors name the file when there is one."""
-        resolved = note_name(name) if name is not None else note_name(name_from_file(file_name))
+        Its name is `name`, else made from `file_name`; errors name the file when there is one.
+        The file name, the description and the source are screened like the text (metadata.py)."""
+        screened = screened_file_name(file_name)
+        source, file_name = source.replace(file_name, screened) if file_name else source, screened
+        if name is not None:
+            resolved = note_name(name)
+            check_name(resolved)
+        else:
+            resolved = note_name(name_from_file(name_source(file_name)))
         accepted = await accept(data, file_name or resolved)
         return await self.write(
             user_id,
@@ -273,7 +281,8 @@ class Notes:
         """Add the note `name`, or with `replace` put a new version in place of the current
         one (which stays in the history). Writing what the note already says changes nothing."""
         text = accepted.text
-        about = describe(text, description)
+        about = describe(text, None if description is None else screened_text(description))
+        source = screened_text(source)
         digest = content_hash(text)
         size = len(text.encode("utf-8"))
         lines = accepted.document.lines

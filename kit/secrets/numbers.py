@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 from kit.secrets.base import CARD, IBAN, Secret
 
-# 13-19 digits, grouped by spaces, dots or dashes (or not at all).
-_CARD = re.compile(r"(?<![\w.\-])\d(?:[ .\-]?\d){12,18}(?![\w]|[.\-]\d)")
+# 13-19 digits, grouped by spaces, dots or dashes (or not at all), a line break allowed.
+_CARD = re.compile(r"(?<![\w.\-])\d(?:(?:[ .\-]|\n(?=\d))?\d){12,18}(?![\w]|[.\-]\d)")
 # Issuer prefixes (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro) and their
 # lengths: a Luhn-valid number outside them is far more often an id than a card.
 _ISSUERS = re.compile(
@@ -30,8 +30,9 @@ _IBAN_LENGTHS = {
     "SC": 31, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "ST": 25, "SV": 28, "TL": 23, "TN": 24,
     "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
 }  # fmt: skip
+_DIGITS = re.compile(r"\d+")
 _IBAN_START = re.compile(r"(?<![A-Za-z0-9])([A-Z]{2})(\d{2})(?=[ ]?[A-Z0-9])")
-_IBAN_CHAR = re.compile(r"[ ]?([A-Z0-9])")
+_IBAN_CHAR = re.compile(r"[ \n]?([A-Z0-9])")
 
 
 def luhn(digits: str) -> bool:
@@ -48,14 +49,22 @@ def _cards(text: str) -> Iterator[Secret]:
     for match in _CARD.finditer(text):
         # A run may hold a card beside other numbers ("order 12 4111 1111 1111 1111 09/27"):
         # try every window of whole digit groups, longest first.
-        groups = list(re.finditer(r"\d+", match.group()))
+        groups = list(_DIGITS.finditer(match.group()))
+        ends = [0]  # digits before group i: ends[j + 1] - ends[i] is the window's length
+        for group in groups:
+            ends.append(ends[-1] + len(group.group()))
         windows = sorted(
-            ((i, j) for i in range(len(groups)) for j in range(i, len(groups))),
+            (
+                (i, j)
+                for i in range(len(groups))
+                for j in range(i, len(groups))
+                if 13 <= ends[j + 1] - ends[i] <= 19
+            ),
             key=lambda w: w[0] - w[1],
         )
         for i, j in windows:
             digits = "".join(g.group() for g in groups[i : j + 1])
-            if 13 <= len(digits) <= 19 and _ISSUERS.match(digits) and luhn(digits):
+            if _ISSUERS.match(digits) and luhn(digits):
                 base = match.start()
                 yield Secret(CARD, base + groups[i].start(), base + groups[j].end())
                 break

@@ -3,6 +3,8 @@ local Bot API server, which serves getFile and the file download."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from kit.api import Kit
@@ -148,3 +150,16 @@ async def test_a_file_in_a_group_is_not_kept_as_a_note(
         [sent] = await tg.async_wait_for_sent(1)
     assert sent == {"chat_id": FAMILY, "text": NON_TEXT}
     assert tg.downloads == [] and await kit.notes(user="family") == []
+
+
+async def test_a_file_sent_over_telegram_is_named_and_sourced_without_the_password_in_its_name(
+    kit: Kit, tg: FakeTelegramServer, make_channel: ChannelFactory
+) -> None:
+    """The Telegram document path names the note from the file name itself."""
+    async with running(make_channel()):
+        tg.push_document(OWNER_TG, b"router settings\n", file_name="wifi password=Hunter2024!.txt")
+        [sent] = await tg.async_wait_for_sent(1)
+    assert "Hunter2024" not in sent["text"] and "wifi-password-withheld" in sent["text"]
+    assert "Hunter2024" not in json.dumps(await kit.services.notes.index("owner"))
+    [entry] = await kit.note_history("wifi-password-withheld")
+    assert entry.source.endswith("(wifi password=[secret withheld].txt)")

@@ -1,18 +1,22 @@
-"""Print the secret detector's rates for the README: detection per family over the secret
-corpus, false positives over the ordinary corpus and every LoCoMo turn (if present).
+"""The secret detector measured as a detector, for the README: the share of secret forms
+withheld (every marked value inside what is withheld), per family; the share of ordinary texts
+touched (anything withheld at all), per kind; the share of LoCoMo chat turns touched; and what
+it costs per KB of text.
 
-    python -m tests.trust.secret_rates [--show]     (--show lists each miss and false positive)
+    python -m tests.trust.secret_rates [--show]     (--show lists each miss and each text touched)
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
-from kit.secrets import find_secret
-from tests.trust.secret_corpus import ORDINARY, SECRETS
+from kit.secrets import Secret, find_secrets
+from tests.trust.secret_corpus import ORDINARY, SECRETS, Form
 
 LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev.json"
 
@@ -31,25 +35,100 @@ def locomo_turns(path: Path = LOCOMO) -> list[str]:
     ]
 
 
+def withheld(form: Form, found: list[Secret] | None = None) -> bool:
+    """Every value marked in `form` lies inside what the detector withholds."""
+    spans = find_secrets(form.text) if found is None else found
+    return all(any(s.start <= a and b <= s.end for s in spans) for a, b in form.values)
+
+
+def beyond(form: Form, found: list[Secret]) -> int:
+    """Characters withheld outside the marked values (the text lost around a secret)."""
+    marked = {i for a, b in form.values for i in range(a, b)}
+    return sum(1 for s in found for i in range(s.start, s.end) if i not in marked)
+
+
+@dataclass(frozen=True)
+class Rates:
+    withheld: int
+    forms: int
+    touched: int
+    ordinary: int
+    beyond: int  # characters withheld beyond the marks, over all forms withheld
+
+    @property
+    def recall(self) -> float:
+        return self.withheld / self.forms
+
+    @property
+    def false_positive_rate(self) -> float:
+        return self.touched / self.ordinary
+
+
+def rates() -> Rates:
+    caught = [(f, found) for f in SECRETS if withheld(f, found := find_secrets(f.text))]
+    touched = sum(1 for _, text in ORDINARY if find_secrets(text))
+    return Rates(
+        withheld=len(caught),
+        forms=len(SECRETS),
+        touched=touched,
+        ordinary=len(ORDINARY),
+        beyond=sum(beyond(f, found) for f, found in caught),
+    )
+
+
+def cost_per_kb(texts: list[str], rounds: int = 3) -> float:
+    """Milliseconds per KB of text, the best of `rounds` passes over `texts`."""
+    size = sum(len(t.encode("utf-8")) for t in texts) / 1024
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for text in texts:
+            find_secrets(text)
+        best = min(best, time.perf_counter() - start)
+    return best * 1000 / size
+
+
 def main(show: bool = False) -> None:
     found: Counter[str] = Counter()
     total: Counter[str] = Counter()
-    for family, text in SECRETS:
-        total[family] += 1
-        if find_secret(text) is not None:
-            found[family] += 1
+    for f in SECRETS:
+        total[f.family] += 1
+        if withheld(f):
+            found[f.family] += 1
         elif show:
-            print(f"missed ({family}): {text!r}")
-    print("| family | detected |\n|---|---|")
+            print(f"missed ({f.family}): {f.text!r}")
+    result = rates()
+    print("| secret family | withheld |\n|---|---|")
     for family in total:
         print(f"| {family} | {found[family]}/{total[family]} |")
-    print(f"| **all** | **{sum(found.values())}/{sum(total.values())}** |\n")
-    for name, corpus in (("ordinary corpus", list(ORDINARY)), ("LoCoMo turns", locomo_turns())):
-        flagged = [t for t in corpus if find_secret(t) is not None]
-        print(f"false positives, {name}: {len(flagged)}/{len(corpus)}")
+    print(f"| **all** | **{result.withheld}/{result.forms} ({result.recall:.1%})** |\n")
+    print(f"characters withheld beyond the marked values, all forms: {result.beyond}\n")
+    kinds: Counter[str] = Counter()
+    hit: Counter[str] = Counter()
+    for kind, text in ORDINARY:
+        kinds[kind] += 1
+        if find_secrets(text):
+            hit[kind] += 1
+            if show:
+                print(f"  touched ({kind}): {text!r}")
+    print("| ordinary texts | touched |\n|---|---|")
+    for kind in kinds:
+        print(f"| {kind} | {hit[kind]}/{kinds[kind]} |")
+    print(
+        f"| **all** | **{result.touched}/{result.ordinary} ({result.false_positive_rate:.1%})** |\n"
+    )
+    turns = locomo_turns()
+    touched = [t for t in turns if find_secrets(t)]
+    if turns:
+        print(
+            f"LoCoMo turns touched: {len(touched)}/{len(turns)} ({len(touched) / len(turns):.2%})"
+        )
         if show:
-            for text in flagged:
-                print(f"  flagged as {find_secret(text)}: {text!r}")
+            for text in touched:
+                print(f"  touched: {text!r}")
+        print(f"cost: {cost_per_kb(turns):.2f} ms per KB of chat turns (one call per turn)")
+        whole = "\n".join(turns)[: 256 * 1024]
+        print(f"      {cost_per_kb([whole]):.2f} ms per KB in one 256 KB text")
 
 
 if __name__ == "__main__":

@@ -27,8 +27,8 @@ from kit.secrets import find_secrets
 from kit.tools import TOOL_SPECS
 from tests.curation.helpers import shown_ids
 from tests.servers.anthropic_api import FakeAnthropicServer, tool_use_reply
+from tests.trust.secret_corpus import KNOWN_MISSES
 from tests.trust.secret_corpus import SECRETS as CORPUS_SECRETS
-from tests.trust.test_secret_detector import KNOWN_MISSES
 
 API_KEY = "sk-ant-api03-SECRETKEYvalue0123456789"
 BOT_TOKEN = "123456789:AAH-secretBotTokenValue_0123456789abcd"
@@ -297,7 +297,7 @@ async def test_remember_stores_none_of_the_corpus_secrets_and_never_echoes_one(
 ) -> None:
     """Through `remember`, each secret form of the corpus is refused (it used to store 20 of 30
     common forms as core facts, sent in every later prompt)."""
-    for n, (_family, text) in enumerate(CORPUS_SECRETS):
+    for n, text in enumerate(f.text for f in CORPUS_SECRETS):
         if text in KNOWN_MISSES:
             continue
         fake_llm.queue(ToolUse(f"t{n}", "remember", {"fact": text}), "Not stored.")
