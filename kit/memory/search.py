@@ -25,13 +25,13 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from time import perf_counter
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 from kit.embed.base import Vectors
 from kit.memory.dates import mentions_time
 from kit.memory.days import Day, Days
 from kit.memory.facts import Fact, Facts
-from kit.memory.lexical import LexicalSearch
+from kit.memory.lexical import LexicalSearch, words_of
 from kit.memory.links import ConversationLinks, Links
 from kit.memory.liveness import LiveFacts
 from kit.memory.messages import Message, Messages
@@ -56,6 +56,29 @@ class RankingParams:
     # rows with only common ones, are ranked lexically (kit/memory/lexical.py). 0: no limit.
     common_rows: int = 2000
     fusion: Literal["score", "rrf"] = "score"
+    # Score fusion measures a vector score from this quantile of the layer's candidates'
+    # scores up to the best (None: from zero). Cosines crowd a narrow band (0.35-0.6), so
+    # divided by the best alone every candidate took half the vector share and the words
+    # decided; measured from the crowd, a cosine far above it counts as much as a rare word.
+    vector_floor: float | None = None
+    # The lexical share is BM25 divided by the best match's, or by this much when the best
+    # is weaker (0: always by the best). BM25 weighs a word by how rare it is (FTS5 gives a
+    # word in half the rows nothing), so a best match made only of common words ("Mel",
+    # "kids") no longer counts as if it were certain.
+    lexical_reference: float = 0.0
+    # A strong vector hit: a cosine at least this many standard deviations above the mean
+    # of the layer's vector candidates (None: off). At most `strong_hits` of them per layer
+    # are lifted, when fusion left them lower, to rank `strong_within` of their layer: the
+    # words may share nothing with the question, the meaning stands out from the crowd.
+    # The context's budget cuts them last (kit/memory/context.py).
+    # Whether a named speaker's name is also a word to match in their messages. Every
+    # message of a speaker carries the name (its speaker column) and so do many of the
+    # other's ("Thanks, Ana!"): as a word it lifts all of them over the ones about the
+    # question's topic; who is named is weighed by `other_speaker_weight` instead.
+    speaker_names_as_words: bool = True
+    strong_z: float | None = None
+    strong_hits: int = 3
+    strong_within: int = 10
     # Share of the previous / next message's relevance a message adds to its own.
     previous_weight: float = 0.3
     next_weight: float = 0.15
@@ -90,6 +113,11 @@ class Hit:
     day: Day | None = None
     message: Message | None = None
     note: NoteChunk | None = None  # a section of one of the owner's notes
+    strong: bool = False  # its cosine stands out from the layer's (RankingParams.strong_z)
+    # Identical lines (the same words from the same speaker, or the same fact) are one hit:
+    # the best-ranked one, with how many there were and when the newest was said.
+    repeats: int = 1
+    latest: datetime | None = None  # the newest of the repeats (None: no repeats)
 
 
 @dataclass(frozen=True)
@@ -224,13 +252,16 @@ class MemorySearch:
                 user_id, kind, query_vector, p.candidates, p.threshold, skip=skip
             )
 
+        words = ready.plan.words(p.dates_as_words)
+        if kind == "message" and not p.speaker_names_as_words:
+            words = _without_names(words, (await ready.named_plan()).speakers)
         # The two rankings at once: numpy / the graph and SQLite both work outside the GIL.
         vector_hits, lexical_hits = await asyncio.gather(
             vector_ranking(),
             self._lexical.search(
                 user_id,
                 kind,
-                ready.plan.words(p.dates_as_words),
+                words,
                 p.candidates,
                 now=now,
                 skip=skip,
@@ -249,7 +280,9 @@ class MemorySearch:
             vector, lexical = _with_neighbours(links, vector, lexical, skip, p)
         fused = self._fuse(vector, lexical)
         plan = await ready.named_plan()
+        strong = _strong(vector_hits, p)
         ids = self._worth_loading(fused, k, self._fit_range(plan, kind))
+        ids += [i for i in strong if i not in ids and i in fused]
         # Scored first, and only the top k made into hits.
         scored = sorted(
             (
@@ -266,6 +299,9 @@ class MemorySearch:
             ),
             key=lambda s: -s[0],
         )
+        if strong:
+            scored = _lift(scored, strong, p.strong_within)
+        scored, repeats = _merge_repeats(scored)
         return [
             Hit(
                 kind=kind,
@@ -281,6 +317,9 @@ class MemorySearch:
                 day=item if isinstance(item, Day) else None,
                 message=item if isinstance(item, Message) else None,
                 note=item if isinstance(item, NoteChunk) else None,
+                strong=item.id in strong,
+                repeats=repeats[item.id][0] if item.id in repeats else 1,
+                latest=repeats[item.id][1] if item.id in repeats else None,
             )
             for score, item, text, at, ref in scored[:k]
         ]
@@ -357,8 +396,12 @@ class MemorySearch:
             if p.fusion == "rrf":
                 ranked = sorted(scores, key=lambda i: -scores[i])
                 parts = {i: (p.rrf_k + 1) / (p.rrf_k + rank) for rank, i in enumerate(ranked, 1)}
+            elif scores is vector and p.vector_floor is not None:
+                parts = _above_floor(scores, p.vector_floor)
             else:
                 best = max(scores.values())
+                if scores is lexical:
+                    best = max(best, p.lexical_reference)
                 parts = {i: s / best for i, s in scores.items()}
             for item, part in parts.items():
                 fused[item] = fused.get(item, 0.0) + weight * part / weights
@@ -436,6 +479,85 @@ def _with_neighbours(
         return out
 
     return mixed(vector), mixed(lexical)
+
+
+def _without_names(text: str, speakers: Collection[str]) -> str:
+    """The text's words less every part of the speakers' names."""
+    if not speakers:
+        return text
+    names = {part for speaker in speakers for part in words_of(speaker)}
+    return " ".join(w for w in words_of(text) if w not in names)
+
+
+def _strong(hits: Sequence[tuple[int, float]], p: RankingParams) -> list[int]:
+    """The best `strong_hits` vector candidates whose cosine stands `strong_z` standard
+    deviations above the candidates' mean (too few candidates tell no distribution)."""
+    if p.strong_z is None or p.strong_hits <= 0 or len(hits) < 20:
+        return []
+    cosines = [c for _, c in hits]
+    mean = sum(cosines) / len(cosines)
+    spread = math.sqrt(sum((c - mean) ** 2 for c in cosines) / len(cosines))
+    if spread <= 0:
+        return []
+    bar = mean + p.strong_z * spread
+    best = sorted(hits, key=lambda h: -h[1])[: p.strong_hits]
+    return [i for i, c in best if c >= bar]
+
+
+_Scored = TypeVar("_Scored", bound=tuple[float, Any, str, datetime, "str | None"])
+
+
+def _lift(scored: list[_Scored], strong: Collection[int], within: int) -> list[_Scored]:
+    """`scored` (best first) with every strong item below rank `within` moved up to it,
+    taking the score of the item it passes (the order and the scores stay consistent)."""
+    out = list(scored)
+    for item_id in strong:
+        at = next((n for n, s in enumerate(out) if s[1].id == item_id), None)
+        if at is None or at < within:
+            continue
+        entry = out.pop(at)
+        place = within - 1
+        out.insert(place, (out[place][0], *entry[1:]))  # type: ignore[arg-type]
+    return out
+
+
+def _line_key(item: object, text: str) -> tuple[str, str]:
+    """What makes two items the same line: the speaker (a message's) and the words, case
+    and spacing aside."""
+    who = (item.speaker or item.role) if isinstance(item, Message) else ""
+    return who.casefold(), " ".join(text.casefold().split())
+
+
+def _merge_repeats(
+    scored: list[_Scored],
+) -> tuple[list[_Scored], dict[int, tuple[int, datetime]]]:
+    """`scored` (best first) with each repeated line kept once, where it ranks best, and
+    per kept id with repeats: how many there were and the newest one's time. (An echoed
+    reply said ten times took ten of the fifteen places; issue 21.)"""
+    first: dict[tuple[str, str], int] = {}
+    kept: list[_Scored] = []
+    counts: dict[int, tuple[int, datetime]] = {}
+    for entry in scored:
+        key = _line_key(entry[1], entry[2])
+        if key not in first:
+            first[key] = entry[1].id
+            kept.append(entry)
+            continue
+        item_id = first[key]
+        count, latest = counts.get(item_id, (1, next(e[3] for e in kept if e[1].id == item_id)))
+        counts[item_id] = (count + 1, max(latest, entry[3]))
+    return kept, counts
+
+
+def _above_floor(scores: Mapping[int, float], quantile: float) -> dict[int, float]:
+    """Each score's height above the `quantile` of all of them, the best at 1.0 (and every
+    one at 1.0 when they are all the same: nothing to tell them apart by)."""
+    ordered = sorted(scores.values())
+    floor = ordered[min(len(ordered) - 1, int(quantile * len(ordered)))]
+    span = ordered[-1] - floor
+    if span <= 0:
+        return {i: 1.0 for i in scores}
+    return {i: max(0.0, (s - floor) / span) for i, s in scores.items()}
 
 
 def _end_of(day: Day) -> datetime:
