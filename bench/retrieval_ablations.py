@@ -109,6 +109,8 @@ LEVERS: Levers = {
         ("yes", {"speaker_names_as_words": True}),
         ("no", {"speaker_names_as_words": False}),
     ],
+    "kinds of things": [(f"{w:g}", {"instance_weight": w}) for w in (0.0, 0.25, 0.5, 1.0)],
+    "list spread": [(f"{w:g}", {"list_spread": w}) for w in (0.0, 0.3, 0.5)],
     "who": [(f"{w:g}", {"other_speaker_weight": w}) for w in (1.0, 0.8, 0.6)],
     "when": [(f"{w:g}", {"time_weight": w}) for w in (0.0, 0.2)],
     "date spans": [(f"{w:g}", {"date_weight": w}) for w in (0.0, 0.25)],
@@ -260,7 +262,9 @@ async def run(
                     print(line(f"{name} [{set_name}]", lab.report(results)), flush=True)
         if holdout:
             started = time.perf_counter()
-            result = await rotated_holdout(lab.score, LEVERS, K)
+            result = await rotated_holdout(
+                lab.score, LEVERS, K, progress=lambda note: print(note, flush=True)
+            )
             print(
                 f"\nrotated hold-out ({time.perf_counter() - started:.0f}s, "
                 f"{len(lab._cache)} configurations scored)"

@@ -117,7 +117,13 @@ def _unshared(items: Sequence[Scored], k: int) -> float | None:
     return found / total
 
 
-async def rotated_holdout(score: Score, levers: Levers, k: int, rounds: int = 3) -> HoldOut:
+async def rotated_holdout(
+    score: Score,
+    levers: Levers,
+    k: int,
+    rounds: int = 3,
+    progress: Callable[[str], object] | None = None,
+) -> HoldOut:
     """For each conversation: choose on the others, score on it."""
     if not levers:
         raise ValueError("a hold-out needs at least one lever")
@@ -131,6 +137,8 @@ async def rotated_holdout(score: Score, levers: Levers, k: int, rounds: int = 3)
     for held_out in samples:
         others = {s for s in samples if s != held_out}
         chosen, tuned = await coordinate_search(score, levers, others, k, rounds)
+        if progress:
+            progress(f"{held_out} held out: {describe(levers, chosen)} ({tuned:.3f} there)")
         results = (await score([chosen]))[chosen]
         here = {
             name: [s for s in items if s.sample_id == held_out] for name, items in results.items()

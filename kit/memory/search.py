@@ -31,8 +31,10 @@ from kit.embed.base import Vectors
 from kit.memory.dates import mentions_time
 from kit.memory.days import Day, Days
 from kit.memory.facts import Fact, Facts
+from kit.memory.instances import KindOfThing, kinds_named, names_an_instance
 from kit.memory.lexical import LexicalSearch, words_of
 from kit.memory.links import ConversationLinks, Links
+from kit.memory.lists import asks_for_many
 from kit.memory.liveness import LiveFacts
 from kit.memory.messages import Message, Messages
 from kit.memory.query import DatesAsWords, Query, named_speakers, understand
@@ -76,6 +78,13 @@ class RankingParams:
     # other's ("Thanks, Ana!"): as a word it lifts all of them over the ones about the
     # question's topic; who is named is weighed by `other_speaker_weight` instead.
     speaker_names_as_words: bool = True
+    # A question naming a kind of thing ("which country", "what pets"): items that name an
+    # instance of it ("Sweden", "my guinea pig") count this share more (kit/memory/instances.py).
+    instance_weight: float = 0.0
+    # A question asking for many things (kit/memory/lists.py): each message counts this
+    # share less for every better-ranked one from the same day, so the places go to more of
+    # the items asked for (0: off).
+    list_spread: float = 0.0
     strong_z: float | None = None
     strong_hits: int = 3
     strong_within: int = 10
@@ -205,13 +214,18 @@ class MemorySearch:
         # What the query says besides its words; the speakers it may name are read while
         # the lexical searches run (only the ranking after them needs them).
         plan = understand(query, now.astimezone(self._tz).date(), ())
+        things = kinds_named(query) if self.params.instance_weight else ()
+        many = bool(self.params.list_spread) and asks_for_many(query)
         named = Soon(self._named(plan, links)) if links is not None else None
         ready = Ready(query_vector, embedding, shown, links, plan, named)
         try:
             # The layers are independent: searched at once (the database has several
             # readers, SQLite and numpy work outside the GIL): a turn waits for the slowest.
             layers = await asyncio.gather(
-                *(self._layer(user_id, kind, ready, now, k, exclude_message_ids) for kind in kinds)
+                *(
+                    self._layer(user_id, kind, ready, now, k, exclude_message_ids, things, many)
+                    for kind in kinds
+                )
             )
             vector, embed_ms = await ready.vector()
         finally:
@@ -238,6 +252,8 @@ class MemorySearch:
         now: datetime,
         k: int,
         exclude: frozenset[int],
+        things: tuple[KindOfThing, ...] = (),
+        many: bool = False,
     ) -> list[Hit]:
         p = self.params
         skip = exclude if kind == "message" else frozenset()
@@ -281,13 +297,14 @@ class MemorySearch:
         fused = self._fuse(vector, lexical)
         plan = await ready.named_plan()
         strong = _strong(vector_hits, p)
-        ids = self._worth_loading(fused, k, self._fit_range(plan, kind))
+        spread = self._fit_range(plan, kind) * (1 + p.instance_weight if things else 1.0)
+        ids = self._worth_loading(fused, k, spread)
         ids += [i for i in strong if i not in ids and i in fused]
         # Scored first, and only the top k made into hits.
         scored = sorted(
             (
                 (
-                    fused[item.id] * weight * self._fit(plan, item)
+                    fused[item.id] * weight * self._fit(plan, item) * self._names(things, text)
                     + self._recency(at, now)
                     + bonus,
                     item,
@@ -299,6 +316,8 @@ class MemorySearch:
             ),
             key=lambda s: -s[0],
         )
+        if many and kind == "message":
+            scored = _spread_over_days(scored, p.list_spread)
         if strong:
             scored = _lift(scored, strong, p.strong_within)
         scored, repeats = _merge_repeats(scored)
@@ -366,6 +385,12 @@ class MemorySearch:
         if p.date_weight and any(s.holds(day, p.date_slack_days) for s in plan.spans):
             factor *= 1 + p.date_weight
         return factor
+
+    def _names(self, things: tuple[KindOfThing, ...], text: str) -> float:
+        """More weight for an item naming an instance of a kind of thing the query names."""
+        if things and names_an_instance(text, things):
+            return 1 + self.params.instance_weight
+        return 1.0
 
     async def _live_fact_vectors(
         self, user_id: str, query_vector: Vectors, now: datetime, ready: Ready
@@ -519,6 +544,27 @@ def _lift(scored: list[_Scored], strong: Collection[int], within: int) -> list[_
         place = within - 1
         out.insert(place, (out[place][0], *entry[1:]))  # type: ignore[arg-type]
     return out
+
+
+def _spread_over_days(scored: list[_Scored], spread: float) -> list[_Scored]:
+    """`scored` re-ranked so each message counts `spread` less for every better one from the
+    same day (greedily: the best first, then the best of the rest as weighed)."""
+    left = list(scored)
+    out: list[_Scored] = []
+    per_day: dict[object, int] = {}
+    while left:
+        weighed = [
+            (e[0] * (1 - spread) ** per_day.get(_day_of(e[1]), 0), n) for n, e in enumerate(left)
+        ]
+        score, at = max(weighed, key=lambda w: (w[0], -w[1]))
+        entry = left.pop(at)
+        per_day[_day_of(entry[1])] = per_day.get(_day_of(entry[1]), 0) + 1
+        out.append((score, *entry[1:]))  # type: ignore[arg-type]
+    return out
+
+
+def _day_of(item: object) -> object:
+    return item.day if isinstance(item, Message) else id(item)
 
 
 def _line_key(item: object, text: str) -> tuple[str, str]:
