@@ -21,18 +21,27 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from time import perf_counter
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Literal, Protocol
 
 from kit.embed.base import Vectors
 from kit.memory.dates import mentions_time
 from kit.memory.days import Day, Days
 from kit.memory.facts import Fact, Facts
+from kit.memory.fusion import (
+    above_floor,
+    lift,
+    merge_repeats,
+    spread_over_days,
+    strong_hits,
+    with_neighbours,
+    without_names,
+)
 from kit.memory.instances import KindOfThing, kinds_named, names_an_instance
-from kit.memory.lexical import LexicalSearch, words_of
+from kit.memory.lexical import LexicalSearch
 from kit.memory.links import ConversationLinks, Links
 from kit.memory.lists import asks_for_many
 from kit.memory.liveness import LiveFacts
@@ -270,7 +279,7 @@ class MemorySearch:
 
         words = ready.plan.words(p.dates_as_words)
         if kind == "message" and not p.speaker_names_as_words:
-            words = _without_names(words, (await ready.named_plan()).speakers)
+            words = without_names(words, (await ready.named_plan()).speakers)
         # The two rankings at once: numpy / the graph and SQLite both work outside the GIL.
         vector_hits, lexical_hits = await asyncio.gather(
             vector_ranking(),
@@ -293,10 +302,12 @@ class MemorySearch:
             pool = list(dict.fromkeys([*vector, *lexical]))
             gap = timedelta(hours=p.session_gap_hours) if p.session_gap_hours > 0 else None
             links = (await ready.conversation_links()).neighbours(pool, now, within=gap)
-            vector, lexical = _with_neighbours(links, vector, lexical, skip, p)
+            vector, lexical = with_neighbours(
+                links, vector, lexical, skip, p.previous_weight, p.next_weight
+            )
         fused = self._fuse(vector, lexical)
         plan = await ready.named_plan()
-        strong = _strong(vector_hits, p)
+        strong = strong_hits(vector_hits, p.strong_z, p.strong_hits)
         spread = self._fit_range(plan, kind) * (1 + p.instance_weight if things else 1.0)
         ids = self._worth_loading(fused, k, spread)
         ids += [i for i in strong if i not in ids and i in fused]
@@ -317,10 +328,10 @@ class MemorySearch:
             key=lambda s: -s[0],
         )
         if many and kind == "message":
-            scored = _spread_over_days(scored, p.list_spread)
+            scored = spread_over_days(scored, p.list_spread)
         if strong:
-            scored = _lift(scored, strong, p.strong_within)
-        scored, repeats = _merge_repeats(scored)
+            scored = lift(scored, strong, p.strong_within)
+        scored, repeats = merge_repeats(scored)
         return [
             Hit(
                 kind=kind,
@@ -422,7 +433,7 @@ class MemorySearch:
                 ranked = sorted(scores, key=lambda i: -scores[i])
                 parts = {i: (p.rrf_k + 1) / (p.rrf_k + rank) for rank, i in enumerate(ranked, 1)}
             elif scores is vector and p.vector_floor is not None:
-                parts = _above_floor(scores, p.vector_floor)
+                parts = above_floor(scores, p.vector_floor)
             else:
                 best = max(scores.values())
                 if scores is lexical:
@@ -477,133 +488,6 @@ class MemorySearch:
             for m in await self._messages.get_many(user_id, ids)
             if m.at <= now
         ]
-
-
-def _with_neighbours(
-    links: Mapping[int, tuple[int | None, int | None]],
-    vector: dict[int, float],
-    lexical: dict[int, float],
-    skip: Collection[int],
-    p: RankingParams,
-) -> tuple[dict[int, float], dict[int, float]]:
-    """Both rankings' scores with a share of each candidate's neighbours' scores mixed
-    in: in a conversation the answer often sits in a reply that does not repeat the
-    question's words. (Neighbours that are not candidates themselves are not added:
-    measured, that bought nothing.)"""
-
-    def mixed(scores: dict[int, float]) -> dict[int, float]:
-        out: dict[int, float] = {}
-        for item, (before, after) in links.items():
-            total = scores.get(item, 0.0)
-            if before is not None and before not in skip:
-                total += p.previous_weight * scores.get(before, 0.0)
-            if after is not None and after not in skip:
-                total += p.next_weight * scores.get(after, 0.0)
-            if total > 0:
-                out[item] = total
-        return out
-
-    return mixed(vector), mixed(lexical)
-
-
-def _without_names(text: str, speakers: Collection[str]) -> str:
-    """The text's words less every part of the speakers' names."""
-    if not speakers:
-        return text
-    names = {part for speaker in speakers for part in words_of(speaker)}
-    return " ".join(w for w in words_of(text) if w not in names)
-
-
-def _strong(hits: Sequence[tuple[int, float]], p: RankingParams) -> list[int]:
-    """The best `strong_hits` vector candidates whose cosine stands `strong_z` standard
-    deviations above the candidates' mean (too few candidates tell no distribution)."""
-    if p.strong_z is None or p.strong_hits <= 0 or len(hits) < 20:
-        return []
-    cosines = [c for _, c in hits]
-    mean = sum(cosines) / len(cosines)
-    spread = math.sqrt(sum((c - mean) ** 2 for c in cosines) / len(cosines))
-    if spread <= 0:
-        return []
-    bar = mean + p.strong_z * spread
-    best = sorted(hits, key=lambda h: -h[1])[: p.strong_hits]
-    return [i for i, c in best if c >= bar]
-
-
-_Scored = TypeVar("_Scored", bound=tuple[float, Any, str, datetime, "str | None"])
-
-
-def _lift(scored: list[_Scored], strong: Collection[int], within: int) -> list[_Scored]:
-    """`scored` (best first) with every strong item below rank `within` moved up to it,
-    taking the score of the item it passes (the order and the scores stay consistent)."""
-    out = list(scored)
-    for item_id in strong:
-        at = next((n for n, s in enumerate(out) if s[1].id == item_id), None)
-        if at is None or at < within:
-            continue
-        entry = out.pop(at)
-        place = within - 1
-        out.insert(place, (out[place][0], *entry[1:]))  # type: ignore[arg-type]
-    return out
-
-
-def _spread_over_days(scored: list[_Scored], spread: float) -> list[_Scored]:
-    """`scored` re-ranked so each message counts `spread` less for every better one from the
-    same day (greedily: the best first, then the best of the rest as weighed)."""
-    left = list(scored)
-    out: list[_Scored] = []
-    per_day: dict[object, int] = {}
-    while left:
-        weighed = [
-            (e[0] * (1 - spread) ** per_day.get(_day_of(e[1]), 0), n) for n, e in enumerate(left)
-        ]
-        score, at = max(weighed, key=lambda w: (w[0], -w[1]))
-        entry = left.pop(at)
-        per_day[_day_of(entry[1])] = per_day.get(_day_of(entry[1]), 0) + 1
-        out.append((score, *entry[1:]))  # type: ignore[arg-type]
-    return out
-
-
-def _day_of(item: object) -> object:
-    return item.day if isinstance(item, Message) else id(item)
-
-
-def _line_key(item: object, text: str) -> tuple[str, str]:
-    """What makes two items the same line: the speaker (a message's) and the words, case
-    and spacing aside."""
-    who = (item.speaker or item.role) if isinstance(item, Message) else ""
-    return who.casefold(), " ".join(text.casefold().split())
-
-
-def _merge_repeats(
-    scored: list[_Scored],
-) -> tuple[list[_Scored], dict[int, tuple[int, datetime]]]:
-    """`scored` (best first) with each repeated line kept once, where it ranks best, and
-    per kept id with repeats: how many there were and the newest one's time. (An echoed
-    reply said ten times took ten of the fifteen places; issue 21.)"""
-    first: dict[tuple[str, str], int] = {}
-    kept: list[_Scored] = []
-    counts: dict[int, tuple[int, datetime]] = {}
-    for entry in scored:
-        key = _line_key(entry[1], entry[2])
-        if key not in first:
-            first[key] = entry[1].id
-            kept.append(entry)
-            continue
-        item_id = first[key]
-        count, latest = counts.get(item_id, (1, next(e[3] for e in kept if e[1].id == item_id)))
-        counts[item_id] = (count + 1, max(latest, entry[3]))
-    return kept, counts
-
-
-def _above_floor(scores: Mapping[int, float], quantile: float) -> dict[int, float]:
-    """Each score's height above the `quantile` of all of them, the best at 1.0 (and every
-    one at 1.0 when they are all the same: nothing to tell them apart by)."""
-    ordered = sorted(scores.values())
-    floor = ordered[min(len(ordered) - 1, int(quantile * len(ordered)))]
-    span = ordered[-1] - floor
-    if span <= 0:
-        return {i: 1.0 for i in scores}
-    return {i: max(0.0, (s - floor) / span) for i, s in scores.items()}
 
 
 def _end_of(day: Day) -> datetime:
