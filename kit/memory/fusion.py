@@ -11,7 +11,6 @@ from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from kit.memory.facts import Fact
 from kit.memory.lexical import words_of
 from kit.memory.messages import Message
 
@@ -106,16 +105,13 @@ def _day_of(item: object) -> object:
     return item.day if isinstance(item, Message) else id(item)
 
 
-def _line_key(item: object, text: str) -> tuple[str, str]:
-    """What makes two items the same line: who it is by or about (a message's speaker, a
-    fact's subject) and the words, case and spacing aside."""
-    if isinstance(item, Message):
-        who = item.speaker or item.role
-    elif isinstance(item, Fact):
-        who = item.subject  # "likes tea" of Ana is not "likes tea" of Ben
-    else:
-        who = ""
-    return who.casefold(), " ".join(text.casefold().split())
+def _line_key(item: object, text: str) -> tuple[str, str] | None:
+    """What makes two messages the same line: the speaker and the words, case and spacing
+    aside. Only messages repeat (an echoed reply, a "thanks!"); a fact or a day is its own
+    line (None)."""
+    if not isinstance(item, Message):
+        return None
+    return (item.speaker or item.role).casefold(), " ".join(text.casefold().split())
 
 
 def merge_repeats(
@@ -129,6 +125,9 @@ def merge_repeats(
     counts: dict[int, tuple[int, datetime]] = {}
     for entry in scored:
         key = _line_key(entry[1], entry[2])
+        if key is None:
+            kept.append(entry)
+            continue
         if key not in first:
             first[key] = entry[1].id
             kept.append(entry)

@@ -63,11 +63,12 @@ async def test_item_from_today_beats_identical_item_from_ten_days_ago(
         conv = await messages.conversation("owner", "local", f"{text} {age}")
         return await messages.add(conv, "user", text, at=now - age)
 
-    # inserted in both orders, so neither rank tie-break can explain the result
+    # inserted in both orders, so neither rank tie-break can explain the result; the same
+    # words, not the same line (identical lines are one hit: tests/retrieval/test_fusion.py)
     old_first = await alone("Dentist at ten", timedelta(days=10))
-    new_second = await alone("Dentist at ten", timedelta(hours=1))
+    new_second = await alone("Dentist at ten.", timedelta(hours=1))
     new_first = await alone("Vet at noon", timedelta(hours=1))
-    old_second = await alone("Vet at noon", timedelta(days=10))
+    old_second = await alone("Vet at noon.", timedelta(days=10))
     await kit.settle()
     for query, new, old in (("dentist", new_second, old_first), ("vet", new_first, old_second)):
         hits = [h for h in await kit.search(query) if h.lexical_rank is not None]

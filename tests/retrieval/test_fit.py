@@ -190,7 +190,12 @@ async def test_a_question_asking_for_many_things_spreads_its_places_over_days(ki
     )
     query = "Which cities has Jon visited on a city trip?"
     # by meaning alone (the same cosines on every store), neighbours aside
-    plain = {"previous_weight": 0.0, "next_weight": 0.0, "lexical_weight": 0.0}
+    plain = {
+        "previous_weight": 0.0,
+        "next_weight": 0.0,
+        "lexical_weight": 0.0,
+        "instance_weight": 0.0,
+    }
     tune(kit, list_spread=0.0, **plain)
     before = list(await scores(kit, query))
     tune(kit, list_spread=0.5, **plain)
