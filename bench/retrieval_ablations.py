@@ -67,6 +67,8 @@ Changes = dict[str, object]
 NO_NEIGHBOURS: Changes = {"previous_weight": 0.0, "next_weight": 0.0}
 # The query-aware levers off: Kit's ranking as it was before them (score fusion + neighbours).
 PLAIN: Changes = {
+    "instance_weight": 0.0,
+    "speaker_names_as_words": True,
     "context_weight": 0.0,
     "other_speaker_weight": 1.0,
     "time_weight": 0.0,
@@ -76,20 +78,29 @@ PLAIN: Changes = {
 }
 VARIANTS: dict[str, Changes] = {
     "kit (defaults)": {},
-    # the simple baselines and the previous default, as Kit configurations
+    # the simple baselines and the previous defaults, as Kit configurations
     "lexical only (FTS5 BM25 + day words)": {"vector_weight": 0.0, **NO_NEIGHBOURS, **PLAIN},
     "vector only (MiniLM cosine)": {"lexical_weight": 0.0, **NO_NEIGHBOURS, **PLAIN},
     "RRF k=60 of the two": {"fusion": "rrf", "rrf_k": 60, **NO_NEIGHBOURS, **PLAIN},
-    "previous default (score fusion, neighbours)": {**PLAIN},
-    # one lever off at a time
+    "before this round (046ef33)": {
+        "vector_weight": 1.0,
+        "speaker_names_as_words": True,
+        "instance_weight": 0.0,
+    },
+    # one lever changed at a time
+    "vector weight 1 (as before)": {"vector_weight": 1.0},
+    "vector weight 3": {"vector_weight": 3.0},
+    "no kinds of things": {"instance_weight": 0.0},
+    "speaker names as words (as before)": {"speaker_names_as_words": True},
+    "strong vector hits, z 2": {"strong_z": 2.0},
+    "list spread 0.3": {"list_spread": 0.3},
+    "lexical reference 6 (not scale-free)": {"lexical_reference": 6.0},
+    "vector floor: the candidates' minimum": {"vector_floor": 0.0},
     "no speaker weighting": {"other_speaker_weight": 1.0},
     "no lexical units (context weight 0)": {"context_weight": 0.0},
     "no when/time weighting": {"time_weight": 0.0},
     "no date spans": {"date_weight": 0.0},
-    "neighbours across sittings": {"session_gap_hours": 0.0},
     "no neighbour mixing": {**NO_NEIGHBOURS},
-    "fusion: RRF k=60": {"fusion": "rrf", "rrf_k": 60},
-    "fusion: RRF k=5": {"fusion": "rrf", "rrf_k": 5},
     "cosine threshold 0": {"threshold": 0.0},
     "no recency boost": {"recency_boost": 0.0},
 }

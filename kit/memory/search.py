@@ -2,18 +2,22 @@
 
 Per layer (facts, days, messages): cosine candidates above the threshold and FTS5 (BM25)
 candidates are fused. The default fusion adds the two scores, each divided by the best of its
-ranking, so 1.0 means "best in both" and 0.5 "best in one"; reciprocal-rank fusion is the
-alternative (`fusion="rrf"`). A message also scores a little of its neighbours' relevance
-(the turn before it and the one after, in its conversation): in a conversation the answer
-often sits in a reply that does not repeat the question's words (and a message's lexical
-unit holds the words of the one before it, m010). The fused relevance is multiplied by the
-item's confidence weight and by how it fits what the query says besides its words
-(`_fit`: who it names, which days, whether it asks when; kit/memory/query.py), plus a recency
-boost (up to +0.1, fading over 7 days) and a small boost for facts that get used a lot. The
-top `k` per layer survive. A fourth layer, sections of the owner's notes (kind "note"), is
-searched the same way when asked for (`search_memory`, `kit search`); a turn's context does
-not retrieve from it. Measured choices (LoCoMo, `kit eval retrieval`, with
-leave-one-conversation-out) are in the README.
+ranking, the vector share weighted twice the lexical one: 1.0 means "best in both", 2/3 "best
+by meaning", 1/3 "best by words"; reciprocal-rank fusion is the alternative (`fusion="rrf"`).
+A message also scores a little of its neighbours' relevance (the turn before it and the one
+after, in its conversation): in a conversation the answer often sits in a reply that does not
+repeat the question's words (and a message's lexical unit holds the words of the one before
+it, m010). A named speaker's name is not a word to match in messages (every one of theirs
+carries it). The fused relevance is multiplied by the item's confidence weight, by how it
+fits what the query says besides its words (`_fit`: who it names, which days, whether it
+asks when; kit/memory/query.py) and whether it names an instance of a kind of thing the
+query names (kit/memory/instances.py), plus a recency boost (up to +0.1, fading over 7 days)
+and a small boost for facts that get used a lot. Identical messages are one hit, with their
+count and newest time (kit/memory/fusion.py). The top `k` per layer survive. A fourth layer,
+sections of the owner's notes (kind "note"), is searched the same way when asked for
+(`search_memory`, `kit search`); a turn's context does not retrieve from it. Measured choices
+(LoCoMo and a paraphrase set, `kit eval retrieval`, with a rotated hold-out) are in the
+README.
 """
 
 from __future__ import annotations
@@ -56,7 +60,10 @@ from kit.notes.store import NoteChunk, Notes
 class RankingParams:
     threshold: float = 0.3
     rrf_k: int = 60
-    vector_weight: float = 1.0
+    # Meaning counts twice what the words do: with equal shares a turn sharing one incidental
+    # word with the question ("home", "kids") outranked the turn that answers it in other
+    # words. Chosen by the rotated hold-out on LoCoMo's questions and paraphrases (README).
+    vector_weight: float = 2.0
     lexical_weight: float = 1.0
     recency_boost: float = 0.1
     recency_days: float = 7.0
@@ -71,28 +78,32 @@ class RankingParams:
     # scores up to the best (None: from zero). Cosines crowd a narrow band (0.35-0.6), so
     # divided by the best alone every candidate took half the vector share and the words
     # decided; measured from the crowd, a cosine far above it counts as much as a rare word.
+    # Not chosen by the rotated hold-out: off.
     vector_floor: float | None = None
     # The lexical share is BM25 divided by the best match's, or by this much when the best
     # is weaker (0: always by the best). BM25 weighs a word by how rare it is (FTS5 gives a
     # word in half the rows nothing), so a best match made only of common words ("Mel",
-    # "kids") no longer counts as if it were certain.
+    # "kids") no longer counts as if it were certain. Off: BM25's size depends on how many
+    # rows there are (a word in one row of ten scores 1.8, of 600 rows 6.0), so a constant
+    # that fits a 600-turn conversation silences the words of a new archive.
     lexical_reference: float = 0.0
     # A strong vector hit: a cosine at least this many standard deviations above the mean
     # of the layer's vector candidates (None: off). At most `strong_hits` of them per layer
     # are lifted, when fusion left them lower, to rank `strong_within` of their layer: the
     # words may share nothing with the question, the meaning stands out from the crowd.
-    # The context's budget cuts them last (kit/memory/context.py).
+    # The context's budget cuts them last (kit/memory/context.py). Off: with meaning
+    # weighted twice, the hold-out found nothing left for it to lift.
     # Whether a named speaker's name is also a word to match in their messages. Every
     # message of a speaker carries the name (its speaker column) and so do many of the
     # other's ("Thanks, Ana!"): as a word it lifts all of them over the ones about the
     # question's topic; who is named is weighed by `other_speaker_weight` instead.
-    speaker_names_as_words: bool = True
+    speaker_names_as_words: bool = False
     # A question naming a kind of thing ("which country", "what pets"): items that name an
     # instance of it ("Sweden", "my guinea pig") count this share more (kit/memory/instances.py).
-    instance_weight: float = 0.0
+    instance_weight: float = 0.5
     # A question asking for many things (kit/memory/lists.py): each message counts this
     # share less for every better-ranked one from the same day, so the places go to more of
-    # the items asked for (0: off).
+    # the items asked for (0: off). Off: measured, it moved neither question set.
     list_spread: float = 0.0
     strong_z: float | None = None
     strong_hits: int = 3

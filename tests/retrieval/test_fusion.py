@@ -165,7 +165,9 @@ async def test_a_weak_best_lexical_match_no_longer_counts_as_certain(
     fact = await kit.remember("kayak", category="entities", confidence=1.0)
     await kit.settle()
     (alone,) = await kit.search("kayak", kinds=("fact",), now=clock.now() + LATER)
-    assert alone.id == fact.id and alone.score == pytest.approx(0.5)  # half: lexical only
+    p = s.search.params
+    lexical_share = p.lexical_weight / (p.vector_weight + p.lexical_weight)
+    assert alone.id == fact.id and alone.score == pytest.approx(lexical_share)  # words alone
     s.search.params = dataclasses.replace(s.search.params, lexical_reference=1e6)
     (weak,) = await kit.search("kayak", kinds=("fact",), now=clock.now() + LATER)
     assert 0 < weak.score < 0.001
@@ -183,6 +185,7 @@ async def test_a_named_speakers_name_need_not_be_a_word_to_match(
         previous_weight=0.0,
         next_weight=0.0,
         other_speaker_weight=0.4,
+        speaker_names_as_words=True,  # as before (the default is now off)
     )
     now = clock.now()
     await kit.import_messages(
@@ -206,7 +209,11 @@ async def test_a_strong_vector_hit_survives_fusion_without_a_shared_word(
     places even when thirty lexical matches outrank it, and is marked strong."""
     s = kit.services
     s.search.params = dataclasses.replace(
-        s.search.params, previous_weight=0.0, next_weight=0.0, strong_within=5
+        s.search.params,
+        previous_weight=0.0,
+        next_weight=0.0,
+        strong_within=5,
+        vector_weight=1.0,  # equal shares: the words outrank the meaning here
     )
     conv = await s.messages.conversation("owner", "local", "a")
     # shares the query's stopwords (the hashing embedder sees them), none of its words
@@ -223,3 +230,22 @@ async def test_a_strong_vector_hit_survives_fusion_without_a_shared_word(
     (strong,) = [h for h in hits if h.strong]
     assert strong.id == meant.id and [h.id for h in hits].index(meant.id) < 5
     assert strong.lexical_rank is None
+
+
+async def test_by_default_meaning_outranks_one_incidental_shared_word(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """With the vector share twice the lexical one, the turn closest in meaning (here: the
+    hashing embedder's shared stopwords) outranks a turn sharing one word of the question;
+    with equal shares (before) the word won."""
+    s = kit.services
+    s.search.params = dataclasses.replace(s.search.params, previous_weight=0.0, next_weight=0.0)
+    conv = await s.messages.conversation("owner", "local", "a")
+    meant = await s.messages.add(conv, "user", "what did you do with them all after that")
+    word = await s.messages.add(conv, "user", "kayak")
+    await kit.settle()
+    query = "what did you do with them all after that kayak"
+    later = clock.now() + LATER
+    assert [h.id for h in await kit.search(query, kinds=("message",), now=later)][0] == meant.id
+    s.search.params = dataclasses.replace(s.search.params, vector_weight=1.0)
+    assert [h.id for h in await kit.search(query, kinds=("message",), now=later)][0] == word.id
