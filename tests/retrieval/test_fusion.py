@@ -9,7 +9,11 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock
+from kit.config import Settings
+from kit.embed.hashing import HashingEmbedder
+from kit.llm.fake import FakeLLM
 from kit.memory.messages import Conversation, NewMessage
+from tests.conftest import with_memory
 
 pytestmark = pytest.mark.stores
 
@@ -251,3 +255,35 @@ async def test_by_default_meaning_outranks_one_incidental_shared_word(
     s.search.params = dataclasses.replace(s.search.params, vector_weight=1.0)
     first, *_ = await kit.search(query, kinds=("message",), now=later)
     assert first.id == word.id
+
+
+async def test_the_context_budget_cuts_a_strong_vector_hit_last(
+    settings: Settings, clock: FakeClock
+) -> None:
+    """Over budget, the least relevant retrieved items go first, but a strong vector hit
+    (its meaning stands out, whatever its words) only after every other one."""
+    tight = with_memory(settings, context_budget_tokens=165)
+    async with Kit.open(
+        settings=tight, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock, background=False
+    ) as kit:
+        s = kit.services
+        s.search.params = dataclasses.replace(
+            s.search.params,
+            previous_weight=0.0,
+            next_weight=0.0,
+            vector_weight=1.0,
+            strong_z=2.0,
+            strong_within=5,
+        )
+        conv = await s.messages.conversation("owner", "local", "a")
+        meant = "what did you do with them all after that"
+        await s.messages.add(conv, "user", meant)
+        for n in range(30):
+            await s.messages.add(conv, "user", f"kayak log {n}: what a day")
+        await kit.settle()
+        query = "what did you do with them all after that kayak"
+        plan = await kit.context(query, at=clock.now() + LATER)
+    kept = [h for h in plan.relevant if h.kind == "message"]
+    assert plan.trimmed > 0 and len(kept) < 5  # the budget cut most of the fifteen
+    assert meant in [h.text for h in kept]  # ranked fifth, it outlived the four above it
+    assert [h.text for h in kept if h.strong] == [meant]
