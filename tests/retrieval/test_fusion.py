@@ -287,3 +287,23 @@ async def test_the_context_budget_cuts_a_strong_vector_hit_last(
     assert plan.trimmed > 0 and len(kept) < 5  # the budget cut most of the fifteen
     assert meant in [h.text for h in kept]  # ranked fifth, it outlived the four above it
     assert [h.text for h in kept if h.strong] == [meant]
+
+
+async def test_a_vector_floor_measures_cosines_from_the_crowd_not_from_zero(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """`vector_floor` (off by default): a vector score counts from that quantile of the
+    layer's candidates up to the best, so the weakest candidate's vector share is zero."""
+    s = kit.services
+    s.search.params = dataclasses.replace(s.search.params, threshold=0.0, lexical_weight=0.0)
+    await kit.remember("kayak paddle shed", category="entities", confidence=1.0)
+    await kit.remember("kayak paddle", category="entities", confidence=1.0)
+    await kit.remember("kayak", category="entities", confidence=1.0)
+    await kit.settle()
+    query = "kayak paddle shed"
+    plain = [h.score for h in await kit.search(query, kinds=("fact",), now=clock.now() + LATER)]
+    assert plain[0] == pytest.approx(1.0) and plain[-1] > 0.4  # cosine over the best's
+    s.search.params = dataclasses.replace(s.search.params, vector_floor=0.0)
+    floored = [h.score for h in await kit.search(query, kinds=("fact",), now=clock.now() + LATER)]
+    assert floored[0] == pytest.approx(1.0) and floored[-1] == pytest.approx(0.0)
+    assert plain[1] > floored[1] > 0.0
