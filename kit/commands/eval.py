@@ -47,9 +47,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "there)",
     )
     retrieval.add_argument(
+        "--questions",
+        type=Path,
+        metavar="SET",
+        help="ask this question set instead of the file's own questions: JSON "
+        '{"questions": [{"sample_id", "question", "evidence", "kind"}]} over the same '
+        "conversations (bench/data/paraphrase-questions.json: hand-written paraphrases)",
+    )
+    retrieval.add_argument(
         "--no-captions",
         action="store_true",
-        help="a turn is its text alone (by default a shared photo's caption is part of it)",
+        help="a turn is its text alone (by default the caption of a photo the turn shared, "
+        "img_url, is part of it)",
     )
     retrieval.add_argument(
         "--filter",
@@ -71,9 +80,10 @@ async def run(args: argparse.Namespace) -> int:
     from kit.model_settings import model_role
 
     ks = parse_ks(args.k)
-    samples = locomo.load(
-        args.file, captions=not args.no_captions
-    )  # check the whole file before loading any model
+    # check the whole file (and question set) before loading any model
+    samples = locomo.load(args.file, captions=not args.no_captions)
+    if args.questions is not None:
+        samples = locomo.load_questions(args.questions, samples)
     if args.json is not None and not args.json.parent.exists():
         raise InputError(f"--json {args.json}: folder {args.json.parent} does not exist")
     settings = load_settings(args.config, args.data_dir)

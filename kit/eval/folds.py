@@ -1,19 +1,34 @@
-"""Leave-one-conversation-out: does a tuned choice carry over to a conversation it never saw?
+"""A rotated hold-out: every choice made on two conversations, scored on the third.
 
-A sweep runs the same questions under several variants (values of one ranking parameter).
-For each conversation in turn, the variant with the best recall@k on the *other*
-conversations is chosen and scored on the held-out one. A choice that only fits one
-conversation shows up as a held-out score below what tuning on everything promised.
-Scores are means over questions (each question counts once), as in the main report.
+The ranking's levers (which are on, at which values) are chosen by a coordinate search that
+sees only the training conversations: starting from every lever off, each lever in turn takes
+the value that scores best with the others as they stand, for a few rounds, until nothing
+changes. The configuration it settles on is then scored on the held-out conversation, and so
+for each conversation in turn. What tuning on everything reports (the dev number) sits beside
+what this procedure gets on conversations it never saw.
+
+The objective is the mean, over the question sets given (LoCoMo's own questions, and a set of
+paraphrases over the same conversations), of recall@k averaged over their questions: a lever
+that only fits one set's shape has to pay for itself on the other. Ties keep the value held
+(off, first), so a lever has to win to be turned on, and to stay on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 
 from kit.eval.metrics import Outcome, recall_at
+
+# A lever's values, each a label and the ranking changes it makes; the first is "off".
+Levers = Mapping[str, Sequence[tuple[str, Mapping[str, object]]]]
+# One configuration: each lever's chosen label, in the levers' order.
+Config = tuple[str, ...]
+# Every question's outcome per question set, tagged with its conversation.
+Results = Mapping[str, Sequence["Scored"]]
+# Scores configurations (all at once, so conversations are imported once for all of them).
+Score = Callable[[Sequence[Config]], Awaitable[Mapping[Config, Results]]]
 
 
 @dataclass(frozen=True)
@@ -24,90 +39,160 @@ class Scored:
     outcome: Outcome
 
 
-@dataclass(frozen=True)
-class Fold:
-    held_out: str  # the conversation measured
-    chosen: str  # the variant that won on the other conversations
-    tuned_recall: float  # its recall@k there
-    held_out_recall: float  # its recall@k on the held-out conversation
-    best_recall: float  # the best any variant reached on the held-out one (an oracle)
-    questions: int
+def changes(levers: Levers, config: Config) -> dict[str, object]:
+    """The ranking changes a configuration makes."""
+    out: dict[str, object] = {}
+    for (_, values), label in zip(levers.items(), config, strict=True):
+        out.update(dict(values)[label])
+    return out
 
 
-@dataclass(frozen=True)
-class LeaveOneOut:
-    k: int
-    folds: tuple[Fold, ...]
-    recall: float  # every question scored under its fold's choice
-    by_category: dict[str, float]
-    all_data_choice: str  # what tuning on every conversation picks
-    all_data_recall: float  # and what it reports (the optimistic number)
+def describe(levers: Levers, config: Config) -> str:
+    """The levers a configuration turns on, with their values ("all off" when none)."""
+    on = [
+        f"{name} {label}"
+        for (name, values), label in zip(levers.items(), config, strict=True)
+        if label != values[0][0]
+    ]
+    return ", ".join(on) or "all off"
 
 
-def _recall(items: Sequence[Scored], k: int) -> float:
+def recall(items: Sequence[Scored], k: int) -> float:
     return fmean(recall_at(s.outcome.ranked, s.outcome.evidence, k) for s in items)
 
 
-def _best(variants: Mapping[str, Sequence[Scored]], k: int, keep: set[str]) -> tuple[str, float]:
-    """The best variant on the conversations in `keep`; ties go to the earlier variant, so
-    list the default (or the simplest value) first."""
-    best_name, best_score = "", -1.0
-    for name, items in variants.items():
-        score = _recall([s for s in items if s.sample_id in keep], k)
-        if score > best_score + 1e-12:
-            best_name, best_score = name, score
-    return best_name, best_score
+def objective(results: Results, keep: set[str], k: int) -> float:
+    """Mean over the question sets of recall@k over their questions in `keep`."""
+    return fmean(recall([s for s in items if s.sample_id in keep], k) for items in results.values())
 
 
-def leave_one_out(variants: Mapping[str, Sequence[Scored]], k: int) -> LeaveOneOut:
-    """Choose on all conversations but one, measure on that one, for each conversation.
-    Every variant must hold the same questions (the same samples, in any order)."""
-    if not variants:
-        raise ValueError("leave-one-out needs at least one variant")
-    first = next(iter(variants.values()))
-    samples = list(dict.fromkeys(s.sample_id for s in first))
+async def coordinate_search(
+    score: Score, levers: Levers, keep: set[str], k: int, rounds: int = 3
+) -> tuple[Config, float]:
+    """The configuration a coordinate search settles on, scored on `keep` only."""
+    config: Config = tuple(values[0][0] for values in levers.values())
+    best = objective((await score([config]))[config], keep, k)
+    for _ in range(rounds):
+        moved = False
+        for position, values in enumerate(levers.values()):
+            trials = [(*config[:position], label, *config[position + 1 :]) for label, _ in values]
+            scored = await score(trials)
+            values_ = [objective(scored[trial], keep, k) for trial in trials]
+            top = max(values_)
+            # the first value (off, then the smaller step) that reaches the best: a lever
+            # has to win to be turned on, and to stay on
+            chosen = next(t for t, v in zip(trials, values_, strict=True) if v >= top - 1e-12)
+            if chosen != config:
+                config, best, moved = chosen, top, True
+        if not moved:
+            break
+    return config, best
+
+
+@dataclass(frozen=True)
+class Fold:
+    held_out: str  # the conversation scored
+    chosen: Config  # what the search settled on without it
+    tuned: float  # the objective there
+    held_out_recall: dict[str, float]  # per question set, on the held-out conversation
+    questions: dict[str, int]
+
+
+@dataclass(frozen=True)
+class HoldOut:
+    k: int
+    folds: tuple[Fold, ...]
+    recall: dict[str, float]  # per question set: every question under its fold's choice
+    by_category: dict[str, dict[str, float]]  # per question set
+    unshared: dict[str, float | None]  # recall@k of evidence sharing no word with the question
+    all_data: Config  # what the search settles on with every conversation
+    all_data_recall: dict[str, float]  # and what it reports there (the optimistic number)
+
+
+def _unshared(items: Sequence[Scored], k: int) -> float | None:
+    total = sum(len(s.outcome.unshared) for s in items)
+    if not total:
+        return None
+    found = sum(len(set(s.outcome.unshared).intersection(s.outcome.ranked[:k])) for s in items)
+    return found / total
+
+
+async def rotated_holdout(
+    score: Score,
+    levers: Levers,
+    k: int,
+    rounds: int = 3,
+    progress: Callable[[str], object] | None = None,
+) -> HoldOut:
+    """For each conversation: choose on the others, score on it."""
+    if not levers:
+        raise ValueError("a hold-out needs at least one lever")
+    start: Config = tuple(values[0][0] for values in levers.values())
+    first = (await score([start]))[start]
+    samples = list(dict.fromkeys(s.sample_id for items in first.values() for s in items))
     if len(samples) < 2:
-        raise ValueError("leave-one-out needs at least two conversations")
-    for name, items in variants.items():
-        if len(items) != len(first):
-            raise ValueError(f"variant {name!r} has {len(items)} questions, not {len(first)}")
+        raise ValueError("a hold-out needs at least two conversations")
     folds: list[Fold] = []
-    chosen_items: list[Scored] = []
+    measured: dict[str, list[Scored]] = {name: [] for name in first}
     for held_out in samples:
         others = {s for s in samples if s != held_out}
-        chosen, tuned = _best(variants, k, others)
-        measured = [s for s in variants[chosen] if s.sample_id == held_out]
-        _, oracle = _best(variants, k, {held_out})
-        folds.append(Fold(held_out, chosen, tuned, _recall(measured, k), oracle, len(measured)))
-        chosen_items.extend(measured)
-    groups: dict[str, list[Scored]] = {}
-    for item in chosen_items:
-        groups.setdefault(item.outcome.category, []).append(item)
-    everything, everything_recall = _best(variants, k, set(samples))
-    return LeaveOneOut(
+        chosen, tuned = await coordinate_search(score, levers, others, k, rounds)
+        if progress:
+            progress(f"{held_out} held out: {describe(levers, chosen)} ({tuned:.3f} there)")
+        results = (await score([chosen]))[chosen]
+        here = {
+            name: [s for s in items if s.sample_id == held_out] for name, items in results.items()
+        }
+        folds.append(
+            Fold(
+                held_out,
+                chosen,
+                tuned,
+                {name: recall(items, k) for name, items in here.items() if items},
+                {name: len(items) for name, items in here.items()},
+            )
+        )
+        for name, items in here.items():
+            measured[name].extend(items)
+    everything, _ = await coordinate_search(score, levers, set(samples), k, rounds)
+    results = (await score([everything]))[everything]
+    return HoldOut(
         k=k,
         folds=tuple(folds),
-        recall=_recall(chosen_items, k),
-        by_category={name: _recall(groups[name], k) for name in sorted(groups)},
-        all_data_choice=everything,
-        all_data_recall=everything_recall,
+        recall={name: recall(items, k) for name, items in measured.items()},
+        by_category={name: _by_category(items, k) for name, items in measured.items()},
+        unshared={name: _unshared(items, k) for name, items in measured.items()},
+        all_data=everything,
+        all_data_recall={name: recall(items, k) for name, items in results.items()},
     )
 
 
-def format_leave_one_out(result: LeaveOneOut) -> str:
+def _by_category(items: Sequence[Scored], k: int) -> dict[str, float]:
+    groups: dict[str, list[Scored]] = {}
+    for item in items:
+        groups.setdefault(item.outcome.category, []).append(item)
+    return {name: recall(groups[name], k) for name in sorted(groups)}
+
+
+def format_holdout(result: HoldOut, levers: Levers) -> str:
     k = result.k
+    sets = list(result.recall)
     lines = [
-        f"{'held out':<12} {'n':>4}  {'chosen on the others':<28} {'R@' + str(k) + ' there':>9}"
-        f" {'held-out':>9} {'best':>6}"
+        f"{'held out':<10} {'chosen on the other conversations':<60} {'tuned':>6} "
+        + " ".join(f"{name + ' R@' + str(k):>12}" for name in sets)
     ]
     for f in result.folds:
         lines.append(
-            f"{f.held_out:<12} {f.questions:>4}  {f.chosen:<28} {f.tuned_recall:>9.3f}"
-            f" {f.held_out_recall:>9.3f} {f.best_recall:>6.3f}"
+            f"{f.held_out:<10} {describe(levers, f.chosen):<60} {f.tuned:>6.3f} "
+            + " ".join(f"{f.held_out_recall.get(name, float('nan')):>12.3f}" for name in sets)
         )
-    cats = " ".join(f"{name}={value:.3f}" for name, value in result.by_category.items())
-    lines.append(
-        f"leave-one-out R@{k} {result.recall:.3f} ({cats}); tuned on all: "
-        f"{result.all_data_choice} {result.all_data_recall:.3f}"
-    )
+    for name in sets:
+        cats = " ".join(f"{c}={v:.3f}" for c, v in result.by_category[name].items())
+        unshared = result.unshared[name]
+        nw = "-" if unshared is None else f"{unshared:.3f}"
+        lines.append(
+            f"rotated hold-out {name}: R@{k} {result.recall[name]:.3f} ({cats}; "
+            f"no shared word {nw}); tuned on all: {result.all_data_recall[name]:.3f}"
+        )
+    lines.append(f"chosen on all conversations: {describe(levers, result.all_data)}")
     return "\n".join(lines)

@@ -6,12 +6,18 @@ questions whose `evidence` names the turns (`dia_id`, "D1:3") that contain the a
 Category 5 (adversarial: the answer is not in the conversation) and questions without
 evidence cannot measure retrieval, so they are left out. The whole file is checked before
 anything is evaluated, and every problem names the sample and field.
+
+A question set of one's own (`load_questions`: {"questions": [{"sample_id", "question",
+"evidence", "kind"}]}) can replace a file's questions: questions written without the data's
+templates, over the same conversations.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -42,10 +48,11 @@ class Question:
     category: int
     evidence: tuple[str, ...]  # normalised dia_ids, all present in the conversation
     answer: str = ""  # the key (`kit eval qa` grades against it); "" when the file has none
+    label: str = ""  # a question set's own kind ("paraphrase", ...), instead of the category
 
     @property
     def category_name(self) -> str:
-        return CATEGORIES.get(self.category, str(self.category))
+        return self.label or CATEGORIES.get(self.category, str(self.category))
 
 
 @dataclass(frozen=True)
@@ -81,10 +88,14 @@ def parse_session_time(text: str, where: str) -> datetime:
 
 
 def turn_text(raw: dict[str, Any], captions: bool = True) -> str:
-    """What the speaker said, plus the caption of any photo they shared with it."""
+    """What the speaker said, plus the caption of the photo they shared with it: only where
+    the turn says a photo was shared (`img_url`). LoCoMo keeps captions on some turns that
+    share none (a third of them in the dev split); those were never seen by the other
+    speaker, and Kit's own messages carry no captions at all."""
     text = str(raw.get("text", "")).strip()
     caption = raw.get("blip_caption")
-    if captions and isinstance(caption, str) and caption.strip():
+    shared = raw.get("img_url")
+    if captions and shared and isinstance(caption, str) and caption.strip():
         text = f"{text} [shares a photo: {caption.strip()}]".strip()
     return text
 
@@ -191,3 +202,41 @@ def _turns(conv: dict[str, Any], where: str, captions: bool) -> list[Turn]:
     if len(set(refs)) != len(refs):
         raise InputError(f"{where}: dia_id values must be unique within a conversation")
     return turns
+
+
+def load_questions(path: Path, samples: Sequence[Sample]) -> list[Sample]:
+    """The samples a question set names, each with the set's questions instead of its own
+    (an InputError names the first problem: an unknown sample, an evidence turn it lacks)."""
+    try:
+        data = json.loads(path.read_bytes())
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the file ({exc.strerror})") from exc
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: not valid JSON ({exc})") from exc
+    items = data.get("questions") if isinstance(data, dict) else None
+    if not isinstance(items, list) or not items:
+        raise InputError(f'{path}: expected an object with a non-empty "questions" list')
+    by_id = {s.sample_id: s for s in samples}
+    asked: dict[str, list[Question]] = {}
+    for n, item in enumerate(items):
+        where = f"{path}: questions[{n}]"
+        if not isinstance(item, dict):
+            raise InputError(f"{where}: expected an object with sample_id, question, evidence")
+        sample_id = _field(item, "sample_id", str, where)
+        sample = by_id.get(sample_id)
+        if sample is None:
+            raise InputError(f"{where}: sample {sample_id!r} is not in the conversations file")
+        text = _field(item, "question", str, where)
+        raw = _field(item, "evidence", list, where)
+        evidence = tuple(e for entry in raw for e in normalise_evidence(str(entry)))
+        known = {t.ref for t in sample.turns}
+        missing = [e for e in evidence if e not in known]
+        if not evidence or missing:
+            raise InputError(f"{where}: evidence {missing or raw} names no turn of {sample_id}")
+        kind = str(item.get("kind") or "asked")
+        asked.setdefault(sample_id, []).append(Question(text, 0, evidence, label=kind))
+    return [
+        dataclasses.replace(s, questions=tuple(asked[s.sample_id]), skipped=0, repaired=0)
+        for s in samples
+        if s.sample_id in asked
+    ]

@@ -3,6 +3,10 @@
 recall@k  = share of a question's evidence turns found in the top k (averaged over questions)
 hit@k     = 1 if any evidence turn is in the top k
 MRR       = 1 / rank of the first evidence turn (0 if none was retrieved at all)
+
+Beside them, the evidence turns that share no content word with their question
+(kit/eval/overlap.py): how many there are, and the share of them found in the top k (counted
+per turn, not averaged per question).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ class Outcome:
     evidence: tuple[str, ...]
     seconds: float
     tokens: tuple[int, ...]  # context tokens of the top k, one per k in the report
+    unshared: tuple[str, ...] = ()  # evidence turns sharing no content word with the question
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,9 @@ class Summary:
     seconds_p50: float
     seconds_p95: float
     tokens: dict[int, float]  # mean tokens of the top k
+    evidence_turns: int = 0
+    unshared_turns: int = 0  # evidence turns sharing no content word with their question
+    unshared_recall: dict[int, float] | None = None  # share of those in the top k (None: none)
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -75,7 +83,20 @@ def summarise(outcomes: Sequence[Outcome], ks: Sequence[int]) -> Summary:
         seconds_p50=percentile(seconds, 0.5),
         seconds_p95=percentile(seconds, 0.95),
         tokens={k: fmean(o.tokens[i] for o in outcomes) for i, k in enumerate(ks)},
+        evidence_turns=sum(len(set(o.evidence)) for o in outcomes),
+        unshared_turns=sum(len(o.unshared) for o in outcomes),
+        unshared_recall=_unshared_recall(outcomes, ks),
     )
+
+
+def _unshared_recall(outcomes: Sequence[Outcome], ks: Sequence[int]) -> dict[int, float] | None:
+    total = sum(len(o.unshared) for o in outcomes)
+    if not total:
+        return None
+    return {
+        k: sum(len(set(o.unshared).intersection(o.ranked[:k])) for o in outcomes) / total
+        for k in ks
+    }
 
 
 def by_category(outcomes: Sequence[Outcome], ks: Sequence[int]) -> dict[str, Summary]:

@@ -14,7 +14,8 @@ import dataclasses
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,6 +30,7 @@ from kit.eval import DEFAULT_KS as DEFAULT_KS
 from kit.eval.folds import Scored
 from kit.eval.locomo import Sample
 from kit.eval.metrics import Outcome, Summary, by_category, percentile, recall_at, summarise
+from kit.eval.overlap import shares_a_word
 from kit.llm.base import LLM
 from kit.llm.fake import FakeLLM
 from kit.memory.filter import PURPOSE as FILTER_PURPOSE
@@ -113,15 +115,42 @@ async def evaluate(
     With `settings.memory.filter = "model"`, the filter calls `llm`, or when that is None
     the model the settings name (built by Kit's composition root, key from the
     environment); otherwise no model is called at all."""
+    reports = await evaluate_variants(
+        samples,
+        {"": params},
+        settings=settings,
+        embedder=embedder,
+        ks=ks,
+        progress=progress,
+        llm=llm,
+    )
+    return reports[""]
+
+
+async def evaluate_variants(
+    samples: Sequence[Sample],
+    variants: Mapping[str, RankingParams | None],
+    *,
+    settings: Settings,
+    embedder: Embedder | None,
+    ks: Sequence[int] = DEFAULT_KS,
+    progress: Progress | None = None,
+    llm: LLM | None = None,
+) -> dict[str, RetrievalReport]:
+    """`evaluate` under several rankings (None: the defaults), each conversation imported
+    and embedded once for all of them: a sweep costs its questions, not its imports."""
+    if not variants:
+        raise ValueError("evaluate_variants needs at least one variant")
     ks = tuple(sorted(ks))
-    results: list[QuestionResult] = []
+    results: dict[str, list[QuestionResult]] = {name: [] for name in variants}
     filter_tokens = (0, 0)
     index_seconds = 0.0
     run = uuid.uuid4().hex[:8]
     with tempfile.TemporaryDirectory(prefix="kit-eval-") as workdir:
         for number, sample in enumerate(samples):
+            done = sum(len(r) for r in results.values())
             if progress:
-                progress(f"{sample.sample_id}: indexing {len(sample.turns)} turns", len(results))
+                progress(f"{sample.sample_id}: indexing {len(sample.turns)} turns", done)
             sample_settings = dataclasses.replace(
                 settings,
                 data_dir=Path(workdir) / f"sample-{number}",
@@ -131,27 +160,31 @@ async def evaluate(
                 owner = dataclasses.replace(settings.owner, user_id=f"eval-{run}-{number}")
                 sample_settings = dataclasses.replace(sample_settings, owner=owner)
             found, seconds, tokens = await _run_sample(
-                sample, sample_settings, embedder, ks, params, llm, progress, len(results)
+                sample, sample_settings, embedder, ks, variants, llm, progress, done
             )
-            results.extend(found)
+            for name, items in found.items():
+                results[name].extend(items)
             index_seconds += seconds
             filter_tokens = (filter_tokens[0] + tokens[0], filter_tokens[1] + tokens[1])
-    if not results:
+    if not any(results.values()):
         raise InputError("no questions to evaluate: every question was adversarial or unanswered")
-    return RetrievalReport(
-        ks=ks,
-        samples=len(samples),
-        turns=sum(len(s.turns) for s in samples),
-        skipped_questions=sum(s.skipped for s in samples),
-        repaired_evidence=sum(s.repaired for s in samples),
-        index_seconds=index_seconds,
-        model_id=embedder.model_id if embedder else "none (lexical only)",
-        summaries=by_category([r.outcome for r in results], ks),
-        conversations=by_conversation(results, ks),
-        results=tuple(results),
-        filter=_filter_report(results, filter_tokens),
-        store="postgres" if settings.on_postgres else "sqlite",
-    )
+    return {
+        name: RetrievalReport(
+            ks=ks,
+            samples=len(samples),
+            turns=sum(len(s.turns) for s in samples),
+            skipped_questions=sum(s.skipped for s in samples),
+            repaired_evidence=sum(s.repaired for s in samples),
+            index_seconds=index_seconds,
+            model_id=embedder.model_id if embedder else "none (lexical only)",
+            summaries=by_category([r.outcome for r in found], ks),
+            conversations=by_conversation(found, ks),
+            results=tuple(found),
+            filter=_filter_report(found, filter_tokens),
+            store="postgres" if settings.on_postgres else "sqlite",
+        )
+        for name, found in results.items()
+    }
 
 
 def _filter_report(
@@ -192,60 +225,101 @@ async def _run_sample(
     settings: Settings,
     embedder: Embedder | None,
     ks: tuple[int, ...],
-    params: RankingParams | None,
+    variants: Mapping[str, RankingParams | None],
     llm: LLM | None,
     progress: Progress | None = None,
     answered: int = 0,
-) -> tuple[list[QuestionResult], float, tuple[int, int]]:
-    end = sample.end
-    filtering = settings.memory.filter == "model"
-    if not filtering:
+) -> tuple[dict[str, list[QuestionResult]], float, tuple[int, int]]:
+    async with opened(sample, settings, embedder, llm) as imported:
+        found: dict[str, list[QuestionResult]] = {}
+        for name, params in variants.items():
+            found[name] = await imported.ask(sample, params, ks, progress, answered)
+            answered += len(sample.questions)
+        used = await imported.kit.services.usage.totals_since(_EPOCH, FILTER_PURPOSE)
+    return found, imported.index_seconds, (used.input_tokens, used.output_tokens)
+
+
+@asynccontextmanager
+async def opened(
+    sample: Sample, settings: Settings, embedder: Embedder | None, llm: LLM | None = None
+) -> AsyncIterator[Imported]:
+    """A fresh Kit holding the sample's conversation, imported and embedded, as of its end.
+    Questions can be asked of it many times, under any ranking (`Imported.ask`)."""
+    if settings.memory.filter != "model":
         # No model calls happen during retrieval; a FakeLLM with no default would fail loudly.
         llm = FakeLLM(default=None)
     async with Kit.open(
         settings=settings,
         llm=llm,
         embedder=embedder,
-        clock=FakeClock(end),
+        clock=FakeClock(sample.end),
         with_embedder=embedder is not None,
         background=False,
     ) as kit:
-        if params is not None:
-            kit.services.search.params = params
         started = time.perf_counter()
         await kit.import_messages(
             (NewMessage("user", t.text, t.at, t.speaker, t.ref) for t in sample.turns),
             conversation=sample.sample_id,
         )
         await kit.settle()
-        index_seconds = time.perf_counter() - started
-        results: list[QuestionResult] = []
-        user = kit.settings.owner.user_id
-        for question in sample.questions:
-            if progress:
-                progress(f"{sample.sample_id}: asking", answered + len(results))
-            started = time.perf_counter()
-            result, filtered = await kit.services.recall.search_with_outcome(
-                user, question.text, now=end, kinds=("message",), k=ks[-1]
+        yield Imported(kit, time.perf_counter() - started, kit.services.search.params)
+
+
+@dataclass
+class Imported:
+    """A conversation imported into a Kit of its own, ready for questions."""
+
+    kit: Kit
+    index_seconds: float
+    defaults: RankingParams  # the ranking the settings give
+
+    async def ask(
+        self,
+        sample: Sample,
+        params: RankingParams | None,
+        ks: tuple[int, ...],
+        progress: Progress | None = None,
+        answered: int = 0,
+    ) -> list[QuestionResult]:
+        """Every question of `sample` (this conversation, or a question set over it) through
+        the search the context uses, under `params` (None: the defaults), as of its end."""
+        self.kit.services.search.params = self.defaults if params is None else params
+        return await _ask(self.kit, sample, ks, progress, answered)
+
+
+async def _ask(
+    kit: Kit, sample: Sample, ks: tuple[int, ...], progress: Progress | None, answered: int
+) -> list[QuestionResult]:
+    texts = {t.ref: t.text for t in sample.turns}
+    user = kit.settings.owner.user_id
+    results: list[QuestionResult] = []
+    for question in sample.questions:
+        if progress:
+            progress(f"{sample.sample_id}: asking", answered + len(results))
+        started = time.perf_counter()
+        result, filtered = await kit.services.recall.search_with_outcome(
+            user, question.text, now=sample.end, kinds=("message",), k=ks[-1]
+        )
+        seconds = time.perf_counter() - started
+        hits = list(result.hits)
+        tokens = tuple(estimate_tokens(format_hits(hits[:k], UTC)) for k in ks)
+        ranked = tuple(h.ref for h in hits)
+        unshared = tuple(e for e in question.evidence if not shares_a_word(question.text, texts[e]))
+        outcome = Outcome(
+            question.category_name, ranked, question.evidence, seconds, tokens, unshared
+        )
+        results.append(
+            QuestionResult(
+                sample.sample_id,
+                question.text,
+                question.category_name,
+                question.evidence,
+                ranked,
+                outcome,
+                filtered,
             )
-            seconds = time.perf_counter() - started
-            hits = list(result.hits)
-            tokens = tuple(estimate_tokens(format_hits(hits[:k], UTC)) for k in ks)
-            ranked = tuple(h.ref for h in hits)
-            outcome = Outcome(question.category_name, ranked, question.evidence, seconds, tokens)
-            results.append(
-                QuestionResult(
-                    sample.sample_id,
-                    question.text,
-                    question.category_name,
-                    question.evidence,
-                    ranked,
-                    outcome,
-                    filtered,
-                )
-            )
-        used = await kit.services.usage.totals_since(_EPOCH, FILTER_PURPOSE)
-    return results, index_seconds, (used.input_tokens, used.output_tokens)
+        )
+    return results
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -284,9 +358,28 @@ def format_report(report: RetrievalReport) -> str:
             + " "
             + " ".join(f"{s.tokens[k]:>7.0f}" for k in ks)
         )
+    lines.extend(_unshared_lines(report))
     if report.filter is not None:
         lines.append(_filter_line(report.filter, report.summaries["all"].questions))
     return "\n".join(lines)
+
+
+def _unshared_lines(report: RetrievalReport) -> list[str]:
+    """Evidence turns that share no content word with their question, and recall on them."""
+    ks = report.ks
+    lines = [
+        "evidence turns sharing no content word with the question (stemmed, stopwords out):",
+        f"{'category':<12} {'turns':>5} {'none':>5} {'share':>6} "
+        + " ".join(f"{'R@' + str(k):>6}" for k in ks),
+    ]
+    for name, s in report.summaries.items():
+        share = s.unshared_turns / s.evidence_turns if s.evidence_turns else 0.0
+        recall = s.unshared_recall
+        cells = " ".join(f"{'-':>6}" if recall is None else f"{recall[k]:>6.3f}" for k in ks)
+        lines.append(
+            f"{name:<12} {s.evidence_turns:>5} {s.unshared_turns:>5} {share:>6.1%} {cells}"
+        )
+    return lines
 
 
 def _filter_line(f: FilterReport, questions: int) -> str:
@@ -312,6 +405,11 @@ def report_json(report: RetrievalReport) -> dict[str, Any]:
             "ms_p50": round(s.seconds_p50 * 1000, 2),
             "ms_p95": round(s.seconds_p95 * 1000, 2),
             "tokens": {str(k): round(v, 1) for k, v in s.tokens.items()},
+            "evidence_turns": s.evidence_turns,
+            "unshared_turns": s.unshared_turns,
+            "unshared_recall": None
+            if s.unshared_recall is None
+            else {str(k): round(v, 4) for k, v in s.unshared_recall.items()},
         }
 
     return {
@@ -332,6 +430,7 @@ def report_json(report: RetrievalReport) -> dict[str, Any]:
                 "question": r.question,
                 "category": r.category,
                 "evidence": list(r.evidence),
+                "unshared": list(r.outcome.unshared),
                 "ranked": list(r.ranked),
                 "recall": {str(k): round(recall_at(r.ranked, r.evidence, k), 4) for k in report.ks},
             }

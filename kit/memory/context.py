@@ -109,13 +109,21 @@ def _day_hit_text(day: Day, words: re.Pattern[str] | None, lines: int = 2) -> st
 
 def _hit_line(hit: Hit, tz: tzinfo, words: re.Pattern[str] | None) -> str:
     if hit.fact is not None:
-        return _fact_line(hit.fact)
+        return _fact_line(hit.fact) + _repeats(hit, tz)
     if hit.day is not None:
         text = _day_hit_text(hit.day, words)
         return f"- {hit.day.day.isoformat()} (day summary): {neutralise(text, inline=True)}"
     local = hit.at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
     who = hit.message.speaker or hit.message.role if hit.message else ""
-    return f"- {local} {neutralise(who, inline=True)}: {neutralise(hit.text, inline=True)}"
+    line = f"- {local} {neutralise(who, inline=True)}: {neutralise(hit.text, inline=True)}"
+    return line + _repeats(hit, tz)
+
+
+def _repeats(hit: Hit, tz: tzinfo) -> str:
+    """How often an identical line was said, and when last (search merged them)."""
+    if hit.repeats <= 1 or hit.latest is None:
+        return ""
+    return f" (said {hit.repeats}×, the last on {hit.latest.astimezone(tz).strftime('%Y-%m-%d')})"
 
 
 def _why(hit: Hit) -> str:
@@ -342,6 +350,8 @@ class ContextBuilder:
             + sum(i.tokens + 1 for _, i in days)
             + sum(i.tokens + 1 for _, i in relevant)
         )
+        # A strong vector hit (its meaning stands out, whatever its words) is cut last.
+        relevant.sort(key=lambda x: (not x[0].strong, -x[0].score))
         while used > budget and (relevant or days or core):
             if relevant:
                 item = relevant.pop()[1]

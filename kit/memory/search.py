@@ -2,18 +2,22 @@
 
 Per layer (facts, days, messages): cosine candidates above the threshold and FTS5 (BM25)
 candidates are fused. The default fusion adds the two scores, each divided by the best of its
-ranking, so 1.0 means "best in both" and 0.5 "best in one"; reciprocal-rank fusion is the
-alternative (`fusion="rrf"`). A message also scores a little of its neighbours' relevance
-(the turn before it and the one after, in its conversation): in a conversation the answer
-often sits in a reply that does not repeat the question's words (and a message's lexical
-unit holds the words of the one before it, m010). The fused relevance is multiplied by the
-item's confidence weight and by how it fits what the query says besides its words
-(`_fit`: who it names, which days, whether it asks when; kit/memory/query.py), plus a recency
-boost (up to +0.1, fading over 7 days) and a small boost for facts that get used a lot. The
-top `k` per layer survive. A fourth layer, sections of the owner's notes (kind "note"), is
-searched the same way when asked for (`search_memory`, `kit search`); a turn's context does
-not retrieve from it. Measured choices (LoCoMo, `kit eval retrieval`, with
-leave-one-conversation-out) are in the README.
+ranking, the vector share weighted twice the lexical one: 1.0 means "best in both", 2/3 "best
+by meaning", 1/3 "best by words"; reciprocal-rank fusion is the alternative (`fusion="rrf"`).
+A message also scores a little of its neighbours' relevance (the turn before it and the one
+after, in its conversation): in a conversation the answer often sits in a reply that does not
+repeat the question's words (and a message's lexical unit holds the words of the one before
+it, m010). A named speaker's name is not a word to match in messages (every one of theirs
+carries it). The fused relevance is multiplied by the item's confidence weight, by how it
+fits what the query says besides its words (`_fit`: who it names, which days, whether it
+asks when; kit/memory/query.py) and whether it names an instance of a kind of thing the
+query names (kit/memory/instances.py), plus a recency boost (up to +0.1, fading over 7 days)
+and a small boost for facts that get used a lot. Identical messages are one hit, with their
+count and newest time (kit/memory/fusion.py). The top `k` per layer survive. A fourth layer,
+sections of the owner's notes (kind "note"), is searched the same way when asked for
+(`search_memory`, `kit search`); a turn's context does not retrieve from it. Measured choices
+(LoCoMo and a paraphrase set, `kit eval retrieval`, with a rotated hold-out) are in the
+README.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from time import perf_counter
@@ -31,8 +35,19 @@ from kit.embed.base import Vectors
 from kit.memory.dates import mentions_time
 from kit.memory.days import Day, Days
 from kit.memory.facts import Fact, Facts
+from kit.memory.fusion import (
+    above_floor,
+    lift,
+    merge_repeats,
+    spread_over_days,
+    strong_hits,
+    with_neighbours,
+    without_names,
+)
+from kit.memory.instances import KindOfThing, kinds_named, names_an_instance
 from kit.memory.lexical import LexicalSearch
 from kit.memory.links import ConversationLinks, Links
+from kit.memory.lists import asks_for_many
 from kit.memory.liveness import LiveFacts
 from kit.memory.messages import Message, Messages
 from kit.memory.query import DatesAsWords, Query, named_speakers, understand
@@ -45,7 +60,10 @@ from kit.notes.store import NoteChunk, Notes
 class RankingParams:
     threshold: float = 0.3
     rrf_k: int = 60
-    vector_weight: float = 1.0
+    # Meaning counts twice what the words do: with equal shares a turn sharing one incidental
+    # word with the question ("home", "kids") outranked the turn that answers it in other
+    # words. Chosen by the rotated hold-out on LoCoMo's questions and paraphrases (README).
+    vector_weight: float = 2.0
     lexical_weight: float = 1.0
     recency_boost: float = 0.1
     recency_days: float = 7.0
@@ -56,6 +74,40 @@ class RankingParams:
     # rows with only common ones, are ranked lexically (kit/memory/lexical.py). 0: no limit.
     common_rows: int = 2000
     fusion: Literal["score", "rrf"] = "score"
+    # Score fusion measures a vector score from this quantile of the layer's candidates'
+    # scores up to the best (None: from zero). Cosines crowd a narrow band (0.35-0.6), so
+    # divided by the best alone every candidate took half the vector share and the words
+    # decided; measured from the crowd, a cosine far above it counts as much as a rare word.
+    # Not chosen by the rotated hold-out: off.
+    vector_floor: float | None = None
+    # The lexical share is BM25 divided by the best match's, or by this much when the best
+    # is weaker (0: always by the best). BM25 weighs a word by how rare it is (FTS5 gives a
+    # word in half the rows nothing), so a best match made only of common words ("Mel",
+    # "kids") no longer counts as if it were certain. Off: BM25's size depends on how many
+    # rows there are (a word in one row of ten scores 1.8, of 600 rows 6.0), so a constant
+    # that fits a 600-turn conversation silences the words of a new archive.
+    lexical_reference: float = 0.0
+    # A strong vector hit: a cosine at least this many standard deviations above the mean
+    # of the layer's vector candidates (None: off). At most `strong_hits` of them per layer
+    # are lifted, when fusion left them lower, to rank `strong_within` of their layer: the
+    # words may share nothing with the question, the meaning stands out from the crowd.
+    # The context's budget cuts them last (kit/memory/context.py). Off: with meaning
+    # weighted twice, the hold-out found nothing left for it to lift.
+    # Whether a named speaker's name is also a word to match in their messages. Every
+    # message of a speaker carries the name (its speaker column) and so do many of the
+    # other's ("Thanks, Ana!"): as a word it lifts all of them over the ones about the
+    # question's topic; who is named is weighed by `other_speaker_weight` instead.
+    speaker_names_as_words: bool = False
+    # A question naming a kind of thing ("which country", "what pets"): items that name an
+    # instance of it ("Sweden", "my guinea pig") count this share more (kit/memory/instances.py).
+    instance_weight: float = 0.5
+    # A question asking for many things (kit/memory/lists.py): each message counts this
+    # share less for every better-ranked one from the same day, so the places go to more of
+    # the items asked for (0: off). Off: measured, it moved neither question set.
+    list_spread: float = 0.0
+    strong_z: float | None = None
+    strong_hits: int = 3
+    strong_within: int = 10
     # Share of the previous / next message's relevance a message adds to its own.
     previous_weight: float = 0.3
     next_weight: float = 0.15
@@ -90,6 +142,11 @@ class Hit:
     day: Day | None = None
     message: Message | None = None
     note: NoteChunk | None = None  # a section of one of the owner's notes
+    strong: bool = False  # its cosine stands out from the layer's (RankingParams.strong_z)
+    # Identical lines (the same words from the same speaker, or the same fact) are one hit:
+    # the best-ranked one, with how many there were and when the newest was said.
+    repeats: int = 1
+    latest: datetime | None = None  # the newest of the repeats (None: no repeats)
 
 
 @dataclass(frozen=True)
@@ -177,13 +234,18 @@ class MemorySearch:
         # What the query says besides its words; the speakers it may name are read while
         # the lexical searches run (only the ranking after them needs them).
         plan = understand(query, now.astimezone(self._tz).date(), ())
+        things = kinds_named(query) if self.params.instance_weight else ()
+        many = bool(self.params.list_spread) and asks_for_many(query)
         named = Soon(self._named(plan, links)) if links is not None else None
         ready = Ready(query_vector, embedding, shown, links, plan, named)
         try:
             # The layers are independent: searched at once (the database has several
             # readers, SQLite and numpy work outside the GIL): a turn waits for the slowest.
             layers = await asyncio.gather(
-                *(self._layer(user_id, kind, ready, now, k, exclude_message_ids) for kind in kinds)
+                *(
+                    self._layer(user_id, kind, ready, now, k, exclude_message_ids, things, many)
+                    for kind in kinds
+                )
             )
             vector, embed_ms = await ready.vector()
         finally:
@@ -210,6 +272,8 @@ class MemorySearch:
         now: datetime,
         k: int,
         exclude: frozenset[int],
+        things: tuple[KindOfThing, ...] = (),
+        many: bool = False,
     ) -> list[Hit]:
         p = self.params
         skip = exclude if kind == "message" else frozenset()
@@ -224,13 +288,16 @@ class MemorySearch:
                 user_id, kind, query_vector, p.candidates, p.threshold, skip=skip
             )
 
+        words = ready.plan.words(p.dates_as_words)
+        if kind == "message" and not p.speaker_names_as_words:
+            words = without_names(words, (await ready.named_plan()).speakers)
         # The two rankings at once: numpy / the graph and SQLite both work outside the GIL.
         vector_hits, lexical_hits = await asyncio.gather(
             vector_ranking(),
             self._lexical.search(
                 user_id,
                 kind,
-                ready.plan.words(p.dates_as_words),
+                words,
                 p.candidates,
                 now=now,
                 skip=skip,
@@ -246,15 +313,20 @@ class MemorySearch:
             pool = list(dict.fromkeys([*vector, *lexical]))
             gap = timedelta(hours=p.session_gap_hours) if p.session_gap_hours > 0 else None
             links = (await ready.conversation_links()).neighbours(pool, now, within=gap)
-            vector, lexical = _with_neighbours(links, vector, lexical, skip, p)
+            vector, lexical = with_neighbours(
+                links, vector, lexical, skip, p.previous_weight, p.next_weight
+            )
         fused = self._fuse(vector, lexical)
         plan = await ready.named_plan()
-        ids = self._worth_loading(fused, k, self._fit_range(plan, kind))
+        strong = strong_hits(vector_hits, p.strong_z, p.strong_hits)
+        spread = self._fit_range(plan, kind) * (1 + p.instance_weight if things else 1.0)
+        ids = self._worth_loading(fused, k, spread)
+        ids += [i for i in strong if i not in ids and i in fused]
         # Scored first, and only the top k made into hits.
         scored = sorted(
             (
                 (
-                    fused[item.id] * weight * self._fit(plan, item)
+                    fused[item.id] * weight * self._fit(plan, item) * self._names(things, text)
                     + self._recency(at, now)
                     + bonus,
                     item,
@@ -266,6 +338,11 @@ class MemorySearch:
             ),
             key=lambda s: -s[0],
         )
+        if many and kind == "message":
+            scored = spread_over_days(scored, p.list_spread)
+        if strong:
+            scored = lift(scored, strong, p.strong_within)
+        scored, repeats = merge_repeats(scored)
         return [
             Hit(
                 kind=kind,
@@ -281,6 +358,9 @@ class MemorySearch:
                 day=item if isinstance(item, Day) else None,
                 message=item if isinstance(item, Message) else None,
                 note=item if isinstance(item, NoteChunk) else None,
+                strong=item.id in strong,
+                repeats=repeats[item.id][0] if item.id in repeats else 1,
+                latest=repeats[item.id][1] if item.id in repeats else None,
             )
             for score, item, text, at, ref in scored[:k]
         ]
@@ -328,6 +408,12 @@ class MemorySearch:
             factor *= 1 + p.date_weight
         return factor
 
+    def _names(self, things: tuple[KindOfThing, ...], text: str) -> float:
+        """More weight for an item naming an instance of a kind of thing the query names."""
+        if things and names_an_instance(text, things):
+            return 1 + self.params.instance_weight
+        return 1.0
+
     async def _live_fact_vectors(
         self, user_id: str, query_vector: Vectors, now: datetime, ready: Ready
     ) -> list[tuple[int, float]]:
@@ -357,8 +443,12 @@ class MemorySearch:
             if p.fusion == "rrf":
                 ranked = sorted(scores, key=lambda i: -scores[i])
                 parts = {i: (p.rrf_k + 1) / (p.rrf_k + rank) for rank, i in enumerate(ranked, 1)}
+            elif scores is vector and p.vector_floor is not None:
+                parts = above_floor(scores, p.vector_floor)
             else:
                 best = max(scores.values())
+                if scores is lexical:
+                    best = max(best, p.lexical_reference)
                 parts = {i: s / best for i, s in scores.items()}
             for item, part in parts.items():
                 fused[item] = fused.get(item, 0.0) + weight * part / weights
@@ -409,33 +499,6 @@ class MemorySearch:
             for m in await self._messages.get_many(user_id, ids)
             if m.at <= now
         ]
-
-
-def _with_neighbours(
-    links: Mapping[int, tuple[int | None, int | None]],
-    vector: dict[int, float],
-    lexical: dict[int, float],
-    skip: Collection[int],
-    p: RankingParams,
-) -> tuple[dict[int, float], dict[int, float]]:
-    """Both rankings' scores with a share of each candidate's neighbours' scores mixed
-    in: in a conversation the answer often sits in a reply that does not repeat the
-    question's words. (Neighbours that are not candidates themselves are not added:
-    measured, that bought nothing.)"""
-
-    def mixed(scores: dict[int, float]) -> dict[int, float]:
-        out: dict[int, float] = {}
-        for item, (before, after) in links.items():
-            total = scores.get(item, 0.0)
-            if before is not None and before not in skip:
-                total += p.previous_weight * scores.get(before, 0.0)
-            if after is not None and after not in skip:
-                total += p.next_weight * scores.get(after, 0.0)
-            if total > 0:
-                out[item] = total
-        return out
-
-    return mixed(vector), mixed(lexical)
 
 
 def _end_of(day: Day) -> datetime:

@@ -43,7 +43,13 @@ async def test_known_answers_give_known_recall(settings: Settings) -> None:
     assert report.turns == 8 and report.samples == 2
     assert overall.tokens[1] <= overall.tokens[50]
     assert overall.seconds_p50 > 0
+    # evidence sharing no content word with its question: "Which orchestra?" -> D2:3, and
+    # the marathon's reply D1:2 ("Good luck with the training"), found only by k=50
+    assert (overall.evidence_turns, overall.unshared_turns) == (4, 2)
+    assert overall.unshared_recall == {1: 0.0, 50: 0.5}
+    assert by_question["Which orchestra?"].outcome.unshared == ("D2:3",)
     text = format_report(report)
+    assert "sharing no content word" in text
     assert "3 questions" in text and text.splitlines()[2].startswith("all")
     # per conversation too: a gain only one conversation shows is visible
     assert list(report.conversations) == ["tiny-1", "tiny-2"]
@@ -52,6 +58,8 @@ async def test_known_answers_give_known_recall(settings: Settings) -> None:
     data = report_json(report)
     assert data["summary"]["all"]["recall"]["1"] == pytest.approx(0.5, abs=1e-4)
     assert data["questions"][0]["ranked"][0] == "D1:1"
+    assert data["summary"]["all"]["unshared_turns"] == 2
+    assert data["questions"][1]["unshared"] == ["D2:3"]
 
 
 @pytest.mark.stores

@@ -157,3 +157,52 @@ async def test_turns_of_another_sitting_are_not_neighbours(kit: Kit) -> None:
     }
     unbounded = await s.messages.neighbours("owner", ids, NOW)
     assert unbounded[soon.id] == (first.id, days_later.id)
+
+
+async def test_a_question_naming_a_kind_of_thing_weighs_up_turns_naming_one(kit: Kit) -> None:
+    """ "Which country…" reaches "…Sweden": the instance counts `instance_weight` more."""
+    day = datetime(2023, 5, 8, 10, tzinfo=UTC)
+    sweden = "we talked about where I grew up: Sweden"
+    seaside = "we talked about where I grew up: the seaside"
+    await load(kit, ("Ana", sweden, day), ("Ana", seaside, day + timedelta(hours=1)))
+    query = "Which country did Ana grow up in, as we talked about?"
+    tune(kit, instance_weight=0.0)
+    even = await scores(kit, query)
+    tune(kit, instance_weight=0.5)
+    weighed = await scores(kit, query)
+    assert weighed[f"Ana: {sweden}"] == pytest.approx(1.5 * even[f"Ana: {sweden}"])
+    assert weighed[f"Ana: {seaside}"] == pytest.approx(even[f"Ana: {seaside}"])
+    # a question naming no kind of thing weighs nobody up
+    plain = "Where did Ana grow up, as we talked about?"
+    assert await scores(kit, plain) == pytest.approx(await _with(kit, plain, instance_weight=0.0))
+
+
+async def test_a_question_asking_for_many_things_spreads_its_places_over_days(kit: Kit) -> None:
+    """The best turns of a list question crowd one day; with `list_spread` each counts less
+    for every better one from its day, and the other day's item moves up."""
+    may, june = datetime(2023, 5, 8, 10, tzinfo=UTC), datetime(2023, 6, 9, 10, tzinfo=UTC)
+    await load(
+        kit,
+        ("Jon", "which cities has Jon visited on a city trip: Rome", may),
+        ("Jon", "cities Jon visited on a city trip, Rome again", may + timedelta(minutes=1)),
+        ("Jon", "Jon visited cities on a city trip, so tired", may + timedelta(minutes=2)),
+        ("Jon", "a city trip to Paris", june),
+    )
+    query = "Which cities has Jon visited on a city trip?"
+    # by meaning alone (the same cosines on every store), neighbours aside
+    plain = {
+        "previous_weight": 0.0,
+        "next_weight": 0.0,
+        "lexical_weight": 0.0,
+        "instance_weight": 0.0,
+    }
+    tune(kit, list_spread=0.0, **plain)
+    before = list(await scores(kit, query))
+    tune(kit, list_spread=0.5, **plain)
+    after = list(await scores(kit, query))
+    paris = "Jon: a city trip to Paris"
+    assert before.index(paris) == 3, before
+    assert after.index(paris) == 1, after  # after May's best, before its second
+    # a question for one thing is ranked as before
+    one = "What did Jon say about the city trip to Paris?"
+    assert await scores(kit, one) == pytest.approx(await _with(kit, one, list_spread=0.0, **plain))

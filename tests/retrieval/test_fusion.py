@@ -9,7 +9,11 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.memory.messages import Conversation
+from kit.config import Settings
+from kit.embed.hashing import HashingEmbedder
+from kit.llm.fake import FakeLLM
+from kit.memory.messages import Conversation, NewMessage
+from tests.conftest import with_memory
 
 pytestmark = pytest.mark.stores
 
@@ -45,7 +49,8 @@ async def test_a_reply_to_a_relevant_turn_outranks_the_same_words_elsewhere(
     here = await messages.conversation("owner", "local", "a")
     # the unrelated copy comes first, so an id tie-break would favour it
     (_, other) = await say(kit, elsewhere, "lunch was fine today", "which colour was the paddle")
-    (_, reply) = await say(kit, here, "my kayak paddle snapped", "which colour was the paddle")
+    # the same words, not the same line (identical lines are one hit: see below)
+    (_, reply) = await say(kit, here, "my kayak paddle snapped", "Which colour was the paddle?")
     await kit.settle()
     hits = await kit.search("kayak paddle colour", kinds=("message",), now=clock.now() + LATER)
     order = [h.id for h in hits]
@@ -66,7 +71,7 @@ async def test_without_neighbour_weights_identical_turns_score_the_same(
     elsewhere = await s.messages.conversation("owner", "local", "b")
     here = await s.messages.conversation("owner", "local", "a")
     (_, other) = await say(kit, elsewhere, "lunch was fine today", "which colour was the paddle")
-    (_, reply) = await say(kit, here, "my kayak paddle snapped", "which colour was the paddle")
+    (_, reply) = await say(kit, here, "my kayak paddle snapped", "Which colour was the paddle?")
     await kit.settle()
     hits = {
         h.id: h
@@ -126,3 +131,179 @@ async def test_many_dead_facts_above_a_live_one_cost_it_neither_rank_nor_slot(
     await kit.settle()
     hits = await kit.search("kayak paddle", kinds=("fact",), now=clock.now() + LATER)
     assert [(h.id, h.vector_rank, h.lexical_rank) for h in hits] == [(live.id, 1, 1)]
+
+
+async def test_identical_lines_are_one_hit_with_their_count_and_newest_time(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """An echoed reply said ten times took ten of the places (issue 21): now it is one hit,
+    and the places go to the other lines."""
+    s = kit.services
+    conv = await s.messages.conversation("owner", "local", "a")
+    echo = "Sure, the kayak paddle is in the shed"
+    said = [
+        await s.messages.add(conv, "assistant", echo, at=clock.now() + timedelta(minutes=m))
+        for m in range(10)
+    ]
+    others = [(await s.messages.add(conv, "user", f"kayak paddle note {n}")).id for n in range(4)]
+    await kit.settle()
+    hits = await kit.search("kayak paddle shed", kinds=("message",), now=clock.now() + LATER, k=5)
+    echoes = [h for h in hits if h.text == echo]
+    assert len(echoes) == 1
+    assert echoes[0].repeats == 10 and echoes[0].latest == said[-1].at
+    assert {h.id for h in hits if h.text != echo} == set(others)
+    # the context shows it once, with its count and the day it was last said
+    sandwich = await kit.context("kayak paddle shed", at=clock.now() + LATER)
+    text = "\n".join(block.text for block in sandwich.system)
+    assert text.count(echo) == 1
+    assert f"(said 10×, the last on {said[-1].at.date().isoformat()})" in text
+
+
+async def test_a_weak_best_lexical_match_no_longer_counts_as_certain(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """The lexical share is BM25 over the best match's, or over `lexical_reference` when
+    the best is weaker: a match on common words alone stays small."""
+    s = kit.services
+    s.search.params = dataclasses.replace(s.search.params, threshold=1.1)  # words alone
+    fact = await kit.remember("kayak", category="entities", confidence=1.0)
+    await kit.settle()
+    (alone,) = await kit.search("kayak", kinds=("fact",), now=clock.now() + LATER)
+    p = s.search.params
+    lexical_share = p.lexical_weight / (p.vector_weight + p.lexical_weight)
+    assert alone.id == fact.id and alone.score == pytest.approx(lexical_share)  # words alone
+    s.search.params = dataclasses.replace(s.search.params, lexical_reference=1e6)
+    (weak,) = await kit.search("kayak", kinds=("fact",), now=clock.now() + LATER)
+    assert 0 < weak.score < 0.001
+
+
+async def test_a_named_speakers_name_need_not_be_a_word_to_match(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """Every message of Ana carries her name: as a word it lifted all of them over the one
+    about the question's topic. With `speaker_names_as_words` off, the topic decides."""
+    s = kit.services
+    s.search.params = dataclasses.replace(
+        s.search.params,
+        threshold=1.1,
+        previous_weight=0.0,
+        next_weight=0.0,
+        other_speaker_weight=0.4,
+        speaker_names_as_words=True,  # as before (the default is now off)
+    )
+    now = clock.now()
+    await kit.import_messages(
+        [NewMessage("user", f"Ana here, lunch {n}", now, "Ana") for n in range(2)]
+        + [NewMessage("user", f"Cy here, weather {n}", now, "Cy") for n in range(6)]
+        + [NewMessage("user", "the kayak trip was fun", now, "Ben")],
+    )
+    await kit.settle()
+    query = "What did Ana say about the kayak?"
+    named = await kit.search(query, kinds=("message",), now=now + LATER, k=3)
+    assert named[0].message is not None and named[0].message.speaker == "Ana"  # her name wins
+    s.search.params = dataclasses.replace(s.search.params, speaker_names_as_words=False)
+    (topic,) = await kit.search(query, kinds=("message",), now=now + LATER, k=3)
+    assert topic.text == "the kayak trip was fun"  # Ana's own turns share no other word
+
+
+async def test_a_strong_vector_hit_survives_fusion_without_a_shared_word(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """A cosine far above the layer's candidates is lifted into the first `strong_within`
+    places even when thirty lexical matches outrank it, and is marked strong."""
+    s = kit.services
+    s.search.params = dataclasses.replace(
+        s.search.params,
+        previous_weight=0.0,
+        next_weight=0.0,
+        strong_within=5,
+        vector_weight=1.0,  # equal shares: the words outrank the meaning here
+    )
+    conv = await s.messages.conversation("owner", "local", "a")
+    # shares the query's stopwords (the hashing embedder sees them), none of its words
+    meant = await s.messages.add(conv, "user", "what did you do with them all after that")
+    for n in range(30):
+        await s.messages.add(conv, "user", f"kayak log {n}: what a day")
+    await kit.settle()
+    query = "what did you do with them all after that kayak"
+    later = clock.now() + LATER
+    before = [h.id for h in await kit.search(query, kinds=("message",), now=later, k=10)]
+    assert meant.id not in before  # fusion alone: half the weight, below every word match
+    s.search.params = dataclasses.replace(s.search.params, strong_z=2.0)
+    hits = await kit.search(query, kinds=("message",), now=later, k=10)
+    (strong,) = [h for h in hits if h.strong]
+    assert strong.id == meant.id and [h.id for h in hits].index(meant.id) < 5
+    assert strong.lexical_rank is None
+
+
+async def test_by_default_meaning_outranks_one_incidental_shared_word(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """With the vector share twice the lexical one, the turn closest in meaning (here: the
+    hashing embedder's shared stopwords) outranks a turn sharing one word of the question;
+    with equal shares (before) the word won."""
+    s = kit.services
+    s.search.params = dataclasses.replace(s.search.params, previous_weight=0.0, next_weight=0.0)
+    conv = await s.messages.conversation("owner", "local", "a")
+    meant = await s.messages.add(conv, "user", "what did you do with them all after that")
+    word = await s.messages.add(conv, "user", "kayak")
+    await kit.settle()
+    query = "what did you do with them all after that kayak"
+    later = clock.now() + LATER
+    first, *_ = await kit.search(query, kinds=("message",), now=later)
+    assert first.id == meant.id
+    s.search.params = dataclasses.replace(s.search.params, vector_weight=1.0)
+    first, *_ = await kit.search(query, kinds=("message",), now=later)
+    assert first.id == word.id
+
+
+async def test_the_context_budget_cuts_a_strong_vector_hit_last(
+    settings: Settings, clock: FakeClock
+) -> None:
+    """Over budget, the least relevant retrieved items go first, but a strong vector hit
+    (its meaning stands out, whatever its words) only after every other one."""
+    tight = with_memory(settings, context_budget_tokens=165)
+    async with Kit.open(
+        settings=tight, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock, background=False
+    ) as kit:
+        s = kit.services
+        s.search.params = dataclasses.replace(
+            s.search.params,
+            previous_weight=0.0,
+            next_weight=0.0,
+            vector_weight=1.0,
+            strong_z=2.0,
+            strong_within=5,
+        )
+        conv = await s.messages.conversation("owner", "local", "a")
+        meant = "what did you do with them all after that"
+        await s.messages.add(conv, "user", meant)
+        for n in range(30):
+            await s.messages.add(conv, "user", f"kayak log {n}: what a day")
+        await kit.settle()
+        query = "what did you do with them all after that kayak"
+        plan = await kit.context(query, at=clock.now() + LATER)
+    kept = [h for h in plan.relevant if h.kind == "message"]
+    assert plan.trimmed > 0 and len(kept) < 5  # the budget cut most of the fifteen
+    assert meant in [h.text for h in kept]  # ranked fifth, it outlived the four above it
+    assert [h.text for h in kept if h.strong] == [meant]
+
+
+async def test_a_vector_floor_measures_cosines_from_the_crowd_not_from_zero(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """`vector_floor` (off by default): a vector score counts from that quantile of the
+    layer's candidates up to the best, so the weakest candidate's vector share is zero."""
+    s = kit.services
+    s.search.params = dataclasses.replace(s.search.params, threshold=0.0, lexical_weight=0.0)
+    await kit.remember("kayak paddle shed", category="entities", confidence=1.0)
+    await kit.remember("kayak paddle", category="entities", confidence=1.0)
+    await kit.remember("kayak", category="entities", confidence=1.0)
+    await kit.settle()
+    query = "kayak paddle shed"
+    plain = [h.score for h in await kit.search(query, kinds=("fact",), now=clock.now() + LATER)]
+    assert plain[0] == pytest.approx(1.0) and plain[-1] > 0.4  # cosine over the best's
+    s.search.params = dataclasses.replace(s.search.params, vector_floor=0.0)
+    floored = [h.score for h in await kit.search(query, kinds=("fact",), now=clock.now() + LATER)]
+    assert floored[0] == pytest.approx(1.0) and floored[-1] == pytest.approx(0.0)
+    assert plain[1] > floored[1] > 0.0
