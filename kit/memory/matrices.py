@@ -26,7 +26,6 @@ from collections.abc import Collection, Sequence
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
 
 import numpy as np
 
@@ -88,23 +87,8 @@ class MatrixVectors:
             self.load.done.set()
             return
         began = time.perf_counter()
-        model, dim = self.embedder.model_id, self.embedder.dim
         try:
-            counts = await self._db.fetchall(
-                "SELECT user_id, kind, COUNT(*) FROM embeddings WHERE model_id = ?"
-                " GROUP BY user_id, kind",
-                (model,),
-            )
-            order: dict[str, int] = {kind: i for i, kind in enumerate((*KINDS, NOTES))}
-            for user_id, kind, count in sorted(
-                ((str(r[0]), str(r[1]), int(r[2])) for r in counts if str(r[1]) in order),
-                key=lambda r: (order[r[1]], r[0]),
-            ):
-                key = (user_id, cast(Kind, kind))
-                if key not in self._matrices:
-                    self._matrices[key] = Matrix(dim, capacity=count)
-                    self._loading.add(key)
-                    self.load.total += count
+            await self._register()
             self.load.started.set()
             for key in [k for k in self._matrices if k in self._loading]:
                 await self._fill(key, self._matrices[key])
@@ -119,6 +103,29 @@ class MatrixVectors:
             self.load.started.set()
             self.load.done.set()
         log.info("vectors loaded: %d in %.1f s", self.load.loaded, self.load.seconds)
+
+    async def _register(self) -> None:
+        """A matrix for every layer of every user with vectors, empty until filled. Under
+        the writing lock: a batch backfill commits later reaches them through `stored`."""
+        assert self.embedder is not None
+        model, dim = self.embedder.model_id, self.embedder.dim
+        async with self._lock:
+            counts = await self._db.fetchall(
+                "SELECT user_id, kind, COUNT(*) FROM embeddings WHERE model_id = ?"
+                " GROUP BY user_id, kind",
+                (model,),
+            )
+            found = {(str(r[0]), str(r[1])): int(r[2]) for r in counts}
+            for user_id in sorted({user for user, _ in found}):
+                for kind in (*KINDS, NOTES):  # the order they load in: facts first
+                    key = (user_id, kind)
+                    count = found.get(key, 0)
+                    if key in self._matrices:
+                        continue
+                    self._matrices[key] = Matrix(dim, capacity=count)
+                    if count:
+                        self._loading.add(key)
+                        self.load.total += count
 
     async def _fill(self, key: tuple[str, Kind], matrix: Matrix, *, held: bool = False) -> None:
         """Read a matrix's rows in id order (the order backfill appends in, so a saved graph
