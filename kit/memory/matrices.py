@@ -38,7 +38,7 @@ from kit.memory.vectors import KINDS, NOTES, Kind, digest
 
 log = logging.getLogger(__name__)
 
-LOAD_CHUNK = 4096  # rows read (and held as BLOBs) at a time while a matrix loads
+LOAD_CHUNK = 256  # rows read at a time while a matrix loads (bigger chunks leave heap behind)
 
 
 @dataclass

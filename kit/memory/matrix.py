@@ -17,13 +17,16 @@ exactly up to `ANN_MIN_ROWS`, far above any one owner's three years of chat.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
 
 import numkong
 import numpy as np
 import numpy.typing as npt
 
 from kit.embed.base import Vectors
-from kit.memory.ann import Ann
+
+if TYPE_CHECKING:
+    from kit.memory.ann import Ann  # usearch: imported only when a graph is built or loaded
 
 # Below this many rows a layer is scanned exactly (an int8 scan of 500k rows takes ~15 ms of
 # one core); above it a graph finds the candidates, at the recall the README measures.
@@ -123,6 +126,8 @@ class Matrix:
 
     def build_ann(self) -> None:
         """Build or extend the graph (blocking: runs in a worker thread)."""
+        from kit.memory.ann import Ann
+
         size = self.size
         if self.ann is None or len(self._changed) > ANN_MAX_TAIL:
             self._changed = frozenset()  # rows changed from here on are caught again
