@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import tempfile
 import time
 from pathlib import Path
@@ -105,7 +104,7 @@ async def measure(size: int, days: int, count: int, real: Embedder | None) -> li
                         "search_memory", {"query": query}, user_id=user, now=NOW, message_id=0
                     )
                 assert not outcome.is_error, outcome.content
-            agreement = await lexical_agreement(kit, count)
+            agreement = await sandwich_real.lexical_agreement(kit, queries(count, seed=14))
             # A restart: the vectors read from the database again, in the background.
             s.vectors.store.forget_cache(saved=False)
             began = time.perf_counter()
@@ -143,31 +142,6 @@ async def measure(size: int, days: int, count: int, real: Embedder | None) -> li
         note = "tie-aware, vs no common-word bound"
         rows.append(Row(name, f"top-15 {kind}s as unbounded lexical", value, "", note))
     return rows
-
-
-async def lexical_agreement(kit: Kit, count: int) -> dict[str, float]:
-    """Share of each layer's top 15 whose score reaches the 15th score of the same search
-    with lexical search unbounded (`common_rows` 0: every matching row scored)."""
-    search = kit.services.search
-    bounded = search.params
-    user = kit.services.settings.owner.user_id
-    found: dict[str, int] = {}
-    total: dict[str, int] = {}
-    for query in queries(count, seed=14):
-        search.params = dataclasses.replace(bounded, common_rows=0)
-        full = await search.search(user, query, now=NOW, k=15)
-        search.params = bounded
-        fast = await search.search(user, query, now=NOW, k=15)
-        for kind in ("fact", "day", "message"):
-            want = full.of(kind)
-            if not want:
-                continue
-            bar = want[-1].score - 1e-9
-            total[kind] = total.get(kind, 0) + len(want)
-            found[kind] = found.get(kind, 0) + sum(
-                1 for h in fast.of(kind)[: len(want)] if h.score >= bar
-            )
-    return {kind: found[kind] / total[kind] for kind in total}
 
 
 async def run(quick: bool = False) -> list[Row]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import os
 import shutil
@@ -94,12 +95,15 @@ async def measure_real(scale: float, real: Embedder, extra_queries: int) -> list
             build, base = Stopwatch(), Stopwatch()
             build_cpu = base_cpu = 0.0
             contexts: list[set[int]] = []
+            stages: dict[str, list[float]] = {}
             for text in texts:
                 used = time.process_time()
                 with build:
                     sandwich = await s.context.build(user, text, now=NOW, conversation=conv)
                 build_cpu += time.process_time() - used
                 contexts.append({h.id for h in sandwich.relevant if h.kind == "message"})
+                for stage in sandwich.stages:
+                    stages.setdefault(stage.name, []).append(stage.ms)
                 used = time.process_time()
                 with base:
                     vector = (await real.embed([text]))[0]
@@ -107,6 +111,14 @@ async def measure_real(scale: float, real: Embedder, extra_queries: int) -> list
                     top = np.argpartition(-scores, TOP - 1)[:TOP]
                     top[np.argsort(-scores[top])]
                 base_cpu += time.process_time() - used
+            tool = Stopwatch()
+            for text in texts:
+                with tool:
+                    outcome = await s.tools.run(
+                        "search_memory", {"query": text}, user_id=user, now=NOW, message_id=0
+                    )
+                assert not outcome.is_error, outcome.content
+            agreement = await lexical_agreement(kit, texts)
             queries = np.asarray(await real.embed(texts), dtype=np.float32)
             kept, error = await _kept(kit, exact, queries)
             planted = await _planted(kit, exact, queries, meta["planted_ids"], contexts)
@@ -128,6 +140,17 @@ async def measure_real(scale: float, real: Embedder, extra_queries: int) -> list
         Row(name, "CPU per build", build_cpu / count * 1000, "ms", "all threads"),
         Row(name, "CPU per baseline", base_cpu / count * 1000, "ms", "all threads"),
     ]  # fmt: skip
+    rows += [
+        Row(name, f"stage p50: {stage}", p50_p95(laps)[0], "ms") for stage, laps in stages.items()
+    ]
+    t50, t95 = p50_p95(tool.laps)
+    rows += [
+        Row(name, "search_memory p50", t50 * 1000, "ms"),
+        Row(name, "search_memory p95", t95 * 1000, "ms"),
+    ]
+    for kind, value in agreement.items():
+        rows.append(Row(name, f"top-15 {kind}s as unbounded lexical", value, "",
+                        "tie-aware, vs no common-word bound"))  # fmt: skip
     for kind, share in kept.items():
         rows.append(Row(name, f"exact top 15 kept among candidates: {kind}s", share, "",
                         "target >= 0.98; float32 reference, tie-aware"))  # fmt: skip
@@ -145,6 +168,31 @@ async def measure_real(scale: float, real: Embedder, extra_queries: int) -> list
         Row(name, "database on disk", disk / 2**20, "MB", f"{items:,} items"),
     ]  # fmt: skip
     return rows
+
+
+async def lexical_agreement(kit: Kit, texts: list[str]) -> dict[str, float]:
+    """Share of each layer's top 15 whose score reaches the 15th score of the same search
+    with lexical search unbounded (`common_rows` 0: every matching row scored)."""
+    search = kit.services.search
+    bounded = search.params
+    user = kit.services.settings.owner.user_id
+    found: dict[str, int] = {}
+    total: dict[str, int] = {}
+    for text in texts:
+        search.params = dataclasses.replace(bounded, common_rows=0)
+        full = await search.search(user, text, now=NOW, k=TOP)
+        search.params = bounded
+        fast = await search.search(user, text, now=NOW, k=TOP)
+        for kind in KINDS:
+            want = full.of(kind)
+            if not want:
+                continue
+            bar = want[-1].score - 1e-9
+            total[kind] = total.get(kind, 0) + len(want)
+            found[kind] = found.get(kind, 0) + sum(
+                1 for h in fast.of(kind)[: len(want)] if h.score >= bar
+            )
+    return {kind: found[kind] / total[kind] for kind in total}
 
 
 async def _kept(

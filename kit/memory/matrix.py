@@ -194,12 +194,14 @@ class Matrix:
         # Masked before ranking, so excluded items take neither a rank nor a top-k slot.
         if skip:
             scores = np.where(np.isin(ids, _int_array(skip)), -np.inf, scores)
-        k = min(k, len(ids))
+        # Only rows at or above the threshold are ranked (usually a small share of them).
+        above = np.flatnonzero(scores >= threshold)
+        k = min(k, len(above))
         if k == 0:
             return []
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top])]
-        return [(int(ids[i]), float(scores[i])) for i in top if scores[i] >= threshold]
+        top = above[np.argpartition(-scores[above], k - 1)[:k]]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(int(ids[i]), float(scores[i])) for i in top]
 
     def _positions(self, ids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """Row positions of the ids that are still rows."""
