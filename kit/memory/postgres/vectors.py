@@ -25,9 +25,9 @@ from kit.memory.vectors import Kind
 log = logging.getLogger(__name__)
 
 # HNSW candidates explored per search (pgvector's default is 40). Measured on the realistic
-# archive's 87,600 real MiniLM message vectors (README, "Vectors at 100k"): 400 kept 0.93 of
-# the exact top 15 among 200 candidates, 1,000 kept 0.99 (51 ms a search instead of 25, at
-# load average 10); clustered chat needs the wider beam.
+# archive's 87,600 real MiniLM message vectors (bench/pg_levers.py): 400 kept 0.93-0.95 of
+# the exact top 15 among 200 candidates, 1,000 kept 0.99 (36-51 ms a search instead of 19-25,
+# at load average 8-10); clustered chat needs the wider beam.
 EF_SEARCH = 1000
 # A user's layer of this many rows is searched through the HNSW index (the server's exact
 # scan reads every row of it); SQLite scans exactly far beyond (kit/memory/matrix.py).
