@@ -3,8 +3,8 @@
     python bench/run.py [--quick] [--only sandwich tokens startup ...] [--json OUT]
 
 --quick uses small sizes (seconds, for CI); the full run takes several minutes on 2 cores
-(most of it writing 100k facts and messages for the largest sandwich, and on the first run
-embedding 20,000 facts with the real model for curation_context). Numbers only: nothing
+(on the first run also embedding the realistic 100k archive for the sandwich and the daemon,
+~11 minutes, and 20,000 facts for curation_context, both cached after). Numbers only: nothing
 here asserts a speed. Retrieval quality is `kit eval retrieval` (and
 bench/retrieval_ablations.py); other scripts in bench/ measure narrower things on their own.
 """

@@ -2,29 +2,29 @@
 
     python bench/sandwich.py [--quick]
 
-At 1k, 10k and 100k facts (with as many archived messages) plus three years of daily
-summaries (detailed and condensed): the sandwich's build time p50/p95 excluding the LLM, next
-to a baseline measured in the same process and the same loop (one query each, alternating):
-embedding the query with the real model plus a brute-force float32 cosine top-15 over one
-matrix with as many rows as all layers searched. Also the CPU time of both (every thread of
-the process: on a loaded machine wall time mostly measures waiting), the time of each stage,
-the `search_memory` tool's latency, the approximate index's recall@15 against the exact scan,
-how often the bounded lexical search (common words, kit/memory/lexical.py) returns what the
-unbounded one would, and a restart: loading the vectors and adopting the saved graphs.
-Stored items carry hashing vectors (see common.RealQueryCost); the query is embedded by the
-real MiniLM model every time, so its cost is in the numbers.
+Full: the realistic archive with real MiniLM vectors at ~1k, ~10k and ~100k items
+(bench/sandwich_real.py: build p50/p95 against a same-run BLAS baseline, CPU per build, what
+the fast path keeps of the exact float32 top 15 per layer, the planted paraphrase answers).
+
+Quick (CI, seconds): synthetic memory with hashing vectors at 200 and 1k facts (with as many
+archived messages) plus 60 days of summaries; the same build/baseline rows, next to a baseline
+measured in the same process and loop (one query each, alternating): embedding the query with
+the real model plus one BLAS product over a float32 matrix of every stored vector and its
+top 15. Also CPU time, each stage, the `search_memory` tool's latency, how often the bounded
+lexical search (common words, kit/memory/lexical.py) returns what the unbounded one would, and
+a restart: loading the vectors again.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+import sandwich_real
 from common import (
     NOW,
     RealQueryCost,
@@ -42,9 +42,8 @@ from kit.config import ScheduleSettings, Settings
 from kit.embed.base import Embedder
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
-from kit.memory.matrix import Matrix
 
-FULL = {"sizes": (1_000, 10_000, 100_000), "days": 3 * 365, "queries": 60}
+FULL_SCALES = (0.01, 0.1, 1.0)  # of the realistic archive: ~1k, ~10k, ~100k items
 QUICK = {"sizes": (200, 1_000), "days": 60, "queries": 8}
 
 
@@ -72,11 +71,8 @@ async def measure(size: int, days: int, count: int, real: Embedder | None) -> li
             began = time.perf_counter()
             await s.context.build(user, "warm up", now=NOW, conversation=conv)  # loads vectors
             first = time.perf_counter() - began
-            began = time.perf_counter()
-            await s.vectors.index_large()  # what background work does after loading
-            graphs = time.perf_counter() - began
             matrices = {k: m for (u, k), m in s.vectors.store._matrices.items() if u == user}
-            everything = np.vstack([m.rows[: m.size] for m in matrices.values()])
+            everything = np.vstack([m.vectors(slice(0, m.size)) for m in matrices.values()])
             cost.query_time.laps.clear()
             build, base = Stopwatch(), Stopwatch()
             build_cpu = base_cpu = 0.0
@@ -90,7 +86,7 @@ async def measure(size: int, days: int, count: int, real: Embedder | None) -> li
                 used = time.process_time()
                 with base:
                     vector = (await cost.embed([query]))[0]
-                    scores = np.einsum("ij,j->i", everything, vector)
+                    scores = everything @ vector
                     top = np.argpartition(-scores, 15)[:15]
                     top[np.argsort(-scores[top])]
                 base_cpu += time.process_time() - used
@@ -108,13 +104,11 @@ async def measure(size: int, days: int, count: int, real: Embedder | None) -> li
                         "search_memory", {"query": query}, user_id=user, now=NOW, message_id=0
                     )
                 assert not outcome.is_error, outcome.content
-            recall = await ann_recall(matrices, stored, count)
-            agreement = await lexical_agreement(kit, count)
-            # A restart: vectors read from the database again, saved graphs adopted.
+            agreement = await sandwich_real.lexical_agreement(kit, queries(count, seed=14))
+            # A restart: the vectors read from the database again, in the background.
             s.vectors.store.forget_cache(saved=False)
             began = time.perf_counter()
-            await s.search.search(user, "restart", now=NOW, k=1)
-            await s.vectors.index_large()
+            await s.vectors.warm()
             restart = time.perf_counter() - began
     p50, p95 = p50_p95(build.laps)
     b50, b95 = p50_p95(base.laps)
@@ -140,70 +134,23 @@ async def measure(size: int, days: int, count: int, real: Embedder | None) -> li
         Row(name, "search_memory p50", t50 * 1000, "ms"),
         Row(name, "search_memory p95", t95 * 1000, "ms"),
         Row(name, "first build (loads vectors)", first * 1000, "ms"),
-        Row(name, "ANN graphs built (background)", graphs, "s", "not part of any turn"),
-        Row(name, "restart: vectors loaded + graphs adopted", restart, "s", "background"),
+        Row(name, "restart: vectors loaded", restart, "s", "background"),
         Row(name, "memory tokens p50", p50_p95(tokens)[0], "tokens"),
         Row(name, "setup (write + index)", setup, "s", "not part of any turn"),
     ]
-    for kind, value in recall.items():
-        rows.append(Row(name, f"ANN recall@15 vs exact: {kind}s", value, "", "tie-aware"))
     for kind, value in agreement.items():
         note = "tie-aware, vs no common-word bound"
         rows.append(Row(name, f"top-15 {kind}s as unbounded lexical", value, "", note))
     return rows
 
 
-async def lexical_agreement(kit: Kit, count: int) -> dict[str, float]:
-    """Share of each layer's top 15 whose score reaches the 15th score of the same search
-    with lexical search unbounded (`common_rows` 0: every matching row scored)."""
-    search = kit.services.search
-    bounded = search.params
-    user = kit.services.settings.owner.user_id
-    found: dict[str, int] = {}
-    total: dict[str, int] = {}
-    for query in queries(count, seed=14):
-        search.params = dataclasses.replace(bounded, common_rows=0)
-        full = await search.search(user, query, now=NOW, k=15)
-        search.params = bounded
-        fast = await search.search(user, query, now=NOW, k=15)
-        for kind in ("fact", "day", "message"):
-            want = full.of(kind)
-            if not want:
-                continue
-            bar = want[-1].score - 1e-9
-            total[kind] = total.get(kind, 0) + len(want)
-            found[kind] = found.get(kind, 0) + sum(
-                1 for h in fast.of(kind)[: len(want)] if h.score >= bar
-            )
-    return {kind: found[kind] / total[kind] for kind in total}
-
-
-async def ann_recall(
-    matrices: dict[str, Matrix], stored: HashingEmbedder, count: int
-) -> dict[str, float]:
-    """Share of the graph's top 15 that the exact scan ranks in its top 15 (ties count)."""
-    vectors = await stored.embed(queries(count, seed=13))
-    out: dict[str, float] = {}
-    for kind, matrix in matrices.items():
-        if matrix.ann is None:
-            continue
-        rows = matrix.rows[: matrix.size]
-        found = 0
-        for vector in vectors:
-            exact = np.einsum("ij,j->i", rows, vector)
-            bar = np.partition(exact, -15)[-15] - 1e-6
-            hits = matrix.search(vector, 15, -1.0)
-            found += sum(1 for item, _ in hits if exact[matrix._pos[item]] >= bar)
-        out[kind] = found / (15 * len(vectors))
-    return out
-
-
 async def run(quick: bool = False) -> list[Row]:
-    plan = QUICK if quick else FULL
     real = await load_minilm()
+    if not quick and real is not None:
+        return await sandwich_real.run(FULL_SCALES)
     rows: list[Row] = []
-    for size in plan["sizes"]:
-        rows += await measure(size, plan["days"], plan["queries"], real)
+    for size in QUICK["sizes"]:
+        rows += await measure(size, QUICK["days"], QUICK["queries"], real)
     if real is None:
         rows.append(Row("sandwich", "query model", 0, "", "no local MiniLM: query cost missing"))
     return rows

@@ -1,7 +1,8 @@
 """The daemon process: resources on one AsyncExitStack, everything that runs in ONE TaskGroup.
 
 Start-up: lock the data directory, open the log file, open Kit, then run the background
-worker, the control socket and the edge components (scheduler, Telegram) side by side.
+worker, the vector load, the control socket and the edge components (scheduler, Telegram)
+side by side: the daemon is ready once its socket listens, whatever memory holds.
 Shutdown has one path: SIGTERM/SIGINT -> `ShutdownSignals.requested` -> stop the edge
 components and new requests -> in-flight requests get `grace` seconds -> cancel the rest
 (a turn cut short records an interrupted reply; the owner's message was stored first).
@@ -139,6 +140,9 @@ async def _serve(
     async with asyncio.TaskGroup() as group:
         worker = group.create_task(services.background.run(), name="background")
         services.background.notify()  # embeddings a previous run did not get to
+        # Vectors load in the background: a turn before they are in is answered with word
+        # search and the vectors loaded so far (kit/memory/matrices.py says so once).
+        warming = group.create_task(services.vectors.warm(), name="vectors")
         serving = group.create_task(server.run(), name="control-socket")
         edge = [group.create_task(part.run(), name=part.name) for part in parts]
         await server.listening.wait()
@@ -173,6 +177,7 @@ async def _serve(
                 log.error("turns did not stop within %.0f s of being cancelled", STEP_TIMEOUT)
         serving.cancel()
         worker.cancel()
+        warming.cancel()
 
 
 def _first_kit_error(group: BaseExceptionGroup[BaseException]) -> KitError | None:

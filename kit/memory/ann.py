@@ -1,18 +1,20 @@
-"""Approximate nearest neighbours over a big vector matrix: an HNSW graph (usearch, the only
-module importing it). Keys are the items' ids, so callers rescore candidates exactly from their
-own rows and nothing stale is ever returned as a score.
+"""Approximate nearest neighbours over a very big vector matrix: an HNSW graph (usearch, the only
+module importing it; imported only when a matrix reaches `ANN_MIN_ROWS`, kit/memory/matrix.py).
+Keys are the items' ids, so callers score candidates from their own rows and nothing stale is
+ever returned as a score.
 
-A graph is derived state, saved next to the database so a restart does not rebuild it (about
-15 s of CPU per 100k rows): one file per user, layer and model, holding the model id,
-a SHA-256 of the graph and the graph itself (with the vectors it was built from). A file that
-is missing, for another model or dimension, damaged or cut short is not used (`load` says
-None); what it holds is checked against the rows by whoever adopts it (kit/memory/vectors.py).
+A graph is derived state, saved next to the database so a restart does not rebuild it: one
+file per user, layer and model, holding the model id, a SHA-256 of the graph and the graph
+itself (with the vectors it was built from). A file that is missing, for another model or
+dimension, damaged or cut short is not used (`load` says None); what it holds is checked
+against the rows by whoever adopts it (kit/memory/matrices.py).
 
-The graph holds its vectors as int8 (each component of a unit vector to 1/127): measured at
-100k rows, a search asking for 250 candidates takes 0.95 ms instead of 2.4, a graph builds in
-17 s instead of 54 and weighs a quarter, and the exact top 15 is found among the candidates as
-often (0.977 against 0.973 on 10k real MiniLM vectors). Candidates are rescored from the
-float32 rows by the caller, so the quantisation decides only which rows are candidates.
+The graph holds its vectors as int8 (each component of a unit vector to 1/127). Measured on a
+realistic 100k archive of real MiniLM vectors (bench/ann_levers.py, README "Measured memory"),
+a graph keeps only 0.79 of the exact top 15 among 200 candidates (0.80 with float32 vectors,
+0.86-0.92 with M 32 or a beam of 400) and misses most paraphrased outliers: near-duplicate
+chat lines crowd each other's neighbour lists. That is why matrices are scanned exactly up to
+`ANN_MIN_ROWS`; the graph is for layers far bigger than one owner's archive.
 
 Chosen by measuring (README, "Measured memory"): usearch, hnswlib and faiss-cpu find the same
 neighbours at the same speed here; usearch ships wheels for Python 3.11 (hnswlib builds from
@@ -26,6 +28,7 @@ import json
 import logging
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -39,9 +42,10 @@ EXPANSION_ADD = 64
 EXPANSION_SEARCH = 128
 _CHUNK = 512  # rows added per lock hold: a search waits at most one chunk
 _MAGIC = b"kit-ann 2\n"  # 1: float32 graphs (rebuilt once, in the background)
-# A stored int8 component is within 1/127 of the float it was made from: vectors further
-# apart than twice that were changed since the graph took them.
-_QUANTUM = 2 / 127
+# A component the graph stores is within 1/127 of the float it was made from, and one the
+# matrix keeps (kit/memory/matrix.py) within half its row's step (at most 0.5/127): vectors
+# further apart than that, with a margin, were changed since the graph took them.
+_QUANTUM = 3 / 127
 
 
 class Ann:
@@ -59,13 +63,20 @@ class Ann:
         self._lock = threading.Lock()
         self.upto = 0  # matrix rows [0, upto) are in the graph (or known not to be)
 
-    def extend(self, rows: npt.NDArray[np.float32], ids: npt.NDArray[np.int64], upto: int) -> None:
-        """Add rows [self.upto, upto) of `rows`, keyed by `ids` (blocking: a worker thread)."""
+    def extend(
+        self,
+        rows: Callable[[slice], npt.NDArray[np.float32]],
+        ids: npt.NDArray[np.int64],
+        upto: int,
+    ) -> None:
+        """Add rows [self.upto, upto), as `rows(positions)` gives them as floats, keyed by
+        `ids` (blocking: a worker thread)."""
         for start in range(self.upto, upto, _CHUNK):
             end = min(start + _CHUNK, upto)
             keys = ids[start:end].astype(np.uint64)
+            vectors = np.ascontiguousarray(rows(slice(start, end)))
             with self._lock:
-                self._index.add(keys, np.ascontiguousarray(rows[start:end]), threads=1)
+                self._index.add(keys, vectors, threads=1)
                 self.upto = end
 
     def search(self, query: npt.NDArray[np.float32], k: int) -> npt.NDArray[np.int64]:

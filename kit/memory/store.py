@@ -75,6 +75,6 @@ def vector_store(
 
         assert isinstance(db, PostgresDatabase)
         return PgVectors(db, embedder)
-    from kit.memory.vectors import MatrixVectors
+    from kit.memory.matrices import MatrixVectors
 
     return MatrixVectors(db, embedder, graphs)

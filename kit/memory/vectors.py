@@ -3,40 +3,23 @@
 Rows are written without waiting for an embedding; `backfill()` fills in whatever is missing
 or stale (keyed by the source row's content hash and the model id), so the whole index can be
 rebuilt from the source rows at any time. Where vectors are kept and how they are searched is
-the engine's (`VectorStore`): on SQLite, BLOBs searched in memory with numpy, each (user,
-kind) an in-memory matrix, loaded on first search and kept current by backfill (below); on
-PostgreSQL, pgvector columns searched by the server (kit/memory/postgres/vectors.py).
-
-A matrix (kit/memory/matrix.py) of `ANN_MIN_ROWS` or more also gets an HNSW graph
-(kit/memory/ann.py), built and
-extended by background work after backfill, never by a turn: until it exists, and for rows
-added or changed since, the scan is exact. Graph candidates are rescored from the matrix, so
-scores are always exact and a changed row is never ranked by its old vector. Graphs are saved
-beside the database and adopted after a restart instead of rebuilt: every vector the saved
-graph holds is compared with its row, and rows it lacks or holds differently are scanned
-exactly like rows changed since (too many of them, and it is rebuilt). Forgetting deletes the
-user's saved graphs, so no forgotten row's vector stays on disk.
+the engine's (`VectorStore`): on SQLite, float32 BLOBs searched in per-process int8 matrices
+(kit/memory/matrices.py, matrix.py), loaded in the background when the daemon starts (or on
+first search) and kept current by backfill; on PostgreSQL, pgvector columns searched by the
+server (kit/memory/postgres/vectors.py).
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal, Protocol
 
-import numpy as np
-
 from kit.embed.base import Embedder, Vectors
-from kit.errors import StorageError
-from kit.files import private_dir
-from kit.memory.ann import Ann
 from kit.memory.db import Database
-from kit.memory.matrix import Matrix
 
 log = logging.getLogger(__name__)
 
@@ -124,113 +107,15 @@ class VectorStore(Protocol):
         """Background work after backfill: build or extend approximate indexes."""
         ...
 
+    async def warm(self) -> None:
+        """Background work at daemon start: load what searches need into memory, if this
+        store keeps anything there (searches meanwhile use what is loaded)."""
+        ...
+
     def forget_cache(self, user_id: str | None = None, *, saved: bool = True) -> None:
         """Drop what this process keeps of a user's vectors (all users': None), and with
         `saved` what it keeps on disk for them too (after rows were removed)."""
         ...
-
-
-class MatrixVectors:
-    """SQLite's: vectors as float32 BLOBs, searched in per-process matrices (numpy, and an
-    HNSW graph for big ones)."""
-
-    def __init__(self, db: Database, embedder: Embedder | None, graphs: Path | None = None) -> None:
-        self._db = db
-        self.embedder = embedder
-        self._graphs = graphs  # where graphs are saved (None: not saved)
-        self._matrices: dict[tuple[str, Kind], Matrix] = {}
-        self._lock = asyncio.Lock()  # matrix loads vs backfill writes
-
-    def encode(self, vector: Vectors) -> object:
-        return vector.astype(np.float32).tobytes()
-
-    def writing(self) -> AbstractAsyncContextManager[object]:
-        # Per batch: searches loading a matrix wait one batch at most.
-        return self._lock
-
-    def stored(self, user_id: str, kind: Kind, ids: Sequence[int], vectors: Vectors) -> None:
-        matrix = self._matrices.get((user_id, kind))
-        if matrix is not None:
-            matrix.upsert(ids, vectors)
-
-    async def index_large(self) -> None:
-        """Build or extend the approximate index of every loaded matrix that needs one, off
-        the event loop. Background work: a turn never waits for it (it scans exactly)."""
-        for (user_id, kind), matrix in list(self._matrices.items()):
-            if matrix.needs_ann():
-                await asyncio.to_thread(self._index_matrix, user_id, kind, matrix)
-
-    def _index_matrix(self, user_id: str, kind: Kind, matrix: Matrix) -> None:
-        """Adopt the saved graph, or build (or extend) one and save it (blocking)."""
-        assert self.embedder is not None
-        model_id, path = self.embedder.model_id, self.graph_path(user_id, kind)
-        changed = False
-        if matrix.ann is None and path is not None:
-            saved = Ann.load(path, model_id, self.embedder.dim)
-            if saved is not None:
-                changed = matrix.adopt(saved)
-        if matrix.needs_ann():
-            matrix.build_ann()
-            changed = True
-        if changed and path is not None and matrix.ann is not None:
-            try:
-                matrix.ann.save(private_dir(path.parent) / path.name, model_id)
-            except (OSError, StorageError) as exc:
-                log.warning("cannot save %s (%s); it is rebuilt next start", path.name, exc)
-
-    def graph_path(self, user_id: str, kind: Kind) -> Path | None:
-        """Where the graph of a user's layer is saved for this model (None: not saved)."""
-        if self._graphs is None or self.embedder is None:
-            return None
-        return self._graphs / f"{_digest(user_id)}-{kind}-{_digest(self.embedder.model_id)}.usearch"
-
-    async def search(
-        self,
-        user_id: str,
-        kind: Kind,
-        query: Vectors,
-        k: int,
-        threshold: float,
-        only: Collection[int] | None,
-        skip: Collection[int],
-    ) -> list[tuple[int, float]]:
-        matrix = await self._matrix(user_id, kind)
-        return await asyncio.to_thread(matrix.search, query, k, threshold, only, skip)
-
-    async def _matrix(self, user_id: str, kind: Kind) -> Matrix:
-        key = (user_id, kind)
-        matrix = self._matrices.get(key)
-        if matrix is not None:
-            return matrix
-        async with self._lock:
-            matrix = self._matrices.get(key)
-            if matrix is not None:
-                return matrix
-            assert self.embedder is not None
-            # In id order: the order backfill appends in, so a saved graph matches row for row.
-            rows = await self._db.fetchall(
-                "SELECT item_id, vector FROM embeddings WHERE user_id = ? AND kind = ?"
-                " AND model_id = ? ORDER BY item_id",
-                (user_id, kind, self.embedder.model_id),
-            )
-            matrix = Matrix(self.embedder.dim)
-            if rows:
-                vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-                matrix.upsert([r[0] for r in rows], vectors.reshape(len(rows), -1))
-            self._matrices[key] = matrix
-            return matrix
-
-    def forget_cache(self, user_id: str | None = None, *, saved: bool = True) -> None:
-        """Drop in-memory matrices, and with `saved` the saved graphs (after rows were
-        removed): the matrices reload on next search, the graphs are rebuilt without the
-        removed rows' vectors. (A model swap keeps them: they are per model.)"""
-        for key in list(self._matrices):
-            if user_id is None or key[0] == user_id:
-                del self._matrices[key]
-        if saved and self._graphs is not None and self._graphs.is_dir():
-            prefix = "" if user_id is None else _digest(user_id) + "-"
-            for path in self._graphs.glob(f"{prefix}*.usearch*"):
-                path.unlink(missing_ok=True)
 
 
 class VectorIndex:
@@ -243,7 +128,11 @@ class VectorIndex:
     ) -> None:
         self._db = db
         self._batch_size = batch_size
-        self.store = store or MatrixVectors(db, embedder)
+        if store is None:
+            from kit.memory.matrices import MatrixVectors  # SQLite's (it imports this module)
+
+            store = MatrixVectors(db, embedder)
+        self.store = store
         self.store.embedder = embedder
         self._swept: set[Kind] = set()  # kinds fully swept once by this process
 
@@ -313,6 +202,11 @@ class VectorIndex:
         """Background work after backfill (approximate indexes); a turn never waits for it."""
         await self.store.index_large()
 
+    async def warm(self) -> None:
+        """Background work at daemon start: the store loads its vectors (kit/memory/
+        matrices.py); a search meanwhile uses the vectors loaded so far."""
+        await self.store.warm()
+
     async def _newest_embedded(self, kind: Kind) -> int:
         """The highest id of `kind` with a vector from this model. Rows are embedded in id
         order and forgetting a row removes its vector too, so every row above it is new."""
@@ -380,6 +274,6 @@ class VectorIndex:
         self.store.forget_cache(user_id)
 
 
-def _digest(text: str) -> str:
+def digest(text: str) -> str:
     """A short, file-name-safe stand-in for a user or model id."""
     return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -16,8 +16,8 @@ from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
 from kit.memory import matrix as matrix_module
 from kit.memory.ann import Ann
+from kit.memory.matrices import MatrixVectors
 from kit.memory.matrix import Matrix
-from kit.memory.vectors import MatrixVectors
 
 DIM = 32
 MODEL = "test-model"
@@ -42,7 +42,7 @@ def built(rows: np.ndarray, ids: list[int]) -> Matrix:
 
 
 def exact_top(matrix: Matrix, query: np.ndarray, k: int) -> list[int]:
-    scores = matrix.rows[: matrix.size] @ query
+    scores = matrix.vectors(slice(0, matrix.size)) @ query
     return [int(matrix.ids[i]) for i in np.argsort(-scores)[:k]]
 
 
@@ -89,8 +89,8 @@ def test_a_stale_graph_never_ranks_by_an_old_vector_nor_returns_a_removed_row(
     assert 500 not in set(saved.keys().tolist())
     assert {fresh._pos[7], fresh._pos[9]} <= fresh._changed
     hits = dict(fresh.search(query, 1000, -1.0))
-    assert hits[9] == pytest.approx(1.0) and 2000 in hits and 500 not in hits
-    assert hits.get(7, -1.0) == pytest.approx(-1.0)
+    assert hits[9] == pytest.approx(1.0, abs=0.01) and 2000 in hits and 500 not in hits
+    assert hits.get(7, -1.0) == pytest.approx(-1.0, abs=0.01)
 
 
 def test_a_graph_with_too_many_stale_rows_is_rebuilt(tmp_path: Path) -> None:

@@ -151,7 +151,8 @@ async def test_threshold_drops_low_cosine_vector_only_candidates(
         await kit.settle()
         hits = {h.text: h for h in await kit.search(query, kinds=("fact",))}
     assert set(hits) == {"lion facts", "giraffe facts", "zebra crossing"}
-    assert hits["giraffe facts"].cosine == pytest.approx(0.31, abs=1e-5)
+    # (rows are kept as int8: a cosine is within half a step of the row's largest component)
+    assert hits["giraffe facts"].cosine == pytest.approx(0.31, abs=5e-3)
     assert hits["giraffe facts"].lexical_rank is None
     # a word match survives a low cosine: that is what the lexical ranking is for
     assert hits["zebra crossing"].cosine is None and hits["zebra crossing"].lexical_rank == 1

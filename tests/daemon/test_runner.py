@@ -19,6 +19,7 @@ from kit.embed.hashing import HashingEmbedder
 from kit.errors import ConfigError, KitError
 from kit.llm.base import LLMReply, LLMRequest, TextSink
 from kit.llm.fake import FakeLLM
+from kit.memory.matrices import MatrixVectors
 
 
 class StalledLLM:
@@ -156,3 +157,38 @@ async def test_a_telegram_token_without_an_allowlist_stops_start_up_with_the_fix
         await run_daemon(settings, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock)
     assert not (settings.database_path).exists()
     assert not (settings.data_dir / "kit.pid").exists()
+
+
+async def test_the_daemon_loads_the_vectors_in_the_background_at_start(
+    settings: Settings, clock: FakeClock
+) -> None:
+    async with Kit.open(
+        settings=settings, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock, background=False
+    ) as kit:
+        await kit.remember("The boat is called Matilda", category="entities")
+        await kit.settle()
+    loaded: list[int] = []
+    seen = asyncio.Event()
+
+    class Watcher:
+        name = "watcher"
+
+        def __init__(self, services: Services) -> None:
+            store = services.vectors.store
+            assert isinstance(store, MatrixVectors)
+            self.load = store.load
+
+        async def run(self) -> None:
+            await self.load.done.wait()
+            loaded.append(self.load.loaded)
+            seen.set()
+            await asyncio.Event().wait()
+
+    daemon, signals = await start(settings, clock, FakeLLM(), components=[Watcher])
+    reply = await SocketClient(settings.data_dir / "kit.sock").send("What is the boat called?")
+    assert reply.reply == "ok"
+    async with asyncio.timeout(60):
+        await seen.wait()
+    signals.received(signal.SIGTERM)
+    await daemon
+    assert loaded == [1]  # the fact's vector, loaded without any search asking for it
