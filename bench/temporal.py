@@ -142,7 +142,27 @@ def show(name: str, dev: list[QuestionResult], forms: list[QuestionResult], runn
     print("  " + forms_line(forms, runner.form), flush=True)
 
 
-async def run(base: Changes, sweeps: list[str], only_forms: bool, misses: bool) -> None:
+def dump(path: Path, dev: list[QuestionResult], forms: list[QuestionResult]) -> None:
+    """Every question's evidence ranks (1-based, None: not in the top 50), to compare runs."""
+    rows = [
+        {
+            "set": name,
+            "sample_id": r.sample_id,
+            "question": r.question,
+            "category": r.category,
+            "ranks": [r.ranked.index(e) + 1 if e in r.ranked else None for e in r.evidence],
+            "recall": recall_at(r.ranked, r.evidence, K),
+            "top": list(r.ranked[:25]),
+        }
+        for name, results in (("dev", dev), ("forms", forms))
+        for r in results
+    ]
+    path.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+
+
+async def run(
+    base: Changes, sweeps: list[str], only_forms: bool, misses: bool, out: Path | None
+) -> None:
     settings = Settings(embedding=EmbeddingSettings(model_path=str(MODEL_DIR)))
     embedder, problem = await load_embedder(settings)
     if embedder is None:
@@ -153,6 +173,8 @@ async def run(base: Changes, sweeps: list[str], only_forms: bool, misses: bool) 
     started = time.perf_counter()
     dev, forms = await runner.run({}, only_forms)
     show(f"defaults ({time.perf_counter() - started:.0f}s)", dev, forms, runner)
+    if out is not None:
+        dump(out, dev, forms)
     if misses:
         for r in forms:
             if recall_at(r.ranked, r.evidence, K) < 1:
@@ -176,8 +198,9 @@ def main() -> None:
     parser.add_argument("--sweep", nargs="*", default=[], help="sweeps whose name has this")
     parser.add_argument("--only-forms", action="store_true", help="skip LoCoMo's questions")
     parser.add_argument("--misses", action="store_true", help="list the forms questions missed")
+    parser.add_argument("--json", type=Path, help="write every question's evidence ranks here")
     args = parser.parse_args()
-    asyncio.run(run(parse_set(args.set), args.sweep, args.only_forms, args.misses))
+    asyncio.run(run(parse_set(args.set), args.sweep, args.only_forms, args.misses, args.json))
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from kit.llm.metered import MeteredLLM
 from kit.memory.attempts import Attempts
 from kit.memory.budget import Budget
 from kit.memory.context import ContextBuilder
+from kit.memory.dates import DateOrder, order_from_locale
 from kit.memory.days import Days
 from kit.memory.db import Database
 from kit.memory.facts import Facts
@@ -173,6 +174,7 @@ async def build(
         notes,
         live_facts=LiveFacts(facts, versions),
         links=Links(db),
+        date_order=_date_order(memory.date_order),
     )
     model_filter = None
     if memory.filter == "model":
@@ -299,6 +301,15 @@ async def reach_models(
     finally:
         await client.aclose()
     return found
+
+
+def _date_order(configured: str) -> DateOrder:
+    """memory.date_order, or this machine's locale's when it is empty."""
+    if configured == "mdy":
+        return "mdy"
+    if configured == "dmy":
+        return "dmy"
+    return order_from_locale(os.environ)
 
 
 def _real_llm(settings: Settings, stack: AsyncExitStack) -> LLM:
