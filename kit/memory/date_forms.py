@@ -455,7 +455,7 @@ ABSOLUTE = (
     Form(
         _compile(
             _B + _WEEKDAY_PREFIX + rf"(?P<mon>{_ANY_MONTH})\s+(?:the\s+)?" + _DAY
-            + r"(?!\s*[:%]|\s*\d)(?:,?\s+" + _YEAR + ")?"
+            + r"(?:,?\s+" + _YEAR + r")?(?![:%]|\s*[\d:%])"
         ),
         _named,
         False,

@@ -173,8 +173,8 @@ def named_days(text: str, day: date) -> str:
     bag of words, and restating one would only make the message longer ("5" here).
     Derived from the text and the day alone: rebuildable at any time."""
     held = {w.lower() for w in _WORD.findall(text)}
-    held |= {WEEKDAY_NAMES[day.weekday()].lower(), str(day.day), MONTH_NAMES[day.month - 1]}
-    held |= {str(day.year)}
+    held |= {WEEKDAY_NAMES[day.weekday()].lower(), MONTH_NAMES[day.month - 1].lower()}
+    held |= {str(day.day), str(day.year)}
     new: list[str] = []
     spans = 0
     for span in said_spans(text, day):
