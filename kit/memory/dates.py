@@ -40,6 +40,7 @@ from kit.memory.date_forms import (
     DateOrder,
     Form,
     anchored,
+    fold,
 )
 
 __all__ = [
@@ -93,7 +94,8 @@ def date_mentions(text: str, today: date, order: DateOrder = "dmy") -> list[Date
     5 March ("mdy") when neither number is over 12. Where forms overlap, the longest wins
     ("in June 2023" over "2023"), and words that look like a date but name no real day
     ("31 February", "2023-13-01") name none."""
-    if not MAYBE.search(text):
+    text = fold(text)  # same offsets, ASCII lower-cased: what the patterns read
+    if not any(needle in text for needle in MAYBE):
         return []
     taken: list[tuple[int, int]] = []
     found: list[DateMention] = []
@@ -131,11 +133,14 @@ def _select(
     first ("before August 11, 2023" is a day, not "before August"), then earliest, then the
     form listed first. A match that names no real day still
     takes its words: "31 February 2023" is not the year 2023."""
-    found = [
-        (-(match.end() - match.start()), match.start(), rank, match, form)
-        for rank, form in enumerate(forms)
-        for match in form.pattern.finditer(text)
-    ]
+    present: dict[tuple[str, ...], bool] = {}
+    found = []
+    for rank, form in enumerate(forms):
+        if form.needs not in present:
+            present[form.needs] = any(needle in text for needle in form.needs)
+        if present[form.needs]:
+            for match in form.pattern.finditer(text):
+                found.append((-(match.end() - match.start()), match.start(), rank, match, form))
     found.sort(key=lambda f: f[:3])
     kept: list[tuple[re.Match[str], Form]] = []
     for _, start, _, match, form in found:
@@ -172,12 +177,15 @@ def named_days(text: str, day: date) -> str:
     not hold yet (the text's and its own day's: "Monday 8 May 2023"): a lexical unit is a
     bag of words, and restating one would only make the message longer ("5" here).
     Derived from the text and the day alone: rebuildable at any time."""
-    held = {w.lower() for w in _WORD.findall(text)}
+    spans = said_spans(text, day)
+    if not spans:
+        return ""
+    held = set(_WORD.findall(fold(text)))
     held |= {WEEKDAY_NAMES[day.weekday()].lower(), MONTH_NAMES[day.month - 1].lower()}
     held |= {str(day.day), str(day.year)}
     new: list[str] = []
-    spans = 0
-    for span in said_spans(text, day):
+    named = 0
+    for span in spans:
         words = span_words(span)
         if not words:
             continue
@@ -187,8 +195,8 @@ def named_days(text: str, day: date) -> str:
             if word.lower() not in held:
                 held.add(word.lower())
                 new.append(word)
-        spans += 1
-        if spans == NAMED_DAYS_MAX:
+        named += 1
+        if named == NAMED_DAYS_MAX:
             break
     return " ".join(new)
 
@@ -318,22 +326,34 @@ def asks_when(question: str) -> bool:
     return _WHEN.search(question) is not None
 
 
-_COUNTS = r"\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|few|several"
+# Words that place something in time on their own, and phrases that do, with the words
+# one of them needs (a word-set test first: most texts hold none).
+_TIME_WORDS = frozenset(
+    ["yesterday", "today", "tonight", "tomorrow", "recently", "lately", "ago", "since"]
+    + [w.lower() for w in WEEKDAY_NAMES]
+    + [m.lower() for m in MONTH_NAMES if m != "May"]
+)
+_NUMBER_WORDS = "two three four five six seven eight nine ten eleven twelve few several couple"
+_PHRASE_WORDS = frozenset(["other", "last", "this", "next", "past", "may", "for", "while"])
+_PHRASE_WORDS |= frozenset(_NUMBER_WORDS.split()) | frozenset(UNITS) | {f"{u}s" for u in UNITS}
+_COUNTS = r"\d+|" + "|".join(_NUMBER_WORDS.split()[:-3]) + r"|a\s+few|few|several"
 _UNIT_WORDS = "|".join(sorted(UNITS, key=len, reverse=True))
-_TIME = re.compile(
-    r"\b(?:yesterday|today|tonight|tomorrow|recently|lately|the\s+other\s+day|ago|since"
+_TIME_PHRASES = re.compile(
+    r"\b(?:the\s+other\s+day"
     r"|(?:last|this|next|past)\s+(?:week|weekend|month|year|night|morning|afternoon|evening"
     r"|time|summer|winter|spring|autumn|fall|few|couple|\d+|two|three|four|five|six)"
-    r"|(?:19|20)\d\d"
-    + "".join(f"|{w.lower()}" for w in WEEKDAY_NAMES)
-    + "".join(f"|{m.lower()}" for m in MONTH_NAMES if m != "May")
-    + r"|may\s+\d|\d+\s+may"
+    r"|(?:19|20)\d\d|may\s+\d|\d+\s+may"
     # a duration: "for four years", "for a while", "seven years now", "10 years"
     + r"|for\s+(?:a|an|the\s+(?:last|past))?\s*(?:(?:about|almost|nearly|over|around)\s+)?"
     + rf"(?:(?:{_COUNTS}|couple\s+of)\s+)?(?:{_UNIT_WORDS})s?"
     + rf"|(?:{_COUNTS}|a\s+couple\s+of)\s+(?:more\s+)?(?:{_UNIT_WORDS})s"
-    + r"|for\s+a\s+while|for\s+ages)\b",
-    re.IGNORECASE,
+    + rf"|(?:in|within)\s+an?\s+(?:{_UNIT_WORDS})"
+    + r"|(?:week|weekend|month|year|day)\s+(?:before\s+last|after\s+next)"
+    + r"|for\s+a\s+while|for\s+ages)\b"
+)  # matched against folded text
+_SHORT_WORDS = frozenset(
+    "jan feb mar apr may jun jul aug sep sept oct nov dec mon tue tues wed weds thu thur thurs"
+    " fri sat sun weekend fortnight".split()
 )
 _PLAIN_DAY = date(2000, 1, 1)  # any reference day: only whether a form matches counts
 
@@ -342,9 +362,17 @@ _PLAIN_DAY = date(2000, 1, 1)  # any reference day: only whether a form matches 
 def mentions_time(text: str) -> bool:
     """The text places something in time or says how long: a date in any written form, a
     day ("yesterday", "last week"), a weekday, a duration ("for four years")."""
-    if _TIME.search(text) is not None:
+    folded = fold(text)
+    words = set(_WORD.findall(folded))
+    if not words.isdisjoint(_TIME_WORDS):
         return True
-    return any(m.end > m.start for m in date_mentions(text, _PLAIN_DAY))
+    numbers = any(c.isdigit() for c in folded)
+    if (numbers or not words.isdisjoint(_PHRASE_WORDS)) and _TIME_PHRASES.search(folded):
+        return True
+    # what only the date forms read: numeric days, abbreviations, "over the weekend"
+    if numbers or not words.isdisjoint(_SHORT_WORDS):
+        return bool(date_mentions(text, _PLAIN_DAY))
+    return False
 
 
 # Regions whose people write the month first (03/05 is 5 March): the US and the places

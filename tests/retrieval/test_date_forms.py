@@ -14,6 +14,7 @@ from kit.memory.dates import (
     DateOrder,
     DateSpan,
     date_mentions,
+    mentions_time,
     named_days,
     order_from_locale,
     said_spans,
@@ -443,3 +444,11 @@ def test_last_weekday_is_that_weekday_within_the_week_before(today: date, weekda
     found = date.fromisoformat(day(f"last {weekday}", today))
     assert found.strftime("%A") == weekday
     assert today - timedelta(days=7) <= found < today
+
+
+@settings(max_examples=500, deadline=None)
+@given(_DATE_LIKE | st.text(max_size=80))
+def test_a_text_that_names_a_day_places_something_in_time(text: str) -> None:
+    """mentions_time reads cheap signs first: it never misses a day the forms read."""
+    if date_mentions(text, date(2000, 1, 1)):
+        assert mentions_time(text)
