@@ -94,8 +94,8 @@ class Form:
     pattern: re.Pattern[str]
     resolve: Callable[[re.Match[str], str, date, DateOrder], Span | None]
     relative: bool  # its words mean another day in every message ("last week")
-    # Strings a (folded) text must hold one of for the pattern to match ("Gates" below).
-    needs: tuple[str, ...]
+    # Words a text must hold one of for the pattern to match ("Gates" below).
+    needs: frozenset[str]
 
 
 def _day(year: int, month: int, day: int) -> date | None:
@@ -412,7 +412,7 @@ def fold(text: str) -> str:
     """The text with ASCII letters lower-cased, every other character and every offset kept
     (str.lower() can change a text's length: "İ"): the patterns are matched against it,
     case-sensitively, several times faster than with re.IGNORECASE."""
-    return text.translate(_ASCII_LOWER)
+    return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
 
 
 def _compile(pattern: str) -> re.Pattern[str]:
@@ -420,30 +420,34 @@ def _compile(pattern: str) -> re.Pattern[str]:
 
 
 _NUMERIC = re.compile(r"\d[-/.]\d")
-# Gates: a form's pattern runs only on a (folded) text holding one of these strings, which
-# it cannot match without. Most texts name no date, the patterns are long alternations tried
-# at every position, and a substring test costs a fraction of one.
-_DIGITS = tuple("0123456789")
-_MONTH_STEMS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_YEARS = ("19", "20")
-_DAY_WORDS = (
-    "yesterday",
-    "today",
-    "tonight",
-    "tomorrow",
-    "night",
-    "morning",
-    "afternoon",
-    "evening",
-)
-_BEFORE_LAST = ("before", "after")
-_UNIT_STEMS = ("day", "night", "week", "fortnight", "month", "year", "decade")
-_WHICH = ("last", "this", "past", "previous", "next", "coming")
-_AGO = ("ago", "back")
-_FROM_NOW = ("now", "today")
-_WEEKEND = ("weekend",)
-_WEEKDAY_STEMS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-_WEEKDAY_FULL = tuple(name.lower() for name in WEEKDAY_NAMES)
+# Gates: a form's pattern runs only on a text holding one of these words (as `words` splits
+# a folded text), or any digit where DIGIT is one of them: words it cannot match without.
+# Most texts name no date, and the patterns are long alternations tried at every position;
+# splitting a text into its words once costs a fraction of one.
+DIGIT = "0"
+_DIGITS = frozenset({DIGIT})
+_MONTH_WORDS = frozenset([*_MONTHS, *_ABBREVIATIONS])
+_DAY_WORDS = frozenset("yesterday today tonight tomorrow night morning afternoon evening".split())
+_BEFORE_LAST = frozenset({"before", "after"})
+_UNIT_WORDS = frozenset([*UNITS, *(f"{unit}s" for unit in UNITS)])
+_WHICH = frozenset("last this past previous next coming".split())
+_AGO = frozenset({"ago", "back"})
+_FROM_NOW = frozenset({"now", "today"})
+_WEEKEND = frozenset({"weekend"})
+_WEEKDAY_WORDS = frozenset([*_WEEKDAYS, *_WEEKDAY_ABBREVIATIONS])
+_WEEKDAY_FULL = frozenset(_WEEKDAYS)
+_WORD = re.compile(r"[^\W_]+")
+
+
+_ANY_DIGIT = re.compile(r"\d")
+
+
+def words(folded: str) -> set[str]:
+    """The words of a folded text, and DIGIT when it holds a digit: what gates test."""
+    found = set(_WORD.findall(folded))
+    if _ANY_DIGIT.search(folded):
+        found.add(DIGIT)
+    return found
 
 
 ABSOLUTE = (
@@ -492,7 +496,7 @@ ABSOLUTE = (
         ),
         _named,
         False,
-        _MONTH_STEMS,
+        _MONTH_WORDS,
     ),
     # (Fri) Dec. 29th, 2023, December 29, May 3
     Form(
@@ -502,11 +506,11 @@ ABSOLUTE = (
         ),
         _named,
         False,
-        _MONTH_STEMS,
+        _MONTH_WORDS,
     ),
     # Dec 2023, December, 2023, May '23
     Form(
-        _compile(_B + rf"(?P<mon>{_ANY_MONTH}),?\s+(?:of\s+)?" + _YEAR), _named, False, _MONTH_STEMS
+        _compile(_B + rf"(?P<mon>{_ANY_MONTH}),?\s+(?:of\s+)?" + _YEAR), _named, False, _MONTH_WORDS
     ),
     # in May, since June 2022, in mid-July, by the end of Sept ("May" alone is a verb)
     Form(
@@ -518,7 +522,7 @@ ABSOLUTE = (
         ),
         _named,
         False,
-        _MONTH_STEMS,
+        _MONTH_WORDS,
     ),
     # 2022 (1900-2099 alone: a bare number is a year only there)
     Form(
@@ -528,7 +532,7 @@ ABSOLUTE = (
         ),
         _bare_year,
         False,
-        _YEARS,
+        _DIGITS,
     ),
 )  # fmt: skip
 
@@ -559,7 +563,7 @@ RELATIVE = (
         ),
         _stretch,
         True,
-        _UNIT_STEMS,
+        _UNIT_WORDS,
     ),
     Form(
         _compile(
@@ -587,7 +591,7 @@ RELATIVE = (
         ),
         _ahead,
         True,
-        _UNIT_STEMS,
+        _UNIT_WORDS,
     ),
     Form(
         _compile(_B + rf"(?P<count>{_COUNT})\s+(?P<unit>{_UNIT})\s+from\s+(?:now|today)" + _E),
@@ -606,7 +610,7 @@ RELATIVE = (
         _compile(_B + rf"on\s+(?P<weekday>{_ANY_WEEKDAY})" + _E),
         _bare_weekday,
         False,
-        _WEEKDAY_STEMS,
+        _WEEKDAY_WORDS,
     ),
     Form(_compile(_B + rf"(?P<weekday>{_WEEKDAY})" + _E), _bare_weekday, False, _WEEKDAY_FULL),
 )  # fmt: skip
@@ -637,5 +641,5 @@ def anchored(match: re.Match[str], anchor: Span) -> Span | None:
     return span(anchor.end, _shift(anchor.end, length))
 
 
-# What a text must hold for any form to match: every gate's strings.
-MAYBE = tuple(dict.fromkeys(needle for form in ABSOLUTE + RELATIVE for needle in form.needs))
+# What a text must hold for any form to match: every gate's words.
+MAYBE = frozenset(word for form in ABSOLUTE + RELATIVE for word in form.needs)

@@ -32,6 +32,7 @@ from functools import lru_cache
 from kit.memory.date_forms import (
     ABSOLUTE,
     ANCHOR,
+    DIGIT,
     MAYBE,
     MONTH_NAMES,
     RELATIVE,
@@ -41,6 +42,7 @@ from kit.memory.date_forms import (
     Form,
     anchored,
     fold,
+    words,
 )
 
 __all__ = [
@@ -95,11 +97,12 @@ def date_mentions(text: str, today: date, order: DateOrder = "dmy") -> list[Date
     ("in June 2023" over "2023"), and words that look like a date but name no real day
     ("31 February", "2023-13-01") name none."""
     text = fold(text)  # same offsets, ASCII lower-cased: what the patterns read
-    if not any(needle in text for needle in MAYBE):
+    held = words(text)
+    if held.isdisjoint(MAYBE):
         return []
     taken: list[tuple[int, int]] = []
     found: list[DateMention] = []
-    for match, form in _select(text, ABSOLUTE, taken):
+    for match, form in _select(text, held, ABSOLUTE, taken):
         span = form.resolve(match, text, today, order)
         if span is None:
             continue
@@ -117,7 +120,7 @@ def date_mentions(text: str, today: date, order: DateOrder = "dmy") -> list[Date
             )
         else:
             found.append(DateMention(named, match.start(), match.end(), False, year_said))
-    for match, form in _select(text, RELATIVE, taken):
+    for match, form in _select(text, held, RELATIVE, taken):
         span = form.resolve(match, text, today, order)
         if span is not None:
             days = DateSpan(span.start, span.end)  # no relative form says a year
@@ -127,18 +130,15 @@ def date_mentions(text: str, today: date, order: DateOrder = "dmy") -> list[Date
 
 
 def _select(
-    text: str, forms: Sequence[Form], taken: list[tuple[int, int]]
+    text: str, held: set[str], forms: Sequence[Form], taken: list[tuple[int, int]]
 ) -> list[tuple[re.Match[str], Form]]:
     """The forms' matches that overlap nothing in `taken` (which they join): longest
     first ("before August 11, 2023" is a day, not "before August"), then earliest, then the
     form listed first. A match that names no real day still
     takes its words: "31 February 2023" is not the year 2023."""
-    present: dict[tuple[str, ...], bool] = {}
     found = []
     for rank, form in enumerate(forms):
-        if form.needs not in present:
-            present[form.needs] = any(needle in text for needle in form.needs)
-        if present[form.needs]:
+        if not held.isdisjoint(form.needs):
             for match in form.pattern.finditer(text):
                 found.append((-(match.end() - match.start()), match.start(), rank, match, form))
     found.sort(key=lambda f: f[:3])
@@ -180,18 +180,18 @@ def named_days(text: str, day: date) -> str:
     spans = said_spans(text, day)
     if not spans:
         return ""
-    held = set(_WORD.findall(fold(text)))
+    held = words(fold(text))
     held |= {WEEKDAY_NAMES[day.weekday()].lower(), MONTH_NAMES[day.month - 1].lower()}
     held |= {str(day.day), str(day.year)}
     new: list[str] = []
     named = 0
     for span in spans:
-        words = span_words(span)
-        if not words:
+        said = span_words(span)
+        if not said:
             continue
         if span.start == span.end:
-            words = f"{WEEKDAY_NAMES[span.start.weekday()]} {words}"
-        for word in words.split():
+            said = f"{WEEKDAY_NAMES[span.start.weekday()]} {said}"
+        for word in said.split():
             if word.lower() not in held:
                 held.add(word.lower())
                 new.append(word)
@@ -199,9 +199,6 @@ def named_days(text: str, day: date) -> str:
         if named == NAMED_DAYS_MAX:
             break
     return " ".join(new)
-
-
-_WORD = re.compile(r"[^\W_]+")
 
 
 # Spans named by words: up to this many days by their days; whole calendar months (up to
@@ -363,14 +360,14 @@ def mentions_time(text: str) -> bool:
     """The text places something in time or says how long: a date in any written form, a
     day ("yesterday", "last week"), a weekday, a duration ("for four years")."""
     folded = fold(text)
-    words = set(_WORD.findall(folded))
-    if not words.isdisjoint(_TIME_WORDS):
+    held = words(folded)
+    if not held.isdisjoint(_TIME_WORDS):
         return True
-    numbers = any(c.isdigit() for c in folded)
-    if (numbers or not words.isdisjoint(_PHRASE_WORDS)) and _TIME_PHRASES.search(folded):
+    numbers = DIGIT in held
+    if (numbers or not held.isdisjoint(_PHRASE_WORDS)) and _TIME_PHRASES.search(folded):
         return True
     # what only the date forms read: numeric days, abbreviations, "over the weekend"
-    if numbers or not words.isdisjoint(_SHORT_WORDS):
+    if numbers or not held.isdisjoint(_SHORT_WORDS):
         return bool(date_mentions(text, _PLAIN_DAY))
     return False
 

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kit.memory import dates as dates_module
 from kit.memory.dates import (
     DateOrder,
     DateSpan,
@@ -452,3 +453,22 @@ def test_a_text_that_names_a_day_places_something_in_time(text: str) -> None:
     """mentions_time reads cheap signs first: it never misses a day the forms read."""
     if date_mentions(text, date(2000, 1, 1)):
         assert mentions_time(text)
+
+
+class _Everything(set[str]):
+    def isdisjoint(self, other: object) -> bool:
+        return False
+
+
+@settings(max_examples=400, deadline=None)
+@given(_DATE_LIKE | st.text(max_size=60), st.dates(), _ORDERS)
+def test_the_gates_only_skip_forms_that_could_not_match(text: str, today: date, order: str) -> None:
+    """A form runs only on texts holding a word it needs: with every form run on every
+    text, the answer is the same."""
+    gated = date_mentions(text, today, order)  # type: ignore[arg-type]
+    real = dates_module.words
+    dates_module.words = lambda folded: _Everything()  # type: ignore[assignment]
+    try:
+        assert date_mentions(text, today, order) == gated  # type: ignore[arg-type]
+    finally:
+        dates_module.words = real
