@@ -1,12 +1,12 @@
 """Time in text: the days a text names, and whether a question asks for a time.
 
-A text's dates, in every common written form (kit/memory/date_forms.py: "29 Dec 2023",
-"2023-12-29", "29/12/2023", "last Friday", "two weeks ago", "the week before last", "over
-the weekend"...), become day spans resolved against a reference day: for a question, today;
-for a stored message, the day it was written, so "last Friday" said on Monday 8 May 2023 is 5
-May 2023, and a later question about 5 May finds it (`said_spans`, `span_words`). A month or
-day without a year is the latest one not after the reference day, or the next one when the
-words around it speak of the future.
+A text's dates, in every common written form ("29 Dec 2023", "2023-12-29", "29/12/2023":
+kit/memory/date_forms.py; "last Friday", "two weeks ago", "the week before last", "over the
+weekend": kit/memory/date_relative.py), become day spans resolved against a reference day:
+for a question, today; for a stored message, the day it was written, so "last Friday" said on
+Monday 8 May 2023 is 5 May 2023, and a later question about 5 May finds it (`said_spans`,
+`named_days`). A month or day without a year is the latest one not after the reference day,
+or the next one when the words around it speak of the future.
 
 Search favours messages written inside a span the question names, or a little after it
 (people tell of an event when it happens or soon after), and messages whose own words name a
@@ -29,21 +29,21 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
 
-from kit.memory.date_forms import (
-    ABSOLUTE,
-    ANCHOR,
+from kit.memory.date_forms import ABSOLUTE, ANCHOR, anchored
+from kit.memory.date_relative import RELATIVE
+from kit.memory.date_words import (
     DIGIT,
-    MAYBE,
     MONTH_NAMES,
-    RELATIVE,
     UNITS,
     WEEKDAY_NAMES,
     DateOrder,
     Form,
-    anchored,
     fold,
     words,
 )
+
+# What a text must hold for any form to match: every gate's words.
+MAYBE = frozenset(word for form in ABSOLUTE + RELATIVE for word in form.needs)
 
 __all__ = [
     "DateMention",
