@@ -35,6 +35,7 @@ from kit.llm.roles import RoleRouter
 from kit.memory.attempts import Attempts
 from kit.memory.budget import Budget
 from kit.memory.context import ContextBuilder
+from kit.memory.dates import DateOrder, order_from_locale
 from kit.memory.days import Days
 from kit.memory.db import Database
 from kit.memory.facts import Facts
@@ -209,6 +210,7 @@ async def build(
         notes,
         live_facts=LiveFacts(facts, versions),
         links=Links(db),
+        date_order=_date_order(memory.date_order),
     )
     model_filter = None
     if memory.filter == "model":
@@ -377,6 +379,15 @@ def role_llm(role: ModelRole, stack: AsyncExitStack) -> LLM:
     )
     stack.push_async_callback(client.aclose)
     return client if chat else RetryingLLM(client, role.max_retries)
+
+
+def _date_order(configured: str) -> DateOrder:
+    """memory.date_order, or this machine's locale's when it is empty."""
+    if configured == "mdy":
+        return "mdy"
+    if configured == "dmy":
+        return "dmy"
+    return order_from_locale(os.environ)
 
 
 def _real_llm(settings: Settings, stack: AsyncExitStack) -> LLM:

@@ -25,6 +25,7 @@ from kit.model_settings import (
     check_role_settings,
 )
 
+DATE_ORDERS = ("", "dmy", "mdy")
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -63,6 +64,10 @@ class MemorySettings:
     filter_max_input_tokens: int = 6000
     filter_max_output_tokens: int = 300
     filter_timeout_seconds: float = 8.0
+    # How the owner writes a numeric date both of whose numbers could be the month: "dmy"
+    # (03/05 is 3 May), "mdy" (5 March), or "" to follow this machine's locale (month first
+    # for en_US and the like, day first otherwise). Unambiguous ones (13/05) read either way.
+    date_order: str = ""
 
 
 @dataclass(frozen=True)
@@ -317,6 +322,8 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
         at_least(1, "filter_max_input_tokens", "filter_max_output_tokens")
         if section.filter not in FILTERS:
             raise bad("filter", f"must be one of {', '.join(map(repr, FILTERS))}")
+        if section.date_order not in DATE_ORDERS:
+            raise bad("date_order", "must be 'dmy', 'mdy' or '' (from this machine's locale)")
         if section.filter_candidates > 200:
             raise bad("filter_candidates", "must be at most 200 (one model call reads them all)")
         if not 0.0 < section.filter_timeout_seconds < math.inf:

@@ -6,22 +6,30 @@ Append new migrations at the end; never edit one that has shipped.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from kit.config import CATEGORIES
+from kit.memory.db import Transaction
+from kit.memory.messages import fill_named_days
 from kit.memory.sqlite_schema import (
     fts_index,
     message_day_words,
+    named_days_units,
     notes_tables,
     retrieval_units,
     version_triggers,
 )
 
+# A step of a migration that SQL cannot say: derived state computed in Python from the rows
+# (the days a message's text names), run in the migration's transaction like its statements.
+Step = Callable[[Transaction], Awaitable[None]]
+
 
 @dataclass(frozen=True)
 class Migration:
     name: str
-    statements: tuple[str, ...]
+    statements: tuple[str | Step, ...]
 
 
 _CATEGORY_CHECK = ", ".join(f"'{c}'" for c in CATEGORIES)
@@ -364,4 +372,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
     Migration("m020_worker_leases", WORKER_TABLES),
+    Migration(
+        "m024_message_named_days",
+        (
+            # The days a message's text names ("last Friday" said on 8 May: 5 May), as words,
+            # beside its own day in its lexical unit (sqlite_schema.named_days_units). Derived
+            # from text and day alone (kit/memory/dates.py `named_days`): NULL until derived,
+            # and a later migration that reads dates better derives it again the same way.
+            "ALTER TABLE messages ADD COLUMN named_days TEXT",
+            fill_named_days,
+            *named_days_units(),
+        ),
+    ),
 )

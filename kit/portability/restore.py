@@ -14,10 +14,12 @@ import bisect
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from kit.errors import InputError
+from kit.memory.dates import named_days
 from kit.memory.days import day_text_hash
 from kit.memory.db import Database, Transaction
 from kit.memory.hashes import content_hash
@@ -143,8 +145,8 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
             msg.map[m["id"]] = await tx.insert(
                 *msg.row(
                     "INSERT INTO messages (id, user_id, conversation_id, role, speaker, text, at,"
-                    " day, ref, source, content_hash, forwarded_from)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " day, ref, source, content_hash, forwarded_from, named_days)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         msg.wanted(m["id"]),
                         user_id,
@@ -158,6 +160,7 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                         m["source"],
                         content_hash(m["speaker"], m["text"]),
                         m.get("forwarded_from"),  # absent in exports made before it existed
+                        named_days(m["text"], date.fromisoformat(m["day"])),  # derived
                     ),
                 )
             )

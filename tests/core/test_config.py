@@ -142,6 +142,7 @@ def test_unknown_keys_are_typos_not_ignored(
         ("[memory]\nsummary_days = -1", "memory.summary_days", "at least 0"),
         ("[memory]\nrecency_days = -1", "memory.recency_days", "at least 0"),
         ('[memory]\nfilter = "smart"', "memory.filter", "one of 'none', 'model'"),
+        ('[memory]\ndate_order = "ymd"', "memory.date_order", "'dmy', 'mdy' or ''"),
         ("[memory]\nfilter_candidates = 0", "memory.filter_candidates", "at least 1"),
         ("[memory]\nfilter_candidates = 500", "memory.filter_candidates", "at most 200"),
         ("[memory]\nfilter_max_input_tokens = 0", "memory.filter_max_input_tokens", "at least 1"),

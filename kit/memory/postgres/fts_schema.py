@@ -67,13 +67,16 @@ def _triggers(table: str, columns: str) -> tuple[str, ...]:
 # not at all; a column of its own, so it neither matches as the message's own words nor
 # lengthens it). Written for one message id; the triggers call it for every message whose unit
 # a change touches: the row itself and the one after it (whose "before" it is or was).
-def _message_unit(*, per_user: bool) -> str:
+def _message_unit(*, per_user: bool, named_days: bool = False) -> str:
     user = (" user_id,", " m.user_id,", " user_id = excluded.user_id,") if per_user else ("",) * 3
+    # pg024: after its own day, the days its text names (messages.named_days, derived).
+    named = " || COALESCE(' (' || NULLIF(m.named_days, '') || ')', '')" if named_days else ""
+    terms = "m.speaker || ' ' || m.text || ' (' || kit_day_words(m.day) || ')'" + named
     return f"""CREATE OR REPLACE FUNCTION messages_fts_write(message_id bigint) RETURNS void
 LANGUAGE sql AS $$
     INSERT INTO messages_fts (id,{user[0]} terms, context)
     SELECT m.id,{user[1]}
-        to_tsvector('english', m.speaker || ' ' || m.text || ' (' || kit_day_words(m.day) || ')'),
+        to_tsvector('english', {terms}),
         to_tsvector('english', COALESCE((SELECT p.text FROM messages p
             WHERE p.conversation_id = m.conversation_id AND p.id < m.id
             ORDER BY p.id DESC LIMIT 1), ''))
@@ -125,6 +128,20 @@ def _user_column(table: str) -> tuple[str, ...]:
         f"DROP TRIGGER {table}_fts_au ON {table}",
         f"CREATE TRIGGER {table}_fts_au AFTER UPDATE OF {_WATCHED[table]}, user_id ON {table}"
         f" FOR EACH ROW EXECUTE FUNCTION {writer}()",
+    )
+
+
+def named_days() -> tuple[str, ...]:
+    """pg024 after its column is filled (m024's twin): a message's unit holds the days its
+    text names; the trigger that rewrites a unit watches them too; the units of messages
+    that name a day are written again."""
+    watched = f"{_WATCHED['messages']}, user_id, named_days"
+    return (
+        _message_unit(per_user=True, named_days=True),
+        "DROP TRIGGER messages_fts_au ON messages",
+        f"CREATE TRIGGER messages_fts_au AFTER UPDATE OF {watched} ON messages"
+        " FOR EACH ROW EXECUTE FUNCTION messages_fts_after()",
+        "SELECT messages_fts_write(id) FROM messages WHERE named_days <> ''",
     )
 
 
