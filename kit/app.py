@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from kit.agent import Agent
 from kit.background import Background
+from kit.channels.callbacks import Callbacks
+from kit.channels.outbox import Outbox
 from kit.clock import Clock, SystemClock, resolve_timezone
 from kit.config import Settings
 from kit.curator.expiry import Expiry
@@ -136,6 +138,8 @@ class Services:
     reminders: Reminders
     notes: Notes
     owner_facts: OwnerFacts
+    callbacks: Callbacks  # buttons Kit sends: owner-checked, once-only, expiring
+    outbox: Outbox  # messages Kit starts itself to a memory's owner (live channels register)
     embedding_problem: str | None = None
     extras: dict[str, object] = field(default_factory=dict)
 
@@ -319,6 +323,8 @@ async def build(
         reminders=reminders,
         notes=notes,
         owner_facts=OwnerFacts(db, facts, curator.passes, clock, tz),
+        callbacks=Callbacks(db, clock, tz),
+        outbox=Outbox(),
         embedding_problem=problem,
     )
 

@@ -46,6 +46,43 @@ WORKER_TABLES = (
     "ALTER TABLE reminder_deliveries ADD COLUMN sending_until TEXT",
 )
 
+# What the owner reviews (issue 22). `callbacks`: a button Kit sent (a Telegram inline
+# button) stands for one action on one memory behind a short token (kit/channels/callbacks.py):
+# it works once, only for that memory's owner, until it expires. `digest_sends`: each daily
+# memory digest sent (kit/digest/sends.py); the partial unique index is "at most one scheduled
+# digest per memory and day", across restarts and workers. `followup_offers`: how many times a
+# day Kit was allowed to offer a reminder for a plan the owner mentioned (kit/followups/).
+OWNER_REVIEW_TABLES = (
+    """CREATE TABLE callbacks (
+        token TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        action TEXT NOT NULL,
+        payload_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT,
+        answer TEXT NOT NULL DEFAULT '')""",
+    "CREATE INDEX callbacks_expires ON callbacks(expires_at)",
+    """CREATE TABLE digest_sends (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        scheduled INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('sending', 'sent', 'empty', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 1,
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        messages INTEGER NOT NULL DEFAULT 0,
+        chats INTEGER NOT NULL DEFAULT 0,
+        detail TEXT NOT NULL DEFAULT '')""",
+    "CREATE UNIQUE INDEX digest_sends_daily ON digest_sends(user_id, day) WHERE scheduled = 1",
+    """CREATE TABLE followup_offers (
+        user_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        offers INTEGER NOT NULL,
+        PRIMARY KEY (user_id, day))""",
+)
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
@@ -364,4 +401,5 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
     Migration("m020_worker_leases", WORKER_TABLES),
+    Migration("m028_owner_review", OWNER_REVIEW_TABLES),
 )
