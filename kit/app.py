@@ -27,6 +27,9 @@ from kit.curator.passes import Curator
 from kit.curator.rem import Rem
 from kit.curator.review import StaleReview
 from kit.curator.summaries import DaySummarizer
+from kit.digest import actions as digest_actions
+from kit.digest.build import DigestBuilder
+from kit.digest.service import DigestService
 from kit.embed.base import Embedder
 from kit.errors import KitError, LLMUnavailable
 from kit.files import private_dir
@@ -41,6 +44,7 @@ from kit.memory.days import Days
 from kit.memory.db import Database
 from kit.memory.facts import Facts
 from kit.memory.filter import FilteredSearch, ModelFilter
+from kit.memory.history import FactHistory
 from kit.memory.job_runs import JobRuns
 from kit.memory.leases import Leases
 from kit.memory.links import Links
@@ -140,6 +144,7 @@ class Services:
     owner_facts: OwnerFacts
     callbacks: Callbacks  # buttons Kit sends: owner-checked, once-only, expiring
     outbox: Outbox  # messages Kit starts itself to a memory's owner (live channels register)
+    digest: DigestService  # the daily memory digest (kit/digest/)
     embedding_problem: str | None = None
     extras: dict[str, object] = field(default_factory=dict)
 
@@ -294,6 +299,13 @@ async def build(
         attempts=attempts,
         expiry=Expiry(db, facts, settings.curation.max_deactivate_fraction, clock),
     )
+    owner_facts = OwnerFacts(db, facts, curator.passes, clock, tz)
+    callbacks = Callbacks(db, clock, tz)
+    digest_actions.register(callbacks, curator, owner_facts)  # its buttons: the owner's actions
+    outbox = Outbox()
+    digest_builder = DigestBuilder(
+        curator.passes, FactHistory(db), facts, messages, settings.digest, clock, tz
+    )
     return Services(
         settings=settings,
         clock=clock,
@@ -322,9 +334,10 @@ async def build(
         attempts=attempts,
         reminders=reminders,
         notes=notes,
-        owner_facts=OwnerFacts(db, facts, curator.passes, clock, tz),
-        callbacks=Callbacks(db, clock, tz),
-        outbox=Outbox(),
+        owner_facts=owner_facts,
+        callbacks=callbacks,
+        outbox=outbox,
+        digest=DigestService(db, digest_builder, callbacks, outbox, settings.digest, clock, tz),
         embedding_problem=problem,
     )
 

@@ -83,10 +83,11 @@ def fit_answer(text: str) -> str:
 
 
 def _answer_for(error: KitError) -> str:
-    text = str(error)
-    if "nothing" not in text:
-        text += "; nothing was changed"
-    return fit_answer(text[:1].upper() + text[1:] + ("" if text.endswith(".") else "."))
+    """A refusal as one line that says nothing changed (up front: the line may be cut)."""
+    text = str(error).rstrip(".") + "."
+    if "nothing was changed" not in text:
+        return fit_answer(f"Not done: {text}")
+    return fit_answer(text[:1].upper() + text[1:])
 
 
 class Callbacks:

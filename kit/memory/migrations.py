@@ -76,6 +76,8 @@ OWNER_REVIEW_TABLES = (
         chats INTEGER NOT NULL DEFAULT 0,
         detail TEXT NOT NULL DEFAULT '')""",
     "CREATE UNIQUE INDEX digest_sends_daily ON digest_sends(user_id, day) WHERE scheduled = 1",
+    # The digest reads a day's changes outside passes (REM's expiries, `remember`) by time.
+    "CREATE INDEX fact_history_user_at ON fact_history(user_id, at)",
     """CREATE TABLE followup_offers (
         user_id TEXT NOT NULL,
         day TEXT NOT NULL,
