@@ -22,7 +22,7 @@ from kit.digest.build import DigestBuilder
 from kit.digest.model import Digest, DigestSent
 from kit.digest.render import telegram_messages
 from kit.digest.sends import DigestSends
-from kit.errors import KitError, shown
+from kit.errors import ConfigError, KitError, shown
 from kit.memory.db import Database
 from kit.memory.job_runs import known_users
 
@@ -77,7 +77,7 @@ class DigestService:
         if not digest.changed:
             return DigestSent(user_id, digest.day, "empty")
         if not self._outbox.channels:
-            raise KitError(NO_CHANNEL)
+            raise ConfigError(NO_CHANNEL)
         messages, chats = await self._deliver(digest)
         await self.sends.by_hand(user_id, digest.day, messages=messages, chats=chats)
         return DigestSent(user_id, digest.day, "sent" if chats else "no chat", messages, chats)
