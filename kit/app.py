@@ -33,6 +33,8 @@ from kit.digest.service import DigestService
 from kit.embed.base import Embedder
 from kit.errors import KitError, LLMUnavailable
 from kit.files import private_dir
+from kit.followups.offers import FollowupOffers
+from kit.followups.service import Followups
 from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
 from kit.llm.metered import MeteredLLM
 from kit.llm.retry import RetryingLLM
@@ -145,6 +147,7 @@ class Services:
     callbacks: Callbacks  # buttons Kit sends: owner-checked, once-only, expiring
     outbox: Outbox  # messages Kit starts itself to a memory's owner (live channels register)
     digest: DigestService  # the daily memory digest (kit/digest/)
+    followups: Followups  # reminders offered for plans the owner mentions (kit/followups/)
     embedding_problem: str | None = None
     extras: dict[str, object] = field(default_factory=dict)
 
@@ -238,6 +241,7 @@ async def build(
     reminder_store = ReminderStore(db, messages, clock)
     tools = Tools(facts, days, messages, search, tz, notes=NoteTools(notes, tz))
     background = Background(window, vectors)
+    followups = Followups(FollowupOffers(db), prompts, settings.followups, tz)
     agent = Agent(
         messages,
         facts,
@@ -250,11 +254,12 @@ async def build(
         user_lock=db.user_lock,
         max_tool_rounds=settings.llm.max_tool_rounds,
         tool_specs=chat_tools(tool_set(settings.llm)),
+        turn_notes=followups,
     )
     reminders = Reminders(
         reminder_store, Dispatcher(reminder_store, agent, prompts, clock, tz), clock, tz
     )
-    tools.reminders = ReminderTools(reminders, messages)
+    tools.reminders = ReminderTools(reminders, messages, followups)
     lease_ttl = timedelta(seconds=settings.workers.lease_seconds)
     job_runs = JobRuns(db, clock, tz, lease_ttl=lease_ttl)
     summarizer = DaySummarizer(
@@ -338,6 +343,7 @@ async def build(
         callbacks=callbacks,
         outbox=outbox,
         digest=DigestService(db, digest_builder, callbacks, outbox, settings.digest, clock, tz),
+        followups=followups,
         embedding_problem=problem,
     )
 

@@ -81,6 +81,27 @@ _TIME_WORDS = (
 _TIME = re.compile(r"\b(?:" + _TIME_WORDS + r")\b", re.IGNORECASE)
 
 
+# A time ahead of now, as people name one when they plan: "tomorrow", "on Friday", "next week",
+# "this evening", "in two days", "at 5pm", "on 3 June". (Past words are `_RELATIVE`'s.)
+_DAYS = "|".join(_WEEKDAYS)
+_MONTH_NAMES = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_NOT_MAY = "|".join(m for m in sorted(_MONTHS, key=len, reverse=True) if m != "may")  # the verb
+_AHEAD = re.compile(
+    r"\b(?:tomorrow|tonight|later today|the day after tomorrow"
+    r"|this\s+(?:morning|afternoon|evening|weekend)"
+    r"|(?:next|this|coming|on)\s+(?:" + _DAYS + r"|week|weekend|month|year)"
+    r"|(?:" + _DAYS + r")(?:\s+(?:morning|afternoon|evening|night))?"
+    r"|in\s+(?:\d+|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + r")\s+"
+    r"(?:minutes?|hours?|days?|weeks?|months?)"
+    r"|at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)|at\s+\d{1,2}:\d{2}|at\s+noon"
+    r"|(?:on\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:" + _MONTH_NAMES + r")"
+    r"|(?:on\s+)?(?:" + _NOT_MAY + r")\s+\d{1,2}(?:st|nd|rd|th)?"
+    r"|may\s+\d{1,2}(?:st|nd|rd|th)?\b(?!\s*(?:%|people|of))"
+    r")\b",
+    re.IGNORECASE,
+)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class DateSpan:
     """Days an expression names, both ends inclusive."""
@@ -109,6 +130,13 @@ def asks_when(question: str) -> bool:
 def mentions_time(text: str) -> bool:
     """The text places something in time: a date, a weekday, "yesterday", "last week"..."""
     return _TIME.search(text) is not None
+
+
+def time_ahead(text: str) -> str | None:
+    """The words of a time ahead that `text` names ("on Friday", "tomorrow at 9am"), if any:
+    what a plan is made for. Not resolved to a date: a plan's day is the owner's to say."""
+    match = _AHEAD.search(text)
+    return None if match is None else match.group(0)
 
 
 def date_mentions(text: str, today: date) -> list[DateMention]:
