@@ -174,16 +174,14 @@ class Callbacks:
                 return self._used(again.used_at)
             return self._expired(found.expires_at)
         try:
-            answer = fit_answer(await handler(found.user_id, found.payload))
+            # The answer is shown, never stored: it may quote a fact `kit forget` later erases.
+            return fit_answer(await handler(found.user_id, found.payload))
         except KitError as exc:
             await self._give_back(token, taken)
             return _answer_for(exc)
         except BaseException:
             await self._give_back(token, taken)
             raise
-        async with self._db.transaction() as tx:
-            await tx.execute("UPDATE callbacks SET answer = ? WHERE token = ?", (answer, token))
-        return answer
 
     async def _get(self, token: str) -> _Token | None:
         row = await self._db.fetchone(

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from kit.channels.callbacks import Button
+from kit.channels.splitting import TELEGRAM_LIMIT, utf16_length
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,9 @@ class Outbox:
 
     async def push(self, user_id: str, messages: Sequence[Outgoing]) -> int:
         """Send `messages` to `user_id`'s owners on every live channel; the chats reached."""
+        for message in messages:  # the sender splits (kit/digest/render.py), not the channel
+            if not message.text.strip() or utf16_length(message.text) > TELEGRAM_LIMIT:
+                raise ValueError("an outgoing message must hold 1 to 4096 characters")
         reached = 0
         for pusher in list(self._pushers.values()):
             reached += await pusher(user_id, messages)

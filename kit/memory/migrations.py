@@ -48,7 +48,8 @@ WORKER_TABLES = (
 
 # What the owner reviews (issue 22). `callbacks`: a button Kit sent (a Telegram inline
 # button) stands for one action on one memory behind a short token (kit/channels/callbacks.py):
-# it works once, only for that memory's owner, until it expires. `digest_sends`: each daily
+# it works once, only for that memory's owner, until it expires. Ids only, never text: nothing
+# `kit forget` erases can stay behind in it. `digest_sends`: each daily
 # memory digest sent (kit/digest/sends.py); the partial unique index is "at most one scheduled
 # digest per memory and day", across restarts and workers. `followup_offers`: how many times a
 # day Kit was allowed to offer a reminder for a plan the owner mentioned (kit/followups/).
@@ -60,8 +61,7 @@ OWNER_REVIEW_TABLES = (
         payload_json TEXT NOT NULL,
         created_at TEXT NOT NULL,
         expires_at TEXT NOT NULL,
-        used_at TEXT,
-        answer TEXT NOT NULL DEFAULT '')""",
+        used_at TEXT)""",
     "CREATE INDEX callbacks_expires ON callbacks(expires_at)",
     """CREATE TABLE digest_sends (
         id INTEGER PRIMARY KEY,

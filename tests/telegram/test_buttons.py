@@ -4,12 +4,14 @@ keyboard; a press is answered on the button (answerCallbackQuery), once, for the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
+
+import pytest
 
 from kit.api import Kit
 from kit.channels.callbacks import NOT_YOURS
-from kit.channels.outbox import Outgoing
+from kit.channels.outbox import Outbox, Outgoing
 from kit.clock import FakeClock
 from tests.servers.telegram_api import FakeTelegramServer
 from tests.telegram.conftest import (
@@ -72,3 +74,19 @@ async def test_push_to_a_memory_without_a_telegram_owner_reaches_no_chat(
         await wait_until(lambda: "telegram" in kit.services.outbox.channels)
         assert await kit.services.outbox.push("family", [Outgoing("Hello")]) == 0
     assert tg.sent == []
+
+
+async def test_a_message_longer_than_a_chat_message_is_the_senders_bug_and_nothing_goes() -> None:
+    outbox = Outbox()
+    sent: list[str] = []
+
+    async def channel(user_id: str, messages: Sequence[Outgoing]) -> int:
+        sent.extend(m.text for m in messages)
+        return 1
+
+    outbox.register("telegram", channel)
+    for text in ("", "x" * 4097, "🐈" * 2049):  # 4,098 UTF-16 units
+        with pytest.raises(ValueError, match="1 to 4096 characters"):
+            await outbox.push("owner", [Outgoing("fine"), Outgoing(text)])
+    assert sent == []
+    assert await outbox.push("owner", [Outgoing("🐈" * 2048)]) == 1
