@@ -96,13 +96,16 @@ class Callbacks:
         self._clock = clock
         self._tz = tz
         self._handlers: dict[str, Handler] = {}
+        self._expiry_notes: dict[str, str] = {}
         self._purged_on: datetime | None = None
 
-    def handle(self, action: str, handler: Handler) -> None:
-        """What pressing a button of `action` does (one handler per action name)."""
+    def handle(self, action: str, handler: Handler, *, expired: str = "") -> None:
+        """What pressing a button of `action` does (one handler per action name); `expired`
+        says in a few words why such a button no longer works ("its undo window is over")."""
         if action in self._handlers:
             raise ValueError(f"callback action {action!r} is registered twice")
         self._handlers[action] = handler
+        self._expiry_notes[action] = expired
 
     @property
     def actions(self) -> tuple[str, ...]:
@@ -156,7 +159,7 @@ class Callbacks:
             return self._used(found.used_at)
         now = self._clock.now()
         if found.expires_at <= now:
-            return self._expired(found.expires_at)
+            return self._expired(found.expires_at, found.action)
         handler = self._handlers.get(found.action)
         if handler is None:
             log.warning("callbacks: no handler for action %r", found.action)
@@ -172,7 +175,7 @@ class Callbacks:
             again = await self._get(token)
             if again is not None and again.used_at is not None:
                 return self._used(again.used_at)
-            return self._expired(found.expires_at)
+            return self._expired(found.expires_at, found.action)
         try:
             # The answer is shown, never stored: it may quote a fact `kit forget` later erases.
             return fit_answer(await handler(found.user_id, found.payload))
@@ -224,8 +227,7 @@ class Callbacks:
     def _used(self, when: datetime) -> str:
         return f"This button was already used ({self._local(when)}); nothing was changed."
 
-    def _expired(self, when: datetime) -> str:
-        return (
-            f"This button expired on {self._local(when)} (its undo window is over); nothing "
-            "was changed."
-        )
+    def _expired(self, when: datetime, action: str) -> str:
+        note = self._expiry_notes.get(action, "")
+        why = f" ({note})" if note else ""
+        return f"This button expired on {self._local(when)}{why}; nothing was changed."

@@ -17,6 +17,7 @@ from kit.digest.render import FORGET, PIN, UNDO
 from kit.errors import InputError, NotFound
 
 FORGET_REASON = "forgotten from the memory digest"
+UNDO_WINDOW_OVER = "its undo window is over"  # digest.undo_days after the change
 
 
 class PassUndoer(Protocol):
@@ -52,9 +53,8 @@ def register(callbacks: Callbacks, passes: PassUndoer, owner: OwnerFacts) -> Non
             f"`kit facts undo {change.pass_id}` brings it back)"
         )
 
-    callbacks.handle(UNDO, undo)
-    callbacks.handle(PIN, pin)
-    callbacks.handle(FORGET, forget)
+    for action, handler in ((UNDO, undo), (PIN, pin), (FORGET, forget)):
+        callbacks.handle(action, handler, expired=UNDO_WINDOW_OVER)
 
 
 def _id(payload: Mapping[str, int | str], key: str) -> int:
