@@ -16,6 +16,7 @@ from kit.api import Kit
 from kit.clock import day_bounds, local_date
 from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, RemProgress, RemReport, UndoResult
+from kit.digest.model import Digest, DigestSent
 from kit.errors import InputError
 from kit.llm.base import TextSink
 from kit.memory.budget import BudgetState
@@ -151,6 +152,15 @@ class KitClient(Protocol):
     async def command(self, text: str, *, conversation: str = "terminal") -> str:
         """A chat's slash command (kit/channels/chat_commands.py), e.g. "/facts people": its
         reply as text. Nothing is stored and no model is asked (except /rem's)."""
+        ...
+
+    async def digest(self, day: date | None = None) -> Digest:
+        """A digest day's memory digest (kit/digest/); the open day's without `day`."""
+        ...
+
+    async def send_digest(self, day: date | None = None) -> DigestSent:
+        """Send a digest now (the open day's without `day`) on the channels live in the
+        engine: the daemon's Telegram. Standalone, there is none: a KitError says so."""
         ...
 
 
@@ -340,6 +350,12 @@ class LocalClient:
 
         commands = ChatCommands(self.kit.services, channel=conversation)
         return await commands.dispatch(self._user, clean_text(text))
+
+    async def digest(self, day: date | None = None) -> Digest:
+        return await self._services.digest.read(self._user, day)
+
+    async def send_digest(self, day: date | None = None) -> DigestSent:
+        return await self._services.digest.send_now(self._user, day)
 
     async def status(self) -> Status:
         s = self._services

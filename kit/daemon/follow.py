@@ -34,6 +34,7 @@ from kit.daemon.connect import READY_TIMEOUT, connect_to, engine_here
 from kit.daemon.lock import DataDirLock
 from kit.daemon.paths import socket_path
 from kit.daemon.socket_client import DaemonUnavailable, SocketClient
+from kit.digest.model import Digest, DigestSent
 from kit.embed.base import Embedder
 from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
@@ -319,6 +320,12 @@ class Follower:
 
     async def command(self, text: str, *, conversation: str = "terminal") -> str:
         return await self._call(lambda c: c.command(text, conversation=conversation))
+
+    async def digest(self, day: date | None = None) -> Digest:
+        return await self._call(lambda c: c.digest(day))
+
+    async def send_digest(self, day: date | None = None) -> DigestSent:
+        return await self._call(lambda c: c.send_digest(day))
 
 
 async def _answers(client: SocketClient) -> bool:

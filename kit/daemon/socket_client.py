@@ -21,6 +21,7 @@ from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, RemProgress, RemReport, UndoResult
 from kit.daemon.codec import ProtocolError, decode, decode_as
 from kit.daemon.socket_server import LINE_LIMIT
+from kit.digest.model import Digest, DigestSent
 from kit.errors import (
     ConfigError,
     InputError,
@@ -233,6 +234,14 @@ class SocketClient:
 
     async def command(self, text: str, *, conversation: str = "terminal") -> str:
         return str(decode(str, await self._call("command", text=text, conversation=conversation)))
+
+    async def digest(self, day: date | None = None) -> Digest:
+        raw = await self._call("digest", day=None if day is None else day.isoformat())
+        return decode_as(Digest, raw)
+
+    async def send_digest(self, day: date | None = None) -> DigestSent:
+        raw = await self._call("send_digest", day=None if day is None else day.isoformat())
+        return decode_as(DigestSent, raw)
 
     async def _call(self, op: str, on_event: EventSink | None = None, **args: Any) -> Any:
         rid = next(self._ids)

@@ -29,7 +29,9 @@ each handed out once); notes() -> [NoteInfo]; note(name) -> Note; search(query, 
 "YYYY-MM-DD") -> DayRecord (the summary, else the day's latest messages); remember(fact,
 category="person", subject="") -> Fact (screened like the chat's remember); memory_index() ->
 string; command(text, conversation="terminal") -> string (a chat's slash command, e.g.
-"/facts people", as kit/channels/chat_commands.py answers it). Results are the dataclasses of
+"/facts people", as kit/channels/chat_commands.py answers it); digest(day=null) -> Digest (the
+memory digest of a digest day, the open one without a day; kit/digest/); send_digest(day=null)
+-> DigestSent (sent now on the daemon's live channels). Results are the dataclasses of
 kit/client.py, kit/tools.py, kit/memory/, kit/reminders/ and kit/notes/store.py encoded by
 kit/daemon/codec.py. Requests on one connection are answered in order; open more connections
 for concurrency (the client uses one per call).
@@ -233,6 +235,12 @@ class ControlServer:
             "command": lambda r: self._client(r).command(
                 r.text("text", MAX_COMMAND_CHARS),
                 conversation=r.arg("conversation", str, "terminal"),
+            ),
+            "digest": lambda r: self._client(r).digest(
+                _date_or_none(r.arg("day", str, None), "day")
+            ),
+            "send_digest": lambda r: self._client(r).send_digest(
+                _date_or_none(r.arg("day", str, None), "day")
             ),
         }
 
