@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from kit.config import CATEGORIES
-from kit.memory.migrations import WORKER_TABLES, Migration
+from kit.memory.migrations import FORGET_RECEIPTS, WORKER_TABLES, Migration
 from kit.memory.postgres.fts_schema import (
     DAY_TERMS,
     FACT_TERMS,
@@ -441,4 +441,5 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
     Migration("pg020_worker_leases", tuple(_pg(t) for t in WORKER_TABLES)),
     # PostgreSQL's alone (no m021 twin): SQLite's FTS5 tables are untouched.
     Migration("pg021_fts_per_user", per_user()),
+    Migration("pg027_forget_receipts", tuple(_pg(t) for t in FORGET_RECEIPTS)),
 )
