@@ -94,6 +94,7 @@ class Forgetter:
                 messages=tuple(sorted(traces.messages)),
                 texts=tuple(sorted(traces.texts)),
                 ids=traces.ids,
+                lengths=traces.lengths,
             )
             await save_receipt(tx, user_id, receipt)
         return replace(report, receipt=receipt)

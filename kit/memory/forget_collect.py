@@ -20,7 +20,7 @@ from kit.memory.db import Transaction
 from kit.memory.facts import FORGOTTEN
 from kit.memory.forget_plan import ForgetPlan
 from kit.memory.forget_receipt import ErasedIds
-from kit.memory.forget_traces import Hasher, units, units_of
+from kit.memory.forget_traces import Hasher, lengths, units, units_of
 
 _BATCH = 500
 
@@ -29,6 +29,7 @@ _BATCH = 500
 class Collected:
     messages: set[str] = field(default_factory=set)  # hashes of message fingerprints
     texts: set[str] = field(default_factory=set)  # hashes of text pieces
+    lengths: tuple[int, ...] = ()  # word counts of the quotable pieces
     ids: ErasedIds = field(default_factory=ErasedIds)
     vectors: int = 0  # embeddings the forget deletes
     index_entries: int = 0  # search-index entries it removes or rewrites
@@ -85,6 +86,7 @@ async def collect(tx: Transaction, plan: ForgetPlan, hasher: Hasher) -> Collecte
         ):
             texts |= units(str(text), pieces=False)
     found.texts = hasher.texts(texts)
+    found.lengths = lengths(texts)
     days = sorted({*deleted, *(r[0] for r in plan.day_rewrites)})
     found.ids = ErasedIds(
         messages=tuple(plan.message_ids),

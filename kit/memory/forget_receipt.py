@@ -27,7 +27,7 @@ from typing import Any
 
 from kit.clock import check_time, from_iso, to_iso
 from kit.errors import InputError
-from kit.memory.forget_traces import HASH_BYTES, Hasher
+from kit.memory.forget_traces import HASH_BYTES, QUOTABLE, Hasher
 
 FORMAT = "kit-forget-receipt"
 VERSION = 1
@@ -66,6 +66,9 @@ class Receipt:
     messages: tuple[str, ...]  # hashes of the erased messages' fingerprints, sorted
     texts: tuple[str, ...]  # hashes of the erased texts' pieces, sorted
     ids: ErasedIds = field(default_factory=ErasedIds)
+    # How many words the quotable pieces have (forget_traces.py), to find one quoted inside a
+    # longer text: counts, not words.
+    lengths: tuple[int, ...] = ()
 
     @property
     def hasher(self) -> Hasher:
@@ -130,6 +133,7 @@ def _body(receipt: Receipt) -> dict[str, Any]:
         "salt": receipt.salt,
         "erased": receipt.erased,
         "hashes": {"messages": list(receipt.messages), "texts": list(receipt.texts)},
+        "lengths": list(receipt.lengths),
         "ids": {f.name: list(getattr(receipt.ids, f.name)) for f in fields(ErasedIds)},
     }
 
@@ -213,6 +217,7 @@ def _parse(body: dict[str, Any]) -> Receipt:
         salt=salt,
         messages=_hashes(hashes.get("messages")),
         texts=_hashes(hashes.get("texts")),
+        lengths=_lengths(body.get("lengths")),
         ids=ErasedIds(**{f.name: _ids(ids.get(f.name), f.name) for f in fields(ErasedIds)}),
     )
 
@@ -239,6 +244,12 @@ def _hashes(value: Any) -> tuple[str, ...]:
 def _ids(value: Any, name: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(type(v) is int and v > 0 for v in value):
         raise _Bad(f"ids.{name} are not row ids")
+    return tuple(value)
+
+
+def _lengths(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(type(v) is int and 0 < v <= QUOTABLE for v in value):
+        raise _Bad("lengths are not word counts")
     return tuple(value)
 
 

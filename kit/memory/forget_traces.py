@@ -26,6 +26,7 @@ from kit.clock import from_iso, to_iso
 
 MIN_WORDS = 4
 HASH_BYTES = 16  # 128 bits: no two erased items share one by chance
+QUOTABLE = 40  # words: a piece this short may be quoted inside a longer text (`windows`)
 
 _WORD = re.compile(r"\w+")
 _BULLET = re.compile(r"^([-*•]|\d+[.)])\s+")
@@ -51,6 +52,18 @@ def units(text: str, *, pieces: bool = True) -> set[str]:
             found.add(_normal(line))
             found.update(_normal(s) for s in _SENTENCE_END.split(line))
     return {p for p in found if len(_WORD.findall(p)) >= MIN_WORDS}
+
+
+def lengths(pieces: Iterable[str]) -> tuple[int, ...]:
+    """The word counts of the quotable pieces (at most QUOTABLE words), sorted."""
+    return tuple(sorted({n for p in pieces if (n := len(p.split())) <= QUOTABLE}))
+
+
+def windows(text: str, sizes: Iterable[int]) -> set[str]:
+    """Every run of `sizes` consecutive words of `text`, normalised as `units` does: where a
+    piece quoted inside a longer text ("rejected: <the fact>") is found."""
+    words = unicodedata.normalize("NFC", text).split()
+    return {" ".join(words[i : i + n]) for n in sizes for i in range(len(words) - n + 1)}
 
 
 def units_of(texts: Iterable[str | None], *, pieces: bool = True) -> set[str]:

@@ -44,7 +44,7 @@ from kit.memory.forget_findings import (
 from kit.memory.forget_index import IndexAudit
 from kit.memory.forget_receipt import Receipt
 from kit.memory.forget_receipts import info
-from kit.memory.forget_traces import units_of
+from kit.memory.forget_traces import units_of, windows
 from kit.memory.vectors import VectorStore
 
 _BATCH = 2000
@@ -99,11 +99,16 @@ class _Check:
         self.texts = frozenset(receipt.texts)
         self.back: set[int] = set()  # ids of erased messages that are back
 
-    def quotes(self, *texts: str | None, pieces: bool = True) -> bool:
-        """Whether any piece of `texts` is a piece the forget erased."""
+    def quotes(self, *texts: str | None, pieces: bool = True, inside: bool = False) -> bool:
+        """Whether any piece of `texts` is a piece the forget erased; with `inside`, also one
+        quoted inside a longer text (a record's "rejected: <the fact>")."""
         if not self.texts:
             return False
-        return any(self.hasher("text", p) in self.texts for p in units_of(texts, pieces=pieces))
+        found = units_of(texts, pieces=pieces)
+        if inside:
+            for text in texts:
+                found |= windows(text or "", self.receipt.lengths)
+        return any(self.hasher("text", p) in self.texts for p in found)
 
     async def rows(self, sql: str, params: Sequence[Any] = ()) -> Iterator[Any]:
         """`sql` (selecting an id first, with `AND id > ?` last before `ORDER BY id LIMIT ?`)
@@ -161,11 +166,10 @@ class _Check:
             for snapshot in (before_json, after_json):
                 data = json.loads(snapshot) if snapshot else None
                 if isinstance(data, dict):
-                    subject, content = data.get("subject"), data.get("content")
-                    if fact_id in erased and (subject or content != FORGOTTEN):
-                        refilled.append(int(fact_id))
-                    said += [str(subject or ""), str(content or "")]
-            if self.quotes(*said):
+                    said += [str(data.get("subject") or ""), str(data.get("content") or "")]
+            if fact_id in erased and any(s and s != FORGOTTEN for s in said[1:]):
+                refilled.append(int(fact_id))
+            elif self.quotes(*said):
                 texts.append(int(fact_id))
         return [
             leftover(FACTS, "erased facts holding text again (now or in their history)", refilled),
@@ -284,7 +288,7 @@ class _Check:
             (self.user_id,),
         ):
             detail = json.loads(detail_json)
-            if self.quotes(reason, *_strings(detail)):
+            if self.quotes(reason, *_strings(detail), inside=True):
                 quoting.append(int(pass_id))
             if gone & _cited(detail):
                 citing.append(int(pass_id))
@@ -302,7 +306,7 @@ class _Check:
                 " ORDER BY id LIMIT ?",
                 (self.user_id,),
             )
-            if self.quotes(*_strings(json.loads(report)))
+            if self.quotes(*_strings(json.loads(report)), inside=True)
         ]
         errors = [
             int(row[0])
@@ -310,7 +314,7 @@ class _Check:
                 "SELECT conversation_id, last_error FROM curation_state WHERE user_id = ?",
                 (self.user_id,),
             )
-            if self.quotes(row[1])
+            if self.quotes(row[1], inside=True)
         ]
         errors += [
             int(parked_id)
@@ -319,7 +323,7 @@ class _Check:
                 " ORDER BY id LIMIT ?",
                 (self.user_id,),
             )
-            if self.quotes(reason)
+            if self.quotes(reason, inside=True)
         ]
         return [
             leftover(RECORDS, "curation pass records holding erased text word for word", quoting),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from kit.api import Kit
 from kit.cli import main
 from kit.clock import FakeClock
 from kit.config import Settings
+from kit.daemon.lock import DataDirLock
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError, NotFound
 from kit.memory.forget_findings import MESSAGES, PLACES
@@ -316,3 +318,61 @@ def test_cli_verify_refuses_a_damaged_receipt_file_in_one_line(
     assert main(["forget", "--verify", str(copy)]) == 2
     err = capsys.readouterr().err
     assert "the forget receipt is damaged" in err and err.count("\n") == 1
+
+
+@pytest.mark.stores("sqlite")
+def test_cli_repair_erases_a_derived_leftover_and_needs_kit_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _cli_memory(tmp_path, monkeypatch)
+    copy = tmp_path / "receipt.json"
+    assert main(["forget", "--person", "Ana", "--yes", "--receipt-file", str(copy)]) == 0
+    receipt = read_file(copy)
+    (gone,) = receipt.ids.messages
+    database = tmp_path / "data" / "kit.db"
+    with sqlite3.connect(database) as conn:  # an index entry the forget missed
+        conn.execute(
+            "INSERT INTO messages_fts (rowid, speaker, text, context) VALUES (?, '', ?, '')",
+            (gone, "Ana likes tulips and jazz."),
+        )
+    capsys.readouterr()
+    assert main(["forget", "--verify", receipt.id]) == 1
+    out = capsys.readouterr().out
+    assert (
+        f"search index (FTS): messages entries holding words of erased rows: 1 (ids {gone})" in out
+    )
+    assert f"kit forget --verify {receipt.id} --repair" in out
+    daemon = DataDirLock(tmp_path / "data")
+    daemon.acquire("daemon")
+    try:
+        assert main(["forget", "--verify", receipt.id, "--repair"]) == 2
+    finally:
+        daemon.release()
+    assert "stop it first" in capsys.readouterr().err
+    assert main(["forget", "--verify", receipt.id, "--repair"]) == 0
+    out = capsys.readouterr().out
+    assert "Repaired: 1 leftover in derived state erased." in out and "verifies" in out
+    assert b"tulips" not in database.read_bytes()
+
+
+@pytest.mark.stores("sqlite")
+def test_cli_restore_of_an_old_export_keeps_the_receipts_and_refuses_what_they_erased(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _cli_memory(tmp_path, monkeypatch)
+    old = tmp_path / "old.json"
+    assert main(["export", "-o", str(old)]) == 0
+    assert main(["forget", "--person", "Ana", "--yes"]) == 0
+    capsys.readouterr()
+    database = tmp_path / "data" / "kit.db"
+    before = database.read_bytes()
+    assert main(["restore", str(old)]) == 2
+    err = capsys.readouterr().err
+    assert "1 message of this export was erased by `kit forget` (receipt fr-" in err
+    assert err.count("\n") == 1 and database.read_bytes() == before
+    assert main(["restore", "--allow-forgotten", str(old)]) == 0
+    out = capsys.readouterr().out
+    assert "Flagged: 1 message of" in out
+    assert main(["forget", "--receipts"]) == 0  # the receipt came along
+    (line,) = capsys.readouterr().out.splitlines()
+    assert main(["forget", "--verify", line.split()[0]]) == 1
