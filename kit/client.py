@@ -21,6 +21,8 @@ from kit.llm.base import TextSink
 from kit.memory.budget import BudgetState
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry, Provenance, check_category
+from kit.memory.forget_findings import Verification
+from kit.memory.forget_receipts import ReceiptInfo
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
 from kit.memory.search import Hit
@@ -151,6 +153,15 @@ class KitClient(Protocol):
     async def command(self, text: str, *, conversation: str = "terminal") -> str:
         """A chat's slash command (kit/channels/chat_commands.py), e.g. "/facts people": its
         reply as text. Nothing is stored and no model is asked (except /rem's)."""
+        ...
+
+    async def forget_receipts(self) -> list[ReceiptInfo]:
+        """The receipts of past `kit forget`s, oldest first (counts and hashes, no content)."""
+        ...
+
+    async def verify_forget(self, receipt: str) -> Verification:
+        """Whether anything a forget erased is back or left (`kit forget --verify`). Reads
+        only. `receipt`: its id (a saved receipt file only in-process)."""
         ...
 
 
@@ -340,6 +351,12 @@ class LocalClient:
 
         commands = ChatCommands(self.kit.services, channel=conversation)
         return await commands.dispatch(self._user, clean_text(text))
+
+    async def forget_receipts(self) -> list[ReceiptInfo]:
+        return await self.kit.forget_receipts(user=self._user)
+
+    async def verify_forget(self, receipt: str) -> Verification:
+        return await self.kit.verify_forget(receipt, user=self._user)
 
     async def status(self) -> Status:
         s = self._services

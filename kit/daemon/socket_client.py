@@ -33,6 +33,8 @@ from kit.errors import (
 from kit.llm.base import TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.forget_findings import Verification
+from kit.memory.forget_receipts import ReceiptInfo
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
 from kit.memory.search import Hit
@@ -233,6 +235,13 @@ class SocketClient:
 
     async def command(self, text: str, *, conversation: str = "terminal") -> str:
         return str(decode(str, await self._call("command", text=text, conversation=conversation)))
+
+    async def forget_receipts(self) -> list[ReceiptInfo]:
+        result: list[ReceiptInfo] = decode(list[ReceiptInfo], await self._call("forget_receipts"))
+        return result
+
+    async def verify_forget(self, receipt: str) -> Verification:
+        return decode_as(Verification, await self._call("verify_forget", receipt=receipt))
 
     async def _call(self, op: str, on_event: EventSink | None = None, **args: Any) -> Any:
         rid = next(self._ids)

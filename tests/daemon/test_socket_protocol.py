@@ -244,7 +244,8 @@ async def test_malformed_lines_and_unknown_ops_get_an_error_line(server: Control
         "error": "control socket: unknown op 'explode'; known ops: send, days, day, facts, "
         "fact_history, add_fact, edit_fact, pin_fact, unpin_fact, deactivate_fact, undo_pass, "
         "rem, last_rem, status, context, chat_history, passes, reminders, cancel_reminder, "
-        "reminder_notices, notes, note, search, day_record, remember, memory_index, command",
+        "reminder_notices, notes, note, search, day_record, remember, memory_index, command, "
+        "forget_receipts, verify_forget",
     }
     assert missing_arg["kind"] == "InputError" and "fact_id" in str(missing_arg["error"])
 
