@@ -150,6 +150,8 @@ async def run(args: argparse.Namespace) -> int:
     if args.receipt_file is not None:
         from kit.portability.target import check_target
 
+        if args.dry_run:
+            raise InputError("a dry run erases nothing and makes no receipt; drop --receipt-file")
         check_target(args.receipt_file, force=False)  # before the forget, not after it
     if args.dry_run:  # a read: fine beside a running daemon
         async with open_kit(args, with_embedder=False) as kit:

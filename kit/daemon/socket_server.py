@@ -391,7 +391,7 @@ class ControlServer:
         )
 
     async def _verify_forget(self, request: _Request) -> Any:
-        receipt = request.text("receipt", MAX_RECEIPT_CHARS).strip()
+        receipt = request.text("receipt", MAX_RECEIPT_CHARS).strip().lower()
         if not looks_like_id(receipt):  # never a path: the daemon reads no file a client names
             raise InputError(
                 f"{receipt[:40]!r} is not a forget receipt id (like fr-k3m9q2xa7b); over the "

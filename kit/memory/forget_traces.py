@@ -29,6 +29,7 @@ HASH_BYTES = 16  # 128 bits: no two erased items share one by chance
 QUOTABLE = 40  # words: a piece this short may be quoted inside a longer text (`windows`)
 
 _WORD = re.compile(r"\w+")
+_CANONICAL = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$")  # to_iso's form
 _BULLET = re.compile(r"^([-*•]|\d+[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
@@ -86,7 +87,9 @@ class Hasher:
 
     def message(self, at: str, role: str, speaker: str, text: str) -> str:
         """`at`: the message's time in any ISO-8601 form with an offset (made canonical)."""
-        return self("message", message_fingerprint(to_iso(from_iso(at)), role, speaker, text))
+        if not _CANONICAL.match(at):  # stored times are canonical already: parsed only if not
+            at = to_iso(from_iso(at))
+        return self("message", message_fingerprint(at, role, speaker, text))
 
     def texts(self, pieces: Iterable[str]) -> set[str]:
         return {self("text", p) for p in pieces}

@@ -288,6 +288,7 @@ def test_cli_forget_prints_a_receipt_and_import_refuses_then_flags_and_verify_fa
         (["--verify", "fr-aaaaaaaaaa", "--person", "Ana"], "--person does not go with --verify"),
         (["--receipts", "--yes"], "--yes does not go with --receipts"),
         (["--person", "Ana", "--repair"], "--repair goes with --verify"),
+        (["--person", "Ana", "--dry-run", "--receipt-file", "r.json"], "makes no receipt"),
     ],
 )
 def test_bad_receipt_flags_get_one_line_and_exit_2(
