@@ -72,8 +72,8 @@ async def measure(scale: float) -> None:
                 began = time.perf_counter()
                 await kit.import_messages(kept, user=f"nobody-{run}", conversation="without")
                 without.append(time.perf_counter() - began)
-        messages = len(archive.messages)
-        print(f"# forget receipts, scale {scale}: {messages:,} messages, {len(archive.days):,} days")
+        size = f"{len(archive.messages):,} messages, {len(archive.days):,} days"
+        print(f"# forget receipts, scale {scale}: {size}")
         print(f"# {machine()}")
         print(f"forget --person Hannah      {forget_s:8.2f} s   counts {receipt.counts}")
         print(f"receipt size                {len(to_json(receipt)) / 1024:8.1f} KB")
