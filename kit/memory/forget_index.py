@@ -57,7 +57,8 @@ class SqliteIndexAudit:
         await tx.execute(f"INSERT INTO {fts}({fts}) VALUES ('rebuild')")
 
     def _stale(self, table: str, ids: list[int]) -> set[int]:
-        conn = sqlite3.connect(f"file:{self._path}?mode=ro", uri=True, isolation_level=None)
+        uri = self._path.resolve().as_uri() + "?mode=ro"  # a name with '?' or '#' stays a name
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
         try:
             return _audit(conn, f"{table}_fts", ids)
         finally:

@@ -151,7 +151,8 @@ def kept_receipts(database: Path, user_ids: set[str]) -> list[Receipt]:
     # read-only connection would leave a -wal and -shm behind, to be moved aside with it).
     wal = database.with_name(database.name + "-wal").exists()
     try:
-        conn = sqlite3.connect(f"file:{database}?{'mode=ro' if wal else 'immutable=1'}", uri=True)
+        mode = "mode=ro" if wal else "immutable=1"
+        conn = sqlite3.connect(f"{database.resolve().as_uri()}?{mode}", uri=True)
         try:
             rows = conn.execute(
                 "SELECT user_id, receipt_id, document FROM forget_receipts"
