@@ -22,6 +22,8 @@ from kit.llm.base import TextSink
 from kit.memory.budget import BudgetState
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry, Provenance, check_category
+from kit.memory.forget_findings import Verification
+from kit.memory.forget_receipts import ReceiptInfo
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
 from kit.memory.search import Hit
@@ -161,6 +163,14 @@ class KitClient(Protocol):
     async def send_digest(self, day: date | None = None) -> DigestSent:
         """Send a digest now (the open day's without `day`) on the channels live in the
         engine: the daemon's Telegram. Standalone, there is none: a KitError says so."""
+
+    async def forget_receipts(self) -> list[ReceiptInfo]:
+        """The receipts of past `kit forget`s, oldest first (counts and hashes, no content)."""
+        ...
+
+    async def verify_forget(self, receipt: str) -> Verification:
+        """Whether anything a forget erased is back or left (`kit forget --verify`). Reads
+        only. `receipt`: its id (a saved receipt file only in-process)."""
         ...
 
 
@@ -356,6 +366,12 @@ class LocalClient:
 
     async def send_digest(self, day: date | None = None) -> DigestSent:
         return await self._services.digest.send_now(self._user, day)
+
+    async def forget_receipts(self) -> list[ReceiptInfo]:
+        return await self.kit.forget_receipts(user=self._user)
+
+    async def verify_forget(self, receipt: str) -> Verification:
+        return await self.kit.verify_forget(receipt, user=self._user)
 
     async def status(self) -> Status:
         s = self._services

@@ -39,6 +39,8 @@ from kit.embed.base import Embedder
 from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.forget_findings import Verification
+from kit.memory.forget_receipts import ReceiptInfo
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
 from kit.memory.search import Hit
@@ -326,6 +328,12 @@ class Follower:
 
     async def send_digest(self, day: date | None = None) -> DigestSent:
         return await self._call(lambda c: c.send_digest(day))
+
+    async def forget_receipts(self) -> list[ReceiptInfo]:
+        return await self._call(lambda c: c.forget_receipts())
+
+    async def verify_forget(self, receipt: str) -> Verification:
+        return await self._call(lambda c: c.verify_forget(receipt))
 
 
 async def _answers(client: SocketClient) -> bool:

@@ -94,6 +94,22 @@ OWNER_REVIEW_TABLES = (
 )
 
 
+# Forget receipts (kit/memory/forget_receipts.py): per user, the sealed document of each
+# `kit forget` (salted hashes of what it erased, never the text) and its header for listing.
+FORGET_RECEIPTS = (
+    """CREATE TABLE forget_receipts (
+        user_id TEXT NOT NULL,
+        receipt_id TEXT NOT NULL,
+        at TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        counts_json TEXT NOT NULL DEFAULT '{}',
+        erased TEXT NOT NULL,
+        document TEXT NOT NULL,
+        PRIMARY KEY (user_id, receipt_id))""",
+    "CREATE INDEX forget_receipts_id ON forget_receipts(receipt_id)",
+)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         "m001_core",
@@ -423,5 +439,6 @@ MIGRATIONS: tuple[Migration, ...] = (
             *named_days_units(),
         ),
     ),
+    Migration("m027_forget_receipts", FORGET_RECEIPTS),
     Migration("m028_owner_review", OWNER_REVIEW_TABLES),
 )

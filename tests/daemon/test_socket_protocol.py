@@ -274,7 +274,7 @@ async def test_malformed_lines_and_unknown_ops_get_an_error_line(server: Control
         "fact_history, add_fact, edit_fact, pin_fact, unpin_fact, deactivate_fact, undo_pass, "
         "rem, last_rem, status, context, chat_history, passes, reminders, cancel_reminder, "
         "reminder_notices, notes, note, search, day_record, remember, memory_index, command, "
-        "digest, send_digest",
+        "digest, send_digest, forget_receipts, verify_forget",
     }
     assert missing_arg["kind"] == "InputError" and "fact_id" in str(missing_arg["error"])
 
