@@ -11,21 +11,21 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from kit.memory.db import Database, Transaction
-from kit.memory.postgres.fts_schema import DAY_TERMS, FACT_TERMS, NOTE_TERMS
+from kit.memory.postgres.fts_schema import DAY_TERMS, FACT_TERMS, MESSAGE_TERMS, NOTE_TERMS
 
 _BEFORE = (
     "COALESCE((SELECT p.text FROM messages p WHERE p.conversation_id = s.conversation_id"
     " AND p.id < s.id ORDER BY p.id DESC LIMIT 1), '')"
-)
-_MESSAGE_TERMS = (
-    "to_tsvector('english', s.speaker || ' ' || s.text || ' (' || kit_day_words(s.day) || ')')"
 )
 # What each table's entries are made of, from its row `s` (fts_schema.py writes the same).
 _MADE = {
     "facts": {"terms": FACT_TERMS.format("s")},
     "days": {"terms": DAY_TERMS.format("s")},
     "note_chunks": {"terms": NOTE_TERMS.format("s")},
-    "messages": {"terms": _MESSAGE_TERMS, "context": f"to_tsvector('english', {_BEFORE})"},
+    "messages": {
+        "terms": MESSAGE_TERMS.format("s"),
+        "context": f"to_tsvector('english', {_BEFORE})",
+    },
 }
 _BATCH = 1000
 
