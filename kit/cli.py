@@ -33,6 +33,7 @@ COMMANDS = (
     "curate",
     "summarize",
     "rem",
+    "digest",
     "doctor",
     "eval",
     "export",

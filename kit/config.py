@@ -101,6 +101,30 @@ class BudgetSettings:
     user_daily_tokens: int = 0  # per memory namespace; 0 = no separate per-user cap
 
 
+@dataclass(frozen=True)
+class DigestSettings:
+    """The daily memory digest (kit/digest/): what Kit learned, changed, merged, expired and
+    refused, sent on Telegram at `time` (local) when something changed, at most once a day.
+    `undo_days` is the undo window of a pass's one-tap buttons (Undo pass, Pin, Forget):
+    they stop working this many days after the pass; `kit facts undo` is not limited by it."""
+
+    enabled: bool = True
+    time: str = "21:00"
+    undo_days: int = 7
+
+
+@dataclass(frozen=True)
+class FollowupSettings:
+    """Offering a reminder when the owner mentions a plan with a time (kit/followups/): never
+    created unasked, at most `per_day` offers a local day, off unless enabled."""
+
+    enabled: bool = False
+    per_day: int = 3
+
+
+MAX_UNDO_DAYS = 365
+MAX_FOLLOWUPS_PER_DAY = 50
+
 MIN_FACTS_BUDGET_TOKENS = 500  # room for a dozen facts: fewer would hide what a pass needs
 MIN_BUDGET_TOKENS = 50_000  # one curation pass over a full batch can take ~15k tokens
 
@@ -142,6 +166,8 @@ class Settings:
     curation: CurationSettings = field(default_factory=CurationSettings)
     schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
     rem: RemSettings = field(default_factory=RemSettings)
+    digest: DigestSettings = field(default_factory=DigestSettings)
+    followups: FollowupSettings = field(default_factory=FollowupSettings)
     budget: BudgetSettings = field(default_factory=BudgetSettings)
     telegram: TelegramSettings = field(default_factory=TelegramSettings)
     storage: StorageSettings = field(default_factory=StorageSettings)
@@ -351,6 +377,18 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
         check_role_settings(section, bad, name, source)
     if isinstance(section, RemSettings):
         at_least(1, "stale_days")
+    if isinstance(section, DigestSettings):
+        parse_hhmm(section.time, f"{source}: digest.time")
+        if not 1 <= section.undo_days <= MAX_UNDO_DAYS:
+            raise bad("undo_days", f"must be a number of days from 1 to {MAX_UNDO_DAYS}")
+    if isinstance(section, FollowupSettings) and not (
+        1 <= section.per_day <= MAX_FOLLOWUPS_PER_DAY
+    ):
+        raise bad(
+            "per_day",
+            f"must be from 1 to {MAX_FOLLOWUPS_PER_DAY} (followups.enabled = false turns "
+            "offers off)",
+        )
     if isinstance(section, BudgetSettings):
         at_least(MIN_BUDGET_TOKENS, "daily_tokens")
         if section.user_daily_tokens and not (

@@ -34,8 +34,11 @@ from kit.memory.date_relative import RELATIVE
 from kit.memory.date_words import (
     DIGIT,
     MONTH_NAMES,
+    MONTHS,
+    NUMBERS,
     UNITS,
     WEEKDAY_NAMES,
+    WEEKDAYS,
     DateOrder,
     Form,
     fold,
@@ -56,9 +59,31 @@ __all__ = [
     "order_from_locale",
     "said_spans",
     "span_words",
+    "time_ahead",
     "with_days_as_words",
     "without",
 ]
+
+
+# A time ahead of now, as people name one when they plan: "tomorrow", "on Friday", "next week",
+# "this evening", "in two days", "at 5pm", "on 3 June". (Past words: kit/memory/date_relative.py.)
+_DAYS = "|".join(WEEKDAYS)
+_MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
+_NOT_MAY = "|".join(m for m in sorted(MONTHS, key=len, reverse=True) if m != "may")  # the verb
+_AHEAD = re.compile(
+    r"\b(?:tomorrow|tonight|later today|the day after tomorrow"
+    r"|this\s+(?:morning|afternoon|evening|weekend)"
+    r"|(?:next|this|coming|on)\s+(?:" + _DAYS + r"|week|weekend|month|year)"
+    r"|(?:" + _DAYS + r")(?:\s+(?:morning|afternoon|evening|night))?"
+    r"|in\s+(?:\d+|" + "|".join(sorted(NUMBERS, key=len, reverse=True)) + r")\s+"
+    r"(?:minutes?|hours?|days?|weeks?|months?)"
+    r"|at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm)|at\s+\d{1,2}:\d{2}|at\s+noon"
+    r"|(?:on\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:" + _MONTH_NAMES + r")"
+    r"|(?:on\s+)?(?:" + _NOT_MAY + r")\s+\d{1,2}(?:st|nd|rd|th)?"
+    r"|may\s+\d{1,2}(?:st|nd|rd|th)?\b(?!\s*(?:%|people|of))"
+    r")\b",
+    re.IGNORECASE,
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -370,6 +395,13 @@ def mentions_time(text: str) -> bool:
     if numbers or not held.isdisjoint(_SHORT_WORDS):
         return bool(date_mentions(text, _PLAIN_DAY))
     return False
+
+
+def time_ahead(text: str) -> str | None:
+    """The words of a time ahead that `text` names ("on Friday", "tomorrow at 9am"), if any:
+    what a plan is made for. Not resolved to a date: a plan's day is the owner's to say."""
+    match = _AHEAD.search(text)
+    return None if match is None else match.group(0)
 
 
 # Regions whose people write the month first (03/05 is 5 March): the US and the places

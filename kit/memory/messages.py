@@ -133,6 +133,15 @@ class Messages:
         assert found is not None
         return found
 
+    async def drop_if_empty(self, conversation: Conversation) -> None:
+        """Remove a conversation that holds no message (one a refused import had just made)."""
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "DELETE FROM conversations WHERE id = ?"
+                " AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?)",
+                (conversation.id, conversation.id),
+            )
+
     async def find_conversation(
         self, user_id: str, channel: str, external_id: str
     ) -> Conversation | None:

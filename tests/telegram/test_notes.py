@@ -8,7 +8,7 @@ import json
 import pytest
 
 from kit.api import Kit
-from kit.channels.telegram import NON_TEXT, NOTE_SAVED
+from kit.channels.replies import NON_TEXT, NOTE_SAVED
 from kit.config import Settings
 from kit.llm.fake import FakeLLM
 from kit.notes.text import MAX_NOTE_BYTES

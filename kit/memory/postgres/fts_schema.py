@@ -20,6 +20,10 @@ from __future__ import annotations
 FACT_TERMS = "to_tsvector('english', {0}.subject || ' ' || {0}.content)"
 DAY_TERMS = "to_tsvector('english', {0}.detailed || ' ' || {0}.condensed)"
 NOTE_TERMS = "to_tsvector('english', {0}.name || ' ' || {0}.heading || ' ' || {0}.text)"
+# A message's own words: speaker, text, its day; since pg024 also the days its text names.
+_MESSAGE_WORDS = "{0}.speaker || ' ' || {0}.text || ' (' || kit_day_words({0}.day) || ')'"
+_NAMED_DAYS = " || COALESCE(' (' || NULLIF({0}.named_days, '') || ')', '')"
+MESSAGE_TERMS = "to_tsvector('english', " + _MESSAGE_WORDS + _NAMED_DAYS + ")"
 # Columns whose change rewrites a row's unit (each table's trigger watches them).
 _WATCHED = {
     "facts": "subject, content",
@@ -70,8 +74,7 @@ def _triggers(table: str, columns: str) -> tuple[str, ...]:
 def _message_unit(*, per_user: bool, named_days: bool = False) -> str:
     user = (" user_id,", " m.user_id,", " user_id = excluded.user_id,") if per_user else ("",) * 3
     # pg024: after its own day, the days its text names (messages.named_days, derived).
-    named = " || COALESCE(' (' || NULLIF(m.named_days, '') || ')', '')" if named_days else ""
-    terms = "m.speaker || ' ' || m.text || ' (' || kit_day_words(m.day) || ')'" + named
+    terms = (_MESSAGE_WORDS + (_NAMED_DAYS if named_days else "")).format("m")
     return f"""CREATE OR REPLACE FUNCTION messages_fts_write(message_id bigint) RETURNS void
 LANGUAGE sql AS $$
     INSERT INTO messages_fts (id,{user[0]} terms, context)

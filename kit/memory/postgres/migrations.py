@@ -21,7 +21,12 @@ import re
 
 from kit.config import CATEGORIES
 from kit.memory.messages import fill_named_days
-from kit.memory.migrations import WORKER_TABLES, Migration
+from kit.memory.migrations import (
+    FORGET_RECEIPTS,
+    OWNER_REVIEW_TABLES,
+    WORKER_TABLES,
+    Migration,
+)
 from kit.memory.postgres.fts_schema import (
     DAY_TERMS,
     FACT_TERMS,
@@ -450,5 +455,10 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             fill_named_days,
             *named_days(),
         ),
+    ),
+    Migration("pg027_forget_receipts", tuple(_pg(t) for t in FORGET_RECEIPTS)),
+    Migration(
+        "pg028_owner_review",
+        (*(_pg(t) for t in OWNER_REVIEW_TABLES), *_ids_follow("digest_sends")),
     ),
 )
