@@ -31,6 +31,7 @@ def pages() -> dict[str, str]:
         "docs/socket-protocol.md": socket_reference(),
     }
 
+
 def stale(root: Path, render: Callable[[], dict[str, str]] = pages) -> list[str]:
     """The generated pages whose committed text differs from what the code says now."""
     found = []
@@ -64,4 +65,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         (root / name).write_text(text, encoding="utf-8")
         print(f"wrote {name}")
     return 0
-

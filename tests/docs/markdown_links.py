@@ -86,7 +86,8 @@ def check(path: Path, *, root: Path = REPO) -> list[Broken]:
         elif not goal.exists():
             broken.append(Broken(where, number, target, "no such file"))
         elif anchor and goal.suffix != ".md":
-            broken.append(Broken(where, number, target, "an anchor into a file that is not Markdown"))
+            problem = "an anchor into a file that is not Markdown"
+            broken.append(Broken(where, number, target, problem))
         elif anchor and unquote(anchor) not in anchors(goal):
             broken.append(Broken(where, number, target, f"no heading #{anchor} there"))
     return broken

@@ -40,7 +40,6 @@ def test_a_missing_file_a_missing_anchor_and_a_link_outside_are_found(tmp_path: 
 def test_anchors_are_githubs_slugs(tmp_path: Path) -> None:
     """Punctuation goes, spaces become hyphens, code and links keep their text."""
     _page(tmp_path, "docs/mcp.md", "# Kit as an MCP server: `kit mcp`\n## See [it](x.md) run\n")
-    page = _page(
-        tmp_path, "README.md", "[a](docs/mcp.md#kit-as-an-mcp-server-kit-mcp) [b](docs/mcp.md#see-it-run)\n"
-    )
+    links = "[a](docs/mcp.md#kit-as-an-mcp-server-kit-mcp) [b](docs/mcp.md#see-it-run)\n"
+    page = _page(tmp_path, "README.md", links)
     assert check(page, root=tmp_path) == []
