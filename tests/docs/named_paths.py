@@ -3,7 +3,7 @@
 A file moved or renamed leaves behind every page and comment that named it, and nothing else
 notices. What counts as a named path (so that prose is never mistaken for one):
 
-- a token starting with a top-level folder of the repository and a slash: `kit/memory/search.py`,
+- a token starting with a top-level folder of the repository and a slash: `kit/cli.py`,
   `tests/servers/`, `prompts/curate/<category>.md` (a `<placeholder>` or `*` matches any name,
   and at least one file must match), `bench/…` (what comes before an ellipsis must exist);
 - a bare file name ending in .py, .md or .toml, in a Python comment or docstring, or as a whole
