@@ -5,7 +5,8 @@ The operations are the server's handler table (`ControlServer._ops` in
 kit/daemon/socket_server.py), read with `ast`: for each op, the arguments its handler takes
 from the request (`r.arg(name, kind, default)`, `r.row_id(name)`, `r.text(name, limit,
 default)`, and the helpers that check limits and dates), and the result type and description
-of the `KitClient` method of the same name (kit/client.py).
+of the `KitClient` method of the same name (kit/client.py), described by the first docstring
+found on `KitClient`, `LocalClient` or `Kit` (kit/api.py).
 
 Once the client surface is declared in one place (each operation's name, checked arguments and
 result type), render that declaration instead: `socket_reference()` is the one function to
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -47,10 +49,12 @@ class Operation:
 
 
 def socket_reference() -> str:
-    from kit import client
+    from kit import api, client
     from kit.daemon import socket_server
 
-    operations = read_operations(socket_server, client.KitClient)
+    operations = read_operations(
+        socket_server, client.KitClient, described_by=(client.LocalClient, api.Kit)
+    )
     lines = [
         "# Socket protocol",
         "",
@@ -74,8 +78,11 @@ def socket_reference() -> str:
     return "\n".join(lines) + "\n"
 
 
-def read_operations(server: ModuleType, interface: type) -> list[Operation]:
-    """The ops in the order the server's table declares them."""
+def read_operations(
+    server: ModuleType, interface: type, *, described_by: tuple[type, ...] = ()
+) -> list[Operation]:
+    """The ops in the order the server's table declares them; results from `interface`, the
+    description from the first of `interface` and `described_by` whose method has one."""
     path = Path(inspect.getfile(server))
     tree = ast.parse(path.read_text(encoding="utf-8"))
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ControlServer")
@@ -94,7 +101,9 @@ def read_operations(server: ModuleType, interface: type) -> list[Operation]:
                 key.value,
                 tuple(_arguments(body, server)),
                 _result(method),
-                _description(method),
+                _description(
+                    getattr(owner, key.value, None) for owner in (interface, *described_by)
+                ),
             )
         )
     return found
@@ -208,6 +217,10 @@ def _result(method: object) -> str:
     return str(annotation).replace("'", "")
 
 
-def _description(method: object) -> str:
-    doc = inspect.getdoc(method) if method is not None else None
-    return " ".join(doc.split()) if doc else ""
+def _description(methods: Iterable[object]) -> str:
+    """The first paragraph of the first docstring among `methods`."""
+    for method in methods:
+        doc = inspect.getdoc(method) if method is not None else None
+        if doc:
+            return " ".join(doc.split("\n\n")[0].split())
+    return ""
