@@ -6,7 +6,8 @@ For each variant of the HNSW graph (vector type, connectivity M, beam ef), over 
 paraphrase questions and as many everyday ones: the share of the exact top 15 (float32,
 tie-aware) among the candidates the graph returns when asked for 200 (what Kit keeps before
 rescoring), the planted message's rank, the search time per query and the build time. Needs
-the archive's cache (bench/archive.py builds it). The README's lever table comes from here.
+the archive's cache (bench/archive.py builds it). The lever table of docs/measurements.md comes
+from here.
 """
 
 from __future__ import annotations

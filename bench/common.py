@@ -15,7 +15,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `python bench/x.py` from anywhere
+if str(ROOT) not in sys.path:  # `python bench/<name>.py` from anywhere
     sys.path.insert(0, str(ROOT))
 
 from kit.embed.base import Embedder, Vectors  # noqa: E402

@@ -21,7 +21,7 @@ from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `python bench/x.py` from anywhere
+if str(ROOT) not in sys.path:  # `python bench/<name>.py` from anywhere
     sys.path.insert(0, str(ROOT))
 
 from kit.eval.locomo import load  # noqa: E402

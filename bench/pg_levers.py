@@ -8,7 +8,8 @@ table of the 87,600 message vectors, the server's exact scan timed, then an HNSW
 pgvector's defaults (as Kit builds it) searched for 200 candidates at each `hnsw.ef_search`:
 the share of the exact float32 top 15 kept (tie-aware) and the planted answers kept, over the
 60 planted paraphrase questions and 60 everyday ones. Needs the archive's cache
-(bench/archive.py) and the `dev` extra. The README's PostgreSQL numbers come from here.
+(bench/archive.py) and the `dev` extra. The PostgreSQL numbers of docs/measurements.md come from
+here.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `python bench/x.py` from anywhere
+if str(ROOT) not in sys.path:  # `python bench/<name>.py` from anywhere
     sys.path.insert(0, str(ROOT))
 
 from kit.app import load_embedder  # noqa: E402

@@ -30,7 +30,7 @@ from pathlib import Path
 from statistics import fmean
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `python bench/x.py` from anywhere
+if str(ROOT) not in sys.path:  # `python bench/<name>.py` from anywhere
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 

@@ -137,7 +137,7 @@ class Services:
     background: Background
     curator: Curator
     job_runs: JobRuns
-    leases: Leases  # what one worker does for all on a shared database (README: workers)
+    leases: Leases  # what one worker does for all on a shared database (docs/daemon.md)
     summarizer: DaySummarizer
     rem: Rem
     budget: Budget

@@ -150,7 +150,7 @@ class StorageSettings:
 
 @dataclass(frozen=True)
 class WorkersSettings:
-    """Several `kit run` workers on one PostgreSQL database (README: Several workers).
+    """Several `kit run` workers on one PostgreSQL database (docs/daemon.md: Several workers).
     A lease (a scheduled job, Telegram polling) lasts `lease_seconds` unless its worker renews
     it (every third of that): a worker that dies is taken over within about that long."""
 

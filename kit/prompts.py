@@ -26,7 +26,7 @@ REQUIRED: dict[str, frozenset[str]] = {
     "reminder_task": frozenset({"task"}),
     # Added to a turn where the owner mentioned a plan with a time (kit/followups/).
     "followup_offer": frozenset({"when"}),
-    # `kit eval qa`'s grader: Mem0's LoCoMo judge prompt, word for word (README: Answer accuracy).
+    # `kit eval qa`'s grader: Mem0's LoCoMo judge prompt, word for word (docs/retrieval-quality.md).
     "eval_judge": frozenset({"question", "gold_answer", "generated_answer"}),
     # Curation: shared rules + the conversation, then one file of rules per category.
     "curate/base": frozenset({"owner_name", "today", "messages"}),

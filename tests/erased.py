@@ -3,7 +3,7 @@
 SQLite: not in the file's bytes (free pages, the WAL, FTS segments). PostgreSQL: no full-text
 index holds it and the tables were vacuumed after the forget (its dead row versions left the
 tables and indexes). PostgreSQL does not zero the space they leave in a page, nor its WAL: the
-README says so, and what an operator does about it.
+page docs/postgresql.md says so, and what an operator does about it.
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ def test_no_file_holds_merge_conflict_markers() -> None:
     once carried both sides of a conflict to the model); every text file is checked."""
     marker = re.compile(r"^(<{7}|>{7})( |$)", re.M)
     found = []
-    for folder in ("kit", "kitd", "prompts", "scheduler", "tui", "tests", "bench", ".ci"):
+    for folder in ("kit", "kitd", "prompts", "scheduler", "tui", "tests", "bench", ".ci", "docs"):
         for path in sorted((REPO / folder).rglob("*")):
             if path.is_file() and path.suffix in {".py", ".md", ".toml", ".tcss", ".txt", ""}:
                 text = path.read_text(encoding="utf-8", errors="replace")

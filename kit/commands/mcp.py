@@ -41,7 +41,7 @@ async def run(args: argparse.Namespace) -> int:
     if sys.stdin.isatty():
         print(
             "kit mcp speaks the Model Context Protocol on stdin/stdout: start it from an MCP "
-            "client (e.g. `claude mcp add kit -- kit mcp`); see the README. Ctrl-D to quit.",
+            "client (e.g. `claude mcp add kit -- kit mcp`); see docs/mcp.md. Ctrl-D to quit.",
             file=sys.stderr,
         )
     settings = load_settings(args.config, args.data_dir)

@@ -1,6 +1,6 @@
 """`kit restore FILE`: put a backup (or an export) in place of the memory, keeping the old one.
 
-The one command the README and `kit doctor` give after a crash or a damaged kit.db. The work
+The one command the docs and `kit doctor` give after a crash or a damaged kit.db. The work
 is kit/portability/restore_file.py; this module takes the locks (no Kit may run meanwhile)
 and says what it did.
 """

@@ -24,8 +24,7 @@ INT_LIMIT = 2**63  # SQLite's INTEGER; far above any id Kit hands out
 MAX_ID_CHARS = 200  # a request id is echoed back in every line of the answer
 
 _NOT_AN_OBJECT = (
-    "control socket: each line must be one JSON object "
-    "(the protocol is in the README, under Control socket)"
+    "control socket: each line must be one JSON object (the protocol is in docs/socket-protocol.md)"
 )
 _SCALAR = str | int | float | bool | None
 

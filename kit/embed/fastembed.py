@@ -12,7 +12,8 @@ matches the same text as a query exactly. Throughput measured comparable to batc
 One ONNX thread: a query is a few dozen tokens, too little to share out, and the runtime's
 spinning worker threads fight everything else for the cores. Measured on this 2-core machine
 under load (average 7-8): query embedding p95 11-12 ms with one thread against 22-29 ms with
-the default pool, and 2.6 ms of CPU per query against 3.4-4.7 (bench/embedding.py, README).
+the default pool, and 2.6 ms of CPU per query against 3.4-4.7 (bench/embedding.py,
+docs/measurements.md).
 """
 
 from __future__ import annotations

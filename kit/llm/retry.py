@@ -3,7 +3,8 @@ limit, overload, a 5xx, a lost connection) is tried again after a backoff that h
 server's retry-after; a call that timed out is never resent at once. A timed-out prompt may
 still be running on the server (a local one goes on computing for minutes): sending it again
 would only queue the same work twice. It fails with `LLMTimeout` instead, and its work backs off
-(10 and 40 minutes, then it is parked or held: README, Background budget and bounded retries).
+(10 and 40 minutes, then it is parked or held: docs/curation.md, Background budget and bounded
+retries).
 """
 
 from __future__ import annotations

@@ -10,13 +10,13 @@ dimension, damaged or cut short is not used (`load` says None); what it holds is
 against the rows by whoever adopts it (kit/memory/matrices.py).
 
 The graph holds its vectors as int8 (each component of a unit vector to 1/127). Measured on a
-realistic 100k archive of real MiniLM vectors (bench/ann_levers.py, README "Measured memory"),
+realistic 100k archive of real MiniLM vectors (bench/ann_levers.py, docs/measurements.md),
 a graph keeps only 0.79 of the exact top 15 among 200 candidates (0.80 with float32 vectors,
 0.86-0.92 with M 32 or a beam of 400) and misses most paraphrased outliers: near-duplicate
 chat lines crowd each other's neighbour lists. That is why matrices are scanned exactly up to
 `ANN_MIN_ROWS`; the graph is for layers far bigger than one owner's archive.
 
-Chosen by measuring (README, "Measured memory"): usearch, hnswlib and faiss-cpu find the same
+Chosen by measuring (docs/measurements.md): usearch, hnswlib and faiss-cpu find the same
 neighbours at the same speed here; usearch ships wheels for Python 3.11 (hnswlib builds from
 source, faiss-cpu is ten times the size and cannot remove items from an HNSW graph).
 """

@@ -1,6 +1,6 @@
 """Leases: one worker at a time does a thing for all workers on one database.
 
-Several `kit run` workers may share a PostgreSQL database (README: Several workers). A lease
+Several `kit run` workers may share a PostgreSQL database (docs/daemon.md: Several workers). A lease
 row in `leases` names what one of them does for everyone (Telegram polling, the curation
 sweep) and until when: its owner renews it every third of its length while it works, and any
 worker takes it over once it has expired unrenewed (its owner died, hung or lost the

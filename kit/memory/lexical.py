@@ -13,7 +13,7 @@ it returns. A word in more than `common_rows` rows of a layer is therefore *comm
   its words are not).
 The rows scored are then the rare words' rows plus at most twice `common_rows`; telling a
 common word is a walk over its first `common_rows` rows (~30 ns a row). The trade-off,
-measured on LoCoMo and at 100k rows, is in the README.
+measured on LoCoMo and at 100k rows, is in docs/retrieval-quality.md and docs/measurements.md.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ a few hundredths: a fixed 1/127 step would keep three bits of them), and a query
 the same way, so a cosine is an integer dot product times two scales: within 0.002 of the
 float32 cosine on real MiniLM vectors, a quarter of float32's memory, and a scan of 88k rows
 in a few milliseconds (numkong's SIMD integer kernels; it releases the GIL). Measured on a
-realistic 100k archive (bench/ann_levers.py, README "Measured memory"): the exact scan keeps
+realistic 100k archive (bench/ann_levers.py, docs/measurements.md): the exact scan keeps
 every one of the float32 top 15 among its 200 candidates, where an HNSW graph of any tested
 shape kept 0.79-0.92 of them and lost most paraphrased outliers. So matrices are scanned
 exactly up to `ANN_MIN_ROWS`, far above any one owner's three years of chat.
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from kit.memory.ann import Ann  # usearch: imported only when a graph is built or loaded
 
 # Below this many rows a layer is scanned exactly (an int8 scan of 500k rows takes ~15 ms of
-# one core); above it a graph finds the candidates, at the recall the README measures.
+# one core); above it a graph finds the candidates, at the recall docs/measurements.md gives.
 ANN_MIN_ROWS = 500_000
 # Rows added (or changed) since the graph was last extended are scanned exactly; past this
 # many, background work extends the graph (or rebuilds it, for changed rows).

@@ -17,7 +17,7 @@ count and newest time (kit/memory/fusion.py). The top `k` per layer survive. A f
 sections of the owner's notes (kind "note"), is searched the same way when asked for
 (`search_memory`, `kit search`); a turn's context does not retrieve from it. Measured choices
 (LoCoMo and a paraphrase set, `kit eval retrieval`, with a rotated hold-out) are in the
-README.
+docs/retrieval-quality.md.
 """
 
 from __future__ import annotations
@@ -62,7 +62,8 @@ class RankingParams:
     rrf_k: int = 60
     # Meaning counts twice what the words do: with equal shares a turn sharing one incidental
     # word with the question ("home", "kids") outranked the turn that answers it in other
-    # words. Chosen by the rotated hold-out on LoCoMo's questions and paraphrases (README).
+    # words. Chosen by the rotated hold-out on LoCoMo's questions and paraphrases
+    # (docs/retrieval-quality.md).
     vector_weight: float = 2.0
     lexical_weight: float = 1.0
     recency_boost: float = 0.1

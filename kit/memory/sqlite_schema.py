@@ -59,7 +59,8 @@ def version_triggers(table: str, columns: str) -> tuple[str, ...]:
 
 def message_day_words() -> tuple[str, ...]:
     """Index each message together with its day in words, so "what did we do on 3 May" or
-    "in June" finds that day's messages (measured: `kit eval retrieval`, README). The index
+    "in June" finds that day's messages (measured: `kit eval retrieval`,
+    docs/retrieval-quality.md). The index
     reads a view, `messages_indexed`, whose text is the message's text plus "(Monday 8 May
     2023)"; the table itself is unchanged. Same triggers, same names, rebuilt from the rows."""
     indexed = "{0}.text || ' (' || " + day_words("{0}.day") + " || ')'"
@@ -92,10 +93,10 @@ def retrieval_units() -> tuple[str, ...]:
     """A message's lexical unit is its own words plus, in a third column (`context`), the
     words of the message before it in its conversation: the question a reply answers
     usually holds the words the reply leaves out. Search weights the column low (measured:
-    `kit eval retrieval`, README). The view computes each row's context; the triggers keep
-    the invariant "a row's indexed context is the text of the message now before it" through
-    inserts anywhere (restore keeps ids), deletes (forget: a forgotten text must not live on
-    in its neighbour's row) and edits. Plus an index for the distinct speakers of a user."""
+    `kit eval retrieval`, docs/retrieval-quality.md). The view computes each row's context; the
+    triggers keep the invariant "a row's indexed context is the text of the message now before
+    it" through inserts anywhere (restore keeps ids), deletes (forget: a forgotten text must not
+    live on in its neighbour's row) and edits. Plus an index for the distinct speakers of a user."""
     indexed = "{0}.text || ' (' || " + day_words("{0}.day") + " || ')'"
     return (
         *_message_units(indexed, "speaker, text, day"),

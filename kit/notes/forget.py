@@ -4,7 +4,7 @@ A note is a document, not a conversation: its lines are never cut out (that woul
 document the owner never wrote). What goes is whole versions:
   - a time range: every version of a note written on a day in the range;
   - a person: every version whose text, name or description names them (as a name, the way
-    forget matches names: forget_scope.py).
+    forget matches names: kit/memory/forget_scope.py).
 A version that goes loses its text, name and description (its history row stays: when, by
 whom, how big). When the version in use goes, the note goes out of use with it; its earlier
 versions stay only if they are not in scope themselves. So to keep a note and forget a

@@ -1,7 +1,7 @@
 """A document on its way in: checked as text (text.py), then screened for secrets.
 
 Notes are the owner's documents, given to Kit to use, and a packing list may hold a door
-code. Kit keeps no secrets in memory (README: Secrets and prompt injection), so a value that
+code. Kit keeps no secrets in memory (docs/security.md), so a value that
 looks like one is withheld in place ("[secret withheld]"), as in a day summary: the note keeps
 its sentence and loses only the value, and the owner is told which lines, never the values.
 Refusing the whole note would lose the document for one value; keeping the value would break

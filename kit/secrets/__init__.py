@@ -1,5 +1,5 @@
 """Spotting secrets so they are never stored in memory nor written to logs: the one detector
-every stored text passes (README: Secrets and prompt injection).
+every stored text passes (docs/security.md).
 
 The text is read normalised (normalise.py: invisible characters out, NFKC, look-alike letters
 and leetspeak folded, wrapped keys joined) and each detector returns spans, mapped back to the

@@ -305,7 +305,8 @@ _CODE = re.compile(r"[\w.]+\s*[(\[]|\$\{|\{\{|%\(|<[\w-]+>$")
 
 # A word each name above holds (lowercase): text holding none of them (most chat) is passed
 # over without the name scan, whose alternation costs about as much as the rest together.
-# test_secret_detector.py checks that every text the name scan finds holds one of these.
+# tests/trust/test_secret_detector.py checks that every text the name scan finds holds one of
+# these.
 _KEYWORDS = (
     *"pass pw mdp clave parola kennwort contraseña senha palavra wachtwoord hasło haslo".split(),
     *"lösenord losenord passord adgangskode kodeord salasana şifre sifre пароль κωδικ".split(),

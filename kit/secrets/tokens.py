@@ -96,8 +96,8 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 # What every match of a plugin holds (lowercase), so most text need not run its regexes: read
-# off each plugin's denylist (detect-secrets 1.5); test_secret_detector.py checks that a plugin
-# gated this way finds exactly what it finds ungated, over the whole corpus and LoCoMo.
+# off each plugin's denylist (detect-secrets 1.5); tests/trust/test_secret_detector.py checks that
+# a plugin gated this way finds exactly what it finds ungated, over the whole corpus and LoCoMo.
 _NEEDS: dict[type[BasePlugin], tuple[str, ...]] = {
     ArtifactoryDetector: ("akc", "ap"),
     CloudantDetector: ("cl",),

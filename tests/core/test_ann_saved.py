@@ -1,6 +1,6 @@
-"""Saved HNSW graphs (kit/memory/ann.py, vectors.py): a restart adopts the graph instead of
-rebuilding it, a stale one is corrected by exact scans or rebuilt, a damaged one is never
-used, and forgetting deletes the saved graphs."""
+"""Saved HNSW graphs (kit/memory/ann.py, kit/memory/vectors.py): a restart adopts the graph
+instead of rebuilding it, a stale one is corrected by exact scans or rebuilt, a damaged one is
+never used, and forgetting deletes the saved graphs."""
 
 from __future__ import annotations
 

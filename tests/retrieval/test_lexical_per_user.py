@@ -59,7 +59,7 @@ async def test_a_search_reads_only_its_users_rows_holding_the_words(
 ) -> None:
     """Another user's rows holding the same word are not read at all (before pg021, the GIN
     index on the words alone returned every user's, and only the join to facts dropped
-    them: a 1M-fact store with 100 users read 370k rows for a common name, README)."""
+    them: a 1M-fact store with 100 users read 370k rows for a common name, docs/measurements.md)."""
     owners = [f"kayak trip {n}" if n % 10 == 0 else f"a quiet day {n}" for n in range(200)]
     await _facts(kit, "owner", owners, clock)
     await _facts(kit, "someone", [f"kayak number {n}" for n in range(400)], clock)

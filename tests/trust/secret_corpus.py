@@ -7,7 +7,7 @@ than one). A form counts as withheld when every marked value lies inside what th
 withholds; the rest of the text should stay (what is withheld beyond the marks is counted too).
 An ordinary text counts as touched when the detector withholds anything in it at all.
 
-`python -m tests.trust.secret_rates` prints the rates (README: Secrets and prompt injection).
+`python -m tests.trust.secret_rates` prints the rates (docs/security.md).
 """
 
 from __future__ import annotations
@@ -461,7 +461,7 @@ _MARKED: tuple[tuple[str, str], ...] = (
 
 SECRETS: tuple[Form, ...] = tuple(form(family, text) for family, text in _MARKED)
 
-# The forms the detector is known to miss, each with its reason (the README counts them).
+# The forms the detector is known to miss, each with its reason (docs/security.md counts them).
 KNOWN_MISSES = {
     # Electrum's old seed wordlist is not BIP-39's; only BIP-39 lists are checked.
     "backup words: witch collapse practice feed shame open despair creek road again ice least",

@@ -1,4 +1,4 @@
-"""The secret detector measured as a detector, for the README: the share of secret forms
+"""The secret detector measured as a detector, for docs/security.md: the share of secret forms
 withheld (every marked value inside what is withheld), per family; the share of ordinary texts
 touched (anything withheld at all), per kind; the share of LoCoMo chat turns touched; and what
 it costs per KB of text.

@@ -117,7 +117,8 @@ async def _three_facts(kit: Kit, ana: Message, other: Message) -> dict[str, int]
 async def test_a_fact_learned_partly_from_forgotten_messages_is_erased_whole(
     kit: Kit, clock: FakeClock
 ) -> None:
-    """Mixed sources: erased, never kept with the forgotten part (see README). A fact learned
+    """Mixed sources: erased, never kept with the forgotten part (see docs/reliability.md). A fact
+    learned
     only from forgotten messages goes; one learned only from others stays."""
     ana, other = await _talk(kit, clock)
     ids = await _three_facts(kit, ana, other)

@@ -1,4 +1,5 @@
-"""A deterministic, in-memory `KitClient` for snapshot tests and README screenshots.
+"""A deterministic, in-memory `KitClient` for snapshot tests and the screenshots in
+docs/screenshots/.
 
 Pilot tests run the TUI against the real engine (`LocalClient` over an in-process Kit); the
 snapshots need data that renders the same on every machine and in any event loop, which an

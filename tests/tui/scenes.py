@@ -1,5 +1,5 @@
 """The main screens of the TUI on the demo data, as pilot scripts: shared by the snapshot tests
-and by `python -m tests.tui.scenes DIR`, which writes the README's screenshots."""
+and by `python -m tests.tui.scenes DIR`, which writes the screenshots of docs/tui.md."""
 
 from __future__ import annotations
 

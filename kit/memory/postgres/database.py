@@ -270,7 +270,8 @@ class PostgresDatabase:
     async def transaction(self, *, erasing: bool = False) -> AsyncIterator[PostgresTransaction]:
         """One transaction: lands whole or not at all. With `erasing`, the tables are vacuumed
         after the commit, so deleted rows leave the table and index pages (plain VACUUM:
-        readers and writers go on; `VACUUM FULL` would rewrite the files, see README)."""
+        readers and writers go on; `VACUUM FULL` would rewrite the files, see
+        docs/postgresql.md)."""
         async with self._write_lock:
             conn: asyncpg.Connection = await self._retrying(self._begin)
             try:

@@ -7,7 +7,8 @@ pg001 / pg017 made them `(id, terms)` with a GIN index on the words alone. pg021
 gives each row its user's id and indexes the two together: one GIN index over
 `(ARRAY[user_id], terms)`, so a search reads only its user's rows holding the words instead of
 every user's (a common word matched a third of a million rows of a 1M-fact store, and only
-the join to the source table dropped other users': README, "Many owners on PostgreSQL").
+the join to the source table dropped other users': docs/measurements.md, "Many owners on
+PostgreSQL").
 The user id goes in as a one-element array because GIN indexes arrays and tsvectors with
 built-in operator classes; a plain text column beside a tsvector needs the btree_gin
 extension, which pgserver's bundled PostgreSQL does not ship (and a managed server may not

@@ -7,7 +7,8 @@ is the same OR of content words as on SQLite (lexical.py: `query_words`), and so
 ranking: BM25 (k1 1.2, b 0.75), computed here in SQL from the matching rows' tsvectors
 (term counts from their positions) because PostgreSQL's own `ts_rank` has no inverse document
 frequency: a word every message holds (a speaker's name) would count as much as a rare one
-(measured: recall@15 0.740 with ts_rank, 0.820 with this, README). Document frequencies are
+(measured: recall@15 0.740 with ts_rank, 0.820 with this, docs/retrieval-quality.md). Document
+frequencies are
 the user's own, among the rows that match (a word's df is the rows holding it); the collection
 size is the user's rows of that kind. A row's length is its words (positions, stopwords left
 out); the average length is the matching rows' (averaging every row of the user's would read

@@ -1,0 +1,5 @@
+import sys
+
+from kit.docs_gen import main
+
+sys.exit(main())
