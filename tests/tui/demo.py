@@ -10,7 +10,8 @@ from __future__ import annotations
 import dataclasses
 from datetime import UTC, date, datetime, timedelta
 
-from kit.client import ProgressSink, Status
+from kit.channels.chat_commands import command_name, unknown_command
+from kit.client import SEARCH_K, ProgressSink, Status
 from kit.curator.records import PassRecord
 from kit.curator.reports import REM_STEPS, OwnerChange, RemProgress, RemReport, UndoResult
 from kit.errors import NotFound
@@ -18,8 +19,11 @@ from kit.llm.base import TextSink, Usage
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory, Message
+from kit.memory.plan import ContextItem, ContextReport, ContextSection
+from kit.memory.search import Hit
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
+from kit.tools import DayRecord
 from kit.turn import TurnResult
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -418,7 +422,11 @@ class DemoClient:
         return UndoResult(pass_id, (), ())
 
     async def rem(
-        self, *, dry_run: bool = False, on_progress: ProgressSink | None = None
+        self,
+        *,
+        dry_run: bool = False,
+        only_date: date | None = None,
+        on_progress: ProgressSink | None = None,
     ) -> RemReport:
         if on_progress is not None:
             for step in REM_STEPS:
@@ -463,3 +471,48 @@ class DemoClient:
 
     async def reminder_notices(self, conversation: str | None = None) -> list[Notice]:
         return []
+
+    async def context(self, text: str, *, conversation: str = "terminal") -> ContextReport:
+        """The live facts as the core section (the demo has no ranking to show)."""
+        items = tuple(
+            ContextItem("fact", f.id, f.content, len(f.content) // 4, "core: always shown")
+            for f in self.facts_by_id.values()
+            if f.active
+        )
+        tokens = sum(item.tokens for item in items)
+        core = ContextSection("core", "Core facts", True, tokens, items)
+        return ContextReport(text, (), (core,), (), tokens, tokens, 4_000, 0)
+
+    async def search(self, query: str, *, k: int = SEARCH_K) -> list[Hit]:
+        """Active facts sharing a word with the query, those sharing most first."""
+        words = set(query.casefold().split())
+        scored = [
+            (len(words & set(f"{f.subject} {f.content}".casefold().split())), f)
+            for f in self.facts_by_id.values()
+            if f.active
+        ]
+        ranked = sorted((pair for pair in scored if pair[0]), key=lambda p: (-p[0], p[1].id))
+        return [
+            Hit("fact", f.id, f.content, float(shared), f.updated_at, fact=f)
+            for shared, f in ranked[:k]
+        ]
+
+    async def day_record(self, day: date) -> DayRecord:
+        return DayRecord(day, next((d for d in DAYS if d.day == day), None))
+
+    async def remember(self, fact: str, *, category: str = "person", subject: str = "") -> Fact:
+        stored = _fact(max(self.facts_by_id) + 1, category, subject, fact, 0.9, created=NOW)
+        self.facts_by_id[stored.id] = stored
+        return stored
+
+    async def memory_index(self) -> str:
+        categories = sorted({f.category for f in self.facts_by_id.values() if f.active})
+        return "## Memory index\n" + "\n".join(f"- {c}" for c in categories)
+
+    async def command(self, text: str, *, conversation: str = "terminal") -> str:
+        """`/facts` lists the demo's live facts; any other command is not known here."""
+        name = command_name(text) or ""
+        if name != "facts":
+            return unknown_command(name)
+        live = [f for f in self.facts_by_id.values() if f.active]
+        return "\n".join(f"#{f.id} ({f.category}) {f.content}" for f in live)
