@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from kit.api import Kit
-from kit.client import KitClient, LocalClient
+from kit.client import LocalClient
 from kit.clock import Clock
 from kit.config import Settings, load_settings
 from kit.daemon.lock import AlreadyRunning, DataDirLock, Holder, store_file_lock
@@ -23,6 +23,7 @@ from kit.daemon.socket_client import DaemonUnavailable, SocketClient
 from kit.embed.base import Embedder
 from kit.errors import KitError
 from kit.llm.base import LLM
+from kit.surface import KitClient
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,9 @@ async def connect_to(
             "it first, or run the daemon (`kit run`) so several front-ends can share one Kit",
             holder,
         )
-    client = SocketClient(socket_path(settings.data_dir), user=user)
+    # Its operations are generated from kit/surface.py, which the type checker cannot see
+    # (it sees their declared signatures; tests/daemon/test_client_parity.py checks they exist).
+    client = SocketClient(socket_path(settings.data_dir), user=user)  # type: ignore[abstract]
     await wait_until_ready(client, holder, settings, ready_timeout)
     yield client
 
@@ -103,7 +106,7 @@ async def engine_here(
         async with Kit.open(
             settings=settings, llm=llm, embedder=embedder, clock=clock, background=background
         ) as kit:
-            yield LocalClient(kit, kit.services.clock.now(), user=user)
+            yield LocalClient(kit, kit.now(), user=user)
             if settle:
                 await _settle(kit)
     finally:

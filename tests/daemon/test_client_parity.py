@@ -1,6 +1,6 @@
-"""Every client operation has one signature everywhere it is offered: the `KitClient` protocol,
-`LocalClient`, `SocketClient`, the `Follower`, the TUI's demo fake, and the control socket (its
-handler table and the arguments its protocol reference names)."""
+"""Every client operation has one signature everywhere it is offered: its declaration (the
+`KitClient` protocol of kit/surface.py), `LocalClient`, `SocketClient`, the `Follower`, the
+TUI's demo fake, and the control socket (its operations and the fields its reference names)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from kit.client import KitClient, LocalClient
-from kit.daemon import socket_server
+from kit.client import LocalClient
 from kit.daemon.follow import Follower
 from kit.daemon.socket_client import SocketClient
 from kit.daemon.socket_server import ControlServer
+from kit.operations import DECLARED_TYPES, reference
+from kit.surface import KitClient
 from tests.tui.demo import DemoClient
 
 OPERATIONS = sorted(
@@ -32,7 +33,7 @@ WIRE_NAMES = {("rem", "only_date"): "date"}
 def _shape(method: Callable[..., Any]) -> list[tuple[str, Any, Any, Any]]:
     """(name, kind, default, type) of each parameter after self, and the result's type, with
     the annotations resolved (so "date | None" and `Optional[date]` compare equal)."""
-    hints = typing.get_type_hints(method)
+    hints = typing.get_type_hints(method, localns=DECLARED_TYPES)
     params = list(inspect.signature(method).parameters.values())[1:]
     shape = [(p.name, p.kind, p.default, hints.get(p.name)) for p in params]
     return [*shape, ("return", None, None, hints.get("return"))]
@@ -66,11 +67,12 @@ def test_no_client_offers_an_operation_the_protocol_lacks() -> None:
         )
         for client in CLIENTS
     }
-    # What following a daemon adds (waiting for it to go, and coming back).
+    # `relay` carries the generated operations; the rest is following a daemon (waiting for it
+    # to go, and coming back).
     assert extras == {
         "LocalClient": [],
-        "SocketClient": ["wait_closed"],
-        "Follower": ["recover", "wait_lost"],
+        "SocketClient": ["relay", "wait_closed"],
+        "Follower": ["recover", "relay", "wait_lost"],
         "DemoClient": [],
     }
 
@@ -82,11 +84,11 @@ def test_the_socket_server_answers_exactly_the_protocols_operations(tmp_path: Pa
 
 def _documented() -> dict[str, list[str]]:
     """op -> the request fields the control socket's reference names for it."""
-    doc = socket_server.__doc__ or ""
-    listing = doc.split("Ops and their arguments:")[1].split("Results are")[0]
     found = {}
-    for name, args in re.findall(r"(\w+)\(([^()]*)\)\s*->", " ".join(listing.split())):
-        found[name] = [re.split(r"[=:]", a)[0].strip() for a in args.split(",") if a.strip()]
+    for line in reference().splitlines():
+        if match := re.match(r"(\w+)\((.*)\) -> ", line):
+            name, fields = match.groups()
+            found[name] = re.findall(r"(?:^|, )(\w+): ", fields)
     return found
 
 
@@ -97,3 +99,10 @@ def test_the_socket_reference_names_each_operations_arguments() -> None:
         params = list(inspect.signature(getattr(KitClient, op)).parameters)[1:]
         wire = [WIRE_NAMES.get((op, p), p) for p in params if p not in STREAMS]
         assert documented[op] == wire, op
+
+
+def test_the_relayed_clients_operations_are_generated_from_the_declaration() -> None:
+    """Nothing is written twice: SocketClient and Follower define no operation of their own."""
+    for client in (SocketClient, Follower):
+        for op in OPERATIONS:
+            assert getattr(client, op).__wrapped__ is getattr(KitClient, op)

@@ -11,7 +11,6 @@ import dataclasses
 from datetime import UTC, date, datetime, timedelta
 
 from kit.channels.chat_commands import command_name, unknown_command
-from kit.client import SEARCH_K, ProgressSink, Status
 from kit.curator.records import PassRecord
 from kit.curator.reports import REM_STEPS, OwnerChange, RemProgress, RemReport, UndoResult
 from kit.errors import NotFound
@@ -23,6 +22,7 @@ from kit.memory.plan import ContextItem, ContextReport, ContextSection
 from kit.memory.search import Hit
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
+from kit.surface import SEARCH_K, ProgressSink, Status
 from kit.tools import DayRecord
 from kit.turn import TurnResult
 
