@@ -53,7 +53,7 @@ async def run(args: argparse.Namespace) -> int:
                 f"{plural(present, 'message')} from {args.file} already present, {added:,} new"
                 + (" (nothing imported)." if not added else " (imported).")
             )
-        if not args.no_embed and kit.services.vectors.available:
+        if not args.no_embed and kit.embeddings_on:
             embedded = await embed_pending(kit)
             print(f"Embedded {plural(embedded, 'item')}; they are searchable now.")
     return 0
@@ -62,13 +62,13 @@ async def run(args: argparse.Namespace) -> int:
 async def restore_export(args: argparse.Namespace, file: Path) -> int:
     """A `kit export` document: restored whole, into a namespace that holds nothing yet
     (`kit import`, and `kit restore` on PostgreSQL, where no file can be swapped)."""
-    from kit.portability.restore import read_export, restore
+    from kit.portability.restore import read_export
 
     document = read_export(file)  # checked whole before the database is opened
     embed = not getattr(args, "no_embed", False)
     async with open_kit(args, with_embedder=embed, exclusive=True) as kit:
         user = args.user or document["user_id"]
-        result = await restore(kit.services.db, document, user)
+        result = await kit.restore(document, user=user)
         print(
             f"Restored the memory of {user!r} from {file}: {plural(result.facts, 'fact')} "
             f"({plural(result.history, 'history entry', 'history entries')}), "
@@ -77,7 +77,7 @@ async def restore_export(args: argparse.Namespace, file: Path) -> int:
             f"{plural(result.passes, 'pass', 'passes')}, {plural(result.notes, 'note')}"
             + (" (ids renumbered: they were taken here)." if result.renumbered else ".")
         )
-        if embed and kit.services.vectors.available:
+        if embed and kit.embeddings_on:
             embedded = await embed_pending(kit)
             print(f"Embedded {plural(embedded, 'item')}; they are searchable now.")
     return 0
