@@ -22,18 +22,20 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from kit.clock import Clock
 from kit.config import Settings
 from kit.daemon.connect import READY_TIMEOUT, connect_to, engine_here
 from kit.daemon.lock import DataDirLock
 from kit.daemon.paths import socket_path
 from kit.daemon.socket_client import DaemonUnavailable, SocketClient
-from kit.embed.base import Embedder
-from kit.llm.base import LLM
 from kit.operations import Operation, Relay
 from kit.surface import KitClient
+
+if TYPE_CHECKING:
+    from kit.clock import Clock
+    from kit.embed.base import Embedder
+    from kit.llm.base import LLM
 
 T = TypeVar("T")
 Mode = Literal["daemon", "standalone", "lost"]
