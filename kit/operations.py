@@ -58,11 +58,6 @@ class Argument:
     def required(self) -> bool:
         return self.default is REQUIRED
 
-    @property
-    def optional(self) -> bool:
-        """None is a value it takes."""
-        return type(None) in typing.get_args(self.hint)
-
 
 @dataclass(frozen=True)
 class Operation:
