@@ -106,3 +106,11 @@ def test_the_relayed_clients_operations_are_generated_from_the_declaration() -> 
     for client in (SocketClient, Follower):
         for op in OPERATIONS:
             assert getattr(client, op).__wrapped__ is getattr(KitClient, op)
+
+
+def test_no_request_field_takes_the_name_of_the_envelope() -> None:
+    """ "id", "op" and "user" belong to every request: an argument of that name would be lost."""
+    from kit.operations import operations
+
+    fields = {arg.wire for op in operations() for arg in op.fields}
+    assert fields.isdisjoint({"id", "op", "user"})
