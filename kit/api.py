@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import date, datetime, tzinfo
 from pathlib import Path
 
 from kit.agent import validate_text
+from kit.api_forget import Forgetting
 from kit.api_reminders import Reminding
 from kit.api_upkeep import Upkeep
 from kit.app import build
-from kit.clock import Clock, check_time, local_date
+from kit.clock import Clock, check_time, local_date, to_iso
 from kit.config import Settings, load_settings
 from kit.curator.passes import OnPass
 from kit.curator.records import PassRecord
@@ -28,6 +29,12 @@ from kit.errors import InputError
 from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry, Provenance, check_category
+from kit.memory.forget_receipts import (
+    ForgetReceipts,
+    ForgottenCheck,
+    ForgottenMessages,
+    ReceiptMatch,
+)
 from kit.memory.messages import ChatHistory, Message, NewMessage
 from kit.memory.plan import Sandwich
 from kit.memory.search import Hit
@@ -52,9 +59,9 @@ def _batches(items: Iterable[NewMessage], size: int) -> Iterator[list[NewMessage
         yield batch
 
 
-class Kit(Upkeep, Reminding):
-    """The public Python API (pinned by tests/test_public_api.py). Its upkeep and reminders
-    live in kit/api_upkeep.py and kit/api_reminders.py."""
+class Kit(Upkeep, Forgetting, Reminding):
+    """The public Python API (pinned by tests/test_public_api.py). Its upkeep, forgetting and
+    reminders live in kit/api_upkeep.py, kit/api_forget.py and kit/api_reminders.py."""
 
     @classmethod
     @asynccontextmanager
@@ -161,15 +168,45 @@ class Kit(Upkeep, Reminding):
         user: str | None = None,
         conversation: str = "import",
         source: str = "import",
+        allow_forgotten: bool = False,
+        on_forgotten: Callable[[Sequence[ReceiptMatch]], None] | None = None,
     ) -> int:
         """Store messages in one transaction (all or nothing). Returns how many were new: a
         message the conversation already holds (same time, role, speaker and text) is not
         added again, so importing a file twice adds nothing the second time. `items` is
-        consumed in batches, so a generator over a huge file never sits in memory whole."""
+        consumed in batches, so a generator over a huge file never sits in memory whole.
+
+        Messages a `kit forget` erased (their fingerprints are in one of the user's forget
+        receipts) are refused: ForgottenMessages names the receipt, nothing is imported. With
+        `allow_forgotten` they are imported, and `on_forgotten` hears which receipts they
+        match (those receipts then no longer verify)."""
         s = self.services
-        conv = await s.messages.conversation(self._user(user), "import", conversation)
-        async with s.db.transaction() as tx:
-            count = await s.messages.import_new(tx, conv, _batches(items, IMPORT_BATCH), source)
+        user_id = self._user(user)
+        existed = await s.messages.find_conversation(user_id, "import", conversation)
+        conv = existed or await s.messages.conversation(user_id, "import", conversation)
+        check = ForgottenCheck(await ForgetReceipts(s.db).all_of([user_id]))
+
+        def watched(batches: Iterable[list[NewMessage]]) -> Iterator[list[NewMessage]]:
+            for batch in batches:
+                for m in batch:
+                    check.see(to_iso(m.at), m.role, m.speaker, m.text)
+                yield batch
+
+        try:
+            async with s.db.transaction() as tx:
+                batches = _batches(items, IMPORT_BATCH)
+                count = await s.messages.import_new(
+                    tx, conv, watched(batches) if check else batches, source
+                )
+                refusal = None if allow_forgotten else check.refusal("this import")
+                if refusal is not None:
+                    raise refusal
+        except ForgottenMessages:
+            if existed is None:
+                await s.messages.drop_if_empty(conv)
+            raise
+        if check.matches and on_forgotten is not None:
+            on_forgotten(check.matches)
         s.background.notify()
         return count
 

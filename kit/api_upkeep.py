@@ -1,5 +1,6 @@
 """The owner's upkeep of Kit, as part of `Kit` (kit/api.py): REM, day summaries, parked
-curation, embeddings, export and restore, forgetting, and what `kit status` shows."""
+curation, embeddings, export and restore, and what `kit status` shows (forgetting is
+kit/api_forget.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 from kit.api_base import KitBase
 from kit.clock import day_bounds, local_date
-from kit.memory.forget import Forgetter
 from kit.portability.export import export_document
 from kit.portability.restore import RestoreResult, restore
 
@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from kit.curator.reports import RemReport
     from kit.curator.summaries import OnProgress, SummaryRun
     from kit.memory.budget import BudgetState
-    from kit.memory.forget_plan import ForgetReport
-    from kit.memory.forget_scope import ForgetScope
     from kit.surface import ProgressSink
 
 
@@ -84,25 +82,18 @@ class Upkeep(KitBase):
         return await export_document(s.db, self._user(user), s.clock.now())
 
     async def restore(
-        self, document: Mapping[str, Any], *, user: str | None = None
+        self,
+        document: Mapping[str, Any],
+        *,
+        user: str | None = None,
+        allow_forgotten: bool = False,
     ) -> RestoreResult:
-        """Restore a checked export into `user`, who must hold nothing yet (one transaction)."""
-        return await restore(self.services.db, document, self._user(user))
-
-    async def forget_preview(self, scope: ForgetScope, *, user: str | None = None) -> ForgetReport:
-        """What `forget` would erase; reads only."""
-        s = self.services
-        return await Forgetter(s.db, s.tz).preview(self._user(user), scope)
-
-    async def forget(self, scope: ForgetScope, *, user: str | None = None) -> ForgetReport:
-        """Erase everything in `scope` for good, in one transaction; a record keeps only that
-        it happened (counts). Not `forget_fact`, which retires one fact and can be undone."""
-        s = self.services
-        user_id = self._user(user)
-        report = await Forgetter(s.db, s.tz).forget(user_id, scope, now=s.clock.now())
-        s.vectors.forget_cache(user_id)
-        s.search.forget_cache(user_id)
-        return report
+        """Restore a checked export into `user`, who must hold nothing yet (one transaction).
+        Messages a `kit forget` erased are refused unless `allow_forgotten`; the result names
+        the receipts they matched."""
+        return await restore(
+            self.services.db, document, self._user(user), allow_forgotten=allow_forgotten
+        )
 
     async def tokens_today(self) -> int:
         """Model tokens (in and out, every role) used since the owner's midnight."""

@@ -69,8 +69,13 @@ KIT_MEMBERS = [
     "embed_pending",
     "export",
     "restore",
+    # forgetting for good, and its receipts
     "forget_preview",
     "forget",
+    "forget_receipts",
+    "verify_forget",
+    "repair_forget",
+    # what `kit status` shows
     "tokens_today",
     "background_budget",
     # the clock and the owner's zone

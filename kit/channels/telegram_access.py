@@ -39,6 +39,11 @@ class TelegramAccess:
             return None
         return self._users[user_id] if private else self._groups.get(chat_id)
 
+    def chats_of(self, namespace: str) -> tuple[int, ...]:
+        """The private chats (Telegram user ids) of the people whose memory is `namespace`:
+        where a message for that memory's owner goes (a digest, a question)."""
+        return tuple(user for user, kit_user in self._users.items() if kit_user == namespace)
+
     def turn_away(self, chat_id: int, private: bool, user_id: int | None) -> Turned:
         """What to do with a sender `namespace()` does not answer: "refuse" (once per person,
         in private chats only) or "ignore" (silently)."""

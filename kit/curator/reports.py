@@ -48,6 +48,23 @@ class UndoResult:
     already_reverted: tuple[int, ...] = ()
 
 
+def describe_undo(result: UndoResult) -> str:
+    """What an undo did, in one sentence (`kit facts undo`, the digest's Undo button)."""
+    parts = []
+    if result.restored_fact_ids:
+        parts.append("restored " + ", ".join(f"#{i}" for i in result.restored_fact_ids))
+    if result.deactivated_fact_ids:
+        ids = ", ".join(f"#{i}" for i in result.deactivated_fact_ids)
+        parts.append(f"deactivated {ids} (added by the pass)")
+    if result.rem_changes_rolled_back:
+        ids = ", ".join(f"#{i}" for i in result.rem_changes_rolled_back)
+        parts.append(f"REM's later changes to {ids} rolled back with it")
+    if result.already_reverted:
+        ids = ", ".join(f"#{i}" for i in result.already_reverted)
+        parts.append(f"left {ids} as is (an earlier undo already put them back)")
+    return f"Undid pass {result.pass_id}: {'; '.join(parts) or 'it changed no facts'}."
+
+
 PassStatus = Literal["applied", "noop", "planned", "rejected", "failed", "skipped"]
 
 

@@ -79,6 +79,8 @@ FIELDS = {
     "fact": st.text(min_size=1, max_size=80) | texts,
     "limit": st.integers(min_value=-1, max_value=600),
     "reminder_id": st.integers(min_value=-1, max_value=5),
+    "receipt": st.sampled_from(("fr-aaaaaaaaaa", "FR-AAAAAAAAAA", "/etc/passwd", "../r.json"))
+    | texts,
 }
 ids = st.integers(min_value=-(2**63), max_value=2**63 - 1) | st.text(max_size=10)
 # Half the requests are what a client of that op would send (so the ops really run, with odd
