@@ -1,6 +1,6 @@
-"""The owner's upkeep of Kit, as part of `Kit` (kit/api.py): REM, day summaries, parked
-curation, embeddings, export and restore, and what `kit status` shows (forgetting is
-kit/api_forget.py)."""
+"""The owner's upkeep of Kit, as part of `Kit` (kit/api.py): REM, the daily digest, day
+summaries, parked curation, embeddings, export and restore, and what `kit status` shows
+(forgetting is kit/api_forget.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from kit.curator.progress import Parked
     from kit.curator.reports import RemReport
     from kit.curator.summaries import OnProgress, SummaryRun
+    from kit.digest.model import Digest, DigestSent
     from kit.memory.budget import BudgetState
     from kit.surface import ProgressSink
 
@@ -39,6 +40,17 @@ class Upkeep(KitBase):
     async def last_rem(self, *, user: str | None = None) -> RemReport | None:
         """The last REM run's report (dry runs are not kept)."""
         return await self.services.rem.last_report(self._user(user))
+
+    async def digest(self, day: date | None = None, *, user: str | None = None) -> Digest:
+        """What Kit learned, changed, merged, expired and refused in a digest day (the one
+        now open without `day`), pass by pass (kit/digest/). Reads only."""
+        return await self.services.digest.read(self._user(user), day)
+
+    async def send_digest(self, day: date | None = None, *, user: str | None = None) -> DigestSent:
+        """Send a digest day's digest (the open one without `day`) now, whatever was sent
+        before, on the channels live in this process (a daemon's Telegram); ConfigError when
+        there is none. A day without changes sends nothing."""
+        return await self.services.digest.send_now(self._user(user), day)
 
     async def summarize(
         self,

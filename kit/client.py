@@ -11,6 +11,7 @@ from typing import Literal
 from kit.api import Kit
 from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, RemReport, UndoResult
+from kit.digest.model import Digest, DigestSent
 from kit.errors import InputError
 from kit.llm.base import TextSink
 from kit.memory.days import Day
@@ -206,6 +207,12 @@ class LocalClient(KitClient):
 
         commands = ChatCommands(self.kit, channel=conversation)
         return await commands.dispatch(self._user, clean_text(text))
+
+    async def digest(self, day: date | None = None) -> Digest:
+        return await self.kit.digest(day, user=self._user)
+
+    async def send_digest(self, day: date | None = None) -> DigestSent:
+        return await self.kit.send_digest(day, user=self._user)
 
     async def status(self) -> Status:
         kit, llm = self.kit, self.kit.settings.llm

@@ -34,6 +34,7 @@ from kit.memory.budget import BudgetState
 if TYPE_CHECKING:
     from kit.curator.records import PassRecord
     from kit.curator.reports import OwnerChange, RemReport, UndoResult
+    from kit.digest.model import Digest, DigestSent
     from kit.memory.days import Day
     from kit.memory.facts import Fact, HistoryEntry
     from kit.memory.messages import ChatHistory
@@ -51,6 +52,8 @@ TYPE_HOMES = {
     "ContextReport": "kit.memory.plan",
     "Day": "kit.memory.days",
     "DayRecord": "kit.tools",
+    "Digest": "kit.digest.model",
+    "DigestSent": "kit.digest.model",
     "Fact": "kit.memory.facts",
     "HistoryEntry": "kit.memory.facts",
     "Hit": "kit.memory.search",
@@ -284,4 +287,15 @@ class KitClient(Protocol):
     async def command(self, text: CommandLine, *, conversation: str = "terminal") -> str:
         """A chat's slash command (e.g. "/facts people") answered as text, as on Telegram.
         Nothing is stored and no model is asked (except /rem's)."""
+        ...
+
+    async def digest(self, day: date | None = None) -> Digest:
+        """The memory digest of a digest day (the one now open without `day`): what Kit
+        learned, changed, merged, expired and refused, pass by pass (kit/digest/)."""
+        ...
+
+    async def send_digest(self, day: date | None = None) -> DigestSent:
+        """Send a digest day's digest now (the open one without `day`) on the channels live
+        in the engine: the daemon's Telegram. Standalone there is none: a ConfigError says
+        so."""
         ...

@@ -63,6 +63,8 @@ KIT_MEMBERS = [
     # upkeep
     "rem",
     "last_rem",
+    "digest",
+    "send_digest",
     "embeddings_on",
     "embedding_model",
     "pending_embeddings",

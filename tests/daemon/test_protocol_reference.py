@@ -32,6 +32,7 @@ def test_fields_show_their_type_check_and_default_as_they_travel() -> None:
     assert "cancel_reminder(reminder_id: integer (a positive id)) -> Reminder" in lines
     assert "last_rem() -> RemReport | null" in lines
     assert "memory_index() -> string" in lines
+    assert 'digest(day: "YYYY-MM-DD" | null = null) -> Digest' in lines
 
 
 def test_the_socket_servers_docstring_points_to_the_reference_instead_of_copying_it() -> None:

@@ -8,11 +8,12 @@ SQLite-backed Kit opened in the test's loop cannot offer to the snapshot's own l
 from __future__ import annotations
 
 import dataclasses
-from datetime import date
+from datetime import UTC, date, datetime, time, timedelta
 
 from kit.channels.chat_commands import command_name, unknown_command
 from kit.curator.records import PassRecord
 from kit.curator.reports import REM_STEPS, OwnerChange, RemProgress, RemReport, UndoResult
+from kit.digest.model import Digest, DigestSent
 from kit.errors import NotFound
 from kit.llm.base import TextSink, Usage
 from kit.memory.days import Day
@@ -27,6 +28,7 @@ from kit.tools import DayRecord
 from kit.turn import TurnResult
 from tests.tui.demo_data import (
     DAYS,
+    DIGEST,
     EARLIER,
     FACTS,
     HISTORY,
@@ -246,3 +248,12 @@ class DemoClient:
             return unknown_command(name)
         live = [f for f in self.facts_by_id.values() if f.active]
         return "\n".join(f"#{f.id} ({f.category}) {f.content}" for f in live)
+
+    async def digest(self, day: date | None = None) -> Digest:
+        if day is None or day == DIGEST.day:
+            return DIGEST
+        since = datetime.combine(day - timedelta(days=1), time(21), tzinfo=UTC)
+        return Digest("owner", day, since, since + timedelta(days=1))
+
+    async def send_digest(self, day: date | None = None) -> DigestSent:
+        return DigestSent("owner", day or DIGEST.day, "sent", 1, 1)

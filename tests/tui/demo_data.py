@@ -7,6 +7,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from kit.curator.records import PassRecord
 from kit.curator.reports import REM_STEPS, RemProgress, RemReport
+from kit.digest.model import Digest, DigestLine, DigestPass
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory, Message
@@ -213,6 +214,37 @@ PASSES = (
         3, "owner", "curate", "people", _at(20), _at(20), "applied", "", {"operations": [{}, {}]}
     ),
 )
+
+
+def _line(kind: str, fact: Fact, detail: str, source: str, live: bool = True) -> DigestLine:
+    text = f"[{fact.subject}] {fact.content}"
+    return DigestLine(kind, fact.id, text, detail, source, _at(0, 14), live)  # type: ignore[arg-type]
+
+
+DIGEST = Digest(
+    "owner",
+    NOW.date(),
+    _at(1, 21),
+    _at(0, 21),
+    passes=(
+        DigestPass(
+            8,
+            "curate",
+            "preferences",
+            _at(0, 14).replace(minute=35),
+            "applied",
+            (
+                _line("learned", FACTS[2], "", "from your message at 14:02"),
+                _line("changed", FACTS[3], "was: A garden app", "from your message at 14:05"),
+            ),
+        ),
+    ),
+    expired=(_line("expired", FACTS[6], "past its expiry", "", live=False),),
+    refused=(
+        DigestPass(9, "rem_review", "person", _at(0, 3), "rejected",
+                   reason="operation 1 (update): fact #1 was written by the owner"),
+    ),
+)  # fmt: skip
 
 LAST_REM = RemReport(
     started_at=_at(1, 3),
