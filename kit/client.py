@@ -16,6 +16,8 @@ from kit.errors import InputError
 from kit.llm.base import TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.forget_findings import Verification
+from kit.memory.forget_receipts import ReceiptInfo
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
 from kit.memory.search import Hit
@@ -213,6 +215,14 @@ class LocalClient(KitClient):
 
     async def send_digest(self, day: date | None = None) -> DigestSent:
         return await self.kit.send_digest(day, user=self._user)
+
+    async def forget_receipts(self) -> list[ReceiptInfo]:
+        return await self.kit.forget_receipts(user=self._user)
+
+    async def verify_forget(self, receipt: str) -> Verification:
+        # In-process a saved receipt file's path is taken too; the control socket lets only
+        # ids through (kit/surface.py's ReceiptId)
+        return await self.kit.verify_forget(receipt, user=self._user)
 
     async def status(self) -> Status:
         kit, llm = self.kit, self.kit.settings.llm

@@ -20,7 +20,7 @@ from datetime import date
 from typing import Any, Union
 
 from kit import surface
-from kit.surface import Between, KitClient, RowId, Stream, Text, Wire
+from kit.surface import Between, KitClient, ReceiptId, RowId, Stream, Text, Wire
 
 REQUIRED: Any = inspect.Parameter.empty
 
@@ -50,7 +50,7 @@ class Argument:
     wire: str  # its field in a control socket request
     hint: Any  # the type without its checks: str, int | None, date | None ...
     default: Any  # REQUIRED when it has none
-    checks: tuple[Any, ...] = ()  # Text, RowId, Between
+    checks: tuple[Any, ...] = ()  # Text, RowId, Between, ReceiptId
     stream: str | None = None  # a callback: the name of the events that feed it
     payload: Any = None  # ... and what each event carries
 
@@ -125,7 +125,7 @@ def _argument(param: inspect.Parameter, hint: Any) -> Argument:
     if stream is not None:
         sink = next(o for o in typing.get_args(hint) if o is not type(None))
         (payload,), _ = typing.get_args(sink)
-    kept = tuple(c for c in checks if isinstance(c, Text | RowId | Between))
+    kept = tuple(c for c in checks if isinstance(c, Text | RowId | Between | ReceiptId))
     return Argument(param.name, wire, hint, param.default, kept, stream, payload)
 
 
@@ -201,6 +201,8 @@ def _check_text(check: Any) -> str:
         return "a positive id"
     if isinstance(check, Between):
         return f"{check.low} to {check.high}"
+    if isinstance(check, ReceiptId):
+        return "a receipt id like fr-k3m9q2xa7b, never a path"
     raise TypeError(f"unknown check {check!r}")
 
 

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from kit.digest.model import Digest, DigestSent
     from kit.memory.days import Day
     from kit.memory.facts import Fact, HistoryEntry
+    from kit.memory.forget_findings import Verification
+    from kit.memory.forget_receipts import ReceiptInfo
     from kit.memory.messages import ChatHistory
     from kit.memory.plan import ContextReport
     from kit.memory.search import Hit
@@ -62,10 +64,12 @@ TYPE_HOMES = {
     "Notice": "kit.reminders.store",
     "OwnerChange": "kit.curator.reports",
     "PassRecord": "kit.curator.records",
+    "ReceiptInfo": "kit.memory.forget_receipts",
     "Reminder": "kit.reminders.store",
     "RemReport": "kit.curator.reports",
     "TurnResult": "kit.turn",
     "UndoResult": "kit.curator.reports",
+    "Verification": "kit.memory.forget_findings",
 }
 
 ProgressSink = Callable[[RemProgress], Awaitable[None]]
@@ -78,6 +82,7 @@ SEARCH_K = 10  # hits `search` gives unless asked for another number
 MAX_SEARCH_K = 50
 MAX_LIMIT = 500  # chat_history and passes: more than a screen shows, and bounded
 MAX_COMMAND_CHARS = 2_000  # a slash command and its argument (a /search query, an id)
+MAX_RECEIPT_CHARS = 100  # a forget receipt's id is 13; room for spaces around it, no more
 
 
 # -- the checks an argument carries (read by kit/daemon/arguments.py) --------------------------
@@ -104,6 +109,13 @@ class Between:
 
 
 @dataclass(frozen=True)
+class ReceiptId:
+    """A forget receipt's id, like fr-k3m9q2xa7b (any case, spaces around it dropped): over the
+    control socket a receipt is named by its id, never by a path, so the daemon reads no file
+    a client names. In-process, `kit forget --verify` also takes a saved copy's path."""
+
+
+@dataclass(frozen=True)
 class Wire:
     """The request field's name, where it differs from the argument's."""
 
@@ -124,6 +136,7 @@ Content = Annotated[str, Text(MAX_CONTENT_CHARS)]
 Subject = Annotated[str, Text(MAX_SUBJECT_CHARS)]  # an owner's fact's subject or category
 Reason = Annotated[str, Text(MAX_REASON_CHARS)]
 CommandLine = Annotated[str, Text(MAX_COMMAND_CHARS)]
+Receipt = Annotated[str, Text(MAX_RECEIPT_CHARS), ReceiptId()]
 Limit = Annotated[int, Between(1, MAX_LIMIT)]
 HowMany = Annotated[int, Between(1, MAX_SEARCH_K)]
 
@@ -298,4 +311,13 @@ class KitClient(Protocol):
         """Send a digest day's digest now (the open one without `day`) on the channels live
         in the engine: the daemon's Telegram. Standalone there is none: a ConfigError says
         so."""
+        ...
+
+    async def forget_receipts(self) -> list[ReceiptInfo]:
+        """The receipts of past `kit forget`s, oldest first (counts and hashes, no content)."""
+        ...
+
+    async def verify_forget(self, receipt: Receipt) -> Verification:
+        """Whether anything a forget erased is back or left (`kit forget --verify`); reads
+        only."""
         ...

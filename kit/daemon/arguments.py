@@ -4,7 +4,8 @@ operation's declaration (kit/surface.py) before anything runs.
 A field that is absent or null takes the argument's default (a required one is an error). Ids
 are positive integers (not true, not -1), texts are strings within the length the declaration
 gives, dates are YYYY-MM-DD (whether an expiry is in range is checked where every front-end's
-is). Strings are cleaned of lone surrogates and control characters before they go further.
+is), a forget receipt is named by its id, never by a path. Strings are cleaned of lone
+surrogates and control characters before they go further.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from kit.clock import EARLIEST, LATEST
 from kit.curator.ops import MAX_ROW_ID
 from kit.daemon.wire import shown
 from kit.errors import InputError
+from kit.memory.forget_receipt import looks_like_id
 from kit.operations import Argument, Operation
-from kit.surface import Between, RowId, Text
+from kit.surface import Between, ReceiptId, RowId, Text
 from kit.untrusted.clean import clean_text
 
 _KINDS = {int: "an integer", str: "a string", bool: "true or false"}
@@ -61,7 +63,7 @@ def _read(arg: Argument, body: dict[str, Any]) -> Any:
     if kind is date:
         return _date(value, arg.wire)
     for check in arg.checks:
-        _check(check, arg.wire, value)
+        value = _check(check, arg.wire, value)
     return value
 
 
@@ -75,7 +77,8 @@ def _kind(hint: Any) -> type:
     return kind
 
 
-def _check(check: Any, name: str, value: Any) -> None:
+def _check(check: Any, name: str, value: Any) -> Any:
+    """`value` if it passes `check` (a receipt id folded to its usual form), else InputError."""
     if isinstance(check, Text) and len(value) > check.limit:
         raise InputError(
             f"control socket: {name!r} has {len(value):,} characters, more than {check.limit:,}"
@@ -87,6 +90,15 @@ def _check(check: Any, name: str, value: Any) -> None:
             f"control socket: {name} must be a whole number from {check.low} to {check.high} "
             f"(got {value})"
         )
+    if isinstance(check, ReceiptId):
+        value = value.strip().lower()
+        if not looks_like_id(value):  # never a path: the daemon reads no file a client names
+            raise InputError(
+                f"control socket: {shown(value)} is not a forget receipt id (like "
+                "fr-k3m9q2xa7b); over the control socket a receipt is named by its id "
+                "(`kit forget --receipts` lists them)"
+            )
+    return value
 
 
 def _date(text: str, name: str) -> date:

@@ -40,8 +40,10 @@ def _shape(method: Callable[..., Any]) -> list[tuple[str, Any, Any, Any]]:
 
 
 def test_the_protocol_declares_the_operations_the_house_knows() -> None:
-    assert len(OPERATIONS) >= 29
-    assert {"send", "facts", "rem", "search", "command", "digest"} <= set(OPERATIONS)
+    assert len(OPERATIONS) >= 31
+    assert {"send", "facts", "rem", "search", "command", "digest", "verify_forget"} <= set(
+        OPERATIONS
+    )
 
 
 @pytest.mark.parametrize("client", CLIENTS, ids=lambda c: c.__name__)

@@ -33,6 +33,12 @@ def test_fields_show_their_type_check_and_default_as_they_travel() -> None:
     assert "last_rem() -> RemReport | null" in lines
     assert "memory_index() -> string" in lines
     assert 'digest(day: "YYYY-MM-DD" | null = null) -> Digest' in lines
+    assert "forget_receipts() -> [ReceiptInfo]" in lines
+    # over the socket a receipt is named by its id, never by a path the daemon would read
+    assert (
+        "verify_forget(receipt: string (at most 100 characters; a receipt id like "
+        "fr-k3m9q2xa7b, never a path)) -> Verification"
+    ) in lines
 
 
 def test_the_socket_servers_docstring_points_to_the_reference_instead_of_copying_it() -> None:

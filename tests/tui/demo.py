@@ -18,6 +18,8 @@ from kit.errors import NotFound
 from kit.llm.base import TextSink, Usage
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.forget_findings import Verification
+from kit.memory.forget_receipts import ReceiptInfo
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextItem, ContextReport, ContextSection
 from kit.memory.search import Hit
@@ -257,3 +259,9 @@ class DemoClient:
 
     async def send_digest(self, day: date | None = None) -> DigestSent:
         return DigestSent("owner", day or DIGEST.day, "sent", 1, 1)
+
+    async def forget_receipts(self) -> list[ReceiptInfo]:
+        return []  # nothing was ever forgotten in the demo
+
+    async def verify_forget(self, receipt: str) -> Verification:
+        raise NotFound(f"no forget receipt {receipt} in the memory of 'owner'")  # none was made
