@@ -2,7 +2,7 @@
 each beside `python -c pass` measured in the same run (the two alternate, A B A B ..., and the
 ratio is taken pair by pair, so a machine whose speed drifts still gives a fair ratio).
 
-    python bench/startup.py [--runs 21]
+    python bench/startup.py [--runs 21] [--daemon]
 
 Every command is a fresh process of this interpreter, as a user's shell starts it. CPU time is
 the child's user + system time (what the import costs, whatever else runs on the machine);
@@ -12,6 +12,10 @@ environment (a setting that makes every start compile every module from source).
 Targets (issue 20): `kit --help` and `kit --version` at most 4x `python -c pass`, `import kit`
 at most 5x. `from kit import Kit` loads the whole core (no model, chat or UI SDK: those load
 where they are used); it has no target and is printed so its cost stays in view.
+
+With --daemon, a real `kit run` (its model a local fake of the Messages API) holds a fresh data
+directory meanwhile, and `kit status` and `kit chat` (one message) are timed as its clients:
+they load the socket's client, not the engine (issue 24; tests/cli/test_startup.py).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,21 +36,33 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import Row, machine
 
+from tests.daemon.process import DaemonProcess, write_config
+from tests.servers.anthropic_api import FakeAnthropicServer
+
 PASS = "python -c pass"
 TARGETS = {"kit --help": 4.0, "kit --version": 4.0, "import kit": 5.0}
 
 
-def commands() -> dict[str, list[str]]:
+def _cli() -> list[str]:
     python = sys.executable
     kit = shutil.which("kit", path=str(Path(python).parent)) or shutil.which("kit")
-    cli = [kit] if kit else [python, "-m", "kit.cli"]
-    return {
+    return [kit] if kit else [python, "-m", "kit.cli"]
+
+
+def commands(daemon: DaemonProcess | None = None) -> dict[str, list[str]]:
+    python, cli = sys.executable, _cli()
+    found = {
         PASS: [python, "-c", "pass"],
         "kit --help": [*cli, "--help"],
         "kit --version": [*cli, "--version"],
         "import kit": [python, "-c", "import kit"],
         "from kit import Kit": [python, "-c", "from kit import Kit"],
     }
+    if daemon is not None:
+        where = ["--config", str(daemon.config), "--data-dir", str(daemon.data_dir)]
+        found["kit status (daemon)"] = [*cli, *where, "status"]
+        found["kit chat (daemon)"] = [*cli, *where, "chat"]
+    return found
 
 
 def _env() -> dict[str, str]:
@@ -55,21 +72,28 @@ def _env() -> dict[str, str]:
 
 
 def once(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
-    """(wall, cpu) seconds of one run of `argv` as a child process."""
+    """(wall, cpu) seconds of one run of `argv` as a child process (`kit chat` says one line)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    subprocess.run(
+        argv,
+        env=env,
+        input=b"what do you know about me?\n",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=True,
+    )
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
 
 
-def measure(runs: int) -> dict[str, dict[str, list[float]]]:
+def measure(runs: int, daemon: DaemonProcess | None = None) -> dict[str, dict[str, list[float]]]:
     """name -> {"wall", "cpu", "wall_ratio", "cpu_ratio"}: each command alternating with
     `python -c pass`, the ratio taken against the pass run next to it."""
-    env = _env()
-    found = commands()
+    env = _env() if daemon is None else {**_env(), **daemon.env}
+    found = commands(daemon)
     for argv in found.values():
         once(argv, env)  # warm-up: bytecode written, files in the page cache
     results: dict[str, dict[str, list[float]]] = {}
@@ -121,6 +145,17 @@ def rows_of(results: dict[str, dict[str, list[float]]]) -> list[Row]:
     return rows
 
 
+def _beside_a_daemon(runs: int) -> dict[str, dict[str, list[float]]]:
+    with tempfile.TemporaryDirectory(prefix="kit-bench-") as folder, FakeAnthropicServer() as api:
+        work = Path(folder)
+        daemon = DaemonProcess(work, write_config(work / "config.toml", api))
+        try:
+            daemon.start()
+            return measure(runs, daemon)
+        finally:
+            daemon.close()
+
+
 async def run(quick: bool) -> list[Row]:
     return rows_of(measure(3 if quick else 21))
 
@@ -128,8 +163,14 @@ async def run(quick: bool) -> list[Row]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=21, help="runs of each command (default 21)")
+    parser.add_argument(
+        "--daemon", action="store_true", help="also time kit status and kit chat beside kit run"
+    )
     args = parser.parse_args(argv)
-    results = measure(args.runs)
+    if args.daemon:
+        results = _beside_a_daemon(args.runs)
+    else:
+        results = measure(args.runs)
     load = os.getloadavg()
     print(f"Start-up on {machine()}, load average {load[0]:.2f}")
     print(f"{args.runs} runs of each, alternating with `{PASS}`; medians")

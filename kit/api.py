@@ -11,12 +11,15 @@ import asyncio
 import dataclasses
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
-from datetime import date, datetime
+from datetime import date, datetime, tzinfo
 from pathlib import Path
 
 from kit.agent import validate_text
-from kit.app import Services, build
-from kit.clock import Clock, check_time, to_iso
+from kit.api_forget import Forgetting
+from kit.api_reminders import Reminding
+from kit.api_upkeep import Upkeep
+from kit.app import build
+from kit.clock import Clock, check_time, local_date, to_iso
 from kit.config import Settings, load_settings
 from kit.curator.passes import OnPass
 from kit.curator.records import PassRecord
@@ -25,24 +28,22 @@ from kit.embed.base import Embedder
 from kit.errors import InputError
 from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
-from kit.memory.facts import Fact, HistoryEntry, Provenance
-from kit.memory.forget_findings import Verification
+from kit.memory.facts import Fact, HistoryEntry, Provenance, check_category
 from kit.memory.forget_receipts import (
     ForgetReceipts,
     ForgottenCheck,
     ForgottenMessages,
-    ReceiptInfo,
     ReceiptMatch,
 )
-from kit.memory.forget_verify import Verifier
-from kit.memory.messages import ChatHistory, NewMessage
+from kit.memory.messages import ChatHistory, Message, NewMessage
 from kit.memory.plan import Sandwich
 from kit.memory.search import Hit
-from kit.memory.store import index_audit
 from kit.memory.vectors import KINDS, Kind
 from kit.notes.store import Erased, Note, NoteInfo, NoteRevision, NoteWrite
 from kit.secrets import find_secret
+from kit.tools import REMEMBERED_CONFIDENCE, DayRecord, read_day, screen_fact
 from kit.turn import Inbound, TurnResult
+from kit.untrusted.clean import clean_text
 
 IMPORT_BATCH = 1000
 
@@ -58,10 +59,9 @@ def _batches(items: Iterable[NewMessage], size: int) -> Iterator[list[NewMessage
         yield batch
 
 
-class Kit:
-    def __init__(self, services: Services) -> None:
-        self.services = services
-        self.settings = services.settings
+class Kit(Upkeep, Forgetting, Reminding):
+    """The public Python API (pinned by tests/test_public_api.py). Its upkeep, forgetting and
+    reminders live in kit/api_upkeep.py, kit/api_forget.py and kit/api_reminders.py."""
 
     @classmethod
     @asynccontextmanager
@@ -104,8 +104,18 @@ class Kit:
                 finally:
                     worker.cancel()
 
-    def _user(self, user: str | None) -> str:
-        return user or self.settings.owner.user_id
+    @property
+    def tz(self) -> tzinfo:
+        """The owner's time zone (schedule.timezone)."""
+        return self.services.tz
+
+    def now(self) -> datetime:
+        """Now, by Kit's clock (a test's fake clock in tests)."""
+        return self.services.clock.now()
+
+    def today(self) -> date:
+        """The owner's calendar day now."""
+        return local_date(self.now(), self.tz)
 
     async def send(
         self,
@@ -118,7 +128,11 @@ class Kit:
         on_text: TextSink | None = None,
     ) -> TurnResult:
         """Send a message as `user` and get Kit's reply (streamed to `on_text` if given)."""
-        inbound = Inbound(self._user(user), text, channel, conversation, at)
+        return await self.turn(Inbound(self._user(user), text, channel, conversation, at), on_text)
+
+    async def turn(self, inbound: Inbound, on_text: TextSink | None = None) -> TurnResult:
+        """One turn of a message that arrived on a channel (who, where, and in a group who
+        spoke): stored first, answered, the reply stored (`send` for the usual case)."""
         return await self.services.agent.turn(inbound, on_text)
 
     async def context(
@@ -227,6 +241,10 @@ class Kit:
             self._user(user), category=category, include_inactive=include_inactive
         )
 
+    async def fact(self, fact_id: int, *, user: str | None = None) -> Fact:
+        """One fact, active or not (NotFound if `user` has no such fact)."""
+        return await self.services.facts.get(self._user(user), fact_id)
+
     async def fact_history(self, fact_id: int, *, user: str | None = None) -> list[HistoryEntry]:
         return await self.services.facts.history(self._user(user), fact_id)
 
@@ -258,6 +276,31 @@ class Kit:
         )
         self.services.background.notify()
         return fact
+
+    async def ask_to_remember(
+        self, fact: str, *, category: str = "person", subject: str = "", user: str | None = None
+    ) -> Fact:
+        """Keep a fact the owner asked for, screened as the chat's `remember` tool does (one
+        sentence, no secrets, a known category); the same text as an active fact returns that
+        fact instead of a second one."""
+        content, subject = clean_text(fact).strip(), clean_text(subject).strip()
+        if not content:
+            raise InputError("Not stored: the fact is empty; say it in one sentence")
+        screen_fact(content, subject)
+        check_category(category)
+        stored, added = await self.services.facts.add_unless_known(
+            self._user(user),
+            category=category,
+            content=content,
+            subject=subject,
+            confidence=REMEMBERED_CONFIDENCE,
+            provenance=Provenance(
+                actor="remember", reason="the owner asked to remember it, through a Kit client"
+            ),
+        )
+        if added:
+            self.services.background.notify()  # embed it: searchable by meaning, not only words
+        return stored
 
     # -- the owner's own changes: each one pass of kind "owner", undoable (kit/curator/owner.py)
 
@@ -319,33 +362,6 @@ class Kit:
         """Retire a fact (kept, with a history row saying who and why; undoable). Not
         `kit forget`, which erases."""
         return await self.services.owner_facts.retire(self._user(user), fact_id, reason)
-
-    async def forget_receipts(self, *, user: str | None = None) -> list[ReceiptInfo]:
-        """The receipts of every `kit forget` of the user, oldest first: when, what scope,
-        counts and the hash of what was erased (never what)."""
-        return await ForgetReceipts(self.services.db).listing(self._user(user))
-
-    async def verify_forget(self, receipt: str, *, user: str | None = None) -> Verification:
-        """Check that nothing a forget erased is in memory again or still: rows, summaries,
-        history, notes, records, search indexes, vectors. `receipt`: its id, or the path of a
-        copy `kit forget --receipt-file` saved. Reads only."""
-        return await self._verifier(receipt, user, repair=False)
-
-    async def repair_forget(self, receipt: str, *, user: str | None = None) -> Verification:
-        """Erase what a verification finds left in derived state (search-index entries and
-        vectors of erased rows, saved graphs holding them), then verify again. Derived state
-        is rebuilt from the rows, so nothing the owner keeps is lost. Rows and text that came
-        back are not touched: they need `kit forget` again. Run it with no daemon up."""
-        return await self._verifier(receipt, user, repair=True)
-
-    async def _verifier(self, receipt: str, user: str | None, *, repair: bool) -> Verification:
-        s = self.services
-        user_id = self._user(user)
-        found = await ForgetReceipts(s.db).resolve(user_id, receipt)
-        verifier = Verifier(s.db, s.tz, index_audit(s.db), s.vectors.store)
-        if repair:
-            return await verifier.repair(user_id, found)
-        return await verifier.verify(user_id, found)
 
     async def curate(
         self,
@@ -437,7 +453,15 @@ class Kit:
 
     async def erase_note(self, name: str, *, user: str | None = None, actor: str = "api") -> Erased:
         """Erase every kept version of a note; a record keeps only that it happened."""
-        return await self.services.notes.erase(self._user(user), name, actor=actor)
+        user_id = self._user(user)
+        erased = await self.services.notes.erase(user_id, name, actor=actor)
+        self.services.vectors.forget_cache(user_id)  # its sections' vectors went with it
+        return erased
+
+    async def note_revision(self, revision_id: int, *, user: str | None = None) -> str:
+        """The text of one kept version of a note (`note_history` lists them)."""
+        _, text = await self.services.notes.revision_text(self._user(user), revision_id)
+        return text
 
     async def note_history(
         self, name: str | None = None, *, user: str | None = None
@@ -449,6 +473,15 @@ class Kit:
 
     async def days(self, *, user: str | None = None) -> list[Day]:
         return await self.services.days.listing(self._user(user))
+
+    async def day_record(self, day: date, *, user: str | None = None) -> DayRecord:
+        """What the chat's `get_day_history` reads: the day's summary, else its messages."""
+        s = self.services
+        return await read_day(s.days, s.messages, self._user(user), day)
+
+    async def messages_on(self, day: date, *, user: str | None = None) -> list[Message]:
+        """Every message of `user` on `day` (the owner's calendar day), in order."""
+        return await self.services.messages.on_day(self._user(user), day)
 
     async def settle(self) -> None:
         """Finish pending background work (window summaries, embeddings) now."""

@@ -16,36 +16,62 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from kit.commands import (
+    backup,
+    chat,
+    context,
+    curate,
+    digest,
+    doctor,
+    eval,
+    export,
+    facts,
+    forget,
+    history,
+    import_,
+    init,
+    mcp,
+    notes,
+    rem,
+    reminders,
+    restore,
+    search,
+    service,
+    status,
+    storage,
+    summarize,
+)
 from kit.errors import KitError
 from kit.logs import setup_logging
 from kit.untrusted.terminal import BidiSafe
 from kit.version import kit_version
 
-# One module per subcommand, each with register(subparsers) setting `func`.
+# One module per subcommand, each with register(subparsers) setting `func`, in `kit --help`'s
+# order. Each imports at its top only what its parser needs (tests/cli/test_startup.py).
 COMMANDS = (
-    "init",
-    "chat",
-    "search",
-    "context",
-    "import_",
-    "history",
-    "facts",
-    "curate",
-    "summarize",
-    "rem",
-    "digest",
-    "doctor",
-    "eval",
-    "export",
-    "backup",
-    "restore",
-    "storage",
-    "forget",
-    "status",
-    "reminders",
-    "notes",
-    "mcp",
-    "service",
+    init,
+    chat,
+    search,
+    context,
+    import_,
+    history,
+    facts,
+    curate,
+    summarize,
+    rem,
+    digest,
+    doctor,
+    eval,
+    export,
+    backup,
+    restore,
+    storage,
+    forget,
+    status,
+    reminders,
+    notes,
+    mcp,
+    service,
 )
 
 # Subcommands that live outside kit/ because they wire kit to scheduler/ or tui/ (which kit
@@ -89,8 +115,8 @@ def parser() -> KitParser:
     top.add_argument("--user", help="memory namespace to use (default: owner.user_id)")
     top.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
-        importlib.import_module(f"kit.commands.{name}").register(sub)
+    for command in COMMANDS:
+        command.register(sub)
     for module in EDGE_COMMANDS:
         importlib.import_module(module).register(sub)
     return top

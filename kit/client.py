@@ -1,27 +1,21 @@
-"""The interface front-ends (the TUI, `kit chat`, `kit rem`) use, whether Kit runs in this
-process or in a daemon reached over the control socket. Front-ends never know which.
-
-Implementations: `LocalClient` (in-process, wraps a `Kit`) lives here; the socket client
-lives with the daemon (kit/daemon/).
+"""`LocalClient`: the operations front-ends use (declared once, as `KitClient`, in
+kit/surface.py) carried out on an in-process `Kit`. The socket client and the TUI's follower
+live with the daemon (kit/daemon/) and pass their calls on to one of these.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Literal, Protocol
+from typing import Literal
 
 from kit.api import Kit
-from kit.clock import day_bounds, local_date
 from kit.curator.records import PassRecord
-from kit.curator.reports import OwnerChange, RemProgress, RemReport, UndoResult
+from kit.curator.reports import OwnerChange, RemReport, UndoResult
 from kit.digest.model import Digest, DigestSent
 from kit.errors import InputError
 from kit.llm.base import TextSink
-from kit.memory.budget import BudgetState
 from kit.memory.days import Day
-from kit.memory.facts import Fact, HistoryEntry, Provenance, check_category
+from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.forget_findings import Verification
 from kit.memory.forget_receipts import ReceiptInfo
 from kit.memory.messages import ChatHistory
@@ -31,150 +25,26 @@ from kit.memory.vectors import KINDS, NOTES
 from kit.model_settings import model_role
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
+from kit.surface import (
+    LOCAL_CHANNEL,
+    MAX_SEARCH_K,
+    SEARCH_K,
+    KitClient,
+    ProgressSink,
+    Status,
+)
 from kit.tools import (
     MAX_QUERY_CHARS,
-    REMEMBERED_CONFIDENCE,
     DayRecord,
-    read_day,
-    screen_fact,
 )
 from kit.turn import TurnResult
 from kit.untrusted.clean import clean_text
 
-ProgressSink = Callable[[RemProgress], Awaitable[None]]
-
-# The channel of the local owner's conversations (terminal, TUI, control socket): one
-# conversation whichever front-end, daemon or not, carries it.
-LOCAL_CHANNEL = "terminal"
-
-# `search`: how many hits a caller may ask for, and how long a query may be (a question or a
-# few names; a pasted document is not a query).
-SEARCH_K = 10
-MAX_SEARCH_K = 50
+# Declared in kit/surface.py; importable from here too, as before it existed.
+__all__ = ["LOCAL_CHANNEL", "SEARCH_K", "KitClient", "LocalClient", "ProgressSink", "Status"]
 
 
-@dataclass(frozen=True)
-class Status:
-    mode: Literal["daemon", "standalone"]
-    user_id: str
-    chat_model: str
-    small_model: str
-    embedding_model: str | None  # None: lexical search only
-    tokens_today: int
-    last_rem_at: datetime | None
-    uptime_seconds: float
-    background: BudgetState | None = None  # today's background token budget
-
-
-class KitClient(Protocol):
-    async def send(
-        self, text: str, *, conversation: str = "terminal", on_text: TextSink | None = None
-    ) -> TurnResult: ...
-
-    async def chat_history(self, conversation: str = "terminal", *, limit: int = 20) -> ChatHistory:
-        """The conversation's latest messages and rolling summary (for reopening it)."""
-        ...
-
-    async def days(self) -> list[Day]: ...
-
-    async def day(self, day: date) -> Day | None: ...
-
-    async def facts(
-        self, *, category: str | None = None, include_inactive: bool = False, text: str = ""
-    ) -> list[Fact]: ...
-
-    async def fact_history(self, fact_id: int) -> list[HistoryEntry]: ...
-
-    async def add_fact(
-        self,
-        content: str,
-        *,
-        category: str = "person",
-        subject: str = "",
-        pinned: bool = False,
-        expires: date | None = None,
-    ) -> OwnerChange: ...
-
-    async def edit_fact(
-        self,
-        fact_id: int,
-        content: str | None = None,
-        *,
-        subject: str | None = None,
-        expires: date | None = None,
-        clear_expiry: bool = False,
-    ) -> OwnerChange: ...
-
-    async def pin_fact(self, fact_id: int) -> OwnerChange: ...
-
-    async def unpin_fact(self, fact_id: int) -> OwnerChange: ...
-
-    async def deactivate_fact(self, fact_id: int, reason: str) -> OwnerChange: ...
-
-    async def passes(self, *, limit: int = 20) -> list[PassRecord]:
-        """Recent passes that changed something, newest first (to choose one to undo)."""
-        ...
-
-    async def undo_pass(self, pass_id: int) -> UndoResult: ...
-
-    async def rem(
-        self,
-        *,
-        dry_run: bool = False,
-        only_date: date | None = None,
-        on_progress: ProgressSink | None = None,
-    ) -> RemReport: ...
-
-    async def last_rem(self) -> RemReport | None: ...
-
-    async def status(self) -> Status: ...
-
-    async def context(self, text: str, *, conversation: str = "terminal") -> ContextReport: ...
-    async def notes(self) -> list[NoteInfo]: ...
-
-    async def note(self, name: str) -> Note: ...
-
-    async def reminders(self) -> list[Reminder]: ...
-
-    async def cancel_reminder(self, reminder_id: int) -> Reminder: ...
-
-    async def reminder_notices(self, conversation: str | None = None) -> list[Notice]:
-        """Reminders delivered to this front-end's conversations and not shown yet (each is
-        handed out once)."""
-        ...
-
-    async def search(self, query: str, *, k: int = SEARCH_K) -> list[Hit]: ...
-
-    async def day_record(self, day: date) -> DayRecord: ...
-
-    async def remember(self, fact: str, *, category: str = "person", subject: str = "") -> Fact: ...
-
-    async def memory_index(self) -> str: ...
-
-    async def command(self, text: str, *, conversation: str = "terminal") -> str:
-        """A chat's slash command (kit/channels/chat_commands.py), e.g. "/facts people": its
-        reply as text. Nothing is stored and no model is asked (except /rem's)."""
-        ...
-
-    async def digest(self, day: date | None = None) -> Digest:
-        """A digest day's memory digest (kit/digest/); the open day's without `day`."""
-        ...
-
-    async def send_digest(self, day: date | None = None) -> DigestSent:
-        """Send a digest now (the open day's without `day`) on the channels live in the
-        engine: the daemon's Telegram. Standalone, there is none: a KitError says so."""
-
-    async def forget_receipts(self) -> list[ReceiptInfo]:
-        """The receipts of past `kit forget`s, oldest first (counts and hashes, no content)."""
-        ...
-
-    async def verify_forget(self, receipt: str) -> Verification:
-        """Whether anything a forget erased is back or left (`kit forget --verify`). Reads
-        only. `receipt`: its id (a saved receipt file only in-process)."""
-        ...
-
-
-class LocalClient:
+class LocalClient(KitClient):
     """`KitClient` on an in-process `Kit`: what `kit chat`, `kit rem` and the TUI use when no
     daemon runs, and what the daemon's control socket delegates to when one does."""
 
@@ -187,7 +57,6 @@ class LocalClient:
         mode: Literal["daemon", "standalone"] = "standalone",
     ) -> None:
         self.kit = kit
-        self._services = kit.services
         self._started_at = started_at
         self._user = user or kit.settings.owner.user_id
         self._mode = mode
@@ -277,7 +146,7 @@ class LocalClient:
         return await self.kit.passes(user=self._user, limit=limit)
 
     async def undo_pass(self, pass_id: int) -> UndoResult:
-        return await self._services.curator.undo(self._user, pass_id)
+        return await self.kit.undo_pass(pass_id, user=self._user)
 
     async def rem(
         self,
@@ -286,12 +155,12 @@ class LocalClient:
         only_date: date | None = None,
         on_progress: ProgressSink | None = None,
     ) -> RemReport:
-        return await self._services.rem.run(
-            self._user, dry_run=dry_run, only_date=only_date, on_progress=on_progress
+        return await self.kit.rem(
+            user=self._user, dry_run=dry_run, only_date=only_date, on_progress=on_progress
         )
 
     async def last_rem(self) -> RemReport | None:
-        return await self._services.rem.last_report(self._user)
+        return await self.kit.last_rem(user=self._user)
 
     async def context(self, text: str, *, conversation: str = "terminal") -> ContextReport:
         plan = await self.kit.context(
@@ -300,17 +169,16 @@ class LocalClient:
         return plan.report()
 
     async def reminders(self) -> list[Reminder]:
-        return await self._services.reminders.active(self._user)
+        return await self.kit.reminders(user=self._user)
 
     async def cancel_reminder(self, reminder_id: int) -> Reminder:
-        return await self._services.reminders.cancel(self._user, reminder_id)
+        return await self.kit.cancel_reminder(reminder_id, user=self._user)
 
     async def reminder_notices(self, conversation: str | None = None) -> list[Notice]:
-        reminders = self._services.reminders
         if self._mode == "standalone":
             # No daemon fires them: local reminders that fell due come out at the next open.
-            await reminders.dispatcher.run_due()
-        return await reminders.take_notices(self._user, conversation)
+            await self.kit.deliver_due_reminders()
+        return await self.kit.reminder_notices(conversation, user=self._user)
 
     async def notes(self) -> list[NoteInfo]:
         return await self.kit.notes(user=self._user)
@@ -326,31 +194,12 @@ class LocalClient:
         return hits[:k]
 
     async def day_record(self, day: date) -> DayRecord:
-        s = self._services
-        return await read_day(s.days, s.messages, self._user, day)
+        return await self.kit.day_record(day, user=self._user)
 
     async def remember(self, fact: str, *, category: str = "person", subject: str = "") -> Fact:
-        """Store a fact the owner asked to keep, screened like the chat's `remember` (one
-        sentence, no secrets); the same text as an active fact returns that fact."""
-        content, subject = clean_text(fact).strip(), clean_text(subject).strip()
-        if not content:
-            raise InputError("Not stored: the fact is empty; say it in one sentence")
-        screen_fact(content, subject)
-        check_category(category)
-        s = self._services
-        stored, added = await s.facts.add_unless_known(
-            self._user,
-            category=category,
-            content=content,
-            subject=subject,
-            confidence=REMEMBERED_CONFIDENCE,
-            provenance=Provenance(
-                actor="remember", reason="the owner asked to remember it, through a Kit client"
-            ),
+        return await self.kit.ask_to_remember(
+            fact, category=category, subject=subject, user=self._user
         )
-        if added:
-            s.background.notify()  # embed it: searchable by meaning, not only by its words
-        return stored
 
     async def memory_index(self) -> str:
         return await self.kit.memory_index(user=self._user)
@@ -358,38 +207,36 @@ class LocalClient:
     async def command(self, text: str, *, conversation: str = "terminal") -> str:
         from kit.channels.chat_commands import ChatCommands
 
-        commands = ChatCommands(self.kit.services, channel=conversation)
+        commands = ChatCommands(self.kit, channel=conversation)
         return await commands.dispatch(self._user, clean_text(text))
 
     async def digest(self, day: date | None = None) -> Digest:
-        return await self._services.digest.read(self._user, day)
+        return await self.kit.digest(day, user=self._user)
 
     async def send_digest(self, day: date | None = None) -> DigestSent:
-        return await self._services.digest.send_now(self._user, day)
+        return await self.kit.send_digest(day, user=self._user)
 
     async def forget_receipts(self) -> list[ReceiptInfo]:
         return await self.kit.forget_receipts(user=self._user)
 
     async def verify_forget(self, receipt: str) -> Verification:
+        # In-process a saved receipt file's path is taken too; the control socket lets only
+        # ids through (kit/surface.py's ReceiptId)
         return await self.kit.verify_forget(receipt, user=self._user)
 
     async def status(self) -> Status:
-        s = self._services
-        now = s.clock.now()
-        midnight, _ = day_bounds(local_date(now, s.tz), s.tz)
-        usage = await s.usage.totals_since(midnight)
-        embedder = s.vectors.embedder
+        kit, llm = self.kit, self.kit.settings.llm
         last = await self.last_rem()
         return Status(
             mode=self._mode,
             user_id=self._user,
-            chat_model=model_role(s.settings.llm, "chat").model,
-            small_model=model_role(s.settings.llm, "background").model,
-            embedding_model=None if embedder is None else embedder.model_id,
-            tokens_today=usage.input_tokens + usage.output_tokens,
+            chat_model=model_role(llm, "chat").model,
+            small_model=model_role(llm, "background").model,
+            embedding_model=kit.embedding_model,
+            tokens_today=await kit.tokens_today(),
             last_rem_at=None if last is None else last.finished_at,
-            uptime_seconds=max(0.0, (now - self._started_at).total_seconds()),
-            background=await s.budget.state(self._user),
+            uptime_seconds=max(0.0, (kit.now() - self._started_at).total_seconds()),
+            background=await kit.background_budget(user=self._user),
         )
 
 

@@ -21,10 +21,10 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, TabbedContent, TabPane
 
-from kit.client import KitClient
 from kit.clock import resolve_timezone
 from kit.daemon.follow import Follower
 from kit.daemon.socket_client import DaemonUnavailable
+from kit.surface import KitClient
 from tui.base import KitHost, MemoryChanged, Pane, start_work
 from tui.chat import ChatPane
 from tui.consolidation import ConsolidationPane

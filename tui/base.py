@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.worker import Worker
 
-from kit.client import KitClient
+from kit.surface import KitClient
 
 
 def start_work(

@@ -7,7 +7,7 @@ from datetime import tzinfo
 
 from textual.widgets import Static
 
-from kit.client import Status
+from kit.surface import Status
 from tui.format import when
 
 

@@ -13,14 +13,16 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
-from kit.app import Services
 from kit.config import CATEGORIES
-from kit.curator.reports import RemReport
 from kit.errors import InputError, NotFound
-from kit.memory.facts import Fact
 from kit.text import plural
-from kit.tools import format_hits, parse_day
+
+if TYPE_CHECKING:
+    from kit.api import Kit
+    from kit.curator.reports import RemReport
+    from kit.memory.facts import Fact
 
 HELP = """I'm Kit. Write to me normally and I'll answer, remembering what matters.
 
@@ -73,8 +75,8 @@ _SEARCH_HITS = 15
 
 
 class ChatCommands:
-    def __init__(self, services: Services, *, channel: str) -> None:
-        self._services = services
+    def __init__(self, kit: Kit, *, channel: str) -> None:
+        self._kit = kit
         self._channel = channel
 
     def table(self) -> dict[str, Callable[[str, str], Awaitable[str]]]:
@@ -109,20 +111,21 @@ class ChatCommands:
         return HELP.format(categories=", ".join(CATEGORIES))
 
     async def history(self, user_id: str, arg: str) -> str:
-        s = self._services
+        from kit.tools import parse_day  # the core: loaded when a command runs, not to read one
+
+        kit = self._kit
         if not arg.strip():
-            days = await s.days.listing(user_id)
+            days = await kit.days(user=user_id)
             if not days:
                 return "No daily summaries yet. They are written at the end of each day."
             recent = sorted(days, key=lambda d: d.day, reverse=True)[:_DAYS_LISTED]
             lines = [f"{d.day.isoformat()}: {d.gist}" for d in recent]
             return "Recent days (/history YYYY-MM-DD to read one):\n" + "\n".join(lines)
-        today = s.clock.now().astimezone(s.tz).date()
-        day = parse_day(arg, today)
-        summary = await s.days.get(user_id, day)
+        day = parse_day(arg, kit.today())
+        summary = await kit.day(day, user=user_id)
         if summary is not None:
             return f"{day.isoformat()} ({day.strftime('%A')})\n\n{summary.detailed or summary.best}"
-        count = len(await s.messages.on_day(user_id, day))
+        count = len(await kit.messages_on(day, user=user_id))
         if count:
             return (
                 f"{day.isoformat()}: {plural(count, 'message')} but no summary yet; summaries are "
@@ -132,8 +135,8 @@ class ChatCommands:
 
     async def facts(self, user_id: str, arg: str) -> str:
         category = arg.strip().lower() or None
-        facts = await self._services.facts.listing(user_id, category=category)
-        now = self._services.clock.now()
+        facts = await self._kit.facts(user=user_id, category=category)
+        now = self._kit.now()
         live = [f for f in facts if f.is_live(now)]
         if not live:
             where = f" in {category}" if category else ""
@@ -149,15 +152,16 @@ class ChatCommands:
         query = arg.strip()
         if not query:
             raise InputError("usage: /search <what to look for>, e.g. /search Ana birthday")
-        s = self._services
-        result = await s.search.search(user_id, query, now=s.clock.now(), k=s.settings.memory.top_k)
-        if not result.hits:
+        from kit.tools import format_hits
+
+        hits = await self._kit.search(query, user=user_id)
+        if not hits:
             return f"Nothing found for “{query}”."
-        return format_hits(list(result.hits[:_SEARCH_HITS]), s.tz)
+        return format_hits(hits[:_SEARCH_HITS], self._kit.tz)
 
     async def pin(self, user_id: str, arg: str) -> str:
         fact = await self._fact(user_id, arg, "pin")
-        change = await self._services.owner_facts.pin(user_id, fact.id, True)
+        change = await self._kit.pin_fact(fact.id, user=user_id)
         return (
             f"Pinned fact #{fact.id}: {change.fact.content}\n(Always in mind now; I never "
             "change a pinned fact.)"
@@ -165,7 +169,7 @@ class ChatCommands:
 
     async def unpin(self, user_id: str, arg: str) -> str:
         fact = await self._fact(user_id, arg, "unpin")
-        await self._services.owner_facts.pin(user_id, fact.id, False)
+        await self._kit.unpin_fact(fact.id, user=user_id)
         return f"Unpinned fact #{fact.id}."
 
     async def forget(self, user_id: str, arg: str) -> str:
@@ -173,7 +177,7 @@ class ChatCommands:
         if not fact.active:
             return f"Fact #{fact.id} is already forgotten."
         reason = f"forgotten via {self._channel.capitalize()}"
-        await self._services.owner_facts.retire(user_id, fact.id, reason)
+        await self._kit.forget_fact(fact.id, reason=reason, user=user_id)
         return f"Forgot fact #{fact.id}: {fact.content}\n(It stays in the fact's history.)"
 
     async def _fact(self, user_id: str, arg: str, command: str) -> Fact:
@@ -185,29 +189,29 @@ class ChatCommands:
             )
         fact_id = int(text)
         try:
-            return await self._services.facts.get(user_id, fact_id)
+            return await self._kit.fact(fact_id, user=user_id)
         except NotFound as exc:
             raise NotFound(f"there is no fact #{fact_id}; /facts shows the ids") from exc
 
     async def rem(self, user_id: str, arg: str) -> str:
         # A run already going (the nightly one) raises JobBusy, a KitError the chat shows.
-        return format_rem_report(await self._services.rem.run(user_id))
+        return format_rem_report(await self._kit.rem(user=user_id))
 
     async def reminders(self, user_id: str, arg: str) -> str:
-        reminders = self._services.reminders
+        kit = self._kit
         words = arg.split()
         if words and words[0].lower() == "cancel":
             number = words[1].lstrip("#") if len(words) == 2 else ""
             if not number.isdigit():
                 raise InputError("usage: /reminders cancel <id>, e.g. /reminders cancel 3")
-            reminder = await reminders.cancel(user_id, int(number))
+            reminder = await kit.cancel_reminder(int(number), user=user_id)
             return f"Cancelled reminder #{reminder.id}: {reminder.text}"
         if words:
             raise InputError("usage: /reminders to list them, /reminders cancel <id> to stop one")
-        active = await reminders.active(user_id)
+        active = await kit.reminders(user=user_id)
         if not active:
             return "No reminders. Ask me in a message, e.g. “remind me tomorrow at 9 to call Ana”."
-        lines = [reminders.describe(r) for r in active]
+        lines = [kit.describe_reminder(r) for r in active]
         return "\n".join([*lines, "", "/reminders cancel <id> stops one."])
 
 

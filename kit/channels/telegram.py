@@ -51,6 +51,7 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
+from kit.api import Kit
 from kit.app import Services
 from kit.channels import replies
 from kit.channels.callbacks import fit_answer
@@ -166,7 +167,8 @@ class TelegramChannel:
         self._max_flood_wait = max_flood_wait
         self._startup_retry = startup_retry
         self._sleep = sleep  # flood-control waits go through here (a seam for tests)
-        self._commands = ChatCommands(services, channel=CHANNEL)
+        self._kit = Kit(services)  # what the owner does here goes through Kit's public face
+        self._commands = ChatCommands(self._kit, channel=CHANNEL)
         self._access = TelegramAccess(settings)
         self._updates = _InOrderPerChat()
         self._answered = asyncio.Event()
@@ -430,7 +432,7 @@ class TelegramChannel:
         await self._respond(update, context, self._turn(inbound), "turn")
 
     async def _turn(self, inbound: Inbound) -> Reply:
-        result = await self._services.agent.turn(inbound)
+        result = await self._kit.turn(inbound)
         return Reply(result.reply, formatted=not result.failed)
 
     async def _on_document(self, update: Update, context: Context) -> None:
@@ -448,16 +450,15 @@ class TelegramChannel:
         name, source = document_note(file_name, message.message_id, _forwarded_from(message))
         check_size(document.file_size or 0, file_name or name)
         data = await (await bot.get_file(document.file_id)).download_as_bytearray()
-        written = await self._services.notes.add(
-            user_id,
+        written = await self._kit.add_note(
             bytes(data),
             name=name,
             file_name=file_name,
             replace=True,  # no flags in a chat; the replaced version stays in the history
+            user=user_id,
             actor="owner",
             source=source,
         )
-        self._services.background.notify()  # embed its sections
         return Reply(f"{added_text(written)}\n{replies.NOTE_SAVED}", formatted=False)
 
     async def _on_non_text(self, update: Update, context: Context) -> None:

@@ -13,7 +13,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from kit.client import KitClient
+    from kit.surface import KitClient
 
 EXIT_WORDS = {"/quit", "/exit", ":q"}
 

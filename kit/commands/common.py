@@ -63,14 +63,13 @@ async def open_kit(
 async def embed_pending(kit: Kit) -> int:
     """Embed whatever is not embedded yet, with a progress bar (the slow part of an import:
     minutes for tens of thousands of messages on a small machine). Returns how many."""
-    vectors = kit.services.vectors
-    if not vectors.available:
+    if not kit.embeddings_on:
         return 0
-    total = await vectors.pending_count()
+    total = await kit.pending_embeddings()
     if not total:
         return 0
     with progress("Embedding", total=total, unit="items") as bar:
-        return await vectors.backfill(on_batch=bar.advance)
+        return await kit.embed_pending(on_batch=bar.advance)
 
 
 def user_of(args: argparse.Namespace, kit: Kit) -> str:

@@ -43,12 +43,12 @@ async def run(args: argparse.Namespace) -> int:
     async with open_kit(args, with_embedder=False) as kit:
         user = user_of(args, kit)
         # Retrying parked batches, the work is known; otherwise passes are counted as they end.
-        total = len(await kit.services.curator.progress.parked(user)) if args.retry_parked else None
+        total = len(await kit.parked_batches(user=user)) if args.retry_parked else None
         with progress("Curating", total=total, unit="passes") as bar:
             outcomes = await kit.curate(
                 user=user, retry_parked=args.retry_parked, on_pass=lambda _: bar.advance()
             )
-        parked = len(await kit.services.curator.progress.parked(user))
+        parked = len(await kit.parked_batches(user=user))
     if args.json:
         print_json({"passes": [dataclasses.asdict(o) for o in outcomes], "parked": parked})
         return 1 if _broken(outcomes) else 0

@@ -27,16 +27,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
-    from kit.portability.export import export_document, to_json, to_markdown
+    from kit.portability.export import to_json, to_markdown
     from kit.portability.target import check_target
 
     if args.output is not None:
         check_target(args.output, force=args.force)  # before the work, not after it
     async with open_kit(args, with_embedder=False) as kit:
-        s = kit.services
         with progress("Exporting"):
-            document = await export_document(s.db, user_of(args, kit), s.clock.now())
-        tz = s.tz
+            document = await kit.export(user=user_of(args, kit))
+        tz = kit.tz
     pieces: Iterable[str] = (
         [to_json(document)] if args.format == "json" else to_markdown(document, tz)
     )

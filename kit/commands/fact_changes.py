@@ -20,8 +20,8 @@ from kit.commands.common import print_json
 from kit.errors import InputError
 
 if TYPE_CHECKING:
-    from kit.client import KitClient
     from kit.curator.reports import OwnerChange
+    from kit.surface import KitClient
 
 _QUIET = argparse.SUPPRESS
 

@@ -87,7 +87,7 @@ async def run_list(args: argparse.Namespace) -> int:
         facts = await kit.facts(
             user=user_of(args, kit), category=args.category, include_inactive=args.all
         )
-        now = kit.services.clock.now()
+        now = kit.now()
     if args.json:
         print_json([fact_dict(f) for f in facts])
         return 0
@@ -110,9 +110,9 @@ async def run_history(args: argparse.Namespace) -> int:
 
     async with open_kit(args, with_embedder=False) as kit:
         user = user_of(args, kit)
-        fact = await kit.services.facts.get(user, args.fact_id)
+        fact = await kit.fact(args.fact_id, user=user)
         entries = await kit.fact_history(args.fact_id, user=user)
-        tz = kit.services.tz
+        tz = kit.tz
     if args.json:
         print_json({"fact": fact_dict(fact), "history": [_entry_dict(e) for e in entries]})
         return 0
@@ -129,7 +129,7 @@ async def run_passes(args: argparse.Namespace) -> int:
         raise InputError(f"--limit must be at least 1 (got {args.limit})")
     async with open_kit(args, with_embedder=False) as kit:
         records = await kit.passes(user=user_of(args, kit), limit=args.limit, include_noop=args.all)
-        tz = kit.services.tz
+        tz = kit.tz
     if args.json:
         print_json([_pass_dict(r) for r in records])
         return 0

@@ -142,7 +142,6 @@ def _preview(report: ForgetReport) -> str:
 
 async def run(args: argparse.Namespace) -> int:
     from kit.config import load_settings
-    from kit.memory.forget import Forgetter
 
     if args.receipts or args.verify:
         return await _receipts(args)
@@ -155,9 +154,7 @@ async def run(args: argparse.Namespace) -> int:
         check_target(args.receipt_file, force=False)  # before the forget, not after it
     if args.dry_run:  # a read: fine beside a running daemon
         async with open_kit(args, with_embedder=False) as kit:
-            plan = await Forgetter(kit.services.db, kit.services.tz).preview(
-                user_of(args, kit), scope
-            )
+            plan = await kit.forget_preview(scope, user=user_of(args, kit))
         _print_plan(scope, plan)
         print("Nothing was changed (dry run).")
         return 0
@@ -181,13 +178,9 @@ async def run(args: argparse.Namespace) -> int:
 async def _forget(args: argparse.Namespace, scope: ForgetScope) -> int:
     import asyncio
 
-    from kit.memory.forget import Forgetter
-
     async with open_kit(args, with_embedder=False) as kit:
-        s = kit.services
         user = user_of(args, kit)
-        forgetter = Forgetter(s.db, s.tz)
-        plan = await forgetter.preview(user, scope)
+        plan = await kit.forget_preview(scope, user=user)
         _print_plan(scope, plan)
         if plan.total == 0:
             print("Nothing to forget.")
@@ -199,9 +192,7 @@ async def _forget(args: argparse.Namespace, scope: ForgetScope) -> int:
             if answer.strip().lower() not in ("y", "yes"):
                 print("Nothing was changed.")
                 return 0
-        report = await forgetter.forget(user, scope, now=s.clock.now())
-        s.vectors.forget_cache(user)
-        s.search.forget_cache(user)
+        report = await kit.forget(scope, user=user)
         print(
             f"Forgotten: {_summary(report)}; {report.history_rows_erased} history entries "
             "erased. A record that a forget happened (counts only) was kept."

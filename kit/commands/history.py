@@ -29,11 +29,11 @@ async def run(args: argparse.Namespace) -> int:
                 mark = "condensed" if day.condensed else "detailed"
                 print(f"{day.day.isoformat()}  ({mark})  {day.gist}")
             return 0
-        today = kit.services.clock.now().astimezone(kit.services.tz).date()
+        today = kit.today()
         wanted = parse_day(args.date, today)  # InputError (exit 2) names the format
         summary = await kit.day(wanted, user=user)
         if summary is None:
-            count = len(await kit.services.messages.on_day(user, wanted))
+            count = len(await kit.messages_on(wanted, user=user))
             if count and wanted < today:  # a finished day: its summary is owed, write it now
                 raise NotFound(
                     f"{wanted}: {plural(count, 'message')} but no summary yet; "

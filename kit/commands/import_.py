@@ -69,7 +69,7 @@ async def run(args: argparse.Namespace) -> int:
             )
         if flagged:
             print(flag_line(flagged, f"{args.file}"))
-        if not args.no_embed and kit.services.vectors.available:
+        if not args.no_embed and kit.embeddings_on:
             embedded = await embed_pending(kit)
             print(f"Embedded {plural(embedded, 'item')}; they are searchable now.")
     return 0
@@ -87,14 +87,14 @@ def flag_line(flagged: list[ReceiptMatch], what: str) -> str:
 async def restore_export(args: argparse.Namespace, file: Path) -> int:
     """A `kit export` document: restored whole, into a namespace that holds nothing yet
     (`kit import`, and `kit restore` on PostgreSQL, where no file can be swapped)."""
-    from kit.portability.restore import read_export, restore
+    from kit.portability.restore import read_export
 
     document = read_export(file)  # checked whole before the database is opened
     embed = not getattr(args, "no_embed", False)
     async with open_kit(args, with_embedder=embed, exclusive=True) as kit:
         user = args.user or document["user_id"]
         allow = getattr(args, "allow_forgotten", False)
-        result = await restore(kit.services.db, document, user, allow_forgotten=allow)
+        result = await kit.restore(document, user=user, allow_forgotten=allow)
         print(
             f"Restored the memory of {user!r} from {file}: {plural(result.facts, 'fact')} "
             f"({plural(result.history, 'history entry', 'history entries')}), "
@@ -105,7 +105,7 @@ async def restore_export(args: argparse.Namespace, file: Path) -> int:
         )
         if result.forgotten:
             print(flag_line(list(result.forgotten), f"{file}"))
-        if embed and kit.services.vectors.available:
+        if embed and kit.embeddings_on:
             embedded = await embed_pending(kit)
             print(f"Embedded {plural(embedded, 'item')}; they are searchable now.")
     return 0

@@ -154,7 +154,7 @@ async def run_add(args: argparse.Namespace) -> int:
 async def run_list(args: argparse.Namespace) -> int:
     async with open_kit(args, with_embedder=False) as kit:
         notes = await kit.notes(user=user_of(args, kit))
-        tz = kit.services.tz
+        tz = kit.tz
     if args.json:
         print_json([_info_dict(n) for n in notes])
         return 0
@@ -188,7 +188,7 @@ async def run_show(args: argparse.Namespace) -> int:
     async with open_kit(args, with_embedder=False) as kit:
         user = user_of(args, kit)
         if args.revision is not None:
-            _, text = await kit.services.notes.revision_text(user, args.revision)
+            text = await kit.note_revision(args.revision, user=user)
         else:
             text = (await kit.note(args.name, user=user)).text
     lines = lines_of(text)
@@ -222,7 +222,6 @@ async def run_rm(args: argparse.Namespace) -> int:
                 print("Nothing was changed.")
                 return 0
         erased = await kit.erase_note(args.name, user=user, actor="owner")
-        kit.services.vectors.forget_cache(user)
     print(
         f"Erased {plural(erased.versions, 'version')} ({size_text(erased.bytes)}) of that note. "
         "A record that an erase happened (when and how much, never what) was kept."
@@ -233,7 +232,7 @@ async def run_rm(args: argparse.Namespace) -> int:
 async def run_history(args: argparse.Namespace) -> int:
     async with open_kit(args, with_embedder=False) as kit:
         revisions = await kit.note_history(args.name, user=user_of(args, kit))
-        tz = kit.services.tz
+        tz = kit.tz
     if args.json:
         print_json([_revision_dict(r) for r in revisions])
         return 0

@@ -24,8 +24,8 @@ from kit.commands.progress import Bar, progress
 from kit.errors import InputError, KitError
 
 if TYPE_CHECKING:
-    from kit.client import KitClient, ProgressSink
     from kit.curator.reports import RemProgress, RemReport
+    from kit.surface import KitClient, ProgressSink
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

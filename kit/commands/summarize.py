@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 
-from kit.clock import local_date
 from kit.commands.common import open_kit, user_of
 from kit.commands.progress import progress
 from kit.errors import InputError, KitError
@@ -26,8 +25,7 @@ async def run(args: argparse.Namespace) -> int:
     from kit.tools import parse_day
 
     async with open_kit(args, with_embedder=False, exclusive=True) as kit:
-        s = kit.services
-        today = local_date(s.clock.now(), s.tz)
+        today = kit.today()
         day = None
         if args.date:
             try:
@@ -35,10 +33,9 @@ async def run(args: argparse.Namespace) -> int:
             except KitError as exc:
                 raise InputError(f"--date: {exc}") from exc
         with progress("Summarising days", unit="days") as bar:
-            run = await s.summarizer.manual(
-                user_of(args, kit),
-                today,
+            run = await kit.summarize(
                 day,
+                user=user_of(args, kit),
                 on_progress=lambda done, total: bar.update(completed=done, total=total),
             )
         for written in run.written:

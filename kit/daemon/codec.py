@@ -108,3 +108,20 @@ def _str(value: Any) -> str:
     if not isinstance(value, str):
         raise TypeError(f"expected a string, got {type(value).__name__}")
     return value
+
+
+def event_fields(event: str, value: Any) -> dict[str, Any]:
+    """What an event line carries besides its id and name: a dataclass's fields, else the value
+    under the event's own name ({"text": "Hel"})."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields: dict[str, Any] = encode(value)
+        return fields
+    return {event: encode(value)}
+
+
+def event_value(hint: Any, message: dict[str, Any]) -> Any:
+    """The value an event line carries (see `event_fields`), as the type `hint` describes."""
+    name = message.get("event")
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return decode(hint, {k: v for k, v in message.items() if k not in ("id", "event")})
+    return decode(hint, message.get(str(name)))

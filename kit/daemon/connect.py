@@ -3,6 +3,10 @@
 Whoever runs the engine holds the data directory's lock (kit/daemon/lock.py), so there are
 never two engines writing one data directory: a daemon makes front-ends use the socket, and
 a standalone `kit chat` / `kit tui` keeps a daemon (or another standalone one) from starting.
+
+The engine in this process (`Kit`, and everything it wires) is loaded only when it is the one
+used: a command the daemon answers loads the socket's client and the declaration of the
+operations, nothing more (tests/cli/test_startup.py).
 """
 
 from __future__ import annotations
@@ -12,17 +16,21 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
-from kit.api import Kit
-from kit.client import KitClient, LocalClient
-from kit.clock import Clock
 from kit.config import Settings, load_settings
 from kit.daemon.lock import AlreadyRunning, DataDirLock, Holder, store_file_lock
 from kit.daemon.paths import log_path, socket_path
 from kit.daemon.socket_client import DaemonUnavailable, SocketClient
-from kit.embed.base import Embedder
 from kit.errors import KitError
-from kit.llm.base import LLM
+from kit.surface import KitClient
+
+if TYPE_CHECKING:
+    from kit.api import Kit
+    from kit.client import LocalClient
+    from kit.clock import Clock
+    from kit.embed.base import Embedder
+    from kit.llm.base import LLM
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +85,9 @@ async def connect_to(
             "it first, or run the daemon (`kit run`) so several front-ends can share one Kit",
             holder,
         )
-    client = SocketClient(socket_path(settings.data_dir), user=user)
+    # Its operations are generated from kit/surface.py, which the type checker cannot see
+    # (it sees their declared signatures; tests/daemon/test_client_parity.py checks they exist).
+    client = SocketClient(socket_path(settings.data_dir), user=user)  # type: ignore[abstract]
     await wait_until_ready(client, holder, settings, ready_timeout)
     yield client
 
@@ -96,6 +106,9 @@ async def engine_here(
 ) -> AsyncIterator[LocalClient]:
     """Kit in this process, under `lock` (taken by the caller, released here at the end).
     With `settle`, pending embeddings and summaries are finished before it closes."""
+    from kit.api import Kit  # the whole core: loaded here, where it runs
+    from kit.client import LocalClient
+
     file_lock = store_file_lock(settings)
     try:
         if file_lock is not None:
@@ -103,7 +116,7 @@ async def engine_here(
         async with Kit.open(
             settings=settings, llm=llm, embedder=embedder, clock=clock, background=background
         ) as kit:
-            yield LocalClient(kit, kit.services.clock.now(), user=user)
+            yield LocalClient(kit, kit.now(), user=user)
             if settle:
                 await _settle(kit)
     finally:

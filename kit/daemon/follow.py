@@ -22,32 +22,20 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from datetime import date
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from kit.client import SEARCH_K, KitClient, ProgressSink, Status
-from kit.clock import Clock
 from kit.config import Settings
-from kit.curator.records import PassRecord
-from kit.curator.reports import OwnerChange, RemReport, UndoResult
 from kit.daemon.connect import READY_TIMEOUT, connect_to, engine_here
 from kit.daemon.lock import DataDirLock
 from kit.daemon.paths import socket_path
 from kit.daemon.socket_client import DaemonUnavailable, SocketClient
-from kit.digest.model import Digest, DigestSent
-from kit.embed.base import Embedder
-from kit.llm.base import LLM, TextSink
-from kit.memory.days import Day
-from kit.memory.facts import Fact, HistoryEntry
-from kit.memory.forget_findings import Verification
-from kit.memory.forget_receipts import ReceiptInfo
-from kit.memory.messages import ChatHistory
-from kit.memory.plan import ContextReport
-from kit.memory.search import Hit
-from kit.notes.store import Note, NoteInfo
-from kit.reminders.store import Notice, Reminder
-from kit.tools import DayRecord
-from kit.turn import TurnResult
+from kit.operations import Operation, Relay
+from kit.surface import KitClient
+
+if TYPE_CHECKING:
+    from kit.clock import Clock
+    from kit.embed.base import Embedder
+    from kit.llm.base import LLM
 
 T = TypeVar("T")
 Mode = Literal["daemon", "standalone", "lost"]
@@ -59,7 +47,7 @@ MAX_POLL = 2.0  # seconds between looks for a daemon while lost, at most
 CHECK_TIMEOUT = 5.0  # a daemon that takes longer than this to say its status is not answering
 
 
-class Follower:
+class Follower(Relay):
     """A `KitClient` that follows the data directory's engine. Open with `Follower.open`."""
 
     def __init__(
@@ -159,7 +147,8 @@ class Follower:
         started = loop.time()
         delay = 0.05
         while self._client is None:
-            probe = SocketClient(socket_path(self._settings.data_dir), user=self._user)
+            path = socket_path(self._settings.data_dir)
+            probe = SocketClient(path, user=self._user)  # type: ignore[abstract]  # generated ops
             if await _answers(probe):
                 self._use(probe)
             elif loop.time() - started >= self.fallback_after:
@@ -202,138 +191,9 @@ class Follower:
             self._mark_lost(client)
             raise
 
-    # -- KitClient ----------------------------------------------------------------------------
-
-    async def send(
-        self, text: str, *, conversation: str = "terminal", on_text: TextSink | None = None
-    ) -> TurnResult:
-        return await self._call(lambda c: c.send(text, conversation=conversation, on_text=on_text))
-
-    async def chat_history(self, conversation: str = "terminal", *, limit: int = 20) -> ChatHistory:
-        return await self._call(lambda c: c.chat_history(conversation, limit=limit))
-
-    async def days(self) -> list[Day]:
-        return await self._call(lambda c: c.days())
-
-    async def day(self, day: date) -> Day | None:
-        return await self._call(lambda c: c.day(day))
-
-    async def facts(
-        self, *, category: str | None = None, include_inactive: bool = False, text: str = ""
-    ) -> list[Fact]:
-        return await self._call(
-            lambda c: c.facts(category=category, include_inactive=include_inactive, text=text)
-        )
-
-    async def fact_history(self, fact_id: int) -> list[HistoryEntry]:
-        return await self._call(lambda c: c.fact_history(fact_id))
-
-    async def add_fact(
-        self,
-        content: str,
-        *,
-        category: str = "person",
-        subject: str = "",
-        pinned: bool = False,
-        expires: date | None = None,
-    ) -> OwnerChange:
-        return await self._call(
-            lambda c: c.add_fact(
-                content, category=category, subject=subject, pinned=pinned, expires=expires
-            )
-        )
-
-    async def edit_fact(
-        self,
-        fact_id: int,
-        content: str | None = None,
-        *,
-        subject: str | None = None,
-        expires: date | None = None,
-        clear_expiry: bool = False,
-    ) -> OwnerChange:
-        return await self._call(
-            lambda c: c.edit_fact(
-                fact_id, content, subject=subject, expires=expires, clear_expiry=clear_expiry
-            )
-        )
-
-    async def pin_fact(self, fact_id: int) -> OwnerChange:
-        return await self._call(lambda c: c.pin_fact(fact_id))
-
-    async def unpin_fact(self, fact_id: int) -> OwnerChange:
-        return await self._call(lambda c: c.unpin_fact(fact_id))
-
-    async def deactivate_fact(self, fact_id: int, reason: str) -> OwnerChange:
-        return await self._call(lambda c: c.deactivate_fact(fact_id, reason))
-
-    async def passes(self, *, limit: int = 20) -> list[PassRecord]:
-        return await self._call(lambda c: c.passes(limit=limit))
-
-    async def undo_pass(self, pass_id: int) -> UndoResult:
-        return await self._call(lambda c: c.undo_pass(pass_id))
-
-    async def rem(
-        self,
-        *,
-        dry_run: bool = False,
-        only_date: date | None = None,
-        on_progress: ProgressSink | None = None,
-    ) -> RemReport:
-        return await self._call(
-            lambda c: c.rem(dry_run=dry_run, only_date=only_date, on_progress=on_progress)
-        )
-
-    async def last_rem(self) -> RemReport | None:
-        return await self._call(lambda c: c.last_rem())
-
-    async def status(self) -> Status:
-        return await self._call(lambda c: c.status())
-
-    async def context(self, text: str, *, conversation: str = "terminal") -> ContextReport:
-        return await self._call(lambda c: c.context(text, conversation=conversation))
-
-    async def reminders(self) -> list[Reminder]:
-        return await self._call(lambda c: c.reminders())
-
-    async def cancel_reminder(self, reminder_id: int) -> Reminder:
-        return await self._call(lambda c: c.cancel_reminder(reminder_id))
-
-    async def reminder_notices(self, conversation: str | None = None) -> list[Notice]:
-        return await self._call(lambda c: c.reminder_notices(conversation))
-
-    async def notes(self) -> list[NoteInfo]:
-        return await self._call(lambda c: c.notes())
-
-    async def note(self, name: str) -> Note:
-        return await self._call(lambda c: c.note(name))
-
-    async def search(self, query: str, *, k: int = SEARCH_K) -> list[Hit]:
-        return await self._call(lambda c: c.search(query, k=k))
-
-    async def day_record(self, day: date) -> DayRecord:
-        return await self._call(lambda c: c.day_record(day))
-
-    async def remember(self, fact: str, *, category: str = "person", subject: str = "") -> Fact:
-        return await self._call(lambda c: c.remember(fact, category=category, subject=subject))
-
-    async def memory_index(self) -> str:
-        return await self._call(lambda c: c.memory_index())
-
-    async def command(self, text: str, *, conversation: str = "terminal") -> str:
-        return await self._call(lambda c: c.command(text, conversation=conversation))
-
-    async def digest(self, day: date | None = None) -> Digest:
-        return await self._call(lambda c: c.digest(day))
-
-    async def send_digest(self, day: date | None = None) -> DigestSent:
-        return await self._call(lambda c: c.send_digest(day))
-
-    async def forget_receipts(self) -> list[ReceiptInfo]:
-        return await self._call(lambda c: c.forget_receipts())
-
-    async def verify_forget(self, receipt: str) -> Verification:
-        return await self._call(lambda c: c.verify_forget(receipt))
+    async def relay(self, op: Operation, arguments: dict[str, Any]) -> Any:
+        """Every operation (generated from kit/surface.py) goes to the engine of the moment."""
+        return await self._call(lambda client: getattr(client, op.name)(**arguments))
 
 
 async def _answers(client: SocketClient) -> bool:

@@ -3,7 +3,7 @@
 what the code says (tests/docs/test_reference.py runs the same comparison).
 
 - docs/cli.md from `kit`'s argparse parser (kit/docs_gen/cli_page.py);
-- docs/socket-protocol.md from the control socket's handler table (kit/docs_gen/socket_page.py).
+- docs/socket-protocol.md from the declaration of the client surface (kit/docs_gen/socket_page.py).
 
 This is a tool for the repository, not a `kit` subcommand: it is never registered in the parser
 it documents.

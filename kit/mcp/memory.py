@@ -14,7 +14,6 @@ from collections.abc import Awaitable
 from datetime import tzinfo
 from typing import TypeVar
 
-from kit.client import SEARCH_K, KitClient
 from kit.clock import Clock, local_date
 from kit.commands.context import render
 from kit.config import CATEGORIES
@@ -23,6 +22,7 @@ from kit.errors import KitError
 from kit.memory.facts import Fact, check_category
 from kit.notes.text import note_name
 from kit.notes.tools import DEFAULT_READ_LINES, note_lines, notes_listing
+from kit.surface import SEARCH_K, KitClient
 from kit.tools import day_history_text, format_hits, parse_day, recalled
 from kit.untrusted.neutralise import neutralise, recalled_block
 

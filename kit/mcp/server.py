@@ -23,12 +23,12 @@ from mcp.shared.message import SessionMessage
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from kit.client import MAX_SEARCH_K, SEARCH_K
 from kit.config import CATEGORIES
 from kit.errors import KitError
 from kit.mcp.memory import MemoryTools
 from kit.mcp.stdio import Id, LineServer, wire
 from kit.notes.tools import DEFAULT_READ_LINES, MAX_READ_LINES
+from kit.surface import MAX_SEARCH_K, SEARCH_K
 from kit.tools import MAX_QUERY_CHARS
 from kit.version import kit_version
 

@@ -20,7 +20,6 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Literal
 
 from kit.errors import InputError
-from kit.secrets import find_secret
 from kit.untrusted.clean import clean_text
 
 log = logging.getLogger(__name__)
@@ -268,6 +267,10 @@ def check_text(value: object) -> str:
             f"text has {len(text):,} characters; the limit is {MAX_TEXT_CHARS:,}: keep the "
             "gist in a sentence or two"
         )
+    # The secret detector (half a second to load) loads when a reminder is set, not when one
+    # is read: a client of the daemon reads reminders and never sets one.
+    from kit.secrets import find_secret
+
     secret = find_secret(text)
     if secret:
         digest = hashlib.sha256(text.encode()).hexdigest()[:8]

@@ -1,13 +1,19 @@
 """What start-up loads (issue 20): `import kit`, `kit --help` and `kit --version` load no SDK and
 not the core; `from kit import Kit` loads no model, chat or UI SDK (each loads in the one module
-that uses it, when it is used). A test of what is imported, never of time: bench/startup.py
-measures the time."""
+that uses it, when it is used); `kit status` and `kit chat` that a running daemon answers load
+neither the engine nor an SDK (issue 24). A test of what is imported, never of time:
+bench/startup.py measures the time."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import subprocess
 import sys
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -118,3 +124,82 @@ def test_every_public_name_resolves_to_its_home() -> None:
     assert set(kit.__all__) <= set(dir(kit))
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         _ = kit.nothing  # type: ignore[attr-defined]
+
+
+# -- a command that a running daemon answers ------------------------------------------------
+
+# What a daemon's client must not load: the engine (it runs in the daemon), the SDKs, and the
+# client of an engine in this process.
+ENGINE = (*(m for m in CORE if m != "asyncio"), "kit.client", "kit.tools", "kit.secrets")
+
+
+async def _loaded_by_command(
+    argv: tuple[str, ...], env: dict[str, str], stdin: bytes = b""
+) -> tuple[set[str], str]:
+    """The modules `kit ARGV` (as the console script runs it) holds at its end, and what it
+    printed; run as a process of its own while this test's loop serves the daemon."""
+    probe = (
+        "import contextlib, io, json, sys\n"
+        "from kit.cli import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        f"    code = main({list(argv)!r})\n"
+        "print(json.dumps({'code': code, 'out': out.getvalue(), 'modules': sorted(sys.modules)}))"
+    )
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        probe,
+        env=env,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    async with asyncio.timeout(120):
+        stdout, stderr = await process.communicate(stdin)
+    assert process.returncode == 0, stderr.decode()
+    answer = json.loads(stdout.decode().splitlines()[-1])
+    assert answer["code"] == 0, answer["out"] + stderr.decode()
+    return set(answer["modules"]), answer["out"]
+
+
+@pytest.fixture
+async def daemon(tmp_path: Path) -> AsyncIterator[dict[str, str]]:
+    """A daemon on a data directory (its lock and control socket, in this process), and the
+    environment a `kit` command needs to find it."""
+    from kit.clock import FakeClock
+    from kit.config import load_settings
+    from tests.daemon.fake_daemon import FakeDaemon
+
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[schedule]\ntimezone = "UTC"\n[embedding]\nmodel_path = "{tmp_path}/none"\n'
+    )
+    env = {**os.environ, "KIT_CONFIG": str(config), "KIT_DATA_DIR": str(tmp_path / "data")}
+    settings = load_settings(config, tmp_path / "data")
+    running = FakeDaemon(settings, FakeClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)))
+    await running.start()
+    try:
+        yield env
+    finally:
+        await running.stop()
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin", "shown"),
+    [
+        (("status",), b"", "Kit daemon running"),
+        (("chat",), b"hello there\n/facts\n", "from the daemon"),
+    ],
+    ids=["status", "chat"],
+)
+async def test_a_command_the_daemon_answers_loads_neither_the_engine_nor_an_sdk(
+    daemon: dict[str, str], argv: tuple[str, ...], stdin: bytes, shown: str
+) -> None:
+    """`kit status` and `kit chat` beside a running daemon load the client's side only: the
+    declaration of the operations, the socket, and the result types of the calls made."""
+    modules, out = await _loaded_by_command(argv, daemon, stdin)
+    assert shown in out  # the daemon answered, not Kit in this process
+    assert "kit.daemon.socket_client" in modules
+    assert _tops(modules, SDKS) == []
+    assert _tops(modules, ENGINE) == []

@@ -94,7 +94,7 @@ async def test_chat_history_and_passes_round_trip_as_the_same_dataclasses(
     passes = await client.passes(limit=5)
     assert passes == await kit.passes(limit=5)
     assert passes[0].undoable and passes[0].change_count == 1
-    with pytest.raises(InputError, match="limit must be 1 to 500"):
+    with pytest.raises(InputError, match="limit must be a whole number from 1 to 500"):
         await client.passes(limit=0)
 
 

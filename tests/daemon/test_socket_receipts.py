@@ -60,8 +60,12 @@ async def test_over_the_socket_a_receipt_is_named_by_its_id_only(
     client: SocketClient, tmp_path: Path
 ) -> None:
     (tmp_path / "r.json").write_text("{}")
-    for given in (str(tmp_path / "r.json"), "../r.json", "x" * 500):
-        with pytest.raises(InputError):
+    for given in (str(tmp_path / "r.json"), "../r.json"):
+        with pytest.raises(InputError, match="is not a forget receipt id"):
             await client.verify_forget(given)
+    with pytest.raises(InputError, match="more than 100"):
+        await client.verify_forget("x" * 500)
     with pytest.raises(NotFound, match="no forget receipt fr-aaaaaaaaaa"):
         await client.verify_forget("fr-aaaaaaaaaa")
+    with pytest.raises(NotFound, match="no forget receipt fr-aaaaaaaaaa"):  # as typed, folded
+        await client.verify_forget(" FR-AAAAAAAAAA ")

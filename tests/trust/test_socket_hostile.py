@@ -16,6 +16,7 @@ from kit.api import Kit
 from kit.client import LocalClient
 from kit.clock import FakeClock
 from kit.daemon.socket_server import ControlServer
+from kit.operations import Operation
 from tests.trust.sockets import Serving, converse, serve
 
 
@@ -212,8 +213,10 @@ async def test_lone_surrogates_in_any_field_get_an_answer_with_the_same_id(
 class _BrokenServer(ControlServer):
     """A daemon with a bug in serving a request (the safety net's own test)."""
 
-    async def _day(self, request: Any) -> Any:
-        day = request.arg("day", str)
+    async def _run(self, op: Operation, request: Any) -> Any:
+        if op.name != "day":
+            return await super()._run(op, request)
+        day = request.body["day"]
         if day == "unencodable":
             return {"value": float("nan")}  # a result JSON cannot carry
         if day == "deep":

@@ -1,0 +1,119 @@
+"""The owner's upkeep of Kit, as part of `Kit` (kit/api.py): REM, the daily digest, day
+summaries, parked curation, embeddings, export and restore, and what `kit status` shows
+(forgetting is kit/api_forget.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from kit.api_base import KitBase
+from kit.clock import day_bounds, local_date
+from kit.portability.export import export_document
+from kit.portability.restore import RestoreResult, restore
+
+if TYPE_CHECKING:
+    from kit.curator.progress import Parked
+    from kit.curator.reports import RemReport
+    from kit.curator.summaries import OnProgress, SummaryRun
+    from kit.digest.model import Digest, DigestSent
+    from kit.memory.budget import BudgetState
+    from kit.surface import ProgressSink
+
+
+class Upkeep(KitBase):
+    async def rem(
+        self,
+        *,
+        user: str | None = None,
+        dry_run: bool = False,
+        only_date: date | None = None,
+        on_progress: ProgressSink | None = None,
+    ) -> RemReport:
+        """Run REM now (condense days, review stale facts, expire). With `only_date`, only
+        that day is condensed (again, if it was). JobBusy if REM is running already."""
+        return await self.services.rem.run(
+            self._user(user), dry_run=dry_run, only_date=only_date, on_progress=on_progress
+        )
+
+    async def last_rem(self, *, user: str | None = None) -> RemReport | None:
+        """The last REM run's report (dry runs are not kept)."""
+        return await self.services.rem.last_report(self._user(user))
+
+    async def digest(self, day: date | None = None, *, user: str | None = None) -> Digest:
+        """What Kit learned, changed, merged, expired and refused in a digest day (the one
+        now open without `day`), pass by pass (kit/digest/). Reads only."""
+        return await self.services.digest.read(self._user(user), day)
+
+    async def send_digest(self, day: date | None = None, *, user: str | None = None) -> DigestSent:
+        """Send a digest day's digest (the open one without `day`) now, whatever was sent
+        before, on the channels live in this process (a daemon's Telegram); ConfigError when
+        there is none. A day without changes sends nothing."""
+        return await self.services.digest.send_now(self._user(user), day)
+
+    async def summarize(
+        self,
+        day: date | None = None,
+        *,
+        user: str | None = None,
+        on_progress: OnProgress | None = None,
+    ) -> SummaryRun:
+        """Write the summary of `day` (again, if it has one), or of every day before today
+        that still lacks one."""
+        s = self.services
+        today = local_date(s.clock.now(), s.tz)
+        return await s.summarizer.manual(self._user(user), today, day, on_progress=on_progress)
+
+    async def parked_batches(self, *, user: str | None = None) -> list[Parked]:
+        """Batches of messages curation gave up on after repeated failures (`curate` with
+        `retry_parked` tries them again)."""
+        return await self.services.curator.progress.parked(self._user(user))
+
+    @property
+    def embeddings_on(self) -> bool:
+        """Whether memory is searched by meaning too (an embedding model is loaded)."""
+        return self.services.vectors.available
+
+    @property
+    def embedding_model(self) -> str | None:
+        embedder = self.services.vectors.embedder
+        return None if embedder is None else embedder.model_id
+
+    async def pending_embeddings(self) -> int:
+        """How many facts, days, messages and note sections wait for their vectors."""
+        return await self.services.vectors.pending_count()
+
+    async def embed_pending(self, *, on_batch: Callable[[int], object] | None = None) -> int:
+        """Embed whatever waits for its vectors now; returns how many."""
+        return await self.services.vectors.backfill(on_batch=on_batch)
+
+    async def export(self, *, user: str | None = None) -> dict[str, Any]:
+        """The whole memory of `user` as JSON-ready data (kit/portability/export.py)."""
+        s = self.services
+        return await export_document(s.db, self._user(user), s.clock.now())
+
+    async def restore(
+        self,
+        document: Mapping[str, Any],
+        *,
+        user: str | None = None,
+        allow_forgotten: bool = False,
+    ) -> RestoreResult:
+        """Restore a checked export into `user`, who must hold nothing yet (one transaction).
+        Messages a `kit forget` erased are refused unless `allow_forgotten`; the result names
+        the receipts they matched."""
+        return await restore(
+            self.services.db, document, self._user(user), allow_forgotten=allow_forgotten
+        )
+
+    async def tokens_today(self) -> int:
+        """Model tokens (in and out, every role) used since the owner's midnight."""
+        s = self.services
+        midnight, _ = day_bounds(local_date(s.clock.now(), s.tz), s.tz)
+        usage = await s.usage.totals_since(midnight)
+        return usage.input_tokens + usage.output_tokens
+
+    async def background_budget(self, *, user: str | None = None) -> BudgetState:
+        """Today's background token spending against its caps."""
+        return await self.services.budget.state(self._user(user))
