@@ -28,6 +28,8 @@ from kit.curator.summaries import DaySummarizer
 from kit.embed.base import Embedder
 from kit.errors import KitError, LLMUnavailable
 from kit.files import private_dir
+from kit.inbox.service import Inbox
+from kit.inbox.store import InboxStore
 from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
 from kit.llm.metered import MeteredLLM
 from kit.llm.retry import RetryingLLM
@@ -37,6 +39,7 @@ from kit.memory.budget import Budget
 from kit.memory.context import ContextBuilder
 from kit.memory.days import Days
 from kit.memory.db import Database
+from kit.memory.fact_times import FactTimes
 from kit.memory.facts import Facts
 from kit.memory.filter import FilteredSearch, ModelFilter
 from kit.memory.job_runs import JobRuns
@@ -136,6 +139,8 @@ class Services:
     reminders: Reminders
     notes: Notes
     owner_facts: OwnerFacts
+    inbox: Inbox  # the questions passes set aside for the owner (kit/inbox/)
+    fact_times: FactTimes  # facts as of a moment in the past (kit/memory/fact_times.py)
     embedding_problem: str | None = None
     extras: dict[str, object] = field(default_factory=dict)
 
@@ -209,6 +214,7 @@ async def build(
         notes,
         live_facts=LiveFacts(facts, versions),
         links=Links(db),
+        fact_times=FactTimes(db),
     )
     model_filter = None
     if memory.filter == "model":
@@ -264,6 +270,7 @@ async def build(
         tz,
         max_fraction=settings.curation.max_deactivate_fraction,
     )
+    inbox_store = InboxStore(db)
     curator = Curator(
         db=db,
         facts=facts,
@@ -274,6 +281,7 @@ async def build(
         settings=settings,
         clock=clock,
         tz=tz,
+        inbox=inbox_store,
     )
     rem = Rem(
         db,
@@ -319,6 +327,8 @@ async def build(
         reminders=reminders,
         notes=notes,
         owner_facts=OwnerFacts(db, facts, curator.passes, clock, tz),
+        inbox=Inbox(db, inbox_store, facts, curator.passes, clock, tz),
+        fact_times=FactTimes(db),
         embedding_problem=problem,
     )
 

@@ -46,6 +46,8 @@ class UndoResult:
     rem_changes_rolled_back: tuple[int, ...] = ()
     # Facts an undo of an earlier pass already put back: left as they are.
     already_reverted: tuple[int, ...] = ()
+    # Questions the pass set aside in the inbox, unanswered: withdrawn with it.
+    questions_withdrawn: tuple[int, ...] = ()
 
 
 PassStatus = Literal["applied", "noop", "planned", "rejected", "failed", "skipped"]
@@ -65,6 +67,9 @@ class PassOutcome:
     inserted_fact_ids: tuple[int, ...] = ()
     changed_fact_ids: tuple[int, ...] = ()  # updated, deactivated or merged away
     source_message_ids: tuple[int, ...] = ()
+    # Operations set aside for the owner (kit/inbox/), one line each, and their questions.
+    asked: tuple[str, ...] = ()
+    question_ids: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from kit.config import CATEGORIES
-from kit.memory.migrations import WORKER_TABLES, Migration
+from kit.memory.migrations import FACT_TIMES_CLAMP, INBOX_TABLES, WORKER_TABLES, Migration
 from kit.memory.postgres.fts_schema import (
     DAY_TERMS,
     FACT_TERMS,
@@ -441,4 +441,30 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
     Migration("pg020_worker_leases", tuple(_pg(t) for t in WORKER_TABLES)),
     # PostgreSQL's alone (no m021 twin): SQLite's FTS5 tables are untouched.
     Migration("pg021_fts_per_user", per_user()),
+    Migration(
+        "pg025_fact_times",
+        (
+            'ALTER TABLE facts ADD COLUMN valid_from TEXT COLLATE "C"',
+            'ALTER TABLE facts ADD COLUMN valid_until TEXT COLLATE "C"',
+            """UPDATE facts SET valid_from = COALESCE((
+                SELECT MIN(m.at) FROM fact_history h
+                CROSS JOIN LATERAL jsonb_array_elements_text(h.source_message_ids::jsonb) s(id)
+                JOIN messages m ON m.id = s.id::bigint
+                WHERE h.fact_id = facts.id AND h.operation = 'insert'
+                AND h.sources_are_batch = 0 AND m.at <= facts.created_at), created_at)""",
+            """UPDATE facts SET valid_until = COALESCE((
+                SELECT MAX(h.at) FROM fact_history h
+                WHERE h.fact_id = facts.id AND h.after_json::jsonb ->> 'active' = 'false'),
+                updated_at) WHERE active = 0""",
+            *FACT_TIMES_CLAMP,
+        ),
+    ),
+    Migration(
+        "pg026_inbox",
+        (
+            _pg(INBOX_TABLES[0]),
+            *INBOX_TABLES[1:],
+            *_ids_follow("inbox"),
+        ),
+    ),
 )
