@@ -17,6 +17,8 @@ from kit.clock import day_bounds, local_date
 from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, RemProgress, RemReport, UndoResult
 from kit.errors import InputError
+from kit.inbox.service import Answered
+from kit.inbox.store import Question
 from kit.llm.base import TextSink
 from kit.memory.budget import BudgetState
 from kit.memory.days import Day
@@ -90,6 +92,8 @@ class KitClient(Protocol):
         subject: str = "",
         pinned: bool = False,
         expires: date | None = None,
+        since: date | None = None,
+        until: date | None = None,
     ) -> OwnerChange: ...
 
     async def edit_fact(
@@ -100,7 +104,18 @@ class KitClient(Protocol):
         subject: str | None = None,
         expires: date | None = None,
         clear_expiry: bool = False,
+        since: date | None = None,
+        until: date | None = None,
     ) -> OwnerChange: ...
+
+    async def inbox(self, *, everything: bool = False) -> list[Question]:
+        """Questions passes set aside for the owner (kit/inbox/): waiting ones, oldest first,
+        or with `everything` answered, expired and withdrawn ones too, newest first."""
+        ...
+
+    async def answer_question(self, question_id: int, answer: str) -> Answered:
+        """keep-old | take-new | keep-both: one owner pass (undoable)."""
+        ...
 
     async def pin_fact(self, fact_id: int) -> OwnerChange: ...
 
@@ -216,6 +231,8 @@ class LocalClient:
         subject: str = "",
         pinned: bool = False,
         expires: date | None = None,
+        since: date | None = None,
+        until: date | None = None,
     ) -> OwnerChange:
         return await self.kit.add_fact(
             content,
@@ -223,6 +240,8 @@ class LocalClient:
             subject=subject,
             pinned=pinned,
             expires=expires,
+            since=since,
+            until=until,
             user=self._user,
         )
 
@@ -234,6 +253,8 @@ class LocalClient:
         subject: str | None = None,
         expires: date | None = None,
         clear_expiry: bool = False,
+        since: date | None = None,
+        until: date | None = None,
     ) -> OwnerChange:
         return await self.kit.edit_fact(
             fact_id,
@@ -241,8 +262,16 @@ class LocalClient:
             subject=subject,
             expires=expires,
             clear_expiry=clear_expiry,
+            since=since,
+            until=until,
             user=self._user,
         )
+
+    async def inbox(self, *, everything: bool = False) -> list[Question]:
+        return await self.kit.inbox(user=self._user, everything=everything)
+
+    async def answer_question(self, question_id: int, answer: str) -> Answered:
+        return await self.kit.answer_question(question_id, answer, user=self._user)
 
     async def pin_fact(self, fact_id: int) -> OwnerChange:
         return await self.kit.pin_fact(fact_id, user=self._user)

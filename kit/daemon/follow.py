@@ -35,6 +35,8 @@ from kit.daemon.lock import DataDirLock
 from kit.daemon.paths import socket_path
 from kit.daemon.socket_client import DaemonUnavailable, SocketClient
 from kit.embed.base import Embedder
+from kit.inbox.service import Answered
+from kit.inbox.store import Question
 from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
@@ -233,10 +235,18 @@ class Follower:
         subject: str = "",
         pinned: bool = False,
         expires: date | None = None,
+        since: date | None = None,
+        until: date | None = None,
     ) -> OwnerChange:
         return await self._call(
             lambda c: c.add_fact(
-                content, category=category, subject=subject, pinned=pinned, expires=expires
+                content,
+                category=category,
+                subject=subject,
+                pinned=pinned,
+                expires=expires,
+                since=since,
+                until=until,
             )
         )
 
@@ -248,12 +258,26 @@ class Follower:
         subject: str | None = None,
         expires: date | None = None,
         clear_expiry: bool = False,
+        since: date | None = None,
+        until: date | None = None,
     ) -> OwnerChange:
         return await self._call(
             lambda c: c.edit_fact(
-                fact_id, content, subject=subject, expires=expires, clear_expiry=clear_expiry
+                fact_id,
+                content,
+                subject=subject,
+                expires=expires,
+                clear_expiry=clear_expiry,
+                since=since,
+                until=until,
             )
         )
+
+    async def inbox(self, *, everything: bool = False) -> list[Question]:
+        return await self._call(lambda c: c.inbox(everything=everything))
+
+    async def answer_question(self, question_id: int, answer: str) -> Answered:
+        return await self._call(lambda c: c.answer_question(question_id, answer))
 
     async def pin_fact(self, fact_id: int) -> OwnerChange:
         return await self._call(lambda c: c.pin_fact(fact_id))

@@ -30,6 +30,8 @@ from kit.errors import (
     NotFound,
     StorageError,
 )
+from kit.inbox.service import Answered
+from kit.inbox.store import Question
 from kit.llm.base import TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
@@ -106,6 +108,8 @@ class SocketClient:
         subject: str = "",
         pinned: bool = False,
         expires: date | None = None,
+        since: date | None = None,
+        until: date | None = None,
     ) -> OwnerChange:
         raw = await self._call(
             "add_fact",
@@ -113,7 +117,9 @@ class SocketClient:
             category=category,
             subject=subject,
             pinned=pinned,
-            expires=None if expires is None else expires.isoformat(),
+            expires=_day(expires),
+            since=_day(since),
+            until=_day(until),
         )
         return decode_as(OwnerChange, raw)
 
@@ -125,16 +131,30 @@ class SocketClient:
         subject: str | None = None,
         expires: date | None = None,
         clear_expiry: bool = False,
+        since: date | None = None,
+        until: date | None = None,
     ) -> OwnerChange:
         raw = await self._call(
             "edit_fact",
             fact_id=fact_id,
             content=content,
             subject=subject,
-            expires=None if expires is None else expires.isoformat(),
+            expires=_day(expires),
             clear_expiry=clear_expiry,
+            since=_day(since),
+            until=_day(until),
         )
         return decode_as(OwnerChange, raw)
+
+    async def inbox(self, *, everything: bool = False) -> list[Question]:
+        result: list[Question] = decode(
+            list[Question], await self._call("inbox", everything=everything)
+        )
+        return result
+
+    async def answer_question(self, question_id: int, answer: str) -> Answered:
+        raw = await self._call("answer_question", question_id=question_id, answer=answer)
+        return decode_as(Answered, raw)
 
     async def pin_fact(self, fact_id: int) -> OwnerChange:
         return decode_as(OwnerChange, await self._call("pin_fact", fact_id=fact_id))
@@ -287,3 +307,7 @@ def _parse(line: bytes) -> dict[str, Any]:
     if not isinstance(message, dict):
         raise ProtocolError("the Kit daemon sent a JSON value that is not an object")
     return message
+
+
+def _day(day: date | None) -> str | None:
+    return None if day is None else day.isoformat()

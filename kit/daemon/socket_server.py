@@ -15,8 +15,10 @@ Ops and their arguments:
 send(text, conversation="terminal") -> TurnResult; days() -> [Day]; day(day: "YYYY-MM-DD") ->
 Day | null; facts(category=null, include_inactive=false, text="") -> [Fact];
 fact_history(fact_id) -> [HistoryEntry]; add_fact(content, category="person", subject="",
-pinned=false, expires=null) -> OwnerChange; edit_fact(fact_id, content=null, subject=null,
-expires=null, clear_expiry=false) -> OwnerChange; pin_fact(fact_id) -> OwnerChange;
+pinned=false, expires=null, since=null, until=null) -> OwnerChange; edit_fact(fact_id,
+content=null, subject=null, expires=null, clear_expiry=false, since=null, until=null) ->
+OwnerChange; inbox(everything=false) -> [Question]; answer_question(question_id, answer:
+"keep-old" | "take-new" | "keep-both") -> Answered; pin_fact(fact_id) -> OwnerChange;
 unpin_fact(fact_id) -> OwnerChange; deactivate_fact(fact_id, reason) -> OwnerChange;
 undo_pass(pass_id) -> UndoResult; rem(dry_run=false, date=null) -> RemReport (with progress events);
 last_rem() -> RemReport | null; status() -> Status; context(text, conversation="terminal") ->
@@ -197,6 +199,10 @@ class ControlServer:
             "fact_history": lambda r: self._client(r).fact_history(r.row_id("fact_id")),
             "add_fact": self._add_fact,
             "edit_fact": self._edit_fact,
+            "inbox": lambda r: self._client(r).inbox(everything=r.arg("everything", bool, False)),
+            "answer_question": lambda r: self._client(r).answer_question(
+                r.row_id("question_id"), r.text("answer", 20)
+            ),
             "pin_fact": lambda r: self._client(r).pin_fact(r.row_id("fact_id")),
             "unpin_fact": lambda r: self._client(r).unpin_fact(r.row_id("fact_id")),
             "deactivate_fact": lambda r: self._client(r).deactivate_fact(
@@ -374,6 +380,8 @@ class ControlServer:
             subject=request.text("subject", MAX_SUBJECT_CHARS, ""),
             pinned=request.arg("pinned", bool, False),
             expires=_date_or_none(request.arg("expires", str, None), "expires"),
+            since=_date_or_none(request.arg("since", str, None), "since"),
+            until=_date_or_none(request.arg("until", str, None), "until"),
         )
 
     async def _edit_fact(self, request: _Request) -> Any:
@@ -383,6 +391,8 @@ class ControlServer:
             subject=request.text("subject", MAX_SUBJECT_CHARS, None),
             expires=_date_or_none(request.arg("expires", str, None), "expires"),
             clear_expiry=request.arg("clear_expiry", bool, False),
+            since=_date_or_none(request.arg("since", str, None), "since"),
+            until=_date_or_none(request.arg("until", str, None), "until"),
         )
 
     async def _rem(self, request: _Request) -> Any:
