@@ -30,6 +30,7 @@ COMMANDS = (
     "import_",
     "history",
     "facts",
+    "inbox",
     "curate",
     "summarize",
     "rem",
