@@ -10,6 +10,9 @@ updater.stop -> stop -> shutdown, each step bounded.
 Updates from different chats are handled concurrently, each chat's own one at a time in the
 order they came (`_InOrderPerChat`). Who is answered, and from which memory, is decided by
 kit/channels/telegram_access.py.
+
+The inbox (kit/inbox/) asks the owner here: each question a message to their private chat with
+a button per answer; a tap is a callback query, answered by kit/channels/inbox_buttons.py.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from typing import Any
 from telegram import (
     Bot,
     BotCommand,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
     Message,
     MessageOriginChannel,
     MessageOriginChat,
@@ -40,6 +45,7 @@ from telegram.ext import (
     ApplicationBuilder,
     ApplicationHandlerStop,
     BaseUpdateProcessor,
+    CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
     ExtBot,
@@ -53,11 +59,13 @@ from kit.app import Services
 from kit.channels.chat_commands import COMMANDS, ChatCommands, unknown_command
 from kit.channels.formatting import markdown_to_html
 from kit.channels.in_order import InOrderPerKey
+from kit.channels.inbox_buttons import PREFIX, buttons, message_text, tap
 from kit.channels.splitting import split_message
 from kit.channels.telegram_access import TelegramAccess
 from kit.channels.telegram_config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
 from kit.config import Settings
 from kit.errors import ConfigError, KitError
+from kit.inbox.store import Question
 from kit.notes.metadata import name_source, screened_file_name
 from kit.notes.report import added_text
 from kit.notes.text import check_size, name_from_file
@@ -212,9 +220,16 @@ class TelegramChannel:
             log.info("telegram: polling as @%s", app.bot.username)
             reminders = self._services.reminders.dispatcher
             reminders.register(CHANNEL, lambda chat, text: self.send_to_chat(app, chat, text))
+            inbox = self._services.inbox
+            inbox.register(
+                CHANNEL, lambda user: bool(self._access.private_chats(user)),
+                lambda question: self.ask(app, question),
+            )  # fmt: skip
             try:
+                await inbox.announce()  # what passes asked while Telegram was off
                 await self._watch(app)
             finally:
+                inbox.unregister(CHANNEL)
                 reminders.unregister(CHANNEL)
         except _TokenRejected:
             # Restarting cannot fix a revoked token; the rest of Kit keeps running.
@@ -231,6 +246,22 @@ class TelegramChannel:
         reply, a failure raises (TelegramError), so the reminder stays pending and is retried."""
         for chunk in split_message(text):
             await self._send_chunk(app.bot, int(chat), chunk, formatted=True)
+
+    async def ask(self, app: Application, question: Question) -> bool:  # type: ignore[type-arg]
+        """Ask the owner an inbox question: a message with a button per answer in their
+        private chat. True when it reached at least one of them."""
+        keyboard = InlineKeyboardMarkup(
+            [[InlineKeyboardButton(label, callback_data=data) for label, data in buttons(question)]]
+        )
+        text = message_text(question, self._services.tz)
+        asked = False
+        for chat in self._access.private_chats(question.user_id):
+            try:
+                await app.bot.send_message(chat, text, reply_markup=keyboard)
+                asked = True
+            except TelegramError as exc:
+                log.warning("telegram: could not ask inbox question %d: %s", question.id, exc)
+        return asked
 
     def _build(self) -> Application:  # type: ignore[type-arg]
         builder = (
@@ -254,6 +285,8 @@ class TelegramChannel:
         text = filters.TEXT & (~filters.COMMAND | filters.FORWARDED)
         app.add_handler(MessageHandler(text, self._on_text))
         app.add_handler(MessageHandler(filters.COMMAND & typed, self._unknown_command))
+        app.add_handler(CallbackQueryHandler(self._on_button, pattern=f"^{PREFIX}"))
+        app.add_handler(CallbackQueryHandler(self._on_stray_button))
         # A file in a private chat becomes a note of that person's (kit/notes/); in a group
         # it is refused like any other non-text message.
         document = filters.Document.ALL & filters.ChatType.PRIVATE
@@ -302,7 +335,7 @@ class TelegramChannel:
                 await app.updater.start_polling(
                     poll_interval=0,
                     timeout=timedelta(seconds=self._poll_timeout),
-                    allowed_updates=[Update.MESSAGE],
+                    allowed_updates=[Update.MESSAGE, Update.CALLBACK_QUERY],
                     error_callback=self._on_poll_error,
                 )
         except InvalidToken:
@@ -381,6 +414,9 @@ class TelegramChannel:
             raise ApplicationHandlerStop
         if self._access.namespace(chat, private, user_id) is not None:
             return
+        if update.callback_query is not None:  # someone else's tap: told so, nothing changes
+            await _answer_tap(update, "Only the person Kit asked can answer this; nothing changed.")
+            raise ApplicationHandlerStop
         if self._access.turn_away(chat, private, user_id) == "refuse":
             await self._deliver(context.bot, chat, _Reply(REFUSAL, False))
         raise ApplicationHandlerStop
@@ -459,6 +495,30 @@ class TelegramChannel:
             return  # in a group, a command for another bot
         text = unknown_command(name.lstrip("/"))
         await self._deliver(context.bot, message.chat_id, _Reply(text, False))
+
+    # ---- inbox buttons ---------------------------------------------------------------------
+    async def _on_button(self, update: Update, context: Context) -> None:
+        """A tap on an inbox question's button, by the owner the gate let through."""
+        query = update.callback_query
+        assert query is not None
+        try:
+            tapped = await tap(
+                self._services.inbox, self._kit_user(update), query.data or "", self._services.tz
+            )
+        except Exception:
+            log.exception("telegram: an inbox button failed")
+            await _answer_tap(update, SORRY)
+            return
+        await _answer_tap(update, tapped.toast)
+        if tapped.text is not None:
+            try:  # the answered question, without its buttons: no second tap to make
+                await query.edit_message_text(tapped.text)
+            except TelegramError as exc:
+                log.info("telegram: could not update an answered question's message: %s", exc)
+
+    async def _on_stray_button(self, update: Update, context: Context) -> None:
+        """A tap on a button that is not Kit's (an old or forged one)."""
+        await _answer_tap(update, "That button is not one of Kit's; nothing changed.")
 
     # ---- commands --------------------------------------------------------------------------
     def _command(self, name: str, run: Callable[[str, str], Awaitable[str]]) -> Callback:
@@ -568,6 +628,17 @@ def _forwarded_from(message: Message) -> str | None:
         name = chat.effective_name or ""
         return f"{origin.author_signature} in {name}" if origin.author_signature else name
     return ""
+
+
+async def _answer_tap(update: Update, text: str) -> None:
+    """Answer a callback query (Telegram stops the button's spinner), never failing the tap."""
+    query = update.callback_query
+    if query is None:
+        return
+    try:
+        await query.answer(text, show_alert=len(text) > 60)
+    except TelegramError as exc:
+        log.info("telegram: could not answer a button tap: %s", exc)
 
 
 async def _plain(work: Awaitable[str]) -> _Reply:

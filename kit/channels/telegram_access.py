@@ -39,6 +39,11 @@ class TelegramAccess:
             return None
         return self._users[user_id] if private else self._groups.get(chat_id)
 
+    def private_chats(self, namespace: str) -> list[int]:
+        """The private chats of the people whose memory `namespace` is (their chat id is their
+        user id): where Kit asks them something on its own (kit/channels/inbox_buttons.py)."""
+        return sorted(user for user, owned in self._users.items() if owned == namespace)
+
     def turn_away(self, chat_id: int, private: bool, user_id: int | None) -> Turned:
         """What to do with a sender `namespace()` does not answer: "refuse" (once per person,
         in private chats only) or "ignore" (silently)."""

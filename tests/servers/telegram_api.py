@@ -8,6 +8,7 @@ Usage::
         tg.push_text(42, "hello")
         tg.wait_for_sent(1)
         tg.push_document(42, b"# list", file_name="list.md")  # getFile + download serve it
+        tg.push_tap(42, tg.message_id_of(-1), "inbox:1:take-new")  # a tap on an inline button
 
 PTB builds request URLs as ``base_url + token + "/" + method`` and sends bodies as
 ``application/x-www-form-urlencoded`` whose non-string values are JSON-encoded; JSON bodies
@@ -144,6 +145,11 @@ class FakeTelegramServer:
         self._commands: dict[tuple[str, str], list] = {}
         self._stubs: dict[str, Any] = {}
         self._files: dict[str, bytes] = {}  # file_id -> content, for getFile and downloads
+        self._messages: dict[int, dict] = {}  # message_id -> the bot's message as sent
+        self._sent_ids: list[int] = []  # the message id of each `sent` entry
+        self.tap_answers: list[dict] = []  # answerCallbackQuery payloads, in order
+        self.edits: list[dict] = []  # editMessageText payloads, in order
+        self._next_callback_id = 1
         self.downloads: list[str] = []  # file paths downloaded, in order
         self._closed = False
         self._methods: dict[str, Callable[[dict], Any]] = {
@@ -155,6 +161,8 @@ class FakeTelegramServer:
             "setmycommands": self._set_my_commands,
             "getmycommands": lambda p: self._commands.get(self._scope_key(p), []),
             "getfile": self._get_file,
+            "answercallbackquery": self._answer_callback_query,
+            "editmessagetext": self._edit_message_text,
             "close": lambda p: True,
             "logout": lambda p: True,
         }
@@ -435,9 +443,81 @@ class FakeTelegramServer:
                 "from": self.bot_user,
                 "text": text,
             }
+            if p.get("reply_markup"):
+                message["reply_markup"] = p["reply_markup"]
+            self._messages[message["message_id"]] = message
             self._sent.append(p)
+            self._sent_ids.append(message["message_id"])
             self._cond.notify_all()
         return message
+
+    def _answer_callback_query(self, p: dict) -> bool:
+        if not p.get("callback_query_id"):
+            raise _ApiError(400, "Bad Request: query id is empty")
+        with self._cond:
+            self.tap_answers.append(p)
+            self._cond.notify_all()
+        return True
+
+    def _edit_message_text(self, p: dict) -> dict:
+        with self._cond:
+            message = self._messages.get(int(p.get("message_id") or 0))
+            if message is None:
+                raise _ApiError(400, "Bad Request: message to edit not found")
+            message = {**message, "text": p.get("text", "")}
+            if "reply_markup" in p:
+                message["reply_markup"] = p["reply_markup"]
+            else:
+                message.pop("reply_markup", None)  # like Telegram: no markup given, none kept
+            self._messages[message["message_id"]] = message
+            self.edits.append(p)
+            self._cond.notify_all()
+        return message
+
+    def message_id_of(self, index: int) -> int:
+        """The message id Telegram gave the `index`-th entry of `sent`."""
+        with self._cond:
+            return self._sent_ids[index]
+
+    def buttons_of(self, message_id: int) -> list[tuple[str, str]]:
+        """(text, callback_data) of a sent message's inline buttons, as it now stands."""
+        with self._cond:
+            markup = self._messages[message_id].get("reply_markup") or {}
+        if isinstance(markup, str):
+            markup = json.loads(markup)
+        rows = markup.get("inline_keyboard") or []
+        return [(b["text"], b.get("callback_data", "")) for row in rows for b in row]
+
+    def push_tap(
+        self, user_id: int, message_id: int, data: str, *, first_name: str = "Ann"
+    ) -> dict:
+        """`user_id` taps a button carrying `data` under the bot's message `message_id`: a
+        callback_query update, as Telegram delivers it."""
+        with self._cond:
+            message = self._messages[message_id]
+            update = {
+                "update_id": self._next_update_id,
+                "callback_query": {
+                    "id": str(self._next_callback_id),
+                    "from": {"id": user_id, "is_bot": False, "first_name": first_name},
+                    "message": message,
+                    "chat_instance": f"ci-{message['chat']['id']}",
+                    "data": data,
+                },
+            }
+            self._next_update_id += 1
+            self._next_callback_id += 1
+            self._updates.append(update)
+            self._cond.notify_all()
+        return update
+
+    async def async_wait_for(self, what: Callable[[], bool], timeout: float = 5) -> None:  # noqa: ASYNC109
+        """Wait (without blocking the event loop PTB runs on) until `what()` holds."""
+        deadline = time.monotonic() + timeout
+        while not what():
+            if time.monotonic() >= deadline:
+                raise TimeoutError("the fake Telegram server did not see it in time")
+            await asyncio.sleep(0.01)
 
     def _get_file(self, p: dict) -> dict:
         file_id = str(p.get("file_id") or "")
