@@ -8,7 +8,7 @@ that is neither filler nor the subject itself (the predicate, "lives"): "Ana is 
 "Ana is a mother" share only the subject and filler, and are not taken to disagree. A
 statement that only adds words ("Ana lives in Lisbon with Rui") refines, it does not disagree.
 
-It errs towards asking: "Ana has a dog" / "Ana has a cat" disagree by this rule, and the owner
+It errs towards asking: "Ana owns a dog" / "Ana owns a cat" disagree by this rule, and the owner
 answers "keep both" once. It never changes a fact by itself: it only sets a change aside.
 """
 
