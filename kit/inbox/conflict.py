@@ -33,7 +33,11 @@ def same_subject(a: str, b: str) -> bool:
 
 def disagree(subject: str, old: str, new: str) -> bool:
     """Whether `new` says what `old` says about `subject` with one value swapped (see above)."""
-    a, b = words(old), words(new)
+    return disagree_words(frozenset(words(subject)), words(old), words(new))
+
+
+def disagree_words(about: frozenset[str], a: list[str], b: list[str]) -> bool:
+    """`disagree` on words already split (a pass compares one statement with many facts)."""
     if a == b:
         return False  # the same statement: a duplicate, not a disagreement
     prefix = 0
@@ -48,5 +52,4 @@ def disagree(subject: str, old: str, new: str) -> bool:
     if not slot_a or not slot_b or len(slot_a) > MAX_SLOT or len(slot_b) > MAX_SLOT:
         return False
     shared = a[:prefix] + a[len(a) - suffix :]
-    about = set(words(subject))
     return any(w not in FILLER and w not in about for w in shared)

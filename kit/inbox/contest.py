@@ -18,12 +18,12 @@ new statement to keep beside the old.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from kit.curator.ops import Deactivate, Insert, Operation, Replace, Update, touched_ids
-from kit.inbox.conflict import disagree, same_subject, words
+from kit.inbox.conflict import disagree_words, words
 from kit.memory.facts import Fact
 
 KEEP_OLD, TAKE_NEW, KEEP_BOTH = "keep-old", "take-new", "keep-both"
@@ -52,6 +52,7 @@ def contest(
     """(operations to apply now, operations to ask about). `facts`: every fact an operation
     names; `active`: the category's active facts before the pass."""
     touched = {i for op in ops for i in touched_ids(op)}
+    by_subject = _by_subject(f for f in active if f.id not in touched)
     apply: list[Operation] = []
     asked: list[Contested] = []
     for op in ops:
@@ -60,7 +61,7 @@ def contest(
             old = tuple(facts[i] for i in touched_ids(op))
             asked.append(Contested(op, "change", "; ".join(why), old, _choices(op)))
             continue
-        clash = _disagreeing(op, facts, active, touched)
+        clash = _disagreeing(op, facts, by_subject)
         if clash:
             names = ", ".join(f"#{f.id}" for f in clash)
             reason = f"it disagrees with fact {names} about the same subject"
@@ -127,9 +128,18 @@ def _choices(op: Operation) -> tuple[str, ...]:
     return (KEEP_OLD, TAKE_NEW)
 
 
-def _disagreeing(
-    op: Operation, facts: Mapping[int, Fact], active: Sequence[Fact], touched: set[int]
-) -> list[Fact]:
+Indexed = dict[str, list[tuple[Fact, list[str]]]]
+
+
+def _by_subject(facts: Iterable[Fact]) -> Indexed:
+    """Facts by their subject as compared (case and spacing aside), with their words."""
+    index: Indexed = {}
+    for fact in facts:
+        index.setdefault(" ".join(words(fact.subject)), []).append((fact, words(fact.content)))
+    return index
+
+
+def _disagreeing(op: Operation, facts: Mapping[int, Fact], by_subject: Indexed) -> list[Fact]:
     """Active facts, untouched by the pass, that the statement `op` makes disagrees with."""
     if isinstance(op, Insert):
         subject, content = op.subject, op.content
@@ -139,10 +149,6 @@ def _disagreeing(
         content = op.content
     else:
         return []
-    return [
-        f
-        for f in active
-        if f.id not in touched
-        and same_subject(f.subject, subject)
-        and disagree(subject, f.content, content)
-    ]
+    about, said = words(subject), words(content)
+    same = by_subject.get(" ".join(about), [])
+    return [f for f, old in same if disagree_words(frozenset(about), old, said)]
