@@ -1,5 +1,5 @@
 """`KitApp`: the terminal UI. Five panes (chat, days, facts, consolidation, notes), two screens
-(F5 reminders, F7 the inbox of changes Kit asks about first), a status line
+(F5 reminders, F8 the inbox of changes Kit asks about first), a status line
 and a footer of key bindings. It only ever talks to a `KitClient`, so it neither knows nor cares
 whether Kit runs in this process or in a daemon behind the control socket. With a `Follower`
 (what `kit tui` uses) it also follows the engine: when the daemon stops it says so once, keeps
@@ -67,7 +67,7 @@ class KitApp(KitHost):
         ),
         Binding("f6", "show_tab('notes')", "Notes", tooltip="Show the notes", show=False),
         Binding(
-            "f7",
+            "f8",
             "show_inbox",
             "Inbox",
             tooltip="Changes Kit asks you about first: keep old, take new, keep both",
@@ -135,7 +135,7 @@ class KitApp(KitHost):
             waiting = await self.client.inbox()
             if waiting:
                 count = f"{len(waiting)} question{'s' if len(waiting) != 1 else ''}"
-                self.notify(f"{count} about changes to your facts wait for you: F7.", title="Kit")
+                self.notify(f"{count} about changes to your facts wait for you: F8.", title="Kit")
 
     # -- failures: the one place client errors become notifications -------------------------
 

@@ -1,4 +1,4 @@
-"""The inbox in the TUI (F7): the changes Kit set aside for the owner to decide, one row each,
+"""The inbox in the TUI (F8): the changes Kit set aside for the owner to decide, one row each,
 the chosen one in full below; k keeps the old, t takes the new, b keeps both. Each answer is
 an owner pass (its notice names it: `kit facts undo` takes it back)."""
 

@@ -1,4 +1,4 @@
-"""The inbox screen (F7) against the real engine: the TUI says questions wait when it opens,
+"""The inbox screen (F8) against the real engine: the TUI says questions wait when it opens,
 lists them with the chosen one in full, and k / t / b answer it (an owner pass); an answer
 the question does not offer is refused on the screen, changing nothing."""
 
@@ -35,8 +35,8 @@ async def test_the_inbox_lists_questions_and_t_takes_the_new(kit: Kit, app: KitA
     pinned, _ = await _questions(kit)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert any("2 questions" in message and "F7" in message for _, message in notes(app))
-        await pilot.press("f7")
+        assert any("2 questions" in message and "F8" in message for _, message in notes(app))
+        await pilot.press("f8")
         await settle(pilot)
         assert isinstance(app.screen, InboxScreen)
         table: DataTable[str] = app.screen.query_one("#inbox-table", DataTable)
@@ -58,7 +58,7 @@ async def test_an_answer_not_offered_is_refused_and_k_keeps_the_old(kit: Kit, ap
     _, mine = await _questions(kit)
     await kit.answer_question((await kit.inbox())[0].id, "keep-old")  # leave the retirement
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("f7")
+        await pilot.press("f8")
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, InboxScreen)
