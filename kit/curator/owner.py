@@ -23,9 +23,10 @@ alone retires it as of that day.
 What makes a fact the owner's (`Fact.owner_held`): `add` and `edit` set `owner_written` (and
 confidence 1.0: the owner's word); a pinned fact is the owner's while pinned. `pin`, `unpin`
 and `retire` leave `owner_written` as it was, so unpinning a fact the curator wrote hands it
-back to the curator. The curator and REM never change the owner's facts: an operation naming
-one (a merge included) rejects its whole pass (apply.py), REM's review does not pick them, and
-the curator is shown them marked as the owner's.
+back to the curator. The curator and REM never change the owner's facts on their own: an
+operation naming one (a merge included) is set aside as a question for the owner (apply.py,
+kit/inbox/), REM's review does not pick them, and the curator is shown them marked as the
+owner's.
 """
 
 from __future__ import annotations

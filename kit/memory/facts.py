@@ -56,7 +56,8 @@ class Fact:
     @property
     def owner_held(self) -> bool:
         """The owner's: pinned, or its current content written by the owner. The curator and
-        REM never change such a fact (an operation on one rejects the pass)."""
+        REM never change such a fact on their own (an operation on one asks the owner first,
+        kit/inbox/)."""
         return self.pinned or self.owner_written
 
     def is_live(self, now: datetime) -> bool:
