@@ -116,11 +116,14 @@ class Inbox:
             writer = self._facts.writer(tx, user_id)
             facts = {f.id: await writer.get(f.id) for f in question.facts}
             for asked in question.facts:
-                if facts[asked.id].snapshot() != asked.snapshot:
+                # Keeping the old is always possible; a change is written only onto the
+                # facts the question showed.
+                if choice != "keep-old" and facts[asked.id].snapshot() != asked.snapshot:
                     raise InputError(
                         f"question {question_id} no longer applies: fact #{asked.id} changed "
                         "since Kit asked, so nothing was changed; `kit facts history "
-                        f"{asked.id}` shows how, and `kit facts edit` changes it yourself"
+                        f"{asked.id}` shows how, `kit facts edit` changes it yourself and "
+                        f"`kit inbox answer {question_id} keep-old` dismisses the question"
                     )
             op = operation_of(question)
             said = await said_at(tx, user_id, op.sources)
@@ -169,7 +172,11 @@ class Inbox:
         if not self._senders:
             return 0
         delivered = 0
-        for question in await self.store.claim_unannounced(self._clock.now()):
+        senders = list(self._senders.values())
+        reached = await self.store.claim_unannounced(
+            self._clock.now(), lambda user: any(serves(user) for serves, _ in senders)
+        )
+        for question in reached:
             sent = False
             for channel, (serves, send) in list(self._senders.items()):
                 if not serves(question.user_id):

@@ -10,7 +10,7 @@ the owner (each question is sent once).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -269,15 +269,18 @@ class InboxStore:
         )
         return [int(r[0]) for r in rows]
 
-    async def claim_unannounced(self, now: datetime) -> list[Question]:
-        """Open questions no channel has taken yet, each taken once (across workers too)."""
+    async def claim_unannounced(
+        self, now: datetime, reachable: Callable[[str], bool]
+    ) -> list[Question]:
+        """Open questions no channel has taken yet, of users a channel can reach, each taken
+        once (across workers too)."""
         rows = await self._db.fetchall(
             f"SELECT {_COLUMNS} FROM inbox WHERE announced_at IS NULL AND status = 'open'"
             " AND expires_at > ? ORDER BY id",
             (to_iso(now),),
         )
         taken = []
-        for row in rows:
+        for row in (r for r in rows if reachable(r[1])):
             async with self._db.transaction() as tx:
                 won = await tx.execute_rowcount(
                     "UPDATE inbox SET announced_at = ? WHERE id = ? AND announced_at IS NULL",

@@ -311,7 +311,9 @@ async def test_an_answer_not_offered_or_about_a_fact_changed_since_changes_nothi
     with pytest.raises(InputError, match=f"no longer applies: fact #{mine.id} changed"):
         await kit.answer_question(question.id, "take-new")
     assert await all_facts(kit) == before
-    assert (await kit.inbox())[0].id == question.id  # still there for keep-old
+    assert (await kit.inbox())[0].id == question.id
+    await kit.answer_question(question.id, "keep-old")  # keeping the old is always possible
+    assert await kit.inbox() == [] and (await kit.services.facts.get(USER, mine.id)).active
 
 
 async def test_a_merge_of_a_pinned_fact_taken_stays_the_owners(kit: Kit) -> None:
@@ -340,3 +342,36 @@ async def test_kit_forget_takes_the_questions_that_quote_what_it_erases(kit: Kit
     await Forgetter(s.db, s.tz).forget(USER, scope, now=s.clock.now())
     assert await _inbox_rows(kit) == 0
     assert (await kit.services.facts.get(USER, pinned.id)).content == "Mum: Rosa"
+
+
+async def test_each_question_is_announced_once_to_a_channel_that_reaches_its_owner(
+    kit: Kit,
+) -> None:
+    """A channel registered with the inbox hears of each open question once; one whose owner
+    no channel reaches waits, unclaimed, until one does; a failed send is tried again."""
+    mine = await _one_question(kit)
+    pinned = (await kit.add_fact("Tom: plumber", category="people", pinned=True, user="ana")).fact
+    await kit.services.curator.apply_ops(
+        "ana", "people", [Deactivate(pinned.id, "retired")], kind="curate", source_message_ids=[]
+    )
+    (anas,) = await kit.inbox(user="ana")
+    inbox = kit.services.inbox
+    heard: list[int] = []
+    failing = True
+
+    async def send(question: object) -> bool:
+        if failing:
+            raise RuntimeError("the channel is down")
+        heard.append(question.id)  # type: ignore[attr-defined]
+        return True
+
+    assert await inbox.announce() == 0  # no channel: nothing claimed
+    inbox.register("test", lambda user: user == USER, send)
+    assert await inbox.announce() == 0 and heard == []  # it failed: given back
+    failing = False
+    assert await inbox.announce() == 1 and heard == [mine]
+    assert await inbox.announce() == 0  # once
+    inbox.register("other", lambda user: user == "ana", send)
+    assert await inbox.announce() == 1 and heard == [mine, anas.id]
+    inbox.unregister("test")
+    inbox.unregister("other")
