@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager, nullcontext
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from kit.clock import Clock, check_time
 from kit.errors import InputError, KitError, LLMRefused, LLMUnavailable
@@ -17,6 +17,7 @@ from kit.llm.base import (
     Block,
     ChatMessage,
     LLMRequest,
+    SystemBlock,
     TextSink,
     ToolResult,
     ToolSpec,
@@ -87,6 +88,13 @@ def window_as_chat(window: list[Message]) -> list[ChatMessage]:
     return [ChatMessage.text(role, "\n\n".join(texts)) for role, texts in turns]  # type: ignore[arg-type]
 
 
+class TurnNotes(Protocol):
+    """Something that may add an instruction to one turn (kit/followups/: a reminder may be
+    offered for a plan the owner mentioned). Returns None when it has nothing to add."""
+
+    async def note_for(self, inbound: Inbound, text: str, now: datetime) -> str | None: ...
+
+
 class Agent:
     def __init__(
         self,
@@ -104,7 +112,9 @@ class Agent:
         *,
         max_tool_rounds: int = 4,
         tool_specs: tuple[ToolSpec, ...] = TOOL_SPECS,
+        turn_notes: TurnNotes | None = None,
     ) -> None:
+        self._notes = turn_notes
         self._messages = messages
         self._facts = facts
         self._context = context
@@ -228,6 +238,11 @@ class Agent:
     ) -> TurnResult:
         conversation = await self._messages.get_conversation(conversation_id)
         sandwich, window = await self.plan(inbound.user_id, stored.text, now, conversation)
+        note = (
+            None if self._notes is None else await self._notes.note_for(inbound, stored.text, now)
+        )
+        # After the cached parts: the prefix the prompt cache keeps stays byte-identical.
+        system = sandwich.system if note is None else (*sandwich.system, SystemBlock(note))
         chat = window_as_chat(window)
         usage = Usage()
         tools_used: list[str] = []
@@ -239,7 +254,7 @@ class Agent:
                 reply = await self._llm.complete(
                     LLMRequest(
                         model=self._chat.model,
-                        system=sandwich.system,
+                        system=system,
                         messages=tuple(chat),
                         max_tokens=self._chat.max_tokens,
                         tools=() if last else self._tool_specs,
@@ -301,4 +316,5 @@ class Agent:
             tools_used=tuple(tools_used),
             usage=usage,
             context_tokens=sandwich.tokens,
+            followup_offered=note is not None,
         )

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import date, datetime
 from pathlib import Path
 
 from kit.agent import validate_text
 from kit.app import Services, build
-from kit.clock import Clock, check_time
+from kit.clock import Clock, check_time, to_iso
 from kit.config import Settings, load_settings
 from kit.curator.passes import OnPass
 from kit.curator.records import PassRecord
@@ -29,9 +29,19 @@ from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
 from kit.memory.fact_times import as_of_time
 from kit.memory.facts import Fact, HistoryEntry, Provenance
+from kit.memory.forget_findings import Verification
+from kit.memory.forget_receipts import (
+    ForgetReceipts,
+    ForgottenCheck,
+    ForgottenMessages,
+    ReceiptInfo,
+    ReceiptMatch,
+)
+from kit.memory.forget_verify import Verifier
 from kit.memory.messages import ChatHistory, NewMessage
 from kit.memory.plan import Sandwich
 from kit.memory.search import Hit
+from kit.memory.store import index_audit
 from kit.memory.vectors import KINDS, Kind
 from kit.notes.store import Erased, Note, NoteInfo, NoteRevision, NoteWrite
 from kit.secrets import find_secret
@@ -147,15 +157,45 @@ class Kit:
         user: str | None = None,
         conversation: str = "import",
         source: str = "import",
+        allow_forgotten: bool = False,
+        on_forgotten: Callable[[Sequence[ReceiptMatch]], None] | None = None,
     ) -> int:
         """Store messages in one transaction (all or nothing). Returns how many were new: a
         message the conversation already holds (same time, role, speaker and text) is not
         added again, so importing a file twice adds nothing the second time. `items` is
-        consumed in batches, so a generator over a huge file never sits in memory whole."""
+        consumed in batches, so a generator over a huge file never sits in memory whole.
+
+        Messages a `kit forget` erased (their fingerprints are in one of the user's forget
+        receipts) are refused: ForgottenMessages names the receipt, nothing is imported. With
+        `allow_forgotten` they are imported, and `on_forgotten` hears which receipts they
+        match (those receipts then no longer verify)."""
         s = self.services
-        conv = await s.messages.conversation(self._user(user), "import", conversation)
-        async with s.db.transaction() as tx:
-            count = await s.messages.import_new(tx, conv, _batches(items, IMPORT_BATCH), source)
+        user_id = self._user(user)
+        existed = await s.messages.find_conversation(user_id, "import", conversation)
+        conv = existed or await s.messages.conversation(user_id, "import", conversation)
+        check = ForgottenCheck(await ForgetReceipts(s.db).all_of([user_id]))
+
+        def watched(batches: Iterable[list[NewMessage]]) -> Iterator[list[NewMessage]]:
+            for batch in batches:
+                for m in batch:
+                    check.see(to_iso(m.at), m.role, m.speaker, m.text)
+                yield batch
+
+        try:
+            async with s.db.transaction() as tx:
+                batches = _batches(items, IMPORT_BATCH)
+                count = await s.messages.import_new(
+                    tx, conv, watched(batches) if check else batches, source
+                )
+                refusal = None if allow_forgotten else check.refusal("this import")
+                if refusal is not None:
+                    raise refusal
+        except ForgottenMessages:
+            if existed is None:
+                await s.messages.drop_if_empty(conv)
+            raise
+        if check.matches and on_forgotten is not None:
+            on_forgotten(check.matches)
         s.background.notify()
         return count
 
@@ -331,6 +371,33 @@ class Kit:
         """Retire a fact (kept, with a history row saying who and why; undoable). Not
         `kit forget`, which erases."""
         return await self.services.owner_facts.retire(self._user(user), fact_id, reason)
+
+    async def forget_receipts(self, *, user: str | None = None) -> list[ReceiptInfo]:
+        """The receipts of every `kit forget` of the user, oldest first: when, what scope,
+        counts and the hash of what was erased (never what)."""
+        return await ForgetReceipts(self.services.db).listing(self._user(user))
+
+    async def verify_forget(self, receipt: str, *, user: str | None = None) -> Verification:
+        """Check that nothing a forget erased is in memory again or still: rows, summaries,
+        history, notes, records, search indexes, vectors. `receipt`: its id, or the path of a
+        copy `kit forget --receipt-file` saved. Reads only."""
+        return await self._verifier(receipt, user, repair=False)
+
+    async def repair_forget(self, receipt: str, *, user: str | None = None) -> Verification:
+        """Erase what a verification finds left in derived state (search-index entries and
+        vectors of erased rows, saved graphs holding them), then verify again. Derived state
+        is rebuilt from the rows, so nothing the owner keeps is lost. Rows and text that came
+        back are not touched: they need `kit forget` again. Run it with no daemon up."""
+        return await self._verifier(receipt, user, repair=True)
+
+    async def _verifier(self, receipt: str, user: str | None, *, repair: bool) -> Verification:
+        s = self.services
+        user_id = self._user(user)
+        found = await ForgetReceipts(s.db).resolve(user_id, receipt)
+        verifier = Verifier(s.db, s.tz, index_audit(s.db), s.vectors.store)
+        if repair:
+            return await verifier.repair(user_id, found)
+        return await verifier.verify(user_id, found)
 
     async def curate(
         self,

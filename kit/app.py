@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from kit.agent import Agent
 from kit.background import Background
+from kit.channels.callbacks import Callbacks
+from kit.channels.outbox import Outbox
 from kit.clock import Clock, SystemClock, resolve_timezone
 from kit.config import Settings
 from kit.curator.expiry import Expiry
@@ -25,9 +27,14 @@ from kit.curator.passes import Curator
 from kit.curator.rem import Rem
 from kit.curator.review import StaleReview
 from kit.curator.summaries import DaySummarizer
+from kit.digest import actions as digest_actions
+from kit.digest.build import DigestBuilder
+from kit.digest.service import DigestService
 from kit.embed.base import Embedder
 from kit.errors import KitError, LLMUnavailable
 from kit.files import private_dir
+from kit.followups.offers import FollowupOffers
+from kit.followups.service import Followups
 from kit.inbox.service import Inbox
 from kit.inbox.store import InboxStore
 from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
@@ -37,11 +44,13 @@ from kit.llm.roles import RoleRouter
 from kit.memory.attempts import Attempts
 from kit.memory.budget import Budget
 from kit.memory.context import ContextBuilder
+from kit.memory.dates import DateOrder, order_from_locale
 from kit.memory.days import Days
 from kit.memory.db import Database
 from kit.memory.fact_times import FactTimes
 from kit.memory.facts import Facts
 from kit.memory.filter import FilteredSearch, ModelFilter
+from kit.memory.history import FactHistory
 from kit.memory.job_runs import JobRuns
 from kit.memory.leases import Leases
 from kit.memory.links import Links
@@ -141,6 +150,10 @@ class Services:
     owner_facts: OwnerFacts
     inbox: Inbox  # the questions passes set aside for the owner (kit/inbox/)
     fact_times: FactTimes  # facts as of a moment in the past (kit/memory/fact_times.py)
+    callbacks: Callbacks  # buttons Kit sends: owner-checked, once-only, expiring
+    outbox: Outbox  # messages Kit starts itself to a memory's owner (live channels register)
+    digest: DigestService  # the daily memory digest (kit/digest/)
+    followups: Followups  # reminders offered for plans the owner mentions (kit/followups/)
     embedding_problem: str | None = None
     extras: dict[str, object] = field(default_factory=dict)
 
@@ -203,6 +216,7 @@ async def build(
     )
     notes = Notes(db, clock)
     versions = MemoryVersions(db)
+    fact_times = FactTimes(db)
     search = MemorySearch(
         facts,
         days,
@@ -214,7 +228,8 @@ async def build(
         notes,
         live_facts=LiveFacts(facts, versions),
         links=Links(db),
-        fact_times=FactTimes(db),
+        date_order=_date_order(memory.date_order),
+        fact_times=fact_times,
     )
     model_filter = None
     if memory.filter == "model":
@@ -235,6 +250,7 @@ async def build(
     reminder_store = ReminderStore(db, messages, clock)
     tools = Tools(facts, days, messages, search, tz, notes=NoteTools(notes, tz))
     background = Background(window, vectors)
+    followups = Followups(FollowupOffers(db), prompts, settings.followups, tz)
     agent = Agent(
         messages,
         facts,
@@ -247,11 +263,12 @@ async def build(
         user_lock=db.user_lock,
         max_tool_rounds=settings.llm.max_tool_rounds,
         tool_specs=chat_tools(tool_set(settings.llm)),
+        turn_notes=followups,
     )
     reminders = Reminders(
         reminder_store, Dispatcher(reminder_store, agent, prompts, clock, tz), clock, tz
     )
-    tools.reminders = ReminderTools(reminders, messages)
+    tools.reminders = ReminderTools(reminders, messages, followups)
     lease_ttl = timedelta(seconds=settings.workers.lease_seconds)
     job_runs = JobRuns(db, clock, tz, lease_ttl=lease_ttl)
     summarizer = DaySummarizer(
@@ -298,6 +315,13 @@ async def build(
         attempts=attempts,
         expiry=Expiry(db, facts, settings.curation.max_deactivate_fraction, clock),
     )
+    owner_facts = OwnerFacts(db, facts, curator.passes, clock, tz)
+    callbacks = Callbacks(db, clock, tz)
+    digest_actions.register(callbacks, curator, owner_facts)  # its buttons: the owner's actions
+    outbox = Outbox()
+    digest_builder = DigestBuilder(
+        curator.passes, FactHistory(db), facts, messages, settings.digest, clock, tz
+    )
     return Services(
         settings=settings,
         clock=clock,
@@ -326,9 +350,13 @@ async def build(
         attempts=attempts,
         reminders=reminders,
         notes=notes,
-        owner_facts=OwnerFacts(db, facts, curator.passes, clock, tz),
+        owner_facts=owner_facts,
+        callbacks=callbacks,
+        outbox=outbox,
+        digest=DigestService(db, digest_builder, callbacks, outbox, settings.digest, clock, tz),
+        followups=followups,
         inbox=Inbox(db, inbox_store, facts, curator.passes, clock, tz),
-        fact_times=FactTimes(db),
+        fact_times=fact_times,
         embedding_problem=problem,
     )
 
@@ -387,6 +415,15 @@ def role_llm(role: ModelRole, stack: AsyncExitStack) -> LLM:
     )
     stack.push_async_callback(client.aclose)
     return client if chat else RetryingLLM(client, role.max_retries)
+
+
+def _date_order(configured: str) -> DateOrder:
+    """memory.date_order, or this machine's locale's when it is empty."""
+    if configured == "mdy":
+        return "mdy"
+    if configured == "dmy":
+        return "dmy"
+    return order_from_locale(os.environ)
 
 
 def _real_llm(settings: Settings, stack: AsyncExitStack) -> LLM:

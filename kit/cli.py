@@ -34,6 +34,7 @@ COMMANDS = (
     "curate",
     "summarize",
     "rem",
+    "digest",
     "doctor",
     "eval",
     "export",

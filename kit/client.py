@@ -16,6 +16,7 @@ from kit.api import Kit
 from kit.clock import day_bounds, local_date
 from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, RemProgress, RemReport, UndoResult
+from kit.digest.model import Digest, DigestSent
 from kit.errors import InputError
 from kit.inbox.service import Answered
 from kit.inbox.store import Question
@@ -23,6 +24,8 @@ from kit.llm.base import TextSink
 from kit.memory.budget import BudgetState
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry, Provenance, check_category
+from kit.memory.forget_findings import Verification
+from kit.memory.forget_receipts import ReceiptInfo
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
 from kit.memory.search import Hit
@@ -166,6 +169,23 @@ class KitClient(Protocol):
     async def command(self, text: str, *, conversation: str = "terminal") -> str:
         """A chat's slash command (kit/channels/chat_commands.py), e.g. "/facts people": its
         reply as text. Nothing is stored and no model is asked (except /rem's)."""
+        ...
+
+    async def digest(self, day: date | None = None) -> Digest:
+        """A digest day's memory digest (kit/digest/); the open day's without `day`."""
+        ...
+
+    async def send_digest(self, day: date | None = None) -> DigestSent:
+        """Send a digest now (the open day's without `day`) on the channels live in the
+        engine: the daemon's Telegram. Standalone, there is none: a KitError says so."""
+
+    async def forget_receipts(self) -> list[ReceiptInfo]:
+        """The receipts of past `kit forget`s, oldest first (counts and hashes, no content)."""
+        ...
+
+    async def verify_forget(self, receipt: str) -> Verification:
+        """Whether anything a forget erased is back or left (`kit forget --verify`). Reads
+        only. `receipt`: its id (a saved receipt file only in-process)."""
         ...
 
 
@@ -369,6 +389,18 @@ class LocalClient:
 
         commands = ChatCommands(self.kit.services, channel=conversation)
         return await commands.dispatch(self._user, clean_text(text))
+
+    async def digest(self, day: date | None = None) -> Digest:
+        return await self._services.digest.read(self._user, day)
+
+    async def send_digest(self, day: date | None = None) -> DigestSent:
+        return await self._services.digest.send_now(self._user, day)
+
+    async def forget_receipts(self) -> list[ReceiptInfo]:
+        return await self.kit.forget_receipts(user=self._user)
+
+    async def verify_forget(self, receipt: str) -> Verification:
+        return await self.kit.verify_forget(receipt, user=self._user)
 
     async def status(self) -> Status:
         s = self._services

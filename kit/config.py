@@ -25,6 +25,7 @@ from kit.model_settings import (
     check_role_settings,
 )
 
+DATE_ORDERS = ("", "dmy", "mdy")
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -63,6 +64,10 @@ class MemorySettings:
     filter_max_input_tokens: int = 6000
     filter_max_output_tokens: int = 300
     filter_timeout_seconds: float = 8.0
+    # How the owner writes a numeric date both of whose numbers could be the month: "dmy"
+    # (03/05 is 3 May), "mdy" (5 March), or "" to follow this machine's locale (month first
+    # for en_US and the like, day first otherwise). Unambiguous ones (13/05) read either way.
+    date_order: str = ""
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,30 @@ class BudgetSettings:
     user_daily_tokens: int = 0  # per memory namespace; 0 = no separate per-user cap
 
 
+@dataclass(frozen=True)
+class DigestSettings:
+    """The daily memory digest (kit/digest/): what Kit learned, changed, merged, expired and
+    refused, sent on Telegram at `time` (local) when something changed, at most once a day.
+    `undo_days` is the undo window of a pass's one-tap buttons (Undo pass, Pin, Forget):
+    they stop working this many days after the pass; `kit facts undo` is not limited by it."""
+
+    enabled: bool = True
+    time: str = "21:00"
+    undo_days: int = 7
+
+
+@dataclass(frozen=True)
+class FollowupSettings:
+    """Offering a reminder when the owner mentions a plan with a time (kit/followups/): never
+    created unasked, at most `per_day` offers a local day, off unless enabled."""
+
+    enabled: bool = False
+    per_day: int = 3
+
+
+MAX_UNDO_DAYS = 365
+MAX_FOLLOWUPS_PER_DAY = 50
+
 MIN_FACTS_BUDGET_TOKENS = 500  # room for a dozen facts: fewer would hide what a pass needs
 MIN_BUDGET_TOKENS = 50_000  # one curation pass over a full batch can take ~15k tokens
 
@@ -149,6 +178,8 @@ class Settings:
     inbox: InboxSettings = field(default_factory=InboxSettings)
     schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
     rem: RemSettings = field(default_factory=RemSettings)
+    digest: DigestSettings = field(default_factory=DigestSettings)
+    followups: FollowupSettings = field(default_factory=FollowupSettings)
     budget: BudgetSettings = field(default_factory=BudgetSettings)
     telegram: TelegramSettings = field(default_factory=TelegramSettings)
     storage: StorageSettings = field(default_factory=StorageSettings)
@@ -329,6 +360,8 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
         at_least(1, "filter_max_input_tokens", "filter_max_output_tokens")
         if section.filter not in FILTERS:
             raise bad("filter", f"must be one of {', '.join(map(repr, FILTERS))}")
+        if section.date_order not in DATE_ORDERS:
+            raise bad("date_order", "must be 'dmy', 'mdy' or '' (from this machine's locale)")
         if section.filter_candidates > 200:
             raise bad("filter_candidates", "must be at most 200 (one model call reads them all)")
         if not 0.0 < section.filter_timeout_seconds < math.inf:
@@ -361,6 +394,18 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
         check_role_settings(section, bad, name, source)
     if isinstance(section, RemSettings):
         at_least(1, "stale_days")
+    if isinstance(section, DigestSettings):
+        parse_hhmm(section.time, f"{source}: digest.time")
+        if not 1 <= section.undo_days <= MAX_UNDO_DAYS:
+            raise bad("undo_days", f"must be a number of days from 1 to {MAX_UNDO_DAYS}")
+    if isinstance(section, FollowupSettings) and not (
+        1 <= section.per_day <= MAX_FOLLOWUPS_PER_DAY
+    ):
+        raise bad(
+            "per_day",
+            f"must be from 1 to {MAX_FOLLOWUPS_PER_DAY} (followups.enabled = false turns "
+            "offers off)",
+        )
     if isinstance(section, BudgetSettings):
         at_least(MIN_BUDGET_TOKENS, "daily_tokens")
         if section.user_daily_tokens and not (

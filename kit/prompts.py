@@ -24,6 +24,8 @@ REQUIRED: dict[str, frozenset[str]] = {
     "rem_review": frozenset({"owner_name", "today", "category", "stale_days", "facts"}),
     "filter": frozenset({"today", "question", "candidates"}),
     "reminder_task": frozenset({"task"}),
+    # Added to a turn where the owner mentioned a plan with a time (kit/followups/).
+    "followup_offer": frozenset({"when"}),
     # `kit eval qa`'s grader: Mem0's LoCoMo judge prompt, word for word (README: Answer accuracy).
     "eval_judge": frozenset({"question", "gold_answer", "generated_answer"}),
     # Curation: shared rules + the conversation, then one file of rules per category.

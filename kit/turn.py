@@ -36,3 +36,6 @@ class TurnResult:
     context_tokens: int = 0
     failed: bool = False  # the model could not answer; `reply` says so honestly
     refused: bool = False  # ... because the API refused the request: it is not sent again
+    # The owner mentioned a plan with a time: the model was allowed to offer a reminder
+    # (kit/followups/; it may not create one on this message)
+    followup_offered: bool = False

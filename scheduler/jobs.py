@@ -3,6 +3,11 @@
 Daily jobs (the day-end summary, the nightly REM) are recorded in `job_runs` and caught up once
 at start when a run was missed. Interval jobs (the idle-conversation curation sweep, the
 embedding backfill) are idempotent and simply run again. A job takes the injected clock's time.
+
+The memory digest (kit/digest/) fires at `digest.time` and looks again every few minutes: each
+memory's digest of a closed day is claimed once in `digest_sends`, so the extra looks only
+catch up (Kit was off at digest time, Telegram connected late, a send failed) and never send
+twice. Only a worker whose Telegram is connected sends (kit/digest/service.py).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from apscheduler.triggers.base import BaseTrigger
+from apscheduler.triggers.combining import OrTrigger
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
@@ -21,6 +27,7 @@ from scheduler.fire_times import daily_at
 
 SWEEP_MINUTES = 5  # a conversation idle for curation.idle_minutes is curated within this
 BACKFILL_MINUTES = 3  # what the per-turn backfill missed (model loaded late, a failure)
+DIGEST_LOOK_MINUTES = 5  # a digest owed (missed, or Telegram was not up) is sent within this
 
 JobRun = Callable[[Services, datetime, datetime | None], Awaitable[str]]
 
@@ -79,10 +86,25 @@ async def embedding_backfill(
     return f"{plural(embedded, 'item')} embedded"
 
 
+async def digest(services: Services, now: datetime, scheduled_for: datetime | None) -> str:
+    sent = await services.digest.send_due(now)
+    if not services.outbox.channels:
+        return "no channel to send on in this worker"
+    counts = {status: sum(1 for s in sent if s.status == status) for status in ("sent", "empty")}
+    return f"{plural(counts['sent'], 'digest')} sent, {counts['empty']} with nothing to report"
+
+
+def digest_trigger(services: Services) -> BaseTrigger:
+    """At digest.time, and every few minutes to catch up what is owed."""
+    at = daily_at(services.settings.digest.time, services.tz, "config.toml: digest.time")
+    return OrTrigger([at, IntervalTrigger(minutes=DIGEST_LOOK_MINUTES)])
+
+
 def kit_jobs(services: Services) -> tuple[JobSpec, ...]:
     """The jobs in the order a start-up pass runs them: embeddings and curation of what
     happened while Kit was off come before the day summaries, which come before REM."""
     schedule, tz = services.settings.schedule, services.tz
+    digest_on = services.settings.digest.enabled  # `digest.enabled = false`: never sent
     return (
         JobSpec(
             "embedding_backfill",
@@ -98,4 +120,4 @@ def kit_jobs(services: Services) -> tuple[JobSpec, ...]:
             True,
         ),
         JobSpec("rem", daily_at(schedule.rem, tz, "config.toml: schedule.rem"), rem, True),
-    )
+    ) + ((JobSpec("digest", digest_trigger(services), digest, False),) if digest_on else ())

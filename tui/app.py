@@ -1,9 +1,9 @@
-"""`KitApp`: the terminal UI. Five panes (chat, days, facts, consolidation, notes), two screens
-(F5 reminders, F8 the inbox of changes Kit asks about first), a status line
-and a footer of key bindings. It only ever talks to a `KitClient`, so it neither knows nor cares
-whether Kit runs in this process or in a daemon behind the control socket. With a `Follower`
-(what `kit tui` uses) it also follows the engine: when the daemon stops it says so once, keeps
-the status line true, and carries on with the daemon back or with Kit run here."""
+"""`KitApp`: the terminal UI. Five panes (chat, days, facts, consolidation, notes), a status line
+and a footer of key bindings; reminders (F5), the memory digest (F7) and the inbox of changes Kit
+asks about first (F8) open as screens. It only ever talks to a `KitClient`, so it neither knows
+nor cares whether Kit runs in this process or in a daemon behind the control socket. With a
+`Follower` (what `kit tui` uses) it also follows the engine: when the daemon stops it says so
+once, keeps the status line true, and carries on with the daemon back or with Kit run here."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from tui.base import KitHost, MemoryChanged, Pane, start_work
 from tui.chat import ChatPane
 from tui.consolidation import ConsolidationPane
 from tui.days import DaysPane
+from tui.digest import DigestScreen
 from tui.fact_history import FactHistoryScreen
 from tui.facts import FactsPane
 from tui.failures import describe, log_failure
@@ -66,6 +67,7 @@ class KitApp(KitHost):
             "f5", "show_reminders", "Reminders", tooltip="List and cancel reminders", show=False
         ),
         Binding("f6", "show_tab('notes')", "Notes", tooltip="Show the notes", show=False),
+        Binding("f7", "show_digest", "Digest", tooltip="What Kit learned and changed", show=False),
         Binding(
             "f8",
             "show_inbox",
@@ -123,6 +125,11 @@ class KitApp(KitHost):
         if isinstance(self.screen, ModalScreen | RemindersScreen):
             return
         self.push_screen(RemindersScreen())
+
+    def action_show_digest(self) -> None:
+        if isinstance(self.screen, ModalScreen | DigestScreen):
+            return
+        self.push_screen(DigestScreen())
 
     def action_show_inbox(self) -> None:
         if isinstance(self.screen, ModalScreen | InboxScreen):
@@ -208,7 +215,9 @@ class KitApp(KitHost):
         for pane in self.query_one("#tabs", TabbedContent).query(Pane):
             pane.start_reload()
         for screen in self.screen_stack:
-            if isinstance(screen, FactHistoryScreen | RemindersScreen | InboxScreen):
+            if isinstance(
+                screen, FactHistoryScreen | RemindersScreen | DigestScreen | InboxScreen
+            ):
                 screen.start_reload()
 
     async def _reload_status(self) -> None:

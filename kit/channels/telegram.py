@@ -11,8 +11,9 @@ Updates from different chats are handled concurrently, each chat's own one at a 
 order they came (`_InOrderPerChat`). Who is answered, and from which memory, is decided by
 kit/channels/telegram_access.py.
 
-The inbox (kit/inbox/) asks the owner here: each question a message to their private chat with
-a button per answer; a tap is a callback query, answered by kit/channels/inbox_buttons.py.
+Messages Kit starts itself (the digest, inbox questions) go out through the outbox
+(kit/channels/outbox.py) to the owners' private chats; a press on one of their buttons is a
+callback query that kit/channels/callbacks.py decides.
 """
 
 from __future__ import annotations
@@ -20,8 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from datetime import timedelta
 from http import HTTPStatus
 from typing import Any
@@ -56,19 +56,20 @@ from telegram.ext import (
 from telegram.request import HTTPXRequest
 
 from kit.app import Services
+from kit.channels import replies
+from kit.channels.callbacks import fit_answer
 from kit.channels.chat_commands import COMMANDS, ChatCommands, unknown_command
 from kit.channels.formatting import markdown_to_html
 from kit.channels.in_order import InOrderPerKey
-from kit.channels.inbox_buttons import PREFIX, buttons, message_text, tap
+from kit.channels.outbox import Outgoing
+from kit.channels.replies import Reply, argument, document_note, guarded, plain, seconds
 from kit.channels.splitting import split_message
 from kit.channels.telegram_access import TelegramAccess
 from kit.channels.telegram_config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
 from kit.config import Settings
-from kit.errors import ConfigError, KitError
-from kit.inbox.store import Question
-from kit.notes.metadata import name_source, screened_file_name
+from kit.errors import ConfigError
 from kit.notes.report import added_text
-from kit.notes.text import check_size, name_from_file
+from kit.notes.text import check_size
 from kit.reach import Reach
 from kit.turn import Inbound
 
@@ -81,23 +82,9 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "telegram"
 
-REFUSAL = "Sorry, this is a private assistant and I can only talk to its owner."
-NON_TEXT = (
-    "I can only read text for now: photos, voice messages and stickers are lost on me. Please "
-    "type it out. (A text or Markdown file sent to me in our private chat I keep as a note.)"
-)
-NOTE_SAVED = "I'll read it whenever a question needs it."
-SORRY = "Sorry, something went wrong on my side; the details are in Kit's log. Please try again."
-
 Context = ContextTypes.DEFAULT_TYPE
 Callback = Callable[[Update, Context], Coroutine[Any, Any, None]]
 Sleep = Callable[[float], Awaitable[None]]
-
-
-@dataclass(frozen=True)
-class _Reply:
-    text: str
-    formatted: bool  # Markdown from the model (rendered as HTML) or plain text
 
 
 class _PollRequest(HTTPXRequest):
@@ -144,15 +131,6 @@ class _InOrderPerChat(BaseUpdateProcessor):
 
 class _TokenRejected(Exception):
     """Telegram stopped accepting the token while Kit was running (PTB's polling ended)."""
-
-
-def _seconds(period: timedelta | float) -> float:
-    return period.total_seconds() if isinstance(period, timedelta) else float(period)
-
-
-def _for_chat(error: KitError) -> str:
-    text = str(error)
-    return text[:1].upper() + text[1:]
 
 
 class TelegramChannel:
@@ -220,17 +198,13 @@ class TelegramChannel:
             log.info("telegram: polling as @%s", app.bot.username)
             reminders = self._services.reminders.dispatcher
             reminders.register(CHANNEL, lambda chat, text: self.send_to_chat(app, chat, text))
-            inbox = self._services.inbox
-            inbox.register(
-                CHANNEL, lambda user: bool(self._access.private_chats(user)),
-                lambda question: self.ask(app, question),
-            )  # fmt: skip
+            outbox = self._services.outbox
+            outbox.register(CHANNEL, lambda user, messages: self.push(app, user, messages))
             try:
-                await inbox.announce()  # what passes asked while Telegram was off
                 await self._watch(app)
             finally:
-                inbox.unregister(CHANNEL)
                 reminders.unregister(CHANNEL)
+                outbox.unregister(CHANNEL)
         except _TokenRejected:
             # Restarting cannot fix a revoked token; the rest of Kit keeps running.
             log.error(
@@ -247,21 +221,22 @@ class TelegramChannel:
         for chunk in split_message(text):
             await self._send_chunk(app.bot, int(chat), chunk, formatted=True)
 
-    async def ask(self, app: Application, question: Question) -> bool:  # type: ignore[type-arg]
-        """Ask the owner an inbox question: a message with a button per answer in their
-        private chat. True when it reached at least one of them."""
-        keyboard = InlineKeyboardMarkup(
-            [[InlineKeyboardButton(label, callback_data=data) for label, data in buttons(question)]]
-        )
-        text = message_text(question, self._services.tz)
-        asked = False
-        for chat in self._access.private_chats(question.user_id):
-            try:
-                await app.bot.send_message(chat, text, reply_markup=keyboard)
-                asked = True
-            except TelegramError as exc:
-                log.warning("telegram: could not ask inbox question %d: %s", question.id, exc)
-        return asked
+    async def push(
+        self,
+        app: Application,  # type: ignore[type-arg]
+        user_id: str,
+        messages: Sequence[Outgoing],
+    ) -> int:
+        """Messages Kit starts to the owners of memory `user_id` (kit/channels/outbox.py), in
+        their private chats, as plain text with their buttons; a failure raises. Returns the
+        chats reached."""
+        chats = self._access.chats_of(user_id)
+        for chat, message in ((c, m) for c in chats for m in messages):
+            rows = [[InlineKeyboardButton(b.label, callback_data=b.data) for b in row]
+                    for row in message.buttons]  # fmt: skip
+            markup = InlineKeyboardMarkup(rows) if rows else None
+            await self._send_chunk(app.bot, chat, message.text, False, markup)
+        return len(chats)
 
     def _build(self) -> Application:  # type: ignore[type-arg]
         builder = (
@@ -278,6 +253,7 @@ class TelegramChannel:
         # answered again (kit/memory/leases.py); then group -1 turns strangers away.
         app.add_handler(TypeHandler(Update, self._claim), group=-2)
         app.add_handler(TypeHandler(Update, self._gate), group=-1)
+        app.add_handler(CallbackQueryHandler(self._on_button))  # a press on a button Kit sent
         # A forwarded "/forget 3" is someone else's text to remember, not the owner's command.
         typed = ~filters.FORWARDED
         for name, run in self._commands.table().items():
@@ -285,8 +261,6 @@ class TelegramChannel:
         text = filters.TEXT & (~filters.COMMAND | filters.FORWARDED)
         app.add_handler(MessageHandler(text, self._on_text))
         app.add_handler(MessageHandler(filters.COMMAND & typed, self._unknown_command))
-        app.add_handler(CallbackQueryHandler(self._on_button, pattern=f"^{PREFIX}"))
-        app.add_handler(CallbackQueryHandler(self._on_stray_button))
         # A file in a private chat becomes a note of that person's (kit/notes/); in a group
         # it is refused like any other non-text message.
         document = filters.Document.ALL & filters.ChatType.PRIVATE
@@ -408,17 +382,17 @@ class TelegramChannel:
 
     async def _gate(self, update: Update, context: Context) -> None:
         """Only those TelegramAccess answers get further; a stranger in a private chat gets
-        one short refusal, anyone else nothing. Nothing of theirs is stored."""
+        one short refusal, anyone else nothing. Nothing of theirs is stored. A button press
+        is let through: `_on_button` answers it (a refusal included) on the button itself."""
+        if update.callback_query is not None:
+            return
         chat, private, user_id = _who(update)
         if chat is None:
             raise ApplicationHandlerStop
         if self._access.namespace(chat, private, user_id) is not None:
             return
-        if update.callback_query is not None:  # someone else's tap: told so, nothing changes
-            await _answer_tap(update, "Only the person Kit asked can answer this; nothing changed.")
-            raise ApplicationHandlerStop
         if self._access.turn_away(chat, private, user_id) == "refuse":
-            await self._deliver(context.bot, chat, _Reply(REFUSAL, False))
+            await self._deliver(context.bot, chat, Reply(replies.REFUSAL, False))
         raise ApplicationHandlerStop
 
     def _kit_user(self, update: Update) -> str:
@@ -427,6 +401,20 @@ class TelegramChannel:
         namespace = self._access.namespace(chat, private, user_id)
         assert namespace is not None  # the gate let only answered senders through
         return namespace
+
+    # ---- buttons ---------------------------------------------------------------------------
+    async def _on_button(self, update: Update, context: Context) -> None:
+        """A press on a button Kit sent: kit/channels/callbacks.py decides (only the owner of
+        the memory it acts on, once, before it expires); the answer is one line shown on it."""
+        query = update.callback_query
+        assert query is not None
+        chat, private, user_id = _who(update)
+        presser = None if chat is None else self._access.namespace(chat, private, user_id)
+        answer = await self._services.callbacks.press(query.data or "", presser)
+        try:
+            await query.answer(fit_answer(answer))
+        except TelegramError as exc:
+            log.warning("telegram: could not answer a button press: %s", exc)
 
     # ---- messages --------------------------------------------------------------------------
     async def _on_text(self, update: Update, context: Context) -> None:
@@ -445,9 +433,9 @@ class TelegramChannel:
         )
         await self._respond(update, context, self._turn(inbound), "turn")
 
-    async def _turn(self, inbound: Inbound) -> _Reply:
+    async def _turn(self, inbound: Inbound) -> Reply:
         result = await self._services.agent.turn(inbound)
-        return _Reply(result.reply, formatted=not result.failed)
+        return Reply(result.reply, formatted=not result.failed)
 
     async def _on_document(self, update: Update, context: Context) -> None:
         message = update.effective_message
@@ -455,22 +443,15 @@ class TelegramChannel:
         work = self._keep_note(self._kit_user(update), message, context.bot)
         await self._respond(update, context, work, "document")
 
-    async def _keep_note(self, user_id: str, message: Message, bot: Bot) -> _Reply:
+    async def _keep_note(self, user_id: str, message: Message, bot: Bot) -> Reply:
         """The document as a note: too big is refused before it is downloaded, anything that
         is not UTF-8 text after; a note of the same name is replaced (its old version kept)."""
         document = message.document
         assert document is not None
         file_name = document.file_name or ""
-        # named after the file, a secret in its name withheld first (kit/notes/metadata.py)
-        name = name_from_file(
-            name_source(screened_file_name(file_name)), fallback=f"telegram-{message.message_id}"
-        )
+        name, source = document_note(file_name, message.message_id, _forwarded_from(message))
         check_size(document.file_size or 0, file_name or name)
         data = await (await bot.get_file(document.file_id)).download_as_bytearray()
-        source = f"telegram message {message.message_id}" + (f" ({file_name})" if file_name else "")
-        forwarded = _forwarded_from(message)
-        if forwarded is not None:
-            source += f", forwarded from {forwarded or 'someone'}"
         written = await self._services.notes.add(
             user_id,
             bytes(data),
@@ -481,11 +462,11 @@ class TelegramChannel:
             source=source,
         )
         self._services.background.notify()  # embed its sections
-        return _Reply(f"{added_text(written)}\n{NOTE_SAVED}", formatted=False)
+        return Reply(f"{added_text(written)}\n{replies.NOTE_SAVED}", formatted=False)
 
     async def _on_non_text(self, update: Update, context: Context) -> None:
-        if update.effective_chat is not None:
-            await self._deliver(context.bot, update.effective_chat.id, _Reply(NON_TEXT, False))
+        if (chat := update.effective_chat) is not None:
+            await self._deliver(context.bot, chat.id, Reply(replies.NON_TEXT, False))
 
     async def _unknown_command(self, update: Update, context: Context) -> None:
         message = update.effective_message
@@ -494,43 +475,21 @@ class TelegramChannel:
         if addressee and addressee.lower() != (context.bot.username or "").lower():
             return  # in a group, a command for another bot
         text = unknown_command(name.lstrip("/"))
-        await self._deliver(context.bot, message.chat_id, _Reply(text, False))
-
-    # ---- inbox buttons ---------------------------------------------------------------------
-    async def _on_button(self, update: Update, context: Context) -> None:
-        """A tap on an inbox question's button, by the owner the gate let through."""
-        query = update.callback_query
-        assert query is not None
-        try:
-            tapped = await tap(
-                self._services.inbox, self._kit_user(update), query.data or "", self._services.tz
-            )
-        except Exception:
-            log.exception("telegram: an inbox button failed")
-            await _answer_tap(update, SORRY)
-            return
-        await _answer_tap(update, tapped.toast)
-        if tapped.text is not None:
-            try:  # the answered question, without its buttons: no second tap to make
-                await query.edit_message_text(tapped.text)
-            except TelegramError as exc:
-                log.info("telegram: could not update an answered question's message: %s", exc)
-
-    async def _on_stray_button(self, update: Update, context: Context) -> None:
-        """A tap on a button that is not Kit's (an old or forged one)."""
-        await _answer_tap(update, "That button is not one of Kit's; nothing changed.")
+        await self._deliver(context.bot, message.chat_id, Reply(text, False))
 
     # ---- commands --------------------------------------------------------------------------
     def _command(self, name: str, run: Callable[[str, str], Awaitable[str]]) -> Callback:
         async def handle(update: Update, context: Context) -> None:
-            work = _plain(run(self._kit_user(update), _argument(update)))
+            message = update.effective_message
+            text = argument(message.text if message is not None else None)
+            work = plain(run(self._kit_user(update), text))
             await self._respond(update, context, work, f"/{name}")
 
         return handle
 
     # ---- answering -------------------------------------------------------------------------
     async def _respond(
-        self, update: Update, context: Context, work: Awaitable[_Reply], label: str
+        self, update: Update, context: Context, work: Awaitable[Reply], label: str
     ) -> None:
         """Do the work with a typing indicator, then send the reply (split, with fallbacks)."""
         chat = update.effective_chat
@@ -538,19 +497,10 @@ class TelegramChannel:
         async with asyncio.TaskGroup() as group:
             typing = group.create_task(self._keep_typing(context.bot, chat.id))
             try:
-                reply = await self._guarded(work, label)
+                reply = await guarded(work, label)
             finally:
                 typing.cancel()  # scoped to this turn: the group waits for it to end
         await self._deliver(context.bot, chat.id, reply)
-
-    async def _guarded(self, work: Awaitable[_Reply], label: str) -> _Reply:
-        try:
-            return await work
-        except KitError as exc:
-            return _Reply(_for_chat(exc), formatted=False)
-        except Exception:
-            log.exception("telegram: %s failed", label)
-            return _Reply(SORRY, formatted=False)
 
     async def _keep_typing(self, bot: ExtBot, chat_id: int) -> None:  # type: ignore[type-arg]
         """Telegram shows "typing…" for ~5 s per action; refresh it while the work runs.
@@ -564,7 +514,7 @@ class TelegramChannel:
         except Exception:  # never let the indicator take the turn down with it
             log.warning("telegram: typing indicator failed", exc_info=True)
 
-    async def _deliver(self, bot: ExtBot, chat_id: int, reply: _Reply) -> None:  # type: ignore[type-arg]
+    async def _deliver(self, bot: ExtBot, chat_id: int, reply: Reply) -> None:  # type: ignore[type-arg]
         try:
             for chunk in split_message(reply.text):
                 await self._send_chunk(bot, chat_id, chunk, reply.formatted)
@@ -577,20 +527,23 @@ class TelegramChannel:
         chat_id: int,
         chunk: str,
         formatted: bool,
+        markup: InlineKeyboardMarkup | None = None,
     ) -> None:
-        """Send one chunk: honour flood control (bounded), and if Telegram rejects the
-        formatting, send the same chunk as plain text."""
+        """Send one chunk (with `markup`'s buttons under it): honour flood control (bounded),
+        and if Telegram rejects the formatting, send the same chunk as plain text."""
         rendered = markdown_to_html(chunk) if formatted else None
         waits = 0
         while True:
             try:
                 if rendered is None:
-                    await bot.send_message(chat_id, chunk)
+                    await bot.send_message(chat_id, chunk, reply_markup=markup)
                 else:
-                    await bot.send_message(chat_id, rendered, parse_mode=ParseMode.HTML)
+                    await bot.send_message(
+                        chat_id, rendered, parse_mode=ParseMode.HTML, reply_markup=markup
+                    )
                 return
             except RetryAfter as exc:
-                wait = _seconds(exc.retry_after)
+                wait = seconds(exc.retry_after)
                 waits += 1
                 if waits >= self._send_attempts or wait > self._max_flood_wait:
                     raise
@@ -628,30 +581,6 @@ def _forwarded_from(message: Message) -> str | None:
         name = chat.effective_name or ""
         return f"{origin.author_signature} in {name}" if origin.author_signature else name
     return ""
-
-
-async def _answer_tap(update: Update, text: str) -> None:
-    """Answer a callback query (Telegram stops the button's spinner), never failing the tap."""
-    query = update.callback_query
-    if query is None:
-        return
-    try:
-        await query.answer(text, show_alert=len(text) > 60)
-    except TelegramError as exc:
-        log.info("telegram: could not answer a button tap: %s", exc)
-
-
-async def _plain(work: Awaitable[str]) -> _Reply:
-    """Command output is sent as plain text: it quotes facts and summaries verbatim."""
-    return _Reply(await work, formatted=False)
-
-
-def _argument(update: Update) -> str:
-    """The text after the command (its own spacing and newlines kept)."""
-    message = update.effective_message
-    text = message.text if message is not None and message.text else ""
-    parts = text.split(None, 1)
-    return parts[1] if len(parts) > 1 else ""
 
 
 async def reach_bot(token: str, base_url: str = "", *, within: float = 10.0) -> Reach:

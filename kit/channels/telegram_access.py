@@ -39,10 +39,10 @@ class TelegramAccess:
             return None
         return self._users[user_id] if private else self._groups.get(chat_id)
 
-    def private_chats(self, namespace: str) -> list[int]:
-        """The private chats of the people whose memory `namespace` is (their chat id is their
-        user id): where Kit asks them something on its own (kit/channels/inbox_buttons.py)."""
-        return sorted(user for user, owned in self._users.items() if owned == namespace)
+    def chats_of(self, namespace: str) -> tuple[int, ...]:
+        """The private chats (Telegram user ids) of the people whose memory is `namespace`:
+        where a message for that memory's owner goes (a digest, a question)."""
+        return tuple(user for user, kit_user in self._users.items() if kit_user == namespace)
 
     def turn_away(self, chat_id: int, private: bool, user_id: int | None) -> Turned:
         """What to do with a sender `namespace()` does not answer: "refuse" (once per person,

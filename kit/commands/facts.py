@@ -175,27 +175,14 @@ async def run_passes(args: argparse.Namespace) -> int:
 
 
 async def run_undo(args: argparse.Namespace) -> int:
+    from kit.curator.reports import describe_undo
+
     async with open_kit(args, with_embedder=False) as kit:
         result = await kit.undo_pass(args.pass_id, user=user_of(args, kit))
     if args.json:
         print_json(dataclasses.asdict(result))
         return 0
-    parts = []
-    if result.restored_fact_ids:
-        parts.append("restored " + ", ".join(f"#{i}" for i in result.restored_fact_ids))
-    if result.deactivated_fact_ids:
-        ids = ", ".join(f"#{i}" for i in result.deactivated_fact_ids)
-        parts.append(f"deactivated {ids} (added by the pass)")
-    if result.rem_changes_rolled_back:
-        ids = ", ".join(f"#{i}" for i in result.rem_changes_rolled_back)
-        parts.append(f"REM's later changes to {ids} rolled back with it")
-    if result.already_reverted:
-        ids = ", ".join(f"#{i}" for i in result.already_reverted)
-        parts.append(f"left {ids} as is (an earlier undo already put them back)")
-    if result.questions_withdrawn:
-        ids = ", ".join(str(i) for i in result.questions_withdrawn)
-        parts.append(f"withdrew inbox question {ids}")
-    print(f"Undid pass {result.pass_id}: {'; '.join(parts) or 'it changed no facts'}.")
+    print(describe_undo(result))
     return 0
 
 

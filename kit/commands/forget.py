@@ -5,15 +5,18 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kit.commands.common import open_kit, user_of
+from kit.commands.forget_receipts import receipt_lines
 from kit.daemon.lock import AlreadyRunning, DataDirLock
 from kit.errors import InputError
 from kit.text import plural
 
 if TYPE_CHECKING:
     from kit.memory.forget_plan import ForgetReport, Sample
+    from kit.memory.forget_receipt import Receipt
     from kit.memory.forget_scope import ForgetScope
 
 
@@ -27,7 +30,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "2026-03-02. A person is matched by name, as whole words and with the capitalisation "
         "you give (Will is not 'will'); give it in lowercase to match any capitalisation. "
         "Run with --dry-run first to see what would go. (To stop using one fact but keep "
-        "it in its history, undoably, use `kit facts forget FACT_ID` instead.)",
+        "it in its history, undoably, use `kit facts forget FACT_ID` instead.) Each forget "
+        "prints and keeps a receipt: counts per kind and salted hashes of what was erased, "
+        "never the content; --verify checks that none of it is back, and `kit import` "
+        "refuses messages a receipt erased.",
     )
     cmd.add_argument("--before", metavar="DATE", help="forget days before DATE (YYYY-MM-DD)")
     cmd.add_argument("--after", metavar="DATE", help="forget days after DATE (YYYY-MM-DD)")
@@ -38,6 +44,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="list what would go (the first messages and facts, and the counts); change nothing",
     )
     cmd.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    cmd.add_argument(
+        "--receipt-file",
+        metavar="FILE",
+        type=Path,
+        help="also save the receipt to FILE (it holds no content; it still verifies after a "
+        "restore from an older backup)",
+    )
+    cmd.add_argument(
+        "--receipts", action="store_true", help="list the receipts of past forgets; change nothing"
+    )
+    cmd.add_argument(
+        "--verify",
+        metavar="RECEIPT",
+        help="check that nothing a forget erased is in memory again or still (a receipt id, or "
+        "a file --receipt-file saved); exit 1 if something is",
+    )
+    cmd.add_argument(
+        "--repair",
+        action="store_true",
+        help="with --verify: erase the search-index entries and vectors left of erased rows "
+        "(stop Kit first)",
+    )
     cmd.set_defaults(func=run)
 
 
@@ -53,6 +81,8 @@ def _date(text: str | None, flag: str) -> date | None:
 def scope_of(args: argparse.Namespace) -> ForgetScope:
     from kit.memory.forget_scope import ForgetScope
 
+    if args.repair and not args.verify:
+        raise InputError("--repair goes with --verify RECEIPT")
     if args.person is not None:
         if args.before or args.after:
             raise InputError("forget either a person or a time range, not both at once")
@@ -114,7 +144,15 @@ async def run(args: argparse.Namespace) -> int:
     from kit.config import load_settings
     from kit.memory.forget import Forgetter
 
+    if args.receipts or args.verify:
+        return await _receipts(args)
     scope = scope_of(args)  # bad flags fail before the database is opened
+    if args.receipt_file is not None:
+        from kit.portability.target import check_target
+
+        if args.dry_run:
+            raise InputError("a dry run erases nothing and makes no receipt; drop --receipt-file")
+        check_target(args.receipt_file, force=False)  # before the forget, not after it
     if args.dry_run:  # a read: fine beside a running daemon
         async with open_kit(args, with_embedder=False) as kit:
             plan = await Forgetter(kit.services.db, kit.services.tz).preview(
@@ -168,7 +206,48 @@ async def _forget(args: argparse.Namespace, scope: ForgetScope) -> int:
             f"Forgotten: {_summary(report)}; {report.history_rows_erased} history entries "
             "erased. A record that a forget happened (counts only) was kept."
         )
+        assert report.receipt is not None
+        if args.receipt_file is not None:
+            _save(report.receipt, args.receipt_file)
+        saved = None if args.receipt_file is None else str(args.receipt_file)
+        print("\n".join(receipt_lines(report.receipt, saved)))
     return 0
+
+
+async def _receipts(args: argparse.Namespace) -> int:
+    from kit.commands.forget_receipts import run_receipts, run_verify
+
+    given = [
+        flag
+        for flag, value in (
+            ("--before", args.before),
+            ("--after", args.after),
+            ("--person", args.person),
+            ("--dry-run", args.dry_run),
+            ("--yes", args.yes),
+            ("--receipt-file", args.receipt_file),
+            ("--receipts", args.receipts and args.verify),
+        )
+        if value
+    ]
+    if given:
+        raise InputError(
+            f"{given[0]} does not go with {'--verify' if args.verify else '--receipts'}; "
+            "verifying or listing receipts forgets nothing"
+        )
+    if args.verify:
+        return await run_verify(args)
+    if args.repair:
+        raise InputError("--repair goes with --verify RECEIPT")
+    return await run_receipts(args)
+
+
+def _save(receipt: Receipt, path: Path) -> None:
+    from kit.memory.forget_receipt import to_json
+    from kit.portability.target import private_file
+
+    with private_file(path, force=False) as fd, open(fd, "w", closefd=False) as out:
+        out.write(to_json(receipt))
 
 
 def _print_plan(scope: ForgetScope, plan: ForgetReport) -> None:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kit.commands.common import embed_pending, open_kit, user_of
 from kit.commands.progress import progress
 from kit.text import plural
+
+if TYPE_CHECKING:
+    from kit.memory.forget_receipts import ReceiptMatch
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -18,7 +22,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ' optional "ref"}. The file is checked whole before anything is written. Messages the'
         " conversation already holds (same time, role, speaker and text) are not added again,"
         " so importing a file twice adds nothing. A `kit export --format json` file is restored"
-        " instead, into an empty memory only.",
+        " instead, into an empty memory only. Messages a `kit forget` erased are refused (its"
+        " receipt is named) unless --allow-forgotten.",
     )
     cmd.add_argument("file", type=Path)
     cmd.add_argument(
@@ -27,6 +32,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "present in this conversation",
     )
     cmd.add_argument("--no-embed", action="store_true", help="store now, embed later (daemon)")
+    cmd.add_argument(
+        "--allow-forgotten",
+        action="store_true",
+        help="import messages a `kit forget` erased anyway (refused without it; the forget's "
+        "receipt then no longer verifies)",
+    )
     cmd.set_defaults(func=run)
 
 
@@ -38,12 +49,15 @@ async def run(args: argparse.Namespace) -> int:
         return await restore_export(args, args.file)
     with progress(f"Checking {args.file.name}"):
         total = check_jsonl(args.file)  # every line checked before the database is opened
+    flagged: list[ReceiptMatch] = []
     async with open_kit(args, with_embedder=not args.no_embed, exclusive=True) as kit:
         with progress("Importing", total=total, unit="messages") as bar:
             added = await kit.import_messages(  # read again, a batch at a time: flat memory
                 bar.track(iter_jsonl(args.file)),
                 user=user_of(args, kit),
                 conversation=args.conversation or args.file.name,
+                allow_forgotten=args.allow_forgotten,
+                on_forgotten=flagged.extend,
             )
         present = total - added
         if not present:
@@ -53,10 +67,21 @@ async def run(args: argparse.Namespace) -> int:
                 f"{plural(present, 'message')} from {args.file} already present, {added:,} new"
                 + (" (nothing imported)." if not added else " (imported).")
             )
+        if flagged:
+            print(flag_line(flagged, f"{args.file}"))
         if not args.no_embed and kit.services.vectors.available:
             embedded = await embed_pending(kit)
             print(f"Embedded {plural(embedded, 'item')}; they are searchable now.")
     return 0
+
+
+def flag_line(flagged: list[ReceiptMatch], what: str) -> str:
+    from kit.memory.forget_receipts import flagged as flagged_line
+
+    return (
+        f"Flagged: {flagged_line(flagged, what)}; imported anyway (--allow-forgotten), so "
+        f"`kit forget --verify {flagged[0].receipt_id}` now reports them."
+    )
 
 
 async def restore_export(args: argparse.Namespace, file: Path) -> int:
@@ -68,7 +93,8 @@ async def restore_export(args: argparse.Namespace, file: Path) -> int:
     embed = not getattr(args, "no_embed", False)
     async with open_kit(args, with_embedder=embed, exclusive=True) as kit:
         user = args.user or document["user_id"]
-        result = await restore(kit.services.db, document, user)
+        allow = getattr(args, "allow_forgotten", False)
+        result = await restore(kit.services.db, document, user, allow_forgotten=allow)
         print(
             f"Restored the memory of {user!r} from {file}: {plural(result.facts, 'fact')} "
             f"({plural(result.history, 'history entry', 'history entries')}), "
@@ -77,6 +103,8 @@ async def restore_export(args: argparse.Namespace, file: Path) -> int:
             f"{plural(result.passes, 'pass', 'passes')}, {plural(result.notes, 'note')}"
             + (" (ids renumbered: they were taken here)." if result.renumbered else ".")
         )
+        if result.forgotten:
+            print(flag_line(list(result.forgotten), f"{file}"))
         if embed and kit.services.vectors.available:
             embedded = await embed_pending(kit)
             print(f"Embedded {plural(embedded, 'item')}; they are searchable now.")

@@ -29,6 +29,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "step and checks it again. Stop Kit first. A --user namespace is for exports only.",
     )
     cmd.add_argument("file", type=Path, metavar="FILE", help="a `kit backup` file or a JSON export")
+    cmd.add_argument(
+        "--allow-forgotten",
+        action="store_true",
+        help="restore an export's messages a `kit forget` erased anyway (refused without it)",
+    )
     cmd.set_defaults(func=run)
 
 
@@ -69,7 +74,7 @@ async def run(args: argparse.Namespace) -> int:
             document = read_export(file)  # checked whole before anything is written
             user = args.user or document["user_id"]
             staged, restored = await restore_file.stage_export(
-                document, user, database, SystemClock()
+                document, user, database, SystemClock(), allow_forgotten=args.allow_forgotten
             )
             label = f"the database restored from {file}"
         else:
@@ -139,4 +144,8 @@ def _report(file: Path, installed: restore_file.Installed, restored: RestoreResu
         )
     if restored is not None:
         print("Its messages, facts and notes are embedded again when Kit next runs.")
+        if restored.forgotten:
+            from kit.commands.import_ import flag_line
+
+            print(flag_line(list(restored.forgotten), str(file)))
     print("Start Kit again: kit run (or systemctl --user start kit).")

@@ -135,6 +135,17 @@ class PassLog:
         )
         return [_record(r) for r in rows]
 
+    async def finished_between(
+        self, user_id: str, since: datetime, until: datetime
+    ) -> list[PassRecord]:
+        """Passes that finished in (since, until], oldest first (what the digest reports)."""
+        rows = await self._db.fetchall(
+            f"SELECT {_COLUMNS} FROM passes WHERE user_id = ? AND finished_at > ?"
+            " AND finished_at <= ? ORDER BY id",
+            (user_id, to_iso(since), to_iso(until)),
+        )
+        return [_record(r) for r in rows]
+
     async def undo_of(self, user_id: str, pass_id: int) -> int | None:
         """The undo pass that undid `pass_id`, if any."""
         value = await self._db.scalar(

@@ -50,6 +50,26 @@ class UndoResult:
     questions_withdrawn: tuple[int, ...] = ()
 
 
+def describe_undo(result: UndoResult) -> str:
+    """What an undo did, in one sentence (`kit facts undo`, the digest's Undo button)."""
+    parts = []
+    if result.restored_fact_ids:
+        parts.append("restored " + ", ".join(f"#{i}" for i in result.restored_fact_ids))
+    if result.deactivated_fact_ids:
+        ids = ", ".join(f"#{i}" for i in result.deactivated_fact_ids)
+        parts.append(f"deactivated {ids} (added by the pass)")
+    if result.rem_changes_rolled_back:
+        ids = ", ".join(f"#{i}" for i in result.rem_changes_rolled_back)
+        parts.append(f"REM's later changes to {ids} rolled back with it")
+    if result.already_reverted:
+        ids = ", ".join(f"#{i}" for i in result.already_reverted)
+        parts.append(f"left {ids} as is (an earlier undo already put them back)")
+    if result.questions_withdrawn:
+        ids = ", ".join(str(i) for i in result.questions_withdrawn)
+        parts.append(f"withdrew inbox question {ids}")
+    return f"Undid pass {result.pass_id}: {'; '.join(parts) or 'it changed no facts'}."
+
+
 PassStatus = Literal["applied", "noop", "planned", "rejected", "failed", "skipped"]
 
 

@@ -34,12 +34,15 @@ from kit.daemon.connect import READY_TIMEOUT, connect_to, engine_here
 from kit.daemon.lock import DataDirLock
 from kit.daemon.paths import socket_path
 from kit.daemon.socket_client import DaemonUnavailable, SocketClient
+from kit.digest.model import Digest, DigestSent
 from kit.embed.base import Embedder
 from kit.inbox.service import Answered
 from kit.inbox.store import Question
 from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.forget_findings import Verification
+from kit.memory.forget_receipts import ReceiptInfo
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
 from kit.memory.search import Hit
@@ -343,6 +346,18 @@ class Follower:
 
     async def command(self, text: str, *, conversation: str = "terminal") -> str:
         return await self._call(lambda c: c.command(text, conversation=conversation))
+
+    async def digest(self, day: date | None = None) -> Digest:
+        return await self._call(lambda c: c.digest(day))
+
+    async def send_digest(self, day: date | None = None) -> DigestSent:
+        return await self._call(lambda c: c.send_digest(day))
+
+    async def forget_receipts(self) -> list[ReceiptInfo]:
+        return await self._call(lambda c: c.forget_receipts())
+
+    async def verify_forget(self, receipt: str) -> Verification:
+        return await self._call(lambda c: c.verify_forget(receipt))
 
 
 async def _answers(client: SocketClient) -> bool:

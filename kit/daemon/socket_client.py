@@ -21,6 +21,7 @@ from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, RemProgress, RemReport, UndoResult
 from kit.daemon.codec import ProtocolError, decode, decode_as
 from kit.daemon.socket_server import LINE_LIMIT
+from kit.digest.model import Digest, DigestSent
 from kit.errors import (
     ConfigError,
     InputError,
@@ -35,6 +36,8 @@ from kit.inbox.store import Question
 from kit.llm.base import TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.forget_findings import Verification
+from kit.memory.forget_receipts import ReceiptInfo
 from kit.memory.messages import ChatHistory
 from kit.memory.plan import ContextReport
 from kit.memory.search import Hit
@@ -253,6 +256,21 @@ class SocketClient:
 
     async def command(self, text: str, *, conversation: str = "terminal") -> str:
         return str(decode(str, await self._call("command", text=text, conversation=conversation)))
+
+    async def digest(self, day: date | None = None) -> Digest:
+        raw = await self._call("digest", day=None if day is None else day.isoformat())
+        return decode_as(Digest, raw)
+
+    async def send_digest(self, day: date | None = None) -> DigestSent:
+        raw = await self._call("send_digest", day=None if day is None else day.isoformat())
+        return decode_as(DigestSent, raw)
+
+    async def forget_receipts(self) -> list[ReceiptInfo]:
+        result: list[ReceiptInfo] = decode(list[ReceiptInfo], await self._call("forget_receipts"))
+        return result
+
+    async def verify_forget(self, receipt: str) -> Verification:
+        return decode_as(Verification, await self._call("verify_forget", receipt=receipt))
 
     async def _call(self, op: str, on_event: EventSink | None = None, **args: Any) -> Any:
         rid = next(self._ids)

@@ -31,7 +31,10 @@ each handed out once); notes() -> [NoteInfo]; note(name) -> Note; search(query, 
 "YYYY-MM-DD") -> DayRecord (the summary, else the day's latest messages); remember(fact,
 category="person", subject="") -> Fact (screened like the chat's remember); memory_index() ->
 string; command(text, conversation="terminal") -> string (a chat's slash command, e.g.
-"/facts people", as kit/channels/chat_commands.py answers it). Results are the dataclasses of
+"/facts people", as kit/channels/chat_commands.py answers it); digest(day=null) -> Digest (the
+memory digest of a digest day, the open one without a day; kit/digest/); send_digest(day=null)
+-> DigestSent (sent now on the daemon's live channels); forget_receipts() -> [ReceiptInfo];
+verify_forget(receipt: an id) -> Verification (reads only). Results are the dataclasses of
 kit/client.py, kit/tools.py, kit/memory/, kit/reminders/ and kit/notes/store.py encoded by
 kit/daemon/codec.py. Requests on one connection are answered in order; open more connections
 for concurrency (the client uses one per call).
@@ -66,6 +69,7 @@ from kit.curator.reports import RemProgress
 from kit.daemon.codec import encode
 from kit.daemon.wire import answer_line, parse_request, request_id, shown
 from kit.errors import InputError, KitError, StorageError
+from kit.memory.forget_receipt import looks_like_id
 from kit.untrusted.clean import clean_text
 
 log = logging.getLogger(__name__)
@@ -75,6 +79,7 @@ SEND_TIMEOUT = 2.0  # a client that stops reading does not hold up shutdown, nor
 MAX_UNREAD = 8 * 1024 * 1024  # bytes of earlier answers a client may leave unread
 MAX_LIMIT = 500  # chat_history and passes: more than a screen shows, and bounded
 MAX_COMMAND_CHARS = 2_000  # a slash command and its argument (a /search query, an id)
+MAX_RECEIPT_CHARS = 100
 
 ClientFor = Callable[[str | None], LocalClient]
 Handler = Callable[["_Request"], Awaitable[Any]]
@@ -240,6 +245,14 @@ class ControlServer:
                 r.text("text", MAX_COMMAND_CHARS),
                 conversation=r.arg("conversation", str, "terminal"),
             ),
+            "digest": lambda r: self._client(r).digest(
+                _date_or_none(r.arg("day", str, None), "day")
+            ),
+            "send_digest": lambda r: self._client(r).send_digest(
+                _date_or_none(r.arg("day", str, None), "day")
+            ),
+            "forget_receipts": lambda r: self._client(r).forget_receipts(),
+            "verify_forget": self._verify_forget,
         }
 
     async def run(self) -> None:
@@ -394,6 +407,15 @@ class ControlServer:
             since=_date_or_none(request.arg("since", str, None), "since"),
             until=_date_or_none(request.arg("until", str, None), "until"),
         )
+
+    async def _verify_forget(self, request: _Request) -> Any:
+        receipt = request.text("receipt", MAX_RECEIPT_CHARS).strip().lower()
+        if not looks_like_id(receipt):  # never a path: the daemon reads no file a client names
+            raise InputError(
+                f"{receipt[:40]!r} is not a forget receipt id (like fr-k3m9q2xa7b); over the "
+                "control socket a receipt is named by its id (`kit forget --receipts`)"
+            )
+        return await self._client(request).verify_forget(receipt)
 
     async def _rem(self, request: _Request) -> Any:
         async def progress(event: RemProgress) -> None:

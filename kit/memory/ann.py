@@ -147,17 +147,50 @@ class Ann:
         return None
 
 
-def _checked(data: memoryview, model_id: str, dim: int) -> tuple[memoryview | None, str]:
-    """The graph bytes of a saved file, if its header matches them and this model."""
+def saved_keys(path: Path) -> frozenset[int] | None:
+    """The ids a saved graph holds vectors for, whatever its model (`kit forget --verify`);
+    None when the file cannot be read as a graph."""
+    try:
+        data = memoryview(path.read_bytes())
+    except OSError:
+        return None
+    header = _header(data)
+    if header is None:
+        return None
+    model, dim = header.get("model"), header.get("dim")
+    if not isinstance(model, str) or not isinstance(dim, int):
+        return None
+    payload, _ = _checked(data, model, dim)
+    if payload is None:
+        return None
+    try:
+        index = Index.restore(payload)
+    except (RuntimeError, ValueError, TypeError):
+        return None
+    if index is None:
+        return None
+    return frozenset(int(k) for k in np.asarray(index.keys, dtype=np.int64))
+
+
+def _header(data: memoryview) -> dict[str, object] | None:
     if data[: len(_MAGIC)] != _MAGIC:
-        return None, "not a graph file"
+        return None
     end = bytes(data[: len(_MAGIC) + 4096]).find(b"\n", len(_MAGIC))
     try:
         header = json.loads(bytes(data[len(_MAGIC) : end])) if end > 0 else None
     except ValueError:
         header = None
-    if not isinstance(header, dict):
+    return header if isinstance(header, dict) else None
+
+
+def _checked(data: memoryview, model_id: str, dim: int) -> tuple[memoryview | None, str]:
+    """The graph bytes of a saved file, if its header matches them and this model."""
+    if data[: len(_MAGIC)] != _MAGIC:
+        return None, "not a graph file"
+    header = _header(data)
+    if header is None:
         return None, "unreadable header"
+    end = bytes(data[: len(_MAGIC) + 4096]).find(b"\n", len(_MAGIC))
     payload = data[end + 1 :]
     if header.get("model") != model_id:
         return None, "another model"

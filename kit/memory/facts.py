@@ -599,27 +599,34 @@ class Facts:
     async def history(self, user_id: str, fact_id: int) -> list[HistoryEntry]:
         await self.get(user_id, fact_id)
         rows = await self._db.fetchall(
-            "SELECT id, fact_id, at, actor, operation, pass_id, reason, before_json, after_json,"
-            " source_message_ids, sources_are_batch FROM fact_history"
-            " WHERE user_id = ? AND fact_id = ? ORDER BY id",
+            f"SELECT {HISTORY_COLUMNS} FROM fact_history WHERE user_id = ? AND fact_id = ?"
+            " ORDER BY id",
             (user_id, fact_id),
         )
-        return [
-            HistoryEntry(
-                id=r[0],
-                fact_id=r[1],
-                at=from_iso(r[2]),
-                actor=r[3],
-                operation=r[4],
-                pass_id=r[5],
-                reason=r[6],
-                before=None if r[7] is None else json.loads(r[7]),
-                after=None if r[8] is None else json.loads(r[8]),
-                source_message_ids=tuple(json.loads(r[9])),
-                sources_are_batch=bool(r[10]),
-            )
-            for r in rows
-        ]
+        return [history_entry(r) for r in rows]
+
+
+HISTORY_COLUMNS = (
+    "id, fact_id, at, actor, operation, pass_id, reason, before_json, after_json,"
+    " source_message_ids, sources_are_batch"
+)
+
+
+def history_entry(r: Sequence[Any]) -> HistoryEntry:
+    """A fact_history row (its HISTORY_COLUMNS) as an entry."""
+    return HistoryEntry(
+        id=r[0],
+        fact_id=r[1],
+        at=from_iso(r[2]),
+        actor=r[3],
+        operation=r[4],
+        pass_id=r[5],
+        reason=r[6],
+        before=None if r[7] is None else json.loads(r[7]),
+        after=None if r[8] is None else json.loads(r[8]),
+        source_message_ids=tuple(json.loads(r[9])),
+        sources_are_batch=bool(r[10]),
+    )
 
 
 def fact_dict(fact: Fact) -> dict[str, Any]:

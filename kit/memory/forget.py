@@ -16,7 +16,9 @@ explicit request. In ONE transaction:
     was rejected or failed over a batch holding one, every operation that cited one, anything
     quoting an erased fact or naming the person (pass records, REM reports, the curation
     progress's last errors), and the forgotten ids in them;
-  - a `forget_log` row records when it happened, the scope kind and the counts, never what.
+  - a `forget_log` row records when it happened, the scope kind and the counts, never what;
+  - a receipt (forget_receipt.py) records the same, the ids of the rows erased and salted
+    hashes of what was erased, so `kit forget --verify` can find it if it ever comes back.
 The transaction is an erasing one (kit/memory/db.py): on SQLite deleted pages are zeroed
 (`secure_delete`) and the WAL is checkpointed afterwards, so the text does not survive in the
 file's free space either; on PostgreSQL the touched tables are vacuumed after the commit.
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import asdict, replace
+from dataclasses import replace
 from datetime import datetime, tzinfo
 from typing import Any
 
@@ -38,8 +40,12 @@ from kit.inbox.erase import erase_questions
 from kit.memory.days import day_text_hash
 from kit.memory.db import Database, Transaction
 from kit.memory.facts import FORGOTTEN, FactWriter, Provenance
+from kit.memory.forget_collect import collect
 from kit.memory.forget_plan import ForgetPlan, ForgetReport
+from kit.memory.forget_receipt import Receipt, new_id, new_salt
+from kit.memory.forget_receipts import save as save_receipt
 from kit.memory.forget_scope import ForgetScope, Names
+from kit.memory.forget_traces import Hasher
 from kit.notes.forget import erase_notes
 from kit.reminders.store import delete_for_forget as delete_reminders
 
@@ -69,12 +75,32 @@ class Forgetter:
         async with self._db.transaction(erasing=True) as tx:
             plan = ForgetPlan(user_id, scope, self._tz)
             report = await plan.find(tx)
+            salt = new_salt()
+            traces = await collect(tx, plan, Hasher(salt))  # before it goes
             report = await _Erase(tx, plan, now).run(report)
+            report = replace(
+                report, vectors_erased=traces.vectors, index_entries_erased=traces.index_entries
+            )
             await tx.execute(
                 "INSERT INTO forget_log (user_id, at, scope, counts_json) VALUES (?, ?, ?, ?)",
                 (user_id, to_iso(now), scope.kind, json.dumps(report.counts())),
             )
-        return report
+            receipt = Receipt(
+                id=new_id(),
+                user=Hasher(salt).user(user_id),
+                at=now,
+                scope=scope.kind,
+                after=scope.after,
+                before=scope.before,
+                counts=report.counts(),
+                salt=salt.hex(),
+                messages=tuple(sorted(traces.messages)),
+                texts=tuple(sorted(traces.texts)),
+                ids=traces.ids,
+                lengths=traces.lengths,
+            )
+            await save_receipt(tx, user_id, receipt)
+        return replace(report, receipt=receipt)
 
 
 class _Erase:
@@ -122,9 +148,7 @@ class _Erase:
         scrubbed += await self._scrub_reports(erased_texts)
         await self._scrub_progress(erased_texts)
         await erase_notes(tx, self.user_id, plan.notes, self.now)
-        return ForgetReport(
-            **{**asdict(report), "history_rows_erased": history_rows, "records_scrubbed": scrubbed}
-        )
+        return replace(report, history_rows_erased=history_rows, records_scrubbed=scrubbed)
 
     async def _fact_texts(self, fact_id: int) -> set[str]:
         """Every subject and content the fact ever had (to find them quoted elsewhere)."""

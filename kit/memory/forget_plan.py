@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from datetime import date, tzinfo
 from typing import Any, Protocol
 
 from kit.clock import day_bounds, from_iso, local_date, to_iso
 from kit.memory.facts import FORGOTTEN
+from kit.memory.forget_receipt import Receipt
 from kit.memory.forget_scope import ForgetScope, scrub_text
 from kit.notes.forget import NotesInScope, find_notes
 from kit.reminders.store import forget_candidates
@@ -66,14 +67,18 @@ class ForgetReport:
     reminders_removed: int = 0  # asked for in the range, or naming the person
     notes_removed: int = 0  # notes whose version in use went (kit/notes/forget.py)
     note_versions_erased: int = 0
+    vectors_erased: int = 0  # embeddings of what went (known once it went: not in a preview)
+    index_entries_erased: int = 0  # search-index entries removed or rewritten (likewise)
     dry_run: bool = False
     messages: tuple[Sample, ...] = ()  # the first SAMPLE of them
     facts: tuple[Sample, ...] = ()
     notes: tuple[Sample, ...] = ()
+    receipt: Receipt | None = None  # what the forget erased, without it (forget_receipt.py)
 
     def counts(self) -> dict[str, int]:
         """What the forget log keeps: numbers only."""
-        return {k: v for k, v in asdict(self).items() if type(v) is int}
+        values = ((f.name, getattr(self, f.name)) for f in fields(self))
+        return {k: v for k, v in values if type(v) is int}
 
     @property
     def total(self) -> int:

@@ -238,6 +238,22 @@ class MatrixVectors:
             for path in self._graphs.glob(f"{prefix}*.usearch*"):
                 path.unlink(missing_ok=True)
 
+    def held(self, user_id: str, kind: Kind) -> frozenset[int]:
+        matrix = self._matrices.get((user_id, kind))
+        if matrix is None:
+            return frozenset()
+        return frozenset(int(i) for i in matrix.ids[: matrix.size])
+
+    def saved(self, user_id: str) -> list[tuple[Kind, Path]]:
+        if self._graphs is None or not self._graphs.is_dir():
+            return []
+        found: list[tuple[Kind, Path]] = []
+        for path in sorted(self._graphs.glob(f"{digest(user_id)}-*.usearch*")):
+            kind = path.name.split("-")[1]
+            if kind in (*KINDS, NOTES):
+                found.append((kind, path))
+        return found
+
 
 def _take(matrix: Matrix, ids: list[int], blobs: bytes) -> None:
     """One chunk of float32 BLOBs into the matrix (a worker thread: quantising is numpy)."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from kit.clock import Clock, from_iso, local_date, to_iso
 from kit.llm.base import Role
+from kit.memory.dates import named_days
 from kit.memory.db import NO_INDEX, Database, Transaction
 from kit.memory.hashes import content_hash
 from kit.untrusted.neutralise import neutralise
@@ -146,6 +147,15 @@ class Messages:
         assert found is not None
         return found
 
+    async def drop_if_empty(self, conversation: Conversation) -> None:
+        """Remove a conversation that holds no message (one a refused import had just made)."""
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "DELETE FROM conversations WHERE id = ?"
+                " AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = ?)",
+                (conversation.id, conversation.id),
+            )
+
     async def find_conversation(
         self, user_id: str, channel: str, external_id: str
     ) -> Conversation | None:
@@ -202,10 +212,12 @@ class Messages:
 
     _INSERT = (
         "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day,"
-        " ref, source, content_hash, forwarded_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ref, source, content_hash, forwarded_from, named_days)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     )
 
     def _row(self, conversation: Conversation, item: NewMessage, source: str) -> tuple[Any, ...]:
+        day = local_date(item.at, self._tz)
         return (
             conversation.user_id,
             conversation.id,
@@ -213,11 +225,12 @@ class Messages:
             item.speaker,
             item.text,
             to_iso(item.at),
-            local_date(item.at, self._tz).isoformat(),
+            day.isoformat(),
             item.ref,
             source,
             content_hash(item.speaker, item.text),
             item.forwarded_from,
+            named_days(item.text, day),
         )
 
     async def _touch(
@@ -278,7 +291,8 @@ class Messages:
             await tx.execute(f"DROP TABLE IF EXISTS {table}")
         await tx.execute(
             "CREATE TEMP TABLE import_staging (seq BIGINT PRIMARY KEY, role TEXT, speaker TEXT,"
-            " text TEXT, at TEXT, day TEXT, ref TEXT, content_hash TEXT, forwarded_from TEXT)"
+            " text TEXT, at TEXT, day TEXT, ref TEXT, content_hash TEXT, forwarded_from TEXT,"
+            " named_days TEXT)"
         )
         await tx.execute(
             "CREATE TEMP TABLE import_present (at TEXT, role TEXT, content_hash TEXT, n BIGINT,"
@@ -293,14 +307,15 @@ class Messages:
         for batch in batches:
             await tx.executemany(
                 "INSERT INTO import_staging (seq, role, speaker, text, at, day, ref, content_hash,"
-                " forwarded_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " forwarded_from, named_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(seq := seq + 1, *self._staged(conversation, item)) for item in batch],
             )
             await self._touch(tx, conversation, batch)
         added = await tx.execute_rowcount(
             "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day, ref,"
-            " source, content_hash, forwarded_from)"
-            " SELECT ?, ?, role, speaker, text, at, day, ref, ?, content_hash, forwarded_from FROM"
+            " source, content_hash, forwarded_from, named_days)"
+            " SELECT ?, ?, role, speaker, text, at, day, ref, ?, content_hash, forwarded_from,"
+            " named_days FROM"
             " (SELECT *, ROW_NUMBER() OVER (PARTITION BY at, role, content_hash ORDER BY seq)"
             "  AS copy FROM import_staging) AS s"
             " LEFT JOIN import_present AS p USING (at, role, content_hash)"
@@ -312,10 +327,10 @@ class Messages:
         return added
 
     def _staged(self, conversation: Conversation, item: NewMessage) -> tuple[Any, ...]:
-        _, _, role, speaker, text, at, day, ref, _, digest, origin = self._row(
+        _, _, role, speaker, text, at, day, ref, _, digest, origin, named = self._row(
             conversation, item, ""
         )
-        return (role, speaker, text, at, day, ref, digest, origin)
+        return (role, speaker, text, at, day, ref, digest, origin, named)
 
     async def window(self, conversation_id: int) -> list[Message]:
         """The unsummarised window: every message from the conversation's window start on."""
@@ -443,3 +458,20 @@ class Messages:
         return int(
             await self._db.scalar("SELECT COUNT(*) FROM messages WHERE user_id = ?", (user_id,))
         )
+
+
+async def fill_named_days(tx: Transaction) -> None:
+    """Derive every message's `named_days` (the days its text names, as words: dates.py)
+    from its text and day, in batches (a migration's step: m024 / pg024)."""
+    last = 0
+    while True:
+        rows = await tx.fetchall(
+            "SELECT id, text, day FROM messages WHERE id > ? ORDER BY id LIMIT 2000", (last,)
+        )
+        if not rows:
+            return
+        await tx.executemany(
+            "UPDATE messages SET named_days = ? WHERE id = ?",
+            [(named_days(str(r[1]), date.fromisoformat(str(r[2]))), int(r[0])) for r in rows],
+        )
+        last = int(rows[-1][0])

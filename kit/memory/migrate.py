@@ -39,7 +39,10 @@ async def migrate(
             ):
                 continue
             for statement in migration.statements:
-                await tx.execute(statement)
+                if isinstance(statement, str):
+                    await tx.execute(statement)
+                else:
+                    await statement(tx)
             await tx.execute(
                 "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
                 (migration.name, to_iso(clock.now())),

@@ -6,22 +6,30 @@ Append new migrations at the end; never edit one that has shipped.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from kit.config import CATEGORIES
+from kit.memory.db import Transaction
+from kit.memory.messages import fill_named_days
 from kit.memory.sqlite_schema import (
     fts_index,
     message_day_words,
+    named_days_units,
     notes_tables,
     retrieval_units,
     version_triggers,
 )
 
+# A step of a migration that SQL cannot say: derived state computed in Python from the rows
+# (the days a message's text names), run in the migration's transaction like its statements.
+Step = Callable[[Transaction], Awaitable[None]]
+
 
 @dataclass(frozen=True)
 class Migration:
     name: str
-    statements: tuple[str, ...]
+    statements: tuple[str | Step, ...]
 
 
 _CATEGORY_CHECK = ", ".join(f"'{c}'" for c in CATEGORIES)
@@ -44,6 +52,61 @@ WORKER_TABLES = (
     # A pending reminder fire is taken by one worker for sending (kit/reminders/store.py).
     "ALTER TABLE reminder_deliveries ADD COLUMN sending_by TEXT",
     "ALTER TABLE reminder_deliveries ADD COLUMN sending_until TEXT",
+)
+
+# What the owner reviews (issue 22). `callbacks`: a button Kit sent (a Telegram inline
+# button) stands for one action on one memory behind a short token (kit/channels/callbacks.py):
+# it works once, only for that memory's owner, until it expires. Ids only, never text: nothing
+# `kit forget` erases can stay behind in it. `digest_sends`: each daily
+# memory digest sent (kit/digest/sends.py); the partial unique index is "at most one scheduled
+# digest per memory and day", across restarts and workers. `followup_offers`: how many times a
+# day Kit was allowed to offer a reminder for a plan the owner mentioned (kit/followups/).
+OWNER_REVIEW_TABLES = (
+    """CREATE TABLE callbacks (
+        token TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        action TEXT NOT NULL,
+        payload_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT)""",
+    "CREATE INDEX callbacks_expires ON callbacks(expires_at)",
+    """CREATE TABLE digest_sends (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        scheduled INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('sending', 'sent', 'empty', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 1,
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        messages INTEGER NOT NULL DEFAULT 0,
+        chats INTEGER NOT NULL DEFAULT 0,
+        detail TEXT NOT NULL DEFAULT '')""",
+    "CREATE UNIQUE INDEX digest_sends_daily ON digest_sends(user_id, day) WHERE scheduled = 1",
+    # The digest reads a day's changes outside passes (REM's expiries, `remember`) by time.
+    "CREATE INDEX fact_history_user_at ON fact_history(user_id, at)",
+    """CREATE TABLE followup_offers (
+        user_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        offers INTEGER NOT NULL,
+        PRIMARY KEY (user_id, day))""",
+)
+
+
+# Forget receipts (kit/memory/forget_receipts.py): per user, the sealed document of each
+# `kit forget` (salted hashes of what it erased, never the text) and its header for listing.
+FORGET_RECEIPTS = (
+    """CREATE TABLE forget_receipts (
+        user_id TEXT NOT NULL,
+        receipt_id TEXT NOT NULL,
+        at TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        counts_json TEXT NOT NULL DEFAULT '{}',
+        erased TEXT NOT NULL,
+        document TEXT NOT NULL,
+        PRIMARY KEY (user_id, receipt_id))""",
+    "CREATE INDEX forget_receipts_id ON forget_receipts(receipt_id)",
 )
 
 
@@ -401,6 +464,18 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration("m020_worker_leases", WORKER_TABLES),
     Migration(
+        "m024_message_named_days",
+        (
+            # The days a message's text names ("last Friday" said on 8 May: 5 May), as words,
+            # beside its own day in its lexical unit (sqlite_schema.named_days_units). Derived
+            # from text and day alone (kit/memory/dates.py `named_days`): NULL until derived,
+            # and a later migration that reads dates better derives it again the same way.
+            "ALTER TABLE messages ADD COLUMN named_days TEXT",
+            fill_named_days,
+            *named_days_units(),
+        ),
+    ),
+    Migration(
         "m025_fact_times",
         (
             # Since when a fact holds and, once closed, until when (kit/memory/fact_times.py).
@@ -421,4 +496,6 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
     Migration("m026_inbox", INBOX_TABLES),
+    Migration("m027_forget_receipts", FORGET_RECEIPTS),
+    Migration("m028_owner_review", OWNER_REVIEW_TABLES),
 )

@@ -32,7 +32,7 @@ from time import perf_counter
 from typing import Literal, Protocol
 
 from kit.embed.base import Vectors
-from kit.memory.dates import mentions_time
+from kit.memory.dates import DateOrder, mentions_time
 from kit.memory.days import Day, Days
 from kit.memory.fact_times import FactTimes
 from kit.memory.facts import Fact, Facts
@@ -123,7 +123,7 @@ class RankingParams:
     date_weight: float = 0.25
     date_slack_days: int = 7
     # Which date expressions of the query are also matched as words (query.py).
-    dates_as_words: DatesAsWords = "absolute"
+    dates_as_words: DatesAsWords = "resolved"
     # A "when" question: turns that place something in time count this share more.
     time_weight: float = 0.2
 
@@ -194,9 +194,11 @@ class MemorySearch:
         *,
         live_facts: LiveFacts,
         links: Links,
+        date_order: DateOrder = "dmy",
         fact_times: FactTimes | None = None,
     ) -> None:
         self._notes = notes
+        self._date_order = date_order  # how the owner writes 03/05 (kit/memory/dates.py)
         self._fact_times = fact_times  # facts as of a past moment (`facts_as_of`)
         # Which facts may take a rank, and messages' neighbours and speakers: kept in memory
         # (kit/memory/liveness.py, kit/memory/links.py), not asked of the database per turn.
@@ -243,7 +245,7 @@ class MemorySearch:
         links = Soon(self._links.current(user_id)) if "message" in kinds else None
         # What the query says besides its words; the speakers it may name are read while
         # the lexical searches run (only the ranking after them needs them).
-        plan = understand(query, now.astimezone(self._tz).date(), ())
+        plan = understand(query, now.astimezone(self._tz).date(), (), self._date_order)
         things = kinds_named(query) if self.params.instance_weight else ()
         many = bool(self.params.list_spread) and asks_for_many(query)
         named = Soon(self._named(plan, links)) if links is not None else None
@@ -425,17 +427,18 @@ class MemorySearch:
         and whether it places something in time when the question asks when."""
         p = self.params
         factor = 1.0
+        said = None  # a message's own words may name a day in the query's spans
         if isinstance(item, Message):
             if plan.speakers and item.speaker not in plan.speakers:
                 factor *= p.other_speaker_weight
             if plan.wants_time and p.time_weight and mentions_time(item.text):
                 factor *= 1 + p.time_weight
-            day = item.day
+            day, said = item.day, item.text
         elif isinstance(item, Day):
             day = item.day
         else:
             return factor
-        if p.date_weight and any(s.holds(day, p.date_slack_days) for s in plan.spans):
+        if p.date_weight and plan.dated(day, said, p.date_slack_days):
             factor *= 1 + p.date_weight
         return factor
 

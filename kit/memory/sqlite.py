@@ -152,6 +152,12 @@ class SqliteDatabase:
                 await self._writer.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
                 raise storage_error(exc, self.path) from exc
+            except BaseException:
+                # Cancelled while BEGIN waited its turn: it still runs on the connection's
+                # thread, and nobody would end it. Roll it back (queued after it) before the
+                # lock goes to the next transaction, whose BEGIN would fail otherwise.
+                await self._writer.rollback()
+                raise
             tx = SqliteTransaction(self._writer)
             try:
                 if erasing:
@@ -170,6 +176,11 @@ class SqliteDatabase:
             except sqlite3.Error as exc:
                 await self._writer.rollback()
                 raise storage_error(exc, self.path) from exc
+            except BaseException:
+                # Cancelled while COMMIT waited: it still runs; should it fail there, this
+                # rollback (a no-op after a commit) ends the transaction it would leave open.
+                await self._writer.rollback()
+                raise
         if erasing:
             await self.checkpoint()
 

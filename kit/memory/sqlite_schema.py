@@ -96,8 +96,29 @@ def retrieval_units() -> tuple[str, ...]:
     the invariant "a row's indexed context is the text of the message now before it" through
     inserts anywhere (restore keeps ids), deletes (forget: a forgotten text must not live on
     in its neighbour's row) and edits. Plus an index for the distinct speakers of a user."""
-    words = day_words("{0}.day")
-    indexed = "{0}.text || ' (' || " + words + " || ')'"
+    indexed = "{0}.text || ' (' || " + day_words("{0}.day") + " || ')'"
+    return (
+        *_message_units(indexed, "speaker, text, day"),
+        "CREATE INDEX messages_user_speaker ON messages(user_id, speaker)",
+    )
+
+
+def named_days_units() -> tuple[str, ...]:
+    """m024: a message's unit holds, after its own day in words, the days its text names
+    (`messages.named_days`, derived in Python: kit/memory/dates.py `named_days`), so "last
+    Friday" said on Monday 8 May is found by a question about 5 May. Same view, triggers and
+    context as m010, one more watched column; the index is rebuilt from the rows."""
+    indexed = (
+        "{0}.text || ' (' || " + day_words("{0}.day") + " || ')'"
+        " || COALESCE(' (' || NULLIF({0}.named_days, '') || ')', '')"
+    )
+    return _message_units(indexed, "speaker, text, day, named_days")
+
+
+def _message_units(indexed: str, watched: str) -> tuple[str, ...]:
+    """The messages' FTS5 index (speaker, `indexed` text, context: the text of the message
+    before it) over the view `messages_indexed`, and the triggers that keep it, replacing
+    the previous ones; `watched`: the columns whose change rewrites a row's unit."""
     fts = "messages_fts"
     before = (
         "SELECT p.text FROM messages p WHERE p.conversation_id = {0}.conversation_id"
@@ -149,14 +170,13 @@ def retrieval_units() -> tuple[str, ...]:
         + unindex_next("old", "old.text")
         + reindex(after.format("old"))
         + " END",
-        f"CREATE TRIGGER {fts}_au AFTER UPDATE OF speaker, text, day ON messages BEGIN "
+        f"CREATE TRIGGER {fts}_au AFTER UPDATE OF {watched} ON messages BEGIN "
         + unindex_old
         + unindex_next("old", "old.text")
         + reindex("SELECT new.id")
         + reindex(after.format("new"))
         + " END",
         f"INSERT INTO {fts}({fts}) VALUES ('rebuild')",
-        "CREATE INDEX messages_user_speaker ON messages(user_id, speaker)",
     )
 
 

@@ -22,6 +22,7 @@ from kit.memory.sqlite import SqliteDatabase
 
 if TYPE_CHECKING:
     from kit.embed.base import Embedder
+    from kit.memory.forget_index import IndexAudit
     from kit.memory.lexical import LexicalSearch
     from kit.memory.vectors import VectorStore
 
@@ -62,6 +63,20 @@ def lexical_search(db: Database) -> LexicalSearch:
     from kit.memory.lexical import LexicalIndex
 
     return LexicalIndex(db)
+
+
+def index_audit(db: Database) -> IndexAudit:
+    """Whether full-text entries hold words their rows no longer have (`kit forget --verify`):
+    FTS5's own words read back, or tsvectors compared with the rows."""
+    if db.engine == "postgres":
+        from kit.memory.postgres.forget_index import PostgresIndexAudit
+
+        return PostgresIndexAudit(db)
+    from kit.memory.forget_index import SqliteIndexAudit
+    from kit.memory.sqlite import SqliteDatabase
+
+    assert isinstance(db, SqliteDatabase)
+    return SqliteIndexAudit(db.path)
 
 
 def vector_store(

@@ -16,6 +16,7 @@ import logging
 from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from kit.embed.base import Embedder, Vectors
@@ -115,6 +116,14 @@ class VectorStore(Protocol):
     def forget_cache(self, user_id: str | None = None, *, saved: bool = True) -> None:
         """Drop what this process keeps of a user's vectors (all users': None), and with
         `saved` what it keeps on disk for them too (after rows were removed)."""
+        ...
+
+    def held(self, user_id: str, kind: Kind) -> frozenset[int]:
+        """Ids whose vectors this process holds in memory for the user's layer."""
+        ...
+
+    def saved(self, user_id: str) -> list[tuple[Kind, Path]]:
+        """Files of derived vectors kept on disk for the user (saved graphs), by layer."""
         ...
 
 

@@ -1,6 +1,7 @@
 """The owner's data, out: every fact with its whole history, every day summary, the message
 archive, curation passes (and batches parked after failing), REM reports, token usage, the
-forget log and reminders, as a versioned JSON document (which `kit import` restores) or as
+forget log with the forget receipts (counts and hashes, no content) and reminders, as a
+versioned JSON document (which `kit import` restores) or as
 Markdown for a person to read.
 
 Derived state (embeddings, FTS indexes) is left out: it is rebuilt from the rows. So is the
@@ -16,6 +17,7 @@ from typing import Any
 
 from kit.clock import from_iso, to_iso
 from kit.memory.db import Database
+from kit.memory.forget_portability import exported as exported_receipts
 from kit.notes.portability import export_notes, notes_markdown
 from kit.portability.export_check import EXPORT_FORMAT, EXPORT_VERSION
 from kit.reminders.store import export_rows as reminder_rows
@@ -199,6 +201,7 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
     ]
     reminders = await reminder_rows(db, user_id)
     notes = await export_notes(db, user_id)
+    receipts = await exported_receipts(db, user_id)
     return {
         # The first key on purpose: `kit import` recognises an export by its opening bytes.
         "format": EXPORT_FORMAT,
@@ -216,6 +219,7 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
             "rem_reports": len(rem_reports),
             "usage": len(usage),
             "forget_log": len(forgets),
+            "forget_receipts": len(receipts),
             "reminders": len(reminders),
             "notes": len(notes["notes"]),
             "note_history": len(notes["note_history"]),
@@ -230,6 +234,7 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
         "rem_reports": rem_reports,
         "usage": usage,
         "forget_log": forgets,
+        "forget_receipts": receipts,
         "reminders": reminders,
         **notes,
     }
@@ -359,6 +364,11 @@ def to_markdown(document: dict[str, Any], tz: tzinfo) -> Iterator[str]:
             counts = {k: v for k, v in entry["counts"].items() if v}
             counts_text = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
             yield f"- {_when(entry['at'], tz)}, by {entry['scope']}: {counts_text}\n"
+        for receipt in document.get("forget_receipts", []):
+            yield (
+                f"- receipt {receipt['id']} ({_when(receipt['at'], tz)}): hash of what was "
+                f"erased {receipt['erased'][:16]}\n"
+            )
         yield "\n"
     if document["reminders"]:
         yield "## Reminders and scheduled tasks\n\n"

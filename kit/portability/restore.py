@@ -14,12 +14,17 @@ import bisect
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from kit.errors import InputError
+from kit.memory.dates import named_days
 from kit.memory.days import day_text_hash
 from kit.memory.db import Database, Transaction
+from kit.memory.forget_portability import check_restore, restore_receipts
+from kit.memory.forget_receipt import Receipt
+from kit.memory.forget_receipts import ReceiptMatch
 from kit.memory.hashes import content_hash
 from kit.notes.portability import restore_notes
 from kit.portability.export_check import EXPORT_FORMAT, validate
@@ -72,6 +77,7 @@ class RestoreResult:
     passes: int
     renumbered: bool  # ids were taken in this database, so the restore renumbered them
     notes: int = 0
+    forgotten: tuple[ReceiptMatch, ...] = ()  # receipts whose erased messages it brought back
 
 
 async def _ids_free(tx: Transaction, table: str, ids: Sequence[int]) -> bool:
@@ -105,8 +111,18 @@ class _Ids:
         return None if old is None else self.map.get(old)
 
 
-async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> RestoreResult:
-    """Restore a validated export into `user_id`, which must hold nothing yet. One transaction."""
+async def restore(
+    db: Database,
+    document: Mapping[str, Any],
+    user_id: str,
+    *,
+    allow_forgotten: bool = False,
+    carried: Sequence[Receipt] = (),
+) -> RestoreResult:
+    """Restore a validated export into `user_id`, which must hold nothing yet. One transaction.
+    Messages a `kit forget` erased (kit/memory/forget_portability.py) are refused unless
+    `allow_forgotten`; the result names the receipts they matched. `carried`: receipts of the
+    memory this one replaces, checked too and kept."""
     async with db.transaction() as tx:
         for table in ("messages", "facts", "days", "conversations", "notes"):
             row = await tx.fetchone(f"SELECT COUNT(*) FROM {table} WHERE user_id = ?", (user_id,))
@@ -116,6 +132,9 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                     "merges into existing memory. Restore into a fresh data directory "
                     "(--data-dir) or another namespace (--user)"
                 )
+        forgotten = await check_restore(
+            tx, document, user_id, allow_forgotten=allow_forgotten, carried=carried
+        )
         conv = _Ids(
             await _ids_free(tx, "conversations", [c["id"] for c in document["conversations"]])
         )
@@ -143,8 +162,8 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
             msg.map[m["id"]] = await tx.insert(
                 *msg.row(
                     "INSERT INTO messages (id, user_id, conversation_id, role, speaker, text, at,"
-                    " day, ref, source, content_hash, forwarded_from)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " day, ref, source, content_hash, forwarded_from, named_days)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         msg.wanted(m["id"]),
                         user_id,
@@ -158,6 +177,7 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                         m["source"],
                         content_hash(m["speaker"], m["text"]),
                         m.get("forwarded_from"),  # absent in exports made before it existed
+                        named_days(m["text"], date.fromisoformat(m["day"])),  # derived
                     ),
                 )
             )
@@ -326,6 +346,7 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
                 "INSERT INTO forget_log (user_id, at, scope, counts_json) VALUES (?, ?, ?, ?)",
                 (user_id, e["at"], e["scope"], json.dumps(e["counts"])),
             )
+        await restore_receipts(tx, document, user_id, carried)
         await restore_reminders(tx, user_id, document["reminders"])
         notes = await restore_notes(tx, document, user_id)
     return RestoreResult(
@@ -338,6 +359,7 @@ async def restore(db: Database, document: Mapping[str, Any], user_id: str) -> Re
         passes=len(document["passes"]),
         renumbered=not all(ids.keep for ids in (conv, msg, fact, pas, hist)),
         notes=notes,
+        forgotten=tuple(forgotten),
     )
 
 

@@ -20,8 +20,10 @@ Blocking throughout: run it with `asyncio.to_thread` (the export path is async).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
+import json
 import os
 import sqlite3
 import stat
@@ -36,6 +38,7 @@ from kit.clock import Clock
 from kit.errors import InputError, NotFound, StorageError
 from kit.files import os_error
 from kit.memory.dbfile import database_file_problem
+from kit.memory.forget_receipt import Receipt, from_document
 from kit.memory.migrate import migrate
 from kit.memory.migrations import MIGRATIONS
 from kit.memory.sqlite import SqliteDatabase
@@ -109,16 +112,25 @@ def new_staging(database: Path) -> Path:
 
 
 async def stage_export(
-    document: Mapping[str, Any], user_id: str, database: Path, clock: Clock
+    document: Mapping[str, Any],
+    user_id: str,
+    database: Path,
+    clock: Clock,
+    *,
+    allow_forgotten: bool = False,
 ) -> tuple[Path, RestoreResult]:
     """A fresh database beside `database` holding a validated `kit export` document (restored
-    as `kit import` restores one), made a single file (no -wal beside it)."""
+    as `kit import` restores one), made a single file (no -wal beside it). The forget receipts
+    of the memory it replaces go with it: what they erased is refused (or flagged)."""
+    carried = await asyncio.to_thread(kept_receipts, database, {user_id, document["user_id"]})
     staged = new_staging(database)
     staged.unlink()  # SqliteDatabase makes it, header first (kit/memory/dbfile.py)
     try:
         async with SqliteDatabase.open(staged) as db:
             await migrate(db, clock)
-            result = await restore(db, document, user_id)
+            result = await restore(
+                db, document, user_id, allow_forgotten=allow_forgotten, carried=carried
+            )
         conn = sqlite3.connect(staged)
         try:
             conn.execute("PRAGMA journal_mode=DELETE").fetchall()
@@ -128,6 +140,33 @@ async def stage_export(
         discard(staged)
         raise
     return staged, result
+
+
+def kept_receipts(database: Path, user_ids: set[str]) -> list[Receipt]:
+    """The forget receipts of `user_ids` in the memory a restore replaces; none when it has
+    none or cannot be read (a restore is often of a damaged file)."""
+    if not database.is_file():
+        return []
+    # Read as it is, creating nothing beside it: with no -wal, as an immutable file (a
+    # read-only connection would leave a -wal and -shm behind, to be moved aside with it).
+    wal = database.with_name(database.name + "-wal").exists()
+    try:
+        mode = "mode=ro" if wal else "immutable=1"
+        conn = sqlite3.connect(f"{database.resolve().as_uri()}?{mode}", uri=True)
+        try:
+            rows = conn.execute(
+                "SELECT user_id, receipt_id, document FROM forget_receipts"
+            ).fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return []
+    found: list[Receipt] = []
+    for user, rid, document in rows:
+        if user in user_ids:
+            with contextlib.suppress(InputError, ValueError):
+                found.append(from_document(json.loads(document), f"forget receipt {rid}"))
+    return found
 
 
 def discard(staged: Path) -> None:

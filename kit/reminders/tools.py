@@ -12,7 +12,13 @@ from kit.memory.messages import Messages
 from kit.reminders.rules import MAX_IN_MINUTES, MAX_TEXT_CHARS, REPEATS, WEEKDAYS
 
 if TYPE_CHECKING:  # the service reaches the agent, which imports these tools
+    from kit.followups.service import Followups
     from kit.reminders.service import Reminders
+
+UNASKED = (
+    "the owner mentioned a plan but did not ask for a reminder; offer one in your reply and "
+    "schedule it only if they say yes"
+)
 
 REMINDER_TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
@@ -65,9 +71,12 @@ REMINDER_TOOLS = frozenset(spec.name for spec in REMINDER_TOOL_SPECS)
 
 
 class ReminderTools:
-    def __init__(self, reminders: Reminders, messages: Messages) -> None:
+    def __init__(
+        self, reminders: Reminders, messages: Messages, followups: Followups | None = None
+    ) -> None:
         self._reminders = reminders
         self._messages = messages
+        self._followups = followups
 
     async def run(
         self, name: str, args: Mapping[str, Any], *, user_id: str, message_id: int
@@ -90,6 +99,8 @@ class ReminderTools:
         (message,) = await self._messages.get_many(user_id, [message_id])
         if message.source != "chat":
             raise KitError("a scheduled task cannot schedule reminders; only the owner can")
+        if self._followups is not None and self._followups.unasked(message.text):
+            raise KitError(UNASKED)  # a follow-up is offered, never created unasked
         conversation = await self._messages.get_conversation(message.conversation_id)
         done = await self._reminders.schedule(
             user_id,

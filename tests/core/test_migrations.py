@@ -59,6 +59,9 @@ EXPECTED_COLUMNS = {
         "id", "note_id", "user_id", "name", "start_line", "end_line", "heading", "text",
         "content_hash",
     },
+    "forget_receipts": {
+        "user_id", "receipt_id", "at", "scope", "counts_json", "erased", "document",
+    },
 }  # fmt: skip
 
 EXPECTED_INDEXES = {
@@ -73,6 +76,7 @@ EXPECTED_INDEXES = {
     "llm_usage_at": ("llm_usage", ["at"]),
     "note_history_user": ("note_history", ["user_id", "name", "id"]),
     "note_chunks_note": ("note_chunks", ["note_id", "start_line"]),
+    "forget_receipts_id": ("forget_receipts", ["receipt_id"]),
 }
 
 FTS = {"messages_fts": ("speaker", "text", "context"), "facts_fts": ("subject", "content"),

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
 
 from kit.api import Kit
+from kit.channels.outbox import Outgoing
 from kit.client import LocalClient
 from kit.clock import FakeClock
 from kit.curator.ops import Insert
@@ -227,6 +228,34 @@ async def test_requests_may_name_another_user_namespace(server: ControlServer, k
     ]
 
 
+async def test_the_digest_round_trips_and_is_sent_on_the_daemons_live_channel(
+    client: SocketClient, kit: Kit
+) -> None:
+    pushed: list[str] = []
+
+    async def telegram(user_id: str, messages: Sequence[Outgoing]) -> int:
+        pushed.extend(m.text for m in messages)
+        return 1
+
+    assert (await client.send_digest()).status == "empty"  # nothing changed yet
+    await kit.services.curator.apply_ops(
+        "owner", "people", [Insert("Eve, a cousin", 0.9, "Eve")], kind="curate",
+        source_message_ids=[],
+    )  # fmt: skip
+    digest = await client.digest()
+    assert digest == await kit.services.digest.read("owner")
+    assert [x.text for x in digest.passes[0].lines] == ["[Eve] Eve, a cousin"]
+    assert (await client.digest(date(2026, 2, 1))).passes == ()
+    with pytest.raises(KitError, match="no channel to send the digest on"):
+        await client.send_digest()
+    kit.services.outbox.register("telegram", telegram)
+    sent = await client.send_digest()
+    assert (sent.status, sent.messages, sent.chats) == ("sent", 1, 1)
+    assert pushed[0].startswith("Memory digest for Monday 2 March 2026")
+    raw = await raw_exchange(client.path, b'{"id": 1, "op": "digest", "day": "March"}\n')
+    assert raw[0]["kind"] == "InputError" and "day must be YYYY-MM-DD" in str(raw[0]["error"])
+
+
 async def test_malformed_lines_and_unknown_ops_get_an_error_line(server: ControlServer) -> None:
     bad_json, not_object, unknown, missing_arg = await raw_exchange(
         server.path,
@@ -245,7 +274,8 @@ async def test_malformed_lines_and_unknown_ops_get_an_error_line(server: Control
         "fact_history, add_fact, edit_fact, inbox, answer_question, pin_fact, unpin_fact, "
         "deactivate_fact, undo_pass, "
         "rem, last_rem, status, context, chat_history, passes, reminders, cancel_reminder, "
-        "reminder_notices, notes, note, search, day_record, remember, memory_index, command",
+        "reminder_notices, notes, note, search, day_record, remember, memory_index, command, "
+        "digest, send_digest, forget_receipts, verify_forget",
     }
     assert missing_arg["kind"] == "InputError" and "fact_id" in str(missing_arg["error"])
 

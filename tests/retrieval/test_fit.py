@@ -101,6 +101,67 @@ async def test_items_dated_inside_a_span_the_query_names_count_more(kit: Kit) ->
     )
 
 
+async def test_a_day_written_as_29_dec_2022_is_that_day_not_the_whole_year(kit: Kit) -> None:
+    """Issue 23: "29 Dec 2022" and "2022-12-29" were read as all of 2022, so every message
+    of that year took the date factor."""
+    text = "we cooked a big dinner"
+    await load(
+        kit,
+        ("Ana", text, datetime(2022, 6, 1, tzinfo=UTC)),
+        ("Ana", text + " again", datetime(2022, 12, 29, tzinfo=UTC)),
+    )
+    for question in ("What did Ana cook on 29 Dec 2022?", "What did Ana cook on 2022-12-29?"):
+        tune(kit, date_weight=0.0, dates_as_words="none")
+        before = await scores(kit, question)
+        tune(kit, date_weight=0.25, date_slack_days=7, dates_as_words="none")
+        after = await scores(kit, question)
+        ratio = {t: after[t] / before[t] for t in before}
+        assert ratio == pytest.approx(
+            {"Ana: we cooked a big dinner": 1.0, "Ana: we cooked a big dinner again": 1.25}
+        ), question
+
+
+async def test_a_message_that_names_a_day_in_the_span_counts_as_dated_inside_it(
+    kit: Kit,
+) -> None:
+    """Told weeks later ("last month", said on 20 July), June's kayaking is still June's."""
+    await load(
+        kit,
+        ("Ana", "we went kayaking last month", datetime(2023, 7, 20, tzinfo=UTC)),
+        ("Ana", "we went kayaking with Ben", datetime(2023, 7, 20, tzinfo=UTC)),
+        ("Ana", "we went kayaking last week", datetime(2023, 7, 20, tzinfo=UTC)),
+    )
+    tune(kit, date_weight=0.0, dates_as_words="none")
+    before = await scores(kit, "kayaking in June")
+    tune(kit, date_weight=0.25, date_slack_days=7, dates_as_words="none")
+    after = await scores(kit, "kayaking in June")
+    ratio = {text: after[text] / before[text] for text in before}
+    assert ratio == pytest.approx(
+        {
+            "Ana: we went kayaking last month": 1.25,
+            "Ana: we went kayaking with Ben": 1.0,
+            "Ana: we went kayaking last week": 1.0,  # 10-16 July: not June
+        }
+    )
+
+
+async def test_a_questions_relative_day_is_matched_as_that_days_words(kit: Kit) -> None:
+    """ "yesterday" in a question is the day before now, found by the messages written
+    then; another message's own "yesterday" meant another day."""
+    await load(
+        kit,
+        ("Ana", "pottery was fun", NOW - timedelta(days=1)),
+        ("Ana", "pottery yesterday was fun", NOW - timedelta(days=40)),
+        ("Ana", "pottery is fun", NOW - timedelta(days=20)),
+    )
+    tune(kit, dates_as_words="resolved", threshold=1.1, previous_weight=0.0, next_weight=0.0)
+    resolved = await scores(kit, "pottery yesterday")
+    assert max(resolved, key=resolved.__getitem__) == "Ana: pottery was fun"
+    tune(kit, dates_as_words="all", threshold=1.1, previous_weight=0.0, next_weight=0.0)
+    as_words = await scores(kit, "pottery yesterday")
+    assert max(as_words, key=as_words.__getitem__) == "Ana: pottery yesterday was fun"
+
+
 async def test_relative_dates_are_not_matched_as_words(kit: Kit) -> None:
     """ "last week" in a message meant the week before *that* message."""
     await load(

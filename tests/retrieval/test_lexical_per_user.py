@@ -111,7 +111,7 @@ async def test_the_migration_gives_rows_written_before_it_their_user(
     try:
         settings = Settings(data_dir=tmp_path / "data", storage=StorageSettings(url=url))
         async with open_database(settings) as db:
-            before = tuple(m for m in PG_MIGRATIONS if m.name != "pg021_fts_per_user")
+            before = tuple(m for m in PG_MIGRATIONS if m.name < "pg021")  # later ones need it
             await migrate(db, clock, before)
             at = to_iso(clock.now())
             async with db.transaction() as tx:
@@ -122,7 +122,7 @@ async def test_the_migration_gives_rows_written_before_it_their_user(
                         " VALUES (?, 'preferences', '', ?, 0.8, ?, ?, 'h')",
                         [(user, t, at, at) for t in ("kayak, kayak", "a kayak on the lake")],
                     )
-            assert await migrate(db, clock) == ["pg021_fts_per_user"]
+            assert (await migrate(db, clock))[0] == "pg021_fts_per_user"
             rows = await db.fetchall(
                 "SELECT f.user_id, t.user_id FROM facts f JOIN facts_fts t USING (id)"
             )

@@ -128,7 +128,7 @@ async def test_with_both_runs_missed_the_day_is_summarised_before_rem_condenses_
     sunday = await kit.day(SUNDAY.date())
     assert sunday is not None and sunday.detailed and sunday.condensed
     assert model.seen.index("daily_summary") < model.seen.index("rem_condense")
-    assert [r.name for r in scheduler.results][-2:] == ["daily_summary", "rem"]
+    assert [r.name for r in scheduler.results][-3:] == ["daily_summary", "rem", "digest"]
 
 
 async def test_cron_triggers_fire_at_local_time_in_the_configured_zone(
@@ -154,6 +154,7 @@ async def test_cron_triggers_fire_at_local_time_in_the_configured_zone(
         "curation_sweep",
         "daily_summary",
         "rem",
+        "digest",
         "reminders",
         "takeover_check",
     }

@@ -8,7 +8,8 @@ Usage::
         tg.push_text(42, "hello")
         tg.wait_for_sent(1)
         tg.push_document(42, b"# list", file_name="list.md")  # getFile + download serve it
-        tg.push_tap(42, tg.message_id_of(-1), "inbox:1:take-new")  # a tap on an inline button
+        tg.push_callback(42, data, message=tg.sent[0])  # a press on an inline button
+        tg.wait_for_answers(1)                          # answerCallbackQuery's texts
 
 PTB builds request URLs as ``base_url + token + "/" + method`` and sends bodies as
 ``application/x-www-form-urlencoded`` whose non-string values are JSON-encoded; JSON bodies
@@ -49,6 +50,8 @@ _PATH = re.compile(r"^/bot(?P<token>[^/]+)/(?P<method>[^/]+)$")
 _FILE_PATH = re.compile(r"^/file/bot(?P<token>[^/]+)/(?P<path>.+)$")
 MAX_DOWNLOAD = 20 * 1024 * 1024  # getFile refuses bigger files, as Telegram's cloud API does
 MAX_TEXT = 4096  # Telegram's real sendMessage limit
+MAX_CALLBACK_DATA = 64  # bytes of an inline button's callback_data
+MAX_ANSWER = 200  # characters of an answerCallbackQuery text
 
 
 def _decode_form(pairs: list[tuple[str, str]]) -> dict[str, Any]:
@@ -137,6 +140,7 @@ class FakeTelegramServer:
         self._next_update_id = 1
         self._next_message_id = 1
         self._sent: list[dict] = []
+        self._answers: list[dict] = []  # answerCallbackQuery payloads
         self._calls: list[tuple[str, dict]] = []
         self._failures: dict[str, collections.deque] = collections.defaultdict(collections.deque)
         self._reject_markdown = 0
@@ -145,11 +149,6 @@ class FakeTelegramServer:
         self._commands: dict[tuple[str, str], list] = {}
         self._stubs: dict[str, Any] = {}
         self._files: dict[str, bytes] = {}  # file_id -> content, for getFile and downloads
-        self._messages: dict[int, dict] = {}  # message_id -> the bot's message as sent
-        self._sent_ids: list[int] = []  # the message id of each `sent` entry
-        self.tap_answers: list[dict] = []  # answerCallbackQuery payloads, in order
-        self.edits: list[dict] = []  # editMessageText payloads, in order
-        self._next_callback_id = 1
         self.downloads: list[str] = []  # file paths downloaded, in order
         self._closed = False
         self._methods: dict[str, Callable[[dict], Any]] = {
@@ -158,11 +157,10 @@ class FakeTelegramServer:
             "getupdates": self._get_updates,
             "sendmessage": self._send_message,
             "sendchataction": lambda p: True,
+            "answercallbackquery": self._answer_callback_query,
             "setmycommands": self._set_my_commands,
             "getmycommands": lambda p: self._commands.get(self._scope_key(p), []),
             "getfile": self._get_file,
-            "answercallbackquery": self._answer_callback_query,
-            "editmessagetext": self._edit_message_text,
             "close": lambda p: True,
             "logout": lambda p: True,
         }
@@ -305,6 +303,61 @@ class FakeTelegramServer:
             extra["forward_origin"] = forward_origin
         return self._push(user_id, chat_id, "Ann", extra)
 
+    def push_callback(
+        self,
+        user_id: int,
+        data: str,
+        *,
+        message: dict | None = None,
+        chat_id: int | None = None,
+        first_name: str = "Ann",
+    ) -> dict:
+        """A press on an inline button by `user_id`: `data` is the button's callback_data,
+        `message` the sendMessage payload (from `sent`) the button was under (its chat is
+        where the press happens unless `chat_id` says otherwise)."""
+        chat = chat_id if chat_id is not None else (message or {}).get("chat_id", user_id)
+        with self._cond:
+            query = {
+                "id": f"cq-{self._next_update_id}",
+                "from": {"id": user_id, "is_bot": False, "first_name": first_name},
+                "chat_instance": f"ci-{chat}",
+                "data": data,
+                "message": {
+                    "message_id": 1,
+                    "date": int(time.time()),
+                    "chat": self._chat(chat, first_name),
+                    "from": self.bot_user,
+                    "text": (message or {}).get("text", "…"),
+                },
+            }
+            update = {"update_id": self._next_update_id, "callback_query": query}
+            self._next_update_id += 1
+            self._updates.append(update)
+            self._cond.notify_all()
+        return update
+
+    @property
+    def answers(self) -> list[dict]:
+        """Snapshot of answerCallbackQuery payloads (callback_query_id, text, show_alert)."""
+        with self._cond:
+            return list(self._answers)
+
+    async def async_wait_for_answers(self, n: int, timeout: float = 5) -> list[dict]:  # noqa: ASYNC109
+        deadline = time.monotonic() + timeout
+        while len(self.answers) < n:
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"expected {n} button answers, got {self.answers!r}")
+            await asyncio.sleep(0.01)
+        return self.answers
+
+    @staticmethod
+    def buttons(sent: dict) -> list[list[dict]]:
+        """The inline keyboard of a sent message: rows of {"text", "callback_data"}."""
+        markup = sent.get("reply_markup") or {}
+        if isinstance(markup, str):
+            markup = json.loads(markup)
+        return [list(row) for row in markup.get("inline_keyboard", [])]
+
     def fail_next(self, method: str, status: int = 429, retry_after: int = 1) -> None:
         """The next call of `method` fails (queued per call); 429 is Telegram's flood-control
         error (PTB raises RetryAfter), other statuses get a generic description."""
@@ -445,79 +498,20 @@ class FakeTelegramServer:
             }
             if p.get("reply_markup"):
                 message["reply_markup"] = p["reply_markup"]
-            self._messages[message["message_id"]] = message
+                _check_keyboard(p["reply_markup"])
             self._sent.append(p)
-            self._sent_ids.append(message["message_id"])
             self._cond.notify_all()
         return message
 
     def _answer_callback_query(self, p: dict) -> bool:
         if not p.get("callback_query_id"):
             raise _ApiError(400, "Bad Request: query id is empty")
+        if len(str(p.get("text") or "")) > MAX_ANSWER:
+            raise _ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         with self._cond:
-            self.tap_answers.append(p)
+            self._answers.append(p)
             self._cond.notify_all()
         return True
-
-    def _edit_message_text(self, p: dict) -> dict:
-        with self._cond:
-            message = self._messages.get(int(p.get("message_id") or 0))
-            if message is None:
-                raise _ApiError(400, "Bad Request: message to edit not found")
-            message = {**message, "text": p.get("text", "")}
-            if "reply_markup" in p:
-                message["reply_markup"] = p["reply_markup"]
-            else:
-                message.pop("reply_markup", None)  # like Telegram: no markup given, none kept
-            self._messages[message["message_id"]] = message
-            self.edits.append(p)
-            self._cond.notify_all()
-        return message
-
-    def message_id_of(self, index: int) -> int:
-        """The message id Telegram gave the `index`-th entry of `sent`."""
-        with self._cond:
-            return self._sent_ids[index]
-
-    def buttons_of(self, message_id: int) -> list[tuple[str, str]]:
-        """(text, callback_data) of a sent message's inline buttons, as it now stands."""
-        with self._cond:
-            markup = self._messages[message_id].get("reply_markup") or {}
-        if isinstance(markup, str):
-            markup = json.loads(markup)
-        rows = markup.get("inline_keyboard") or []
-        return [(b["text"], b.get("callback_data", "")) for row in rows for b in row]
-
-    def push_tap(
-        self, user_id: int, message_id: int, data: str, *, first_name: str = "Ann"
-    ) -> dict:
-        """`user_id` taps a button carrying `data` under the bot's message `message_id`: a
-        callback_query update, as Telegram delivers it."""
-        with self._cond:
-            message = self._messages[message_id]
-            update = {
-                "update_id": self._next_update_id,
-                "callback_query": {
-                    "id": str(self._next_callback_id),
-                    "from": {"id": user_id, "is_bot": False, "first_name": first_name},
-                    "message": message,
-                    "chat_instance": f"ci-{message['chat']['id']}",
-                    "data": data,
-                },
-            }
-            self._next_update_id += 1
-            self._next_callback_id += 1
-            self._updates.append(update)
-            self._cond.notify_all()
-        return update
-
-    async def async_wait_for(self, what: Callable[[], bool], timeout: float = 5) -> None:  # noqa: ASYNC109
-        """Wait (without blocking the event loop PTB runs on) until `what()` holds."""
-        deadline = time.monotonic() + timeout
-        while not what():
-            if time.monotonic() >= deadline:
-                raise TimeoutError("the fake Telegram server did not see it in time")
-            await asyncio.sleep(0.01)
 
     def _get_file(self, p: dict) -> dict:
         file_id = str(p.get("file_id") or "")
@@ -613,6 +607,19 @@ def origin_channel(chat_id: int, title: str, signature: str | None = None) -> di
     if signature:
         origin["author_signature"] = signature
     return origin
+
+
+def _check_keyboard(markup: Any) -> None:
+    """Telegram's limits on an inline keyboard: callback_data of 1-64 bytes, a label."""
+    if isinstance(markup, str):
+        markup = json.loads(markup)
+    for row in markup.get("inline_keyboard", []):
+        for button in row:
+            data = str(button.get("callback_data", "")).encode()
+            if not 1 <= len(data) <= MAX_CALLBACK_DATA:
+                raise _ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+            if not button.get("text"):
+                raise _ApiError(400, "Bad Request: a button has no text")
 
 
 def _error(status: int, description: str, parameters: dict | None = None) -> tuple[int, dict]:

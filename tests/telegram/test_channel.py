@@ -8,14 +8,8 @@ from datetime import date
 import pytest
 
 from kit.api import Kit
-from kit.channels.telegram import (
-    EMPTY_ALLOWLIST,
-    NON_TEXT,
-    REFUSAL,
-    SORRY,
-    TelegramChannel,
-    api_urls,
-)
+from kit.channels.replies import NON_TEXT, REFUSAL, SORRY
+from kit.channels.telegram import EMPTY_ALLOWLIST, TelegramChannel, api_urls
 from kit.clock import FakeClock
 from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder

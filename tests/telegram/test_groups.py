@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from kit.api import Kit
-from kit.channels.telegram import REFUSAL
+from kit.channels.replies import REFUSAL
 from kit.config import Settings
 from kit.llm.fake import FakeLLM
 from tests.servers.telegram_api import FakeTelegramServer

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from kit.api import Kit
-from kit.channels.telegram import NON_TEXT, NOTE_SAVED
+from kit.channels.replies import NON_TEXT, NOTE_SAVED
 from kit.config import Settings
 from kit.llm.fake import FakeLLM
 from kit.notes.text import MAX_NOTE_BYTES
@@ -95,8 +95,10 @@ async def test_a_file_over_the_cap_is_refused_before_it_is_downloaded(
         tg.push_document(OWNER_TG, b"x" * 10, file_name="huge.txt", file_size=3 * 1024 * 1024)
         tg.push_document(OWNER_TG, b"y\n" * MAX_NOTE_BYTES, file_name="liar.txt", file_size=10)
         sent = await tg.async_wait_for_sent(2)
-    assert sent[0]["text"].startswith("Huge.txt: 3,072 KB is over the limit for a note (256 KB)")
-    assert sent[1]["text"].startswith("Liar.txt: 512 KB is over the limit")  # checked again
+    assert sent[0]["text"].startswith(
+        "Huge.txt: 3.0 MB (3,145,728 bytes) is over the limit for a note (262,144 bytes: 256 KB)"
+    )
+    assert sent[1]["text"].startswith("Liar.txt: 524,288 bytes is over the limit")  # checked again
     assert tg.downloads == ["documents/doc-2"]  # only the one that said it was small
     assert await kit.notes() == []
 

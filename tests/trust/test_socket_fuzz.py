@@ -43,6 +43,8 @@ OPS = {  # op -> the arguments it takes
     "day_record": ("day",),
     "remember": ("fact", "category", "subject"),
     "memory_index": (),
+    "forget_receipts": (),
+    "verify_forget": ("receipt",),
 }
 ODD_TEXT = (
     "\ud800",
@@ -96,6 +98,8 @@ FIELDS = {
     "k": st.integers(min_value=-5, max_value=60),
     "query": st.text(min_size=1, max_size=80) | texts,
     "fact": st.text(min_size=1, max_size=80) | texts,
+    "receipt": st.sampled_from(("fr-aaaaaaaaaa", "FR-AAAAAAAAAA", "/etc/passwd", "../r.json"))
+    | texts,
 }
 ids = st.integers(min_value=-(2**63), max_value=2**63 - 1) | st.text(max_size=10)
 # Half the requests are what a client of that op would send (so the ops really run, with odd

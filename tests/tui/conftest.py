@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ from kit.llm.fake import FakeLLM
 from tests.tui.scenes import settle
 from tui.app import KitApp
 
-__all__ = ["GatedLLM", "notes", "settle"]
+__all__ = ["GatedLLM", "notes", "record_notes", "settle"]
 
 
 class GatedLLM:
@@ -89,5 +90,23 @@ def app(local: LocalClient) -> KitApp:
 
 
 def notes(app: KitApp) -> list[tuple[str, str]]:
-    """The notifications shown so far, as (severity, message)."""
+    """The notifications shown so far, as (severity, message): every one since
+    `record_notes(app)` when the app records them (a notice on screen expires after its
+    timeout, which a loaded machine can outlast), else those still on screen."""
+    recorded: list[tuple[str, str]] | None = getattr(app, "_recorded_notes", None)
+    if recorded is not None:
+        return list(recorded)
     return [(n.severity, n.message) for n in app._notifications]
+
+
+def record_notes(app: KitApp) -> None:
+    """From now on `notes(app)` lists every notification posted, expired or not."""
+    recorded: list[tuple[str, str]] = []
+    post = app.notify
+
+    def notify(message: str, **options: Any) -> None:
+        recorded.append((str(options.get("severity", "information")), str(message)))
+        post(message, **options)
+
+    app._recorded_notes = recorded  # type: ignore[attr-defined]
+    app.notify = notify  # type: ignore[method-assign]

@@ -8,11 +8,12 @@ SQLite-backed Kit opened in the test's loop cannot offer to the snapshot's own l
 from __future__ import annotations
 
 import dataclasses
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from kit.client import ProgressSink, Status
 from kit.curator.records import PassRecord
 from kit.curator.reports import REM_STEPS, OwnerChange, RemProgress, RemReport, UndoResult
+from kit.digest.model import Digest, DigestLine, DigestPass, DigestSent
 from kit.errors import NotFound
 from kit.inbox.service import Answered
 from kit.inbox.store import Question
@@ -220,6 +221,37 @@ PASSES = (
         3, "owner", "curate", "people", _at(20), _at(20), "applied", "", {"operations": [{}, {}]}
     ),
 )
+
+
+def _line(kind: str, fact: Fact, detail: str, source: str, live: bool = True) -> DigestLine:
+    text = f"[{fact.subject}] {fact.content}"
+    return DigestLine(kind, fact.id, text, detail, source, _at(0, 14), live)  # type: ignore[arg-type]
+
+
+DIGEST = Digest(
+    "owner",
+    NOW.date(),
+    _at(1, 21),
+    _at(0, 21),
+    passes=(
+        DigestPass(
+            8,
+            "curate",
+            "preferences",
+            _at(0, 14).replace(minute=35),
+            "applied",
+            (
+                _line("learned", FACTS[2], "", "from your message at 14:02"),
+                _line("changed", FACTS[3], "was: A garden app", "from your message at 14:05"),
+            ),
+        ),
+    ),
+    expired=(_line("expired", FACTS[6], "past its expiry", "", live=False),),
+    refused=(
+        DigestPass(9, "rem_review", "person", _at(0, 3), "rejected",
+                   reason="operation 1 (update): fact #1 was written by the owner"),
+    ),
+)  # fmt: skip
 
 LAST_REM = RemReport(
     started_at=_at(1, 3),
@@ -475,3 +507,12 @@ class DemoClient:
 
     async def reminder_notices(self, conversation: str | None = None) -> list[Notice]:
         return []
+
+    async def digest(self, day: date | None = None) -> Digest:
+        if day is None or day == DIGEST.day:
+            return DIGEST
+        since = datetime.combine(day - timedelta(days=1), time(21), tzinfo=UTC)
+        return Digest("owner", day, since, since + timedelta(days=1))
+
+    async def send_digest(self, day: date | None = None) -> DigestSent:
+        return DigestSent("owner", day or DIGEST.day, "sent", 1, 1)

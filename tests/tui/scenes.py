@@ -146,6 +146,14 @@ async def notes(pilot: Pilot[None]) -> None:
     await settle(pilot)
 
 
+async def digest(pilot: Pilot[None]) -> None:
+    await settle(pilot)
+    await pilot.press("f7")
+    await settle(pilot)
+    await pilot.press("down")  # a fact's line
+    await settle(pilot)
+
+
 SCENES: dict[str, Scene] = {
     "chat": chat,
     "chat-summary": chat_summary,
@@ -161,6 +169,7 @@ SCENES: dict[str, Scene] = {
     "rem": rem,
     "reminders": reminders,
     "notes": notes,
+    "digest": digest,
 }
 
 

@@ -25,7 +25,7 @@ from tui.app import KitApp
 from tui.chat import Reply
 from tui.status import StatusLine
 
-from .conftest import notes, settle
+from .conftest import notes, record_notes, settle
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -83,6 +83,7 @@ async def test_when_the_daemon_stops_the_app_says_so_once_and_runs_kit_itself(
             async with Follower.open(settings, fallback_after=3.0) as client:
                 assert client.mode == "daemon"
                 app = KitApp(client, tz=UTC)
+                record_notes(app)  # one shown long ago may have expired on a loaded machine
                 async with app.run_test(size=(80, 24)) as pilot:
                     await settle(pilot)
                     status = app.query_one(StatusLine)

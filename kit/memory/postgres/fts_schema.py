@@ -20,6 +20,10 @@ from __future__ import annotations
 FACT_TERMS = "to_tsvector('english', {0}.subject || ' ' || {0}.content)"
 DAY_TERMS = "to_tsvector('english', {0}.detailed || ' ' || {0}.condensed)"
 NOTE_TERMS = "to_tsvector('english', {0}.name || ' ' || {0}.heading || ' ' || {0}.text)"
+# A message's own words: speaker, text, its day; since pg024 also the days its text names.
+_MESSAGE_WORDS = "{0}.speaker || ' ' || {0}.text || ' (' || kit_day_words({0}.day) || ')'"
+_NAMED_DAYS = " || COALESCE(' (' || NULLIF({0}.named_days, '') || ')', '')"
+MESSAGE_TERMS = "to_tsvector('english', " + _MESSAGE_WORDS + _NAMED_DAYS + ")"
 # Columns whose change rewrites a row's unit (each table's trigger watches them).
 _WATCHED = {
     "facts": "subject, content",
@@ -67,13 +71,15 @@ def _triggers(table: str, columns: str) -> tuple[str, ...]:
 # not at all; a column of its own, so it neither matches as the message's own words nor
 # lengthens it). Written for one message id; the triggers call it for every message whose unit
 # a change touches: the row itself and the one after it (whose "before" it is or was).
-def _message_unit(*, per_user: bool) -> str:
+def _message_unit(*, per_user: bool, named_days: bool = False) -> str:
     user = (" user_id,", " m.user_id,", " user_id = excluded.user_id,") if per_user else ("",) * 3
+    # pg024: after its own day, the days its text names (messages.named_days, derived).
+    terms = (_MESSAGE_WORDS + (_NAMED_DAYS if named_days else "")).format("m")
     return f"""CREATE OR REPLACE FUNCTION messages_fts_write(message_id bigint) RETURNS void
 LANGUAGE sql AS $$
     INSERT INTO messages_fts (id,{user[0]} terms, context)
     SELECT m.id,{user[1]}
-        to_tsvector('english', m.speaker || ' ' || m.text || ' (' || kit_day_words(m.day) || ')'),
+        to_tsvector('english', {terms}),
         to_tsvector('english', COALESCE((SELECT p.text FROM messages p
             WHERE p.conversation_id = m.conversation_id AND p.id < m.id
             ORDER BY p.id DESC LIMIT 1), ''))
@@ -125,6 +131,20 @@ def _user_column(table: str) -> tuple[str, ...]:
         f"DROP TRIGGER {table}_fts_au ON {table}",
         f"CREATE TRIGGER {table}_fts_au AFTER UPDATE OF {_WATCHED[table]}, user_id ON {table}"
         f" FOR EACH ROW EXECUTE FUNCTION {writer}()",
+    )
+
+
+def named_days() -> tuple[str, ...]:
+    """pg024 after its column is filled (m024's twin): a message's unit holds the days its
+    text names; the trigger that rewrites a unit watches them too; the units of messages
+    that name a day are written again."""
+    watched = f"{_WATCHED['messages']}, user_id, named_days"
+    return (
+        _message_unit(per_user=True, named_days=True),
+        "DROP TRIGGER messages_fts_au ON messages",
+        f"CREATE TRIGGER messages_fts_au AFTER UPDATE OF {watched} ON messages"
+        " FOR EACH ROW EXECUTE FUNCTION messages_fts_after()",
+        "SELECT messages_fts_write(id) FROM messages WHERE named_days <> ''",
     )
 
 

@@ -20,13 +20,22 @@ from __future__ import annotations
 import re
 
 from kit.config import CATEGORIES
-from kit.memory.migrations import FACT_TIMES_CLAMP, INBOX_TABLES, WORKER_TABLES, Migration
+from kit.memory.messages import fill_named_days
+from kit.memory.migrations import (
+    FACT_TIMES_CLAMP,
+    FORGET_RECEIPTS,
+    INBOX_TABLES,
+    OWNER_REVIEW_TABLES,
+    WORKER_TABLES,
+    Migration,
+)
 from kit.memory.postgres.fts_schema import (
     DAY_TERMS,
     FACT_TERMS,
     MESSAGES_FTS,
     NOTE_TERMS,
     fts,
+    named_days,
     per_user,
 )
 
@@ -442,6 +451,14 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
     # PostgreSQL's alone (no m021 twin): SQLite's FTS5 tables are untouched.
     Migration("pg021_fts_per_user", per_user()),
     Migration(
+        "pg024_message_named_days",
+        (
+            'ALTER TABLE messages ADD COLUMN named_days TEXT COLLATE "C"',
+            fill_named_days,
+            *named_days(),
+        ),
+    ),
+    Migration(
         "pg025_fact_times",
         (
             'ALTER TABLE facts ADD COLUMN valid_from TEXT COLLATE "C"',
@@ -466,5 +483,10 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             *INBOX_TABLES[1:],
             *_ids_follow("inbox"),
         ),
+    ),
+    Migration("pg027_forget_receipts", tuple(_pg(t) for t in FORGET_RECEIPTS)),
+    Migration(
+        "pg028_owner_review",
+        (*(_pg(t) for t in OWNER_REVIEW_TABLES), *_ids_follow("digest_sends")),
     ),
 )

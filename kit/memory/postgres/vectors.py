@@ -17,6 +17,7 @@ import hashlib
 import logging
 from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from kit.embed.base import Embedder, Vectors
 from kit.memory.postgres.database import PostgresDatabase
@@ -61,6 +62,12 @@ class PgVectors:
 
     def forget_cache(self, user_id: str | None = None, *, saved: bool = True) -> None:
         return None
+
+    def held(self, user_id: str, kind: Kind) -> frozenset[int]:
+        return frozenset()  # the server holds the vectors, this process none
+
+    def saved(self, user_id: str) -> list[tuple[Kind, Path]]:
+        return []  # the HNSW index is the server's, derived from the rows
 
     async def warm(self) -> None:
         return None  # the server holds the vectors: nothing to load into this process

@@ -1,0 +1,74 @@
+"""What the Telegram channel says on its own, and the shape of a reply, without
+python-telegram-bot (kit/channels/telegram.py sends them)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from kit.errors import KitError
+from kit.notes.metadata import name_source, screened_file_name
+from kit.notes.text import name_from_file
+
+log = logging.getLogger("kit.channels.telegram")
+
+REFUSAL = "Sorry, this is a private assistant and I can only talk to its owner."
+NON_TEXT = (
+    "I can only read text for now: photos, voice messages and stickers are lost on me. Please "
+    "type it out. (A text or Markdown file sent to me in our private chat I keep as a note.)"
+)
+NOTE_SAVED = "I'll read it whenever a question needs it."
+SORRY = "Sorry, something went wrong on my side; the details are in Kit's log. Please try again."
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    formatted: bool  # Markdown from the model (rendered as HTML) or plain text
+
+
+def for_chat(error: KitError) -> str:
+    text = str(error)
+    return text[:1].upper() + text[1:]
+
+
+async def plain(work: Awaitable[str]) -> Reply:
+    """Command output is sent as plain text: it quotes facts and summaries verbatim."""
+    return Reply(await work, formatted=False)
+
+
+async def guarded(work: Awaitable[Reply], label: str) -> Reply:
+    """The work's reply; a KitError's message, or an apology (the error logged), instead."""
+    try:
+        return await work
+    except KitError as exc:
+        return Reply(for_chat(exc), formatted=False)
+    except Exception:
+        log.exception("telegram: %s failed", label)
+        return Reply(SORRY, formatted=False)
+
+
+def argument(text: str | None) -> str:
+    """The text after a command (its own spacing and newlines kept)."""
+    parts = (text or "").split(None, 1)
+    return parts[1] if len(parts) > 1 else ""
+
+
+def seconds(period: timedelta | float) -> float:
+    return period.total_seconds() if isinstance(period, timedelta) else float(period)
+
+
+def document_note(
+    file_name: str, message_id: int, forwarded: str | None, channel: str = "telegram"
+) -> tuple[str, str]:
+    """(name, source) of a note kept from a file sent in a chat: named after the file (a
+    secret in its name withheld first, kit/notes/metadata.py), else after the message."""
+    name = name_from_file(
+        name_source(screened_file_name(file_name)), fallback=f"{channel}-{message_id}"
+    )
+    source = f"{channel} message {message_id}" + (f" ({file_name})" if file_name else "")
+    if forwarded is not None:
+        source += f", forwarded from {forwarded or 'someone'}"
+    return name, source

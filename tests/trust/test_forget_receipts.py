@@ -1,0 +1,379 @@
+"""Forget receipts (issue 22, item 4): `kit forget` keeps a receipt of what it erased, without
+it; `--verify` checks nothing of it is back; an import of the same messages is refused (or,
+when forced, flagged, and then the receipt fails to verify)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from kit.api import Kit
+from kit.cli import main
+from kit.clock import FakeClock
+from kit.config import Settings
+from kit.daemon.lock import DataDirLock
+from kit.embed.hashing import HashingEmbedder
+from kit.errors import InputError, NotFound
+from kit.memory.forget_findings import MESSAGES, PLACES
+from kit.memory.forget_receipt import from_document, read_file, to_document, to_json
+from kit.memory.forget_receipts import ForgottenMessages
+from kit.memory.forget_scope import ForgetScope
+from kit.memory.messages import NewMessage
+from kit.portability.export import export_document
+from kit.portability.restore import restore
+from tests.trust.memory import START, seed
+from tests.trust.receipts import dump, forget, only
+
+pytestmark = pytest.mark.stores
+
+ANA = NewMessage("user", "My sister Ana is a cardiologist in Lisbon.", START)
+OLD_NOTE = NewMessage("user", "Old notes: Ana visited in 2025.", START - timedelta(days=30))
+
+
+async def test_a_forget_keeps_a_receipt_with_counts_and_hashes_but_no_content(
+    kit: Kit, clock: FakeClock
+) -> None:
+    await seed(kit, clock)
+    receipt = await forget(kit, ForgetScope.named("Ana"))
+    assert receipt.scope == "person" and receipt.id.startswith("fr-")
+    c = receipt.counts
+    assert (c["messages_removed"], c["facts_forgotten"], c["days_removed"]) == (3, 2, 1)
+    assert c["vectors_erased"] == 7 and c["index_entries_erased"] == 7
+    assert c["days_rewritten"] == 1 and c["conversation_summaries_rewritten"] == 1
+    assert len(receipt.messages) == 3 and len(set(receipt.texts)) >= 4
+    assert receipt.ids.messages and receipt.ids.facts and receipt.ids.days
+    [kept] = await kit.forget_receipts()
+    assert (kept.id, kept.erased, kept.counts) == (receipt.id, receipt.erased, c)
+    text = json.dumps(to_document(receipt)).lower()
+    rows = await kit.services.db.fetchall(
+        "SELECT receipt_id, at, scope, counts_json, erased, document FROM forget_receipts"
+    )
+    text += json.dumps([tuple(r) for r in rows]).lower()
+    assert receipt.erased in text  # the rows were read
+    for word in ("ana", "cardiolog", "lisbon", "sister", "owner"):
+        assert word not in text.replace("banana", ""), word  # not the name, not the user
+    assert (await kit.verify_forget(receipt.id)).ok
+
+
+async def test_a_time_range_receipt_verifies_and_keeps_its_dates(
+    kit: Kit, clock: FakeClock
+) -> None:
+    await seed(kit, clock)
+    scope = ForgetScope.time(after=date(2026, 2, 20), before=date(2026, 2, 24))
+    receipt = await forget(kit, scope)
+    assert (receipt.after, receipt.before) == (date(2026, 2, 20), date(2026, 2, 24))
+    result = await kit.verify_forget(receipt.id)
+    assert result.ok and result.places == PLACES
+    assert result.receipt.scope == "the days after 2026-02-20 and before 2026-02-24"
+
+
+async def test_a_receipt_fails_to_verify_when_a_matching_message_is_imported_again(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """The issue's "done when": refused by default; forced, imported and flagged; then the
+    receipt names the message as back."""
+    await seed(kit, clock)
+    receipt = await forget(kit, ForgetScope.named("Ana"))
+    before = await dump(kit)
+    with pytest.raises(ForgottenMessages) as refused:
+        await kit.import_messages([OLD_NOTE, ANA], conversation="again")
+    assert str(refused.value).count("\n") == 0
+    assert f"2 messages of this import were erased by `kit forget` (receipt {receipt.id}" in str(
+        refused.value
+    )
+    assert await dump(kit) == before  # not even the new conversation's row stays
+    heard: list[object] = []
+    added = await kit.import_messages(
+        [OLD_NOTE], conversation="again", allow_forgotten=True, on_forgotten=heard.extend
+    )
+    assert added == 1 and [m.receipt_id for m in heard] == [receipt.id]  # type: ignore[attr-defined]
+    result = await kit.verify_forget(receipt.id)
+    back = only(result, MESSAGES)
+    assert len(back) == 1 and not result.ok
+    assert "erased messages back" in result.leftovers[0].what
+
+
+async def test_a_message_written_back_another_way_fails_verification(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """Not only imports: the same message stored by any path (here, straight into a chat)."""
+    await seed(kit, clock)
+    receipt = await forget(kit, ForgetScope.named("Ana"))
+    chat = await kit.services.messages.conversation("owner", "telegram", "99")
+    again = await kit.services.messages.add(chat, "user", ANA.text, at=ANA.at)
+    assert only(await kit.verify_forget(receipt.id), MESSAGES) == [again.id]
+
+
+async def test_new_memory_after_a_forget_does_not_fail_its_receipt(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """New messages (one even taking an erased message's id, as SQLite does with the
+    highest), new facts and summaries are no leftovers."""
+    await seed(kit, clock)
+    receipt = await forget(kit, ForgetScope.time(after=date(2026, 2, 24)))
+    chat = await kit.services.messages.conversation("owner", "telegram", "42")
+    await kit.services.messages.add(chat, "user", "Bruno moved to Porto last week.")
+    await kit.remember("Bruno lives in Porto now.")
+    await kit.settle()
+    assert (await kit.verify_forget(receipt.id)).ok
+
+
+async def test_a_restore_of_an_export_from_before_the_forget_is_refused_or_flagged(
+    kit: Kit, clock: FakeClock
+) -> None:
+    await seed(kit, clock)
+    s = kit.services
+    old = await export_document(s.db, "owner", clock.now())
+    receipt = await forget(kit, ForgetScope.named("Ana"))
+    with pytest.raises(ForgottenMessages, match=f"of this export were erased.*{receipt.id}"):
+        await restore(s.db, old, "copy")
+    assert await s.db.scalar("SELECT COUNT(*) FROM messages WHERE user_id = 'copy'") == 0
+    result = await restore(s.db, old, "copy", allow_forgotten=True)
+    assert [(m.receipt_id, m.messages) for m in result.forgotten] == [(receipt.id, 3)]
+
+
+async def test_an_export_carries_the_receipts_and_they_refuse_what_they_erased_there(
+    kit: Kit, clock: FakeClock, settings: Settings, elsewhere: object
+) -> None:
+    await seed(kit, clock)
+    receipt = await forget(kit, ForgetScope.named("Ana"))
+    document = json.loads(json.dumps(await export_document(kit.services.db, "owner", clock.now())))
+    assert document["counts"]["forget_receipts"] == 1
+    other = elsewhere("other")  # type: ignore[operator]
+    async with Kit.open(
+        settings=other, embedder=HashingEmbedder(), clock=clock, background=False
+    ) as there:
+        await restore(there.services.db, document, "me")
+        [kept] = await there.forget_receipts(user="me")
+        assert kept.id == receipt.id
+        assert (await there.verify_forget(receipt.id, user="me")).ok
+        with pytest.raises(ForgottenMessages, match=receipt.id):
+            await there.import_messages([ANA], user="me")
+
+
+async def test_an_export_with_a_damaged_receipt_is_refused_whole(
+    kit: Kit, clock: FakeClock
+) -> None:
+    await seed(kit, clock)
+    await forget(kit, ForgetScope.named("Ana"))
+    document = await export_document(kit.services.db, "owner", clock.now())
+    document["forget_receipts"][0]["counts"]["messages_removed"] = 0
+    from kit.portability.export_check import validate
+
+    with pytest.raises(InputError, match=r"forget_receipts\[0\].*damaged"):
+        validate(document, "x.json")
+
+
+# ---- bad input: one clear line, nothing changed ----------------------------------------------
+
+
+async def test_an_unknown_receipt_id_is_one_clear_line(kit: Kit, clock: FakeClock) -> None:
+    await seed(kit, clock)
+    await forget(kit, ForgetScope.named("Ana"))
+    before = await dump(kit)
+    with pytest.raises(NotFound, match="no forget receipt fr-aaaaaaaaaa in the memory of 'owner'"):
+        await kit.verify_forget("fr-aaaaaaaaaa")
+    with pytest.raises(InputError, match="neither a forget receipt id"):
+        await kit.verify_forget("yesterday")
+    assert await dump(kit) == before
+
+
+async def test_a_receipt_of_another_users_memory_is_refused(kit: Kit, clock: FakeClock) -> None:
+    await seed(kit, clock, user="bob")
+    receipt = await forget(kit, ForgetScope.named("Ana"), user="bob")
+    with pytest.raises(InputError, match=f"{receipt.id} is of another user's memory"):
+        await kit.verify_forget(receipt.id)  # as the owner
+    assert (await kit.verify_forget(receipt.id, user="bob")).ok
+
+
+async def test_a_receipt_file_verifies_and_a_damaged_or_foreign_one_is_refused(
+    kit: Kit, clock: FakeClock, tmp_path: Path
+) -> None:
+    await seed(kit, clock)
+    receipt = await forget(kit, ForgetScope.named("Ana"))
+    good = tmp_path / "receipt.json"
+    good.write_text(to_json(receipt))
+    assert read_file(good) == receipt
+    assert (await kit.verify_forget(str(good))).ok
+    before = await dump(kit)
+    document = json.loads(good.read_text())
+    cases = {
+        "cut.json": good.read_text()[:200],
+        "edited.json": good.read_text().replace('"messages_removed":3', '"messages_removed":0'),
+        "hash.json": json.dumps({**document, "hashes": {"messages": [], "texts": []}}),
+        "other.json": "not json at all",
+    }
+    for name, text in cases.items():
+        (tmp_path / name).write_text(text)
+        with pytest.raises(InputError) as refused:
+            await kit.verify_forget(str(tmp_path / name))
+        assert str(refused.value).startswith(str(tmp_path / name)) and "\n" not in str(
+            refused.value
+        ), name
+    foreign = from_document(document, "x").for_user("bob")
+    (tmp_path / "bob.json").write_text(to_json(foreign))
+    with pytest.raises(InputError, match="of another user's memory"):
+        await kit.verify_forget(str(tmp_path / "bob.json"))
+    with pytest.raises(InputError, match="no such receipt file"):
+        await kit.verify_forget(str(tmp_path / "missing.json"))
+    assert await dump(kit) == before
+
+
+# ---- the command line --------------------------------------------------------------------
+
+
+def _cli_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("KIT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("KIT_CONFIG", str(tmp_path / "none.toml"))
+    (tmp_path / "none.toml").write_text('[schedule]\ntimezone = "UTC"\n')
+    lines = [
+        {"role": "user", "text": "Ana likes tulips and jazz.", "at": "2026-01-01T10:00:00Z"},
+        {"role": "user", "text": "The boiler needs a service.", "at": "2026-01-01T10:05:00Z"},
+    ]
+    chat = tmp_path / "chat.jsonl"
+    chat.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main(["import", "--no-embed", str(chat)]) == 0
+    return chat
+
+
+@pytest.mark.stores("sqlite")
+def test_cli_forget_prints_a_receipt_and_import_refuses_then_flags_and_verify_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chat = _cli_memory(tmp_path, monkeypatch)
+    copy = tmp_path / "receipt.json"
+    capsys.readouterr()
+    assert main(["forget", "--person", "Ana", "--yes", "--receipt-file", str(copy)]) == 0
+    out = capsys.readouterr().out
+    receipt = read_file(copy)
+    assert f"Receipt {receipt.id} (" in out and "1 message, 0 facts" in out
+    assert f"hash of what was erased {receipt.erased[:16]}" in out
+    assert f"kit forget --verify {receipt.id}" in out and os.stat(copy).st_mode & 0o777 == 0o600
+    assert "tulips" not in copy.read_text()
+
+    assert main(["forget", "--receipts"]) == 0
+    assert capsys.readouterr().out.startswith(f"{receipt.id}  ")
+    assert main(["forget", "--verify", receipt.id]) == 0
+    assert f"Receipt {receipt.id} " in capsys.readouterr().out
+    assert main(["forget", "--verify", str(copy)]) == 0
+    assert "verifies" in capsys.readouterr().out
+
+    assert main(["import", "--no-embed", str(chat)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and receipt.id in captured.err
+    assert "1 message of this import was erased" in captured.err
+
+    assert main(["import", "--no-embed", "--allow-forgotten", str(chat)]) == 0
+    out = capsys.readouterr().out
+    assert f"Flagged: 1 message of {chat} was erased" in out and receipt.id in out
+    assert main(["forget", "--verify", receipt.id]) == 1
+    out = capsys.readouterr().out
+    assert "does NOT verify" in out
+    assert "messages: erased messages back (imported or written again): 1 (ids " in out
+    assert "Run the same forget again" in out
+
+
+@pytest.mark.stores("sqlite")
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--verify", "fr-aaaaaaaaaa"], "no forget receipt fr-aaaaaaaaaa"),
+        (["--verify", "nonsense"], "neither a forget receipt id"),
+        (["--verify", "missing/receipt.json"], "no such receipt file"),
+        (["--verify", "fr-aaaaaaaaaa", "--person", "Ana"], "--person does not go with --verify"),
+        (["--receipts", "--yes"], "--yes does not go with --receipts"),
+        (["--person", "Ana", "--repair"], "--repair goes with --verify"),
+        (["--person", "Ana", "--dry-run", "--receipt-file", "r.json"], "makes no receipt"),
+    ],
+)
+def test_bad_receipt_flags_get_one_line_and_exit_2(
+    flags: list[str],
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _cli_memory(tmp_path, monkeypatch)
+    capsys.readouterr()
+    assert main(["forget", *flags]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.stores("sqlite")
+def test_cli_verify_refuses_a_damaged_receipt_file_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _cli_memory(tmp_path, monkeypatch)
+    copy = tmp_path / "receipt.json"
+    assert main(["forget", "--person", "Ana", "--yes", "--receipt-file", str(copy)]) == 0
+    text = copy.read_text()
+    assert '"kind":"person"' in text
+    copy.write_text(text.replace('"kind":"person"', '"kind":"persona"'))
+    capsys.readouterr()
+    assert main(["forget", "--verify", str(copy)]) == 2
+    err = capsys.readouterr().err
+    assert "the forget receipt is damaged" in err and err.count("\n") == 1
+
+
+@pytest.mark.stores("sqlite")
+def test_cli_repair_erases_a_derived_leftover_and_needs_kit_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _cli_memory(tmp_path, monkeypatch)
+    copy = tmp_path / "receipt.json"
+    assert main(["forget", "--person", "Ana", "--yes", "--receipt-file", str(copy)]) == 0
+    receipt = read_file(copy)
+    (gone,) = receipt.ids.messages
+    database = tmp_path / "data" / "kit.db"
+    with sqlite3.connect(database) as conn:  # an index entry the forget missed
+        conn.execute(
+            "INSERT INTO messages_fts (rowid, speaker, text, context) VALUES (?, '', ?, '')",
+            (gone, "Ana likes tulips and jazz."),
+        )
+    capsys.readouterr()
+    assert main(["forget", "--verify", receipt.id]) == 1
+    out = capsys.readouterr().out
+    assert (
+        f"search index (FTS): messages entries holding words of erased rows: 1 (ids {gone})" in out
+    )
+    assert f"kit forget --verify {receipt.id} --repair" in out
+    daemon = DataDirLock(tmp_path / "data")
+    daemon.acquire("daemon")
+    try:
+        assert main(["forget", "--verify", receipt.id, "--repair"]) == 2
+    finally:
+        daemon.release()
+    assert "stop it first" in capsys.readouterr().err
+    assert main(["forget", "--verify", receipt.id, "--repair"]) == 0
+    out = capsys.readouterr().out
+    assert "Repaired: 1 leftover in derived state erased." in out and "verifies" in out
+    assert b"tulips" not in database.read_bytes()
+
+
+@pytest.mark.stores("sqlite")
+def test_cli_restore_of_an_old_export_keeps_the_receipts_and_refuses_what_they_erased(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _cli_memory(tmp_path, monkeypatch)
+    old = tmp_path / "old.json"
+    assert main(["export", "-o", str(old)]) == 0
+    assert main(["forget", "--person", "Ana", "--yes"]) == 0
+    capsys.readouterr()
+    database = tmp_path / "data" / "kit.db"
+    before = database.read_bytes()
+    assert main(["restore", str(old)]) == 2
+    err = capsys.readouterr().err
+    assert "1 message of this export was erased by `kit forget` (receipt fr-" in err
+    assert err.count("\n") == 1 and database.read_bytes() == before
+    assert main(["restore", "--allow-forgotten", str(old)]) == 0
+    out = capsys.readouterr().out
+    assert "Flagged: 1 message of" in out
+    assert main(["forget", "--receipts"]) == 0  # the receipt came along
+    (line,) = capsys.readouterr().out.splitlines()
+    assert main(["forget", "--verify", line.split()[0]]) == 1
