@@ -215,9 +215,7 @@ class KitApp(KitHost):
         for pane in self.query_one("#tabs", TabbedContent).query(Pane):
             pane.start_reload()
         for screen in self.screen_stack:
-            if isinstance(
-                screen, FactHistoryScreen | RemindersScreen | DigestScreen | InboxScreen
-            ):
+            if isinstance(screen, FactHistoryScreen | RemindersScreen | DigestScreen | InboxScreen):
                 screen.start_reload()
 
     async def _reload_status(self) -> None:
