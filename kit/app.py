@@ -355,7 +355,9 @@ async def build(
         outbox=outbox,
         digest=DigestService(db, digest_builder, callbacks, outbox, settings.digest, clock, tz),
         followups=followups,
-        inbox=Inbox(db, inbox_store, facts, curator.passes, clock, tz),
+        inbox=Inbox(
+            db, inbox_store, facts, curator.passes, clock, tz, callbacks=callbacks, outbox=outbox
+        ),
         fact_times=fact_times,
         embedding_problem=problem,
     )

@@ -199,8 +199,12 @@ class TelegramChannel:
             reminders = self._services.reminders.dispatcher
             reminders.register(CHANNEL, lambda chat, text: self.send_to_chat(app, chat, text))
             outbox = self._services.outbox
-            outbox.register(CHANNEL, lambda user, messages: self.push(app, user, messages))
+            outbox.register(
+                CHANNEL, lambda user, messages: self.push(app, user, messages),
+                reaches=lambda user: bool(self._access.chats_of(user)),
+            )  # fmt: skip
             try:
+                await self._services.inbox.announce()  # what passes asked while Telegram was off
                 await self._watch(app)
             finally:
                 reminders.unregister(CHANNEL)

@@ -5,24 +5,31 @@ when it cannot: an unknown question, one already answered (the first answer stan
 expired or was withdrawn, an answer it does not offer, a fact that changed since Kit asked
 (the question no longer says what would happen). Nothing is written then.
 
-Channels that can ask the owner (Telegram) `register` a sender; `announce` hands each open
-question to them once (claimed in the database, so two workers never both send it). It runs
-when a channel starts and after each curation sweep and REM run (scheduler/jobs.py).
+`announce` asks the owner each open question once, as a message with a button per answer
+(kit/inbox/buttons.py) pushed through the outbox to the live channels (Telegram). A question is
+claimed in the database first, so two workers never both send it, and only when a live channel
+reaches its owner; one no channel delivered is given back and asked next time. It runs when a
+channel starts and after each curation sweep and REM run (scheduler/jobs.py). A press on an
+answer button is `answer`, like `kit inbox answer`; the registry (kit/channels/callbacks.py)
+lets only that memory's owner press it, once, until the question expires.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
+from kit.channels.callbacks import Callbacks
+from kit.channels.outbox import Outbox
 from kit.clock import Clock, local_minute
 from kit.curator.ops import MAX_ROW_ID
 from kit.curator.owner import KIND as OWNER_PASS
 from kit.curator.records import PassLog
 from kit.errors import InputError
 from kit.inbox.answer import write_answer
+from kit.inbox.buttons import ACTION, EXPIRED, answer_of, question_message
 from kit.inbox.contest import ANSWERS
 from kit.inbox.render import LABELS
 from kit.inbox.store import InboxStore, Question, operation_of
@@ -32,8 +39,6 @@ from kit.memory.facts import Facts, Provenance
 from kit.memory.messages import said_at
 
 log = logging.getLogger(__name__)
-
-Sender = Callable[[Question], Awaitable[bool]]  # True: the owner was asked
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,9 @@ class Inbox:
         passes: PassLog,
         clock: Clock,
         tz: tzinfo,
+        *,
+        callbacks: Callbacks,
+        outbox: Outbox,
     ) -> None:
         self._db = db
         self._tz = tz
@@ -92,7 +100,10 @@ class Inbox:
         self._facts = facts
         self._passes = passes
         self._clock = clock
-        self._senders: dict[str, tuple[Callable[[str], bool], Sender]] = {}
+        self._callbacks = callbacks
+        self._outbox = outbox
+        # Each answer is the same act however it is given: the message stays, its buttons go.
+        callbacks.handle(ACTION, self._pressed, expired=EXPIRED, spends="message")
 
     async def waiting(self, user_id: str) -> list[Question]:
         """Questions waiting for an answer, oldest first."""
@@ -158,38 +169,31 @@ class Inbox:
 
     # -- asking on the channels ------------------------------------------------------------
 
-    def register(self, channel: str, serves: Callable[[str], bool], send: Sender) -> None:
-        """`serves(user_id)`: whether the channel can reach that memory's owner."""
-        self._senders[channel] = (serves, send)
-
-    def unregister(self, channel: str) -> None:
-        self._senders.pop(channel, None)
-
     async def announce(self) -> int:
-        """Ask the owner each open question not asked yet, on every channel that reaches
-        them. A question no channel could deliver is asked again next time. Returns how
-        many were delivered."""
-        if not self._senders:
+        """Ask the owner each open question not asked yet, on the live channels that reach
+        them. A question no channel delivered is asked again next time. Returns how many were
+        delivered."""
+        if not self._outbox.channels:
             return 0
         delivered = 0
-        senders = list(self._senders.values())
-        reached = await self.store.claim_unannounced(
-            self._clock.now(), lambda user: any(serves(user) for serves, _ in senders)
-        )
-        for question in reached:
-            sent = False
-            for channel, (serves, send) in list(self._senders.items()):
-                if not serves(question.user_id):
-                    continue
-                try:
-                    sent = await send(question) or sent
-                except Exception:  # one channel down must not stop the others, nor the job
-                    log.exception("inbox: %s could not ask question %d", channel, question.id)
-            if sent:
+        for question in await self.store.claim_unannounced(self._clock.now(), self._outbox.reaches):
+            try:
+                async with self._db.transaction() as tx:
+                    message = await question_message(tx, self._callbacks, question, self._tz)
+                chats = await self._outbox.push(question.user_id, [message])
+            except Exception:  # one question's failure must not stop the others, nor the job
+                log.exception("inbox: could not ask question %d", question.id)
+                chats = 0
+            if chats:
                 delivered += 1
             else:
                 await self.store.unclaim(question.id)
         return delivered
+
+    async def _pressed(self, user_id: str, payload: Mapping[str, int | str]) -> str:
+        """An answer button pressed by its owner (kit/channels/callbacks.py checked who)."""
+        question_id, answer = answer_of(payload)
+        return (await self.answer(user_id, question_id, answer)).summary()
 
 
 def _check_open(question: Question, choice: str, now: datetime, tz: tzinfo) -> None:

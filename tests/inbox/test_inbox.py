@@ -6,14 +6,17 @@ answer can be wrong changing nothing."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
 from kit.api import Kit
+from kit.channels.outbox import Outgoing
 from kit.clock import FakeClock
 from kit.curator.ops import Deactivate, Insert, Replace, Update
 from kit.errors import InputError, NotFound
+from kit.inbox.buttons import INTRO
 from kit.memory.forget import Forgetter
 from kit.memory.forget_scope import ForgetScope
 from kit.memory.messages import Message
@@ -347,31 +350,36 @@ async def test_kit_forget_takes_the_questions_that_quote_what_it_erases(kit: Kit
 async def test_each_question_is_announced_once_to_a_channel_that_reaches_its_owner(
     kit: Kit,
 ) -> None:
-    """A channel registered with the inbox hears of each open question once; one whose owner
-    no channel reaches waits, unclaimed, until one does; a failed send is tried again."""
+    """A live channel (the outbox) hears of each open question once, as a message with a
+    button per answer; one whose owner no channel reaches waits, unclaimed, until one does; a
+    failed send is tried again."""
     mine = await _one_question(kit)
     pinned = (await kit.add_fact("Tom: plumber", category="people", pinned=True, user="ana")).fact
     await kit.services.curator.apply_ops(
         "ana", "people", [Deactivate(pinned.id, "retired")], kind="curate", source_message_ids=[]
     )
     (anas,) = await kit.inbox(user="ana")
-    inbox = kit.services.inbox
-    heard: list[int] = []
+    inbox, outbox = kit.services.inbox, kit.services.outbox
+    heard: list[tuple[str, Outgoing]] = []
     failing = True
 
-    async def send(question: object) -> bool:
+    async def push(user: str, messages: Sequence[Outgoing]) -> int:
         if failing:
             raise RuntimeError("the channel is down")
-        heard.append(question.id)  # type: ignore[attr-defined]
-        return True
+        heard.extend((user, m) for m in messages)
+        return 1
 
     assert await inbox.announce() == 0  # no channel: nothing claimed
-    inbox.register("test", lambda user: user == USER, send)
+    outbox.register("test", push, reaches=lambda user: user == USER)
     assert await inbox.announce() == 0 and heard == []  # it failed: given back
     failing = False
-    assert await inbox.announce() == 1 and heard == [mine]
+    assert await inbox.announce() == 1 and [u for u, _ in heard] == [USER]
     assert await inbox.announce() == 0  # once
-    inbox.register("other", lambda user: user == "ana", send)
-    assert await inbox.announce() == 1 and heard == [mine, anas.id]
-    inbox.unregister("test")
-    inbox.unregister("other")
+    outbox.register("other", push, reaches=lambda user: user == "ana")
+    assert await inbox.announce() == 1 and [u for u, _ in heard] == [USER, "ana"]
+    outbox.unregister("test")
+    outbox.unregister("other")
+    (_, asked), (_, anas_message) = heard
+    assert asked.text.startswith(INTRO) and f"Question {mine} " in asked.text
+    assert f"Question {anas.id} " in anas_message.text
+    assert [b.label for row in asked.buttons for b in row] == ["Keep old", "Take new", "Keep both"]
