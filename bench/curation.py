@@ -72,7 +72,12 @@ async def main(count: int) -> None:
             print(f"  Kit's own time (model instant): {took:.2f}s "
                   f"({took / len(outcomes) * 1000:.1f} ms per pass)")  # fmt: skip
 
-            facts = [(await kit.remember(f"Fact {n}", category="technical")).id for n in range(100)]
+            # 0.8: below inbox.protect_confidence, so the pass applies; the same ops on facts
+            # held at 0.95 are set aside as questions (kit/inbox/), measured next.
+            facts = [
+                (await kit.remember(f"Fact {n}", category="technical", confidence=0.8)).id
+                for n in range(100)
+            ]
             ops = [Insert(f"New {n}", 0.8) for n in range(20)]
             ops += [Update(i, confidence=0.5) for i in facts[:20]]
             ops += [Deactivate(i, "stale") for i in facts[20:30]]
@@ -87,6 +92,22 @@ async def main(count: int) -> None:
             undo_ms = (time.perf_counter() - began) * 1000
             print(f"apply_ops with {len(ops)} operations (one transaction): {apply_ms:.1f} ms")
             print(f"undo of that pass: {undo_ms:.1f} ms")
+            sure = [
+                (await kit.remember(f"Sure {n}", category="projects", confidence=0.95)).id
+                for n in range(100)
+            ]
+            asked_ops = [Update(i, confidence=0.5) for i in sure[:20]]
+            asked_ops += [Deactivate(i, "stale") for i in sure[20:30]]
+            began = time.perf_counter()
+            asked = await curator.apply_ops(
+                "owner", "projects", asked_ops, kind="curate", source_message_ids=[]
+            )
+            asked_ms = (time.perf_counter() - began) * 1000
+            assert len(asked.question_ids) == len(asked_ops)
+            print(
+                f"apply_ops with {len(asked_ops)} operations all set aside as inbox questions: "
+                f"{asked_ms:.1f} ms"
+            )
 
             clock.advance(timedelta(hours=1))
             runs = []

@@ -26,8 +26,11 @@ from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, PassOutcome, UndoResult
 from kit.embed.base import Embedder
 from kit.errors import InputError
+from kit.inbox.service import Answered
+from kit.inbox.store import Question
 from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
+from kit.memory.fact_times import as_of_time
 from kit.memory.facts import Fact, HistoryEntry, Provenance, check_category
 from kit.memory.forget_receipts import (
     ForgetReceipts,
@@ -218,15 +221,20 @@ class Kit(Upkeep, Forgetting, Reminding):
         now: datetime | None = None,
         k: int | None = None,
         kinds: Sequence[Kind] = KINDS,
+        as_of: date | datetime | None = None,
     ) -> list[Hit]:
-        """Hybrid-ranked hits (facts, days, messages) as of `now` (default: the clock's now)."""
+        """Hybrid-ranked hits (facts, days, messages) as of `now` (default: the clock's now).
+        With `as_of`, what Kit knows about that time: the facts that held then (superseded
+        ones included), and the messages and days up to then."""
         s = self.services
+        at = None if as_of is None else as_of_time(as_of, s.tz)
         result = await s.search.search(
             self._user(user),
             query,
-            now=now or s.clock.now(),
+            now=at or now or s.clock.now(),
             k=k or self.settings.memory.top_k,
             kinds=kinds,
+            facts_as_of=at,
         )
         return list(result.hits)
 
@@ -236,10 +244,43 @@ class Kit(Upkeep, Forgetting, Reminding):
         user: str | None = None,
         category: str | None = None,
         include_inactive: bool = False,
+        as_of: date | datetime | None = None,
+        recorded: bool = False,
     ) -> list[Fact]:
-        return await self.services.facts.listing(
-            self._user(user), category=category, include_inactive=include_inactive
-        )
+        """The facts Kit holds now; or, with `as_of` (a day: as it stood at that day's end in
+        the owner's zone), those that held then, superseded ones included (valid time), or,
+        with `recorded`, as Kit had them written down by then (record time; see
+        kit/memory/fact_times.py)."""
+        s = self.services
+        if as_of is None:
+            if recorded:
+                raise InputError("`recorded` needs a moment: give as_of too")
+            return await s.facts.listing(
+                self._user(user), category=category, include_inactive=include_inactive
+            )
+        at = as_of_time(as_of, s.tz)
+        if recorded:
+            return await s.fact_times.recorded_by(self._user(user), at, category=category)
+        return await s.fact_times.held_at(self._user(user), at, category=category)
+
+    # -- the contradiction inbox (kit/inbox/) ---------------------------------------------------
+
+    async def inbox(self, *, user: str | None = None, everything: bool = False) -> list[Question]:
+        """Questions a pass set aside for the owner, waiting for an answer (oldest first); or
+        with `everything`, answered, expired and withdrawn ones too (newest first)."""
+        inbox = self.services.inbox
+        if everything:
+            return await inbox.questions(self._user(user))
+        return await inbox.waiting(self._user(user))
+
+    async def answer_question(
+        self, question_id: int, answer: str, *, user: str | None = None
+    ) -> Answered:
+        """Answer a question: "keep-old", "take-new" or "keep-both" (one owner pass,
+        undoable). One clear InputError, and nothing changed, when it cannot be answered."""
+        answered = await self.services.inbox.answer(self._user(user), question_id, answer)
+        self.services.background.notify()  # embed what it wrote
+        return answered
 
     async def fact(self, fact_id: int, *, user: str | None = None) -> Fact:
         """One fact, active or not (NotFound if `user` has no such fact)."""
@@ -312,10 +353,13 @@ class Kit(Upkeep, Forgetting, Reminding):
         subject: str = "",
         pinned: bool = False,
         expires: date | None = None,
+        since: date | None = None,
+        until: date | None = None,
         user: str | None = None,
     ) -> OwnerChange:
         """Write a fact as the owner (confidence 1.0; the curator and REM never change it).
-        `expires`: the last day it holds. Text is checked like `remember`'s: length, secrets."""
+        `expires`: the last day it holds; `since`: the day it began to hold; `until`: the
+        last day it held (it no longer does). Text is checked like `remember`'s."""
         change = await self.services.owner_facts.add(
             self._user(user),
             content,
@@ -323,6 +367,8 @@ class Kit(Upkeep, Forgetting, Reminding):
             subject=subject,
             pinned=pinned,
             expires=expires,
+            since=since,
+            until=until,
         )
         self.services.background.notify()  # embed it
         return change
@@ -335,9 +381,13 @@ class Kit(Upkeep, Forgetting, Reminding):
         subject: str | None = None,
         expires: date | None = None,
         clear_expiry: bool = False,
+        since: date | None = None,
+        until: date | None = None,
         user: str | None = None,
     ) -> OwnerChange:
-        """Rewrite a fact as the owner; from then on it is the owner's (see `add_fact`)."""
+        """Rewrite a fact as the owner; from then on it is the owner's (see `add_fact`).
+        New text with `since` says the world changed that day (the old text is kept as a
+        closed fact); `until` says it stopped holding (it is retired as of that day)."""
         change = await self.services.owner_facts.edit(
             self._user(user),
             fact_id,
@@ -345,6 +395,8 @@ class Kit(Upkeep, Forgetting, Reminding):
             subject=subject,
             expires=expires,
             clear_expiry=clear_expiry,
+            since=since,
+            until=until,
         )
         self.services.background.notify()  # embed the new text
         return change

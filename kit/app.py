@@ -35,6 +35,8 @@ from kit.errors import KitError, LLMUnavailable
 from kit.files import private_dir
 from kit.followups.offers import FollowupOffers
 from kit.followups.service import Followups
+from kit.inbox.service import Inbox
+from kit.inbox.store import InboxStore
 from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
 from kit.llm.metered import MeteredLLM
 from kit.llm.retry import RetryingLLM
@@ -45,6 +47,7 @@ from kit.memory.context import ContextBuilder
 from kit.memory.dates import DateOrder, order_from_locale
 from kit.memory.days import Days
 from kit.memory.db import Database
+from kit.memory.fact_times import FactTimes
 from kit.memory.facts import Facts
 from kit.memory.filter import FilteredSearch, ModelFilter
 from kit.memory.history import FactHistory
@@ -145,6 +148,8 @@ class Services:
     reminders: Reminders
     notes: Notes
     owner_facts: OwnerFacts
+    inbox: Inbox  # the questions passes set aside for the owner (kit/inbox/)
+    fact_times: FactTimes  # facts as of a moment in the past (kit/memory/fact_times.py)
     callbacks: Callbacks  # buttons Kit sends: owner-checked, once-only, expiring
     outbox: Outbox  # messages Kit starts itself to a memory's owner (live channels register)
     digest: DigestService  # the daily memory digest (kit/digest/)
@@ -211,6 +216,7 @@ async def build(
     )
     notes = Notes(db, clock)
     versions = MemoryVersions(db)
+    fact_times = FactTimes(db)
     search = MemorySearch(
         facts,
         days,
@@ -223,6 +229,7 @@ async def build(
         live_facts=LiveFacts(facts, versions),
         links=Links(db),
         date_order=_date_order(memory.date_order),
+        fact_times=fact_times,
     )
     model_filter = None
     if memory.filter == "model":
@@ -280,6 +287,7 @@ async def build(
         tz,
         max_fraction=settings.curation.max_deactivate_fraction,
     )
+    inbox_store = InboxStore(db)
     curator = Curator(
         db=db,
         facts=facts,
@@ -290,6 +298,7 @@ async def build(
         settings=settings,
         clock=clock,
         tz=tz,
+        inbox=inbox_store,
     )
     rem = Rem(
         db,
@@ -346,6 +355,10 @@ async def build(
         outbox=outbox,
         digest=DigestService(db, digest_builder, callbacks, outbox, settings.digest, clock, tz),
         followups=followups,
+        inbox=Inbox(
+            db, inbox_store, facts, curator.passes, clock, tz, callbacks=callbacks, outbox=outbox
+        ),
+        fact_times=fact_times,
         embedding_problem=problem,
     )
 

@@ -13,6 +13,8 @@ from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, RemReport, UndoResult
 from kit.digest.model import Digest, DigestSent
 from kit.errors import InputError
+from kit.inbox.service import Answered
+from kit.inbox.store import Question
 from kit.llm.base import TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
@@ -105,6 +107,8 @@ class LocalClient(KitClient):
         subject: str = "",
         pinned: bool = False,
         expires: date | None = None,
+        since: date | None = None,
+        until: date | None = None,
     ) -> OwnerChange:
         return await self.kit.add_fact(
             content,
@@ -112,6 +116,8 @@ class LocalClient(KitClient):
             subject=subject,
             pinned=pinned,
             expires=expires,
+            since=since,
+            until=until,
             user=self._user,
         )
 
@@ -123,6 +129,8 @@ class LocalClient(KitClient):
         subject: str | None = None,
         expires: date | None = None,
         clear_expiry: bool = False,
+        since: date | None = None,
+        until: date | None = None,
     ) -> OwnerChange:
         return await self.kit.edit_fact(
             fact_id,
@@ -130,8 +138,16 @@ class LocalClient(KitClient):
             subject=subject,
             expires=expires,
             clear_expiry=clear_expiry,
+            since=since,
+            until=until,
             user=self._user,
         )
+
+    async def inbox(self, *, everything: bool = False) -> list[Question]:
+        return await self.kit.inbox(user=self._user, everything=everything)
+
+    async def answer_question(self, question_id: int, answer: str) -> Answered:
+        return await self.kit.answer_question(question_id, answer, user=self._user)
 
     async def pin_fact(self, fact_id: int) -> OwnerChange:
         return await self.kit.pin_fact(fact_id, user=self._user)

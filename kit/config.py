@@ -81,6 +81,17 @@ class CurationSettings:
 
 
 @dataclass(frozen=True)
+class InboxSettings:
+    """The contradiction inbox (kit/inbox/): what a pass asks the owner about first."""
+
+    # A fact the curator or REM wrote, held with at least this confidence, is rewritten or
+    # retired only after asking (the owner's own and pinned facts always are).
+    protect_confidence: float = 0.9
+    # An unanswered question expires after this many days: the old facts stay as they are.
+    expire_days: int = 14
+
+
+@dataclass(frozen=True)
 class ScheduleSettings:
     timezone: str = ""
     daily_summary: str = "23:55"
@@ -164,6 +175,7 @@ class Settings:
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
     curation: CurationSettings = field(default_factory=CurationSettings)
+    inbox: InboxSettings = field(default_factory=InboxSettings)
     schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
     rem: RemSettings = field(default_factory=RemSettings)
     digest: DigestSettings = field(default_factory=DigestSettings)
@@ -362,6 +374,11 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
         fraction("max_deactivate_fraction")
         at_least(1, "idle_minutes", "max_attempts")
         at_least(MIN_FACTS_BUDGET_TOKENS, "facts_budget_tokens")
+    if isinstance(section, InboxSettings):
+        fraction("protect_confidence")
+        at_least(1, "expire_days")
+        if section.expire_days > 3650:
+            raise bad("expire_days", "must be at most 3650 (ten years)")
     if isinstance(section, ScheduleSettings):
         for key in ("daily_summary", "rem"):
             parse_hhmm(getattr(section, key), f"{source}: schedule.{key}")

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from kit.curator.records import PassRecord
     from kit.curator.reports import OwnerChange, RemReport, UndoResult
     from kit.digest.model import Digest, DigestSent
+    from kit.inbox.service import Answered
+    from kit.inbox.store import Question
     from kit.memory.days import Day
     from kit.memory.facts import Fact, HistoryEntry
     from kit.memory.forget_findings import Verification
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
 # Where each result type above lives: the declaration is read at run time without loading them
 # all (a client of the daemon loads what its calls return, not the whole core).
 TYPE_HOMES = {
+    "Answered": "kit.inbox.service",
     "ChatHistory": "kit.memory.messages",
     "ContextReport": "kit.memory.plan",
     "Day": "kit.memory.days",
@@ -64,6 +67,7 @@ TYPE_HOMES = {
     "Notice": "kit.reminders.store",
     "OwnerChange": "kit.curator.reports",
     "PassRecord": "kit.curator.records",
+    "Question": "kit.inbox.store",
     "ReceiptInfo": "kit.memory.forget_receipts",
     "Reminder": "kit.reminders.store",
     "RemReport": "kit.curator.reports",
@@ -132,6 +136,8 @@ class Stream:
 FactId = Annotated[int, RowId()]
 PassId = Annotated[int, RowId()]
 ReminderId = Annotated[int, RowId()]
+QuestionId = Annotated[int, RowId()]
+Answer = Annotated[str, Text(20)]  # keep-old | take-new | keep-both (the inbox checks which)
 Content = Annotated[str, Text(MAX_CONTENT_CHARS)]
 Subject = Annotated[str, Text(MAX_SUBJECT_CHARS)]  # an owner's fact's subject or category
 Reason = Annotated[str, Text(MAX_REASON_CHARS)]
@@ -195,8 +201,11 @@ class KitClient(Protocol):
         subject: Subject = "",
         pinned: bool = False,
         expires: date | None = None,
+        since: date | None = None,
+        until: date | None = None,
     ) -> OwnerChange:
-        """A fact written by the owner (undoable; the curator never changes it)."""
+        """A fact written by the owner (undoable; the curator never changes it); `since` and
+        `until` say when it held, if not from now on."""
         ...
 
     async def edit_fact(
@@ -207,8 +216,19 @@ class KitClient(Protocol):
         subject: Subject | None = None,
         expires: date | None = None,
         clear_expiry: bool = False,
+        since: date | None = None,
+        until: date | None = None,
     ) -> OwnerChange:
-        """A fact rewritten by the owner (undoable)."""
+        """A fact rewritten by the owner (undoable); `since` / `until` set when it held."""
+        ...
+
+    async def inbox(self, *, everything: bool = False) -> list[Question]:
+        """Questions passes set aside for the owner: waiting ones, oldest first, or with
+        `everything` answered, expired and withdrawn ones too, newest first."""
+        ...
+
+    async def answer_question(self, question_id: QuestionId, answer: Answer) -> Answered:
+        """Answer an inbox question: keep-old | take-new | keep-both (one undoable owner pass)."""
         ...
 
     async def pin_fact(self, fact_id: FactId) -> OwnerChange:

@@ -15,6 +15,7 @@ from kit.curator.ops import MAX_CONTENT_CHARS
 from kit.errors import ConfigError, InputError, KitError
 from kit.llm.base import ToolSpec
 from kit.memory.days import Day, Days
+from kit.memory.fact_times import end_of_day
 from kit.memory.facts import Facts, Provenance
 from kit.memory.messages import Message, Messages
 from kit.memory.search import Hit, MemorySearch
@@ -43,7 +44,11 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
                     "type": "string",
                     "description": "what to look for",
                     "maxLength": MAX_QUERY_CHARS,
-                }
+                },
+                "as_of": {
+                    "type": "string",
+                    "description": "YYYY-MM-DD: what was known then (facts that held that day)",
+                },
             },
             "required": ["query"],
         },
@@ -161,7 +166,9 @@ def format_hits(hits: list[Hit], tz: tzinfo) -> str:
         when = hit.at.astimezone(tz).strftime("%Y-%m-%d")
         text = neutralise(hit.text, inline=True)
         if hit.fact is not None:
-            lines.append(f"[fact #{hit.id}, {hit.fact.category}] {text}")
+            until = hit.fact.valid_until  # a fact of the past (a search as of a day)
+            held = "" if until is None else f", held until {until.astimezone(tz).date()}"
+            lines.append(f"[fact #{hit.id}, {hit.fact.category}{held}] {text}")
         elif hit.day is not None:
             lines.append(f"[day {hit.day.day.isoformat()}] {text}")
         elif hit.note is not None:
@@ -274,7 +281,7 @@ class Tools:
         self, name: str, args: Mapping[str, Any], user_id: str, now: datetime, message_id: int
     ) -> ToolOutcome:
         if name == "search_memory":
-            return await self._search_memory(args.get("query", ""), user_id, now)
+            return await self._search_memory(args.get("query", ""), user_id, now, args.get("as_of"))
         if name == "get_day_history":
             return await self._day_history(args.get("date", ""), user_id, now)
         if name == "remember":
@@ -289,11 +296,22 @@ class Tools:
             return ToolOutcome(result.content, is_error=result.is_error)
         return ToolOutcome(f"{name} is not available here", is_error=True)
 
-    async def _search_memory(self, query: str, user_id: str, now: datetime) -> ToolOutcome:
+    async def _search_memory(
+        self, query: str, user_id: str, now: datetime, as_of: str | None = None
+    ) -> ToolOutcome:
         if not query.strip():
             return ToolOutcome("search_memory needs a non-empty query", is_error=True)
         kinds = KINDS if self._notes is None else (*KINDS, NOTES)
-        result = await self._search.search(user_id, query, now=now, k=8, kinds=kinds)
+        then = None
+        if as_of is not None:  # the facts that held that day, what was said up to then
+            today = now.astimezone(self._tz).date()
+            day = parse_day(as_of, today)
+            if day > today:
+                raise InputError(f"as_of {day} is in the future; it looks back, to {today} at most")
+            then = min(end_of_day(day, self._tz), now)
+        result = await self._search.search(
+            user_id, query, now=then or now, k=8, kinds=kinds, facts_as_of=then
+        )
         hits = list(result.hits[:15])
         if not hits:
             return ToolOutcome("Nothing found in memory for that query.")

@@ -56,6 +56,7 @@ async def daily_summary(services: Services, now: datetime, scheduled_for: dateti
 
 async def rem(services: Services, now: datetime, scheduled_for: datetime | None) -> str:
     reports = await services.rem.nightly(scheduled_for or now)
+    await services.inbox.announce()  # what REM's review asked about: to the owner now
     condensed = sum(len(r.condensed_days) for r in reports)
     changes = sum(len(r.changes) for r in reports)
     rejected = sum(len(r.rejected) for r in reports)
@@ -69,7 +70,12 @@ async def curation_sweep(services: Services, now: datetime, scheduled_for: datet
     # One sweep at a time across workers: two would curate the same conversation twice.
     async with services.leases.holding("curation_sweep", label="the curation sweep"):
         passes = await services.curator.sweep_idle(now)
-    return plural(passes, "curation pass", "curation passes")
+    # The questions passes set aside (this sweep's, or a `kit curate` run beside the daemon):
+    # asked on the channels that reach their owner, each once.
+    asked = await services.inbox.announce()
+    return plural(passes, "curation pass", "curation passes") + (
+        f", {plural(asked, 'question')} asked" if asked else ""
+    )
 
 
 async def embedding_backfill(

@@ -35,6 +35,9 @@ KIT_MEMBERS = [
     "unpin_fact",
     "forget_fact",
     "expire_facts",
+    # the inbox: changes a pass set aside for the owner
+    "inbox",
+    "answer_question",
     # curation and its passes
     "curate",
     "parked_batches",

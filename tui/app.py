@@ -1,9 +1,9 @@
 """`KitApp`: the terminal UI. Five panes (chat, days, facts, consolidation, notes), a status line
-and a footer of key bindings; reminders (F5) and the memory digest (F7) open as screens. It
-only ever talks to a `KitClient`, so it neither knows nor cares whether Kit runs in this
-process or in a daemon behind the control socket. With a `Follower`
-(what `kit tui` uses) it also follows the engine: when the daemon stops it says so once, keeps
-the status line true, and carries on with the daemon back or with Kit run here."""
+and a footer of key bindings; reminders (F5), the memory digest (F7) and the inbox of changes Kit
+asks about first (F8) open as screens. It only ever talks to a `KitClient`, so it neither knows
+nor cares whether Kit runs in this process or in a daemon behind the control socket. With a
+`Follower` (what `kit tui` uses) it also follows the engine: when the daemon stops it says so
+once, keeps the status line true, and carries on with the daemon back or with Kit run here."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from tui.digest import DigestScreen
 from tui.fact_history import FactHistoryScreen
 from tui.facts import FactsPane
 from tui.failures import describe, log_failure
+from tui.inbox import InboxScreen
 from tui.notes import NotesPane
 from tui.reminders import CHECK_SECONDS, RemindersScreen, show_notices
 from tui.status import StatusLine
@@ -67,6 +68,13 @@ class KitApp(KitHost):
         ),
         Binding("f6", "show_tab('notes')", "Notes", tooltip="Show the notes", show=False),
         Binding("f7", "show_digest", "Digest", tooltip="What Kit learned and changed", show=False),
+        Binding(
+            "f8",
+            "show_inbox",
+            "Inbox",
+            tooltip="Changes Kit asks you about first: keep old, take new, keep both",
+            show=False,
+        ),
         # Hidden from the footer as in every Textual app; the palette lists it as "Quit".
         Binding("ctrl+q", "quit", "Quit", tooltip="Quit the TUI", priority=True, show=False),
     ]
@@ -108,6 +116,7 @@ class KitApp(KitHost):
             start_work(self, self._follow, self.client, group=FOLLOW_GROUP)
         self._check_notices()
         self.set_interval(CHECK_SECONDS, self._check_notices)
+        start_work(self, self._tell_of_questions, group="inbox")
 
     def _check_notices(self) -> None:
         start_work(self, show_notices, self, group="notices")
@@ -121,6 +130,19 @@ class KitApp(KitHost):
         if isinstance(self.screen, ModalScreen | DigestScreen):
             return
         self.push_screen(DigestScreen())
+
+    def action_show_inbox(self) -> None:
+        if isinstance(self.screen, ModalScreen | InboxScreen):
+            return
+        self.push_screen(InboxScreen())
+
+    async def _tell_of_questions(self) -> None:
+        """Once, when the TUI opens: questions waiting in the inbox."""
+        with self.reporting():
+            waiting = await self.client.inbox()
+            if waiting:
+                count = f"{len(waiting)} question{'s' if len(waiting) != 1 else ''}"
+                self.notify(f"{count} about changes to your facts wait for you: F8.", title="Kit")
 
     # -- failures: the one place client errors become notifications -------------------------
 
@@ -193,7 +215,7 @@ class KitApp(KitHost):
         for pane in self.query_one("#tabs", TabbedContent).query(Pane):
             pane.start_reload()
         for screen in self.screen_stack:
-            if isinstance(screen, FactHistoryScreen | RemindersScreen | DigestScreen):
+            if isinstance(screen, FactHistoryScreen | RemindersScreen | DigestScreen | InboxScreen):
                 screen.start_reload()
 
     async def _reload_status(self) -> None:

@@ -15,7 +15,9 @@ Pressing one (`press`, with the presser's Kit user as the channel's access rules
   changed nothing (each action is one transaction): the token is given back, so the owner may
   press it again once the cause is fixed, and the error's message is the answer.
 Every refusal changes nothing. Answers are one line of at most `MAX_ANSWER` characters
-(Telegram's answerCallbackQuery limit).
+(Telegram's answerCallbackQuery limit). After an action ran (`pressed`), the channel takes away
+the buttons it left without use: the pressed one (a digest's Pin), or, for an action registered
+with `spends="message"`, all of the message's (an inbox question, answered once).
 
 No python-telegram-bot here: the channel passes the data and the presser in and shows the
 answer. Actions are registered at composition with `handle` (kit/digest/actions.py has the
@@ -31,7 +33,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
-from typing import Any
+from typing import Any, Literal
 
 from kit.clock import Clock, from_iso, to_iso
 from kit.errors import KitError
@@ -49,6 +51,8 @@ Payload = Mapping[str, int | str]
 # (the Kit user the button acts on, its payload) -> the answer line. A KitError means nothing
 # was changed; its message is shown.
 Handler = Callable[[str, Payload], Awaitable[str]]
+# What a press that ran its action leaves without use: that button, or all of the message's.
+Spends = Literal["button", "message"]
 
 NOT_OURS = "This button is not one of Kit's (or it is damaged); nothing was changed."
 UNKNOWN = "Kit no longer knows this button (it is too old); nothing was changed."
@@ -65,6 +69,15 @@ class Button:
 
     label: str
     data: str
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """A press's answer line, and what it used up: None when it changed nothing (a refusal),
+    else the buttons the channel may take away (see `Spends`)."""
+
+    answer: str
+    spent: Spends | None = None
 
 
 @dataclass(frozen=True)
@@ -97,15 +110,20 @@ class Callbacks:
         self._tz = tz
         self._handlers: dict[str, Handler] = {}
         self._expiry_notes: dict[str, str] = {}
+        self._spends: dict[str, Spends] = {}
         self._purged_on: datetime | None = None
 
-    def handle(self, action: str, handler: Handler, *, expired: str = "") -> None:
+    def handle(
+        self, action: str, handler: Handler, *, expired: str = "", spends: Spends = "button"
+    ) -> None:
         """What pressing a button of `action` does (one handler per action name); `expired`
-        says in a few words why such a button no longer works ("its undo window is over")."""
+        says in a few words why such a button no longer works ("its undo window is over");
+        `spends`: what a press that ran leaves without use (its button, or the message's)."""
         if action in self._handlers:
             raise ValueError(f"callback action {action!r} is registered twice")
         self._handlers[action] = handler
         self._expiry_notes[action] = expired
+        self._spends[action] = spends
 
     @property
     def actions(self) -> tuple[str, ...]:
@@ -139,31 +157,35 @@ class Callbacks:
     async def press(self, data: str, presser: str | None) -> str:
         """Press the button whose data is `data`, as the Kit user `presser` (None: someone
         the channel answers for no memory). Returns the answer line; never raises."""
+        return (await self.pressed(data, presser)).answer
+
+    async def pressed(self, data: str, presser: str | None) -> Pressed:
+        """`press`, saying also which buttons the press used up (kit/channels/telegram.py)."""
         token = data[len(PREFIX) :] if data.startswith(PREFIX) else ""
         if not _TOKEN.fullmatch(token):
-            return NOT_OURS
+            return Pressed(NOT_OURS)
         try:
             return await self._press(token, presser)
         except Exception:
             log.exception("a button press failed")
-            return FAILED
+            return Pressed(FAILED)
 
-    async def _press(self, token: str, presser: str | None) -> str:
+    async def _press(self, token: str, presser: str | None) -> Pressed:
         found = await self._get(token)
         if found is None:
-            return UNKNOWN
+            return Pressed(UNKNOWN)
         if presser is None or presser != found.user_id:
             log.info("callbacks: refused a press on %s's button by another", found.user_id)
-            return NOT_YOURS
+            return Pressed(NOT_YOURS)
         if found.used_at is not None:
-            return self._used(found.used_at)
+            return Pressed(self._used(found.used_at))
         now = self._clock.now()
         if found.expires_at <= now:
-            return self._expired(found.expires_at, found.action)
+            return Pressed(self._expired(found.expires_at, found.action))
         handler = self._handlers.get(found.action)
         if handler is None:
             log.warning("callbacks: no handler for action %r", found.action)
-            return NO_ACTION
+            return Pressed(NO_ACTION)
         taken = to_iso(now)
         async with self._db.transaction() as tx:
             claimed = await tx.execute_rowcount(
@@ -174,17 +196,18 @@ class Callbacks:
         if claimed != 1:  # pressed twice at once: the other press has it
             again = await self._get(token)
             if again is not None and again.used_at is not None:
-                return self._used(again.used_at)
-            return self._expired(found.expires_at, found.action)
+                return Pressed(self._used(again.used_at))
+            return Pressed(self._expired(found.expires_at, found.action))
         try:
             # The answer is shown, never stored: it may quote a fact `kit forget` later erases.
-            return fit_answer(await handler(found.user_id, found.payload))
+            answer = fit_answer(await handler(found.user_id, found.payload))
         except KitError as exc:
             await self._give_back(token, taken)
-            return _answer_for(exc)
+            return Pressed(_answer_for(exc))
         except BaseException:
             await self._give_back(token, taken)
             raise
+        return Pressed(answer, self._spends.get(found.action, "button"))
 
     async def _get(self, token: str) -> _Token | None:
         row = await self._db.fetchone(

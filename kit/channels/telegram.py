@@ -10,6 +10,10 @@ updater.stop -> stop -> shutdown, each step bounded.
 Updates from different chats are handled concurrently, each chat's own one at a time in the
 order they came (`_InOrderPerChat`). Who is answered, and from which memory, is decided by
 kit/channels/telegram_access.py.
+
+Messages Kit starts itself (the digest, inbox questions) go out through the outbox
+(kit/channels/outbox.py) to the owners' private chats; a press on one of their buttons is a
+callback query that kit/channels/callbacks.py decides.
 """
 
 from __future__ import annotations
@@ -54,13 +58,13 @@ from telegram.request import HTTPXRequest
 from kit.api import Kit
 from kit.app import Services
 from kit.channels import replies
-from kit.channels.callbacks import fit_answer
+from kit.channels.callbacks import Pressed, fit_answer
 from kit.channels.chat_commands import COMMANDS, ChatCommands, unknown_command
 from kit.channels.formatting import markdown_to_html
 from kit.channels.in_order import InOrderPerKey
 from kit.channels.outbox import Outgoing
 from kit.channels.replies import Reply, argument, document_note, guarded, plain, seconds
-from kit.channels.splitting import split_message
+from kit.channels.splitting import TELEGRAM_LIMIT, split_message, utf16_length
 from kit.channels.telegram_access import TelegramAccess
 from kit.channels.telegram_config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
 from kit.config import Settings
@@ -197,8 +201,12 @@ class TelegramChannel:
             reminders = self._services.reminders.dispatcher
             reminders.register(CHANNEL, lambda chat, text: self.send_to_chat(app, chat, text))
             outbox = self._services.outbox
-            outbox.register(CHANNEL, lambda user, messages: self.push(app, user, messages))
+            outbox.register(
+                CHANNEL, lambda user, messages: self.push(app, user, messages),
+                reaches=lambda user: bool(self._access.chats_of(user)),
+            )  # fmt: skip
             try:
+                await self._services.inbox.announce()  # what passes asked while Telegram was off
                 await self._watch(app)
             finally:
                 reminders.unregister(CHANNEL)
@@ -408,11 +416,13 @@ class TelegramChannel:
         assert query is not None
         chat, private, user_id = _who(update)
         presser = None if chat is None else self._access.namespace(chat, private, user_id)
-        answer = await self._services.callbacks.press(query.data or "", presser)
+        pressed = await self._services.callbacks.pressed(query.data or "", presser)
         try:
-            await query.answer(fit_answer(answer))
+            await query.answer(fit_answer(pressed.answer))
         except TelegramError as exc:
             log.warning("telegram: could not answer a button press: %s", exc)
+        if pressed.spent is not None and isinstance(query.message, Message):
+            await _take_away(query.message, query.data or "", pressed)
 
     # ---- messages --------------------------------------------------------------------------
     async def _on_text(self, update: Update, context: Context) -> None:
@@ -578,6 +588,24 @@ def _forwarded_from(message: Message) -> str | None:
         name = chat.effective_name or ""
         return f"{origin.author_signature} in {name}" if origin.author_signature else name
     return ""
+
+
+async def _take_away(message: Message, data: str, pressed: Pressed) -> None:
+    """Edit a message whose button did its work: without the buttons left of no use (the one
+    pressed, or all of them with the answer under the text), so no second press is offered."""
+    rows = [] if message.reply_markup is None else message.reply_markup.inline_keyboard
+    kept = [] if pressed.spent == "message" else [
+        [b for b in row if b.callback_data != data] for row in rows
+    ]  # fmt: skip
+    markup = InlineKeyboardMarkup([row for row in kept if row]) if any(kept) else None
+    text = f"{message.text or ''}\n\n{pressed.answer}".strip()
+    try:
+        if pressed.spent == "message" and message.text and utf16_length(text) <= TELEGRAM_LIMIT:
+            await message.edit_text(text, reply_markup=markup)
+        else:
+            await message.edit_reply_markup(markup)
+    except TelegramError as exc:  # the press itself is done; only the message stays as it was
+        log.info("telegram: could not take the used buttons off a message: %s", exc)
 
 
 async def reach_bot(token: str, base_url: str = "", *, within: float = 10.0) -> Reach:

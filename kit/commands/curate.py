@@ -86,4 +86,9 @@ def _lines(outcome: PassOutcome) -> list[str]:
         head += f" pass {outcome.pass_id}"
     if outcome.reason and outcome.status != "noop":
         head += f": {outcome.reason}"
-    return [head, *(f"    {c}" for c in outcome.changes), *(f"    {d}" for d in outcome.dropped)]
+    return [
+        head,
+        *(f"    {c}" for c in outcome.changes),
+        *(f"    {d}" for d in outcome.dropped),
+        *(f"    {a}" for a in outcome.asked),
+    ]

@@ -39,6 +39,7 @@ def register_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser
     add.add_argument("--subject", default="", help="who or what it is about, e.g. Ana")
     add.add_argument("--pin", action="store_true", help="pin it: always in context")
     add.add_argument("--expires", metavar="DATE", help="the last day it holds (YYYY-MM-DD)")
+    _time_flags(add)
     add.add_argument("--json", action="store_true", default=_QUIET)
     add.set_defaults(func=run_add)
 
@@ -54,6 +55,7 @@ def register_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser
     expiry = edit.add_mutually_exclusive_group()
     expiry.add_argument("--expires", metavar="DATE", help="the last day it holds (YYYY-MM-DD)")
     expiry.add_argument("--no-expiry", action="store_true", help="it no longer expires")
+    _time_flags(edit)
     edit.add_argument("--json", action="store_true", default=_QUIET)
     edit.set_defaults(func=run_edit)
 
@@ -81,52 +83,69 @@ def register_actions(actions: argparse._SubParsersAction[argparse.ArgumentParser
     forget.set_defaults(func=run_forget)
 
 
-def _day(text: str | None) -> date | None:
+def _time_flags(parser: argparse.ArgumentParser) -> None:
+    """Since when a fact holds, until when it held (kit/memory/fact_times.py)."""
+    parser.add_argument(
+        "--since", metavar="DATE", help="the day it began to hold (YYYY-MM-DD; default: now)"
+    )
+    parser.add_argument(
+        "--until",
+        metavar="DATE",
+        help="the last day it held: it no longer does (YYYY-MM-DD, today at most)",
+    )
+
+
+def _day(text: str | None, flag: str = "--expires") -> date | None:
     if text is None:
         return None
     try:
         return date.fromisoformat(text.strip())
     except ValueError as exc:
         shown = repr(text) if len(text) <= 20 else "that"
-        raise InputError(
-            f"--expires {shown} is not a date; use YYYY-MM-DD, e.g. 2026-09-30"
-        ) from exc
+        raise InputError(f"{flag} {shown} is not a date; use YYYY-MM-DD, e.g. 2026-09-30") from exc
 
 
 async def run_add(args: argparse.Namespace) -> int:
     expires = _day(args.expires)
-    async with _client(args) as client:
+    since, until = _day(args.since, "--since"), _day(args.until, "--until")
+    async with client_for(args) as client:
         change = await client.add_fact(
             " ".join(args.text),
             category=args.category,
             subject=args.subject,
             pinned=args.pin,
             expires=expires,
+            since=since,
+            until=until,
         )
     return _report(args, change, "Added")
 
 
 async def run_edit(args: argparse.Namespace) -> int:
     expires = _day(args.expires)
+    since, until = _day(args.since, "--since"), _day(args.until, "--until")
     text = " ".join(args.text) or None
-    if text is None and args.subject is None and expires is None and not args.no_expiry:
+    asked = (text, args.subject, expires, since, until)
+    if all(v is None for v in asked) and not args.no_expiry:
         raise InputError(
-            "say what to change: the new text, --subject, --expires or --no-expiry "
-            f"(e.g. kit facts edit {args.fact_id} Lives in Porto)"
+            "say what to change: the new text, --subject, --expires, --no-expiry, --since or "
+            f"--until (e.g. kit facts edit {args.fact_id} Lives in Porto --since 2026-03-01)"
         )
-    async with _client(args) as client:
+    async with client_for(args) as client:
         change = await client.edit_fact(
             args.fact_id,
             text,
             subject=args.subject,
             expires=expires,
             clear_expiry=args.no_expiry,
+            since=since,
+            until=until,
         )
     return _report(args, change, "Edited")
 
 
 async def run_pin(args: argparse.Namespace) -> int:
-    async with _client(args) as client:
+    async with client_for(args) as client:
         if args.pinned:
             change = await client.pin_fact(args.fact_id)
         else:
@@ -135,13 +154,14 @@ async def run_pin(args: argparse.Namespace) -> int:
 
 
 async def run_forget(args: argparse.Namespace) -> int:
-    async with _client(args) as client:
+    async with client_for(args) as client:
         change = await client.deactivate_fact(args.fact_id, args.reason)
     return _report(args, change, "Retired")
 
 
 @asynccontextmanager
-async def _client(args: argparse.Namespace) -> AsyncIterator[KitClient]:
+async def client_for(args: argparse.Namespace) -> AsyncIterator[KitClient]:
+    """The daemon's client when one runs, else Kit in this process; sets `args.tz`."""
     from kit.config import load_settings
     from kit.daemon.connect import connect_to
 
@@ -172,8 +192,13 @@ def describe(change: OwnerChange, done: str, tz: tzinfo) -> list[str]:
         flags.append("pinned")
     if fact.expires_at is not None:
         flags.append(f"holds through {last_day(fact.expires_at, tz)}")
+    since = fact.holds_since.astimezone(tz).date()
+    if fact.valid_until is not None:
+        flags.append(f"held {since} to {fact.valid_until.astimezone(tz).date()}")
+    elif since < fact.created_at.astimezone(tz).date():
+        flags.append(f"since {since}")
     lines = [f"{done} fact #{fact.id} ({', '.join(flags)}): {subject}{fact.content}"]
-    if change.operation == "retire":
+    if change.operation == "retire" or not fact.active:
         lines.append("Kit no longer uses it; its history keeps it.")
     lines.append(f"Recorded as pass {change.pass_id}; `kit facts undo {change.pass_id}` undoes it.")
     return lines

@@ -2,7 +2,9 @@
 `expire` a category's facts past their expiry that REM held back. The owner's own changes
 (`add`, `edit`, `pin`, `unpin`, `forget`) live in fact_changes.py.
 
-`kit facts [--category C] [--all] [--json]` lists facts (also as `kit facts list`).
+`kit facts [--category C] [--all] [--json]` lists facts (also as `kit facts list`);
+`--as-of DATE` lists the facts that held on that day (superseded ones included), and with
+`--recorded` the facts as Kit had them written down by then (kit/memory/fact_times.py).
 """
 
 from __future__ import annotations
@@ -77,19 +79,50 @@ def _list_flags(parser: argparse.ArgumentParser, *, child: bool) -> None:
     parser.add_argument("--category", choices=CATEGORIES, default=_QUIET if child else None)
     flag = _QUIET if child else False
     parser.add_argument("--all", action="store_true", default=flag, help="include inactive")
+    parser.add_argument(
+        "--as-of",
+        metavar="DATE",
+        default=_QUIET if child else None,
+        help="the facts that held on that day (YYYY-MM-DD), those since replaced included",
+    )
+    parser.add_argument(
+        "--recorded",
+        action="store_true",
+        default=flag,
+        help="with --as-of: the facts as Kit had them written down by then",
+    )
     parser.add_argument("--json", action="store_true", default=flag, help="JSON output")
 
 
 async def run_list(args: argparse.Namespace) -> int:
+    from kit.memory.fact_times import parse_day
     from kit.memory.facts import fact_dict
 
+    as_of = None if args.as_of is None else parse_day(args.as_of, "--as-of")
+    if as_of is None and args.recorded:
+        raise InputError("--recorded needs --as-of DATE: the day to look back at")
+    if as_of is not None and args.all:
+        raise InputError(
+            "--as-of lists every fact that held that day, retired ones included; drop --all"
+        )
     async with open_kit(args, with_embedder=False) as kit:
         facts = await kit.facts(
-            user=user_of(args, kit), category=args.category, include_inactive=args.all
+            user=user_of(args, kit),
+            category=args.category,
+            include_inactive=args.all,
+            as_of=as_of,
+            recorded=args.recorded,
         )
         now = kit.now()
+        tz = kit.tz
     if args.json:
         print_json([fact_dict(f) for f in facts])
+        return 0
+    if as_of is not None:
+        how = "as Kit had them recorded by the end of" if args.recorded else "that held on"
+        print(f"Facts {how} {as_of}:" if facts else f"No facts {how} {as_of}.")
+        for fact in facts:
+            print(_then_line(fact, tz))
         return 0
     if not facts:
         print("No facts yet.")
@@ -117,6 +150,7 @@ async def run_history(args: argparse.Namespace) -> int:
         print_json({"fact": fact_dict(fact), "history": [_entry_dict(e) for e in entries]})
         return 0
     print(_fact_line(fact))
+    print(f"  {_held_line(fact, tz)}")
     for entry in entries:
         print(_entry_line(entry, tz))
         for change in _changes(entry):
@@ -167,6 +201,19 @@ async def run_expire(args: argparse.Namespace) -> int:
     return 0
 
 
+def _then_line(fact: Fact, tz: tzinfo) -> str:
+    """A fact of the past with the days it held."""
+    since = fact.holds_since.astimezone(tz).date()
+    span = f"since {since}" if fact.valid_until is None else f"{since} to "
+    if fact.valid_until is not None:
+        span += str(fact.valid_until.astimezone(tz).date())
+    subject = f"[{fact.subject}] " if fact.subject else ""
+    later = ""
+    if fact.valid_until is not None:
+        later = f" (then #{fact.replaced_by})" if fact.replaced_by else " (no longer holds)"
+    return f"#{fact.id:<5} {fact.category:<11} {span:<24}  {subject}{fact.content}{later}"
+
+
 def _unshown(fact: Fact, now: datetime) -> str:
     """Why a listed fact is not shown to the model."""
     from kit.memory.facts import MIN_SHOWN_CONFIDENCE
@@ -176,6 +223,17 @@ def _unshown(fact: Fact, now: datetime) -> str:
     if fact.expires_at is not None and fact.expires_at <= now:
         return "expired"
     return f"hidden: confidence below {MIN_SHOWN_CONFIDENCE}"
+
+
+def _held_line(fact: Fact, tz: tzinfo) -> str:
+    """When the fact held in the world (kit/memory/fact_times.py)."""
+    since = fact.holds_since.astimezone(tz).date()
+    if fact.valid_until is None:
+        return f"holds since {since}"
+    until = fact.valid_until.astimezone(tz).date()
+    if fact.valid_until <= fact.holds_since:
+        return f"never held (retracted; written {since})"
+    return f"held from {since} to {until}"
 
 
 def _fact_line(fact: Fact) -> str:
@@ -212,6 +270,8 @@ _SHOWN = (
     "replaced_by",
     "pinned",
     "owner_written",
+    "valid_from",
+    "valid_until",
 )
 
 
@@ -241,6 +301,8 @@ def _pass_line(record: PassRecord, tz: tzinfo) -> str:
         note = f"{count} change{'s' if count != 1 else ''}"
         if record.detail.get("dropped"):
             note += f", {len(record.detail['dropped'])} dropped"
+        if record.asked_count:
+            note += f", {record.asked_count} asked (kit inbox)"
     else:
         note = record.reason
     category = record.category or "-"

@@ -1,31 +1,41 @@
-"""Applying a pass: check the operations against the database, screen them, run the guard,
-and write every change with its history row, all inside one transaction.
+"""Applying a pass: check the operations against the database, screen them, set aside the
+ones the owner must decide (kit/inbox/), run the guard, and write every change with its
+history row, all inside one transaction.
 
 Each change's history row names the messages it was learned from: the operation's own cited
 `sources`, which must all be messages of the batch (else the pass is rejected); a REPLACE's
 new fact also inherits the sources of the facts it merges.
 
+Each change takes effect when it was said (kit/memory/fact_times.py): at the time of the first
+message it cites, else of the batch's last message (REM, which reads no messages: now). A new
+fact holds from then; a REPLACE ends the facts it merges there (one that cites nothing only
+merges what was known: it holds from the earliest of theirs); an UPDATE of what a fact says
+keeps the old version as a closed fact; a DEACTIVATE ends the fact there.
+
+An operation on a fact that is the owner's or held with high confidence, or one stating what
+disagrees with an active fact about the same subject (kit/inbox/contest.py), is not applied:
+it becomes a question in the inbox, written in this transaction and named in the pass record
+(undoing the pass withdraws it). The rest of the pass applies.
+
 A rejected pass writes only its pass record (with the reason); an applied one writes the
-record, the fact changes and their history together. An exception anywhere rolls back all of it.
+record, the fact changes, the questions and their history together. An exception anywhere
+rolls back all of it.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from kit.clock import Clock
-from kit.config import CurationSettings
+from kit.config import CurationSettings, InboxSettings
 from kit.curator import guard
 from kit.curator.ops import (
-    Deactivate,
-    Insert,
     Operation,
     Replace,
-    Update,
     describe,
     op_json,
     op_name,
@@ -34,9 +44,15 @@ from kit.curator.ops import (
 from kit.curator.records import PassLog
 from kit.curator.reports import PassOutcome
 from kit.curator.screen import screen_op
+from kit.curator.write_op import Written, write_op
 from kit.errors import NotFound
+from kit.inbox.contest import Contested, contest
+from kit.inbox.store import InboxStore
 from kit.memory.db import Transaction
+from kit.memory.fact_times import earliest
 from kit.memory.facts import Fact, Facts, FactWriter, Provenance
+from kit.memory.messages import said_at
+from kit.text import plural
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +65,15 @@ class Rejected(Exception):
         self.reason = reason
 
 
-@dataclass
-class _Applied:
-    changes: list[str] = field(default_factory=list)
-    inserted: list[int] = field(default_factory=list)
-    changed: list[int] = field(default_factory=list)
+@dataclass(frozen=True)
+class _Times:
+    """When each operation of a pass takes effect (see the module docstring)."""
+
+    said: dict[int, datetime]
+    fallback: datetime
+
+    def of(self, op: Operation) -> datetime:
+        return earliest(self.said, op.sources) or self.fallback
 
 
 class Applier:
@@ -65,12 +85,16 @@ class Applier:
         *,
         stale_days: int,
         clock: Clock,
+        inbox: InboxStore,
+        inbox_settings: InboxSettings,
     ) -> None:
         self._facts = facts
         self._passes = passes
         self._settings = settings
         self._soon = timedelta(days=stale_days)  # an expiry sooner than this retires a fact
         self._clock = clock
+        self._inbox = inbox
+        self._inbox_settings = inbox_settings
 
     async def apply_in(
         self,
@@ -109,6 +133,7 @@ class Applier:
             _check_shown(ops, shown)
             _check_sources(ops, sources)
             kept, dropped = self._screen(ops, unfit)
+            kept, contested = contest(kept, facts, active, self._inbox_settings.protect_confidence)
             verdict = guard.check(
                 kept,
                 active,
@@ -132,8 +157,9 @@ class Applier:
             return _with(base, pass_id=pass_id, reason=exc.reason)
 
         record["dropped"] = dropped
-        status = "applied" if kept else "noop"
+        status = "applied" if kept or contested else "noop"
         quiet = "every operation was dropped" if dropped else "nothing to change"
+        reason = "" if kept or contested else quiet
         pass_id = await self._passes.add(
             tx,
             user_id=user_id,
@@ -141,32 +167,81 @@ class Applier:
             category=category,
             status=status,
             started_at=started_at,
-            reason="" if kept else quiet,
+            reason=reason,
             detail=record,
         )
-        done = _Applied()
+        times = await self._times(tx, user_id, ops, sources)
+        done = Written()
         for op in kept:
             provenance = Provenance(
                 actor=actor, reason=op_reason(op), pass_id=pass_id, source_message_ids=op.sources
             )
-            await self._apply_one(writer, category, op, provenance, facts, done)
+            await write_op(writer, category, op, provenance, facts, times.of(op), done)
+        asked, question_ids = await self._ask(tx, user_id, pass_id, category, contested, record)
+        if asked:
+            reason = f"{plural(len(asked), 'change')} set aside for the owner (`kit inbox`)"
         return _with(
             base,
             pass_id=pass_id,
             status=status,
-            reason="" if kept else quiet,
+            reason=reason,
             changes=tuple(done.changes),
             dropped=tuple(dropped),
             inserted_fact_ids=tuple(done.inserted),
             changed_fact_ids=tuple(done.changed),
+            asked=tuple(asked),
+            question_ids=tuple(question_ids),
         )
+
+    async def _times(
+        self, tx: Transaction, user_id: str, ops: Sequence[Operation], batch: Sequence[int]
+    ) -> _Times:
+        now = self._clock.now()
+        said = await said_at(tx, user_id, {*batch, *(i for op in ops for i in op.sources)})
+        said = {i: min(at, now) for i, at in said.items()}  # a message stamped ahead: now
+        last = max((said[i] for i in batch if i in said), default=now)
+        return _Times(said, last)
+
+    async def _ask(
+        self,
+        tx: Transaction,
+        user_id: str,
+        pass_id: int,
+        category: str,
+        contested: Sequence[Contested],
+        record: dict[str, Any],
+    ) -> tuple[list[str], list[int]]:
+        """Set the contested operations aside as questions; name them in the pass record.
+        Returns a line per operation and the questions' ids."""
+        if not contested:
+            return [], []
+        ids = await self._inbox.ask(
+            tx,
+            user_id,
+            pass_id,
+            category,
+            contested,
+            self._clock.now(),
+            timedelta(days=self._inbox_settings.expire_days),
+        )
+        lines = []
+        record["asked"] = []
+        for item, (question_id, new) in zip(contested, ids, strict=True):
+            again = "" if new else ", already waiting"
+            lines.append(f"ASKED {describe(item.op)}: {item.reason} (inbox {question_id}{again})")
+            record["asked"].append(
+                {"question": question_id, "op": op_name(item.op), "reason": item.reason}
+            )
+        reason = f"{plural(len(contested), 'change')} set aside for the owner (`kit inbox`)"
+        await self._passes.describe(tx, pass_id, reason=reason, detail=record)
+        return lines, list(dict.fromkeys(q for q, _ in ids))
 
     async def _check_ids(
         self, writer: FactWriter, category: str, ops: Sequence[Operation]
     ) -> dict[int, Fact]:
-        """Every fact an operation names exists, is active, belongs to this category and is not
-        the owner's (pinned, or written by the owner: `Fact.owner_held`): an operation on one
-        (a merge included) rejects the pass, so an owner's edit always wins."""
+        """Every fact an operation names exists, is active and belongs to this category (else
+        the pass is rejected). An operation on the owner's own facts is not rejected but asked
+        about (kit/inbox/contest.py): an owner's word changes only when the owner says so."""
         found: dict[int, Fact] = {}
         for n, op in enumerate(ops, 1):
             for fact_id in touched_ids(op):
@@ -181,16 +256,6 @@ class Applier:
                     )
                 if not fact.active:
                     raise Rejected(f"{where}: fact #{fact_id} is no longer active")
-                if fact.pinned:
-                    raise Rejected(
-                        f"{where}: fact #{fact_id} is pinned by the owner; the curator and REM "
-                        "never change a pinned fact"
-                    )
-                if fact.owner_written:
-                    raise Rejected(
-                        f"{where}: fact #{fact_id} was written by the owner; the curator and "
-                        "REM never change the owner's own facts"
-                    )
                 found[fact_id] = fact
         return found
 
@@ -208,69 +273,6 @@ class Applier:
             else:
                 dropped.append(f"operation {n} ({op_name(op)}) dropped: {why}")
         return kept, dropped
-
-    @staticmethod
-    async def _apply_one(
-        writer: FactWriter,
-        category: str,
-        op: Operation,
-        provenance: Provenance,
-        facts: dict[int, Fact],
-        done: _Applied,
-    ) -> None:
-        if isinstance(op, Insert):
-            fact = await writer.insert(
-                category=category,
-                content=op.content,
-                subject=op.subject,
-                confidence=op.confidence,
-                expires_at=op.expires_at,
-                provenance=provenance,
-            )
-            done.inserted.append(fact.id)
-            done.changes.append(f"#{fact.id} {describe(op)}")
-        elif isinstance(op, Update):
-            await writer.update(
-                op.fact_id,
-                provenance=provenance,
-                content=op.content,
-                subject=op.subject,
-                confidence=op.confidence,
-                expires_at=op.expires_at,
-                clear_expiry=op.clear_expiry,
-            )
-            done.changed.append(op.fact_id)
-            done.changes.append(describe(op))
-        elif isinstance(op, Replace):
-            inherited = await writer.sources(op.fact_ids)
-            merged = await writer.insert(
-                category=category,
-                content=op.content,
-                subject=guard.merged_subject(op, facts),
-                confidence=op.confidence,
-                expires_at=op.expires_at,
-                provenance=replace(
-                    provenance, source_message_ids=tuple(sorted({*inherited, *op.sources}))
-                ),
-            )
-            # Retiring the old facts learns nothing from the messages: the new fact holds them.
-            folded = replace(
-                provenance,
-                reason=f"merged into #{merged.id}" + _colon(op.reason),
-                source_message_ids=(),
-            )
-            for old in op.fact_ids:
-                await writer.deactivate(
-                    old, provenance=folded, replaced_by=merged.id, operation="replace"
-                )
-            done.inserted.append(merged.id)
-            done.changed.extend(op.fact_ids)
-            done.changes.append(f"#{merged.id} {describe(op)}")
-        else:
-            assert isinstance(op, Deactivate)
-            await writer.deactivate(op.fact_id, provenance=provenance)
-            done.changed.append(op.fact_id)
-            done.changes.append(describe(op))
 
 
 def _check_shown(ops: Sequence[Operation], shown: Collection[int] | None) -> None:

@@ -88,13 +88,15 @@ class Expiry:
     async def retire(
         self, user_id: str, facts: Sequence[Fact], provenance: Provenance | None = None
     ) -> None:
-        """Deactivate `facts` in one transaction (one still active, inside it, only)."""
+        """Deactivate `facts` in one transaction (one still active, inside it, only). Each
+        held until its expiry, not until the night REM noticed."""
         provenance = provenance or Provenance(actor="rem", reason="expired")
         async with self._db.transaction() as tx:
             writer = self._facts.writer(tx, user_id)
             for fact in facts:
-                if (await writer.get(fact.id)).active:
-                    await writer.deactivate(fact.id, provenance=provenance)
+                current = await writer.get(fact.id)
+                if current.active:
+                    await writer.deactivate(fact.id, provenance=provenance, at=current.expires_at)
 
     async def release(self, user_id: str, category: str) -> list[int]:
         """`kit facts expire CATEGORY`: retire every fact of it past its expiry now, held or

@@ -148,14 +148,14 @@ def merged_subject(op: Replace, facts: Mapping[int, Fact]) -> str:
 
 _WORD = re.compile(r"[^\W_]+")
 # Words that say nothing about who or what a fact is about.
-_FILLER = frozenset(
+FILLER = frozenset(
     "a an and are as at be been by for from has have he her his i in is it its of on or our "
     "owner owners s she that the their them they this to was were with".split()
 )
 
 
 def _words(text: str) -> frozenset[str]:
-    return frozenset(w for w in _WORD.findall(text.casefold()) if w not in _FILLER)
+    return frozenset(w for w in _WORD.findall(text.casefold()) if w not in FILLER)
 
 
 def keeps_subject(fact: Fact, subject: str | None, content: str | None) -> bool:

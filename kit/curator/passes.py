@@ -34,6 +34,7 @@ from kit.curator.reports import PassOutcome, UndoResult
 from kit.curator.shown import FactSelector, ShownFacts
 from kit.curator.undo import PassUndo
 from kit.errors import BudgetSpent, InputError, KitError, LLMTimeout, LLMUnavailable
+from kit.inbox.store import InboxStore
 from kit.llm.base import LLM, ChatMessage, LLMReply, LLMRequest, SystemBlock
 from kit.memory.db import Database
 from kit.memory.facts import Facts
@@ -73,6 +74,7 @@ class Curator:
         settings: Settings,
         clock: Clock,
         tz: tzinfo,
+        inbox: InboxStore,
     ) -> None:
         self._db = db
         self._facts = facts
@@ -85,9 +87,15 @@ class Curator:
         self.passes = PassLog(db, clock)
         self.progress = CurationProgress(db, messages, clock)
         self._applier = Applier(
-            facts, self.passes, settings.curation, stale_days=settings.rem.stale_days, clock=clock
+            facts,
+            self.passes,
+            settings.curation,
+            stale_days=settings.rem.stale_days,
+            clock=clock,
+            inbox=inbox,
+            inbox_settings=settings.inbox,
         )
-        self._undo = PassUndo(db, facts, self.passes)
+        self._undo = PassUndo(db, facts, self.passes, inbox)
         self._shown = FactSelector(
             facts,
             search,

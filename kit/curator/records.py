@@ -39,8 +39,15 @@ class PassRecord:
 
     @property
     def change_count(self) -> int:
-        """How many of its operations were applied (the rest were dropped by the checks)."""
-        return len(self.detail.get("operations", [])) - len(self.detail.get("dropped", []))
+        """How many of its operations were applied (the rest were dropped by the checks or
+        set aside for the owner)."""
+        operations = len(self.detail.get("operations", []))
+        return operations - len(self.detail.get("dropped", [])) - self.asked_count
+
+    @property
+    def asked_count(self) -> int:
+        """How many of its operations it set aside as questions for the owner (kit/inbox/)."""
+        return len(self.detail.get("asked", []))
 
 
 def _record(row: Sequence[Any]) -> PassRecord:

@@ -46,6 +46,8 @@ class UndoResult:
     rem_changes_rolled_back: tuple[int, ...] = ()
     # Facts an undo of an earlier pass already put back: left as they are.
     already_reverted: tuple[int, ...] = ()
+    # Questions the pass set aside in the inbox, unanswered: withdrawn with it.
+    questions_withdrawn: tuple[int, ...] = ()
 
 
 def describe_undo(result: UndoResult) -> str:
@@ -62,6 +64,9 @@ def describe_undo(result: UndoResult) -> str:
     if result.already_reverted:
         ids = ", ".join(f"#{i}" for i in result.already_reverted)
         parts.append(f"left {ids} as is (an earlier undo already put them back)")
+    if result.questions_withdrawn:
+        ids = ", ".join(str(i) for i in result.questions_withdrawn)
+        parts.append(f"withdrew inbox question {ids}")
     return f"Undid pass {result.pass_id}: {'; '.join(parts) or 'it changed no facts'}."
 
 
@@ -82,6 +87,9 @@ class PassOutcome:
     inserted_fact_ids: tuple[int, ...] = ()
     changed_fact_ids: tuple[int, ...] = ()  # updated, deactivated or merged away
     source_message_ids: tuple[int, ...] = ()
+    # Operations set aside for the owner (kit/inbox/), one line each, and their questions.
+    asked: tuple[str, ...] = ()
+    question_ids: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,7 @@
-"""Undoing a pass: every fact it touched goes back to its before-snapshot, every fact it
-inserted is deactivated, all in one transaction recorded as an `undo` pass with history rows.
+"""Undoing a pass: every fact it touched goes back to its before-snapshot (its interval of
+validity too), every fact it inserted is retracted (deactivated, its interval emptied: it never
+held), and the questions it set aside in the inbox that wait for an answer are withdrawn, all
+in one transaction recorded as an `undo` pass with history rows.
 
 "Exactly as before" holds even after REM acted on what the pass did. Later changes to the same
 facts are judged one by one:
@@ -24,10 +26,13 @@ from typing import Any
 from kit.curator.records import PassLog, PassRecord
 from kit.curator.reports import UndoResult
 from kit.errors import InputError
+from kit.inbox.store import InboxStore
 from kit.memory.db import Database, Transaction
+from kit.memory.fact_times import SUPERSEDED
 from kit.memory.facts import Facts, Provenance
 
 _AUTOMATIC = "rem"  # the actor whose later changes an undo takes back with the pass
+KEPT = "keep"  # a history row recording that the owner kept a fact as it was (kit/inbox/)
 
 
 @dataclass
@@ -41,17 +46,18 @@ class _Later:
 
 
 class PassUndo:
-    def __init__(self, db: Database, facts: Facts, passes: PassLog) -> None:
+    def __init__(self, db: Database, facts: Facts, passes: PassLog, inbox: InboxStore) -> None:
         self._db = db
         self._facts = facts
         self._passes = passes
+        self._inbox = inbox
 
     async def undo(self, user_id: str, pass_id: int) -> UndoResult:
         record = await self._passes.get(user_id, pass_id)
         await self._check_undoable(user_id, record)
         async with self._db.transaction() as tx:
             # Read inside the transaction: nothing can change the facts between check and write.
-            befores, last_row = await self._befores(tx, user_id, pass_id)
+            befores, last_row, versions = await self._befores(tx, user_id, pass_id)
             later = await self._later_changes(tx, user_id, pass_id, befores, last_row)
             _refuse(pass_id, later)
             todo = {i: b for i, b in befores.items() if i not in later.reverted}
@@ -76,12 +82,17 @@ class PassUndo:
             restored: list[int] = []
             deactivated: list[int] = []
             for fact_id, before in sorted(todo.items()):
-                if before is None:  # the pass created it
-                    await writer.deactivate(fact_id, provenance=provenance, operation="undo")
-                    deactivated.append(fact_id)
+                if before is None:  # the pass created it: it never held
+                    fact = await writer.get(fact_id)
+                    await writer.deactivate(
+                        fact_id, provenance=provenance, operation="undo", at=fact.holds_since
+                    )
+                    if fact_id not in versions:  # an earlier version kept by a rewrite: its
+                        deactivated.append(fact_id)  # fact is restored, it is no news
                 else:
                     await writer.restore(fact_id, before, provenance)
                     restored.append(fact_id)
+            withdrawn = await self._inbox.withdraw_pass(tx, user_id, pass_id)
             await self._passes.set_status(tx, pass_id, "undone")
         return UndoResult(
             pass_id,
@@ -89,6 +100,7 @@ class PassUndo:
             tuple(deactivated),
             rem_changes_rolled_back=tuple(sorted(later.rolled_back)),
             already_reverted=tuple(sorted(later.reverted)),
+            questions_withdrawn=tuple(withdrawn),
         )
 
     async def _check_undoable(self, user_id: str, record: PassRecord) -> None:
@@ -109,19 +121,23 @@ class PassUndo:
     @staticmethod
     async def _befores(
         tx: Transaction, user_id: str, pass_id: int
-    ) -> tuple[dict[int, dict[str, Any] | None], int]:
-        """Each touched fact's state before the pass (None: the pass inserted it), and the id
-        of the pass's last history row."""
+    ) -> tuple[dict[int, dict[str, Any] | None], int, set[int]]:
+        """Each touched fact's state before the pass (None: the pass inserted it), the id of
+        the pass's last history row, and the facts that are earlier versions the pass kept of
+        facts it rewrote (kit/memory/fact_times.py `supersede`)."""
         rows = await tx.fetchall(
-            "SELECT id, fact_id, before_json FROM fact_history"
+            "SELECT id, fact_id, before_json, operation FROM fact_history"
             " WHERE user_id = ? AND pass_id = ? ORDER BY id",
             (user_id, pass_id),
         )
         befores: dict[int, dict[str, Any] | None] = {}
-        for _, fact_id, before_json in rows:
+        versions: set[int] = set()
+        for _, fact_id, before_json, operation in rows:
             if fact_id not in befores:  # the first change of the pass holds the earlier state
                 befores[fact_id] = None if before_json is None else json.loads(before_json)
-        return befores, max((r[0] for r in rows), default=0)
+                if operation == SUPERSEDED:
+                    versions.add(fact_id)
+        return befores, max((r[0] for r in rows), default=0), versions
 
     @staticmethod
     async def _later_changes(
@@ -145,6 +161,8 @@ class PassUndo:
         for fact_id, by_pass, actor, operation, at, kind, status, undoes in rows:
             if fact_id in later.reverted or status == "undone":
                 continue  # nothing of ours left on it / a later pass and its undo cancel out
+            if operation == KEPT:
+                continue  # a decision recorded on the fact, not a change to it
             if kind == "undo":
                 if int(undoes) < pass_id:
                     later.reverted.add(fact_id)

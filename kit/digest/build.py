@@ -18,6 +18,7 @@ from kit.clock import Clock, from_iso
 from kit.config import DigestSettings, parse_hhmm
 from kit.curator.records import PassLog, PassRecord
 from kit.digest.model import Digest, DigestLine, DigestPass, LineKind
+from kit.memory.fact_times import SUPERSEDED
 from kit.memory.facts import FORGOTTEN, Fact, Facts, HistoryEntry
 from kit.memory.history import FactHistory
 from kit.memory.messages import Message, Messages
@@ -166,7 +167,9 @@ class _Lines:
         lines = []
         for fact_id, changes in by_fact.items():
             first, last = changes[0], changes[-1]
-            if last.operation == "replace" or not _shown(last):
+            # A merged fact's line is its successor's; a version kept when what a fact says
+            # changed (facts with time) is the "was:" of its successor's "changed" line.
+            if last.operation in ("replace", SUPERSEDED) or not _shown(last):
                 continue
             if first.before is None:
                 kind: LineKind = "merged" if fact_id in folded else "learned"

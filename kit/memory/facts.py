@@ -42,11 +42,22 @@ class Fact:
     replaced_by: int | None
     # The owner wrote its current content (`kit facts add` / `edit`); see `owner_held`.
     owner_written: bool = False
+    # Since when it holds in the world and, once closed (superseded, retired, expired), until
+    # when: taken from the messages it was learned from, not from when Kit wrote it down
+    # (m025; kit/memory/fact_times.py answers "what held on that day" from them).
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+
+    @property
+    def holds_since(self) -> datetime:
+        """When it started to hold (a fact from before m025 without one: when it was written)."""
+        return self.valid_from or self.created_at
 
     @property
     def owner_held(self) -> bool:
         """The owner's: pinned, or its current content written by the owner. The curator and
-        REM never change such a fact (an operation on one rejects the pass)."""
+        REM never change such a fact on their own (an operation on one asks the owner first,
+        kit/inbox/)."""
         return self.pinned or self.owner_written
 
     def is_live(self, now: datetime) -> bool:
@@ -69,6 +80,8 @@ class Fact:
             "pinned": self.pinned,
             "replaced_by": self.replaced_by,
             "owner_written": self.owner_written,
+            "valid_from": None if self.valid_from is None else to_iso(self.valid_from),
+            "valid_until": None if self.valid_until is None else to_iso(self.valid_until),
         }
 
 
@@ -89,9 +102,10 @@ class HistoryEntry:
     sources_are_batch: bool = False
 
 
-_FACT_COLUMNS = (
+FACT_COLUMNS = (
     "id, user_id, category, subject, content, confidence, expires_at, active, pinned,"
-    " created_at, updated_at, access_count, last_accessed_at, replaced_by, owner_written"
+    " created_at, updated_at, access_count, last_accessed_at, replaced_by, owner_written,"
+    " valid_from, valid_until"
 )
 
 
@@ -103,7 +117,8 @@ def _same_text(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def _fact(row: Sequence[Any]) -> Fact:
+def fact_from_row(row: Sequence[Any]) -> Fact:
+    """A row of `FACT_COLUMNS` as a Fact."""
     return Fact(
         id=row[0],
         user_id=row[1],
@@ -120,6 +135,8 @@ def _fact(row: Sequence[Any]) -> Fact:
         last_accessed_at=None if row[12] is None else from_iso(row[12]),
         replaced_by=row[13],
         owner_written=bool(row[14]),
+        valid_from=None if row[15] is None else from_iso(row[15]),
+        valid_until=None if row[16] is None else from_iso(row[16]),
     )
 
 
@@ -170,12 +187,12 @@ class FactWriter:
 
     async def get(self, fact_id: int) -> Fact:
         row = await self._tx.fetchone(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE id = ? AND user_id = ?",
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE id = ? AND user_id = ?",
             (fact_id, self._user_id),
         )
         if row is None:
             raise NotFound(f"fact {fact_id} does not exist; `kit facts` lists the ids")
-        return _fact(row)
+        return fact_from_row(row)
 
     async def sources(self, fact_ids: Sequence[int]) -> tuple[int, ...]:
         """Every message these facts were learned from, over their whole history (what a
@@ -191,11 +208,11 @@ class FactWriter:
 
     async def active_in(self, category: str) -> list[Fact]:
         rows = await self._tx.fetchall(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND category = ? AND active = 1"
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE user_id = ? AND category = ? AND active = 1"
             " ORDER BY id",
             (self._user_id, category),
         )
-        return [_fact(r) for r in rows]
+        return [fact_from_row(r) for r in rows]
 
     async def insert(
         self,
@@ -208,13 +225,22 @@ class FactWriter:
         pinned: bool = False,
         owner_written: bool = False,
         provenance: Provenance,
+        valid_from: datetime | None = None,
+        valid_until: datetime | None = None,
+        replaced_by: int | None = None,
+        created_at: datetime | None = None,
+        operation: str = "insert",
     ) -> Fact:
+        """A new fact, holding since `valid_from` (default: now). With `valid_until` it is
+        recorded closed: it held then and no longer does (inactive from the start)."""
         validate_fact_fields(category, content, confidence)
         now = to_iso(self._now)
+        since = valid_from or self._now
+        until = None if valid_until is None else max(valid_until, since)
         fact_id = await self._tx.insert(
             "INSERT INTO facts (user_id, category, subject, content, confidence, expires_at,"
-            " active, pinned, owner_written, created_at, updated_at, content_hash)"
-            " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",
+            " active, pinned, owner_written, created_at, updated_at, content_hash, valid_from,"
+            " valid_until, replaced_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 self._user_id,
                 category,
@@ -222,15 +248,19 @@ class FactWriter:
                 content.strip(),
                 confidence,
                 None if expires_at is None else to_iso(expires_at),
+                int(until is None),
                 int(pinned),
                 int(owner_written),
-                now,
+                now if created_at is None else to_iso(created_at),
                 now,
                 content_hash(subject.strip(), content.strip()),
+                to_iso(since),
+                None if until is None else to_iso(until),
+                replaced_by,
             ),
         )
         fact = await self.get(fact_id)
-        await self._history(fact_id, "insert", provenance, None, fact)
+        await self._history(fact_id, operation, provenance, None, fact)
         return fact
 
     async def update(
@@ -245,8 +275,11 @@ class FactWriter:
         clear_expiry: bool = False,
         pinned: bool | None = None,
         owner_written: bool | None = None,
+        valid_from: datetime | None = None,
         operation: str = "update",
     ) -> Fact:
+        """Change a fact in place (what it says is corrected, not replaced in the world: for
+        that, `supersede`). `valid_from` moves when it is said to hold from."""
         before = await self.get(fact_id)
         after = replace(
             before,
@@ -256,6 +289,7 @@ class FactWriter:
             expires_at=None if clear_expiry else (expires_at or before.expires_at),
             pinned=before.pinned if pinned is None else pinned,
             owner_written=before.owner_written if owner_written is None else owner_written,
+            valid_from=before.valid_from if valid_from is None else valid_from,
         )
         validate_fact_fields(after.category, after.content, after.confidence)
         await self._write(after)
@@ -269,12 +303,26 @@ class FactWriter:
         provenance: Provenance,
         replaced_by: int | None = None,
         operation: str = "deactivate",
+        at: datetime | None = None,
     ) -> Fact:
+        """Take a fact out of use; it held until `at` (default: now), never before it began."""
         before = await self.get(fact_id)
-        after = replace(before, active=False, replaced_by=replaced_by or before.replaced_by)
+        after = replace(
+            before,
+            active=False,
+            replaced_by=replaced_by or before.replaced_by,
+            valid_until=_not_before(at or self._now, before.holds_since),
+        )
         await self._write(after)
         await self._history(fact_id, operation, provenance, before, after)
         return after
+
+    async def note(self, fact_id: int, *, operation: str, provenance: Provenance) -> Fact:
+        """A history row that changes nothing: a decision about the fact (the owner kept it
+        over a proposed change, kit/inbox/), recorded where its life is told."""
+        fact = await self.get(fact_id)
+        await self._history(fact_id, operation, provenance, fact, fact)
+        return fact
 
     async def restore(self, fact_id: int, snapshot: dict[str, Any], provenance: Provenance) -> Fact:
         """Put a fact back exactly as a history snapshot recorded it (used by undo)."""
@@ -292,6 +340,16 @@ class FactWriter:
             replaced_by=snapshot.get("replaced_by"),
             # Snapshots from before m019 lack it: the owner could not write facts then.
             owner_written=bool(snapshot.get("owner_written", False)),
+            # Those from before m025 lack the interval: an active fact is open, a retired one
+            # keeps the end it has (or ends now).
+            valid_from=_time(snapshot["valid_from"])
+            if "valid_from" in snapshot
+            else before.valid_from,
+            valid_until=_time(snapshot["valid_until"])
+            if "valid_until" in snapshot
+            else None
+            if snapshot["active"]
+            else before.valid_until or self._now,
         )
         await self._write(after)
         await self._history(fact_id, "undo", provenance, before, after)
@@ -329,7 +387,7 @@ class FactWriter:
         """Bring back a fact that was merged into one `kit forget` erased: what it said was
         not forgotten, so it is active again, on its own."""
         before = await self.get(fact_id)
-        after = replace(before, active=True, replaced_by=None)
+        after = replace(before, active=True, replaced_by=None, valid_until=None)
         await self._write(after)
         await self._history(fact_id, "unmerge", provenance, before, after)
         return after
@@ -338,7 +396,8 @@ class FactWriter:
         await self._tx.execute(
             "UPDATE facts SET category = ?, subject = ?, content = ?, confidence = ?,"
             " expires_at = ?, active = ?, pinned = ?, replaced_by = ?, owner_written = ?,"
-            " updated_at = ?, content_hash = ? WHERE id = ? AND user_id = ?",
+            " updated_at = ?, content_hash = ?, valid_from = ?, valid_until = ?"
+            " WHERE id = ? AND user_id = ?",
             (
                 fact.category,
                 fact.subject,
@@ -351,6 +410,8 @@ class FactWriter:
                 int(fact.owner_written),
                 to_iso(self._now),
                 content_hash(fact.subject, fact.content),
+                None if fact.valid_from is None else to_iso(fact.valid_from),
+                None if fact.valid_until is None else to_iso(fact.valid_until),
                 fact.id,
                 self._user_id,
             ),
@@ -382,6 +443,15 @@ class FactWriter:
         )
 
 
+def _not_before(when: datetime, start: datetime) -> datetime:
+    """An interval never ends before it begins (an end at its start: it never held)."""
+    return max(when, start)
+
+
+def _time(value: str | None) -> datetime | None:
+    return None if value is None else from_iso(value)
+
+
 class Facts:
     def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db
@@ -406,13 +476,13 @@ class Facts:
         wanted = _same_text(content)
         async with self._db.transaction() as tx:
             rows = await tx.fetchall(
-                f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND active = 1"
+                f"SELECT {FACT_COLUMNS} FROM facts WHERE user_id = ? AND active = 1"
                 " AND (expires_at IS NULL OR expires_at > ?) AND lower(content) = lower(?)"
                 " ORDER BY id",
                 (user_id, to_iso(self._clock.now()), " ".join(content.split())),
             )
             for row in rows:
-                known = _fact(row)
+                known = fact_from_row(row)
                 if _same_text(known.content) == wanted:
                     return known, False
             fact = await self.writer(tx, user_id).insert(
@@ -432,18 +502,18 @@ class Facts:
 
     async def get(self, user_id: str, fact_id: int) -> Fact:
         row = await self._db.fetchone(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE id = ? AND user_id = ?", (fact_id, user_id)
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE id = ? AND user_id = ?", (fact_id, user_id)
         )
         if row is None:
             raise NotFound(f"fact {fact_id} does not exist; `kit facts` lists the ids")
-        return _fact(row)
+        return fact_from_row(row)
 
     async def listing(
         self, user_id: str, *, category: str | None = None, include_inactive: bool = False
     ) -> list[Fact]:
         if category is not None:
             check_category(category)
-        sql = f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ?"
+        sql = f"SELECT {FACT_COLUMNS} FROM facts WHERE user_id = ?"
         params: list[Any] = [user_id]
         if category is not None:
             sql += " AND category = ?"
@@ -451,13 +521,13 @@ class Facts:
         if not include_inactive:
             sql += " AND active = 1"
         rows = await self._db.fetchall(sql + " ORDER BY category, id", params)
-        return [_fact(r) for r in rows]
+        return [fact_from_row(r) for r in rows]
 
     async def live(
         self, user_id: str, now: datetime, ids: Sequence[int] | None = None
     ) -> list[Fact]:
         """Facts shown to the model (see `Fact.is_live`); optionally only those among `ids`."""
-        sql = f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND {_LIVE}"
+        sql = f"SELECT {FACT_COLUMNS} FROM facts WHERE user_id = ? AND {_LIVE}"
         params: list[Any] = [user_id, to_iso(now), MIN_SHOWN_CONFIDENCE]
         if ids is not None:
             if not ids:
@@ -467,7 +537,7 @@ class Facts:
             sql += f" AND id IN ({','.join('?' * len(ids))})"
             params.extend(ids)
         rows = await self._db.fetchall(sql + " ORDER BY id", params)
-        return [_fact(r) for r in rows]
+        return [fact_from_row(r) for r in rows]
 
     async def shown(self, user_id: str) -> list[tuple[int, datetime | None]]:
         """Every fact shown to the model at some time from now on: active, and pinned or
@@ -497,13 +567,13 @@ class Facts:
         and pinned facts, in the order the core keeps them: pinned first, then by confidence,
         use and recency (the partial index facts_core reads them in that order)."""
         rows = await self._db.fetchall(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE user_id = ? AND {_LIVE}"
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE user_id = ? AND {_LIVE}"
             " AND (category = 'person' OR pinned = 1)"
             " ORDER BY pinned DESC, confidence DESC, access_count DESC, updated_at DESC, id"
             + ("" if limit is None else f" LIMIT {int(limit)}"),
             (user_id, to_iso(now), MIN_SHOWN_CONFIDENCE),
         )
-        return [_fact(r) for r in rows]
+        return [fact_from_row(r) for r in rows]
 
     async def subjects(self, user_id: str) -> list[tuple[str, str, int]]:
         """(category, subject, how many active facts) for every subject the user's active
@@ -562,7 +632,14 @@ def history_entry(r: Sequence[Any]) -> HistoryEntry:
 def fact_dict(fact: Fact) -> dict[str, Any]:
     """JSON-ready form for `--json` output and the control socket."""
     data = asdict(fact)
-    for key in ("expires_at", "created_at", "updated_at", "last_accessed_at"):
+    for key in (
+        "expires_at",
+        "created_at",
+        "updated_at",
+        "last_accessed_at",
+        "valid_from",
+        "valid_until",
+    ):
         if data[key] is not None:
             data[key] = to_iso(data[key])
     return data

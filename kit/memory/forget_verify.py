@@ -7,9 +7,10 @@ receipt's user (PLACES; the derived ones in forget_derived.py):
     it from before the forget;
   - facts (rows and every history snapshot), day summaries, conversation summaries, notes
     (versions, sections), reminders and their deliveries, and records (curation passes, REM
-    reports, curation errors): any text holding an erased piece word for word (forget_traces.py
-    says which pieces), an erased fact or note version holding text again, a record still
-    citing an erased message; for a time range, a day summary or note version from inside it;
+    reports, curation errors, inbox questions): any text holding an erased piece word for word
+    (forget_traces.py says which pieces), an erased fact or note version holding text again, a
+    record still citing an erased message; for a time range, a day summary or note version from
+    inside it;
   - the search index, vectors (rows, saved graphs, this process's memory): an entry of an
     erased row that is gone, or that holds what its row said before it was erased.
 What a receipt cannot see: text that says the same in other words (a model's new summary of
@@ -325,6 +326,17 @@ class _Check:
             )
             if self.quotes(reason, inside=True)
         ]
+        # An inbox question quotes the facts it asks about and the operation it proposes
+        # (kit/inbox/erase.py deletes those a forget touches; one written back is a leftover).
+        questions = []
+        for question_id, reason, operation_json, old_json in await self.rows(
+            "SELECT id, reason, operation_json, old_json FROM inbox WHERE user_id = ? AND id > ?"
+            " ORDER BY id LIMIT ?",
+            (self.user_id,),
+        ):
+            asked = [json.loads(operation_json), json.loads(old_json)]
+            if self.quotes(reason, *_strings(asked), inside=True) or gone & _cited(asked):
+                questions.append(int(question_id))
         return [
             leftover(RECORDS, "curation pass records holding erased text word for word", quoting),
             leftover(
@@ -332,6 +344,9 @@ class _Check:
             ),
             leftover(RECORDS, "REM reports holding erased text word for word", reports),
             leftover(RECORDS, "curation errors holding erased text word for word", errors),
+            leftover(
+                RECORDS, "inbox questions holding erased text or citing erased messages", questions
+            ),
         ]
 
     async def _gone_messages(self) -> set[int]:

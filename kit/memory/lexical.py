@@ -80,8 +80,10 @@ class LexicalSearch(Protocol):
         skip: Collection[int] = (),
         context_weight: float = 0.0,
         common_rows: int = 0,
+        held_then: bool = False,
     ) -> list[tuple[int, float]]:
-        """Ids and relevance scores (higher is better), best first. Facts: live ones only.
+        """Ids and relevance scores (higher is better), best first. Facts: live ones only
+        (with `held_then`: those that held at `now`, superseded ones included).
         Messages: none of those in `skip` (they take no rank); words of the message before
         one (its lexical unit's context, m010) count `context_weight` as much as its own, and
         at 0 they are not matched at all. `common_rows`: a bound on the rows a word common in
@@ -117,13 +119,25 @@ class _Layer:
         )
 
 
-def _layer(kind: Kind, skip: Collection[int], context_weight: float) -> _Layer:
+# Facts that held at :now, whether or not they still do (kit/memory/fact_times.py HELD_AT).
+FACTS_HELD = (
+    "f.user_id = :user AND f.valid_from <= :now AND (f.valid_until IS NULL OR f.valid_until > :now)"
+    " AND (f.expires_at IS NULL OR f.expires_at > :now)"
+)
+
+
+def _layer(
+    kind: Kind, skip: Collection[int], context_weight: float, held_then: bool = False
+) -> _Layer:
     if kind == "fact":
         return _Layer(
             "facts_fts",
             "facts f ON f.id = facts_fts.rowid",
             "f.id",
-            "f.user_id = :user AND f.active = 1 AND (f.expires_at IS NULL OR f.expires_at > :now)",
+            FACTS_HELD
+            if held_then
+            else "f.user_id = :user AND f.active = 1"
+            " AND (f.expires_at IS NULL OR f.expires_at > :now)",
             "bm25(facts_fts)",
         )
     if kind == "note":
@@ -175,8 +189,10 @@ class LexicalIndex:
         skip: Collection[int] = (),
         context_weight: float = 0.0,
         common_rows: int = 0,
+        held_then: bool = False,
     ) -> list[tuple[int, float]]:
-        """Ids and BM25 scores (higher is better), best first. Facts: live ones only.
+        """Ids and BM25 scores (higher is better), best first. Facts: live ones only (with
+        `held_then`: those that held at `now`).
         Messages: none of those in `skip` (they take no rank); words of the message before
         one (its `context` column, m010) count `context_weight` as much as its own, and at
         0 they are not matched at all.
@@ -188,7 +204,7 @@ class LexicalIndex:
         words = query_words(text)
         if not words:
             return []
-        layer = _layer(kind, skip, context_weight)
+        layer = _layer(kind, skip, context_weight, held_then)
         common = await self._common(layer, words, common_rows) if common_rows > 0 else set()
         rare = [w for w in words if w not in common]
         params: dict[str, object] = {

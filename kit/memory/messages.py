@@ -70,6 +70,20 @@ _MESSAGE_COLUMNS = (
 )
 
 
+async def said_at(tx: Transaction, user_id: str, ids: Iterable[int]) -> dict[int, datetime]:
+    """When each of `ids` (the user's messages) was said: the times facts take their validity
+    from (kit/memory/fact_times.py). Unknown ids are left out."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    rows = await tx.fetchall(
+        f"SELECT id, at FROM messages WHERE {NO_INDEX.format('user_id')} = ?"
+        f" AND id IN ({','.join('?' * len(wanted))})",
+        (user_id, *wanted),
+    )
+    return {int(r[0]): from_iso(r[1]) for r in rows}
+
+
 def attributed(who: str, message: Message) -> str:
     """How a transcript names the speaker of `message`: `who`, and for forwarded text whose
     words they are ("Ana (forwarded from Bob)"), so no reader takes them as Ana's own. The

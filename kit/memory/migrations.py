@@ -110,6 +110,42 @@ FORGET_RECEIPTS = (
 )
 
 
+# Until, for a retired fact: when its history last took it out of use (else when it was last
+# written; the JSON test is each engine's own), then no later than its expiry and never
+# before it began (`FACT_TIMES_CLAMP`, shared with pg025).
+FACT_TIMES_CLAMP = (
+    "UPDATE facts SET valid_until = expires_at"
+    " WHERE active = 0 AND expires_at IS NOT NULL AND expires_at < valid_until",
+    "UPDATE facts SET valid_until = valid_from WHERE valid_until < valid_from",
+)
+
+# The contradiction inbox (kit/inbox/): a change a pass set aside for the owner to decide.
+# `operation_json` is the proposed operation, `old_json` the facts it would change as they
+# were when asked (an answer checks they still are); `status` open -> answered | withdrawn (its
+# pass undone); an open question past `expires_at` has expired (the old facts kept).
+INBOX_TABLES = (
+    """CREATE TABLE inbox (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        pass_id INTEGER NOT NULL REFERENCES passes(id),
+        category TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('change', 'conflict')),
+        reason TEXT NOT NULL,
+        operation_json TEXT NOT NULL,
+        old_json TEXT NOT NULL,
+        choices TEXT NOT NULL,
+        asked_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'answered', 'withdrawn')),
+        answer TEXT,
+        answered_at TEXT,
+        answer_pass_id INTEGER,
+        announced_at TEXT)""",
+    "CREATE INDEX inbox_user ON inbox(user_id, status, id)",
+    "CREATE INDEX inbox_pass ON inbox(pass_id)",
+)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         "m001_core",
@@ -439,6 +475,27 @@ MIGRATIONS: tuple[Migration, ...] = (
             *named_days_units(),
         ),
     ),
+    Migration(
+        "m025_fact_times",
+        (
+            # Since when a fact holds and, once closed, until when (kit/memory/fact_times.py).
+            "ALTER TABLE facts ADD COLUMN valid_from TEXT",
+            "ALTER TABLE facts ADD COLUMN valid_until TEXT",
+            # Since: the earliest message it was learned from (its own cited sources), else
+            # when it was written down.
+            """UPDATE facts SET valid_from = COALESCE((
+                SELECT MIN(m.at) FROM fact_history h, json_each(h.source_message_ids) s
+                JOIN messages m ON m.id = s.value
+                WHERE h.fact_id = facts.id AND h.operation = 'insert'
+                AND h.sources_are_batch = 0 AND m.at <= facts.created_at), created_at)""",
+            """UPDATE facts SET valid_until = COALESCE((
+                SELECT MAX(h.at) FROM fact_history h
+                WHERE h.fact_id = facts.id AND json_extract(h.after_json, '$.active') = 0),
+                updated_at) WHERE active = 0""",
+            *FACT_TIMES_CLAMP,
+        ),
+    ),
+    Migration("m026_inbox", INBOX_TABLES),
     Migration("m027_forget_receipts", FORGET_RECEIPTS),
     Migration("m028_owner_review", OWNER_REVIEW_TABLES),
 )

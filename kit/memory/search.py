@@ -34,6 +34,7 @@ from typing import Literal, Protocol
 from kit.embed.base import Vectors
 from kit.memory.dates import DateOrder, mentions_time
 from kit.memory.days import Day, Days
+from kit.memory.fact_times import FactTimes
 from kit.memory.facts import Fact, Facts
 from kit.memory.fusion import (
     above_floor,
@@ -48,7 +49,7 @@ from kit.memory.instances import KindOfThing, kinds_named, names_an_instance
 from kit.memory.lexical import LexicalSearch
 from kit.memory.links import ConversationLinks, Links
 from kit.memory.lists import asks_for_many
-from kit.memory.liveness import LiveFacts
+from kit.memory.liveness import LiveFacts, ShownFacts
 from kit.memory.messages import Message, Messages
 from kit.memory.query import DatesAsWords, Query, named_speakers, understand
 from kit.memory.ready import Ready, Soon
@@ -195,9 +196,11 @@ class MemorySearch:
         live_facts: LiveFacts,
         links: Links,
         date_order: DateOrder = "dmy",
+        fact_times: FactTimes | None = None,
     ) -> None:
         self._notes = notes
         self._date_order = date_order  # how the owner writes 03/05 (kit/memory/dates.py)
+        self._fact_times = fact_times  # facts as of a past moment (`facts_as_of`)
         # Which facts may take a rank, and messages' neighbours and speakers: kept in memory
         # (kit/memory/liveness.py, kit/memory/links.py), not asked of the database per turn.
         self._live_facts = live_facts
@@ -225,14 +228,21 @@ class MemorySearch:
         kinds: Sequence[Kind] = KINDS,
         query_vector: Vectors | None = None,
         exclude_message_ids: frozenset[int] = frozenset(),
+        facts_as_of: datetime | None = None,
     ) -> SearchResult:
         """Top `k` hits per layer in `kinds`, best first within the merged list.
 
         Without `query_vector` the query is embedded here, on its own thread while the
         lexical searches (which need no vector) run: a turn waits for the longer of the
-        two, not their sum."""
+        two, not their sum. With `facts_as_of`, the facts ranked are those that held then
+        (kit/memory/fact_times.py), superseded ones included, not those live now."""
         embedding = Soon(self._embed(query)) if query_vector is None else None
-        shown = Soon(self._live_facts.snapshot(user_id)) if "fact" in kinds else None
+        shown = None
+        if "fact" in kinds:
+            if facts_as_of is None:
+                shown = Soon(self._live_facts.snapshot(user_id))
+            else:
+                shown = Soon(self._held(user_id, facts_as_of))
         links = Soon(self._links.current(user_id)) if "message" in kinds else None
         # What the query says besides its words; the speakers it may name are read while
         # the lexical searches run (only the ranking after them needs them).
@@ -246,7 +256,17 @@ class MemorySearch:
             # readers, SQLite and numpy work outside the GIL): a turn waits for the slowest.
             layers = await asyncio.gather(
                 *(
-                    self._layer(user_id, kind, ready, now, k, exclude_message_ids, things, many)
+                    self._layer(
+                        user_id,
+                        kind,
+                        ready,
+                        now,
+                        k,
+                        exclude_message_ids,
+                        things,
+                        many,
+                        facts_as_of,
+                    )
                     for kind in kinds
                 )
             )
@@ -256,6 +276,13 @@ class MemorySearch:
         hits = [hit for layer in layers for hit in layer]
         hits.sort(key=lambda h: -h.score)
         return SearchResult(query, tuple(hits), vector, embed_ms)
+
+    async def _held(self, user_id: str, at: datetime) -> ShownFacts:
+        """The facts that held at `at`, in the shape of the live ones (a version of its own:
+        never kept)."""
+        if self._fact_times is None:
+            raise RuntimeError("this search was built without fact times")
+        return ShownFacts(-1, await self._fact_times.held_ids(user_id, at))
 
     async def _named(self, plan: Query, links: Soon[ConversationLinks]) -> Query:
         """`plan` with the speakers of the user's archive that the query names."""
@@ -277,6 +304,7 @@ class MemorySearch:
         exclude: frozenset[int],
         things: tuple[KindOfThing, ...] = (),
         many: bool = False,
+        facts_as_of: datetime | None = None,
     ) -> list[Hit]:
         p = self.params
         skip = exclude if kind == "message" else frozenset()
@@ -306,6 +334,7 @@ class MemorySearch:
                 skip=skip,
                 context_weight=p.context_weight,
                 common_rows=p.common_rows,
+                held_then=facts_as_of is not None,
             ),
         )
         vector_rank = {item: rank for rank, (item, _) in enumerate(vector_hits, 1)}
@@ -337,7 +366,9 @@ class MemorySearch:
                     at,
                     ref,
                 )
-                for item, text, at, weight, bonus, ref in await self._load(user_id, kind, ids, now)
+                for item, text, at, weight, bonus, ref in await self._load(
+                    user_id, kind, ids, now, facts_as_of
+                )
             ),
             key=lambda s: -s[0],
         )
@@ -478,6 +509,7 @@ class MemorySearch:
         kind: Kind,
         ids: list[int],
         now: datetime,
+        facts_as_of: datetime | None = None,
     ) -> list[tuple[Fact | Day | Message | NoteChunk, str, datetime, float, float, str | None]]:
         """Rows for candidate ids, with (text, time, confidence weight, usage bonus, ref)."""
         if kind == "note":
@@ -488,9 +520,13 @@ class MemorySearch:
                 for c in await self._notes.chunks(user_id, ids)
             ]
         if kind == "fact":
+            if facts_as_of is not None and self._fact_times is not None:
+                facts = await self._fact_times.held_at(user_id, facts_as_of, ids=ids)
+            else:
+                facts = await self._facts.live(user_id, now, ids)
             return [
                 (f, f.content, f.updated_at, 0.5 + 0.5 * f.confidence, self._usage(f), None)
-                for f in await self._facts.live(user_id, now, ids)
+                for f in facts
             ]
         if kind == "day":
             return [

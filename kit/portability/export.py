@@ -97,12 +97,14 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
             "last_accessed_at": r[11],
             "replaced_by": r[12],
             "owner_written": bool(r[13]),
+            "valid_from": r[14],
+            "valid_until": r[15],
             "history": history.get(r[0], []),
         }
         for r in await db.fetchall(
             "SELECT id, category, subject, content, confidence, expires_at, active, pinned,"
-            " created_at, updated_at, access_count, last_accessed_at, replaced_by, owner_written"
-            " FROM facts"
+            " created_at, updated_at, access_count, last_accessed_at, replaced_by, owner_written,"
+            " valid_from, valid_until FROM facts"
             " WHERE user_id = ? ORDER BY id",
             (user_id,),
         )

@@ -189,6 +189,9 @@ def validate(document: Any, source: str) -> None:
             check.field(f, key, where, _is_time, "an ISO-8601 time")
         for key in ("expires_at", "last_accessed_at"):
             check.field(f, key, where, _is_opt_time, "an ISO-8601 time or null")
+        for key in ("valid_from", "valid_until"):  # since m025
+            if key in f:
+                check.field(f, key, where, _is_opt_time, "an ISO-8601 time or null")
         check.field(f, "access_count", where, lambda v: _is_int(v) and v >= 0, "a count")
         check.field(
             f,

@@ -210,8 +210,8 @@ async def restore(
                 *fact.row(
                     "INSERT INTO facts (id, user_id, category, subject, content, confidence,"
                     " expires_at, active, pinned, created_at, updated_at, access_count,"
-                    " last_accessed_at, content_hash, owner_written)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " last_accessed_at, content_hash, owner_written, valid_from, valid_until)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         fact.wanted(f["id"]),
                         user_id,
@@ -228,6 +228,9 @@ async def restore(
                         f["last_accessed_at"],
                         content_hash(f["subject"], f["content"]),
                         int(f.get("owner_written", False)),  # exports before m019 lack it
+                        # Exports before m025 lack the interval: since written, until retired.
+                        f.get("valid_from") or f["created_at"],
+                        f.get("valid_until") or (None if f["active"] else f["updated_at"]),
                     ),
                 )
             )

@@ -66,11 +66,11 @@ async def test_a_merged_fact_inherits_the_sources_of_what_it_merges(kit: Kit) ->
     curator = kit.services.curator
     await add_facts(kit, "preferences", ["Drinks tea", "Reads at night"])  # for the guard
     first = await curator.apply_ops(
-        USER, "preferences", [Insert("Likes small PRs", 0.9, sources=(1,))],
+        USER, "preferences", [Insert("Likes small PRs", 0.8, sources=(1,))],
         kind="curate", source_message_ids=[1],
     )  # fmt: skip
     second = await curator.apply_ops(
-        USER, "preferences", [Insert("Wants tests first", 0.9, sources=(2,))],
+        USER, "preferences", [Insert("Wants tests first", 0.8, sources=(2,))],
         kind="curate", source_message_ids=[2],
     )  # fmt: skip
     (a,), (b,) = first.inserted_fact_ids, second.inserted_fact_ids
@@ -287,9 +287,12 @@ async def test_self_referential_insert_is_dropped(kit: Kit) -> None:
     ],
     ids=["deactivate", "content", "confidence", "expiry", "merge"],
 )
-async def test_any_operation_on_a_pinned_fact_rejects_the_whole_pass(
+async def test_any_operation_on_a_pinned_fact_is_asked_about_and_the_rest_applies(
     kit: Kit, make_op: Callable[[int], Operation]
 ) -> None:
+    """Issue 22: an operation on a pinned fact used to throw the whole pass out; now it waits
+    in the inbox for the owner, the pinned fact stays as it is, and the rest of the pass
+    applies."""
     pinned, other = await add_facts(kit, "people", ["Mum: Rosa", "Neighbour: Tom"])
     await kit.services.facts.update(USER, pinned.id, Provenance("owner"), pinned=True)
     before = await all_facts(kit)
@@ -297,11 +300,21 @@ async def test_any_operation_on_a_pinned_fact_rejects_the_whole_pass(
         USER, "people", [Update(other.id, content="Neighbour: Tom, a plumber"), make_op(pinned.id)],
         kind="curate", source_message_ids=[],
     )  # fmt: skip
-    assert outcome.status == "rejected" and outcome.pass_id is not None
-    assert f"fact #{pinned.id} is pinned by the owner" in outcome.reason
-    assert await all_facts(kit) == before  # not even the other fact's update landed
+    assert outcome.status == "applied" and outcome.pass_id is not None
+    (question_id,) = outcome.question_ids
+    (asked,) = outcome.asked
+    assert f"fact #{pinned.id} is pinned by the owner" in asked
+    after = await all_facts(kit)
+    assert after[pinned.id] == before[pinned.id]  # the owner's fact is untouched
+    assert after[other.id]["content"] == "Neighbour: Tom, a plumber"  # the rest applied
     record = await kit.services.curator.passes.get(USER, outcome.pass_id)
-    assert record.status == "rejected" and "pinned" in record.reason
+    assert record.detail["asked"][0]["question"] == question_id
+    (question,) = await kit.inbox()
+    assert (question.id, question.pass_id, question.status) == (
+        question_id,
+        outcome.pass_id,
+        "open",
+    )
 
 
 async def test_empty_pass_is_recorded_as_noop(kit: Kit) -> None:

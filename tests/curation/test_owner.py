@@ -186,21 +186,26 @@ async def test_undo_of_an_older_owner_change_waits_for_the_newer(kit: Kit) -> No
     ],
     ids=["deactivate", "rewrite", "confidence", "merge"],
 )
-async def test_the_curator_may_not_change_an_owner_written_fact(
+async def test_the_curator_does_not_change_an_owner_written_fact_it_asks(
     kit: Kit, make_op: Callable[[int], Operation]
 ) -> None:
+    """The owner's word is changed only by the owner: the curator's change waits in the
+    inbox (issue 22; it used to reject the pass whole), the rest of the pass applies."""
     (fact, other) = await add_facts(kit, "people", ["Ana lives in Lisbon", "Tom is a plumber"])
     await kit.edit_fact(fact.id, "Ana lives in Porto")
     before = await all_facts(kit)
     outcome = await kit.services.curator.apply_ops(
-        USER, "people", [Update(other.id, confidence=0.8), make_op(fact.id)],
+        USER, "people", [Update(other.id, confidence=0.7), make_op(fact.id)],
         kind="curate", source_message_ids=[],
     )  # fmt: skip
-    assert outcome.status == "rejected" and outcome.pass_id is not None
-    assert f"fact #{fact.id} was written by the owner" in outcome.reason
-    assert await all_facts(kit) == before  # the whole pass, the other fact's change too
-    record = await kit.services.curator.passes.get(USER, outcome.pass_id)
-    assert record.status == "rejected" and "written by the owner" in record.reason
+    assert outcome.status == "applied" and outcome.pass_id is not None
+    (asked,) = outcome.asked
+    assert f"fact #{fact.id} was written by the owner" in asked
+    after = await all_facts(kit)
+    assert after[fact.id] == before[fact.id]
+    assert after[other.id]["confidence"] == 0.7
+    (question,) = await kit.inbox()
+    assert question.old[0].id == fact.id and question.pass_id == outcome.pass_id
 
 
 async def test_after_undoing_the_owners_edit_the_curator_may_change_the_fact(kit: Kit) -> None:

@@ -36,10 +36,15 @@ async def test_undo_restores_the_exact_earlier_state(kit: Kit) -> None:
 
     assert result.pass_id == applied.pass_id
     assert set(result.restored_fact_ids) == {a.id, b.id, c.id, d.id}
-    assert set(result.deactivated_fact_ids) == inserted
     after = await all_facts(kit)
+    # The rewrite of a kept a's earlier version as a closed fact: retracted with the rest,
+    # not named (a is what was restored).
+    (version,) = [i for i in after if i not in before and i not in inserted]
+    assert after[version]["replaced_by"] == a.id
+    assert set(result.deactivated_fact_ids) == inserted
     assert {i: after[i] for i in before} == before  # every earlier fact exactly as it was
-    assert all(not after[i]["active"] for i in inserted)
+    for i in inserted | {version}:  # out of use, and they never held: empty intervals
+        assert not after[i]["active"] and after[i]["valid_until"] == after[i]["valid_from"]
     record = await curator.passes.get(USER, applied.pass_id)
     assert record.status == "undone"
     undo_record = (await curator.passes.recent(USER))[0]
@@ -184,7 +189,11 @@ async def test_undo_after_a_rem_review_rolls_it_back_on_that_fact_and_the_review
 
     second = await curator.undo(USER, review.pass_id)
     assert second.restored_fact_ids == (b.id,) and second.already_reverted == (a.id,)
-    assert await all_facts(kit) == before
+    after = await all_facts(kit)
+    assert {i: after[i] for i in before} == before
+    # what the rewrite kept of a's earlier text is out of use, its interval empty
+    (version,) = (after[i] for i in after if i not in before)
+    assert not version["active"] and version["valid_until"] == version["valid_from"]
 
 
 async def test_undo_still_refuses_over_a_later_curation_pass_after_rem_acted(kit: Kit) -> None:

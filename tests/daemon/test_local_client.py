@@ -73,7 +73,9 @@ async def test_status_counts_todays_tokens_and_uptime(
 async def test_undo_pass_puts_facts_back_and_refuses_a_second_undo(
     client: LocalClient, kit: Kit
 ) -> None:
-    kept = await kit.remember("Ana plays the cello", category="people", subject="Ana")
+    kept = await kit.remember(
+        "Ana plays the cello", category="people", subject="Ana", confidence=0.8
+    )
     await kit.remember("Ben runs marathons", category="people", subject="Ben")
     outcome = await kit.services.curator.apply_ops(
         "owner",

@@ -21,7 +21,8 @@ def test_fields_show_their_type_check_and_default_as_they_travel() -> None:
     assert (
         "add_fact(content: string (at most 2,000 characters), category: string (at most 200 "
         'characters) = "person", subject: string (at most 200 characters) = "", pinned: '
-        'true/false = false, expires: "YYYY-MM-DD" | null = null) -> OwnerChange'
+        'true/false = false, expires: "YYYY-MM-DD" | null = null, since: "YYYY-MM-DD" | null = '
+        'null, until: "YYYY-MM-DD" | null = null) -> OwnerChange'
     ) in lines
     # rem's `only_date` travels as "date"; its progress comes back as events
     assert (

@@ -271,7 +271,8 @@ async def test_malformed_lines_and_unknown_ops_get_an_error_line(server: Control
         "ok": False,
         "kind": "InputError",
         "error": "control socket: unknown op 'explode'; known ops: send, days, day, facts, "
-        "fact_history, add_fact, edit_fact, pin_fact, unpin_fact, deactivate_fact, undo_pass, "
+        "fact_history, add_fact, edit_fact, inbox, answer_question, pin_fact, unpin_fact, "
+        "deactivate_fact, undo_pass, "
         "rem, last_rem, status, context, chat_history, passes, reminders, cancel_reminder, "
         "reminder_notices, notes, note, search, day_record, remember, memory_index, command, "
         "digest, send_digest, forget_receipts, verify_forget",

@@ -82,11 +82,12 @@ async def test_refusals_and_left_out_operations_are_reported_with_their_reasons(
     kit: Kit, clock: FakeClock
 ) -> None:
     day = await a_day_of_curation(kit, clock)
-    pinned = day.old[4]
+    pinned, reads = day.old[4], day.old[5]
     await kit.services.owner_facts.pin(USER, pinned.id, True)
     clock.advance(timedelta(minutes=30))
+    stray = day.messages[0].id  # a message of another batch: the pass is rejected whole
     rejected = await kit.services.curator.apply_ops(
-        USER, "preferences", [Update(pinned.id, content="Reads on the bus")],
+        USER, "preferences", [Update(reads.id, content="Walks to the bus", sources=(stray,))],
         kind="curate", source_message_ids=[],
     )  # fmt: skip
     assert rejected.status == "rejected"
@@ -94,7 +95,7 @@ async def test_refusals_and_left_out_operations_are_reported_with_their_reasons(
     assert [p.pass_id for p in digest.passes] == [day.curation.pass_id]  # the pin: the owner's
     (refused,) = digest.refused
     assert refused.pass_id == rejected.pass_id
-    assert f"fact #{pinned.id} is pinned by the owner" in refused.reason
+    assert f"cites message {stray}, which is not one of" in refused.reason
 
 
 async def test_an_undone_pass_says_so_and_offers_no_undo(kit: Kit, clock: FakeClock) -> None:

@@ -244,7 +244,8 @@ async def test_an_expire_step_retiring_most_of_a_category_is_held_and_reported(
     """Expiries set a few at a time (each pass within the guard) that fall due on the same
     night used to retire the whole category with no guard."""
     facts = [
-        await kit.remember(f"Owner works on project {n}", category="projects") for n in range(4)
+        await kit.remember(f"Owner works on project {n}", category="projects", confidence=0.8)
+        for n in range(4)
     ]
     curator = kit.services.curator
     soon = clock.now() + timedelta(days=2)

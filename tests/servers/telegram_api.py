@@ -9,7 +9,8 @@ Usage::
         tg.wait_for_sent(1)
         tg.push_document(42, b"# list", file_name="list.md")  # getFile + download serve it
         tg.push_callback(42, data, message=tg.sent[0])  # a press on an inline button
-        tg.wait_for_answers(1)                          # answerCallbackQuery's texts
+        await tg.async_wait_for_answers(1)              # answerCallbackQuery's texts
+        tg.now(tg.sent[0])                              # that message after edits to it
 
 PTB builds request URLs as ``base_url + token + "/" + method`` and sends bodies as
 ``application/x-www-form-urlencoded`` whose non-string values are JSON-encoded; JSON bodies
@@ -141,6 +142,9 @@ class FakeTelegramServer:
         self._next_message_id = 1
         self._sent: list[dict] = []
         self._answers: list[dict] = []  # answerCallbackQuery payloads
+        self._messages: dict[int, dict] = {}  # the bot's messages as they now stand (edits)
+        self._sent_ids: list[int] = []  # the message id of each entry of `_sent`
+        self._edits: list[dict] = []  # editMessageText / editMessageReplyMarkup payloads
         self._calls: list[tuple[str, dict]] = []
         self._failures: dict[str, collections.deque] = collections.defaultdict(collections.deque)
         self._reject_markdown = 0
@@ -158,6 +162,8 @@ class FakeTelegramServer:
             "sendmessage": self._send_message,
             "sendchataction": lambda p: True,
             "answercallbackquery": self._answer_callback_query,
+            "editmessagetext": self._edit_message,
+            "editmessagereplymarkup": self._edit_message,
             "setmycommands": self._set_my_commands,
             "getmycommands": lambda p: self._commands.get(self._scope_key(p), []),
             "getfile": self._get_file,
@@ -313,22 +319,26 @@ class FakeTelegramServer:
         first_name: str = "Ann",
     ) -> dict:
         """A press on an inline button by `user_id`: `data` is the button's callback_data,
-        `message` the sendMessage payload (from `sent`) the button was under (its chat is
-        where the press happens unless `chat_id` says otherwise)."""
+        `message` the sendMessage payload (from `sent`) the button was under, which the
+        press carries as it now stands (edits included); its chat is where the press happens
+        unless `chat_id` says otherwise."""
         chat = chat_id if chat_id is not None else (message or {}).get("chat_id", user_id)
         with self._cond:
-            query = {
-                "id": f"cq-{self._next_update_id}",
-                "from": {"id": user_id, "is_bot": False, "first_name": first_name},
-                "chat_instance": f"ci-{chat}",
-                "data": data,
-                "message": {
+            under = self._now(message) if message is not None else None
+            if under is None or under["chat"]["id"] != chat:
+                under = {
                     "message_id": 1,
                     "date": int(time.time()),
                     "chat": self._chat(chat, first_name),
                     "from": self.bot_user,
                     "text": (message or {}).get("text", "…"),
-                },
+                }
+            query = {
+                "id": f"cq-{self._next_update_id}",
+                "from": {"id": user_id, "is_bot": False, "first_name": first_name},
+                "chat_instance": f"ci-{chat}",
+                "data": data,
+                "message": under,
             }
             update = {"update_id": self._next_update_id, "callback_query": query}
             self._next_update_id += 1
@@ -350,9 +360,33 @@ class FakeTelegramServer:
             await asyncio.sleep(0.01)
         return self.answers
 
+    def now(self, sent: dict) -> dict:
+        """A message the bot sent (its sendMessage payload, from `sent`) as it now stands,
+        after editMessageText / editMessageReplyMarkup."""
+        with self._cond:
+            message = self._now(sent)
+        if message is None:
+            raise KeyError("not a payload from `sent`")
+        return message
+
+    @property
+    def edits(self) -> list[dict]:
+        """Snapshot of editMessageText / editMessageReplyMarkup payloads, in order."""
+        with self._cond:
+            return list(self._edits)
+
+    async def async_wait_for_edits(self, n: int, timeout: float = 5) -> list[dict]:  # noqa: ASYNC109
+        deadline = time.monotonic() + timeout
+        while len(self.edits) < n:
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"expected {n} message edits, got {self.edits!r}")
+            await asyncio.sleep(0.01)
+        return self.edits
+
     @staticmethod
     def buttons(sent: dict) -> list[list[dict]]:
-        """The inline keyboard of a sent message: rows of {"text", "callback_data"}."""
+        """The inline keyboard of a sent message (a payload from `sent`, or `now(...)`):
+        rows of {"text", "callback_data"}."""
         markup = sent.get("reply_markup") or {}
         if isinstance(markup, str):
             markup = json.loads(markup)
@@ -500,8 +534,38 @@ class FakeTelegramServer:
                 message["reply_markup"] = p["reply_markup"]
                 _check_keyboard(p["reply_markup"])
             self._sent.append(p)
+            self._sent_ids.append(message["message_id"])
+            self._messages[message["message_id"]] = message
             self._cond.notify_all()
         return message
+
+    def _edit_message(self, p: dict) -> dict:
+        """editMessageText (text and keyboard) or editMessageReplyMarkup (keyboard only);
+        like Telegram, a keyboard not given is taken away."""
+        with self._cond:
+            message = self._messages.get(int(p.get("message_id") or 0))
+            if message is None or message["chat"]["id"] != p.get("chat_id"):
+                raise _ApiError(400, "Bad Request: message to edit not found")
+            message = dict(message)
+            if "text" in p:
+                if not p["text"] or len(p["text"]) > MAX_TEXT:
+                    raise _ApiError(400, "Bad Request: message text is empty or too long")
+                message["text"] = p["text"]
+            message.pop("reply_markup", None)
+            if p.get("reply_markup"):
+                _check_keyboard(p["reply_markup"])
+                message["reply_markup"] = p["reply_markup"]
+            self._messages[message["message_id"]] = message
+            self._edits.append(p)
+            self._cond.notify_all()
+        return message
+
+    def _now(self, sent: dict) -> dict | None:
+        """(Under the lock.) The message a `sent` payload made, as it now stands."""
+        for index, payload in enumerate(self._sent):
+            if payload is sent:
+                return self._messages[self._sent_ids[index]]
+        return None
 
     def _answer_callback_query(self, p: dict) -> bool:
         if not p.get("callback_query_id"):

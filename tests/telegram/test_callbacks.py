@@ -17,6 +17,7 @@ from kit.channels.callbacks import (
     UNKNOWN,
     Button,
     Callbacks,
+    Pressed,
 )
 from kit.clock import FakeClock
 from kit.errors import InputError
@@ -111,6 +112,28 @@ async def test_data_that_is_not_a_live_token_gets_one_line(
 ) -> None:
     assert await kit.services.callbacks.press(data, "owner") == answer
     assert counter.runs == []
+
+
+async def test_only_a_press_that_ran_its_action_spends_buttons(
+    kit: Kit, clock: FakeClock, counter: Counter
+) -> None:
+    """What the channel may take off the message: nothing after a refusal, the pressed button
+    by default, all of the message's for an action registered with spends="message"."""
+    callbacks = kit.services.callbacks
+    callbacks.handle("test.once", counter, spends="message")
+    button = await issue(kit, clock)
+    assert await callbacks.pressed(button.data, "ana") == Pressed(NOT_YOURS)
+    counter.refuse = "fact #12 is already pinned; nothing was changed"
+    assert (await callbacks.pressed(button.data, "owner")).spent is None
+    counter.refuse = ""
+    assert await callbacks.pressed(button.data, "owner") == Pressed("Counted 3.", "button")
+    assert (await callbacks.pressed(button.data, "owner")).spent is None  # already used
+    async with kit.services.db.transaction() as tx:
+        whole = await callbacks.button(
+            tx, "Once", user_id="owner", action="test.once", payload={"n": 4},
+            expires_at=clock.now() + timedelta(days=1),
+        )  # fmt: skip
+    assert await callbacks.pressed(whole.data, "owner") == Pressed("Counted 4.", "message")
 
 
 async def test_an_action_that_refuses_gives_the_button_back(

@@ -49,6 +49,10 @@ async def test_the_days_digest_reaches_the_owner_and_undo_reverts_exactly_that_p
         after = await all_facts(kit)
         assert {i: after[i] for i in day.before} == day.before  # exactly as before the pass
         assert all(not after[i]["active"] for i in day.curation.inserted_fact_ids)
+        await tg.async_wait_for_edits(1)  # the used button is taken off, the others stay
+        left = {b["text"] for row in tg.buttons(tg.now(digest)) for b in row}
+        assert left == set(buttons) - {f"Undo pass {day.curation.pass_id}"}
+        assert tg.now(digest)["text"] == digest["text"]
 
         tg.push_callback(OWNER_TG, undo, message=digest)  # a second tap
         clock.set(at(14, 35) + timedelta(days=7, seconds=1))

@@ -164,7 +164,10 @@ async def test_a_reminder_with_an_erased_reminders_text_is_found(
     assert only(await kit.verify_forget(receipt.id), REMINDERS) == [reminder_id]
 
 
-@pytest.mark.parametrize("record", ["pass text", "pass citation", "rem report", "curation error"])
+@pytest.mark.parametrize(
+    "record",
+    ["pass text", "pass citation", "rem report", "curation error", "inbox text", "inbox citation"],
+)
 async def test_a_record_quoting_erased_text_or_citing_an_erased_message_is_found(
     kit: Kit, clock: FakeClock, record: str
 ) -> None:
@@ -179,6 +182,24 @@ async def test_a_record_quoting_erased_text_or_citing_an_erased_message_is_found
                 " reason, detail_json) VALUES ('owner', 'curation', 'people', ?, ?, 'rejected',"
                 " '', ?)",
                 (at, at, quoting if record == "pass text" else citing),
+            )
+        elif record.startswith("inbox"):  # a question asked again after the forget
+            pass_id = await tx.insert(
+                "INSERT INTO passes (user_id, kind, category, started_at, finished_at, status,"
+                " reason, detail_json) VALUES ('owner', 'curate', 'people', ?, ?, 'applied',"
+                " '', '{}')",
+                (at, at),
+            )
+            op = {"op": "INSERT", "content": "Ana works in Porto now", "confidence": 0.9}
+            if record == "inbox text":
+                op["content"] = ANA_FACT
+            else:
+                op["sources"] = [seeded.message_ids["ana"]]
+            row_id = await tx.insert(
+                "INSERT INTO inbox (user_id, pass_id, category, kind, reason, operation_json,"
+                " old_json, choices, asked_at, expires_at) VALUES ('owner', ?, 'people',"
+                " 'conflict', 'it disagrees', ?, '[]', 'keep-old,take-new,keep-both', ?, ?)",
+                (pass_id, json.dumps(op), at, at),
             )
         elif record == "rem report":
             report = {"changes": [{"content": ANA_FACT}]}

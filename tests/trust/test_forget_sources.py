@@ -36,7 +36,8 @@ async def _fact(kit: Kit, fact_id: int) -> Fact:
 
 
 def _insert(content: str, *sources: Message) -> Insert:
-    return Insert(content, 0.9, sources=tuple(m.id for m in sources))
+    # 0.8: sure, but not so sure that merging it waits for the owner (kit/inbox/contest.py)
+    return Insert(content, 0.8, sources=tuple(m.id for m in sources))
 
 
 async def test_one_passing_mention_no_longer_takes_the_facts_learned_beside_it(
@@ -184,7 +185,7 @@ async def test_erasing_a_merge_brings_back_what_was_merged_into_it_and_not_forgo
     merge = await curator.apply_ops(
         USER,
         "technical",
-        [Replace((rust, go), "Go for services, Rust next (per Ana)", 0.9, reason="one stack")],
+        [Replace((rust, go), "Go for services, Rust next (per Ana)", 0.8, reason="one stack")],
         kind="curate",
         source_message_ids=[],
     )

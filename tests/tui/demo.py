@@ -16,6 +16,8 @@ from kit.curator.records import PassRecord
 from kit.curator.reports import REM_STEPS, OwnerChange, RemProgress, RemReport, UndoResult
 from kit.digest.model import Digest, DigestSent
 from kit.errors import NotFound
+from kit.inbox.service import Answered
+from kit.inbox.store import Question
 from kit.llm.base import TextSink, Usage
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
@@ -115,6 +117,8 @@ class DemoClient:
         subject: str = "",
         pinned: bool = False,
         expires: date | None = None,
+        since: date | None = None,
+        until: date | None = None,
     ) -> OwnerChange:
         fact = make_fact(max(self.facts_by_id) + 1, category, subject, content, 1.0, created=NOW)
         return self._owner_change("add", dataclasses.replace(fact, owner_written=True))
@@ -127,6 +131,8 @@ class DemoClient:
         subject: str | None = None,
         expires: date | None = None,
         clear_expiry: bool = False,
+        since: date | None = None,
+        until: date | None = None,
     ) -> OwnerChange:
         old = self.facts_by_id[fact_id]
         fact = dataclasses.replace(
@@ -155,6 +161,12 @@ class DemoClient:
     async def undo_pass(self, pass_id: int) -> UndoResult:
         self.undone.append(pass_id)
         return UndoResult(pass_id, (), ())
+
+    async def inbox(self, *, everything: bool = False) -> list[Question]:
+        return []  # the demo asks nothing: the snapshots show no inbox
+
+    async def answer_question(self, question_id: int, answer: str) -> Answered:
+        raise NotFound(f"inbox question {question_id} does not exist")
 
     async def rem(
         self,

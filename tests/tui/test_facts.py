@@ -11,7 +11,7 @@ from textual.widgets import Checkbox, DataTable, Input, OptionList, Select, Stat
 
 from kit.api import Kit
 from kit.curator.ops import Insert, Update
-from kit.memory.facts import Fact
+from kit.memory.facts import Fact, Provenance
 from tui.app import KitApp
 from tui.dialogs import Confirm, Pick
 from tui.fact_history import FactHistoryScreen
@@ -197,6 +197,9 @@ async def test_undo_a_curation_pass_from_a_facts_history(
     kit: Kit, app: KitApp, facts: list[Fact]
 ) -> None:
     ana = facts[0]
+    # Held with confidence 0.95, a rewrite of it waits for the owner (kit/inbox/); this one
+    # is only sure enough to be rewritten at once.
+    ana = await kit.services.facts.update("owner", ana.id, Provenance("api"), confidence=0.8)
     applied = await kit.services.curator.apply_ops(
         "owner",
         "person",

@@ -51,15 +51,23 @@ class TsvectorSearch:
         skip: Collection[int] = (),
         context_weight: float = 0.0,
         common_rows: int = 0,  # not bounded here: every match is ranked (GIN finds them all)
+        held_then: bool = False,
     ) -> list[tuple[int, float]]:
         words = query_words(text)
         if not words:
             return []
         weight = 0.0
-        if kind == "fact":
+        if kind == "fact" and held_then:  # as of `now` (kit/memory/fact_times.py HELD_AT)
+            fts, source = "facts_fts", "facts"
+            where = (
+                "s.valid_from <= ? AND (s.valid_until IS NULL OR s.valid_until > ?)"
+                " AND (s.expires_at IS NULL OR s.expires_at > ?)"
+            )
+            params: list[object] = [to_iso(now)] * 3
+        elif kind == "fact":
             fts, source = "facts_fts", "facts"
             where = "s.active = 1 AND (s.expires_at IS NULL OR s.expires_at > ?)"
-            params: list[object] = [to_iso(now)]
+            params = [to_iso(now)]
         elif kind == "note":
             fts, source, where, params = "note_chunks_fts", "note_chunks", "1 = 1", []
         elif kind == "day":

@@ -22,7 +22,9 @@ import re
 from kit.config import CATEGORIES
 from kit.memory.messages import fill_named_days
 from kit.memory.migrations import (
+    FACT_TIMES_CLAMP,
     FORGET_RECEIPTS,
+    INBOX_TABLES,
     OWNER_REVIEW_TABLES,
     WORKER_TABLES,
     Migration,
@@ -454,6 +456,32 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             'ALTER TABLE messages ADD COLUMN named_days TEXT COLLATE "C"',
             fill_named_days,
             *named_days(),
+        ),
+    ),
+    Migration(
+        "pg025_fact_times",
+        (
+            'ALTER TABLE facts ADD COLUMN valid_from TEXT COLLATE "C"',
+            'ALTER TABLE facts ADD COLUMN valid_until TEXT COLLATE "C"',
+            """UPDATE facts SET valid_from = COALESCE((
+                SELECT MIN(m.at) FROM fact_history h
+                CROSS JOIN LATERAL jsonb_array_elements_text(h.source_message_ids::jsonb) s(id)
+                JOIN messages m ON m.id = s.id::bigint
+                WHERE h.fact_id = facts.id AND h.operation = 'insert'
+                AND h.sources_are_batch = 0 AND m.at <= facts.created_at), created_at)""",
+            """UPDATE facts SET valid_until = COALESCE((
+                SELECT MAX(h.at) FROM fact_history h
+                WHERE h.fact_id = facts.id AND h.after_json::jsonb ->> 'active' = 'false'),
+                updated_at) WHERE active = 0""",
+            *FACT_TIMES_CLAMP,
+        ),
+    ),
+    Migration(
+        "pg026_inbox",
+        (
+            _pg(INBOX_TABLES[0]),
+            *INBOX_TABLES[1:],
+            *_ids_follow("inbox"),
         ),
     ),
     Migration("pg027_forget_receipts", tuple(_pg(t) for t in FORGET_RECEIPTS)),
