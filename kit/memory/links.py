@@ -50,7 +50,7 @@ class ConversationLinks:
         """Messages (id, conversation id, time, speaker) in id order, all after `upto`."""
         need = self._size + len(rows)
         if need > len(self._ids):
-            capacity = max(1024, 2 * need)
+            capacity = max(1024, need + need // 4)  # room for a while of new messages
             self._ids = np.resize(self._ids, capacity)
             self._times = np.resize(self._times, capacity)
             self._before = np.resize(self._before, capacity)
