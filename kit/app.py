@@ -26,9 +26,12 @@ from kit.curator.rem import Rem
 from kit.curator.review import StaleReview
 from kit.curator.summaries import DaySummarizer
 from kit.embed.base import Embedder
+from kit.embed.fastembed import local_model
+from kit.embed.lazy import LazyEmbedder
 from kit.errors import KitError, LLMUnavailable
 from kit.files import private_dir
 from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
+from kit.llm.deferred import DeferredLLM
 from kit.llm.metered import MeteredLLM
 from kit.llm.retry import RetryingLLM
 from kit.llm.roles import RoleRouter
@@ -136,21 +139,42 @@ class Services:
     reminders: Reminders
     notes: Notes
     owner_facts: OwnerFacts
-    embedding_problem: str | None = None
+    # Each role's model client, made on first use (`DeferredLLM`): a daemon prepares them
+    # in the background once it is ready (kit/daemon/warm.py).
+    llm_clients: tuple[DeferredLLM, ...] = ()
     extras: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def embedding_problem(self) -> str | None:
+        """Why embeddings are off (None: they are on, or their model has not been tried)."""
+        return self.vectors.problem
+
+
+async def _load_model(settings: Settings) -> Embedder:
+    """The configured model, loaded now; EmbeddingModelUnavailable says why it cannot be."""
+    from kit.embed.fastembed import FastEmbedder
+
+    cfg = settings.embedding
+    models = private_dir(settings.data_dir / "models")  # fastembed would make it 0755
+    return await FastEmbedder.load(cfg.model, cfg.model_path, models)
 
 
 async def load_embedder(settings: Settings) -> tuple[Embedder | None, str | None]:
     """The configured model, or (None, why) so Kit can run on lexical search alone."""
-    from kit.embed.fastembed import FastEmbedder
-
-    cfg = settings.embedding
     try:
-        models = private_dir(settings.data_dir / "models")  # fastembed would make it 0755
-        embedder = await FastEmbedder.load(cfg.model, cfg.model_path, models)
-        return embedder, None
+        return await _load_model(settings), None
     except KitError as exc:
         return None, str(exc)
+
+
+def lazy_embedder(settings: Settings) -> tuple[LazyEmbedder | None, str | None]:
+    """The configured model, to be loaded on first use; or (None, why) when it is plainly
+    not there (`embedding.model_path` without a model: checked now, nothing loaded)."""
+    try:
+        local_model(settings.embedding.model_path)
+    except KitError as exc:
+        return None, str(exc)
+    return LazyEmbedder(settings.embedding.model, lambda: _load_model(settings)), None
 
 
 async def build(
@@ -161,8 +185,12 @@ async def build(
     embedder: Embedder | None = None,
     clock: Clock | None = None,
     with_embedder: bool = True,
+    model_later: bool = False,
 ) -> Services:
-    """Open the database, migrate it, and wire every service. Resources close with `stack`."""
+    """Open the database, migrate it, and wire every service. Resources close with `stack`.
+
+    The embedding model is loaded before this returns, unless `model_later` (a daemon: it
+    loads in the background when something needs it, kit/memory/vectors.py)."""
     clock = clock or SystemClock()
     tz = resolve_timezone(settings.schedule.timezone)
     prompts = Prompts()
@@ -171,13 +199,16 @@ async def build(
     await migrate(db, clock)
 
     problem = None
+    lazy = None
     if embedder is None and with_embedder:
-        embedder, problem = await load_embedder(settings)
+        lazy, problem = lazy_embedder(settings)
+        embedder = lazy
         if problem:
             log.warning("embeddings are off, using lexical search only: %s", problem)
 
+    clients: list[DeferredLLM] = []
     if llm is None:
-        llm = _real_llm(settings, stack)
+        llm = _real_llm(settings, stack, clients)
     small = model_role(settings.llm, "background")  # the background role's model and limits
     usage = UsageLog(db, clock)
     budget = Budget(db, usage, settings.budget, clock, tz)
@@ -190,6 +221,7 @@ async def build(
     # HNSW graphs of big matrices are saved beside the database (derived state, rebuildable).
     store = vector_store(db, embedder, settings.data_dir / "graphs")
     vectors = VectorIndex(db, embedder, settings.embedding.batch_size, store=store)
+    vectors.problem = problem
     memory = settings.memory
     params = RankingParams(
         threshold=memory.similarity_threshold,
@@ -290,7 +322,7 @@ async def build(
         attempts=attempts,
         expiry=Expiry(db, facts, settings.curation.max_deactivate_fraction, clock),
     )
-    return Services(
+    services = Services(
         settings=settings,
         clock=clock,
         tz=tz,
@@ -319,8 +351,11 @@ async def build(
         reminders=reminders,
         notes=notes,
         owner_facts=OwnerFacts(db, facts, curator.passes, clock, tz),
-        embedding_problem=problem,
+        llm_clients=tuple(clients),
     )
+    if lazy is not None and not model_later:
+        await lazy.load()  # a failure is logged (kit/memory/vectors.py): lexical search only
+    return services
 
 
 async def reach_role(role: ModelRole, *, within: float) -> tuple[Reach, float]:
@@ -364,27 +399,30 @@ def _adapter(
     )
 
 
-def role_llm(role: ModelRole, stack: AsyncExitStack) -> LLM:
-    """A role's model, closed with `stack`. Chat keeps the SDK's own retries (timeouts
-    included: the owner is waiting); background calls retry here, never resending a prompt
-    that timed out (kit/llm/retry.py)."""
+def role_llm(role: ModelRole, stack: AsyncExitStack, made: list[DeferredLLM]) -> LLM:
+    """A role's model, closed with `stack`, its client made on first use (appended to
+    `made`). Chat keeps the SDK's own retries (timeouts included: the owner is waiting);
+    background calls retry here, never resending a prompt that timed out (kit/llm/retry.py)."""
     key, problem = role_key(role)
     if key is None:
         return UnconfiguredLLM(problem or "no API key")
     chat = role.role == "chat"
-    client = _adapter(
-        role, key, max_retries=role.max_retries if chat else 0, timeout=role.timeout_seconds
+    client = DeferredLLM(
+        lambda: _adapter(
+            role, key, max_retries=role.max_retries if chat else 0, timeout=role.timeout_seconds
+        )
     )
+    made.append(client)
     stack.push_async_callback(client.aclose)
     return client if chat else RetryingLLM(client, role.max_retries)
 
 
-def _real_llm(settings: Settings, stack: AsyncExitStack) -> LLM:
+def _real_llm(settings: Settings, stack: AsyncExitStack, made: list[DeferredLLM]) -> LLM:
     chat, background, judge = (model_role(settings.llm, r) for r in ("chat", "background", "judge"))
-    background_llm = role_llm(background, stack)
+    background_llm = role_llm(background, stack, made)
     same = dataclasses.replace(judge, role="background") == background
     return RoleRouter(
-        role_llm(chat, stack),
+        role_llm(chat, stack, made),
         background_llm,
-        background_llm if same else role_llm(judge, stack),
+        background_llm if same else role_llm(judge, stack, made),
     )

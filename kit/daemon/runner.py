@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from typing import Protocol
 
+from kit import heap
 from kit.api import Kit
 from kit.app import Services
 from kit.channels.telegram_config import TOKEN_ENV, allowed_users, api_urls
@@ -31,6 +32,7 @@ from kit.daemon.logfile import add_file_log, remove_file_log
 from kit.daemon.notify import sd_notify
 from kit.daemon.paths import log_path, socket_path
 from kit.daemon.socket_server import ControlServer
+from kit.daemon.warm import warm
 from kit.embed.base import Embedder
 from kit.errors import KitError
 from kit.llm.base import LLM
@@ -96,6 +98,7 @@ async def run_daemon(
 ) -> None:
     """Run Kit as the daemon for `settings.data_dir` until SIGTERM/SIGINT."""
     signals = signals or ShutdownSignals()
+    heap.limit_arenas()  # before the worker threads start (kit/heap.py)
     sock = socket_path(settings.data_dir)
     async with AsyncExitStack() as stack:
         signals.install()
@@ -113,7 +116,14 @@ async def run_daemon(
         log.info("Kit %s starting on %s (pid %d)", kit_version(), settings.data_dir, os.getpid())
         telegram_token = _telegram_token(settings)
         kit = await stack.enter_async_context(
-            Kit.open(settings=settings, llm=llm, embedder=embedder, clock=clock, background=False)
+            Kit.open(
+                settings=settings,
+                llm=llm,
+                embedder=embedder,
+                clock=clock,
+                background=False,
+                model_later=True,  # loaded in the background when needed (kit/daemon/warm.py)
+            )
         )
         await kit.services.db.check_pages()  # once per start: a damaged page is found now
         started_at = kit.services.clock.now()
@@ -137,18 +147,24 @@ async def _serve(
     signals: ShutdownSignals,
     grace: float,
 ) -> None:
+    services.vectors.model_in_background = True  # `load_model` below: turns never wait
     async with asyncio.TaskGroup() as group:
         worker = group.create_task(services.background.run(), name="background")
         services.background.notify()  # embeddings a previous run did not get to
-        # Vectors load in the background: a turn before they are in is answered with word
-        # search and the vectors loaded so far (kit/memory/matrices.py says so once).
-        warming = group.create_task(services.vectors.warm(), name="vectors")
         serving = group.create_task(server.run(), name="control-socket")
         edge = [group.create_task(part.run(), name=part.name) for part in parts]
         await server.listening.wait()
         names = ", ".join(["control socket", *(p.name for p in parts)])
         log.info("Kit is running (%s); control socket %s", names, server.path)
         sd_notify("READY=1")
+        # Ready first, then in the background (kit/daemon/warm.py): the vectors, the
+        # embedding model when something needs it, the model clients and per-user caches.
+        # A turn before they are in is answered with what is loaded (the log says so once).
+        background = [
+            group.create_task(services.vectors.warm(), name="vectors"),
+            group.create_task(services.vectors.load_model(), name="embedding-model"),
+            group.create_task(warm(services), name="warm-up"),
+        ]
 
         await signals.requested.wait()
         sd_notify("STOPPING=1")
@@ -177,7 +193,8 @@ async def _serve(
                 log.error("turns did not stop within %.0f s of being cancelled", STEP_TIMEOUT)
         serving.cancel()
         worker.cancel()
-        warming.cancel()
+        for task in background:
+            task.cancel()
 
 
 def _first_kit_error(group: BaseExceptionGroup[BaseException]) -> KitError | None:

@@ -110,8 +110,7 @@ class PgVectors:
     async def _approximate(
         self, where: str, params: list[object], query: Vectors, k: int, threshold: float
     ) -> list[tuple[int, float]]:
-        assert self.embedder is not None
-        dim = self.embedder.dim
+        dim = len(query)  # the model's dimension
         cast = f"CAST(vector AS vector({dim}))"
         async with self._db.transaction() as tx:  # SET LOCAL lives as long as a transaction
             await tx.execute(f"SET LOCAL hnsw.ef_search = {max(EF_SEARCH, k)}")
@@ -127,7 +126,7 @@ class PgVectors:
         """Build the model's HNSW index once some user has ANN_MIN_ROWS rows of a kind."""
         if self.embedder is None:
             return
-        model, dim = self.embedder.model_id, self.embedder.dim
+        model = self.embedder.model_id
         name = index_name(model)
         if model in self._indexed:
             return
@@ -140,6 +139,13 @@ class PgVectors:
             )
             if big is None:
                 return
+            # The stored vectors' dimension (the model itself may not be loaded yet).
+            dim = int(
+                await self._db.scalar(
+                    "SELECT vector_dims(vector) FROM embeddings WHERE model_id = ? LIMIT 1",
+                    (model,),
+                )
+            )
             log.info("vectors: building the HNSW index of %s", model)
             await self._db.run_outside_transaction(
                 f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON embeddings USING hnsw"
