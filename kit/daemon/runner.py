@@ -160,10 +160,11 @@ async def _serve(
         # Ready first, then in the background (kit/daemon/warm.py): the vectors, the
         # embedding model when something needs it, the model clients and per-user caches.
         # A turn before they are in is answered with what is loaded (the log says so once).
+        warmed = asyncio.Event()  # what a first turn needs comes first (kit/daemon/warm.py)
         background = [
-            group.create_task(services.vectors.warm(), name="vectors"),
-            group.create_task(services.vectors.load_model(), name="embedding-model"),
-            group.create_task(warm(services), name="warm-up"),
+            group.create_task(warm(services, warmed), name="warm-up"),
+            group.create_task(services.vectors.warm(warmed), name="vectors"),
+            group.create_task(services.vectors.load_model(warmed), name="embedding-model"),
         ]
 
         await signals.requested.wait()

@@ -16,6 +16,7 @@ and the log says so once. Elsewhere (commands, tests) a query loads the model an
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from collections.abc import Callable, Collection, Sequence
@@ -113,9 +114,10 @@ class VectorStore(Protocol):
         """Background work after backfill: build or extend approximate indexes."""
         ...
 
-    async def warm(self) -> None:
+    async def warm(self, hold: asyncio.Event | None = None) -> None:
         """Background work at daemon start: load what searches need into memory, if this
-        store keeps anything there (searches meanwhile use what is loaded)."""
+        store keeps anything there (searches meanwhile use what is loaded); with `hold`,
+        what is to load is counted at once and loaded once `hold` is set."""
         ...
 
     def forget_cache(self, user_id: str | None = None, *, saved: bool = True) -> None:
@@ -205,7 +207,7 @@ class VectorIndex:
             return self.embedder  # None once a failed load switched embeddings off
         return embedder
 
-    async def load_model(self) -> None:
+    async def load_model(self, hold: asyncio.Event | None = None) -> None:
         """Background work in a daemon: load the model once something needs it, at once when
         memory holds anything (the owner's next message will be searched by meaning), else
         when a query or a row to embed first asks (an empty memory has nothing to search, and
@@ -216,6 +218,8 @@ class VectorIndex:
         if embedder.model is None and await self._holds_anything():
             embedder.want()
         await embedder.wanted.wait()
+        if hold is not None:
+            await hold.wait()
         await embedder.load()
 
     async def _holds_anything(self) -> bool:
@@ -273,10 +277,10 @@ class VectorIndex:
         """Background work after backfill (approximate indexes); a turn never waits for it."""
         await self.store.index_large()
 
-    async def warm(self) -> None:
+    async def warm(self, hold: asyncio.Event | None = None) -> None:
         """Background work at daemon start: the store loads its vectors (kit/memory/
-        matrices.py); a search meanwhile uses the vectors loaded so far."""
-        await self.store.warm()
+        matrices.py), once `hold` is set; a search meanwhile uses the vectors loaded so far."""
+        await self.store.warm(hold)
 
     async def _newest_embedded(self, kind: Kind) -> int:
         """The highest id of `kind` with a vector from this model. Rows are embedded in id

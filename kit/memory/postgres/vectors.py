@@ -13,6 +13,7 @@ approximate, like SQLite's graph above the same threshold.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from collections.abc import AsyncIterator, Collection, Sequence
@@ -62,7 +63,7 @@ class PgVectors:
     def forget_cache(self, user_id: str | None = None, *, saved: bool = True) -> None:
         return None
 
-    async def warm(self) -> None:
+    async def warm(self, hold: asyncio.Event | None = None) -> None:
         return None  # the server holds the vectors: nothing to load into this process
 
     async def search(
