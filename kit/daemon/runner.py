@@ -32,7 +32,7 @@ from kit.daemon.logfile import add_file_log, remove_file_log
 from kit.daemon.notify import sd_notify
 from kit.daemon.paths import log_path, socket_path
 from kit.daemon.socket_server import ControlServer
-from kit.daemon.warm import warm
+from kit.daemon.warm import load_model, warm
 from kit.embed.base import Embedder
 from kit.errors import KitError
 from kit.llm.base import LLM
@@ -164,7 +164,7 @@ async def _serve(
         background = [
             group.create_task(warm(services, warmed), name="warm-up"),
             group.create_task(services.vectors.warm(warmed), name="vectors"),
-            group.create_task(services.vectors.load_model(warmed), name="embedding-model"),
+            group.create_task(load_model(services, warmed), name="embedding-model"),
         ]
 
         await signals.requested.wait()

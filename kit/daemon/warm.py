@@ -57,6 +57,13 @@ async def warm(services: Services, done: asyncio.Event | None = None) -> None:
     )
 
 
+async def load_model(services: Services, hold: asyncio.Event) -> None:
+    """The embedding model, once `hold` is set and something needs it (kit/memory/vectors.py
+    `load_model`); then backfill embeds what was written while it loaded."""
+    await services.vectors.load_model(hold)
+    services.background.notify()
+
+
 async def _users(services: Services) -> list[str]:
     owner = services.settings.owner.user_id
     recent = await services.messages.recent_users(RECENT_USERS)

@@ -294,12 +294,16 @@ class VectorIndex:
 
     async def _model_for(self, kind: Kind, after: int) -> bool:
         """Whether a batch of `kind` can be embedded: the model is loaded, or there is a row
-        to embed and the model loads now. Outside the store's writing lock: the vectors' load
-        (kit/memory/matrices.py) goes on while the model loads."""
+        to embed and the model loads now (in a daemon: `load_model` loads it, after the
+        warm-up, and the daemon runs backfill again then). Outside the store's writing lock:
+        the vectors' load (kit/memory/matrices.py) goes on while the model loads."""
         embedder = self.embedder
         if isinstance(embedder, LazyEmbedder) and embedder.model is None:
             if not await self._pending(embedder, kind, 1, after):
                 return True  # nothing to embed: the batch finds no rows, the model stays out
+            if self.model_in_background and not embedder.done.is_set():
+                embedder.want()
+                return False
             await embedder.load()  # a failure switches embeddings off (`_model_failed`)
         return self.embedder is not None
 

@@ -61,14 +61,18 @@ async def test_an_empty_daemon_loads_the_model_only_when_a_turn_asks_and_answers
     ) as kit:
         vectors = kit.services.vectors
         vectors.model_in_background = True  # as kit/daemon/runner.py sets it
-        loading = asyncio.create_task(vectors.load_model())
         await kit.settle()  # backfill: nothing to embed, so nothing asks for the model
         assert model.loads == 0 and not embedder.wanted.is_set()
 
         first = await kit.send("Where did I leave the kettle?")
         second = await kit.send("And the teapot?")
-        assert not first.failed and not second.failed  # answered while the model loads
-        await model.started.wait()  # the turn asked; `load_model` started the load
+        assert not first.failed and not second.failed  # answered without the model
+        assert embedder.wanted.is_set()
+        await kit.settle()  # backfill leaves the load to `load_model`: the rows wait for it
+        assert model.loads == 0
+
+        loading = asyncio.create_task(vectors.load_model())
+        await model.started.wait()
         model.gate.set()
         await loading
         assert model.loads == 1 and embedder.model is not None
