@@ -6,6 +6,7 @@ database connection.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import os
@@ -109,6 +110,12 @@ def missing_keys(settings: Settings) -> list[str]:
     return list(dict.fromkeys(p for p in found if p))
 
 
+def _set_event() -> asyncio.Event:
+    event = asyncio.Event()
+    event.set()
+    return event
+
+
 @dataclass
 class Services:
     settings: Settings
@@ -142,6 +149,9 @@ class Services:
     # Each role's model client, made on first use (`DeferredLLM`): a daemon prepares them
     # in the background once it is ready (kit/daemon/warm.py).
     llm_clients: tuple[DeferredLLM, ...] = ()
+    # Set once a daemon's warm-up is done (kit/daemon/warm.py); the scheduler's queued runs
+    # and the vectors' load wait for it. Set from the start anywhere else.
+    warmed_up: asyncio.Event = field(default_factory=_set_event)
     extras: dict[str, object] = field(default_factory=dict)
 
     @property

@@ -161,6 +161,8 @@ class KitScheduler:
         self.request(name)
 
     async def _work(self) -> None:
+        # A daemon's catch-up waits for its warm-up: the first turn after a start comes first.
+        await self._services.warmed_up.wait()
         while True:
             name = await self._queue.get()
             self._queued.discard(name)

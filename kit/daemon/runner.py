@@ -148,6 +148,7 @@ async def _serve(
     grace: float,
 ) -> None:
     services.vectors.model_in_background = True  # `load_model` below: turns never wait
+    services.warmed_up.clear()  # set by `warm` below, once the daemon is ready
     async with asyncio.TaskGroup() as group:
         worker = group.create_task(services.background.run(), name="background")
         services.background.notify()  # embeddings a previous run did not get to
@@ -160,7 +161,7 @@ async def _serve(
         # Ready first, then in the background (kit/daemon/warm.py): the vectors, the
         # embedding model when something needs it, the model clients and per-user caches.
         # A turn before they are in is answered with what is loaded (the log says so once).
-        warmed = asyncio.Event()  # what a first turn needs comes first (kit/daemon/warm.py)
+        warmed = services.warmed_up  # what a first turn needs comes first (kit/daemon/warm.py)
         background = [
             group.create_task(warm(services, warmed), name="warm-up"),
             group.create_task(services.vectors.warm(warmed), name="vectors"),

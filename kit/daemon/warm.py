@@ -10,8 +10,10 @@ cannot do without, then the rest:
    (kit/memory/links.py) and the sandwich's cached part (kit/memory/context.py) — for the
    owner and whoever wrote last. The vectors are counted meanwhile (a search from then on
    scans what is loaded, never loads them itself).
-2. Once `warm` is done (`done`), side by side: the vectors load (kit/memory/matrices.py) and
-   the embedding model loads if something needs it (kit/memory/vectors.py `load_model`).
+2. Once `warm` is done (`done`, `Services.warmed_up`), side by side: the vectors load
+   (kit/memory/matrices.py), the embedding model loads if something needs it
+   (kit/memory/vectors.py `load_model`), and the scheduler runs what it queued (the catch-up
+   of missed runs: curation, REM, day summaries).
 Run all at once, they shared two cores with the first turn and made it wait for the lot.
 A turn that comes first uses what is loaded and waits for nothing it can do without.
 """

@@ -22,6 +22,8 @@ from kit.embed.lazy import LazyEmbedder
 from kit.llm.fake import FakeLLM
 from tests.shared_model import require_model
 
+pytestmark = pytest.mark.stores  # the model and the warm-up read both engines
+
 
 class GatedModel:
     """A loader for LazyEmbedder: counts its loads, each finishing when `gate` is open."""

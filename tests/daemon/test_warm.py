@@ -16,6 +16,8 @@ from kit.llm.base import LLMReply, LLMRequest, TextSink
 from kit.llm.deferred import DeferredLLM
 from kit.llm.fake import FakeLLM
 
+pytestmark = pytest.mark.stores  # the model and the warm-up read both engines
+
 
 class Client:
     """A made model client: the FakeLLM's answers, and whether it was closed."""
