@@ -118,6 +118,7 @@ EVENTS = {
     "model": "embedding model",  # "... loaded in 1.2 s" (a daemon that loads it lazily)
     "warmed": "warmed up",  # kit/daemon/warm.py
     "partial": "still loading",  # a turn answered with what is loaded, said once
+    "caught up": "job rem:",  # the last run of the scheduler's start-up catch-up
 }
 SETTLE = 2.0  # seconds of quiet after the background work, before RSS is read
 
@@ -179,6 +180,7 @@ async def daemon(
                 waits = ["warmed"] if lazy else []
                 if model == MODEL_DIR:  # without a model there are no vectors to load
                     waits.append("vectors")
+                waits.append("caught up")  # idle means after the catch-up's model calls
                 async with asyncio.timeout(START_TIMEOUT):
                     for key in waits:
                         await seen[key]
@@ -221,7 +223,7 @@ async def daemon(
     if archive is None:
         rows += [
             Row(name, "RSS idle, no turn yet", idle_before, "MB",
-                "start-up work done (vectors, warm-up); nothing asked for the model"),
+                "start-up work and catch-up done; nothing asked for the model"),
             Row(name, "first turn", first, "s"),
         ]  # fmt: skip
     else:
@@ -233,7 +235,7 @@ async def daemon(
         Row(name, "vectors loaded (from start)", vectors, "s", "background"),
         Row(name, "embedding model loaded (from start)", model_at or 0.0, "s",
             "background" if model_at else "at start-up, before READY" if not lazy else "never"),
-        Row(name, "RSS idle", idle, "MB", "vectors and model loaded, after the first turn"),
+        Row(name, "RSS idle", idle, "MB", "vectors, model, catch-up done; after the first turn"),
         Row(name, f"RSS after {turns:,} more turns", after, "MB", "over the control socket"),
         Row(name, f"RSS growth over {turns:,} turns", after - idle, "MB"),
         Row(name, "turn round trip", took / turns * 1000, "ms",
