@@ -1,8 +1,10 @@
 """The daemon process: resources on one AsyncExitStack, everything that runs in ONE TaskGroup.
 
-Start-up: lock the data directory, open the log file, open Kit, then run the background
-worker, the vector load, the control socket and the edge components (scheduler, Telegram)
-side by side: the daemon is ready once its socket listens, whatever memory holds.
+Start-up: lock the data directory, open the log file, open Kit (no embedding model, no model
+SDK yet), then run the background worker, the control socket and the edge components
+(scheduler, Telegram) side by side: the daemon is ready once its socket listens, whatever
+memory holds. After ready it warms up (kit/daemon/warm.py): model clients and caches first,
+then the vectors, the embedding model and the scheduler's catch-up.
 Shutdown has one path: SIGTERM/SIGINT -> `ShutdownSignals.requested` -> stop the edge
 components and new requests -> in-flight requests get `grace` seconds -> cancel the rest
 (a turn cut short records an interrupted reply; the owner's message was stored first).
@@ -158,10 +160,10 @@ async def _serve(
         names = ", ".join(["control socket", *(p.name for p in parts)])
         log.info("Kit is running (%s); control socket %s", names, server.path)
         sd_notify("READY=1")
-        # Ready first, then in the background (kit/daemon/warm.py): the vectors, the
-        # embedding model when something needs it, the model clients and per-user caches.
+        # Ready first, then in the background (kit/daemon/warm.py): the model clients and
+        # per-user caches, then the vectors and the embedding model when something needs it.
         # A turn before they are in is answered with what is loaded (the log says so once).
-        warmed = services.warmed_up  # what a first turn needs comes first (kit/daemon/warm.py)
+        warmed = services.warmed_up
         background = [
             group.create_task(warm(services, warmed), name="warm-up"),
             group.create_task(services.vectors.warm(warmed), name="vectors"),
