@@ -190,3 +190,20 @@ async def test_a_model_path_without_a_model_is_said_at_open_without_loading_anyt
     ) as kit:
         assert kit.services.vectors.embedder is None
         assert "no model.onnx" in (kit.services.embedding_problem or "")
+
+
+async def test_any_error_while_loading_is_a_failure_said_once_not_raised() -> None:
+    """A daemon loads the model in a task of its TaskGroup: an unexpected error there (a broken
+    onnxruntime) must switch embeddings off, not end the daemon."""
+
+    async def broken() -> Embedder:
+        raise RuntimeError("onnxruntime: illegal instruction set")
+
+    embedder = LazyEmbedder("some-model", broken)
+    told: list[str] = []
+    embedder.on_failure(told.append)
+    assert await embedder.load() is None
+    assert await embedder.load() is None  # tried once: later calls return at once
+    assert len(told) == 1 and "RuntimeError: onnxruntime: illegal instruction set" in told[0]
+    with pytest.raises(EmbeddingModelUnavailable, match="cannot load embedding model some-model"):
+        await embedder.embed(["text"])
