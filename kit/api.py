@@ -79,9 +79,12 @@ class Kit(Upkeep, Forgetting, Reminding):
         clock: Clock | None = None,
         with_embedder: bool = True,
         background: bool = True,
+        model_later: bool = False,
     ) -> AsyncIterator[Kit]:
         """Open a Kit on a data directory. With `background`, window summaries and embedding
-        backfill run in a task owned by this context; otherwise call `settle()`."""
+        backfill run in a task owned by this context; otherwise call `settle()`. The
+        embedding model is loaded before the Kit is handed over, unless `model_later` (it then
+        loads on first use; a daemon loads it in the background, kit/memory/vectors.py)."""
         if settings is None:
             settings = load_settings(config, data_dir)
         elif data_dir is not None:
@@ -94,6 +97,7 @@ class Kit(Upkeep, Forgetting, Reminding):
                 embedder=embedder,
                 clock=clock,
                 with_embedder=with_embedder,
+                model_later=model_later,
             )
             kit = cls(services)
             if not background:

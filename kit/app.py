@@ -6,6 +6,7 @@ database connection.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import os
@@ -31,6 +32,8 @@ from kit.digest import actions as digest_actions
 from kit.digest.build import DigestBuilder
 from kit.digest.service import DigestService
 from kit.embed.base import Embedder
+from kit.embed.fastembed import local_model
+from kit.embed.lazy import LazyEmbedder
 from kit.errors import KitError, LLMUnavailable
 from kit.files import private_dir
 from kit.followups.offers import FollowupOffers
@@ -38,6 +41,7 @@ from kit.followups.service import Followups
 from kit.inbox.service import Inbox
 from kit.inbox.store import InboxStore
 from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
+from kit.llm.deferred import DeferredLLM
 from kit.llm.metered import MeteredLLM
 from kit.llm.retry import RetryingLLM
 from kit.llm.roles import RoleRouter
@@ -118,6 +122,12 @@ def missing_keys(settings: Settings) -> list[str]:
     return list(dict.fromkeys(p for p in found if p))
 
 
+def _set_event() -> asyncio.Event:
+    event = asyncio.Event()
+    event.set()
+    return event
+
+
 @dataclass
 class Services:
     settings: Settings
@@ -154,21 +164,45 @@ class Services:
     outbox: Outbox  # messages Kit starts itself to a memory's owner (live channels register)
     digest: DigestService  # the daily memory digest (kit/digest/)
     followups: Followups  # reminders offered for plans the owner mentions (kit/followups/)
-    embedding_problem: str | None = None
+    # Each role's model client, made on first use (`DeferredLLM`): a daemon prepares them
+    # in the background once it is ready (kit/daemon/warm.py).
+    llm_clients: tuple[DeferredLLM, ...] = ()
+    # Set once a daemon's warm-up is done (kit/daemon/warm.py); the scheduler's queued runs
+    # and the vectors' load wait for it. Set from the start anywhere else.
+    warmed_up: asyncio.Event = field(default_factory=_set_event)
     extras: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def embedding_problem(self) -> str | None:
+        """Why embeddings are off (None: they are on, or their model has not been tried)."""
+        return self.vectors.problem
+
+
+async def _load_model(settings: Settings) -> Embedder:
+    """The configured model, loaded now; EmbeddingModelUnavailable says why it cannot be."""
+    from kit.embed.fastembed import FastEmbedder
+
+    cfg = settings.embedding
+    models = private_dir(settings.data_dir / "models")  # fastembed would make it 0755
+    return await FastEmbedder.load(cfg.model, cfg.model_path, models)
 
 
 async def load_embedder(settings: Settings) -> tuple[Embedder | None, str | None]:
     """The configured model, or (None, why) so Kit can run on lexical search alone."""
-    from kit.embed.fastembed import FastEmbedder
-
-    cfg = settings.embedding
     try:
-        models = private_dir(settings.data_dir / "models")  # fastembed would make it 0755
-        embedder = await FastEmbedder.load(cfg.model, cfg.model_path, models)
-        return embedder, None
+        return await _load_model(settings), None
     except KitError as exc:
         return None, str(exc)
+
+
+def lazy_embedder(settings: Settings) -> tuple[LazyEmbedder | None, str | None]:
+    """The configured model, to be loaded on first use; or (None, why) when it is plainly
+    not there (`embedding.model_path` without a model: checked now, nothing loaded)."""
+    try:
+        local_model(settings.embedding.model_path)
+    except KitError as exc:
+        return None, str(exc)
+    return LazyEmbedder(settings.embedding.model, lambda: _load_model(settings)), None
 
 
 async def build(
@@ -179,8 +213,12 @@ async def build(
     embedder: Embedder | None = None,
     clock: Clock | None = None,
     with_embedder: bool = True,
+    model_later: bool = False,
 ) -> Services:
-    """Open the database, migrate it, and wire every service. Resources close with `stack`."""
+    """Open the database, migrate it, and wire every service. Resources close with `stack`.
+
+    The embedding model is loaded before this returns, unless `model_later` (a daemon: it
+    loads in the background when something needs it, kit/memory/vectors.py)."""
     clock = clock or SystemClock()
     tz = resolve_timezone(settings.schedule.timezone)
     prompts = Prompts()
@@ -189,13 +227,16 @@ async def build(
     await migrate(db, clock)
 
     problem = None
+    lazy = None
     if embedder is None and with_embedder:
-        embedder, problem = await load_embedder(settings)
+        lazy, problem = lazy_embedder(settings)
+        embedder = lazy
         if problem:
             log.warning("embeddings are off, using lexical search only: %s", problem)
 
+    clients: list[DeferredLLM] = []
     if llm is None:
-        llm = _real_llm(settings, stack)
+        llm = _real_llm(settings, stack, clients)
     small = model_role(settings.llm, "background")  # the background role's model and limits
     usage = UsageLog(db, clock)
     budget = Budget(db, usage, settings.budget, clock, tz)
@@ -208,6 +249,7 @@ async def build(
     # HNSW graphs of big matrices are saved beside the database (derived state, rebuildable).
     store = vector_store(db, embedder, settings.data_dir / "graphs")
     vectors = VectorIndex(db, embedder, settings.embedding.batch_size, store=store)
+    vectors.problem = problem
     memory = settings.memory
     params = RankingParams(
         threshold=memory.similarity_threshold,
@@ -322,7 +364,7 @@ async def build(
     digest_builder = DigestBuilder(
         curator.passes, FactHistory(db), facts, messages, settings.digest, clock, tz
     )
-    return Services(
+    services = Services(
         settings=settings,
         clock=clock,
         tz=tz,
@@ -359,8 +401,11 @@ async def build(
             db, inbox_store, facts, curator.passes, clock, tz, callbacks=callbacks, outbox=outbox
         ),
         fact_times=fact_times,
-        embedding_problem=problem,
+        llm_clients=tuple(clients),
     )
+    if lazy is not None and not model_later:
+        await lazy.load()  # a failure is logged (kit/memory/vectors.py): lexical search only
+    return services
 
 
 async def reach_role(role: ModelRole, *, within: float) -> tuple[Reach, float]:
@@ -404,17 +449,20 @@ def _adapter(
     )
 
 
-def role_llm(role: ModelRole, stack: AsyncExitStack) -> LLM:
-    """A role's model, closed with `stack`. Chat keeps the SDK's own retries (timeouts
-    included: the owner is waiting); background calls retry here, never resending a prompt
-    that timed out (kit/llm/retry.py)."""
+def role_llm(role: ModelRole, stack: AsyncExitStack, made: list[DeferredLLM]) -> LLM:
+    """A role's model, closed with `stack`, its client made on first use (appended to
+    `made`). Chat keeps the SDK's own retries (timeouts included: the owner is waiting);
+    background calls retry here, never resending a prompt that timed out (kit/llm/retry.py)."""
     key, problem = role_key(role)
     if key is None:
         return UnconfiguredLLM(problem or "no API key")
     chat = role.role == "chat"
-    client = _adapter(
-        role, key, max_retries=role.max_retries if chat else 0, timeout=role.timeout_seconds
+    client = DeferredLLM(
+        lambda: _adapter(
+            role, key, max_retries=role.max_retries if chat else 0, timeout=role.timeout_seconds
+        )
     )
+    made.append(client)
     stack.push_async_callback(client.aclose)
     return client if chat else RetryingLLM(client, role.max_retries)
 
@@ -428,12 +476,12 @@ def _date_order(configured: str) -> DateOrder:
     return order_from_locale(os.environ)
 
 
-def _real_llm(settings: Settings, stack: AsyncExitStack) -> LLM:
+def _real_llm(settings: Settings, stack: AsyncExitStack, made: list[DeferredLLM]) -> LLM:
     chat, background, judge = (model_role(settings.llm, r) for r in ("chat", "background", "judge"))
-    background_llm = role_llm(background, stack)
+    background_llm = role_llm(background, stack, made)
     same = dataclasses.replace(judge, role="background") == background
     return RoleRouter(
-        role_llm(chat, stack),
+        role_llm(chat, stack, made),
         background_llm,
-        background_llm if same else role_llm(judge, stack),
+        background_llm if same else role_llm(judge, stack, made),
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from kit import heap
 from kit.errors import BudgetSpent, KitError
 from kit.memory.vectors import VectorIndex
 from kit.memory.window import WindowKeeper
@@ -39,6 +40,8 @@ class Background:
                 log.warning("background work failed, will retry on the next turn: %s", exc)
             except Exception:
                 log.exception("background work crashed; will retry on the next turn")
+            if not self._wake.is_set():
+                heap.trim()  # a quiet moment: what the turn and this work freed goes back
 
     async def settle(self) -> None:
         """Run all pending background work now.

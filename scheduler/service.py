@@ -35,6 +35,7 @@ from typing import Literal
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
+from kit import heap
 from kit.app import Services
 from kit.errors import BudgetSpent, KitError
 from kit.memory.attempts import MAX_ATTEMPTS, retry_delay
@@ -160,6 +161,8 @@ class KitScheduler:
         self.request(name)
 
     async def _work(self) -> None:
+        # A daemon's catch-up waits for its warm-up: the first turn after a start comes first.
+        await self._services.warmed_up.wait()
         while True:
             name = await self._queue.get()
             self._queued.discard(name)
@@ -171,6 +174,8 @@ class KitScheduler:
                 log.exception("the scheduler could not look for runs to retry")
             finally:
                 self._queue.task_done()
+            if self._queue.empty():
+                heap.trim()  # a job's reads and prompts freed: handed back (kit/heap.py)
 
     async def owed(self, name: str) -> datetime | None:
         """For a daily job: the fire time a run is owed for, or None if it is done."""

@@ -137,8 +137,10 @@ class FactSelector:
     async def _embed(self, queries: list[str]) -> Vectors | None:
         """All the batch's queries in one call to the model (one by one is several times
         slower); None when embeddings are off (search is then lexical only)."""
-        embedder = self._search.vectors.embedder
-        if embedder is None or not queries:
+        if not queries:
+            return None
+        embedder = await self._search.vectors.loaded()
+        if embedder is None:
             return None
         return await embedder.embed(queries)
 

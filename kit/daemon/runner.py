@@ -1,8 +1,10 @@
 """The daemon process: resources on one AsyncExitStack, everything that runs in ONE TaskGroup.
 
-Start-up: lock the data directory, open the log file, open Kit, then run the background
-worker, the vector load, the control socket and the edge components (scheduler, Telegram)
-side by side: the daemon is ready once its socket listens, whatever memory holds.
+Start-up: lock the data directory, open the log file, open Kit (no embedding model, no model
+SDK yet), then run the background worker, the control socket and the edge components
+(scheduler, Telegram) side by side: the daemon is ready once its socket listens, whatever
+memory holds. After ready it warms up (kit/daemon/warm.py): model clients and caches first,
+then the vectors, the embedding model and the scheduler's catch-up.
 Shutdown has one path: SIGTERM/SIGINT -> `ShutdownSignals.requested` -> stop the edge
 components and new requests -> in-flight requests get `grace` seconds -> cancel the rest
 (a turn cut short records an interrupted reply; the owner's message was stored first).
@@ -19,6 +21,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from typing import Protocol
 
+from kit import heap
 from kit.api import Kit
 from kit.app import Services
 from kit.channels.telegram_config import TOKEN_ENV, allowed_users, api_urls
@@ -31,6 +34,7 @@ from kit.daemon.logfile import add_file_log, remove_file_log
 from kit.daemon.notify import sd_notify
 from kit.daemon.paths import log_path, socket_path
 from kit.daemon.socket_server import ControlServer
+from kit.daemon.warm import load_model, warm
 from kit.embed.base import Embedder
 from kit.errors import KitError
 from kit.llm.base import LLM
@@ -96,6 +100,7 @@ async def run_daemon(
 ) -> None:
     """Run Kit as the daemon for `settings.data_dir` until SIGTERM/SIGINT."""
     signals = signals or ShutdownSignals()
+    heap.limit_arenas()  # before the worker threads start (kit/heap.py)
     sock = socket_path(settings.data_dir)
     async with AsyncExitStack() as stack:
         signals.install()
@@ -113,7 +118,14 @@ async def run_daemon(
         log.info("Kit %s starting on %s (pid %d)", kit_version(), settings.data_dir, os.getpid())
         telegram_token = _telegram_token(settings)
         kit = await stack.enter_async_context(
-            Kit.open(settings=settings, llm=llm, embedder=embedder, clock=clock, background=False)
+            Kit.open(
+                settings=settings,
+                llm=llm,
+                embedder=embedder,
+                clock=clock,
+                background=False,
+                model_later=True,  # loaded in the background when needed (kit/daemon/warm.py)
+            )
         )
         await kit.services.db.check_pages()  # once per start: a damaged page is found now
         started_at = kit.services.clock.now()
@@ -137,18 +149,26 @@ async def _serve(
     signals: ShutdownSignals,
     grace: float,
 ) -> None:
+    services.vectors.model_in_background = True  # `load_model` below: turns never wait
+    services.warmed_up.clear()  # set by `warm` below, once the daemon is ready
     async with asyncio.TaskGroup() as group:
         worker = group.create_task(services.background.run(), name="background")
         services.background.notify()  # embeddings a previous run did not get to
-        # Vectors load in the background: a turn before they are in is answered with word
-        # search and the vectors loaded so far (kit/memory/matrices.py says so once).
-        warming = group.create_task(services.vectors.warm(), name="vectors")
         serving = group.create_task(server.run(), name="control-socket")
         edge = [group.create_task(part.run(), name=part.name) for part in parts]
         await server.listening.wait()
         names = ", ".join(["control socket", *(p.name for p in parts)])
         log.info("Kit is running (%s); control socket %s", names, server.path)
         sd_notify("READY=1")
+        # Ready first, then in the background (kit/daemon/warm.py): the model clients and
+        # per-user caches, then the vectors and the embedding model when something needs it.
+        # A turn before they are in is answered with what is loaded (the log says so once).
+        warmed = services.warmed_up
+        background = [
+            group.create_task(warm(services, warmed), name="warm-up"),
+            group.create_task(services.vectors.warm(warmed), name="vectors"),
+            group.create_task(load_model(services, warmed), name="embedding-model"),
+        ]
 
         await signals.requested.wait()
         sd_notify("STOPPING=1")
@@ -177,7 +197,8 @@ async def _serve(
                 log.error("turns did not stop within %.0f s of being cancelled", STEP_TIMEOUT)
         serving.cancel()
         worker.cancel()
-        warming.cancel()
+        for task in background:
+            task.cancel()
 
 
 def _first_kit_error(group: BaseExceptionGroup[BaseException]) -> KitError | None:

@@ -75,6 +75,20 @@ def _cached_or_downloaded(factory: Any, model_name: str, kwargs: dict[str, Any])
     return factory(model_name=model_name, **kwargs)
 
 
+def local_model(model_path: str) -> Path | None:
+    """The folder `embedding.model_path` names (None: the model is fetched by name); an
+    error saying so when it holds no model. Cheap: nothing is imported or loaded."""
+    if not model_path:
+        return None
+    folder = Path(model_path).expanduser()
+    if not (folder / "model.onnx").exists():
+        raise EmbeddingModelUnavailable(
+            f"embedding.model_path {folder} has no model.onnx; point it at a "
+            "fastembed model folder or leave it empty to download the model"
+        )
+    return folder
+
+
 class FastEmbedder:
     def __init__(self, model: Any, model_name: str, dim: int) -> None:
         self._model = model
@@ -89,6 +103,7 @@ class FastEmbedder:
         """Load the model (downloading it unless `model_path` names a local folder)."""
 
         def _load() -> tuple[Any, int]:
+            folder = local_model(model_path)  # before the import: a wrong path costs nothing
             from fastembed import TextEmbedding
 
             _quiet_fastembed()
@@ -96,13 +111,7 @@ class FastEmbedder:
             kwargs: dict[str, Any] = {"threads": THREADS}
             if cache_dir is not None:  # keep a downloaded model with Kit's data, not in /tmp
                 kwargs["cache_dir"] = str(cache_dir)
-            if model_path:
-                folder = Path(model_path).expanduser()
-                if not (folder / "model.onnx").exists():
-                    raise EmbeddingModelUnavailable(
-                        f"embedding.model_path {folder} has no model.onnx; point it at a "
-                        "fastembed model folder or leave it empty to download the model"
-                    )
+            if folder is not None:
                 kwargs["specific_model_path"] = str(folder)
                 model = TextEmbedding(model_name=model_name, **kwargs)
             else:

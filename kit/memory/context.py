@@ -248,6 +248,11 @@ class ContextBuilder:
             return await self._index.build(user_id)
         return await self._index.get(user_id, await self._versions.get(user_id))
 
+    async def warm(self, user_id: str, now: datetime) -> None:
+        """Fill the cached part for `user_id` now (a daemon, after its start), so the next
+        turn finds it."""
+        await self._stable_part(user_id, now)
+
     async def _stable_part(self, user_id: str, now: datetime) -> tuple[_Stable, bool]:
         """The cached part (and whether the cache served it)."""
         today = now.astimezone(self._tz).date()

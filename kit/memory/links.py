@@ -18,6 +18,7 @@ the same speakers as `Messages.speakers`.
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -50,7 +51,7 @@ class ConversationLinks:
         """Messages (id, conversation id, time, speaker) in id order, all after `upto`."""
         need = self._size + len(rows)
         if need > len(self._ids):
-            capacity = max(1024, 2 * need)
+            capacity = max(1024, need + need // 4)  # room for a while of new messages
             self._ids = np.resize(self._ids, capacity)
             self._times = np.resize(self._times, capacity)
             self._before = np.resize(self._before, capacity)
@@ -127,9 +128,16 @@ class Links:
     def __init__(self, db: Database) -> None:
         self._db = db
         self._kept: OrderedDict[str, ConversationLinks] = OrderedDict()
+        # One reader at a time: a search's layers, or a turn beside the daemon's warm-up
+        # (kit/daemon/warm.py), would each read a user's whole archive the first time.
+        self._reading = asyncio.Lock()
 
     async def current(self, user_id: str) -> ConversationLinks:
         """The user's conversations with every message written since the last call."""
+        async with self._reading:
+            return await self._current(user_id)
+
+    async def _current(self, user_id: str) -> ConversationLinks:
         links = self._kept.get(user_id)
         if links is None:
             links = self._kept[user_id] = ConversationLinks()
@@ -148,7 +156,7 @@ class Links:
         if not links.knows([int(r[0]) for r in rows if r[0] <= links.upto]):
             # One came in late: start over (the next search reads them all).
             self._kept.pop(user_id, None)
-            return await self.current(user_id)
+            return await self._current(user_id)
         # Another search may have added some of them meanwhile.
         links.add(
             [(int(r[0]), int(r[1]), from_iso(r[2]), str(r[3])) for r in rows if r[0] > links.upto]

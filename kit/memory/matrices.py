@@ -78,10 +78,11 @@ class MatrixVectors:
         if matrix is not None:
             matrix.upsert(ids, vectors)
 
-    async def warm(self) -> None:
-        """Load every user's matrices now (background work at daemon start). They are
-        registered first, so a search from here on never loads one itself: it scans what is
-        loaded so far. A failure is logged; the matrices then load on first search."""
+    async def warm(self, hold: asyncio.Event | None = None) -> None:
+        """Load every user's matrices now (background work at daemon start), or once `hold`
+        is set. They are registered first, so a search from here on never loads one itself:
+        it scans what is loaded so far. A failure is logged; the matrices then load on first
+        search."""
         if self.embedder is None:
             self.load.started.set()
             self.load.done.set()
@@ -89,6 +90,9 @@ class MatrixVectors:
         began = time.perf_counter()
         try:
             await self._register()
+            if hold is not None:
+                await hold.wait()  # what a first turn needs goes first (kit/daemon/warm.py)
+                began = time.perf_counter()
             self.load.started.set()
             for key in [k for k in self._matrices if k in self._loading]:
                 await self._fill(key, self._matrices[key])
@@ -108,7 +112,7 @@ class MatrixVectors:
         """A matrix for every layer of every user with vectors, empty until filled. Under
         the writing lock: a batch backfill commits later reaches them through `stored`."""
         assert self.embedder is not None
-        model, dim = self.embedder.model_id, self.embedder.dim
+        model = self.embedder.model_id
         async with self._lock:
             counts = await self._db.fetchall(
                 "SELECT user_id, kind, COUNT(*) FROM embeddings WHERE model_id = ?"
@@ -116,6 +120,11 @@ class MatrixVectors:
                 (model,),
             )
             found = {(str(r[0]), str(r[1])): int(r[2]) for r in counts}
+            # The length of the stored vectors: the model itself may still be loading.
+            size = await self._db.scalar(
+                "SELECT length(vector) FROM embeddings WHERE model_id = ? LIMIT 1", (model,)
+            )
+            dim = int(size or 0) // 4  # float32
             for user_id in sorted({user for user, _ in found}):
                 for kind in (*KINDS, NOTES):  # the order they load in: facts first
                     key = (user_id, kind)
@@ -170,7 +179,7 @@ class MatrixVectors:
         model_id, path = self.embedder.model_id, self.graph_path(user_id, kind)
         changed = False
         if matrix.ann is None and path is not None:
-            saved = Ann.load(path, model_id, self.embedder.dim)
+            saved = Ann.load(path, model_id, matrix.dim)
             if saved is not None:
                 changed = matrix.adopt(saved)
         if matrix.needs_ann():
@@ -198,7 +207,7 @@ class MatrixVectors:
         only: Collection[int] | None,
         skip: Collection[int],
     ) -> list[tuple[int, float]]:
-        matrix = await self._matrix(user_id, kind)
+        matrix = await self._matrix(user_id, kind, len(query))
         if (user_id, kind) in self._loading and not self._told:
             self._told = True
             log.info(
@@ -209,9 +218,9 @@ class MatrixVectors:
             )
         return await asyncio.to_thread(matrix.search, query, k, threshold, only, skip)
 
-    async def _matrix(self, user_id: str, kind: Kind) -> Matrix:
-        """The layer's matrix; loaded now (and waited for) unless it exists or is loading
-        in the background."""
+    async def _matrix(self, user_id: str, kind: Kind, dim: int) -> Matrix:
+        """The layer's matrix (of `dim` columns, the query's); loaded now (and waited for)
+        unless it exists or is loading in the background."""
         key = (user_id, kind)
         matrix = self._matrices.get(key)
         if matrix is not None:
@@ -220,7 +229,7 @@ class MatrixVectors:
         async with self._lock:  # backfill's batches wait for the whole load
             matrix = self._matrices.get(key)
             if matrix is None:
-                matrix = Matrix(self.embedder.dim)
+                matrix = Matrix(dim)
                 await self._fill(key, matrix, held=True)
                 self._matrices[key] = matrix  # complete: a search waiting on the lock takes it
         return matrix

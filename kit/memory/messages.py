@@ -427,6 +427,13 @@ class Messages:
         )
         return {int(r[0]): (r[1], r[2]) for r in rows}
 
+    async def recent_users(self, count: int) -> list[str]:
+        """The users who wrote the latest messages, newest first, at most `count` of them."""
+        rows = await self._db.fetchall(
+            "SELECT user_id FROM messages ORDER BY id DESC LIMIT ?", (count * 50,)
+        )
+        return list(dict.fromkeys(str(r[0]) for r in rows))[:count]
+
     async def speakers(self, user_id: str) -> list[str]:
         """The distinct non-empty speaker names in the user's archive: one index seek per
         name (a skip scan over messages_user_speaker), not a pass over every message."""

@@ -218,6 +218,12 @@ class MemorySearch:
         were removed."""
         self._links.forget(user_id)
 
+    async def warm(self, user_id: str) -> None:
+        """Read what a first search of `user_id` would (which facts may be shown, the
+        conversations' links), so that it finds them kept (a daemon, after its start)."""
+        await self._live_facts.snapshot(user_id)
+        await self._links.current(user_id)
+
     async def search(
         self,
         user_id: str,

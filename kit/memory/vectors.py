@@ -7,10 +7,16 @@ the engine's (`VectorStore`): on SQLite, float32 BLOBs searched in per-process i
 (kit/memory/matrices.py, matrix.py), loaded in the background when the daemon starts (or on
 first search) and kept current by backfill; on PostgreSQL, pgvector columns searched by the
 server (kit/memory/postgres/vectors.py).
+
+The model itself may load on first use (kit/embed/lazy.py). In a daemon it loads in the
+background (`load_model`): at once when memory holds anything to search, else when a query
+or a row to embed first asks for it; a query meanwhile gets no vector (the search is lexical)
+and the log says so once. Elsewhere (commands, tests) a query loads the model and waits.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from collections.abc import Callable, Collection, Sequence
@@ -20,7 +26,8 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from kit.embed.base import Embedder, Vectors
-from kit.memory.db import Database
+from kit.embed.lazy import LazyEmbedder
+from kit.memory.db import Database, Row
 
 log = logging.getLogger(__name__)
 
@@ -108,9 +115,10 @@ class VectorStore(Protocol):
         """Background work after backfill: build or extend approximate indexes."""
         ...
 
-    async def warm(self) -> None:
+    async def warm(self, hold: asyncio.Event | None = None) -> None:
         """Background work at daemon start: load what searches need into memory, if this
-        store keeps anything there (searches meanwhile use what is loaded)."""
+        store keeps anything there (searches meanwhile use what is loaded); with `hold`,
+        what is to load is counted at once and loaded once `hold` is set."""
         ...
 
     def forget_cache(self, user_id: str | None = None, *, saved: bool = True) -> None:
@@ -144,6 +152,11 @@ class VectorIndex:
         self.store = store
         self.store.embedder = embedder
         self._swept: set[Kind] = set()  # kinds fully swept once by this process
+        self.problem: str | None = None  # why embeddings are off, when a load failed
+        # A daemon loads the model in the background (`load_model`): queries do not wait.
+        self.model_in_background = False
+        self._told_loading = False  # a query met the model still loading: logged once
+        self._watch(embedder)
 
     @property
     def embedder(self) -> Embedder | None:
@@ -155,17 +168,74 @@ class VectorIndex:
     def embedder(self, embedder: Embedder | None) -> None:
         self.store.embedder = embedder
         self.store.forget_cache(saved=False)  # cached matrices hold the previous model's vectors
+        self._watch(embedder)
+
+    def _watch(self, embedder: Embedder | None) -> None:
+        if isinstance(embedder, LazyEmbedder):
+            embedder.on_failure(lambda problem: self._model_failed(embedder, problem))
+
+    def _model_failed(self, embedder: LazyEmbedder, problem: str) -> None:
+        """The model could not be loaded: embeddings are off from here on (lexical search)."""
+        log.warning("embeddings are off, using lexical search only: %s", problem)
+        self.problem = problem
+        if self.embedder is embedder:
+            self.embedder = None
 
     @property
     def available(self) -> bool:
         return self.embedder is not None
 
     async def embed_query(self, text: str) -> Vectors | None:
-        if self.embedder is None:
+        """The query's vector; None when embeddings are off, or (in a daemon) while the
+        model is still loading: the search is then lexical."""
+        embedder = self.embedder
+        if (
+            self.model_in_background
+            and isinstance(embedder, LazyEmbedder)
+            and embedder.model is None
+            and not embedder.done.is_set()
+        ):
+            embedder.want()  # `load_model` loads it; this query goes without a vector
+            if not self._told_loading:
+                self._told_loading = True
+                log.info("the embedding model is still loading: searches meanwhile use word search")
             return None
-        vectors = await self.embedder.embed([text])
+        model = await self.loaded()
+        if model is None:
+            return None
+        vectors = await model.embed([text])
         query: Vectors = vectors[0]
         return query
+
+    async def loaded(self) -> Embedder | None:
+        """The model, loaded now if it loads on first use (and waited for); None when
+        embeddings are off or it cannot be loaded (that is logged once, `_model_failed`)."""
+        embedder = self.embedder
+        if isinstance(embedder, LazyEmbedder):
+            await embedder.load()
+            return self.embedder  # None once a failed load switched embeddings off
+        return embedder
+
+    async def load_model(self, hold: asyncio.Event | None = None) -> None:
+        """Background work in a daemon: load the model once something needs it, at once when
+        memory holds anything (the owner's next message will be searched by meaning), else
+        when a query or a row to embed first asks (an empty memory has nothing to search, and
+        an idle daemon stays ~100 MB smaller). Queries meanwhile do not wait (`embed_query`)."""
+        embedder = self.embedder
+        if not isinstance(embedder, LazyEmbedder):
+            return
+        if embedder.model is None and await self._holds_anything():
+            embedder.want()
+        await embedder.wanted.wait()
+        if hold is not None:
+            await hold.wait()
+        await embedder.load()
+
+    async def _holds_anything(self) -> bool:
+        for source in _SOURCES.values():
+            if await self._db.scalar(f"SELECT 1 FROM {source.table} LIMIT 1") is not None:
+                return True
+        return False
 
     async def pending_count(self) -> int:
         if self.embedder is None:
@@ -191,18 +261,23 @@ class VectorIndex:
             return 0
         done = 0
         for kind in _SOURCES:
+            if self.embedder is None:  # the model could not be loaded: embeddings are off
+                break
             after = 0  # ids below this are done in this call: a sweep, not a rescan per batch
             if kind in _APPEND_ONLY and kind in self._swept:
                 after = await self._newest_embedded(kind)
             while limit is None or done < limit:
                 batch = self._batch_size if limit is None else min(self._batch_size, limit - done)
+                if not await self._model_for(kind, after):
+                    break
                 async with self.store.writing():
                     count, after = await self._backfill_batch(kind, batch, after)
                 done += count
                 if on_batch is not None and count:
                     on_batch(count)
                 if count < batch:
-                    self._swept.add(kind)
+                    if self.embedder is not None:
+                        self._swept.add(kind)
                     break
         await self.index_large()
         return done
@@ -211,10 +286,10 @@ class VectorIndex:
         """Background work after backfill (approximate indexes); a turn never waits for it."""
         await self.store.index_large()
 
-    async def warm(self) -> None:
+    async def warm(self, hold: asyncio.Event | None = None) -> None:
         """Background work at daemon start: the store loads its vectors (kit/memory/
-        matrices.py); a search meanwhile uses the vectors loaded so far."""
-        await self.store.warm()
+        matrices.py), once `hold` is set; a search meanwhile uses the vectors loaded so far."""
+        await self.store.warm(hold)
 
     async def _newest_embedded(self, kind: Kind) -> int:
         """The highest id of `kind` with a vector from this model. Rows are embedded in id
@@ -226,23 +301,44 @@ class VectorIndex:
         )
         return int(newest or 0)
 
-    async def _backfill_batch(self, kind: Kind, batch: int, after: int) -> tuple[int, int]:
-        assert self.embedder is not None
+    async def _model_for(self, kind: Kind, after: int) -> bool:
+        """Whether a batch of `kind` can be embedded: the model is loaded, or there is a row
+        to embed and the model loads now (in a daemon: `load_model` loads it, after the
+        warm-up, and the daemon runs backfill again then). Outside the store's writing lock:
+        the vectors' load (kit/memory/matrices.py) goes on while the model loads."""
+        embedder = self.embedder
+        if isinstance(embedder, LazyEmbedder) and embedder.model is None:
+            if not await self._pending(embedder, kind, 1, after):
+                return True  # nothing to embed: the batch finds no rows, the model stays out
+            if self.model_in_background and not embedder.done.is_set():
+                embedder.want()
+                return False
+            await embedder.load()  # a failure switches embeddings off (`_model_failed`)
+        return self.embedder is not None
+
+    async def _pending(self, embedder: Embedder, kind: Kind, batch: int, after: int) -> list[Row]:
+        """Up to `batch` rows of `kind` above id `after` whose vector is missing or stale."""
         source = _SOURCES[kind]
-        model_id = self.embedder.model_id
         columns = ", ".join("s." + c.strip() for c in source.columns.split(","))
-        rows = await self._db.fetchall(
+        return await self._db.fetchall(
             f"SELECT s.id, s.user_id, s.content_hash, {columns}"
             f" FROM {source.table} s LEFT JOIN embeddings e ON e.kind = ? AND e.item_id = s.id"
             " AND e.model_id = ? WHERE s.id > ?"
             " AND (e.item_id IS NULL OR e.content_hash != s.content_hash)"
             " ORDER BY s.id LIMIT ?",
-            (kind, model_id, after, batch),
+            (kind, embedder.model_id, after, batch),
         )
+
+    async def _backfill_batch(self, kind: Kind, batch: int, after: int) -> tuple[int, int]:
+        embedder = self.embedder
+        assert embedder is not None
+        source = _SOURCES[kind]
+        model_id = embedder.model_id
+        rows = await self._pending(embedder, kind, batch, after)
         if not rows:
             return 0, after
         texts = [source.text(tuple(r)[3:]) for r in rows]
-        vectors = await self.embedder.embed(texts)
+        vectors = await embedder.embed(texts)
         async with self._db.transaction() as tx:
             await tx.executemany(
                 "INSERT INTO embeddings (kind, item_id, user_id, model_id, content_hash, vector)"

@@ -5,7 +5,7 @@ A secret must not slip past by how it is written: zero-width characters inside a
 script inside a Latin word ("pаssword" with a Cyrillic а), leetspeak in the name ("p4ssw0rd").
 So the detectors read the text normalised: invisible format characters removed, NFKC, letters
 of other scripts that look like Latin ones folded to those inside words that mix the two
-(Unicode's confusables, from the `confusable-homoglyphs` package; a word wholly in Cyrillic or
+(Unicode's confusables, kit/secrets/homoglyphs.py; a word wholly in Cyrillic or
 Greek is that language and is kept), and the leet spellings of the words that name a secret
 spelled out. What they find is mapped back, so the value is withheld from the text as written.
 
@@ -21,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 
-from confusable_homoglyphs import confusables
+from kit.secrets.homoglyphs import homoglyphs
 
 # Format characters that show as nothing: zero-width spaces and joiners, the word joiner and
 # invisible operators, bidi marks and embeddings, the soft hyphen, variation selectors, the BOM.
@@ -73,16 +73,7 @@ def _unleet(match: re.Match[str]) -> str:
 def _homoglyphs() -> dict[int, str]:
     """Letters of other scripts (never Latin ones: "ñ" is a letter, not a disguise) that
     Unicode's confusables table says look like one ASCII letter or digit."""
-    table: dict[int, str] = {}
-    for char, looks_like in confusables.confusables_data.items():
-        if len(char) != 1 or char.isascii() or unicodedata.name(char, "").startswith("LATIN"):
-            continue
-        for glyph in looks_like:
-            ascii_char = glyph["c"]
-            if len(ascii_char) == 1 and ascii_char.isascii() and ascii_char.isalnum():
-                table[ord(char)] = ascii_char
-                break
-    return table
+    return homoglyphs()
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.shared_model import require_model
+
 # Third-party packages a command must not pay for before it needs them.
 SDKS = (
     "anthropic",
@@ -203,3 +205,40 @@ async def test_a_command_the_daemon_answers_loads_neither_the_engine_nor_an_sdk(
     assert "kit.daemon.socket_client" in modules
     assert _tops(modules, SDKS) == []
     assert _tops(modules, ENGINE) == []
+
+
+def test_a_daemons_kit_opens_without_the_model_sdks_and_prepares_them_when_asked(
+    tmp_path: Path,
+) -> None:
+    """A daemon's Kit (`model_later`) is open before fastembed, onnxruntime or the anthropic
+    SDK is imported: the embedding model loads in the background or on first use
+    (kit/embed/lazy.py), a role's client is made on first use or by the warm-up
+    (kit/llm/deferred.py), and then it is the real SDK's."""
+    model = require_model()
+    code = (
+        "import asyncio, json, sys\n"
+        "from pathlib import Path\n"
+        "from kit.api import Kit\n"
+        "from kit.config import EmbeddingSettings, Settings\n"
+        "SDKS = ('anthropic', 'fastembed', 'onnxruntime')\n"
+        "def held():\n"
+        "    return [s for s in SDKS if s in sys.modules]\n"
+        "async def main():\n"
+        f"    settings = Settings(data_dir=Path({str(tmp_path / 'data')!r}),\n"
+        f"        embedding=EmbeddingSettings(model_path={str(model)!r}))\n"
+        "    async with Kit.open(settings=settings, background=False, model_later=True) as kit:\n"
+        "        opened = held()\n"
+        "        for client in kit.services.llm_clients:\n"
+        "            await client.prepare()\n"
+        "        await kit.services.vectors.loaded()\n"
+        "        print(json.dumps([opened, held()]))\n"
+        "asyncio.run(main())\n"
+    )
+    env = {**os.environ, "ANTHROPIC_API_KEY": "sk-ant-test-0123456789"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    opened, prepared = json.loads(done.stdout.splitlines()[-1])
+    assert opened == []
+    assert prepared == ["anthropic", "fastembed", "onnxruntime"]

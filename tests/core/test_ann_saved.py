@@ -87,7 +87,7 @@ def test_a_stale_graph_never_ranks_by_an_old_vector_nor_returns_a_removed_row(
     assert saved is not None
     assert fresh.adopt(saved) is True  # it lost id 500: to be written again
     assert 500 not in set(saved.keys().tolist())
-    assert {fresh._pos[7], fresh._pos[9]} <= fresh._changed
+    assert {fresh.position(7), fresh.position(9)} <= fresh._changed
     hits = dict(fresh.search(query, 1000, -1.0))
     assert hits[9] == pytest.approx(1.0, abs=0.01) and 2000 in hits and 500 not in hits
     assert hits.get(7, -1.0) == pytest.approx(-1.0, abs=0.01)

@@ -80,3 +80,25 @@ def test_a_batch_with_an_id_twice_keeps_its_last_vector_once() -> None:
     matrix.upsert([4, 4], np.array([[1, 0, 0], [0, 1, 0]], np.float32))
     assert matrix.size == 1
     assert matrix.search(np.array([0, 1, 0], np.float32), 5, 0.5)[0][0] == 4
+
+
+def test_the_row_index_finds_every_row_however_ids_arrive() -> None:
+    """Ids in order (a load), out of order (backfill during a load), rewritten in place, past
+    several merges of the sorted base: each is found at its row, and absent ids are not."""
+    rng = np.random.default_rng(3)
+    ids = [
+        *range(1, 5001),
+        *rng.permutation(np.arange(20_000, 26_000)).tolist(),
+        *range(5001, 9001),
+    ]
+    matrix = Matrix(8)
+    for start in range(0, len(ids), 700):
+        chunk = ids[start : start + 700]
+        matrix.upsert(chunk, rng.normal(size=(len(chunk), 8)).astype(np.float32))
+    again = [7, 20_500, 8_999]  # rewritten in place: no new rows
+    matrix.upsert(again, rng.normal(size=(3, 8)).astype(np.float32))
+    assert matrix.size == len(ids)
+    assert [matrix.position(i) for i in ids] == list(range(len(ids)))
+    assert [matrix.position(i) for i in (0, 9_001, 19_999, 26_000)] == [-1, -1, -1, -1]
+    only = matrix.search(matrix.vectors(slice(0, 1))[0], 3, -1.0, only=[9_000, 20_000, 15_000])
+    assert {item for item, _ in only} == {9_000, 20_000}

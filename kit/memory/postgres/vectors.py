@@ -13,6 +13,7 @@ approximate, like SQLite's graph above the same threshold.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from collections.abc import AsyncIterator, Collection, Sequence
@@ -69,7 +70,7 @@ class PgVectors:
     def saved(self, user_id: str) -> list[tuple[Kind, Path]]:
         return []  # the HNSW index is the server's, derived from the rows
 
-    async def warm(self) -> None:
+    async def warm(self, hold: asyncio.Event | None = None) -> None:
         return None  # the server holds the vectors: nothing to load into this process
 
     async def search(
@@ -117,8 +118,7 @@ class PgVectors:
     async def _approximate(
         self, where: str, params: list[object], query: Vectors, k: int, threshold: float
     ) -> list[tuple[int, float]]:
-        assert self.embedder is not None
-        dim = self.embedder.dim
+        dim = len(query)  # the model's dimension
         cast = f"CAST(vector AS vector({dim}))"
         async with self._db.transaction() as tx:  # SET LOCAL lives as long as a transaction
             await tx.execute(f"SET LOCAL hnsw.ef_search = {max(EF_SEARCH, k)}")
@@ -134,7 +134,7 @@ class PgVectors:
         """Build the model's HNSW index once some user has ANN_MIN_ROWS rows of a kind."""
         if self.embedder is None:
             return
-        model, dim = self.embedder.model_id, self.embedder.dim
+        model = self.embedder.model_id
         name = index_name(model)
         if model in self._indexed:
             return
@@ -147,6 +147,13 @@ class PgVectors:
             )
             if big is None:
                 return
+            # The stored vectors' dimension (the model itself may not be loaded yet).
+            dim = int(
+                await self._db.scalar(
+                    "SELECT vector_dims(vector) FROM embeddings WHERE model_id = ? LIMIT 1",
+                    (model,),
+                )
+            )
             log.info("vectors: building the HNSW index of %s", model)
             await self._db.run_outside_transaction(
                 f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON embeddings USING hnsw"
