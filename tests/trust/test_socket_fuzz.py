@@ -72,6 +72,8 @@ FIELDS = {
     "subject": texts,
     "pinned": st.booleans(),
     "expires": days,
+    "since": days,
+    "until": days,
     "clear_expiry": st.booleans(),
     "dry_run": st.booleans(),
     "k": st.integers(min_value=-5, max_value=60),
@@ -79,6 +81,9 @@ FIELDS = {
     "fact": st.text(min_size=1, max_size=80) | texts,
     "limit": st.integers(min_value=-1, max_value=600),
     "reminder_id": st.integers(min_value=-1, max_value=5),
+    "everything": st.booleans(),
+    "question_id": st.integers(min_value=-1, max_value=5),
+    "answer": st.sampled_from(("keep-old", "take-new", "keep-both", "KEEP-OLD", "maybe")) | texts,
     "receipt": st.sampled_from(("fr-aaaaaaaaaa", "FR-AAAAAAAAAA", "/etc/passwd", "../r.json"))
     | texts,
 }
