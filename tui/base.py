@@ -12,6 +12,7 @@ from textual.app import App
 from textual.dom import DOMNode
 from textual.message import Message
 from textual.widget import Widget
+from textual.widgets import DataTable
 from textual.worker import Worker
 
 from kit.surface import KitClient
@@ -24,6 +25,21 @@ def start_work(
     A newer call in the same group cancels an older one; `fn` reports its own failures
     (through `KitHost.reporting()`), so a failed worker never takes the app down."""
     return node.run_worker(partial(fn, *args), group=group, exclusive=True, exit_on_error=False)
+
+
+def add_columns(
+    table: DataTable[str],
+    fixed: tuple[tuple[str, int], ...],
+    last: tuple[str, str, int],
+    screen_width: int,
+) -> None:
+    """A table's columns: `fixed` (label, width) ones keyed by their label, then `last`
+    (label, key, least width) taking the rest of the row (cell padding and a scrollbar aside)."""
+    for label, width in fixed:
+        table.add_column(label, width=width, key=label)
+    label, key, least = last
+    rest = screen_width - sum(width + 2 for _, width in fixed) - 4
+    table.add_column(label, width=max(least, rest), key=key)
 
 
 class KitHost(App[None]):

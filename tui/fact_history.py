@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker
 
 from kit.memory.facts import Fact, HistoryEntry
-from tui.base import KitHost, start_work
+from tui.base import KitHost, add_columns, start_work
 from tui.changes import ask_deactivate, ask_undo
 from tui.fact_edits import ask_edit, ask_pin
 from tui.format import fact_details, history_change, history_source, when
@@ -46,11 +46,7 @@ class FactHistoryScreen(Screen[None]):
 
     def on_mount(self) -> None:
         fixed = (("when", 16), ("by", 8), ("change", 10), ("source", 14))
-        for label, width in fixed:
-            self.table.add_column(label, width=width, key=label)
-        # The reason gets the rest of the row (cell padding and a scrollbar aside).
-        rest = self.app.size.width - sum(w + 2 for _, w in fixed) - 4
-        self.table.add_column("why", width=max(12, rest), key="why")
+        add_columns(self.table, fixed, ("why", "why", 12), self.app.size.width)
         self.start_reload()
 
     def start_reload(self) -> Worker[Any]:

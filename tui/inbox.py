@@ -14,7 +14,7 @@ from textual.worker import Worker
 
 from kit.inbox.render import headline, question_lines
 from kit.inbox.store import Question
-from tui.base import KitHost, MemoryChanged, start_work
+from tui.base import KitHost, MemoryChanged, add_columns, start_work
 
 EMPTY = "Nothing waits for you: no curation or REM pass has asked about a change."
 
@@ -48,10 +48,7 @@ class InboxScreen(Screen[None]):
 
     def on_mount(self) -> None:
         fixed = (("#", 5), ("category", 11), ("answers", 28))
-        for label, width in fixed:
-            self.table.add_column(label, width=width, key=label)
-        rest = self.app.size.width - sum(w + 2 for _, w in fixed) - 4
-        self.table.add_column("what Kit would do", width=max(16, rest), key="what")
+        add_columns(self.table, fixed, ("what Kit would do", "what", 16), self.app.size.width)
         self.table.focus()
         self.start_reload()
 

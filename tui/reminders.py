@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker
 
 from kit.reminders.store import Reminder
-from tui.base import KitHost, start_work
+from tui.base import KitHost, add_columns, start_work
 from tui.dialogs import Confirm
 
 CHECK_SECONDS = 5.0  # how often an open TUI asks for reminders delivered to it
@@ -46,10 +46,7 @@ class RemindersScreen(Screen[None]):
 
     def on_mount(self) -> None:
         fixed = (("#", 4), ("next", 16), ("repeat", 22), ("kind", 8))
-        for label, width in fixed:
-            self.table.add_column(label, width=width, key=label)
-        rest = self.app.size.width - sum(w + 2 for _, w in fixed) - 4
-        self.table.add_column("text", width=max(12, rest), key="text")
+        add_columns(self.table, fixed, ("text", "text", 12), self.app.size.width)
         self.table.focus()
         self.start_reload()
 
