@@ -7,16 +7,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kit.api_base import KitBase
-from kit.memory.forget import Forgetter
-from kit.memory.forget_receipts import ForgetReceipts
-from kit.memory.forget_verify import Verifier
-from kit.memory.store import index_audit
+from kit.forget.forgetter import Forgetter
+from kit.forget.receipts import ForgetReceipts
+from kit.forget.verify import Verifier
+from kit.store.engines import index_audit
 
 if TYPE_CHECKING:
-    from kit.memory.forget_findings import Verification
-    from kit.memory.forget_plan import ForgetReport
-    from kit.memory.forget_receipts import ReceiptInfo
-    from kit.memory.forget_scope import ForgetScope
+    from kit.forget.findings import Verification
+    from kit.forget.plan import ForgetReport
+    from kit.forget.receipts import ReceiptInfo
+    from kit.forget.scope import ForgetScope
 
 
 class Forgetting(KitBase):

@@ -11,6 +11,7 @@ from typing import Any
 
 from kit.clock import EARLIEST, LATEST
 from kit.config import CATEGORIES
+from kit.context.window import format_transcript
 from kit.curator.ops import MAX_CONTENT_CHARS
 from kit.errors import ConfigError, InputError, KitError
 from kit.llm.base import ToolSpec
@@ -18,11 +19,10 @@ from kit.memory.days import Day, Days
 from kit.memory.fact_times import end_of_day
 from kit.memory.facts import Facts, Provenance
 from kit.memory.messages import Message, Messages
-from kit.memory.search import Hit, MemorySearch
-from kit.memory.vectors import KINDS, NOTES
-from kit.memory.window import format_transcript
 from kit.notes.tools import NOTE_TOOL_SPECS, NOTE_TOOLS, NoteTools
 from kit.reminders.tools import REMINDER_TOOL_SPECS, REMINDER_TOOLS, ReminderTools
+from kit.retrieval.search import Hit, MemorySearch
+from kit.retrieval.vectors import KINDS, NOTES
 from kit.secrets import find_secret
 from kit.tool_input import checked_input
 from kit.untrusted.neutralise import neutralise, recalled_block

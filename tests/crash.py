@@ -3,7 +3,7 @@ aborts an INSERT into `table` when `when` holds (SQL both engines read, NEW.* fo
 
 from __future__ import annotations
 
-from kit.memory.db import Database
+from kit.store.db import Database
 
 
 async def crash_on_insert(db: Database, table: str, message: str, when: str = "1 = 1") -> None:

@@ -8,7 +8,7 @@ page docs/postgresql.md says so, and what an operator does about it.
 
 from __future__ import annotations
 
-from kit.memory.db import Database
+from kit.store.db import Database
 
 
 async def gone_from_store(db: Database, *words: str) -> bool:

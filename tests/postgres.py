@@ -156,8 +156,8 @@ async def _make_template(server: TestServer) -> None:
     import asyncpg
 
     from kit.clock import FakeClock
-    from kit.memory.migrate import migrate
-    from kit.memory.postgres.database import PostgresDatabase
+    from kit.store.migrate import migrate
+    from kit.store.postgres.database import PostgresDatabase
 
     admin = await asyncpg.connect(server.base)
     try:

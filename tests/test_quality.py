@@ -43,12 +43,12 @@ def test_mypy_strict_is_clean() -> None:
         ("telegram", {"kit/channels/telegram.py"}),
         ("detect_secrets", {"kit/secrets/tokens.py"}),
         ("mnemonic", {"kit/secrets/seeds.py"}),
-        ("usearch", {"kit/memory/ann.py"}),
-        ("numkong", {"kit/memory/matrix.py"}),
+        ("usearch", {"kit/retrieval/ann.py"}),
+        ("numkong", {"kit/retrieval/matrix.py"}),
         ("mcp", {"kit/mcp/server.py"}),
         ("pydantic", {"kit/mcp/server.py"}),  # the MCP SDK's schema language, there only
-        ("asyncpg", {"kit/memory/postgres/database.py"}),
-        ("aiosqlite", {"kit/memory/sqlite.py"}),
+        ("asyncpg", {"kit/store/postgres/database.py"}),
+        ("aiosqlite", {"kit/store/sqlite.py"}),
     ],
 )
 def test_each_sdk_is_imported_in_one_module(sdk: str, home: set[str]) -> None:

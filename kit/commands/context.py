@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from kit.commands.common import print_json
 
 if TYPE_CHECKING:
-    from kit.memory.plan import ContextItem, ContextReport, ContextSection
+    from kit.context.plan import ContextItem, ContextReport, ContextSection
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -45,10 +45,10 @@ from kit.curator.ops import (
 from kit.curator.records import PassLog
 from kit.curator.reports import OwnerChange
 from kit.errors import InputError
-from kit.memory.db import Database, Transaction
 from kit.memory.fact_times import supersede
 from kit.memory.facts import Fact, Facts, FactWriter, Provenance, check_category
 from kit.secrets import find_secret
+from kit.store.db import Database, Transaction
 from kit.untrusted.clean import clean_text
 
 KIND = "owner"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from kit.memory.db import Transaction
+from kit.store.db import Transaction
 
 
 async def erase_questions(

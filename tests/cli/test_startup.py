@@ -41,7 +41,15 @@ SDKS = (
     "tzlocal",
 )
 # Kit's own heavy part: the composition root and everything it wires, and the event loop.
-CORE = ("kit.api", "kit.app", "kit.agent", "kit.memory.search", "scheduler", "tui.app", "asyncio")
+CORE = (
+    "kit.api",
+    "kit.app",
+    "kit.agent",
+    "kit.retrieval.search",
+    "scheduler",
+    "tui.app",
+    "asyncio",
+)
 
 # The core needs numpy, SQLite and the secret detector; the adapters' SDKs wait for their use.
 ADAPTER_SDKS = (

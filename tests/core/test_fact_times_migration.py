@@ -12,8 +12,8 @@ import pytest
 
 from kit.clock import FakeClock
 from kit.config import Settings, StorageSettings
-from kit.memory.migrate import migrate, migrations_for
-from kit.memory.store import open_database
+from kit.store.engines import open_database
+from kit.store.migrate import migrate, migrations_for
 from tests import postgres
 
 

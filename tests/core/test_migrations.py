@@ -10,9 +10,9 @@ import pytest
 
 from kit.clock import FakeClock, to_iso
 from kit.errors import StorageError
-from kit.memory.migrate import migrate
-from kit.memory.migrations import MIGRATIONS, Migration
-from kit.memory.sqlite import READERS, SqliteDatabase
+from kit.store.migrate import migrate
+from kit.store.migrations import MIGRATIONS, Migration
+from kit.store.sqlite import READERS, SqliteDatabase
 
 # The columns the memory modules rely on. Later migrations may add more, never remove these.
 EXPECTED_COLUMNS = {

@@ -16,8 +16,8 @@ from kit.clock import FakeClock
 from kit.daemon.socket_client import SocketClient
 from kit.daemon.socket_server import ControlServer
 from kit.errors import InputError, NotFound
-from kit.memory.forget_findings import MESSAGES
-from kit.memory.forget_scope import ForgetScope
+from kit.forget.findings import MESSAGES
+from kit.forget.scope import ForgetScope
 from tests.trust.memory import START, seed
 from tests.trust.receipts import forget
 

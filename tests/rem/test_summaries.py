@@ -9,9 +9,9 @@ import pytest
 
 from kit.api import Kit
 from kit.errors import LLMUnavailable, NotFound
+from kit.jobs.runs import JobBusy
 from kit.llm.base import LLMReply, TextBlock
 from kit.llm.fake import FakeLLM
-from kit.memory.job_runs import JobBusy
 from tests.rem.helpers import bullets, chat_on, job_message
 
 pytestmark = pytest.mark.stores

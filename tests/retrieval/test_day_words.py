@@ -7,9 +7,9 @@ from pathlib import Path
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.memory.migrate import migrate
-from kit.memory.migrations import MIGRATIONS
-from kit.memory.sqlite import SqliteDatabase
+from kit.store.migrate import migrate
+from kit.store.migrations import MIGRATIONS
+from kit.store.sqlite import SqliteDatabase
 
 MONDAY = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 

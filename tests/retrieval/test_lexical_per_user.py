@@ -13,11 +13,11 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock, to_iso
 from kit.config import Settings, StorageSettings
-from kit.memory.db import Params, Row
-from kit.memory.migrate import migrate
-from kit.memory.postgres.lexical import TsvectorSearch
-from kit.memory.postgres.migrations import PG_MIGRATIONS
-from kit.memory.store import lexical_search, open_database
+from kit.retrieval.pg_lexical import TsvectorSearch
+from kit.store.db import Params, Row
+from kit.store.engines import lexical_search, open_database
+from kit.store.migrate import migrate
+from kit.store.postgres.migrations import PG_MIGRATIONS
 from tests import postgres
 
 pytestmark = pytest.mark.stores("postgres")

@@ -17,10 +17,10 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import Settings, StorageSettings
 from kit.memory.messages import NewMessage
-from kit.memory.migrate import migrate, migrations_for
-from kit.memory.store import open_database
 from kit.portability.export import export_document, to_json
 from kit.portability.restore import restore
+from kit.store.engines import open_database
+from kit.store.migrate import migrate, migrations_for
 from tests import postgres
 
 pytestmark = pytest.mark.stores

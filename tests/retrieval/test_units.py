@@ -9,11 +9,11 @@ from pathlib import Path
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.memory.forget import ForgetScope, Forgetter
+from kit.forget.forgetter import ForgetScope, Forgetter
 from kit.memory.messages import Conversation
-from kit.memory.migrate import migrate
-from kit.memory.migrations import MIGRATIONS
-from kit.memory.sqlite import SqliteDatabase
+from kit.store.migrate import migrate
+from kit.store.migrations import MIGRATIONS
+from kit.store.sqlite import SqliteDatabase
 
 LATER = timedelta(days=30)  # past the recency window
 

@@ -17,8 +17,8 @@ from kit.api import Kit
 from kit.clock import FakeClock, local_date, to_iso
 from kit.config import BudgetSettings, Settings
 from kit.embed.hashing import HashingEmbedder
+from kit.jobs.attempts import MAX_ATTEMPTS
 from kit.llm.fake import FakeLLM
-from kit.memory.attempts import MAX_ATTEMPTS
 from kit.memory.messages import NewMessage
 from scheduler import KitScheduler
 from scheduler.fire_times import latest_fire

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 
 from kit.api import Kit
-from kit.memory.forget import Forgetter
-from kit.memory.forget_findings import Verification
-from kit.memory.forget_plan import ForgetReport
-from kit.memory.forget_receipt import Receipt
-from kit.memory.forget_scope import ForgetScope
+from kit.forget.findings import Verification
+from kit.forget.forgetter import Forgetter
+from kit.forget.plan import ForgetReport
+from kit.forget.receipt import Receipt
+from kit.forget.scope import ForgetScope
 
 
 async def forget(kit: Kit, scope: ForgetScope, user: str = "owner") -> Receipt:

@@ -16,7 +16,7 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import CATEGORIES, Settings
 from kit.embed.hashing import HashingEmbedder
-from kit.memory.attempts import DAILY_SUMMARY
+from kit.jobs.attempts import DAILY_SUMMARY
 from tests.curation.helpers import shown_ids
 from tests.servers.providers import PROVIDERS, Endpoint
 

@@ -17,10 +17,10 @@ from kit.config import CATEGORIES, Settings, load_settings
 from kit.daemon.lock import DataDirLock
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError
+from kit.forget.forgetter import Forgetter
+from kit.forget.scope import ForgetScope
 from kit.llm.base import LLMReply, LLMRequest, TextSink, ToolUse
 from kit.memory.facts import FORGOTTEN, Provenance
-from kit.memory.forget import Forgetter
-from kit.memory.forget_scope import ForgetScope
 from kit.portability.export import export_document, to_json
 from tests.crash import crash_on_insert
 from tests.curation.helpers import shown_ids

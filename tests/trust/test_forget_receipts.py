@@ -19,10 +19,10 @@ from kit.config import Settings
 from kit.daemon.lock import DataDirLock
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError, NotFound
-from kit.memory.forget_findings import MESSAGES, PLACES
-from kit.memory.forget_receipt import from_document, read_file, to_document, to_json
-from kit.memory.forget_receipts import ForgottenMessages
-from kit.memory.forget_scope import ForgetScope
+from kit.forget.findings import MESSAGES, PLACES
+from kit.forget.receipt import from_document, read_file, to_document, to_json
+from kit.forget.receipts import ForgottenMessages
+from kit.forget.scope import ForgetScope
 from kit.memory.messages import NewMessage
 from kit.portability.export import export_document
 from kit.portability.restore import restore
