@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from kit.api_base import KitBase
 from kit.forget.forgetter import Forgetter
+from kit.forget.index_audit import index_audit
 from kit.forget.receipts import ForgetReceipts
 from kit.forget.verify import Verifier
-from kit.store.engines import index_audit
 
 if TYPE_CHECKING:
     from kit.forget.findings import Verification

@@ -68,13 +68,14 @@ from kit.reminders.delivery import Dispatcher
 from kit.reminders.service import Reminders
 from kit.reminders.store import ReminderStore
 from kit.reminders.tools import ReminderTools
+from kit.retrieval.engines import lexical_search, vector_store
 from kit.retrieval.filter import FilteredSearch, ModelFilter
 from kit.retrieval.links import Links
 from kit.retrieval.liveness import LiveFacts
 from kit.retrieval.search import MemorySearch, RankingParams
 from kit.retrieval.vectors import VectorIndex
 from kit.store.db import Database
-from kit.store.engines import lexical_search, open_database, vector_store
+from kit.store.engines import open_database
 from kit.store.migrate import migrate
 from kit.tools import Tools, chat_tools
 

@@ -3,7 +3,7 @@
 An index entry carries no text a query can read back, so it is checked against its row: an
 entry of a row that is gone, or holding a word its row no longer has, is a leftover (a
 forgotten message's words, a fact's words from before it was erased). One implementation per
-engine (kit/store/engines.py picks): SQLite's here, PostgreSQL's in kit/forget/pg_index_audit.py.
+engine (`index_audit` below picks): SQLite's here, PostgreSQL's in kit/forget/pg_index_audit.py.
 
 SQLite: FTS5 tables whose content is the row (or a view of it). The words an index holds for
 a row are read with `fts5vocab` ('instance': term, row, column); the words the row has now are
@@ -21,7 +21,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Protocol
 
-from kit.store.db import Transaction
+from kit.store.db import Database, Transaction
 
 _INDEXED = ("messages", "facts", "days", "note_chunks")
 _ARGS = re.compile(r"fts5\((.*)\)\s*$", re.IGNORECASE | re.DOTALL)
@@ -118,3 +118,16 @@ def _split(args: str) -> list[str]:
             continue
         current += char
     return [p for p in [*parts, current] if p.strip()]
+
+
+def index_audit(db: Database) -> IndexAudit:
+    """Whether full-text entries hold words their rows no longer have (`kit forget --verify`):
+    FTS5's own words read back, or tsvectors compared with the rows."""
+    if db.engine == "postgres":
+        from kit.forget.pg_index_audit import PostgresIndexAudit
+
+        return PostgresIndexAudit(db)
+    from kit.store.sqlite import SqliteDatabase
+
+    assert isinstance(db, SqliteDatabase)
+    return SqliteIndexAudit(db.path)

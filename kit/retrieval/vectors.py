@@ -84,7 +84,7 @@ _SOURCES: dict[Kind, _Source] = {
 
 
 class VectorStore(Protocol):
-    """Where vectors are kept and searched: one implementation per engine (kit/store/engines.py)."""
+    """Where vectors are kept and searched: one implementation per engine (engines.py picks)."""
 
     embedder: Embedder | None  # whose vectors it holds and searches (set by VectorIndex)
 

@@ -7,7 +7,7 @@ engines speak: `?` placeholders (the PostgreSQL adapter numbers them), `ON CONFL
 functions the PostgreSQL schema adds under SQLite's names (`julianday`, `json_extract`, text
 only: cast what you compare). What genuinely differs (full-text search, vector search,
 physical erasure, integrity checks, backups) sits behind small per-concern interfaces with one
-implementation per engine, chosen once in `kit/store/engines.py`.
+implementation per engine, chosen once (`kit/store/engines.py` opens the engine).
 
 Writes go through `transaction()`: one transaction that lands whole or not at all; every
 write transaction of a store is serialised with every other (one writer at a time, across

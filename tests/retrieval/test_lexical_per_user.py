@@ -13,9 +13,10 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock, to_iso
 from kit.config import Settings, StorageSettings
+from kit.retrieval.engines import lexical_search
 from kit.retrieval.pg_lexical import TsvectorSearch
 from kit.store.db import Params, Row
-from kit.store.engines import lexical_search, open_database
+from kit.store.engines import open_database
 from kit.store.migrate import migrate
 from kit.store.postgres.migrations import PG_MIGRATIONS
 from tests import postgres
