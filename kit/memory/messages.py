@@ -465,20 +465,3 @@ class Messages:
         return int(
             await self._db.scalar("SELECT COUNT(*) FROM messages WHERE user_id = ?", (user_id,))
         )
-
-
-async def fill_named_days(tx: Transaction) -> None:
-    """Derive every message's `named_days` (the days its text names, as words: kit/dates/text.py)
-    from its text and day, in batches (a migration's step: m024 / pg024)."""
-    last = 0
-    while True:
-        rows = await tx.fetchall(
-            "SELECT id, text, day FROM messages WHERE id > ? ORDER BY id LIMIT 2000", (last,)
-        )
-        if not rows:
-            return
-        await tx.executemany(
-            "UPDATE messages SET named_days = ? WHERE id = ?",
-            [(named_days(str(r[1]), date.fromisoformat(str(r[2]))), int(r[0])) for r in rows],
-        )
-        last = int(rows[-1][0])

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import date
 
 from kit.config import CATEGORIES
-from kit.memory.messages import fill_named_days
+from kit.dates.text import named_days
 from kit.store.db import Transaction
 from kit.store.sqlite_schema import (
     fts_index,
@@ -144,6 +145,23 @@ INBOX_TABLES = (
     "CREATE INDEX inbox_user ON inbox(user_id, status, id)",
     "CREATE INDEX inbox_pass ON inbox(pass_id)",
 )
+
+
+async def fill_named_days(tx: Transaction) -> None:
+    """Derive every message's `named_days` (the days its text names, as words: kit/dates/text.py)
+    from its text and day, in batches (a migration's step: m024 / pg024)."""
+    last = 0
+    while True:
+        rows = await tx.fetchall(
+            "SELECT id, text, day FROM messages WHERE id > ? ORDER BY id LIMIT 2000", (last,)
+        )
+        if not rows:
+            return
+        await tx.executemany(
+            "UPDATE messages SET named_days = ? WHERE id = ?",
+            [(named_days(str(r[1]), date.fromisoformat(str(r[2]))), int(r[0])) for r in rows],
+        )
+        last = int(rows[-1][0])
 
 
 MIGRATIONS: tuple[Migration, ...] = (

@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 
 from kit.config import CATEGORIES
-from kit.memory.messages import fill_named_days
 from kit.store.migrations import (
     FACT_TIMES_CLAMP,
     FORGET_RECEIPTS,
@@ -28,6 +27,7 @@ from kit.store.migrations import (
     OWNER_REVIEW_TABLES,
     WORKER_TABLES,
     Migration,
+    fill_named_days,
 )
 from kit.store.postgres.fts_schema import (
     DAY_TERMS,
