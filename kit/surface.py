@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Annotated, Literal, Protocol
 
-from kit.curator.ops import MAX_CONTENT_CHARS, MAX_REASON_CHARS, MAX_SUBJECT_CHARS
+from kit.curator.ops import MAX_REASON_CHARS, MAX_SUBJECT_CHARS
 from kit.curator.reports import RemProgress
 from kit.llm.base import TextSink
 from kit.llm.budget import BudgetState
+from kit.memory.facts import MAX_CONTENT_CHARS
 
 if TYPE_CHECKING:
     from kit.context.plan import ContextReport

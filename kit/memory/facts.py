@@ -23,6 +23,10 @@ from kit.store.db import NO_INDEX, Database, Transaction
 # cut takes a fact here, and the curation guard counts that cut as taking the fact out of use.
 MIN_SHOWN_CONFIDENCE = 0.2
 
+# The longest a fact's content may be, by any route: the curator's operations, `remember`, the
+# owner's own edits (one sentence, not a document; a note holds a document).
+MAX_CONTENT_CHARS = 2000
+
 
 @dataclass(frozen=True)
 class Fact:
