@@ -11,7 +11,7 @@ explicit request. In ONE transaction:
   - their embeddings go too, and so does every token of them in the full-text indexes;
   - reminders naming the person, or asked for in the range, are deleted with their deliveries;
   - inbox questions citing a forgotten message or concerning an erased fact are deleted
-    (kit/inbox/erase.py): an answer could otherwise write the forgotten text back;
+    (kit/forget/inbox.py): an answer could otherwise write the forgotten text back;
   - records derived from forgotten messages are scrubbed: every text of a curation pass that
     was rejected or failed over a batch holding one, every operation that cited one, anything
     quoting an erased fact or naming the person (pass records, REM reports, the curation
@@ -37,13 +37,13 @@ from typing import Any
 
 from kit.clock import to_iso
 from kit.forget.collect import collect
+from kit.forget.inbox import erase_questions
 from kit.forget.notes import erase_notes
 from kit.forget.plan import ForgetPlan, ForgetReport
 from kit.forget.receipt import Receipt, new_id, new_salt
 from kit.forget.receipts import save as save_receipt
 from kit.forget.scope import ForgetScope, Names
 from kit.forget.traces import Hasher
-from kit.inbox.erase import erase_questions
 from kit.memory.days import day_text_hash
 from kit.memory.facts import FORGOTTEN, FactWriter, Provenance
 from kit.reminders.store import delete_for_forget as delete_reminders

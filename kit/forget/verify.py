@@ -327,7 +327,7 @@ class _Check:
             if self.quotes(reason, inside=True)
         ]
         # An inbox question quotes the facts it asks about and the operation it proposes
-        # (kit/inbox/erase.py deletes those a forget touches; one written back is a leftover).
+        # (kit/forget/inbox.py deletes those a forget touches; one written back is a leftover).
         questions = []
         for question_id, reason, operation_json, old_json in await self.rows(
             "SELECT id, reason, operation_json, old_json FROM inbox WHERE user_id = ? AND id > ?"
