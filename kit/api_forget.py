@@ -1,5 +1,5 @@
 """Forgetting for good, as part of `Kit` (kit/api.py): what a `kit forget` would erase, the
-erasing itself, its receipts, and the check that nothing it erased is back (kit/memory/forget*.py).
+erasing itself, its receipts, and the check that nothing it erased is back (kit/forget/).
 Not `Kit.forget_fact`, which retires one fact and can be undone."""
 
 from __future__ import annotations

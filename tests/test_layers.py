@@ -16,17 +16,38 @@ ROOTS = ("kit", "scheduler", "tui")
 # Top to bottom. An entry names a package (and everything in it) or one module; a module belongs
 # to its longest entry. Within a layer, entries may import each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("kit.cli",),  # the program's entry: loads the subcommands
+    # the program's entry (loads the subcommands); the reference pages generated from it
+    ("kit.cli", "kit.docs_gen"),
     ("kit.commands", "tui"),  # front-ends: one module per `kit` subcommand; the TUI
     ("kit.mcp",),  # the MCP server (`kit mcp` starts it)
     ("kit.daemon",),  # the daemon: control socket, runner, follower
-    ("kit.client",),  # KitClient: in process or over the socket
+    # KitClient in process or over the socket; the operations the declaration drives
+    ("kit.client", "kit.operations"),
     # the public API and what drives it: `kit` itself (its public names), chat channels, the
     # scheduler, evaluation
-    ("kit", "kit.api", "kit.channels", "kit.eval", "scheduler"),
+    (
+        "kit",
+        "kit.api",
+        "kit.api_base",
+        "kit.api_forget",
+        "kit.api_reminders",
+        "kit.api_upkeep",
+        "kit.channels",
+        "kit.eval",
+        "scheduler",
+    ),
+    ("kit.surface",),  # the client surface: each operation declared once
     ("kit.app",),  # the composition root
-    # what a turn and the background do with memory
-    ("kit.agent", "kit.curator", "kit.background", "kit.digest", "kit.portability"),
+    # what a turn and the background do with memory (the inbox asks the owner before a pass
+    # changes their facts: the curator and the inbox use each other)
+    (
+        "kit.agent",
+        "kit.curator",
+        "kit.inbox",
+        "kit.background",
+        "kit.digest",
+        "kit.portability",
+    ),
     ("kit.tools", "kit.tool_input"),  # the chat model's tools
     ("kit.context",),  # one turn's prompt: the sandwich, index, window, render
     ("kit.retrieval", "kit.forget"),  # finding what memory holds; erasing it
@@ -53,6 +74,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "kit.dates",
         "kit.errors",
         "kit.files",
+        "kit.heap",
         "kit.logs",
         "kit.reach",
         "kit.secrets",

@@ -1,7 +1,7 @@
 """`kit forget` and the inbox: a question quotes what it asks about (the proposed text, the
 facts as they were), so every question that cites a forgotten message or concerns an erased
-fact is deleted with them, in the forget's own transaction. Kept apart from store.py so the
-forget (kit/memory/) imports nothing of the curator's."""
+fact is deleted with them, in the forget's own transaction. Here, not beside the inbox's
+store (kit/inbox/store.py), so the forget imports nothing of the curator's."""
 
 from __future__ import annotations
 
