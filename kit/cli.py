@@ -78,7 +78,7 @@ COMMANDS = (
 
 # Subcommands that live outside kit/ because they wire kit to scheduler/ or tui/ (which kit
 # never imports): named by module, loaded only here, at the program's entry.
-EDGE_COMMANDS = ("kitd.run", "tui.command")
+EDGE_COMMANDS = ("kit.commands.run", "tui.command")
 
 log = logging.getLogger("kit")
 

@@ -1,5 +1,5 @@
 """`kit run`: run Kit as a daemon until SIGTERM/SIGINT (see kit/daemon/runner.py), with the
-scheduler as one of its components (kitd/scheduled.py)."""
+scheduler as one of its components (scheduler/component.py)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ async def run(args: argparse.Namespace) -> int:
     from kit.app import missing_keys
     from kit.config import load_settings
     from kit.daemon.runner import run_daemon
-    from kitd.scheduled import ScheduledJobs
+    from scheduler.component import ScheduledJobs
 
     if args.shutdown_grace < 0:
         raise InputError("--shutdown-grace must be zero or more seconds")
