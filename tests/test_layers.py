@@ -18,7 +18,9 @@ ROOTS = ("kit", "scheduler", "tui")
 LAYERS: tuple[tuple[str, ...], ...] = (
     # the program's entry (loads the subcommands); the reference pages generated from it
     ("kit.cli", "kit.docs_gen"),
-    ("kit.commands", "tui"),  # front-ends: one module per `kit` subcommand; the TUI
+    # front-ends: one module per `kit` subcommand; the TUI; the scheduler as a component of
+    # the daemon that `kit run` starts (it takes the daemon's teardown bound)
+    ("kit.commands", "tui", "scheduler.component"),
     ("kit.mcp",),  # the MCP server (`kit mcp` starts it)
     ("kit.daemon",),  # the daemon: control socket, runner, follower
     # KitClient in process or over the socket; the operations the declaration drives

@@ -1,5 +1,9 @@
 """`kit run`: run Kit as a daemon until SIGTERM/SIGINT (see kit/daemon/runner.py), with the
-scheduler as one of its components (scheduler/component.py)."""
+scheduler as one of its components (scheduler/component.py).
+
+The daemon process as a whole is kit's core + the scheduler + the channels, so this is the one
+module of kit/ that imports scheduler/ (inside `run`, so `kit --help` loads neither; the rule is
+in tests/test_quality.py): the process that wires them together is the command that runs it."""
 
 from __future__ import annotations
 
