@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests import postgres
-from tests.pg_watchdog import postmaster_pid
+from tests.support import postgres
+from tests.support.pg_watchdog import postmaster_pid
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.shared_model import require_model
+from tests.support.shared_model import require_model
 
 # Third-party packages a command must not pay for before it needs them.
 SDKS = (
@@ -179,7 +179,7 @@ async def daemon(tmp_path: Path) -> AsyncIterator[dict[str, str]]:
     environment a `kit` command needs to find it."""
     from kit.clock import FakeClock
     from kit.config import load_settings
-    from tests.daemon.fake_daemon import FakeDaemon
+    from tests.support.fake_daemon import FakeDaemon
 
     config = tmp_path / "config.toml"
     config.write_text(

@@ -22,8 +22,8 @@ from kit.llm.budget import CURATION_SHARE
 from kit.llm.fake import FakeLLM
 from kit.llm.tokens import estimate_request
 from tests.core.test_window import add_notes
-from tests.curation.helpers import by_category, say
-from tests.rem.helpers import bullets, chat_on
+from tests.support.curation import by_category, say
+from tests.support.rem import bullets, chat_on
 
 pytestmark = pytest.mark.stores
 

@@ -14,7 +14,7 @@ from kit.clock import FakeClock
 from kit.config import Settings, StorageSettings
 from kit.store.engines import open_database
 from kit.store.migrate import migrate, migrations_for
-from tests import postgres
+from tests.support import postgres
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -20,7 +20,7 @@ from kit.embed.fastembed import EmbeddingModelUnavailable
 from kit.embed.hashing import HashingEmbedder
 from kit.embed.lazy import LazyEmbedder
 from kit.llm.fake import FakeLLM
-from tests.shared_model import require_model
+from tests.support.shared_model import require_model
 
 pytestmark = pytest.mark.stores  # the model and the warm-up read both engines
 

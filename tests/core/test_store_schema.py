@@ -15,7 +15,7 @@ from kit.store.engines import open_database
 from kit.store.migrate import migrate
 from kit.store.migrations import MIGRATIONS
 from kit.store.postgres.migrations import PG_MIGRATIONS
-from tests import postgres
+from tests.support import postgres
 
 # Full-text indexes are each engine's own: FTS5 virtual tables (and their shadow tables) on
 # SQLite, `<table>_fts` tsvector tables on PostgreSQL.

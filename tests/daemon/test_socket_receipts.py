@@ -18,8 +18,8 @@ from kit.daemon.socket_server import ControlServer
 from kit.errors import InputError, NotFound
 from kit.forget.findings import MESSAGES
 from kit.forget.scope import ForgetScope
-from tests.trust.memory import START, seed
-from tests.trust.receipts import forget
+from tests.support.receipts import forget
+from tests.support.small_memory import START, seed
 
 
 @pytest.fixture

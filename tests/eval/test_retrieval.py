@@ -19,7 +19,7 @@ from kit.retrieval.filter import TOOL_NAME
 from tests.conftest import with_memory
 from tests.eval.tiny import tiny
 from tests.servers.anthropic_api import FakeAnthropicServer, tool_use_reply
-from tests.shared_model import MODEL_DIR, require_model
+from tests.support.shared_model import MODEL_DIR, require_model
 
 
 @pytest.mark.stores

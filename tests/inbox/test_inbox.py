@@ -20,7 +20,7 @@ from kit.forget.forgetter import Forgetter
 from kit.forget.scope import ForgetScope
 from kit.inbox.buttons import INTRO
 from kit.memory.messages import Message
-from tests.curation.helpers import add_facts, all_facts, say, table_counts, tool_reply
+from tests.support.curation import add_facts, all_facts, say, table_counts, tool_reply
 
 pytestmark = pytest.mark.stores
 

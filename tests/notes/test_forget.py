@@ -16,7 +16,7 @@ from kit.forget.forgetter import Forgetter
 from kit.forget.plan import ForgetReport
 from kit.forget.scope import ForgetScope
 from kit.retrieval.vectors import NOTES
-from tests.erased import gone_from_store
+from tests.support.erased import gone_from_store
 
 pytestmark = pytest.mark.stores
 

@@ -16,7 +16,7 @@ from kit.errors import LLMUnavailable, NotFound
 from kit.jobs.runs import JobBusy
 from kit.llm.fake import FakeLLM
 from kit.memory.facts import Provenance
-from tests.rem.helpers import bullets
+from tests.support.rem import bullets
 
 pytestmark = pytest.mark.stores
 

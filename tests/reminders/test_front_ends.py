@@ -25,8 +25,8 @@ from kit.forget.scope import ForgetScope
 from kit.portability.export import export_document, to_json, to_markdown
 from kit.portability.export_check import EXPORT_VERSION, validate
 from kit.portability.restore import restore
-from tests.reminders.helpers import schedule_local
-from tests.trust.sockets import serve
+from tests.support.reminders import schedule_local
+from tests.support.sockets import serve
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from kit.store.db import Params, Row
 from kit.store.engines import open_database
 from kit.store.migrate import migrate
 from kit.store.postgres.migrations import PG_MIGRATIONS
-from tests import postgres
+from tests.support import postgres
 
 pytestmark = pytest.mark.stores("postgres")
 

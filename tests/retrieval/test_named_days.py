@@ -21,7 +21,7 @@ from kit.portability.export import export_document, to_json
 from kit.portability.restore import restore
 from kit.store.engines import open_database
 from kit.store.migrate import migrate, migrations_for
-from tests import postgres
+from tests.support import postgres
 
 pytestmark = pytest.mark.stores
 

@@ -23,7 +23,7 @@ from kit.llm.base import LLMReply, LLMRequest, TextSink, Usage
 from kit.llm.fake import FakeLLM
 from scheduler import KitScheduler
 from scheduler.jobs import JobSpec
-from tests.rem.scripted import MemoryModel
+from tests.support.scripted_model import MemoryModel
 
 SUNDAY = datetime(2026, 3, 1, tzinfo=UTC)
 MONDAY = SUNDAY + timedelta(days=1)

@@ -17,8 +17,8 @@ from kit.clock import FakeClock
 from kit.config import CATEGORIES, Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.jobs.attempts import DAILY_SUMMARY
-from tests.curation.helpers import shown_ids
 from tests.servers.providers import PROVIDERS, Endpoint
+from tests.support.curation import shown_ids
 
 pytestmark = [pytest.mark.parametrize("provider", PROVIDERS), pytest.mark.stores]
 

@@ -22,10 +22,10 @@ from kit.forget.scope import ForgetScope
 from kit.llm.base import LLMReply, LLMRequest, TextSink, ToolUse
 from kit.memory.facts import FORGOTTEN, Provenance
 from kit.portability.export import export_document, to_json
-from tests.crash import crash_on_insert
-from tests.curation.helpers import shown_ids
-from tests.erased import gone_from_store
-from tests.trust.memory import seed
+from tests.support.crash import crash_on_insert
+from tests.support.curation import shown_ids
+from tests.support.erased import gone_from_store
+from tests.support.small_memory import seed
 
 pytestmark = pytest.mark.stores
 

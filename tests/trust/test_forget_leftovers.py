@@ -29,9 +29,9 @@ from kit.forget.receipt import Receipt
 from kit.forget.scope import ForgetScope
 from kit.retrieval.ann import Ann
 from kit.retrieval.vectors import digest
-from tests.erased import gone_from_store
-from tests.trust.memory import START, Seeded, seed
-from tests.trust.receipts import forget, found, only
+from tests.support.erased import gone_from_store
+from tests.support.receipts import forget, found, only
+from tests.support.small_memory import START, Seeded, seed
 
 pytestmark = pytest.mark.stores
 

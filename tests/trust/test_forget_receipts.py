@@ -26,8 +26,8 @@ from kit.forget.scope import ForgetScope
 from kit.memory.messages import NewMessage
 from kit.portability.export import export_document
 from kit.portability.restore import restore
-from tests.trust.memory import START, seed
-from tests.trust.receipts import dump, forget, only
+from tests.support.receipts import dump, forget, only
+from tests.support.small_memory import START, seed
 
 pytestmark = pytest.mark.stores
 

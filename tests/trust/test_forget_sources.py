@@ -17,8 +17,8 @@ from kit.forget.scope import ForgetScope
 from kit.llm.fake import FakeLLM
 from kit.memory.facts import FORGOTTEN, Fact, Provenance
 from kit.memory.messages import Message
-from tests.curation.helpers import add_facts, by_category, say, tool_reply
-from tests.erased import gone_from_store
+from tests.support.curation import add_facts, by_category, say, tool_reply
+from tests.support.erased import gone_from_store
 
 pytestmark = pytest.mark.stores
 

@@ -27,8 +27,8 @@ from kit.portability.tables import table_hash, tables
 from kit.store.db import Database
 from kit.store.engines import open_database
 from kit.store.migrate import migrate
-from tests import postgres
-from tests.trust.memory import seed
+from tests.support import postgres
+from tests.support.small_memory import seed
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from tests.servers.anthropic_api import FakeAnthropicServer
-from tests.shared_model import MODEL_DIR
+from tests.support.shared_model import MODEL_DIR
 
 REPO = Path(__file__).resolve().parents[2]
 API_KEY = "sk-ant-test-key-0123456789abcdef"

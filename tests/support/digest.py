@@ -13,7 +13,7 @@ from kit.curator.ops import Deactivate, Insert, Replace, Update
 from kit.curator.reports import PassOutcome
 from kit.memory.facts import Fact
 from kit.memory.messages import Message
-from tests.curation.helpers import add_facts, all_facts, say
+from tests.support.curation import add_facts, all_facts, say
 
 USER = "owner"
 

@@ -5,8 +5,8 @@ Where the server comes from:
     the tests create and drop databases named kit_test_* through it;
   - otherwise pgserver (a pip-installed private PostgreSQL with pgvector, in `.[dev]`), started
     in a temporary folder on first use and stopped at the end of the session; with parallel
-    workers (pytest-xdist) each worker has its own. A watchdog (tests/pg_watchdog.py) stops it
-    and removes its folder when the process that started it is gone without stopping it
+    workers (pytest-xdist) each worker has its own. A watchdog (tests/support/pg_watchdog.py) stops
+    it and removes its folder when the process that started it is gone without stopping it
     (pytest killed or interrupted): a test server never outlives its run.
 A test that cannot get a server FAILS (in CI too): the PostgreSQL store is tested or the run
 is red. A developer without one can opt out explicitly with KIT_TEST_POSTGRES=skip; the
@@ -123,7 +123,7 @@ def start(folder: Path) -> TestServer:
 
 
 def _watch(pgdata: Path, folder: Path) -> subprocess.Popen[bytes]:
-    """The watchdog for this process's server (tests/pg_watchdog.py), in its own session."""
+    """The watchdog for this process's server (tests/support/pg_watchdog.py), in its own session."""
     return subprocess.Popen(
         [
             sys.executable,

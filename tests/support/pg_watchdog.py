@@ -1,9 +1,9 @@
 """Stops a test PostgreSQL server when the test process that started it is gone (issue 19).
 
-    python tests/pg_watchdog.py OWNER_PID PGDATA FOLDER
+    python tests/support/pg_watchdog.py OWNER_PID PGDATA FOLDER
 
-Started by tests/postgres.py beside pgserver's server, in a session of its own (so a signal to
-pytest's process group does not end it first). It waits — on pidfds, no polling — for one of
+Started by tests/support/postgres.py beside pgserver's server, in a session of its own (so a signal
+to pytest's process group does not end it first). It waits — on pidfds, no polling — for one of
 two events: the owner (the pytest process, or the xdist worker, that started the server)
 ending, or the server ending. If the owner went first (killed, crashed, interrupted before its
 clean-up ran), it stops the server (fast shutdown: SIGINT to the postmaster, as
