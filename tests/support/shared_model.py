@@ -15,7 +15,7 @@ import pytest
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 MODEL_DIR = Path(
     os.environ.get("KIT_TEST_MODEL_DIR")
-    or Path(__file__).resolve().parents[2] / "shared" / "models" / "all-MiniLM-L6-v2-onnx"
+    or Path(__file__).resolve().parents[3] / "shared" / "models" / "all-MiniLM-L6-v2-onnx"
 )
 
 
