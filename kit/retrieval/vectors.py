@@ -287,8 +287,8 @@ class VectorIndex:
         await self.store.index_large()
 
     async def warm(self, hold: asyncio.Event | None = None) -> None:
-        """Background work at daemon start: the store loads its vectors (kit/memory/
-        matrices.py), once `hold` is set; a search meanwhile uses the vectors loaded so far."""
+        """Background work at daemon start: the store loads its vectors (matrices.py), once
+        `hold` is set; a search meanwhile uses the vectors loaded so far."""
         await self.store.warm(hold)
 
     async def _newest_embedded(self, kind: Kind) -> int:
