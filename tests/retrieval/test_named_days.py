@@ -22,6 +22,7 @@ from kit.portability.restore import restore
 from kit.store.engines import open_database
 from kit.store.migrate import migrate, migrations_for
 from tests.support import postgres
+from tests.support.schema import migrate_before
 
 pytestmark = pytest.mark.stores
 
@@ -129,8 +130,7 @@ async def test_messages_stored_before_the_migration_get_the_days_they_name(
     settings = blank
     async with open_database(settings) as db:
         prefix = "pg024" if db.engine == "postgres" else "m024"
-        before = tuple(m for m in migrations_for(db) if m.name < prefix)
-        await migrate(db, clock, before)
+        await migrate_before(db, clock, prefix)
         async with db.transaction() as tx:
             conv = await tx.insert(
                 "INSERT INTO conversations (user_id, channel, external_id, created_at)"
