@@ -80,7 +80,8 @@ def exact_hits(rows: np.ndarray, query: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def quantise(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """int8 rows, each scaled by its own largest component (as kit/memory/matrix.py keeps them)."""
+    """int8 rows, each scaled by its own largest component (as kit/retrieval/matrix.py keeps
+    them)."""
     scale = np.abs(rows).max(axis=1, keepdims=True) / 127
     scale[scale == 0] = 1
     return np.rint(rows / scale).astype(np.int8), scale.ravel().astype(np.float32)

@@ -51,9 +51,9 @@ from kit.embed.hashing import HashingEmbedder
 from kit.eval.locomo import Sample, normalise_evidence, parse
 from kit.llm.base import LLMReply, LLMRequest, ToolUse, Usage
 from kit.llm.fake import FakeLLM
+from kit.llm.tokens import estimate_tokens
 from kit.memory.facts import Provenance
 from kit.memory.messages import NewMessage
-from kit.tokens import estimate_tokens
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/<name>.py` from anywhere
     sys.path.insert(0, str(ROOT))
 
+from kit.dates import text as dates  # noqa: E402
 from kit.eval.locomo import load  # noqa: E402
-from kit.memory import dates  # noqa: E402
-from kit.memory.lexical import words_of  # noqa: E402
+from kit.retrieval.lexical import words_of  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "locomo-dev.json"
 

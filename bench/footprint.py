@@ -97,7 +97,8 @@ async def in_process(turns: int) -> list[Row]:
 
 
 def daemon_available() -> bool:
-    return (ROOT / "kitd" / "run.py").exists()
+    # `kit run` is kit/commands/run.py (older trees had it in a top-level kitd package)
+    return any((ROOT / folder / "run.py").exists() for folder in ("kit/commands", "kitd"))
 
 
 async def python_pass(runs: int = 3) -> float:

@@ -29,9 +29,9 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import ScheduleSettings, Settings
 from kit.embed.hashing import HashingEmbedder
-from kit.memory.forget import Forgetter
-from kit.memory.forget_receipt import to_json
-from kit.memory.forget_scope import ForgetScope
+from kit.forget.forgetter import Forgetter
+from kit.forget.receipt import to_json
+from kit.forget.scope import ForgetScope
 from kit.portability.export import export_document
 
 

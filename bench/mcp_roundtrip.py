@@ -25,8 +25,8 @@ from common import MODEL_DIR, ROOT, Row, fill_memory, p50_p95, print_rows, queri
 from kit.api import Kit
 from kit.config import load_settings
 from kit.daemon.socket_client import SocketClient
-from tests.daemon.process import DaemonProcess, write_config
 from tests.servers.anthropic_api import FakeAnthropicServer
+from tests.support.daemon_process import DaemonProcess, write_config
 
 FULL = {"facts": 10_000, "searches": 300}
 QUICK = {"facts": 200, "searches": 10}

@@ -24,9 +24,9 @@ from kit.clock import FakeClock
 from kit.embed.base import Embedder
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
-from kit.memory.vectors import KINDS, NOTES
 from kit.notes.intake import accept
 from kit.notes.text import MAX_NOTE_BYTES, sections
+from kit.retrieval.vectors import KINDS, NOTES
 
 WORDS = (
     "garden beans planted boiler repair dentist appointment sister Leeds marathon training "

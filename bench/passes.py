@@ -24,8 +24,8 @@ from kit.config import ScheduleSettings, Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.base import LLMReply, LLMRequest, TextBlock, ToolUse, Usage
 from kit.llm.fake import FakeLLM
-from kit.memory.usage import is_background
-from kit.tokens import estimate_request, estimate_tokens
+from kit.llm.tokens import estimate_request, estimate_tokens
+from kit.llm.usage import is_background
 
 FULL = {"turns": 150, "facts": 2_000}
 QUICK = {"turns": 10, "facts": 100}

@@ -105,7 +105,7 @@ def main() -> None:
     args = parser.parse_args()
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from tests import postgres
+    from tests.support import postgres
 
     with postgres.server_folder() as folder:
         server = postgres.start(folder / "data")

@@ -33,7 +33,7 @@ from kit.config import ScheduleSettings, Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import KitError
 from kit.llm.base import Usage
-from kit.memory.usage import UsageLog
+from kit.llm.usage import UsageLog
 from kit.model_settings import LLMSettings, model_role
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

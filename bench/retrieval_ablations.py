@@ -56,7 +56,7 @@ from kit.eval.retrieval import (  # noqa: E402
     by_conversation,
     opened,
 )
-from kit.memory.search import RankingParams  # noqa: E402
+from kit.retrieval.search import RankingParams  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "locomo-dev.json"
 MODEL_DIR = ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2-onnx"

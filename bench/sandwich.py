@@ -11,7 +11,7 @@ archived messages) plus 60 days of summaries; the same build/baseline rows, next
 measured in the same process and loop (one query each, alternating): embedding the query with
 the real model plus one BLAS product over a float32 matrix of every stored vector and its
 top 15. Also CPU time, each stage, the `search_memory` tool's latency, how often the bounded
-lexical search (common words, kit/memory/lexical.py) returns what the unbounded one would, and
+lexical search (common words, kit/retrieval/lexical.py) returns what the unbounded one would, and
 a restart: loading the vectors again.
 """
 

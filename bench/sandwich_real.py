@@ -42,7 +42,7 @@ from kit.clock import FakeClock
 from kit.config import ScheduleSettings, Settings
 from kit.embed.base import Embedder
 from kit.llm.fake import FakeLLM
-from kit.memory.vectors import KINDS
+from kit.retrieval.vectors import KINDS
 
 TOP = 15
 

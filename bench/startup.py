@@ -36,8 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import Row, machine
 
-from tests.daemon.process import DaemonProcess, write_config
 from tests.servers.anthropic_api import FakeAnthropicServer
+from tests.support.daemon_process import DaemonProcess, write_config
 
 PASS = "python -c pass"
 TARGETS = {"kit --help": 4.0, "kit --version": 4.0, "import kit": 5.0}

@@ -82,8 +82,8 @@ async def load_postgres(url: str, users: int, facts: int) -> None:
     import asyncpg  # the bench talks to the server directly to bulk-load
 
     from kit.clock import SystemClock
-    from kit.memory.migrate import migrate
-    from kit.memory.postgres.database import PostgresDatabase, _setup
+    from kit.store.migrate import migrate
+    from kit.store.postgres.database import PostgresDatabase, _setup
 
     async with PostgresDatabase.open(url) as db:
         await migrate(db, SystemClock())

@@ -7,7 +7,7 @@ Plays a long real conversation (LoCoMo conv-41 from ../shared/data when present:
 is the owner, the other speaks for Kit) through `Kit.send`, with day summaries written at
 each day's end and the window summarised past 50 messages, exactly as the daemon does. The
 model is scripted (replies are the conversation's own next turns); tokens are estimated at 4
-characters each (kit.tokens), the same way for both sides of the comparison.
+characters each (kit.llm.tokens), the same way for both sides of the comparison.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from kit.embed.hashing import HashingEmbedder
 from kit.eval.locomo import parse
 from kit.llm.base import LLMRequest, TextBlock
 from kit.llm.fake import FakeLLM
-from kit.tokens import estimate_tokens
+from kit.llm.tokens import estimate_tokens
 
 FULL = {"exchanges": 330}
 QUICK = {"exchanges": 30}

@@ -11,6 +11,8 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from kit.clock import Clock, check_time
+from kit.context.plan import Sandwich
+from kit.context.sandwich import ContextBuilder
 from kit.errors import InputError, KitError, LLMRefused, LLMUnavailable
 from kit.llm.base import (
     LLM,
@@ -23,10 +25,8 @@ from kit.llm.base import (
     ToolSpec,
     Usage,
 )
-from kit.memory.context import ContextBuilder
 from kit.memory.facts import Facts
 from kit.memory.messages import Conversation, Message, Messages
-from kit.memory.plan import Sandwich
 from kit.model_settings import ModelRole
 from kit.tools import TOOL_SPECS, Tools
 from kit.turn import Inbound, TurnResult
@@ -125,7 +125,7 @@ class Agent:
         self._tool_specs = tool_specs
         self._clock = clock
         self._after_turn = after_turn
-        # One user's turns in order across workers on one database (kit/memory/db.py).
+        # One user's turns in order across workers on one database (kit/store/db.py).
         self._user_lock = user_lock
         self._running: set[asyncio.Task[Any]] = set()  # tasks inside a turn, for shutdown
         self._idle = asyncio.Event()

@@ -21,28 +21,28 @@ from kit.api_upkeep import Upkeep
 from kit.app import build
 from kit.clock import Clock, check_time, local_date, to_iso
 from kit.config import Settings, load_settings
+from kit.context.plan import Sandwich
 from kit.curator.passes import OnPass
 from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, PassOutcome, UndoResult
 from kit.embed.base import Embedder
 from kit.errors import InputError
+from kit.forget.receipts import (
+    ForgetReceipts,
+    ForgottenCheck,
+    ForgottenMessages,
+    ReceiptMatch,
+)
 from kit.inbox.service import Answered
 from kit.inbox.store import Question
 from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
 from kit.memory.fact_times import as_of_time
 from kit.memory.facts import Fact, HistoryEntry, Provenance, check_category
-from kit.memory.forget_receipts import (
-    ForgetReceipts,
-    ForgottenCheck,
-    ForgottenMessages,
-    ReceiptMatch,
-)
 from kit.memory.messages import ChatHistory, Message, NewMessage
-from kit.memory.plan import Sandwich
-from kit.memory.search import Hit
-from kit.memory.vectors import KINDS, Kind
 from kit.notes.store import Erased, Note, NoteInfo, NoteRevision, NoteWrite
+from kit.retrieval.search import Hit
+from kit.retrieval.vectors import KINDS, Kind
 from kit.secrets import find_secret
 from kit.tools import REMEMBERED_CONFIDENCE, DayRecord, read_day, screen_fact
 from kit.turn import Inbound, TurnResult
@@ -84,7 +84,7 @@ class Kit(Upkeep, Forgetting, Reminding):
         """Open a Kit on a data directory. With `background`, window summaries and embedding
         backfill run in a task owned by this context; otherwise call `settle()`. The
         embedding model is loaded before the Kit is handed over, unless `model_later` (it then
-        loads on first use; a daemon loads it in the background, kit/memory/vectors.py)."""
+        loads on first use; a daemon loads it in the background, kit/retrieval/vectors.py)."""
         if settings is None:
             settings = load_settings(config, data_dir)
         elif data_dir is not None:

@@ -1,5 +1,5 @@
 """Forgetting for good, as part of `Kit` (kit/api.py): what a `kit forget` would erase, the
-erasing itself, its receipts, and the check that nothing it erased is back (kit/memory/forget*.py).
+erasing itself, its receipts, and the check that nothing it erased is back (kit/forget/).
 Not `Kit.forget_fact`, which retires one fact and can be undone."""
 
 from __future__ import annotations
@@ -7,16 +7,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kit.api_base import KitBase
-from kit.memory.forget import Forgetter
-from kit.memory.forget_receipts import ForgetReceipts
-from kit.memory.forget_verify import Verifier
-from kit.memory.store import index_audit
+from kit.forget.forgetter import Forgetter
+from kit.forget.index_audit import index_audit
+from kit.forget.receipts import ForgetReceipts
+from kit.forget.verify import Verifier
 
 if TYPE_CHECKING:
-    from kit.memory.forget_findings import Verification
-    from kit.memory.forget_plan import ForgetReport
-    from kit.memory.forget_receipts import ReceiptInfo
-    from kit.memory.forget_scope import ForgetScope
+    from kit.forget.findings import Verification
+    from kit.forget.plan import ForgetReport
+    from kit.forget.receipts import ReceiptInfo
+    from kit.forget.scope import ForgetScope
 
 
 class Forgetting(KitBase):

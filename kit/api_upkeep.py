@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from kit.curator.reports import RemReport
     from kit.curator.summaries import OnProgress, SummaryRun
     from kit.digest.model import Digest, DigestSent
-    from kit.memory.budget import BudgetState
+    from kit.llm.budget import BudgetState
     from kit.surface import ProgressSink
 
 

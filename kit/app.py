@@ -22,12 +22,15 @@ from kit.channels.callbacks import Callbacks
 from kit.channels.outbox import Outbox
 from kit.clock import Clock, SystemClock, resolve_timezone
 from kit.config import Settings
+from kit.context.sandwich import ContextBuilder
+from kit.context.window import WindowKeeper
 from kit.curator.expiry import Expiry
 from kit.curator.owner import OwnerFacts
 from kit.curator.passes import Curator
 from kit.curator.rem import Rem
 from kit.curator.review import StaleReview
 from kit.curator.summaries import DaySummarizer
+from kit.dates.text import DateOrder, order_from_locale
 from kit.digest import actions as digest_actions
 from kit.digest.build import DigestBuilder
 from kit.digest.service import DigestService
@@ -40,33 +43,22 @@ from kit.followups.offers import FollowupOffers
 from kit.followups.service import Followups
 from kit.inbox.service import Inbox
 from kit.inbox.store import InboxStore
+from kit.jobs.attempts import Attempts
+from kit.jobs.leases import Leases
+from kit.jobs.runs import JobRuns
 from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
+from kit.llm.budget import Budget
 from kit.llm.deferred import DeferredLLM
 from kit.llm.metered import MeteredLLM
 from kit.llm.retry import RetryingLLM
 from kit.llm.roles import RoleRouter
-from kit.memory.attempts import Attempts
-from kit.memory.budget import Budget
-from kit.memory.context import ContextBuilder
-from kit.memory.dates import DateOrder, order_from_locale
+from kit.llm.usage import UsageLog
 from kit.memory.days import Days
-from kit.memory.db import Database
 from kit.memory.fact_times import FactTimes
 from kit.memory.facts import Facts
-from kit.memory.filter import FilteredSearch, ModelFilter
 from kit.memory.history import FactHistory
-from kit.memory.job_runs import JobRuns
-from kit.memory.leases import Leases
-from kit.memory.links import Links
-from kit.memory.liveness import LiveFacts
 from kit.memory.messages import Messages
-from kit.memory.migrate import migrate
-from kit.memory.search import MemorySearch, RankingParams
-from kit.memory.store import lexical_search, open_database, vector_store
-from kit.memory.usage import UsageLog
-from kit.memory.vectors import VectorIndex
 from kit.memory.versions import MemoryVersions
-from kit.memory.window import WindowKeeper
 from kit.model_settings import ModelRole, model_role, tool_set
 from kit.notes.store import Notes
 from kit.notes.tools import NoteTools
@@ -76,6 +68,15 @@ from kit.reminders.delivery import Dispatcher
 from kit.reminders.service import Reminders
 from kit.reminders.store import ReminderStore
 from kit.reminders.tools import ReminderTools
+from kit.retrieval.engines import lexical_search, vector_store
+from kit.retrieval.filter import FilteredSearch, ModelFilter
+from kit.retrieval.links import Links
+from kit.retrieval.liveness import LiveFacts
+from kit.retrieval.search import MemorySearch, RankingParams
+from kit.retrieval.vectors import VectorIndex
+from kit.store.db import Database
+from kit.store.engines import open_database
+from kit.store.migrate import migrate
 from kit.tools import Tools, chat_tools
 
 if TYPE_CHECKING:  # the SDK adapters load only when a role uses them
@@ -218,7 +219,7 @@ async def build(
     """Open the database, migrate it, and wire every service. Resources close with `stack`.
 
     The embedding model is loaded before this returns, unless `model_later` (a daemon: it
-    loads in the background when something needs it, kit/memory/vectors.py)."""
+    loads in the background when something needs it, kit/retrieval/vectors.py)."""
     clock = clock or SystemClock()
     tz = resolve_timezone(settings.schedule.timezone)
     prompts = Prompts()
@@ -404,7 +405,7 @@ async def build(
         llm_clients=tuple(clients),
     )
     if lazy is not None and not model_later:
-        await lazy.load()  # a failure is logged (kit/memory/vectors.py): lexical search only
+        await lazy.load()  # a failure is logged (kit/retrieval/vectors.py): lexical search only
     return services
 
 

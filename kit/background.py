@@ -10,9 +10,9 @@ import asyncio
 import logging
 
 from kit import heap
+from kit.context.window import WindowKeeper
 from kit.errors import BudgetSpent, KitError
-from kit.memory.vectors import VectorIndex
-from kit.memory.window import WindowKeeper
+from kit.retrieval.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 

@@ -36,6 +36,7 @@ from kit.commands import (
     rem,
     reminders,
     restore,
+    run,
     search,
     service,
     status,
@@ -74,11 +75,12 @@ COMMANDS = (
     notes,
     mcp,
     service,
+    run,
 )
 
-# Subcommands that live outside kit/ because they wire kit to scheduler/ or tui/ (which kit
-# never imports): named by module, loaded only here, at the program's entry.
-EDGE_COMMANDS = ("kitd.run", "tui.command")
+# Subcommands that live outside kit/ because they wire kit to tui/ (which kit never imports):
+# named by module, loaded only here, at the program's entry.
+EDGE_COMMANDS = ("tui.command",)
 
 log = logging.getLogger("kit")
 

@@ -9,24 +9,24 @@ from datetime import date, datetime
 from typing import Literal
 
 from kit.api import Kit
+from kit.context.plan import ContextReport
 from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, RemReport, UndoResult
 from kit.digest.model import Digest, DigestSent
 from kit.errors import InputError
+from kit.forget.findings import Verification
+from kit.forget.receipts import ReceiptInfo
 from kit.inbox.service import Answered
 from kit.inbox.store import Question
 from kit.llm.base import TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
-from kit.memory.forget_findings import Verification
-from kit.memory.forget_receipts import ReceiptInfo
 from kit.memory.messages import ChatHistory
-from kit.memory.plan import ContextReport
-from kit.memory.search import Hit
-from kit.memory.vectors import KINDS, NOTES
 from kit.model_settings import model_role
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
+from kit.retrieval.search import Hit
+from kit.retrieval.vectors import KINDS, NOTES
 from kit.surface import (
     LOCAL_CHANNEL,
     MAX_SEARCH_K,

@@ -49,7 +49,7 @@ class MemorySettings:
     similarity_threshold: float = 0.3
     top_k: int = 15
     summary_days: int = 2
-    # Caps of the context's parts (kit/memory/context.py), then one budget for all memory.
+    # Caps of the context's parts (kit/context/sandwich.py), then one budget for all memory.
     index_tokens: int = 600
     core_tokens: int = 400
     recent_days_tokens: int = 300
@@ -58,7 +58,7 @@ class MemorySettings:
     recency_days: int = 7
     recency_boost: float = 0.1
     # "model": the small model keeps the relevant ones among the best candidates before
-    # they enter the sandwich (kit/memory/filter.py); "none": Kit's ranking alone.
+    # they enter the sandwich (kit/retrieval/filter.py); "none": Kit's ranking alone.
     filter: str = "none"
     filter_candidates: int = 50
     filter_max_input_tokens: int = 6000
@@ -106,7 +106,7 @@ class RemSettings:
 @dataclass(frozen=True)
 class BudgetSettings:
     """Tokens per local day for background model work (curation, window and daily summaries,
-    REM). Chat replies are never paused by it. See kit/memory/budget.py."""
+    REM). Chat replies are never paused by it. See kit/llm/budget.py."""
 
     daily_tokens: int = 500_000  # all users together: bounds the owner's bill
     user_daily_tokens: int = 0  # per memory namespace; 0 = no separate per-user cap
@@ -152,7 +152,7 @@ class TelegramSettings:
 
 @dataclass(frozen=True)
 class StorageSettings:
-    """Where memory lives (kit/memory/store.py): "" or "sqlite:///path" (one file, the default:
+    """Where memory lives (kit/store/engines.py): "" or "sqlite:///path" (one file, the default:
     kit.db in the data directory), or "postgresql://user@host:port/db" (a PostgreSQL server
     with pgvector; the password comes from PGPASSWORD, never from this file)."""
 

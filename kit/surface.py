@@ -26,26 +26,27 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Annotated, Literal, Protocol
 
-from kit.curator.ops import MAX_CONTENT_CHARS, MAX_REASON_CHARS, MAX_SUBJECT_CHARS
+from kit.curator.ops import MAX_REASON_CHARS, MAX_SUBJECT_CHARS
 from kit.curator.reports import RemProgress
 from kit.llm.base import TextSink
-from kit.memory.budget import BudgetState
+from kit.llm.budget import BudgetState
+from kit.memory.facts import MAX_CONTENT_CHARS
 
 if TYPE_CHECKING:
+    from kit.context.plan import ContextReport
     from kit.curator.records import PassRecord
     from kit.curator.reports import OwnerChange, RemReport, UndoResult
     from kit.digest.model import Digest, DigestSent
+    from kit.forget.findings import Verification
+    from kit.forget.receipts import ReceiptInfo
     from kit.inbox.service import Answered
     from kit.inbox.store import Question
     from kit.memory.days import Day
     from kit.memory.facts import Fact, HistoryEntry
-    from kit.memory.forget_findings import Verification
-    from kit.memory.forget_receipts import ReceiptInfo
     from kit.memory.messages import ChatHistory
-    from kit.memory.plan import ContextReport
-    from kit.memory.search import Hit
     from kit.notes.store import Note, NoteInfo
     from kit.reminders.store import Notice, Reminder
+    from kit.retrieval.search import Hit
     from kit.tools import DayRecord
     from kit.turn import TurnResult
 
@@ -54,26 +55,26 @@ if TYPE_CHECKING:
 TYPE_HOMES = {
     "Answered": "kit.inbox.service",
     "ChatHistory": "kit.memory.messages",
-    "ContextReport": "kit.memory.plan",
+    "ContextReport": "kit.context.plan",
     "Day": "kit.memory.days",
     "DayRecord": "kit.tools",
     "Digest": "kit.digest.model",
     "DigestSent": "kit.digest.model",
     "Fact": "kit.memory.facts",
     "HistoryEntry": "kit.memory.facts",
-    "Hit": "kit.memory.search",
+    "Hit": "kit.retrieval.search",
     "Note": "kit.notes.store",
     "NoteInfo": "kit.notes.store",
     "Notice": "kit.reminders.store",
     "OwnerChange": "kit.curator.reports",
     "PassRecord": "kit.curator.records",
     "Question": "kit.inbox.store",
-    "ReceiptInfo": "kit.memory.forget_receipts",
+    "ReceiptInfo": "kit.forget.receipts",
     "Reminder": "kit.reminders.store",
     "RemReport": "kit.curator.reports",
     "TurnResult": "kit.turn",
     "UndoResult": "kit.curator.reports",
-    "Verification": "kit.memory.forget_findings",
+    "Verification": "kit.forget.findings",
 }
 
 ProgressSink = Callable[[RemProgress], Awaitable[None]]

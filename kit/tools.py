@@ -11,18 +11,17 @@ from typing import Any
 
 from kit.clock import EARLIEST, LATEST
 from kit.config import CATEGORIES
-from kit.curator.ops import MAX_CONTENT_CHARS
+from kit.context.window import format_transcript
 from kit.errors import ConfigError, InputError, KitError
 from kit.llm.base import ToolSpec
 from kit.memory.days import Day, Days
 from kit.memory.fact_times import end_of_day
-from kit.memory.facts import Facts, Provenance
+from kit.memory.facts import MAX_CONTENT_CHARS, Facts, Provenance
 from kit.memory.messages import Message, Messages
-from kit.memory.search import Hit, MemorySearch
-from kit.memory.vectors import KINDS, NOTES
-from kit.memory.window import format_transcript
 from kit.notes.tools import NOTE_TOOL_SPECS, NOTE_TOOLS, NoteTools
 from kit.reminders.tools import REMINDER_TOOL_SPECS, REMINDER_TOOLS, ReminderTools
+from kit.retrieval.search import Hit, MemorySearch
+from kit.retrieval.vectors import KINDS, NOTES
 from kit.secrets import find_secret
 from kit.tool_input import checked_input
 from kit.untrusted.neutralise import neutralise, recalled_block
@@ -104,7 +103,7 @@ def chat_tools(choice: str) -> tuple[ToolSpec, ...]:
 
 # What one tool call may hand back to the model (~4k tokens, the size of the whole memory
 # context): a day of long messages or many long hits is cut, and the model told how to ask for
-# less. Measured in characters, like the curator's MAX_CONTENT_CHARS and batch limits.
+# less. Measured in characters, like a fact's MAX_CONTENT_CHARS and the curator's batch limits.
 MAX_RESULT_CHARS = 16_000
 CUT_HINT = "they are not shown; a narrower search_memory query finds what you need in them"
 

@@ -4,7 +4,7 @@ on cron and interval triggers in the configured zone.
 APScheduler only decides *when*. Each firing puts the job's name on a queue (coalesced: a job
 already waiting is not queued twice) and one worker task owned by this object runs the queue in
 order, so jobs never overlap in this process and a slow REM delays, never doubles, the rest.
-Across processes, the daily jobs hold a lease row in `job_runs` (see kit/memory/job_runs.py).
+Across processes, the daily jobs hold a lease row in `job_runs` (see kit/jobs/runs.py).
 
 At start, every daily job whose latest fire time has no successful run (by local date) is
 caught up, after one pass of the interval jobs. While Kit runs, a fire time slept through
@@ -38,8 +38,8 @@ from apscheduler.triggers.interval import IntervalTrigger
 from kit import heap
 from kit.app import Services
 from kit.errors import BudgetSpent, KitError
-from kit.memory.attempts import MAX_ATTEMPTS, retry_delay
-from kit.memory.job_runs import JobBusy
+from kit.jobs.attempts import MAX_ATTEMPTS, retry_delay
+from kit.jobs.runs import JobBusy
 from scheduler.fire_times import owed
 from scheduler.jobs import JobSpec, kit_jobs
 from scheduler.reminders import ReminderTimer

@@ -17,8 +17,8 @@ from kit.clock import FakeClock
 from kit.config import ScheduleSettings, Settings, StorageSettings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
-from tests import postgres
-from tests.shared_model import MODEL_DIR, MODEL_NAME, require_model
+from tests.support import postgres
+from tests.support.shared_model import MODEL_DIR, MODEL_NAME, require_model
 
 __all__ = ["MODEL_DIR", "MODEL_NAME"]
 
@@ -90,7 +90,8 @@ def store(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[postgres.TestServer]:
-    """One PostgreSQL server with pgvector for the session (tests/postgres.py says which)."""
+    """One PostgreSQL server with pgvector for the session (tests/support/postgres.py says
+    which)."""
     postgres.require()
     with postgres.server_folder() as folder:
         server = postgres.start(folder / "data")

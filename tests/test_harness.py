@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests import postgres
-from tests.pg_watchdog import postmaster_pid
+from tests.support import postgres
+from tests.support.pg_watchdog import postmaster_pid
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -104,7 +104,7 @@ def test_the_watchdog_leaves_when_the_server_is_stopped_normally(tmp_path: Path)
     watchdog = subprocess.Popen(
         [
             sys.executable,
-            str(REPO / "tests" / "pg_watchdog.py"),
+            str(REPO / "tests" / "support" / "pg_watchdog.py"),
             str(os.getpid()),
             str(pgdata),
             str(tmp_path),
@@ -132,7 +132,7 @@ def test_the_watchdog_stops_the_server_when_its_owner_is_gone(tmp_path: Path) ->
     watchdog = subprocess.Popen(
         [
             sys.executable,
-            str(REPO / "tests" / "pg_watchdog.py"),
+            str(REPO / "tests" / "support" / "pg_watchdog.py"),
             str(owner.pid),
             str(pgdata),
             str(pgdata.parent),

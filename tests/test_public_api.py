@@ -95,7 +95,7 @@ KIT_MEMBERS = [
 KIT_ATTRIBUTES = ["settings", "services"]
 
 # Front-ends: they reach Kit through its methods (or a KitClient), never through its wiring.
-FRONT_ENDS = ["kit/commands", "kit/mcp", "kit/channels", "tui", "kitd", "kit/client.py"]
+FRONT_ENDS = ["kit/commands", "kit/mcp", "kit/channels", "tui", "kit/client.py"]
 
 
 def test_kit_exports_exactly_its_public_names() -> None:

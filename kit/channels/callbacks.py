@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 from kit.clock import Clock, from_iso, to_iso
 from kit.errors import KitError
-from kit.memory.db import Database, Transaction
+from kit.store.db import Database, Transaction
 
 log = logging.getLogger(__name__)
 

@@ -256,7 +256,7 @@ class TelegramChannel:
             builder = builder.base_url(self._urls[0]).base_file_url(self._urls[1])
         app = builder.build()
         # Group -2 runs first: an update another worker (or an earlier run) claimed is not
-        # answered again (kit/memory/leases.py); then group -1 turns strangers away.
+        # answered again (kit/jobs/leases.py); then group -1 turns strangers away.
         app.add_handler(TypeHandler(Update, self._claim), group=-2)
         app.add_handler(TypeHandler(Update, self._gate), group=-1)
         app.add_handler(CallbackQueryHandler(self._on_button))  # a press on a button Kit sent

@@ -28,8 +28,8 @@ async def run(args: argparse.Namespace) -> int:
     from kit.clock import SystemClock
     from kit.config import load_settings
     from kit.errors import InputError
-    from kit.memory.store import describe
     from kit.portability.backup import backup_database, backup_target
+    from kit.store.engines import describe
 
     # Only the settings: a backup reads the file directly and never opens a second engine.
     settings = load_settings(args.config, args.data_dir)

@@ -20,10 +20,10 @@ from kit.files import check_private_dir
 # The checks load the core only when they run (kit/cli.py imports this module for --help).
 if TYPE_CHECKING:
     from kit.config import Settings
-    from kit.memory.attempts import Attempt
-    from kit.memory.db import Database
-    from kit.memory.job_runs import JobTrouble
+    from kit.jobs.attempts import Attempt
+    from kit.jobs.runs import JobTrouble
     from kit.reach import Reach
+    from kit.store.db import Database
 
 TELEGRAM_SECONDS = 10.0  # how long getMe may take
 
@@ -180,8 +180,8 @@ def _check_prompts(report: Report) -> None:
 
 async def _check_database(report: Report, settings: Settings) -> None:
     from kit.commands.doctor_models import check_rejections
-    from kit.memory.migrate import migrate, migrations_for
-    from kit.memory.store import open_database
+    from kit.store.engines import open_database
+    from kit.store.migrate import migrate, migrations_for
 
     try:
         async with open_database(settings) as db:
@@ -230,10 +230,10 @@ async def _check_curation(report: Report, db: Database) -> None:
 
 async def _check_background(report: Report, db: Database, settings: Settings) -> None:
     """The background budget (spent today? how often lately?) and work given up on."""
-    from kit.memory.attempts import MAX_ATTEMPTS, Attempts
-    from kit.memory.budget import ALL_USERS, Budget
-    from kit.memory.job_runs import JobRuns
-    from kit.memory.usage import UsageLog
+    from kit.jobs.attempts import MAX_ATTEMPTS, Attempts
+    from kit.jobs.runs import JobRuns
+    from kit.llm.budget import ALL_USERS, Budget
+    from kit.llm.usage import UsageLog
 
     clock: Clock = SystemClock()
     tz = resolve_timezone(settings.schedule.timezone)
@@ -275,7 +275,7 @@ async def _check_background(report: Report, db: Database, settings: Settings) ->
 
 
 def _held_line(attempt: Attempt) -> str:
-    from kit.memory.attempts import DAILY_SUMMARY, REM_CONDENSE, REM_REVIEW
+    from kit.jobs.attempts import DAILY_SUMMARY, REM_CONDENSE, REM_REVIEW
 
     user, item = attempt.user_id, attempt.item
     what, retry = {
@@ -295,7 +295,7 @@ def _held_line(attempt: Attempt) -> str:
 
 async def _check_jobs(report: Report, db: Database, settings: Settings) -> None:
     """A scheduled job that failed or crashed since its last success is a problem to fix."""
-    from kit.memory.job_runs import JobRuns
+    from kit.jobs.runs import JobRuns
 
     troubles = await JobRuns(db, SystemClock(), UTC).troubles()
     for trouble in troubles:

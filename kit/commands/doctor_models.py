@@ -15,10 +15,10 @@ from typing import Any, Protocol
 from kit.app import NO_KEY, REACH_SECONDS, reach_role, role_key
 from kit.clock import to_iso
 from kit.config import Settings
-from kit.memory.attempts import DAILY_SUMMARY, REM_CONDENSE, REM_REVIEW
-from kit.memory.db import Database
+from kit.jobs.attempts import DAILY_SUMMARY, REM_CONDENSE, REM_REVIEW
 from kit.model_settings import ModelRole, model_role
 from kit.reach import Reach
+from kit.store.db import Database
 
 BUSY_SECONDS = 60.0  # more time for a server that took the connection but had not answered
 SLOW_SECONDS = 5.0  # an answer slower than this is reported as busy

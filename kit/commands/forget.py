@@ -15,9 +15,9 @@ from kit.errors import InputError
 from kit.text import plural
 
 if TYPE_CHECKING:
-    from kit.memory.forget_plan import ForgetReport, Sample
-    from kit.memory.forget_receipt import Receipt
-    from kit.memory.forget_scope import ForgetScope
+    from kit.forget.plan import ForgetReport, Sample
+    from kit.forget.receipt import Receipt
+    from kit.forget.scope import ForgetScope
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -79,7 +79,7 @@ def _date(text: str | None, flag: str) -> date | None:
 
 
 def scope_of(args: argparse.Namespace) -> ForgetScope:
-    from kit.memory.forget_scope import ForgetScope
+    from kit.forget.scope import ForgetScope
 
     if args.repair and not args.verify:
         raise InputError("--repair goes with --verify RECEIPT")
@@ -234,7 +234,7 @@ async def _receipts(args: argparse.Namespace) -> int:
 
 
 def _save(receipt: Receipt, path: Path) -> None:
-    from kit.memory.forget_receipt import to_json
+    from kit.forget.receipt import to_json
     from kit.portability.target import private_file
 
     with private_file(path, force=False) as fd, open(fd, "w", closefd=False) as out:

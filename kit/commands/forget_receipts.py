@@ -1,5 +1,5 @@
 """`kit forget --receipts` and `kit forget --verify RECEIPT`: what each forget erased, by
-count and hash, and whether any of it is back (kit/memory/forget_verify.py). Both only read,
+count and hash, and whether any of it is back (kit/forget/verify.py). Both only read,
 so they run beside a daemon too."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from kit.commands.common import open_kit, user_of
 from kit.text import plural
 
 if TYPE_CHECKING:
-    from kit.memory.forget_findings import Verification
-    from kit.memory.forget_receipt import Receipt
-    from kit.memory.forget_receipts import ReceiptInfo
+    from kit.forget.findings import Verification
+    from kit.forget.receipt import Receipt
+    from kit.forget.receipts import ReceiptInfo
 
 
 def counts_line(counts: Mapping[str, int]) -> str:
@@ -61,7 +61,7 @@ def _listing(receipts: list[ReceiptInfo]) -> str:
 
 
 def report(result: Verification) -> str:
-    from kit.memory.forget_findings import DERIVED
+    from kit.forget.findings import DERIVED
 
     r = result.receipt
     head = f"Receipt {r.id} ({r.at:%Y-%m-%d}, {r.scope})"

@@ -11,7 +11,7 @@ from kit.commands.progress import progress
 from kit.text import plural
 
 if TYPE_CHECKING:
-    from kit.memory.forget_receipts import ReceiptMatch
+    from kit.forget.receipts import ReceiptMatch
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -76,7 +76,7 @@ async def run(args: argparse.Namespace) -> int:
 
 
 def flag_line(flagged: list[ReceiptMatch], what: str) -> str:
-    from kit.memory.forget_receipts import flagged as flagged_line
+    from kit.forget.receipts import flagged as flagged_line
 
     return (
         f"Flagged: {flagged_line(flagged, what)}; imported anyway (--allow-forgotten), so "

@@ -45,9 +45,9 @@ async def run(args: argparse.Namespace) -> int:
     from kit.config import load_settings
     from kit.errors import InputError
     from kit.files import private_dir
-    from kit.memory.store import describe
     from kit.portability import restore_file
     from kit.portability.restore import read_export
+    from kit.store.engines import describe
 
     settings = load_settings(args.config, args.data_dir)
     file = args.file.expanduser()

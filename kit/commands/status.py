@@ -13,7 +13,7 @@ from kit.daemon.lock import DataDirLock
 from kit.daemon.paths import log_path, socket_path
 
 if TYPE_CHECKING:
-    from kit.memory.budget import BudgetState
+    from kit.llm.budget import BudgetState
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

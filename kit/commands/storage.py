@@ -66,9 +66,9 @@ async def run_copy(args: argparse.Namespace) -> int:
 
 
 async def _copy(settings: Settings, target: Settings) -> CopyResult:
-    from kit.memory.migrate import migrate
-    from kit.memory.store import open_database
     from kit.portability.copy import copy_memory
+    from kit.store.engines import open_database
+    from kit.store.migrate import migrate
 
     clock = SystemClock()
     async with open_database(settings) as source, open_database(target) as into:
@@ -78,7 +78,7 @@ async def _copy(settings: Settings, target: Settings) -> CopyResult:
 
 
 def _report(result: CopyResult, target: Settings) -> None:
-    from kit.memory.store import describe
+    from kit.store.engines import describe
 
     filled = [t for t in result.tables if t.rows]
     print(

@@ -48,10 +48,10 @@ from kit.curator.write_op import Written, write_op
 from kit.errors import NotFound
 from kit.inbox.contest import Contested, contest
 from kit.inbox.store import InboxStore
-from kit.memory.db import Transaction
 from kit.memory.fact_times import earliest
 from kit.memory.facts import Fact, Facts, FactWriter, Provenance
 from kit.memory.messages import said_at
+from kit.store.db import Transaction
 from kit.text import plural
 
 log = logging.getLogger(__name__)

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from kit.clock import Clock
 from kit.curator import guard
-from kit.memory.db import Database
 from kit.memory.facts import Fact, Facts, Provenance, check_category
+from kit.store.db import Database
 
 _SHOWN_IDS = 10  # fact ids named in one report line
 

@@ -24,11 +24,11 @@ from typing import Any
 from kit.clock import to_iso
 from kit.errors import LLMOutputError
 from kit.llm.base import LLMReply, ToolSpec
+from kit.memory.facts import MAX_CONTENT_CHARS
 from kit.untrusted.fingerprint import fingerprint
 
 TOOL_NAME = "apply_operations"
 MAX_OPERATIONS = 50
-MAX_CONTENT_CHARS = 2000
 MAX_SOURCES = 200  # a batch holds at most 200 messages (progress.BATCH_MAX_MESSAGES)
 MAX_SUBJECT_CHARS = 200
 MAX_REASON_CHARS = 500

@@ -36,7 +36,6 @@ from datetime import date, datetime, time, timedelta, tzinfo
 
 from kit.clock import Clock, local_date
 from kit.curator.ops import (
-    MAX_CONTENT_CHARS,
     MAX_REASON_CHARS,
     MAX_ROW_ID,
     MAX_SUBJECT_CHARS,
@@ -45,10 +44,10 @@ from kit.curator.ops import (
 from kit.curator.records import PassLog
 from kit.curator.reports import OwnerChange
 from kit.errors import InputError
-from kit.memory.db import Database, Transaction
 from kit.memory.fact_times import supersede
-from kit.memory.facts import Fact, Facts, FactWriter, Provenance, check_category
+from kit.memory.facts import MAX_CONTENT_CHARS, Fact, Facts, FactWriter, Provenance, check_category
 from kit.secrets import find_secret
+from kit.store.db import Database, Transaction
 from kit.untrusted.clean import clean_text
 
 KIND = "owner"

@@ -36,13 +36,13 @@ from kit.curator.undo import PassUndo
 from kit.errors import BudgetSpent, InputError, KitError, LLMTimeout, LLMUnavailable
 from kit.inbox.store import InboxStore
 from kit.llm.base import LLM, ChatMessage, LLMReply, LLMRequest, SystemBlock
-from kit.memory.db import Database
+from kit.llm.tokens import estimate_tokens
 from kit.memory.facts import Facts
 from kit.memory.messages import Messages
-from kit.memory.search import MemorySearch
 from kit.model_settings import model_role
 from kit.prompts import Prompts
-from kit.tokens import estimate_tokens
+from kit.retrieval.search import MemorySearch
+from kit.store.db import Database
 from kit.untrusted.fingerprint import frames
 
 OnPass = Callable[[PassOutcome], object]  # hears of each pass as it ends (a progress bar)

@@ -15,9 +15,9 @@ from datetime import date, datetime
 
 from kit.clock import Clock, from_iso, to_iso
 from kit.config import CATEGORIES
-from kit.memory.attempts import retry_delay
-from kit.memory.db import Database, Transaction
+from kit.jobs.attempts import retry_delay
 from kit.memory.messages import Message, Messages
+from kit.store.db import Database, Transaction
 
 CURATED_SOURCES = ("chat", "import")
 BATCH_MAX_MESSAGES = 200

@@ -15,7 +15,7 @@ from typing import Any
 
 from kit.clock import Clock, from_iso, to_iso
 from kit.errors import NotFound
-from kit.memory.db import Database, Transaction
+from kit.store.db import Database, Transaction
 
 _COLUMNS = "id, user_id, kind, category, started_at, finished_at, status, reason, detail_json"
 

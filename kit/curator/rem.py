@@ -13,11 +13,11 @@ fails is reported and the next one still runs. The report (what was condensed, c
 rejected, tokens used) is stored, except for a dry run, which only plans and applies nothing.
 
 Nothing is re-processed in a loop: a day whose condensed answer was unusable, or a category
-whose review was rejected, is counted (kit/memory/attempts.py); the nightly run retries it at
+whose review was rejected, is counted (kit/jobs/attempts.py); the nightly run retries it at
 most three times in all, then holds it (`kit rem` tries held work again). When the background
 budget is spent, the model steps stop, keep what they finished, and wait for the next night.
 
-Never two at once: a run holds the "rem" job lease (kit/memory/job_runs.py). A manual run while
+Never two at once: a run holds the "rem" job lease (kit/jobs/runs.py). A manual run while
 another is going (the nightly one, or one in another process) is refused with `JobBusy`.
 """
 
@@ -31,20 +31,20 @@ from datetime import date, datetime, tzinfo
 from typing import Any
 
 from kit.clock import Clock, from_iso, to_iso
-from kit.curator.bullets import ask, count_bullets, merge_bullets, parse_bullets
 from kit.curator.expiry import Expiry
 from kit.curator.reports import REM_STEPS, RemProgress, RemReport, StepStatus
 from kit.curator.review import OpsApplier, StaleReview
 from kit.errors import BudgetSpent, KitError, LLMOutputError, LLMTimeout, NotFound
+from kit.jobs.attempts import REM_CONDENSE, REM_REVIEW, Attempts
+from kit.jobs.runs import JobRuns, known_users
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, Usage
+from kit.llm.bullets import ask, count_bullets, merge_bullets, parse_bullets
 from kit.llm.fit import room, split_lines
-from kit.memory.attempts import REM_CONDENSE, REM_REVIEW, Attempts
 from kit.memory.days import Day, Days
-from kit.memory.db import Database
 from kit.memory.facts import Facts
-from kit.memory.job_runs import JobRuns, known_users
 from kit.model_settings import ModelRole
 from kit.prompts import Prompts
+from kit.store.db import Database
 from kit.untrusted.fingerprint import frames
 from kit.untrusted.neutralise import neutralise
 

@@ -29,11 +29,11 @@ from kit.curator.reports import PassOutcome
 from kit.errors import LLMOutputError, LLMTimeout
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, ToolSpec, Usage
 from kit.llm.fit import room
-from kit.memory.db import Database
+from kit.llm.tokens import estimate_tokens
 from kit.memory.facts import Fact, Facts
 from kit.model_settings import ModelRole
 from kit.prompts import Prompts
-from kit.tokens import estimate_tokens
+from kit.store.db import Database
 from kit.untrusted.fingerprint import fingerprint
 from kit.untrusted.neutralise import neutralise
 

@@ -25,9 +25,9 @@ from datetime import datetime
 from kit.curator.progress import Batch
 from kit.embed.base import Vectors
 from kit.memory.facts import Fact, Facts
-from kit.memory.lexical import STOPWORDS
 from kit.memory.messages import Message
-from kit.memory.search import MemorySearch
+from kit.retrieval.lexical import STOPWORDS
+from kit.retrieval.search import MemorySearch
 
 # Hits per message from memory search, over all categories (the category's share is kept).
 NEIGHBOURS = 40

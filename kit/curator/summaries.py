@@ -3,7 +3,7 @@ worked on, decided, left open), and any earlier day with messages but no summary
 
 A day is (re)written when it has no summary or has gained messages since its summary was
 written. Scheduled jobs' own messages (`source='job'`) are not part of the day. Output that does
-not pass `parse_bullets` is not stored: it is logged and counted (kit/memory/attempts.py). The
+not pass `parse_bullets` is not stored: it is logged and counted (kit/jobs/attempts.py). The
 day-end job retries a failed day on later runs, at most three times in all, then holds it;
 `kit summarize` tries every day, held ones included. When the background budget is spent the
 job stops and the days wait for the next run after midnight.
@@ -18,17 +18,17 @@ from datetime import date, datetime, timedelta, tzinfo
 
 from kit.clock import local_date
 from kit.config import OwnerSettings
-from kit.curator.bullets import ask, merge_bullets, parse_bullets
 from kit.errors import BudgetSpent, LLMOutputError, LLMTimeout, NotFound
+from kit.jobs.attempts import DAILY_SUMMARY, Attempts
+from kit.jobs.runs import JobRuns, known_users
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock
+from kit.llm.bullets import ask, merge_bullets, parse_bullets
 from kit.llm.fit import room, split_lines
-from kit.memory.attempts import DAILY_SUMMARY, Attempts
 from kit.memory.days import Day, Days
-from kit.memory.db import Database
-from kit.memory.job_runs import JobRuns, known_users
 from kit.memory.messages import Message, Messages, attributed
 from kit.model_settings import ModelRole
 from kit.prompts import Prompts
+from kit.store.db import Database
 from kit.untrusted.neutralise import neutralise
 
 log = logging.getLogger(__name__)

@@ -27,9 +27,9 @@ from kit.curator.records import PassLog, PassRecord
 from kit.curator.reports import UndoResult
 from kit.errors import InputError
 from kit.inbox.store import InboxStore
-from kit.memory.db import Database, Transaction
 from kit.memory.fact_times import SUPERSEDED
 from kit.memory.facts import Facts, Provenance
+from kit.store.db import Database, Transaction
 
 _AUTOMATIC = "rem"  # the actor whose later changes an undo takes back with the pass
 KEPT = "keep"  # a history row recording that the owner kept a fact as it was (kit/inbox/)

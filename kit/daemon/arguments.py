@@ -19,7 +19,7 @@ from kit.clock import EARLIEST, LATEST
 from kit.curator.ops import MAX_ROW_ID
 from kit.daemon.wire import shown
 from kit.errors import InputError
-from kit.memory.forget_receipt import looks_like_id
+from kit.forget.receipt import looks_like_id
 from kit.operations import Argument, Operation
 from kit.surface import Between, ReceiptId, RowId, Text
 from kit.untrusted.clean import clean_text

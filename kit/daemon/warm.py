@@ -6,13 +6,13 @@ ready (each a task of the daemon's TaskGroup, kit/daemon/runner.py), first what 
 cannot do without, then the rest:
 1. `warm` here: the model clients' SDKs are imported (kit/llm/deferred.py; every turn needs
    one), then the per-user caches a first search would otherwise fill on the owner's time —
-   which facts may be shown (kit/memory/liveness.py), the conversations' links
-   (kit/memory/links.py) and the sandwich's cached part (kit/memory/context.py) — for the
+   which facts may be shown (kit/retrieval/liveness.py), the conversations' links
+   (kit/retrieval/links.py) and the sandwich's cached part (kit/context/sandwich.py) — for the
    owner and whoever wrote last. The vectors are counted meanwhile (a search from then on
    scans what is loaded, never loads them itself).
 2. Once `warm` is done (`done`, `Services.warmed_up`), side by side: the vectors load
-   (kit/memory/matrices.py), the embedding model loads if something needs it
-   (kit/memory/vectors.py `load_model`), and the scheduler runs what it queued (the catch-up
+   (kit/retrieval/matrices.py), the embedding model loads if something needs it
+   (kit/retrieval/vectors.py `load_model`), and the scheduler runs what it queued (the catch-up
    of missed runs: curation, REM, day summaries).
 Run all at once, they shared two cores with the first turn and made it wait for the lot.
 A turn that comes first uses what is loaded and waits for nothing it can do without.
@@ -60,7 +60,7 @@ async def warm(services: Services, done: asyncio.Event | None = None) -> None:
 
 
 async def load_model(services: Services, hold: asyncio.Event) -> None:
-    """The embedding model, once `hold` is set and something needs it (kit/memory/vectors.py
+    """The embedding model, once `hold` is set and something needs it (kit/retrieval/vectors.py
     `load_model`); then backfill embeds what was written while it loaded."""
     await services.vectors.load_model(hold)
     services.background.notify()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date
 
 from kit.clock import Clock, to_iso
-from kit.memory.db import Database
+from kit.store.db import Database
 
 MAX_ATTEMPTS = 3
 

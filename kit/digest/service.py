@@ -23,8 +23,8 @@ from kit.digest.model import Digest, DigestSent
 from kit.digest.render import telegram_messages
 from kit.digest.sends import DigestSends
 from kit.errors import ConfigError, KitError, shown
-from kit.memory.db import Database
-from kit.memory.job_runs import known_users
+from kit.jobs.runs import known_users
+from kit.store.db import Database
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ The model costs a daemon about 100 MB of resident memory (fastembed and onnxrunt
 the ONNX session) and a second or more of CPU to load; a daemon whose memory is empty has
 nothing to search by meaning, and a command that never embeds (`kit facts list`) neither. So
 the model is loaded on first use, once, shared by every caller: `embed` (backfill, a curation
-pass) loads it and waits; a daemon's turn does not wait for it (kit/memory/vectors.py answers
+pass) loads it and waits; a daemon's turn does not wait for it (kit/retrieval/vectors.py answers
 with word search meanwhile). `model_id` is the configured name, known before the load: stored
 vectors are keyed by it, so backfill can see that nothing is pending without loading anything.
 

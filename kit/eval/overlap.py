@@ -3,7 +3,7 @@
 The split that tells word matching from understanding: a turn that shares a word with the
 question can be found by lexical search alone; one that shares none only by meaning, by its
 neighbours or by luck. Words are compared as Kit's lexical search would see them: lower-cased,
-Kit's stopwords out (kit/memory/lexical.py), each reduced to its English (Snowball) stem, so
+Kit's stopwords out (kit/retrieval/lexical.py), each reduced to its English (Snowball) stem, so
 "painting" and "painted" are one word and "courage" / "courageous" too. A stemmer is not FTS5's
 porter tokenizer, but it errs the same way (both strip suffixes only): it never calls a shared
 word unshared because of an inflection.
@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from py_rust_stemmers import SnowballStemmer
 
-from kit.memory.lexical import STOPWORDS, words_of
+from kit.retrieval.lexical import STOPWORDS, words_of
 
 _STEMMER = SnowballStemmer("english")
 

@@ -4,7 +4,7 @@ Each sample is imported into a fresh, temporary Kit (one message per turn, at it
 time, with its dia_id as `ref`), embedded, and every question is asked through the search the
 context sandwich uses (messages only) as of the conversation's end. Nothing here ranks
 anything itself: the numbers are the product's numbers. With `memory.filter = "model"` that
-search asks the model (kit/memory/filter.py); its calls, fallbacks and tokens (read back from
+search asks the model (kit/retrieval/filter.py); its calls, fallbacks and tokens (read back from
 the usage log) are reported too.
 """
 
@@ -33,11 +33,11 @@ from kit.eval.metrics import Outcome, Summary, by_category, percentile, recall_a
 from kit.eval.overlap import shares_a_word
 from kit.llm.base import LLM
 from kit.llm.fake import FakeLLM
-from kit.memory.filter import PURPOSE as FILTER_PURPOSE
-from kit.memory.filter import FilterOutcome
+from kit.llm.tokens import estimate_tokens
 from kit.memory.messages import NewMessage
-from kit.memory.search import RankingParams
-from kit.tokens import estimate_tokens
+from kit.retrieval.filter import PURPOSE as FILTER_PURPOSE
+from kit.retrieval.filter import FilterOutcome
+from kit.retrieval.search import RankingParams
 from kit.tools import format_hits
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from kit.memory.db import Database
+from kit.store.db import Database
 
 
 class FollowupOffers:

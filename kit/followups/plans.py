@@ -1,5 +1,5 @@
 """Finding a plan with a time in the owner's message, cheaply: a first-person future phrase ("I'll",
-"I'm going to", "we're meeting") and a time ahead (kit/memory/dates.py: "on Friday", "tomorrow
+"I'm going to", "we're meeting") and a time ahead (kit/dates/text.py: "on Friday", "tomorrow
 at 9am") in the same sentence. A message that already asks for a reminder is not a plan to
 offer one for: it is the request itself. English only, like the rest of the date words.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kit.memory.dates import time_ahead
+from kit.dates.text import time_ahead
 
 _APOSTROPHE = "['’]"
 _PLAN = re.compile(

@@ -21,7 +21,7 @@ from kit.errors import InputError
 from kit.inbox.contest import ANSWERS
 from kit.inbox.render import LABELS, question_lines
 from kit.inbox.store import Question
-from kit.memory.db import Transaction
+from kit.store.db import Transaction
 
 ACTION = "inbox"  # the callbacks action an answer button runs
 EXPIRED = "the question expired unanswered and the old facts were kept"

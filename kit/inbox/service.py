@@ -33,10 +33,10 @@ from kit.inbox.buttons import ACTION, EXPIRED, answer_of, question_message
 from kit.inbox.contest import ANSWERS
 from kit.inbox.render import LABELS
 from kit.inbox.store import InboxStore, Question, operation_of
-from kit.memory.db import Database
 from kit.memory.fact_times import earliest
 from kit.memory.facts import Facts, Provenance
 from kit.memory.messages import said_at
+from kit.store.db import Database
 
 log = logging.getLogger(__name__)
 

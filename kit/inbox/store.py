@@ -26,7 +26,7 @@ from kit.curator.ops import (
 )
 from kit.errors import NotFound
 from kit.inbox.contest import Contested
-from kit.memory.db import Database, Transaction
+from kit.store.db import Database, Transaction
 
 _COLUMNS = (
     "id, user_id, pass_id, category, kind, reason, operation_json, old_json, choices,"

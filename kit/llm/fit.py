@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kit.llm.tokens import estimate_tokens
 from kit.model_settings import ModelRole
-from kit.tokens import estimate_tokens
 
 SAFETY = 0.9  # of the window that Kit fills by its own estimate
 MIN_ROOM = 200  # tokens of material below which a prompt cannot do its work at all

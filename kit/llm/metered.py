@@ -1,5 +1,5 @@
 """An LLM wrapper that records every call's token usage, whatever the adapter, and holds
-background calls to the daily budget (kit/memory/budget.py) before they are made.
+background calls to the daily budget (kit/llm/budget.py) before they are made.
 
 A call that timed out is recorded too, at its estimate (what it sent, plus all it was allowed
 to write): the server may well have read it and be writing still, and a slow model must not
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from kit.errors import LLMTimeout
 from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink, Usage
-from kit.memory.budget import Budget
-from kit.memory.usage import UsageLog
-from kit.tokens import estimate_request
+from kit.llm.budget import Budget
+from kit.llm.tokens import estimate_request
+from kit.llm.usage import UsageLog
 
 
 class MeteredLLM:

@@ -37,8 +37,8 @@ from kit.llm.base import (
     system_text,
 )
 from kit.llm.status import status_error, status_message, transport_errors
+from kit.llm.tokens import estimate_request, estimate_tokens
 from kit.reach import Reach
-from kit.tokens import estimate_request, estimate_tokens
 
 log = logging.getLogger(__name__)
 

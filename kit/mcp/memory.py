@@ -15,8 +15,8 @@ from datetime import tzinfo
 from typing import TypeVar
 
 from kit.clock import Clock, local_date
-from kit.commands.context import render
 from kit.config import CATEGORIES
+from kit.context.render import render
 from kit.daemon.socket_client import DaemonUnavailable
 from kit.errors import KitError
 from kit.memory.facts import Fact, check_category

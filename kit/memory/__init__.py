@@ -1,1 +1,1 @@
-"""Kit's memory: storage, the three layers, retrieval and the context sandwich."""
+"""Kit's memory, the data: facts, messages, days, their history and versions."""

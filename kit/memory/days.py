@@ -8,8 +8,8 @@ from datetime import date, datetime
 from typing import Any
 
 from kit.clock import Clock, from_iso, to_iso
-from kit.memory.db import Database, Transaction
 from kit.memory.hashes import content_hash
+from kit.store.db import Database, Transaction
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,6 @@ from typing import Any
 
 from kit.clock import day_bounds, from_iso, to_iso
 from kit.errors import InputError
-from kit.memory.db import NO_INDEX, Database
 from kit.memory.facts import (
     FACT_COLUMNS,
     FORGOTTEN,
@@ -36,6 +35,7 @@ from kit.memory.facts import (
     check_category,
     fact_from_row,
 )
+from kit.store.db import NO_INDEX, Database
 
 # The history operation of the row that keeps a rewritten fact's earlier version (undo
 # retracts it without naming it: the fact it belongs to is what is restored).

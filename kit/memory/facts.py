@@ -15,13 +15,17 @@ from typing import Any
 from kit.clock import Clock, from_iso, to_iso
 from kit.config import CATEGORIES
 from kit.errors import InputError, NotFound
-from kit.memory.db import NO_INDEX, Database, Transaction
 from kit.memory.hashes import content_hash
+from kit.store.db import NO_INDEX, Database, Transaction
 
 # A fact whose confidence is below this is no longer shown to the model (core facts, retrieval,
 # search); a pinned fact always is. The curator stores nothing below 0.6, so only a deliberate
 # cut takes a fact here, and the curation guard counts that cut as taking the fact out of use.
 MIN_SHOWN_CONFIDENCE = 0.2
+
+# The longest a fact's content may be, by any route: the curator's operations, `remember`, the
+# owner's own edits (one sentence, not a document; a note holds a document).
+MAX_CONTENT_CHARS = 2000
 
 
 @dataclass(frozen=True)
@@ -542,7 +546,7 @@ class Facts:
     async def shown(self, user_id: str) -> list[tuple[int, datetime | None]]:
         """Every fact shown to the model at some time from now on: active, and pinned or
         confident enough (see `Fact.is_live`), with when it expires. Ids and times only:
-        kit/memory/liveness.py keeps them per memory version."""
+        kit/retrieval/liveness.py keeps them per memory version."""
         rows = await self._db.fetchall(
             "SELECT id, expires_at FROM facts WHERE user_id = ? AND active = 1"
             " AND (pinned = 1 OR confidence >= ?)",
@@ -552,7 +556,7 @@ class Facts:
 
     async def live_ids(self, user_id: str, now: datetime, ids: Sequence[int]) -> set[int]:
         """Which of `ids` are live facts, by the database: what a search's kept shown facts
-        (kit/memory/liveness.py) must answer, and are tested against."""
+        (kit/retrieval/liveness.py) must answer, and are tested against."""
         if not ids:
             return set()
         rows = await self._db.fetchall(

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from kit.clock import to_iso
-from kit.memory.db import Database
 from kit.memory.facts import HISTORY_COLUMNS, HistoryEntry, history_entry
+from kit.store.db import Database
 
 
 class FactHistory:

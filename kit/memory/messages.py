@@ -12,10 +12,10 @@ from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from kit.clock import Clock, from_iso, local_date, to_iso
+from kit.dates.text import named_days
 from kit.llm.base import Role
-from kit.memory.dates import named_days
-from kit.memory.db import NO_INDEX, Database, Transaction
 from kit.memory.hashes import content_hash
+from kit.store.db import NO_INDEX, Database, Transaction
 from kit.untrusted.neutralise import neutralise
 
 
@@ -405,7 +405,7 @@ class Messages:
         """For each id, the ids of the messages just before and after it in its conversation
         (written at or before `now`): the turn a message answers, and the one answering it.
         With `within`, a message further away in time than that is no neighbour: it belongs
-        to another sitting of the conversation. (A search asks kit/memory/links.py, which
+        to another sitting of the conversation. (A search asks kit/retrieval/links.py, which
         keeps this in memory and is tested against it.)"""
         if not ids:
             return {}
@@ -465,20 +465,3 @@ class Messages:
         return int(
             await self._db.scalar("SELECT COUNT(*) FROM messages WHERE user_id = ?", (user_id,))
         )
-
-
-async def fill_named_days(tx: Transaction) -> None:
-    """Derive every message's `named_days` (the days its text names, as words: dates.py)
-    from its text and day, in batches (a migration's step: m024 / pg024)."""
-    last = 0
-    while True:
-        rows = await tx.fetchall(
-            "SELECT id, text, day FROM messages WHERE id > ? ORDER BY id LIMIT 2000", (last,)
-        )
-        if not rows:
-            return
-        await tx.executemany(
-            "UPDATE messages SET named_days = ? WHERE id = ?",
-            [(named_days(str(r[1]), date.fromisoformat(str(r[2]))), int(r[0])) for r in rows],
-        )
-        last = int(rows[-1][0])

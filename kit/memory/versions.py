@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kit.memory.db import Database
+from kit.store.db import Database
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,10 @@ from functools import partial
 from typing import Any
 
 from kit.clock import from_iso
-from kit.memory.db import Database, Transaction
 from kit.memory.hashes import content_hash
 from kit.notes.metadata import screened_text
 from kit.notes.store import OPERATIONS, index_note
+from kit.store.db import Database, Transaction
 
 
 async def export_notes(db: Database, user_id: str) -> dict[str, list[dict[str, Any]]]:

@@ -8,7 +8,7 @@ Every write is one transaction and one `note_history` row saying who, when, from
     stay in the history, like a deactivated fact;
   - erase: every kept version of a name loses its text, name and description, and one row
     records that an erase happened and how much went, never what (like `kit forget`);
-  - forget: what `kit forget` took (kit/notes/forget.py), recorded the same way.
+  - forget: what `kit forget` took (kit/forget/notes.py), recorded the same way.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from typing import Any, Literal
 
 from kit.clock import Clock, from_iso, to_iso
 from kit.errors import InputError, NotFound
-from kit.memory.db import Database, Transaction
 from kit.memory.hashes import content_hash
 from kit.notes.intake import Accepted, Withheld, accept
 from kit.notes.metadata import check_name, name_source, screened_file_name, screened_text
 from kit.notes.text import describe, name_from_file, note_name, sections
+from kit.store.db import Database, Transaction
 
 Operation = Literal["add", "replace", "remove", "erase", "forget"]
 OPERATIONS: tuple[Operation, ...] = ("add", "replace", "remove", "erase", "forget")
@@ -369,7 +369,7 @@ class Notes:
         """Erase every kept version of `name` (the note too, if in use). A record keeps when,
         by whom and how much went; never the name or the text."""
         name = note_name(name)
-        # erasing: the text is erased physically too, not only unlinked (kit/memory/db.py)
+        # erasing: the text is erased physically too, not only unlinked (kit/store/db.py)
         async with self._db.transaction(erasing=True) as tx:
             info = await _current(tx, user_id, name)
             rows = await tx.fetchall(

@@ -16,9 +16,9 @@ from datetime import datetime
 from pathlib import Path
 
 from kit.errors import NotFound, StorageError
-from kit.memory.dbfile import check_database_file
-from kit.memory.sqlite import storage_error
 from kit.portability.target import check_target, partial_path, private_file
+from kit.store.dbfile import check_database_file
+from kit.store.sqlite import storage_error
 
 
 @dataclass(frozen=True)

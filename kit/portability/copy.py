@@ -27,7 +27,6 @@ from typing import Any
 import numpy as np
 
 from kit.errors import InputError, KitError, StorageError
-from kit.memory.db import Database, Row, Transaction
 from kit.portability.tables import (
     TRIGGER_KEPT,
     Table,
@@ -37,6 +36,7 @@ from kit.portability.tables import (
     table_hash,
     tables,
 )
+from kit.store.db import Database, Row, Transaction
 
 log = logging.getLogger(__name__)
 

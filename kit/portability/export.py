@@ -16,11 +16,11 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from kit.clock import from_iso, to_iso
-from kit.memory.db import Database
-from kit.memory.forget_portability import exported as exported_receipts
+from kit.forget.portability import exported as exported_receipts
 from kit.notes.portability import export_notes, notes_markdown
 from kit.portability.export_check import EXPORT_FORMAT, EXPORT_VERSION
 from kit.reminders.store import export_rows as reminder_rows
+from kit.store.db import Database
 
 
 async def export_document(db: Database, user_id: str, now: datetime) -> dict[str, Any]:

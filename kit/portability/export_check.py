@@ -15,7 +15,7 @@ from kit.clock import check_time, from_iso
 from kit.config import CATEGORIES
 from kit.curator.rem import report_from_json
 from kit.errors import InputError
-from kit.memory.forget_portability import checked as checked_receipts
+from kit.forget.portability import checked as checked_receipts
 from kit.notes.portability import check_notes
 from kit.reminders.rules import REPEATS
 
@@ -124,7 +124,7 @@ def validate(document: Any, source: str) -> None:
             document.setdefault(key, [])
     check.field(document, "user_id", "export", lambda v: _is_str(v) and bool(v), "a user id")
     # Forget receipts travel in any version since m027 (optional: absent means none), each
-    # checked whole, seal included (kit/memory/forget_receipt.py).
+    # checked whole, seal included (kit/forget/receipt.py).
     checked_receipts(document, source)
     check.field(document, "exported_at", "export", _is_time, "an ISO-8601 time")
     for i, c in enumerate(_items(document, "conversations", check)):

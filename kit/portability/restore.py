@@ -18,17 +18,17 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from kit.dates.text import named_days
 from kit.errors import InputError
-from kit.memory.dates import named_days
+from kit.forget.portability import check_restore, restore_receipts
+from kit.forget.receipt import Receipt
+from kit.forget.receipts import ReceiptMatch
 from kit.memory.days import day_text_hash
-from kit.memory.db import Database, Transaction
-from kit.memory.forget_portability import check_restore, restore_receipts
-from kit.memory.forget_receipt import Receipt
-from kit.memory.forget_receipts import ReceiptMatch
 from kit.memory.hashes import content_hash
 from kit.notes.portability import restore_notes
 from kit.portability.export_check import EXPORT_FORMAT, validate
 from kit.reminders.store import restore_rows as restore_reminders
+from kit.store.db import Database, Transaction
 
 # How `kit import` tells an export from JSON Lines: the export's first key, in its first bytes.
 _SNIFF_BYTES = 256
@@ -120,7 +120,7 @@ async def restore(
     carried: Sequence[Receipt] = (),
 ) -> RestoreResult:
     """Restore a validated export into `user_id`, which must hold nothing yet. One transaction.
-    Messages a `kit forget` erased (kit/memory/forget_portability.py) are refused unless
+    Messages a `kit forget` erased (kit/forget/portability.py) are refused unless
     `allow_forgotten`; the result names the receipts they matched. `carried`: receipts of the
     memory this one replaces, checked too and kept."""
     async with db.transaction() as tx:

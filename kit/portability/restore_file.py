@@ -37,12 +37,12 @@ from typing import Any
 from kit.clock import Clock
 from kit.errors import InputError, NotFound, StorageError
 from kit.files import os_error
-from kit.memory.dbfile import database_file_problem
-from kit.memory.forget_receipt import Receipt, from_document
-from kit.memory.migrate import migrate
-from kit.memory.migrations import MIGRATIONS
-from kit.memory.sqlite import SqliteDatabase
+from kit.forget.receipt import Receipt, from_document
 from kit.portability.restore import RestoreResult, restore
+from kit.store.dbfile import database_file_problem
+from kit.store.migrate import migrate
+from kit.store.migrations import MIGRATIONS
+from kit.store.sqlite import SqliteDatabase
 
 _PARTS = ("", "-wal", "-shm")  # a SQLite database in WAL mode is these three files
 _COPY_CHUNK = 1 << 20
@@ -124,7 +124,7 @@ async def stage_export(
     of the memory it replaces go with it: what they erased is refused (or flagged)."""
     carried = await asyncio.to_thread(kept_receipts, database, {user_id, document["user_id"]})
     staged = new_staging(database)
-    staged.unlink()  # SqliteDatabase makes it, header first (kit/memory/dbfile.py)
+    staged.unlink()  # SqliteDatabase makes it, header first (kit/store/dbfile.py)
     try:
         async with SqliteDatabase.open(staged) as db:
             await migrate(db, clock)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from kit.memory.db import Database, Row, Transaction
+from kit.store.db import Database, Row, Transaction
 
 _FTS = re.compile(r"_fts(_\w+)?$")
 _BOOKKEEPING = frozenset({"schema_migrations"})

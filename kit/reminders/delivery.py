@@ -24,7 +24,7 @@ from typing import Protocol
 
 from kit.clock import Clock
 from kit.errors import shown
-from kit.memory.job_runs import holder_gone, this_process
+from kit.jobs.runs import holder_gone, this_process
 from kit.prompts import Prompts
 from kit.reminders.rules import next_fire
 from kit.reminders.store import LOCAL_CHANNELS, AlreadySent, Delivery, ReminderStore
@@ -41,7 +41,7 @@ MAX_ATTEMPTS = 8  # sends that fail (channel down) are retried with backoff, the
 FIRST_RETRY = timedelta(seconds=30)
 LONGEST_RETRY = timedelta(minutes=30)
 PARALLEL_CONVERSATIONS = 8
-# How long a worker has to send a fire it took before another worker may (kit/memory/leases.py:
+# How long a worker has to send a fire it took before another worker may (kit/jobs/leases.py:
 # several workers on one database); a taker whose process is gone is replaced at once.
 SENDING_FOR = timedelta(minutes=10)
 

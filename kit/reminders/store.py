@@ -20,9 +20,9 @@ from typing import Any
 
 from kit.clock import Clock, from_iso, to_iso
 from kit.errors import NotFound
-from kit.memory.db import Database, Transaction
 from kit.memory.messages import Messages, NewMessage
 from kit.reminders.rules import Repeat, Rule
+from kit.store.db import Database, Transaction
 
 # Channels with no live connection to send on (the TUI and `kit chat` share "terminal"; the
 # Python API's default is "api"): delivering there is storing the message, and a front-end
@@ -443,7 +443,7 @@ async def restore_rows(tx: Transaction, user_id: str, rows: Sequence[dict[str, o
     )
 
 
-# ---- `kit forget` (kit/memory/forget.py) ---------------------------------------------------
+# ---- `kit forget` (kit/forget/forgetter.py) ---------------------------------------------------
 
 
 async def forget_candidates(db: Any, user_id: str) -> list[tuple[int, str, str]]:

@@ -19,7 +19,7 @@ from kit.errors import BudgetSpent
 from kit.llm.base import LLMRequest, Usage
 from kit.llm.fake import FakeLLM
 from tests.servers.anthropic_api import FakeAnthropicServer
-from tests.shared_model import MODEL_DIR, have_model, require_model
+from tests.support.shared_model import MODEL_DIR, have_model, require_model
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,7 @@ from kit.clock import FakeClock
 from kit.config import load_settings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
-from tests.digest.helpers import a_day_of_curation, at
+from tests.support.digest import a_day_of_curation, at
 
 
 @pytest.fixture

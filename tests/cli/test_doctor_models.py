@@ -16,9 +16,9 @@ from kit.cli import main
 from kit.clock import SystemClock
 from kit.commands import doctor_models
 from kit.embed.hashing import HashingEmbedder
+from kit.jobs.attempts import DAILY_SUMMARY
 from kit.llm.base import LLMReply, TextBlock, Usage
 from kit.llm.fake import FakeLLM
-from kit.memory.attempts import DAILY_SUMMARY
 from tests.servers.anthropic_api import FakeAnthropicServer
 from tests.servers.openai_api import FakeOpenAIServer
 

@@ -21,7 +21,7 @@ from kit.config import load_settings
 from kit.curator.ops import Update
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
-from tests.curation.helpers import say
+from tests.support.curation import say
 
 pytestmark = pytest.mark.stores
 

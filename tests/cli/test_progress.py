@@ -15,7 +15,7 @@ import pytest
 from rich.console import Console
 
 from kit.commands.progress import on_terminal, progress
-from tests.shared_model import MODEL_DIR, require_model
+from tests.support.shared_model import MODEL_DIR, require_model
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.shared_model import require_model
+from tests.support.shared_model import require_model
 
 # Third-party packages a command must not pay for before it needs them.
 SDKS = (
@@ -41,7 +41,15 @@ SDKS = (
     "tzlocal",
 )
 # Kit's own heavy part: the composition root and everything it wires, and the event loop.
-CORE = ("kit.api", "kit.app", "kit.agent", "kit.memory.search", "scheduler", "tui.app", "asyncio")
+CORE = (
+    "kit.api",
+    "kit.app",
+    "kit.agent",
+    "kit.retrieval.search",
+    "scheduler",
+    "tui.app",
+    "asyncio",
+)
 
 # The core needs numpy, SQLite and the secret detector; the adapters' SDKs wait for their use.
 ADAPTER_SDKS = (
@@ -171,7 +179,7 @@ async def daemon(tmp_path: Path) -> AsyncIterator[dict[str, str]]:
     environment a `kit` command needs to find it."""
     from kit.clock import FakeClock
     from kit.config import load_settings
-    from tests.daemon.fake_daemon import FakeDaemon
+    from tests.support.fake_daemon import FakeDaemon
 
     config = tmp_path / "config.toml"
     config.write_text(

@@ -1,4 +1,4 @@
-"""Big vector matrices search through an HNSW graph (kit/memory/ann.py): same neighbours as the
+"""Big vector matrices search through an HNSW graph (kit/retrieval/ann.py): same neighbours as the
 exact scan, exact scores, and nothing added, changed or deactivated since it was built is
 missed or ranked by an old vector."""
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from kit.api import Kit
-from kit.memory import matrix as matrix_module
-from kit.memory.matrix import Matrix
+from kit.retrieval import matrix as matrix_module
+from kit.retrieval.matrix import Matrix
 
 DIM = 32
 
@@ -90,6 +90,6 @@ def test_the_graph_library_and_the_embedding_runtime_load_together() -> None:
     import subprocess
     import sys
 
-    code = "import kit.memory.ann, onnxruntime; print('ok')"
+    code = "import kit.retrieval.ann, onnxruntime; print('ok')"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.returncode

@@ -1,4 +1,4 @@
-"""Saved HNSW graphs (kit/memory/ann.py, kit/memory/vectors.py): a restart adopts the graph
+"""Saved HNSW graphs (kit/retrieval/ann.py, kit/retrieval/vectors.py): a restart adopts the graph
 instead of rebuilding it, a stale one is corrected by exact scans or rebuilt, a damaged one is
 never used, and forgetting deletes the saved graphs."""
 
@@ -14,10 +14,10 @@ from kit.clock import FakeClock
 from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
-from kit.memory import matrix as matrix_module
-from kit.memory.ann import Ann
-from kit.memory.matrices import MatrixVectors
-from kit.memory.matrix import Matrix
+from kit.retrieval import matrix as matrix_module
+from kit.retrieval.ann import Ann
+from kit.retrieval.matrices import MatrixVectors
+from kit.retrieval.matrix import Matrix
 
 DIM = 32
 MODEL = "test-model"

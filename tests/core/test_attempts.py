@@ -8,14 +8,14 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.llm.fake import FakeLLM
-from kit.memory.attempts import (
+from kit.jobs.attempts import (
     DAILY_SUMMARY,
     MAX_ATTEMPTS,
     WINDOW_SUMMARY,
     retry_delay,
     safe_reason,
 )
+from kit.llm.fake import FakeLLM
 from tests.core.test_window import add_notes
 
 pytestmark = pytest.mark.stores

@@ -18,12 +18,12 @@ from kit.config import BudgetSettings, ScheduleSettings, Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import BudgetSpent, TooLargeForBudget
 from kit.llm.base import ChatMessage, LLMReply, LLMRequest, SystemBlock, TextBlock, ToolSpec, Usage
+from kit.llm.budget import CURATION_SHARE
 from kit.llm.fake import FakeLLM
-from kit.memory.budget import CURATION_SHARE
-from kit.tokens import estimate_request
+from kit.llm.tokens import estimate_request
 from tests.core.test_window import add_notes
-from tests.curation.helpers import by_category, say
-from tests.rem.helpers import bullets, chat_on
+from tests.support.curation import by_category, say
+from tests.support.rem import bullets, chat_on
 
 pytestmark = pytest.mark.stores
 

@@ -8,7 +8,7 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.memory.context import ContextBuilder, Sandwich
+from kit.context.sandwich import ContextBuilder, Sandwich
 from kit.memory.facts import Fact
 from kit.memory.messages import Conversation
 from tests.conftest import with_memory

@@ -12,7 +12,7 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from kit.memory.sqlite import SqliteDatabase
+from kit.store.sqlite import SqliteDatabase
 
 
 async def _writer_waits_in_begin(db: SqliteDatabase, started: asyncio.Event) -> None:

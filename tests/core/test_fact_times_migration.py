@@ -12,9 +12,10 @@ import pytest
 
 from kit.clock import FakeClock
 from kit.config import Settings, StorageSettings
-from kit.memory.migrate import migrate, migrations_for
-from kit.memory.store import open_database
-from tests import postgres
+from kit.store.engines import open_database
+from kit.store.migrate import migrate
+from tests.support import postgres
+from tests.support.schema import migrate_before
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -30,17 +31,12 @@ def url(request: pytest.FixtureRequest) -> Iterator[str]:
     postgres.drop_database(server, made)
 
 
-def _number(name: str) -> int:
-    return int(name.split("_")[0].lstrip("mpg"))
-
-
 async def test_existing_facts_get_since_and_until(
     url: str, tmp_path: Path, clock: FakeClock
 ) -> None:
     settings = Settings(data_dir=tmp_path / "data", storage=StorageSettings(url=url))
     async with open_database(settings) as db:
-        every = migrations_for(db)
-        await migrate(db, clock, tuple(m for m in every if _number(m.name) < 25))
+        await migrate_before(db, clock, "pg025" if db.engine == "postgres" else "m025")
         async with db.transaction() as tx:
             conversation = await tx.insert(
                 "INSERT INTO conversations (user_id, channel, external_id, created_at)"

@@ -20,7 +20,7 @@ from kit.embed.fastembed import EmbeddingModelUnavailable
 from kit.embed.hashing import HashingEmbedder
 from kit.embed.lazy import LazyEmbedder
 from kit.llm.fake import FakeLLM
-from tests.shared_model import require_model
+from tests.support.shared_model import require_model
 
 pytestmark = pytest.mark.stores  # the model and the warm-up read both engines
 
@@ -52,7 +52,7 @@ async def test_an_empty_daemon_loads_the_model_only_when_a_turn_asks_and_answers
 ) -> None:
     model = GatedModel()
     embedder = lazy(model)
-    caplog.set_level(logging.INFO, logger="kit.memory.vectors")
+    caplog.set_level(logging.INFO, logger="kit.retrieval.vectors")
     async with Kit.open(
         settings=settings,
         llm=FakeLLM(),
@@ -135,7 +135,7 @@ async def test_a_model_that_cannot_load_turns_embeddings_off_once_and_nothing_fa
     model = GatedModel(fails=True)
     model.gate.set()
     embedder = lazy(model)
-    caplog.set_level(logging.WARNING, logger="kit.memory.vectors")
+    caplog.set_level(logging.WARNING, logger="kit.retrieval.vectors")
     async with Kit.open(
         settings=settings,
         llm=FakeLLM(),

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.memory.facts import Provenance
-from kit.memory.lexical import STOPWORDS, fts_query
+from kit.retrieval.lexical import STOPWORDS, fts_query
 
 TERM = re.compile(r'"([^\W_]+)"')
 QUERY_SHAPE = re.compile(r'"[^\W_]+"( OR "[^\W_]+")*')

@@ -1,4 +1,4 @@
-"""A layer's matrix (kit/memory/matrix.py) keeps what an exact float32 scan finds: on a clustered
+"""A layer's matrix (kit/retrieval/matrix.py) keeps what an exact float32 scan finds: on a clustered
 archive full of near-duplicates, the 200 candidates Kit keeps hold the exact top 15 and the
 outlier a paraphrased question is after (an HNSW graph over the same rows did not), in int8
 rows a quarter of float32's size, with cosines within int8 rounding."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kit.memory.matrix import Matrix, cosines, quantise
+from kit.retrieval.matrix import Matrix, cosines, quantise
 
 CANDIDATES = 200  # what the search asks each layer for (RankingParams.candidates)
 

@@ -10,9 +10,10 @@ import pytest
 
 from kit.clock import FakeClock, to_iso
 from kit.errors import StorageError
-from kit.memory.migrate import migrate
-from kit.memory.migrations import MIGRATIONS, Migration
-from kit.memory.sqlite import READERS, SqliteDatabase
+from kit.store.migrate import migrate
+from kit.store.migrations import MIGRATIONS, Migration
+from kit.store.sqlite import READERS, SqliteDatabase
+from tests.support.schema import sqlite_before
 
 # The columns the memory modules rely on. Later migrations may add more, never remove these.
 EXPECTED_COLUMNS = {
@@ -203,9 +204,7 @@ async def test_curation_history_from_before_cited_sources_is_flagged_as_batch_wi
     tmp_path: Path, clock: FakeClock
 ) -> None:
     """m007: a curator row's ids were its whole batch; a `remember` row's were its message."""
-    before = tuple(m for m in MIGRATIONS if m.name < "m007")
-    async with SqliteDatabase.open(tmp_path / "kit.db") as db:
-        await migrate(db, clock, before)
+    async with sqlite_before(tmp_path / "kit.db", clock, "m007") as db:
         async with db.transaction() as tx:
             fact = await tx.insert(
                 "INSERT INTO facts (user_id, category, content, confidence, created_at, updated_at,"
@@ -220,3 +219,12 @@ async def test_curation_history_from_before_cited_sources_is_flagged_as_batch_wi
         await migrate(db, clock)
         rows = await db.fetchall("SELECT actor, sources_are_batch FROM fact_history ORDER BY id")
     assert [tuple(r) for r in rows] == [("curator", 1), ("remember", 0), ("rem", 0)]
+
+
+async def test_a_store_before_a_migration_no_list_has_is_refused(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """A mistyped "before m0NN" in a test fails it, instead of migrating nothing at all."""
+    with pytest.raises(ValueError, match="no sqlite migration is named 'm999'"):
+        async with sqlite_before(tmp_path / "kit.db", clock, "m999"):
+            pass

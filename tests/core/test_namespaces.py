@@ -10,7 +10,7 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.errors import NotFound
 from kit.memory.facts import Provenance
-from kit.memory.vectors import KINDS
+from kit.retrieval.vectors import KINDS
 
 pytestmark = pytest.mark.stores
 

@@ -10,12 +10,12 @@ import pytest
 
 from kit.clock import FakeClock
 from kit.config import Settings, StorageSettings
-from kit.memory.db import Database
-from kit.memory.migrate import migrate
-from kit.memory.migrations import MIGRATIONS
-from kit.memory.postgres.migrations import PG_MIGRATIONS
-from kit.memory.store import open_database
-from tests import postgres
+from kit.store.db import Database
+from kit.store.engines import open_database
+from kit.store.migrate import migrate
+from kit.store.migrations import MIGRATIONS
+from kit.store.postgres.migrations import PG_MIGRATIONS
+from tests.support import postgres
 
 # Full-text indexes are each engine's own: FTS5 virtual tables (and their shadow tables) on
 # SQLite, `<table>_fts` tsvector tables on PostgreSQL.

@@ -1,4 +1,4 @@
-"""Vectors load in the background at daemon start (kit/memory/matrices.py): a turn before they
+"""Vectors load in the background at daemon start (kit/retrieval/matrices.py): a turn before they
 are in is answered with word search and the vectors loaded so far, the log says so once, and
 nothing is lost or doubled when backfill writes during the load. Event-driven: the load takes
 the store's writing lock for each chunk, and a waiter on that lock goes first (asyncio locks
@@ -13,8 +13,8 @@ import pytest
 
 from kit.api import Kit
 from kit.llm.fake import FakeLLM
-from kit.memory import matrices
-from kit.memory.matrices import MatrixVectors
+from kit.retrieval import matrices
+from kit.retrieval.matrices import MatrixVectors
 
 
 def sqlite_store(kit: Kit) -> MatrixVectors:
@@ -33,7 +33,7 @@ async def test_a_turn_during_the_load_is_answered_with_what_is_loaded_and_the_lo
     await kit.settle()
     store = sqlite_store(kit)
     store.forget_cache(saved=False)  # as after a restart: nothing in memory yet
-    caplog.set_level(logging.INFO, logger="kit.memory.matrices")
+    caplog.set_level(logging.INFO, logger="kit.retrieval.matrices")
 
     warming = asyncio.create_task(kit.services.vectors.warm())
     await store.load.started.wait()  # counted; its first chunk is being read

@@ -217,7 +217,7 @@ async def test_postgres_searches_a_large_user_through_the_models_hnsw_index(
 ) -> None:
     """Past ANN_MIN_ROWS the model's partial HNSW index is built in the database and the
     search can go through it, and forgotten rows do not come back through it."""
-    from kit.memory.postgres import vectors as pg_vectors
+    from kit.retrieval import pg_vectors
 
     monkeypatch.setattr(pg_vectors, "ANN_MIN_ROWS", 50)
     for n in range(80):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kit.llm.fake import FakeLLM
-from tests.curation.helpers import by_category
+from tests.support.curation import by_category
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from kit.api import Kit
 from kit.curator.ops import Deactivate, Insert, Operation, Replace, Update
 from kit.errors import InputError
 from kit.memory.facts import Provenance
-from tests.crash import crash_on_insert
-from tests.curation.helpers import add_facts, all_facts, table_counts
+from tests.support.crash import crash_on_insert
+from tests.support.curation import add_facts, all_facts, table_counts
 
 pytestmark = pytest.mark.stores
 

@@ -17,8 +17,8 @@ from kit.api import Kit
 from kit.cli import main
 from kit.config import load_settings
 from kit.memory.messages import NewMessage
-from tests.curation.helpers import shown_ids
 from tests.servers.anthropic_api import FakeAnthropicServer, text_reply, tool_use_reply
+from tests.support.curation import shown_ids
 
 
 def respond(body: dict[str, Any]) -> dict[str, Any]:

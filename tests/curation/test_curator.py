@@ -17,8 +17,8 @@ from kit.embed.hashing import HashingEmbedder
 from kit.errors import LLMOutputError, LLMUnavailable
 from kit.llm.base import LLMReply, LLMRequest, TextSink
 from kit.llm.fake import FakeLLM
-from tests.crash import crash_on_insert, stop_crashing
-from tests.curation.helpers import add_facts, all_facts, by_category, say, tool_reply
+from tests.support.crash import crash_on_insert, stop_crashing
+from tests.support.curation import add_facts, all_facts, by_category, say, tool_reply
 
 pytestmark = pytest.mark.stores
 

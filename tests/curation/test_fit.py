@@ -19,13 +19,13 @@ from kit.curator.pass_fit import pass_fit
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.base import LLMRequest
 from kit.llm.fake import FakeLLM
+from kit.llm.tokens import estimate_request
 from kit.memory.messages import NewMessage
 from kit.model_settings import LLMSettings, RoleSettings, model_role
 from kit.prompts import Prompts
-from kit.tokens import estimate_request
 from kit.tools import SMALL_TOOLS
-from tests.curation.helpers import tool_reply
 from tests.servers.providers import PROVIDERS, Endpoint
+from tests.support.curation import tool_reply
 
 LOCAL = LLMSettings(preset="local")  # 4,096-token window, 1,024-token answers
 DAY = date(2026, 3, 1)

@@ -11,10 +11,11 @@ import pytest
 
 from kit.api import Kit
 from kit.config import CATEGORIES
-from kit.curator.ops import MAX_CONTENT_CHARS, Deactivate, Operation, Replace, Update
+from kit.curator.ops import Deactivate, Operation, Replace, Update
 from kit.errors import InputError, NotFound
 from kit.llm.fake import FakeLLM
-from tests.curation.helpers import add_facts, all_facts, by_category, say, tool_reply
+from kit.memory.facts import MAX_CONTENT_CHARS
+from tests.support.curation import add_facts, all_facts, by_category, say, tool_reply
 
 pytestmark = pytest.mark.stores
 

@@ -17,9 +17,9 @@ from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.base import LLMRequest
 from kit.llm.fake import FakeLLM
+from kit.llm.tokens import estimate_tokens
 from kit.memory.facts import Fact
-from kit.tokens import estimate_tokens
-from tests.curation.helpers import add_facts, all_facts, by_category, say, tool_reply
+from tests.support.curation import add_facts, all_facts, by_category, say, tool_reply
 
 USER = "owner"
 BUDGET = 500

@@ -10,7 +10,7 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.curator.ops import Deactivate, Insert, Replace, Update
 from kit.errors import InputError, NotFound
-from tests.curation.helpers import add_facts, all_facts
+from tests.support.curation import add_facts, all_facts
 
 pytestmark = pytest.mark.stores
 

@@ -15,9 +15,9 @@ import pytest
 
 from kit.daemon.socket_client import SocketClient
 from kit.errors import KitError
-from tests.daemon.process import API_KEY, DaemonProcess, write_config
 from tests.servers.anthropic_api import FakeAnthropicServer
-from tests.shared_model import MODEL_DIR
+from tests.support.daemon_process import API_KEY, DaemonProcess, write_config
+from tests.support.shared_model import MODEL_DIR
 
 pytestmark = pytest.mark.integration
 

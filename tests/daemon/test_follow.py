@@ -17,7 +17,7 @@ from kit.daemon.lock import AlreadyRunning, DataDirLock
 from kit.daemon.socket_client import DaemonUnavailable
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
-from tests.daemon.fake_daemon import FakeDaemon
+from tests.support.fake_daemon import FakeDaemon
 
 
 @pytest.fixture

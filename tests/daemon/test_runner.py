@@ -19,7 +19,7 @@ from kit.embed.hashing import HashingEmbedder
 from kit.errors import ConfigError, KitError
 from kit.llm.base import LLMReply, LLMRequest, TextSink
 from kit.llm.fake import FakeLLM
-from kit.memory.matrices import MatrixVectors
+from kit.retrieval.matrices import MatrixVectors
 
 
 class StalledLLM:

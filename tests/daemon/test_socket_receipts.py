@@ -16,10 +16,10 @@ from kit.clock import FakeClock
 from kit.daemon.socket_client import SocketClient
 from kit.daemon.socket_server import ControlServer
 from kit.errors import InputError, NotFound
-from kit.memory.forget_findings import MESSAGES
-from kit.memory.forget_scope import ForgetScope
-from tests.trust.memory import START, seed
-from tests.trust.receipts import forget
+from kit.forget.findings import MESSAGES
+from kit.forget.scope import ForgetScope
+from tests.support.receipts import forget
+from tests.support.small_memory import START, seed
 
 
 @pytest.fixture

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from kit.agent import INTERRUPTED_REPLY
-from tests.daemon.process import API_KEY, DaemonProcess, write_config
 from tests.servers.anthropic_api import FakeAnthropicServer
 from tests.servers.telegram_api import FakeTelegramServer
+from tests.support.daemon_process import API_KEY, DaemonProcess, write_config
 
 pytestmark = pytest.mark.integration
 

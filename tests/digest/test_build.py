@@ -16,8 +16,8 @@ from kit.digest.build import DigestBuilder
 from kit.digest.model import DigestLine
 from kit.memory.facts import Provenance
 from kit.memory.history import FactHistory
-from tests.curation.helpers import say
-from tests.digest.helpers import USER, a_day_of_curation, at
+from tests.support.curation import say
+from tests.support.digest import USER, a_day_of_curation, at
 
 pytestmark = pytest.mark.stores
 

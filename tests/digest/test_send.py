@@ -15,9 +15,9 @@ from kit.curator.ops import Insert
 from kit.digest.sends import MAX_ATTEMPTS
 from kit.digest.service import NO_CHANNEL
 from kit.errors import KitError
-from tests.curation.helpers import all_facts
-from tests.digest.helpers import USER, a_day_of_curation, at
-from tests.digest.pushes import Pushes
+from tests.support.curation import all_facts
+from tests.support.digest import USER, a_day_of_curation, at
+from tests.support.pushes import Pushes
 
 pytestmark = pytest.mark.stores
 

@@ -31,7 +31,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 # Where comments and docstrings are read; the Markdown is README.md and docs/.
-CODE_FOLDERS = ("kit", "kitd", "tests", "bench", "scheduler", "tui")
+CODE_FOLDERS = ("kit", "tests", "bench", "scheduler", "tui")
 
 _NOT_A_TOP_FOLDER = {"build", "dist", "__pycache__", "node_modules"}
 _PATH_CHARS = r"[\w./<>*…+-]"
@@ -40,7 +40,7 @@ _ELLIPSIS = re.compile(r"…|\.\.\.")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _LINK_TARGET = re.compile(r"\]\(([^)\s]*)\)")
 _DOTTED = re.compile(
-    r"^(?:python -m )?((?:kit|kitd|tests|bench|scheduler|tui)(?:\.[A-Za-z_]\w*){2,})(?:\(.*|\s.*)?$"
+    r"^(?:python -m )?((?:kit|tests|bench|scheduler|tui)(?:\.[A-Za-z_]\w*){2,})(?:\(.*|\s.*)?$"
 )
 _OUTSIDE = re.compile(r"(?<![\w.])\.\./|(?<![\w.~/-])/work/")
 

@@ -15,11 +15,11 @@ from kit.eval.locomo import parse
 from kit.eval.retrieval import evaluate, format_report, parse_ks, report_json
 from kit.llm.base import LLMReply, LLMRequest, ToolUse, Usage
 from kit.llm.fake import FakeLLM
-from kit.memory.filter import TOOL_NAME
+from kit.retrieval.filter import TOOL_NAME
 from tests.conftest import with_memory
 from tests.eval.tiny import tiny
 from tests.servers.anthropic_api import FakeAnthropicServer, tool_use_reply
-from tests.shared_model import MODEL_DIR, require_model
+from tests.support.shared_model import MODEL_DIR, require_model
 
 
 @pytest.mark.stores

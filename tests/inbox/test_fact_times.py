@@ -14,7 +14,7 @@ from kit.clock import FakeClock
 from kit.curator.ops import Deactivate, Insert, Replace, Update
 from kit.errors import InputError
 from kit.memory.messages import Message
-from tests.curation.helpers import add_facts, all_facts, say
+from tests.support.curation import add_facts, all_facts, say
 
 pytestmark = pytest.mark.stores
 

@@ -16,11 +16,11 @@ from kit.channels.outbox import Outgoing
 from kit.clock import FakeClock
 from kit.curator.ops import Deactivate, Insert, Replace, Update
 from kit.errors import InputError, NotFound
+from kit.forget.forgetter import Forgetter
+from kit.forget.scope import ForgetScope
 from kit.inbox.buttons import INTRO
-from kit.memory.forget import Forgetter
-from kit.memory.forget_scope import ForgetScope
 from kit.memory.messages import Message
-from tests.curation.helpers import add_facts, all_facts, say, table_counts, tool_reply
+from tests.support.curation import add_facts, all_facts, say, table_counts, tool_reply
 
 pytestmark = pytest.mark.stores
 

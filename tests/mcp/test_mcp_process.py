@@ -22,8 +22,8 @@ from kit.daemon.lock import DataDirLock
 from kit.daemon.socket_client import SocketClient
 from kit.mcp.server import INDEX_URI
 from kit.untrusted.neutralise import MEMORY_NOTE
-from tests.daemon.process import REPO, DaemonProcess, write_config
 from tests.servers.anthropic_api import FakeAnthropicServer
+from tests.support.daemon_process import REPO, DaemonProcess, write_config
 
 pytestmark = pytest.mark.integration
 

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from kit.mcp.server import INDEX_URI
-from tests.daemon.process import REPO, DaemonProcess, write_config
 from tests.mcp.test_mcp_process import SESSION_TIMEOUT, call, kit_mcp
 from tests.servers.anthropic_api import FakeAnthropicServer
-from tests.shared_model import require_model
+from tests.support.daemon_process import REPO, DaemonProcess, write_config
+from tests.support.shared_model import require_model
 
 pytestmark = pytest.mark.integration
 

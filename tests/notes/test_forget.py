@@ -12,11 +12,11 @@ import pytest
 from kit.api import Kit
 from kit.cli import main
 from kit.clock import FakeClock
-from kit.memory.forget import Forgetter
-from kit.memory.forget_plan import ForgetReport
-from kit.memory.forget_scope import ForgetScope
-from kit.memory.vectors import NOTES
-from tests.erased import gone_from_store
+from kit.forget.forgetter import Forgetter
+from kit.forget.plan import ForgetReport
+from kit.forget.scope import ForgetScope
+from kit.retrieval.vectors import NOTES
+from tests.support.erased import gone_from_store
 
 pytestmark = pytest.mark.stores
 

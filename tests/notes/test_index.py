@@ -11,11 +11,11 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import Settings
+from kit.context.index import NOTES_LABEL
+from kit.context.plan import Sandwich
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
-from kit.memory.index import NOTES_LABEL
-from kit.memory.plan import Sandwich
-from kit.tokens import estimate_tokens
+from kit.llm.tokens import estimate_tokens
 
 pytestmark = pytest.mark.stores
 

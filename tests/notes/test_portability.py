@@ -16,11 +16,11 @@ from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError
 from kit.llm.fake import FakeLLM
-from kit.memory.vectors import NOTES
 from kit.portability.backup import backup_database
 from kit.portability.export import export_document, to_json, to_markdown
 from kit.portability.export_check import validate
 from kit.portability.restore import restore
+from kit.retrieval.vectors import NOTES
 
 pytestmark = pytest.mark.stores
 

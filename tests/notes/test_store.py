@@ -11,8 +11,8 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.errors import InputError, NotFound
-from kit.memory.vectors import KINDS, NOTES
 from kit.notes.store import NoteExists
+from kit.retrieval.vectors import KINDS, NOTES
 
 pytestmark = pytest.mark.stores
 

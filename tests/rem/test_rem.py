@@ -13,10 +13,10 @@ from kit.clock import FakeClock, to_iso
 from kit.curator.ops import Update
 from kit.curator.reports import RemProgress
 from kit.errors import LLMUnavailable, NotFound
+from kit.jobs.runs import JobBusy
 from kit.llm.fake import FakeLLM
 from kit.memory.facts import Provenance
-from kit.memory.job_runs import JobBusy
-from tests.rem.helpers import bullets
+from tests.support.rem import bullets
 
 pytestmark = pytest.mark.stores
 

@@ -9,10 +9,10 @@ import pytest
 
 from kit.api import Kit
 from kit.errors import LLMUnavailable, NotFound
+from kit.jobs.runs import JobBusy
 from kit.llm.base import LLMReply, TextBlock
 from kit.llm.fake import FakeLLM
-from kit.memory.job_runs import JobBusy
-from tests.rem.helpers import bullets, chat_on, job_message
+from tests.support.rem import bullets, chat_on, job_message
 
 pytestmark = pytest.mark.stores
 
@@ -129,7 +129,7 @@ async def test_day_end_covers_every_user_through_the_scheduled_day(
     kit: Kit, fake_llm: FakeLLM
 ) -> None:
     """At 23:55 on Sunday: Sunday itself is summarised; Monday's messages are not touched."""
-    from tests.rem.helpers import at
+    from tests.support.rem import at
 
     await chat_on(kit, SUN, "owner on sunday")
     await chat_on(kit, SUN, "ana on sunday", user="ana")

@@ -16,7 +16,7 @@ from kit.config import RemSettings, Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
 from scheduler import KitScheduler
-from tests.rem.scripted import MemoryModel
+from tests.support.scripted_model import MemoryModel
 
 pytestmark = pytest.mark.stores
 

@@ -14,7 +14,7 @@ from kit.llm.base import ToolResult, ToolUse
 from kit.llm.fake import FakeLLM
 from kit.reminders.delivery import MAX_ATTEMPTS
 from kit.reminders.store import ReminderStore
-from tests.reminders.helpers import RecordingChannel
+from tests.support.reminders import RecordingChannel
 
 pytestmark = pytest.mark.stores
 

@@ -20,13 +20,13 @@ from kit.daemon.socket_client import SocketClient
 from kit.daemon.socket_server import ControlServer
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError, NotFound
-from kit.memory.forget import Forgetter
-from kit.memory.forget_scope import ForgetScope
+from kit.forget.forgetter import Forgetter
+from kit.forget.scope import ForgetScope
 from kit.portability.export import export_document, to_json, to_markdown
 from kit.portability.export_check import EXPORT_VERSION, validate
 from kit.portability.restore import restore
-from tests.reminders.helpers import schedule_local
-from tests.trust.sockets import serve
+from tests.support.reminders import schedule_local
+from tests.support.sockets import serve
 
 
 @pytest.fixture

@@ -21,9 +21,9 @@ from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
 from kit.reminders.rules import Rule
 from kit.reminders.store import NewReminder
-from tests.daemon.process import DaemonProcess, write_config
 from tests.servers.anthropic_api import FakeAnthropicServer
 from tests.servers.telegram_api import FakeTelegramServer
+from tests.support.daemon_process import DaemonProcess, write_config
 
 pytestmark = pytest.mark.integration
 

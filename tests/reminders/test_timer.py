@@ -14,7 +14,7 @@ from kit.reminders.store import Notice
 from scheduler import KitScheduler
 from scheduler.jobs import JobSpec
 from scheduler.reminders import CHECK_JOB
-from tests.reminders.helpers import schedule_local
+from tests.support.reminders import schedule_local
 
 
 async def notices(kit: Kit) -> list[Notice]:

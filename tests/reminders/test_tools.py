@@ -10,7 +10,7 @@ import pytest
 from kit.api import Kit
 from kit.llm.fake import FakeLLM
 from kit.reminders.service import MAX_ACTIVE
-from tests.reminders.helpers import ask
+from tests.support.reminders import ask
 
 pytestmark = pytest.mark.stores
 

@@ -1,4 +1,4 @@
-"""Lexical search bounded by common words (kit/memory/lexical.py): rows with a rarer word keep
+"""Lexical search bounded by common words (kit/retrieval/lexical.py): rows with a rarer word keep
 their exact BM25 rank and score; rows with only common words are ranked among the newest."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from datetime import timedelta
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.memory.lexical import LexicalIndex
 from kit.memory.messages import Conversation, NewMessage
+from kit.retrieval.lexical import LexicalIndex
 
 COMMON = 20  # a word in more rows than this is common in these tests
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kit.memory import dates as dates_module
-from kit.memory.dates import (
+from kit.dates import text as dates_module
+from kit.dates.text import (
     DateOrder,
     DateSpan,
     date_mentions,

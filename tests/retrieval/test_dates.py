@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from kit.memory.dates import asks_when, date_mentions, mentions_time, without
+from kit.dates.text import asks_when, date_mentions, mentions_time, without
 
 pytestmark = pytest.mark.stores
 

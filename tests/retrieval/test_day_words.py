@@ -7,9 +7,8 @@ from pathlib import Path
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.memory.migrate import migrate
-from kit.memory.migrations import MIGRATIONS
-from kit.memory.sqlite import SqliteDatabase
+from kit.store.migrate import migrate
+from tests.support.schema import sqlite_before
 
 MONDAY = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 
@@ -49,9 +48,7 @@ async def test_the_index_follows_a_changed_day_and_a_deleted_message(kit: Kit) -
 async def test_messages_stored_before_the_migration_are_indexed_with_their_day(
     tmp_path: Path, clock: FakeClock
 ) -> None:
-    before = tuple(m for m in MIGRATIONS if m.name < "m005")
-    async with SqliteDatabase.open(tmp_path / "kit.db") as db:
-        await migrate(db, clock, before)
+    async with sqlite_before(tmp_path / "kit.db", clock, "m005") as db:
         async with db.transaction() as tx:
             conv = await tx.insert(
                 "INSERT INTO conversations (user_id, channel, external_id, created_at)"

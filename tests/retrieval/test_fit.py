@@ -10,7 +10,7 @@ import pytest
 
 from kit.api import Kit
 from kit.memory.messages import NewMessage
-from kit.memory.query import named_speakers
+from kit.retrieval.query import named_speakers
 
 pytestmark = pytest.mark.stores
 

@@ -1,5 +1,5 @@
 """What a search keeps in memory between turns gives the database's answers: the facts that
-may take a rank (kit/memory/liveness.py) and messages' neighbours (kit/memory/links.py)."""
+may take a rank (kit/retrieval/liveness.py) and messages' neighbours (kit/retrieval/links.py)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock, to_iso
 from kit.memory.facts import Provenance
-from kit.memory.links import Links
-from kit.memory.liveness import LiveFacts
 from kit.memory.messages import NewMessage
 from kit.memory.versions import MemoryVersions
+from kit.retrieval.links import Links
+from kit.retrieval.liveness import LiveFacts
 
 pytestmark = pytest.mark.stores
 

@@ -13,12 +13,13 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock, to_iso
 from kit.config import Settings, StorageSettings
-from kit.memory.db import Params, Row
-from kit.memory.migrate import migrate
-from kit.memory.postgres.lexical import TsvectorSearch
-from kit.memory.postgres.migrations import PG_MIGRATIONS
-from kit.memory.store import lexical_search, open_database
-from tests import postgres
+from kit.retrieval.engines import lexical_search
+from kit.retrieval.pg_lexical import TsvectorSearch
+from kit.store.db import Params, Row
+from kit.store.engines import open_database
+from kit.store.migrate import migrate
+from tests.support import postgres
+from tests.support.schema import migrate_before
 
 pytestmark = pytest.mark.stores("postgres")
 
@@ -111,8 +112,7 @@ async def test_the_migration_gives_rows_written_before_it_their_user(
     try:
         settings = Settings(data_dir=tmp_path / "data", storage=StorageSettings(url=url))
         async with open_database(settings) as db:
-            before = tuple(m for m in PG_MIGRATIONS if m.name < "pg021")  # later ones need it
-            await migrate(db, clock, before)
+            await migrate_before(db, clock, "pg021")  # later ones need it
             at = to_iso(clock.now())
             async with db.transaction() as tx:
                 for user in ("owner", "someone"):

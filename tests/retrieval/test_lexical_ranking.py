@@ -6,7 +6,7 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.memory.store import lexical_search
+from kit.retrieval.engines import lexical_search
 
 pytestmark = pytest.mark.stores
 

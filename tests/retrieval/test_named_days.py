@@ -17,11 +17,12 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import Settings, StorageSettings
 from kit.memory.messages import NewMessage
-from kit.memory.migrate import migrate, migrations_for
-from kit.memory.store import open_database
 from kit.portability.export import export_document, to_json
 from kit.portability.restore import restore
-from tests import postgres
+from kit.store.engines import open_database
+from kit.store.migrate import migrate, migrations_for
+from tests.support import postgres
+from tests.support.schema import migrate_before
 
 pytestmark = pytest.mark.stores
 
@@ -129,8 +130,7 @@ async def test_messages_stored_before_the_migration_get_the_days_they_name(
     settings = blank
     async with open_database(settings) as db:
         prefix = "pg024" if db.engine == "postgres" else "m024"
-        before = tuple(m for m in migrations_for(db) if m.name < prefix)
-        await migrate(db, clock, before)
+        await migrate_before(db, clock, prefix)
         async with db.transaction() as tx:
             conv = await tx.insert(
                 "INSERT INTO conversations (user_id, channel, external_id, created_at)"

@@ -9,11 +9,10 @@ from pathlib import Path
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.memory.forget import ForgetScope, Forgetter
+from kit.forget.forgetter import ForgetScope, Forgetter
 from kit.memory.messages import Conversation
-from kit.memory.migrate import migrate
-from kit.memory.migrations import MIGRATIONS
-from kit.memory.sqlite import SqliteDatabase
+from kit.store.migrate import migrate
+from tests.support.schema import sqlite_before
 
 LATER = timedelta(days=30)  # past the recency window
 
@@ -124,9 +123,7 @@ async def test_units_stay_inside_their_conversation(kit: Kit, clock: FakeClock) 
 async def test_messages_stored_before_the_migration_get_their_units(
     tmp_path: Path, clock: FakeClock
 ) -> None:
-    before = tuple(m for m in MIGRATIONS if m.name < "m010")
-    async with SqliteDatabase.open(tmp_path / "kit.db") as db:
-        await migrate(db, clock, before)
+    async with sqlite_before(tmp_path / "kit.db", clock, "m010") as db:
         async with db.transaction() as tx:
             conv = await tx.insert(
                 "INSERT INTO conversations (user_id, channel, external_id, created_at)"

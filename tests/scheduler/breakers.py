@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kit.llm.base import LLMReply, LLMRequest, TextBlock, ToolUse, Usage
-from kit.tokens import estimate_request
+from kit.llm.tokens import estimate_request
 
 Breaker = Callable[[int, LLMRequest], LLMReply]
 

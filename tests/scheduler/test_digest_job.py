@@ -19,8 +19,8 @@ from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
 from scheduler import KitScheduler
 from scheduler.jobs import digest_trigger
-from tests.digest.helpers import a_day_of_curation, at
-from tests.digest.pushes import Pushes
+from tests.support.digest import a_day_of_curation, at
+from tests.support.pushes import Pushes
 
 
 async def _run_start_pass(kit: Kit) -> KitScheduler:

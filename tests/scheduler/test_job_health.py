@@ -14,7 +14,7 @@ from kit.api import Kit
 from kit.app import Services
 from kit.cli import parser
 from kit.clock import FakeClock
-from kit.memory.job_runs import FAILURES_KEPT
+from kit.jobs.runs import FAILURES_KEPT
 from scheduler import KitScheduler
 from scheduler.jobs import JobSpec
 

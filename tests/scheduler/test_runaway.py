@@ -17,14 +17,14 @@ from kit.api import Kit
 from kit.clock import FakeClock, local_date, to_iso
 from kit.config import BudgetSettings, Settings
 from kit.embed.hashing import HashingEmbedder
+from kit.jobs.attempts import MAX_ATTEMPTS
 from kit.llm.fake import FakeLLM
-from kit.memory.attempts import MAX_ATTEMPTS
 from kit.memory.messages import NewMessage
 from scheduler import KitScheduler
 from scheduler.fire_times import latest_fire
 from scheduler.jobs import kit_jobs
-from tests.rem.helpers import chat_on
 from tests.scheduler.breakers import EverNewFailure
+from tests.support.rem import chat_on
 
 MONDAY = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # the conftest clock's start
 TODAY = MONDAY.date()

@@ -18,12 +18,12 @@ from kit.clock import FakeClock
 from kit.config import ScheduleSettings, Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import LLMUnavailable
+from kit.jobs.runs import JobBusy
 from kit.llm.base import LLMReply, LLMRequest, TextSink, Usage
 from kit.llm.fake import FakeLLM
-from kit.memory.job_runs import JobBusy
 from scheduler import KitScheduler
 from scheduler.jobs import JobSpec
-from tests.rem.scripted import MemoryModel
+from tests.support.scripted_model import MemoryModel
 
 SUNDAY = datetime(2026, 3, 1, tzinfo=UTC)
 MONDAY = SUNDAY + timedelta(days=1)

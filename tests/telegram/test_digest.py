@@ -11,9 +11,9 @@ from kit.api import Kit
 from kit.channels.callbacks import NOT_YOURS
 from kit.clock import FakeClock
 from scheduler import KitScheduler
-from tests.curation.helpers import all_facts
-from tests.digest.helpers import a_day_of_curation, at
 from tests.servers.telegram_api import FakeTelegramServer
+from tests.support.curation import all_facts
+from tests.support.digest import a_day_of_curation, at
 from tests.telegram.conftest import OWNER_TG, STRANGER_TG, ChannelFactory, running, wait_until
 
 

@@ -13,13 +13,13 @@ from kit.errors import LLMOutputError
 from kit.llm.base import LLMRequest, TextBlock
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import Message
-from tests.curation.helpers import by_category
 from tests.servers.telegram_api import (
     FakeTelegramServer,
     origin_channel,
     origin_hidden_user,
     origin_user,
 )
+from tests.support.curation import by_category
 from tests.telegram.conftest import OWNER_TG, ChannelFactory, running
 
 TODAY = date(2026, 3, 2)  # the FakeClock's day

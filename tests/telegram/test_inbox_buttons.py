@@ -13,8 +13,8 @@ from kit.channels.callbacks import NOT_OURS, NOT_YOURS
 from kit.clock import FakeClock
 from kit.curator.ops import Update
 from kit.inbox.store import Question
-from tests.curation.helpers import say
 from tests.servers.telegram_api import FakeTelegramServer
+from tests.support.curation import say
 from tests.telegram.conftest import ANA_TG, OWNER_TG, STRANGER_TG, ChannelFactory, running
 
 

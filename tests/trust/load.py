@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from kit.daemon.socket_client import SocketClient
-from tests.curation.helpers import shown_ids
 from tests.servers.anthropic_api import FakeAnthropicServer, Spec, text_reply, tool_use_reply
 from tests.servers.telegram_api import FakeTelegramServer
-from tests.shared_model import MODEL_DIR
+from tests.support.curation import shown_ids
+from tests.support.shared_model import MODEL_DIR
 
 MODEL_LATENCY = 0.05  # seconds per model call
 SOCKET_CONVERSATIONS = (("owner", 4), ("ana", 3), ("bruno", 3))  # user -> conversations

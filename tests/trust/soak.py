@@ -43,7 +43,7 @@ from kit.daemon.socket_client import SocketClient
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import NewMessage
 from tests.servers.anthropic_api import FakeAnthropicServer
-from tests.shared_model import MODEL_DIR
+from tests.support.shared_model import MODEL_DIR
 from tests.trust.soak_checks import Acked, Ledger, check, pending_work
 from tests.trust.soak_model import SoakModel
 

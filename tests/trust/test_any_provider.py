@@ -16,9 +16,9 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import CATEGORIES, Settings
 from kit.embed.hashing import HashingEmbedder
-from kit.memory.attempts import DAILY_SUMMARY
-from tests.curation.helpers import shown_ids
+from kit.jobs.attempts import DAILY_SUMMARY
 from tests.servers.providers import PROVIDERS, Endpoint
+from tests.support.curation import shown_ids
 
 pytestmark = [pytest.mark.parametrize("provider", PROVIDERS), pytest.mark.stores]
 

@@ -13,7 +13,7 @@ import pytest
 from kit.cli import main
 from kit.daemon.logfile import add_file_log, remove_file_log
 from kit.errors import ConfigError
-from tests.shared_model import MODEL_DIR, have_model
+from tests.support.shared_model import MODEL_DIR, have_model
 
 
 @pytest.fixture

@@ -23,8 +23,8 @@ from kit.memory.messages import NewMessage
 from kit.portability.export import export_document, to_json, to_markdown
 from kit.portability.export_check import EXPORT_VERSION
 from kit.portability.restore import read_export, restore
-from tests.curation.helpers import by_category
-from tests.trust.memory import seed
+from tests.support.curation import by_category
+from tests.support.small_memory import seed
 
 pytestmark = pytest.mark.stores
 

@@ -17,15 +17,15 @@ from kit.config import CATEGORIES, Settings, load_settings
 from kit.daemon.lock import DataDirLock
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError
+from kit.forget.forgetter import Forgetter
+from kit.forget.scope import ForgetScope
 from kit.llm.base import LLMReply, LLMRequest, TextSink, ToolUse
 from kit.memory.facts import FORGOTTEN, Provenance
-from kit.memory.forget import Forgetter
-from kit.memory.forget_scope import ForgetScope
 from kit.portability.export import export_document, to_json
-from tests.crash import crash_on_insert
-from tests.curation.helpers import shown_ids
-from tests.erased import gone_from_store
-from tests.trust.memory import seed
+from tests.support.crash import crash_on_insert
+from tests.support.curation import shown_ids
+from tests.support.erased import gone_from_store
+from tests.support.small_memory import seed
 
 pytestmark = pytest.mark.stores
 

@@ -12,8 +12,7 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock, to_iso
-from kit.memory.ann import Ann
-from kit.memory.forget_findings import (
+from kit.forget.findings import (
     DAYS,
     FACTS,
     GRAPHS,
@@ -26,12 +25,13 @@ from kit.memory.forget_findings import (
     SUMMARIES,
     VECTORS,
 )
-from kit.memory.forget_receipt import Receipt
-from kit.memory.forget_scope import ForgetScope
-from kit.memory.vectors import digest
-from tests.erased import gone_from_store
-from tests.trust.memory import START, Seeded, seed
-from tests.trust.receipts import forget, found, only
+from kit.forget.receipt import Receipt
+from kit.forget.scope import ForgetScope
+from kit.retrieval.ann import Ann
+from kit.retrieval.vectors import digest
+from tests.support.erased import gone_from_store
+from tests.support.receipts import forget, found, only
+from tests.support.small_memory import START, Seeded, seed
 
 pytestmark = pytest.mark.stores
 

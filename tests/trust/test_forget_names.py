@@ -9,9 +9,9 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock
+from kit.forget.forgetter import Forgetter
+from kit.forget.scope import ForgetScope, scrub_text
 from kit.memory.facts import FORGOTTEN, Provenance
-from kit.memory.forget import Forgetter
-from kit.memory.forget_scope import ForgetScope, scrub_text
 
 pytestmark = pytest.mark.stores
 

@@ -19,15 +19,15 @@ from kit.config import Settings
 from kit.daemon.lock import DataDirLock
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError, NotFound
-from kit.memory.forget_findings import MESSAGES, PLACES
-from kit.memory.forget_receipt import from_document, read_file, to_document, to_json
-from kit.memory.forget_receipts import ForgottenMessages
-from kit.memory.forget_scope import ForgetScope
+from kit.forget.findings import MESSAGES, PLACES
+from kit.forget.receipt import from_document, read_file, to_document, to_json
+from kit.forget.receipts import ForgottenMessages
+from kit.forget.scope import ForgetScope
 from kit.memory.messages import NewMessage
 from kit.portability.export import export_document
 from kit.portability.restore import restore
-from tests.trust.memory import START, seed
-from tests.trust.receipts import dump, forget, only
+from tests.support.receipts import dump, forget, only
+from tests.support.small_memory import START, seed
 
 pytestmark = pytest.mark.stores
 

@@ -11,14 +11,14 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.curator.ops import Insert, Replace
+from kit.forget.forgetter import Forgetter
+from kit.forget.plan import ForgetReport
+from kit.forget.scope import ForgetScope
 from kit.llm.fake import FakeLLM
 from kit.memory.facts import FORGOTTEN, Fact, Provenance
-from kit.memory.forget import Forgetter
-from kit.memory.forget_plan import ForgetReport
-from kit.memory.forget_scope import ForgetScope
 from kit.memory.messages import Message
-from tests.curation.helpers import add_facts, by_category, say, tool_reply
-from tests.erased import gone_from_store
+from tests.support.curation import add_facts, by_category, say, tool_reply
+from tests.support.erased import gone_from_store
 
 pytestmark = pytest.mark.stores
 

@@ -1,9 +1,9 @@
-"""What a forget receipt hashes (kit/memory/forget_traces.py): pieces long enough not to be
+"""What a forget receipt hashes (kit/forget/traces.py): pieces long enough not to be
 guessed from a dictionary, a message as import identity knows it, in any ISO form of its time."""
 
 from __future__ import annotations
 
-from kit.memory.forget_traces import Hasher, lengths, units, windows
+from kit.forget.traces import Hasher, lengths, units, windows
 
 
 def test_a_summary_is_cut_into_its_whole_its_lines_and_their_sentences() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.shared_model import require_model
+from tests.support.shared_model import require_model
 from tests.trust.load import load
 
 

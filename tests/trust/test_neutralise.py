@@ -18,7 +18,7 @@ from kit.llm.base import LLMReply, LLMRequest, TextBlock, ToolResult, ToolUse, U
 from kit.llm.fake import FakeLLM
 from kit.memory.facts import Provenance
 from kit.untrusted.neutralise import LINE_BREAK, QUOTE, neutralise
-from tests.rem.helpers import chat_on
+from tests.support.rem import chat_on
 
 TAGS = ("memory", "conversation", "messages", "previous_summary", "detailed_summary", "facts")
 ZW = "\u200b"

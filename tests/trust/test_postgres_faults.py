@@ -20,11 +20,11 @@ from kit.embed.hashing import HashingEmbedder
 from kit.errors import ConfigError, StorageError
 from kit.llm.base import LLMRequest
 from kit.llm.fake import FakeLLM
-from kit.memory.postgres import database
-from kit.memory.store import open_database
-from tests import postgres
-from tests.curation.helpers import by_category, tool_reply
-from tests.pgproxy import Proxy
+from kit.store.engines import open_database
+from kit.store.postgres import database
+from tests.support import postgres
+from tests.support.curation import by_category, tool_reply
+from tests.support.pgproxy import Proxy
 
 
 @pytest.fixture

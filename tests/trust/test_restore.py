@@ -30,9 +30,9 @@ from kit.errors import StorageError
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import NewMessage
 from kit.portability.backup import backup_database
-from tests.daemon.process import DaemonProcess, write_config
 from tests.servers.anthropic_api import FakeAnthropicServer
-from tests.shared_model import require_model
+from tests.support.daemon_process import DaemonProcess, write_config
+from tests.support.shared_model import require_model
 
 
 def _digest(path: Path) -> str:

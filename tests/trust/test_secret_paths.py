@@ -22,7 +22,7 @@ from kit.llm.fake import FakeLLM
 from kit.logs import RedactSecrets
 from kit.portability.export import export_document, to_json
 from kit.secrets import WITHHELD
-from tests.rem.helpers import bullets, chat_on
+from tests.support.rem import bullets, chat_on
 from tests.trust.test_secret_detector import SHOPPING_LIST
 
 pytestmark = pytest.mark.stores

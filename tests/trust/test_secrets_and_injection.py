@@ -25,8 +25,8 @@ from kit.logs import RedactSecrets, setup_logging
 from kit.memory.facts import Provenance
 from kit.secrets import find_secrets
 from kit.tools import TOOL_SPECS
-from tests.curation.helpers import shown_ids
 from tests.servers.anthropic_api import FakeAnthropicServer, tool_use_reply
+from tests.support.curation import shown_ids
 from tests.trust.secret_corpus import KNOWN_MISSES
 from tests.trust.secret_corpus import SECRETS as CORPUS_SECRETS
 

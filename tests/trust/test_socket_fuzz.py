@@ -19,7 +19,7 @@ from kit.clock import FakeClock
 from kit.config import CATEGORIES
 from kit.daemon.socket_server import ControlServer
 from kit.operations import operations
-from tests.trust.sockets import Serving, converse, serve
+from tests.support.sockets import Serving, converse, serve
 
 EXAMPLES = 400  # per run; each example is one connection with one to three lines
 

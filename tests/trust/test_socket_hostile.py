@@ -17,7 +17,7 @@ from kit.client import LocalClient
 from kit.clock import FakeClock
 from kit.daemon.socket_server import ControlServer
 from kit.operations import Operation
-from tests.trust.sockets import Serving, converse, serve
+from tests.support.sockets import Serving, converse, serve
 
 
 @pytest.fixture

@@ -21,14 +21,14 @@ from kit.config import Settings, StorageSettings
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError, StorageError
 from kit.llm.fake import FakeLLM
-from kit.memory.db import Database
-from kit.memory.migrate import migrate
-from kit.memory.store import open_database
 from kit.portability.copy import copy_memory
 from kit.portability.export import export_document, to_json
 from kit.portability.tables import table_hash, tables
-from tests import postgres
-from tests.trust.memory import seed
+from kit.store.db import Database
+from kit.store.engines import open_database
+from kit.store.migrate import migrate
+from tests.support import postgres
+from tests.support.small_memory import seed
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 from kit.cli import main
 from kit.config import load_settings
 from kit.errors import ConfigError
-from kit.memory.postgres.url import redact
+from kit.store.postgres.url import redact
 
 SPELLINGS = [
     "postgresql://kit@127.0.0.1:1/kit?pass%77ord=hunter2",  # the finding: %77 is "w"

@@ -12,22 +12,22 @@ import dataclasses
 from datetime import UTC, date, datetime, time, timedelta
 
 from kit.channels.chat_commands import command_name, unknown_command
+from kit.context.plan import ContextItem, ContextReport, ContextSection
 from kit.curator.records import PassRecord
 from kit.curator.reports import REM_STEPS, OwnerChange, RemProgress, RemReport, UndoResult
 from kit.digest.model import Digest, DigestSent
 from kit.errors import NotFound
+from kit.forget.findings import Verification
+from kit.forget.receipts import ReceiptInfo
 from kit.inbox.service import Answered
 from kit.inbox.store import Question
 from kit.llm.base import TextSink, Usage
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
-from kit.memory.forget_findings import Verification
-from kit.memory.forget_receipts import ReceiptInfo
 from kit.memory.messages import ChatHistory
-from kit.memory.plan import ContextItem, ContextReport, ContextSection
-from kit.memory.search import Hit
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
+from kit.retrieval.search import Hit
 from kit.surface import SEARCH_K, ProgressSink, Status
 from kit.tools import DayRecord
 from kit.turn import TurnResult

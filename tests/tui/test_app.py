@@ -13,8 +13,8 @@ from textual.command import CommandList, CommandPalette
 from kit.api import Kit
 from kit.daemon.socket_client import DaemonUnavailable, SocketClient
 from kit.errors import NotFound
+from kit.llm.budget import BudgetState
 from kit.llm.fake import FakeLLM
-from kit.memory.budget import BudgetState
 from kit.surface import Status
 from tui.app import KitApp
 from tui.command import logs_to_file

@@ -18,8 +18,8 @@ from kit.clock import FakeClock
 from kit.config import Settings, load_settings
 from kit.daemon.follow import Follower
 from kit.daemon.lock import DataDirLock, Holder
-from tests.daemon.fake_daemon import FakeDaemon
 from tests.servers.anthropic_api import FakeAnthropicServer
+from tests.support.fake_daemon import FakeDaemon
 from tests.tui.scenes import wait_until
 from tui.app import KitApp
 from tui.chat import Reply

@@ -7,7 +7,7 @@ from textual.widgets import OptionList, Static
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from tests.digest.helpers import USER, a_day_of_curation
+from tests.support.digest import USER, a_day_of_curation
 from tests.tui.conftest import notes, settle
 from tests.tui.scenes import wait_until
 from tui.app import KitApp

@@ -8,7 +8,7 @@ from textual.widgets import DataTable, Static
 
 from kit.api import Kit
 from kit.curator.ops import Deactivate, Update
-from tests.curation.helpers import say
+from tests.support.curation import say
 from tui.app import KitApp
 from tui.inbox import EMPTY, InboxScreen
 

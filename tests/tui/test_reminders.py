@@ -9,7 +9,7 @@ from textual.widgets import DataTable
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from tests.reminders.helpers import schedule_local
+from tests.support.reminders import schedule_local
 from tests.tui.conftest import notes, settle
 from tests.tui.scenes import wait_until
 from tui.app import KitApp

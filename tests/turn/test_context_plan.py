@@ -11,10 +11,10 @@ from pathlib import Path
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import Settings
+from kit.context.plan import Sandwich
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
-from kit.memory.plan import Sandwich
-from kit.tokens import estimate_tokens
+from kit.llm.tokens import estimate_tokens
 
 
 def _index(plan: Sandwich) -> str:

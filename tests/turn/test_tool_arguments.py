@@ -15,7 +15,7 @@ from kit.llm.base import ToolResult, ToolUse
 from kit.llm.fake import FakeLLM
 from kit.tools import TOOL_SPECS
 from kit.turn import TurnResult
-from tests.crash import crash_on_insert
+from tests.support.crash import crash_on_insert
 
 pytestmark = pytest.mark.stores
 

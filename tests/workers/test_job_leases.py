@@ -10,7 +10,7 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock, to_iso
-from kit.memory.job_runs import AlreadyDone, JobBusy, JobRuns
+from kit.jobs.runs import AlreadyDone, JobBusy, JobRuns
 
 pytestmark = pytest.mark.stores
 

@@ -10,7 +10,7 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.memory.leases import LeaseBusy, Leases
+from kit.jobs.leases import LeaseBusy, Leases
 
 pytestmark = pytest.mark.stores
 

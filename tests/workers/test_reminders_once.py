@@ -10,7 +10,7 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from tests.reminders.helpers import RecordingChannel
+from tests.support.reminders import RecordingChannel
 
 pytestmark = pytest.mark.stores
 

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from tests import postgres
-from tests.daemon.process import DaemonProcess, write_config
 from tests.servers.anthropic_api import FakeAnthropicServer
 from tests.servers.telegram_api import FakeTelegramServer
+from tests.support import postgres
+from tests.support.daemon_process import DaemonProcess, write_config
 
 pytestmark = pytest.mark.integration
 

@@ -1,0 +1,2 @@
+"""The model's context for one turn: the sandwich, its plan, the memory index and the working-memory
+window."""

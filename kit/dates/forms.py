@@ -1,0 +1,252 @@
+"""Absolute dates: the written forms that name their days outright, each a pattern with
+the days it names (kit/dates/text.py finds them and picks the longest non-overlapping ones).
+
+"29 Dec 2023", "Dec. 29th, 2023", "the 29th of December", "December 2023", "in May",
+"2023-12-29", "2023-12", "29/12/2023", "12/29/23", "29.12.2023", "on 29/12", "2023". Numeric
+day and month are read in the order the owner writes them (`DateOrder`), unless one part is
+over 12 and settles it. A day or month given without a year is the latest one not after the
+reference day, or the next one when the words around it speak of the future ("I'll see her
+on 3 May"). "The week before 9 June", "two days after 3 May", "the week of 12 June" are
+anchored on the date that follows (`ANCHOR`, `anchored`). Vocabulary and arithmetic:
+kit/dates/words.py; relative dates: kit/dates/relative.py.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from kit.dates.words import (
+    ANY_MONTH,
+    COUNT,
+    DAY,
+    DIGITS,
+    MONTH_WORDS,
+    PREP_MONTH,
+    UNIT,
+    UNITS,
+    WEEKDAY,
+    WEEKDAY_PREFIX,
+    WORD_END,
+    WORD_START,
+    YEAR,
+    DateOrder,
+    Form,
+    Span,
+    compile_form,
+    count_of,
+    day_or_none,
+    monday_of,
+    month_of,
+    month_span,
+    shift,
+    span,
+    speaks_of_future,
+    unit_of,
+    year_of,
+    year_span,
+)
+
+
+def _nearest(month: int, day: int | None, today: date, ahead: bool) -> Span | None:
+    """A month (or a day of it) without its year: the latest not after today (this month
+    included), or the earliest not before it when `ahead`. Looks up to 8 years away, for
+    29 February."""
+    step = 1 if ahead else -1
+    for offset in range(9):
+        year = today.year + step * offset
+        if day is None:
+            found = month_span(year, month)
+            if found and (found.end >= today if ahead else found.start <= today):
+                return found
+        else:
+            found_day = day_or_none(year, month, day)
+            if found_day and (found_day >= today if ahead else found_day <= today):
+                return Span(found_day, found_day)
+    return None
+
+
+def _named(match: re.Match[str], text: str, today: date, order: DateOrder) -> Span | None:
+    """Day and / or month in words, with or without a year."""
+    groups = match.groupdict()
+    month = month_of(groups["mon"])
+    day = int(groups["day"]) if groups.get("day") else None
+    if groups.get("year"):
+        year = year_of(groups["year"], today)
+        if day is None:
+            return month_span(year, month)
+        found = day_or_none(year, month, day)
+        return Span(found, found) if found else None
+    return _nearest(month, day, today, speaks_of_future(text, match.start(), match.end()))
+
+
+def _iso(match: re.Match[str], text: str, today: date, order: DateOrder) -> Span | None:
+    year, month = int(match["year"]), int(match["month"])
+    if match.groupdict().get("day") is None:
+        return month_span(year, month) if 1 <= month <= 12 else None
+    found = day_or_none(year, month, int(match["day"]))
+    return Span(found, found) if found else None
+
+
+def _day_month(a: int, b: int, order: DateOrder) -> tuple[int, int] | None:
+    """(day, month) of two numbers, by whichever reading is possible, else by `order`."""
+    if a > 12 and b <= 12:
+        return a, b
+    if b > 12 and a <= 12:
+        return b, a
+    if a > 12 or b > 12:
+        return None
+    return (a, b) if order == "dmy" else (b, a)
+
+
+def _numeric(match: re.Match[str], text: str, today: date, order: DateOrder) -> Span | None:
+    parts = _day_month(int(match["a"]), int(match["b"]), order)
+    if parts is None:
+        return None
+    day, month = parts
+    raw = match.groupdict().get("year")
+    if raw is None:
+        if day_or_none(2000, month, day) is None:  # no such day in any year
+            return None
+        return _nearest(month, day, today, speaks_of_future(text, match.start(), match.end()))
+    year = int(raw) if len(raw) == 4 else year_of("'" + raw, today)
+    found = day_or_none(year, month, day)
+    return Span(found, found) if found else None
+
+
+def _bare_year(match: re.Match[str], text: str, today: date, order: DateOrder) -> Span | None:
+    return year_span(int(match["year"]))
+
+
+# A number followed by what it counts is not a year ("2000 steps").
+_NOT_AN_AMOUNT = (
+    r"(?!\s+(?:steps|people|calories|words|km|kilometers|miles|dollars|euros|pounds|points"
+    r"|feet|foot|meters|metres|kg|lbs|followers|views|likes|times|members|users|pieces"
+    r"|pages|hours|minutes|seconds|days|weeks|months|years)\b)"
+)
+ABSOLUTE = (
+    # 2023-12-29, 2023/12/29, 2023.12.29 (a time may follow: 2023-12-29T10:00)
+    Form(
+        compile_form(
+            r"(?<![\w./:-])(?P<year>\d{4})(?P<sep>[-/.])(?P<month>\d{1,2})(?P=sep)"
+            r"(?P<day>\d{1,2})(?!\d|[-/.:]\d)"
+        ),
+        _iso,
+        False,
+        DIGITS,
+    ),
+    # 2023-12
+    Form(
+        compile_form(r"(?<![\w./:-])(?P<year>\d{4})-(?P<month>0[1-9]|1[0-2])(?!\d|[-/.:]\d)"),
+        _iso,
+        False,
+        DIGITS,
+    ),
+    # 29/12/2023, 12/29/23, 29.12.2023, 29-12-2023
+    Form(
+        compile_form(
+            r"(?<![\w./:-])(?P<a>\d{1,2})(?P<sep>[-/.])(?P<b>\d{1,2})(?P=sep)"
+            r"(?P<year>\d{4}|\d{2})(?!\d|[-/.:]\d)"
+        ),
+        _numeric,
+        False,
+        DIGITS,
+    ),
+    # on 29/12, by 3/5: without a year only after a word that introduces a date
+    Form(
+        compile_form(
+            WORD_START + r"(?:on|by|until|till|from|since|before|after)\s+"
+            r"(?P<a>\d{1,2})/(?P<b>\d{1,2})(?![\d/]|\.\d)"
+        ),
+        _numeric,
+        False,
+        DIGITS,
+    ),
+    # (Friday,) 29 Dec 2023, the 29th of December, 3 May
+    Form(
+        compile_form(
+            WORD_START
+            + WEEKDAY_PREFIX
+            + r"(?:the\s+)?"
+            + DAY
+            + rf"(?:\s+of)?\s+(?P<mon>{ANY_MONTH})"
+            + WORD_END
+            + r"(?:,?\s+"
+            + YEAR
+            + ")?"
+        ),
+        _named,
+        False,
+        MONTH_WORDS,
+    ),
+    # (Fri) Dec. 29th, 2023, December 29, May 3
+    Form(
+        compile_form(
+            WORD_START
+            + WEEKDAY_PREFIX
+            + rf"(?P<mon>{ANY_MONTH})\s+(?:the\s+)?"
+            + DAY
+            + r"(?:,?\s+"
+            + YEAR
+            + r")?(?![:%]|\s*[\d:%])"
+        ),
+        _named,
+        False,
+        MONTH_WORDS,
+    ),
+    # Dec 2023, December, 2023, May '23
+    Form(
+        compile_form(WORD_START + rf"(?P<mon>{ANY_MONTH}),?\s+(?:of\s+)?" + YEAR),
+        _named,
+        False,
+        MONTH_WORDS,
+    ),
+    # in May, since June 2022, in mid-July, by the end of Sept ("May" alone is a verb)
+    Form(
+        compile_form(
+            WORD_START + r"(?:(?:(?:in|by|until|till|from|since|before|after|around|during|through)"
+            r"\s+)?(?:the\s+)?(?:early|late|mid|(?:end|beginning|start|middle)\s+of)"
+            r"|in|of|during|since|until|till|by|before|after|from|through|throughout|around)"
+            rf"[\s-]+(?P<mon>{PREP_MONTH})" + WORD_END + r"(?:,?\s+" + YEAR + ")?"
+        ),
+        _named,
+        False,
+        MONTH_WORDS,
+    ),
+    # 2022 (1900-2099 alone: a bare number is a year only there)
+    Form(
+        compile_form(
+            r"(?<![\w$£€#./:-])(?<!\d\s)(?P<year>(?:19|20)\d\d)(?!\w|[.,:/-]\d|\s*%)"
+            + _NOT_AN_AMOUNT
+        ),
+        _bare_year,
+        False,
+        DIGITS,
+    ),
+)
+
+# Anchored on the date right after it: "the week before 9 June", "two days after",
+# "the Friday before", "the week of", "the weekend of".
+ANCHOR = compile_form(
+    WORD_START
+    + r"(?:(?:the|last)\s+)?(?:(?:"
+    + rf"(?P<count>{COUNT})\s+)?(?P<unit>{UNIT})"
+    + rf"|(?P<weekday>{WEEKDAY}))\s+(?P<dir>before|after|of)\s+$"
+)
+
+
+def anchored(match: re.Match[str], anchor: Span) -> Span | None:
+    direction = match["dir"].lower()
+    unit = unit_of(match["unit"]) if match["unit"] else None
+    if direction == "of":  # the week of 23 August: that week, Monday to Sunday
+        monday = monday_of(anchor.start)
+        if unit == "weekend":
+            return span(shift(monday, 5), shift(monday, 6))
+        return span(monday, shift(monday, 6))
+    if unit is None:
+        length = 7  # "the Friday before 15 July": within the week before
+    else:
+        length = count_of(match["count"] or "1") * UNITS[unit]
+    if direction == "before":
+        return span(shift(anchor.start, -length), anchor.start)
+    return span(anchor.end, shift(anchor.end, length))

@@ -1,0 +1,1 @@
+"""The ledgers of background work: job runs, leases and failed attempts."""

@@ -1,0 +1,149 @@
+"""Fusion helpers for hybrid search (kit/retrieval/search.py): how the vector and lexical
+scores of one layer become one ranking, and what is done to that ranking before its top k
+are kept: neighbours' share, strong vector hits lifted, identical lines merged, a list
+question's places spread over days.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Mapping, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+
+from kit.memory.messages import Message
+from kit.retrieval.lexical import words_of
+
+
+# (score, item, text, time, ref), best first: a layer's candidates as search scores them.
+def with_neighbours(
+    links: Mapping[int, tuple[int | None, int | None]],
+    vector: dict[int, float],
+    lexical: dict[int, float],
+    skip: Collection[int],
+    previous_weight: float,
+    next_weight: float,
+) -> tuple[dict[int, float], dict[int, float]]:
+    """Both rankings' scores with a share of each candidate's neighbours' scores mixed
+    in: in a conversation the answer often sits in a reply that does not repeat the
+    question's words. (Neighbours that are not candidates themselves are not added:
+    measured, that bought nothing.)"""
+
+    def mixed(scores: dict[int, float]) -> dict[int, float]:
+        out: dict[int, float] = {}
+        for item, (before, after) in links.items():
+            total = scores.get(item, 0.0)
+            if before is not None and before not in skip:
+                total += previous_weight * scores.get(before, 0.0)
+            if after is not None and after not in skip:
+                total += next_weight * scores.get(after, 0.0)
+            if total > 0:
+                out[item] = total
+        return out
+
+    return mixed(vector), mixed(lexical)
+
+
+def without_names(text: str, speakers: Collection[str]) -> str:
+    """The text's words less every part of the speakers' names."""
+    if not speakers:
+        return text
+    names = {part for speaker in speakers for part in words_of(speaker)}
+    return " ".join(w for w in words_of(text) if w not in names)
+
+
+def strong_hits(hits: Sequence[tuple[int, float]], z: float | None, most: int) -> list[int]:
+    """The best `most` vector candidates whose cosine stands `z` standard deviations above
+    the candidates' mean (too few candidates tell no distribution; None: none)."""
+    if z is None or most <= 0 or len(hits) < 20:
+        return []
+    cosines = [c for _, c in hits]
+    mean = sum(cosines) / len(cosines)
+    spread = math.sqrt(sum((c - mean) ** 2 for c in cosines) / len(cosines))
+    if spread <= 0:
+        return []
+    bar = mean + z * spread
+    best = sorted(hits, key=lambda h: -h[1])[:most]
+    return [i for i, c in best if c >= bar]
+
+
+Scored = TypeVar("Scored", bound=tuple[float, Any, str, datetime, "str | None"])
+
+
+def lift(scored: list[Scored], strong: Collection[int], within: int) -> list[Scored]:
+    """`scored` (best first) with every strong item below rank `within` moved up to it,
+    taking the score of the item it passes (the order and the scores stay consistent)."""
+    out = list(scored)
+    for item_id in strong:
+        at = next((n for n, s in enumerate(out) if s[1].id == item_id), None)
+        if at is None or at < within:
+            continue
+        entry = out.pop(at)
+        place = within - 1
+        out.insert(place, (out[place][0], *entry[1:]))  # type: ignore[arg-type]
+    return out
+
+
+def spread_over_days(scored: list[Scored], spread: float) -> list[Scored]:
+    """`scored` re-ranked so each message counts `spread` less for every better one from the
+    same day (greedily: the best first, then the best of the rest as weighed)."""
+    left = list(scored)
+    out: list[Scored] = []
+    per_day: dict[object, int] = {}
+    while left:
+        weighed = [
+            (e[0] * (1 - spread) ** per_day.get(_day_of(e[1]), 0), n) for n, e in enumerate(left)
+        ]
+        score, at = max(weighed, key=lambda w: (w[0], -w[1]))
+        entry = left.pop(at)
+        per_day[_day_of(entry[1])] = per_day.get(_day_of(entry[1]), 0) + 1
+        out.append((score, *entry[1:]))  # type: ignore[arg-type]
+    return out
+
+
+def _day_of(item: object) -> object:
+    return item.day if isinstance(item, Message) else id(item)
+
+
+def _line_key(item: object, text: str) -> tuple[str, str] | None:
+    """What makes two messages the same line: the speaker and the words, case and spacing
+    aside. Only messages repeat (an echoed reply, a "thanks!"); a fact or a day is its own
+    line (None)."""
+    if not isinstance(item, Message):
+        return None
+    return (item.speaker or item.role).casefold(), " ".join(text.casefold().split())
+
+
+def merge_repeats(
+    scored: list[Scored],
+) -> tuple[list[Scored], dict[int, tuple[int, datetime]]]:
+    """`scored` (best first) with each repeated line kept once, where it ranks best, and
+    per kept id with repeats: how many there were and the newest one's time. (An echoed
+    reply said ten times took ten of the fifteen places; issue 21.)"""
+    first: dict[tuple[str, str], int] = {}
+    kept: list[Scored] = []
+    counts: dict[int, tuple[int, datetime]] = {}
+    for entry in scored:
+        key = _line_key(entry[1], entry[2])
+        if key is None:
+            kept.append(entry)
+            continue
+        if key not in first:
+            first[key] = entry[1].id
+            kept.append(entry)
+            continue
+        item_id = first[key]
+        count, latest = counts.get(item_id, (1, next(e[3] for e in kept if e[1].id == item_id)))
+        counts[item_id] = (count + 1, max(latest, entry[3]))
+    return kept, counts
+
+
+def above_floor(scores: Mapping[int, float], quantile: float) -> dict[int, float]:
+    """Each score's height above the `quantile` of all of them, the best at 1.0 (and every
+    one at 1.0 when they are all the same: nothing to tell them apart by)."""
+    ordered = sorted(scores.values())
+    floor = ordered[min(len(ordered) - 1, int(quantile * len(ordered)))]
+    span = ordered[-1] - floor
+    if span <= 0:
+        return {i: 1.0 for i in scores}
+    return {i: max(0.0, (s - floor) / span) for i, s in scores.items()}

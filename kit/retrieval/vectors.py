@@ -1,0 +1,384 @@
+"""The derived vector index: embeddings of every fact, day and message, and their search.
+
+Rows are written without waiting for an embedding; `backfill()` fills in whatever is missing
+or stale (keyed by the source row's content hash and the model id), so the whole index can be
+rebuilt from the source rows at any time. Where vectors are kept and how they are searched is
+the engine's (`VectorStore`): on SQLite, float32 BLOBs searched in per-process int8 matrices
+(kit/retrieval/matrices.py, matrix.py), loaded in the background when the daemon starts (or on
+first search) and kept current by backfill; on PostgreSQL, pgvector columns searched by the
+server (kit/retrieval/pg_vectors.py).
+
+The model itself may load on first use (kit/embed/lazy.py). In a daemon it loads in the
+background (`load_model`): at once when memory holds anything to search, else when a query
+or a row to embed first asks for it; a query meanwhile gets no vector (the search is lexical)
+and the log says so once. Elsewhere (commands, tests) a query loads the model and waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Callable, Collection, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from kit.embed.base import Embedder, Vectors
+from kit.embed.lazy import LazyEmbedder
+from kit.store.db import Database, Row
+
+log = logging.getLogger(__name__)
+
+Kind = Literal["fact", "day", "message", "note"]
+# The layers a turn's context retrieves from; notes (sections of the owner's documents) are
+# searched only when asked for (`search_memory`, `kit search`), never put in every prompt.
+KINDS: tuple[Kind, ...] = ("fact", "day", "message")
+NOTES: Kind = "note"
+
+
+def _fact_text(row: Sequence[Any]) -> str:
+    subject, content = str(row[0]), str(row[1])
+    if subject and subject.lower() not in content.lower():
+        return f"{subject}: {content}"
+    return content
+
+
+def _day_text(row: Sequence[Any]) -> str:
+    day, detailed, condensed = str(row[0]), str(row[1]), str(row[2])
+    return f"{day}: {condensed or detailed}"
+
+
+def _message_text(row: Sequence[Any]) -> str:
+    speaker, text = str(row[0]), str(row[1])
+    return f"{speaker}: {text}" if speaker else text
+
+
+def _note_text(row: Sequence[Any]) -> str:
+    name, heading, text = str(row[0]), str(row[1]), str(row[2])
+    return f"{name} ({heading}): {text}" if heading else f"{name}: {text}"
+
+
+# Messages are never edited, only added (and deleted with their vectors), so after one full
+# sweep per process only rows above the newest vector need a look: a turn's backfill stays
+# O(new rows) instead of scanning the whole archive (30 ms per turn at 20k messages).
+# Facts and day summaries change in place and are swept whole every time (they are few).
+_APPEND_ONLY: frozenset[Kind] = frozenset({"message"})
+
+
+@dataclass(frozen=True)
+class _Source:
+    table: str
+    columns: str
+    text: Callable[[Sequence[Any]], str]
+
+
+# What each kind embeds. Facts embed even when inactive, so undo needs no re-embedding.
+_SOURCES: dict[Kind, _Source] = {
+    "fact": _Source("facts", "subject, content", _fact_text),
+    "day": _Source("days", "day, detailed, condensed", _day_text),
+    "message": _Source("messages", "speaker, text", _message_text),
+    "note": _Source("note_chunks", "name, heading, text", _note_text),
+}
+
+
+class VectorStore(Protocol):
+    """Where vectors are kept and searched: one implementation per engine (engines.py picks)."""
+
+    embedder: Embedder | None  # whose vectors it holds and searches (set by VectorIndex)
+
+    def encode(self, vector: Vectors) -> object:
+        """One vector as the `embeddings.vector` column takes it."""
+        ...
+
+    def writing(self) -> AbstractAsyncContextManager[object]:
+        """Held while a backfill batch is read, embedded, written and `stored`."""
+        ...
+
+    def stored(self, user_id: str, kind: Kind, ids: Sequence[int], vectors: Vectors) -> None:
+        """A batch just committed (a per-process cache takes it in)."""
+        ...
+
+    async def search(
+        self,
+        user_id: str,
+        kind: Kind,
+        query: Vectors,
+        k: int,
+        threshold: float,
+        only: Collection[int] | None,
+        skip: Collection[int],
+    ) -> list[tuple[int, float]]: ...
+
+    async def index_large(self) -> None:
+        """Background work after backfill: build or extend approximate indexes."""
+        ...
+
+    async def warm(self, hold: asyncio.Event | None = None) -> None:
+        """Background work at daemon start: load what searches need into memory, if this
+        store keeps anything there (searches meanwhile use what is loaded); with `hold`,
+        what is to load is counted at once and loaded once `hold` is set."""
+        ...
+
+    def forget_cache(self, user_id: str | None = None, *, saved: bool = True) -> None:
+        """Drop what this process keeps of a user's vectors (all users': None), and with
+        `saved` what it keeps on disk for them too (after rows were removed)."""
+        ...
+
+    def held(self, user_id: str, kind: Kind) -> frozenset[int]:
+        """Ids whose vectors this process holds in memory for the user's layer."""
+        ...
+
+    def saved(self, user_id: str) -> list[tuple[Kind, Path]]:
+        """Files of derived vectors kept on disk for the user (saved graphs), by layer."""
+        ...
+
+
+class VectorIndex:
+    def __init__(
+        self,
+        db: Database,
+        embedder: Embedder | None,
+        batch_size: int = 64,
+        store: VectorStore | None = None,
+    ) -> None:
+        self._db = db
+        self._batch_size = batch_size
+        if store is None:
+            from kit.retrieval.matrices import MatrixVectors  # SQLite's (it imports this module)
+
+            store = MatrixVectors(db, embedder)
+        self.store = store
+        self.store.embedder = embedder
+        self._swept: set[Kind] = set()  # kinds fully swept once by this process
+        self.problem: str | None = None  # why embeddings are off, when a load failed
+        # A daemon loads the model in the background (`load_model`): queries do not wait.
+        self.model_in_background = False
+        self._told_loading = False  # a query met the model still loading: logged once
+        self._watch(embedder)
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The model queries and backfill use; the store searches the same model's vectors
+        (one attribute, so a model loaded or swapped later reaches both)."""
+        return self.store.embedder
+
+    @embedder.setter
+    def embedder(self, embedder: Embedder | None) -> None:
+        self.store.embedder = embedder
+        self.store.forget_cache(saved=False)  # cached matrices hold the previous model's vectors
+        self._watch(embedder)
+
+    def _watch(self, embedder: Embedder | None) -> None:
+        if isinstance(embedder, LazyEmbedder):
+            embedder.on_failure(lambda problem: self._model_failed(embedder, problem))
+
+    def _model_failed(self, embedder: LazyEmbedder, problem: str) -> None:
+        """The model could not be loaded: embeddings are off from here on (lexical search)."""
+        log.warning("embeddings are off, using lexical search only: %s", problem)
+        self.problem = problem
+        if self.embedder is embedder:
+            self.embedder = None
+
+    @property
+    def available(self) -> bool:
+        return self.embedder is not None
+
+    async def embed_query(self, text: str) -> Vectors | None:
+        """The query's vector; None when embeddings are off, or (in a daemon) while the
+        model is still loading: the search is then lexical."""
+        embedder = self.embedder
+        if (
+            self.model_in_background
+            and isinstance(embedder, LazyEmbedder)
+            and embedder.model is None
+            and not embedder.done.is_set()
+        ):
+            embedder.want()  # `load_model` loads it; this query goes without a vector
+            if not self._told_loading:
+                self._told_loading = True
+                log.info("the embedding model is still loading: searches meanwhile use word search")
+            return None
+        model = await self.loaded()
+        if model is None:
+            return None
+        vectors = await model.embed([text])
+        query: Vectors = vectors[0]
+        return query
+
+    async def loaded(self) -> Embedder | None:
+        """The model, loaded now if it loads on first use (and waited for); None when
+        embeddings are off or it cannot be loaded (that is logged once, `_model_failed`)."""
+        embedder = self.embedder
+        if isinstance(embedder, LazyEmbedder):
+            await embedder.load()
+            return self.embedder  # None once a failed load switched embeddings off
+        return embedder
+
+    async def load_model(self, hold: asyncio.Event | None = None) -> None:
+        """Background work in a daemon: load the model once something needs it, at once when
+        memory holds anything (the owner's next message will be searched by meaning), else
+        when a query or a row to embed first asks (an empty memory has nothing to search, and
+        an idle daemon stays ~100 MB smaller). Queries meanwhile do not wait (`embed_query`)."""
+        embedder = self.embedder
+        if not isinstance(embedder, LazyEmbedder):
+            return
+        if embedder.model is None and await self._holds_anything():
+            embedder.want()
+        await embedder.wanted.wait()
+        if hold is not None:
+            await hold.wait()
+        await embedder.load()
+
+    async def _holds_anything(self) -> bool:
+        for source in _SOURCES.values():
+            if await self._db.scalar(f"SELECT 1 FROM {source.table} LIMIT 1") is not None:
+                return True
+        return False
+
+    async def pending_count(self) -> int:
+        if self.embedder is None:
+            return 0
+        total = 0
+        for kind, source in _SOURCES.items():
+            total += int(
+                await self._db.scalar(
+                    f"SELECT COUNT(*) FROM {source.table} s LEFT JOIN embeddings e ON e.kind = ?"
+                    " AND e.item_id = s.id AND e.model_id = ?"
+                    " WHERE e.item_id IS NULL OR e.content_hash != s.content_hash",
+                    (kind, self.embedder.model_id),
+                )
+            )
+        return total
+
+    async def backfill(
+        self, limit: int | None = None, *, on_batch: Callable[[int], object] | None = None
+    ) -> int:
+        """Embed rows whose vector is missing or stale, in batches. Returns how many.
+        `on_batch(n)` hears of each batch as it is stored (a command's progress bar)."""
+        if self.embedder is None:
+            return 0
+        done = 0
+        for kind in _SOURCES:
+            if self.embedder is None:  # the model could not be loaded: embeddings are off
+                break
+            after = 0  # ids below this are done in this call: a sweep, not a rescan per batch
+            if kind in _APPEND_ONLY and kind in self._swept:
+                after = await self._newest_embedded(kind)
+            while limit is None or done < limit:
+                batch = self._batch_size if limit is None else min(self._batch_size, limit - done)
+                if not await self._model_for(kind, after):
+                    break
+                async with self.store.writing():
+                    count, after = await self._backfill_batch(kind, batch, after)
+                done += count
+                if on_batch is not None and count:
+                    on_batch(count)
+                if count < batch:
+                    if self.embedder is not None:
+                        self._swept.add(kind)
+                    break
+        await self.index_large()
+        return done
+
+    async def index_large(self) -> None:
+        """Background work after backfill (approximate indexes); a turn never waits for it."""
+        await self.store.index_large()
+
+    async def warm(self, hold: asyncio.Event | None = None) -> None:
+        """Background work at daemon start: the store loads its vectors (matrices.py), once
+        `hold` is set; a search meanwhile uses the vectors loaded so far."""
+        await self.store.warm(hold)
+
+    async def _newest_embedded(self, kind: Kind) -> int:
+        """The highest id of `kind` with a vector from this model. Rows are embedded in id
+        order and forgetting a row removes its vector too, so every row above it is new."""
+        assert self.embedder is not None
+        newest = await self._db.scalar(
+            "SELECT MAX(item_id) FROM embeddings WHERE kind = ? AND model_id = ?",
+            (kind, self.embedder.model_id),
+        )
+        return int(newest or 0)
+
+    async def _model_for(self, kind: Kind, after: int) -> bool:
+        """Whether a batch of `kind` can be embedded: the model is loaded, or there is a row
+        to embed and the model loads now (in a daemon: `load_model` loads it, after the
+        warm-up, and the daemon runs backfill again then). Outside the store's writing lock:
+        the vectors' load (kit/retrieval/matrices.py) goes on while the model loads."""
+        embedder = self.embedder
+        if isinstance(embedder, LazyEmbedder) and embedder.model is None:
+            if not await self._pending(embedder, kind, 1, after):
+                return True  # nothing to embed: the batch finds no rows, the model stays out
+            if self.model_in_background and not embedder.done.is_set():
+                embedder.want()
+                return False
+            await embedder.load()  # a failure switches embeddings off (`_model_failed`)
+        return self.embedder is not None
+
+    async def _pending(self, embedder: Embedder, kind: Kind, batch: int, after: int) -> list[Row]:
+        """Up to `batch` rows of `kind` above id `after` whose vector is missing or stale."""
+        source = _SOURCES[kind]
+        columns = ", ".join("s." + c.strip() for c in source.columns.split(","))
+        return await self._db.fetchall(
+            f"SELECT s.id, s.user_id, s.content_hash, {columns}"
+            f" FROM {source.table} s LEFT JOIN embeddings e ON e.kind = ? AND e.item_id = s.id"
+            " AND e.model_id = ? WHERE s.id > ?"
+            " AND (e.item_id IS NULL OR e.content_hash != s.content_hash)"
+            " ORDER BY s.id LIMIT ?",
+            (kind, embedder.model_id, after, batch),
+        )
+
+    async def _backfill_batch(self, kind: Kind, batch: int, after: int) -> tuple[int, int]:
+        embedder = self.embedder
+        assert embedder is not None
+        source = _SOURCES[kind]
+        model_id = embedder.model_id
+        rows = await self._pending(embedder, kind, batch, after)
+        if not rows:
+            return 0, after
+        texts = [source.text(tuple(r)[3:]) for r in rows]
+        vectors = await embedder.embed(texts)
+        async with self._db.transaction() as tx:
+            await tx.executemany(
+                "INSERT INTO embeddings (kind, item_id, user_id, model_id, content_hash, vector)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (kind, item_id, model_id) DO UPDATE"
+                " SET user_id = excluded.user_id, content_hash = excluded.content_hash,"
+                " vector = excluded.vector",
+                [
+                    (kind, r[0], r[1], model_id, r[2], self.store.encode(vectors[i]))
+                    for i, r in enumerate(rows)
+                ],
+            )
+        by_user: dict[str, list[int]] = {}
+        for i, r in enumerate(rows):
+            by_user.setdefault(r[1], []).append(i)
+        for user_id, positions in by_user.items():
+            self.store.stored(user_id, kind, [rows[p][0] for p in positions], vectors[positions])
+        return len(rows), int(rows[-1][0])
+
+    async def search(
+        self,
+        user_id: str,
+        kind: Kind,
+        query: Vectors,
+        k: int,
+        threshold: float,
+        *,
+        only: Collection[int] | None = None,
+        skip: Collection[int] = (),
+    ) -> list[tuple[int, float]]:
+        """Ids and cosines of the `k` nearest items at or above `threshold`, best first;
+        restricted to ids in `only` (when given) and never any in `skip`."""
+        if self.embedder is None:
+            return []
+        return await self.store.search(user_id, kind, query, k, threshold, only, skip)
+
+    def forget_cache(self, user_id: str | None = None) -> None:
+        """Drop cached vectors and saved graphs (after rows were removed)."""
+        self.store.forget_cache(user_id)
+
+
+def digest(text: str) -> str:
+    """A short, file-name-safe stand-in for a user or model id."""
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

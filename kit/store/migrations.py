@@ -1,0 +1,519 @@
+"""SQLite's ordered, named schema migrations (PostgreSQL's twins: postgres/migrations.py;
+applied by migrate.py, each in one transaction with its bookkeeping row).
+
+Append new migrations at the end; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import date
+
+from kit.config import CATEGORIES
+from kit.dates.text import named_days
+from kit.store.db import Transaction
+from kit.store.sqlite_schema import (
+    fts_index,
+    message_day_words,
+    named_days_units,
+    notes_tables,
+    retrieval_units,
+    version_triggers,
+)
+
+# A step of a migration that SQL cannot say: derived state computed in Python from the rows
+# (the days a message's text names), run in the migration's transaction like its statements.
+Step = Callable[[Transaction], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Migration:
+    name: str
+    statements: tuple[str | Step, ...]
+
+
+_CATEGORY_CHECK = ", ".join(f"'{c}'" for c in CATEGORIES)
+
+# Several `kit run` workers on one database (kit/jobs/leases.py): a lease names what one
+# worker does for all (Telegram polling, the curation sweep) until it expires unrenewed; a
+# handled update is claimed once (by channel and its update id) so no worker answers it twice.
+WORKER_TABLES = (
+    """CREATE TABLE leases (
+        name TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        acquired_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL)""",
+    """CREATE TABLE handled_updates (
+        channel TEXT NOT NULL,
+        update_id INTEGER NOT NULL,
+        worker TEXT NOT NULL,
+        handled_at TEXT NOT NULL,
+        PRIMARY KEY (channel, update_id))""",
+    # A pending reminder fire is taken by one worker for sending (kit/reminders/store.py).
+    "ALTER TABLE reminder_deliveries ADD COLUMN sending_by TEXT",
+    "ALTER TABLE reminder_deliveries ADD COLUMN sending_until TEXT",
+)
+
+# What the owner reviews (issue 22). `callbacks`: a button Kit sent (a Telegram inline
+# button) stands for one action on one memory behind a short token (kit/channels/callbacks.py):
+# it works once, only for that memory's owner, until it expires. Ids only, never text: nothing
+# `kit forget` erases can stay behind in it. `digest_sends`: each daily
+# memory digest sent (kit/digest/sends.py); the partial unique index is "at most one scheduled
+# digest per memory and day", across restarts and workers. `followup_offers`: how many times a
+# day Kit was allowed to offer a reminder for a plan the owner mentioned (kit/followups/).
+OWNER_REVIEW_TABLES = (
+    """CREATE TABLE callbacks (
+        token TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        action TEXT NOT NULL,
+        payload_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT)""",
+    "CREATE INDEX callbacks_expires ON callbacks(expires_at)",
+    """CREATE TABLE digest_sends (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        scheduled INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('sending', 'sent', 'empty', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 1,
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        messages INTEGER NOT NULL DEFAULT 0,
+        chats INTEGER NOT NULL DEFAULT 0,
+        detail TEXT NOT NULL DEFAULT '')""",
+    "CREATE UNIQUE INDEX digest_sends_daily ON digest_sends(user_id, day) WHERE scheduled = 1",
+    # The digest reads a day's changes outside passes (REM's expiries, `remember`) by time.
+    "CREATE INDEX fact_history_user_at ON fact_history(user_id, at)",
+    """CREATE TABLE followup_offers (
+        user_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        offers INTEGER NOT NULL,
+        PRIMARY KEY (user_id, day))""",
+)
+
+
+# Forget receipts (kit/forget/receipts.py): per user, the sealed document of each
+# `kit forget` (salted hashes of what it erased, never the text) and its header for listing.
+FORGET_RECEIPTS = (
+    """CREATE TABLE forget_receipts (
+        user_id TEXT NOT NULL,
+        receipt_id TEXT NOT NULL,
+        at TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        counts_json TEXT NOT NULL DEFAULT '{}',
+        erased TEXT NOT NULL,
+        document TEXT NOT NULL,
+        PRIMARY KEY (user_id, receipt_id))""",
+    "CREATE INDEX forget_receipts_id ON forget_receipts(receipt_id)",
+)
+
+
+# Until, for a retired fact: when its history last took it out of use (else when it was last
+# written; the JSON test is each engine's own), then no later than its expiry and never
+# before it began (`FACT_TIMES_CLAMP`, shared with pg025).
+FACT_TIMES_CLAMP = (
+    "UPDATE facts SET valid_until = expires_at"
+    " WHERE active = 0 AND expires_at IS NOT NULL AND expires_at < valid_until",
+    "UPDATE facts SET valid_until = valid_from WHERE valid_until < valid_from",
+)
+
+# The contradiction inbox (kit/inbox/): a change a pass set aside for the owner to decide.
+# `operation_json` is the proposed operation, `old_json` the facts it would change as they
+# were when asked (an answer checks they still are); `status` open -> answered | withdrawn (its
+# pass undone); an open question past `expires_at` has expired (the old facts kept).
+INBOX_TABLES = (
+    """CREATE TABLE inbox (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        pass_id INTEGER NOT NULL REFERENCES passes(id),
+        category TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('change', 'conflict')),
+        reason TEXT NOT NULL,
+        operation_json TEXT NOT NULL,
+        old_json TEXT NOT NULL,
+        choices TEXT NOT NULL,
+        asked_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'answered', 'withdrawn')),
+        answer TEXT,
+        answered_at TEXT,
+        answer_pass_id INTEGER,
+        announced_at TEXT)""",
+    "CREATE INDEX inbox_user ON inbox(user_id, status, id)",
+    "CREATE INDEX inbox_pass ON inbox(pass_id)",
+)
+
+
+async def fill_named_days(tx: Transaction) -> None:
+    """Derive every message's `named_days` (the days its text names, as words: kit/dates/text.py)
+    from its text and day, in batches (a migration's step: m024 / pg024)."""
+    last = 0
+    while True:
+        rows = await tx.fetchall(
+            "SELECT id, text, day FROM messages WHERE id > ? ORDER BY id LIMIT 2000", (last,)
+        )
+        if not rows:
+            return
+        await tx.executemany(
+            "UPDATE messages SET named_days = ? WHERE id = ?",
+            [(named_days(str(r[1]), date.fromisoformat(str(r[2]))), int(r[0])) for r in rows],
+        )
+        last = int(rows[-1][0])
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        "m001_core",
+        (
+            """CREATE TABLE conversations (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                channel TEXT NOT NULL,
+                external_id TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                last_message_at TEXT,
+                window_summary TEXT NOT NULL DEFAULT '',
+                window_start_id INTEGER NOT NULL DEFAULT 0,
+                UNIQUE (user_id, channel, external_id))""",
+            """CREATE TABLE messages (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                conversation_id INTEGER NOT NULL REFERENCES conversations(id),
+                role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+                speaker TEXT NOT NULL DEFAULT '',
+                text TEXT NOT NULL,
+                at TEXT NOT NULL,
+                day TEXT NOT NULL,
+                ref TEXT,
+                source TEXT NOT NULL DEFAULT 'chat',
+                content_hash TEXT NOT NULL)""",
+            "CREATE INDEX messages_conversation ON messages(conversation_id, id)",
+            "CREATE INDEX messages_user_day ON messages(user_id, day)",
+            *fts_index("messages", ("speaker", "text")),
+            f"""CREATE TABLE facts (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                category TEXT NOT NULL CHECK (category IN ({_CATEGORY_CHECK})),
+                subject TEXT NOT NULL DEFAULT '',
+                content TEXT NOT NULL,
+                confidence REAL NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+                expires_at TEXT,
+                active INTEGER NOT NULL DEFAULT 1,
+                pinned INTEGER NOT NULL DEFAULT 0,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                access_count INTEGER NOT NULL DEFAULT 0,
+                last_accessed_at TEXT,
+                replaced_by INTEGER REFERENCES facts(id),
+                content_hash TEXT NOT NULL)""",
+            "CREATE INDEX facts_user_active ON facts(user_id, active, category)",
+            *fts_index("facts", ("subject", "content")),
+            """CREATE TABLE passes (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                category TEXT,
+                started_at TEXT NOT NULL,
+                finished_at TEXT,
+                status TEXT NOT NULL,
+                reason TEXT NOT NULL DEFAULT '',
+                detail_json TEXT NOT NULL DEFAULT '{}')""",
+            "CREATE INDEX passes_user ON passes(user_id, id)",
+            """CREATE TABLE fact_history (
+                id INTEGER PRIMARY KEY,
+                fact_id INTEGER NOT NULL REFERENCES facts(id),
+                user_id TEXT NOT NULL,
+                at TEXT NOT NULL,
+                actor TEXT NOT NULL,
+                operation TEXT NOT NULL,
+                pass_id INTEGER REFERENCES passes(id),
+                reason TEXT NOT NULL DEFAULT '',
+                before_json TEXT,
+                after_json TEXT,
+                source_message_ids TEXT NOT NULL DEFAULT '[]')""",
+            "CREATE INDEX fact_history_fact ON fact_history(fact_id, id)",
+            "CREATE INDEX fact_history_pass ON fact_history(pass_id)",
+            """CREATE TABLE days (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                day TEXT NOT NULL,
+                detailed TEXT NOT NULL DEFAULT '',
+                condensed TEXT NOT NULL DEFAULT '',
+                message_count INTEGER NOT NULL DEFAULT 0,
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                condensed_at TEXT,
+                content_hash TEXT NOT NULL,
+                UNIQUE (user_id, day))""",
+            *fts_index("days", ("detailed", "condensed")),
+            """CREATE TABLE embeddings (
+                kind TEXT NOT NULL,
+                item_id INTEGER NOT NULL,
+                user_id TEXT NOT NULL,
+                model_id TEXT NOT NULL,
+                content_hash TEXT NOT NULL,
+                vector BLOB NOT NULL,
+                PRIMARY KEY (kind, item_id, model_id))""",
+            "CREATE INDEX embeddings_user ON embeddings(user_id, kind, model_id)",
+            """CREATE TABLE llm_usage (
+                id INTEGER PRIMARY KEY,
+                at TEXT NOT NULL,
+                user_id TEXT,
+                model TEXT NOT NULL,
+                purpose TEXT NOT NULL,
+                input_tokens INTEGER NOT NULL,
+                output_tokens INTEGER NOT NULL,
+                cache_read_tokens INTEGER NOT NULL DEFAULT 0,
+                cache_write_tokens INTEGER NOT NULL DEFAULT 0)""",
+            "CREATE INDEX llm_usage_at ON llm_usage(at)",
+        ),
+    ),
+    Migration(
+        "m002_curation",
+        (
+            # Per conversation and category: messages up to `curated_through` (an id) are done.
+            # `attempts` counts failed passes over the batch after it; at curation.max_attempts
+            # the batch is parked (recorded below) and the mark moves on.
+            f"""CREATE TABLE curation_state (
+                conversation_id INTEGER NOT NULL REFERENCES conversations(id),
+                category TEXT NOT NULL CHECK (category IN ({_CATEGORY_CHECK})),
+                user_id TEXT NOT NULL,
+                curated_through INTEGER NOT NULL DEFAULT 0,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT NOT NULL DEFAULT '',
+                updated_at TEXT NOT NULL,
+                PRIMARY KEY (conversation_id, category))""",
+            "CREATE INDEX curation_state_user ON curation_state(user_id)",
+            # Batches given up on after max_attempts: the messages stay in the archive and
+            # `kit curate --retry-parked` tries them again.
+            """CREATE TABLE curation_parked (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                conversation_id INTEGER NOT NULL REFERENCES conversations(id),
+                category TEXT NOT NULL,
+                first_message_id INTEGER NOT NULL,
+                last_message_id INTEGER NOT NULL,
+                attempts INTEGER NOT NULL,
+                reason TEXT NOT NULL,
+                parked_at TEXT NOT NULL,
+                resolved_at TEXT)""",
+            "CREATE INDEX curation_parked_user ON curation_parked(user_id, resolved_at)",
+        ),
+    ),
+    Migration(
+        "m003_rem_jobs",
+        (
+            # One row per run of a scheduled job (daily summary, REM). A 'running' row is the
+            # lease that keeps two runs of one job apart, across processes too.
+            """CREATE TABLE job_runs (
+                id INTEGER PRIMARY KEY,
+                job TEXT NOT NULL,
+                user_id TEXT,
+                scheduled_for TEXT,
+                started_at TEXT NOT NULL,
+                finished_at TEXT,
+                status TEXT NOT NULL
+                    CHECK (status IN ('running', 'ok', 'failed', 'abandoned')),
+                lease_owner TEXT NOT NULL,
+                lease_expires_at TEXT NOT NULL,
+                detail TEXT NOT NULL DEFAULT '')""",
+            "CREATE UNIQUE INDEX job_runs_one_running ON job_runs(job) WHERE status = 'running'",
+            "CREATE INDEX job_runs_job ON job_runs(job, status, scheduled_for)",
+            """CREATE TABLE rem_reports (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                job_run_id INTEGER REFERENCES job_runs(id),
+                started_at TEXT NOT NULL,
+                finished_at TEXT NOT NULL,
+                report_json TEXT NOT NULL)""",
+            "CREATE INDEX rem_reports_user ON rem_reports(user_id, id)",
+            # When REM last reviewed a stale fact, so a kept fact is not re-read every night.
+            """CREATE TABLE fact_reviews (
+                fact_id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                reviewed_at TEXT NOT NULL,
+                outcome TEXT NOT NULL)""",
+        ),
+    ),
+    Migration(
+        "m004_forget_log",
+        (
+            # That a forget happened, its scope kind and counts: never what was forgotten.
+            """CREATE TABLE forget_log (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                at TEXT NOT NULL,
+                scope TEXT NOT NULL,
+                counts_json TEXT NOT NULL DEFAULT '{}')""",
+            "CREATE INDEX forget_log_user ON forget_log(user_id, id)",
+        ),
+    ),
+    Migration("m005_message_day_words", message_day_words()),
+    Migration(
+        "m006_message_origin",
+        (
+            # Who a forwarded message came from (as the channel names them); NULL: the
+            # speaker's own words. The curator must not take someone else's words as the owner's.
+            "ALTER TABLE messages ADD COLUMN forwarded_from TEXT",
+        ),
+    ),
+    Migration(
+        "m007_fact_sources",
+        (
+            # Since m007 a curation change records the messages the model cited for it. Before,
+            # it recorded every owner message of its batch: flag those rows, so `kit forget`
+            # does not take a fact for one passing mention elsewhere in the batch.
+            "ALTER TABLE fact_history ADD COLUMN sources_are_batch INTEGER NOT NULL DEFAULT 0",
+            "UPDATE fact_history SET sources_are_batch = 1"
+            " WHERE actor = 'curator' AND source_message_ids != '[]'",
+        ),
+    ),
+    Migration(
+        "m009_background_budget",
+        (
+            # The days background model work stopped because its token budget was spent
+            # (scope '*': all users; otherwise the user namespace), and how often it was refused.
+            """CREATE TABLE budget_pauses (
+                day TEXT NOT NULL,
+                scope TEXT NOT NULL,
+                paused_at TEXT NOT NULL,
+                last_refused_at TEXT NOT NULL,
+                refused INTEGER NOT NULL DEFAULT 1,
+                spent INTEGER NOT NULL,
+                budget INTEGER NOT NULL,
+                PRIMARY KEY (day, scope))""",
+            # Failed attempts at one item of background work (a day to summarise or condense, a
+            # category to review, a conversation's window): retried with backoff, then held.
+            """CREATE TABLE work_attempts (
+                kind TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                item TEXT NOT NULL,
+                attempts INTEGER NOT NULL,
+                last_error TEXT NOT NULL DEFAULT '',
+                last_at TEXT NOT NULL,
+                held_at TEXT,
+                PRIMARY KEY (kind, user_id, item))""",
+            # A scheduled run stopped by the spent budget: resumed at this time, not counted
+            # as a failed attempt of its fire time.
+            "ALTER TABLE job_runs ADD COLUMN paused_until TEXT",
+        ),
+    ),
+    Migration("m010_retrieval_units", retrieval_units()),
+    Migration(
+        "m014_context",
+        (
+            # Per user, a counter for each input of the cached parts of the context (core
+            # facts, recent days, the memory index), bumped by triggers in the writing
+            # transaction: every process (the daemon, a CLI next to it) sees a change at once,
+            # whichever module wrote it. Access stats (touch) are not content: no bump.
+            """CREATE TABLE memory_versions (
+                user_id TEXT PRIMARY KEY,
+                facts INTEGER NOT NULL DEFAULT 0,
+                days INTEGER NOT NULL DEFAULT 0)""",
+            *version_triggers(
+                "facts", "category, subject, content, confidence, expires_at, active, pinned"
+            ),
+            *version_triggers("days", "day, detailed, condensed"),
+            # Core facts (the owner's own and pinned ones) in the order the core shows them:
+            # a partial index, so the core is read without scanning every active fact.
+            "CREATE INDEX facts_core ON facts(user_id, pinned DESC, confidence DESC,"
+            " access_count DESC, updated_at DESC) WHERE active = 1"
+            " AND (category = 'person' OR pinned = 1)",
+        ),
+    ),
+    Migration("m017_notes", notes_tables()),
+    Migration(
+        "m018_reminders",
+        (
+            # What the owner asked Kit to do later: a reminder (text delivered as it is) or a
+            # task (a prompt Kit answers then), once or on a simple repeat in the owner's zone.
+            # `next_fire` (UTC) is NULL once a one-off has fired or the reminder is cancelled.
+            """CREATE TABLE reminders (
+                id INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL,
+                channel TEXT NOT NULL,
+                conversation TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('reminder', 'task')),
+                text TEXT NOT NULL,
+                repeat TEXT NOT NULL CHECK (repeat IN ('none', 'daily', 'weekdays', 'weekly')),
+                weekday INTEGER,
+                local_time TEXT,
+                status TEXT NOT NULL DEFAULT 'active'
+                    CHECK (status IN ('active', 'done', 'cancelled')),
+                next_fire TEXT,
+                created_at TEXT NOT NULL,
+                ended_at TEXT)""",
+            "CREATE INDEX reminders_due ON reminders(status, next_fire)",
+            "CREATE INDEX reminders_user ON reminders(user_id, status)",
+            # One row per fire time, claimed in the same transaction that moves `next_fire`
+            # on: a fire is delivered at least once (a 'pending' row is retried, after a crash
+            # too) and recorded once ('sent' is written with the stored message).
+            """CREATE TABLE reminder_deliveries (
+                id INTEGER PRIMARY KEY,
+                reminder_id INTEGER NOT NULL REFERENCES reminders(id) ON DELETE CASCADE,
+                user_id TEXT NOT NULL,
+                fire_at TEXT NOT NULL,
+                claimed_at TEXT NOT NULL,
+                status TEXT NOT NULL DEFAULT 'pending'
+                    CHECK (status IN ('pending', 'sent', 'failed')),
+                text TEXT,
+                message_id INTEGER,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                retry_at TEXT,
+                last_error TEXT NOT NULL DEFAULT '',
+                sent_at TEXT,
+                late INTEGER NOT NULL DEFAULT 0,
+                shown_at TEXT,
+                UNIQUE (reminder_id, fire_at))""",
+            "CREATE INDEX reminder_deliveries_status ON reminder_deliveries(status, retry_at)",
+        ),
+    ),
+    Migration(
+        "m019_owner_facts",
+        (
+            # Set when the owner wrote the fact's current content (`kit facts add` / `edit`).
+            # With `pinned`, it marks the owner's facts: the curator and REM never change them.
+            # Nothing to backfill: before this the owner could only retire facts.
+            "ALTER TABLE facts ADD COLUMN owner_written INTEGER NOT NULL DEFAULT 0",
+        ),
+    ),
+    Migration("m020_worker_leases", WORKER_TABLES),
+    Migration(
+        "m024_message_named_days",
+        (
+            # The days a message's text names ("last Friday" said on 8 May: 5 May), as words,
+            # beside its own day in its lexical unit (sqlite_schema.named_days_units). Derived
+            # from text and day alone (kit/dates/text.py `named_days`): NULL until derived,
+            # and a later migration that reads dates better derives it again the same way.
+            "ALTER TABLE messages ADD COLUMN named_days TEXT",
+            fill_named_days,
+            *named_days_units(),
+        ),
+    ),
+    Migration(
+        "m025_fact_times",
+        (
+            # Since when a fact holds and, once closed, until when (kit/memory/fact_times.py).
+            "ALTER TABLE facts ADD COLUMN valid_from TEXT",
+            "ALTER TABLE facts ADD COLUMN valid_until TEXT",
+            # Since: the earliest message it was learned from (its own cited sources), else
+            # when it was written down.
+            """UPDATE facts SET valid_from = COALESCE((
+                SELECT MIN(m.at) FROM fact_history h, json_each(h.source_message_ids) s
+                JOIN messages m ON m.id = s.value
+                WHERE h.fact_id = facts.id AND h.operation = 'insert'
+                AND h.sources_are_batch = 0 AND m.at <= facts.created_at), created_at)""",
+            """UPDATE facts SET valid_until = COALESCE((
+                SELECT MAX(h.at) FROM fact_history h
+                WHERE h.fact_id = facts.id AND json_extract(h.after_json, '$.active') = 0),
+                updated_at) WHERE active = 0""",
+            *FACT_TIMES_CLAMP,
+        ),
+    ),
+    Migration("m026_inbox", INBOX_TABLES),
+    Migration("m027_forget_receipts", FORGET_RECEIPTS),
+    Migration("m028_owner_review", OWNER_REVIEW_TABLES),
+)

@@ -1,0 +1,122 @@
+"""`kit run` as a real subprocess, for end-to-end tests.
+
+Readiness comes from the daemon itself: it sends systemd's READY=1 to $NOTIFY_SOCKET once
+its control socket listens, and the helper waits for that datagram (no sleeping, no polling
+the socket). The model is the real anthropic SDK against a `FakeAnthropicServer`.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.servers.anthropic_api import FakeAnthropicServer
+from tests.support.shared_model import MODEL_DIR
+
+REPO = Path(__file__).resolve().parents[2]
+API_KEY = "sk-ant-test-key-0123456789abcdef"
+START_TIMEOUT = 90.0  # generous: 2 shared cores, a model to load
+STOP_TIMEOUT = 30.0  # the bound a clean shutdown must stay within (grace + teardown steps)
+
+
+def write_config(path: Path, anthropic: FakeAnthropicServer, extra: str = "") -> Path:
+    # The real embedding model when present; otherwise lexical search only (still a real run).
+    model = MODEL_DIR if (MODEL_DIR / "model.onnx").exists() else path.parent / "no-model"
+    path.write_text(
+        f'[llm]\nbase_url = "{anthropic.url}"\nmax_retries = 0\ntimeout_seconds = 120\n'
+        f'[embedding]\nmodel_path = "{model}"\n'
+        '[schedule]\ntimezone = "UTC"\n' + extra,
+        encoding="utf-8",
+    )
+    return path
+
+
+class DaemonProcess:
+    def __init__(
+        self, workdir: Path, config: Path, *, grace: float = 1.0, env: dict[str, str] | None = None
+    ) -> None:
+        self.workdir = workdir
+        self.data_dir = workdir / "data"
+        self.config = config
+        self.grace = grace
+        inherited = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
+        self.env = {**inherited, "ANTHROPIC_API_KEY": API_KEY, **(env or {})}
+        self.stderr_path = workdir / "daemon-stderr.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._starts = 0
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def kit(self, *args: str) -> list[str]:
+        return [sys.executable, "-m", "kit.cli", "--config", str(self.config),
+                "--data-dir", str(self.data_dir), *args]  # fmt: skip
+
+    def start(self) -> None:
+        self._starts += 1
+        notify_path = self.workdir / f"notify-{self._starts}.sock"
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+            notify.bind(str(notify_path))
+            with self.stderr_path.open("ab") as stderr:
+                self.proc = subprocess.Popen(
+                    self.kit("run", "--shutdown-grace", str(self.grace)),
+                    cwd=REPO,
+                    env={**self.env, "NOTIFY_SOCKET": str(notify_path)},
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=stderr,
+                )
+            deadline = time.monotonic() + START_TIMEOUT
+            while time.monotonic() < deadline:
+                readable, _, _ = select.select([notify], [], [], 0.2)
+                if readable and b"READY=1" in notify.recv(4096):
+                    return
+                if self.proc.poll() is not None:
+                    raise AssertionError(
+                        f"kit run exited with {self.proc.returncode}:\n{self.stderr}"
+                    )
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError(f"kit run was not ready within {START_TIMEOUT}s:\n{self.stderr}")
+
+    def signal(self, sig: signal.Signals = signal.SIGTERM) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(sig)
+
+    def wait(self, timeout: float = STOP_TIMEOUT) -> int:
+        """The exit code; fails the test if the daemon outlives `timeout`."""
+        assert self.proc is not None
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError(
+                f"kit run did not stop within {timeout}s:\n{self.stderr}"
+            ) from None
+
+    def stop(self) -> int:
+        self.signal(signal.SIGTERM)
+        return self.wait()
+
+    def close(self) -> None:
+        """Teardown: never leave a daemon behind."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    @property
+    def stderr(self) -> str:
+        return self.stderr_path.read_text(encoding="utf-8", errors="replace")
+
+    @property
+    def socket(self) -> Path:
+        return self.data_dir / "kit.sock"

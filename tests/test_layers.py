@@ -1,0 +1,161 @@
+"""The layers of the house, top to bottom: a module imports its own layer or lower ones, never a
+higher one. Every import counts — at the top of a file, inside a function, or under
+TYPE_CHECKING — because each is a dependency a reader (and a later move) has to follow.
+
+A new package or top-level module of kit/ must be placed here; the test says so when one is not.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+ROOTS = ("kit", "scheduler", "tui")
+
+# Top to bottom. An entry names a package (and everything in it) or one module; a module belongs
+# to its longest entry. Within a layer, entries may import each other.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    # the program's entry (loads the subcommands); the reference pages generated from it
+    ("kit.cli", "kit.docs_gen"),
+    # front-ends: one module per `kit` subcommand; the TUI; the scheduler as a component of
+    # the daemon that `kit run` starts (it takes the daemon's teardown bound)
+    ("kit.commands", "tui", "scheduler.component"),
+    ("kit.mcp",),  # the MCP server (`kit mcp` starts it)
+    ("kit.daemon",),  # the daemon: control socket, runner, follower
+    # KitClient in process or over the socket; the operations the declaration drives
+    ("kit.client", "kit.operations"),
+    # the public API and what drives it: `kit` itself (its public names), chat channels, the
+    # scheduler, evaluation
+    (
+        "kit",
+        "kit.api",
+        "kit.api_base",
+        "kit.api_forget",
+        "kit.api_reminders",
+        "kit.api_upkeep",
+        "kit.channels",
+        "kit.eval",
+        "scheduler",
+    ),
+    ("kit.surface",),  # the client surface: each operation declared once
+    ("kit.app",),  # the composition root
+    # what a turn and the background do with memory (the inbox asks the owner before a pass
+    # changes their facts: the curator and the inbox use each other)
+    (
+        "kit.agent",
+        "kit.curator",
+        "kit.inbox",
+        "kit.background",
+        "kit.digest",
+        "kit.portability",
+    ),
+    ("kit.tools", "kit.tool_input"),  # the chat model's tools
+    ("kit.context",),  # one turn's prompt: the sandwich, index, window, render
+    ("kit.retrieval", "kit.forget"),  # finding what memory holds; erasing it
+    # what Kit keeps beside memory: notes, reminders, follow-ups, and the chat ledgers the core
+    # writes (sent messages, button callbacks) with the splitting they share
+    (
+        "kit.notes",
+        "kit.reminders",
+        "kit.followups",
+        "kit.channels.callbacks",
+        "kit.channels.outbox",
+        "kit.channels.splitting",
+    ),
+    ("kit.memory", "kit.turn"),  # the data: facts, messages, days; a turn's in and out
+    ("kit.llm", "kit.embed", "kit.jobs"),  # model ports and their costs; job ledgers
+    ("kit.store",),  # the database seam, both engines, migrations
+    # foundations
+    (
+        "kit.config",
+        "kit.choices",
+        "kit.model_settings",
+        "kit.prompts",
+        "kit.clock",
+        "kit.dates",
+        "kit.errors",
+        "kit.files",
+        "kit.heap",
+        "kit.logs",
+        "kit.reach",
+        "kit.secrets",
+        "kit.text",
+        "kit.untrusted",
+        "kit.version",
+    ),
+)
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for root in ROOTS:
+        for path in sorted((REPO / root).rglob("*.py")):
+            parts = list(path.relative_to(REPO).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+def _layer_of(module: str) -> int | None:
+    best: tuple[int, int] | None = None  # (entry length, layer)
+    for layer, entries in enumerate(LAYERS):
+        for entry in entries:
+            inside = module == entry or (entry != "kit" and module.startswith(entry + "."))
+            if inside and (best is None or len(entry) > best[0]):
+                best = (len(entry), layer)
+    return None if best is None else best[1]
+
+
+def _imports(path: Path, modules: dict[str, Path]) -> list[tuple[int, str]]:
+    """(line, module) for every import of one of ours, wherever it stands in the file."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [
+                f"{node.module}.{alias.name}"
+                if f"{node.module}.{alias.name}" in modules
+                else node.module
+                for alias in node.names
+            ]
+        else:
+            continue
+        for name in names:
+            while name not in modules and "." in name:
+                name = name.rsplit(".", 1)[0]
+            if name in modules:
+                found.add((node.lineno, name))
+    return sorted(found)
+
+
+def test_every_module_has_a_layer() -> None:
+    unplaced = sorted(m for m in _modules() if _layer_of(m) is None)
+    assert unplaced == [], f"place these in LAYERS (tests/test_layers.py): {unplaced}"
+
+
+def test_no_module_imports_a_higher_layer() -> None:
+    modules = _modules()
+    upward = []
+    for module, path in modules.items():
+        mine = _layer_of(module)
+        for line, target in _imports(path, modules):
+            theirs = _layer_of(target)
+            if mine is not None and theirs is not None and theirs < mine:
+                where = path.relative_to(REPO)
+                upward.append(f"{where}:{line} imports {target} (layer {theirs} above {mine})")
+    assert upward == [], "imports that run up the layers:\n" + "\n".join(upward)
+
+
+def test_the_layer_table_names_only_what_exists() -> None:
+    """A package renamed or removed leaves no stale entry that would quietly place nothing."""
+    modules = _modules()
+    stale = [
+        entry
+        for entries in LAYERS
+        for entry in entries
+        if not any(m == entry or m.startswith(entry + ".") for m in modules)
+    ]
+    assert stale == []
