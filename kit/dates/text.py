@@ -362,14 +362,14 @@ _COUNTS = r"\d+|" + "|".join(_NUMBER_WORDS.split()[:-3]) + r"|a\s+few|few|severa
 _UNIT_WORDS = "|".join(sorted(UNITS, key=len, reverse=True))
 _TIME_PHRASES = re.compile(
     r"\b(?:the\s+other\s+day"
-    r"|(?:last|this|next|past)\s+(?:week|weekend|month|year|night|morning|afternoon|evening"
-    r"|time|summer|winter|spring|autumn|fall|few|couple|\d+|two|three|four|five|six)"
+    + rf"|(?:last|this|next|past)\s+(?:an?\s+)?(?:{_UNIT_WORDS}|weekend|night|morning|afternoon"
+    r"|evening|time|summer|winter|spring|autumn|fall|few|couple|\d+|two|three|four|five|six)s?"
     r"|(?:19|20)\d\d|may\s+\d|\d+\s+may"
     # a duration: "for four years", "for a while", "seven years now", "10 years"
     + r"|for\s+(?:a|an|the\s+(?:last|past))?\s*(?:(?:about|almost|nearly|over|around)\s+)?"
     + rf"(?:(?:{_COUNTS}|couple\s+of)\s+)?(?:{_UNIT_WORDS})s?"
-    + rf"|(?:{_COUNTS}|a\s+couple\s+of)\s+(?:more\s+)?(?:{_UNIT_WORDS})s"
-    + rf"|(?:in|within)\s+an?\s+(?:{_UNIT_WORDS})"
+    + rf"|(?:{_COUNTS}|(?:a\s+)?couple(?:\s+of)?)\s+(?:more\s+)?(?:{_UNIT_WORDS})s?"
+    + rf"|(?:in|within)\s+an?\s+(?:{_UNIT_WORDS})s?"
     + r"|(?:week|weekend|month|year|day)\s+(?:before\s+last|after\s+next)"
     + r"|for\s+a\s+while|for\s+ages)\b"
 )  # matched against folded text

@@ -447,6 +447,23 @@ def test_last_weekday_is_that_weekday_within_the_week_before(today: date, weekda
     assert today - timedelta(days=7) <= found < today
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "in few week",
+        "in couple weeks",
+        "in two day",
+        "in a weeks",
+        "last a week",
+        "last a weeks",
+        "last a days",
+    ],
+)
+def test_a_count_of_units_without_its_plural_still_places_something_in_time(text: str) -> None:
+    """Found by the property below: the forms read these, the cheap signs missed them."""
+    assert date_mentions(text, date(2000, 1, 1)) and mentions_time(text)
+
+
 @settings(max_examples=500, deadline=None)
 @given(_DATE_LIKE | st.text(max_size=80))
 def test_a_text_that_names_a_day_places_something_in_time(text: str) -> None:
