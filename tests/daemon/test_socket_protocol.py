@@ -21,22 +21,13 @@ from kit.daemon.socket_client import DaemonUnavailable, SocketClient
 from kit.daemon.socket_server import ControlServer
 from kit.errors import InputError, KitError, NotFound
 from kit.llm.fake import FakeLLM
+from tests.support.sockets import serve
 
 
 @pytest.fixture
 async def server(kit: Kit, clock: FakeClock, tmp_path: Path) -> AsyncIterator[ControlServer]:
-    started = clock.now() - timedelta(minutes=5)
-
-    def client_for(user: str | None) -> LocalClient:
-        return LocalClient(kit, started, user=user, mode="daemon")
-
-    control = ControlServer(tmp_path / "kit.sock", client_for, log_file=tmp_path / "kit.log")
-    task = asyncio.create_task(control.run())
-    await control.listening.wait()
-    yield control
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
+    async for control, _ in serve(ControlServer, kit, clock, tmp_path, up_for=timedelta(minutes=5)):
+        yield control
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
@@ -11,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from kit.api import Kit
-from kit.client import LocalClient
 from kit.clock import FakeClock
 from kit.daemon.socket_client import SocketClient
 from kit.daemon.socket_server import ControlServer
@@ -20,22 +18,13 @@ from kit.forget.findings import MESSAGES
 from kit.forget.scope import ForgetScope
 from tests.support.receipts import forget
 from tests.support.small_memory import START, seed
+from tests.support.sockets import serve
 
 
 @pytest.fixture
 async def client(kit: Kit, clock: FakeClock, tmp_path: Path) -> AsyncIterator[SocketClient]:
-    started = clock.now() - timedelta(minutes=5)
-
-    def client_for(user: str | None) -> LocalClient:
-        return LocalClient(kit, started, user=user, mode="daemon")
-
-    control = ControlServer(tmp_path / "kit.sock", client_for, log_file=tmp_path / "kit.log")
-    task = asyncio.create_task(control.run())
-    await control.listening.wait()
-    yield SocketClient(control.path)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
+    async for control, _ in serve(ControlServer, kit, clock, tmp_path, up_for=timedelta(minutes=5)):
+        yield SocketClient(control.path)
 
 
 async def test_receipts_are_listed_and_verified_over_the_socket(

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from kit.api import Kit
-from kit.client import LocalClient
 from kit.clock import FakeClock
 from kit.commands.rem import rem_command
 from kit.daemon.socket_client import SocketClient
@@ -19,24 +18,15 @@ from kit.daemon.socket_server import ControlServer
 from kit.errors import KitError
 from kit.llm.base import LLMReply, LLMRequest
 from kit.llm.fake import FakeLLM
+from tests.support.sockets import serve
 
 SAT, SUN = date(2026, 2, 28), date(2026, 3, 1)
 
 
 @pytest.fixture
 async def client(kit: Kit, clock: FakeClock, tmp_path: Path) -> AsyncIterator[SocketClient]:
-    started = clock.now() - timedelta(minutes=5)
-
-    def client_for(user: str | None) -> LocalClient:
-        return LocalClient(kit, started, user=user, mode="daemon")
-
-    control = ControlServer(tmp_path / "kit.sock", client_for, log_file=tmp_path / "kit.log")
-    task = asyncio.create_task(control.run())
-    await control.listening.wait()
-    yield SocketClient(control.path)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
+    async for control, _ in serve(ControlServer, kit, clock, tmp_path, up_for=timedelta(minutes=5)):
+        yield SocketClient(control.path)
 
 
 async def test_rem_command_over_the_socket_condenses_only_the_named_day(

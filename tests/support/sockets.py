@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +20,19 @@ Serving = tuple[ControlServer, asyncio.Task[None]]
 
 
 async def serve(
-    kind: type[ControlServer], kit: Kit, clock: FakeClock, tmp_path: Path
+    kind: type[ControlServer],
+    kit: Kit,
+    clock: FakeClock,
+    tmp_path: Path,
+    *,
+    up_for: timedelta = timedelta(0),
 ) -> AsyncIterator[Serving]:
-    """The server as the daemon runs it, its task visible: a crash would end that task."""
+    """The server as the daemon runs it, its task visible: a crash would end that task. Its
+    daemon has been up for `up_for` (what `status` says)."""
+    started = clock.now() - up_for
     control = kind(
         tmp_path / "kit.sock",
-        lambda user: LocalClient(kit, clock.now(), user=user, mode="daemon"),
+        lambda user: LocalClient(kit, started, user=user, mode="daemon"),
         log_file=tmp_path / "kit.log",
     )
     task = asyncio.create_task(control.run())
