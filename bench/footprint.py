@@ -158,6 +158,12 @@ async def daemon(
                    str(data), "run"]  # fmt: skip
         baseline = await python_pass()
         lazy = (tree / "kit" / "daemon" / "warm.py").exists()
+        # The cached archive was written by whatever schema was current then: one start (not
+        # timed as a restart) brings the copy to this tree's schema, as an upgrade's first
+        # start would, so the timed start below is a restart on an up-to-date store.
+        upgrade = None
+        if archive is not None:
+            upgrade = await _start_and_stop(command, tree, env, notify_path)
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
             notify.bind(str(notify_path))
             notify.setblocking(False)
@@ -221,6 +227,11 @@ async def daemon(
         Row(name, "start-up / python -c pass", startup / baseline, "x"),
         Row(name, "RSS at READY", ready_rss, "MB"),
     ]
+    if upgrade is not None:
+        rows.append(
+            Row(name, "first start on the copied archive", upgrade, "s",
+                "not the restart above: it runs any migrations since the archive was cached")
+        )  # fmt: skip
     if archive is None:
         rows += [
             Row(name, "RSS idle, no turn yet", idle_before, "MB",
@@ -244,6 +255,26 @@ async def daemon(
         Row(name, "data directory on disk", disk / 2**20, "MB", "database (+ WAL) and graphs"),
     ]  # fmt: skip
     return rows
+
+
+async def _start_and_stop(
+    command: list[str], tree: Path, env: dict[str, str], notify_path: Path
+) -> float:
+    """Start `kit run` once, wait for READY=1, stop it; seconds to READY."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+        notify.bind(str(notify_path))
+        notify.setblocking(False)
+        began = time.perf_counter()
+        proc = await asyncio.create_subprocess_exec(
+            *command, cwd=tree, env=env, stdout=DEVNULL, stderr=DEVNULL
+        )
+        try:
+            return await _wait_ready(notify, proc, began)
+        finally:
+            if proc.returncode is None:
+                proc.send_signal(signal.SIGTERM)
+                await proc.wait()
+            os.unlink(notify_path)  # the timed start binds it again
 
 
 def _at(event: asyncio.Future[float]) -> float | None:

@@ -18,10 +18,13 @@ from kit.config import ScheduleSettings, Settings, StorageSettings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
 from tests.support import postgres
+from tests.support.scratch import use_scratch_folder
 from tests.support.shared_model import MODEL_DIR, MODEL_NAME, require_model
 
 __all__ = ["MODEL_DIR", "MODEL_NAME"]
 
+
+use_scratch_folder()  # thrown-away stores in memory when there is room (tests/support/scratch.py)
 
 # PTB 22 warns about timedelta return types unless this opts in; our tests run with -W error.
 os.environ.setdefault("PTB_TIMEDELTA", "1")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 from textual.widgets import Input
+from textual.worker import Worker
 
 from tests.tui.demo import DemoClient
 from tui.app import FOLLOW_GROUP, KitApp
@@ -22,17 +23,27 @@ Scene = Callable[[Pilot[None]], Awaitable[None]]
 
 
 async def settle(pilot: Pilot[None]) -> None:
-    """Let every running worker finish and the screen catch up with what they changed."""
+    """Let every running worker finish and the screen catch up with what they changed: a
+    round waits for the workers, then for the screen to go idle; another round only when
+    that started more work (each idle wait is at least 20 ms of sleep: most of a TUI test)."""
     for _ in range(3):
         # A blinking cursor is drawn or not depending on the moment the picture is taken.
         for field in pilot.app.screen.query(Input):
             field.cursor_blink = False
-        # All but the worker that follows the engine for as long as the app runs.
-        busy = [w for w in pilot.app.workers if w.group != FOLLOW_GROUP]
+        busy = _busy(pilot)
         if busy:  # (an empty list would mean "all of them")
             await pilot.app.workers.wait_for_complete(busy)
         await pilot.wait_for_scheduled_animations()
-        await pilot.pause()
+        if not _busy(pilot):
+            break
+    for field in pilot.app.screen.query(Input):  # a screen the last round opened
+        field.cursor_blink = False
+
+
+def _busy(pilot: Pilot[None]) -> list[Worker[object]]:
+    """The workers still to finish: all but the one that follows the engine as long as the
+    app runs."""
+    return [w for w in pilot.app.workers if w.group != FOLLOW_GROUP and not w.is_finished]
 
 
 async def wait_until(pilot: Pilot[None], ready: Callable[[], bool], what: str) -> None:
