@@ -73,8 +73,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     root = config.rootpath
     for item in items:
         where = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
-        if where in SLOW_FILES or item.get_closest_marker("integration") is not None:
+        if (
+            where in SLOW_FILES
+            or item.get_closest_marker("integration") is not None
+            or on_postgres(item)
+        ):
             item.add_marker(pytest.mark.slow)
+
+
+def on_postgres(item: pytest.Item) -> bool:
+    """The PostgreSQL run of a `stores` test: the quick subset runs each such test once, on
+    SQLite; the whole suite runs it on both engines."""
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and callspec.params.get("store") == "postgres"
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -23,6 +23,7 @@ from kit.memory.facts import Provenance
 from tests.servers.anthropic_api import FakeAnthropicServer, text_reply, tool_use_reply
 
 RETRIES = 1  # llm.max_retries in these tests: each failure is queued RETRIES + 1 times
+SHORT_TIMEOUT = 0.5  # seconds: the "timeout" fault's model timeout
 
 
 @pytest.fixture
@@ -33,11 +34,15 @@ async def server() -> AsyncIterator[FakeAnthropicServer]:
 
 @pytest.fixture
 async def real_kit(
-    settings: Settings, server: FakeAnthropicServer, clock: FakeClock, monkeypatch: Any
+    settings: Settings,
+    server: FakeAnthropicServer,
+    clock: FakeClock,
+    monkeypatch: Any,
+    request: pytest.FixtureRequest,
 ) -> AsyncIterator[Kit]:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-0123456789abcdef")
     llm = dataclasses.replace(
-        settings.llm, base_url=server.url, max_retries=RETRIES, timeout_seconds=0.5
+        settings.llm, base_url=server.url, max_retries=RETRIES, timeout_seconds=_timeout(request)
     )
     async with Kit.open(
         settings=dataclasses.replace(settings, llm=llm),
@@ -46,6 +51,15 @@ async def real_kit(
         background=False,
     ) as opened:
         yield opened
+
+
+def _timeout(request: pytest.FixtureRequest) -> float:
+    """The model's timeout: short only where the fault is a model that never answers in time
+    (its stalls outlast it); generous everywhere else, so that a loaded machine never turns a
+    normal answer from the local server into a timeout."""
+    callspec = getattr(request.node, "callspec", None)
+    fault = callspec.params.get("fault") if callspec is not None else None
+    return SHORT_TIMEOUT if fault == "timeout" else 60.0
 
 
 def _errors(status: int) -> Callable[[FakeAnthropicServer], None]:
@@ -58,7 +72,7 @@ def _errors(status: int) -> Callable[[FakeAnthropicServer], None]:
 
 def _stalls(server: FakeAnthropicServer) -> None:
     for _ in range(RETRIES + 1):
-        server.queue_stall(2.0)  # longer than llm.timeout_seconds (0.5)
+        server.queue_stall(4 * SHORT_TIMEOUT)  # outlasts the model's timeout (`_timeout`)
 
 
 def _cuts(server: FakeAnthropicServer) -> None:
