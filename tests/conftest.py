@@ -37,8 +37,11 @@ settings.register_profile(
 settings.load_profile("kit")
 
 # `python -m pytest -m "not slow"`: the quick subset. Slow are the `integration` tests (a real
-# `kit` process, the MiniLM model, a subprocess) and these files, each of whose tests takes
-# seconds of its own (`--durations` on 2 shared cores: 10-300 s each under load).
+# `kit` process, the MiniLM model, a subprocess), the PostgreSQL runs of `stores` tests (the
+# quick subset runs each once, on SQLite), the TUI's tests (each drives the real Textual app:
+# 0.3-3.5 s) and these files, each of whose tests takes seconds of its own (`--durations` on
+# 2 shared cores: 10-300 s each under load).
+SLOW_FOLDERS = ("tests/tui/",)
 SLOW_FILES = {
     "tests/bench/test_quick.py",  # every benchmark, quick mode
     "tests/scheduler/test_runaway.py",  # ten days of a failing model, hour by hour
@@ -75,6 +78,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         where = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
         if (
             where in SLOW_FILES
+            or where.startswith(SLOW_FOLDERS)
             or item.get_closest_marker("integration") is not None
             or on_postgres(item)
         ):
