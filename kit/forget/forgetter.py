@@ -10,8 +10,9 @@ explicit request. In ONE transaction:
     day summaries and conversation summaries (a summary left empty is deleted);
   - their embeddings go too, and so does every token of them in the full-text indexes;
   - reminders naming the person, or asked for in the range, are deleted with their deliveries;
-  - inbox questions citing a forgotten message or concerning an erased fact are deleted
-    (kit/forget/inbox.py): an answer could otherwise write the forgotten text back;
+  - inbox questions citing a forgotten message, concerning an erased fact, or quoting an
+    erased fact's text or naming the person are deleted (kit/forget/inbox.py): an answer could
+    otherwise write the forgotten text back, and the inbox and the digest would show it;
   - records derived from forgotten messages are scrubbed: every text of a curation pass that
     was rejected or failed over a batch holding one, every operation that cited one, anything
     quoting an erased fact or naming the person (pass records, REM reports, the curation
@@ -143,7 +144,13 @@ class _Erase:
         gone += [("day", i) for i in plan.day_deletes + [r[0] for r in plan.day_rewrites]]
         await tx.executemany("DELETE FROM embeddings WHERE kind = ? AND item_id = ?", gone)
         await delete_reminders(tx, self.user_id, plan.reminder_ids)
-        await erase_questions(tx, self.user_id, plan.message_ids, plan.fact_ids)
+        await erase_questions(
+            tx,
+            self.user_id,
+            plan.message_ids,
+            plan.fact_ids,
+            lambda text: _quotes(text, erased_texts, plan.names),
+        )
         scrubbed = await self._scrub_passes(erased_texts)
         scrubbed += await self._scrub_reports(erased_texts)
         await self._scrub_progress(erased_texts)

@@ -1,32 +1,53 @@
 """`kit forget` and the inbox: a question quotes what it asks about (the proposed text, the
-facts as they were), so every question that cites a forgotten message or concerns an erased
-fact is deleted with them, in the forget's own transaction. Here, not beside the inbox's
-store (kit/inbox/store.py), so the forget imports nothing of the curator's."""
+facts as they were), so every question that cites a forgotten message, concerns an erased
+fact, or quotes what the forget erases (an erased fact's text, the forgotten person's name:
+a proposal can name someone its message and facts do not) is deleted with them, in the
+forget's own transaction: an answer could write the text back, and the inbox and the digest
+would show it. Here, not beside the inbox's store (kit/inbox/store.py), so the forget imports
+nothing of the curator's."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from kit.store.db import Transaction
 
 
 async def erase_questions(
-    tx: Transaction, user_id: str, message_ids: Sequence[int], fact_ids: Sequence[int]
+    tx: Transaction,
+    user_id: str,
+    message_ids: Sequence[int],
+    fact_ids: Sequence[int],
+    quotes: Callable[[str], bool] | None = None,
 ) -> int:
-    """Delete the user's questions citing `message_ids` or concerning `fact_ids`; how many."""
+    """Delete the user's questions citing `message_ids`, concerning `fact_ids`, or holding a
+    text `quotes` finds erased; how many."""
     lost, erased = set(message_ids), set(fact_ids)
-    if not lost and not erased:
+    if not lost and not erased and quotes is None:
         return 0
     rows = await tx.fetchall(
-        "SELECT id, operation_json, old_json FROM inbox WHERE user_id = ?", (user_id,)
+        "SELECT id, reason, operation_json, old_json FROM inbox WHERE user_id = ?", (user_id,)
     )
     gone = []
-    for question_id, operation_text, facts_text in rows:
-        operation = json.loads(operation_text)
-        involved = {f["id"] for f in json.loads(facts_text)}
+    for question_id, reason, operation_text, facts_text in rows:
+        operation, facts = json.loads(operation_text), json.loads(facts_text)
+        involved = {f["id"] for f in facts}
         involved |= set(operation.get("fact_ids", ())) | {operation.get("fact_id")}
-        if set(operation.get("sources", ())) & lost or involved & erased:
+        cited = set(operation.get("sources", ())) & lost or involved & erased
+        texts = [reason, *_strings(operation), *_strings(facts)]
+        if cited or (quotes is not None and any(quotes(text) for text in texts)):
             gone.append((question_id,))
     await tx.executemany("DELETE FROM inbox WHERE id = ?", gone)
     return len(gone)
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    return []

@@ -347,6 +347,24 @@ async def test_kit_forget_takes_the_questions_that_quote_what_it_erases(kit: Kit
     assert (await kit.services.facts.get(USER, pinned.id)).content == "Mum: Rosa"
 
 
+async def test_kit_forget_of_a_person_takes_the_questions_that_name_them(kit: Kit) -> None:
+    """A question whose proposal names the person, though neither its message nor its fact
+    does (the model knew who "my friend" is), goes with a forget of that person: the inbox,
+    the digest and an answer would show or write the name back."""
+    pinned = (await kit.add_fact("Works at Acme", category="people", pinned=True)).fact
+    (said,) = await say(kit, "my friend works there too now")
+    await _pass(kit, Update(pinned.id, content="Works at Acme with Ana", sources=(said.id,)),
+                said=[said])  # fmt: skip
+    other = (await kit.add_fact("Rui plays chess", category="people", pinned=True)).fact
+    await _pass(kit, Update(other.id, content="Rui plays go"), said=[])
+    assert await _inbox_rows(kit) == 2
+    s = kit.services
+    await Forgetter(s.db, s.tz).forget(USER, ForgetScope.named("Ana"), now=s.clock.now())
+    (left,) = await kit.inbox()  # the question about Rui stays
+    assert left.operation["content"] == "Rui plays go"
+    assert (await kit.services.facts.get(USER, pinned.id)).content == "Works at Acme"
+
+
 async def test_each_question_is_announced_once_to_a_channel_that_reaches_its_owner(
     kit: Kit,
 ) -> None:
