@@ -363,7 +363,7 @@ async def build(
     digest_actions.register(callbacks, curator, owner_facts)  # its buttons: the owner's actions
     outbox = Outbox()
     digest_builder = DigestBuilder(
-        curator.passes, FactHistory(db), facts, messages, settings.digest, clock, tz
+        curator.passes, FactHistory(db), facts, messages, inbox_store, settings.digest, clock, tz
     )
     services = Services(
         settings=settings,

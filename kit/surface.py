@@ -325,7 +325,8 @@ class KitClient(Protocol):
 
     async def digest(self, day: date | None = None) -> Digest:
         """The memory digest of a digest day (the one now open without `day`): what Kit
-        learned, changed, merged, expired and refused, pass by pass (kit/digest/)."""
+        learned, changed, merged, expired and refused, pass by pass, and the inbox questions
+        still waiting for an answer (kit/digest/)."""
         ...
 
     async def send_digest(self, day: date | None = None) -> DigestSent:

@@ -1,7 +1,8 @@
 """`kit digest [--date D] [--send] [--json]`: the daily memory digest, what Kit learned, changed,
 merged, expired and refused in a digest day (since the day before's digest.time), pass by pass,
-each fact with where it came from. Without --date, the day now open (what the next digest
-reports). `--send` sends it now through the running daemon's Telegram, with its buttons.
+each fact with where it came from, and the inbox questions still waiting for an answer (those
+asked that day listed, older ones counted). Without --date, the day now open (what the next
+digest reports). `--send` sends it now through the running daemon's Telegram, with its buttons.
 
 Reading goes through the daemon when one runs and reads the data directory here otherwise;
 it changes nothing. Exit status 0; 2 for a bad date or when there is nothing to send it on.
@@ -26,7 +27,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "digest",
         help="what Kit learned, changed, merged, expired and refused in a day (--send: Telegram)",
         description="The daily memory digest: each pass of the day with the facts it changed "
-        "and where they came from. Sent on Telegram at digest.time when something changed.",
+        "and where they came from, and the questions waiting in `kit inbox` (the day's listed, "
+        "older ones counted). Sent on Telegram at digest.time when something changed or a "
+        "question asked that day waits.",
     )
     cmd.add_argument("--date", help="the digest day: YYYY-MM-DD, 'today' or 'yesterday'")
     cmd.add_argument(
@@ -69,7 +72,10 @@ async def digest_command(
             return 0
         when = f"{sent.day:%A} {sent.day.day} {sent.day:%B %Y}"
         if sent.status == "empty":
-            print(f"Nothing changed in memory for {when}; nothing was sent.")
+            print(
+                f"Nothing changed in memory for {when} and no question asked that day waits; "
+                "nothing was sent."
+            )
         elif sent.status == "no chat":
             print(
                 f"The digest for {when} reached no chat: no one in telegram.allowed_user_ids "

@@ -1,6 +1,7 @@
 """Building a day's digest from the record: the passes that finished in its window and their
 history rows (kit/curator/records.py, kit/memory/history.py), REM's expiries and `remember`'s
-facts, each fact with the messages it came from. Reads only.
+facts, each fact with the messages it came from, and the inbox questions still waiting for an
+answer (questions.py). Reads only.
 
 What a pass did to each fact is read from its history rows (the record every change writes),
 not from what the model asked for: a fact it inserted was learned, or merged when other facts
@@ -18,10 +19,13 @@ from kit.clock import Clock, from_iso
 from kit.config import DigestSettings, parse_hhmm
 from kit.curator.records import PassLog, PassRecord
 from kit.digest.model import Digest, DigestLine, DigestPass, LineKind
+from kit.digest.questions import waiting_questions
+from kit.inbox.store import InboxStore
 from kit.memory.fact_times import SUPERSEDED
 from kit.memory.facts import FORGOTTEN, Fact, Facts, HistoryEntry
 from kit.memory.history import FactHistory
 from kit.memory.messages import Message, Messages
+from kit.text import clip as clip_line
 from kit.untrusted.clean import clean_name
 
 NOT_REPORTED = ("owner", "undo")  # pass kinds that are the owner's own doing
@@ -30,8 +34,7 @@ TIMES_LISTED = 3  # message times named per line; the rest are counted
 
 
 def clip(text: str, limit: int = LINE_CHARS) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+    return clip_line(text, limit)
 
 
 class DigestBuilder:
@@ -41,6 +44,7 @@ class DigestBuilder:
         history: FactHistory,
         facts: Facts,
         messages: Messages,
+        inbox: InboxStore,
         settings: DigestSettings,
         clock: Clock,
         tz: tzinfo,
@@ -49,6 +53,7 @@ class DigestBuilder:
         self._history = history
         self._facts = facts
         self._messages = messages
+        self._inbox = inbox
         self._cut = time(*parse_hhmm(settings.time, "config.toml: digest.time"))
         self._clock = clock
         self._tz = tz
@@ -88,6 +93,9 @@ class DigestBuilder:
         remembered = await self._history.outside_passes(
             user_id, since, until, actor="remember", operation="insert"
         )
+        questions, more, older = await waiting_questions(
+            self._inbox, user_id, since, until, self._clock.now()
+        )
         everything = [*entries, *expired, *remembered]
         wanted = sorted({i for e in everything for i in e.source_message_ids})
         found = {m.id: m for m in await self._messages.get_many(user_id, wanted)}
@@ -126,6 +134,9 @@ class DigestBuilder:
             expired=tuple(lines.single("expired", e) for e in expired if _shown(e)),
             remembered=tuple(lines.single("remembered", e) for e in remembered if _shown(e)),
             refused=refused,
+            questions=questions,
+            more_questions=more,
+            older_questions=older,
         )
 
 

@@ -2,6 +2,7 @@
 
 A digest day D covers (D-1 at digest.time, D at digest.time]: what the digest sent at D's
 digest.time reports, so a change made after one digest is in the next and none falls between.
+Inbox questions are told as they stand when the digest is read: one answered since is gone.
 """
 
 from __future__ import annotations
@@ -46,6 +47,21 @@ class DigestPass:
 
 
 @dataclass(frozen=True)
+class DigestQuestion:
+    """A change a pass set aside for the owner (kit/inbox/) that still waits for an answer:
+    what it would do, what holds now and what would hold instead, each one clipped line."""
+
+    question_id: int
+    category: str
+    what: str  # "Kit would rewrite #12", "a new fact would disagree with #3"
+    now: str  # the facts it concerns, as they were when Kit asked
+    new: str  # what would hold instead ("" for a retirement or a change of confidence alone)
+    asked_at: datetime
+    expires_at: datetime  # unanswered by then: the old facts are kept
+    choices: tuple[str, ...]  # keep-old, take-new, keep-both
+
+
+@dataclass(frozen=True)
 class Digest:
     user_id: str
     day: date
@@ -55,11 +71,27 @@ class Digest:
     expired: tuple[DigestLine, ...] = ()  # retired by REM past their expiry
     remembered: tuple[DigestLine, ...] = ()  # written by `remember` when the owner asked
     refused: tuple[DigestPass, ...] = ()  # passes thrown out whole, with why
+    # Inbox questions still waiting for an answer (open now, not answered, withdrawn or
+    # expired): those asked in the day's window (the first QUESTIONS_LISTED of them, oldest
+    # first, and how many more), and how many asked before it.
+    questions: tuple[DigestQuestion, ...] = ()
+    more_questions: int = 0
+    older_questions: int = 0
 
     @property
     def changed(self) -> bool:
-        """Whether memory changed that day: a digest is sent only then."""
+        """Whether memory changed that day."""
         return any(p.lines for p in self.passes) or bool(self.expired or self.remembered)
+
+    @property
+    def news(self) -> bool:
+        """Whether the digest is sent (scheduled or `kit digest --send`): memory changed that
+        day, or a pass set a question aside that day that still waits, since the owner reads
+        the digest and must learn a question is waiting. Questions asked before the day are
+        counted in a digest sent anyway, but never send one alone: the owner has heard of
+        them (their own message, an earlier digest), and a digest a day about them would nag.
+        """
+        return self.changed or bool(self.questions)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,11 @@ Telegram's limits shape the messages: at most 4096 characters (UTF-16 units) a m
 passes are packed whole into as few messages as fit and a pass too long for one is continued
 in the next, each part carrying the buttons of the facts it lists; and a button's data is a
 short token (kit/channels/callbacks.py), never the ids themselves.
+
+The inbox's questions that wait come first, after the title: the owner learns of them here.
+They are answered where the inbox is (each front-end says how: `kit inbox`, F8, the buttons
+under each question's own Telegram message), not from the digest: an answer's buttons spend
+their whole message (kit/inbox/service.py), which would take the digest's Undo/Pin/Forget too.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 
 from kit.channels.splitting import TELEGRAM_LIMIT, utf16_length
-from kit.digest.model import Digest, DigestLine, DigestPass
+from kit.digest.model import Digest, DigestLine, DigestPass, DigestQuestion
+from kit.text import plural
 
 UNDO, PIN, FORGET = "digest.undo", "digest.pin", "digest.forget"  # button actions
 MAX_ROWS = 40  # button rows under one message (80 buttons: well within what Telegram shows)
@@ -22,6 +28,12 @@ MARKS = {"learned": "+", "merged": "+", "remembered": "+", "changed": "~"}
 HINT = (
     "Undo takes a pass back; Pin keeps a fact always in mind; Forget retires it (kept in "
     "its history)."
+)
+# How each front-end answers the inbox's questions (the heading of the digest's list of them).
+ANSWER_IN_TERMINAL = "`kit inbox` answers them: keep old, take new or keep both"
+ANSWER_IN_TUI = "F8 answers them: keep old, take new or keep both"
+ANSWER_ON_TELEGRAM = (
+    "answer each with the buttons under its own message, sent when Kit asked, or `kit inbox`"
 )
 
 
@@ -63,11 +75,44 @@ def _refusal(digest_pass: DigestPass, tz: tzinfo) -> str:
     return f"{pass_heading(digest_pass, tz)}: {digest_pass.reason}"
 
 
+def question_text(question: DigestQuestion) -> str:
+    """One waiting question: what Kit would do, what holds now, what would hold instead."""
+    text = f"? question {question.question_id} · {question.category}: {question.what}"
+    if question.now:
+        text += f" — now: {question.now}"
+    if question.new:
+        text += f" → new: {question.new}"
+    return text
+
+
+def waiting_heading(answer: str) -> str:
+    return f"Waiting for your answer ({answer})"
+
+
+def waiting_lines(digest: Digest) -> list[str]:
+    """The day's waiting questions, a line each, then how many more and how many older."""
+    lines = [question_text(q) for q in digest.questions]
+    if digest.more_questions:
+        lines.append(f"… and {digest.more_questions} more asked this day")
+    if digest.older_questions:
+        older = f"{plural(digest.older_questions, 'question')} asked before this day"
+        lines.append(f"and {older}" if lines else older)
+    return lines
+
+
+def quiet(digest: Digest) -> bool:
+    """Nothing to tell of the day: no change, no refusal, no question asked that waits."""
+    return not digest.changed and not digest.refused and not digest.questions
+
+
 def render_text(digest: Digest, tz: tzinfo) -> str:
-    """The whole digest as plain text (`kit digest`, the TUI)."""
-    if not digest.changed and not digest.refused:
-        return nothing(digest, tz)
-    return "\n\n".join([title(digest, tz), *(b.text for b in _blocks(digest, tz))])
+    """The whole digest as plain text (`kit digest`). A quiet day still counts the questions
+    that wait from before it: the owner asked to read it."""
+    waiting = [b.text for b in _waiting(digest, ANSWER_IN_TERMINAL)]
+    if quiet(digest):
+        return "\n\n".join([nothing(digest, tz), *waiting])
+    blocks = _blocks(digest, tz)
+    return "\n\n".join([title(digest, tz), *waiting, *(b.text for b in blocks)])
 
 
 @dataclass(frozen=True)
@@ -104,6 +149,15 @@ class _Block:
     @property
     def rows(self) -> list[tuple[PlannedButton, ...]]:
         return [b for _, b in self.lines if b] + self.tail
+
+
+def _waiting(digest: Digest, answer: str) -> list[_Block]:
+    """The waiting questions' section (none when nothing waits)."""
+    lines = waiting_lines(digest)
+    if not lines:
+        return []
+    continued = "Waiting for your answer (continued)"
+    return [_Block(waiting_heading(answer), [(x, ()) for x in lines], continued=continued)]
 
 
 def _blocks(
@@ -164,7 +218,8 @@ def telegram_messages(
     """The digest as Telegram messages of at most `limit` characters, with the buttons of the
     passes and facts each one lists (buttons close `window` after their change)."""
     head = _Block(title(digest, tz), [(HINT, ())])
-    blocks = [head, *_blocks(digest, tz, now=now, window=window)]
+    waiting = _waiting(digest, ANSWER_ON_TELEGRAM)  # first after the heading: what waits
+    blocks = [head, *waiting, *_blocks(digest, tz, now=now, window=window)]
     messages: list[PlannedMessage] = []
     lines: list[str] = []
     rows: list[tuple[PlannedButton, ...]] = []

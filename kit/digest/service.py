@@ -5,8 +5,10 @@ job, scheduler/jobs.py).
 Sending goes through the outbox (kit/channels/outbox.py) to the channels live in this process:
 the worker that polls Telegram is the one that sends, and the scheduled digest of a memory and
 day is claimed first (kit/digest/sends.py), so a restart, a catch-up run and a second worker
-never send it twice. A day with no change sends nothing; buttons are made (their tokens
-stored) just before the messages go out, each closing with its change's undo window.
+never send it twice. A day with no news sends nothing (`Digest.news`: memory changed, or a
+pass set a question aside that still waits; questions from before the day alone never send
+one); buttons are made (their tokens stored) just before the messages go out, each closing with
+its change's undo window.
 """
 
 from __future__ import annotations
@@ -72,9 +74,9 @@ class DigestService:
 
     async def send_now(self, user_id: str, day: date | None = None) -> DigestSent:
         """Send a day's digest (the open one unless given) to `user_id`'s owners now, whatever
-        was sent before: the owner asked. Nothing is sent for a day without changes."""
+        was sent before: the owner asked. Nothing is sent for a day without news."""
         digest = await self.read(user_id, day)
-        if not digest.changed:
+        if not digest.news:
             return DigestSent(user_id, digest.day, "empty")
         if not self._outbox.channels:
             raise ConfigError(NO_CHANNEL)
@@ -95,7 +97,7 @@ class DigestService:
             if user_id in settled:
                 continue
             digest = await self.builder.build(user_id, day)
-            if not digest.changed:
+            if not digest.news:
                 await self.sends.empty(user_id, day)
                 results.append(DigestSent(user_id, day, "empty"))
                 continue

@@ -233,6 +233,30 @@ class InboxStore:
             )
         return [_question(r, now) for r in rows]
 
+    async def waiting_asked(
+        self, user_id: str, now: datetime, *, after: datetime, until: datetime, limit: int
+    ) -> list[Question]:
+        """Questions waiting for an answer that were asked in (after, until], oldest first."""
+        rows = await self._db.fetchall(
+            f"SELECT {_COLUMNS} FROM inbox WHERE user_id = ? AND status = 'open'"
+            " AND expires_at > ? AND asked_at > ? AND asked_at <= ? ORDER BY id LIMIT ?",
+            (user_id, to_iso(now), to_iso(after), to_iso(until), limit),
+        )
+        return [_question(r, now) for r in rows]
+
+    async def waiting_counts(
+        self, user_id: str, now: datetime, *, after: datetime, until: datetime
+    ) -> tuple[int, int]:
+        """How many questions wait for an answer: (asked at or before `after`, asked in
+        (after, until]); those asked later are in neither."""
+        row = await self._db.fetchone(
+            "SELECT SUM(CASE WHEN asked_at <= ? THEN 1 ELSE 0 END),"
+            " SUM(CASE WHEN asked_at > ? THEN 1 ELSE 0 END) FROM inbox"
+            " WHERE user_id = ? AND status = 'open' AND expires_at > ? AND asked_at <= ?",
+            (to_iso(after), to_iso(after), user_id, to_iso(now), to_iso(until)),
+        )
+        return (0, 0) if row is None else (int(row[0] or 0), int(row[1] or 0))
+
     async def waiting(self, user_id: str, now: datetime) -> int:
         value = await self._db.scalar(
             "SELECT COUNT(*) FROM inbox WHERE user_id = ? AND status = 'open' AND expires_at > ?",

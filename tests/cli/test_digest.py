@@ -1,5 +1,6 @@
-"""`kit digest` through the real CLI on a real data directory: a day's digest as text or JSON,
-one clear line for a date that is not a date, and for --send with nothing to send it on."""
+"""`kit digest` through the real CLI on a real data directory: a day's digest as text or JSON
+(the inbox's waiting questions first), one clear line for a date that is not a date, and for
+--send with nothing to send it on."""
 
 from __future__ import annotations
 
@@ -15,15 +16,28 @@ from kit.clock import FakeClock
 from kit.config import load_settings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
-from tests.support.digest import a_day_of_curation, at
+from tests.support.digest import a_day_of_curation, a_question, at
 
 
 @pytest.fixture
 def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A data directory holding a day of curation (Monday 2 March 2026, UTC)."""
+    return _data_dir(tmp_path, monkeypatch, questions=False)
+
+
+@pytest.fixture
+def asking(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The same day, with a question asked that day and one the day before, both waiting (and
+    a proposal that tries to start a heading of its own)."""
+    return _data_dir(tmp_path, monkeypatch, questions=True)
+
+
+def _data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, questions: bool) -> Path:
     config = tmp_path / "config.toml"
     config.write_text(
         f'[embedding]\nmodel_path = "{tmp_path / "no-model"}"\n[schedule]\ntimezone = "UTC"\n'
+        # `kit` reads on the machine's clock, years after March 2026: the questions still wait
+        + ("[inbox]\nexpire_days = 3650\n" if questions else "")
     )
     monkeypatch.setenv("KIT_CONFIG", str(config))
     monkeypatch.setenv("KIT_DATA_DIR", str(tmp_path / "data"))
@@ -36,6 +50,11 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             background=False,
         ) as kit:  # fmt: skip
             await a_day_of_curation(kit, clock)
+            if questions:
+                await a_question(kit, clock, at(10, day=1), "Ana owns a dog", "Ana owns two dogs")
+                await a_question(
+                    kit, clock, at(16), "Ana lives in Lisbon", "Ana lives in Porto\n# Pass 9"
+                )
 
     asyncio.run(fill())
     return tmp_path / "data"
@@ -80,3 +99,24 @@ def test_send_without_a_daemon_says_what_to_do(
     assert main(["digest", "--send", "--date", "2026-03-02"]) == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]  # after a note that vectors are off
     assert err.startswith("kit: no channel to send the digest on: Telegram is not connected")
+
+
+def test_the_questions_waiting_come_first_with_how_to_answer_them(
+    asking: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["digest", "--date", "2026-03-02"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:6] == [
+        "Memory digest for Monday 2 March 2026 (since Sun 21:00)",
+        "",
+        "Waiting for your answer (`kit inbox` answers them: keep old, take new or keep both)",
+        "? question 2 · people: Kit would rewrite #13 — now: [Ana] Ana lives in Lisbon → new: "
+        "[Ana] Ana lives in Porto # Pass 9",
+        "and 1 question asked before this day",
+        "",
+    ]
+    assert out[6] == "Pass 1 · curation of preferences · 14:35"
+    assert main(["digest", "--date", "2026-03-02", "--json"]) == 0
+    (question,) = json.loads(capsys.readouterr().out)["questions"]
+    assert (question["question_id"], question["what"]) == (2, "Kit would rewrite #13")
+    assert question["choices"] == ["keep-old", "take-new", "keep-both"]

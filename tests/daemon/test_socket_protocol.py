@@ -21,6 +21,7 @@ from kit.daemon.socket_client import DaemonUnavailable, SocketClient
 from kit.daemon.socket_server import ControlServer
 from kit.errors import InputError, KitError, NotFound
 from kit.llm.fake import FakeLLM
+from tests.support.digest import a_question
 from tests.support.sockets import serve
 
 
@@ -245,6 +246,24 @@ async def test_the_digest_round_trips_and_is_sent_on_the_daemons_live_channel(
     assert pushed[0].startswith("Memory digest for Monday 2 March 2026")
     raw = await raw_exchange(client.path, b'{"id": 1, "op": "digest", "day": "March"}\n')
     assert raw[0]["kind"] == "InputError" and "day must be YYYY-MM-DD" in str(raw[0]["error"])
+
+
+async def test_the_digest_carries_the_questions_waiting_over_the_socket(
+    client: SocketClient, kit: Kit, clock: FakeClock
+) -> None:
+    day = clock.now()
+    await a_question(kit, clock, day - timedelta(days=2), "Ana owns a dog", "Ana owns two dogs")
+    question = await a_question(kit, clock, day, "Ana lives in Lisbon", "Ana lives in Porto")
+    digest = await client.digest()
+    assert digest == await kit.services.digest.read("owner")  # every field, decoded as sent
+    (waiting,) = digest.questions
+    assert (waiting.question_id, waiting.new) == (question, "[Ana] Ana lives in Porto")
+    assert waiting.choices == ("keep-old", "take-new", "keep-both")
+    assert (digest.more_questions, digest.older_questions) == (0, 1)
+    (raw,) = await raw_exchange(client.path, b'{"id": 1, "op": "digest"}\n')
+    sent = raw["result"]
+    assert isinstance(sent, dict) and sent["older_questions"] == 1
+    assert sent["questions"][0]["asked_at"] == day.isoformat()
 
 
 async def test_malformed_lines_and_unknown_ops_get_an_error_line(server: ControlServer) -> None:

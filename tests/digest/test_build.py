@@ -69,8 +69,8 @@ async def test_sources_are_told_in_the_owners_zone_and_other_voices_are_named(
     )  # fmt: skip
     s = kit.services  # the same record, told in Berlin time (UTC+1 in March)
     berlin = DigestBuilder(
-        s.curator.passes, FactHistory(s.db), s.facts, s.messages, s.settings.digest, clock,
-        ZoneInfo("Europe/Berlin"),
+        s.curator.passes, FactHistory(s.db), s.facts, s.messages, s.inbox.store,
+        s.settings.digest, clock, ZoneInfo("Europe/Berlin"),
     )  # fmt: skip
     digest = await berlin.build(USER, at(12).date())
     one, two = digest.passes[0].lines

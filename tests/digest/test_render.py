@@ -1,13 +1,14 @@
 """A digest as text and as Telegram messages: each fact one line; messages within Telegram's
 4096 characters, split at passes first and then at facts, each part with the buttons of what
-it lists; buttons only while their change's undo window is open."""
+it lists; buttons only while their change's undo window is open. The inbox's waiting questions
+first, a line each, with how each front-end answers them."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 from kit.channels.splitting import TELEGRAM_LIMIT, utf16_length
-from kit.digest.model import Digest, DigestLine, DigestPass
+from kit.digest.model import Digest, DigestLine, DigestPass, DigestQuestion
 from kit.digest.render import FORGET, PIN, UNDO, render_text, telegram_messages
 
 NOW = datetime(2026, 3, 2, 21, 0, tzinfo=UTC)
@@ -35,6 +36,20 @@ def digest(*passes: DigestPass, **fields: object) -> Digest:
         passes=passes,
         **fields,  # type: ignore[arg-type]
     )
+
+
+def question(question_id: int, **fields: object) -> DigestQuestion:
+    values: dict[str, object] = {
+        "category": "people",
+        "what": "Kit would rewrite #4",
+        "now": "[Ana] Ana lives in Lisbon",
+        "new": "[Ana] Ana lives in Porto",
+        "asked_at": NOW - timedelta(hours=3),
+        "expires_at": NOW + timedelta(days=14),
+        "choices": ("keep-old", "take-new", "keep-both"),
+    }
+    values.update(fields)
+    return DigestQuestion(question_id, **values)  # type: ignore[arg-type]
 
 
 def curation(pass_id: int, *lines: DigestLine, status: str = "applied") -> DigestPass:
@@ -112,3 +127,49 @@ def test_characters_outside_the_bmp_count_double_against_the_limit() -> None:
     messages = telegram_messages(digest(big), UTC, now=NOW, window=WEEK)
     assert len(messages) > 1
     assert all(utf16_length(m.text) <= TELEGRAM_LIMIT for m in messages)
+
+
+def test_waiting_questions_come_first_with_how_to_answer_them() -> None:
+    retire = question(5, what="Kit would retire #6", now="[Rui] Rui plays chess", new="")
+    d = digest(
+        curation(7, line(12)), questions=(question(3), retire), more_questions=1, older_questions=2
+    )
+    text = render_text(d, UTC)
+    assert text == (
+        "Memory digest for Monday 2 March 2026 (since Sun 21:00)\n\n"
+        "Waiting for your answer (`kit inbox` answers them: keep old, take new or keep both)\n"
+        "? question 3 · people: Kit would rewrite #4 — now: [Ana] Ana lives in Lisbon → new: "
+        "[Ana] Ana lives in Porto\n"
+        "? question 5 · people: Kit would retire #6 — now: [Rui] Rui plays chess\n"
+        "… and 1 more asked this day\n"
+        "and 2 questions asked before this day\n\n"
+        "Pass 7 · curation of people · 15:00\n"
+        "+ learned #12: Fact number 12 — from your message at 14:02"
+    )
+    (message,) = telegram_messages(d, UTC, now=NOW, window=WEEK)
+    waiting = message.text.split("\n\n")[1]  # after the title and the buttons' hint
+    assert waiting.splitlines()[0] == (
+        "Waiting for your answer (answer each with the buttons under its own message, sent when "
+        "Kit asked, or `kit inbox`)"
+    )
+    assert [b.label for row in message.rows for b in row] == [
+        "Pin #12",
+        "Forget #12",
+        "Undo pass 7",
+    ]
+
+
+def test_a_quiet_day_counts_the_older_questions_and_many_questions_split_within_the_limit() -> None:
+    quiet = digest(older_questions=1)
+    assert render_text(quiet, UTC) == (
+        "Nothing changed in memory for Monday 2 March 2026 (since Sun 21:00).\n\n"
+        "Waiting for your answer (`kit inbox` answers them: keep old, take new or keep both)\n"
+        "1 question asked before this day"
+    )
+    long = "word " * 23  # each part clipped to 120 characters
+    many = digest(questions=tuple(question(n, now=long, new=long) for n in range(40)))
+    messages = telegram_messages(many, UTC, now=NOW, window=WEEK)
+    assert len(messages) > 1 and all(utf16_length(m.text) <= TELEGRAM_LIMIT for m in messages)
+    assert messages[1].text.startswith("Waiting for your answer (continued)\n? question ")
+    listed = [int(x.split()[2]) for m in messages for x in m.text.splitlines() if x[:2] == "? "]
+    assert listed == list(range(40))  # each once, in order

@@ -59,3 +59,17 @@ async def a_day_of_curation(kit: Kit, clock: FakeClock) -> Day:
     )  # fmt: skip
     assert curation.status == "applied", curation.reason
     return Day(messages, old, curation, before)
+
+
+async def a_question(
+    kit: Kit, clock: FakeClock, when: datetime, old: str, new: str, *, subject: str = "Ana"
+) -> int:
+    """At `when`, a pass asks (kit/inbox/) before rewriting a fact the owner pinned: the owner
+    writes `old` (pinned), then a curation pass proposes `new`. Returns the question's id."""
+    clock.set(when)
+    fact = (await kit.add_fact(old, category="people", subject=subject, pinned=True)).fact
+    outcome = await kit.services.curator.apply_ops(
+        USER, "people", [Update(fact.id, content=new)], kind="curate", source_message_ids=[]
+    )
+    (question_id,) = outcome.question_ids
+    return question_id

@@ -1,7 +1,8 @@
 """The daily digest over Telegram, with the real PTB Application against the local Bot API
 server and the real scheduler job: after a curation pass, one digest message with inline
 buttons reaches the owner; pressing Undo reverts exactly that pass; a stranger's tap, a second
-tap and an expired button each get one line and change nothing."""
+tap and an expired button each get one line and change nothing. A question the day set aside is
+in the digest, answered with its own message's buttons."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from datetime import timedelta
 from kit.api import Kit
 from kit.channels.callbacks import NOT_YOURS
 from kit.clock import FakeClock
+from kit.inbox.buttons import INTRO
 from scheduler import KitScheduler
 from tests.servers.telegram_api import FakeTelegramServer
 from tests.support.curation import all_facts
-from tests.support.digest import a_day_of_curation, at
+from tests.support.digest import a_day_of_curation, a_question, at
 from tests.telegram.conftest import OWNER_TG, STRANGER_TG, ChannelFactory, running, wait_until
 
 
@@ -67,3 +69,40 @@ async def test_the_days_digest_reaches_the_owner_and_undo_reverts_exactly_that_p
     )
     assert await all_facts(kit) == after
     assert len(tg.sent) == 1  # one digest, however often the job looks
+
+
+async def test_a_day_whose_news_is_a_question_sends_a_digest_pointing_at_its_buttons(
+    kit: Kit, clock: FakeClock, tg: FakeTelegramServer, make_channel: ChannelFactory
+) -> None:
+    """The question went out with its answer buttons when Kit asked; the day's digest lists it
+    and says where to answer. The next day, with nothing new, no digest nags about it."""
+    question = await a_question(kit, clock, at(15), "Ana lives in Lisbon", "Ana lives in Porto")
+    scheduler = KitScheduler(kit.services)
+    async with running(make_channel()):
+        (asked,) = await tg.async_wait_for_sent(1)  # asked when Telegram came up
+        assert asked["text"].startswith(INTRO)
+        clock.set(at(21))
+        assert (await scheduler.run_now("digest")).detail == (
+            "1 digest sent, 0 with nothing to report"
+        )
+        digest = (await tg.async_wait_for_sent(2))[1]
+        lines = digest["text"].splitlines()
+        assert lines[0] == "Memory digest for Monday 2 March 2026 (since Sun 21:00)"
+        assert lines[3] == (
+            "Waiting for your answer (answer each with the buttons under its own message, sent "
+            "when Kit asked, or `kit inbox`)"
+        )
+        assert lines[4].startswith(f"? question {question} · people: Kit would rewrite #")
+        assert lines[4].endswith("now: [Ana] Ana lives in Lisbon → new: [Ana] Ana lives in Porto")
+        assert tg.buttons(digest) == []  # the pass changed nothing: no Undo, Pin or Forget
+
+        clock.set(at(21, day=3))
+        assert (await scheduler.run_now("digest")).detail == (
+            "0 digests sent, 1 with nothing to report"
+        )
+        take_new = {b["text"]: b["callback_data"] for row in tg.buttons(asked) for b in row}
+        tg.push_callback(OWNER_TG, take_new["Take new"], message=asked)
+        (answer,) = await tg.async_wait_for_answers(1)
+    assert answer["text"].startswith(f"Question {question}: Take new.")
+    assert len(tg.sent) == 2
+    assert await kit.inbox() == []
