@@ -1,7 +1,8 @@
 """The memory digest in the TUI (F7): a digest day's passes and the facts each changed, with where
 they came from, as `kit digest` shows them; `[` and `]` go a day back and forth. What the
 Telegram buttons do is here behind a confirmation: undo the pass of the chosen line, pin or
-forget its fact (each the owner's own, undoable change)."""
+forget its fact (each the owner's own, undoable change). The inbox questions that wait come
+first, with F8 (the inbox) to answer them."""
 
 from __future__ import annotations
 
@@ -19,7 +20,16 @@ from textual.worker import Worker
 
 from kit.digest.actions import FORGET_REASON
 from kit.digest.model import Digest, DigestLine
-from kit.digest.render import line_text, nothing, pass_heading, title
+from kit.digest.render import (
+    ANSWER_IN_TUI,
+    line_text,
+    nothing,
+    pass_heading,
+    quiet,
+    title,
+    waiting_heading,
+    waiting_lines,
+)
 from tui.base import KitHost, MemoryChanged, start_work
 from tui.changes import ask_undo
 from tui.dialogs import Confirm
@@ -78,10 +88,13 @@ class DigestScreen(Screen[None]):
 
     def _fill(self, digest: Digest) -> None:
         tz = self.kit_app.tz
-        quiet = not digest.changed and not digest.refused
-        heading = nothing(digest, tz) if quiet else title(digest, tz)
+        heading = nothing(digest, tz) if quiet(digest) else title(digest, tz)
         self.query_one("#digest-title", Static).update(heading)
         rows: list[tuple[str, _Item | None]] = []
+        waiting = waiting_lines(digest)  # the inbox's questions: answered on the F8 screen
+        if waiting:
+            rows.append((waiting_heading(ANSWER_IN_TUI), None))
+            rows += [(f"  {x}", None) for x in waiting]
         for digest_pass in digest.passes:
             undoable = digest_pass.pass_id if digest_pass.undoable else None
             rows.append((pass_heading(digest_pass, tz), _Item(undoable)))
