@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from kit.curator.records import PassRecord
 from kit.curator.reports import REM_STEPS, RemProgress, RemReport
-from kit.digest.model import Digest, DigestLine, DigestPass
+from kit.digest.model import Digest, DigestLine, DigestPass, DigestQuestion
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory, Message
@@ -244,6 +244,13 @@ DIGEST = Digest(
         DigestPass(9, "rem_review", "person", _at(0, 3), "rejected",
                    reason="operation 1 (update): fact #1 was written by the owner"),
     ),
+    questions=(
+        DigestQuestion(4, "person", "Kit would rewrite #1",
+                       "[Ana] Lives in Lisbon and works as a landscape architect",
+                       "[Ana] Lives in Porto and works as a landscape architect", _at(0, 14),
+                       _at(-14, 14), ("keep-old", "take-new", "keep-both")),
+    ),
+    older_questions=1,
 )  # fmt: skip
 
 LAST_REM = RemReport(
