@@ -25,9 +25,12 @@ START_TIMEOUT = 90.0  # generous: 2 shared cores, a model to load
 STOP_TIMEOUT = 30.0  # the bound a clean shutdown must stay within (grace + teardown steps)
 
 
-def write_config(path: Path, anthropic: FakeAnthropicServer, extra: str = "") -> Path:
+def write_config(
+    path: Path, anthropic: FakeAnthropicServer, extra: str = "", *, model: Path | None = None
+) -> Path:
     # The real embedding model when present; otherwise lexical search only (still a real run).
-    model = MODEL_DIR if (MODEL_DIR / "model.onnx").exists() else path.parent / "no-model"
+    if model is None:
+        model = MODEL_DIR if (MODEL_DIR / "model.onnx").exists() else path.parent / "no-model"
     path.write_text(
         f'[llm]\nbase_url = "{anthropic.url}"\nmax_retries = 0\ntimeout_seconds = 120\n'
         f'[embedding]\nmodel_path = "{model}"\n'
