@@ -153,7 +153,6 @@ class FakeTelegramServer:
         self._calls: list[tuple[str, dict]] = []
         self._failures: dict[str, collections.deque] = collections.defaultdict(collections.deque)
         self._reject_markdown = 0
-        self._stall_until = 0.0
         self._polls_to_hang = 0
         self.hung_polls = 0  # getUpdates calls hanging now (`hang_next_poll`)
         self._hold_sends = False
@@ -410,12 +409,6 @@ class FakeTelegramServer:
         with self._cond:
             self._reject_markdown += 1
 
-    def stall_get_updates(self, seconds: float) -> None:
-        """getUpdates calls (including ones already waiting) give no answer for `seconds`."""
-        with self._cond:
-            self._stall_until = time.monotonic() + seconds
-            self._cond.notify_all()
-
     def hang_next_poll(self) -> None:
         """The getUpdates waiting now (or, if none is, the next one) never answers until the
         server closes: a long poll whose connection died without a word. Later polls are
@@ -423,6 +416,11 @@ class FakeTelegramServer:
         with self._cond:
             self._polls_to_hang += 1
             self._cond.notify_all()
+
+    def wait_for_hung_polls(self, n: int, timeout: float = HANG_GUARD) -> None:
+        with self._cond:
+            if not self._cond.wait_for(lambda: self.hung_polls >= n, timeout):
+                raise TimeoutError(f"expected {n} hung polls, got {self.hung_polls}")
 
     def hold_sends(self, held: bool = True) -> None:
         """While held, sendMessage calls wait (recorded in `calls`, not yet in `sent`); on
@@ -514,13 +512,12 @@ class FakeTelegramServer:
                 if self._polls_to_hang:
                     self._polls_to_hang -= 1
                     self.hung_polls += 1
+                    self._cond.notify_all()
                     while not self._closed:
                         self._cond.wait()
                     return []
                 now = time.monotonic()
-                if now < self._stall_until:
-                    self._cond.wait(self._stall_until - now)
-                elif self._updates or now >= deadline:
+                if self._updates or now >= deadline:
                     return self._updates[:limit]
                 else:
                     self._cond.wait(deadline - now)
