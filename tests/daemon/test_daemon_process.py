@@ -18,7 +18,7 @@ import pytest
 from kit.daemon.socket_client import SocketClient
 from kit.errors import KitError
 from tests.servers.anthropic_api import FakeAnthropicServer
-from tests.support.daemon_process import API_KEY, DaemonProcess, write_config
+from tests.support.daemon_process import API_KEY, START_TIMEOUT, DaemonProcess, write_config
 from tests.support.shared_model import MODEL_DIR, require_model
 
 pytestmark = pytest.mark.integration
@@ -196,7 +196,7 @@ async def _sigterm_with_a_reply_in_flight(
 
 
 async def test_sigterm_while_the_embedding_model_loads_exits_without_waiting_for_the_load(
-    tmp_path: Path, anthropic: FakeAnthropicServer
+    tmp_path: Path,
 ) -> None:
     """A thread cannot be cancelled: a model load still running at SIGTERM (here reading a
     model.onnx that is a pipe nobody writes to, so it never ends) must not hold the exit, or
@@ -208,24 +208,26 @@ async def test_sigterm_while_the_embedding_model_loads_exits_without_waiting_for
         if part.name != "model.onnx":
             (model / part.name).symlink_to(part)
     os.mkfifo(model / "model.onnx")
-    config = write_config(tmp_path / "config.toml", anthropic, model=model)
-    daemon = DaemonProcess(tmp_path, config)
     writer: int | None = None
-    try:
-        await asyncio.to_thread(daemon.start)
-        anthropic.queue_text("Noted.")
-        await SocketClient(daemon.socket).send("the boiler is serviced in May", conversation="m")
-        writer = await _pipe_opened_by_a_reader(model / "model.onnx")  # the load is under way
-        assert await asyncio.to_thread(daemon.stop) == 0  # within STOP_TIMEOUT, not for ever
-    finally:
-        if writer is not None:
-            os.close(writer)  # the stuck read ends (of a process that is gone, if all went well)
-        daemon.close()
+    with FakeAnthropicServer() as anthropic:  # its own: no other daemon takes the reply
+        daemon = DaemonProcess(
+            tmp_path, write_config(tmp_path / "config.toml", anthropic, model=model)
+        )
+        try:
+            await asyncio.to_thread(daemon.start)
+            anthropic.queue_text("Noted.")
+            await SocketClient(daemon.socket).send("the boiler is serviced in May")
+            writer = await _pipe_opened_by_a_reader(model / "model.onnx")  # the load is under way
+            assert await asyncio.to_thread(daemon.stop) == 0  # within STOP_TIMEOUT, not for ever
+        finally:
+            if writer is not None:
+                os.close(writer)  # the stuck read ends (if the process is still there)
+            daemon.close()
     assert "Kit stopped" in daemon.stderr
     assert "without waiting for 1 worker thread" in daemon.stderr
 
 
-async def _pipe_opened_by_a_reader(fifo: Path, within: float = 60.0) -> int:
+async def _pipe_opened_by_a_reader(fifo: Path, within: float = START_TIMEOUT) -> int:
     """The write end of `fifo`, once a reader has opened it: opening it without blocking
     fails (ENXIO) until then. Another process's thread offers no event, so this polls."""
     async with asyncio.timeout(within):
