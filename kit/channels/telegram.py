@@ -139,7 +139,8 @@ class TelegramChannel:
 
     The thresholds are parameters so tests can run in seconds: long polls wait `poll_timeout`
     seconds; polling is restarted when none has been answered for `stall_after` seconds
-    (default 3 × poll_timeout + 10).
+    (default 3 × poll_timeout + 10), a wait `stall_wait` does (a seam: a test ends it itself
+    instead of betting on how fast a loaded machine answers a poll).
     """
 
     name = CHANNEL
@@ -158,6 +159,7 @@ class TelegramChannel:
         max_flood_wait: float = 120.0,
         startup_retry: float = 2.0,
         sleep: Sleep = asyncio.sleep,
+        stall_wait: Sleep = asyncio.sleep,
     ) -> None:
         settings = settings or services.settings
         self._services = services
@@ -171,6 +173,7 @@ class TelegramChannel:
         self._max_flood_wait = max_flood_wait
         self._startup_retry = startup_retry
         self._sleep = sleep  # flood-control waits go through here (a seam for tests)
+        self._stall_wait = stall_wait  # the watchdog's `stall_after` (a seam for tests)
         self._kit = Kit(services)  # what the owner does here goes through Kit's public face
         self._commands = ChatCommands(self._kit, channel=CHANNEL)
         self._access = TelegramAccess(settings)
@@ -327,17 +330,29 @@ class TelegramChannel:
         """Runs until cancelled. A poll answered (updates or an empty timeout) proves the
         connection works; none for `stall_after` seconds means it is stuck: restart it."""
         while True:
-            try:
-                async with asyncio.timeout(self._stall_after):
-                    await self._answered.wait()
-            except TimeoutError:
+            if await self._answered_in_time():
+                self._answered.clear()
+            else:
                 log.warning(
                     "telegram: no long poll answered for %.0f s; restarting polling",
                     self._stall_after,
                 )
                 await self._restart_polling(app)
-            else:
-                self._answered.clear()
+
+    async def _answered_in_time(self) -> bool:
+        """Whether a long poll is answered before `stall_after` has passed (if both happen at
+        once, it has passed: a restart too many is harmless, a stuck poll kept is not)."""
+        async with asyncio.TaskGroup() as group:
+            answered = group.create_task(self._answered.wait())
+            stalled = group.create_task(self._stalled())
+            await asyncio.wait({answered, stalled}, return_when=asyncio.FIRST_COMPLETED)
+            in_time = not stalled.done()
+            answered.cancel()
+            stalled.cancel()
+        return in_time
+
+    async def _stalled(self) -> None:
+        await self._stall_wait(self._stall_after)
 
     async def _restart_polling(self, app: Application) -> None:  # type: ignore[type-arg]
         self.restarts += 1

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 
 from kit.daemon.grace import DEFAULT_GRACE
-from kit.errors import ConfigError, InputError
+from kit.errors import ConfigError, InputError, KitError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,7 +37,9 @@ async def run(args: argparse.Namespace) -> int:
     # The core and the scheduler load here, not when the parser is built (kit --help).
     from kit.app import missing_keys
     from kit.config import load_settings
+    from kit.daemon.grace import STEP_TIMEOUT
     from kit.daemon.runner import run_daemon
+    from kit.daemon.threads import WorkerThreads
     from scheduler.component import ScheduledJobs
 
     if args.shutdown_grace < 0:
@@ -49,5 +52,16 @@ async def run(args: argparse.Namespace) -> int:
             "`kit service install`) and run `kit run` again"
         )
     logging.getLogger().setLevel(logging.DEBUG if args.verbose else logging.INFO)
-    await run_daemon(settings, components=[ScheduledJobs], grace=args.shutdown_grace)
+    # A worker thread cannot be cancelled: one still loading the embedding model must not
+    # hold the exit once the daemon has stopped (kit/daemon/threads.py).
+    threads = WorkerThreads.install()
+    try:
+        await run_daemon(settings, components=[ScheduledJobs], grace=args.shutdown_grace)
+    except KitError as exc:
+        if not await threads.stop(STEP_TIMEOUT):
+            print(f"kit: {exc}", file=sys.stderr)  # what kit/cli.py would say
+            threads.exit_without_them(exc.exit_code)
+        raise
+    if not await threads.stop(STEP_TIMEOUT):
+        threads.exit_without_them(0)
     return 0

@@ -8,7 +8,8 @@ then the vectors, the embedding model and the scheduler's catch-up.
 Shutdown has one path: SIGTERM/SIGINT -> `ShutdownSignals.requested` -> stop the edge
 components and new requests -> in-flight requests get `grace` seconds -> cancel the rest
 (a turn cut short records an interrupted reply; the owner's message was stored first).
-A second signal skips the grace period. Every teardown step is bounded.
+A second signal skips the grace period. Every teardown step is bounded (and `kit run` bounds
+the wait for worker threads still running after it all, kit/daemon/threads.py).
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ talked to over its control socket and through `kit chat`."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
+import os
 import signal
 import sqlite3
 import subprocess
@@ -16,8 +18,8 @@ import pytest
 from kit.daemon.socket_client import SocketClient
 from kit.errors import KitError
 from tests.servers.anthropic_api import FakeAnthropicServer
-from tests.support.daemon_process import API_KEY, DaemonProcess, write_config
-from tests.support.shared_model import MODEL_DIR
+from tests.support.daemon_process import API_KEY, START_TIMEOUT, DaemonProcess, write_config
+from tests.support.shared_model import MODEL_DIR, require_model
 
 pytestmark = pytest.mark.integration
 
@@ -191,6 +193,51 @@ async def _sigterm_with_a_reply_in_flight(
     assert [m["role"] for m in sent] == ["user", "assistant", "user"]
     assert sent[0]["content"][0]["text"] == "summarise my week please"
     assert "shut down before it could answer" in sent[1]["content"][0]["text"]
+
+
+async def test_sigterm_while_the_embedding_model_loads_exits_without_waiting_for_the_load(
+    tmp_path: Path,
+) -> None:
+    """A thread cannot be cancelled: a model load still running at SIGTERM (here reading a
+    model.onnx that is a pipe nobody writes to, so it never ends) must not hold the exit, or
+    `systemctl stop` hangs with it. It did: "Kit stopped" was logged, then the process waited
+    for the thread for good (asyncio.run and the interpreter both join the worker threads)."""
+    model = tmp_path / "model"
+    model.mkdir()
+    for part in require_model().iterdir():  # its tokenizer and config; the weights a pipe
+        if part.name != "model.onnx":
+            (model / part.name).symlink_to(part)
+    os.mkfifo(model / "model.onnx")
+    writer: int | None = None
+    with FakeAnthropicServer() as anthropic:  # its own: no other daemon takes the reply
+        daemon = DaemonProcess(
+            tmp_path, write_config(tmp_path / "config.toml", anthropic, model=model)
+        )
+        try:
+            await asyncio.to_thread(daemon.start)
+            anthropic.queue_text("Noted.")
+            await SocketClient(daemon.socket).send("the boiler is serviced in May")
+            writer = await _pipe_opened_by_a_reader(model / "model.onnx")  # the load is under way
+            assert await asyncio.to_thread(daemon.stop) == 0  # within STOP_TIMEOUT, not for ever
+        finally:
+            if writer is not None:
+                os.close(writer)  # the stuck read ends (if the process is still there)
+            daemon.close()
+    assert "Kit stopped" in daemon.stderr
+    assert "without waiting for 1 worker thread" in daemon.stderr
+
+
+async def _pipe_opened_by_a_reader(fifo: Path, within: float = START_TIMEOUT) -> int:
+    """The write end of `fifo`, once a reader has opened it: opening it without blocking
+    fails (ENXIO) until then. Another process's thread offers no event, so this polls."""
+    async with asyncio.timeout(within):
+        while True:
+            try:
+                return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError as exc:
+                if exc.errno != errno.ENXIO:
+                    raise
+            await asyncio.sleep(0.02)
 
 
 async def test_a_restart_keeps_everything(

@@ -55,6 +55,11 @@ MAX_CALLBACK_DATA = 64  # bytes of an inline button's callback_data
 MAX_ANSWER = 200  # characters of an answerCallbackQuery text
 
 
+# How long the waits below allow by default: only a hang gets near it on a loaded machine, and
+# nothing a test checks depends on it.
+HANG_GUARD = 30.0
+
+
 def _decode_form(pairs: list[tuple[str, str]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
@@ -148,7 +153,8 @@ class FakeTelegramServer:
         self._calls: list[tuple[str, dict]] = []
         self._failures: dict[str, collections.deque] = collections.defaultdict(collections.deque)
         self._reject_markdown = 0
-        self._stall_until = 0.0
+        self._polls_to_hang = 0
+        self.hung_polls = 0  # getUpdates calls hanging now (`hang_next_poll`)
         self._hold_sends = False
         self._commands: dict[tuple[str, str], list] = {}
         self._stubs: dict[str, Any] = {}
@@ -352,7 +358,7 @@ class FakeTelegramServer:
         with self._cond:
             return list(self._answers)
 
-    async def async_wait_for_answers(self, n: int, timeout: float = 5) -> list[dict]:  # noqa: ASYNC109
+    async def async_wait_for_answers(self, n: int, timeout: float = HANG_GUARD) -> list[dict]:  # noqa: ASYNC109
         deadline = time.monotonic() + timeout
         while len(self.answers) < n:
             if time.monotonic() >= deadline:
@@ -375,7 +381,7 @@ class FakeTelegramServer:
         with self._cond:
             return list(self._edits)
 
-    async def async_wait_for_edits(self, n: int, timeout: float = 5) -> list[dict]:  # noqa: ASYNC109
+    async def async_wait_for_edits(self, n: int, timeout: float = HANG_GUARD) -> list[dict]:  # noqa: ASYNC109
         deadline = time.monotonic() + timeout
         while len(self.edits) < n:
             if time.monotonic() >= deadline:
@@ -403,11 +409,18 @@ class FakeTelegramServer:
         with self._cond:
             self._reject_markdown += 1
 
-    def stall_get_updates(self, seconds: float) -> None:
-        """getUpdates calls (including ones already waiting) give no answer for `seconds`."""
+    def hang_next_poll(self) -> None:
+        """The getUpdates waiting now (or, if none is, the next one) never answers until the
+        server closes: a long poll whose connection died without a word. Later polls are
+        answered as usual. `hung_polls` counts the polls hanging."""
         with self._cond:
-            self._stall_until = time.monotonic() + seconds
+            self._polls_to_hang += 1
             self._cond.notify_all()
+
+    def wait_for_hung_polls(self, n: int, timeout: float = HANG_GUARD) -> None:
+        with self._cond:
+            if not self._cond.wait_for(lambda: self.hung_polls >= n, timeout):
+                raise TimeoutError(f"expected {n} hung polls, got {self.hung_polls}")
 
     def hold_sends(self, held: bool = True) -> None:
         """While held, sendMessage calls wait (recorded in `calls`, not yet in `sent`); on
@@ -416,7 +429,7 @@ class FakeTelegramServer:
             self._hold_sends = held
             self._cond.notify_all()
 
-    def wait_for_call(self, method: str, n: int, timeout: float = 5) -> None:
+    def wait_for_call(self, method: str, n: int, timeout: float = HANG_GUARD) -> None:
         with self._cond:
             count = lambda: sum(1 for m, _ in self._calls if m.lower() == method.lower())  # noqa: E731
             if not self._cond.wait_for(lambda: count() >= n, timeout):
@@ -445,13 +458,13 @@ class FakeTelegramServer:
             known = self._methods.keys() | self._stubs.keys()
             return [m for m, _ in self._calls if m.lower() not in known]
 
-    def wait_for_sent(self, n: int, timeout: float = 5) -> list[dict]:
+    def wait_for_sent(self, n: int, timeout: float = HANG_GUARD) -> list[dict]:
         with self._cond:
             if not self._cond.wait_for(lambda: len(self._sent) >= n, timeout):
                 raise TimeoutError(f"expected {n} sent messages, got {self._sent!r}")
             return list(self._sent)
 
-    async def async_wait_for_sent(self, n: int, timeout: float = 5) -> list[dict]:  # noqa: ASYNC109
+    async def async_wait_for_sent(self, n: int, timeout: float = HANG_GUARD) -> list[dict]:  # noqa: ASYNC109
         # Poll instead of blocking: PTB runs on the same event loop and must keep going.
         deadline = time.monotonic() + timeout
         while len(self.sent) < n:
@@ -496,10 +509,15 @@ class FakeTelegramServer:
             elif offset < 0:
                 self._updates = self._updates[offset:]
             while not self._closed:
+                if self._polls_to_hang:
+                    self._polls_to_hang -= 1
+                    self.hung_polls += 1
+                    self._cond.notify_all()
+                    while not self._closed:
+                        self._cond.wait()
+                    return []
                 now = time.monotonic()
-                if now < self._stall_until:
-                    self._cond.wait(self._stall_until - now)
-                elif self._updates or now >= deadline:
+                if self._updates or now >= deadline:
                     return self._updates[:limit]
                 else:
                     self._cond.wait(deadline - now)

@@ -7,6 +7,8 @@ the socket). The model is the real anthropic SDK against a `FakeAnthropicServer`
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import select
 import signal
@@ -14,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from tests.servers.anthropic_api import FakeAnthropicServer
@@ -25,9 +28,12 @@ START_TIMEOUT = 90.0  # generous: 2 shared cores, a model to load
 STOP_TIMEOUT = 30.0  # the bound a clean shutdown must stay within (grace + teardown steps)
 
 
-def write_config(path: Path, anthropic: FakeAnthropicServer, extra: str = "") -> Path:
+def write_config(
+    path: Path, anthropic: FakeAnthropicServer, extra: str = "", *, model: Path | None = None
+) -> Path:
     # The real embedding model when present; otherwise lexical search only (still a real run).
-    model = MODEL_DIR if (MODEL_DIR / "model.onnx").exists() else path.parent / "no-model"
+    if model is None:
+        model = MODEL_DIR if (MODEL_DIR / "model.onnx").exists() else path.parent / "no-model"
     path.write_text(
         f'[llm]\nbase_url = "{anthropic.url}"\nmax_retries = 0\ntimeout_seconds = 120\n'
         f'[embedding]\nmodel_path = "{model}"\n'
@@ -35,6 +41,39 @@ def write_config(path: Path, anthropic: FakeAnthropicServer, extra: str = "") ->
         encoding="utf-8",
     )
     return path
+
+
+@contextlib.contextmanager
+def notify_socket(path: Path) -> Iterator[socket.socket]:
+    """A datagram socket at `path` for a `kit run` started with NOTIFY_SOCKET=`path` to say
+    READY=1 on (`until_ready`); removed on exit."""
+    path.unlink(missing_ok=True)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+        notify.bind(str(path))
+        notify.setblocking(False)
+        try:
+            yield notify
+        finally:
+            path.unlink(missing_ok=True)
+
+
+async def until_ready(proc: asyncio.subprocess.Process, notify: socket.socket) -> None:
+    """Until the daemon `proc` sends READY=1 on `notify`; an error if it exits first. No bound
+    of its own: a loaded machine starts slowly, and the test's timeout catches a hang."""
+    loop = asyncio.get_running_loop()
+
+    async def ready() -> None:
+        while b"READY=1" not in await loop.sock_recv(notify, 4096):
+            pass
+
+    async with asyncio.TaskGroup() as group:
+        said = group.create_task(ready())
+        exited = group.create_task(proc.wait())
+        await asyncio.wait({said, exited}, return_when=asyncio.FIRST_COMPLETED)
+        said.cancel()
+        exited.cancel()
+    if said.cancelled():
+        raise RuntimeError(f"kit run exited with {proc.returncode} before it was ready")
 
 
 class DaemonProcess:

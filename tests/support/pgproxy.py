@@ -1,11 +1,13 @@
 """A TCP proxy in front of the test PostgreSQL server that a test can cut: the server "goes
 away" (every connection drops, new ones are refused) and comes back, without stopping the
-server the rest of the session shares."""
+server the rest of the session shares. And the store's reconnect pauses as the test's to hold
+(`FakePauses`), so an outage lasts as long as the test says, whatever the load."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -75,3 +77,49 @@ class Proxy:
         finally:
             sink.transport.abort()
             self._writers.discard(sink)
+
+
+class FakePauses:
+    """The PostgreSQL store's reconnect pauses (kit/store/postgres/backoff.py `Pauses`): each
+    one asked for is recorded, and its time passes on this clock only (so no load uses up the
+    reconnect window). Not held, a pause ends at once; after `hold()`, it lasts until the test
+    calls `release()` (the pauses asked so far end) or `let_go()` (these and all later ones)."""
+
+    def __init__(self) -> None:
+        self.asked: list[float] = []  # the seconds of each pause, in the order asked
+        self.now = 0.0
+        self._held = False
+        self._waiting: list[asyncio.Future[None]] = []
+        self._changed = asyncio.Condition()
+
+    def time(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.asked.append(seconds)
+        async with self._changed:
+            self._changed.notify_all()
+        if self._held:
+            waiting = asyncio.get_running_loop().create_future()
+            self._waiting.append(waiting)
+            await waiting
+        self.now += seconds
+        await asyncio.sleep(0)
+
+    async def until(self, condition: Callable[[list[float]], bool]) -> None:
+        """Once `condition(asked)` holds."""
+        async with self._changed:
+            await self._changed.wait_for(lambda: condition(self.asked))
+
+    def hold(self) -> None:
+        self._held = True
+
+    def release(self) -> None:
+        for waiting in self._waiting:
+            if not waiting.done():
+                waiting.set_result(None)
+        self._waiting.clear()
+
+    def let_go(self) -> None:
+        self._held = False
+        self.release()

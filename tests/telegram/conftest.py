@@ -14,7 +14,7 @@ import pytest
 from kit.api import Kit
 from kit.channels.telegram import TelegramChannel
 from kit.config import Settings, TelegramSettings
-from tests.servers.telegram_api import FakeTelegramServer
+from tests.servers.telegram_api import HANG_GUARD, FakeTelegramServer
 
 OWNER_TG = 1001
 ANA_TG = 2002
@@ -58,6 +58,29 @@ def sleeps() -> Sleeps:
     return Sleeps()
 
 
+class StallWaits:
+    """The poll watchdog's waits of `stall_after` seconds, which only the test ends: `expire()`
+    ends the one running (or else the next) as if that time had passed with no poll answered.
+    A wait an answered poll ends early is counted in `cut_short`."""
+
+    def __init__(self) -> None:
+        self.seconds: list[float] = []  # each wait begun, with the seconds it stood for
+        self.cut_short = 0
+        self._expired = asyncio.Event()
+
+    async def __call__(self, seconds: float) -> None:
+        self.seconds.append(seconds)
+        try:
+            await self._expired.wait()
+        except asyncio.CancelledError:
+            self.cut_short += 1
+            raise
+        self._expired.clear()  # spent by this wait only: it stays set until a wait ends by it
+
+    def expire(self) -> None:
+        self._expired.set()
+
+
 ChannelFactory = Callable[..., TelegramChannel]
 
 
@@ -69,7 +92,7 @@ def make_channel(
         defaults: dict[str, Any] = {
             "settings": telegram_settings(settings, tg),
             "poll_timeout": 1.0,
-            "stop_timeout": 2.0,
+            "stop_timeout": 10.0,  # a bound on each teardown step, reached only by a hang
             "typing_every": 0.2,
             "sleep": sleeps,
         }
@@ -90,7 +113,7 @@ async def running(channel: TelegramChannel) -> AsyncIterator[asyncio.Task[None]]
             task.cancel()
 
 
-async def wait_until(condition: Callable[[], bool], timeout: float = 5.0) -> None:  # noqa: ASYNC109
+async def wait_until(condition: Callable[[], bool], timeout: float = HANG_GUARD) -> None:  # noqa: ASYNC109
     # The server is another thread with no asyncio signal to await, so the test polls.
     async with asyncio.timeout(timeout):
         while not condition():  # noqa: ASYNC110

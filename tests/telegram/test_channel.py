@@ -16,13 +16,14 @@ from kit.embed.hashing import HashingEmbedder
 from kit.errors import ConfigError, LLMOutputError
 from kit.llm.base import LLMReply, LLMRequest, TextSink
 from kit.llm.fake import FakeLLM
-from tests.servers.telegram_api import FakeTelegramServer
+from tests.servers.telegram_api import HANG_GUARD, FakeTelegramServer
 from tests.telegram.conftest import (
     ANA_TG,
     OWNER_TG,
     STRANGER_TG,
     ChannelFactory,
     Sleeps,
+    StallWaits,
     methods,
     running,
     telegram_settings,
@@ -242,20 +243,26 @@ async def test_non_text_messages_get_a_clear_answer_and_are_not_stored(
 async def test_a_stalled_long_poll_is_detected_and_polling_restarted(
     fake_llm: FakeLLM, tg: FakeTelegramServer, make_channel: ChannelFactory
 ) -> None:
+    """Waits on events only: the watchdog's `stall_after` passes when the test says so
+    (StallWaits), and the stuck poll hangs until the server closes, whatever the load."""
     fake_llm.queue("before", "after")
-    # Margins of 4x between a poll's answer (0.5 s) and the watchdog (2 s), and between the
-    # watchdog and the stall (6 s): a loaded machine must not restart a healthy poll.
-    channel = make_channel(poll_timeout=0.5, stall_after=2.0, stop_timeout=0.5)
+    stall = StallWaits()
+    channel = make_channel(poll_timeout=0.5, stall_after=2.0, stall_wait=stall)
     async with running(channel):
         tg.push_text(OWNER_TG, "one")
         await tg.async_wait_for_sent(1)
-        assert channel.restarts == 0  # answered polls (even empty ones) keep the watchdog calm
+        # Answered polls (even empty ones) end the watchdog's wait early, and it waits afresh.
+        await wait_until(lambda: stall.cut_short >= 1 and len(stall.seconds) > stall.cut_short)
+        assert channel.restarts == 0
+        tg.hang_next_poll()
+        await wait_until(lambda: tg.hung_polls == 1)  # the poll in flight will never answer
         polls_before = methods(tg).count("getUpdates")
-        tg.stall_get_updates(6.0)
-        tg.push_text(OWNER_TG, "two")
-        await wait_until(lambda: channel.restarts >= 1, timeout=15)
-        sent = await tg.async_wait_for_sent(2, timeout=15)
+        tg.push_text(OWNER_TG, "two")  # only a fresh poll can fetch it
+        stall.expire()  # `stall_after` passes with no poll answered
+        await wait_until(lambda: channel.restarts >= 1)
+        sent = await tg.async_wait_for_sent(2)
     assert [s["text"] for s in sent] == ["before", "after"]
+    assert channel.restarts == 1 and set(stall.seconds) == {2.0}
     # The restart opened fresh polls instead of waiting on the stuck one.
     assert methods(tg).count("getUpdates") >= polls_before + 2
 
@@ -310,9 +317,13 @@ async def test_a_token_revoked_while_running_stops_only_the_channel(
     """PTB ends its polling on a 401; the watchdog notices, and since restarting cannot fix
     a revoked token, the channel stops cleanly (returns) instead of taking Kit down."""
     tg.fail_next("getUpdates", 401)
-    channel = make_channel(poll_timeout=0.5, stall_after=0.5, stop_timeout=0.5)
+    stall = StallWaits()
+    channel = make_channel(poll_timeout=0.5, stall_after=0.5, stall_wait=stall)
     async with running(channel) as task:
-        async with asyncio.timeout(5):
+        # PTB logs the rejection as its polling ends; then no poll is answered for `stall_after`.
+        await wait_until(lambda: any("Invalid token" in r.getMessage() for r in caplog.records))
+        stall.expire()
+        async with asyncio.timeout(HANG_GUARD):
             await asyncio.shield(task)
         assert task.result() is None
     assert channel.restarts == 1

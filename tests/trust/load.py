@@ -2,6 +2,10 @@
 and half over Telegram (the real PTB Application against the local Bot API server), several
 users, a steady rate, a scripted model with fixed latency, and curation running beside it.
 
+The amount of work is fixed, not the time: each conversation sends `--seconds` × `--rate`
+messages, at most `--rate` a second (one over the socket waits for each reply), so a loaded
+machine takes longer over the same load instead of sending less of it.
+
 Checked: every message stored once and answered exactly once, replies in order in every
 conversation. Measured: Kit's reply overhead (reply latency minus the model's own latency)
 with nothing else going on, and under the load while curation runs.
@@ -31,9 +35,13 @@ from kit.daemon.socket_client import SocketClient
 from tests.servers.anthropic_api import FakeAnthropicServer, Spec, text_reply, tool_use_reply
 from tests.servers.telegram_api import FakeTelegramServer
 from tests.support.curation import shown_ids
+from tests.support.daemon_process import notify_socket, until_ready
 from tests.support.shared_model import MODEL_DIR
 
 MODEL_LATENCY = 0.05  # seconds per model call
+# Seconds a run may take before it counts as hung (the tests' timeout; 60x a quiet run): a
+# loaded machine is slow, not stuck, and the work is fixed, so only a hang gets near it.
+HANG_GUARD = 900.0
 SOCKET_CONVERSATIONS = (("owner", 4), ("ana", 3), ("bruno", 3))  # user -> conversations
 TELEGRAM_CHATS = ((1001, "owner"), (2002, "ana"), (3003, "carla"), (4004, "dan"), (5005, "eve"))
 
@@ -124,7 +132,9 @@ class Load:
         self.socket_latency: list[float] = []
         self.problems: list[str] = []
 
-    async def spawn(self, *args: str) -> asyncio.subprocess.Process:
+    async def spawn(
+        self, *args: str, env: dict[str, str] | None = None
+    ) -> asyncio.subprocess.Process:
         log = (self.folder / "children.log").open("ab")
         try:
             return await asyncio.create_subprocess_exec(
@@ -132,31 +142,25 @@ class Load:
                 "-m",
                 "kit.cli",
                 *args,
-                env=self.env,
+                env=self.env | (env or {}),
                 stdout=asyncio.subprocess.DEVNULL,
                 stderr=log,
             )
         finally:
             log.close()
 
-    async def ready(self, proc: asyncio.subprocess.Process) -> None:
-        client = SocketClient(self.data / "kit.sock")
-        delay = 0.05
-        async with asyncio.timeout(60):
-            while True:
-                if proc.returncode is not None:
-                    raise RuntimeError(f"kit run exited with {proc.returncode}")
-                try:
-                    await client.status()
-                    return
-                except Exception:
-                    await asyncio.sleep(delay)
-                    delay = min(delay * 2, 0.5)
+    async def daemon(self) -> asyncio.subprocess.Process:
+        """`kit run`, once it says it is ready (systemd's READY=1: an event, not a poll)."""
+        path = self.folder / "notify.sock"
+        with notify_socket(path) as notify:
+            proc = await self.spawn("run", env={"NOTIFY_SOCKET": str(path)})
+            await until_ready(proc, notify)
+        return proc
 
-    async def socket_conversation(self, user: str, name: str, until: float, every: float) -> None:
+    async def socket_conversation(self, user: str, name: str, messages: int, every: float) -> None:
         client = SocketClient(self.data / "kit.sock", user=user)
-        n = 0
-        while (now := time.monotonic()) < until:
+        for n in range(messages):
+            now = time.monotonic()
             text = f"load {user} {name} {n}"
             self.order[f"{user}/{name}"].append(text)
             started = time.monotonic()
@@ -164,31 +168,30 @@ class Load:
             self.socket_latency.append(time.monotonic() - started)
             if result.reply != f"re: {text}":
                 self.problems.append(f"{user}/{name}: {text!r} answered {result.reply!r}")
-            n += 1
-            await asyncio.sleep(max(0.0, now + every - time.monotonic()))
+            await asyncio.sleep(max(0.0, now + every - time.monotonic()))  # the pace, no more
 
-    async def telegram_chat(self, user_id: int, chat_id: int, until: float, every: float) -> None:
-        n = 0
-        while (now := time.monotonic()) < until:
+    async def telegram_chat(self, user_id: int, chat_id: int, messages: int, every: float) -> None:
+        for n in range(messages):
+            now = time.monotonic()
             text = f"load tg {chat_id} {n}"
             self.order[f"tg/{chat_id}"].append(text)
             self.tg.push_text(user_id, text, chat_id=chat_id)
-            n += 1
             await asyncio.sleep(max(0.0, now + every - time.monotonic()))
 
-    async def curating(self, until: float) -> int:
-        """Curation beside the load: `kit curate` again and again (the daemon's own sweeps run
-        too once conversations go idle)."""
+    async def curating(self, over: asyncio.Event) -> int:
+        """Curation beside the load until it is `over`: `kit curate` again and again (the
+        daemon's own sweeps run too once conversations go idle)."""
         runs = 0
-        while time.monotonic() < until:
+        while not over.is_set():
             proc = await self.spawn("curate")
             runs += 1
-            try:
-                async with asyncio.timeout(max(0.0, until - time.monotonic())):
-                    await proc.wait()
-            except TimeoutError:  # the load is over: stop it (each pass is one transaction)
-                proc.send_signal(signal.SIGTERM)
-                await proc.wait()
+            async with asyncio.TaskGroup() as group:
+                exited = group.create_task(proc.wait())
+                ending = group.create_task(over.wait())
+                await asyncio.wait({exited, ending}, return_when=asyncio.FIRST_COMPLETED)
+                if not exited.done():  # the load is over: stop it (each pass is one transaction)
+                    proc.send_signal(signal.SIGTERM)
+                ending.cancel()
         return runs
 
     def verify(self) -> tuple[int, list[float]]:
@@ -256,15 +259,14 @@ def _seconds(iso: str) -> float:
     return from_iso(iso).timestamp()
 
 
-async def load(folder: Path, seconds: float, rate: float) -> LoadReport:
-    """`rate`: messages per second in each of the 20 conversations."""
-    report = LoadReport(seconds)
+async def load(folder: Path, messages: int, rate: float) -> LoadReport:
+    """`messages` in each of the 20 conversations, at most `rate` a second in each."""
+    report = LoadReport(0.0)
     async with FakeAnthropicServer() as model, FakeTelegramServer() as tg:
         model.responder = LoadModel()
         run = Load(folder, model.url, tg)
-        daemon = await run.spawn("run")
+        daemon = await run.daemon()
         try:
-            await run.ready(daemon)
             run.check_private()
             probe = SocketClient(run.data / "kit.sock", user="probe")
             idle = []
@@ -273,18 +275,27 @@ async def load(folder: Path, seconds: float, rate: float) -> LoadReport:
                 await probe.send(f"load probe {n}", conversation="probe")
                 idle.append(time.monotonic() - started - MODEL_LATENCY)
             report.idle_overhead_ms = _p50_p95([1000 * v for v in idle])
-            until = time.monotonic() + seconds
+            started = time.monotonic()
             every = 1.0 / rate
+            over = asyncio.Event()
             async with asyncio.TaskGroup() as group:
-                curation = group.create_task(run.curating(until))
-                for user, count in SOCKET_CONVERSATIONS:
-                    for c in range(count):
-                        group.create_task(run.socket_conversation(user, f"c{c}", until, every))
-                for user_id, chat_id in run._telegram_ids():
-                    group.create_task(run.telegram_chat(user_id, chat_id, until, every))
+                curation = group.create_task(run.curating(over))
+                async with asyncio.TaskGroup() as conversations:
+                    for user, count in SOCKET_CONVERSATIONS:
+                        for c in range(count):
+                            conversations.create_task(
+                                run.socket_conversation(user, f"c{c}", messages, every)
+                            )
+                    for user_id, chat_id in run._telegram_ids():
+                        conversations.create_task(
+                            run.telegram_chat(user_id, chat_id, messages, every)
+                        )
+                over.set()
             report.curation_runs = curation.result()
             pushed = sum(len(v) for k, v in run.order.items() if k.startswith("tg/"))
-            await tg.async_wait_for_sent(pushed, timeout=120)  # the last replies drain
+            # The last replies drain (bounded only against a hang).
+            await tg.async_wait_for_sent(pushed, timeout=HANG_GUARD)
+            report.seconds = time.monotonic() - started
         finally:
             daemon.send_signal(signal.SIGTERM)
             await daemon.wait()
@@ -303,14 +314,17 @@ async def load(folder: Path, seconds: float, rate: float) -> LoadReport:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=180)
+    parser.add_argument(
+        "--seconds", type=float, default=180, help="how long the load lasts at the given rate"
+    )
     parser.add_argument("--rate", type=float, default=0.5, help="messages/s per conversation")
     parser.add_argument("--keep", type=Path, help="run in this folder and keep it")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        report = asyncio.run(load(folder, args.seconds, args.rate))
+        messages = max(1, round(args.seconds * args.rate))
+        report = asyncio.run(load(folder, messages, args.rate))
     print(report.summary())
     for problem in report.problems:
         print("  PROBLEM", problem)

@@ -43,12 +43,16 @@ from kit.daemon.socket_client import SocketClient
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import NewMessage
 from tests.servers.anthropic_api import FakeAnthropicServer
+from tests.support.daemon_process import notify_socket, until_ready
 from tests.support.shared_model import MODEL_DIR
 from tests.trust.soak_checks import Acked, Ledger, check, pending_work
 from tests.trust.soak_model import SoakModel
 
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 SCENARIOS = ("turns", "backfill", "rem", "curation", "import")
+# Seconds a wait below may take before it counts as hung (and the test's timeout): a loaded
+# machine is slow, not stuck, so only a hang gets near it (a quiet CI sample takes ~25 s).
+HANG_GUARD = 900.0
 
 
 @dataclass
@@ -109,30 +113,32 @@ class Soak:
 
     # -- processes ------------------------------------------------------------------------
 
-    async def spawn(self, *args: str) -> asyncio.subprocess.Process:
+    async def spawn(
+        self, *args: str, env: dict[str, str] | None = None
+    ) -> asyncio.subprocess.Process:
         return await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
             "kit.cli",
             *args,
-            env=self.env,
+            env=self.env | (env or {}),
             stdout=asyncio.subprocess.PIPE,
             stderr=self._log,
         )
 
     async def daemon(self) -> tuple[asyncio.subprocess.Process, SocketClient]:
-        proc = await self.spawn("run", "--shutdown-grace", "5")
-        client = SocketClient(self.data / "kit.sock")
-        delay = 0.05
-        async with asyncio.timeout(60):
-            while True:
-                if proc.returncode is not None:
-                    raise RuntimeError(f"kit run exited with {proc.returncode}; see children.log")
-                with contextlib.suppress(Exception):
-                    await client.status()
-                    return proc, client
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 0.5)
+        """`kit run`, once it says it is ready (systemd's READY=1: an event, not a poll)."""
+        path = self.folder / "notify.sock"
+        with notify_socket(path) as notify:
+            proc = await self.spawn(
+                "run", "--shutdown-grace", "5", env={"NOTIFY_SOCKET": str(path)}
+            )
+            try:
+                async with asyncio.timeout(HANG_GUARD):
+                    await until_ready(proc, notify)
+            except RuntimeError as exc:
+                raise RuntimeError(f"{exc}; see children.log") from None
+        return proc, SocketClient(self.data / "kit.sock")
 
     @staticmethod
     async def kill(proc: asyncio.subprocess.Process) -> None:
@@ -151,7 +157,7 @@ class Soak:
         land in what follows the call: streaming, the apply transaction, the next call)."""
         reached = self.model.after_calls(kind, self.rng.randint(1, most))
         try:
-            async with asyncio.timeout(120), asyncio.TaskGroup() as group:
+            async with asyncio.timeout(HANG_GUARD), asyncio.TaskGroup() as group:
                 waiting = group.create_task(asyncio.to_thread(reached.wait))
                 exited = group.create_task(proc.wait())
                 await asyncio.wait({waiting, exited}, return_when=asyncio.FIRST_COMPLETED)
@@ -266,7 +272,7 @@ class Soak:
         left = len(json.loads(out or b"{}").get("passes", [None]))
         proc, client = await self.daemon()  # embeds at start what killed processes left
         try:
-            async with asyncio.timeout(300):
+            async with asyncio.timeout(HANG_GUARD):
                 await client.rem()  # a lease left by a killed REM must not block this run
                 await client.send("soak final")  # a turn wakes the backfill for REM's days
                 await self._embedded()

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from tests.support.shared_model import require_model
-from tests.trust.soak import SCENARIOS, soak
+from tests.trust.soak import HANG_GUARD, SCENARIOS, soak
 
 
 @pytest.mark.integration
+@pytest.mark.timeout(HANG_GUARD)
 async def test_sigkill_in_every_phase_loses_nothing_and_the_work_resumes(tmp_path: Path) -> None:
     require_model()
     report = await soak(tmp_path, kills=len(SCENARIOS), seed=20260302, scale=0.2)

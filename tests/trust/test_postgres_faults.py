@@ -21,10 +21,11 @@ from kit.errors import ConfigError, StorageError
 from kit.llm.base import LLMRequest
 from kit.llm.fake import FakeLLM
 from kit.store.engines import open_database
-from kit.store.postgres import database
+from kit.store.postgres.backoff import FIRST_PAUSE
+from kit.store.postgres.database import PostgresDatabase
 from tests.support import postgres
 from tests.support.curation import by_category, tool_reply
-from tests.support.pgproxy import Proxy
+from tests.support.pgproxy import FakePauses, Proxy
 
 
 @pytest.fixture
@@ -134,6 +135,11 @@ async def test_no_right_to_enable_pgvector_names_the_statement_to_run(
 
 
 @pytest.fixture
+def pauses() -> FakePauses:
+    return FakePauses()
+
+
+@pytest.fixture
 async def behind_proxy(
     tmp_path: Path,
     proxy: Proxy,
@@ -141,7 +147,10 @@ async def behind_proxy(
     postgres_server: postgres.TestServer,
     clock: FakeClock,
     fake_llm: FakeLLM,
+    pauses: FakePauses,
 ) -> AsyncIterator[Kit]:
+    """A Kit on PostgreSQL through the proxy; its reconnect pauses are `pauses` (they end at
+    once unless a test holds them, and only they move the reconnect window's clock)."""
     url = proxy.url(postgres_server.database_of(fresh_url))
     async with Kit.open(
         settings=_settings(tmp_path, url),
@@ -150,14 +159,15 @@ async def behind_proxy(
         clock=clock,
         background=False,
     ) as kit:
+        assert isinstance(kit.services.db, PostgresDatabase)
+        kit.services.db.pauses = pauses
         yield kit
 
 
 async def test_a_server_gone_mid_turn_keeps_the_message_and_says_so_then_kit_carries_on(
-    behind_proxy: Kit, proxy: Proxy, fake_llm: FakeLLM, monkeypatch: pytest.MonkeyPatch
+    behind_proxy: Kit, proxy: Proxy, fake_llm: FakeLLM
 ) -> None:
     kit = behind_proxy
-    monkeypatch.setattr(database, "RECONNECT_SECONDS", 0.5)
 
     def server_goes_away(request: LLMRequest) -> str:
         proxy.cut()  # the owner's message is stored; the model answers; the server is gone
@@ -177,23 +187,33 @@ async def test_a_server_gone_mid_turn_keeps_the_message_and_says_so_then_kit_car
     assert texts == ["remember the blue door", "are you back?", "ok"]
 
 
-async def test_reads_wait_out_a_short_outage_with_backoff(behind_proxy: Kit, proxy: Proxy) -> None:
+async def test_reads_wait_out_a_short_outage_with_backoff(
+    behind_proxy: Kit, proxy: Proxy, pauses: FakePauses
+) -> None:
+    """Waits on events only: the outage lasts until the test ends it, the reconnect pauses are
+    the test's to release, so no load can use up the reconnect window."""
     kit = behind_proxy
     await kit.send("the kettle is in the shed")
+    pauses.hold()
     proxy.cut()
     search = asyncio.create_task(kit.search("kettle"))
-    await proxy.refusal.wait()  # Kit tried again and was refused: it is backing off
-    assert not search.done()
-    proxy.restore()
-    hits = await search
+    async with asyncio.timeout(60):  # a hang guard only
+        await pauses.until(lambda asked: len(asked) >= 1)  # a read lost its connection: a pause
+        pauses.release()  # ... and it tries again while the server is still away
+        await proxy.refusal.wait()  # a new connection was refused
+        await pauses.until(lambda asked: max(asked) > FIRST_PAUSE)  # it backs off: a longer pause
+        assert not search.done()
+        proxy.restore()
+        pauses.let_go()
+        hits = await search
     assert [h.text for h in hits][:1] == ["the kettle is in the shed"]
+    assert pauses.asked[0] == FIRST_PAUSE and 2 * FIRST_PAUSE in pauses.asked
 
 
 async def test_a_server_gone_mid_pass_applies_nothing_and_the_pass_runs_again(
-    behind_proxy: Kit, proxy: Proxy, fake_llm: FakeLLM, monkeypatch: pytest.MonkeyPatch
+    behind_proxy: Kit, proxy: Proxy, fake_llm: FakeLLM
 ) -> None:
     kit = behind_proxy
-    monkeypatch.setattr(database, "RECONNECT_SECONDS", 0.5)
     await kit.send("Ana moved to Porto.")
     answer = by_category(
         {"people": tool_reply({"op": "INSERT", "content": "Ana lives in Porto", "confidence": 1})}

@@ -12,9 +12,9 @@ else's write in between. Part of the store's contract, not an accident: the memo
 written for it. Reads use any free connection and see committed data only.
 
 Faults: a connection that drops is replaced by the pool; reads and the start of a transaction
-retry with backoff for up to `RECONNECT_SECONDS`, then fail with a StorageError naming the
-server (never its password). A transaction cut off in its middle is rolled back by the server:
-nothing of it is kept, and the caller hears so.
+retry with backoff for up to `RECONNECT_SECONDS` (kit/store/postgres/backoff.py), then fail
+with a StorageError naming the server (never its password). A transaction cut off in its
+middle is rolled back by the server: nothing of it is kept, and the caller hears so.
 """
 
 from __future__ import annotations
@@ -33,6 +33,13 @@ import numpy as np
 
 from kit.errors import ConfigError, StorageError
 from kit.store.db import Engine, Params
+from kit.store.postgres.backoff import (
+    FIRST_PAUSE,
+    LONGEST_PAUSE,
+    RECONNECT_SECONDS,
+    LoopPauses,
+    Pauses,
+)
 from kit.store.postgres.url import redact
 from kit.store.postgres.user_locks import LOCK_CONNECTIONS, UserLocks
 
@@ -40,7 +47,6 @@ log = logging.getLogger(__name__)
 
 WRITER_LOCK = 0x4B17_0001  # pg_advisory_xact_lock key of Kit's one writer (per database)
 POOL_SIZE = 6  # three parallel search reads, a writer, background work
-RECONNECT_SECONDS = 15.0  # how long reads and new transactions wait for a server to return
 CONNECT_SECONDS = 10.0
 MIN_SERVER = 13  # major version
 MIN_VECTOR = (0, 5, 0)  # HNSW indexes
@@ -216,6 +222,7 @@ class PostgresDatabase:
         self.about = about
         self._write_lock = asyncio.Lock()
         self._user_locks = user_locks
+        self.pauses: Pauses = LoopPauses()  # the reconnect backoff's clock (a seam for tests)
 
     @classmethod
     @asynccontextmanager
@@ -249,9 +256,9 @@ class PostgresDatabase:
 
     async def _retrying(self, call: Callable[[], Awaitable[T]]) -> T:
         """Run `call`, waiting out a dropped connection for up to RECONNECT_SECONDS."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + RECONNECT_SECONDS
-        delay = 0.1
+        pauses = self.pauses
+        deadline = pauses.time() + RECONNECT_SECONDS
+        delay = FIRST_PAUSE
         while True:
             try:
                 return await call()
@@ -260,11 +267,11 @@ class PostgresDatabase:
                     if _environmental(exc):
                         raise storage_error(exc, self.where) from exc
                     raise
-                if loop.time() + delay > deadline:
+                if pauses.time() + delay > deadline:
                     raise storage_error(exc, self.where) from exc
                 log.warning("database: connection lost (%s); retrying", type(exc).__name__)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 2.0)
+                await pauses.sleep(delay)
+                delay = min(delay * 2, LONGEST_PAUSE)
 
     @asynccontextmanager
     async def transaction(self, *, erasing: bool = False) -> AsyncIterator[PostgresTransaction]:
