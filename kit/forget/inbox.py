@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
 
+from kit.forget.traces import strings_in
 from kit.store.db import Transaction
 
 
@@ -36,18 +36,8 @@ async def erase_questions(
         involved = {f["id"] for f in facts}
         involved |= set(operation.get("fact_ids", ())) | {operation.get("fact_id")}
         cited = set(operation.get("sources", ())) & lost or involved & erased
-        texts = [reason, *_strings(operation), *_strings(facts)]
+        texts = [reason, *strings_in(operation), *strings_in(facts)]
         if cited or (quotes is not None and any(quotes(text) for text in texts)):
             gone.append((question_id,))
     await tx.executemany("DELETE FROM inbox WHERE id = ?", gone)
     return len(gone)
-
-
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    return []

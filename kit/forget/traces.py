@@ -21,6 +21,7 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable
+from typing import Any
 
 from kit.clock import from_iso, to_iso
 
@@ -97,3 +98,15 @@ class Hasher:
     def user(self, user_id: str) -> str:
         """Whose memory the receipt is of, without naming them."""
         return self("user", user_id)
+
+
+def strings_in(value: Any) -> list[str]:
+    """Every string inside a decoded JSON value (a pass's detail, an inbox question's
+    operation): where an erased text could be quoted."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [s for v in value for s in strings_in(v)]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in strings_in(v)]
+    return []

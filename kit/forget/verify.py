@@ -43,7 +43,7 @@ from kit.forget.findings import (
 from kit.forget.index_audit import IndexAudit
 from kit.forget.receipt import Receipt
 from kit.forget.receipts import info
-from kit.forget.traces import units_of, windows
+from kit.forget.traces import strings_in, units_of, windows
 from kit.memory.facts import FORGOTTEN
 from kit.retrieval.vectors import VectorStore
 from kit.store.db import Database
@@ -289,7 +289,7 @@ class _Check:
             (self.user_id,),
         ):
             detail = json.loads(detail_json)
-            if self.quotes(reason, *_strings(detail), inside=True):
+            if self.quotes(reason, *strings_in(detail), inside=True):
                 quoting.append(int(pass_id))
             if gone & _cited(detail):
                 citing.append(int(pass_id))
@@ -307,7 +307,7 @@ class _Check:
                 " ORDER BY id LIMIT ?",
                 (self.user_id,),
             )
-            if self.quotes(*_strings(json.loads(report)), inside=True)
+            if self.quotes(*strings_in(json.loads(report)), inside=True)
         ]
         errors = [
             int(row[0])
@@ -335,7 +335,7 @@ class _Check:
             (self.user_id,),
         ):
             asked = [json.loads(operation_json), json.loads(old_json)]
-            if self.quotes(reason, *_strings(asked), inside=True) or gone & _cited(asked):
+            if self.quotes(reason, *strings_in(asked), inside=True) or gone & _cited(asked):
                 questions.append(int(question_id))
         return [
             leftover(RECORDS, "curation pass records holding erased text word for word", quoting),
@@ -370,16 +370,6 @@ def _inside(day: str, receipt: Receipt) -> bool:
     return (after is None or day > after.isoformat()) and (
         before is None or day < before.isoformat()
     )
-
-
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    return []
 
 
 def _cited(value: Any) -> set[int]:
