@@ -22,7 +22,7 @@ from tests.support.curation import shown_ids
 
 pytestmark = [pytest.mark.parametrize("provider", PROVIDERS), pytest.mark.stores]
 
-TIMEOUT = 0.5  # llm timeouts in these tests: a stall of 2 s is a timeout
+TIMEOUT = 0.5  # the model's timeout where the fault is a stall (of 2 s): `model_timeout`
 
 
 @pytest.fixture
@@ -32,13 +32,24 @@ async def endpoint(provider: str) -> AsyncIterator[Endpoint]:
 
 
 @pytest.fixture
+def model_timeout() -> float:
+    """Generous: a loaded machine must never turn a normal answer from the local server into
+    a timeout. The tests of a stalled server set TIMEOUT (`parametrize("model_timeout")`)."""
+    return 60.0
+
+
+@pytest.fixture
 async def real_kit(
-    settings: Settings, endpoint: Endpoint, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    settings: Settings,
+    endpoint: Endpoint,
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+    model_timeout: float,
 ) -> AsyncIterator[Kit]:
     for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
         monkeypatch.delenv(name, raising=False)  # a server on this machine needs no key
     # One retry allowed: a passing refusal would be tried again, a timed-out prompt never is.
-    llm = endpoint.llm(timeout_seconds=TIMEOUT, max_retries=1)
+    llm = endpoint.llm(timeout_seconds=model_timeout, max_retries=1)
     async with Kit.open(
         settings=dataclasses.replace(settings, llm=llm),
         embedder=HashingEmbedder(),
@@ -124,6 +135,7 @@ async def test_a_bad_curation_answer_is_a_recorded_rejection(
     assert record.status == "rejected" and WHY[bad] in record.reason
 
 
+@pytest.mark.parametrize("model_timeout", [TIMEOUT])
 async def test_a_stalled_server_is_a_recorded_failure_not_resent_at_once_and_budgeted(
     real_kit: Kit, endpoint: Endpoint, clock: FakeClock
 ) -> None:
@@ -131,7 +143,7 @@ async def test_a_stalled_server_is_a_recorded_failure_not_resent_at_once_and_bud
     raise, its attempt counts (backoff), the sweep stops (the other six passes would only
     wait as long), nothing is resent at the next tick, and the call counts in the budget."""
     await _said(real_kit, clock, "Ana moved to Lisbon.")
-    endpoint.responder = lambda body: {"kind": "stall", "seconds": 2.0}
+    endpoint.responder = lambda body: {"kind": "stall", "seconds": 4 * TIMEOUT}
     s = real_kit.services
     await s.curator.sweep_idle(clock.now())
     assert len(endpoint.bodies()) == 1  # no SDK retry of a timed-out background prompt
@@ -168,9 +180,22 @@ async def test_bad_daily_summaries_are_recorded_never_stored(
         run = await s.summarizer.summarize_many("owner", [day])
         (rejected,) = run.rejected
         reasons.append(rejected[1])
-    endpoint.queue_stall(2.0)
-    run = await s.summarizer.summarize_many("owner", [day])
-    assert run.timed_out and "did not answer within" in run.rejected[0][1]
     assert await s.days.get("owner", day) is None
     assert "refusal" in reasons[0] and "cut off" in reasons[1] and "empty" in reasons[2]
     assert (await s.attempts.held())[0].kind == DAILY_SUMMARY  # counted: held after three
+
+
+@pytest.mark.parametrize("model_timeout", [TIMEOUT])
+async def test_a_stalled_daily_summary_is_a_recorded_timeout_never_stored(
+    real_kit: Kit, endpoint: Endpoint, clock: FakeClock
+) -> None:
+    s = real_kit.services
+    day = date(2026, 3, 1)
+    chat = await s.messages.conversation("owner", "api", "c")
+    await s.messages.add(
+        chat, "user", "We decided to ship on Friday.", at=clock.now() - timedelta(days=1)
+    )
+    endpoint.queue_stall(4 * TIMEOUT)
+    run = await s.summarizer.summarize_many("owner", [day])
+    assert run.timed_out and "did not answer within" in run.rejected[0][1]
+    assert await s.days.get("owner", day) is None
