@@ -95,7 +95,7 @@ class DigestScreen(Screen[None]):
         if waiting:
             rows.append((waiting_heading(ANSWER_IN_TUI), None))
             rows += [(f"  {x}", None) for x in waiting]
-        for digest_pass in digest.passes:
+        for digest_pass in (p for p in digest.passes if p.shown):
             undoable = digest_pass.pass_id if digest_pass.undoable else None
             rows.append((pass_heading(digest_pass, tz), _Item(undoable)))
             rows += [(f"  {line_text(x)}", _Item(undoable, x)) for x in digest_pass.lines]

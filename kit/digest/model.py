@@ -45,6 +45,12 @@ class DigestPass:
     def undoable(self) -> bool:
         return self.status == "applied" and bool(self.lines)
 
+    @property
+    def shown(self) -> bool:
+        """Whether a front-end lists the pass: it changed a fact or left an operation out (a
+        pass that only set questions aside is in the digest's questions instead)."""
+        return bool(self.lines or self.dropped)
+
 
 @dataclass(frozen=True)
 class DigestQuestion:

@@ -181,7 +181,7 @@ def _blocks(
 
     blocks: list[_Block] = []
     for digest_pass in digest.passes:
-        if not digest_pass.lines and not digest_pass.dropped:
+        if not digest_pass.shown:
             continue
         heading = pass_heading(digest_pass, tz)
         block = _Block(heading, continued=f"{heading} (continued)")
