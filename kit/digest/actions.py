@@ -12,9 +12,9 @@ from typing import Protocol
 from kit.channels.callbacks import Callbacks
 from kit.curator.owner import OwnerFacts
 from kit.curator.reports import UndoResult, describe_undo
-from kit.digest.build import clip
 from kit.digest.render import FORGET, PIN, UNDO
 from kit.errors import InputError, NotFound
+from kit.text import clip
 
 FORGET_REASON = "forgotten from the memory digest"
 UNDO_WINDOW_OVER = "its undo window is over"  # digest.undo_days after the change

@@ -25,16 +25,12 @@ from kit.memory.fact_times import SUPERSEDED
 from kit.memory.facts import FORGOTTEN, Fact, Facts, HistoryEntry
 from kit.memory.history import FactHistory
 from kit.memory.messages import Message, Messages
-from kit.text import clip as clip_line
+from kit.text import clip
 from kit.untrusted.clean import clean_name
 
 NOT_REPORTED = ("owner", "undo")  # pass kinds that are the owner's own doing
 LINE_CHARS = 200  # a fact's text in a digest line, at most (the rest: `kit facts`)
 TIMES_LISTED = 3  # message times named per line; the rest are counted
-
-
-def clip(text: str, limit: int = LINE_CHARS) -> str:
-    return clip_line(text, limit)
 
 
 class DigestBuilder:
@@ -152,7 +148,7 @@ def _shown(entry: HistoryEntry) -> bool:
 def _text(snapshot: dict[str, Any]) -> str:
     subject = str(snapshot.get("subject") or "")
     content = str(snapshot.get("content") or "")
-    return clip(f"[{subject}] {content}" if subject else content)
+    return clip(f"[{subject}] {content}" if subject else content, LINE_CHARS)
 
 
 class _Lines:

@@ -20,13 +20,11 @@ async def erase_questions(
     user_id: str,
     message_ids: Sequence[int],
     fact_ids: Sequence[int],
-    quotes: Callable[[str], bool] | None = None,
+    quotes: Callable[[str], bool],
 ) -> int:
     """Delete the user's questions citing `message_ids`, concerning `fact_ids`, or holding a
     text `quotes` finds erased; how many."""
     lost, erased = set(message_ids), set(fact_ids)
-    if not lost and not erased and quotes is None:
-        return 0
     rows = await tx.fetchall(
         "SELECT id, reason, operation_json, old_json FROM inbox WHERE user_id = ?", (user_id,)
     )
@@ -37,7 +35,7 @@ async def erase_questions(
         involved |= set(operation.get("fact_ids", ())) | {operation.get("fact_id")}
         cited = set(operation.get("sources", ())) & lost or involved & erased
         texts = [reason, *strings_in(operation), *strings_in(facts)]
-        if cited or (quotes is not None and any(quotes(text) for text in texts)):
+        if cited or any(quotes(text) for text in texts):
             gone.append((question_id,))
     await tx.executemany("DELETE FROM inbox WHERE id = ?", gone)
     return len(gone)
