@@ -40,6 +40,7 @@ from kit.clock import FakeClock
 from kit.config import EmbeddingSettings, ScheduleSettings, Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
+from tests.support.daemon_process import notify_socket, until_ready
 
 FULL = {"turns": 10_000, "daemon_turns": 100}
 QUICK = {"turns": 50, "daemon_turns": 5}
@@ -164,9 +165,7 @@ async def daemon(
         upgrade = None
         if archive is not None:
             upgrade = await _start_and_stop(command, tree, env, notify_path)
-        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
-            notify.bind(str(notify_path))
-            notify.setblocking(False)
+        with notify_socket(notify_path) as notify:
             began = time.perf_counter()
             proc = await asyncio.create_subprocess_exec(
                 *command, cwd=tree, env=env, stdout=DEVNULL, stderr=PIPE
@@ -261,9 +260,7 @@ async def _start_and_stop(
     command: list[str], tree: Path, env: dict[str, str], notify_path: Path
 ) -> float:
     """Start `kit run` once, wait for READY=1, stop it; seconds to READY."""
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
-        notify.bind(str(notify_path))
-        notify.setblocking(False)
+    with notify_socket(notify_path) as notify:  # removed after: the timed start binds it
         began = time.perf_counter()
         proc = await asyncio.create_subprocess_exec(
             *command, cwd=tree, env=env, stdout=DEVNULL, stderr=DEVNULL
@@ -274,7 +271,6 @@ async def _start_and_stop(
             if proc.returncode is None:
                 proc.send_signal(signal.SIGTERM)
                 await proc.wait()
-            os.unlink(notify_path)  # the timed start binds it again
 
 
 def _at(event: asyncio.Future[float]) -> float | None:
@@ -302,19 +298,9 @@ async def _watch(
 
 async def _wait_ready(notify: socket.socket, proc: Process, began: float) -> float:
     """Seconds until the daemon says READY=1 (it does once its control socket listens)."""
-    loop = asyncio.get_running_loop()
-    async with asyncio.timeout(START_TIMEOUT), asyncio.TaskGroup() as group:
-        exited = group.create_task(proc.wait())
-        while True:
-            datagram = group.create_task(loop.sock_recv(notify, 4096))
-            await asyncio.wait({datagram, exited}, return_when=asyncio.FIRST_COMPLETED)
-            if datagram.done() and b"READY=1" in datagram.result():
-                exited.cancel()
-                return time.perf_counter() - began
-            if exited.done():
-                datagram.cancel()
-                raise RuntimeError(f"kit run exited with {proc.returncode} before it was ready")
-    raise AssertionError("unreachable")
+    async with asyncio.timeout(START_TIMEOUT):
+        await until_ready(proc, notify)
+    return time.perf_counter() - began
 
 
 async def engine_in_fresh_process(turns: int) -> list[Row]:
