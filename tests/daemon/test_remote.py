@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import socket
 import sys
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,10 +17,8 @@ import pytest
 from kit.clock import FakeClock
 from kit.config import Settings
 from kit.daemon.remote import SSH_ENV, RemoteUnavailable, remote_client
-from kit.daemon.runner import ShutdownSignals, run_daemon
-from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
-from tests.support.daemon_process import notify_socket
+from tests.support.inprocess_daemon import running_daemon
 from tests.support.sshd import Sshd, running_sshd
 
 pytestmark = pytest.mark.slow
@@ -33,36 +29,6 @@ CHAT_BOUND = 180.0  # a safety net for a whole `kit chat` process: ssh, Python, 
 def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sshd]:
     with running_sshd(tmp_path_factory.mktemp("sshd")) as server:
         yield server
-
-
-@asynccontextmanager
-async def daemon(
-    settings: Settings, clock: FakeClock, llm: FakeLLM, monkeypatch: pytest.MonkeyPatch
-) -> AsyncIterator[Path]:
-    """`kit run` in this process, until its READY=1 (on a NOTIFY_SOCKET of the test's);
-    yields its data directory, and stops it as SIGTERM would."""
-    signals = ShutdownSignals()
-    loop = asyncio.get_running_loop()
-    with notify_socket(settings.data_dir.parent / "notify.sock") as notify:
-        monkeypatch.setenv("NOTIFY_SOCKET", notify.getsockname())
-        task = asyncio.create_task(
-            run_daemon(settings, llm=llm, embedder=HashingEmbedder(), clock=clock, signals=signals)
-        )
-
-        async def ready() -> None:
-            while b"READY=1" not in await loop.sock_recv(notify, 4096):
-                pass
-
-        said = asyncio.create_task(ready())
-        try:
-            await asyncio.wait({task, said}, return_when=asyncio.FIRST_COMPLETED)
-            if task.done():
-                task.result()  # it failed to start: its error
-            yield settings.data_dir
-        finally:
-            said.cancel()
-            signals.received(signal.SIGTERM)
-            await task
 
 
 async def kit_chat(*args: str, stdin: str, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
@@ -110,7 +76,7 @@ async def test_kit_chat_remote_talks_to_the_daemon_through_sshd(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     llm = FakeLLM(["Hello from the far side"])
-    async with daemon(settings, clock, llm, monkeypatch) as data_dir:
+    async with running_daemon(settings, clock, llm, monkeypatch) as data_dir:
         code, out, err = await kit_chat(
             "--remote",
             sshd.destination,
@@ -190,7 +156,7 @@ async def test_the_tui_on_a_remote_daemon_through_sshd(
     monkeypatch.setenv(SSH_ENV, sshd.ssh_command)
     llm = FakeLLM(["Hello, TUI on the far side"])
     async with (
-        daemon(settings, clock, llm, monkeypatch) as data_dir,
+        running_daemon(settings, clock, llm, monkeypatch) as data_dir,
         remote_client(sshd.destination, data_dir=str(data_dir)) as client,
     ):
         app = KitApp(client)
