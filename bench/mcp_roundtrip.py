@@ -1,4 +1,5 @@
-"""`kit mcp` search round trip against a running daemon holding 10k facts.
+"""`kit mcp` search round trip against a running daemon holding 10k facts: over stdio, and
+over MCP's HTTP transport (`[mcp_http]` in the same daemon, with a token).
 
     python bench/mcp_roundtrip.py [--quick]
 
@@ -7,14 +8,18 @@ The facts are written and embedded by the real MiniLM model first (when it is in
 real anthropic SDK against the local Messages API server; no tool calls the model) and a real
 `kit mcp` subprocess is driven by the MCP SDK's own stdio client. Each round trip is one
 `search_memory` call: client -> kit mcp -> control socket -> daemon (query embedding, hybrid
-search) and back. The same queries straight over the control socket are the baseline, so the
-difference is what MCP and the extra process add.
+search) and back. The same daemon serves MCP over HTTP too (`[mcp_http]` on 127.0.0.1), driven
+by the SDK's streamable-HTTP client with an access token: client -> HTTP -> token check and
+audit row -> daemon. The two clients take turns, query by query, so a change in the machine's
+load falls on both alike. The same queries straight over the control socket are the baseline,
+so the difference is what MCP and the extra process add.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import socket
 import sys
 import tempfile
 import time
@@ -40,16 +45,26 @@ async def _fill(config: Path, data: Path, facts: int) -> None:
         await kit.settle()
 
 
-async def _mcp_round_trips(daemon: DaemonProcess, asked: list[str]) -> tuple[float, list[float]]:
-    """Seconds from spawning `kit mcp` to an initialised session, and each search's seconds."""
-    from mcp import ClientSession, StdioServerParameters
+async def _mcp_round_trips(
+    daemon: DaemonProcess, asked: list[str], port: int
+) -> tuple[float, list[float], list[float]]:
+    """Seconds from spawning `kit mcp` to an initialised session, and each search's seconds
+    over stdio and over HTTP (taking turns)."""
+    import httpx2
+    from mcp import Client, ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
+    from mcp.client.streamable_http import streamable_http_client
 
+    owner = SocketClient(daemon.socket)  # type: ignore[abstract]
+    token = (await owner.create_access_token("bench", read_only=True)).token
     command = daemon.kit("mcp", "--read-only")
     params = StdioServerParameters(
         command=command[0], args=command[1:], env=daemon.env, cwd=str(ROOT)
     )
-    times: list[float] = []
+    stdio: list[float] = []
+    http: list[float] = []
+    headers = {"Authorization": f"Bearer {token}"}
+    url = f"http://127.0.0.1:{port}/mcp"
     with (daemon.workdir / "mcp-stderr.log").open("w", encoding="utf-8") as errlog:
         began = time.perf_counter()
         async with (
@@ -58,15 +73,23 @@ async def _mcp_round_trips(daemon: DaemonProcess, asked: list[str]) -> tuple[flo
         ):
             await session.initialize()
             startup = time.perf_counter() - began
-            for query in asked[:WARM_UP]:
-                await session.call_tool("search_memory", {"query": query})
-            for query in asked:
-                began = time.perf_counter()
-                result = await session.call_tool("search_memory", {"query": query})
-                times.append(time.perf_counter() - began)
-                if result.is_error:
-                    raise RuntimeError(f"search_memory failed: {result.content}")
-    return startup, times
+            async with (
+                httpx2.AsyncClient(headers=headers, timeout=120.0) as web,
+                Client(streamable_http_client(url, http_client=web)) as remote,
+            ):
+                for query in asked[:WARM_UP]:
+                    await session.call_tool("search_memory", {"query": query})
+                    await remote.call_tool("search_memory", {"query": query})
+                for query in asked:
+                    began = time.perf_counter()
+                    result = await session.call_tool("search_memory", {"query": query})
+                    stdio.append(time.perf_counter() - began)
+                    began = time.perf_counter()
+                    over_http = await remote.call_tool("search_memory", {"query": query})
+                    http.append(time.perf_counter() - began)
+                    if result.is_error or over_http.is_error:
+                        raise RuntimeError(f"search_memory failed: {result.content}")
+    return startup, stdio, http
 
 
 async def _socket_round_trips(daemon: DaemonProcess, asked: list[str]) -> list[float]:
@@ -86,29 +109,41 @@ async def run(quick: bool = False) -> list[Row]:
     embedded = "real MiniLM" if (MODEL_DIR / "model.onnx").exists() else "no model: lexical"
     with tempfile.TemporaryDirectory(prefix="kit-bench-") as folder, FakeAnthropicServer() as api:
         work = Path(folder)
-        config = write_config(work / "config.toml", api)
+        port = _free_port()
+        serve_http = f"[mcp_http]\nenabled = true\nport = {port}\n"
+        config = write_config(work / "config.toml", api, serve_http)
         daemon = DaemonProcess(work, config)
         began = time.perf_counter()
         await _fill(config, daemon.data_dir, plan["facts"])
         filled = time.perf_counter() - began
         try:
             await asyncio.to_thread(daemon.start)
-            startup, mcp = await _mcp_round_trips(daemon, asked)
+            startup, mcp, http = await _mcp_round_trips(daemon, asked, port)
             direct = await _socket_round_trips(daemon, asked)
             await asyncio.to_thread(daemon.stop)
         finally:
             daemon.close()
     mcp50, mcp95 = p50_p95([t * 1000 for t in mcp])
     sock50, sock95 = p50_p95([t * 1000 for t in direct])
+    http50, http95 = p50_p95([t * 1000 for t in http])
     note = f"{plan['facts']:,} facts ({embedded}), {len(asked)} queries"
     return [
         Row(label, "search_memory round trip p50", mcp50, "ms", note),
         Row(label, "search_memory round trip p95", mcp95, "ms", "SDK stdio client -> daemon"),
+        Row(label, "over HTTP: search_memory round trip p50", http50, "ms", "token, 127.0.0.1"),
+        Row(label, "over HTTP: search_memory round trip p95", http95, "ms", "SDK HTTP -> daemon"),
+        Row(label, "HTTP p95 / stdio p95", http95 / mcp95, "x", "the issue asks at most 2"),
         Row(label, "control socket search p50", sock50, "ms", "the same queries, no MCP"),
         Row(label, "control socket search p95", sock95, "ms"),
         Row(label, "start-up to initialised", startup, "s", "spawn kit mcp -> initialize done"),
         Row(label, "writing + embedding the facts", filled, "s", "before the daemon starts"),
     ]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def main() -> None:
