@@ -97,6 +97,7 @@ class McpHttp:
         self._grace = grace
 
     async def run(self) -> None:
+        _check_tls(self.listen)
         sock = _bind(self.listen)
         self.port = sock.getsockname()[1]
         listen = Listen(self.listen.host, self.port, self.listen.tls_cert, self.listen.tls_key)
@@ -231,14 +232,23 @@ def _config(gate: Gate, listen: Listen, grace: float) -> uvicorn.Config:
         ssl_keyfile=listen.tls_key or None,
         timeout_graceful_shutdown=int(grace + STEP_TIMEOUT),  # Kit bounds it itself first
     )
+    config.load()  # the TLS files were checked (_check_tls): this reads them again
+    return config
+
+
+def _check_tls(listen: Listen) -> None:
+    """A certificate and key that cannot be used are one clear error, before anything runs."""
+    if not listen.tls_cert:
+        return
     try:
-        config.load()  # reads the TLS files now: a bad one is a clear error, not a crash later
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(
+            listen.tls_cert, listen.tls_key
+        )
     except (OSError, ssl.SSLError) as exc:
         raise ConfigError(
             f"cannot use the TLS certificate {listen.tls_cert} and key {listen.tls_key} "
             f"({getattr(exc, 'strerror', None) or exc}); give PEM files Kit can read"
         ) from exc
-    return config
 
 
 def _bind(listen: Listen) -> socket.socket:

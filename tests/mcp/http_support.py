@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -26,17 +27,18 @@ async def http_server(kit: Kit, *, host: str = "127.0.0.1", **tls: str) -> Async
         return LocalClient(kit, started, user=user or None)
 
     server = serving(Listen(host, 0, **tls), client_for, tz=kit.tz, clock=kit, grace=2.0)
-    async with asyncio.TaskGroup() as group:
-        running = group.create_task(server.run())
-        ready = group.create_task(server.listening.wait())
+    running = asyncio.create_task(server.run())
+    ready = asyncio.create_task(server.listening.wait())
+    try:
         await asyncio.wait({running, ready}, return_when=asyncio.FIRST_COMPLETED)
         if running.done():
-            ready.cancel()
-            running.result()  # its error
-        try:
-            yield server
-        finally:
-            running.cancel()
+            running.result()  # it could not start: its error, as it is
+        yield server
+    finally:
+        ready.cancel()
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
 
 
 def url_of(server: McpHttp) -> str:

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import shutil
+import ssl
+import subprocess
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import httpx
 import pytest
@@ -17,7 +21,7 @@ from mcp.types import CallToolResult, TextContent
 from kit.access.limits import RateLimit
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.errors import InputError, NotFound
+from kit.errors import ConfigError, InputError, NotFound
 from kit.memory.messages import NewMessage
 from tests.mcp.http_support import http_server, mcp_client, url_of
 
@@ -250,3 +254,46 @@ async def test_listening_beyond_this_machine_without_tls_warns(
     async with http_server(kit, host="0.0.0.0"):
         pass
     assert any("without TLS" in r.getMessage() for r in caplog.records)
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A throwaway certificate for 127.0.0.1 and its key (openssl)."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed: no certificate to serve HTTPS with")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return cert, key
+
+
+async def test_with_a_certificate_it_serves_https_and_still_wants_a_token(
+    kit: Kit, tmp_path: Path
+) -> None:
+    cert, key = self_signed(tmp_path)
+    made = await kit.create_access_token("laptop")
+    trust = ssl.create_default_context(cafile=str(cert))
+    async with (
+        http_server(kit, host="0.0.0.0", tls_cert=str(cert), tls_key=str(key)) as server,
+        httpx.AsyncClient(verify=trust, timeout=60.0) as http,
+    ):
+        url = f"https://127.0.0.1:{server.port}/mcp"
+        refused = await http.post(url, json=INIT, headers=ACCEPT)
+        accepted = await http.post(
+            url, json=INIT, headers={**ACCEPT, "Authorization": f"Bearer {made.token}"}
+        )
+        with pytest.raises(httpx.RemoteProtocolError):  # plain HTTP is not answered
+            await http.post(f"http://127.0.0.1:{server.port}/mcp", json=INIT, headers=ACCEPT)
+    assert (refused.status_code, accepted.status_code) == (401, 200)
+
+
+async def test_a_certificate_it_cannot_read_stops_it_with_one_line(
+    kit: Kit, tmp_path: Path
+) -> None:
+    missing = str(tmp_path / "nope.pem")
+    with pytest.raises(ConfigError, match=r"cannot use the TLS certificate .*nope\.pem"):
+        async with http_server(kit, tls_cert=missing, tls_key=missing):
+            pass
