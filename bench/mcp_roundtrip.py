@@ -1,7 +1,7 @@
 """`kit mcp` search round trip against a running daemon holding 10k facts: over stdio, and
 over MCP's HTTP transport (`[mcp_http]` in the same daemon, with a token).
 
-    python bench/mcp_roundtrip.py [--quick]
+    python bench/mcp_roundtrip.py [--quick] [--facts N] [--searches N]
 
 The facts are written and embedded by the real MiniLM model first (when it is in
 ../shared/models; lexical search only otherwise), then a real `kit run` starts on them (the
@@ -102,8 +102,9 @@ async def _socket_round_trips(daemon: DaemonProcess, asked: list[str]) -> list[f
     return times
 
 
-async def run(quick: bool = False) -> list[Row]:
-    plan = QUICK if quick else FULL
+async def run(quick: bool = False, **sizes: int | None) -> list[Row]:
+    plan = dict(QUICK if quick else FULL)
+    plan.update({k: v for k, v in sizes.items() if v})
     asked = queries(plan["searches"], seed=23)
     label = f"kit mcp {plan['facts'] // 1000}k" if plan["facts"] >= 1000 else "kit mcp"
     embedded = "real MiniLM" if (MODEL_DIR / "model.onnx").exists() else "no model: lexical"
@@ -112,7 +113,8 @@ async def run(quick: bool = False) -> list[Row]:
         port = _free_port()
         serve_http = f"[mcp_http]\nenabled = true\nport = {port}\n"
         config = write_config(work / "config.toml", api, serve_http)
-        daemon = DaemonProcess(work, config)
+        # a loaded machine may take long to start a daemon on a large memory
+        daemon = DaemonProcess(work, config, start_timeout=600.0)
         began = time.perf_counter()
         await _fill(config, daemon.data_dir, plan["facts"])
         filled = time.perf_counter() - began
@@ -149,8 +151,10 @@ def _free_port() -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="200 facts, 10 searches")
+    parser.add_argument("--facts", type=int, help=f"facts in memory (default {FULL['facts']:,})")
+    parser.add_argument("--searches", type=int, help=f"queries (default {FULL['searches']})")
     args = parser.parse_args()
-    print_rows(asyncio.run(run(args.quick)))
+    print_rows(asyncio.run(run(args.quick, facts=args.facts, searches=args.searches)))
 
 
 if __name__ == "__main__":
