@@ -29,6 +29,7 @@ _WORD = re.compile(r"\$?£?€?\d[\d,]*(?:\.\d+)?(?::\d\d)?(?:k\b|%)?|[^\W\d_][\
 
 _LEAD = frozenset(
     """and but so then also yeah yes yep oh well plus now just really actually because cause
+    especially since kinda sorta even only recently currently finally already
     'cause though although even hey wow thanks thank ok okay sure hmm lol haha btw anyway
     honestly tbh like totally definitely absolutely cool great awesome nice""".split()
 )
@@ -42,7 +43,7 @@ _OTHER = frozenset(
 )
 _THEIR = frozenset({"her", "his", "their", "hers", "theirs"})
 _THING = frozenset(
-    "it it's its this that that's these those there there's here what what's".split()
+    "it it's its this that that's these those there there's here what what's which".split()
 )
 _DETERMINERS = frozenset("the a an this that these those one some every each".split())
 _PEOPLE = frozenset(
@@ -96,6 +97,7 @@ class Clause:
     others: bool  # it names someone besides the speaker ("her", "my sister", "Ana")
     asks: bool = False  # a question (hedged too): its answer, from someone else, may hold it
     theirs: bool = False  # "her", "his", "their": something of someone else's
+    own_subject: bool = True  # it says whom it is about (else it goes on with the last one)
 
 
 def word_key(token: str) -> str:
@@ -142,6 +144,7 @@ def clauses(text: str) -> list[Clause]:
                     _names_others(tokens),
                     asks and not hedged,
                     any(t.lower() in _THEIR for t in tokens),
+                    own is not None,
                 )
             )
     return found

@@ -63,6 +63,7 @@ class _Source:
     day: date | None
     names: frozenset[str] = field(default_factory=frozenset)  # the speaker's name, folded
     answered: bool = False  # another cited message, by someone else, comes after it
+    capitalised: frozenset[str] = field(default_factory=frozenset)  # names in its text
 
 
 _OWNER_WORDS = frozenset({"owner", "owner's", "owners", "user", "user's"})
@@ -121,9 +122,12 @@ class Grounding:
             spans = [
                 (m.span, m.start) for m in date_mentions(folded, message.day)
             ] or spans
+            capitalised = frozenset(
+                word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
+            )
             self._read[message.id] = _Source(
                 message.id, speaker, owner, tuple(clauses(message.text)), tuple(spans),
-                message.day, names,
+                message.day, names, capitalised=capitalised,
             )  # fmt: skip
         return self._read[message.id]
 
@@ -176,9 +180,12 @@ class _Term:
     key: str  # name: folded word; number: one form; word: stem
     holder: str  # "owner", "other" or "" (cannot tell)
     span: DateSpan | None = None
+    year_said: bool = True
 
 
-def _terms(text: str, owner: set[str], reference: date | None) -> tuple[list[_Term], bool, bool]:
+def _terms(
+    text: str, owner: set[str], reference: date | None, seen: frozenset[str]
+) -> tuple[list[_Term], bool, bool]:
     """The terms of a fact's text, each with whom its clause is about; whether the fact
     hedges ("plans to", "is thinking about") and whether it denies ("has never")."""
     folded = fold(text)
@@ -186,7 +193,7 @@ def _terms(text: str, owner: set[str], reference: date | None) -> tuple[list[_Te
     taken = [(m.start, m.end) for m in dates]
     found: list[_Term] = []
     hedged = negated = False
-    spans = _fact_clauses(text, owner)
+    spans = _fact_clauses(text, owner, seen)
     for start, end, holder in spans:
         for match in tokens(text):
             token, at = match.group(), match.start()
@@ -208,21 +215,23 @@ def _terms(text: str, owner: set[str], reference: date | None) -> tuple[list[_Te
             if len(key) < 2 or low in MONTHS or low in WEEKDAYS:
                 continue
             initial = at == 0 or folded[max(0, at - 2) : at] == ". "
-            if token[:1].isupper() and not initial:
+            if token[:1].isupper() and (not initial or key in seen):
                 found.append(_Term("name", token, key, holder))
             else:
                 found.append(_Term("word", token, stem(token), holder))
     for mention in dates:
         holder = next((h for a, b, h in spans if a <= mention.start < b), "")
         shown = text[mention.start : mention.end]
-        found.append(_Term("date", shown, shown.lower(), holder, mention.span))
+        found.append(
+            _Term("date", shown, shown.lower(), holder, mention.span, mention.year_said)
+        )
     return found, hedged, negated
 
 
 _SOFT_NUMBERS = frozenset({"once", "single", "both", "pair", "couple", "half", "second"})
 
 
-def _fact_clauses(text: str, owner: set[str]) -> list[tuple[int, int, str]]:
+def _fact_clauses(text: str, owner: set[str], seen: frozenset[str]) -> list[tuple[int, int, str]]:
     """A fact's clauses, each with whom it is about: "owner", "other" or "" (cannot tell).
     A clause that names nobody is about whom the clause before was; "she" is whoever else
     the fact named before, or the owner when it named nobody else."""
@@ -230,14 +239,16 @@ def _fact_clauses(text: str, owner: set[str]) -> list[tuple[int, int, str]]:
     holder, introduced = "", False
     for clause in clauses(text):
         words = [m.group() for m in tokens(text) if clause.start <= m.start() < clause.end]
-        own = _fact_holder(words, owner, introduced)
+        own = _fact_holder(words, owner, introduced, seen)
         holder = own if own is not None else holder
         introduced = introduced or _names_someone(words, owner)
         found.append((clause.start, clause.end, holder))
     return found
 
 
-def _fact_holder(words: list[str], owner: set[str], introduced: bool) -> str | None:
+def _fact_holder(
+    words: list[str], owner: set[str], introduced: bool, seen: frozenset[str]
+) -> str | None:
     lowered = [w.lower() for w in words]
     i = 1 if lowered[:1] == ["the"] else 0
     if i >= len(lowered):
@@ -249,7 +260,9 @@ def _fact_holder(words: list[str], owner: set[str], introduced: bool) -> str | N
         return "owner"
     if first in _PRONOUNS:
         return "other" if introduced else "owner"
-    if words[i][:1].isupper() and first not in STOP and first not in MONTHS:
+    if first in ("it", "its", "this", "that", "which", "there"):
+        return ""
+    if words[i][:1].isupper() and word_key(words[i]) in seen:
         return "other" if len(words) > i + 1 else None  # a name alone is an apposition
     if first in ("a", "an") and after and stem(after[0]) in _PEOPLE_STEMS:
         return "other"
@@ -275,13 +288,18 @@ def _names_someone(words: list[str], owner: set[str]) -> bool:
 
 def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
     reference = min((s.day for s in sources if s.day is not None), default=None)
-    terms, hedged, negated = _terms(text, owner, reference)
+    seen = frozenset(n for s in sources for n in s.capitalised) | frozenset(
+        n for s in sources for n in s.names
+    )
+    terms, hedged, negated = _terms(text, owner, reference, seen)
     problems: dict[str, list[str]] = {}
     words_ok = words_total = 0
     for term in terms:
         where = [(s, c) for s in sources for c in _holding(term, s)]
         if term.kind == "name" or (term.kind == "word" and term.key in _PEOPLE_STEMS):
             fits = [c for s, c in where if not (c.negated and not negated)]  # who, not what
+        elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
+            fits = [c for s, c in where if _fits(s, c, "", hedged, negated)]
         else:
             fits = [c for s, c in where if _fits(s, c, term.holder, hedged, negated)]
         about_owner = term.holder == "owner"
@@ -306,7 +324,7 @@ def _holding(term: _Term, source: _Source) -> list[Clause]:
     """The clauses of `source` that say `term`."""
     if term.kind == "date":
         assert term.span is not None
-        offsets = [at for span, at in source.spans if span.overlaps(term.span)]
+        offsets = [at for span, at in source.spans if _same_day(span, term)]
         said_then = source.day is not None and term.span.start <= source.day <= term.span.end
         if source.message_id is None:
             return [c for c in source.clauses if term.key in " ".join(sorted(c.words))]
@@ -333,6 +351,19 @@ _FAMILY = stem("family")
 _WE = frozenset({"we", "our", "us", "we're", "we've", "ours"})
 
 
+def _same_day(span: DateSpan, term: _Term) -> bool:
+    """The days overlap; for a date written without its year ("June 30"), the same day or
+    month of any year (each text guesses the year on its own)."""
+    assert term.span is not None
+    if span.overlaps(term.span) or term.year_said:
+        return span.overlaps(term.span)
+    if term.span.start == term.span.end:
+        return span.start == span.end and (span.start.month, span.start.day) == (
+            term.span.start.month, term.span.start.day
+        )
+    return (span.start.month, span.end.month) == (term.span.start.month, term.span.end.month)
+
+
 def _plain(clause: Clause) -> Clause:
     return Clause(clause.start, clause.end, clause.stems, clause.numbers, clause.words,
                   "neutral", False, False, True)  # fmt: skip
@@ -346,7 +377,7 @@ def _fits(source: _Source, clause: Clause, holder: str, hedged: bool, negated: b
         return False
     if holder == "owner":  # the owner's own words, about the owner (or a thing)
         return source.owner and clause.holder != "other" and not clause.theirs
-    if holder == "other" and source.owner and clause.holder == "self":
+    if holder == "other" and source.owner and clause.holder == "self" and clause.own_subject:
         return clause.others  # the owner speaking of someone ("I met Carla"), not of self
     return True
 

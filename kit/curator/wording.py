@@ -30,7 +30,7 @@ STOP = frozenset(
     part kind sort type way ways thing things named called who's whose since ago per each
     because cause 'cause book books song songs film films movie movies series novel album
     place person someone event events activity activities hobby
-    work works worked working use uses used using
+    work works worked working use uses used using year-old years-old yearold
     """.split()
 )
 # Words that say a fact is a wish, a plan or a question rather than what is so: a fact with
@@ -45,7 +45,7 @@ HEDGES = frozenset(
     target targets targeting looking aspire aspires aspiring
     """.split()
 )
-NEGATIONS = frozenset("not no never none nothing neither nor n't cannot without".split())
+NEGATIONS = frozenset("not no never none nothing neither nor n't cannot".split())
 
 _IRREGULAR = {
     "went": "go", "gone": "go", "made": "make", "took": "take", "taken": "take", "got": "get",
@@ -145,6 +145,8 @@ def stem(word: str) -> str:
     low = low.replace("-", "")
     low = _IRREGULAR.get(low, low)
     for suffix in _SUFFIXES:
+        if suffix == "y" and low[-2:-1] in ("a", "e", "o", "u"):
+            continue  # "play", "stay", "key": the y is the word's own
         if low.endswith(suffix) and len(low) - len(suffix) >= (5 if suffix == "ly" else 3):
             low = low[: -len(suffix)]
             break
