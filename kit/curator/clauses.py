@@ -114,7 +114,7 @@ def clauses(text: str) -> list[Clause]:
         question = raw.rstrip().endswith("?")
         parts = _parts(raw, sentence.start())
         opener = next(
-            (i for i, (s, e) in enumerate(parts) if _opens_question(folded[s:e])),
+            (i for i, (s, e) in enumerate(parts) if _opens_question(folded[s:e], i == 0)),
             len(parts) - 1,  # no question word: the question is its last clause ("Paris?!")
         )
         holder: Holder = "self"
@@ -161,16 +161,23 @@ def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
     return parts
 
 
-def _opens_question(piece: str) -> bool:
+def _opens_question(piece: str, first_clause: bool) -> bool:
+    """Whether a clause starts a question: "can you...", "should I...", "what do...", or a
+    question word opening the sentence ("Where is it?"); "who I met..." is no question."""
     tokens = [t.lower() for t in _WORD.findall(piece)]
     while tokens and tokens[0] in _LEAD - {"so"}:
         tokens = tokens[1:]
-    return bool(tokens) and tokens[0] in _QUESTION_OPENERS and (
-        (len(tokens) > 1 and tokens[1] in {"you", "i", "we", "it", "there", "that", "this", "he",
-                                          "she", "they", "your", "my", "anyone", "u", "ya"})
-        or tokens[0] in {"what", "how", "why", "where", "when", "which", "who", "whom", "any",
-                         "anything", "got", "wanna"}
-    )  # fmt: skip
+    if not tokens:
+        return False
+    first, second = tokens[0], tokens[1] if len(tokens) > 1 else ""
+    if first in _WH:
+        return first_clause or (first not in ("who", "whom", "which") and second in _AUX)
+    return first in _QUESTION_OPENERS and second in _ASKED
+
+
+_WH = frozenset("what what's how why where when which who whom any anything got wanna".split())
+_AUX = frozenset("do does did is are was were should can could would will have has am".split())
+_ASKED = frozenset("you i we it there that this he she they your my anyone u ya".split())
 
 
 def _holder(tokens: list[str]) -> Holder | None:
@@ -205,7 +212,13 @@ def _holder(tokens: list[str]) -> Holder | None:
     return None
 
 
+_SURE = re.compile(r"\b(?:want|wanna|wanted|need) to make sure\b|\bmake sure\b", re.IGNORECASE)
+
+
 def _hedged(piece: str, tokens: list[str]) -> bool:
+    if _SURE.search(piece):  # "I want to make sure I meet the deadline": a worry, no wish
+        piece = _SURE.sub(" ", piece)
+        tokens = _WORD.findall(piece)
     if _HEDGE_PHRASES.search(piece):
         return True
     for token in tokens:

@@ -80,6 +80,10 @@ _IRREGULAR = {
     "spouse": "partner", "wife": "partner", "husband": "partner", "boyfriend": "partner",
     "girlfriend": "partner", "fiance": "partner", "fiancee": "partner", "married": "marry",
     "marriage": "marry", "wedding": "marry", "wed": "marry",
+    "reduce": "cut", "reduced": "cut", "reduces": "cut", "reducing": "cut", "lowered": "cut",
+    "increase": "rise", "increased": "rise", "rose": "rise", "raised": "rise",
+    "improve": "rise", "improved": "rise", "grew": "rise", "deadline": "due",
+    "deadlines": "due",
 }  # fmt: skip
 # Endings stripped to compare words ("adoption" ~ "adopted", "counselor" ~ "counseling"),
 # longest first; a stem keeps at least three letters.
