@@ -119,9 +119,7 @@ class Grounding:
             owner = not speaker or (bool(names) and names <= self._owner)
             folded = fold(message.text)
             spans = [(s, 0) for s in said_spans(message.text, message.day)]
-            spans = [
-                (m.span, m.start) for m in date_mentions(folded, message.day)
-            ] or spans
+            spans = [(m.span, m.start) for m in date_mentions(folded, message.day)] or spans
             capitalised = frozenset(
                 word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
             )
@@ -222,9 +220,7 @@ def _terms(
     for mention in dates:
         holder = next((h for a, b, h in spans if a <= mention.start < b), "")
         shown = text[mention.start : mention.end]
-        found.append(
-            _Term("date", shown, shown.lower(), holder, mention.span, mention.year_said)
-        )
+        found.append(_Term("date", shown, shown.lower(), holder, mention.span, mention.year_said))
     return found, hedged, negated
 
 
@@ -280,7 +276,6 @@ def _names_someone(words: list[str], owner: set[str]) -> bool:
         and w.lower() not in MONTHS
         for w in words
     )
-
 
 
 # -- the verdict ------------------------------------------------------------------------------
@@ -343,7 +338,9 @@ def _holding(term: _Term, source: _Source) -> list[Clause]:
     if term.kind == "name":
         return [c for c in source.clauses if term.key in c.words]
     if term.key == _FAMILY:  # "we", "our": the speaker's family
-        return [c for c in source.clauses if c.words & _WE or any(same(_FAMILY, s) for s in c.stems)]
+        return [
+            c for c in source.clauses if c.words & _WE or any(same(_FAMILY, s) for s in c.stems)
+        ]
     return [c for c in source.clauses if any(same(term.key, s) for s in c.stems)]
 
 
@@ -359,7 +356,8 @@ def _same_day(span: DateSpan, term: _Term) -> bool:
         return span.overlaps(term.span)
     if term.span.start == term.span.end:
         return span.start == span.end and (span.start.month, span.start.day) == (
-            term.span.start.month, term.span.start.day
+            term.span.start.month,
+            term.span.start.day,
         )
     return (span.start.month, span.end.month) == (term.span.start.month, term.span.end.month)
 
@@ -382,9 +380,7 @@ def _fits(source: _Source, clause: Clause, holder: str, hedged: bool, negated: b
     return True
 
 
-def _why(
-    term: _Term, where: list[tuple[_Source, Clause]], about_owner: bool, hedged: bool
-) -> str:
+def _why(term: _Term, where: list[tuple[_Source, Clause]], about_owner: bool, hedged: bool) -> str:
     kind = "word" if term.kind == "word" else "hard"
     if not where:
         return f"{kind}-missing" if kind == "word" else f"missing-{term.kind}"

@@ -489,4 +489,13 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         "pg028_owner_review",
         (*(_pg(t) for t in OWNER_REVIEW_TABLES), *_ids_follow("digest_sends")),
     ),
+    Migration(
+        "pg029_inbox_grounding",
+        (
+            # kit/store/migrations.py m029; PostgreSQL changes the CHECK in place.
+            "ALTER TABLE inbox DROP CONSTRAINT inbox_kind_check",
+            "ALTER TABLE inbox ADD CONSTRAINT inbox_kind_check"
+            " CHECK (kind IN ('change', 'conflict', 'grounding'))",
+        ),
+    ),
 )
