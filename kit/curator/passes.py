@@ -337,7 +337,15 @@ class Curator:
             **fit.detail(batch),
         }
         try:
-            ops = operations_from_reply(reply, now=self._clock.now(), tz=self._tz)
+            try:
+                ops = operations_from_reply(reply, now=self._clock.now(), tz=self._tz)
+            except InvalidOperations as exc:
+                if not exc.unreadable:
+                    raise
+                # Nothing could be read (no call, no JSON): asked once more, saying why. A
+                # timed-out call never gets here: it is backed off (kit/llm/retry.py).
+                reply = await self._ask_again(request, str(exc), detail)
+                ops = operations_from_reply(reply, now=self._clock.now(), tz=self._tz)
         except InvalidOperations as exc:
             log.info(
                 "curation pass on %s rejected: %s", batch.category, exc
@@ -353,6 +361,31 @@ class Curator:
             reason = _crash_reason("reading the answer", exc)
             return await self._failed(batch, started, reason, detail, status="rejected")
         return await self._apply(batch, ops, started, detail, reply, shown)
+
+    async def _ask_again(
+        self, request: LLMRequest, why: str, detail: dict[str, Any]
+    ) -> LLMReply:
+        """The same request once more, with what was wrong with the first answer; its tokens
+        are added to the pass's. A failure of this call is the pass's failure."""
+        again = replace(
+            request,
+            messages=(
+                *request.messages,
+                ChatMessage.text(
+                    "user",
+                    f"Your answer could not be read: {why}. Call {TOOL_NAME} once now, or "
+                    'answer with only the JSON object {"operations": [...]} and nothing else.',
+                ),
+            ),
+        )
+        try:
+            reply = await self._llm.complete(again)
+        except LLMTimeout as exc:
+            raise InvalidOperations(f"{why}; asked again, it did not answer in time") from exc
+        detail["asked_again"] = True
+        detail["input_tokens"] = int(detail.get("input_tokens", 0)) + reply.usage.input_tokens
+        detail["output_tokens"] = int(detail.get("output_tokens", 0)) + reply.usage.output_tokens
+        return reply
 
     async def _apply(
         self,

@@ -83,7 +83,9 @@ _IRREGULAR = {
     "reduce": "cut", "reduced": "cut", "reduces": "cut", "reducing": "cut", "lowered": "cut",
     "increase": "rise", "increased": "rise", "rose": "rise", "raised": "rise",
     "improve": "rise", "improved": "rise", "grew": "rise", "deadline": "due",
-    "deadlines": "due",
+    "deadlines": "due", "move": "live", "moved": "live", "moving": "live", "moves": "live",
+    "relocate": "live", "relocated": "live", "relocating": "live", "relocation": "live",
+    "based": "live", "reside": "live", "resides": "live",
 }  # fmt: skip
 # Endings stripped to compare words ("adoption" ~ "adopted", "counselor" ~ "counseling"),
 # longest first; a stem keeps at least three letters.
