@@ -22,10 +22,12 @@ Holder = Literal["self", "other", "neutral"]
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*", re.UNICODE)
 _CLAUSE = re.compile(
     r"\s*(?:(?<!\d),|,(?!\d)|[;:()]|\s[-–—]\s|\s(?=(?:and|but|so|because|'cause|cause|which|who|whose|while|"
-    r"though|although|whereas|plus)\s))\s*",
+    r"though|although|whereas|plus)\s)|(?<=\w)\s(?=(?:I|I'm|I've|I'd|I'll|he|she|they|we)\s))\s*",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"\$?£?€?\d[\d,]*(?:\.\d+)?(?::\d\d)?(?:k\b|%)?|[^\W\d_][\w'-]*", re.UNICODE)
+_WORD = re.compile(
+    r"\$?£?€?\d(?:[\d,]*\d)?(?:\.\d+)?(?::\d\d)?(?:k\b|%)?|[^\W\d_][\w'-]*", re.UNICODE
+)
 
 _LEAD = frozenset(
     """and but so then also yeah yes yep oh well plus now just really actually because cause
@@ -98,6 +100,11 @@ class Clause:
     asks: bool = False  # a question (hedged too): its answer, from someone else, may hold it
     theirs: bool = False  # "her", "his", "their": something of someone else's
     own_subject: bool = True  # it says whom it is about (else it goes on with the last one)
+    # What "my ..." / "our ..." names in it ("my increased budget of $650", "my close friend
+    # Leslie"): there, whatever the clause only wonders or asks about. Stems and numbers, and
+    # the character ranges (for dates).
+    given: frozenset[str] = frozenset()
+    given_spans: tuple[tuple[int, int], ...] = ()
 
 
 def word_key(token: str) -> str:
@@ -118,7 +125,8 @@ def clauses(text: str) -> list[Clause]:
             len(parts) - 1,  # no question word: the question is its last clause ("Paris?!")
         )
         holder: Holder = "self"
-        hedged = negated = False
+        hedged = asks = False
+        before = ""
         for i, (start, end) in enumerate(parts):
             piece = folded[start:end]
             tokens = _WORD.findall(piece)
@@ -126,11 +134,16 @@ def clauses(text: str) -> list[Clause]:
                 continue
             own = _holder(tokens)
             holder = own if own is not None else holder
-            asks = question and i >= opener
+            # A question runs from the clause that opens it until one that says whom it is
+            # about ("can you help me with my budget, and we agreed on $200?": no question).
+            asks = question and i >= opener and (i == opener or (asks and own is None))
             # A clause with no subject of its own goes on with the one before: "thinking of
-            # big changes, like automating the hiring" is still only a thought.
-            hedged = _hedged(piece, tokens) or (own is None and hedged)
-            negated = _negated(piece, tokens) or (own is None and negated)
+            # big changes, like automating the hiring" is still only a thought; so does one
+            # after "if" or "whether" ("wondering if | I made the right choice").
+            carried = own is None or before in ("if", "whether", "unless")
+            hedged = _hedged(piece, tokens) or (carried and hedged)
+            negated = _negated(piece, tokens)
+            before = tokens[-1].lower()
             found.append(
                 Clause(
                     start,
@@ -145,6 +158,7 @@ def clauses(text: str) -> list[Clause]:
                     asks and not hedged,
                     any(t.lower() in _THEIR for t in tokens),
                     own is not None,
+                    *_given(piece, start),
                 )
             )
     return found
@@ -165,7 +179,7 @@ def _opens_question(piece: str, first_clause: bool) -> bool:
     """Whether a clause starts a question: "can you...", "should I...", "what do...", or a
     question word opening the sentence ("Where is it?"); "who I met..." is no question."""
     tokens = [t.lower() for t in _WORD.findall(piece)]
-    while tokens and tokens[0] in _LEAD - {"so"}:
+    while tokens and tokens[0] in _LEAD:
         tokens = tokens[1:]
     if not tokens:
         return False
@@ -242,3 +256,30 @@ def _names_others(tokens: list[str]) -> bool:
     if any(stem(t) in _PEOPLE for t in lowered):
         return True
     return any(t[:1].isupper() and t != "I" and not t.startswith("I'") for t in tokens[1:])
+
+
+_GIVEN_ENDS = frozenset(
+    """to for and but that which who if because so with when while is are was were has have
+    had will would can could might may should isn't wasn't""".split()
+)
+
+
+def _given(piece: str, offset: int) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
+    """The noun phrases after "my" / "our" in a clause: up to six words, to the first word
+    that ends a noun phrase ("to", "with", "is", ...)."""
+    found: set[str] = set()
+    spans: list[tuple[int, int]] = []
+    words = list(_WORD.finditer(piece))
+    for i, word in enumerate(words):
+        if word.group().lower() not in _POSSESSIVE:
+            continue
+        end = word.end()
+        for following in words[i + 1 : i + 7]:
+            if following.group().lower() in _GIVEN_ENDS:
+                break
+            found.add(stem(following.group()))
+            if (n := number_of(following.group())) is not None:
+                found.add(n)
+            end = following.end()
+        spans.append((offset + word.start(), offset + end))
+    return frozenset(found), tuple(spans)

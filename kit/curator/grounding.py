@@ -28,6 +28,7 @@ month"), and meaning carried by words outside its lists (docs/curation.md).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -233,11 +234,15 @@ def _fact_clauses(text: str, owner: set[str], seen: frozenset[str]) -> list[tupl
     the fact named before, or the owner when it named nobody else."""
     found: list[tuple[int, int, str]] = []
     holder, introduced = "", False
+    people_before = False
     for clause in clauses(text):
         words = [m.group() for m in tokens(text) if clause.start <= m.start() < clause.end]
         own = _fact_holder(words, owner, introduced, seen)
+        if own is None and people_before and words and all(w[:1].isupper() for w in words):
+            own = "other"  # "three kids: Emma, 11": the names after people are those people
         holder = own if own is not None else holder
         introduced = introduced or _names_someone(words, owner)
+        people_before = people_before or any(stem(w.lower()) in _PEOPLE_STEMS for w in words)
         found.append((clause.start, clause.end, holder))
     return found
 
@@ -255,7 +260,7 @@ def _fact_holder(
             return "other"
         return "owner"
     if first in _PRONOUNS:
-        return "other" if introduced else "owner"
+        return ""  # "she" may be the owner or whoever the fact named before: no telling
     if first in ("it", "its", "this", "that", "which", "there"):
         return ""
     if words[i][:1].isupper() and word_key(words[i]) in seen:
@@ -292,11 +297,13 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
     for term in terms:
         where = [(s, c) for s in sources for c in _holding(term, s)]
         if term.kind == "name" or (term.kind == "word" and term.key in _PEOPLE_STEMS):
-            fits = [c for s, c in where if not (c.negated and not negated)]  # who, not what
+            fits = [c for s, c in where]  # who, not what: said as it is in any clause
         elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
             fits = [c for s, c in where if _fits(s, c, "", hedged, negated)]
         else:
-            fits = [c for s, c in where if _fits(s, c, term.holder, hedged, negated)]
+            fits = [
+                c for s, c in where if _fits(s, _as_given(c, term), term.holder, hedged, negated)
+            ]
         about_owner = term.holder == "owner"
         if term.kind == "word":
             words_total += 1
@@ -323,7 +330,13 @@ def _holding(term: _Term, source: _Source) -> list[Clause]:
         said_then = source.day is not None and term.span.start <= source.day <= term.span.end
         if source.message_id is None:
             return [c for c in source.clauses if term.key in " ".join(sorted(c.words))]
-        hits = [c for c in source.clauses if any(c.start <= at < c.end for at in offsets)]
+        hits = [
+            dataclasses.replace(c, hedged=False)
+            if any(a <= at < b for at in offsets for a, b in c.given_spans)
+            else c
+            for c in source.clauses
+            if any(c.start <= at < c.end for at in offsets)
+        ]
         digits = {n for t in tokens(term.shown) if (n := number_of(t.group())) is not None}
         monthless = not any(t.group().lower() in MONTHS for t in tokens(term.shown))
         if not hits and digits and monthless:  # "4 years ago" beside "for 4 years"
@@ -346,6 +359,17 @@ def _holding(term: _Term, source: _Source) -> list[Clause]:
 
 _FAMILY = stem("family")
 _WE = frozenset({"we", "our", "us", "we're", "we've", "ours"})
+
+
+def _as_given(clause: Clause, term: _Term) -> Clause:
+    """A clause that only wonders or asks, as it holds a term its "my ..." names: not hedged
+    ("I'm considering new sneakers with my increased budget of $650": the budget is so)."""
+    if not clause.hedged:
+        return clause
+    if term.kind == "date":
+        return clause  # _holding already read its "my ..." (the date's own offset)
+    given = term.key in clause.given or any(same(term.key, g) for g in clause.given)
+    return dataclasses.replace(clause, hedged=False) if given else clause
 
 
 def _same_day(span: DateSpan, term: _Term) -> bool:

@@ -362,9 +362,7 @@ class Curator:
             return await self._failed(batch, started, reason, detail, status="rejected")
         return await self._apply(batch, ops, started, detail, reply, shown)
 
-    async def _ask_again(
-        self, request: LLMRequest, why: str, detail: dict[str, Any]
-    ) -> LLMReply:
+    async def _ask_again(self, request: LLMRequest, why: str, detail: dict[str, Any]) -> LLMReply:
         """The same request once more, with what was wrong with the first answer; its tokens
         are added to the pass's. A failure of this call is the pass's failure."""
         again = replace(

@@ -11,7 +11,9 @@ import unicodedata
 from collections.abc import Iterator
 
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "`": "'", "“": '"', "”": '"'})
-TOKEN = re.compile(r"\$?£?€?\d[\d,]*(?:\.\d+)?(?::\d\d)?(?:k\b|%)?|[^\W\d_][\w'-]*", re.UNICODE)
+TOKEN = re.compile(
+    r"\$?£?€?\d(?:[\d,]*\d)?(?:\.\d+)?(?::\d\d)?(?:k\b|%)?|[^\W\d_][\w'-]*", re.UNICODE
+)
 
 # Words whose presence in a fact needs no support: grammar, the owner, and verbs so general
 # that any statement can carry them ("has", "is", "got").
