@@ -51,7 +51,7 @@ from kit.curator.ops import (
     op_name,
     touched_ids,
 )
-from kit.curator.records import PassLog
+from kit.curator.records import ALL_DROPPED, PassLog
 from kit.curator.reports import PassOutcome
 from kit.curator.screen import screen_op
 from kit.curator.write_op import Written, write_op
@@ -175,7 +175,7 @@ class Applier:
 
         record["dropped"] = dropped
         status = "applied" if kept or contested else "noop"
-        quiet = "every operation was dropped" if dropped else "nothing to change"
+        quiet = ALL_DROPPED if dropped else "nothing to change"
         reason = "" if kept or contested else quiet
         pass_id = await self._passes.add(
             tx,

@@ -4,15 +4,18 @@ the pass record; the supported ones land; no pass is lost for one bad operation.
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock
+from kit.digest.render import render_text
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import Message
 from tests.support.curation import by_category, say, tool_reply
+from tests.support.digest import at
 
 pytestmark = pytest.mark.stores
 
@@ -147,3 +150,26 @@ async def test_a_partly_supported_fact_becomes_a_question(
     question = await kit.services.inbox.store.get(USER, people.question_ids[0], clock.now())
     assert question.kind == "grounding" and "only partly supported" in question.reason
     assert "'husband'" in question.reason
+
+
+async def test_what_kit_refused_to_learn_is_counted_in_the_digest_and_the_pass_list(
+    kit: Kit, fake_llm: FakeLLM, clock: FakeClock
+) -> None:
+    """A pass whose only operation was dropped changed nothing, and is still shown: `kit
+    facts passes` lists it with its count, the digest lists the drop under it and counts it."""
+    clock.set(at(14))
+    (said,) = await say(kit, "If I ever move abroad, I'd love to live in Lisbon.", at=at(14, 1))
+    fake_llm.default = by_category(
+        {"person": tool_reply({"op": "INSERT", "content": "The owner lives in Lisbon.",
+                               "confidence": 0.9, "sources": [said.id]})}
+    )  # fmt: skip
+    clock.set(at(14, 40))
+    outcomes = await kit.services.curator.curate_user(USER)
+    (person,) = [o for o in outcomes if o.category == "person"]
+    assert person.status == "noop" and len(person.dropped) == 1
+    listed = await kit.services.curator.passes.recent(USER)
+    assert [r.id for r in listed] == [person.pass_id]
+    digest = await kit.services.digest.read(USER, at(14).date())
+    text = render_text(digest, UTC)
+    assert "1 operation left out" in text
+    assert "! left out: operation 1 (INSERT) dropped: not supported" in text
