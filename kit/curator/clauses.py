@@ -48,7 +48,7 @@ _THING = frozenset(
     "it it's its this that that's these those there there's here what what's which".split()
 )
 _DETERMINERS = frozenset("the a an this that these those one some every each".split())
-_PEOPLE = frozenset(
+PEOPLE = frozenset(
     stem(w)
     for w in """mother father parent parents sister brother sibling siblings kid son daughter
     partner friend friends colleague colleagues coworker coworkers boss manager neighbour
@@ -209,7 +209,7 @@ def _holder(tokens: list[str]) -> Holder | None:
     if first in _SELF:
         return "self"
     if first in _POSSESSIVE:
-        if (rest and stem(rest[0]) in _PEOPLE) or (len(rest) > 1 and stem(rest[1]) in _PEOPLE):
+        if (rest and stem(rest[0]) in PEOPLE) or (len(rest) > 1 and stem(rest[1]) in PEOPLE):
             return "self" if joint else "other"
         return "self"
     if first in _OTHER:
@@ -217,7 +217,7 @@ def _holder(tokens: list[str]) -> Holder | None:
     if first in _THING:
         return "neutral"
     if first in _DETERMINERS:
-        return "other" if any(stem(t) in _PEOPLE for t in rest) and not joint else "neutral"
+        return "other" if any(stem(t) in PEOPLE for t in rest) and not joint else "neutral"
     if tokens[i][:1].isupper() and first not in _QUESTION_OPENERS:
         if first.endswith("'s"):
             return "other"  # "Michael's promotion"
@@ -253,7 +253,7 @@ def _names_others(tokens: list[str]) -> bool:
     lowered = [t.lower() for t in tokens]
     if any(t in _OTHER for t in lowered):
         return True
-    if any(stem(t) in _PEOPLE for t in lowered):
+    if any(stem(t) in PEOPLE for t in lowered):
         return True
     return any(t[:1].isupper() and t != "I" and not t.startswith("I'") for t in tokens[1:])
 

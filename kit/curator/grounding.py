@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Literal
 
-from kit.curator.clauses import Clause, clauses, word_key
+from kit.curator.clauses import PEOPLE, Clause, clauses, word_key
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.wording import HEDGES, NEGATIONS, STOP, fold, number_of, same, stem, tokens
 from kit.dates.text import DateSpan, date_mentions, said_spans
@@ -69,7 +69,6 @@ class _Source:
 
 _OWNER_WORDS = frozenset({"owner", "owner's", "owners", "user", "user's"})
 _PRONOUNS = frozenset({"he", "she", "they", "his", "her", "their", "him", "them"})
-_ROLES = frozenset(stem(w) for w in ("partner", "friend", "wife", "husband", "spouse"))
 
 
 class Grounding:
@@ -444,10 +443,4 @@ def _reason(problems: Mapping[str, list[str]]) -> str:
     return "; ".join(parts)
 
 
-_PEOPLE_STEMS = frozenset(
-    stem(w)
-    for w in """mother father parent parents sister brother sibling kid son daughter partner
-    friend colleague coworker boss manager neighbour neighbor aunt uncle cousin grandmother
-    grandfather nephew niece roommate mentor teacher family wife husband spouse boyfriend
-    girlfriend mom dad grandma grandpa children kids daughters sons""".split()
-)
+_PEOPLE_STEMS = PEOPLE  # who a fact can be about besides the owner (kit/curator/clauses.py)
