@@ -38,7 +38,7 @@ from kit.curator.clauses import PEOPLE, Clause, clauses, word_key
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.wording import HEDGES, NEGATIONS, STOP, fold, number_of, same, stem, tokens
 from kit.dates.text import DateSpan, date_mentions, said_spans
-from kit.dates.words import MONTHS, WEEKDAYS
+from kit.dates.words import ABBREVIATIONS, MONTHS, WEEKDAYS
 from kit.memory.facts import Fact
 from kit.memory.messages import Message
 
@@ -337,7 +337,10 @@ def _holding(term: _Term, source: _Source) -> list[Clause]:
             if any(c.start <= at < c.end for at in offsets)
         ]
         digits = {n for t in tokens(term.shown) if (n := number_of(t.group())) is not None}
-        monthless = not any(t.group().lower() in MONTHS for t in tokens(term.shown))
+        monthless = not any(
+            t.group().lower().rstrip(".") in MONTHS or t.group().lower() in ABBREVIATIONS
+            for t in tokens(term.shown)
+        )
         if not hits and digits and monthless:  # "4 years ago" beside "for 4 years"
             hits = [c for c in source.clauses if digits <= c.numbers]
         if said_then and not hits and source.clauses:
