@@ -273,3 +273,22 @@ async def test_a_temperature_is_sent_only_when_set(server: FakeOpenAIServer) -> 
     await _complete(server, _request(temperature=0.0))
     first, second = server.completions()
     assert "temperature" not in first and second["temperature"] == 0.0
+
+
+async def test_a_roles_temperature_goes_with_each_of_its_calls(server: FakeOpenAIServer) -> None:
+    """`[llm.background] temperature = 0`: every background call carries it, unless the call
+    sets its own."""
+    from contextlib import AsyncExitStack
+
+    from kit.app import role_llm
+    from kit.model_settings import LLMSettings, RoleSettings, model_role
+
+    settings = LLMSettings(
+        provider="openai", base_url=server.url, background=RoleSettings(temperature=0.0)
+    )
+    async with AsyncExitStack() as stack:
+        llm = role_llm(model_role(settings, "background"), stack, [])
+        await llm.complete(_request())
+        await llm.complete(_request(temperature=0.7))
+    first, second = server.completions()
+    assert (first["temperature"], second["temperature"]) == (0.0, 0.7)
