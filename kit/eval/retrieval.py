@@ -28,6 +28,7 @@ from kit.embed.base import Embedder
 from kit.errors import InputError
 from kit.eval import DEFAULT_KS as DEFAULT_KS
 from kit.eval.folds import Scored
+from kit.eval.intervals import Interval, mean_interval
 from kit.eval.locomo import Sample
 from kit.eval.metrics import Outcome, Summary, by_category, percentile, recall_at, summarise
 from kit.eval.overlap import shares_a_word
@@ -325,12 +326,37 @@ async def _ask(
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def format_report(report: RetrievalReport) -> str:
-    """The table `kit eval retrieval` prints."""
+def recall_intervals(report: RetrievalReport, k: int) -> dict[str, Interval]:
+    """Recall@k of every row `format_report` prints ("all", each category, each
+    conversation) with its 95% bootstrap interval over the row's questions."""
+    groups: dict[str, list[Outcome]] = {"all": [r.outcome for r in report.results]}
+    for result in report.results:
+        groups.setdefault(result.category, []).append(result.outcome)
+    if len(report.conversations) > 1:
+        for result in report.results:
+            groups.setdefault(result.sample_id, []).append(result.outcome)
+    return {
+        name: mean_interval([recall_at(o.ranked, o.evidence, k) for o in outcomes])
+        for name, outcomes in groups.items()
+    }
+
+
+def _ci_k(report: RetrievalReport, ci_k: int | None) -> int | None:
+    """The cut-off intervals are given at: `ci_k` when the report has it (None: none)."""
+    return ci_k if ci_k in report.ks else None
+
+
+def format_report(report: RetrievalReport, ci_k: int | None = None) -> str:
+    """The table `kit eval retrieval` prints; with `ci_k` (one of the report's cut-offs), a
+    column with each row's recall at it and its 95% bootstrap interval over questions."""
     ks = report.ks
+    at = _ci_k(report, ci_k)
+    intervals = recall_intervals(report, at) if at is not None else {}
+    ci_head = f" {'R@' + str(at) + ' 95% CI':>15}" if at is not None else ""
     head = (
         f"{'category':<12} {'n':>4} "
         + " ".join(f"{'R@' + str(k):>6}" for k in ks)
+        + ci_head
         + " "
         + " ".join(f"{'H@' + str(k):>6}" for k in ks)
         + f" {'MRR':>6} {'ms p50':>7} {'ms p95':>7}"
@@ -349,9 +375,14 @@ def format_report(report: RetrievalReport) -> str:
     if len(report.conversations) > 1:
         rows += list(report.conversations.items())
     for name, s in rows:
+        ci = ""
+        if at is not None:
+            i = intervals[name]
+            ci = f" {f'[{i.low:.3f}, {i.high:.3f}]':>15}"
         lines.append(
             f"{name:<12} {s.questions:>4} "
             + " ".join(f"{s.recall[k]:>6.3f}" for k in ks)
+            + ci
             + " "
             + " ".join(f"{s.hit[k]:>6.3f}" for k in ks)
             + f" {s.mrr:>6.3f} {s.seconds_p50 * 1000:>7.1f} {s.seconds_p95 * 1000:>7.1f}"
@@ -395,7 +426,17 @@ def _filter_line(f: FilterReport, questions: int) -> str:
     )
 
 
-def report_json(report: RetrievalReport) -> dict[str, Any]:
+def report_json(report: RetrievalReport, ci_k: int | None = None) -> dict[str, Any]:
+    """The report as JSON; with `ci_k`, each row's recall interval at that cut-off."""
+    at = _ci_k(report, ci_k)
+    intervals = recall_intervals(report, at) if at is not None else {}
+
+    def interval(name: str) -> dict[str, Any] | None:
+        found = intervals.get(name)
+        if found is None:
+            return None
+        return {"k": at, "low": round(found.low, 4), "high": round(found.high, 4)}
+
     def summary(s: Summary) -> dict[str, Any]:
         return {
             "questions": s.questions,
@@ -421,8 +462,14 @@ def report_json(report: RetrievalReport) -> dict[str, Any]:
         "index_seconds": round(report.index_seconds, 2),
         "model": report.model_id,
         "store": report.store,
-        "summary": {name: summary(s) for name, s in report.summaries.items()},
-        "conversations": {name: summary(s) for name, s in report.conversations.items()},
+        "summary": {
+            name: {**summary(s), "recall_interval": interval(name)}
+            for name, s in report.summaries.items()
+        },
+        "conversations": {
+            name: {**summary(s), "recall_interval": interval(name)}
+            for name, s in report.conversations.items()
+        },
         "filter": None if report.filter is None else dataclasses.asdict(report.filter),
         "questions": [
             {
