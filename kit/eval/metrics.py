@@ -24,6 +24,25 @@ def recall_at(ranked: Sequence[str | None], evidence: Iterable[str], k: int) -> 
     return len(wanted.intersection(ranked[:k])) / len(wanted)
 
 
+def within(ranked: Sequence[str | None], costs: Sequence[int], budget: int) -> int:
+    """How many of the best-ranked hits fit in `budget` tokens together (each costs its own
+    line): what a prompt with that much room for them shows."""
+    used = count = 0
+    for cost in costs[: len(ranked)]:
+        if used + cost > budget:
+            break
+        used += cost
+        count += 1
+    return count
+
+
+def recall_within(outcome: Outcome, budget: int) -> float:
+    """Recall of the hits that fit in `budget` tokens."""
+    return recall_at(
+        outcome.ranked, outcome.evidence, within(outcome.ranked, outcome.costs, budget)
+    )
+
+
 def hit_at(ranked: Sequence[str | None], evidence: Iterable[str], k: int) -> float:
     return 1.0 if set(evidence).intersection(ranked[:k]) else 0.0
 
@@ -46,6 +65,7 @@ class Outcome:
     seconds: float
     tokens: tuple[int, ...]  # context tokens of the top k, one per k in the report
     unshared: tuple[str, ...] = ()  # evidence turns sharing no content word with the question
+    costs: tuple[int, ...] = ()  # tokens of each ranked hit as shown (its line)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from time import perf_counter
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from kit.dates.text import DateOrder, mentions_time
 from kit.embed.base import Vectors
@@ -48,10 +48,11 @@ from kit.retrieval.fusion import (
     without_names,
 )
 from kit.retrieval.instances import KindOfThing, kinds_named, names_an_instance
-from kit.retrieval.lexical import LexicalSearch
+from kit.retrieval.lexical import LexicalSearch, query_words
 from kit.retrieval.links import ConversationLinks, Links
 from kit.retrieval.lists import asks_for_many
 from kit.retrieval.liveness import LiveFacts, ShownFacts
+from kit.retrieval.passages import Passage, best_passage
 from kit.retrieval.query import DatesAsWords, Query, named_speakers, understand
 from kit.retrieval.ready import Ready, Soon
 from kit.retrieval.vectors import KINDS, Kind, VectorIndex
@@ -149,6 +150,21 @@ class Hit:
     # the best-ranked one, with how many there were and when the newest was said.
     repeats: int = 1
     latest: datetime | None = None  # the newest of the repeats (None: no repeats)
+    # A long message is shown by one passage (kit/retrieval/passages.py): which, its place
+    # among the message's passages (1-based) and how many there are (None: shown whole).
+    passage: Passage | None = None
+    part: int = 1
+    parts: int = 1
+
+    @property
+    def shown(self) -> str:
+        """What is shown of the item: its text, or the passage of a long message with "…"
+        where the message goes on."""
+        if self.passage is None:
+            return self.text
+        before = "… " if self.passage.start > 0 else ""
+        after = " …" if self.passage.stop < len(self.text) else ""
+        return f"{before}{self.passage.of(self.text)}{after}"
 
 
 @dataclass(frozen=True)
@@ -383,6 +399,7 @@ class MemorySearch:
         if strong:
             scored = lift(scored, strong, p.strong_within)
         scored, repeats = merge_repeats(scored)
+        shown = set(query_words(words)) if kind == "message" else None
         return [
             Hit(
                 kind=kind,
@@ -401,6 +418,7 @@ class MemorySearch:
                 strong=item.id in strong,
                 repeats=repeats[item.id][0] if item.id in repeats else 1,
                 latest=repeats[item.id][1] if item.id in repeats else None,
+                **_passage_of(text, shown),
             )
             for score, item, text, at, ref in scored[:k]
         ]
@@ -545,6 +563,18 @@ class MemorySearch:
             for m in await self._messages.get_many(user_id, ids)
             if m.at <= now
         ]
+
+
+def _passage_of(text: str, words: set[str] | None) -> dict[str, Any]:
+    """A long message's passage to show for the query's `words`, as Hit fields (None: not a
+    message, shown whole)."""
+    if words is None:
+        return {}
+    found = best_passage(text, words)
+    if found is None:
+        return {}
+    passage, part, parts = found
+    return {"passage": passage, "part": part, "parts": parts}
 
 
 def _end_of(day: Day) -> datetime:
