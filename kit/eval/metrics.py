@@ -36,11 +36,16 @@ def within(ranked: Sequence[str | None], costs: Sequence[int], budget: int) -> i
     return count
 
 
-def recall_within(outcome: Outcome, budget: int) -> float:
-    """Recall of the hits that fit in `budget` tokens."""
-    return recall_at(
-        outcome.ranked, outcome.evidence, within(outcome.ranked, outcome.costs, budget)
-    )
+def shown(outcome: Outcome, budget: int) -> int:
+    """How many of the ranked hits a turn's context shows: the first `outcome.shows` (all
+    when 0), as many of them as fit in `budget` tokens."""
+    ranked = outcome.ranked[: outcome.shows] if outcome.shows else outcome.ranked
+    return within(ranked, outcome.costs, budget)
+
+
+def recall_shown(outcome: Outcome, budget: int) -> float:
+    """Recall of the hits a turn's context shows (`shown`)."""
+    return recall_at(outcome.ranked, outcome.evidence, shown(outcome, budget))
 
 
 def hit_at(ranked: Sequence[str | None], evidence: Iterable[str], k: int) -> float:
@@ -66,6 +71,7 @@ class Outcome:
     tokens: tuple[int, ...]  # context tokens of the top k, one per k in the report
     unshared: tuple[str, ...] = ()  # evidence turns sharing no content word with the question
     costs: tuple[int, ...] = ()  # tokens of each ranked hit as shown (its line)
+    shows: int = 0  # hits a turn's context takes for this question (memory.top_k, or more)
 
 
 @dataclass(frozen=True)

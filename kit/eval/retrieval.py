@@ -37,9 +37,9 @@ from kit.eval.metrics import (
     by_category,
     percentile,
     recall_at,
-    recall_within,
+    recall_shown,
+    shown,
     summarise,
-    within,
 )
 from kit.eval.overlap import shares_a_word
 from kit.llm.base import LLM
@@ -321,8 +321,16 @@ async def _ask(
         costs = tuple(estimate_tokens(format_hits([h], UTC)) + 1 for h in hits)
         ranked = tuple(h.ref for h in hits)
         unshared = tuple(e for e in question.evidence if not shares_a_word(question.text, texts[e]))
+        shows = kit.services.search.k_for(question.text, kit.settings.memory.top_k)
         outcome = Outcome(
-            question.category_name, ranked, question.evidence, seconds, tokens, unshared, costs
+            question.category_name,
+            ranked,
+            question.evidence,
+            seconds,
+            tokens,
+            unshared,
+            costs,
+            shows,
         )
         results.append(
             QuestionResult(
@@ -362,14 +370,15 @@ def _groups(report: RetrievalReport) -> dict[str, list[Outcome]]:
 
 
 def budget_recall(report: RetrievalReport) -> dict[str, tuple[float, float]]:
-    """Per row: recall of the hits that fit in the memory budget together, as shown, and how
-    many hits fit on average ({} when the report has no budget)."""
+    """Per row: recall of the hits a turn's context shows (the first memory.top_k, or more for
+    a question asking for many things, as many as fit in the memory budget as shown), and
+    how many it shows on average ({} when the report has no budget)."""
     if not report.budget_tokens:
         return {}
     return {
         name: (
-            fmean(recall_within(o, report.budget_tokens) for o in outcomes),
-            fmean(within(o.ranked, o.costs, report.budget_tokens) for o in outcomes),
+            fmean(recall_shown(o, report.budget_tokens) for o in outcomes),
+            fmean(shown(o, report.budget_tokens) for o in outcomes),
         )
         for name, outcomes in _groups(report).items()
     }
@@ -388,7 +397,7 @@ def format_report(report: RetrievalReport, ci_k: int | None = None) -> str:
     intervals = recall_intervals(report, at) if at is not None else {}
     ci_head = f" {'R@' + str(at) + ' 95% CI':>15}" if at is not None else ""
     budget = budget_recall(report)
-    b_head = f" {'R@' + str(report.budget_tokens) + 'tok':>9} {'shown':>5}" if budget else ""
+    b_head = f" {'R shown':>9} {'shown':>5}" if budget else ""
     head = (
         f"{'category':<12} {'n':>4} "
         + " ".join(f"{'R@' + str(k):>6}" for k in ks)

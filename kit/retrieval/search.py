@@ -108,6 +108,10 @@ class RankingParams:
     # share less for every better-ranked one from the same day, so the places go to more of
     # the items asked for (0: off). Off: measured, it moved neither question set.
     list_spread: float = 0.0
+    # A question asking for many things gets this many times `k` messages (1: as many as any
+    # other): the items it asks for are spread over many turns, and the context's token
+    # budget still bounds what is shown (long messages show a passage each).
+    list_k: float = 1.0
     strong_z: float | None = None
     strong_hits: int = 3
     strong_within: int = 10
@@ -270,7 +274,7 @@ class MemorySearch:
         # the lexical searches run (only the ranking after them needs them).
         plan = understand(query, now.astimezone(self._tz).date(), (), self._date_order)
         things = kinds_named(query) if self.params.instance_weight else ()
-        many = bool(self.params.list_spread) and asks_for_many(query)
+        many = asks_for_many(query)
         named = Soon(self._named(plan, links)) if links is not None else None
         ready = Ready(query_vector, embedding, shown, links, plan, named)
         try:
@@ -330,6 +334,8 @@ class MemorySearch:
     ) -> list[Hit]:
         p = self.params
         skip = exclude if kind == "message" else frozenset()
+        if many and kind == "message" and p.list_k > 1:
+            k = max(k, round(k * p.list_k))  # `k_for`
 
         async def vector_ranking() -> list[tuple[int, float]]:
             query_vector, _ = await ready.vector()
@@ -394,7 +400,7 @@ class MemorySearch:
             ),
             key=lambda s: -s[0],
         )
-        if many and kind == "message":
+        if many and kind == "message" and p.list_spread:
             scored = spread_over_days(scored, p.list_spread)
         if strong:
             scored = lift(scored, strong, p.strong_within)
@@ -422,6 +428,13 @@ class MemorySearch:
             )
             for score, item, text, at, ref in scored[:k]
         ]
+
+    def k_for(self, query: str, k: int, kind: Kind = "message") -> int:
+        """How many hits of `kind` a search for `query` keeps when asked for `k`: more messages
+        for a question asking for many things (`RankingParams.list_k`)."""
+        if kind == "message" and self.params.list_k > 1 and asks_for_many(query):
+            return max(k, round(k * self.params.list_k))
+        return k
 
     def _worth_loading(self, fused: Mapping[int, float], k: int, spread: float) -> list[int]:
         """The candidates whose rows are loaded, best first: a few times k (the additive
