@@ -59,7 +59,7 @@ from kit.eval.folds import (  # noqa: E402
 )
 from kit.eval.intervals import Interval, keep, mean_interval, paired_change, verdict  # noqa: E402
 from kit.eval.locomo import Sample  # noqa: E402
-from kit.eval.metrics import by_category, recall_at  # noqa: E402
+from kit.eval.metrics import by_category, recall_at, recall_shown, shown  # noqa: E402
 from kit.eval.retrieval import (  # noqa: E402
     Imported,
     QuestionResult,
@@ -78,6 +78,7 @@ CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kit-be
 PARAPHRASES = ROOT / "bench" / "data" / "paraphrase-questions.json"
 KS = (5, 10, 15, 25, 50)
 K = 15  # the cut-off levers are chosen on (memory.top_k)
+BUDGET = 1200  # memory.context_budget_tokens: "shown" is what a turn's context would show
 
 Changes = dict[str, object]
 NO_NEIGHBOURS: Changes = {"previous_weight": 0.0, "next_weight": 0.0}
@@ -117,6 +118,9 @@ VARIANTS: dict[str, Changes] = {
     "cosine floor 0.2": {"threshold": 0.2},
     "no cosine floor": {"threshold": 0.0},
     "no recency boost": {"recency_boost": 0.0},
+    "list questions: 2 x k": {"list_k": 2.0},
+    "list questions: 1.5 x k": {"list_k": 1.5},
+    "long turns shown whole (no passages)": {"passages": False},
 }
 
 # The rotated hold-out's levers: each value's changes to RankingParams, "off" (the ranking
@@ -137,6 +141,7 @@ LEVERS: Levers = {
         ("0.3/0.15", {"previous_weight": 0.3, "next_weight": 0.15}),
     ],
     "cosine floor": [(f"{w:g}", {"threshold": w}) for w in (0.3, 0.0)],
+    "list questions": [(f"{w:g} x k", {"list_k": w}) for w in (1.0, 1.5, 2.0)],
 }
 
 
@@ -270,15 +275,32 @@ def recalls(results: Sequence[QuestionResult], k: int = K) -> list[float]:
     return [recall_at(r.ranked, r.evidence, k) for r in results]
 
 
+def recalls_shown(results: Sequence[QuestionResult]) -> list[float]:
+    """Per question: recall of what a turn's context would show (its top k for the question,
+    as many as fit in the memory budget as shown)."""
+    return [recall_shown(r.outcome, BUDGET) for r in results]
+
+
+def shown_tokens(results: Sequence[QuestionResult]) -> float:
+    """Mean tokens of what a turn's context would show."""
+    total = 0
+    for r in results:
+        total += sum(r.outcome.costs[: shown(r.outcome, BUDGET)])
+    return total / max(len(results), 1)
+
+
 def line(name: str, report: RetrievalReport) -> str:
     total = report.summaries["all"]
     cats = " ".join(f"{c[:5]}={s.recall[K]:.3f}" for c, s in report.summaries.items() if c != "all")
     unshared = total.unshared_recall
     nw = "     -" if unshared is None else f"{unshared[K]:>6.3f}"
+    results = report.results
     return (
         f"{name:<48} "
         + " ".join(f"{total.recall[k]:>6.3f}" for k in KS)
-        + f" {total.mrr:>6.3f} {nw} {total.tokens[K]:>6.0f}  {cats}"
+        + f" {total.mrr:>6.3f} {nw} {total.tokens[K]:>6.0f}"
+        + f" {mean_interval(recalls_shown(results)).value:>7.3f} {shown_tokens(results):>6.0f}"
+        + f"  {cats}"
     )
 
 
@@ -286,7 +308,8 @@ def header() -> str:
     return (
         f"{'variant [question set]':<48} "
         + " ".join(f"{'R@' + str(k):>6}" for k in KS)
-        + f" {'MRR':>6} {'nw@' + str(K):>6} {'tok@' + str(K):>6}  R@{K} by category"
+        + f" {'MRR':>6} {'nw@' + str(K):>6} {'tok@' + str(K):>6} {'R shown':>7} {'tokens':>6}"
+        + f"  R@{K} by category"
     )
 
 
@@ -301,7 +324,11 @@ def comparison(
         change = paired_change(recalls(base[set_name]), recalls(results))
         found[set_name] = change
         level = mean_interval(recalls(results)).value
-        cells.append(f"{set_name} {level:.3f} {change.signed()} {verdict(change):<6}")
+        seen = paired_change(recalls_shown(base[set_name]), recalls_shown(results))
+        cells.append(
+            f"{set_name} {level:.3f} {change.signed()} {verdict(change):<6}"
+            f" shown {seen.value:+.3f} {verdict(seen):<6} {shown_tokens(results):>4.0f} tok"
+        )
     corpora = {n: c for n, c in found.items() if n in CORPORA}
     decision = "BETTER than the base" if keep(corpora) else ""
     if any(verdict(c) == "hurts" for c in corpora.values()):
@@ -364,12 +391,17 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                     set_name: {
                         "changes": {k: str(v) for k, v in variant.items()},
                         "recall": recalls(results),
+                        "shown": recalls_shown(results),
                         "tokens": [r.outcome.tokens[KS.index(K)] for r in results],
                     }
                     for set_name, results in found.items()
                 }
             written["base_results"] = {
-                set_name: {"recall": recalls(results), "questions": [r.question for r in results]}
+                set_name: {
+                    "recall": recalls(results),
+                    "shown": recalls_shown(results),
+                    "questions": [r.question for r in results],
+                }
                 for set_name, results in base_results.items()
             }
         if args.holdout:
@@ -387,6 +419,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                 f"{everything.scored} configurations scored)"
             )
             print(format_holdout(result, LEVERS), flush=True)
+    cache.save()  # the questions' vectors too
     return written
 
 

@@ -112,6 +112,9 @@ class RankingParams:
     # other): the items it asks for are spread over many turns, and the context's token
     # budget still bounds what is shown (long messages show a passage each).
     list_k: float = 1.0
+    # A long message is shown by the passage that matched (kit/retrieval/passages.py); off:
+    # whole (BEAM-100K's 15 best then cost ~8,500 tokens against a 1,200-token budget).
+    passages: bool = True
     strong_z: float | None = None
     strong_hits: int = 3
     strong_within: int = 10
@@ -405,7 +408,7 @@ class MemorySearch:
         if strong:
             scored = lift(scored, strong, p.strong_within)
         scored, repeats = merge_repeats(scored)
-        shown = set(query_words(words)) if kind == "message" else None
+        shown = set(query_words(words)) if kind == "message" and p.passages else None
         return [
             Hit(
                 kind=kind,
