@@ -5,9 +5,9 @@ again: minutes of CPU for BEAM-100K with MiniLM, ten times that with a larger mo
 is a function of its text and the model alone (kit/embed/fastembed.py embeds each text on its
 own), so a run may take it from an earlier one. The folder holds one subfolder per model (a
 hash of its id), with files of (text hash, vector) rows, one file per run that added any:
-runs never rewrite each other's files, and a run killed before it saved loses only its own
-new vectors. Only for `kit eval retrieval --vector-cache` and the benchmarks: Kit itself
-keeps its vectors in its database.
+runs never rewrite each other's files, and new vectors are written every `SAVE_EVERY`, so a
+killed run loses few. Only for `kit eval retrieval --vector-cache` and the benchmarks: Kit
+itself keeps its vectors in its database.
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ import numpy as np
 
 from kit.embed.base import Embedder, Vectors
 from kit.errors import InputError
+
+
+SAVE_EVERY = 500  # new vectors written out as they come: a killed run keeps most of its work
 
 
 def _key(text: str) -> bytes:
@@ -72,6 +75,8 @@ class CachedEmbedder:
             for key, vector in zip(missing, fresh, strict=True):
                 self._vectors[key] = vector
                 self._added[key] = vector
+            if len(self._added) >= SAVE_EVERY:
+                self.save()
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack([self._vectors[k] for k in keys])
