@@ -95,32 +95,33 @@ PLAIN: Changes = {
 }
 VARIANTS: dict[str, Changes] = {
     "kit (defaults)": {},
+    # one lever changed at a time, the ones most in question first
+    "vector weight 1": {"vector_weight": 1.0},
+    "vector weight 2": {"vector_weight": 2.0},
+    "no cosine floor": {"threshold": 0.0},
+    "cosine floor 0.3": {"threshold": 0.3},
+    "no kinds of things": {"instance_weight": 0.0},
+    "kinds of things 0.5": {"instance_weight": 0.5},
+    "list questions: 2 x k": {"list_k": 2.0},
+    "list questions: 1 x k": {"list_k": 1.0},
+    "no speaker weighting": {"other_speaker_weight": 1.0},
+    "no neighbour mixing": {**NO_NEIGHBOURS},
+    "no lexical units (context weight 0)": {"context_weight": 0.0},
+    "no when/time weighting": {"time_weight": 0.0},
+    "no date spans": {"date_weight": 0.0},
+    "speaker names as words": {"speaker_names_as_words": True},
+    "no recency boost": {"recency_boost": 0.0},
+    "vector weight 1.5": {"vector_weight": 1.5},
+    "cosine floor 0.2": {"threshold": 0.2},
+    "list questions: 1.5 x k": {"list_k": 1.5},
+    "long turns shown whole (no passages)": {"passages": False},
+    "strong vector hits, z 2": {"strong_z": 2.0},
+    "list spread 0.3": {"list_spread": 0.3},
+    "vector floor: the candidates' minimum": {"vector_floor": 0.0},
     # the simple baselines, as Kit configurations
     "lexical only (FTS5 BM25 + day words)": {"vector_weight": 0.0, **NO_NEIGHBOURS, **PLAIN},
     "vector only (cosine)": {"lexical_weight": 0.0, **NO_NEIGHBOURS, **PLAIN},
     "RRF k=60 of the two": {"fusion": "rrf", "rrf_k": 60, **NO_NEIGHBOURS, **PLAIN},
-    # one lever changed at a time
-    "vector weight 1": {"vector_weight": 1.0},
-    "vector weight 1.5": {"vector_weight": 1.5},
-    "vector weight 2": {"vector_weight": 2.0},
-    "no kinds of things": {"instance_weight": 0.0},
-    "kinds of things 0.5": {"instance_weight": 0.5},
-    "speaker names as words": {"speaker_names_as_words": True},
-    "strong vector hits, z 2": {"strong_z": 2.0},
-    "list spread 0.3": {"list_spread": 0.3},
-    "vector floor: the candidates' minimum": {"vector_floor": 0.0},
-    "no speaker weighting": {"other_speaker_weight": 1.0},
-    "no lexical units (context weight 0)": {"context_weight": 0.0},
-    "no when/time weighting": {"time_weight": 0.0},
-    "no date spans": {"date_weight": 0.0},
-    "no neighbour mixing": {**NO_NEIGHBOURS},
-    "cosine floor 0.3": {"threshold": 0.3},
-    "cosine floor 0.2": {"threshold": 0.2},
-    "no cosine floor": {"threshold": 0.0},
-    "no recency boost": {"recency_boost": 0.0},
-    "list questions: 2 x k": {"list_k": 2.0},
-    "list questions: 1.5 x k": {"list_k": 1.5},
-    "long turns shown whole (no passages)": {"passages": False},
 }
 
 # The rotated hold-out's levers: each value's changes to RankingParams, "off" (the ranking
@@ -379,8 +380,10 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             for name, variant in VARIANTS.items():
                 if args.only and not any(o.lower() in name.lower() for o in args.only):
                     continue
-                if not variant:
-                    continue
+                if all(
+                    getattr(lab.base, k) == v for lab in labs.values() for k, v in variant.items()
+                ):
+                    continue  # the base itself
                 found = await everything.results(variant)
                 text, _ = comparison(name, base_results, found)
                 print(text, flush=True)
