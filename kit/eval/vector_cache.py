@@ -23,7 +23,6 @@ import numpy as np
 from kit.embed.base import Embedder, Vectors
 from kit.errors import InputError
 
-
 SAVE_EVERY = 500  # new vectors written out as they come: a killed run keeps most of its work
 
 

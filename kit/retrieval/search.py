@@ -103,9 +103,11 @@ class RankingParams:
     # other's ("Thanks, Ana!"): as a word it lifts all of them over the ones about the
     # question's topic; who is named is weighed by `other_speaker_weight` instead.
     speaker_names_as_words: bool = False
-    # A question naming a kind of thing ("which country", "what pets"): items that name an
-    # instance of it ("Sweden", "my guinea pig") count this share more (kit/retrieval/instances.py).
-    instance_weight: float = 0.5
+    # A question naming a kind of thing ("which country", "what type of music"): items naming
+    # an instance of it in WordNet ("Sweden", "jazz") count this share more
+    # (kit/retrieval/instances.py; WordNet from the optional `wordnet` extra). Off: on both
+    # corpora it changed nothing beyond the noise (LoCoMo +0.000, BEAM -0.005 for having it).
+    instance_weight: float = 0.0
     # A question asking for many things (kit/retrieval/lists.py): each message counts this
     # share less for every better-ranked one from the same day, so the places go to more of
     # the items asked for (0: off). Off: measured, it moved neither question set.
