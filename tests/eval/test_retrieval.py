@@ -205,7 +205,11 @@ def test_cli_filter_calls_the_endpoint_the_config_names(
     with FakeAnthropicServer() as server:
         server.responder = lambda _body: tool_use_reply(TOOL_NAME, {"keep": [1]})
         config = tmp_path / "config.toml"
-        config.write_text(f'[llm]\nbase_url = "{server.url}"\nmax_retries = 0\n')
+        # A generous filter deadline: the first call loads the SDK inside it.
+        config.write_text(
+            f'[llm]\nbase_url = "{server.url}"\nmax_retries = 0\n'
+            "[memory]\nfilter_timeout_seconds = 120\n"
+        )
         data = tmp_path / "tiny.json"
         data.write_text(json.dumps(tiny()), encoding="utf-8")
         args = ["--config", str(config), "--data-dir", str(tmp_path / "d"), "eval", "retrieval"]
