@@ -95,6 +95,20 @@ OWNER_REVIEW_TABLES = (
 )
 
 
+# Which model's vectors searches use, and the re-embedding toward the configured one
+# (kit/retrieval/model_state.py): one row per database (every worker shares it). `serving_spec`
+# is how to load the serving model again (kit/embed/spec.py; '' for one Kit cannot load).
+VECTOR_MODELS = (
+    """CREATE TABLE vector_models (
+        singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+        serving TEXT NOT NULL,
+        serving_spec TEXT NOT NULL,
+        target TEXT,
+        target_since TEXT,
+        updated_at TEXT NOT NULL)""",
+)
+
+
 # Forget receipts (kit/forget/receipts.py): per user, the sealed document of each
 # `kit forget` (salted hashes of what it erased, never the text) and its header for listing.
 FORGET_RECEIPTS = (
@@ -516,4 +530,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m026_inbox", INBOX_TABLES),
     Migration("m027_forget_receipts", FORGET_RECEIPTS),
     Migration("m028_owner_review", OWNER_REVIEW_TABLES),
+    Migration("m029_vector_models", VECTOR_MODELS),
 )

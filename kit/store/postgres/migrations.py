@@ -25,6 +25,7 @@ from kit.store.migrations import (
     FORGET_RECEIPTS,
     INBOX_TABLES,
     OWNER_REVIEW_TABLES,
+    VECTOR_MODELS,
     WORKER_TABLES,
     Migration,
     fill_named_days,
@@ -489,4 +490,6 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         "pg028_owner_review",
         (*(_pg(t) for t in OWNER_REVIEW_TABLES), *_ids_follow("digest_sends")),
     ),
+    # One row (singleton = 1): no identity, no sequence to follow.
+    Migration("pg029_vector_models", tuple(_pg(t) for t in VECTOR_MODELS)),
 )
