@@ -10,11 +10,16 @@ Two models of different `dim` or `seed` make different vectors: what a model cha
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+
+from kit.config import EmbeddingSettings, Settings
 
 SPECIAL = ("[PAD]", "[UNK]")
 # Every word the tests embed, and "probe" (Kit checks a loaded model on it). Unknown words
@@ -28,6 +33,38 @@ project deadline meeting report manager email phone call mother father kids scho
 piano guitar lesson book novel library film movie music concert garden roses weather rain
 sun snow winter summer spring autumn holiday keys lost found car bike bus note remember
 """.split()
+
+
+@dataclass(frozen=True)
+class TinyModel:
+    folder: Path
+    dim: int
+    name: str = "test/tiny"
+
+    def settings(self, settings: Settings, **changes: Any) -> Settings:
+        """`settings` with this model declared as embedding.model_path (and `changes`)."""
+        embedding = EmbeddingSettings(
+            model=self.name,
+            model_path=str(self.folder),
+            dimension=self.dim,
+            pooling="mean",
+            normalization=True,
+            **changes,
+        )
+        return dataclasses.replace(settings, embedding=embedding)
+
+    def config(self) -> str:
+        """The [embedding] table declaring it, as config.toml lines."""
+        return (
+            f'[embedding]\nmodel = "{self.name}"\nmodel_path = "{self.folder}"\n'
+            f'dimension = {self.dim}\npooling = "mean"\nnormalization = true\n'
+        )
+
+
+@dataclass(frozen=True)
+class TinyModels:
+    a: TinyModel
+    b: TinyModel
 
 
 def vocabulary(extra: str = "") -> list[str]:
@@ -78,11 +115,3 @@ def write_tiny_model(folder: Path, *, dim: int, seed: int, extra_words: str = ""
     for name, content in files.items():
         (folder / name).write_text(json.dumps(content), encoding="utf-8")
     return folder
-
-
-def config_lines(folder: Path, *, dim: int, name: str = "test/tiny") -> str:
-    """The [embedding] table declaring the model (a config.toml's lines)."""
-    return (
-        f'[embedding]\nmodel = "{name}"\nmodel_path = "{folder}"\ndimension = {dim}\n'
-        'pooling = "mean"\nnormalization = true\n'
-    )
