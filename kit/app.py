@@ -205,7 +205,7 @@ def lazy_embedder(settings: Settings) -> tuple[LazyEmbedder | None, str | None]:
     spec = spec_of(settings.embedding)
     try:
         local_model(spec.path)
-        model_id = spec.model_id()  # a declared model's reads its files' edges (spec.py)
+        model_id = spec.model_id()  # reads a declared model's files (kit/embed/spec.py)
     except KitError as exc:
         return None, str(exc)
     return LazyEmbedder(model_id, lambda: _load_model(settings, spec)), None
