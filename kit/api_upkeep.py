@@ -12,8 +12,8 @@ from kit.api_base import KitBase
 from kit.clock import day_bounds, local_date
 from kit.portability.export import export_document
 from kit.portability.restore import RestoreResult, restore
-from kit.retrieval.model_state import VectorModels
-from kit.retrieval.reindex import Reindexed, ReindexProgress
+from kit.retrieval.model_state import ReindexProgress, VectorModels
+from kit.retrieval.reindex import Reindexed
 
 if TYPE_CHECKING:
     from kit.curator.progress import Parked

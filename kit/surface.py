@@ -31,7 +31,7 @@ from kit.curator.reports import RemProgress
 from kit.llm.base import TextSink
 from kit.llm.budget import BudgetState
 from kit.memory.facts import MAX_CONTENT_CHARS
-from kit.retrieval.reindex import ReindexProgress
+from kit.retrieval.model_state import ReindexProgress
 
 if TYPE_CHECKING:
     from kit.context.plan import ContextReport

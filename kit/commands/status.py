@@ -14,7 +14,7 @@ from kit.daemon.paths import log_path, socket_path
 
 if TYPE_CHECKING:
     from kit.llm.budget import BudgetState
-    from kit.retrieval.reindex import ReindexProgress
+    from kit.retrieval.model_state import ReindexProgress
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

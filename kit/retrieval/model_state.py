@@ -50,6 +50,19 @@ class ModelState:
         return self.target is not None
 
 
+@dataclass(frozen=True)
+class ReindexProgress:
+    """How far the re-embedding has got (`kit status`, `kit doctor`)."""
+
+    serving: str  # the model searches use meanwhile
+    target: str  # the configured model, being embedded
+    since: datetime | None
+    done: int  # rows with the target's vector
+    total: int
+    serving_loads: bool  # False: searches use words alone meanwhile (the old model is gone)
+    problem: str | None = None  # why the target model cannot be loaded
+
+
 class VectorModels:
     def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db

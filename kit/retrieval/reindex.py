@@ -16,30 +16,16 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 
 from kit.embed.base import Embedder
 from kit.embed.lazy import LazyEmbedder
 from kit.embed.spec import EmbeddingModelUnavailable, ModelSpec
-from kit.retrieval.model_state import VectorModels
+from kit.retrieval.model_state import ReindexProgress, VectorModels
 from kit.retrieval.vectors import SOURCE_KINDS, VectorIndex
 
 log = logging.getLogger(__name__)
 
 LOG_EVERY = 0.1  # the log says how far the run got at each tenth of the rows
-
-
-@dataclass(frozen=True)
-class ReindexProgress:
-    """How far the re-embedding has got (`kit status`, `kit doctor`)."""
-
-    serving: str  # the model searches use meanwhile
-    target: str  # the configured model, being embedded
-    since: datetime | None
-    done: int  # rows with the target's vector
-    total: int
-    serving_loads: bool  # False: searches use words alone meanwhile (the old model is gone)
-    problem: str | None = None  # why the target model cannot be loaded
 
 
 @dataclass(frozen=True)

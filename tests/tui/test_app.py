@@ -145,7 +145,7 @@ def test_logs_go_to_a_file_while_the_ui_owns_the_terminal(tmp_path: Path) -> Non
 
 
 def test_status_line_says_how_far_a_re_embedding_got() -> None:
-    from kit.retrieval.reindex import ReindexProgress
+    from kit.retrieval.model_state import ReindexProgress
 
     job = ReindexProgress("sentence-transformers/all-MiniLM-L6-v2", "local/mpnet@0a1b2c3d4e5f",
                           None, 1_234, 5_094, True)  # fmt: skip
