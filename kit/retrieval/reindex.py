@@ -12,6 +12,7 @@ the switch made adopts the new model (`sync`, before each backfill).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -55,6 +56,7 @@ class Reindex:
         self.done = False  # the target serves now (in this process)
         self.problem: str | None = None
         self.removed = 0  # the old models' vectors deleted when the target began to serve
+        self.finished = asyncio.Event()  # set once the target serves (in this process)
 
     async def progress(self) -> ReindexProgress | None:
         """Where it stands; None once the target serves."""
@@ -137,6 +139,7 @@ class Reindex:
         what the store derived from the old model's vectors is dropped."""
         self._vectors.embedder = self.target
         self.done = True
+        self.finished.set()
         if self.serving != self.target.model_id:
             await self._vectors.store.dropped(self.serving)
 
