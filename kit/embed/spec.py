@@ -49,7 +49,7 @@ class ModelSpec:
         """The ONNX file inside `path` (relative to it); EmbeddingModelUnavailable if none."""
         folder = Path(self.path).expanduser()
         for name in MODEL_FILES:
-            if (folder / name).is_file():
+            if (folder / name).exists():  # not is_file(): a FIFO or a device is for the loader
                 return name
         raise EmbeddingModelUnavailable(
             f"embedding.model_path {folder} has no model.onnx (nor onnx/model.onnx); point it "

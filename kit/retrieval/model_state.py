@@ -102,12 +102,15 @@ class VectorModels:
                 state = _state(row)
                 if state.serving == model_id:
                     change = "back" if state.target is not None else "same"
-                    # the spec too: the same model moved to another folder loads from there
-                    await tx.execute(
-                        "UPDATE vector_models SET serving_spec = ?, target = NULL,"
-                        " target_since = NULL, updated_at = ?",
-                        (spec_json or str(row[1]), now),
-                    )
+                    # the spec too: the same model moved to another folder loads from there.
+                    # Nothing changed, nothing written (`kit context` writes nothing).
+                    spec_json = spec_json or str(row[1])
+                    if change == "back" or spec_json != str(row[1]):
+                        await tx.execute(
+                            "UPDATE vector_models SET serving_spec = ?, target = NULL,"
+                            " target_since = NULL, updated_at = ?",
+                            (spec_json, now),
+                        )
                 elif state.target == model_id:
                     change = "continues"
                 else:
