@@ -227,12 +227,12 @@ async def _serving_model(
         return embedder, state
     old = state.serving_spec
     meanwhile = f"searches use {state.serving}'s vectors" if old else "searches use words alone"
+    what = "changed from %s to %s" if change == "started" else "from %s to %s: still under way"
     log.info(
-        "embedding model %s %s %s: every item is re-embedded in the background (`kit reindex` "
-        "does it now); %s until it ends",
-        "changed from" if change == "started" else "re-embedding continues from",
+        "embedding model " + what + "; every item is re-embedded in the background "
+        "(`kit reindex` does it now), and %s until that ends",
         state.serving,
-        f"to {embedder.model_id}" if change == "started" else f"toward {embedder.model_id}",
+        embedder.model_id,
         meanwhile,
     )
     if old is None:
