@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta, tzinfo
 from typing import TYPE_CHECKING
 
+from kit.access.tokens import AccessTokens
 from kit.agent import Agent
 from kit.background import Background
 from kit.channels.callbacks import Callbacks
@@ -168,6 +169,7 @@ class Services:
     outbox: Outbox  # messages Kit starts itself to a memory's owner (live channels register)
     digest: DigestService  # the daily memory digest (kit/digest/)
     followups: Followups  # reminders offered for plans the owner mentions (kit/followups/)
+    access: AccessTokens  # the tokens remote MCP clients show, and their audit log (kit/access/)
     # Each role's model client, made on first use (`DeferredLLM`): a daemon prepares them
     # in the background once it is ready (kit/daemon/warm.py).
     llm_clients: tuple[DeferredLLM, ...] = ()
@@ -457,6 +459,7 @@ async def build(
             db, inbox_store, facts, curator.passes, clock, tz, callbacks=callbacks, outbox=outbox
         ),
         fact_times=fact_times,
+        access=AccessTokens(db, clock, per_minute=settings.mcp_http.rate_per_minute),
         llm_clients=tuple(clients),
     )
     if lazy is not None and not model_later:

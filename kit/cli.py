@@ -43,6 +43,7 @@ from kit.commands import (
     status,
     storage,
     summarize,
+    tokens,
 )
 from kit.errors import KitError
 from kit.logs import setup_logging
@@ -76,6 +77,7 @@ COMMANDS = (
     reminders,
     notes,
     mcp,
+    tokens,
     service,
     run,
 )

@@ -109,6 +109,38 @@ VECTOR_MODELS = (
 )
 
 
+# Access tokens (kit/access/tokens.py): per memory, the tokens its owner issued for remote MCP
+# clients (`kit mcp --http`), stored as SHA-256 hashes, never the token; a name is unique among
+# a memory's tokens not revoked. `token_uses`: the audit log of every remote call, allowed or
+# refused (user_id NULL: the call named no memory's token).
+ACCESS_TOKENS = (
+    """CREATE TABLE access_tokens (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        public_id TEXT NOT NULL UNIQUE,
+        token_hash TEXT NOT NULL,
+        read_only INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        expires_at TEXT,
+        revoked_at TEXT,
+        last_used_at TEXT)""",
+    """CREATE UNIQUE INDEX access_tokens_live_name ON access_tokens(user_id, name)
+        WHERE revoked_at IS NULL""",
+    """CREATE TABLE token_uses (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT,
+        token_id INTEGER REFERENCES access_tokens(id),
+        token_name TEXT NOT NULL DEFAULT '',
+        at TEXT NOT NULL,
+        call TEXT NOT NULL DEFAULT '',
+        peer TEXT NOT NULL DEFAULT '',
+        outcome TEXT NOT NULL)""",
+    "CREATE INDEX token_uses_user ON token_uses(user_id, id)",
+    "CREATE INDEX token_uses_at ON token_uses(at)",
+)
+
+
 # Forget receipts (kit/forget/receipts.py): per user, the sealed document of each
 # `kit forget` (salted hashes of what it erased, never the text) and its header for listing.
 FORGET_RECEIPTS = (
@@ -530,5 +562,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m026_inbox", INBOX_TABLES),
     Migration("m027_forget_receipts", FORGET_RECEIPTS),
     Migration("m028_owner_review", OWNER_REVIEW_TABLES),
-    Migration("m029_vector_models", VECTOR_MODELS),
+    Migration("m029_access_tokens", ACCESS_TOKENS),
+    Migration("m030_vector_models", VECTOR_MODELS),
 )

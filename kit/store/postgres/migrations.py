@@ -21,6 +21,7 @@ import re
 
 from kit.config import CATEGORIES
 from kit.store.migrations import (
+    ACCESS_TOKENS,
     FACT_TIMES_CLAMP,
     FORGET_RECEIPTS,
     INBOX_TABLES,
@@ -490,6 +491,10 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         "pg028_owner_review",
         (*(_pg(t) for t in OWNER_REVIEW_TABLES), *_ids_follow("digest_sends")),
     ),
+    Migration(
+        "pg029_access_tokens",
+        (*(_pg(t) for t in ACCESS_TOKENS), *_ids_follow("access_tokens", "token_uses")),
+    ),
     # One row (singleton = 1): no identity, no sequence to follow.
-    Migration("pg029_vector_models", tuple(_pg(t) for t in VECTOR_MODELS)),
+    Migration("pg030_vector_models", tuple(_pg(t) for t in VECTOR_MODELS)),
 )
