@@ -3,9 +3,9 @@ Kit's own configuration (`embedding.model`, or `embedding.model_path` with its d
 dimension, pooling and normalisation): docs/retrieval-quality.md, "Choosing the embedding
 model", has the numbers and the recall beside them (`kit eval retrieval`).
 
-    python bench/embedding_models.py CONFIG.toml [CONFIG.toml ...] [--texts 200] [--queries 100]
+    python bench/embedding_models.py CONFIG [CONFIG ...] [--texts 200] [--queries 100]
 
-For each config: the model's load (wall time, resident memory it added), embedding real turns
+Each CONFIG is a config file naming one model. For each: the model's load (wall time, resident memory it added), embedding real turns
 of the LoCoMo dev split and of BEAM-100K one at a time as backfill does (CPU and wall per 1,000
 messages: BEAM's assistant turns are long), embedding their questions one at a time as a turn
 embeds its message (CPU p50, wall p50 / p95), the vectors' size on disk per 1,000 messages
