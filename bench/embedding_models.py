@@ -5,13 +5,14 @@ model", has the numbers and the recall beside them (`kit eval retrieval`).
 
     python bench/embedding_models.py CONFIG [CONFIG ...] [--texts 200] [--queries 100]
 
-Each CONFIG is a config file naming one model. For each: the model's load (wall time, resident memory it added), embedding real turns
-of the LoCoMo dev split and of BEAM-100K one at a time as backfill does (CPU and wall per 1,000
-messages: BEAM's assistant turns are long), embedding their questions one at a time as a turn
-embeds its message (CPU p50, wall p50 / p95), the vectors' size on disk per 1,000 messages
-(float32: 4 bytes a dimension, as SQLite's BLOBs and pgvector's columns hold them) and the
-model's files. CPU time is this process's (one ONNX thread), so a loaded machine changes it
-less than wall time; both are printed. Prints numbers; asserts nothing.
+Each CONFIG is a config file naming one model. For each: the model's load (wall time, the
+resident memory it added), embedding real turns of the LoCoMo dev split and of BEAM-100K one at
+a time as backfill does (CPU and wall per 1,000 messages: BEAM's assistant turns are long),
+embedding their questions one at a time as a turn embeds its message (CPU p50, wall p50 / p95),
+the vectors' size on disk per 1,000 messages (float32: 4 bytes a dimension, as SQLite's BLOBs
+and pgvector's columns hold them) and the model's files. CPU time is this process's (one ONNX
+thread), so a loaded machine changes it less than wall time; both are printed. Prints numbers;
+asserts nothing.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def corpus_texts(path: Path, texts: int, queries: int) -> tuple[list[str], list[
 
 
 def folder_mb(folder: Path) -> float:
-    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 1e6
+    files = [p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()]
+    return sum(p.stat().st_size for p in files) / 1e6  # a link to a file is not counted twice
 
 
 async def measure(config: Path, texts: int, queries: int) -> None:

@@ -53,7 +53,7 @@ from kit.llm.budget import Budget
 from kit.llm.deferred import DeferredLLM
 from kit.llm.metered import MeteredLLM
 from kit.llm.retry import RetryingLLM
-from kit.llm.roles import RoleRouter
+from kit.llm.roles import RoleRouter, Tempered
 from kit.llm.usage import UsageLog
 from kit.memory.days import Days
 from kit.memory.fact_times import FactTimes
@@ -523,7 +523,8 @@ def role_llm(role: ModelRole, stack: AsyncExitStack, made: list[DeferredLLM]) ->
     )
     made.append(client)
     stack.push_async_callback(client.aclose)
-    return client if chat else RetryingLLM(client, role.max_retries)
+    llm: LLM = client if chat else RetryingLLM(client, role.max_retries)
+    return llm if role.temperature is None else Tempered(llm, role.temperature)
 
 
 def _date_order(configured: str) -> DateOrder:

@@ -193,6 +193,37 @@ INBOX_TABLES = (
 )
 
 
+# m030: an inbox question may also be a fact its cited messages only partly say (kind
+# 'grounding', kit/curator/grounding.py). SQLite cannot change a CHECK: the table is built
+# anew with the same columns and rows.
+INBOX_GROUNDING = (
+    """CREATE TABLE inbox_m030 (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        pass_id INTEGER NOT NULL REFERENCES passes(id),
+        category TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('change', 'conflict', 'grounding')),
+        reason TEXT NOT NULL,
+        operation_json TEXT NOT NULL,
+        old_json TEXT NOT NULL,
+        choices TEXT NOT NULL,
+        asked_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'answered', 'withdrawn')),
+        answer TEXT,
+        answered_at TEXT,
+        answer_pass_id INTEGER,
+        announced_at TEXT)""",
+    "INSERT INTO inbox_m030 SELECT id, user_id, pass_id, category, kind, reason, operation_json,"
+    " old_json, choices, asked_at, expires_at, status, answer, answered_at, answer_pass_id,"
+    " announced_at FROM inbox",
+    "DROP TABLE inbox",
+    "ALTER TABLE inbox_m030 RENAME TO inbox",
+    "CREATE INDEX inbox_user ON inbox(user_id, status, id)",
+    "CREATE INDEX inbox_pass ON inbox(pass_id)",
+)
+
+
 async def fill_named_days(tx: Transaction) -> None:
     """Derive every message's `named_days` (the days its text names, as words: kit/dates/text.py)
     from its text and day, in batches (a migration's step: m024 / pg024)."""
@@ -563,5 +594,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m027_forget_receipts", FORGET_RECEIPTS),
     Migration("m028_owner_review", OWNER_REVIEW_TABLES),
     Migration("m029_access_tokens", ACCESS_TOKENS),
-    Migration("m030_vector_models", VECTOR_MODELS),
+    Migration("m030_inbox_grounding", INBOX_GROUNDING),
+    Migration("m031_vector_models", VECTOR_MODELS),
 )

@@ -495,6 +495,15 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         "pg029_access_tokens",
         (*(_pg(t) for t in ACCESS_TOKENS), *_ids_follow("access_tokens", "token_uses")),
     ),
+    Migration(
+        "pg030_inbox_grounding",
+        (
+            # kit/store/migrations.py m030; PostgreSQL changes the CHECK in place.
+            "ALTER TABLE inbox DROP CONSTRAINT inbox_kind_check",
+            "ALTER TABLE inbox ADD CONSTRAINT inbox_kind_check"
+            " CHECK (kind IN ('change', 'conflict', 'grounding'))",
+        ),
+    ),
     # One row (singleton = 1): no identity, no sequence to follow.
-    Migration("pg030_vector_models", tuple(_pg(t) for t in VECTOR_MODELS)),
+    Migration("pg031_vector_models", tuple(_pg(t) for t in VECTOR_MODELS)),
 )
