@@ -4,26 +4,29 @@ summaries, parked curation, embeddings, export and restore, and what `kit status
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from kit.api_base import KitBase
 from kit.clock import day_bounds, local_date
-from kit.portability.export import export_document
-from kit.portability.restore import RestoreResult, restore
-from kit.retrieval.model_state import ReindexProgress, VectorModels
-from kit.retrieval.reindex import Reindexed
+from kit.retrieval.model_state import VectorModels
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from datetime import date
+
     from kit.curator.progress import Parked
     from kit.curator.reports import RemReport
     from kit.curator.summaries import OnProgress, SummaryRun
     from kit.digest.model import Digest, DigestSent
     from kit.llm.budget import BudgetState
+    from kit.portability.restore import RestoreResult
+    from kit.retrieval.model_state import ReindexProgress
+    from kit.retrieval.reindex import Reindexed
     from kit.surface import ProgressSink
 
 
+# What a method needs beyond the services is imported inside it: `from kit import Kit` then
+# loads none of it (tests/cli/test_startup.py).
 class Upkeep(KitBase):
     async def rem(
         self,
@@ -113,6 +116,8 @@ class Upkeep(KitBase):
         remove the vectors of models not in use. `on_batch(n)` hears of each batch (a progress
         bar's total: `pending_reindex`). EmbeddingModelUnavailable when the configured model
         cannot be loaded; a run cut short resumes where it stopped."""
+        from kit.retrieval.reindex import Reindexed
+
         s = self.services
         job = s.vectors.reindex
         previous, embedded = None, 0
@@ -141,6 +146,8 @@ class Upkeep(KitBase):
 
     async def export(self, *, user: str | None = None) -> dict[str, Any]:
         """The whole memory of `user` as JSON-ready data (kit/portability/export.py)."""
+        from kit.portability.export import export_document
+
         s = self.services
         return await export_document(s.db, self._user(user), s.clock.now())
 
@@ -154,6 +161,8 @@ class Upkeep(KitBase):
         """Restore a checked export into `user`, who must hold nothing yet (one transaction).
         Messages a `kit forget` erased are refused unless `allow_forgotten`; the result names
         the receipts they matched."""
+        from kit.portability.restore import restore
+
         return await restore(
             self.services.db, document, self._user(user), allow_forgotten=allow_forgotten
         )
