@@ -12,7 +12,7 @@ from kit.retrieval.model_state import VectorModels
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
-    from datetime import date
+    from datetime import date, datetime
 
     from kit.curator.progress import Parked
     from kit.curator.reports import RemReport
@@ -90,6 +90,20 @@ class Upkeep(KitBase):
         """Whether a re-embedding with the configured model is due (`reindex`)."""
         job = self.services.vectors.reindex
         return job is not None and not job.done
+
+    @property
+    def vector_search(self) -> str:
+        """What a search now goes without: "" once search by meaning serves (the embedding
+        model and the stored vectors are in), else e.g. "words only: the embedding model is
+        loading" (a daemon's first seconds; kit/retrieval/serving.py)."""
+        from kit.retrieval.serving import lacking
+
+        return lacking(self.services.vectors)
+
+    @property
+    def vector_search_since(self) -> datetime | None:
+        """When a daemon's search by meaning began to serve (None: not yet, or not a daemon)."""
+        return self.services.vector_search_since
 
     @property
     def embedding_model(self) -> str | None:

@@ -146,6 +146,26 @@ async def test_kit_facts_add_goes_through_the_daemon_which_embeds_it_at_once(
     await wait_for(embedded)
 
 
+async def test_the_log_and_kit_status_say_when_search_by_meaning_serves(
+    own_daemon: DaemonProcess,
+) -> None:
+    """Two moments (issue 33): the socket accepts (READY=1), then, once the embedding model and
+    the vectors are in, search by meaning serves; the log says each, `kit status` says which."""
+    require_model()
+    own_daemon.start()
+    log_file = own_daemon.data_dir / "logs" / "kit.log"
+    added = run_kit(own_daemon, "facts", "add", "Keeps bees on the roof", key=False)
+    assert added.returncode == 0, added.stderr  # memory holds something: the model loads
+    await wait_for(
+        lambda: "search by meaning serves" in log_file.read_text(encoding="utf-8"), within=180
+    )
+    log = log_file.read_text(encoding="utf-8")
+    assert log.index("control socket") < log.index("search by meaning serves, ")
+    status = run_kit(own_daemon, "status")
+    assert status.returncode == 0, status.stderr
+    assert "ready: the socket accepts; search by meaning serves (" in status.stdout
+
+
 def test_logs_go_to_the_rotating_file_without_the_api_key(daemon: DaemonProcess) -> None:
     log = (daemon.data_dir / "logs" / "kit.log").read_text(encoding="utf-8")
     assert "Kit is running (control socket, scheduler)" in log and "Telegram is off" in log
