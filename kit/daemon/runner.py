@@ -165,11 +165,12 @@ async def _serve(
         await server.listening.wait()
         names = ", ".join(["control socket", *(p.name for p in parts)])
         log.info(
-            "Kit is running (%s); control socket %s accepts, %.1f s after the start; search by"
-            " meaning follows when the embedding model and the vectors are in",
+            "Kit is running (%s); control socket %s accepts, %.1f s after the start (CPU %.1f"
+            " s); search by meaning follows when the embedding model and the vectors are in",
             names,
             server.path,
             time.perf_counter() - began,
+            time.process_time(),
         )
         sd_notify("READY=1")
         # Ready first, then in the background (kit/daemon/warm.py): the model clients and

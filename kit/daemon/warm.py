@@ -87,9 +87,10 @@ async def announce_serving(services: Services, began: float) -> None:
     services.vector_search_since = services.clock.now()
     sd_notify("STATUS=search by meaning serves")
     log.info(
-        "search by meaning serves, %.1f s after the start (the embedding model and %d vectors"
-        " are in)",
+        "search by meaning serves, %.1f s after the start (CPU %.1f s; the embedding model and"
+        " %d vectors are in)",
         time.perf_counter() - began,
+        time.process_time(),
         _loaded(services),
     )
 

@@ -16,6 +16,7 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import Settings
+from kit.context.render import render
 from kit.daemon.warm import announce_serving
 from kit.embed.hashing import HashingEmbedder
 from kit.embed.lazy import LazyEmbedder
@@ -66,6 +67,7 @@ async def test_a_turn_before_search_by_meaning_serves_says_so_and_the_moment_is_
         assert first.vector_search == "words only: the embedding model is loading"
         plan = await kit.context("Where is the kettle?")
         assert plan.report().vector_search == "words only: the embedding model is loading"
+        assert "searched on words only: the embedding model is loading" in render(plan.report())
 
         # 2. the model is in, the vectors are still loading (held after their first chunk)
         model.gate.set()
