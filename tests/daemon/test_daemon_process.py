@@ -7,6 +7,7 @@ import asyncio
 import errno
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -156,11 +157,12 @@ async def test_the_log_and_kit_status_say_when_search_by_meaning_serves(
     log_file = own_daemon.data_dir / "logs" / "kit.log"
     added = run_kit(own_daemon, "facts", "add", "Keeps bees on the roof", key=False)
     assert added.returncode == 0, added.stderr  # memory holds something: the model loads
-    await wait_for(
-        lambda: "search by meaning serves" in log_file.read_text(encoding="utf-8"), within=180
-    )
+    serves = re.compile(r"search by meaning serves, [0-9.]+ s after the start .*vectors are in")
+    await wait_for(lambda: serves.search(log_file.read_text(encoding="utf-8")) is not None, 180)
     log = log_file.read_text(encoding="utf-8")
-    assert log.index("control socket") < log.index("search by meaning serves, ")
+    accepts = re.search(r"control socket \S+ accepts, [0-9.]+ s after the start", log)
+    found = serves.search(log)
+    assert accepts is not None and found is not None and accepts.start() < found.start()
     status = run_kit(own_daemon, "status")
     assert status.returncode == 0, status.stderr
     assert "ready: the socket accepts; search by meaning serves (" in status.stdout
