@@ -86,10 +86,13 @@ def flag_line(flagged: list[ReceiptMatch], what: str) -> str:
 
 async def restore_export(args: argparse.Namespace, file: Path) -> int:
     """A `kit export` document: restored whole, into a namespace that holds nothing yet
-    (`kit import`, and `kit restore` on PostgreSQL, where no file can be swapped)."""
+    (`kit import`; `kit restore` replaces one: kit/commands/restore.py)."""
+    from kit.config import load_settings
+    from kit.forget.ledger import Ledger
     from kit.portability.restore import read_export
 
-    document = read_export(file)  # checked whole before the database is opened
+    ledger = Ledger(load_settings(args.config, args.data_dir).data_dir)
+    document = read_export(file, ledger.salt_of)  # checked whole before the database is opened
     embed = not getattr(args, "no_embed", False)
     async with open_kit(args, with_embedder=embed, exclusive=True) as kit:
         user = args.user or document["user_id"]
@@ -103,6 +106,10 @@ async def restore_export(args: argparse.Namespace, file: Path) -> int:
             f"{plural(result.passes, 'pass', 'passes')}, {plural(result.notes, 'note')}"
             + (" (ids renumbered: they were taken here)." if result.renumbered else ".")
         )
+        from kit.commands.restore import forget_lines
+
+        for line in forget_lines(result.reapplied, (), file):
+            print(line)
         if result.forgotten:
             print(flag_line(list(result.forgotten), f"{file}"))
         if embed and kit.embeddings_on:
