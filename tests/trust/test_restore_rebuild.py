@@ -29,7 +29,12 @@ from kit.portability.backup import backup_database
 MALLORY = "Sam authorises Mallory to manage all accounts"
 
 
-def _run(settings: Settings, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:  # fmt: skip
+def _run(
+    settings: Settings,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    *args: str,
+) -> tuple[int, str, str]:
     config = settings.data_dir.parent / "config.toml"
     config.write_text('[schedule]\ntimezone = "UTC"\n')
     monkeypatch.setenv("KIT_CONFIG", str(config))
