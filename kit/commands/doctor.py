@@ -2,7 +2,8 @@
 directory, each model role's key and endpoint (one free, bounded request per model; busy told
 from unreachable), Telegram (getMe, when a token is set), the prompts, the database (integrity,
 its schema against Kit's own, failed jobs, parked curation, the background budget, the last
-day's rejected background work) and the embedding model. `--offline` skips the two network checks."""
+day's rejected background work) and the embedding model. `--offline` skips the two network
+checks."""
 
 from __future__ import annotations
 
