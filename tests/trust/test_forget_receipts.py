@@ -418,3 +418,92 @@ def test_cli_restore_of_an_old_export_reapplies_the_forget_unless_allow_forgotte
     (line,) = capsys.readouterr().out.splitlines()
     assert line.split()[0] == rid
     assert main(["forget", "--verify", rid]) == 1
+
+
+# ---- issue 30 (low): a receipt alone confirms no guess, and cannot be forged ----------------
+
+SUSPECTS = [
+    "Quentin", "Alex", "Robin", "Jamie", "Morgan", "Taylor", "Jordan", "Casey", "Riley", "Avery",
+    "Quinn", "Parker", "Rowan", "Sage", "Drew", "Emery", "Hayden", "Jules", "Kai", "Logan",
+]  # fmt: skip
+PHRASINGS = ["Sam is dating {}", "Sam is seeing {}", "Sam is married to {}", "Sam lives with {}"]
+
+
+def _keys_in(value: object) -> list[bytes]:
+    """Every string in a document that could be a hash key (hex of 16 bytes or more)."""
+    if isinstance(value, dict):
+        return [k for v in value.values() for k in _keys_in(v)]
+    if isinstance(value, list):
+        return [k for v in value for k in _keys_in(v)]
+    if isinstance(value, str) and len(value) >= 32 and len(value) % 2 == 0:
+        try:
+            return [bytes.fromhex(value)]
+        except ValueError:
+            return []
+    return []
+
+
+async def test_a_receipt_alone_confirms_no_guess_of_a_short_erased_fact(
+    kit: Kit, clock: FakeClock, tmp_path: Path
+) -> None:
+    """ "Sam is dating Quentin" used to fall to 80 guesses (20 names x 4 phrasings) with the
+    salt the receipt carried. The salt is now the data directory's secret."""
+    from kit.forget.traces import Hasher, units
+
+    await kit.add_fact("Sam is dating Quentin", category="people")
+    receipt = (await kit.forget(ForgetScope.named("Sam"))).receipt
+    assert receipt is not None
+    copy = tmp_path / "receipt.json"
+    copy.write_text(to_json(receipt))
+    document = json.loads(copy.read_text())
+    erased = set(document["hashes"]["texts"])
+    guesses = [p.format(name) for p in PHRASINGS for name in SUSPECTS]
+    assert len(guesses) == 80
+
+    def confirmed(key: bytes) -> list[str]:
+        hasher = Hasher(key)
+        return [g for g in guesses if hasher.texts(units(g)) & erased]
+
+    assert [g for key in _keys_in(document) for g in confirmed(key)] == []
+    assert "salt" not in document
+    rows = await kit.services.db.fetchall("SELECT document FROM forget_receipts")
+    assert all("salt" not in json.loads(r[0]) for r in rows)  # nor does the database (a backup)
+    secret = kit.services.forget_ledger.salt_of(receipt.id)
+    assert secret is not None  # where it is kept, it does confirm: the receipt is a real one
+    assert confirmed(bytes.fromhex(secret)) == ["Sam is dating Quentin"]
+
+
+async def test_a_receipt_with_emptied_hashes_and_a_recomputed_seal_is_refused(
+    kit: Kit, clock: FakeClock, tmp_path: Path
+) -> None:
+    import hashlib
+
+    await seed(kit, clock)
+    receipt = (await kit.forget(ForgetScope.named("Ana"))).receipt
+    assert receipt is not None
+    await kit.import_messages([ANA], conversation="again", allow_forgotten=True)
+    assert not (await kit.verify_forget(receipt.id)).ok  # what a forged receipt would hide
+    document = to_document(receipt)
+
+    def forged(version: int) -> dict[str, object]:
+        body = {k: v for k, v in document.items() if k != "seal"}
+        body["hashes"] = {"messages": [], "texts": []} | ({"near": []} if version == 2 else {})
+        body["version"] = version
+        if version == 1:
+            body["salt"] = "00" * 16
+        body["erased"] = hashlib.sha256().hexdigest()  # the digest of no hashes
+        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        return {**body, "seal": hashlib.sha256(canonical.encode()).hexdigest()}
+
+    for version, says in ((2, "seal does not match"), (1, "does not match forget receipt")):
+        path = tmp_path / f"forged-v{version}.json"
+        path.write_text(json.dumps(forged(version)))
+        with pytest.raises(InputError, match=says):
+            await kit.verify_forget(str(path))
+    # An edited database row changes nothing either: the ledger's copy is the reference.
+    async with kit.services.db.transaction() as tx:
+        await tx.execute(
+            "UPDATE forget_receipts SET document = ? WHERE receipt_id = ?",
+            (json.dumps(forged(1)), receipt.id),
+        )
+    assert not (await kit.verify_forget(receipt.id)).ok
