@@ -37,7 +37,7 @@ from kit.forget.plan import ForgetPlan, ForgetReport, Reads
 from kit.forget.receipt import Receipt
 from kit.forget.receipts import erased_message, save
 from kit.forget.scope import ForgetScope, scrub_text
-from kit.forget.traces import units, windows
+from kit.forget.traces import units
 from kit.reminders.store import forget_candidates
 from kit.store.db import Transaction
 
@@ -60,35 +60,35 @@ class Reapplied:
 
 class _Erased:
     """A receipt's erased texts, asked the way a plan asks for a person's name (scope.py
-    `Finder`): a text "names" it when a piece of it is an erased piece."""
+    `Finder`): a text "names" it when a piece of it (traces.py `units`: the whole, a line, a
+    sentence) is an erased piece. As `kit forget --verify` reads facts and summaries; a quote
+    inside a longer record is found by the erasing itself (forgetter.py's `Erase` looks for
+    the texts of the facts it erases)."""
 
     def __init__(self, receipt: Receipt) -> None:
         self._hasher = receipt.hasher
         self._texts = frozenset(receipt.texts)
-        self._lengths = receipt.lengths
+        self._seen: dict[str, bool] = {}
+
+    def _erased(self, piece: str) -> bool:
+        found = self._seen.get(piece)
+        if found is None:
+            found = self._seen[piece] = self._hasher("text", piece) in self._texts
+        return found
 
     def in_text(self, *texts: str | None) -> bool:
         if not self._texts:
             return False
-        for text in texts:
-            if not text:
-                continue
-            pieces = units(text) | windows(text, self._lengths)
-            if any(self._hasher("text", p) in self._texts for p in pieces):
-                return True
-        return False
+        return any(self._erased(p) for text in texts if text for p in units(text))
 
     def in_speaker(self, speaker: str) -> bool:
         return False  # a receipt keeps no name
 
     def whole(self, *texts: str | None) -> bool:
         """Whether one of `texts` is, whole, a text the forget erased (a dropped summary)."""
-        return bool(self._texts) and any(
-            self._hasher("text", p) in self._texts
-            for text in texts
-            if text
-            for p in units(text, pieces=False)
-        )
+        if not self._texts:
+            return False
+        return any(self._erased(p) for text in texts if text for p in units(text, pieces=False))
 
 
 class ReceiptPlan(ForgetPlan):

@@ -54,6 +54,10 @@ def plain(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
+def _said(role: str, speaker: str, text: str) -> str:
+    return "\x1f".join((role, plain(speaker), plain(text)))
+
+
 def _hour(at: str) -> int:
     return int(from_iso(at).timestamp() // NEAR_SECONDS)
 
@@ -110,16 +114,18 @@ class Hasher:
             at = to_iso(from_iso(at))
         return self("message", message_fingerprint(at, role, speaker, text))
 
-    def near(self, at: str, role: str, speaker: str, text: str, hour: int | None = None) -> str:
+    def near(self, at: str, role: str, speaker: str, text: str) -> str:
         """The message as `plain` text in the hour it was said in (`at`: any ISO-8601 form)."""
-        bucket = _hour(at) if hour is None else hour
-        return self("near", "\x1f".join((str(bucket), role, plain(speaker), plain(text))))
+        return self._near(_hour(at), _said(role, speaker, text))
 
     def near_any(self, at: str, role: str, speaker: str, text: str) -> tuple[str, ...]:
         """`near` for the message's hour and both hours beside it: a copy moved by less than an
         hour matches whichever way it moved, and one up to two hours away may."""
-        hour = _hour(at)
-        return tuple(self.near(at, role, speaker, text, h) for h in (hour - 1, hour, hour + 1))
+        hour, said = _hour(at), _said(role, speaker, text)
+        return tuple(self._near(h, said) for h in (hour - 1, hour, hour + 1))
+
+    def _near(self, hour: int, said: str) -> str:
+        return self("near", f"{hour}\x1f{said}")
 
     def seal(self, canonical: str) -> str:
         """A keyed checksum of a receipt's body: only the salt's holder can make it."""
