@@ -22,8 +22,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ' optional "ref"}. The file is checked whole before anything is written. Messages the'
         " conversation already holds (same time, role, speaker and text) are not added again,"
         " so importing a file twice adds nothing. A `kit export --format json` file is restored"
-        " instead, into an empty memory only. Messages a `kit forget` erased are refused (its"
-        " receipt is named) unless --allow-forgotten.",
+        " instead, into an empty memory only, and the forgets made after it are applied to it"
+        " again. Messages a `kit forget` erased (the same, or the same within the hour with"
+        " other spaces or capitals) are refused (its receipt is named) unless --allow-forgotten.",
     )
     cmd.add_argument("file", type=Path)
     cmd.add_argument(
@@ -36,7 +37,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--allow-forgotten",
         action="store_true",
         help="import messages a `kit forget` erased anyway (refused without it; the forget's "
-        "receipt then no longer verifies)",
+        "receipt then no longer verifies); for an export, do not apply later forgets to it",
     )
     cmd.set_defaults(func=run)
 
