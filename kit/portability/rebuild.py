@@ -8,9 +8,9 @@ where the `facts` table should be. So a restore reads the file and trusts only i
 
 1. the file's `schema_migrations` must be the first N of this Kit's migrations (a prefix:
    nothing newer, nothing missing in between);
-2. a fresh database is migrated to those same N migrations (schema_check.py builds it), and
-   its tables are compared with the file's: every table Kit has at that version must be a
-   table there (not a view, not a virtual table) with exactly the same columns, or the file
+2. a fresh database is migrated to those same N migrations, and its tables are compared with
+   the file's (kit/store/schema_check.py): every table Kit has at that version must be a table
+   there (not a view, not a virtual table) with exactly the same columns, or the file
    is refused with one line;
 3. the rows of those tables are copied across (Kit's own constraints and triggers apply to
    them as they arrive: the full-text indexes are rebuilt from the rows, and a row that
