@@ -1,5 +1,5 @@
 """A SQLite database file rebuilt, never adopted: its rows copied into a fresh database that
-Kit's own migrations made (`kit restore`, commands/restore.py).
+Kit's own migrations made (`kit restore`: kit/portability/stage.py stages it).
 
 A backup is a file anyone could have changed. Put in place as it is, whatever its schema holds
 comes with it: a trigger that rewrites every fact Kit writes, one that deactivates every fact
@@ -18,8 +18,10 @@ where the `facts` table should be. So a restore reads the file and trusts only i
    index Kit does not make, or makes differently) is named in the report and left behind;
 4. the caller then migrates the copy to this Kit's version, as Kit would when it starts.
 
-The file is only read (opened read-only, with `trusted_schema` off, so nothing in its schema
-runs). Blocking throughout: run it with `asyncio.to_thread`.
+The file is only read: opened read-only, its schema read with `trusted_schema` off, and of its
+contents only the rows of tables with Kit's columns selected, so nothing its schema defines (a
+view, a trigger, a generated column) ever runs. Blocking throughout: run it with
+`asyncio.to_thread`.
 """
 
 from __future__ import annotations
