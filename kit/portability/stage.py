@@ -101,26 +101,31 @@ async def stage_export(
     """A fresh database beside `database` holding the other owners' memory as it is and the
     export as `user_id`'s, with the later forgets re-applied (restore.py)."""
     live = await asyncio.to_thread(owners_of, database)
-    if live is None and not options.all_owners:
-        raise InputError(
-            f"{database} cannot be read (damaged?), so whatever memory of other owners it "
-            "holds cannot go across into the restored database; restore a backup instead "
-            "(kit restore BACKUP), or add --all-owners to restore this export on its own (the "
-            "damaged file is kept aside either way)"
-        )
     users = {user_id, str(document["user_id"])}
     carried = await asyncio.to_thread(kept_receipts, database, users, options.ledger.salt_of)
     left: tuple[str, ...] = ()
+    others: Rebuilt | None = None
+    why = "damaged?"
     if live:  # the other owners' memory, rebuilt like a backup (without this owner's rows)
         copy = new_staging(database)
         try:
             await asyncio.to_thread(snapshot, database, copy)
-            staged, rebuilt = await _rebuilt(
+            staged, others = await _rebuilt(
                 copy, database, str(database), options.clock, ours=True, skip_user=user_id
             )
+        except InputError as exc:  # damaged: as unreadable (below)
+            live, why = None, str(exc)
         finally:
             discard(copy)
-        left = tuple(item.describe() for item in rebuilt.left_behind)
+    if live is None and not options.all_owners:
+        raise InputError(
+            f"{database} cannot be read ({why.removeprefix(f'{database}: ')}), so whatever "
+            "memory of other owners it holds cannot go across into the restored database; "
+            "restore a backup instead (kit restore BACKUP), or add --all-owners to restore "
+            "this export on its own (the damaged file is kept aside either way)"
+        )
+    if others is not None:
+        left = tuple(item.describe() for item in others.left_behind)
     else:
         staged = new_staging(database)
         staged.unlink()  # SqliteDatabase makes it, header first (kit/store/dbfile.py)

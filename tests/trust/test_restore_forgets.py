@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -245,16 +246,32 @@ def test_a_backup_over_a_store_of_several_owners_needs_all_owners(
     assert asyncio.run(_texts(settings, clock, "bob")) == []
 
 
+def _zero_page_of(database: Path, table: str) -> None:
+    conn = sqlite3.connect(database)
+    page = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+    conn.close()
+    with database.open("r+b") as handle:
+        handle.seek((root - 1) * page)
+        handle.write(b"\x00" * page)
+
+
 @pytest.mark.stores("sqlite")
+@pytest.mark.parametrize("damage", ["not-sqlite", "damaged-page"])
 def test_an_export_over_a_database_that_cannot_be_read_needs_all_owners(
-    cli: Cli, settings: Settings, clock: FakeClock, tmp_path: Path
+    cli: Cli, settings: Settings, clock: FakeClock, tmp_path: Path, damage: str
 ) -> None:
     _memory(cli, tmp_path)
     export = tmp_path / "owner.json"
     cli.ok("export", "-o", str(export))
-    settings.database_path.write_bytes(b"not a database at all" * 100)
+    if damage == "not-sqlite":
+        settings.database_path.write_bytes(b"not a database at all" * 100)
+    else:
+        _zero_page_of(settings.database_path, "facts")
+    before = settings.database_path.read_bytes()
     code, _, err = cli("restore", str(export))
-    assert code == 2 and "cannot be read" in err and "--all-owners" in err
+    assert code == 2 and "cannot be read" in err and "--all-owners" in err, err
+    assert err.count("\n") == 1 and settings.database_path.read_bytes() == before
     out = cli.ok("restore", "--all-owners", str(export))
     assert "the memory of 'owner'" in out
     assert ANA in asyncio.run(_texts(settings, clock))
