@@ -23,6 +23,7 @@ from kit.clock import FakeClock
 from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
+from kit.memory.messages import NewMessage
 
 pytestmark = pytest.mark.stores
 
@@ -310,3 +311,39 @@ def test_a_message_said_again_another_day_is_no_erased_message(
     again = _chat(tmp_path, "again.jsonl", (ANA, "2026-01-07T10:00:00Z"))
     assert "Imported 1 message" in cli.ok("import", "--no-embed", str(again))
     assert "verifies" in cli.ok("forget", "--verify", rid)
+
+
+# ---- the ledger itself --------------------------------------------------------------------
+
+
+@pytest.mark.stores("sqlite")
+async def test_a_forget_that_cannot_write_its_ledger_entry_changes_nothing(
+    kit: Kit, settings: Settings, clock: FakeClock
+) -> None:
+    from kit.errors import KitError
+    from kit.forget.scope import ForgetScope
+    from tests.support.receipts import dump
+
+    await kit.import_messages([NewMessage("user", ANA, clock.now())])
+    (settings.data_dir / "forget-ledger").write_text("in the way")  # a file, not the folder
+    before = await dump(kit)
+    with pytest.raises(KitError, match="forget-ledger"):
+        await kit.forget(ForgetScope.named("Ana"))
+    assert await dump(kit) == before  # the forget's transaction rolled back whole
+
+
+@pytest.mark.stores("sqlite")
+def test_a_damaged_ledger_entry_stops_a_restore_naming_it(
+    cli: Cli, settings: Settings, tmp_path: Path
+) -> None:
+    _memory(cli, tmp_path)
+    backup = tmp_path / "before.db"
+    cli.ok("backup", str(backup))
+    cli.ok("forget", "--person", "Ana", "--yes")
+    (entry,) = (settings.data_dir / "forget-ledger").iterdir()
+    entry.write_text(entry.read_text()[:100])
+    before = settings.database_path.read_bytes()
+    code, _, err = cli("restore", str(backup))
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"{entry}: the forget ledger entry is damaged" in err and "move it out" in err
+    assert settings.database_path.read_bytes() == before
