@@ -94,13 +94,17 @@ class Receipt:
     @property
     def hasher(self) -> Hasher:
         if not self.salt:
-            raise InputError(
-                f"forget receipt {self.id} was made with another data directory: the secret "
-                "that checks it is in that directory's forget-ledger folder, not here; verify "
-                f"it there, or copy forget-ledger/{self.id}.json from there into this data "
-                "directory's forget-ledger folder"
-            )
+            raise self.not_here()
         return Hasher(bytes.fromhex(self.salt))
+
+    def not_here(self) -> InputError:
+        """Why a receipt whose salt is not here cannot check anything, and what to do."""
+        return InputError(
+            f"forget receipt {self.id} was made with another data directory: the secret that "
+            "checks it is in that directory's forget-ledger folder, not here; verify it "
+            f"there, or copy forget-ledger/{self.id}.json from there into this data "
+            "directory's forget-ledger folder"
+        )
 
     @property
     def erased(self) -> str:

@@ -184,7 +184,8 @@ class ForgetReceipts:
 
     @staticmethod
     def _check_user(receipt: Receipt, user_id: str, rid: str) -> None:
-        receipt.hasher  # noqa: B018 -- a receipt whose secret is not here says so, first
+        if not receipt.usable:
+            raise receipt.not_here()
         if not receipt.of_user(user_id):
             raise _of_another_user(rid, user_id)
 
