@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the work loads when the command runs, not with `kit --help`
     from kit.config import Settings
+    from kit.forget.plan import ForgetReport
     from kit.forget.reapply import Reapplied
     from kit.portability import restore_file
     from kit.portability.stage import Staged
@@ -146,7 +147,6 @@ def forget_lines(
     reapplied: Sequence[Reapplied], back: Sequence[Reapplied], file: Path
 ) -> list[str]:
     """What the report says of the forgets made after the file (re-applied, or not)."""
-    from kit.commands.forget_receipts import counts_line
     from kit.text import plural
 
     lines: list[str] = []
@@ -157,7 +157,7 @@ def forget_lines(
         )
         lines += [
             f"  receipt {r.receipt_id} ({r.at:%Y-%m-%d}, {r.user_id!r}): "
-            f"{counts_line(r.report.counts())} erased again"
+            f"{_taken(r.report)} erased again"
             for r in reapplied
         ]
         lines.append(
@@ -170,11 +170,34 @@ def forget_lines(
             f"{file} was written; what they erased is back, and their receipts no longer verify:"
         )
         lines += [
-            f"  receipt {r.receipt_id} ({r.at:%Y-%m-%d}, {r.user_id!r}): "
-            f"{counts_line(r.report.counts())} back"
+            f"  receipt {r.receipt_id} ({r.at:%Y-%m-%d}, {r.user_id!r}): {_taken(r.report)} back"
             for r in back
         ]
     return lines
+
+
+def _taken(report: ForgetReport) -> str:
+    """What a re-applied forget took, in words (its vectors and index entries go with the rows)."""
+    from kit.text import plural
+
+    parts = [
+        plural(report.messages_removed, "message"),
+        plural(report.facts_forgotten, "fact"),
+        plural(report.days_removed + report.days_rewritten, "day summary", "day summaries"),
+    ]
+    if report.conversation_summaries_rewritten:
+        parts.append(
+            plural(
+                report.conversation_summaries_rewritten,
+                "conversation summary",
+                "conversation summaries",
+            )
+        )
+    if report.note_versions_erased:
+        parts.append(plural(report.note_versions_erased, "note version"))
+    if report.reminders_removed:
+        parts.append(plural(report.reminders_removed, "reminder"))
+    return ", ".join(parts)
 
 
 def _report(file: Path, installed: restore_file.Installed, staged: Staged) -> None:
