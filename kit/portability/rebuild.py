@@ -13,8 +13,9 @@ where the `facts` table should be. So a restore reads the file and trusts only i
    there (not a view, not a virtual table) with exactly the same columns, or the file
    is refused with one line;
 3. the rows of those tables are copied across (Kit's own constraints and triggers apply to
-   them as they arrive: the full-text indexes are rebuilt from the rows, and a row that
-   breaks a rule refuses the file); everything else in the file (a trigger, view, table or
+   them as they arrive: the full-text indexes are rebuilt from the rows; a row that breaks a
+   rule, a value of another type than its column's, or text that is not UTF-8 refuses the
+   file); everything else in the file (a trigger, view, table or
    index Kit does not make, or makes differently) is named in the report and left behind;
 4. the caller then migrates the copy to this Kit's version, as Kit would when it starts.
 
@@ -35,6 +36,15 @@ from pathlib import Path
 from kit.errors import InputError
 from kit.store.migrations import MIGRATIONS
 from kit.store.schema_check import SqliteSchema, differences, kit_tables, read_sqlite_schema
+
+# What each declared type may hold (SQLite stores any value in any column): a BLOB where Kit
+# keeps text would make every command reading it fail, as surely as a dropped column.
+_ALLOWED = {
+    "TEXT": ("text", "null"),
+    "INTEGER": ("integer", "null"),
+    "REAL": ("real", "integer", "null"),
+    "BLOB": ("blob", "null"),
+}
 
 # Counters the tables' triggers write while the others are copied (kit/portability/owners.py
 # says why they only grow): copied last, over what the triggers wrote.
@@ -139,6 +149,7 @@ def _copy(
                 params,
             )
             copied += max(cursor.rowcount, 0)
+        _check_values(conn, names, label)
         table = "schema_migrations"
         conn.execute(
             "UPDATE main.schema_migrations SET applied_at = (SELECT o.applied_at FROM"
@@ -149,7 +160,7 @@ def _copy(
             child, _, parent, _ = broken[0]
             raise InputError(
                 f"{label}: {len(broken)} row(s) of {child} point at rows of {parent} that are "
-                "not there; it was changed outside Kit and cannot be restored (restore "
+                "not there; it was changed outside Kit, and it cannot be restored (restore "
                 "another backup, or a `kit export`)"
             )
         conn.execute("COMMIT")
@@ -157,7 +168,7 @@ def _copy(
         conn.execute("ROLLBACK")
         raise InputError(
             f"{label}: a row of {table} breaks Kit's rules ({exc}); it was changed outside "
-            "Kit and cannot be restored (restore another backup, or a `kit export`)"
+            "Kit, and it cannot be restored (restore another backup, or a `kit export`)"
         ) from exc
     except BaseException:
         if conn.in_transaction:
@@ -166,6 +177,50 @@ def _copy(
     finally:
         conn.execute("DETACH DATABASE old")
     return copied
+
+
+def _check_values(conn: sqlite3.Connection, tables: list[str], label: str) -> None:
+    """Every copied value of the type its column declares, and every text UTF-8: what Kit
+    could not read back is refused now, not at the first command that reads it."""
+    for table in tables:
+        for _, column, declared, *_ in conn.execute(f"PRAGMA main.table_info({table})").fetchall():
+            allowed = _ALLOWED.get(str(declared).upper())
+            if allowed is None:
+                continue
+            kinds = ", ".join(f"'{k}'" for k in allowed)
+            row = conn.execute(
+                f"SELECT COUNT(*), MIN(typeof({column})) FROM main.{table}"
+                f" WHERE typeof({column}) NOT IN ({kinds})"
+            ).fetchone()
+            if row[0]:
+                raise InputError(
+                    f"{label}: {row[0]} row(s) of {table} hold a {row[1]} in {column}, where "
+                    f"Kit keeps {str(declared).lower()}; it was changed outside Kit, and it "
+                    "cannot be restored (restore another backup, or a `kit export`)"
+                )
+            if allowed[0] == "text":
+                _check_utf8(conn, table, column, label)
+
+
+def _check_utf8(conn: sqlite3.Connection, table: str, column: str, label: str) -> None:
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    conn.text_factory = bytes
+    try:
+        for (value,) in cursor.execute(
+            f"SELECT {column} FROM main.{table} WHERE typeof({column}) = 'text'"
+        ):
+            try:
+                value.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(
+                    f"{label}: a row of {table} holds text in {column} that is not UTF-8; it "
+                    "was changed outside Kit, and it cannot be restored (restore another "
+                    "backup, or a `kit export`)"
+                ) from exc
+    finally:
+        cursor.close()  # an unfinished statement would keep the attached file locked
+        conn.text_factory = str
 
 
 def file_owners(conn: sqlite3.Connection) -> list[str]:

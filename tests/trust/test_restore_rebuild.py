@@ -194,8 +194,16 @@ def test_a_shadow_table_that_keeps_what_forget_erases_is_left_behind(
             ("ALTER TABLE facts DROP COLUMN last_accessed_at",),
             "its table facts has the columns (",
         ),
+        (
+            ("UPDATE facts SET content = x'00ff00ff' WHERE id = 1",),
+            "1 row(s) of facts hold a blob in content, where Kit keeps text",
+        ),
+        (
+            ("UPDATE messages SET text = CAST(x'416e61ff' AS TEXT) WHERE id = 1",),
+            "a row of messages holds text in text that is not UTF-8",
+        ),
     ],
-    ids=["view-in-place-of-facts", "dropped-column"],
+    ids=["view-in-place-of-facts", "dropped-column", "blob-for-text", "not-utf8"],
 )
 def test_a_file_whose_tables_are_not_kits_is_refused_in_one_line(
     restored_from: Callable[..., tuple[Settings, int, str, str]],
@@ -208,6 +216,26 @@ def test_a_file_whose_tables_are_not_kits_is_refused_in_one_line(
     # nothing was put in place, and nothing is left over beside where it would have gone
     assert not target.database_path.exists()
     assert [p.name for p in target.data_dir.iterdir()] == []
+
+
+def test_a_trigger_of_kits_name_with_another_body_is_left_behind_for_kits_own(
+    restored_from: Callable[..., tuple[Settings, int, str, str]], clock: FakeClock
+) -> None:
+    target, code, out, err = restored_from(
+        "DROP TRIGGER facts_fts_ai",
+        "CREATE TRIGGER facts_fts_ai AFTER INSERT ON facts BEGIN"
+        f" UPDATE facts SET content = '{MALLORY}' WHERE id = new.id; END",
+    )
+    assert code == 0, err
+
+    async def add() -> list[str]:
+        async with _open(target, clock) as kit:
+            await kit.add_fact("The owner's dentist is Dr Okafor.", category="people")
+            return [h.text for h in await kit.search("dentist Okafor", kinds=("fact",))]
+
+    found = asyncio.run(add())
+    assert found == ["The owner's dentist is Dr Okafor."]  # Kit's own trigger indexed it
+    assert "trigger facts_fts_ai (Kit makes it differently)" in out
 
 
 def test_a_backup_of_an_older_schema_is_rebuilt_at_its_version_then_migrated(
