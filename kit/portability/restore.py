@@ -32,7 +32,7 @@ from kit.forget.portability import (
 )
 from kit.forget.reapply import Reapplied, reapply
 from kit.forget.receipt import Receipt, SaltOf
-from kit.forget.receipts import ReceiptMatch
+from kit.forget.receipts import ReceiptMatch, kept
 from kit.memory.days import day_text_hash
 from kit.memory.hashes import content_hash
 from kit.notes.portability import restore_notes
@@ -151,7 +151,8 @@ async def restore(
     (kit/forget/portability.py). `carried`: receipts of the memory this one replaces."""
     salt_of = None if forgets.ledger is None else forgets.ledger.salt_of
     async with db.transaction(erasing=True) as tx:
-        if replace:
+        if replace:  # its receipts answer for it still (kit/forget/portability.py)
+            carried = [*carried, *await kept(tx, [user_id], salt_of)]
             await clear_owner(tx, db.engine, user_id)
         for table in ("messages", "facts", "days", "conversations", "notes"):
             row = await tx.fetchone(f"SELECT COUNT(*) FROM {table} WHERE user_id = ?", (user_id,))
