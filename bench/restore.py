@@ -8,7 +8,9 @@ every message, fact and day has a vector row to copy), in a fresh SQLite file: `
 then `kit forget --person Hannah`, then the restore of that backup as `kit restore` stages it
 (rebuilt, the forget re-applied, checked, put in place), beside the same-run baselines `kit
 backup` itself and a plain staged copy with SQLite's integrity check (what a restore did
-before it rebuilt). Then the restore of an export of the same memory. Numbers only.
+before it rebuilt). Then the restore of an export of the same memory, beside restoring it
+into an empty database with no forget to answer to (what `kit import` of it costs). Wall and
+CPU seconds (the host is shared: CPU is the steadier number). Numbers only.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import asyncio
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC
 from pathlib import Path
 
@@ -35,6 +39,16 @@ from kit.forget.scope import ForgetScope
 from kit.portability import restore_file, stage
 from kit.portability.backup import backup_database
 from kit.portability.export import export_document
+from kit.portability.restore import Forgets, restore
+from kit.store.migrate import migrate
+from kit.store.sqlite import SqliteDatabase
+
+
+@contextmanager
+def timed(into: list[float]) -> Iterator[None]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    yield
+    into += [time.perf_counter() - wall, time.process_time() - cpu]
 
 
 async def measure(scale: float) -> None:
@@ -52,40 +66,56 @@ async def measure(scale: float) -> None:
             document = await export_document(kit.services.db, "owner", clock.now())
         database = settings.database_path
         backup = Path(folder) / "backup.db"
-        began = time.perf_counter()
-        backup_database(database, backup)
-        backup_s = time.perf_counter() - began
+        backup_t: list[float] = []
+        with timed(backup_t):
+            backup_database(database, backup)
         async with Kit.open(
             settings=settings, embedder=HashingEmbedder(), clock=clock, background=False
         ) as kit:
             report = await kit.forget(ForgetScope.named("Hannah"))
-        began = time.perf_counter()
-        copy = restore_file.stage_copy(backup, database)
-        restore_file.check(copy, str(backup))
-        restore_file.discard(copy)
-        plain_s = time.perf_counter() - began
+        plain_t: list[float] = []
+        with timed(plain_t):
+            copy = restore_file.stage_copy(backup, database)
+            restore_file.check(copy, str(backup))
+            restore_file.discard(copy)
         options = stage.Options(clock=clock, tz=UTC, ledger=Ledger(settings.data_dir))
-        began = time.perf_counter()
-        staged = await stage.stage_backup(backup, database, str(backup), options)
-        checked = restore_file.check(staged.path, "bench")
-        restore_file.install(staged.path, database, checked, clock.now())
-        restore_s = time.perf_counter() - began
+        restore_t: list[float] = []
+        with timed(restore_t):
+            staged = await stage.stage_backup(backup, database, str(backup), options)
+            checked = restore_file.check(staged.path, "bench")
+            restore_file.install(staged.path, database, checked, clock.now())
         (again,) = staged.reapplied
-        began = time.perf_counter()
-        exported = await stage.stage_export(document, "owner", database, options)
-        export_s = time.perf_counter() - began
+        export_t: list[float] = []
+        with timed(export_t):
+            exported = await stage.stage_export(document, "owner", database, options)
         restore_file.discard(exported.path)
+        empty = Path(folder) / "empty" / "kit.db"
+        import_t: list[float] = []
+        with timed(import_t):
+            async with SqliteDatabase.open(empty) as db:
+                await migrate(db, clock)
+                await restore(db, document, "owner", Forgets(None, UTC, clock.now()))
         size = f"{len(archive.messages):,} messages, {len(archive.days):,} days"
         print(f"# kit restore, scale {scale}: {size}; {backup.stat().st_size / 2**20:.0f} MB")
-        print(f"# {machine()}")
-        print(f"kit backup                     {backup_s:8.2f} s")
-        print(f"staged copy + integrity check  {plain_s:8.2f} s   (a restore before it rebuilt)")
+        print(f"# {machine()}; seconds wall / CPU")
+        print(f"kit backup                     {backup_t[0]:7.2f} / {backup_t[1]:6.2f}")
         print(
-            f"kit restore BACKUP             {restore_s:8.2f} s   rebuilt, "
+            f"staged copy + integrity check  {plain_t[0]:7.2f} / {plain_t[1]:6.2f}"
+            "   (a restore before it rebuilt)"
+        )
+        print(
+            f"kit restore BACKUP             {restore_t[0]:7.2f} / {restore_t[1]:6.2f}   rebuilt, "
             f"{again.report.messages_removed:,} messages of 1 later forget re-applied "
             f"({report.messages_removed:,} forgotten), checked, in place"
         )
-        print(f"kit restore EXPORT (staged)    {export_s:8.2f} s   the same forget re-applied")
+        print(
+            f"kit restore EXPORT (staged)    {export_t[0]:7.2f} / {export_t[1]:6.2f}"
+            "   the same forget re-applied"
+        )
+        print(
+            f"the export into an empty db    {import_t[0]:7.2f} / {import_t[1]:6.2f}"
+            "   no forget to answer to (kit import)"
+        )
 
 
 def main() -> None:
