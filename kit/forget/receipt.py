@@ -100,10 +100,10 @@ class Receipt:
     def not_here(self) -> InputError:
         """Why a receipt whose salt is not here cannot check anything, and what to do."""
         return InputError(
-            f"forget receipt {self.id} was made with another data directory: the secret that "
-            "checks it is in that directory's forget-ledger folder, not here; verify it "
-            f"there, or copy forget-ledger/{self.id}.json from there into this data "
-            "directory's forget-ledger folder"
+            f"forget receipt {self.id} was made with another data directory (or its ledger "
+            "entry was removed): the secret that checks it is in the forget-ledger folder of "
+            f"the data directory it was made in; verify it there, or copy its {self.id}.json "
+            "from there into this data directory's forget-ledger folder"
         )
 
     @property
