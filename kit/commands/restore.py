@@ -153,7 +153,7 @@ def forget_lines(
     if reapplied:
         lines.append(
             f"Re-applied {plural(len(reapplied), 'forget')} made after {file} was written, "
-            "so what they erased stays erased:"
+            f"so what {'it' if len(reapplied) == 1 else 'they'} erased stays erased:"
         )
         lines += [
             f"  receipt {r.receipt_id} ({r.at:%Y-%m-%d}, {r.user_id!r}): "
