@@ -135,10 +135,11 @@ def compare(ours: SqliteSchema, theirs: SqliteSchema) -> SchemaDiff:
                 extra.append((kind, name, NOT_KITS))
         elif theirs.objects[key] != ours.objects[key]:
             extra.append((kind, name, CHANGED))
+    compared = {*kit_tables(ours), _BOOKKEEPING}  # said above, with their columns
     missing = [
         key
         for key in sorted(ours.objects)
-        if key not in theirs.objects and not (key[0] == "table" and key[1] in ours.tables)
+        if key not in theirs.objects and not (key[0] == "table" and key[1] in compared)
     ]
     return SchemaDiff(tuple(mismatched), tuple(extra), tuple(missing))
 
