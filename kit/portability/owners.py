@@ -15,13 +15,15 @@ from __future__ import annotations
 from kit.portability.tables import Table, load_order, tables
 from kit.store.db import Database, Engine, Transaction
 
-# Counters that tell a cached context it is stale (m014): they must only ever grow, so a
-# cache made before a restore can never match one made after it. Not the owner's memory.
-_COUNTERS = frozenset({"memory_versions"})
+# What an owner holds that is not their memory, kept when their memory is replaced: the
+# counters that tell a cached context it is stale (m014: they must only ever grow, so a cache
+# made before a restore never matches one made after it), and the access tokens their remote
+# clients hold, with their audit log (kit/access/: a restore must not lock a device out).
+NOT_MEMORY = frozenset({"memory_versions", "access_tokens", "token_uses"})
 
 
 def _owned(found: dict[str, Table]) -> list[Table]:
-    return [t for t in found.values() if "user_id" in t.columns and t.name not in _COUNTERS]
+    return [t for t in found.values() if "user_id" in t.columns and t.name not in NOT_MEMORY]
 
 
 async def owners(db: Database | Transaction, engine: Engine) -> list[str]:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kit.errors import InputError
+from kit.portability.owners import NOT_MEMORY
 from kit.store.migrations import MIGRATIONS
 from kit.store.schema_check import SqliteSchema, differences, kit_tables, read_sqlite_schema
 
@@ -142,7 +143,11 @@ def _copy(
             if table in _LAST:
                 conn.execute(f"DELETE FROM main.{table}")  # what the triggers wrote meanwhile
             where, params = "", ()
-            if skip_user is not None and "user_id" in ours.tables[table]:
+            if (
+                skip_user is not None
+                and "user_id" in ours.tables[table]
+                and table not in NOT_MEMORY
+            ):
                 where, params = " WHERE user_id IS NOT ?", (skip_user,)  # type: ignore[assignment]
             cursor = conn.execute(
                 f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM old.{table}{where}",
@@ -228,7 +233,7 @@ def file_owners(conn: sqlite3.Connection) -> list[str]:
     schema = read_sqlite_schema(conn)
     found: set[str] = set()
     for table in kit_tables(schema):
-        if "user_id" in schema.tables[table] and table not in _LAST:
+        if "user_id" in schema.tables[table] and table not in NOT_MEMORY:
             found.update(
                 str(r[0])
                 for r in conn.execute(

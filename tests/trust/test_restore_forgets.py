@@ -227,6 +227,18 @@ def test_restoring_one_owners_export_keeps_every_other_owners_memory(
         assert "bob" not in json.loads(aside.read_text())["user_id"]
 
 
+def test_an_owners_access_tokens_outlive_the_restore_of_their_export(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """Tokens are credentials, not memory: a device of the owner keeps working."""
+    _memory(cli, tmp_path)
+    export = tmp_path / "owner.json"
+    cli.ok("export", "-o", str(export))
+    cli.ok("tokens", "create", "laptop")
+    cli.ok("restore", str(export))
+    assert "laptop" in cli.ok("tokens", "list")
+
+
 @pytest.mark.stores("sqlite")
 def test_a_backup_over_a_store_of_several_owners_needs_all_owners(
     cli: Cli, settings: Settings, clock: FakeClock, tmp_path: Path
