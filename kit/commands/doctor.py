@@ -208,17 +208,23 @@ async def _check_schema(report: Report, db: Database, settings: Settings) -> Non
     from kit.store.schema_check import check_postgres, check_sqlite
 
     if db.engine == "postgres":
-        diff = await check_postgres(db)
         fix = (
             "drop what you did not add yourself (psql: DROP TRIGGER name ON table, DROP "
             "VIEW, DROP TABLE), or restore each owner's `kit export` into a new database"
         )
     else:
-        diff = await check_sqlite(settings.database_path, SystemClock())
         fix = (
             "stop Kit, `kit backup FILE`, then `kit restore FILE`: a restore rebuilds the "
             "database with Kit's own schema and names what it leaves behind"
         )
+    try:
+        if db.engine == "postgres":
+            diff = await check_postgres(db)
+        else:
+            diff = await check_sqlite(settings.database_path, SystemClock())
+    except KitError as exc:
+        report.bad("schema", str(exc))
+        return
     if diff.same:
         report.ok("schema", "the tables, columns, triggers, views and indexes Kit makes, no other")
         return

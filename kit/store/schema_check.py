@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kit.clock import Clock
+from kit.errors import StorageError
 from kit.store.db import Database, Transaction
 from kit.store.migrate import migrate
 from kit.store.migrations import MIGRATIONS, Migration
@@ -160,7 +161,10 @@ async def check_sqlite(path: Path, clock: Clock) -> SchemaDiff:
 
     with tempfile.TemporaryDirectory(prefix="kit-schema-") as folder:
         fresh = await fresh_sqlite(Path(folder), clock, MIGRATIONS)
-        return await asyncio.to_thread(_compare_files, fresh, path)
+        try:
+            return await asyncio.to_thread(_compare_files, fresh, path)
+        except sqlite3.Error as exc:
+            raise StorageError(f"{path}: its schema cannot be read ({exc})") from exc
 
 
 def _compare_files(fresh: Path, live: Path) -> SchemaDiff:
