@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from kit.secrets.base import Secret
+from kit.secrets.entropy import find_random_runs
 from kit.secrets.keys import find_keys
 from kit.secrets.normalise import normalise
 from kit.secrets.numbers import find_numbers
@@ -24,6 +25,7 @@ from kit.secrets.providers import find_providers
 from kit.secrets.seeds import find_seeds
 from kit.secrets.tokens import find_tokens
 from kit.secrets.urls import find_in_urls
+from kit.secrets.wallets import find_wallet_keys
 
 WITHHELD = "[secret withheld]"
 _PLACEHOLDER = re.compile(re.escape(WITHHELD))
@@ -33,10 +35,12 @@ _DETECTORS = (
     find_tokens,
     find_providers,
     find_keys,
+    find_wallet_keys,
     find_in_urls,
     find_prose,
     find_numbers,
     find_seeds,
+    find_random_runs,
 )
 
 

@@ -78,10 +78,12 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (KEY, re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,}")),
     (KEY, re.compile(r"\bgl(?:pat|dt|rt|ptt)-[A-Za-z0-9_\-]{20,}")),  # GitLab
     (KEY, re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
-    (KEY, re.compile(r"\b(?:sk|pk|rk)[-_](?:live_|test_|proj-|ant-)?[A-Za-z0-9_\-]{16,}")),
+    # sk_/rk_: secret and restricted keys (a publishable pk_ key is public by design)
+    (KEY, re.compile(r"\b(?:sk|rk)[-_](?:live_|test_|proj-|ant-)?[A-Za-z0-9_\-]{16,}")),
     (KEY, re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}")),
-    (KEY, re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}")),  # Slack
+    (KEY, re.compile(r"\b(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{10,}")),  # Slack
     (KEY, re.compile(r"\bA(?:KIA|SIA)[A-Z0-9]{16}\b")),  # AWS access key id
+    (KEY, re.compile(r"\bLTAI[A-Za-z0-9]{12,20}\b")),  # Alibaba Cloud AccessKey id
     (KEY, re.compile(r"(?<!\d)\d{6,12}:AA[A-Za-z0-9_\-]{30,}")),  # Telegram bot token
     (KEY, re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*")),  # JWT
     # An AWS secret access key (40 base64 characters) anywhere near its name.
