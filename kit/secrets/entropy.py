@@ -82,6 +82,8 @@ def find_random_runs(text: str) -> Iterator[Secret]:
         if end - start < 16:
             continue
         run = text[start:end]
+        if not any(c.isdigit() for c in run):
+            continue  # every key this reads holds a digit: most words and names hold none
         if spans is None:
             spans = _public_places(text)
         if any(lo <= start < hi for lo, hi in spans) or _public_by_shape(text, start, run):

@@ -52,6 +52,13 @@ _LEET_WORD = re.compile(
     re.IGNORECASE,
 )
 _LEET_CHAR = re.compile(r"[0-9@$!|+]")
+# A word that names a secret written apart: letters one by one ("P A S S W O R D", "p.i.n"),
+# or "pass" and the rest of it ("pass-word", "pass word").
+_SPLIT_WORD = re.compile(
+    r"(?<![A-Za-z])(?:(?:[A-Za-z][ ._-]){2,}[A-Za-z]|(?i:pass)[ ._-](?i:word|wort|phrase|code|wd))"
+    r"(?![A-Za-z])"
+)
+_SPLIT_WORDS = frozenset((*_LEET_WORDS, "pin", "pwd", "puk", "cvv"))
 _TOKEN = r"[A-Za-z0-9_\-+/=.]"
 _WRAPPED = re.compile(rf"(?<!{_TOKEN}){_TOKEN}{{16,}}+\n(?={_TOKEN}{{8,}}+[ \t]*(?:\n|$))")
 
@@ -136,11 +143,34 @@ def normalise(text: str) -> Normalised:
             maps.append(_Map(tuple(pieces)))
         text = _fold_homoglyphs(text)
     text = _LEET_WORD.sub(_unleet, text)
+    if _SPLIT_WORD.search(text):
+        text, pieces = _join_split(text)
+        if pieces:
+            maps.append(_Map(tuple(pieces)))
     if "\n" in text:
         text, pieces = _unwrap(text)
         if pieces:
             maps.append(_Map(tuple(pieces)))
     return Normalised(text, tuple(maps))
+
+
+def _join_split(text: str) -> tuple[str, list[_Piece]]:
+    """The words that name a secret written apart joined again: "P A S S W O R D",
+    "pass-word", "p.i.n" read "password", "password", "pin"."""
+    out: list[str] = []
+    pieces: list[_Piece] = []
+    done = 0
+    for split in _SPLIT_WORD.finditer(text):
+        joined = re.sub(r"[ ._-]", "", split.group())
+        if joined.lower() not in _SPLIT_WORDS:
+            continue
+        out.append(text[done : split.start()])
+        size = sum(map(len, out))
+        out.append(joined)
+        pieces.append(_Piece(size, size + len(joined), split.start(), split.end()))
+        done = split.end()
+    out.append(text[done:])
+    return "".join(out), pieces
 
 
 def _unwrap(text: str) -> tuple[str, list[_Piece]]:

@@ -65,7 +65,8 @@ def made_up(word: str) -> bool:
 # Where a value would be: a variable, a template, an environment lookup, a call, a mask.
 _PLACEHOLDER = re.compile(
     r"""
-    [$%][({]?[A-Za-z_]                          # $VAR, ${VAR}, $(cmd), %(name)s
+    [$%][({]                                    # ${VAR}, $(cmd), %(name)s
+    | \$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*)\b  # $VAR, $var (a mixed-case run is a value)
     | \{\{ | \{[A-Za-z_][\w.]*\}                # {{ secrets.X }}, {token}
     | <[^<>\n]{1,40}>                           # <your-token>
     | \[[^\[\]\n]{1,40}\]                       # [Your Password]
@@ -75,7 +76,7 @@ _PLACEHOLDER = re.compile(
     """,
     re.VERBOSE,
 )
-_MASK = re.compile(r"(.)\1{2,}|\.\.\.|…")  # ****, xxxx, ...
+_MASK = re.compile(r"([*xX•#._-])\1{2,}|…")  # ****, xxxx, ...
 
 
 def placeholder(value: str) -> bool:

@@ -26,23 +26,28 @@ _BECH32_SECRET = re.compile(
     r"[02-9ac-hj-np-z]{50,}(?![\w-])",
     re.IGNORECASE,
 )
+_RUN = re.compile(r"[\w-]{50,}")
 _BYTES = re.compile(r"\[\s*(?:\d{1,3}\s*,\s*){63}\d{1,3}\s*\]")
 
 
 def find_wallet_keys(text: str) -> Iterator[Secret]:
-    for match in _WIF.finditer(text):
-        payload = base58check(match.group())
-        if payload is not None and payload[:1] in (b"\x80", b"\xef") and len(payload) in (33, 34):
+    for run in _RUN.finditer(text):  # one scan; each shape is tried only inside a long run
+        start, end = run.start(), run.end()
+        for match in _WIF.finditer(text, start, end):
+            payload = base58check(match.group())
+            if (
+                payload is not None
+                and payload[:1] in (b"\x80", b"\xef")
+                and len(payload) in (33, 34)
+            ):
+                yield Secret(PRIVATE_KEY, match.start(), match.end())
+        for match in _XPRV.finditer(text, start, end):
             yield Secret(PRIVATE_KEY, match.start(), match.end())
-    if "prv" in text:
-        for match in _XPRV.finditer(text):
-            yield Secret(PRIVATE_KEY, match.start(), match.end())
-    for match in _PAIR_58.finditer(text):
-        raw = base58(match.group())
-        if raw is not None and len(raw) == 64:
-            yield Secret(PRIVATE_KEY, match.start(), match.end())
-    if "1" in text:
-        for match in _BECH32_SECRET.finditer(text):
+        for match in _PAIR_58.finditer(text, start, end):
+            raw = base58(match.group())
+            if raw is not None and len(raw) == 64:
+                yield Secret(PRIVATE_KEY, match.start(), match.end())
+        for match in _BECH32_SECRET.finditer(text, start, end):
             yield Secret(PRIVATE_KEY, match.start(), match.end())
     if "[" in text:
         for match in _BYTES.finditer(text):
