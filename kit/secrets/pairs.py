@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 
 from kit.secrets.base import PASSWORD, Secret
-from kit.secrets.shapes import made_up, placeholder
+from kit.secrets.shapes import placeholder
 from kit.secrets.windows import keyword_hits, near
 
 _CUE = (
@@ -37,7 +37,8 @@ _WITH_WORD = (
 )
 _SLASHES = r"[ \t]+/{1,2}[ \t]+|[ \t]+//|//[ \t]+"  # spaced: "a/b" is a path, "//" a URL's
 _SEPARATOR = rf"(?:{_WITH_WORD}|{_SLASHES}|[ \t]*(?:\||,|;|\t|\band\b|\bwith\b|\busing\b)|:)"
-_CUE_NAME = re.compile(rf"(?i:(?<![^\W_])(?:{_CUE})(?![^\W_]))")
+# a cue is a word of its own: not part of an identifier (`flask_login`, `user.name`, `user(`)
+_CUE_NAME = re.compile(rf"(?i:(?<![\w.(])(?:{_CUE})(?![\w.(=]))")
 # what follows a cue: a few words, then the user, a separator and the password
 _CUED = re.compile(
     rf"[^\n]{{0,40}}?(?<![\w.+@-])(?P<user>{_USER}){_SEPARATOR}[ \t]*(?P<value>{_PASS})"
@@ -55,11 +56,21 @@ _CUE_WORDS = re.compile(
 )
 _TRAILING = ".,;:)]}'\"”’»!?"
 _HEX = re.compile(r"[0-9a-fA-F]+")
+# Between a cue and its user, code: a call, an assignment, a string.
+_IN_CODE = re.compile(r"[(=\"'`\[{]")
+# A value that is code or a word: a keyword argument, a snake_case name, a contraction,
+# something quoted in code.
+_CODE_VALUE = re.compile(
+    r"^[A-Za-z_]\w*=|^[a-z]+(?:_[a-z]+)+$|^[A-Za-z]+'[a-z]{1,2}$|^[`_(\[<{]|`$|^\*\*|\*\*$"
+)
+_DIGIT_OR_SYMBOL = re.compile(r"\d|[^\w\s-]|_")
+_HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
 _VERSION = re.compile(r"\d+(?:[.-]\w+)+|v?\d+(?:\.\d+)+\S*")
 _HEADER_NAMES = (
     r"pass(?:word|wort)?|pw|pwd|mot de passe|mdp|contraseña|senha|пароль|pin|secret|token"
 )
 _PASSWORD_HEADER = re.compile(rf"(?i:{_HEADER_NAMES})")
+_HEADER_CELL_TEXT = re.compile(r"[\w .#/-]{0,30}")
 _HEADER_WORDS = ("pass", "pw", "pin", "secret", "token", "mdp", "contraseña", "senha", "пароль")
 # a cell that is a password's name, between column separators
 _HEADER_CELL = re.compile(rf"(?im:(?:^|[|\t,])[ \t]*(?:{_HEADER_NAMES})[ \t]*(?:[|\t,]|$))")
@@ -72,7 +83,7 @@ def find_pairs(text: str) -> Iterator[Secret]:
         for cue in _CUE_NAME.finditer(text, lo, hi):
             match = _CUED.match(text, cue.end())
             if match is not None:
-                yield from _password(text, match, shortest=4)
+                yield from _password(text, match, shortest=4, cued=True)
     if "/" in text or "|" in text or "\t" in text or ":" in text:
         for match in _ALONE.finditer(text):
             yield from _password(text, match, shortest=6)
@@ -82,11 +93,16 @@ def find_pairs(text: str) -> Iterator[Secret]:
         yield from _table(text)
 
 
-def _password(text: str, match: re.Match[str], shortest: int) -> Iterator[Secret]:
+def _password(
+    text: str, match: re.Match[str], shortest: int, cued: bool = False
+) -> Iterator[Secret]:
     user, value = match.group("user"), match.group("value")
+    if cued and _IN_CODE.search(text, match.start(), match.start("user")):
+        return  # `username = db.Column(…, unique=True, nullable=False)`: code, not a login
+    if text[match.start("user") - 1 : match.start("user")] in ("[", "<", "{"):
+        return  # "[Username, password]": a template
     start = match.start("value")
-    if value[0] not in "\"'":
-        value = value.rstrip(_TRAILING) if len(value.rstrip(_TRAILING)) >= shortest else value
+    value = value.rstrip(_TRAILING)
     if not _chosen(value, shortest) or not _a_name(user) or "://" in text[match.start() : start]:
         return
     yield Secret(PASSWORD, start, start + len(value))
@@ -98,7 +114,13 @@ def _a_name(user: str) -> bool:
 
 
 def _chosen(value: str, shortest: int) -> bool:
-    if len(value) < shortest or not any(c.isalpha() for c in value) or not made_up(value):
+    """A password beside a user: a digit or a symbol in it (a capital alone makes a product,
+    `SurveyMonkey`), no code, no hyphenated words (`Flask-Login`, `pre-built`)."""
+    if len(value) < shortest or not any(c.isalpha() for c in value):
+        return False
+    if not _DIGIT_OR_SYMBOL.search(value) or _HYPHENATED.fullmatch(value):
+        return False
+    if _CODE_VALUE.search(value):
         return False
     if placeholder(value) or _VERSION.fullmatch(value) or _HEX.fullmatch(value):
         return False
@@ -126,6 +148,8 @@ def _column(text: str, line: str, end: int) -> Iterator[Secret]:
     if separator is None:
         return
     names = [cell.strip() for cell in line.split(separator)]
+    if len(names) < 2 or not all(_HEADER_CELL_TEXT.fullmatch(name) for name in names):
+        return  # a header is a row of short names, not a sentence with commas
     columns = {j for j, name in enumerate(names) if _PASSWORD_HEADER.fullmatch(name)}
     at = end + 1
     while columns and at < len(text):
@@ -137,7 +161,7 @@ def _column(text: str, line: str, end: int) -> Iterator[Secret]:
         for j, cell in enumerate(cells):
             value = cell.strip()
             if j in columns and len(value) >= 3 and not set(value) <= set("-: "):
-                if not placeholder(value):
+                if not placeholder(value) and not _PASSWORD_HEADER.fullmatch(value):
                     start = at + cell.index(value)
                     yield Secret(PASSWORD, start, start + len(value))
             at += len(cell) + 1

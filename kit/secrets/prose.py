@@ -61,7 +61,10 @@ def _said(connectors: str) -> str:
 # A plain uncommon word will do ("the password to my laptop is sunshine")...
 _WORD_VALUE = rf"(?P<value>{_QUOTED}|{_NOT_COMMON}{_BARE})"
 # ...or it must look made up.
-_STRICT_VALUE = rf"(?P<value>{_QUOTED}|(?=\S*?(?:{_MADE_UP})){_BARE})"
+_UNQUOTED = r"[^\s\"'“”‘’«»„`]"
+_STRICT_VALUE = (
+    rf"(?P<value>(?=.{_UNQUOTED}*?(?:{_MADE_UP})){_QUOTED}|(?={_UNQUOTED}*?(?:{_MADE_UP})){_BARE})"
+)
 _ANY = rf"{words.CLEAR}|{words.CHANGED}|{words.AMBIGUOUS}|\s*[-–—]?"
 # What a password has that is not its value: "Password strength: 3/4".
 _ATTRIBUTE = (
@@ -93,7 +96,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         PASSWORD,
         _c(
             rf"(?P<name>{_named(words.PASSWORD_CLEAR + '|' + words.PASSWORD_AMBIGUOUS)})"
-            rf"{_connected(_ANY)}\s*{_STRICT_VALUE}"
+            rf"(?![ \t]+{_ATTRIBUTE}){_connected(_ANY)}\s*{_STRICT_VALUE}"
         ),
     ),
     # "Kata sandi wifi-nya rocketthunder29": a word or two, no connector, a chosen value
@@ -102,14 +105,15 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         _c(
             rf"(?P<name>{_named(words.PASSWORD_CLEAR)})(?![ \t]+{_ATTRIBUTE})"
             rf"(?:[ \t]+(?!{_IS}){_NOT_COMMON}[^\W\d_][\w-]{{0,20}}){{1,2}}?[ \t]+"
-            rf"(?P<value>(?=\S*?(?:\d|[^\w\s.,;:!?)\]'\"-]|_)){_NOT_COMMON}[^\s\"'“”‘’«»„`]{{4,64}})"
+            rf"(?P<value>(?={_UNQUOTED}*?(?:\d|[^\w\s.,;:!?)\]'\"-]|_)){_NOT_COMMON}"
+            rf"{_UNQUOTED}{{4,64}})"
         ),
     ),
     # "use 'purple monkey dishwasher' as the passphrase", "Blue42! is my password"
     (
         PASSWORD,
         _c(
-            rf"(?P<value>{_QUOTED}|(?<!\S)(?=\S*?(?:{_MADE_UP})){_BARE})\s+(?:is|was|as|=)\s+"
+            rf"(?P<value>{_QUOTED}|(?<!\S)(?={_UNQUOTED}*?(?:{_MADE_UP})){_BARE})\s+(?:is|was|as|=)\s+"
             rf"(?:my|the|our|your|his|her|their)\s+(?:[\w-]+\s+){{0,3}}?"
             rf"{_named(words.PASSWORD_CLEAR)}"
         ),
@@ -195,6 +199,10 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+_STRICT = frozenset(pattern for _, pattern in _PATTERNS if _STRICT_VALUE in pattern.pattern)
+# A word of code, or a name again ("assert hashed != password"), is not a value.
+_NOT_VALUES = words.CODE_WORDS | {"password", "passwd", "passwort", "pass", "token", "secret"}
+
 # Patterns that open with their name, tried only where a name starts; the rest around names.
 _AT_NAME = tuple((k, p) for k, p in _PATTERNS if p.pattern.startswith("(?P<name>"))
 _AROUND = tuple((k, p) for k, p in _PATTERNS if not p.pattern.startswith("(?P<name>"))
@@ -230,6 +238,9 @@ _CODE = re.compile(
 )
 _PATH = re.compile(r"(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]*)+|[\w.-]+/[\w.-]+\.\w{1,5}")
 _OPENS_LINE = re.compile(r"[:=：]\s*$")
+_SHARE = re.compile(r"\d+(?:[.,]\d+)?%")
+_CODE_INSIDE = re.compile(r"[()\[\]{}]|\w=")
+_LEADING_WORD = re.compile(r"[a-z]{2,}\s")
 _HYPHENATED = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
 
 
@@ -274,16 +285,53 @@ def _values(text: str, found: list[tuple[str, re.Match[str]]]) -> Iterator[Secre
         value = match.group("value")
         if _FOREIGN_WORD.fullmatch(value) or _CODE.match(value) or placeholder(value):
             continue
+        if value.lower() in _NOT_VALUES or "**" in value or _quoted_name(text, match):
+            continue
+        if _not_said(text, match, kind, value):
+            continue
         if value[0] not in _OPENING_QUOTES:
             value = value.rstrip(_TRAILING)
             if len(value) < 3 or not (re.search(_MADE_UP, value) or len(value) >= 4):
                 continue  # "…is abc." says too little to be a password
+            if match.re in _STRICT and not re.search(_MADE_UP, value):
+                continue  # its only symbol was the sentence's: "[Password Manager]"
             if _PATH.fullmatch(value):
                 continue
         if _across_lines(text, match) or _hyphenated_word(text, match, value):
             continue
         at = match.start("value")
         yield Secret(kind, at, at + len(value))
+
+
+def _not_said(text: str, match: re.Match[str], kind: str, value: str) -> bool:
+    """What reads as talk about passwords, or as code, not as telling one: a plural name
+    ("passwords are securely hashed") before a plain word; a Markdown heading ("**Password
+    Test**: Generates"); a value that opens code or markup ("(length", "<input", "[Your") or is a
+    share ("100%"); a time after an alarm ("alarm for 10")."""
+    plain = not re.search(_MADE_UP, value)
+    if "name" in match.re.groupindex and match.start("name") >= 0:
+        name = match.group("name")
+        if plain and name[-1:].lower() == "s" and not name.lower().endswith(("ss", "ass")):
+            return True
+        if "**" in text[match.start("name") : match.start("value")]:
+            return True
+    if value[:1] in "([<{" or _SHARE.fullmatch(value):
+        return True
+    if value[:1] in _OPENING_QUOTES and _CODE_INSIDE.search(value):
+        return True
+    return kind == ACCESS_CODE and _LEADING_WORD.match(value) is not None
+
+
+def _quoted_name(text: str, match: re.Match[str]) -> bool:
+    """A name inside quotes is a string in code or markup (`type="password"`,
+    `PasswordField('Password', …)`): assignments.py reads `"password": "…"`."""
+    if "name" not in match.re.groupindex or match.start("name") < 1:
+        return False
+    start = match.start("name")
+    while start and (text[start - 1].isalnum() or text[start - 1] in "_."):
+        start -= 1  # the identifier the name is part of: `test_login_none_password`
+    before, after = text[start - 1 : start], text[match.end("name") : match.end("name") + 1]
+    return bool(before) and before in "\"'`" and after == before
 
 
 def _hyphenated_word(text: str, match: re.Match[str], value: str) -> bool:

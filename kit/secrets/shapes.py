@@ -71,21 +71,34 @@ _PLACEHOLDER = re.compile(
     | <[^<>\n]{1,40}>                           # <your-token>
     | \[[^\[\]\n]{1,40}\]                       # [Your Password]
     | (?:os\.|process\.env|env\(|getenv|getpass|secrets\.|vault:|!)   # lookups, YAML tags
-    | [\w.]+\(                                  # a call
-    | (?i:your[-_ ]|my[-_ ]|replace|change[-_ ]?me|example|placeholder|dummy|redacted|xxx)
+    | [\w.]+[(\[]                               # a call, a subscript
+    | (?i:your[-_ ]|my[-_ ]|some[-_]|replace|change[-_ ]?me|example|placeholder|dummy|redacted|xxx)
     """,
     re.VERBOSE,
+)
+_NAMES_ITSELF = re.compile(r"(?i:passw(?:or)?d)")
+
+
+# A password's hash in the formats that say so: Werkzeug, crypt(3), bcrypt, argon2, LDAP.
+_HASHED = re.compile(
+    r"(?:pbkdf2|scrypt|sha\d+|md5|bcrypt|argon2\w*):|\$(?:2[abxy]?|[156]|argon2\w*|y|gy|7)\$"
+    r"|\{(?:SSHA|SHA|SMD5|MD5|CRYPT|SSHA512)\}"
 )
 _MASK = re.compile(r"([*xX•#._-])\1{2,}|…")  # ****, xxxx, ...
 
 
 def placeholder(value: str) -> bool:
-    """`value` stands where a secret would be without being one."""
+    """`value` stands where a secret would be without being one: a reference, a template, a
+    mask, a value that names itself ("wrong_password", `check_password_hash`: a real one does
+    not), a password's hash (what is stored instead of it)."""
     stripped = value.strip("\"'`")
     if not any(c.isalnum() for c in stripped):
         return True  # "********", "", "--"
-    if _PLACEHOLDER.match(stripped):
+    if _PLACEHOLDER.match(stripped) or _HASHED.match(stripped):
         return True
+    letters = "".join(c for c in stripped if c.isalpha())
+    if _NAMES_ITSELF.search(letters) and _NAMES_ITSELF.sub("", letters):
+        return True  # "wrong_password", "mysecretpassword" (but "Password1!" is one)
     mask = _MASK.search(stripped)
     return mask is not None and len(mask.group()) * 2 >= len(stripped)
 

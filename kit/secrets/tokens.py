@@ -107,6 +107,9 @@ _SHAPES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     (KEY, ("accountkey",), re.compile(r"(?i:AccountKey)=([A-Za-z0-9/+]{40,}={0,2})")),  # Azure
 )
 
+# A shape filled in by documentation: "xoxb-your-slack-token".
+_SAMPLE = re.compile(r"(?i)[-_]your[-_]|<|\byour\b")
+
 # What every match of a plugin holds (lowercase), so most text need not run its regexes: read
 # off each plugin's denylist (detect-secrets 1.5); tests/trust/test_secret_detector.py checks that
 # a plugin gated this way finds exactly what it finds ungated, over the whole corpus and LoCoMo.
@@ -146,7 +149,8 @@ def find_tokens(text: str) -> Iterator[Secret]:
             continue
         for match in pattern.finditer(text):
             group = 1 if pattern.groups else 0
-            yield Secret(kind, match.start(group), match.end(group))
+            if not _SAMPLE.search(match.group(group)):
+                yield Secret(kind, match.start(group), match.end(group))
     for kind, plugin in _PLUGINS:
         needs = _NEEDS.get(type(plugin))
         if needs is not None and not any(n in lowered for n in needs):

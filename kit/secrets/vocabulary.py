@@ -162,6 +162,13 @@ COMMON_WORDS = frozenset(
     """.split()
 )
 
+# Words of code that stand where a value would in prose ("if not password:\n    return").
+CODE_WORDS = frozenset(
+    "return pass none null nil true false self this def class if else elif import from print "
+    "raise await async yield lambda const let var function new undefined".split()
+)
+
+
 # A word each name above holds (lowercase): text holding none of them (most chat) is passed
 # over without the name scan, whose alternation costs about as much as the rest together.
 # tests/trust/test_secret_detector.py checks that every text the name scan finds holds one of
