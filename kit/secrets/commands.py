@@ -74,6 +74,12 @@ _ECHOED = re.compile(
     r"(?:\bprintf(?:\s+'%s(?:\\n)?')?|\becho(?:\s+-n)?)\s+(?P<value>'[^'\n]+'|\"[^\"\n]+\"|[^\s|)]+)"
     r"(?=\s*(?:\)|\|\s*[^|\n]*?(?:--password-stdin|sudo\s+-\w*S|chpasswd|passwd|--stdin)))"
 )
+# expect scripts: what is sent after the password prompt is expected
+_EXPECT_SEND = re.compile(
+    r"\bexpect\s+(?:-\w+\s+)?[\"'{][^\"'}\n]*(?i:pass(?:word|phrase)?|pin)[^\"'}\n]*[\"'}]"
+    r"[\s;]*send\s+(?:--\s+)?[\"{](?P<value>[^\"}\\\n]+)"
+)
+
 # (a literal each match holds, lowercase; the pattern)
 _PATTERNS = (
     ("-", _NAMED_OPTION),
@@ -83,6 +89,7 @@ _PATTERNS = (
     ("htpasswd", _HTPASSWD),
     ("echo", _ECHOED),
     ("printf", _ECHOED),
+    ("expect", _EXPECT_SEND),
 )
 
 

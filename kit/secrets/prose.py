@@ -142,6 +142,15 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"[0-9A-Z#*](?:[0-9A-Za-z#*]|[- ](?=[0-9#*])){2,23})"
         ),
     ),
+    # "Use code 383443 to sign in": a one-time code and what it is for
+    (
+        ACCESS_CODE,
+        _c(
+            r"\bcode[ \t]+(?P<value>(?:[A-Z]{1,3}-)?\d{4,8})[ \t]+(?:to|for)[ \t]+"
+            r"(?:sign|log|verify|confirm|complete|reset|access|unlock|activate|finish|continue"
+            r"|proceed|authori[sz]e)"
+        ),
+    ),
     # "G-819912 is your Google verification code": a code before its name
     (
         ACCESS_CODE,
@@ -225,6 +234,7 @@ _ANY_NAME = _c(
         )
     )
     + f"|{words.PASSWORD_CJK}|{words.CARD_CODE_CJK}"
+    + r"|\bcode(?=[ \t]+(?:[A-Z]{1,3}-)?\d)"  # a code and its digits: "Use code 383443 to …"
     + r"|@[\w-]+\."  # an account beside a password
 )
 # A plain word of a script other than Latin after "is" is the sentence's own language
@@ -331,7 +341,10 @@ def _quoted_name(text: str, match: re.Match[str]) -> bool:
     while start and (text[start - 1].isalnum() or text[start - 1] in "_."):
         start -= 1  # the identifier the name is part of: `test_login_none_password`
     before, after = text[start - 1 : start], text[match.end("name") : match.end("name") + 1]
-    return bool(before) and before in "\"'`" and after == before
+    if not before or before not in "\"'`":
+        return False
+    # `"password"`, or `"password:" "…"` whose value opens with the name's own closing quote
+    return after == before or match.group("value").startswith(before)
 
 
 def _hyphenated_word(text: str, match: re.Match[str], value: str) -> bool:

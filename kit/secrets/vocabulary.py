@@ -47,10 +47,13 @@ ACCESS_EN = (
     r"(?:['’]s)?(?:[ -][\w-]+){0,2}?[ -](?:code|combination|combo)s?"
     # what a code opens, named alone: "the bike lock is 0471", "To disarm the alarm: 9142"
     r"|alarm(?:\s*\([^)\n]{0,30}\))?|(?:bike|bicycle|suitcase|luggage|locker|gym|cable)[ -]lock"
+    # a door or a gate named alone before a colon: "Door: 8533#" (its value must be digits)
+    r"|(?:front |back |main |garage |building |street )?(?:door|gate|entrance|keypad)(?=\s*:)"
 )
 # A bare "code" only when what it opens follows: "the code to unlock my phone", "Code für die Tür".
 ACCESS_BARE = (
-    r"code(?=\s+(?:to|for|of|für|von|pour|de|para|per|do|для|от)\b[^\n:=]{0,30}?"
+    r"(?:code|combination|combo)(?=\s+(?:to|for|of|für|von|pour|de|para|per|do|для|от)\b"
+    r"[^\n:=]{0,30}?"
     r"(?<![^\W_])(?:unlock|door|gate|alarm|garage|safe|lock|locker|padlock|phone|entry|building"
     r"|house|flat|apartment|tür|haustür|tor|tresor|schloss|porte|portail|alarme|puerta|portal"
     r"|alarma|portão|porta|cancello|allarme|deur|poort|drzwi|bramy|двер\w*))"
@@ -196,5 +199,5 @@ KEYWORDS = (
     "réponse s",
     "respuesta s",
     "respuesta de",
-    *"combina kombina комбинац yhdistelm συνδυασ".split(),
+    *"combina kombina комбинац yhdistelm συνδυασ door gate entrance keypad".split(),
 )
