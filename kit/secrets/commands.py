@@ -111,6 +111,8 @@ def _value(match: re.Match[str]) -> Iterator[Secret]:
         value, start, end = value[1:-1], start + 1, end - 1
     if value.lower().startswith("pass:"):  # openssl's "-passout pass:…"
         value, start = value[5:], start + 5
+    if "user" in match.re.groupindex and match.group("user").isdigit():
+        return  # `docker run -u 1000:1000`: a user id and a group id
     if len(value) < 3 or value.startswith("-") or placeholder(value) or _REFERENCE.match(value):
         return
     yield Secret(PASSWORD, start, end)

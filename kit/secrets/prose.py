@@ -46,8 +46,9 @@ def _named(names: str) -> str:
 
 def _connected(connectors: str) -> str:
     """A qualifier only before a spoken connector: with none, "clave del wifi" must not make
-    "wifi" the value."""
-    return rf"(?:{words.QUALIFIER}(?:{connectors})|{connectors})"
+    "wifi" the value, nor "password in 1Password" the product's name."""
+    spoken = connectors.replace(r"|\s*[-–—]?", r"|\s*[-–—]")  # a dash, not nothing
+    return rf"(?:{words.QUALIFIER}(?:{spoken})|{connectors})"
 
 
 def _said(connectors: str) -> str:

@@ -47,8 +47,10 @@ ACCESS_EN = (
     r"(?:['’]s)?(?:[ -][\w-]+){0,2}?[ -](?:code|combination|combo)s?"
     # what a code opens, named alone: "the bike lock is 0471", "To disarm the alarm: 9142"
     r"|alarm(?:\s*\([^)\n]{0,30}\))?|(?:bike|bicycle|suitcase|luggage|locker|gym|cable)[ -]lock"
-    # a door or a gate named alone before a colon: "Door: 8533#" (its value must be digits)
-    r"|(?:front |back |main |garage |building |street )?(?:door|gate|entrance|keypad)(?=\s*:)"
+    # what a code opens, named alone before a colon or "opens with": "Door: 8533#", "safe:
+    # 24-36-12", "the safe opens with 24-36-12" (the value must be digits)
+    r"|(?:front |back |main |garage |building |street )?(?:door|gate|entrance|keypad|safe"
+    r"|locker|padlock|lockbox|strongbox)(?=\s*:|\s+(?:opens|unlocks)\s+with\b)"
 )
 # A bare "code" only when what it opens follows: "the code to unlock my phone", "Code für die Tür".
 ACCESS_BARE = (
