@@ -99,14 +99,16 @@ def find_assignments(text: str) -> Iterator[Secret]:
             continue
         names.add(start)
         before = text[max(0, start - 12) : start]
-        if _DEFINE_BEFORE.search(before):
-            match = _DEFINED.match(text, end)
-        elif _XML_BEFORE.search(before):
-            match = _XML_PAIR.match(text, end)
-        else:
-            match = _ASSIGNED.match(text, end)
-        if match is not None:
-            yield from _found(text, match, kind)
+        tail = (
+            _DEFINED
+            if _DEFINE_BEFORE.search(before)
+            else _XML_PAIR
+            if _XML_BEFORE.search(before)
+            else _ASSIGNED
+        )
+        assigned = tail.match(text, end)
+        if assigned is not None:
+            yield from _found(text, assigned, kind)
 
 
 def _found(text: str, match: re.Match[str], kind: str) -> Iterator[Secret]:

@@ -43,7 +43,8 @@ ACCESS_EN = (
     r"(?:door|gate|alarm|garage|safe|lock|locker|lockbox|padlock|entry|entrance|access|building"
     r"|keypad|intercom|buzzer|house|wi-?fi|security|verification|confirmation|2fa|two[- ]factor"
     r"|otp|one[- ]time|login|unlock|recovery|backup|sms|authenticator|key|keysafe|keybox|bike"
-    r"|luggage|suitcase|disarm|panel|sim|puk)"
+    r"|luggage|suitcase|disarm|panel|sim|puk|atm|card|debit|credit|bank|phone|screen"
+    r"|voicemail)"
     r"(?:['’]s)?(?:[ -][\w-]+){0,2}?[ -](?:code|combination|combo)s?"
     # what a code opens, named alone: "the bike lock is 0471", "To disarm the alarm: 9142"
     r"|alarm(?:\s*\([^)\n]{0,30}\))?|(?:bike|bicycle|suitcase|luggage|locker|gym|cable)[ -]lock"
@@ -51,6 +52,8 @@ ACCESS_EN = (
     # 24-36-12", "the safe opens with 24-36-12" (the value must be digits)
     r"|(?:front |back |main |garage |building |street )?(?:door|gate|entrance|keypad|safe"
     r"|locker|padlock|lockbox|strongbox)(?=\s*:|\s+(?:opens|unlocks)\s+with\b)"
+    # a combination named alone: its value must be numbers ("The combination is 12-34-56")
+    r"|combination|combo"
 )
 # A bare "code" only when what it opens follows: "the code to unlock my phone", "Code für die Tür".
 ACCESS_BARE = (
@@ -112,6 +115,7 @@ QUALIFIER = (
 CLEAR = (
     r"\s*(?:[:=]|->|=>|→|⇒|—|–|(?<=\w)['’]s\b|\b(?:is|was|are|equals|ist|lautet|war|est|était"
     r"|es|era|é|è|är|var|er|jest|było|было|είναι|je|là|adalah|ialah|este|е|є|yra|ir)\b"
+    r"|\?\s*it(?:['’]s| is)\b"  # "my PIN? it's 4821"
     r"|は|是|為|为|는|은|："
     # Arabic, Hebrew and Hindi "is" (Hindi's vowel signs are not word characters: no \b)
     r"|(?<=\s)(?:هي|هو|היא|הוא|है|हैं)(?=\s))"
