@@ -98,15 +98,13 @@ def find_random_runs(text: str) -> Iterator[Secret]:
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     while start < end and text[start] in _EDGES:
         start += 1
-    while (
-        end > start
-        and text[end - 1] in _EDGES
-        and not (
-            text[end - 1] == "=" and end - start > 20  # base64 padding stays
-        )
-    ):
+    while end > start and text[end - 1] in _EDGES and not _padding(text, start, end):
         end -= 1
     return start, end
+
+
+def _padding(text: str, start: int, end: int) -> bool:
+    return text[end - 1] == "=" and end - start > 20  # base64's padding belongs to the key
 
 
 def _public_places(text: str) -> list[tuple[int, int]]:
@@ -143,8 +141,8 @@ def _public_by_shape(text: str, start: int, run: str) -> bool:
 
 
 def _nearest_name(text: str, start: int) -> str | None:
-    """ "public", "secret" or None: what the nearest name before `start` (on its line, or on
-    the line before when the run opens its own) calls it."""
+    """What the nearest name before `start` (in its paragraph, at most _REACH characters back)
+    calls the run there: "public", "secret", or None when none stands there."""
     lo = max(0, start - _REACH)
     window = text[lo:start]
     cut = window.rfind("\n\n")
@@ -163,7 +161,7 @@ def _nearest_name(text: str, start: int) -> str | None:
 
 
 def _compound_public(word: str) -> bool:
-    """ "PublicKey", "public_key", "key-id", "KeyFingerprint": a compound with a public part."""
+    """A compound with a public part: "PublicKey", "public_key", "key-id", "KeyFingerprint"."""
     parts = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", word)
     return (
         len(parts) > 1

@@ -2,8 +2,9 @@
 
 A pair is a user (a name: `admin`, `bob.k`, `sam_deploy`, or an email address), a separator
 (`/`, `//`, `|`, a tab, `user:pass`, a comma, "and", "with", "pass:") and a password: a word that
-looks chosen (a digit, a symbol, a capital inside it: shapes.made_up), never a path, a version
-or a number alone. What says the two are a login:
+looks chosen (a digit or a symbol in it: a capital alone makes a product, `SurveyMonkey`),
+never a path, a version, code, hyphenated words or a number alone. What says the two are a
+login:
 - a name for one before them on the line: "login", "user", "creds", "account", "FTP", "SSH"…
   in several languages (`router login admin / Adm1n!2023`, `creds are jdoe:2J6CWV9E…`,
   `Log in as mwilson with n1Qs…`);
