@@ -11,7 +11,8 @@ per KB should match).
 
 `--kit PATH` measures the Kit checked out at PATH instead (an older commit: `git worktree add`
 or `git archive`), against this checkout's corpora: the before and after of a change. Prints
-numbers (the best of the rounds); asserts nothing. Reads only `find_secrets`.
+numbers (the least CPU time of the rounds: a loaded host does not inflate it); asserts
+nothing. Reads only `find_secrets`.
 """
 
 from __future__ import annotations
@@ -106,11 +107,12 @@ def chat_touched(find: Finder) -> None:
 
 
 def best(run: Callable[[], object], rounds: int) -> float:
+    """The least CPU time of `rounds` runs: on a shared host, wall time measures the others."""
     times = []
     for _ in range(rounds):
-        start = time.perf_counter()
+        start = time.process_time()
         run()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return min(times)
 
 

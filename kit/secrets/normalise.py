@@ -159,15 +159,16 @@ def _join_split(text: str) -> tuple[str, list[_Piece]]:
     "pass-word", "p.i.n" read "password", "password", "pin"."""
     out: list[str] = []
     pieces: list[_Piece] = []
-    done = 0
+    done = size = 0  # size: characters written so far (kept, not summed: linear)
     for split in _SPLIT_WORD.finditer(text):
         joined = re.sub(r"[ ._-]", "", split.group())
         if joined.lower() not in _SPLIT_WORDS:
             continue
         out.append(text[done : split.start()])
-        size = sum(map(len, out))
+        size += split.start() - done
         out.append(joined)
         pieces.append(_Piece(size, size + len(joined), split.start(), split.end()))
+        size += len(joined)
         done = split.end()
     out.append(text[done:])
     return "".join(out), pieces
@@ -178,11 +179,11 @@ def _unwrap(text: str) -> tuple[str, list[_Piece]]:
     characters, followed by a line that is one run of them."""
     out: list[str] = []
     pieces: list[_Piece] = []
-    done = 0
+    done = size = 0  # size: characters written so far (kept, not summed: linear)
     for wrap in _WRAPPED.finditer(text):
         at = wrap.end() - 1  # the line break
         out.append(text[done:at])
-        size = sum(map(len, out))
+        size += at - done
         pieces.append(_Piece(size, size, at, at + 1))
         done = at + 1
     out.append(text[done:])
