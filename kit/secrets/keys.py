@@ -26,7 +26,8 @@ from kit.secrets.windows import keyword_hits, near
 
 # A PEM private key block with its END: everything between is key, however it was pasted.
 _PEM_WHOLE = re.compile(
-    r"-----BEGIN ([A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----.{0,16000}?-----END \1-----", re.DOTALL
+    r"-{4,5} ?BEGIN ([A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?) ?-{4,5}.{0,16000}?-{4,5} ?END \1 ?-{4,5}",
+    re.DOTALL,
 )
 # One cut short: body lines are base64 (or "Proc-Type: …" style headers, and PGP's blank line
 # after them), each the whole of its line; the END line may be cut short too.
@@ -104,7 +105,7 @@ _MORE_CODES = re.compile(
 
 
 def find_keys(text: str) -> Iterator[Secret]:
-    if "-----BEGIN" in text:
+    if "BEGIN" in text:
         whole = [(m.start(), m.end()) for m in _PEM_WHOLE.finditer(text)]
         for start, end in whole:
             yield Secret(PRIVATE_KEY, start, end)
