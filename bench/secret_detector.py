@@ -7,7 +7,8 @@ call each (its hot path: every message logged, every fact), on whole 256 KB note
 hostile texts that would show a regex that is not linear (each at 64 KB and 256 KB: the ms
 per KB should match).
 
-    python bench/secret_detector.py [--rounds 5] [--kit PATH] [--rates-only | --cost-only]
+    python bench/secret_detector.py [--rounds 5] [--kit PATH]
+                                    [--rates-only | --cost-only | --turns-only]
 
 `--kit PATH` measures the Kit checked out at PATH instead (an older commit: `git worktree add`
 or `git archive`), against this checkout's corpora: the before and after of a change. Prints
@@ -124,7 +125,7 @@ def fill(unit: str, size: int) -> str:
     return (unit * (size // len(unit) + 1))[:size]
 
 
-def cost(find: Finder, rounds: int) -> None:
+def cost(find: Finder, rounds: int, turns_only: bool = False) -> None:
     chat_turns = (
         turns("locomo-dev.json")
         or ["I went hiking with my sister last weekend, it was lovely."] * 1500
@@ -137,6 +138,8 @@ def cost(find: Finder, rounds: int) -> None:
         elapsed = best(lambda texts=texts: [find(t) for t in texts], rounds)
         per_kb = elapsed * 1000 / size_kb(texts)
         print(f"{name + ', one call each':44} {per_kb:8.2f} {elapsed / len(texts) * 1e6:8.0f}")
+    if turns_only:
+        return
     chat = "\n".join(chat_turns)
     rng = random.Random(7)
     words = [w for t in chat_turns for w in t.split()]
@@ -173,15 +176,16 @@ def main() -> None:
     parser.add_argument("--kit", type=Path, default=ROOT, help="the checkout whose Kit to measure")
     parser.add_argument("--rates-only", action="store_true", help="only what it withholds")
     parser.add_argument("--cost-only", action="store_true", help="only what it costs")
+    parser.add_argument("--turns-only", action="store_true", help="only its cost on chat turns")
     args = parser.parse_args()
     find = load_finder(args.kit.resolve())
-    if not args.cost_only:
+    if not (args.cost_only or args.turns_only):
         for path in (DATA / "secrets-second.json", DATA / "secrets-after.json"):
             corpus_rates(path, find)
         own_corpus_rates(find)
         chat_touched(find)
     if not args.rates_only:
-        cost(find, args.rounds)
+        cost(find, args.rounds, args.turns_only)
 
 
 if __name__ == "__main__":
