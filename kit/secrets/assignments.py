@@ -52,7 +52,9 @@ _NAME_CHAR = re.compile(r"[\w.-]")
 _KEYWORDS = re.compile(r"pass|pwd|pw|secret|token|cred|key|salt")
 # A line of PostgreSQL's password file: host:port:database:user:password.
 _PGPASS = re.compile(
-    r"(?:^|(?<=\s))(?:[\w.-]+|\*):(?:\d{1,5}|\*):[\w*.-]+:[\w*.@-]+:(?P<value>\S+)$", re.MULTILINE
+    r"(?:^|(?<=\s))(?:[\w-]+(?:\.[\w-]+)+|localhost|\*):(?:\d{2,5}|\*)"
+    r":(?:[A-Za-z_][\w.-]*|\*):(?:[A-Za-z_][\w.@-]*|\*):(?P<value>\S+)$",
+    re.MULTILINE,
 )
 # What a schema or a form says a field is, not what it holds.
 _TYPES = frozenset(

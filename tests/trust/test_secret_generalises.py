@@ -202,6 +202,9 @@ CODE = [
     "docker run -u 1000:1000 -p 8080:80 nginx:1.27",
     "git checkout feature/login-page && git push origin HEAD",
     "| service | user | notes |\n|---|---|---|\n| nas | sam | password in 1Password |",
+    "TLS cert fingerprint: 9F:86:D0:81:88:4C:7D:65:9A:2F:EA:A0:C5:5A:D0:15:A3:BF:4F:1B:2B:0B",
+    "My favourite password manager is Bitwarden",
+    "The alarm is at 6:45 and the second alarm at 7:00",
 ]
 
 
