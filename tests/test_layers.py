@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "kit",
         "kit.api",
+        "kit.api_access",
         "kit.api_base",
         "kit.api_forget",
         "kit.api_reminders",
@@ -56,6 +57,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # what Kit keeps beside memory: notes, reminders, follow-ups, and the chat ledgers the core
     # writes (sent messages, button callbacks) with the splitting they share
     (
+        "kit.access",
         "kit.notes",
         "kit.reminders",
         "kit.followups",

@@ -95,6 +95,38 @@ OWNER_REVIEW_TABLES = (
 )
 
 
+# Access tokens (kit/access/tokens.py): per memory, the tokens its owner issued for remote MCP
+# clients (`kit mcp --http`), stored as SHA-256 hashes, never the token; a name is unique among
+# a memory's tokens not revoked. `token_uses`: the audit log of every remote call, allowed or
+# refused (user_id NULL: the call named no memory's token).
+ACCESS_TOKENS = (
+    """CREATE TABLE access_tokens (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        public_id TEXT NOT NULL UNIQUE,
+        token_hash TEXT NOT NULL,
+        read_only INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        expires_at TEXT,
+        revoked_at TEXT,
+        last_used_at TEXT)""",
+    """CREATE UNIQUE INDEX access_tokens_live_name ON access_tokens(user_id, name)
+        WHERE revoked_at IS NULL""",
+    """CREATE TABLE token_uses (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT,
+        token_id INTEGER REFERENCES access_tokens(id),
+        token_name TEXT NOT NULL DEFAULT '',
+        at TEXT NOT NULL,
+        call TEXT NOT NULL DEFAULT '',
+        peer TEXT NOT NULL DEFAULT '',
+        outcome TEXT NOT NULL)""",
+    "CREATE INDEX token_uses_user ON token_uses(user_id, id)",
+    "CREATE INDEX token_uses_at ON token_uses(at)",
+)
+
+
 # Forget receipts (kit/forget/receipts.py): per user, the sealed document of each
 # `kit forget` (salted hashes of what it erased, never the text) and its header for listing.
 FORGET_RECEIPTS = (
@@ -142,6 +174,37 @@ INBOX_TABLES = (
         answered_at TEXT,
         answer_pass_id INTEGER,
         announced_at TEXT)""",
+    "CREATE INDEX inbox_user ON inbox(user_id, status, id)",
+    "CREATE INDEX inbox_pass ON inbox(pass_id)",
+)
+
+
+# m030: an inbox question may also be a fact its cited messages only partly say (kind
+# 'grounding', kit/curator/grounding.py). SQLite cannot change a CHECK: the table is built
+# anew with the same columns and rows.
+INBOX_GROUNDING = (
+    """CREATE TABLE inbox_m030 (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        pass_id INTEGER NOT NULL REFERENCES passes(id),
+        category TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('change', 'conflict', 'grounding')),
+        reason TEXT NOT NULL,
+        operation_json TEXT NOT NULL,
+        old_json TEXT NOT NULL,
+        choices TEXT NOT NULL,
+        asked_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'answered', 'withdrawn')),
+        answer TEXT,
+        answered_at TEXT,
+        answer_pass_id INTEGER,
+        announced_at TEXT)""",
+    "INSERT INTO inbox_m030 SELECT id, user_id, pass_id, category, kind, reason, operation_json,"
+    " old_json, choices, asked_at, expires_at, status, answer, answered_at, answer_pass_id,"
+    " announced_at FROM inbox",
+    "DROP TABLE inbox",
+    "ALTER TABLE inbox_m030 RENAME TO inbox",
     "CREATE INDEX inbox_user ON inbox(user_id, status, id)",
     "CREATE INDEX inbox_pass ON inbox(pass_id)",
 )
@@ -516,4 +579,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m026_inbox", INBOX_TABLES),
     Migration("m027_forget_receipts", FORGET_RECEIPTS),
     Migration("m028_owner_review", OWNER_REVIEW_TABLES),
+    Migration("m029_access_tokens", ACCESS_TOKENS),
+    Migration("m030_inbox_grounding", INBOX_GROUNDING),
 )

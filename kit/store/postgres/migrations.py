@@ -21,6 +21,7 @@ import re
 
 from kit.config import CATEGORIES
 from kit.store.migrations import (
+    ACCESS_TOKENS,
     FACT_TIMES_CLAMP,
     FORGET_RECEIPTS,
     INBOX_TABLES,
@@ -488,5 +489,18 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         "pg028_owner_review",
         (*(_pg(t) for t in OWNER_REVIEW_TABLES), *_ids_follow("digest_sends")),
+    ),
+    Migration(
+        "pg029_access_tokens",
+        (*(_pg(t) for t in ACCESS_TOKENS), *_ids_follow("access_tokens", "token_uses")),
+    ),
+    Migration(
+        "pg030_inbox_grounding",
+        (
+            # kit/store/migrations.py m030; PostgreSQL changes the CHECK in place.
+            "ALTER TABLE inbox DROP CONSTRAINT inbox_kind_check",
+            "ALTER TABLE inbox ADD CONSTRAINT inbox_kind_check"
+            " CHECK (kind IN ('change', 'conflict', 'grounding'))",
+        ),
     ),
 )
