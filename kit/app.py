@@ -425,7 +425,7 @@ async def reach_role(role: ModelRole, *, within: float) -> tuple[Reach, float]:
 
 
 def _adapter(
-    role: ModelRole, key: str, *, max_retries: int, timeout: float
+    role: ModelRole, key: str, *, max_retries: int, timeout: float, deadline: float | None = None
 ) -> AnthropicLLM | OpenAILLM:
     """The one place an SDK client is made; each SDK is imported only when a role uses it."""
     if role.provider == "openai":
@@ -436,6 +436,7 @@ def _adapter(
             base_url=role.base_url or None,
             max_retries=max_retries,
             timeout=timeout,
+            deadline=deadline,
             key_env=role.key_env,
             structured_output=role.structured_output,
         )
@@ -446,6 +447,7 @@ def _adapter(
         base_url=role.base_url or None,
         max_retries=max_retries,
         timeout=timeout,
+        deadline=deadline,
         key_env=role.key_env,
     )
 
@@ -460,7 +462,11 @@ def role_llm(role: ModelRole, stack: AsyncExitStack, made: list[DeferredLLM]) ->
     chat = role.role == "chat"
     client = DeferredLLM(
         lambda: _adapter(
-            role, key, max_retries=role.max_retries if chat else 0, timeout=role.timeout_seconds
+            role,
+            key,
+            max_retries=role.max_retries if chat else 0,
+            timeout=role.timeout_seconds,
+            deadline=role.deadline_seconds,
         )
     )
     made.append(client)

@@ -29,6 +29,7 @@ ROLES = ("chat", "background", "judge")
 STRUCTURED = ("tool", "json")
 DEFAULT_KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
 PROVIDER_API = {"anthropic": "the Anthropic API", "openai": "the OpenAI API"}
+DEADLINE_TIMEOUTS = 2.0  # an unset deadline_seconds is this many times timeout_seconds
 MIN_CONTEXT_TOKENS = 2048  # the curator's rules and one message need about that much
 T = TypeVar("T")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
@@ -67,6 +68,7 @@ class RoleSettings:
     model: str | None = None
     key_env: str | None = None
     timeout_seconds: float | None = None
+    deadline_seconds: float | None = None
     max_tokens: int | None = None
     max_retries: int | None = None
     context_tokens: int | None = None
@@ -87,6 +89,9 @@ class LLMSettings:
     max_tokens: int | None = None  # the chat reply's limit (background: [llm.background])
     max_retries: int | None = None
     timeout_seconds: float | None = None
+    # The whole call, retries included (the SDKs' timeouts are per read); unset: twice
+    # timeout_seconds.
+    deadline_seconds: float | None = None
     context_tokens: int | None = None
     # "tool": structured answers are a forced tool call; "json": (openai only) a JSON-schema
     # response format, for servers that do not honour a forced tool choice.
@@ -108,6 +113,7 @@ class ModelRole:
     model: str
     key_env: str
     timeout_seconds: float
+    deadline_seconds: float
     max_tokens: int
     max_retries: int
     context_tokens: int
@@ -166,14 +172,16 @@ def model_role(llm: LLMSettings, role: str) -> ModelRole:
     provider = pick("provider") or llm.provider
     default_model = llm.chat_model if role == "chat" else llm.small_model
     top_tokens = llm.max_tokens if role == "chat" else None  # `[llm] max_tokens`: chat only
+    timeout = _first(pick("timeout_seconds"), llm.timeout_seconds, limits.timeout_seconds)
     return ModelRole(
         role=role,
         provider=provider,
         base_url=_first(pick("base_url"), llm.base_url),
         model=_first(pick("model"), default_model),
         key_env=pick("key_env") or llm.key_env or DEFAULT_KEY_ENV[provider],
-        timeout_seconds=_first(
-            pick("timeout_seconds"), llm.timeout_seconds, limits.timeout_seconds
+        timeout_seconds=timeout,
+        deadline_seconds=_first(
+            pick("deadline_seconds"), llm.deadline_seconds, DEADLINE_TIMEOUTS * timeout
         ),
         max_tokens=_first(pick("max_tokens"), top_tokens, limits.max_tokens),
         max_retries=_first(pick("max_retries"), llm.max_retries, limits.max_retries),
@@ -246,9 +254,10 @@ def _check_common(section: LLMSettings | RoleSettings, bad: Bad, name: str, sour
     base_url = section.base_url
     if base_url and not base_url.startswith(("http://", "https://")):
         raise bad("base_url", "must be an http:// or https:// URL (or empty)")
-    timeout = section.timeout_seconds
-    if timeout is not None and not 0.0 < timeout < math.inf:
-        raise bad("timeout_seconds", "must be a positive number of seconds")
+    for key in ("timeout_seconds", "deadline_seconds"):
+        seconds = getattr(section, key)
+        if seconds is not None and not 0.0 < seconds < math.inf:
+            raise bad(key, "must be a positive number of seconds")
     if section.max_tokens is not None and section.max_tokens < 1:
         raise bad("max_tokens", "must be at least 1")
     if section.max_retries is not None and section.max_retries < 0:
