@@ -186,7 +186,11 @@ def model_role(llm: LLMSettings, role: str) -> ModelRole:
         max_tokens=_first(pick("max_tokens"), top_tokens, limits.max_tokens),
         max_retries=_first(pick("max_retries"), llm.max_retries, limits.max_retries),
         context_tokens=_first(pick("context_tokens"), llm.context_tokens, limits.context_tokens),
-        structured_output=_first(pick("structured_output"), llm.structured_output),
+        # [llm]'s "json" is for the roles on the OpenAI API; one kept on Anthropic's (a hosted
+        # chat beside a local curator) answers in a forced tool call, its only way.
+        structured_output=_first(
+            pick("structured_output"), llm.structured_output if provider == "openai" else "tool"
+        ),
         price_input=pick("price_input"),
         price_output=pick("price_output"),
     )
@@ -228,13 +232,18 @@ def check_llm_settings(section: LLMSettings, bad: Bad, source: str) -> None:
     for key in ("chat_model", "small_model"):
         if not getattr(section, key).strip():
             raise bad(key, "must name a model")
-    for role in ROLES:
-        resolved = model_role(section, role)
-        if resolved.structured_output == "json" and resolved.provider != "openai":
+    resolved = [model_role(section, role) for role in ROLES]
+    for role in resolved:
+        if role.structured_output == "json" and role.provider != "openai":
             raise ConfigError(
-                f"{source}: llm.{role}: structured_output = 'json' needs provider = 'openai' (the "
-                "Anthropic API answers in a forced tool call); set it to 'tool'"
+                f"{source}: llm.{role.role}: structured_output = 'json' needs provider = "
+                "'openai' (the Anthropic API answers in a forced tool call); set it to 'tool'"
             )
+    if section.structured_output == "json" and all(r.provider != "openai" for r in resolved):
+        raise ConfigError(
+            f"{source}: llm: structured_output = 'json' needs provider = 'openai' for some "
+            "role (the Anthropic API answers in a forced tool call); set it to 'tool'"
+        )
 
 
 def _check_common(section: LLMSettings | RoleSettings, bad: Bad, name: str, source: str) -> None:

@@ -166,6 +166,14 @@ def test_unknown_keys_are_typos_not_ignored(
         ('[llm.judge]\nmodel = ""', "llm.judge.model", "must not be empty"),
         ("[llm.chat]\nprice_input = -1", "llm.chat.price_input", "0 or more"),
         ('[llm]\nstructured_output = "json"', "structured_output = 'json'", "provider = 'openai'"),
+        (
+            '[llm]\nprovider = "openai"\n[llm.chat]\nprovider = "anthropic"\n'
+            'structured_output = "json"',
+            "llm.chat: structured_output = 'json'",
+            "provider = 'openai'",
+        ),
+        ("[llm]\ndeadline_seconds = 0", "llm.deadline_seconds", "positive number"),
+        ("[llm.chat]\ndeadline_seconds = -1", "llm.chat.deadline_seconds", "positive"),
         ('[llm.chat]\nfavourite = "x"', "llm.chat.favourite", "known: "),
         ("[llm]\nchat = 5", "[llm.chat]", "must be a table"),
         ("[rem]\nstale_days = 0", "rem.stale_days", "at least 1"),
