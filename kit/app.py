@@ -103,8 +103,11 @@ class UnconfiguredLLM:
 
 
 def role_key(role: ModelRole) -> tuple[str | None, str | None]:
-    """(the key to send, or None; why there is none). A role on a server of the owner's own
-    (llm.base_url on this machine or the local network) may do without."""
+    """(the key to send, or None; why there is none). A key goes only to the host it was
+    configured for (`ModelRole.key_goes_here`): any other endpoint is sent none. A role on a
+    server of the owner's own (this machine or the local network) may do without."""
+    if not role.key_goes_here:
+        return NO_KEY, None
     key = os.environ.get(role.key_env, "").strip()
     if key:
         return key, None
@@ -437,7 +440,7 @@ def _adapter(
             max_retries=max_retries,
             timeout=timeout,
             deadline=deadline,
-            key_env=role.key_env,
+            key_env=role.key_env if role.key_goes_here else "",
             structured_output=role.structured_output,
         )
     from kit.llm.anthropic import AnthropicLLM
@@ -448,7 +451,7 @@ def _adapter(
         max_retries=max_retries,
         timeout=timeout,
         deadline=deadline,
-        key_env=role.key_env,
+        key_env=role.key_env if role.key_goes_here else "",
     )
 
 

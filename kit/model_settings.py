@@ -120,6 +120,16 @@ class ModelRole:
     structured_output: str
     price_input: float | None = None
     price_output: float | None = None
+    # Whether the config names key_env for this endpoint (beside its base_url, or in the
+    # role's own table): a key goes only to the host it was configured for.
+    key_named: bool = False
+
+    @property
+    def key_goes_here(self) -> bool:
+        """Whether the owner's key (the variable `key_env` names) may be sent to this role's
+        endpoint: the provider's own API (the usual variable is its key), or an endpoint the
+        config names the variable for. A proxy or a server of your own gets none otherwise."""
+        return self.hosted_by_provider or self.key_named
 
     @property
     def where(self) -> str:
@@ -173,6 +183,7 @@ def model_role(llm: LLMSettings, role: str) -> ModelRole:
     default_model = llm.chat_model if role == "chat" else llm.small_model
     top_tokens = llm.max_tokens if role == "chat" else None  # `[llm] max_tokens`: chat only
     timeout = _first(pick("timeout_seconds"), llm.timeout_seconds, limits.timeout_seconds)
+    tables: list[RoleSettings | LLMSettings] = [*chain, llm]
     return ModelRole(
         role=role,
         provider=provider,
@@ -193,7 +204,18 @@ def model_role(llm: LLMSettings, role: str) -> ModelRole:
         ),
         price_input=pick("price_input"),
         price_output=pick("price_output"),
+        key_named=_level(tables, "key_env") <= _level(tables, "base_url"),
     )
+
+
+def _level(tables: list[RoleSettings | LLMSettings], key: str) -> float:
+    """How specific the table that sets `key` is: 0 the role's own, the last [llm]; infinity
+    when none does. "" is unset, but for a role's base_url, where it means the provider's API."""
+    for level, table in enumerate(tables):
+        value = getattr(table, key)
+        if value or (value == "" and key == "base_url" and isinstance(table, RoleSettings)):
+            return level
+    return math.inf
 
 
 def _first(*values: T | None) -> T:

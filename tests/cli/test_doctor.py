@@ -50,10 +50,13 @@ def doctor(
     key: str = KEY,
     token: str = "",
     flags: tuple[str, ...] = (),
+    key_env: str = "ANTHROPIC_API_KEY",
 ) -> tuple[int, str]:
+    """`kit doctor` against `llm_url` as a proxy that wants the key (named beside it)."""
     config = tmp_path / "config.toml"
     config.write_text(
         f'[llm]\nbase_url = "{llm_url}"\nchat_model = "{chat_model}"\nsmall_model = "{SMALL}"\n'
+        f'key_env = "{key_env}"\n'
         f'[telegram]\nbase_url = "{telegram_url}"\nallowed_user_ids = {{ "42" = "owner" }}\n'
         f'[embedding]\nmodel_path = "{tmp_path / "no-model"}"\n[schedule]\ntimezone = "UTC"\n'
     )
@@ -116,6 +119,21 @@ def test_a_refused_key_an_unknown_model_and_a_bad_token_each_name_their_fix(
     ) in out
     assert f"ok    model API: {anthropic.url} takes the key and knows {SMALL}" in out
     assert "ok    Telegram: off (TELEGRAM_BOT_TOKEN is not set)" in out
+
+
+def test_a_server_no_key_is_named_for_gets_none_and_doctor_says_how_to_name_one(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    anthropic: FakeAnthropicServer,
+) -> None:
+    """ANTHROPIC_API_KEY is exported, llm.base_url is a proxy, no key_env beside it: the key
+    is not sent there (the proxy refuses), and doctor says which setting sends one."""
+    code, out = doctor(tmp_path, monkeypatch, capsys, llm_url=anthropic.url, key_env="")
+    assert code == 1
+    assert f"ok    API key: none is sent to {anthropic.url}" in out
+    assert f"FIX   model API: {anthropic.url} wants a key" in out and "llm.chat.key_env" in out
+    assert anthropic.requests and not any(KEY in str(r.headers) for r in anthropic.requests)
 
 
 def test_a_dead_port_is_unreachable_not_all_good(
