@@ -36,7 +36,7 @@ from kit.digest.build import DigestBuilder
 from kit.digest.service import DigestService
 from kit.embed.base import Embedder
 from kit.embed.fastembed import local_model
-from kit.embed.lazy import LazyEmbedder
+from kit.embed.lazy import LazyEmbedder, Notice
 from kit.errors import KitError, LLMUnavailable
 from kit.files import private_dir
 from kit.followups.offers import FollowupOffers
@@ -182,19 +182,22 @@ class Services:
         return self.vectors.problem
 
 
-async def _load_model(settings: Settings) -> Embedder:
-    """The configured model, loaded now; EmbeddingModelUnavailable says why it cannot be."""
+async def _load_model(settings: Settings, *, offline: bool = False) -> Embedder:
+    """The configured model, loaded now; EmbeddingModelUnavailable says why it cannot be.
+    `offline`: a model not downloaded yet is not fetched (no connection is opened)."""
     from kit.embed.fastembed import FastEmbedder
 
     cfg = settings.embedding
     models = private_dir(settings.data_dir / "models")  # fastembed would make it 0755
-    return await FastEmbedder.load(cfg.model, cfg.model_path, models)
+    return await FastEmbedder.load(cfg.model, cfg.model_path, models, offline=offline)
 
 
-async def load_embedder(settings: Settings) -> tuple[Embedder | None, str | None]:
+async def load_embedder(
+    settings: Settings, *, offline: bool = False
+) -> tuple[Embedder | None, str | None]:
     """The configured model, or (None, why) so Kit can run on lexical search alone."""
     try:
-        return await _load_model(settings), None
+        return await _load_model(settings, offline=offline), None
     except KitError as exc:
         return None, str(exc)
 
@@ -206,7 +209,8 @@ def lazy_embedder(settings: Settings) -> tuple[LazyEmbedder | None, str | None]:
         local_model(settings.embedding.model_path)
     except KitError as exc:
         return None, str(exc)
-    return LazyEmbedder(settings.embedding.model, lambda: _load_model(settings)), None
+    notice = Notice(settings.data_dir / "models" / "unavailable.txt")  # said once (lazy.py)
+    return LazyEmbedder(settings.embedding.model, lambda: _load_model(settings), notice), None
 
 
 async def build(

@@ -59,13 +59,22 @@ def _hub_reachable(timeout: float = 3.0) -> bool:
         return False
 
 
-def _cached_or_downloaded(factory: Any, model_name: str, kwargs: dict[str, Any]) -> Any:
+def _cached_or_downloaded(
+    factory: Any, model_name: str, kwargs: dict[str, Any], *, offline: bool
+) -> Any:
     """A cached copy if there is one; else download, but only if the hub can be reached at
-    all: fastembed's own retries sleep ~40 s before giving up on an offline machine."""
+    all: fastembed's own retries sleep ~40 s before giving up on an offline machine.
+    `offline`: never download, nor try whether the hub can be reached."""
     try:
         return factory(model_name=model_name, local_files_only=True, **kwargs)
     except Exception:
-        log.debug("no cached copy of %s; downloading it", model_name)
+        log.debug("no cached copy of %s", model_name)
+    if offline:
+        raise EmbeddingModelUnavailable(
+            f"embedding model {model_name!r} is not downloaded yet (offline: not fetched); "
+            "`kit run` or `kit doctor` without --offline downloads it, or set "
+            "embedding.model_path to a local model folder"
+        )
     if not _hub_reachable():
         raise EmbeddingModelUnavailable(
             f"embedding model {model_name!r} is not downloaded yet and {MODEL_HUB[0]} cannot be "
@@ -98,9 +107,15 @@ class FastEmbedder:
 
     @classmethod
     async def load(
-        cls, model_name: str, model_path: str, cache_dir: Path | None = None
+        cls,
+        model_name: str,
+        model_path: str,
+        cache_dir: Path | None = None,
+        *,
+        offline: bool = False,
     ) -> FastEmbedder:
-        """Load the model (downloading it unless `model_path` names a local folder)."""
+        """Load the model (downloading it unless `model_path` names a local folder, or
+        `offline`)."""
 
         def _load() -> tuple[Any, int]:
             folder = local_model(model_path)  # before the import: a wrong path costs nothing
@@ -115,7 +130,7 @@ class FastEmbedder:
                 kwargs["specific_model_path"] = str(folder)
                 model = TextEmbedding(model_name=model_name, **kwargs)
             else:
-                model = _cached_or_downloaded(TextEmbedding, model_name, kwargs)
+                model = _cached_or_downloaded(TextEmbedding, model_name, kwargs, offline=offline)
             probe = next(iter(model.embed(["probe"])))
             return model, int(probe.shape[0])
 

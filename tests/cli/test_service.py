@@ -128,7 +128,7 @@ def test_the_key_hint_adds_the_key_and_keeps_what_kit_init_wrote(
     assert env_file.stat().st_mode & 0o777 == 0o600
 
 
-STRANGE = "data\nExecStartPre=/bin/rm -rf %h \"quoted\" $HOME\ttab\\back\u2028end"
+STRANGE = 'data\nExecStartPre=/bin/rm -rf %h "quoted" $HOME\ttab\\back\u2028end'
 
 
 def test_a_data_directory_with_a_line_break_stays_one_argument_of_execstart(
