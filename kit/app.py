@@ -209,7 +209,9 @@ def lazy_embedder(settings: Settings) -> tuple[LazyEmbedder | None, str | None]:
         local_model(settings.embedding.model_path)
     except KitError as exc:
         return None, str(exc)
-    notice = Notice(settings.data_dir / "models" / "unavailable.txt")  # said once (lazy.py)
+    notice = Notice(
+        settings.data_dir / "models" / "unavailable.txt"
+    )  # said once (kit/embed/lazy.py)
     return LazyEmbedder(settings.embedding.model, lambda: _load_model(settings), notice), None
 
 
