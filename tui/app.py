@@ -15,11 +15,12 @@ from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from kit.clock import resolve_timezone
 from kit.daemon.follow import Follower
@@ -46,6 +47,13 @@ FOCUS_ON_SHOW = {
     "rem": "#rem-report-box",
     "notes": "#note-list",
 }
+
+SCREEN_KEYS = (
+    "[@click=app.show_reminders]F5 Reminders[/]  [@click=app.show_digest]F7 Digest[/]  "
+    "[@click=app.show_inbox]F8 Inbox[/]"
+)
+SCREEN_KEYS_WIDTH = len("F5 Reminders  F7 Digest  F8 Inbox")
+TAB_LABELS_WIDTH = 46  # the five tab labels, each with its padding
 
 FOLLOW_GROUP = "follow"  # the worker that follows the engine as long as the app runs
 NOTICE_SECONDS = 10  # how long an error stays up; the same one again meanwhile is not repeated
@@ -106,6 +114,9 @@ class KitApp(KitHost):
                 yield ConsolidationPane(id="rem-pane")
             with TabPane("F6 Notes", id="notes"):
                 yield NotesPane(id="notes-pane")
+        # The screens' keys, right of the tab labels (the footer has no room for them at 80
+        # columns): the owner saw no key for Reminders, Digest and Inbox.
+        yield Static(SCREEN_KEYS, id="screen-keys", markup=True)
         yield StatusLine(self.tz, id="status")
         yield Footer(compact=True)
 
@@ -117,6 +128,14 @@ class KitApp(KitHost):
         self._check_notices()
         self.set_interval(CHECK_SECONDS, self._check_notices)
         start_work(self, self._tell_of_questions, group="inbox")
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Keep the screens' keys at the right end of the tab row; hidden in a terminal too
+        narrow to have them beside the tab labels (the palette still lists them)."""
+        keys = self.query_one("#screen-keys", Static)
+        left = event.size.width - SCREEN_KEYS_WIDTH
+        keys.display = left >= TAB_LABELS_WIDTH + 1
+        keys.styles.offset = (max(0, left), 0)
 
     def _check_notices(self) -> None:
         start_work(self, show_notices, self, group="notices")

@@ -142,3 +142,22 @@ def test_logs_go_to_a_file_while_the_ui_owns_the_terminal(tmp_path: Path) -> Non
     finally:
         root.removeHandler(terminal)
     assert "a line for the file" in (tmp_path / "logs" / "tui.log").read_text()
+
+
+async def test_reminders_digest_and_inbox_show_their_keys_beside_the_tabs(app: KitApp) -> None:
+    """F5, F7 and F8 open screens, not tabs: their keys were on no label and in no footer.
+    At 80 columns they sit right of the tab labels, each a click away from its screen."""
+    from textual.widgets import Static, Tab
+
+    from tui.digest import DigestScreen
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        keys = app.query_one("#screen-keys", Static)
+        shown = str(keys.render())
+        assert all(k in shown for k in ("F5 Reminders", "F7 Digest", "F8 Inbox"))
+        labels = max(t.region.right for t in app.query(Tab))
+        assert keys.display and labels < keys.region.x and keys.region.right <= 80
+        await pilot.click("#screen-keys", offset=(len("F5 Reminders  F"), 0))
+        await settle(pilot)
+        assert isinstance(app.screen, DigestScreen)
