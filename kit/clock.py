@@ -102,7 +102,13 @@ def local_minute(when: datetime, tz: tzinfo, *, zone: bool = False) -> str:
 
 
 def day_bounds(day: date, tz: tzinfo) -> tuple[datetime, datetime]:
-    """Start (inclusive) and end (exclusive) of a local day, in UTC."""
+    """Start (inclusive) and end (exclusive) of a local day, in UTC. A day outside the years
+    Kit keeps times for is bad input (the calendar's last day has no midnight after it)."""
+    if not EARLIEST.date() <= day < LATEST.date():
+        raise InputError(
+            f"{day.isoformat()} is outside the years {EARLIEST.year}-{LATEST.year - 1} that "
+            "Kit keeps times for; use a date within them"
+        )
     start = datetime(day.year, day.month, day.day, tzinfo=tz)
     end = start + timedelta(days=1)
     # Re-anchor the end at local midnight so DST days are 23 or 25 hours long.
