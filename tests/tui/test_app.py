@@ -3,14 +3,18 @@ turned into notifications."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any
 
+import pytest
 from textual.command import CommandList, CommandPalette
 
 from kit.api import Kit
+from kit.client import LocalClient
 from kit.daemon.socket_client import DaemonUnavailable, SocketClient
 from kit.errors import NotFound
 from kit.llm.budget import BudgetState
@@ -161,3 +165,32 @@ async def test_reminders_digest_and_inbox_show_their_keys_beside_the_tabs(app: K
         await pilot.click("#screen-keys", offset=(len("F5 Reminders  F"), 0))
         await settle(pilot)
         assert isinstance(app.screen, DigestScreen)
+
+
+async def test_settle_outlasts_a_worker_replaced_by_a_newer_one(
+    app: KitApp, local: LocalClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Why TUI tests failed under load: the reminders' check runs every 5 s, a newer check
+    cancels the older one, and the tests' `settle` raised WorkerCancelled when the worker it
+    waited on was the cancelled one. Replayed here by event, not by the clock."""
+    gate = asyncio.Event()
+    asked: list[str] = []
+    original = local.reminder_notices
+
+    async def held(conversation: str) -> Any:
+        asked.append(conversation)
+        if len(asked) == 1:
+            await gate.wait()  # the first check hangs until it is replaced
+        return await original(conversation)
+
+    monkeypatch.setattr(local, "reminder_notices", held)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not asked:
+            await pilot.pause()
+        settling = asyncio.create_task(settle(pilot))
+        for _ in range(3):
+            await asyncio.sleep(0)  # settle now waits on the first check's worker
+        app._check_notices()  # the interval's next check: the first is cancelled
+        await settling  # no WorkerCancelled
+        assert len(asked) == 2
+        gate.set()
