@@ -67,21 +67,25 @@ class KitApp(KitHost):
         # Listed after the focused pane's own keys in the footer (and on the tab labels).
         Binding("ctrl+r", "reload", "Reload", tooltip="Reload the status and every pane"),
         # On the tab labels already, so not in the footer (which then fits 80 columns).
-        Binding("f1", "show_tab('chat')", "Chat", tooltip="Show the chat", show=False),
-        Binding("f2", "show_tab('days')", "Days", tooltip="Show the day summaries", show=False),
-        Binding("f3", "show_tab('facts')", "Facts", tooltip="Show the facts", show=False),
-        Binding("f4", "show_tab('rem')", "REM", tooltip="Show consolidation", show=False),
-        Binding(
-            "f5", "show_reminders", "Reminders", tooltip="List and cancel reminders", show=False
-        ),
-        Binding("f6", "show_tab('notes')", "Notes", tooltip="Show the notes", show=False),
-        Binding("f7", "show_digest", "Digest", tooltip="What Kit learned and changed", show=False),
-        Binding(
-            "f8",
-            "show_inbox",
-            "Inbox",
-            tooltip="Changes Kit asks you about first: keep old, take new, keep both",
-            show=False,
+        # Priority: taken by the app before the focused widget sees the key, so a key pressed
+        # right after (F4 then n) reaches the pane just shown, not the one left behind.
+        *(
+            Binding(key, action, name, tooltip=tip, show=False, priority=True)
+            for key, action, name, tip in (
+                ("f1", "show_tab('chat')", "Chat", "Show the chat"),
+                ("f2", "show_tab('days')", "Days", "Show the day summaries"),
+                ("f3", "show_tab('facts')", "Facts", "Show the facts"),
+                ("f4", "show_tab('rem')", "REM", "Show consolidation"),
+                ("f5", "show_reminders", "Reminders", "List and cancel reminders"),
+                ("f6", "show_tab('notes')", "Notes", "Show the notes"),
+                ("f7", "show_digest", "Digest", "What Kit learned and changed"),
+                (
+                    "f8",
+                    "show_inbox",
+                    "Inbox",
+                    "Changes Kit asks you about first: keep old, take new, keep both",
+                ),
+            )
         ),
         # Hidden from the footer as in every Textual app; the palette lists it as "Quit".
         Binding("ctrl+q", "quit", "Quit", tooltip="Quit the TUI", priority=True, show=False),
@@ -253,7 +257,9 @@ class KitApp(KitHost):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.query_one("#tabs", TabbedContent).active = tab
-        self.query_one(FOCUS_ON_SHOW[tab]).focus()
+        # Now, not later (`Widget.focus` waits its turn): a key pressed right after the tab's
+        # went to the pane left behind (F4 then n typed "n" into the chat's prompt).
+        self.screen.set_focus(self.query_one(FOCUS_ON_SHOW[tab]))
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         tab = event.pane.id or ""

@@ -194,3 +194,21 @@ async def test_settle_outlasts_a_worker_replaced_by_a_newer_one(
         await settling  # no WorkerCancelled
         assert len(asked) == 2
         gate.set()
+
+
+async def test_a_key_right_after_a_tabs_reaches_the_tab_just_shown(app: KitApp) -> None:
+    """F3 then i, both already waiting (a quick typist, a loaded machine): the i went to the
+    chat's prompt, which still had the keyboard, instead of the facts pane."""
+    from textual import events
+    from textual.widgets import Checkbox, Input
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert pilot.app._driver is not None
+        for key, char in (("f3", None), ("i", "i")):
+            event = events.Key(key, char)
+            event.set_sender(app)
+            pilot.app._driver.send_message(event)  # both queued before either is handled
+        await settle(pilot)
+        assert app.query_one("#prompt", Input).value == ""
+        assert app.query_one("#fact-inactive", Checkbox).value is True
