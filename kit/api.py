@@ -237,7 +237,7 @@ class Kit(Upkeep, Forgetting, Reminding, Access):
         user: str | None = None,
         now: datetime | None = None,
         k: int | None = None,
-        kinds: Sequence[Kind] = ("fact", "day", "message"),  # KINDS (test_public_api.py)
+        kinds: Sequence[Kind] = ("fact", "day", "message"),  # KINDS (tests/cli/test_startup.py)
         as_of: date | datetime | None = None,
     ) -> list[Hit]:
         """Hybrid-ranked hits (facts, days, messages) as of `now` (default: the clock's now).

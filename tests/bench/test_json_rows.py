@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _run_module() -> ModuleType:
-    sys.path.insert(0, str(REPO / "bench"))  # run.py imports its neighbour `common`
+    sys.path.insert(0, str(REPO / "bench"))  # bench/run.py imports bench/common.py
     try:
         spec = importlib.util.spec_from_file_location("bench_run", REPO / "bench" / "run.py")
         assert spec is not None and spec.loader is not None
