@@ -214,12 +214,16 @@ def lazy_embedder(settings: Settings) -> tuple[LazyEmbedder | None, str | None]:
 
 
 async def _serving_model(
-    settings: Settings, models: VectorModels, embedder: Embedder, spec: ModelSpec | None
+    settings: Settings,
+    models: VectorModels,
+    embedder: Embedder,
+    spec: ModelSpec | None,
+    record: bool = True,
 ) -> tuple[Embedder | None, ModelState]:
     """The model whose vectors searches use, after recording the configured one: it, or while
     a re-embedding toward it runs the one before (loaded from its stored spec when needed;
     None when Kit cannot load it: searches use words until the re-embedding ends)."""
-    state, change = await models.choose(embedder.model_id, spec)
+    state, change = await models.choose(embedder.model_id, spec, record=record)
     if change == "back":
         log.info(
             "embedding model %s serves again: the re-embedding toward another is given up",
@@ -263,11 +267,14 @@ async def build(
     clock: Clock | None = None,
     with_embedder: bool = True,
     model_later: bool = False,
+    record_model: bool = True,
 ) -> Services:
     """Open the database, migrate it, and wire every service. Resources close with `stack`.
 
     The embedding model is loaded before this returns, unless `model_later` (a daemon: it
-    loads in the background when something needs it, kit/retrieval/vectors.py)."""
+    loads in the background when something needs it, kit/retrieval/vectors.py). Without
+    `record_model` a store that never recorded its model is not written to for it (a Kit that
+    does no background work writes nothing on opening)."""
     clock = clock or SystemClock()
     tz = resolve_timezone(settings.schedule.timezone)
     prompts = Prompts()
@@ -302,7 +309,7 @@ async def build(
     serving, state, spec = embedder, None, None
     if embedder is not None:
         spec = spec_of(settings.embedding) if lazy is not None else None
-        serving, state = await _serving_model(settings, models, embedder, spec)
+        serving, state = await _serving_model(settings, models, embedder, spec, record_model)
     store = vector_store(db, serving, settings.data_dir / "graphs")
     vectors = VectorIndex(db, serving, settings.embedding.batch_size, store=store)
     vectors.problem = problem

@@ -58,11 +58,13 @@ async def connect_to(
     embedder: Embedder | None = None,
     clock: Clock | None = None,
     settle: bool = True,
+    record_model: bool = True,
 ) -> AsyncIterator[KitClient]:
     """The daemon's `SocketClient` if one holds the data directory, else a `LocalClient` on
     Kit opened here (with `llm` / `embedder` / `clock` if given: tests, scripts). With
     `settle`, pending embeddings and summaries are finished before it closes (a read-only
-    command passes False: it must change nothing)."""
+    command passes False: it must change nothing; `record_model` False: not even the
+    embedding model's state, kit/retrieval/model_state.py)."""
     lock = DataDirLock(settings.data_dir)
     holder = lock.try_acquire("standalone")
     if holder is None:
@@ -75,6 +77,7 @@ async def connect_to(
             embedder=embedder,
             clock=clock,
             settle=settle,
+            record_model=record_model,
         )
         async with engine as here:
             yield here
@@ -103,6 +106,7 @@ async def engine_here(
     embedder: Embedder | None = None,
     clock: Clock | None = None,
     settle: bool = True,
+    record_model: bool = True,
 ) -> AsyncIterator[LocalClient]:
     """Kit in this process, under `lock` (taken by the caller, released here at the end).
     With `settle`, pending embeddings and summaries are finished before it closes."""
@@ -114,7 +118,12 @@ async def engine_here(
         if file_lock is not None:
             file_lock.acquire("standalone")
         async with Kit.open(
-            settings=settings, llm=llm, embedder=embedder, clock=clock, background=background
+            settings=settings,
+            llm=llm,
+            embedder=embedder,
+            clock=clock,
+            background=background,
+            record_model=record_model,
         ) as kit:
             yield LocalClient(kit, kit.now(), user=user)
             if settle:

@@ -74,10 +74,14 @@ class VectorModels:
         )
         return None if row is None else _state(row)
 
-    async def choose(self, model_id: str, spec: ModelSpec | None) -> tuple[ModelState, Change]:
+    async def choose(
+        self, model_id: str, spec: ModelSpec | None, *, record: bool = True
+    ) -> tuple[ModelState, Change]:
         """Record the configured model (`spec`: how to load it; None for one Kit did not load
         itself) and say what that changed. One transaction: two workers starting at once
-        agree."""
+        agree. Without `record` (a Kit that writes nothing, `kit mcp --read-only`) a store
+        without a row gets none: the state is said as it would be, and the next Kit that
+        works records it."""
         now = to_iso(self._clock.now())
         spec_json = "" if spec is None else spec.to_json()
         async with self._db.transaction() as tx:
@@ -87,6 +91,11 @@ class VectorModels:
             if row is None:
                 serving = await _found_serving(tx, model_id)
                 change: Change = "first" if serving == model_id else "started"
+                if not record:
+                    first = (serving, spec_json if serving == model_id else "")
+                    target = None if serving == model_id else model_id
+                    since = None if serving == model_id else now
+                    return _state((*first, target, since)), change
                 await tx.execute(
                     "INSERT INTO vector_models (singleton, serving, serving_spec, target,"
                     " target_since, updated_at) VALUES (1, ?, ?, ?, ?, ?)",
