@@ -13,7 +13,7 @@ import os
 import time
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from datetime import timedelta, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
 from kit.access.tokens import AccessTokens
@@ -37,12 +37,13 @@ from kit.digest.build import DigestBuilder
 from kit.digest.service import DigestService
 from kit.embed.base import Embedder
 from kit.embed.fastembed import local_model
-from kit.embed.lazy import LazyEmbedder
+from kit.embed.lazy import LazyEmbedder, Notice
 from kit.embed.spec import EmbeddingModelUnavailable, ModelSpec, spec_of
 from kit.errors import KitError, LLMUnavailable
 from kit.files import private_dir
 from kit.followups.offers import FollowupOffers
 from kit.followups.service import Followups
+from kit.forget.ledger import Ledger
 from kit.inbox.service import Inbox
 from kit.inbox.store import InboxStore
 from kit.jobs.attempts import Attempts
@@ -77,6 +78,7 @@ from kit.retrieval.liveness import LiveFacts
 from kit.retrieval.model_state import ModelState, VectorModels
 from kit.retrieval.reindex import Reindex
 from kit.retrieval.search import MemorySearch, RankingParams
+from kit.retrieval.serving import lacking
 from kit.retrieval.vectors import VectorIndex
 from kit.store.db import Database
 from kit.store.engines import open_database
@@ -107,8 +109,11 @@ class UnconfiguredLLM:
 
 
 def role_key(role: ModelRole) -> tuple[str | None, str | None]:
-    """(the key to send, or None; why there is none). A role on a server of the owner's own
-    (llm.base_url on this machine or the local network) may do without."""
+    """(the key to send, or None; why there is none). A key goes only to the host it was
+    configured for (`ModelRole.key_goes_here`): any other endpoint is sent none. A role on a
+    server of the owner's own (this machine or the local network) may do without."""
+    if not role.key_goes_here:
+        return NO_KEY, None
     key = os.environ.get(role.key_env, "").strip()
     if key:
         return key, None
@@ -169,6 +174,8 @@ class Services:
     outbox: Outbox  # messages Kit starts itself to a memory's owner (live channels register)
     digest: DigestService  # the daily memory digest (kit/digest/)
     followups: Followups  # reminders offered for plans the owner mentions (kit/followups/)
+    # Every forget receipt with its secret, outside the database (kit/forget/ledger.py).
+    forget_ledger: Ledger
     access: AccessTokens  # the tokens remote MCP clients show, and their audit log (kit/access/)
     # Each role's model client, made on first use (`DeferredLLM`): a daemon prepares them
     # in the background once it is ready (kit/daemon/warm.py).
@@ -176,6 +183,9 @@ class Services:
     # Set once a daemon's warm-up is done (kit/daemon/warm.py); the scheduler's queued runs
     # and the vectors' load wait for it. Set from the start anywhere else.
     warmed_up: asyncio.Event = field(default_factory=_set_event)
+    # When a daemon's search by meaning began to serve: the model and the vectors are in
+    # (kit/daemon/warm.py `announce_serving`; None: not yet, or not a daemon)
+    vector_search_since: datetime | None = None
     extras: dict[str, object] = field(default_factory=dict)
 
     @property
@@ -184,19 +194,23 @@ class Services:
         return self.vectors.problem
 
 
-async def _load_model(settings: Settings, spec: ModelSpec | None = None) -> Embedder:
+async def _load_model(
+    settings: Settings, spec: ModelSpec | None = None, *, offline: bool = False
+) -> Embedder:
     """The configured model (or `spec`'s), loaded now; EmbeddingModelUnavailable says why it
-    cannot be."""
+    cannot be. `offline`: a model not downloaded yet is not fetched (no connection is opened)."""
     from kit.embed.fastembed import FastEmbedder
 
     models = private_dir(settings.data_dir / "models")  # fastembed would make it 0755
-    return await FastEmbedder.load(spec or spec_of(settings.embedding), models)
+    return await FastEmbedder.load(spec or spec_of(settings.embedding), models, offline=offline)
 
 
-async def load_embedder(settings: Settings) -> tuple[Embedder | None, str | None]:
+async def load_embedder(
+    settings: Settings, *, offline: bool = False
+) -> tuple[Embedder | None, str | None]:
     """The configured model, or (None, why) so Kit can run on lexical search alone."""
     try:
-        return await _load_model(settings), None
+        return await _load_model(settings, offline=offline), None
     except KitError as exc:
         return None, str(exc)
 
@@ -210,7 +224,9 @@ def lazy_embedder(settings: Settings) -> tuple[LazyEmbedder | None, str | None]:
         model_id = spec.model_id()  # reads a declared model's files (kit/embed/spec.py)
     except KitError as exc:
         return None, str(exc)
-    return LazyEmbedder(model_id, lambda: _load_model(settings, spec)), None
+    # A model that cannot load is said once per data directory (kit/embed/lazy.py).
+    notice = Notice(settings.data_dir / "models" / "unavailable.txt")
+    return LazyEmbedder(model_id, lambda: _load_model(settings, spec), notice), None
 
 
 async def _serving_model(
@@ -218,12 +234,15 @@ async def _serving_model(
     models: VectorModels,
     embedder: Embedder,
     spec: ModelSpec | None,
+    *,
     record: bool = True,
 ) -> tuple[Embedder | None, ModelState]:
-    """The model whose vectors searches use, after recording the configured one: it, or while
-    a re-embedding toward it runs the one before (loaded from its stored spec when needed;
-    None when Kit cannot load it: searches use words until the re-embedding ends)."""
-    state, change = await models.choose(embedder.model_id, spec, record=record)
+    """The model whose vectors searches use, after recording the configured one (unless not
+    `record`: an open that writes nothing): it, or while a re-embedding toward it runs the one
+    before (loaded from its stored spec when needed; None when Kit cannot load it: searches
+    use words until the re-embedding ends)."""
+    choose = models.choose if record else models.peek
+    state, change = await choose(embedder.model_id, spec)
     if change == "back":
         log.info(
             "embedding model %s serves again: the re-embedding toward another is given up",
@@ -270,11 +289,11 @@ async def build(
     record_model: bool = True,
 ) -> Services:
     """Open the database, migrate it, and wire every service. Resources close with `stack`.
+    Without `record_model` the configured embedding model is not recorded (an open that must
+    write nothing: `kit mcp --read-only`).
 
     The embedding model is loaded before this returns, unless `model_later` (a daemon: it
-    loads in the background when something needs it, kit/retrieval/vectors.py). Without
-    `record_model` a store that never recorded its model is not written to for it (a Kit that
-    does no background work writes nothing on opening)."""
+    loads in the background when something needs it, kit/retrieval/vectors.py)."""
     clock = clock or SystemClock()
     tz = resolve_timezone(settings.schedule.timezone)
     prompts = Prompts()
@@ -309,7 +328,7 @@ async def build(
     serving, state, spec = embedder, None, None
     if embedder is not None:
         spec = spec_of(settings.embedding) if lazy is not None else None
-        serving, state = await _serving_model(settings, models, embedder, spec, record_model)
+        serving, state = await _serving_model(settings, models, embedder, spec, record=record_model)
     store = vector_store(db, serving, settings.data_dir / "graphs")
     vectors = VectorIndex(db, serving, settings.embedding.batch_size, store=store)
     vectors.problem = problem
@@ -371,6 +390,7 @@ async def build(
         max_tool_rounds=settings.llm.max_tool_rounds,
         tool_specs=chat_tools(tool_set(settings.llm)),
         turn_notes=followups,
+        vector_search=lambda: lacking(vectors),
     )
     reminders = Reminders(
         reminder_store, Dispatcher(reminder_store, agent, prompts, clock, tz), clock, tz
@@ -466,6 +486,7 @@ async def build(
             db, inbox_store, facts, curator.passes, clock, tz, callbacks=callbacks, outbox=outbox
         ),
         fact_times=fact_times,
+        forget_ledger=Ledger(settings.data_dir),
         access=AccessTokens(db, clock, per_minute=settings.mcp_http.rate_per_minute),
         llm_clients=tuple(clients),
     )
@@ -490,7 +511,7 @@ async def reach_role(role: ModelRole, *, within: float) -> tuple[Reach, float]:
 
 
 def _adapter(
-    role: ModelRole, key: str, *, max_retries: int, timeout: float
+    role: ModelRole, key: str, *, max_retries: int, timeout: float, deadline: float | None = None
 ) -> AnthropicLLM | OpenAILLM:
     """The one place an SDK client is made; each SDK is imported only when a role uses it."""
     if role.provider == "openai":
@@ -501,7 +522,8 @@ def _adapter(
             base_url=role.base_url or None,
             max_retries=max_retries,
             timeout=timeout,
-            key_env=role.key_env,
+            deadline=deadline,
+            key_env=role.key_env if role.key_goes_here else "",
             structured_output=role.structured_output,
         )
     from kit.llm.anthropic import AnthropicLLM
@@ -511,7 +533,8 @@ def _adapter(
         base_url=role.base_url or None,
         max_retries=max_retries,
         timeout=timeout,
-        key_env=role.key_env,
+        deadline=deadline,
+        key_env=role.key_env if role.key_goes_here else "",
     )
 
 
@@ -525,7 +548,11 @@ def role_llm(role: ModelRole, stack: AsyncExitStack, made: list[DeferredLLM]) ->
     chat = role.role == "chat"
     client = DeferredLLM(
         lambda: _adapter(
-            role, key, max_retries=role.max_retries if chat else 0, timeout=role.timeout_seconds
+            role,
+            key,
+            max_retries=role.max_retries if chat else 0,
+            timeout=role.timeout_seconds,
+            deadline=role.deadline_seconds,
         )
     )
     made.append(client)

@@ -75,13 +75,7 @@ async def run(args: argparse.Namespace) -> int:
         # waits to be embedded) and nothing settled on the way out.
         with contextlib.redirect_stdout(sys.stderr):
             client = await stack.enter_async_context(
-                connect_to(
-                    settings,
-                    user=args.user,
-                    settle=False,
-                    background=not args.read_only,
-                    record_model=not args.read_only,
-                )
+                connect_to(settings, user=args.user, settle=False, background=not args.read_only)
             )
         tools = MemoryTools(
             client,

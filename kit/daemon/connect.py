@@ -58,13 +58,11 @@ async def connect_to(
     embedder: Embedder | None = None,
     clock: Clock | None = None,
     settle: bool = True,
-    record_model: bool = True,
 ) -> AsyncIterator[KitClient]:
     """The daemon's `SocketClient` if one holds the data directory, else a `LocalClient` on
     Kit opened here (with `llm` / `embedder` / `clock` if given: tests, scripts). With
     `settle`, pending embeddings and summaries are finished before it closes (a read-only
-    command passes False: it must change nothing; `record_model` False: not even the
-    embedding model's state, kit/retrieval/model_state.py)."""
+    command passes False: it must change nothing)."""
     lock = DataDirLock(settings.data_dir)
     holder = lock.try_acquire("standalone")
     if holder is None:
@@ -77,7 +75,6 @@ async def connect_to(
             embedder=embedder,
             clock=clock,
             settle=settle,
-            record_model=record_model,
         )
         async with engine as here:
             yield here
@@ -106,7 +103,6 @@ async def engine_here(
     embedder: Embedder | None = None,
     clock: Clock | None = None,
     settle: bool = True,
-    record_model: bool = True,
 ) -> AsyncIterator[LocalClient]:
     """Kit in this process, under `lock` (taken by the caller, released here at the end).
     With `settle`, pending embeddings and summaries are finished before it closes."""
@@ -117,13 +113,15 @@ async def engine_here(
     try:
         if file_lock is not None:
             file_lock.acquire("standalone")
+        # Nothing settled and no background work: a command that changes nothing of its own
+        # (kit mcp --read-only, kit context), so not even the embedding model is recorded.
         async with Kit.open(
             settings=settings,
             llm=llm,
             embedder=embedder,
             clock=clock,
             background=background,
-            record_model=record_model,
+            record_model=settle or background,
         ) as kit:
             yield LocalClient(kit, kit.now(), user=user)
             if settle:

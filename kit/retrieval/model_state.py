@@ -74,14 +74,29 @@ class VectorModels:
         )
         return None if row is None else _state(row)
 
-    async def choose(
-        self, model_id: str, spec: ModelSpec | None, *, record: bool = True
-    ) -> tuple[ModelState, Change]:
+    async def peek(self, model_id: str, spec: ModelSpec | None) -> tuple[ModelState, Change]:
+        """What `choose` would make of the configured model, recording nothing: an open that
+        must write nothing (`kit mcp --read-only`) leaves even this to the next one."""
+        row = await self._db.fetchone(
+            "SELECT serving, serving_spec, target, target_since FROM vector_models"
+        )
+        if row is None:
+            serving = await _found_serving(self._db, model_id)
+            if serving == model_id:
+                return ModelState(model_id, spec, None, None), "first"
+            return ModelState(serving, None, model_id, None), "started"
+        state = _state(row)
+        if state.serving == model_id:
+            change: Change = "back" if state.target is not None else "same"
+            return ModelState(model_id, spec or state.serving_spec, None, None), change
+        if state.target == model_id:
+            return state, "continues"
+        return ModelState(state.serving, state.serving_spec, model_id, None), "started"
+
+    async def choose(self, model_id: str, spec: ModelSpec | None) -> tuple[ModelState, Change]:
         """Record the configured model (`spec`: how to load it; None for one Kit did not load
         itself) and say what that changed. One transaction: two workers starting at once
-        agree. Without `record` (a Kit that writes nothing, `kit mcp --read-only`) a store
-        without a row gets none: the state is said as it would be, and the next Kit that
-        works records it."""
+        agree."""
         now = to_iso(self._clock.now())
         spec_json = "" if spec is None else spec.to_json()
         async with self._db.transaction() as tx:
@@ -91,11 +106,6 @@ class VectorModels:
             if row is None:
                 serving = await _found_serving(tx, model_id)
                 change: Change = "first" if serving == model_id else "started"
-                if not record:
-                    first = (serving, spec_json if serving == model_id else "")
-                    target = None if serving == model_id else model_id
-                    since = None if serving == model_id else now
-                    return _state((*first, target, since)), change
                 await tx.execute(
                     "INSERT INTO vector_models (singleton, serving, serving_spec, target,"
                     " target_since, updated_at) VALUES (1, ?, ?, ?, ?, ?)",
@@ -169,7 +179,7 @@ class VectorModels:
         return {str(r[0]): int(r[1]) for r in counts}
 
 
-async def _found_serving(tx: Transaction, model_id: str) -> str:
+async def _found_serving(tx: Transaction | Database, model_id: str) -> str:
     """A store without a row: the configured model, unless the vectors there are all of
     other models (then the most common of them serves, and Kit cannot load it)."""
     rows = await tx.fetchall(
