@@ -95,6 +95,20 @@ OWNER_REVIEW_TABLES = (
 )
 
 
+# Which model's vectors searches use, and the re-embedding toward the configured one
+# (kit/retrieval/model_state.py): one row per database (every worker shares it). `serving_spec`
+# is how to load the serving model again (kit/embed/spec.py; '' for one Kit cannot load).
+VECTOR_MODELS = (
+    """CREATE TABLE vector_models (
+        singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+        serving TEXT NOT NULL,
+        serving_spec TEXT NOT NULL,
+        target TEXT,
+        target_since TEXT,
+        updated_at TEXT NOT NULL)""",
+)
+
+
 # Access tokens (kit/access/tokens.py): per memory, the tokens its owner issued for remote MCP
 # clients (`kit mcp --http`), stored as SHA-256 hashes, never the token; a name is unique among
 # a memory's tokens not revoked. `token_uses`: the audit log of every remote call, allowed or
@@ -581,4 +595,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m028_owner_review", OWNER_REVIEW_TABLES),
     Migration("m029_access_tokens", ACCESS_TOKENS),
     Migration("m030_inbox_grounding", INBOX_GROUNDING),
+    Migration("m031_vector_models", VECTOR_MODELS),
 )

@@ -26,6 +26,7 @@ from kit.store.migrations import (
     FORGET_RECEIPTS,
     INBOX_TABLES,
     OWNER_REVIEW_TABLES,
+    VECTOR_MODELS,
     WORKER_TABLES,
     Migration,
     fill_named_days,
@@ -503,4 +504,6 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             " CHECK (kind IN ('change', 'conflict', 'grounding'))",
         ),
     ),
+    # One row (singleton = 1): no identity, no sequence to follow.
+    Migration("pg031_vector_models", tuple(_pg(t) for t in VECTOR_MODELS)),
 )
