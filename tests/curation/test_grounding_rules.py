@@ -116,9 +116,7 @@ def test_someone_elses_grandmother_is_not_the_owners() -> None:
 
 def test_a_purpose_may_be_only_hoped() -> None:
     said = "I'm reading a book on pricing and hoping it gives me tips for my bakery."
-    assert verdict("The owner is reading a book on pricing for bakery tips.", said) == (
-        "supported"
-    )
+    assert verdict("The owner is reading a book on pricing for bakery tips.", said) == ("supported")
     assert verdict("The owner's book on pricing gives the owner tips.", said) == "unsupported"
 
 
