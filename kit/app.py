@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from kit.agent import Agent
 from kit.background import Background
+from kit.channel_settings import SpeechSettings
 from kit.channels.callbacks import Callbacks
 from kit.channels.outbox import Outbox
 from kit.clock import Clock, SystemClock, resolve_timezone
@@ -74,6 +75,7 @@ from kit.retrieval.links import Links
 from kit.retrieval.liveness import LiveFacts
 from kit.retrieval.search import MemorySearch, RankingParams
 from kit.retrieval.vectors import VectorIndex
+from kit.speech.service import Speech, Transcriber
 from kit.store.db import Database
 from kit.store.engines import open_database
 from kit.store.migrate import migrate
@@ -168,6 +170,8 @@ class Services:
     # Each role's model client, made on first use (`DeferredLLM`): a daemon prepares them
     # in the background once it is ready (kit/daemon/warm.py).
     llm_clients: tuple[DeferredLLM, ...] = ()
+    # Voice messages (kit/speech/): transcribed when [speech] names a server, else refused.
+    speech: Speech = field(default_factory=lambda: Speech(None))
     # Set once a daemon's warm-up is done (kit/daemon/warm.py); the scheduler's queued runs
     # and the vectors' load wait for it. Set from the start anywhere else.
     warmed_up: asyncio.Event = field(default_factory=_set_event)
@@ -403,6 +407,7 @@ async def build(
         ),
         fact_times=fact_times,
         llm_clients=tuple(clients),
+        speech=Speech(_transcriber(settings.speech, stack)),
     )
     if lazy is not None and not model_later:
         await lazy.load()  # a failure is logged (kit/retrieval/vectors.py): lexical search only
@@ -466,6 +471,25 @@ def role_llm(role: ModelRole, stack: AsyncExitStack, made: list[DeferredLLM]) ->
     made.append(client)
     stack.push_async_callback(client.aclose)
     return client if chat else RetryingLLM(client, role.max_retries)
+
+
+def _transcriber(speech: SpeechSettings, stack: AsyncExitStack) -> Transcriber | None:
+    """The speech server's client when [speech] names one (the SDK loads only then)."""
+    url = speech.url.strip()
+    if not url:
+        return None
+    from kit.llm.openai import OpenAITranscriber
+
+    transcriber = OpenAITranscriber(
+        api_key=os.environ.get(speech.key_env, "").strip() or NO_KEY,
+        base_url=url,
+        model=speech.model,
+        language=speech.language,
+        timeout=speech.timeout_seconds,
+        key_env=speech.key_env,
+    )
+    stack.push_async_callback(transcriber.aclose)
+    return transcriber
 
 
 def _date_order(configured: str) -> DateOrder:

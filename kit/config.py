@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from kit.channel_settings import MatrixSettings, SpeechSettings, check_matrix, check_speech
 from kit.choices import CATEGORIES as CATEGORIES  # re-exported: where settings find them
 from kit.choices import FILTERS as FILTERS
 from kit.errors import ConfigError
@@ -182,6 +183,8 @@ class Settings:
     followups: FollowupSettings = field(default_factory=FollowupSettings)
     budget: BudgetSettings = field(default_factory=BudgetSettings)
     telegram: TelegramSettings = field(default_factory=TelegramSettings)
+    matrix: MatrixSettings = field(default_factory=MatrixSettings)
+    speech: SpeechSettings = field(default_factory=SpeechSettings)
     storage: StorageSettings = field(default_factory=StorageSettings)
     workers: WorkersSettings = field(default_factory=WorkersSettings)
     data_dir: Path = field(default_factory=lambda: default_data_dir())
@@ -423,6 +426,10 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
     if isinstance(section, TelegramSettings):
         telegram_ids(section, "allowed_user_ids", source)
         telegram_ids(section, "allowed_group_ids", source)
+    if isinstance(section, MatrixSettings):
+        check_matrix(section, source)
+    if isinstance(section, SpeechSettings):
+        check_speech(section, source)
 
 
 def check_storage_url(url: str, where: str) -> None:

@@ -64,11 +64,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "kit.channels.splitting",
     ),
     ("kit.memory", "kit.turn"),  # the data: facts, messages, days; a turn's in and out
-    ("kit.llm", "kit.embed", "kit.jobs"),  # model ports and their costs; job ledgers
+    # model ports and their costs; job ledgers; hearing voice messages
+    ("kit.llm", "kit.embed", "kit.jobs", "kit.speech"),
     ("kit.store",),  # the database seam, both engines, migrations
     # foundations
     (
         "kit.config",
+        "kit.channel_settings",
         "kit.choices",
         "kit.model_settings",
         "kit.prompts",

@@ -1,4 +1,5 @@
-"""The OpenAI chat-completions adapter: the only module that imports the openai SDK.
+"""The OpenAI chat-completions adapter (and its audio transcriptions, for voice messages:
+`OpenAITranscriber`): the only module that imports the openai SDK.
 
 It speaks to OpenAI and to the servers that copy its API (Ollama, llama.cpp, vLLM, LM Studio).
 Kit's request maps onto one chat: the system blocks joined into one system message (the cached
@@ -23,7 +24,7 @@ from urllib.parse import urlsplit
 
 import openai
 
-from kit.errors import LLMBusy, LLMTimeout
+from kit.errors import LLMBusy, LLMTimeout, LLMUnavailable
 from kit.llm.base import (
     Block,
     ChatMessage,
@@ -324,4 +325,57 @@ def _usage(usage: Any, request: LLMRequest, text: str, calls: list[tuple[str, st
         input_tokens=prompt - cached,
         output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
         cache_read_tokens=cached,
+    )
+
+
+class OpenAITranscriber:
+    """Speech to text through an OpenAI-compatible /v1/audio/transcriptions (kit/speech/):
+    the same SDK, another endpoint. Failures become KitErrors that say nothing was kept."""
+
+    def __init__(
+        self,
+        *,
+        api_key: str,
+        base_url: str,
+        model: str,
+        language: str = "",
+        timeout: float = 120.0,
+        key_env: str = "OPENAI_API_KEY",
+    ) -> None:
+        self._model = model
+        self._language = language
+        self._key_env = key_env  # named in messages about the key, never its value
+        self._client = openai.AsyncOpenAI(
+            api_key=api_key, base_url=base_url, max_retries=1, timeout=timeout
+        )
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    async def transcribe(self, audio: bytes, *, file_name: str, mime_type: str) -> str:
+        options: dict[str, Any] = {"language": self._language} if self._language else {}
+        try:
+            answer = await self._client.audio.transcriptions.create(
+                model=self._model, file=(file_name, audio, mime_type), **options
+            )
+        except openai.APIStatusError as exc:
+            log.warning("transcription failed (%s)", exc.status_code)
+            if exc.status_code in (401, 403):
+                why = f"refused the key (set {self._key_env})"
+            else:
+                why = f"answered with an error ({exc.status_code})"
+            raise LLMUnavailable(_unheard(why)) from exc
+        except openai.APITimeoutError as exc:
+            raise LLMTimeout(_unheard("did not answer in time")) from exc
+        except (openai.APIError, *_TRANSPORT_ERRORS) as exc:  # type: ignore[misc]
+            log.warning("cannot reach the speech server: %s", type(exc).__name__)
+            raise LLMBusy(_unheard("could not be reached")) from exc
+        text = getattr(answer, "text", None)
+        return text if isinstance(text, str) else ""
+
+
+def _unheard(why: str) -> str:
+    return (
+        f"the speech-to-text server {why}, so I could not hear your voice message; nothing was "
+        "kept. Please try again, or type it"
     )

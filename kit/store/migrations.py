@@ -97,6 +97,28 @@ OWNER_REVIEW_TABLES = (
 
 # Forget receipts (kit/forget/receipts.py): per user, the sealed document of each
 # `kit forget` (salted hashes of what it erased, never the text) and its header for listing.
+# Channels whose updates are named by strings and read from a position (Matrix's event ids and
+# sync token, kit/channels/matrix/): where the last read ended, kept so a restart goes on from
+# there, and each event claimed once (kit/jobs/leases.py `claim_event`), as `handled_updates`
+# does for Telegram's numbered updates.
+CHANNEL_EVENT_TABLES = (
+    """CREATE TABLE channel_cursors (
+        channel TEXT PRIMARY KEY,
+        cursor TEXT NOT NULL,
+        updated_at TEXT NOT NULL)""",
+    """CREATE TABLE handled_events (
+        channel TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        worker TEXT NOT NULL,
+        handled_at TEXT NOT NULL,
+        PRIMARY KEY (channel, event_id))""",
+    "CREATE INDEX handled_events_at ON handled_events(channel, handled_at)",
+)
+
+# A voice message the owner sent is kept as its transcript, marked as spoken (the audio is not
+# kept: kit/speech/).
+MESSAGE_SPOKEN = ("ALTER TABLE messages ADD COLUMN spoken INTEGER NOT NULL DEFAULT 0",)
+
 FORGET_RECEIPTS = (
     """CREATE TABLE forget_receipts (
         user_id TEXT NOT NULL,
@@ -516,4 +538,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m026_inbox", INBOX_TABLES),
     Migration("m027_forget_receipts", FORGET_RECEIPTS),
     Migration("m028_owner_review", OWNER_REVIEW_TABLES),
+    Migration("m029_message_spoken", MESSAGE_SPOKEN),
+    Migration("m030_channel_events", CHANNEL_EVENT_TABLES),
 )

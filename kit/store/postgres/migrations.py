@@ -21,9 +21,11 @@ import re
 
 from kit.config import CATEGORIES
 from kit.store.migrations import (
+    CHANNEL_EVENT_TABLES,
     FACT_TIMES_CLAMP,
     FORGET_RECEIPTS,
     INBOX_TABLES,
+    MESSAGE_SPOKEN,
     OWNER_REVIEW_TABLES,
     WORKER_TABLES,
     Migration,
@@ -489,4 +491,6 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         "pg028_owner_review",
         (*(_pg(t) for t in OWNER_REVIEW_TABLES), *_ids_follow("digest_sends")),
     ),
+    Migration("pg029_message_spoken", tuple(_pg(t) for t in MESSAGE_SPOKEN)),
+    Migration("pg030_channel_events", tuple(_pg(t) for t in CHANNEL_EVENT_TABLES)),
 )
