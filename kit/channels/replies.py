@@ -1,5 +1,5 @@
-"""What the Telegram channel says on its own, and the shape of a reply, without
-python-telegram-bot (kit/channels/telegram.py sends them)."""
+"""What a chat channel says on its own, and the shape of a reply, without a messenger's SDK
+(kit/channels/telegram.py and kit/channels/matrix/channel.py send them)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ log = logging.getLogger("kit.channels.telegram")
 
 REFUSAL = "Sorry, this is a private assistant and I can only talk to its owner."
 NON_TEXT = (
-    "I can only read text for now: photos, voice messages and stickers are lost on me. Please "
-    "type it out. (A text or Markdown file sent to me in our private chat I keep as a note.)"
+    "I can only read text and listen to voice messages: photos, videos and stickers are lost "
+    "on me. Please type it out. (A text or Markdown file sent to me in our private chat I keep "
+    "as a note.)"
 )
 NOTE_SAVED = "I'll read it whenever a question needs it."
 SORRY = "Sorry, something went wrong on my side; the details are in Kit's log. Please try again."
@@ -61,7 +62,7 @@ def seconds(period: timedelta | float) -> float:
 
 
 def document_note(
-    file_name: str, message_id: int, forwarded: str | None, channel: str = "telegram"
+    file_name: str, message_id: int | str, forwarded: str | None, channel: str = "telegram"
 ) -> tuple[str, str]:
     """(name, source) of a note kept from a file sent in a chat: named after the file (a
     secret in its name withheld first, kit/notes/metadata.py), else after the message."""

@@ -2,7 +2,7 @@
 
 Start-up: lock the data directory, open the log file, open Kit (no embedding model, no model
 SDK yet), then run the background worker, the control socket and the edge components
-(scheduler, Telegram) side by side: the daemon is ready once its socket listens, whatever
+(scheduler, Telegram, Matrix) side by side: the daemon is ready once its socket listens, whatever
 memory holds. After ready it warms up (kit/daemon/warm.py): model clients and caches first,
 then the vectors, the embedding model and the scheduler's catch-up.
 Shutdown has one path: SIGTERM/SIGINT -> `ShutdownSignals.requested` -> stop the edge
@@ -25,6 +25,7 @@ from typing import Protocol
 from kit import heap
 from kit.api import Kit
 from kit.app import Services
+from kit.channels.matrix import config as matrix_config
 from kit.channels.telegram_config import TOKEN_ENV, allowed_users, api_urls
 from kit.client import LocalClient
 from kit.clock import Clock
@@ -118,6 +119,7 @@ async def run_daemon(
         stack.callback(log.info, "Kit stopped")  # runs before the file log is detached
         log.info("Kit %s starting on %s (pid %d)", kit_version(), settings.data_dir, os.getpid())
         telegram_token = _telegram_token(settings)
+        matrix_token = _matrix_token(settings)
         kit = await stack.enter_async_context(
             Kit.open(
                 settings=settings,
@@ -137,6 +139,7 @@ async def run_daemon(
         server = ControlServer(sock, client_for, log_file=logfile)
         parts = [make(kit.services) for make in components]
         parts += _channels(kit.services, telegram_token, grace)
+        parts += _matrix(kit.services, matrix_token, grace)
         try:
             await _serve(kit.services, server, parts, signals, grace)
         except BaseExceptionGroup as group:
@@ -228,6 +231,30 @@ def _telegram_token(settings: Settings) -> str | None:
     allowed_users(settings)  # an empty allowlist is a ConfigError saying how to fill it
     api_urls(settings.telegram.base_url)
     return token
+
+
+def _matrix_token(settings: Settings) -> str | None:
+    """Matrix's access token if Matrix is on, with its settings checked before anything loads."""
+    token = os.environ.get(matrix_config.TOKEN_ENV, "").strip()
+    if not token:
+        log.info(
+            "Matrix is off: set %s (and [matrix] homeserver and allowed_user_ids in config.toml) "
+            "to talk to Kit from Matrix",
+            matrix_config.TOKEN_ENV,
+        )
+        return None
+    matrix_config.homeserver(settings)
+    matrix_config.allowed_users(settings)
+    return token
+
+
+def _matrix(services: Services, token: str | None, grace: float) -> list[Component]:
+    if token is None:
+        return []
+    from kit.channels.matrix.channel import MatrixChannel  # matrix-nio loads only when on
+
+    channel = MatrixChannel(services, token, stop_timeout=grace + STEP_TIMEOUT)
+    return [OneWorker(services, channel)]  # one sync per account among the workers
 
 
 def _channels(services: Services, telegram_token: str | None, grace: float) -> list[Component]:
