@@ -67,6 +67,7 @@ from kit.channels.replies import Reply, argument, document_note, guarded, plain,
 from kit.channels.splitting import TELEGRAM_LIMIT, split_message, utf16_length
 from kit.channels.telegram_access import TelegramAccess
 from kit.channels.telegram_config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
+from kit.channels.voice import voice_turn
 from kit.config import Settings
 from kit.errors import ConfigError
 from kit.notes.report import added_text
@@ -274,6 +275,7 @@ class TelegramChannel:
         # it is refused like any other non-text message.
         document = filters.Document.ALL & filters.ChatType.PRIVATE
         app.add_handler(MessageHandler(document, self._on_document))
+        app.add_handler(MessageHandler(filters.VOICE, self._on_voice))  # heard: kit/speech/
         app.add_handler(MessageHandler(filters.ALL, self._on_non_text))
         app.add_error_handler(self._on_error)
         return app
@@ -485,6 +487,37 @@ class TelegramChannel:
             source=source,
         )
         return Reply(f"{added_text(written)}\n{replies.NOTE_SAVED}", formatted=False)
+
+    async def _on_voice(self, update: Update, context: Context) -> None:
+        """A voice message: heard and answered as the sender's text, kept marked as spoken
+        (kit/channels/voice.py); without a speech server, one reply saying voice is off."""
+        message = update.effective_message
+        assert message is not None and message.voice is not None
+        voice = message.voice
+        user = update.effective_user
+        _, private, _ = _who(update)
+        inbound = Inbound(
+            user_id=self._kit_user(update),
+            text="",
+            channel=CHANNEL,
+            conversation=str(message.chat_id),
+            speaker=user.full_name if not private and user is not None else "",
+            forwarded_from=_forwarded_from(message),
+        )
+
+        async def fetch() -> bytes:
+            return bytes(await (await context.bot.get_file(voice.file_id)).download_as_bytearray())
+
+        work = voice_turn(
+            self._kit,
+            self._services.speech,
+            inbound,
+            fetch,
+            size=voice.file_size,
+            file_name="voice.ogg",
+            mime_type=voice.mime_type or "audio/ogg",
+        )
+        await self._respond(update, context, work, "voice")
 
     async def _on_non_text(self, update: Update, context: Context) -> None:
         if (chat := update.effective_chat) is not None:

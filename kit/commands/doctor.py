@@ -70,6 +70,7 @@ class Report:
 
 
 async def run(args: argparse.Namespace) -> int:
+    from kit.commands.doctor_channels import check_matrix, check_speech
     from kit.commands.doctor_models import check_endpoints, check_keys
     from kit.config import load_settings
 
@@ -88,10 +89,12 @@ async def run(args: argparse.Namespace) -> int:
         return 1  # nothing below should open files in a directory others can write to
     ready = check_keys(report, settings)  # per role (kit/commands/doctor_models.py)
     if args.offline:
-        report.skip("network", "the model API and Telegram are not tried (--offline)")
+        report.skip("network", "the model API, Telegram and Matrix are not tried (--offline)")
     else:
         await check_endpoints(report, settings, ready)
         await _check_telegram(report, settings)
+    await check_matrix(report, settings, offline=args.offline)
+    check_speech(report, settings)
     _check_prompts(report)
     await _check_database(report, settings)
     await _check_embeddings(report, settings)

@@ -31,9 +31,10 @@ from kit.store.db import Database
 log = logging.getLogger(__name__)
 
 NO_CHANNEL = (
-    "no channel to send the digest on: Telegram is not connected in this Kit (it needs "
-    "TELEGRAM_BOT_TOKEN and telegram.allowed_user_ids, and the daemon: `kit run`); "
-    "`kit digest` shows the digest here"
+    "no channel to send the digest on: neither Telegram nor Matrix is connected in this Kit "
+    "(Telegram needs TELEGRAM_BOT_TOKEN and telegram.allowed_user_ids, Matrix "
+    "MATRIX_ACCESS_TOKEN and [matrix]; both need the daemon: `kit run`); `kit digest` shows "
+    "the digest here"
 )
 
 

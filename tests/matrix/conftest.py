@@ -20,8 +20,6 @@ from kit.config import Settings
 from tests.support import synapse
 from tests.support.matrix_user import MatrixUser
 
-pytestmark = pytest.mark.slow
-
 
 @pytest.fixture(scope="session")
 def homeserver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[synapse.Homeserver]:

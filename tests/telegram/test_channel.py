@@ -229,7 +229,7 @@ async def test_model_markdown_is_sent_as_telegram_html(
     assert sent[0]["parse_mode"] == "HTML" and sent[0]["text"] == "<b>Done</b>: a &lt; b"
 
 
-@pytest.mark.parametrize("kind", ["photo", "sticker", "voice"])
+@pytest.mark.parametrize("kind", ["photo", "sticker"])
 async def test_non_text_messages_get_a_clear_answer_and_are_not_stored(
     kind: str, kit: Kit, fake_llm: FakeLLM, tg: FakeTelegramServer, make_channel: ChannelFactory
 ) -> None:

@@ -175,7 +175,7 @@ class MatrixChannel:
             except TokenRejected:
                 raise
             except (MatrixError, TimeoutError, OSError) as exc:
-                log.warning("matrix: sync failed (%s); retrying in %.0f s", exc, delay)
+                log.warning("matrix: sync failed (%s); retrying in %.0f s", exc or "timeout", delay)
             await self._sleep(delay)
             delay = min(delay * 2, 60.0)
 

@@ -17,6 +17,7 @@ import logging
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from aiohttp import ClientError
 from nio import (
     AsyncClient,
     AsyncClientConfig,
@@ -36,6 +37,7 @@ from nio import (
 
 from kit.channels.matrix.render import BUTTONS_KEY
 from kit.errors import ConfigError, KitError
+from kit.reach import Reach
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +116,7 @@ class MatrixTransport:
         ConfigError, a server that does not answer a MatrixError (the channel retries)."""
         try:
             answer = await self._client.whoami()
-        except (TimeoutError, OSError) as exc:
+        except (TimeoutError, OSError, ClientError) as exc:
             raise MatrixError(f"the homeserver did not answer ({type(exc).__name__})") from None
         if not isinstance(answer, WhoamiResponse):
             if getattr(answer, "status_code", "") in ("M_UNKNOWN_TOKEN", "M_MISSING_TOKEN"):
@@ -313,3 +315,18 @@ def _reply_to(content: dict[str, Any]) -> str | None:
     if isinstance(reply, dict) and isinstance(reply.get("event_id"), str):
         return str(reply["event_id"])
     return None
+
+
+async def reach_homeserver(homeserver: str, token: str, *, within: float = 10.0) -> Reach:
+    """Whether the homeserver takes `token`: one whoami, within `within` seconds (`kit
+    doctor`). The token never appears in what is returned."""
+    transport = MatrixTransport(homeserver, token, request_timeout=within)
+    try:
+        async with asyncio.timeout(within):
+            return Reach("ok", await transport.start())
+    except ConfigError:
+        return Reach("refused", "the homeserver rejected the token")
+    except (MatrixError, TimeoutError):
+        return Reach("unreachable", "no answer from the homeserver")
+    finally:
+        await transport.close()
