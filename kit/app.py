@@ -19,8 +19,6 @@ from typing import TYPE_CHECKING
 from kit.agent import Agent
 from kit.background import Background
 from kit.channel_settings import SpeechSettings
-from kit.channels.callbacks import Callbacks
-from kit.channels.outbox import Outbox
 from kit.clock import Clock, SystemClock, resolve_timezone
 from kit.config import Settings
 from kit.context.sandwich import ContextBuilder
@@ -32,6 +30,8 @@ from kit.curator.rem import Rem
 from kit.curator.review import StaleReview
 from kit.curator.summaries import DaySummarizer
 from kit.dates.text import DateOrder, order_from_locale
+from kit.delivery.callbacks import Callbacks
+from kit.delivery.outbox import Outbox
 from kit.digest import actions as digest_actions
 from kit.digest.build import DigestBuilder
 from kit.digest.service import DigestService

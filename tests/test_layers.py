@@ -53,15 +53,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("kit.tools", "kit.tool_input"),  # the chat model's tools
     ("kit.context",),  # one turn's prompt: the sandwich, index, window, render
     ("kit.retrieval", "kit.forget"),  # finding what memory holds; erasing it
-    # what Kit keeps beside memory: notes, reminders, follow-ups, and the chat ledgers the core
-    # writes (sent messages, button callbacks) with the splitting they share
+    # what Kit keeps beside memory: notes, reminders, follow-ups, and delivery to the owner
+    # below the channels (the outbox, button callbacks, splitting to a channel's limit)
     (
         "kit.notes",
         "kit.reminders",
         "kit.followups",
-        "kit.channels.callbacks",
-        "kit.channels.outbox",
-        "kit.channels.splitting",
+        "kit.delivery",
     ),
     ("kit.memory", "kit.turn"),  # the data: facts, messages, days; a turn's in and out
     # model ports and their costs; job ledgers; hearing voice messages

@@ -12,8 +12,8 @@ order they came (`_InOrderPerChat`). Who is answered, and from which memory, is 
 kit/channels/telegram_access.py.
 
 Messages Kit starts itself (the digest, inbox questions) go out through the outbox
-(kit/channels/outbox.py) to the owners' private chats; a press on one of their buttons is a
-callback query that kit/channels/callbacks.py decides.
+(kit/delivery/outbox.py) to the owners' private chats; a press on one of their buttons is a
+callback query that kit/delivery/callbacks.py decides.
 """
 
 from __future__ import annotations
@@ -58,17 +58,17 @@ from telegram.request import HTTPXRequest
 from kit.api import Kit
 from kit.app import Services
 from kit.channels import replies
-from kit.channels.callbacks import Pressed, fit_answer
 from kit.channels.chat_commands import COMMANDS, ChatCommands, unknown_command
 from kit.channels.formatting import markdown_to_html
 from kit.channels.in_order import InOrderPerKey
-from kit.channels.outbox import Outgoing
 from kit.channels.replies import Reply, argument, document_note, guarded, plain, seconds
-from kit.channels.splitting import TELEGRAM_LIMIT, split_message, utf16_length
 from kit.channels.telegram_access import TelegramAccess
 from kit.channels.telegram_config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
 from kit.channels.voice import voice_turn
 from kit.config import Settings
+from kit.delivery.callbacks import Pressed, fit_answer
+from kit.delivery.outbox import Outgoing
+from kit.delivery.splitting import TELEGRAM_LIMIT, split_message, utf16_length
 from kit.errors import ConfigError
 from kit.notes.report import added_text
 from kit.notes.text import check_size
@@ -237,7 +237,7 @@ class TelegramChannel:
         user_id: str,
         messages: Sequence[Outgoing],
     ) -> int:
-        """Messages Kit starts to the owners of memory `user_id` (kit/channels/outbox.py), in
+        """Messages Kit starts to the owners of memory `user_id` (kit/delivery/outbox.py), in
         their private chats, as plain text with their buttons; a failure raises. Returns the
         chats reached."""
         chats = self._access.chats_of(user_id)
@@ -427,7 +427,7 @@ class TelegramChannel:
 
     # ---- buttons ---------------------------------------------------------------------------
     async def _on_button(self, update: Update, context: Context) -> None:
-        """A press on a button Kit sent: kit/channels/callbacks.py decides (only the owner of
+        """A press on a button Kit sent: kit/delivery/callbacks.py decides (only the owner of
         the memory it acts on, once, before it expires); the answer is one line shown on it."""
         query = update.callback_query
         assert query is not None

@@ -4,7 +4,7 @@ buttons for Telegram (planned here, made into real buttons by kit/digest/service
 Telegram's limits shape the messages: at most 4096 characters (UTF-16 units) a message, so
 passes are packed whole into as few messages as fit and a pass too long for one is continued
 in the next, each part carrying the buttons of the facts it lists; and a button's data is a
-short token (kit/channels/callbacks.py), never the ids themselves.
+short token (kit/delivery/callbacks.py), never the ids themselves.
 
 The inbox's questions that wait come first, after the title: the owner learns of them here.
 They are answered where the inbox is (each front-end says how: `kit inbox`, F8, the buttons
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 
-from kit.channels.splitting import TELEGRAM_LIMIT, utf16_length
+from kit.delivery.splitting import TELEGRAM_LIMIT, utf16_length
 from kit.digest.model import Digest, DigestLine, DigestPass, DigestQuestion
 from kit.text import plural
 

@@ -2,7 +2,7 @@
 digest --send`), and send each memory's digest once its day closes (the scheduler's `digest`
 job, scheduler/jobs.py).
 
-Sending goes through the outbox (kit/channels/outbox.py) to the channels live in this process:
+Sending goes through the outbox (kit/delivery/outbox.py) to the channels live in this process:
 the worker that polls Telegram is the one that sends, and the scheduled digest of a memory and
 day is claimed first (kit/digest/sends.py), so a restart, a catch-up run and a second worker
 never send it twice. A day with no news sends nothing (`Digest.news`: memory changed, or a
@@ -16,10 +16,10 @@ from __future__ import annotations
 import logging
 from datetime import date, datetime, timedelta, tzinfo
 
-from kit.channels.callbacks import Callbacks
-from kit.channels.outbox import Outbox, Outgoing
 from kit.clock import Clock
 from kit.config import DigestSettings
+from kit.delivery.callbacks import Callbacks
+from kit.delivery.outbox import Outbox, Outgoing
 from kit.digest.build import DigestBuilder
 from kit.digest.model import Digest, DigestSent
 from kit.digest.render import telegram_messages

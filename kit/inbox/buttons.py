@@ -1,5 +1,5 @@
-"""An inbox question as a message Kit starts to its owner (kit/channels/outbox.py), with one
-button per answer it offers (kit/channels/callbacks.py), and what such a button carries.
+"""An inbox question as a message Kit starts to its owner (kit/delivery/outbox.py), with one
+button per answer it offers (kit/delivery/callbacks.py), and what such a button carries.
 
 A button holds only a token; its row in `callbacks` holds the payload `{"question": id,
 "answer": "take-new"}` and whose memory it acts on, and it works until the question expires.
@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import tzinfo
 
-from kit.channels.callbacks import Callbacks
-from kit.channels.outbox import Outgoing
-from kit.channels.splitting import TELEGRAM_LIMIT, utf16_length
+from kit.delivery.callbacks import Callbacks
+from kit.delivery.outbox import Outgoing
+from kit.delivery.splitting import TELEGRAM_LIMIT, utf16_length
 from kit.errors import InputError
 from kit.inbox.contest import ANSWERS
 from kit.inbox.render import LABELS, question_lines

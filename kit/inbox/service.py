@@ -10,7 +10,7 @@ expired or was withdrawn, an answer it does not offer, a fact that changed since
 claimed in the database first, so two workers never both send it, and only when a live channel
 reaches its owner; one no channel delivered is given back and asked next time. It runs when a
 channel starts and after each curation sweep and REM run (scheduler/jobs.py). A press on an
-answer button is `answer`, like `kit inbox answer`; the registry (kit/channels/callbacks.py)
+answer button is `answer`, like `kit inbox answer`; the registry (kit/delivery/callbacks.py)
 lets only that memory's owner press it, once, until the question expires.
 """
 
@@ -21,12 +21,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
-from kit.channels.callbacks import Callbacks
-from kit.channels.outbox import Outbox
 from kit.clock import Clock, local_minute
 from kit.curator.ops import MAX_ROW_ID
 from kit.curator.owner import KIND as OWNER_PASS
 from kit.curator.records import PassLog
+from kit.delivery.callbacks import Callbacks
+from kit.delivery.outbox import Outbox
 from kit.errors import InputError
 from kit.inbox.answer import write_answer
 from kit.inbox.buttons import ACTION, EXPIRED, answer_of, question_message
@@ -191,7 +191,7 @@ class Inbox:
         return delivered
 
     async def _pressed(self, user_id: str, payload: Mapping[str, int | str]) -> str:
-        """An answer button pressed by its owner (kit/channels/callbacks.py checked who)."""
+        """An answer button pressed by its owner (kit/delivery/callbacks.py checked who)."""
         question_id, answer = answer_of(payload)
         return (await self.answer(user_id, question_id, answer)).summary()
 

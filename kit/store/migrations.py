@@ -56,7 +56,7 @@ WORKER_TABLES = (
 )
 
 # What the owner reviews (issue 22). `callbacks`: a button Kit sent (a Telegram inline
-# button) stands for one action on one memory behind a short token (kit/channels/callbacks.py):
+# button) stands for one action on one memory behind a short token (kit/delivery/callbacks.py):
 # it works once, only for that memory's owner, until it expires. Ids only, never text: nothing
 # `kit forget` erases can stay behind in it. `digest_sends`: each daily
 # memory digest sent (kit/digest/sends.py); the partial unique index is "at most one scheduled

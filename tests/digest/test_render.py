@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from kit.channels.splitting import TELEGRAM_LIMIT, utf16_length
+from kit.delivery.splitting import TELEGRAM_LIMIT, utf16_length
 from kit.digest.model import Digest, DigestLine, DigestPass, DigestQuestion
 from kit.digest.render import FORGET, PIN, UNDO, render_text, telegram_messages
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from kit.api import Kit
-from kit.channels.callbacks import NOT_OURS, NOT_YOURS
 from kit.clock import FakeClock
 from kit.curator.ops import Update
+from kit.delivery.callbacks import NOT_OURS, NOT_YOURS
 from kit.inbox.store import Question
 from tests.servers.telegram_api import FakeTelegramServer
 from tests.support.curation import say

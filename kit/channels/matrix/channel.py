@@ -32,7 +32,6 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from kit.api import Kit
 from kit.app import Services
 from kit.channels import replies
-from kit.channels.callbacks import Button
 from kit.channels.chat_commands import ChatCommands, command_name
 from kit.channels.in_order import InOrderPerKey
 from kit.channels.matrix.access import MatrixAccess
@@ -53,10 +52,11 @@ from kit.channels.matrix.transport import (
     MatrixTransport,
     TokenRejected,
 )
-from kit.channels.outbox import Outgoing
 from kit.channels.replies import Reply, document_note, guarded, plain
 from kit.channels.voice import voice_turn
 from kit.config import Settings
+from kit.delivery.callbacks import Button
+from kit.delivery.outbox import Outgoing
 from kit.jobs.cursors import ChannelCursors
 from kit.notes.report import added_text
 from kit.notes.text import check_size
@@ -313,7 +313,7 @@ class MatrixChannel:
     # ---- buttons ---------------------------------------------------------------------------
     async def _press(self, event: Incoming, target: str, number: int, namespace: str) -> bool:
         """A numbered reply or a keycap on one of Kit's messages with buttons: press button
-        `number` as `namespace` (kit/channels/callbacks.py decides). False: the target is not
+        `number` as `namespace` (kit/delivery/callbacks.py decides). False: the target is not
         such a message, so a reply is an ordinary message."""
         sent = await self._transport.sender_of(event.room_id, target)
         if sent is None or sent.sender != self.user_id or not sent.buttons:
@@ -343,7 +343,7 @@ class MatrixChannel:
             await self._transport.send(room_id, content(part, True))
 
     async def push(self, user_id: str, messages: Sequence[Outgoing]) -> int:
-        """Messages Kit starts to the owners of memory `user_id` (kit/channels/outbox.py), in
+        """Messages Kit starts to the owners of memory `user_id` (kit/delivery/outbox.py), in
         their direct rooms, as plain text with their buttons numbered; a failure raises.
         Returns the rooms reached."""
         rooms = self._rooms_of(user_id)

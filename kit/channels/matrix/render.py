@@ -3,7 +3,7 @@ reply split to Matrix's own limit, and the numbered "buttons" that stand in for 
 
 Matrix's limit is the event's size: 65,536 bytes of JSON for the whole event, envelope and
 signatures included, so a message's body and its HTML together stay under `CONTENT_BYTES`.
-A reply is cut at natural boundaries (kit/channels/splitting.py) into parts of at most
+A reply is cut at natural boundaries (kit/delivery/splitting.py) into parts of at most
 `MATRIX_LIMIT` characters, and any part whose event would still be too big (HTML escapes,
 characters outside ASCII) is cut again, smaller.
 
@@ -11,7 +11,7 @@ Buttons: Matrix has no inline buttons. A message Kit starts with buttons (the di
 Pin, Forget; an inbox question's answers) lists them numbered under its text; the owner
 presses one by replying to that message with its number, or, for the first ten, by reacting
 with its keycap (Kit puts those reactions on the message itself, so one tap does it). The
-buttons' data (kit/channels/callbacks.py tokens) travel in the event under `BUTTONS_KEY`, as
+buttons' data (kit/delivery/callbacks.py tokens) travel in the event under `BUTTONS_KEY`, as
 Telegram keeps a button's data in its message; who may press, once, before it expires, is
 decided by the callbacks registry as on Telegram.
 """
@@ -22,9 +22,9 @@ import json
 import re
 from collections.abc import Sequence
 
-from kit.channels.callbacks import Button
 from kit.channels.formatting import markdown_to_html
-from kit.channels.splitting import split_message
+from kit.delivery.callbacks import Button
+from kit.delivery.splitting import split_message
 
 MATRIX_LIMIT = 16_000  # characters a message part holds at most (a long read, not a wall)
 CONTENT_BYTES = 48_000  # an event's content: well under 65,536 with the envelope and signatures

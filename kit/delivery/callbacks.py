@@ -21,7 +21,7 @@ with `spends="message"`, all of the message's (an inbox question, answered once)
 
 No python-telegram-bot here: the channel passes the data and the presser in and shows the
 answer. Actions are registered at composition with `handle` (kit/digest/actions.py has the
-digest's); messages carrying buttons go out through kit/channels/outbox.py.
+digest's); messages carrying buttons go out through kit/delivery/outbox.py.
 """
 
 from __future__ import annotations

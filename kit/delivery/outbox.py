@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from kit.channels.callbacks import Button
-from kit.channels.splitting import TELEGRAM_LIMIT, utf16_length
+from kit.delivery.callbacks import Button
+from kit.delivery.splitting import TELEGRAM_LIMIT, utf16_length
 
 
 @dataclass(frozen=True)
