@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kit.api import Kit
-from kit.channels.telegram import TelegramChannel
+from kit.channels.telegram.channel import TelegramChannel
 from kit.clock import FakeClock
 from kit.config import ScheduleSettings, Settings, TelegramSettings
 from kit.delivery.splitting import split_message

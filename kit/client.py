@@ -221,7 +221,7 @@ class LocalClient(KitClient):
         return await self.kit.memory_index(user=self._user)
 
     async def command(self, text: str, *, conversation: str = "terminal") -> str:
-        from kit.channels.chat_commands import ChatCommands
+        from kit.chat_commands import ChatCommands
 
         commands = ChatCommands(self.kit, channel=conversation)
         return await commands.dispatch(self._user, clean_text(text))

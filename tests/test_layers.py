@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "kit.api_reminders",
         "kit.api_upkeep",
         "kit.channels",
+        "kit.chat_commands",
         "kit.eval",
         "scheduler",
     ),

@@ -1,5 +1,5 @@
 """What a chat channel says on its own, and the shape of a reply, without a messenger's SDK
-(kit/channels/telegram.py and kit/channels/matrix/channel.py send them)."""
+(kit/channels/telegram/channel.py and kit/channels/matrix/channel.py send them)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from kit.errors import KitError
 from kit.notes.metadata import name_source, screened_file_name
 from kit.notes.text import name_from_file
 
-log = logging.getLogger("kit.channels.telegram")
+log = logging.getLogger(__name__)
 
 REFUSAL = "Sorry, this is a private assistant and I can only talk to its owner."
 NON_TEXT = (
@@ -40,14 +40,14 @@ async def plain(work: Awaitable[str]) -> Reply:
     return Reply(await work, formatted=False)
 
 
-async def guarded(work: Awaitable[Reply], label: str) -> Reply:
+async def guarded(work: Awaitable[Reply], label: str, channel: str = "telegram") -> Reply:
     """The work's reply; a KitError's message, or an apology (the error logged), instead."""
     try:
         return await work
     except KitError as exc:
         return Reply(for_chat(exc), formatted=False)
     except Exception:
-        log.exception("telegram: %s failed", label)
+        log.exception("%s: %s failed", channel, label)
         return Reply(SORRY, formatted=False)
 
 

@@ -141,7 +141,7 @@ def _check_data_dir(report: Report, settings: Settings) -> bool:
 
 
 async def _check_telegram(report: Report, settings: Settings) -> None:
-    from kit.channels.telegram_config import TOKEN_ENV, allowed_users
+    from kit.channels.telegram.config import TOKEN_ENV, allowed_users
 
     token = os.environ.get(TOKEN_ENV, "").strip()
     if not token:
@@ -151,7 +151,9 @@ async def _check_telegram(report: Report, settings: Settings) -> None:
         allowed_users(settings)
     except KitError as exc:
         report.bad("Telegram", str(exc))
-    from kit.channels.telegram import reach_bot  # python-telegram-bot loads only when needed
+    from kit.channels.telegram.channel import (
+        reach_bot,  # python-telegram-bot loads only when needed
+    )
 
     where = settings.telegram.base_url or "api.telegram.org"
     reach: Reach = await reach_bot(token, settings.telegram.base_url, within=TELEGRAM_SECONDS)

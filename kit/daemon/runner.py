@@ -26,7 +26,7 @@ from kit import heap
 from kit.api import Kit
 from kit.app import Services
 from kit.channels.matrix import config as matrix_config
-from kit.channels.telegram_config import TOKEN_ENV, allowed_users, api_urls
+from kit.channels.telegram.config import TOKEN_ENV, allowed_users, api_urls
 from kit.client import LocalClient
 from kit.clock import Clock
 from kit.config import Settings
@@ -260,7 +260,7 @@ def _matrix(services: Services, token: str | None, grace: float) -> list[Compone
 def _channels(services: Services, telegram_token: str | None, grace: float) -> list[Component]:
     if telegram_token is None:
         return []
-    from kit.channels.telegram import TelegramChannel  # PTB loads only when Telegram is on
+    from kit.channels.telegram.channel import TelegramChannel  # PTB loads only when Telegram is on
 
     # Its stop waits for replies in flight: as long as the grace period, and a step more.
     channel = TelegramChannel(services, telegram_token, stop_timeout=grace + STEP_TIMEOUT)

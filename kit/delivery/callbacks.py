@@ -160,7 +160,7 @@ class Callbacks:
         return (await self.pressed(data, presser)).answer
 
     async def pressed(self, data: str, presser: str | None) -> Pressed:
-        """`press`, saying also which buttons the press used up (kit/channels/telegram.py)."""
+        """`press`, saying also which buttons the press used up (the channel takes them away)."""
         token = data[len(PREFIX) :] if data.startswith(PREFIX) else ""
         if not _TOKEN.fullmatch(token):
             return Pressed(NOT_OURS)

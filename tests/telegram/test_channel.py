@@ -9,7 +9,7 @@ import pytest
 
 from kit.api import Kit
 from kit.channels.replies import NON_TEXT, REFUSAL, SORRY
-from kit.channels.telegram import EMPTY_ALLOWLIST, TelegramChannel, api_urls
+from kit.channels.telegram.channel import EMPTY_ALLOWLIST, TelegramChannel, api_urls
 from kit.clock import FakeClock
 from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder
@@ -327,6 +327,6 @@ async def test_a_token_revoked_while_running_stops_only_the_channel(
             await asyncio.shield(task)
         assert task.result() is None
     assert channel.restarts == 1
-    errors = [r.getMessage() for r in caplog.records if r.name == "kit.channels.telegram"]
+    errors = [r.getMessage() for r in caplog.records if r.name == "kit.channels.telegram.channel"]
     assert any("rejects the bot token" in e and "TELEGRAM_BOT_TOKEN" in e for e in errors)
     assert tg.token not in caplog.text

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import UTC, date, datetime, time, timedelta
 
-from kit.channels.chat_commands import command_name, unknown_command
+from kit.chat_commands import command_name, unknown_command
 from kit.context.plan import ContextItem, ContextReport, ContextSection
 from kit.curator.records import PassRecord
 from kit.curator.reports import REM_STEPS, OwnerChange, RemProgress, RemReport, UndoResult

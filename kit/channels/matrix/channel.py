@@ -32,7 +32,6 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from kit.api import Kit
 from kit.app import Services
 from kit.channels import replies
-from kit.channels.chat_commands import ChatCommands, command_name
 from kit.channels.in_order import InOrderPerKey
 from kit.channels.matrix.access import MatrixAccess
 from kit.channels.matrix.config import TOKEN_ENV, allowed_users, check_token, homeserver
@@ -54,6 +53,7 @@ from kit.channels.matrix.transport import (
 )
 from kit.channels.replies import Reply, document_note, guarded, plain
 from kit.channels.voice import voice_turn
+from kit.chat_commands import ChatCommands, command_name
 from kit.config import Settings
 from kit.delivery.callbacks import Button
 from kit.delivery.outbox import Outgoing
@@ -371,7 +371,7 @@ class MatrixChannel:
         async with asyncio.TaskGroup() as group:
             typing = group.create_task(self._keep_typing(room_id))
             try:
-                reply = await guarded(work, label)
+                reply = await guarded(work, label, CHANNEL)
             finally:
                 typing.cancel()
         try:

@@ -9,7 +9,7 @@ updater.stop -> stop -> shutdown, each step bounded.
 
 Updates from different chats are handled concurrently, each chat's own one at a time in the
 order they came (`_InOrderPerChat`). Who is answered, and from which memory, is decided by
-kit/channels/telegram_access.py.
+kit/channels/telegram/access.py.
 
 Messages Kit starts itself (the digest, inbox questions) go out through the outbox
 (kit/delivery/outbox.py) to the owners' private chats; a press on one of their buttons is a
@@ -58,13 +58,13 @@ from telegram.request import HTTPXRequest
 from kit.api import Kit
 from kit.app import Services
 from kit.channels import replies
-from kit.channels.chat_commands import COMMANDS, ChatCommands, unknown_command
 from kit.channels.formatting import markdown_to_html
 from kit.channels.in_order import InOrderPerKey
 from kit.channels.replies import Reply, argument, document_note, guarded, plain, seconds
-from kit.channels.telegram_access import TelegramAccess
-from kit.channels.telegram_config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
+from kit.channels.telegram.access import TelegramAccess
+from kit.channels.telegram.config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
 from kit.channels.voice import voice_turn
+from kit.chat_commands import COMMANDS, ChatCommands, unknown_command
 from kit.config import Settings
 from kit.delivery.callbacks import Pressed, fit_answer
 from kit.delivery.outbox import Outgoing
