@@ -26,7 +26,7 @@ from kit.curator.ops import MAX_ROW_ID
 from kit.curator.owner import KIND as OWNER_PASS
 from kit.curator.records import PassLog
 from kit.delivery.callbacks import Callbacks
-from kit.delivery.outbox import Outbox
+from kit.delivery.outbox import Outbox, Outgoing
 from kit.errors import InputError
 from kit.inbox.answer import write_answer
 from kit.inbox.buttons import ACTION, EXPIRED, answer_of, question_message
@@ -178,9 +178,13 @@ class Inbox:
         delivered = 0
         for question in await self.store.claim_unannounced(self._clock.now(), self._outbox.reaches):
             try:
-                async with self._db.transaction() as tx:
-                    message = await question_message(tx, self._callbacks, question, self._tz)
-                chats = await self._outbox.push(question.user_id, [message])
+
+                async def for_channel(limit: int, asked: Question = question) -> list[Outgoing]:
+                    async with self._db.transaction() as tx:
+                        made = await question_message(tx, self._callbacks, asked, self._tz, limit)
+                    return [made]
+
+                chats = await self._outbox.push_planned(question.user_id, for_channel)
             except Exception:  # one question's failure must not stop the others, nor the job
                 log.exception("inbox: could not ask question %d", question.id)
                 chats = 0

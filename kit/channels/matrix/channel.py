@@ -37,6 +37,7 @@ from kit.channels.matrix.access import MatrixAccess
 from kit.channels.matrix.config import TOKEN_ENV, allowed_users, check_token, homeserver
 from kit.channels.matrix.render import (
     KEYCAPS,
+    PUSH_LIMIT,
     content,
     keycap_number,
     pressed_number,
@@ -133,7 +134,12 @@ class MatrixChannel:
             reminders = self._services.reminders.dispatcher
             reminders.register(CHANNEL, self.send_to_room)
             outbox = self._services.outbox
-            outbox.register(CHANNEL, self.push, reaches=lambda user: bool(self._rooms_of(user)))
+            outbox.register(
+                CHANNEL,
+                self.push,
+                reaches=lambda user: bool(self._rooms_of(user)),
+                limit=PUSH_LIMIT,
+            )
             log.info("matrix: syncing as %s", self.user_id)
             try:
                 await self._services.inbox.announce()  # what passes asked while Matrix was off

@@ -27,6 +27,10 @@ from kit.delivery.callbacks import Button
 from kit.delivery.splitting import split_message
 
 MATRIX_LIMIT = 16_000  # characters a message part holds at most (a long read, not a wall)
+# The longest message Kit starts (a digest part, a question: kit/delivery/outbox.py), in UTF-16
+# units: with its numbered choices and their data it stays under CONTENT_BYTES whatever the
+# script (three bytes a unit at most).
+PUSH_LIMIT = 12_000
 CONTENT_BYTES = 48_000  # an event's content: well under 65,536 with the envelope and signatures
 BUTTONS_KEY = "org.kitassistant.buttons"  # the button data in an event Kit sends
 HTML_FORMAT = "org.matrix.custom.html"

@@ -207,7 +207,7 @@ class TelegramChannel:
             outbox = self._services.outbox
             outbox.register(
                 CHANNEL, lambda user, messages: self.push(app, user, messages),
-                reaches=lambda user: bool(self._access.chats_of(user)),
+                reaches=lambda user: bool(self._access.chats_of(user)), limit=TELEGRAM_LIMIT,
             )  # fmt: skip
             try:
                 await self._services.inbox.announce()  # what passes asked while Telegram was off
