@@ -160,3 +160,25 @@ def test_the_layer_table_names_only_what_exists() -> None:
         if not any(m == entry or m.startswith(entry + ".") for m in modules)
     ]
     assert stale == []
+
+
+# Only these may import a channel: the channels themselves, the commands (`kit doctor`), the
+# daemon that runs them and the composition root. The core reaches the owner through
+# kit/delivery/ and never names a channel.
+CHANNEL_USERS = ("kit.channels", "kit.commands", "kit.daemon", "kit.app")
+
+
+def test_no_core_module_imports_the_channels() -> None:
+    modules = _modules()
+
+    def inside(module: str, entries: tuple[str, ...]) -> bool:
+        return any(module == e or module.startswith(e + ".") for e in entries)
+
+    found = [
+        f"{path.relative_to(REPO)}:{line} imports {target}"
+        for module, path in modules.items()
+        if not inside(module, CHANNEL_USERS)
+        for line, target in _imports(path, modules)
+        if inside(target, ("kit.channels",))
+    ]
+    assert found == []
