@@ -23,6 +23,7 @@ from kit.clock import Clock, check_time, local_date, to_iso
 from kit.config import Settings, load_settings
 from kit.context.plan import Sandwich
 from kit.curator.passes import OnPass
+from kit.curator.questions import Question
 from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, PassOutcome, UndoResult
 from kit.embed.base import Embedder
@@ -34,7 +35,6 @@ from kit.forget.receipts import (
     ReceiptMatch,
 )
 from kit.inbox.service import Answered
-from kit.inbox.store import Question
 from kit.llm.base import LLM, TextSink
 from kit.memory.days import Day
 from kit.memory.fact_times import as_of_time

@@ -26,6 +26,7 @@ from kit.context.window import WindowKeeper
 from kit.curator.expiry import Expiry
 from kit.curator.owner import OwnerFacts
 from kit.curator.passes import Curator
+from kit.curator.questions import InboxStore
 from kit.curator.rem import Rem
 from kit.curator.review import StaleReview
 from kit.curator.summaries import DaySummarizer
@@ -43,7 +44,6 @@ from kit.files import private_dir
 from kit.followups.offers import FollowupOffers
 from kit.followups.service import Followups
 from kit.inbox.service import Inbox
-from kit.inbox.store import InboxStore
 from kit.jobs.attempts import Attempts
 from kit.jobs.leases import Leases
 from kit.jobs.runs import JobRuns

@@ -10,6 +10,7 @@ from typing import Literal
 
 from kit.api import Kit
 from kit.context.plan import ContextReport
+from kit.curator.questions import Question
 from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, RemReport, UndoResult
 from kit.digest.model import Digest, DigestSent
@@ -17,7 +18,6 @@ from kit.errors import InputError
 from kit.forget.findings import Verification
 from kit.forget.receipts import ReceiptInfo
 from kit.inbox.service import Answered
-from kit.inbox.store import Question
 from kit.llm.base import TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry

@@ -41,16 +41,16 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ),
     ("kit.surface",),  # the client surface: each operation declared once
     ("kit.app",),  # the composition root
-    # what a turn and the background do with memory (the inbox asks the owner before a pass
-    # changes their facts: the curator and the inbox use each other)
+    # what a turn and the background do with memory; the inbox, where the owner answers the
+    # questions a pass set aside (asked and stored by the curator, below)
     (
         "kit.agent",
-        "kit.curator",
         "kit.inbox",
         "kit.background",
         "kit.digest",
         "kit.portability",
     ),
+    ("kit.curator",),  # writes long-term memory; sets aside what waits for the owner's word
     ("kit.tools", "kit.tool_input"),  # the chat model's tools
     ("kit.context",),  # one turn's prompt: the sandwich, index, window, render
     ("kit.retrieval", "kit.forget"),  # finding what memory holds; erasing it

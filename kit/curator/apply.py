@@ -13,7 +13,7 @@ merges what was known: it holds from the earliest of theirs); an UPDATE of what 
 keeps the old version as a closed fact; a DEACTIVATE ends the fact there.
 
 An operation on a fact that is the owner's or held with high confidence, or one stating what
-disagrees with an active fact about the same subject (kit/inbox/contest.py), is not applied:
+disagrees with an active fact about the same subject (kit/curator/contest.py), is not applied:
 it becomes a question in the inbox, written in this transaction and named in the pass record
 (undoing the pass withdraws it). The rest of the pass applies.
 
@@ -33,6 +33,7 @@ from typing import Any
 from kit.clock import Clock
 from kit.config import CurationSettings, InboxSettings
 from kit.curator import guard
+from kit.curator.contest import Contested, contest
 from kit.curator.ops import (
     Operation,
     Replace,
@@ -41,13 +42,12 @@ from kit.curator.ops import (
     op_name,
     touched_ids,
 )
+from kit.curator.questions import InboxStore
 from kit.curator.records import PassLog
 from kit.curator.reports import PassOutcome
 from kit.curator.screen import screen_op
 from kit.curator.write_op import Written, write_op
 from kit.errors import NotFound
-from kit.inbox.contest import Contested, contest
-from kit.inbox.store import InboxStore
 from kit.memory.fact_times import earliest
 from kit.memory.facts import Fact, Facts, FactWriter, Provenance
 from kit.memory.messages import said_at
@@ -241,7 +241,7 @@ class Applier:
     ) -> dict[int, Fact]:
         """Every fact an operation names exists, is active and belongs to this category (else
         the pass is rejected). An operation on the owner's own facts is not rejected but asked
-        about (kit/inbox/contest.py): an owner's word changes only when the owner says so."""
+        about (kit/curator/contest.py): an owner's word changes only when the owner says so."""
         found: dict[int, Fact] = {}
         for n, op in enumerate(ops, 1):
             for fact_id in touched_ids(op):

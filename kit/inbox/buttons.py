@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import tzinfo
 
+from kit.curator.contest import ANSWERS
+from kit.curator.questions import Question
 from kit.delivery.callbacks import Callbacks
 from kit.delivery.outbox import DEFAULT_LIMIT, Outgoing
 from kit.delivery.splitting import utf16_length
 from kit.errors import InputError
-from kit.inbox.contest import ANSWERS
 from kit.inbox.render import LABELS, question_lines
-from kit.inbox.store import Question
 from kit.store.db import Transaction
 
 ACTION = "inbox"  # the callbacks action an answer button runs

@@ -22,17 +22,17 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
 from kit.clock import Clock, local_minute
+from kit.curator.contest import ANSWERS
 from kit.curator.ops import MAX_ROW_ID
 from kit.curator.owner import KIND as OWNER_PASS
+from kit.curator.questions import InboxStore, Question, operation_of
 from kit.curator.records import PassLog
 from kit.delivery.callbacks import Callbacks
 from kit.delivery.outbox import Outbox, Outgoing
 from kit.errors import InputError
 from kit.inbox.answer import write_answer
 from kit.inbox.buttons import ACTION, EXPIRED, answer_of, question_message
-from kit.inbox.contest import ANSWERS
 from kit.inbox.render import LABELS
-from kit.inbox.store import InboxStore, Question, operation_of
 from kit.memory.fact_times import earliest
 from kit.memory.facts import Facts, Provenance
 from kit.memory.messages import said_at

@@ -13,6 +13,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from kit.chat_commands import command_name, unknown_command
 from kit.context.plan import ContextItem, ContextReport, ContextSection
+from kit.curator.questions import Question
 from kit.curator.records import PassRecord
 from kit.curator.reports import REM_STEPS, OwnerChange, RemProgress, RemReport, UndoResult
 from kit.digest.model import Digest, DigestSent
@@ -20,7 +21,6 @@ from kit.errors import NotFound
 from kit.forget.findings import Verification
 from kit.forget.receipts import ReceiptInfo
 from kit.inbox.service import Answered
-from kit.inbox.store import Question
 from kit.llm.base import TextSink, Usage
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
