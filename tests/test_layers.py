@@ -69,6 +69,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # foundations
     (
         "kit.config",
+        "kit.categories",
         "kit.channel_settings",
         "kit.choices",
         "kit.model_settings",

@@ -10,7 +10,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date
 
-from kit.config import CATEGORIES
 from kit.dates.text import named_days
 from kit.store.db import Transaction
 from kit.store.sqlite_schema import (
@@ -33,7 +32,45 @@ class Migration:
     statements: tuple[str | Step, ...]
 
 
-_CATEGORY_CHECK = ", ".join(f"'{c}'" for c in CATEGORIES)
+# The fact categories as m001 and m002 fixed them in their CHECKs. Frozen: these migrations
+# record the schema as it was, and never read the live list (kit/categories.py); m031 relaxed
+# both CHECKs, so a category added since needs no migration at all.
+FIRST_CATEGORIES = (
+    "person", "people", "preferences", "projects", "technical", "entities", "workflows",
+)  # fmt: skip
+_CATEGORY_CHECK = ", ".join(f"'{c}'" for c in FIRST_CATEGORIES)
+CATEGORY_CHECK = f"CHECK (category IN ({_CATEGORY_CHECK}))"  # as m001 and m002 wrote it
+NAMED_CATEGORY = "CHECK (category <> '')"  # since m031: a name; the code checks which
+CATEGORY_TABLES = ("facts", "curation_state")
+
+
+async def open_categories(tx: Transaction) -> None:
+    """m031: the CHECKs that fixed the seven categories become "a name" (the code checks the
+    category against kit/categories.py), so an existing database takes a new category's facts.
+
+    SQLite cannot drop a CHECK; its documented way to remove one without rewriting the table
+    (sqlite.org/lang_altertable.html, "making other kinds of table schema changes") edits
+    the stored CREATE TABLE text under writable_schema and bumps schema_version, in this
+    transaction. The rows and their on-disk format are untouched."""
+    version = (await tx.fetchone("PRAGMA schema_version") or (0,))[0]
+    await tx.execute("PRAGMA writable_schema = ON")
+    try:
+        for table in CATEGORY_TABLES:
+            await tx.execute(
+                "UPDATE sqlite_master SET sql = replace(sql, ?, ?)"
+                " WHERE type = 'table' AND name = ?",
+                (CATEGORY_CHECK, NAMED_CATEGORY, table),
+            )
+        await tx.execute(f"PRAGMA schema_version = {int(version) + 1}")
+    finally:
+        await tx.execute("PRAGMA writable_schema = OFF")
+    for table in CATEGORY_TABLES:
+        row = await tx.fetchone(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        )
+        if row is None or "category IN (" in str(row[0]):
+            raise RuntimeError(f"m031: the category CHECK of {table} was not relaxed")
+
 
 # Several `kit run` workers on one database (kit/jobs/leases.py): a lease names what one
 # worker does for all (Telegram polling, the curation sweep) until it expires unrenewed; a
@@ -540,4 +577,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m028_owner_review", OWNER_REVIEW_TABLES),
     Migration("m029_message_spoken", MESSAGE_SPOKEN),
     Migration("m030_channel_events", CHANNEL_EVENT_TABLES),
+    Migration("m031_open_categories", (open_categories,)),
 )

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import re
 
-from kit.config import CATEGORIES
 from kit.store.migrations import (
+    CATEGORY_TABLES,
     CHANNEL_EVENT_TABLES,
     FACT_TIMES_CLAMP,
+    FIRST_CATEGORIES,
     FORGET_RECEIPTS,
     INBOX_TABLES,
     MESSAGE_SPOKEN,
+    NAMED_CATEGORY,
     OWNER_REVIEW_TABLES,
     WORKER_TABLES,
     Migration,
@@ -41,7 +43,7 @@ from kit.store.postgres.fts_schema import (
     per_user,
 )
 
-_CATEGORY_CHECK = ", ".join(f"'{c}'" for c in CATEGORIES)
+_CATEGORY_CHECK = ", ".join(f"'{c}'" for c in FIRST_CATEGORIES)  # frozen, as SQLite's
 
 
 def _pg(sql: str) -> str:
@@ -493,4 +495,16 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration("pg029_message_spoken", tuple(_pg(t) for t in MESSAGE_SPOKEN)),
     Migration("pg030_channel_events", tuple(_pg(t) for t in CHANNEL_EVENT_TABLES)),
+    # m031's twin: PostgreSQL named the CHECKs <table>_category_check and drops them outright.
+    Migration(
+        "pg031_open_categories",
+        tuple(
+            statement
+            for table in CATEGORY_TABLES
+            for statement in (
+                f"ALTER TABLE {table} DROP CONSTRAINT IF EXISTS {table}_category_check",
+                f"ALTER TABLE {table} ADD CONSTRAINT {table}_category_named {NAMED_CATEGORY}",
+            )
+        ),
+    ),
 )
