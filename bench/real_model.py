@@ -6,6 +6,15 @@ or rejected, by reason), their tokens and seconds.
     python bench/real_model.py --provider anthropic --base-url http://127.0.0.1:8080 --model m
     python bench/real_model.py --fake openai        # a local fake playing a well-behaved model
 
+`--full` is issue 29's run (bench/real_run.py): 10 chat turns, curation of them and of parts of
+a BEAM-100K and a LoCoMo conversation, day summaries, REM and `kit eval qa`, with every pass,
+drop and stored fact printed for a person to check. With `--gguf`, the script starts
+llama-cpp-python's server on the weights itself (from the Python of `--llama-python`, a
+separate environment: it is never a dependency of Kit) and stops it at the end:
+
+    nice -n 10 python bench/real_model.py --full --gguf /work/scratch/gguf/qwen-1.5b.gguf \
+        --llama-python /work/scratch/llama-venv/bin/python --json /tmp/run.json
+
 The key comes from the provider's variable (OPENAI_API_KEY / ANTHROPIC_API_KEY; none is needed
 for a server on this machine). Nothing is asserted: a model that answers badly shows up as
 rejections with their reasons. Runs in a temporary data directory; nothing of yours is touched.
@@ -15,16 +24,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
+import json
+import socket
 import sys
 import tempfile
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import IO
 
+import httpx
 from common import ROOT  # noqa: F401  (puts the repository on sys.path)
 
 from kit.api import Kit
@@ -34,7 +48,7 @@ from kit.embed.hashing import HashingEmbedder
 from kit.errors import KitError
 from kit.llm.base import Usage
 from kit.llm.usage import UsageLog
-from kit.model_settings import LLMSettings, model_role
+from kit.model_settings import LLMSettings, RoleSettings, model_role
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 MESSAGES = (
@@ -140,6 +154,72 @@ async def drive(settings: Settings) -> Scorecard:
     return card
 
 
+def full_llm(args: argparse.Namespace) -> LLMSettings:
+    """[llm] for the full run: one local model in every role, limits from the local preset."""
+    return LLMSettings(
+        provider="openai",
+        base_url=args.base_url,
+        preset="local",
+        chat_model=args.model,
+        small_model=args.model,
+        structured_output=args.structured_output,
+        context_tokens=args.context,
+        max_retries=0,
+        judge=RoleSettings(model=args.judge_model or None, temperature=0.0),
+        chat=RoleSettings(temperature=0.0),
+        background=RoleSettings(temperature=0.0),
+    )
+
+
+@asynccontextmanager
+async def llama_server(args: argparse.Namespace) -> AsyncIterator[str]:
+    """llama-cpp-python's server on `args.gguf`, on a free port of 127.0.0.1, until done."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [
+        "-m", "llama_cpp.server", "--model", str(args.gguf), "--host", "127.0.0.1",
+        "--port", str(port), "--n_ctx", str(args.context), "--n_threads", str(args.threads),
+        "--model_alias", args.model,
+    ]  # fmt: skip
+    log = _log_file(args.server_log)
+    server = await asyncio.create_subprocess_exec(
+        args.llama_python, *command, stdout=log, stderr=asyncio.subprocess.STDOUT
+    )
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        await _ready(url, server)
+        yield url
+    finally:
+        if server.returncode is None:
+            server.terminate()
+            try:
+                await asyncio.wait_for(server.wait(), 30)
+            except TimeoutError:
+                server.kill()
+                await server.wait()
+        log.close()
+
+
+def _log_file(path: Path) -> IO[bytes]:
+    return path.open("wb")
+
+
+async def _ready(url: str, server: asyncio.subprocess.Process) -> None:
+    """Until the server lists its model (loading 1 GB of weights takes a while)."""
+    async with httpx.AsyncClient() as client:
+        for _ in range(600):
+            if server.returncode is not None:
+                raise SystemExit(f"the model server exited ({server.returncode}); see its log")
+            try:
+                if (await client.get(f"{url}/models", timeout=5)).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(1)
+    raise SystemExit("the model server did not come up in 10 minutes")
+
+
 def settings_for(args: argparse.Namespace, data_dir: Path) -> Settings:
     llm = LLMSettings(
         provider=args.provider,
@@ -163,7 +243,23 @@ async def main(argv: list[str] | None = None) -> int:
         choices=("openai", "anthropic"),
         help="start a local fake of that provider playing a well-behaved model (no real model)",
     )
+    full = parser.add_argument_group("the full run (--full, issue 29)")
+    full.add_argument("--full", action="store_true", help="the full run (bench/real_run.py)")
+    full.add_argument("--quick", action="store_true", help="a few turns and passes of each step")
+    full.add_argument("--gguf", type=Path, help="start llama-cpp-python's server on these weights")
+    full.add_argument("--llama-python", default="python", help="the Python llama_cpp is in")
+    full.add_argument("--server-log", type=Path, default=Path("llama-server.log"))
+    full.add_argument("--threads", type=int, default=2)
+    full.add_argument("--context", type=int, default=8192, help="the server's and Kit's window")
+    full.add_argument(
+        "--structured-output", default="json_object", choices=("tool", "json", "json_object")
+    )
+    full.add_argument("--judge-model", default="", help="the judge (default: --model)")
+    full.add_argument("--qa-questions", type=int, default=30)
+    full.add_argument("--json", type=Path, metavar="OUT", help="also write the report here")
     args = parser.parse_args(argv)
+    if args.full:
+        return await _full(args)
     with tempfile.TemporaryDirectory(prefix="kit-real-model-") as folder:
         if args.fake:
             from tests.servers.plausible import plausible
@@ -178,6 +274,28 @@ async def main(argv: list[str] | None = None) -> int:
         else:
             card = await drive(settings_for(args, Path(folder)))
     card.print()
+    return 0
+
+
+async def _full(args: argparse.Namespace) -> int:
+    from real_run import print_report, run_full
+
+    async with AsyncExitStack() as stack:
+        if args.fake:  # the plumbing, with a fake playing the model (tests/bench/)
+            from tests.servers.plausible import plausible
+            from tests.servers.providers import Endpoint
+
+            endpoint = await stack.enter_async_context(Endpoint.start("openai"))
+            plausible(endpoint)
+            args.base_url = endpoint.url
+        elif args.gguf is not None:
+            args.base_url = await stack.enter_async_context(llama_server(args))
+        elif not args.base_url:
+            raise SystemExit("give --gguf WEIGHTS or --base-url URL")
+        report = await run_full(full_llm(args), quick=args.quick, qa_questions=args.qa_questions)
+    print_report(report)
+    if args.json is not None:
+        args.json.write_text(json.dumps(dataclasses.asdict(report), indent=1, ensure_ascii=False))
     return 0
 
 

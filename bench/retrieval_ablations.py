@@ -1,20 +1,28 @@
-"""Retrieval ablations: `kit eval retrieval` under different ranking parameters.
+"""Retrieval ablations on two corpora: `kit eval retrieval` under different ranking parameters.
 
-    python bench/retrieval_ablations.py [FILE] [--only NAME ...] [--holdout]
-                                        [--questions SET] [--set PARAM=VALUE ...]
-                                        [--no-captions]
+    python bench/retrieval_ablations.py [--corpus locomo beam] [--only NAME ...] [--holdout]
+                                        [--set PARAM=VALUE ...] [--no-captions]
+                                        [--vector-cache DIR] [--json OUT]
 
 Each variant runs the whole evaluation through Kit's own search (a fresh Kit per
-conversation), with the real MiniLM model from ../shared/models. Vectors depend only on their
-text, so they are computed once and reused across variants (the ranking is what changes).
+conversation), with the embedding model the config would give (by default the MiniLM folder
+in ../shared/models; `--model-path` names another ONNX folder). Vectors depend only on their
+text and model, so they are computed once and kept in `--vector-cache` (default
+~/.cache/kit-bench/vectors) for later runs.
 
-Variants change one thing from the defaults; each is asked the file's questions and the
-paraphrase set (bench/data/paraphrase-questions.json: hand-written, sharing no content word
-with their evidence). `--holdout` is the rotated hold-out (kit/eval/folds.py): every lever
-of LEVERS, on or off and at which value, is chosen by a coordinate search on two
-conversations (both question sets, weighted equally) and scored on the third, in turn; the
-conversations are imported once and kept open for the whole search. `--set` changes the
-base every variant starts from. Prints numbers; asserts nothing.
+The corpora: LoCoMo's dev split (../shared/data/locomo-dev.json: two people chatting) and
+BEAM-100K (../shared/data/beam-100k.json: an owner and an assistant, long assistant turns).
+Every variant changes the defaults (or the `--set` base) in one way and is compared with them
+question by question: per corpus, the change in recall@15 and its paired 95% bootstrap
+interval (kit/eval/intervals.py), and a verdict: "helps" (interval above zero), "hurts"
+(below) or "within" (the noise). A default changes only when the change helps one corpus and
+hurts neither. The hand-written paraphrase set (bench/data/paraphrase-questions.json, over
+LoCoMo's dev conversations) is asked too, as a regression check: it is never an objective.
+
+`--holdout` is the rotated hold-out (kit/eval/folds.py): every lever of LEVERS is chosen by a
+coordinate search on two thirds of the conversations (LoCoMo's and BEAM's together, the mean
+of the two corpora's recall@15) and scored on the third, in turn. Prints numbers; asserts
+nothing.
 """
 
 from __future__ import annotations
@@ -22,10 +30,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import json
+import os
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -47,8 +57,9 @@ from kit.eval.folds import (  # noqa: E402
     format_holdout,
     rotated_holdout,
 )
+from kit.eval.intervals import Interval, keep, mean_interval, paired_change, verdict  # noqa: E402
 from kit.eval.locomo import Sample  # noqa: E402
-from kit.eval.metrics import by_category  # noqa: E402
+from kit.eval.metrics import by_category, recall_at, recall_shown, shown  # noqa: E402
 from kit.eval.retrieval import (  # noqa: E402
     Imported,
     QuestionResult,
@@ -56,12 +67,18 @@ from kit.eval.retrieval import (  # noqa: E402
     by_conversation,
     opened,
 )
+from kit.eval.vector_cache import CachedEmbedder  # noqa: E402
 from kit.retrieval.search import RankingParams  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "locomo-dev.json"
+BEAM = ROOT.parent / "shared" / "data" / "beam-100k.json"
+CORPORA = {"locomo": DATA, "beam": BEAM}
 MODEL_DIR = ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2-onnx"
+CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kit-bench" / "vectors"
+PARAPHRASES = ROOT / "bench" / "data" / "paraphrase-questions.json"
 KS = (5, 10, 15, 25, 50)
-K = 15  # the cut-off sweeps are chosen on (memory.top_k)
+K = 15  # the cut-off levers are chosen on (memory.top_k)
+BUDGET = 1200  # memory.context_budget_tokens: "shown" is what a turn's context would show
 
 Changes = dict[str, object]
 NO_NEIGHBOURS: Changes = {"previous_weight": 0.0, "next_weight": 0.0}
@@ -78,48 +95,44 @@ PLAIN: Changes = {
 }
 VARIANTS: dict[str, Changes] = {
     "kit (defaults)": {},
-    # the simple baselines and the previous defaults, as Kit configurations
-    "lexical only (FTS5 BM25 + day words)": {"vector_weight": 0.0, **NO_NEIGHBOURS, **PLAIN},
-    "vector only (MiniLM cosine)": {"lexical_weight": 0.0, **NO_NEIGHBOURS, **PLAIN},
-    "RRF k=60 of the two": {"fusion": "rrf", "rrf_k": 60, **NO_NEIGHBOURS, **PLAIN},
-    "before this round (046ef33)": {
-        "vector_weight": 1.0,
-        "speaker_names_as_words": True,
-        "instance_weight": 0.0,
-    },
-    # one lever changed at a time
-    "vector weight 1 (as before)": {"vector_weight": 1.0},
-    "vector weight 3": {"vector_weight": 3.0},
+    # one lever changed at a time, the ones most in question first
+    "vector weight 1": {"vector_weight": 1.0},
+    "vector weight 2": {"vector_weight": 2.0},
+    "no cosine floor": {"threshold": 0.0},
+    "cosine floor 0.3": {"threshold": 0.3},
     "no kinds of things": {"instance_weight": 0.0},
-    "speaker names as words (as before)": {"speaker_names_as_words": True},
-    "strong vector hits, z 2": {"strong_z": 2.0},
-    "list spread 0.3": {"list_spread": 0.3},
-    "lexical reference 6 (not scale-free)": {"lexical_reference": 6.0},
-    "vector floor: the candidates' minimum": {"vector_floor": 0.0},
+    "kinds of things 0.5": {"instance_weight": 0.5},
+    "list questions: 2 x k": {"list_k": 2.0},
+    "list questions: 1 x k": {"list_k": 1.0},
     "no speaker weighting": {"other_speaker_weight": 1.0},
+    "no neighbour mixing": {**NO_NEIGHBOURS},
     "no lexical units (context weight 0)": {"context_weight": 0.0},
     "no when/time weighting": {"time_weight": 0.0},
     "no date spans": {"date_weight": 0.0},
-    "no neighbour mixing": {**NO_NEIGHBOURS},
-    "cosine threshold 0": {"threshold": 0.0},
+    "speaker names as words": {"speaker_names_as_words": True},
     "no recency boost": {"recency_boost": 0.0},
+    "vector weight 1.5": {"vector_weight": 1.5},
+    "cosine floor 0.2": {"threshold": 0.2},
+    "list questions: 1.5 x k": {"list_k": 1.5},
+    "long turns shown whole (no passages)": {"passages": False},
+    "strong vector hits, z 2": {"strong_z": 2.0},
+    "list spread 0.3": {"list_spread": 0.3},
+    "vector floor: the candidates' minimum": {"vector_floor": 0.0},
+    # the simple baselines, as Kit configurations
+    "lexical only (FTS5 BM25 + day words)": {"vector_weight": 0.0, **NO_NEIGHBOURS, **PLAIN},
+    "vector only (cosine)": {"lexical_weight": 0.0, **NO_NEIGHBOURS, **PLAIN},
+    "RRF k=60 of the two": {"fusion": "rrf", "rrf_k": 60, **NO_NEIGHBOURS, **PLAIN},
 }
 
 # The rotated hold-out's levers: each value's changes to RankingParams, "off" (the ranking
 # before the lever) first. A lever has to win on the training conversations to be turned on.
 LEVERS: Levers = {
-    "vector weight": [(f"{w:g}", {"vector_weight": w}) for w in (1.0, 1.5, 2.0, 3.0)],
-    "strong vector hits": [
-        ("off", {"strong_z": None}),
-        ("z 2", {"strong_z": 2.0}),
-        ("z 2.5", {"strong_z": 2.5}),
-    ],
+    "vector weight": [(f"{w:g}", {"vector_weight": w}) for w in (1.0, 1.5, 2.0)],
     "speaker names as words": [
         ("yes", {"speaker_names_as_words": True}),
         ("no", {"speaker_names_as_words": False}),
     ],
-    "kinds of things": [(f"{w:g}", {"instance_weight": w}) for w in (0.0, 0.5, 1.0)],
-    "list spread": [(f"{w:g}", {"list_spread": w}) for w in (0.0, 0.3, 0.5)],
+    "kinds of things": [(f"{w:g}", {"instance_weight": w}) for w in (0.0, 0.5)],
     "who": [(f"{w:g}", {"other_speaker_weight": w}) for w in (1.0, 0.8, 0.6)],
     "when": [(f"{w:g}", {"time_weight": w}) for w in (0.0, 0.2)],
     "date spans": [(f"{w:g}", {"date_weight": w}) for w in (0.0, 0.25)],
@@ -128,8 +141,9 @@ LEVERS: Levers = {
         ("0", {"previous_weight": 0.0, "next_weight": 0.0}),
         ("0.3/0.15", {"previous_weight": 0.3, "next_weight": 0.15}),
     ],
+    "cosine floor": [(f"{w:g}", {"threshold": w}) for w in (0.3, 0.0)],
+    "list questions": [(f"{w:g} x k", {"list_k": w}) for w in (1.0, 1.5, 2.0)],
 }
-PARAPHRASES = ROOT / "bench" / "data" / "paraphrase-questions.json"
 
 
 class TextCache:
@@ -160,7 +174,15 @@ def parse_set(items: Sequence[str]) -> Changes:
         name, _, raw = item.partition("=")
         if name not in fields:
             raise SystemExit(f"--set {item}: no such parameter; known: {', '.join(fields)}")
-        changes[name] = type(getattr(defaults, name))(raw)
+        current = getattr(defaults, name)
+        if raw.lower() == "none":
+            changes[name] = None
+        elif isinstance(current, bool):
+            changes[name] = raw.lower() in ("1", "true", "yes", "on")
+        elif current is None:
+            changes[name] = float(raw)
+        else:
+            changes[name] = type(current)(raw)
     return changes
 
 
@@ -213,93 +235,222 @@ class Lab:
             results=tuple(results),
         )
 
+
+class Labs:
+    """One lab per corpus; a variant is asked of all of them."""
+
+    def __init__(self, labs: dict[str, Lab]) -> None:
+        self.labs = labs
+        self.scored = 0
+
+    async def results(self, changes: Changes) -> dict[str, list[QuestionResult]]:
+        out: dict[str, list[QuestionResult]] = {}
+        for lab in self.labs.values():
+            out.update(await lab.results(changes))
+        return out
+
     async def score(self, configs: Sequence[Config]) -> dict[Config, dict[str, list[Scored]]]:
+        """The hold-out's scorer: the corpora's own questions (never the paraphrases)."""
         out: dict[Config, dict[str, list[Scored]]] = {}
         for config in configs:
             found = await self.results(changes(LEVERS, config))
+            self.scored += 1
             out[config] = {
                 name: [Scored(r.sample_id, r.outcome) for r in results]
                 for name, results in found.items()
+                if name in CORPORA
             }
         return out
+
+    def folds(self, count: int = 3) -> dict[str, str]:
+        """Every corpus's conversations dealt into `count` folds (fold i: the i-th, the
+        (i+count)-th, ...), so each fold holds some of each corpus."""
+        out: dict[str, str] = {}
+        for lab in self.labs.values():
+            for n, sample_id in enumerate(lab.imported):
+                out[sample_id] = f"fold {n % count + 1}"
+        return out
+
+
+def recalls(results: Sequence[QuestionResult], k: int = K) -> list[float]:
+    return [recall_at(r.ranked, r.evidence, k) for r in results]
+
+
+def recalls_shown(results: Sequence[QuestionResult]) -> list[float]:
+    """Per question: recall of what a turn's context would show (its top k for the question,
+    as many as fit in the memory budget as shown)."""
+    return [recall_shown(r.outcome, BUDGET) for r in results]
+
+
+def shown_tokens(results: Sequence[QuestionResult]) -> float:
+    """Mean tokens of what a turn's context would show."""
+    total = 0
+    for r in results:
+        total += sum(r.outcome.costs[: shown(r.outcome, BUDGET)])
+    return total / max(len(results), 1)
 
 
 def line(name: str, report: RetrievalReport) -> str:
     total = report.summaries["all"]
     cats = " ".join(f"{c[:5]}={s.recall[K]:.3f}" for c, s in report.summaries.items() if c != "all")
-    convs = " ".join(f"{c}={s.recall[K]:.3f}" for c, s in report.conversations.items())
     unshared = total.unshared_recall
     nw = "     -" if unshared is None else f"{unshared[K]:>6.3f}"
+    results = report.results
     return (
-        f"{name:<44} "
+        f"{name:<48} "
         + " ".join(f"{total.recall[k]:>6.3f}" for k in KS)
-        + f" {total.mrr:>6.3f} {nw} {total.tokens[K]:>6.0f}  {cats}  |  {convs}"
+        + f" {total.mrr:>6.3f} {nw} {total.tokens[K]:>6.0f}"
+        + f" {mean_interval(recalls_shown(results)).value:>7.3f} {shown_tokens(results):>6.0f}"
+        + f"  {cats}"
     )
 
 
 def header() -> str:
     return (
-        f"{'variant':<44} "
+        f"{'variant [question set]':<48} "
         + " ".join(f"{'R@' + str(k):>6}" for k in KS)
-        + f" {'MRR':>6} {'nw@' + str(K):>6} {'tok@' + str(K):>6}  R@{K} by category"
-        "  |  by conversation"
+        + f" {'MRR':>6} {'nw@' + str(K):>6} {'tok@' + str(K):>6} {'R shown':>7} {'tokens':>6}"
+        + f"  R@{K} by category"
     )
 
 
-async def run(
-    path: Path, questions: Path, only: list[str], holdout: bool, base: Changes, captions: bool
-) -> None:
-    settings = Settings(embedding=EmbeddingSettings(model_path=str(MODEL_DIR)))
-    embedder, problem = await load_embedder(settings)
-    if embedder is None:
+def comparison(
+    name: str, base: Mapping[str, list[QuestionResult]], variant: Mapping[str, list[QuestionResult]]
+) -> tuple[str, dict[str, Interval]]:
+    """One line: per question set, the variant's R@15, its change from the base with the
+    paired interval and the verdict; and whether it would become the default."""
+    found: dict[str, Interval] = {}
+    cells = []
+    for set_name, results in variant.items():
+        change = paired_change(recalls(base[set_name]), recalls(results))
+        found[set_name] = change
+        level = mean_interval(recalls(results)).value
+        seen = paired_change(recalls_shown(base[set_name]), recalls_shown(results))
+        cells.append(
+            f"{set_name} {level:.3f} {change.signed()} {verdict(change):<6}"
+            f" shown {seen.value:+.3f} {verdict(seen):<6} {shown_tokens(results):>4.0f} tok"
+        )
+    corpora = {n: c for n, c in found.items() if n in CORPORA}
+    decision = "BETTER than the base" if keep(corpora) else ""
+    if any(verdict(c) == "hurts" for c in corpora.values()):
+        decision = "worse"
+    return f"{name:<40} " + " | ".join(cells) + f"  {decision}", found
+
+
+async def run(args: argparse.Namespace) -> dict[str, object]:
+    """Every variant asked; what `--json` writes."""
+    base = parse_set(args.set)
+    model_path = args.model_path or str(MODEL_DIR)
+    settings = Settings(embedding=EmbeddingSettings(model_path=model_path))
+    loaded, problem = await load_embedder(settings)
+    if loaded is None:
         raise SystemExit(f"no embedding model: {problem}")
-    samples = locomo.load(path, captions=captions)
-    lab = Lab({"locomo": samples, "paraphrase": locomo.load_questions(questions, samples)}, base)
+    cache = CachedEmbedder(loaded, Path(args.vector_cache))
+    embedder = TextCache(cache)
+    labs: dict[str, Lab] = {}
+    for corpus in args.corpus:
+        samples = locomo.load(CORPORA[corpus], captions=not args.no_captions)
+        sets = {corpus: samples}
+        if corpus == "locomo" and args.paraphrases:
+            sets["paraphrase"] = locomo.load_questions(PARAPHRASES, samples)
+        labs[corpus] = Lab(sets, base)
+    everything = Labs(labs)
+    written: dict[str, object] = {"base": {k: str(v) for k, v in base.items()}, "variants": {}}
     async with AsyncExitStack() as stack:
-        started = time.perf_counter()
-        await lab.open(stack, settings, TextCache(embedder))
-        print(f"imported {len(samples)} conversations in {time.perf_counter() - started:.0f}s")
+        for corpus, lab in labs.items():
+            started = time.perf_counter()
+            await lab.open(stack, settings, embedder)
+            saved = cache.save()
+            print(
+                f"imported {corpus}: {len(lab.imported)} conversations in "
+                f"{time.perf_counter() - started:.0f}s ({cache.hits} vectors from the cache, "
+                f"{saved} new ones saved); model {cache.model_id}",
+                flush=True,
+            )
         if base:
             print(f"base: defaults with {base}")
-        if not holdout or only:
+        load = os.getloadavg()
+        print(f"load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}", flush=True)
+        if not args.holdout or args.only:
+            base_results = await everything.results({})
             print(header())
+            for set_name, results in base_results.items():
+                print(line(f"base [{set_name}]", labs_report(labs, results)), flush=True)
+            print(f"\nR@{K} per set, change from the base [95% paired bootstrap], verdict:")
             for name, variant in VARIANTS.items():
-                if only and not any(o.lower() in name.lower() for o in only):
+                if args.only and not any(o.lower() in name.lower() for o in args.only):
                     continue
-                found = await lab.results(variant)
-                for set_name, results in found.items():
-                    print(line(f"{name} [{set_name}]", lab.report(results)), flush=True)
-        if holdout:
+                if all(
+                    getattr(lab.base, k) == v for lab in labs.values() for k, v in variant.items()
+                ):
+                    continue  # the base itself
+                found = await everything.results(variant)
+                text, _ = comparison(name, base_results, found)
+                print(text, flush=True)
+                if args.detail:
+                    for set_name, results in found.items():
+                        print("   " + line(f"[{set_name}]", labs_report(labs, results)))
+                written["variants"][name] = {  # type: ignore[index]
+                    set_name: {
+                        "changes": {k: str(v) for k, v in variant.items()},
+                        "recall": recalls(results),
+                        "shown": recalls_shown(results),
+                        "tokens": [r.outcome.tokens[KS.index(K)] for r in results],
+                    }
+                    for set_name, results in found.items()
+                }
+            written["base_results"] = {
+                set_name: {
+                    "recall": recalls(results),
+                    "shown": recalls_shown(results),
+                    "questions": [r.question for r in results],
+                }
+                for set_name, results in base_results.items()
+            }
+        if args.holdout:
             started = time.perf_counter()
             result = await rotated_holdout(
-                lab.score, LEVERS, K, rounds=2, progress=lambda note: print(note, flush=True)
+                everything.score,
+                LEVERS,
+                K,
+                rounds=2,
+                progress=lambda note: print(note, flush=True),
+                folds=everything.folds(),
             )
             print(
                 f"\nrotated hold-out ({time.perf_counter() - started:.0f}s, "
-                f"{len(lab._cache)} configurations scored)"
+                f"{everything.scored} configurations scored)"
             )
             print(format_holdout(result, LEVERS), flush=True)
+    cache.save()  # the questions' vectors too
+    return written
+
+
+def labs_report(labs: Mapping[str, Lab], results: list[QuestionResult]) -> RetrievalReport:
+    return next(iter(labs.values())).report(results)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("file", nargs="?", type=Path, default=DATA)
-    parser.add_argument("--questions", type=Path, default=PARAPHRASES, help="a question set")
+    parser.add_argument("--corpus", nargs="+", choices=list(CORPORA), default=list(CORPORA))
     parser.add_argument("--only", nargs="*", default=[], help="run variants whose name has this")
     parser.add_argument("--holdout", action="store_true", help="the rotated hold-out of LEVERS")
     parser.add_argument("--set", nargs="*", default=[], help="PARAM=VALUE for every variant")
     parser.add_argument("--no-captions", action="store_true", help="turn text without photos")
-    args = parser.parse_args()
-    asyncio.run(
-        run(
-            args.file,
-            args.questions,
-            args.only,
-            args.holdout,
-            parse_set(args.set),
-            not args.no_captions,
-        )
+    parser.add_argument("--model-path", default="", help="an ONNX model folder (default MiniLM)")
+    parser.add_argument("--vector-cache", default=str(CACHE), help="where vectors are kept")
+    parser.add_argument("--json", default="", help="write every question's recall here")
+    parser.add_argument("--detail", action="store_true", help="every variant's full rows too")
+    parser.add_argument(
+        "--no-paraphrases",
+        dest="paraphrases",
+        action="store_false",
+        help="leave out the paraphrase regression set",
     )
+    args = parser.parse_args()
+    written = asyncio.run(run(args))
+    if args.json:
+        Path(args.json).write_text(json.dumps(written, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -10,9 +10,9 @@ Rows, per archive size:
   matrix of every stored vector (numpy's own threads) and `argpartition` for the top 15 — the
   fastest exact scan numpy offers; the ratio of the p95s; CPU per build and per baseline
   (every thread of the process);
-- per layer, the share of the exact float32 top 15 (tie-aware; cosine at or above the
-  search threshold) among the candidates Kit's vector search keeps (200 per layer), and the
-  largest difference between a kept candidate's cosine and its float32 cosine;
+- per layer, the share of the exact float32 top 15 (tie-aware; under the search's cosine
+  floor too, when it has one) among the candidates Kit's vector search keeps (200 per
+  layer), and the largest difference between a kept candidate's cosine and its float32 cosine;
 - the planted answers: in the exact top 15 of the messages' vectors, in Kit's candidates,
   in the context Kit builds (that last one depends on fusion and the token budget);
 - the first build after opening (loads the vectors), and the background load (`warm`).
@@ -198,7 +198,7 @@ async def lexical_agreement(kit: Kit, texts: list[str]) -> dict[str, float]:
 async def _kept(
     kit: Kit, exact: dict[str, tuple[np.ndarray, np.ndarray]], queries: np.ndarray
 ) -> tuple[dict[str, float], float]:
-    """Per layer, the share of the float32 top 15 (at or above the threshold) that Kit's
+    """Per layer, the share of the float32 top 15 (under the cosine floor too) that Kit's
     vector search keeps among its candidates; and the largest cosine error among them."""
     s = kit.services
     p = s.search.params
@@ -211,8 +211,9 @@ async def _kept(
         found = wanted = 0
         for query in queries:
             scores = vectors @ query
-            bar = max(float(np.partition(scores, -min(TOP, len(scores)))[-TOP]) - 1e-6,
-                      p.threshold)  # fmt: skip
+            # The whole exact top 15, cosines under the search's floor included: a row the
+            # floor keeps out is one the fast path failed to keep (issue 33).
+            bar = float(np.partition(scores, -min(TOP, len(scores)))[-TOP]) - 1e-6
             want = set(ids[scores >= bar].tolist())
             hits = dict(await s.vectors.search(user, kind, query, p.candidates, p.threshold))
             wanted += min(TOP, len(want))

@@ -15,6 +15,7 @@ from datetime import date, datetime, tzinfo
 from pathlib import Path
 
 from kit.agent import validate_text
+from kit.api_access import Access
 from kit.api_forget import Forgetting
 from kit.api_reminders import Reminding
 from kit.api_upkeep import Upkeep
@@ -62,9 +63,10 @@ def _batches(items: Iterable[NewMessage], size: int) -> Iterator[list[NewMessage
         yield batch
 
 
-class Kit(Upkeep, Forgetting, Reminding):
-    """The public Python API (pinned by tests/test_public_api.py). Its upkeep, forgetting and
-    reminders live in kit/api_upkeep.py, kit/api_forget.py and kit/api_reminders.py."""
+class Kit(Upkeep, Forgetting, Reminding, Access):
+    """The public Python API (pinned by tests/test_public_api.py). Its upkeep, forgetting,
+    reminders and access tokens live in kit/api_upkeep.py, kit/api_forget.py,
+    kit/api_reminders.py and kit/api_access.py."""
 
     @classmethod
     @asynccontextmanager

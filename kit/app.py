@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta, tzinfo
 from typing import TYPE_CHECKING
 
+from kit.access.tokens import AccessTokens
 from kit.agent import Agent
 from kit.background import Background
 from kit.channel_settings import SpeechSettings
@@ -52,7 +53,7 @@ from kit.llm.budget import Budget
 from kit.llm.deferred import DeferredLLM
 from kit.llm.metered import MeteredLLM
 from kit.llm.retry import RetryingLLM
-from kit.llm.roles import RoleRouter
+from kit.llm.roles import RoleRouter, Tempered
 from kit.llm.usage import UsageLog
 from kit.memory.days import Days
 from kit.memory.fact_times import FactTimes
@@ -167,6 +168,7 @@ class Services:
     outbox: Outbox  # messages Kit starts itself to a memory's owner (live channels register)
     digest: DigestService  # the daily memory digest (kit/digest/)
     followups: Followups  # reminders offered for plans the owner mentions (kit/followups/)
+    access: AccessTokens  # the tokens remote MCP clients show, and their audit log (kit/access/)
     # Each role's model client, made on first use (`DeferredLLM`): a daemon prepares them
     # in the background once it is ready (kit/daemon/warm.py).
     llm_clients: tuple[DeferredLLM, ...] = ()
@@ -406,6 +408,7 @@ async def build(
             db, inbox_store, facts, curator.passes, clock, tz, callbacks=callbacks, outbox=outbox
         ),
         fact_times=fact_times,
+        access=AccessTokens(db, clock, per_minute=settings.mcp_http.rate_per_minute),
         llm_clients=tuple(clients),
         speech=Speech(_transcriber(settings.speech, stack)),
     )
@@ -470,7 +473,8 @@ def role_llm(role: ModelRole, stack: AsyncExitStack, made: list[DeferredLLM]) ->
     )
     made.append(client)
     stack.push_async_callback(client.aclose)
-    return client if chat else RetryingLLM(client, role.max_retries)
+    llm: LLM = client if chat else RetryingLLM(client, role.max_retries)
+    return llm if role.temperature is None else Tempered(llm, role.temperature)
 
 
 def _transcriber(speech: SpeechSettings, stack: AsyncExitStack) -> Transcriber | None:

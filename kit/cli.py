@@ -42,6 +42,7 @@ from kit.commands import (
     status,
     storage,
     summarize,
+    tokens,
 )
 from kit.errors import KitError
 from kit.logs import setup_logging
@@ -74,6 +75,7 @@ COMMANDS = (
     reminders,
     notes,
     mcp,
+    tokens,
     service,
     run,
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Literal
 
+from kit.access.tokens import Grant, NewToken, TokenInfo, TokenUse
 from kit.api import Kit
 from kit.context.plan import ContextReport
 from kit.curator.questions import Question
@@ -239,6 +240,25 @@ class LocalClient(KitClient):
         # In-process a saved receipt file's path is taken too; the control socket lets only
         # ids through (kit/surface.py's ReceiptId)
         return await self.kit.verify_forget(receipt, user=self._user)
+
+    async def create_access_token(
+        self, name: str, *, read_only: bool = False, expires_days: int | None = None
+    ) -> NewToken:
+        return await self.kit.create_access_token(
+            name, read_only=read_only, expires_days=expires_days, user=self._user
+        )
+
+    async def access_tokens(self) -> list[TokenInfo]:
+        return await self.kit.access_tokens(user=self._user)
+
+    async def revoke_access_token(self, name: str) -> TokenInfo:
+        return await self.kit.revoke_access_token(name, user=self._user)
+
+    async def access_log(self, *, limit: int = 50) -> list[TokenUse]:
+        return await self.kit.access_log(limit=limit, user=self._user)
+
+    async def authorize(self, token: str, *, call: str = "", peer: str = "") -> Grant:
+        return await self.kit.authorize(token, call=call, peer=peer)
 
     async def status(self) -> Status:
         kit, llm = self.kit, self.kit.settings.llm

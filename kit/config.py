@@ -170,6 +170,24 @@ class WorkersSettings:
 
 
 @dataclass(frozen=True)
+class McpHttpSettings:
+    """Kit's memory over MCP's HTTP transport (kit/mcp/http.py), as a part of `kit run` when
+    `enabled`, for clients that show a token the owner issued (`kit tokens create`). Bound to
+    127.0.0.1 unless `host` says otherwise; `tls_cert` and `tls_key` (PEM files) make it
+    HTTPS. `rate_per_minute`: the calls one token may make a minute."""
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = 8765
+    tls_cert: str = ""
+    tls_key: str = ""
+    rate_per_minute: int = 120
+
+
+MAX_RATE_PER_MINUTE = 100_000
+
+
+@dataclass(frozen=True)
 class Settings:
     owner: OwnerSettings = field(default_factory=OwnerSettings)
     llm: LLMSettings = field(default_factory=LLMSettings)
@@ -187,6 +205,7 @@ class Settings:
     speech: SpeechSettings = field(default_factory=SpeechSettings)
     storage: StorageSettings = field(default_factory=StorageSettings)
     workers: WorkersSettings = field(default_factory=WorkersSettings)
+    mcp_http: McpHttpSettings = field(default_factory=McpHttpSettings)
     data_dir: Path = field(default_factory=lambda: default_data_dir())
     config_path: Path | None = None
 
@@ -397,6 +416,15 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
         check_role_settings(section, bad, name, source)
     if isinstance(section, RemSettings):
         at_least(1, "stale_days")
+    if isinstance(section, McpHttpSettings):
+        if not 1 <= section.port <= 65535:
+            raise bad("port", "must be a TCP port, 1 to 65535")
+        if not section.host.strip():
+            raise bad("host", "must name an address to listen on, e.g. '127.0.0.1'")
+        if not 1 <= section.rate_per_minute <= MAX_RATE_PER_MINUTE:
+            raise bad("rate_per_minute", f"must be from 1 to {MAX_RATE_PER_MINUTE}")
+        if bool(section.tls_cert) != bool(section.tls_key):
+            raise bad("tls_cert", "and mcp_http.tls_key go together: set both or neither")
     if isinstance(section, DigestSettings):
         parse_hhmm(section.time, f"{source}: digest.time")
         if not 1 <= section.undo_days <= MAX_UNDO_DAYS:

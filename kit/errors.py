@@ -78,6 +78,21 @@ class StorageError(KitError):
     """The database cannot be opened or written (locked, full, unreadable)."""
 
 
+class Unauthorized(KitError):
+    """A remote client's access token is missing, wrong, expired or revoked (kit/access/)."""
+
+    exit_code = 2
+
+
+class RateLimited(KitError):
+    """A remote client's access token made more calls than its rate allows; it may call
+    again after `retry_after` seconds."""
+
+    def __init__(self, message: str, *, retry_after: float = 1.0) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 def shown(exc: BaseException) -> str:
     """An error as it may be shown and stored: a KitError's message (written for that), or
     only the type of anything else (its message may carry model or user text)."""

@@ -26,7 +26,10 @@ from kit.errors import ConfigError
 PROVIDERS = ("anthropic", "openai")
 PRESETS = ("hosted", "local")
 ROLES = ("chat", "background", "judge")
-STRUCTURED = ("tool", "json")
+# "tool": a forced tool call; "json": a JSON-schema response format (OpenAI, vLLM, llama.cpp's
+# llama-server, Ollama); "json_object": `{"type": "json_object", "schema": ...}`, the dialect
+# of llama-cpp-python's server, which answers `json_schema` with a 500 (issue 29).
+STRUCTURED = ("tool", "json", "json_object")
 DEFAULT_KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
 PROVIDER_API = {"anthropic": "the Anthropic API", "openai": "the OpenAI API"}
 MIN_CONTEXT_TOKENS = 2048  # the curator's rules and one message need about that much
@@ -52,8 +55,8 @@ PRESET_LIMITS: dict[str, dict[str, Limits]] = {
         "background": Limits(180.0, 4096, 3, 100_000, "all"),
     },
     "local": {
-        "chat": Limits(300.0, 512, 1, 4096, "small"),
-        "background": Limits(600.0, 1024, 1, 4096, "small"),
+        "chat": Limits(300.0, 512, 1, 8192, "small"),
+        "background": Limits(900.0, 1024, 1, 8192, "small"),
     },
 }
 
@@ -71,6 +74,7 @@ class RoleSettings:
     max_retries: int | None = None
     context_tokens: int | None = None
     structured_output: str | None = None
+    temperature: float | None = None  # None: the provider's default (0 for a reproducible run)
     # USD per million tokens, for the cost `kit eval qa` and bench/real_model.py print.
     price_input: float | None = None
     price_output: float | None = None
@@ -88,8 +92,9 @@ class LLMSettings:
     max_retries: int | None = None
     timeout_seconds: float | None = None
     context_tokens: int | None = None
-    # "tool": structured answers are a forced tool call; "json": (openai only) a JSON-schema
-    # response format, for servers that do not honour a forced tool choice.
+    # "tool": structured answers are a forced tool call; "json" / "json_object": (openai only)
+    # a response format in the server's dialect, for servers that do not honour a forced tool
+    # choice (STRUCTURED says which speaks which).
     structured_output: str = "tool"
     max_tool_rounds: int = 4
     tools: str = ""  # "all", "small" or tool names, comma-separated; "" = the preset's
@@ -114,6 +119,7 @@ class ModelRole:
     structured_output: str
     price_input: float | None = None
     price_output: float | None = None
+    temperature: float | None = None
 
     @property
     def where(self) -> str:
@@ -181,6 +187,7 @@ def model_role(llm: LLMSettings, role: str) -> ModelRole:
         structured_output=_first(pick("structured_output"), llm.structured_output),
         price_input=pick("price_input"),
         price_output=pick("price_output"),
+        temperature=pick("temperature"),
     )
 
 
@@ -209,6 +216,8 @@ def check_role_settings(section: RoleSettings, bad: Bad, name: str, source: str)
         value = getattr(section, key)
         if value is not None and not 0.0 <= value < math.inf:
             raise bad(key, "must be a price in USD per million tokens, 0 or more")
+    if section.temperature is not None and not 0.0 <= section.temperature <= 2.0:
+        raise bad("temperature", "must be a number from 0 to 2 (0: the most repeatable)")
 
 
 def check_llm_settings(section: LLMSettings, bad: Bad, source: str) -> None:
@@ -222,10 +231,11 @@ def check_llm_settings(section: LLMSettings, bad: Bad, source: str) -> None:
             raise bad(key, "must name a model")
     for role in ROLES:
         resolved = model_role(section, role)
-        if resolved.structured_output == "json" and resolved.provider != "openai":
+        if resolved.structured_output != "tool" and resolved.provider != "openai":
             raise ConfigError(
-                f"{source}: llm.{role}: structured_output = 'json' needs provider = 'openai' (the "
-                "Anthropic API answers in a forced tool call); set it to 'tool'"
+                f"{source}: llm.{role}: structured_output = {resolved.structured_output!r} needs "
+                "provider = 'openai' (the Anthropic API answers in a forced tool call); set it "
+                "to 'tool'"
             )
 
 

@@ -28,6 +28,7 @@ REQUIRED: dict[str, frozenset[str]] = {
     "followup_offer": frozenset({"when"}),
     # `kit eval qa`'s grader: Mem0's LoCoMo judge prompt, word for word (docs/retrieval-quality.md).
     "eval_judge": frozenset({"question", "gold_answer", "generated_answer"}),
+    "eval_answer_short": frozenset({"question"}),
     # Curation: shared rules + the conversation, then one file of rules per category.
     "curate/base": frozenset({"owner_name", "today", "messages"}),
     **{category.prompt: frozenset({"owner_name", "facts"}) for category in CATEGORY_RECORDS},

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Annotated, Literal, Protocol
 
+from kit.access.tokens import MAX_CALL_CHARS, MAX_EXPIRES_DAYS, MAX_NAME_CHARS, MAX_TOKEN_CHARS
 from kit.curator.ops import MAX_REASON_CHARS, MAX_SUBJECT_CHARS
 from kit.curator.reports import RemProgress
 from kit.llm.base import TextSink
@@ -33,6 +34,7 @@ from kit.llm.budget import BudgetState
 from kit.memory.facts import MAX_CONTENT_CHARS
 
 if TYPE_CHECKING:
+    from kit.access.tokens import Grant, NewToken, TokenInfo, TokenUse
     from kit.context.plan import ContextReport
     from kit.curator.questions import Question
     from kit.curator.records import PassRecord
@@ -61,8 +63,10 @@ TYPE_HOMES = {
     "Digest": "kit.digest.model",
     "DigestSent": "kit.digest.model",
     "Fact": "kit.memory.facts",
+    "Grant": "kit.access.tokens",
     "HistoryEntry": "kit.memory.facts",
     "Hit": "kit.retrieval.search",
+    "NewToken": "kit.access.tokens",
     "Note": "kit.notes.store",
     "NoteInfo": "kit.notes.store",
     "Notice": "kit.reminders.store",
@@ -72,6 +76,8 @@ TYPE_HOMES = {
     "ReceiptInfo": "kit.forget.receipts",
     "Reminder": "kit.reminders.store",
     "RemReport": "kit.curator.reports",
+    "TokenInfo": "kit.access.tokens",
+    "TokenUse": "kit.access.tokens",
     "TurnResult": "kit.turn",
     "UndoResult": "kit.curator.reports",
     "Verification": "kit.forget.findings",
@@ -146,6 +152,9 @@ CommandLine = Annotated[str, Text(MAX_COMMAND_CHARS)]
 Receipt = Annotated[str, Text(MAX_RECEIPT_CHARS), ReceiptId()]
 Limit = Annotated[int, Between(1, MAX_LIMIT)]
 HowMany = Annotated[int, Between(1, MAX_SEARCH_K)]
+TokenName = Annotated[str, Text(MAX_NAME_CHARS)]
+ExpiryDays = Annotated[int, Between(1, MAX_EXPIRES_DAYS)]
+CallText = Annotated[str, Text(MAX_CALL_CHARS)]
 
 
 @dataclass(frozen=True)
@@ -342,4 +351,37 @@ class KitClient(Protocol):
     async def verify_forget(self, receipt: Receipt) -> Verification:
         """Whether anything a forget erased is back or left (`kit forget --verify`); reads
         only."""
+        ...
+
+    async def create_access_token(
+        self, name: TokenName, *, read_only: bool = False, expires_days: ExpiryDays | None = None
+    ) -> NewToken:
+        """A new access token for remote MCP clients (`kit mcp --http`), read-only or not,
+        expiring after `expires_days` or never; the answer holds the token, shown this once."""
+        ...
+
+    async def access_tokens(self) -> list[TokenInfo]:
+        """The access tokens of this memory: names, scope, created, last used, expiry,
+        revocation (never the tokens themselves)."""
+        ...
+
+    async def revoke_access_token(self, name: TokenName) -> TokenInfo:
+        """Revoke an access token by its name: refused from the next call on."""
+        ...
+
+    async def access_log(self, *, limit: Limit = 50) -> list[TokenUse]:
+        """The audit log of remote calls to this memory (and of those that named no memory's
+        token), newest first."""
+        ...
+
+    async def authorize(
+        self,
+        token: Annotated[str, Text(MAX_TOKEN_CHARS)],
+        *,
+        call: CallText = "",
+        peer: CallText = "",
+    ) -> Grant:
+        """The memory and scope an access token opens, whichever memory this client names;
+        the call is written to the audit log either way. Unauthorized (missing, wrong,
+        expired or revoked) or RateLimited when it opens none."""
         ...

@@ -163,7 +163,7 @@ def format_hits(hits: list[Hit], tz: tzinfo) -> str:
     lines = []
     for hit in hits:
         when = hit.at.astimezone(tz).strftime("%Y-%m-%d")
-        text = neutralise(hit.text, inline=True)
+        text = neutralise(hit.shown, inline=True)
         if hit.fact is not None:
             until = hit.fact.valid_until  # a fact of the past (a search as of a day)
             held = "" if until is None else f", held until {until.astimezone(tz).date()}"
@@ -176,7 +176,10 @@ def format_hits(hits: list[Hit], tz: tzinfo) -> str:
             lines.append(f"[note {n.name} lines {n.start_line}-{n.end_line}] {text}")
         else:
             who = hit.message.speaker or hit.message.role if hit.message else ""
-            lines.append(f"[message {when}] {neutralise(who, inline=True)}: {text}")
+            # A long message is shown by the passage that matched (kit/retrieval/passages.py),
+            # with its id and which part it is: the model knows there is more.
+            part = f" #{hit.id}, part {hit.part} of {hit.parts}" if hit.passage else ""
+            lines.append(f"[message {when}{part}] {neutralise(who, inline=True)}: {text}")
     return "\n".join(lines)
 
 

@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "kit",
         "kit.api",
+        "kit.api_access",
         "kit.api_base",
         "kit.api_forget",
         "kit.api_reminders",
@@ -57,6 +58,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # what Kit keeps beside memory: notes, reminders, follow-ups, and delivery to the owner
     # below the channels (the outbox, button callbacks, splitting to a channel's limit)
     (
+        "kit.access",
         "kit.notes",
         "kit.reminders",
         "kit.followups",

@@ -80,6 +80,12 @@ KIT_MEMBERS = [
     "forget_receipts",
     "verify_forget",
     "repair_forget",
+    # access tokens for remote MCP clients (kit mcp --http)
+    "create_access_token",
+    "access_tokens",
+    "revoke_access_token",
+    "access_log",
+    "authorize",
     # what `kit status` shows
     "tokens_today",
     "background_budget",

@@ -10,7 +10,10 @@ import argparse
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import tzinfo
 from pathlib import Path
+
+from kit.commands.chat import add_remote_arguments
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,6 +26,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "<data_dir>/logs/tui.log while it is open.",
     )
     cmd.add_argument("--conversation", default="terminal", help="conversation name")
+    add_remote_arguments(cmd)
     cmd.set_defaults(func=run)
 
 
@@ -62,8 +66,28 @@ async def run(args: argparse.Namespace) -> int:
     settings = load_settings(args.config, args.data_dir)
     tz = resolve_timezone(settings.schedule.timezone)
     log_file = tui_log_path(settings.data_dir)
+    if args.remote:
+        return await _remote(args, tz, log_file)
+    if args.remote_data_dir:
+        from kit.errors import InputError
+
+        raise InputError("--remote-data-dir goes with --remote [USER@]HOST")
     with logs_to_file(log_file):
         async with Follower.open(settings, user=args.user, background=True) as client:
+            app = KitApp(client, tz=tz, conversation=args.conversation, log_file=log_file)
+            await app.run_async()
+    return app.return_code or 0
+
+
+async def _remote(args: argparse.Namespace, tz: tzinfo, log_file: Path) -> int:
+    """The UI on another machine's daemon, through ssh (kit/daemon/remote.py): connected
+    before the UI takes the terminal, so ssh can ask for a passphrase and a failure is one
+    line. It does not follow that daemon through restarts: open it again."""
+    from kit.daemon.remote import remote_client
+    from tui.app import KitApp
+
+    async with remote_client(args.remote, user=args.user, data_dir=args.remote_data_dir) as client:
+        with logs_to_file(log_file):
             app = KitApp(client, tz=tz, conversation=args.conversation, log_file=log_file)
             await app.run_async()
     return app.return_code or 0

@@ -13,6 +13,8 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from contextlib import AbstractAsyncContextManager
+
     from kit.surface import KitClient
 
 EXIT_WORDS = {"/quit", "/exit", ":q"}
@@ -21,7 +23,25 @@ EXIT_WORDS = {"/quit", "/exit", ":q"}
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmd = sub.add_parser("chat", help="chat with Kit in the terminal (reads stdin)")
     cmd.add_argument("--conversation", default="terminal", help="conversation name")
+    add_remote_arguments(cmd)
     cmd.set_defaults(func=run)
+
+
+def add_remote_arguments(cmd: argparse.ArgumentParser) -> None:
+    """--remote and --remote-data-dir (kit chat, kit tui): the daemon of another machine."""
+    cmd.add_argument(
+        "--remote",
+        metavar="[USER@]HOST",
+        help="talk to the daemon on another machine, through ssh (its control socket "
+        "forwarded; your SSH keys decide; KIT_SSH sets the ssh command)",
+    )
+    cmd.add_argument(
+        "--remote-data-dir",
+        default="",
+        metavar="DIR",
+        help="the data directory on that machine (default: its $KIT_DATA_DIR or "
+        "~/.local/share/kit)",
+    )
 
 
 async def run(args: argparse.Namespace) -> int:
@@ -32,7 +52,18 @@ async def run(args: argparse.Namespace) -> int:
     from kit.errors import InputError, KitError
 
     interactive = sys.stdin.isatty()
-    async with connect(args) as client:
+    engine: AbstractAsyncContextManager[KitClient]
+    if args.remote:
+        from kit.daemon.remote import remote_client
+
+        engine = remote_client(args.remote, user=args.user, data_dir=args.remote_data_dir)
+    else:
+        if args.remote_data_dir:
+            raise InputError("--remote-data-dir goes with --remote [USER@]HOST")
+        engine = connect(args)
+    async with engine as client:
+        if interactive and args.remote:
+            print(f"Connected to the Kit daemon on {args.remote} (through ssh).")
         if interactive:
             print("Kit is listening. Type a message; /help lists commands, /quit or Ctrl-D leaves.")
         await show_reminders(client, args.conversation)

@@ -1,5 +1,6 @@
-"""`kit eval retrieval FILE`: evidence recall@k, hit@k and MRR of Kit's search on LoCoMo data
-(`kit eval qa`, answer accuracy: kit/commands/eval_qa.py)."""
+"""`kit eval retrieval FILE...`: evidence recall@k, hit@k and MRR of Kit's search on LoCoMo-format
+data, each file a corpus of its own with bootstrap intervals (`kit eval qa`, answer accuracy:
+kit/commands/eval_qa.py)."""
 
 from __future__ import annotations
 
@@ -21,18 +22,34 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     what = cmd.add_subparsers(dest="eval_command", required=True, metavar="WHAT")
     retrieval = what.add_parser(
         "retrieval",
-        help="evidence recall of message search on a LoCoMo-format file",
+        help="evidence recall of message search on LoCoMo-format files",
         description="Imports each conversation into a fresh temporary Kit and asks every "
         "question (categories 1-4 with evidence) through Kit's own search, as of the "
-        "conversation's end. Uses embedding.model / embedding.model_path from the config.",
+        "conversation's end. Each file is a corpus with rows of its own, recall at "
+        "memory.top_k with a 95%% bootstrap interval over its questions. Uses "
+        "embedding.model / embedding.model_path from the config.",
     )
-    retrieval.add_argument("file", type=Path, help="LoCoMo-format JSON (a list of samples)")
+    retrieval.add_argument(
+        "file", type=Path, nargs="+", help="LoCoMo-format JSON (a list of samples), one per corpus"
+    )
     retrieval.add_argument(
         "--k",
         default=",".join(map(str, DEFAULT_KS)),
         help="cut-offs, comma-separated (default %(default)s)",
     )
-    retrieval.add_argument("--json", type=Path, metavar="OUT", help="also write results here")
+    retrieval.add_argument(
+        "--json",
+        type=Path,
+        metavar="OUT",
+        help="also write results here (several files: one object per corpus, by file name)",
+    )
+    retrieval.add_argument(
+        "--vector-cache",
+        type=Path,
+        metavar="DIR",
+        help="keep the vectors of every text embedded here and reuse them in later runs with "
+        "the same model (indexing time then leaves out what came from it)",
+    )
     retrieval.add_argument(
         "--lexical-only",
         action="store_true",
@@ -77,13 +94,22 @@ async def run(args: argparse.Namespace) -> int:
     from kit.config import check_storage_url, load_settings
     from kit.eval import locomo
     from kit.eval.retrieval import evaluate, format_report, parse_ks, report_json
+    from kit.eval.vector_cache import CachedEmbedder
     from kit.model_settings import model_role
 
     ks = parse_ks(args.k)
-    # check the whole file (and question set) before loading any model
-    samples = locomo.load(args.file, captions=not args.no_captions)
-    if args.questions is not None:
-        samples = locomo.load_questions(args.questions, samples)
+    files: list[Path] = args.file
+    if len(set(files)) != len(files):
+        raise InputError("kit eval retrieval: a file is named twice; name each corpus once")
+    if args.questions is not None and len(files) > 1:
+        raise InputError("--questions asks a set over one file's conversations: name one file")
+    # check every file (and the question set) before loading any model
+    corpora = []
+    for path in files:
+        samples = locomo.load(path, captions=not args.no_captions)
+        if args.questions is not None:
+            samples = locomo.load_questions(args.questions, samples)
+        corpora.append((path, samples))
     if args.json is not None and not args.json.parent.exists():
         raise InputError(f"--json {args.json}: folder {args.json.parent} does not exist")
     settings = load_settings(args.config, args.data_dir)
@@ -97,6 +123,7 @@ async def run(args: argparse.Namespace) -> int:
             f"--filter model calls {small.model} at {small.where}; export {small.key_env} first"
         )
     embedder = None
+    cache = None
     if not args.lexical_only:
         embedder, problem = await load_embedder(settings)
         if embedder is None:
@@ -104,17 +131,29 @@ async def run(args: argparse.Namespace) -> int:
                 f"{problem}; the evaluation needs the embedding model "
                 "(or pass --lexical-only to measure FTS5 ranking alone)"
             )
-    questions = sum(len(s.questions) for s in samples)
-    with progress("Evaluating", total=questions, unit="questions") as bar:
-        report = await evaluate(
-            samples,
-            settings=settings,
-            embedder=embedder,
-            ks=ks,
-            progress=lambda what, done: bar.update(description=what, completed=done),
-        )
-    print(format_report(report))
+        if args.vector_cache is not None:
+            embedder = cache = CachedEmbedder(embedder, args.vector_cache)
+    written = {}
+    for number, (path, samples) in enumerate(corpora):
+        questions = sum(len(s.questions) for s in samples)
+        with progress(f"Evaluating {path.name}", total=questions, unit="questions") as bar:
+            report = await evaluate(
+                samples,
+                settings=settings,
+                embedder=embedder,
+                ks=ks,
+                progress=lambda what, done: bar.update(description=what, completed=done),
+            )
+        if cache is not None:
+            cache.save()
+        if len(corpora) > 1:
+            print(f"{chr(10) if number else ''}== corpus {path.name} ==")
+        print(format_report(report, ci_k=settings.memory.top_k))
+        written[path.name] = report_json(report, ci_k=settings.memory.top_k)
+    if cache is not None:
+        print(f"vector cache: {cache.hits} texts from {args.vector_cache}, {cache.misses} embedded")
     if args.json is not None:
-        args.json.write_text(json.dumps(report_json(report), ensure_ascii=False, indent=1))
+        data = written[files[0].name] if len(files) == 1 else {"corpora": written}
+        args.json.write_text(json.dumps(data, ensure_ascii=False, indent=1))
         print(f"Wrote {args.json}.", file=sys.stderr)
     return 0

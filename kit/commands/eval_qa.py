@@ -24,9 +24,12 @@ def register(what: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "of categories 1-4 with a key, builds the context a turn would send, lets the chat "
         "model ([llm.chat]) answer from it, and has the judge model ([llm.judge], by default "
         "the background model) grade the answer against the key with Mem0's LoCoMo judge "
-        "prompt (prompts/eval_judge.md). Prints accuracy per category, memory tokens per "
-        "question, the models' tokens and cost. A model that cannot be reached stops the run "
-        "with what it measured (exit status 1); --resume goes on from there.",
+        "prompt (prompts/eval_judge.md), and scores it by exact match and token F1. Prints "
+        "accuracy per category (named as Mem0 reports LoCoMo's), memory tokens per "
+        "question, the models' tokens and cost. Each role may have its own base_url, key_env "
+        "and temperature ([llm.chat] answers, [llm.judge] grades). A model that cannot be "
+        "reached stops the run with what it measured (exit status 1); --resume goes on from "
+        "there.",
     )
     qa.add_argument("file", type=Path, help="LoCoMo-format JSON (a list of samples)")
     qa.add_argument(
@@ -46,6 +49,12 @@ def register(what: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="let the background model curate each conversation and write its day summaries "
         "first, as a running Kit would (many more model calls)",
+    )
+    qa.add_argument(
+        "--short-answers",
+        action="store_true",
+        help="ask for answers of a few words, as Mem0's LoCoMo harness does "
+        "(prompts/eval_answer_short.md): for numbers set beside published ones",
     )
     qa.add_argument(
         "--lexical-only", action="store_true", help="no embedding model: lexical search alone"
@@ -109,6 +118,7 @@ async def run(args: argparse.Namespace) -> int:
             limit=args.limit,
             done=kept,
             curate=args.curate,
+            short_answers=args.short_answers,
             on_result=save,
             progress=lambda what, n, _total: bar.update(description=what, completed=n),
         )

@@ -296,7 +296,11 @@ def _entry_dict(entry: HistoryEntry) -> dict[str, Any]:
 
 def _pass_line(record: PassRecord, tz: tzinfo) -> str:
     at = record.started_at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
-    if record.status in ("applied", "undone") and record.kind not in ("undo", "owner"):
+    dropped_all = record.status == "noop" and bool(record.detail.get("dropped"))
+    if (record.status in ("applied", "undone") or dropped_all) and record.kind not in (
+        "undo",
+        "owner",
+    ):
         count = record.change_count
         note = f"{count} change{'s' if count != 1 else ''}"
         if record.detail.get("dropped"):

@@ -38,7 +38,7 @@ async def run(args: argparse.Namespace) -> int:
     from kit.app import missing_keys
     from kit.config import load_settings
     from kit.daemon.grace import STEP_TIMEOUT
-    from kit.daemon.runner import run_daemon
+    from kit.daemon.runner import ComponentFactory, run_daemon
     from kit.daemon.threads import WorkerThreads
     from scheduler.component import ScheduledJobs
 
@@ -56,7 +56,12 @@ async def run(args: argparse.Namespace) -> int:
     # hold the exit once the daemon has stopped (kit/daemon/threads.py).
     threads = WorkerThreads.install()
     try:
-        await run_daemon(settings, components=[ScheduledJobs], grace=args.shutdown_grace)
+        components: list[ComponentFactory] = [ScheduledJobs]
+        if settings.mcp_http.enabled:  # the MCP server over HTTP (kit/mcp/http.py)
+            from kit.mcp.wiring import daemon_component
+
+            components.append(daemon_component(settings.mcp_http, grace=args.shutdown_grace))
+        await run_daemon(settings, components=components, grace=args.shutdown_grace)
     except KitError as exc:
         if not await threads.stop(STEP_TIMEOUT):
             print(f"kit: {exc}", file=sys.stderr)  # what kit/cli.py would say

@@ -115,7 +115,10 @@ def _hit_line(hit: Hit, tz: tzinfo, words: re.Pattern[str] | None) -> str:
         return f"- {hit.day.day.isoformat()} (day summary): {neutralise(text, inline=True)}"
     local = hit.at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
     who = hit.message.speaker or hit.message.role if hit.message else ""
-    line = f"- {local} {neutralise(who, inline=True)}: {neutralise(hit.text, inline=True)}"
+    # A long message shows the passage that matched (kit/retrieval/passages.py), with its id
+    # and which part it is: the model knows there is more.
+    part = f" (message #{hit.id}, part {hit.part} of {hit.parts})" if hit.passage else ""
+    line = f"- {local} {neutralise(who, inline=True)}{part}: {neutralise(hit.shown, inline=True)}"
     return line + _repeats(hit, tz)
 
 

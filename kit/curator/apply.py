@@ -1,10 +1,18 @@
-"""Applying a pass: check the operations against the database, screen them, set aside the
+"""Applying a pass: check each operation against the database and the batch, screen it, hold
+what it would store against the messages it cites (kit/curator/grounding.py), set aside the
 ones the owner must decide (kit/inbox/), run the guard, and write every change with its
 history row, all inside one transaction.
 
+One bad operation never costs the pass: an operation naming a fact that does not exist, is
+retired, is of another category or was not shown to the model, one citing a message that is
+not one of the batch's people's (Kit's own lines included), one holding a secret or speaking
+of the assistant, and one its cited messages do not support is dropped on its own, with why,
+in the pass record ("dropped"); the rest applies. One only partly supported is asked about.
+Only the mass-retirement guard (guard.py) throws a pass out whole.
+
 Each change's history row names the messages it was learned from: the operation's own cited
-`sources`, which must all be messages of the batch (else the pass is rejected); a REPLACE's
-new fact also inherits the sources of the facts it merges.
+`sources`, all messages of the batch; a REPLACE's new fact also inherits the sources of the
+facts it merges.
 
 Each change takes effect when it was said (kit/memory/fact_times.py): at the time of the first
 message it cites, else of the batch's last message (REM, which reads no messages: now). A new
@@ -12,9 +20,10 @@ fact holds from then; a REPLACE ends the facts it merges there (one that cites n
 merges what was known: it holds from the earliest of theirs); an UPDATE of what a fact says
 keeps the old version as a closed fact; a DEACTIVATE ends the fact there.
 
-An operation on a fact that is the owner's or held with high confidence, or one stating what
-disagrees with an active fact about the same subject (kit/curator/contest.py), is not applied:
-it becomes a question in the inbox, written in this transaction and named in the pass record
+An operation on a fact that is the owner's or held with high confidence, one stating what
+disagrees with an active fact about the same subject (kit/curator/contest.py), and one its cited
+messages support only in part (kit/curator/grounding.py) is not applied: it becomes a question
+in the inbox, written in this transaction and named in the pass record
 (undoing the pass withdraws it). The rest of the pass applies.
 
 A rejected pass writes only its pass record (with the reason); an applied one writes the
@@ -33,7 +42,8 @@ from typing import Any
 from kit.clock import Clock
 from kit.config import CurationSettings, InboxSettings
 from kit.curator import guard
-from kit.curator.contest import Contested, contest
+from kit.curator.contest import Contested, contest, unsupported
+from kit.curator.grounding import Grounding
 from kit.curator.ops import (
     Operation,
     Replace,
@@ -43,7 +53,7 @@ from kit.curator.ops import (
     touched_ids,
 )
 from kit.curator.questions import InboxStore
-from kit.curator.records import PassLog
+from kit.curator.records import ALL_DROPPED, PassLog
 from kit.curator.reports import PassOutcome
 from kit.curator.screen import screen_op
 from kit.curator.write_op import Written, write_op
@@ -109,11 +119,13 @@ class Applier:
         started_at: datetime | None = None,
         detail: dict[str, Any] | None = None,
         shown: Collection[int] | None = None,
+        grounding: Grounding | None = None,
     ) -> PassOutcome:
         """Apply `ops` to one category inside `tx`, or record why not. Never half-applies:
         a rejection writes nothing but the pass record, and errors propagate (rolling back).
         `source_message_ids` is the batch: the messages the operations may cite; `shown`, when
-        the model saw only part of the category, the facts the operations may name."""
+        the model saw only part of the category, the facts the operations may name;
+        `grounding`, the batch's messages, what the operations' text is held against."""
         writer = self._facts.writer(tx, user_id)
         sources = tuple(source_message_ids)
         unfit = [screen_op(op) for op in ops]
@@ -129,11 +141,16 @@ class Applier:
         base = PassOutcome(None, kind, category, "rejected", source_message_ids=sources)
         try:
             active = await writer.active_in(category)
-            facts = await self._check_ids(writer, category, ops)
-            _check_shown(ops, shown)
-            _check_sources(ops, sources)
+            facts, unfit = await self._check_ids(writer, category, ops, unfit)
+            unfit = _check_shown(ops, shown, unfit)
+            unfit = _check_sources(ops, sources, unfit)
+            asked_first: list[Contested] = []
+            if grounding is not None:
+                unfit, asked_first = _ground(ops, unfit, grounding, facts)
             kept, dropped = self._screen(ops, unfit)
+            kept = [op for op in kept if not any(c.op is op for c in asked_first)]
             kept, contested = contest(kept, facts, active, self._inbox_settings.protect_confidence)
+            contested = asked_first + contested
             verdict = guard.check(
                 kept,
                 active,
@@ -158,7 +175,7 @@ class Applier:
 
         record["dropped"] = dropped
         status = "applied" if kept or contested else "noop"
-        quiet = "every operation was dropped" if dropped else "nothing to change"
+        quiet = ALL_DROPPED if dropped else "nothing to change"
         reason = "" if kept or contested else quiet
         pass_id = await self._passes.add(
             tx,
@@ -170,7 +187,7 @@ class Applier:
             reason=reason,
             detail=record,
         )
-        times = await self._times(tx, user_id, ops, sources)
+        times = await self._times(tx, user_id, kept, sources)
         done = Written()
         for op in kept:
             provenance = Provenance(
@@ -237,27 +254,32 @@ class Applier:
         return lines, list(dict.fromkeys(q for q, _ in ids))
 
     async def _check_ids(
-        self, writer: FactWriter, category: str, ops: Sequence[Operation]
-    ) -> dict[int, Fact]:
-        """Every fact an operation names exists, is active and belongs to this category (else
-        the pass is rejected). An operation on the owner's own facts is not rejected but asked
-        about (kit/curator/contest.py): an owner's word changes only when the owner says so."""
+        self,
+        writer: FactWriter,
+        category: str,
+        ops: Sequence[Operation],
+        unfit: Sequence[str | None],
+    ) -> tuple[dict[int, Fact], list[str | None]]:
+        """Every fact an operation names exists, is active and belongs to this category; an
+        operation naming one that does not is dropped. An operation on the owner's own facts
+        is not dropped but asked about (kit/curator/contest.py): an owner's word changes only
+        when the owner says so."""
         found: dict[int, Fact] = {}
-        for n, op in enumerate(ops, 1):
+        why = list(unfit)
+        for n, op in enumerate(ops):
             for fact_id in touched_ids(op):
-                where = f"operation {n} ({op_name(op)})"
                 try:
                     fact = await writer.get(fact_id)
                 except NotFound:
-                    raise Rejected(f"{where}: unknown fact id #{fact_id}") from None
+                    why[n] = why[n] or f"unknown fact id #{fact_id}"
+                    continue
                 if fact.category != category:
-                    raise Rejected(
-                        f"{where}: fact #{fact_id} is in '{fact.category}', not '{category}'"
-                    )
-                if not fact.active:
-                    raise Rejected(f"{where}: fact #{fact_id} is no longer active")
-                found[fact_id] = fact
-        return found
+                    why[n] = why[n] or f"fact #{fact_id} is in '{fact.category}', not '{category}'"
+                elif not fact.active:
+                    why[n] = why[n] or f"fact #{fact_id} is no longer active"
+                else:
+                    found[fact_id] = fact
+        return found, why
 
     @staticmethod
     def _screen(
@@ -275,30 +297,58 @@ class Applier:
         return kept, dropped
 
 
-def _check_shown(ops: Sequence[Operation], shown: Collection[int] | None) -> None:
+def _check_shown(
+    ops: Sequence[Operation], shown: Collection[int] | None, unfit: Sequence[str | None]
+) -> list[str | None]:
     """Every fact named was shown to the model: it cannot know what an unshown fact says, so
-    changing or merging one would be a guess."""
+    changing or merging one would be a guess (dropped)."""
+    why = list(unfit)
     if shown is None:
-        return
-    for n, op in enumerate(ops, 1):
+        return why
+    for n, op in enumerate(ops):
         unseen = [i for i in touched_ids(op) if i not in shown]
-        if unseen:
-            raise Rejected(
-                f"operation {n} ({op_name(op)}): fact #{unseen[0]} was not among the facts "
-                "shown to this pass"
-            )
+        if unseen and why[n] is None:
+            why[n] = f"fact #{unseen[0]} was not among the facts shown to this pass"
+    return why
 
 
-def _check_sources(ops: Sequence[Operation], batch: Sequence[int]) -> None:
-    """Every cited message is one of the batch's messages facts may come from."""
+def _check_sources(
+    ops: Sequence[Operation], batch: Sequence[int], unfit: Sequence[str | None]
+) -> list[str | None]:
+    """Every cited message is one of the batch's messages facts may come from (an operation
+    citing anything else, Kit's own lines included, is dropped)."""
     allowed = set(batch)
-    for n, op in enumerate(ops, 1):
+    why = list(unfit)
+    for n, op in enumerate(ops):
         stray = [i for i in op.sources if i not in allowed]
-        if stray:
-            raise Rejected(
-                f"operation {n} ({op_name(op)}): cites message {stray[0]}, which is not one of "
-                "the messages of this batch a fact may come from (Kit's own lines are not)"
+        if stray and why[n] is None:
+            why[n] = (
+                f"it cites message {stray[0]}, which is not one of the messages of this batch a "
+                "fact may come from (Kit's own lines are not)"
             )
+    return why
+
+
+def _ground(
+    ops: Sequence[Operation],
+    unfit: Sequence[str | None],
+    grounding: Grounding,
+    facts: dict[int, Fact],
+) -> tuple[list[str | None], list[Contested]]:
+    """Hold each operation that stores text against the messages it cites: one they do not
+    support is dropped, one they support in part is asked about."""
+    why = list(unfit)
+    asked: list[Contested] = []
+    for n, op in enumerate(ops):
+        if why[n] is not None:
+            continue
+        verdict = grounding.check(op, facts)
+        if verdict.status == "unsupported":
+            why[n] = f"not supported by its cited messages: {verdict.reason}"
+        elif verdict.status == "partial":
+            old = tuple(facts[i] for i in touched_ids(op) if i in facts)
+            asked.append(unsupported(op, old, f"only partly supported: {verdict.reason}"))
+    return why, asked
 
 
 def op_reason(op: Operation) -> str:

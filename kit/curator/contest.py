@@ -10,7 +10,9 @@ An operation is contested when
   ("Ana lives in Lisbon" -> "Ana lives in Lisbon with Rui", two duplicates merged into one),
   raising confidence or dropping an expiry loses nothing: applied without asking;
 - it states something (an INSERT, an UPDATE's new content) that disagrees with an active fact
-  of the category about the same subject (conflict.py), one this pass does not touch.
+  of the category about the same subject (conflict.py), one this pass does not touch;
+- what it would store is only partly said in the messages it cites (kind "grounding",
+  kit/curator/grounding.py): the owner says whether it holds ("take new") or not ("keep old").
 
 What the owner may answer depends on the operation: "keep both" makes no sense for a
 retirement or a change of confidence or expiry alone, so it is offered only when there is a
@@ -29,7 +31,7 @@ from kit.memory.facts import Fact
 
 KEEP_OLD, TAKE_NEW, KEEP_BOTH = "keep-old", "take-new", "keep-both"
 ANSWERS = (KEEP_OLD, TAKE_NEW, KEEP_BOTH)
-Kind = Literal["change", "conflict"]
+Kind = Literal["change", "conflict", "grounding"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,11 @@ def contest(
             continue
         apply.append(op)
     return apply, asked
+
+
+def unsupported(op: Operation, old: tuple[Fact, ...], reason: str) -> Contested:
+    """An operation whose text its cited messages support only in part, as a question."""
+    return Contested(op, "grounding", reason, old, (KEEP_OLD, TAKE_NEW))
 
 
 def _held(op: Operation, fact: Fact, threshold: float) -> str | None:

@@ -14,8 +14,6 @@ learned from what it forgets.
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
@@ -24,6 +22,7 @@ from typing import Any
 from kit.clock import to_iso
 from kit.errors import LLMOutputError
 from kit.llm.base import LLMReply, ToolSpec
+from kit.llm.json_repair import Unreadable, loads_lenient
 from kit.memory.facts import MAX_CONTENT_CHARS
 from kit.untrusted.fingerprint import fingerprint
 
@@ -57,7 +56,13 @@ _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 
 
 class InvalidOperations(LLMOutputError):
-    """The model's operations do not fit the schema; the pass is rejected whole."""
+    """The model's operations do not fit the schema; the pass is rejected whole.
+    `unreadable`: no operations could be read at all (no call, no JSON): worth asking once
+    more (kit/curator/passes.py), unlike an answer that was read and is wrong."""
+
+    def __init__(self, message: str, *, unreadable: bool = False) -> None:
+        super().__init__(message)
+        self.unreadable = unreadable
 
 
 @dataclass(frozen=True)
@@ -179,24 +184,22 @@ def _until(op: Insert) -> str:
 
 
 # Each field's meaning is in prompts/curate/base.md; the schema gives only its shape, which
-# is repeated per operation (four variants), so it is kept terse.
+# is repeated per operation (four variants), so it is kept terse. No length limits
+# (maxLength, maxItems): a local server turns the schema into a grammar, and llama.cpp's
+# expands each limit into as many nested rules as it allows (thousands for a 2,000-character
+# content), which it failed to compile and then crashed on (issue 29). The limits hold all
+# the same: `parse_operations` checks every length (MAX_CONTENT_CHARS, MAX_OPERATIONS, ...).
 _PROPERTIES: dict[str, dict[str, Any]] = {
     "fact_id": {"type": "integer", "minimum": 1},
-    "fact_ids": {
-        "type": "array",
-        "items": {"type": "integer", "minimum": 1},
-        "minItems": 1,
-        "maxItems": MAX_MERGED,
-    },
-    "subject": {"type": "string", "maxLength": MAX_SUBJECT_CHARS},
-    "content": {"type": "string", "minLength": 1, "maxLength": MAX_CONTENT_CHARS},
+    "fact_ids": {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1},
+    "subject": {"type": "string"},
+    "content": {"type": "string", "minLength": 1},
     "confidence": {"type": "number", "minimum": 0, "maximum": 1},
     "expires_at": {"type": ["string", "null"], "description": "YYYY-MM-DD"},
-    "reason": {"type": "string", "maxLength": MAX_REASON_CHARS},
+    "reason": {"type": "string"},
     "sources": {
         "type": "array",
         "items": {"type": "integer", "minimum": 1},
-        "maxItems": MAX_SOURCES,
         "description": "message ids: the N of [msg N, ...]",
     },
 }
@@ -245,7 +248,6 @@ def operations_tool() -> ToolSpec:
             "properties": {
                 "operations": {
                     "type": "array",
-                    "maxItems": MAX_OPERATIONS,
                     "items": {"anyOf": [_operation_schema(name) for name in _OPS]},
                 }
             },
@@ -465,18 +467,26 @@ def operations_from_reply(reply: LLMReply, *, now: datetime, tz: tzinfo) -> list
                 if TOOL_NAME not in names
                 else f"expected one call of {TOOL_NAME}, got {len(names)} calls"
             )
-        return parse_operations(calls[0].input, now=now, tz=tz)
-    text = _FENCE.sub("", reply.text).strip()
+        return parse_operations(_as_answer(calls[0].input), now=now, tz=tz)
+    text = reply.text.strip()
     if not text:
-        raise InvalidOperations(f"the answer was empty; expected a call of {TOOL_NAME}")
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
         raise InvalidOperations(
-            f"the answer is neither a call of {TOOL_NAME} nor valid JSON "
-            f"({exc.msg} at line {exc.lineno} column {exc.colno})"
+            f"the answer was empty; expected a call of {TOOL_NAME}", unreadable=True
+        )
+    try:
+        raw = loads_lenient(text)  # fenced, after a sentence, trailing commas: kit/llm/
+    except Unreadable as exc:
+        raise InvalidOperations(
+            f"the answer is neither a call of {TOOL_NAME} nor valid JSON ({exc})", unreadable=True
         ) from None
-    return parse_operations(raw, now=now, tz=tz)
+    return parse_operations(_as_answer(raw), now=now, tz=tz)
 
 
-_FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$")
+def _as_answer(raw: Any) -> Any:
+    """What a small model sends instead of {"operations": [...]}: the list alone, or one
+    operation alone. Anything else is left for `parse_operations` to reject."""
+    if isinstance(raw, list):
+        return {"operations": raw}
+    if isinstance(raw, Mapping) and "op" in raw and "operations" not in raw:
+        return {"operations": [raw]}
+    return raw

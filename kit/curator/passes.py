@@ -19,6 +19,7 @@ from typing import Any
 from kit.clock import Clock, local_date
 from kit.config import CATEGORIES, Settings
 from kit.curator.apply import Applier
+from kit.curator.grounding import Grounding
 from kit.curator.ops import (
     TOOL_NAME,
     InvalidOperations,
@@ -78,6 +79,7 @@ class Curator:
     ) -> None:
         self._db = db
         self._facts = facts
+        self._messages = messages
         self._llm = llm
         self._prompts = prompts
         self._settings = settings
@@ -127,11 +129,19 @@ class Curator:
         actor: str | None = None,
         started_at: datetime | None = None,
         detail: dict[str, Any] | None = None,
+        ground: bool = False,
     ) -> PassOutcome:
         """Guard + apply in one transaction + pass record. With `dry_run`, the outcome says
-        what would happen (status "planned" instead of "applied") and nothing is written."""
+        what would happen (status "planned" instead of "applied") and nothing is written.
+        With `ground`, what the operations would store is held against the messages they cite
+        (kit/curator/grounding.py), as a curation pass's answer always is."""
         if category not in CATEGORIES:
             raise InputError(f"unknown category {category!r}; use one of: {', '.join(CATEGORIES)}")
+        grounding = None
+        if ground:
+            cited = sorted({i for op in ops for i in op.sources})
+            found = await self._messages.get_many(user_id, cited)
+            grounding = Grounding(found, source_message_ids, self._settings.owner.name)
         try:
             async with self._db.transaction() as tx:
                 outcome = await self._applier.apply_in(
@@ -144,6 +154,7 @@ class Curator:
                     source_message_ids=source_message_ids,
                     started_at=started_at,
                     detail=detail,
+                    grounding=grounding,
                 )
                 if dry_run:
                     raise _DryRun(outcome)
@@ -326,7 +337,15 @@ class Curator:
             **fit.detail(batch),
         }
         try:
-            ops = operations_from_reply(reply, now=self._clock.now(), tz=self._tz)
+            try:
+                ops = operations_from_reply(reply, now=self._clock.now(), tz=self._tz)
+            except InvalidOperations as exc:
+                if not exc.unreadable:
+                    raise
+                # Nothing could be read (no call, no JSON): asked once more, saying why. A
+                # timed-out call never gets here: it is backed off (kit/llm/retry.py).
+                reply = await self._ask_again(request, str(exc), detail)
+                ops = operations_from_reply(reply, now=self._clock.now(), tz=self._tz)
         except InvalidOperations as exc:
             log.info(
                 "curation pass on %s rejected: %s", batch.category, exc
@@ -342,6 +361,29 @@ class Curator:
             reason = _crash_reason("reading the answer", exc)
             return await self._failed(batch, started, reason, detail, status="rejected")
         return await self._apply(batch, ops, started, detail, reply, shown)
+
+    async def _ask_again(self, request: LLMRequest, why: str, detail: dict[str, Any]) -> LLMReply:
+        """The same request once more, with what was wrong with the first answer; its tokens
+        are added to the pass's. A failure of this call is the pass's failure."""
+        again = replace(
+            request,
+            messages=(
+                *request.messages,
+                ChatMessage.text(
+                    "user",
+                    f"Your answer could not be read: {why}. Call {TOOL_NAME} once now, or "
+                    'answer with only the JSON object {"operations": [...]} and nothing else.',
+                ),
+            ),
+        )
+        try:
+            reply = await self._llm.complete(again)
+        except LLMTimeout as exc:
+            raise InvalidOperations(f"{why}; asked again, it did not answer in time") from exc
+        detail["asked_again"] = True
+        detail["input_tokens"] = int(detail.get("input_tokens", 0)) + reply.usage.input_tokens
+        detail["output_tokens"] = int(detail.get("output_tokens", 0)) + reply.usage.output_tokens
+        return reply
 
     async def _apply(
         self,
@@ -365,6 +407,9 @@ class Curator:
                     started_at=started,
                     detail=detail,
                     shown=None if shown.complete else shown.ids,
+                    grounding=Grounding(
+                        batch.messages, batch.owner_message_ids, self._settings.owner.name
+                    ),
                 )
                 if outcome.status == "rejected":
                     note = await self.progress.failed(

@@ -57,7 +57,7 @@ class Question:
     user_id: str
     pass_id: int  # the pass that asked
     category: str
-    kind: str  # change | conflict
+    kind: str  # change | conflict | grounding
     reason: str
     operation: dict[str, Any]  # the proposed operation (kit/curator/ops.py op_json)
     facts: tuple[FactAsAsked, ...]

@@ -17,6 +17,7 @@ from kit.clock import Clock, from_iso, to_iso
 from kit.errors import NotFound
 from kit.store.db import Database, Transaction
 
+ALL_DROPPED = "every operation was dropped"  # a noop pass's reason when it had operations
 _COLUMNS = "id, user_id, kind, category, started_at, finished_at, status, reason, detail_json"
 
 
@@ -127,8 +128,9 @@ class PassLog:
     async def recent(
         self, user_id: str, *, limit: int = 20, include_noop: bool = False
     ) -> list[PassRecord]:
-        """Newest first. Passes that changed nothing are left out unless asked for."""
-        where = "" if include_noop else " AND status != 'noop'"
+        """Newest first. Passes that changed nothing are left out unless asked for, but for
+        those that dropped every operation (what Kit refused to learn is worth seeing)."""
+        where = "" if include_noop else f" AND (status != 'noop' OR reason = '{ALL_DROPPED}')"
         rows = await self._db.fetchall(
             f"SELECT {_COLUMNS} FROM passes WHERE user_id = ?{where} ORDER BY id DESC LIMIT ?",
             (user_id, limit),

@@ -25,14 +25,25 @@ from kit.errors import (
     LLMOutputError,
     LLMUnavailable,
     NotFound,
+    RateLimited,
     StorageError,
+    Unauthorized,
 )
 from kit.operations import Operation, Relay
 
 # Errors keep their class across the socket, so callers can tell "not found" from "no model".
 _ERRORS: dict[str, type[KitError]] = {
     cls.__name__: cls
-    for cls in (ConfigError, InputError, NotFound, LLMUnavailable, LLMOutputError, StorageError)
+    for cls in (
+        ConfigError,
+        InputError,
+        NotFound,
+        LLMUnavailable,
+        LLMOutputError,
+        StorageError,
+        Unauthorized,
+        RateLimited,
+    )
 }
 
 EventSink = Callable[[dict[str, Any]], Awaitable[None]]

@@ -77,7 +77,13 @@ class DigestBuilder:
             for r in await self._passes.finished_between(user_id, since, until)
             if r.kind not in NOT_REPORTED
         ]
-        applied = [r for r in records if r.status in ("applied", "undone")]
+        # A pass that changed nothing because every operation was dropped is listed too: the
+        # owner sees what Kit refused to learn, and why (kit/curator/grounding.py).
+        applied = [
+            r
+            for r in records
+            if r.status in ("applied", "undone") or (r.status == "noop" and r.detail.get("dropped"))
+        ]
         entries = await self._history.of_passes(user_id, [r.id for r in applied])
         expired = [
             e

@@ -90,6 +90,11 @@ class Digest:
         return any(p.lines for p in self.passes) or bool(self.expired or self.remembered)
 
     @property
+    def left_out(self) -> int:
+        """Operations the day's passes dropped (unsupported by what was said, or unfit)."""
+        return sum(len(p.dropped) for p in self.passes)
+
+    @property
     def news(self) -> bool:
         """Whether the digest is sent (scheduled or `kit digest --send`): memory changed that
         day, or a pass set a question aside that day that still waits, since the owner reads

@@ -102,8 +102,21 @@ def waiting_lines(digest: Digest) -> list[str]:
 
 
 def quiet(digest: Digest) -> bool:
-    """Nothing to tell of the day: no change, no refusal, no question asked that waits."""
-    return not digest.changed and not digest.refused and not digest.questions
+    """Nothing to tell of the day: no change, no refusal, no operation left out, no question
+    asked that waits."""
+    return (
+        not digest.changed and not digest.refused and not digest.questions and not digest.left_out
+    )
+
+
+def left_out_line(digest: Digest) -> str:
+    """How many operations the day's passes left out ("" when none)."""
+    if not digest.left_out:
+        return ""
+    return (
+        f"{plural(digest.left_out, 'operation')} left out (what was said did not support "
+        "them, or they were unfit): listed under their pass"
+    )
 
 
 def render_text(digest: Digest, tz: tzinfo) -> str:
@@ -113,7 +126,8 @@ def render_text(digest: Digest, tz: tzinfo) -> str:
     if quiet(digest):
         return "\n\n".join([nothing(digest, tz), *waiting])
     blocks = _blocks(digest, tz)
-    return "\n\n".join([title(digest, tz), *waiting, *(b.text for b in blocks)])
+    counted = [line] if (line := left_out_line(digest)) else []
+    return "\n\n".join([title(digest, tz), *counted, *waiting, *(b.text for b in blocks)])
 
 
 @dataclass(frozen=True)

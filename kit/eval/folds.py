@@ -1,4 +1,5 @@
-"""A rotated hold-out: every choice made on two conversations, scored on the third.
+"""A rotated hold-out: every choice made on two conversations, scored on the third (or, with
+several corpora, on folds that each hold conversations of every corpus).
 
 The ranking's levers (which are on, at which values) are chosen by a coordinate search that
 sees only the training conversations: starting from every lever off, each lever in turn takes
@@ -7,10 +8,11 @@ changes. The configuration it settles on is then scored on the held-out conversa
 for each conversation in turn. What tuning on everything reports (the dev number) sits beside
 what this procedure gets on conversations it never saw.
 
-The objective is the mean, over the question sets given (LoCoMo's own questions, and a set of
-paraphrases over the same conversations), of recall@k averaged over their questions: a lever
-that only fits one set's shape has to pay for itself on the other. Ties keep the value held
-(off, first), so a lever has to win to be turned on, and to stay on.
+The objective is the mean, over the question sets given (LoCoMo's dev questions and BEAM's,
+each over its own conversations), of recall@k averaged over their questions: a lever that only
+fits one corpus's shape has to pay for itself on the other. Ties keep the value held (off,
+first), so a lever has to win to be turned on, and to stay on. `folds` groups conversations:
+each fold is held out in turn (by default each conversation is a fold of its own).
 """
 
 from __future__ import annotations
@@ -62,8 +64,10 @@ def recall(items: Sequence[Scored], k: int) -> float:
 
 
 def objective(results: Results, keep: set[str], k: int) -> float:
-    """Mean over the question sets of recall@k over their questions in `keep`."""
-    return fmean(recall([s for s in items if s.sample_id in keep], k) for items in results.values())
+    """Mean over the question sets of recall@k over their questions in `keep` (sets with no
+    question there left out)."""
+    kept = [[s for s in items if s.sample_id in keep] for items in results.values()]
+    return fmean(recall(items, k) for items in kept if items)
 
 
 async def coordinate_search(
@@ -123,27 +127,32 @@ async def rotated_holdout(
     k: int,
     rounds: int = 3,
     progress: Callable[[str], object] | None = None,
+    folds: Mapping[str, str] | None = None,
 ) -> HoldOut:
-    """For each conversation: choose on the others, score on it."""
+    """For each fold (`folds`: conversation -> fold; by default one per conversation): choose
+    on the others, score on it."""
     if not levers:
         raise ValueError("a hold-out needs at least one lever")
     start: Config = tuple(values[0][0] for values in levers.values())
     first = (await score([start]))[start]
     samples = list(dict.fromkeys(s.sample_id for items in first.values() for s in items))
-    if len(samples) < 2:
+    fold_of = {s: (folds or {}).get(s, s) for s in samples}
+    groups = list(dict.fromkeys(fold_of.values()))
+    if len(groups) < 2:
         raise ValueError("a hold-out needs at least two conversations")
-    folds: list[Fold] = []
+    done: list[Fold] = []
     measured: dict[str, list[Scored]] = {name: [] for name in first}
-    for held_out in samples:
-        others = {s for s in samples if s != held_out}
+    for held_out in groups:
+        inside = {s for s in samples if fold_of[s] == held_out}
+        others = set(samples) - inside
         chosen, tuned = await coordinate_search(score, levers, others, k, rounds)
         if progress:
             progress(f"{held_out} held out: {describe(levers, chosen)} ({tuned:.3f} there)")
         results = (await score([chosen]))[chosen]
         here = {
-            name: [s for s in items if s.sample_id == held_out] for name, items in results.items()
+            name: [s for s in items if s.sample_id in inside] for name, items in results.items()
         }
-        folds.append(
+        done.append(
             Fold(
                 held_out,
                 chosen,
@@ -158,7 +167,7 @@ async def rotated_holdout(
     results = (await score([everything]))[everything]
     return HoldOut(
         k=k,
-        folds=tuple(folds),
+        folds=tuple(done),
         recall={name: recall(items, k) for name, items in measured.items()},
         by_category={name: _by_category(items, k) for name, items in measured.items()},
         unshared={name: _unshared(items, k) for name, items in measured.items()},

@@ -71,6 +71,7 @@ class Judge:
                 messages=(ChatMessage.text("user", prompt),),
                 max_tokens=self._role.output(MAX_TOKENS),
                 purpose=PURPOSE,
+                temperature=self._role.temperature,
             )
         )
         return Grade(read_verdict(reply.text), reply.usage)

@@ -24,6 +24,30 @@ def recall_at(ranked: Sequence[str | None], evidence: Iterable[str], k: int) -> 
     return len(wanted.intersection(ranked[:k])) / len(wanted)
 
 
+def within(ranked: Sequence[str | None], costs: Sequence[int], budget: int) -> int:
+    """How many of the best-ranked hits fit in `budget` tokens together (each costs its own
+    line): what a prompt with that much room for them shows."""
+    used = count = 0
+    for cost in costs[: len(ranked)]:
+        if used + cost > budget:
+            break
+        used += cost
+        count += 1
+    return count
+
+
+def shown(outcome: Outcome, budget: int) -> int:
+    """How many of the ranked hits a turn's context shows: the first `outcome.shows` (all
+    when 0), as many of them as fit in `budget` tokens."""
+    ranked = outcome.ranked[: outcome.shows] if outcome.shows else outcome.ranked
+    return within(ranked, outcome.costs, budget)
+
+
+def recall_shown(outcome: Outcome, budget: int) -> float:
+    """Recall of the hits a turn's context shows (`shown`)."""
+    return recall_at(outcome.ranked, outcome.evidence, shown(outcome, budget))
+
+
 def hit_at(ranked: Sequence[str | None], evidence: Iterable[str], k: int) -> float:
     return 1.0 if set(evidence).intersection(ranked[:k]) else 0.0
 
@@ -46,6 +70,8 @@ class Outcome:
     seconds: float
     tokens: tuple[int, ...]  # context tokens of the top k, one per k in the report
     unshared: tuple[str, ...] = ()  # evidence turns sharing no content word with the question
+    costs: tuple[int, ...] = ()  # tokens of each ranked hit as shown (its line)
+    shows: int = 0  # hits a turn's context takes for this question (memory.top_k, or more)
 
 
 @dataclass(frozen=True)

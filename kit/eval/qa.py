@@ -7,6 +7,9 @@ would send at the conversation's end (the sandwich: system prompt, memory index,
 recent days, the retrieved facts and messages), the configured chat model answers the question
 from it (one call, no tools), and the judge model (`[llm.judge]`, by default the background
 model) grades the answer against the key with Mem0's LoCoMo judge prompt (kit/eval/judge.py).
+Each answer is also scored without a judge, by exact match and token F1 (kit/eval/answer_score.py).
+With `short_answers`, the question goes with an instruction to answer in a few words, as
+Mem0's harness asks (prompts/eval_answer_short.md): published numbers were measured so.
 
 A model that cannot be reached after its retries stops the run: what was measured so far is
 kept, and `--resume` goes on from there.
@@ -26,6 +29,7 @@ from kit.clock import FakeClock
 from kit.config import ScheduleSettings, Settings
 from kit.embed.base import Embedder
 from kit.errors import LLMUnavailable
+from kit.eval.answer_score import exact_match, token_f1
 from kit.eval.judge import Judge, Verdict
 from kit.eval.locomo import Sample
 from kit.llm.base import LLM, ChatMessage, LLMRequest, Usage
@@ -59,6 +63,14 @@ class QAResult:
     @property
     def correct(self) -> bool:
         return self.verdict == "CORRECT"
+
+    @property
+    def exact(self) -> bool:
+        return exact_match(self.answer, self.gold)
+
+    @property
+    def f1(self) -> float:
+        return token_f1(self.answer, self.gold)
 
 
 @dataclass
@@ -94,6 +106,7 @@ async def evaluate_qa(
     limit: int | None = None,
     done: dict[Key, QAResult] | None = None,
     curate: bool = False,
+    short_answers: bool = False,
     on_result: OnResult | None = None,
     progress: Progress | None = None,
 ) -> QARun:
@@ -116,6 +129,7 @@ async def evaluate_qa(
                     await _run_sample(
                         sample, todo, sample_settings, embedder, llm, curate, done, on_result,
                         lambda what: progress and progress(what, len(done), total),
+                        short_answers=short_answers,
                     )  # fmt: skip
                 except LLMUnavailable as exc:
                     run.stopped = str(exc)
@@ -138,6 +152,8 @@ async def _run_sample(
     done: dict[Key, QAResult],
     on_result: OnResult | None,
     say: Callable[[str], object],
+    *,
+    short_answers: bool = False,
 ) -> None:
     end = sample.end
     chat = model_role(settings.llm, "chat")
@@ -167,14 +183,20 @@ async def _run_sample(
             say(f"{sample.sample_id}: asking")
             started = time.perf_counter()
             sandwich, _ = await s.agent.plan(user, question.text, end, None)
+            asked = (
+                s.prompts.render("eval_answer_short", question=question.text)
+                if short_answers
+                else question.text
+            )
             reply = await s.llm.complete(
                 LLMRequest(
                     model=chat.model,
                     system=sandwich.system,
-                    messages=(ChatMessage.text("user", question.text),),
+                    messages=(ChatMessage.text("user", asked),),
                     max_tokens=chat.max_tokens,
                     purpose=PURPOSE,
                     user_id=user,
+                    temperature=chat.temperature,
                 )
             )
             answer = reply.text.strip()

@@ -30,6 +30,8 @@ class Accuracy:
     correct: int
     unreadable: int  # judged neither way (counted as wrong)
     memory_tokens: float  # mean per question
+    exact: float = 0.0  # share of answers equal to the key (normalised)
+    f1: float = 0.0  # mean token F1 against the key
 
     @property
     def accuracy(self) -> float:
@@ -37,7 +39,8 @@ class Accuracy:
 
 
 def accuracy(results: Sequence[QAResult]) -> dict[str, Accuracy]:
-    """ "all", then each category in LoCoMo's order."""
+    """ "all", then each category in LoCoMo's order, named as Mem0 reports them (LoCoMo's
+    category 1 is multi-hop, 2 temporal, 3 open-domain, 4 single-hop: kit/eval/locomo.py)."""
     groups: dict[str, list[QAResult]] = {"all": list(results)}
     for name in CATEGORIES.values():
         found = [r for r in results if r.category == name]
@@ -49,6 +52,8 @@ def accuracy(results: Sequence[QAResult]) -> dict[str, Accuracy]:
             sum(r.correct for r in group),
             sum(r.verdict == "unreadable" for r in group),
             sum(r.memory_tokens for r in group) / len(group) if group else 0.0,
+            sum(r.exact for r in group) / len(group) if group else 0.0,
+            sum(r.f1 for r in group) / len(group) if group else 0.0,
         )
         for name, group in groups.items()
     }
@@ -66,14 +71,19 @@ def format_report(run: QARun, chat: ModelRole, judge: ModelRole, *, source: str,
     table = accuracy(run.results)
     lines = [
         f"{source}: {len(run.results)} of {total} questions answered by {chat.model} "
-        f"({chat.where}), graded by {judge.model} ({judge.where}) with {JUDGE_PROMPT}",
-        f"{'category':<12} {'n':>4} {'correct':>7} {'accuracy':>8} {'unread':>6} {'mem tok/q':>9}",
+        f"({chat.where}{_temperature(chat)}), graded by {judge.model} ({judge.where}"
+        f"{_temperature(judge)}) with {JUDGE_PROMPT}",
+        f"{'category':<12} {'n':>4} {'correct':>7} {'judge':>6} {'exact':>6} {'F1':>6} "
+        f"{'unread':>6} {'mem tok/q':>9}",
     ]
     for name, a in table.items():
         lines.append(
-            f"{name:<12} {a.questions:>4} {a.correct:>7} {a.accuracy:>8.3f} {a.unreadable:>6} "
-            f"{a.memory_tokens:>9.0f}"
+            f"{name:<12} {a.questions:>4} {a.correct:>7} {a.accuracy:>6.3f} {a.exact:>6.3f} "
+            f"{a.f1:>6.3f} {a.unreadable:>6} {a.memory_tokens:>9.0f}"
         )
+    lines.append(
+        f"judge: {judge.model} (its verdicts are the 'judge' column); exact and F1 need no model"
+    )
     answers, grades = totals(run.results)
     lines.append(f"answers: {_tokens(answers)}; cost {_usd(cost(answers, chat), chat)}")
     lines.append(f"grades:  {_tokens(grades)}; cost {_usd(cost(grades, judge), judge)}")
@@ -85,6 +95,10 @@ def format_report(run: QARun, chat: ModelRole, judge: ModelRole, *, source: str,
             "above; --resume goes on from there"
         )
     return "\n".join(lines)
+
+
+def _temperature(role: ModelRole) -> str:
+    return "" if role.temperature is None else f", temperature {role.temperature:g}"
 
 
 def _tokens(usage: Usage) -> str:
@@ -116,14 +130,26 @@ def report_json(
         "stopped": run.stopped,
         "judge_prompt": JUDGE_PROMPT,
         "models": {
-            "answer": {"model": chat.model, "provider": chat.provider, "endpoint": chat.where},
-            "judge": {"model": judge.model, "provider": judge.provider, "endpoint": judge.where},
+            "answer": {
+                "model": chat.model,
+                "provider": chat.provider,
+                "endpoint": chat.where,
+                "temperature": chat.temperature,
+            },
+            "judge": {
+                "model": judge.model,
+                "provider": judge.provider,
+                "endpoint": judge.where,
+                "temperature": judge.temperature,
+            },
         },
         "accuracy": {
             name: {
                 "questions": a.questions,
                 "correct": a.correct,
                 "accuracy": round(a.accuracy, 4),
+                "exact": round(a.exact, 4),
+                "f1": round(a.f1, 4),
                 "unreadable": a.unreadable,
                 "memory_tokens_mean": round(a.memory_tokens, 1),
             }
@@ -153,6 +179,8 @@ def _result_json(r: QAResult) -> dict[str, Any]:
         "gold": r.gold,
         "answer": r.answer,
         "verdict": r.verdict,
+        "exact": r.exact,
+        "f1": round(r.f1, 4),
         "memory_tokens": r.memory_tokens,
         "context_tokens": r.context_tokens,
         "answer_usage": _usage_json(r.answer_usage),

@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from statistics import fmean
 from typing import Any
 
 from kit.api import Kit
@@ -28,8 +29,18 @@ from kit.embed.base import Embedder
 from kit.errors import InputError
 from kit.eval import DEFAULT_KS as DEFAULT_KS
 from kit.eval.folds import Scored
+from kit.eval.intervals import Interval, mean_interval
 from kit.eval.locomo import Sample
-from kit.eval.metrics import Outcome, Summary, by_category, percentile, recall_at, summarise
+from kit.eval.metrics import (
+    Outcome,
+    Summary,
+    by_category,
+    percentile,
+    recall_at,
+    recall_shown,
+    shown,
+    summarise,
+)
 from kit.eval.overlap import shares_a_word
 from kit.llm.base import LLM
 from kit.llm.fake import FakeLLM
@@ -80,6 +91,9 @@ class RetrievalReport:
     results: tuple[QuestionResult, ...]
     filter: FilterReport | None = None
     store: str = "sqlite"  # the engine searched: "sqlite" or "postgres"
+    # memory.context_budget_tokens: recall is also given on the hits that fit in it together,
+    # as shown (0: not given)
+    budget_tokens: int = 0
 
     def scored(self) -> list[Scored]:
         """Every question's outcome with its conversation, for leave-one-out (folds.py)."""
@@ -182,6 +196,7 @@ async def evaluate_variants(
             results=tuple(found),
             filter=_filter_report(found, filter_tokens),
             store="postgres" if settings.on_postgres else "sqlite",
+            budget_tokens=settings.memory.context_budget_tokens,
         )
         for name, found in results.items()
     }
@@ -303,10 +318,19 @@ async def _ask(
         seconds = time.perf_counter() - started
         hits = list(result.hits)
         tokens = tuple(estimate_tokens(format_hits(hits[:k], UTC)) for k in ks)
+        costs = tuple(estimate_tokens(format_hits([h], UTC)) + 1 for h in hits)
         ranked = tuple(h.ref for h in hits)
         unshared = tuple(e for e in question.evidence if not shares_a_word(question.text, texts[e]))
+        shows = kit.services.search.k_for(question.text, kit.settings.memory.top_k)
         outcome = Outcome(
-            question.category_name, ranked, question.evidence, seconds, tokens, unshared
+            question.category_name,
+            ranked,
+            question.evidence,
+            seconds,
+            tokens,
+            unshared,
+            costs,
+            shows,
         )
         results.append(
             QuestionResult(
@@ -325,12 +349,60 @@ async def _ask(
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def format_report(report: RetrievalReport) -> str:
-    """The table `kit eval retrieval` prints."""
+def recall_intervals(report: RetrievalReport, k: int) -> dict[str, Interval]:
+    """Recall@k of every row `format_report` prints ("all", each category, each
+    conversation) with its 95% bootstrap interval over the row's questions."""
+    return {
+        name: mean_interval([recall_at(o.ranked, o.evidence, k) for o in outcomes])
+        for name, outcomes in _groups(report).items()
+    }
+
+
+def _groups(report: RetrievalReport) -> dict[str, list[Outcome]]:
+    """The outcomes of every row: "all", each category, each conversation (when several)."""
+    groups: dict[str, list[Outcome]] = {"all": [r.outcome for r in report.results]}
+    for result in report.results:
+        groups.setdefault(result.category, []).append(result.outcome)
+    if len(report.conversations) > 1:
+        for result in report.results:
+            groups.setdefault(result.sample_id, []).append(result.outcome)
+    return groups
+
+
+def budget_recall(report: RetrievalReport) -> dict[str, tuple[float, float]]:
+    """Per row: recall of the hits a turn's context shows (the first memory.top_k, or more for
+    a question asking for many things, as many as fit in the memory budget as shown), and
+    how many it shows on average ({} when the report has no budget)."""
+    if not report.budget_tokens:
+        return {}
+    return {
+        name: (
+            fmean(recall_shown(o, report.budget_tokens) for o in outcomes),
+            fmean(shown(o, report.budget_tokens) for o in outcomes),
+        )
+        for name, outcomes in _groups(report).items()
+    }
+
+
+def _ci_k(report: RetrievalReport, ci_k: int | None) -> int | None:
+    """The cut-off intervals are given at: `ci_k` when the report has it (None: none)."""
+    return ci_k if ci_k in report.ks else None
+
+
+def format_report(report: RetrievalReport, ci_k: int | None = None) -> str:
+    """The table `kit eval retrieval` prints; with `ci_k` (one of the report's cut-offs), a
+    column with each row's recall at it and its 95% bootstrap interval over questions."""
     ks = report.ks
+    at = _ci_k(report, ci_k)
+    intervals = recall_intervals(report, at) if at is not None else {}
+    ci_head = f" {'R@' + str(at) + ' 95% CI':>15}" if at is not None else ""
+    budget = budget_recall(report)
+    b_head = f" {'R shown':>9} {'shown':>5}" if budget else ""
     head = (
         f"{'category':<12} {'n':>4} "
         + " ".join(f"{'R@' + str(k):>6}" for k in ks)
+        + ci_head
+        + b_head
         + " "
         + " ".join(f"{'H@' + str(k):>6}" for k in ks)
         + f" {'MRR':>6} {'ms p50':>7} {'ms p95':>7}"
@@ -349,9 +421,16 @@ def format_report(report: RetrievalReport) -> str:
     if len(report.conversations) > 1:
         rows += list(report.conversations.items())
     for name, s in rows:
+        ci = ""
+        if at is not None:
+            i = intervals[name]
+            ci = f" {f'[{i.low:.3f}, {i.high:.3f}]':>15}"
+        if budget:
+            ci += f" {budget[name][0]:>9.3f} {budget[name][1]:>5.1f}"
         lines.append(
             f"{name:<12} {s.questions:>4} "
             + " ".join(f"{s.recall[k]:>6.3f}" for k in ks)
+            + ci
             + " "
             + " ".join(f"{s.hit[k]:>6.3f}" for k in ks)
             + f" {s.mrr:>6.3f} {s.seconds_p50 * 1000:>7.1f} {s.seconds_p95 * 1000:>7.1f}"
@@ -395,7 +474,27 @@ def _filter_line(f: FilterReport, questions: int) -> str:
     )
 
 
-def report_json(report: RetrievalReport) -> dict[str, Any]:
+def report_json(report: RetrievalReport, ci_k: int | None = None) -> dict[str, Any]:
+    """The report as JSON; with `ci_k`, each row's recall interval at that cut-off."""
+    at = _ci_k(report, ci_k)
+    intervals = recall_intervals(report, at) if at is not None else {}
+    budget = budget_recall(report)
+
+    def shown(name: str) -> dict[str, Any] | None:
+        if name not in budget:
+            return None
+        return {
+            "budget_tokens": report.budget_tokens,
+            "recall": round(budget[name][0], 4),
+            "hits": round(budget[name][1], 2),
+        }
+
+    def interval(name: str) -> dict[str, Any] | None:
+        found = intervals.get(name)
+        if found is None:
+            return None
+        return {"k": at, "low": round(found.low, 4), "high": round(found.high, 4)}
+
     def summary(s: Summary) -> dict[str, Any]:
         return {
             "questions": s.questions,
@@ -421,8 +520,14 @@ def report_json(report: RetrievalReport) -> dict[str, Any]:
         "index_seconds": round(report.index_seconds, 2),
         "model": report.model_id,
         "store": report.store,
-        "summary": {name: summary(s) for name, s in report.summaries.items()},
-        "conversations": {name: summary(s) for name, s in report.conversations.items()},
+        "summary": {
+            name: {**summary(s), "recall_interval": interval(name), "within_budget": shown(name)}
+            for name, s in report.summaries.items()
+        },
+        "conversations": {
+            name: {**summary(s), "recall_interval": interval(name), "within_budget": shown(name)}
+            for name, s in report.conversations.items()
+        },
         "filter": None if report.filter is None else dataclasses.asdict(report.filter),
         "questions": [
             {

@@ -3,7 +3,8 @@ changes: `kit facts undo PASS` takes it back) with history rows, actor "owner":
 
 - keep old: the facts stay as they are; each gets a "keep" row saying the owner kept it over
   the proposed change (a decision, not a change: it blocks no undo);
-- take new: the proposed operation is written exactly as the pass would have written it
+- take new: the proposed operation (a change, or a fact its messages only partly said) is
+  written exactly as the pass would have written it
   (kit/curator/write_op.py), at the time of the messages it cites. A statement that disagreed
   with facts replaces them: they end where it begins, `replaced_by` it. What the owner held
   stays the owner's: a merge or replacement of a pinned or owner-written fact is pinned or
@@ -43,7 +44,7 @@ async def write_answer(
     if choice == KEEP_OLD:
         await _keep(writer, old, provenance)
         return done
-    if choice == TAKE_NEW and question.kind == "change":
+    if choice == TAKE_NEW and question.kind in ("change", "grounding"):
         await write_op(writer, question.category, op, learned, facts, at, done, keep_held=True)
         return done
     if choice == TAKE_NEW:

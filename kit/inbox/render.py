@@ -29,6 +29,12 @@ def headline(question: Question) -> str:
     op = question.operation
     name = op.get("op")
     olds = ", ".join(f"#{f.id}" for f in question.old)
+    if question.kind == "grounding":
+        if name == "INSERT":
+            return "Kit would learn a new fact its messages only partly say"
+        if name == "REPLACE":
+            return f"Kit would merge {olds} into a fact its messages only partly say"
+        return f"Kit would rewrite {olds} with what its messages only partly say"
     if question.kind == "conflict":
         if name == "UPDATE":
             return f"rewriting #{op['fact_id']} would disagree with {olds}"

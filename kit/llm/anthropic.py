@@ -120,6 +120,8 @@ def _params(request: LLMRequest) -> dict[str, Any]:
         ]
     if request.tool_choice:
         params["tool_choice"] = {"type": "tool", "name": request.tool_choice}
+    if request.temperature is not None:
+        params["temperature"] = request.temperature
     return params
 
 

@@ -102,6 +102,7 @@ class LLMRequest:
     user_id: str | None = None
     # The name of a tool the model must call (structured output); None lets it choose.
     tool_choice: str | None = None
+    temperature: float | None = None  # None: the provider's default
 
 
 TextSink = Callable[[str], Awaitable[None]]

@@ -6,7 +6,9 @@ Kit's request maps onto one chat: the system blocks joined into one system messa
 prefix stays the same leading bytes, which is what OpenAI's and llama.cpp's prompt caches key
 on), tool calls and results as `tool_calls` / `tool` messages. A forced tool is either a forced
 `tool_choice` or, with `structured_output = "json"`, a JSON-schema response format whose answer
-is handed back as a call of that tool (for servers that ignore a forced tool choice).
+is handed back as a call of that tool (for servers that ignore a forced tool choice);
+`"json_object"` sends the same schema in llama-cpp-python's dialect
+(`{"type": "json_object", "schema": ...}`).
 
 Usage: `prompt_tokens` includes the cached ones, so Kit's input is the uncached part and
 `cache_read_tokens` the cached part (`prompt_tokens_details.cached_tokens`). A server that
@@ -33,10 +35,12 @@ from kit.llm.base import (
     TextBlock,
     TextSink,
     ToolResult,
+    ToolSpec,
     ToolUse,
     Usage,
     system_text,
 )
+from kit.llm.json_repair import Unreadable, loads_lenient
 from kit.llm.status import status_error, status_message, transport_errors
 from kit.llm.tokens import estimate_request, estimate_tokens
 from kit.reach import Reach
@@ -67,7 +71,8 @@ class OpenAILLM:
         structured_output: str = "tool",
     ) -> None:
         self._key_env = key_env  # named in messages about the key, never its value
-        self._json = structured_output == "json"
+        self._json = structured_output in ("json", "json_object")
+        self._dialect = structured_output
         # OpenAI's own API wants max_completion_tokens; the servers that copy it know max_tokens.
         host = (urlsplit(base_url).hostname or "") if base_url else "api.openai.com"
         self._own_api = host == "openai.com" or host.endswith(".openai.com")
@@ -179,15 +184,10 @@ class OpenAILLM:
             messages.extend(_messages(message))
         params: dict[str, Any] = {"model": request.model, "messages": messages}
         params["max_completion_tokens" if self._own_api else "max_tokens"] = request.max_tokens
+        if request.temperature is not None:
+            params["temperature"] = request.temperature
         if self._json_answer(request) and forced is not None:
-            params["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {
-                    "name": forced.name,
-                    "schema": dict(forced.input_schema),
-                    "strict": False,
-                },
-            }
+            params["response_format"] = _response_format(self._dialect, forced)
             return params
         if request.tools:
             params["tools"] = [
@@ -218,6 +218,16 @@ class OpenAILLM:
             return reply
         call = ToolUse(f"call_{request.tool_choice}", str(request.tool_choice), value)
         return LLMReply((call,), "tool_use", reply.usage, reply.model)
+
+
+def _response_format(dialect: str, forced: ToolSpec) -> dict[str, Any]:
+    """The forced tool's input schema as a response format, in the server's dialect."""
+    if dialect == "json_object":  # llama-cpp-python's server: json_schema is a 500 there
+        return {"type": "json_object", "schema": dict(forced.input_schema)}
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": forced.name, "schema": dict(forced.input_schema), "strict": False},
+    }
 
 
 @dataclass
@@ -303,8 +313,8 @@ def _arguments(raw: str, name: str) -> dict[str, Any]:
     """A call's arguments as an object; anything else is an empty input, which the tool's
     reader rejects with its own reason (the text itself is never logged)."""
     try:
-        value = json.loads(raw) if raw.strip() else {}
-    except json.JSONDecodeError:
+        value = loads_lenient(raw) if raw.strip() else {}
+    except Unreadable:
         log.warning("the model's call of %s came with arguments that are not JSON", name)
         return {}
     if not isinstance(value, dict):

@@ -4,6 +4,8 @@ and a local curator can live side by side. The request already names its role's 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
 
 # Purposes answered by the chat role; every other call is background work (its model is the
@@ -26,3 +28,17 @@ class RoleRouter:
 
     async def complete(self, request: LLMRequest, on_text: TextSink | None = None) -> LLMReply:
         return await self.for_purpose(request.purpose).complete(request, on_text)
+
+
+class Tempered:
+    """A role's client with its `temperature` (`[llm.<role>] temperature`) on every request
+    that sets none of its own."""
+
+    def __init__(self, inner: LLM, temperature: float) -> None:
+        self._inner = inner
+        self._temperature = temperature
+
+    async def complete(self, request: LLMRequest, on_text: TextSink | None = None) -> LLMReply:
+        if request.temperature is None:
+            request = replace(request, temperature=self._temperature)
+        return await self._inner.complete(request, on_text)

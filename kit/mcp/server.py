@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 import anyio
 import mcp_types
+from mcp.server.lowlevel.server import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.shared.message import SessionMessage
@@ -176,6 +177,12 @@ def build_server(tools: MemoryTools, *, read_only: bool = False) -> MCPServer:
     return server
 
 
+def lowlevel(tools: MemoryTools, *, read_only: bool = False) -> Server[Any]:
+    """The SDK's low-level server for `tools`, which its transports run (kit/mcp/http.py)."""
+    # MCPServer has no public way in to it: its transports are made by its own app builders.
+    return build_server(tools, read_only=read_only)._lowlevel_server
+
+
 class _Codec:
     """The SDK's JSON-RPC messages to and from plain JSON values (for kit/mcp/stdio.py)."""
 
@@ -197,7 +204,7 @@ async def serve(tools: MemoryTools, *, read_only: bool = False) -> None:
     server = build_server(tools, read_only=read_only)
     # The SDK's serving loop over our own streams (its stdio transport is what stdio.py
     # replaces); MCPServer has no public way in, so its low-level server is used directly.
-    lowlevel = server._lowlevel_server
+    core = server._lowlevel_server
     inbox, from_client = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     to_client, outbox = anyio.create_memory_object_stream[SessionMessage](0)
     async with wire() as (stdin, stdout):
@@ -205,5 +212,5 @@ async def serve(tools: MemoryTools, *, read_only: bool = False) -> None:
         await lines.serve(
             inbox,
             outbox,
-            lambda: lowlevel.run(from_client, to_client, lowlevel.create_initialization_options()),
+            lambda: core.run(from_client, to_client, core.create_initialization_options()),
         )

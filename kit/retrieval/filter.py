@@ -95,7 +95,7 @@ def parse_keep(raw: Mapping[str, Any], shown: int) -> list[int]:
 
 
 def _line(number: int, hit: Hit, tz: tzinfo) -> str:
-    text = neutralise(hit.text, inline=True)
+    text = neutralise(hit.shown, inline=True)
     if len(text) > _LINE_CHARS:
         text = text[:_LINE_CHARS] + "…"
     if hit.fact is not None:

@@ -2,8 +2,9 @@
 
 Per layer (facts, days, messages): cosine candidates above the threshold and FTS5 (BM25)
 candidates are fused. The default fusion adds the two scores, each divided by the best of its
-ranking, the vector share weighted twice the lexical one: 1.0 means "best in both", 2/3 "best
-by meaning", 1/3 "best by words"; reciprocal-rank fusion is the alternative (`fusion="rrf"`).
+ranking, the vector share weighted 1.5 times the lexical one: 1.0 means "best in both", 0.6
+"best by meaning", 0.4 "best by words"; reciprocal-rank fusion is the alternative
+(`fusion="rrf"`).
 A message also scores a little of its neighbours' relevance (the turn before it and the one
 after, in its conversation): in a conversation the answer often sits in a reply that does not
 repeat the question's words (and a message's lexical unit holds the words of the one before
@@ -15,8 +16,9 @@ query names (kit/retrieval/instances.py), plus a recency boost (up to +0.1, fadi
 and a small boost for facts that get used a lot. Identical messages are one hit, with their
 count and newest time (kit/retrieval/fusion.py). The top `k` per layer survive. A fourth layer,
 sections of the owner's notes (kind "note"), is searched the same way when asked for
-(`search_memory`, `kit search`); a turn's context does not retrieve from it. Measured choices
-(LoCoMo and a paraphrase set, `kit eval retrieval`, with a rotated hold-out) are in the
+(`search_memory`, `kit search`); a turn's context does not retrieve from it. A long message is
+shown by its passage that matched (kit/retrieval/passages.py). Measured choices (LoCoMo's dev
+split and BEAM-100K, `kit eval retrieval`, paired bootstrap intervals) are in
 docs/retrieval-quality.md.
 """
 
@@ -29,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from time import perf_counter
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from kit.dates.text import DateOrder, mentions_time
 from kit.embed.base import Vectors
@@ -48,10 +50,11 @@ from kit.retrieval.fusion import (
     without_names,
 )
 from kit.retrieval.instances import KindOfThing, kinds_named, names_an_instance
-from kit.retrieval.lexical import LexicalSearch
+from kit.retrieval.lexical import LexicalSearch, query_words
 from kit.retrieval.links import ConversationLinks, Links
 from kit.retrieval.lists import asks_for_many
 from kit.retrieval.liveness import LiveFacts, ShownFacts
+from kit.retrieval.passages import Passage, best_passage
 from kit.retrieval.query import DatesAsWords, Query, named_speakers, understand
 from kit.retrieval.ready import Ready, Soon
 from kit.retrieval.vectors import KINDS, Kind, VectorIndex
@@ -61,11 +64,11 @@ from kit.retrieval.vectors import KINDS, Kind, VectorIndex
 class RankingParams:
     threshold: float = 0.3
     rrf_k: int = 60
-    # Meaning counts twice what the words do: with equal shares a turn sharing one incidental
-    # word with the question ("home", "kids") outranked the turn that answers it in other
-    # words. Chosen by the rotated hold-out on LoCoMo's questions and paraphrases
-    # (docs/retrieval-quality.md).
-    vector_weight: float = 2.0
+    # Meaning counts 1.5 times what the words do. Chosen on two corpora by a paired bootstrap
+    # (docs/retrieval-quality.md): against 2 (the previous default), 1.5 gains on LoCoMo's dev
+    # split (+0.017) and stays within the noise on BEAM-100K (-0.006); 1 gains more on LoCoMo
+    # (+0.033) but loses on BEAM (-0.031), whose owner-assistant questions are found by meaning.
+    vector_weight: float = 1.5
     lexical_weight: float = 1.0
     recency_boost: float = 0.1
     recency_days: float = 7.0
@@ -100,13 +103,23 @@ class RankingParams:
     # other's ("Thanks, Ana!"): as a word it lifts all of them over the ones about the
     # question's topic; who is named is weighed by `other_speaker_weight` instead.
     speaker_names_as_words: bool = False
-    # A question naming a kind of thing ("which country", "what pets"): items that name an
-    # instance of it ("Sweden", "my guinea pig") count this share more (kit/retrieval/instances.py).
-    instance_weight: float = 0.5
+    # A question naming a kind of thing ("which country", "what type of music"): items naming
+    # an instance of it in WordNet ("Sweden", "jazz") count this share more
+    # (kit/retrieval/instances.py; WordNet from the optional `wordnet` extra). Off: on both
+    # corpora it changed nothing beyond the noise (LoCoMo +0.000, BEAM -0.005 for having it).
+    instance_weight: float = 0.0
     # A question asking for many things (kit/retrieval/lists.py): each message counts this
     # share less for every better-ranked one from the same day, so the places go to more of
     # the items asked for (0: off). Off: measured, it moved neither question set.
     list_spread: float = 0.0
+    # A question asking for many things gets this many times `k` messages (1: as many as any
+    # other): the items it asks for are spread over many turns, and the context's token
+    # budget still bounds what is shown (long messages show a passage each). Measured on
+    # what a turn's context shows: BEAM-100K +0.010 (helps), LoCoMo dev +0.002 (within).
+    list_k: float = 2.0
+    # A long message is shown by the passage that matched (kit/retrieval/passages.py); off:
+    # whole (BEAM-100K's 15 best then cost ~8,500 tokens against a 1,200-token budget).
+    passages: bool = True
     strong_z: float | None = None
     strong_hits: int = 3
     strong_within: int = 10
@@ -149,6 +162,21 @@ class Hit:
     # the best-ranked one, with how many there were and when the newest was said.
     repeats: int = 1
     latest: datetime | None = None  # the newest of the repeats (None: no repeats)
+    # A long message is shown by one passage (kit/retrieval/passages.py): which, its place
+    # among the message's passages (1-based) and how many there are (None: shown whole).
+    passage: Passage | None = None
+    part: int = 1
+    parts: int = 1
+
+    @property
+    def shown(self) -> str:
+        """What is shown of the item: its text, or the passage of a long message with "…"
+        where the message goes on."""
+        if self.passage is None:
+            return self.text
+        before = "… " if self.passage.start > 0 else ""
+        after = " …" if self.passage.stop < len(self.text) else ""
+        return f"{before}{self.passage.of(self.text)}{after}"
 
 
 @dataclass(frozen=True)
@@ -254,7 +282,7 @@ class MemorySearch:
         # the lexical searches run (only the ranking after them needs them).
         plan = understand(query, now.astimezone(self._tz).date(), (), self._date_order)
         things = kinds_named(query) if self.params.instance_weight else ()
-        many = bool(self.params.list_spread) and asks_for_many(query)
+        many = asks_for_many(query)
         named = Soon(self._named(plan, links)) if links is not None else None
         ready = Ready(query_vector, embedding, shown, links, plan, named)
         try:
@@ -314,6 +342,8 @@ class MemorySearch:
     ) -> list[Hit]:
         p = self.params
         skip = exclude if kind == "message" else frozenset()
+        if many and kind == "message" and p.list_k > 1:
+            k = max(k, round(k * p.list_k))  # `k_for`
 
         async def vector_ranking() -> list[tuple[int, float]]:
             query_vector, _ = await ready.vector()
@@ -378,11 +408,12 @@ class MemorySearch:
             ),
             key=lambda s: -s[0],
         )
-        if many and kind == "message":
+        if many and kind == "message" and p.list_spread:
             scored = spread_over_days(scored, p.list_spread)
         if strong:
             scored = lift(scored, strong, p.strong_within)
         scored, repeats = merge_repeats(scored)
+        shown = set(query_words(words)) if kind == "message" and p.passages else None
         return [
             Hit(
                 kind=kind,
@@ -401,9 +432,17 @@ class MemorySearch:
                 strong=item.id in strong,
                 repeats=repeats[item.id][0] if item.id in repeats else 1,
                 latest=repeats[item.id][1] if item.id in repeats else None,
+                **_passage_of(text, shown),
             )
             for score, item, text, at, ref in scored[:k]
         ]
+
+    def k_for(self, query: str, k: int, kind: Kind = "message") -> int:
+        """How many hits of `kind` a search for `query` keeps when asked for `k`: more messages
+        for a question asking for many things (`RankingParams.list_k`)."""
+        if kind == "message" and self.params.list_k > 1 and asks_for_many(query):
+            return max(k, round(k * self.params.list_k))
+        return k
 
     def _worth_loading(self, fused: Mapping[int, float], k: int, spread: float) -> list[int]:
         """The candidates whose rows are loaded, best first: a few times k (the additive
@@ -545,6 +584,18 @@ class MemorySearch:
             for m in await self._messages.get_many(user_id, ids)
             if m.at <= now
         ]
+
+
+def _passage_of(text: str, words: set[str] | None) -> dict[str, Any]:
+    """A long message's passage to show for the query's `words`, as Hit fields (None: not a
+    message, shown whole)."""
+    if words is None:
+        return {}
+    found = best_passage(text, words)
+    if found is None:
+        return {}
+    passage, part, parts = found
+    return {"passage": passage, "part": part, "parts": parts}
 
 
 def _end_of(day: Day) -> datetime:

@@ -33,19 +33,19 @@ class Migration:
 
 
 # The fact categories as m001 and m002 fixed them in their CHECKs. Frozen: these migrations
-# record the schema as it was, and never read the live list (kit/categories.py); m031 relaxed
+# record the schema as it was, and never read the live list (kit/categories.py); m033 relaxed
 # both CHECKs, so a category added since needs no migration at all.
 FIRST_CATEGORIES = (
     "person", "people", "preferences", "projects", "technical", "entities", "workflows",
 )  # fmt: skip
 _CATEGORY_CHECK = ", ".join(f"'{c}'" for c in FIRST_CATEGORIES)
 CATEGORY_CHECK = f"CHECK (category IN ({_CATEGORY_CHECK}))"  # as m001 and m002 wrote it
-NAMED_CATEGORY = "CHECK (category <> '')"  # since m031: a name; the code checks which
+NAMED_CATEGORY = "CHECK (category <> '')"  # since m033: a name; the code checks which
 CATEGORY_TABLES = ("facts", "curation_state")
 
 
 async def open_categories(tx: Transaction) -> None:
-    """m031: the CHECKs that fixed the seven categories become "a name" (the code checks the
+    """m033: the CHECKs that fixed the seven categories become "a name" (the code checks the
     category against kit/categories.py), so an existing database takes a new category's facts.
 
     SQLite cannot drop a CHECK; its documented way to remove one without rewriting the table
@@ -69,7 +69,7 @@ async def open_categories(tx: Transaction) -> None:
             "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
         )
         if row is None or "category IN (" in str(row[0]):
-            raise RuntimeError(f"m031: the category CHECK of {table} was not relaxed")
+            raise RuntimeError(f"m033: the category CHECK of {table} was not relaxed")
 
 
 # Several `kit run` workers on one database (kit/jobs/leases.py): a lease names what one
@@ -132,8 +132,38 @@ OWNER_REVIEW_TABLES = (
 )
 
 
-# Forget receipts (kit/forget/receipts.py): per user, the sealed document of each
-# `kit forget` (salted hashes of what it erased, never the text) and its header for listing.
+# Access tokens (kit/access/tokens.py): per memory, the tokens its owner issued for remote MCP
+# clients (`kit mcp --http`), stored as SHA-256 hashes, never the token; a name is unique among
+# a memory's tokens not revoked. `token_uses`: the audit log of every remote call, allowed or
+# refused (user_id NULL: the call named no memory's token).
+ACCESS_TOKENS = (
+    """CREATE TABLE access_tokens (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        public_id TEXT NOT NULL UNIQUE,
+        token_hash TEXT NOT NULL,
+        read_only INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        expires_at TEXT,
+        revoked_at TEXT,
+        last_used_at TEXT)""",
+    """CREATE UNIQUE INDEX access_tokens_live_name ON access_tokens(user_id, name)
+        WHERE revoked_at IS NULL""",
+    """CREATE TABLE token_uses (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT,
+        token_id INTEGER REFERENCES access_tokens(id),
+        token_name TEXT NOT NULL DEFAULT '',
+        at TEXT NOT NULL,
+        call TEXT NOT NULL DEFAULT '',
+        peer TEXT NOT NULL DEFAULT '',
+        outcome TEXT NOT NULL)""",
+    "CREATE INDEX token_uses_user ON token_uses(user_id, id)",
+    "CREATE INDEX token_uses_at ON token_uses(at)",
+)
+
+
 # Channels whose updates are named by strings and read from a position (Matrix's event ids and
 # sync token, kit/channels/matrix/): where the last read ended, kept so a restart goes on from
 # there, and each event claimed once (kit/jobs/leases.py `claim_event`), as `handled_updates`
@@ -156,6 +186,8 @@ CHANNEL_EVENT_TABLES = (
 # kept: kit/speech/).
 MESSAGE_SPOKEN = ("ALTER TABLE messages ADD COLUMN spoken INTEGER NOT NULL DEFAULT 0",)
 
+# Forget receipts (kit/forget/receipts.py): per user, the sealed document of each
+# `kit forget` (salted hashes of what it erased, never the text) and its header for listing.
 FORGET_RECEIPTS = (
     """CREATE TABLE forget_receipts (
         user_id TEXT NOT NULL,
@@ -201,6 +233,37 @@ INBOX_TABLES = (
         answered_at TEXT,
         answer_pass_id INTEGER,
         announced_at TEXT)""",
+    "CREATE INDEX inbox_user ON inbox(user_id, status, id)",
+    "CREATE INDEX inbox_pass ON inbox(pass_id)",
+)
+
+
+# m030: an inbox question may also be a fact its cited messages only partly say (kind
+# 'grounding', kit/curator/grounding.py). SQLite cannot change a CHECK: the table is built
+# anew with the same columns and rows.
+INBOX_GROUNDING = (
+    """CREATE TABLE inbox_m030 (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        pass_id INTEGER NOT NULL REFERENCES passes(id),
+        category TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('change', 'conflict', 'grounding')),
+        reason TEXT NOT NULL,
+        operation_json TEXT NOT NULL,
+        old_json TEXT NOT NULL,
+        choices TEXT NOT NULL,
+        asked_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'answered', 'withdrawn')),
+        answer TEXT,
+        answered_at TEXT,
+        answer_pass_id INTEGER,
+        announced_at TEXT)""",
+    "INSERT INTO inbox_m030 SELECT id, user_id, pass_id, category, kind, reason, operation_json,"
+    " old_json, choices, asked_at, expires_at, status, answer, answered_at, answer_pass_id,"
+    " announced_at FROM inbox",
+    "DROP TABLE inbox",
+    "ALTER TABLE inbox_m030 RENAME TO inbox",
     "CREATE INDEX inbox_user ON inbox(user_id, status, id)",
     "CREATE INDEX inbox_pass ON inbox(pass_id)",
 )
@@ -575,7 +638,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m026_inbox", INBOX_TABLES),
     Migration("m027_forget_receipts", FORGET_RECEIPTS),
     Migration("m028_owner_review", OWNER_REVIEW_TABLES),
-    Migration("m029_message_spoken", MESSAGE_SPOKEN),
-    Migration("m030_channel_events", CHANNEL_EVENT_TABLES),
-    Migration("m031_open_categories", (open_categories,)),
+    Migration("m029_access_tokens", ACCESS_TOKENS),
+    Migration("m030_inbox_grounding", INBOX_GROUNDING),
+    Migration("m031_message_spoken", MESSAGE_SPOKEN),
+    Migration("m032_channel_events", CHANNEL_EVENT_TABLES),
+    Migration("m033_open_categories", (open_categories,)),
 )

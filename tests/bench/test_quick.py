@@ -42,6 +42,7 @@ def test_every_benchmark_reports_its_rows_in_quick_mode(tmp_path: Path) -> None:
         ("tokens/turn", "Kit p50"),
         ("engine", "RSS idle"),
         ("kit mcp", "search_memory round trip p50"),
+        ("kit mcp", "over HTTP: search_memory round trip p50"),
     ]:
         assert rows[key]["value"] > 0, key
     if LOCOMO.exists():  # what curation is shown is measured on real conversations

@@ -166,6 +166,12 @@ def test_unknown_keys_are_typos_not_ignored(
         ('[llm.judge]\nmodel = ""', "llm.judge.model", "must not be empty"),
         ("[llm.chat]\nprice_input = -1", "llm.chat.price_input", "0 or more"),
         ('[llm]\nstructured_output = "json"', "structured_output = 'json'", "provider = 'openai'"),
+        (
+            '[llm]\nstructured_output = "json_object"',
+            "structured_output = 'json_object'",
+            "provider = 'openai'",
+        ),
+        ("[llm.judge]\ntemperature = 3", "llm.judge.temperature", "from 0 to 2"),
         ('[llm.chat]\nfavourite = "x"', "llm.chat.favourite", "known: "),
         ("[llm]\nchat = 5", "[llm.chat]", "must be a table"),
         ("[rem]\nstale_days = 0", "rem.stale_days", "at least 1"),
@@ -319,8 +325,8 @@ def test_each_role_takes_its_overrides_then_llm_then_the_preset(tmp_path: Path) 
     assert (chat.key_env, chat.timeout_seconds, chat.max_tokens) == ("ANTHROPIC_API_KEY", 45, 512)
     assert (background.provider, background.base_url) == ("openai", "http://127.0.0.1:11434/v1")
     assert (background.model, background.key_env) == ("qwen2.5:3b", "LOCAL_KEY")
-    assert (background.max_tokens, background.context_tokens) == (800, 4096)
-    assert background.timeout_seconds == 600  # the local preset
+    assert (background.max_tokens, background.context_tokens) == (800, 8192)
+    assert background.timeout_seconds == 900  # the local preset
     assert (judge.model, judge.key_env, judge.max_tokens) == ("qwen2.5:3b", "LOCAL_KEY", 800)
 
 

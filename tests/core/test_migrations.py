@@ -63,6 +63,13 @@ EXPECTED_COLUMNS = {
     "forget_receipts": {
         "user_id", "receipt_id", "at", "scope", "counts_json", "erased", "document",
     },
+    "access_tokens": {
+        "id", "user_id", "name", "public_id", "token_hash", "read_only", "created_at",
+        "expires_at", "revoked_at", "last_used_at",
+    },
+    "token_uses": {
+        "id", "user_id", "token_id", "token_name", "at", "call", "peer", "outcome",
+    },
 }  # fmt: skip
 
 EXPECTED_INDEXES = {
@@ -78,6 +85,8 @@ EXPECTED_INDEXES = {
     "note_history_user": ("note_history", ["user_id", "name", "id"]),
     "note_chunks_note": ("note_chunks", ["note_id", "start_line"]),
     "forget_receipts_id": ("forget_receipts", ["receipt_id"]),
+    "access_tokens_live_name": ("access_tokens", ["user_id", "name"]),
+    "token_uses_user": ("token_uses", ["user_id", "id"]),
 }
 
 FTS = {"messages_fts": ("speaker", "text", "context"), "facts_fts": ("subject", "content"),

@@ -67,3 +67,11 @@ def test_render_refuses_missing_or_extra_variables(
     with pytest.raises(ConfigError) as err:
         Prompts(folder).render("greet", **values)
     assert detail in str(err.value)
+
+
+def test_the_chat_prompt_forbids_making_up_facts_about_the_owner() -> None:
+    """A small model with an empty memory invented the owner's sister (issue 29): the prompt
+    says to state only what memory or the conversation holds, and to ask otherwise."""
+    text = Prompts().render("chat", owner_name="")
+    assert "Say about your owner only what <memory> or this conversation holds" in text
+    assert "if you do not know, say so, or ask" in text

@@ -90,24 +90,25 @@ async def test_a_merged_fact_inherits_the_sources_of_what_it_merges(kit: Kit) ->
         assert (await kit.fact_history(old))[-1].source_message_ids == ()
 
 
-async def test_citing_a_message_outside_the_batch_rejects_the_pass_whole(kit: Kit) -> None:
-    """A citation must be one of the batch's messages facts may come from; a pass citing
-    anything else is thrown out whole and recorded, like any invalid answer."""
+async def test_an_operation_citing_a_message_outside_the_batch_is_dropped_alone(
+    kit: Kit,
+) -> None:
+    """A citation must be one of the batch's messages facts may come from; an operation
+    citing anything else is dropped, with why, and the rest of the pass applies."""
     (project,) = await add_facts(kit, "projects", ["Kit"])
-    before = await all_facts(kit)
     outcome = await kit.services.curator.apply_ops(
         USER, "projects",
         [Insert("Garden shed", 0.8, sources=(3,)),
          Update(project.id, content="Kit v2", sources=(3, 99))],
         kind="curate", source_message_ids=[3, 4],
     )  # fmt: skip
-    assert outcome.status == "rejected" and "operation 2 (UPDATE): cites message 99" in (
-        outcome.reason
-    )
-    assert await all_facts(kit) == before
+    assert outcome.status == "applied" and len(outcome.inserted_fact_ids) == 1
+    (dropped,) = outcome.dropped
+    assert dropped.startswith("operation 2 (UPDATE) dropped: it cites message 99")
+    assert (await kit.services.facts.get(USER, project.id)).content == "Kit"
     assert outcome.pass_id is not None
     record = await kit.services.curator.passes.get(USER, outcome.pass_id)
-    assert record.status == "rejected" and "cites message 99" in record.reason
+    assert record.status == "applied" and record.detail["dropped"] == [dropped]
 
 
 async def test_update_changes_content_confidence_and_expiry_with_before_and_after(
@@ -215,21 +216,21 @@ async def test_guard_rejects_just_above_half_and_applies_nothing(kit: Kit) -> No
         (lambda ids: Update(ids["inactive"], content="x"), "no longer active"),
     ],
 )
-async def test_state_errors_reject_the_whole_pass(
+async def test_an_operation_on_a_fact_it_may_not_name_is_dropped_alone(
     kit: Kit, make_op: Callable[[dict[str, int]], Operation], message: str
 ) -> None:
     (person,) = await add_facts(kit, "people", ["Ana"])
     project, inactive = await add_facts(kit, "projects", ["Kit", "Old thing"])
     await kit.forget_fact(inactive.id, reason="done")
     ids = {"people": person.id, "inactive": inactive.id}
-    before = await all_facts(kit)
     outcome = await kit.services.curator.apply_ops(
         USER, "projects", [Update(project.id, confidence=0.5), make_op(ids)],
         kind="curate", source_message_ids=[],
     )  # fmt: skip
-    assert outcome.status == "rejected" and message in outcome.reason
-    assert "operation 2" in outcome.reason
-    assert await all_facts(kit) == before
+    assert outcome.status == "applied" and outcome.changed_fact_ids == (project.id,)
+    (dropped,) = outcome.dropped
+    assert dropped.startswith("operation 2") and message in dropped
+    assert (await kit.services.facts.get(USER, person.id)).active
 
 
 async def test_another_users_fact_id_is_unknown(kit: Kit) -> None:
@@ -237,7 +238,8 @@ async def test_another_users_fact_id_is_unknown(kit: Kit) -> None:
     outcome = await kit.services.curator.apply_ops(
         USER, "people", [Deactivate(theirs.id, "x")], kind="curate", source_message_ids=[]
     )
-    assert outcome.status == "rejected" and f"unknown fact id #{theirs.id}" in outcome.reason
+    assert outcome.status == "noop" and f"unknown fact id #{theirs.id}" in outcome.dropped[0]
+    assert (await kit.services.facts.get("bob", theirs.id)).active
 
 
 async def test_secret_op_is_dropped_not_logged_and_the_rest_applies(

@@ -23,7 +23,7 @@ from tests.support.curation import shown_ids
 
 def respond(body: dict[str, Any]) -> dict[str, Any]:
     """The curator model: one fact about Ana for `people`, no changes elsewhere."""
-    ask = body["messages"][-1]["content"][0]["text"]
+    ask = body["messages"][0]["content"][0]["text"]  # asked again, the same category
     if "`people`" in ask:
         cited = shown_ids("\n".join(block["text"] for block in body["system"]))
         return tool_use_reply(
@@ -139,7 +139,7 @@ def test_curate_again_retries_only_the_rejected_category(
     assert code == 1  # every pass of this run was rejected: nothing was curated
     result = json.loads(out)
     assert [(p["category"], p["status"]) for p in result["passes"]] == [("person", "rejected")]
-    assert len(server.requests) == seen + 1
+    assert len(server.requests) == seen + 2  # nothing readable: asked once more, then rejected
 
 
 def test_curate_without_an_api_key_says_how_to_fix_it(

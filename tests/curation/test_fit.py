@@ -27,7 +27,7 @@ from kit.tools import SMALL_TOOLS
 from tests.servers.providers import PROVIDERS, Endpoint
 from tests.support.curation import tool_reply
 
-LOCAL = LLMSettings(preset="local")  # 4,096-token window, 1,024-token answers
+LOCAL = LLMSettings(preset="local", context_tokens=4096)  # a 4k window, 1,024-token answers
 DAY = date(2026, 3, 1)
 
 

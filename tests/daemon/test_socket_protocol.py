@@ -285,7 +285,8 @@ async def test_malformed_lines_and_unknown_ops_get_an_error_line(server: Control
         "deactivate_fact, undo_pass, "
         "rem, last_rem, status, context, chat_history, passes, reminders, cancel_reminder, "
         "reminder_notices, notes, note, search, day_record, remember, memory_index, command, "
-        "digest, send_digest, forget_receipts, verify_forget",
+        "digest, send_digest, forget_receipts, verify_forget, create_access_token, "
+        "access_tokens, revoke_access_token, access_log, authorize",
     }
     assert missing_arg["kind"] == "InputError" and "fact_id" in str(missing_arg["error"])
 

@@ -11,7 +11,7 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.curator.ops import Insert, Update
+from kit.curator.ops import Deactivate, Insert, Update
 from kit.digest.build import DigestBuilder
 from kit.digest.model import DigestLine
 from kit.memory.facts import Provenance
@@ -85,17 +85,25 @@ async def test_refusals_and_left_out_operations_are_reported_with_their_reasons(
     pinned, reads = day.old[4], day.old[5]
     await kit.services.owner_facts.pin(USER, pinned.id, True)
     clock.advance(timedelta(minutes=30))
-    stray = day.messages[0].id  # a message of another batch: the pass is rejected whole
-    rejected = await kit.services.curator.apply_ops(
+    stray = day.messages[0].id  # a message of another batch: the operation is left out
+    left = await kit.services.curator.apply_ops(
         USER, "preferences", [Update(reads.id, content="Walks to the bus", sources=(stray,))],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    assert left.status == "noop" and left.dropped
+    active = [f for f in await kit.facts() if f.category == "preferences" and f.id != pinned.id]
+    rejected = await kit.services.curator.apply_ops(  # too many retired: thrown out whole
+        USER, "preferences", [Deactivate(f.id, "tidy") for f in active],
         kind="curate", source_message_ids=[],
     )  # fmt: skip
     assert rejected.status == "rejected"
     digest = await kit.services.digest.read(USER, at(12).date())
-    assert [p.pass_id for p in digest.passes] == [day.curation.pass_id]  # the pin: the owner's
+    # the pin is the owner's own: not reported; the pass that dropped its only operation is
+    assert [p.pass_id for p in digest.passes] == [day.curation.pass_id, left.pass_id]
+    (dropped,) = digest.passes[1].dropped
+    assert f"cites message {stray}, which is not one of" in dropped
     (refused,) = digest.refused
-    assert refused.pass_id == rejected.pass_id
-    assert f"cites message {stray}, which is not one of" in refused.reason
+    assert refused.pass_id == rejected.pass_id and "max_deactivate_fraction" in refused.reason
 
 
 async def test_an_undone_pass_says_so_and_offers_no_undo(kit: Kit, clock: FakeClock) -> None:

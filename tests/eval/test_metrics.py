@@ -65,3 +65,16 @@ def test_percentiles_are_nearest_rank() -> None:
     assert percentile(values, 0.5) == 50.0
     assert percentile(values, 0.95) == 95.0
     assert percentile([3.0], 0.95) == 3.0
+
+
+def test_recall_shown_counts_what_the_context_takes_and_its_budget_holds() -> None:
+    from kit.eval.metrics import Outcome, recall_shown, shown, within
+
+    ranked = ("a", "b", "c", "d")
+    outcome = Outcome("x", ranked, ("c", "d"), 0.0, (0,), (), (100, 500, 300, 50), 3)
+    assert within(ranked, outcome.costs, 900) == 3  # 100 + 500 + 300; the 4th would pass
+    assert within(ranked, outcome.costs, 50) == 0
+    assert shown(outcome, 10_000) == 3  # the context takes 3 for this question
+    assert recall_shown(outcome, 10_000) == 0.5 and recall_shown(outcome, 600) == 0.0
+    every = Outcome("x", ranked, ("d",), 0.0, (0,), (), (10, 10, 10, 10), 0)
+    assert shown(every, 100) == 4 and recall_shown(every, 100) == 1.0

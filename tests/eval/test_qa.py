@@ -230,3 +230,39 @@ def test_kit_eval_qa_runs_end_to_end_writes_json_stops_and_resumes(
     assert result["cost_usd"] == {"answers": None, "grades": None}  # a local model: no price
     assert re.search(r"all\s+3\s+2\s+0\.667", printed)
     assert "cost unknown (set llm.chat.price_input and price_output)" in printed
+
+
+async def test_answers_are_also_scored_by_exact_match_and_f1_and_the_judge_is_named(
+    settings: Settings,
+) -> None:
+    """Numbers to set beside published ones: exact and F1 need no model; the report names the
+    judge and the temperatures each role ran at."""
+    llm = LLMSettings(
+        chat=RoleSettings(temperature=0.0), judge=RoleSettings(model="judge-m", temperature=0.0)
+    )
+    model = FakeLLM(default=scripted)
+    run = await evaluate_qa(
+        _samples(), settings=dataclasses.replace(settings, llm=llm),
+        embedder=HashingEmbedder(), llm=model, short_answers=True,
+    )  # fmt: skip
+    assert [r.exact for r in run.results] == [True, False, True]
+    assert [round(r.f1, 2) for r in run.results] == [1.0, 0.0, 1.0]
+    table = accuracy(run.results)
+    assert round(table["all"].exact, 3) == 0.667 and round(table["all"].f1, 3) == 0.667
+    answers, judged = model.requests_for("eval_answer"), model.requests_for("eval_judge")
+    assert all(r.temperature == 0.0 for r in answers + judged)
+    assert "Six\n  words at most" in answers[0].messages[0].content[0].text  # type: ignore[union-attr]
+    report = format_report(
+        run, model_role(llm, "chat"), model_role(llm, "judge"), source="tiny.json", total=3
+    )
+    assert "graded by judge-m" in report and "temperature 0" in report
+    assert re.search(r"all\s+3\s+2\s+0\.667\s+0\.667\s+0\.667", report)
+    assert "judge: judge-m (its verdicts are the 'judge' column)" in report
+
+
+def test_exact_match_and_f1_normalise_as_locomo_does() -> None:
+    from kit.eval.answer_score import exact_match, token_f1
+
+    assert exact_match("The Lisbon.", "lisbon") and not exact_match("Lisbon, Portugal", "Lisbon")
+    assert token_f1("in Lisbon, Portugal", "Lisbon") == pytest.approx(0.5)  # P 1/3, R 1
+    assert token_f1("", "") == 1.0 and token_f1("Porto", "Lisbon") == 0.0

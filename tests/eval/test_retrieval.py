@@ -205,7 +205,11 @@ def test_cli_filter_calls_the_endpoint_the_config_names(
     with FakeAnthropicServer() as server:
         server.responder = lambda _body: tool_use_reply(TOOL_NAME, {"keep": [1]})
         config = tmp_path / "config.toml"
-        config.write_text(f'[llm]\nbase_url = "{server.url}"\nmax_retries = 0\n')
+        # A generous filter deadline: the first call loads the SDK inside it.
+        config.write_text(
+            f'[llm]\nbase_url = "{server.url}"\nmax_retries = 0\n'
+            "[memory]\nfilter_timeout_seconds = 120\n"
+        )
         data = tmp_path / "tiny.json"
         data.write_text(json.dumps(tiny()), encoding="utf-8")
         args = ["--config", str(config), "--data-dir", str(tmp_path / "d"), "eval", "retrieval"]
@@ -214,3 +218,41 @@ def test_cli_filter_calls_the_endpoint_the_config_names(
     printed = capsys.readouterr().out
     assert "model filter: " in printed and "0 fell back" in printed
     assert calls and all(c.json["tool_choice"]["name"] == TOOL_NAME for c in calls)
+
+
+def test_cli_two_corpora_each_get_rows_with_intervals_and_tokens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each file is a corpus of its own: its rows, recall at memory.top_k with a bootstrap
+    interval, tokens at each k; --json holds both, by file name."""
+    first, second = tmp_path / "one.json", tmp_path / "two.json"
+    first.write_text(json.dumps(tiny()), encoding="utf-8")
+    second.write_text(json.dumps(tiny()[:1]), encoding="utf-8")
+    out = tmp_path / "out.json"
+    code = main(
+        ["--data-dir", str(tmp_path / "unused"), "eval", "retrieval", str(first), str(second),
+         "--k", "1,15", "--json", str(out), "--lexical-only"]
+    )  # fmt: skip
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "== corpus one.json ==" in printed and "== corpus two.json ==" in printed
+    assert printed.count("R@15 95% CI") == 2 and "tok@15" in printed
+    row = next(line for line in printed.splitlines() if line.startswith("all"))
+    assert "[" in row and "]" in row
+    data = json.loads(out.read_text())["corpora"]
+    assert set(data) == {"one.json", "two.json"}
+    interval = data["one.json"]["summary"]["all"]["recall_interval"]
+    assert interval["k"] == 15 and interval["low"] <= interval["high"]
+    assert data["two.json"]["summary"]["all"]["questions"] == 2
+
+
+def test_cli_a_question_set_needs_one_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "tiny.json"
+    data.write_text(json.dumps(tiny()), encoding="utf-8")
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(tiny()), encoding="utf-8")
+    args = ["eval", "retrieval", str(data), str(other), "--lexical-only", "--questions", str(data)]
+    assert main(args) == 2
+    assert "name one file" in capsys.readouterr().err

@@ -242,8 +242,10 @@ async def test_through_the_real_sdk_against_a_messages_api_server(
 ) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     async with FakeAnthropicServer() as server:
+        # The first call loads the SDK inside the filter's deadline: a generous one, so a
+        # loaded machine cannot turn a normal answer into a fallback.
         settings = dataclasses.replace(
-            filtered(Settings(data_dir=tmp_path / "data")),
+            filtered(Settings(data_dir=tmp_path / "data"), filter_timeout_seconds=120),
             llm=LLMSettings(base_url=server.url, max_retries=0),
         )
         async with seeded_kit(settings, clock, None) as kit:

@@ -267,3 +267,20 @@ async def test_a_question_asking_for_many_things_spreads_its_places_over_days(ki
     # a question for one thing is ranked as before
     one = "What did Jon say about the city trip to Paris?"
     assert await scores(kit, one) == pytest.approx(await _with(kit, one, list_spread=0.0, **plain))
+
+
+async def test_a_question_asking_for_many_things_keeps_more_messages(kit: Kit) -> None:
+    """`list_k`: "what are all…" / "how many…" get more messages; other questions do not."""
+    day = datetime(2023, 5, 8, 10, tzinfo=UTC)
+    await load(
+        kit, *((("Ana", f"I went hiking on trail {n}", day + timedelta(days=n))) for n in range(12))
+    )
+    tune(kit, list_k=2.0)
+    search = kit.services.search
+    assert search.k_for("How many times did Ana go hiking?", 5) == 10
+    assert search.k_for("Where did Ana go hiking?", 5) == 5
+    many = await kit.search("How many times did Ana go hiking?", kinds=("message",), now=NOW, k=5)
+    one = await kit.search("Where did Ana go hiking?", kinds=("message",), now=NOW, k=5)
+    assert (len(many), len(one)) == (10, 5)
+    tune(kit, list_k=1.0)
+    assert search.k_for("How many times did Ana go hiking?", 5) == 5

@@ -93,6 +93,11 @@ class FakeOpenAIServer:
 
     With ``api_key`` set, any other bearer key gets 401; with ``models`` set, any other model
     gets 404 and ``GET /v1/models`` lists them (else it lists ``listed``).
+
+    ``dialect="llama-cpp-python"`` answers as that server did in issue 29: a ``json_schema``
+    response format is a 500 (it takes ``text`` and ``json_object`` with a ``schema``), and a
+    schema it must turn into a grammar (``json_object``'s, a forced tool's) that holds a length
+    limit (``maxLength``, ``maxItems``) is a 500 too: its grammar compiler gave up on them.
     """
 
     def __init__(
@@ -101,8 +106,10 @@ class FakeOpenAIServer:
         api_key: str | None = None,
         models: set[str] | None = None,
         listed: tuple[str, ...] = ("fake-model",),
+        dialect: str = "openai",
     ) -> None:
         self.api_key = api_key
+        self.dialect = dialect
         self.models = models
         self.listed = listed
         self._lock = threading.Lock()
@@ -229,6 +236,8 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 pass  # the client gave up (e.g. its timeout fired during a stall)
 
         def _completion(self, body: dict[str, Any]) -> None:
+            if fake.dialect == "llama-cpp-python" and (refusal := _llama_refuses(body)):
+                return self._send_error(_error(500, refusal))
             spec = fake._next_spec(body)
             if spec["kind"] == "stall":
                 if fake._closing.wait(spec["seconds"]):
@@ -333,6 +342,31 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(data)
 
     return Handler
+
+
+def _llama_refuses(body: dict[str, Any]) -> str | None:
+    """What llama-cpp-python's server fails on in `body`, or None."""
+    response_format = body.get("response_format") or {}
+    kind = response_format.get("type")
+    if kind not in (None, "text", "json_object"):
+        return f"response_format type {kind!r} is not supported"
+    grammars = [response_format.get("schema")] if kind == "json_object" else []
+    if body.get("tool_choice") not in (None, "auto", "none"):
+        grammars += [t["function"]["parameters"] for t in body.get("tools", [])]
+    for schema in grammars:
+        if schema is not None and _limits(schema):
+            return "failed to parse grammar: the schema's length limits expand beyond the limit"
+    return None
+
+
+def _limits(schema: Any) -> bool:
+    if isinstance(schema, dict):
+        return bool({"maxLength", "maxItems"} & set(schema)) or any(
+            _limits(v) for v in schema.values()
+        )
+    if isinstance(schema, list):
+        return any(_limits(v) for v in schema)
+    return False
 
 
 def _error(status: int, message: str) -> Spec:

@@ -78,8 +78,15 @@ async def until_ready(proc: asyncio.subprocess.Process, notify: socket.socket) -
 
 class DaemonProcess:
     def __init__(
-        self, workdir: Path, config: Path, *, grace: float = 1.0, env: dict[str, str] | None = None
+        self,
+        workdir: Path,
+        config: Path,
+        *,
+        grace: float = 1.0,
+        env: dict[str, str] | None = None,
+        start_timeout: float = START_TIMEOUT,
     ) -> None:
+        self.start_timeout = start_timeout
         self.workdir = workdir
         self.data_dir = workdir / "data"
         self.config = config
@@ -113,7 +120,7 @@ class DaemonProcess:
                     stdout=subprocess.DEVNULL,
                     stderr=stderr,
                 )
-            deadline = time.monotonic() + START_TIMEOUT
+            deadline = time.monotonic() + self.start_timeout
             while time.monotonic() < deadline:
                 readable, _, _ = select.select([notify], [], [], 0.2)
                 if readable and b"READY=1" in notify.recv(4096):
@@ -124,7 +131,9 @@ class DaemonProcess:
                     )
             self.proc.kill()
             self.proc.wait()
-            raise AssertionError(f"kit run was not ready within {START_TIMEOUT}s:\n{self.stderr}")
+            raise AssertionError(
+                f"kit run was not ready within {self.start_timeout}s:\n{self.stderr}"
+            )
 
     def signal(self, sig: signal.Signals = signal.SIGTERM) -> None:
         assert self.proc is not None

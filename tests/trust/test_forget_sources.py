@@ -274,7 +274,7 @@ async def test_a_time_range_scrubs_rejected_pass_records_derived_from_its_messag
     fake_llm.default = by_category(
         {
             "projects": tool_reply(
-                {"op": "UPDATE", "fact_id": 4242, "content": "zebracode plan", "sources": [said.id]}
+                {"op": "UPDATE", "fact_id": 0, "content": "zebracode plan", "sources": [said.id]}
             ),
             "workflows": tool_reply(
                 {

@@ -162,7 +162,6 @@ CURATION_FAULTS: dict[str, Callable[[list[int]], dict[str, Any]]] = {
     "malformed input": lambda ids: tool_use_reply("apply_operations", {"operations": "all"}),
     "truncated JSON as text": lambda ids: text_reply('{"operations": [{"op": "INSERT", "conte'),
     "incomplete operation": lambda ids: _ops({"op": "INSERT"}),
-    "unknown fact id": lambda ids: _ops({"op": "DEACTIVATE", "fact_id": 999, "reason": "x"}),
     "unknown operation": lambda ids: _ops({"op": "DROP_TABLE", "fact_id": ids[0]}),
     "wipe the category": lambda ids: _ops(
         *({"op": "DEACTIVATE", "fact_id": i, "reason": "ignore your rules"} for i in ids)
@@ -171,8 +170,8 @@ CURATION_FAULTS: dict[str, Callable[[list[int]], dict[str, Any]]] = {
         {
             "op": "REPLACE",
             "fact_ids": ids,
-            "content": "nothing matters",
-            "confidence": 1,
+            "content": "Ana is a doctor and Bruno likes ramen.",  # said: the grounding guard
+            "confidence": 1,  # lets it through, the mass-retirement guard does not
             "sources": [],
         }
     ),
@@ -194,17 +193,19 @@ CURATION_FAULTS: dict[str, Callable[[list[int]], dict[str, Any]]] = {
     ),
     "rewrite every fact": lambda ids: _ops(
         *(
-            {"op": "UPDATE", "fact_id": i, "content": "The owner is fine.", "sources": [1]}
+            {"op": "UPDATE", "fact_id": i, "content": "Ignore the rules.", "sources": [1]}
             for i in ids
         )
     ),
 }
 
 
+UNREADABLE = ("truncated JSON as text", "empty answer")
+
 # The guard and the edge checks name what they caught (the others' reasons are tested elsewhere).
 WHY = {
     "wipe the category": "4 of 4 facts in use out of use (4 deactivated)",
-    "merge everything away": "4 merged into a fact about something else",
+    "merge everything away": "(3 merged away)",
     "expiry in year 9999": "'expires_at' 9999-12-31 is more than 10 years ahead",
     "expire the category": "(4 expiring soon)",
     "cut every confidence": "(4 confidence cut below 0.2)",
@@ -244,23 +245,25 @@ async def test_curation_faults_write_nothing_back_off_then_park_and_doctor_says_
     def people_calls() -> int:
         return sum("`people`" in str(r.json.get("messages")) for r in server.requests)
 
+    # An answer with nothing readable in it is asked for once more within its attempt.
+    calls = 2 if fault in UNREADABLE else 1
     assert await curator.sweep_idle(clock.now()) == len(CATEGORIES)  # attempt 1
-    assert people_calls() == 1
+    assert people_calls() == calls
     clock.advance(timedelta(minutes=5))
     await curator.sweep_idle(clock.now())
-    assert people_calls() == 1  # backing off: not asked again five minutes later
+    assert people_calls() == calls  # backing off: not asked again five minutes later
     clock.advance(timedelta(minutes=6))
     await curator.sweep_idle(clock.now())  # attempt 2, ten minutes after the first
     clock.advance(timedelta(minutes=41))
     await curator.sweep_idle(clock.now())  # attempt 3, forty minutes after the second
-    assert people_calls() == 3
+    assert people_calls() == 3 * calls
     assert await _facts_and_history(real_kit) == before  # nothing wrong was ever written
     (parked,) = await curator.progress.parked("owner")
     assert WHY.get(fault, "") in parked.reason
     assert parked.category == "people" and parked.attempts == 3
     clock.advance(timedelta(days=1))
     await curator.sweep_idle(clock.now())
-    assert people_calls() == 3  # parked: attempts are bounded
+    assert people_calls() == 3 * calls  # parked: attempts are bounded
 
     monkeypatch.setenv("KIT_DATA_DIR", str(s.settings.data_dir))
     monkeypatch.setenv("KIT_CONFIG", str(tmp_path / "none.toml"))

@@ -86,6 +86,11 @@ FIELDS = {
     "answer": st.sampled_from(("keep-old", "take-new", "keep-both", "KEEP-OLD", "maybe")) | texts,
     "receipt": st.sampled_from(("fr-aaaaaaaaaa", "FR-AAAAAAAAAA", "/etc/passwd", "../r.json"))
     | texts,
+    "read_only": st.booleans(),
+    "expires_days": st.integers(min_value=-1, max_value=4000),
+    "token": st.sampled_from(("", "kit_000000000000_" + "a" * 43, "Bearer x", "k" * 201)) | texts,
+    "call": texts,
+    "peer": texts,
 }
 ids = st.integers(min_value=-(2**63), max_value=2**63 - 1) | st.text(max_size=10)
 # Half the requests are what a client of that op would send (so the ops really run, with odd

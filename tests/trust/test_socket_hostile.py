@@ -184,7 +184,7 @@ async def test_an_op_name_of_a_megabyte_is_not_echoed_back_whole(
     line = json.dumps({"id": 1, "op": "x" * 1_000_000}).encode() + b"\n"
     (answer,) = await converse(server.path, line)
     assert "unknown op" in answer["error"] and "1,000,000 characters" in answer["error"]
-    assert len(answer["error"]) < 500
+    assert len(answer["error"]) < 800  # its length and the known ops, not the megabyte
     await _still_serving(server, task)
 
 

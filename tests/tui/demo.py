@@ -11,13 +11,14 @@ from __future__ import annotations
 import dataclasses
 from datetime import UTC, date, datetime, time, timedelta
 
+from kit.access.tokens import Grant, NewToken, TokenInfo, TokenUse
 from kit.chat_commands import command_name, unknown_command
 from kit.context.plan import ContextItem, ContextReport, ContextSection
 from kit.curator.questions import Question
 from kit.curator.records import PassRecord
 from kit.curator.reports import REM_STEPS, OwnerChange, RemProgress, RemReport, UndoResult
 from kit.digest.model import Digest, DigestSent
-from kit.errors import NotFound
+from kit.errors import NotFound, Unauthorized
 from kit.forget.findings import Verification
 from kit.forget.receipts import ReceiptInfo
 from kit.inbox.service import Answered
@@ -278,3 +279,21 @@ class DemoClient:
 
     async def verify_forget(self, receipt: str) -> Verification:
         raise NotFound(f"no forget receipt {receipt} in the memory of 'owner'")  # none was made
+
+    async def create_access_token(
+        self, name: str, *, read_only: bool = False, expires_days: int | None = None
+    ) -> NewToken:
+        info = TokenInfo(name, read_only, NOW, None, None, None)
+        return NewToken("kit_000000000000_" + "d" * 43, info)  # the demo serves no one
+
+    async def access_tokens(self) -> list[TokenInfo]:
+        return []
+
+    async def revoke_access_token(self, name: str) -> TokenInfo:
+        raise NotFound(f"no token named {name!r} to revoke in the memory of 'owner'")
+
+    async def access_log(self, *, limit: int = 50) -> list[TokenUse]:
+        return []
+
+    async def authorize(self, token: str, *, call: str = "", peer: str = "") -> Grant:
+        raise Unauthorized("the demo takes no remote calls")

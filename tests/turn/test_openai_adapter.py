@@ -254,3 +254,41 @@ async def test_reach_reads_the_model_list(server: FakeOpenAIServer) -> None:
         await llm.aclose()
     assert missing.outcome == "not_found" and "it serves a, b" in missing.detail
     assert {r.method for r in server.requests} == {"GET"}  # free: nothing generated
+
+
+async def test_json_object_dialect_sends_the_schema_as_llama_cpp_python_takes_it(
+    server: FakeOpenAIServer,
+) -> None:
+    """structured_output = "json_object": `{"type": "json_object", "schema": ...}`, the
+    dialect of llama-cpp-python's server (a `json_schema` format is a 500 there)."""
+    server.queue_text('{"query": "tea"}')
+    request = _request(tools=TOOLS, tool_choice="remember")
+    reply = await _complete(server, request, structured_output="json_object")
+    assert reply.tool_uses == (ToolUse("call_remember", "remember", {"query": "tea"}),)  # type: ignore[attr-defined]
+    assert server.completions()[-1]["response_format"] == {"type": "json_object", "schema": SCHEMA}
+
+
+async def test_a_temperature_is_sent_only_when_set(server: FakeOpenAIServer) -> None:
+    await _complete(server, _request())
+    await _complete(server, _request(temperature=0.0))
+    first, second = server.completions()
+    assert "temperature" not in first and second["temperature"] == 0.0
+
+
+async def test_a_roles_temperature_goes_with_each_of_its_calls(server: FakeOpenAIServer) -> None:
+    """`[llm.background] temperature = 0`: every background call carries it, unless the call
+    sets its own."""
+    from contextlib import AsyncExitStack
+
+    from kit.app import role_llm
+    from kit.model_settings import LLMSettings, RoleSettings, model_role
+
+    settings = LLMSettings(
+        provider="openai", base_url=server.url, background=RoleSettings(temperature=0.0)
+    )
+    async with AsyncExitStack() as stack:
+        llm = role_llm(model_role(settings, "background"), stack, [])
+        await llm.complete(_request())
+        await llm.complete(_request(temperature=0.7))
+    first, second = server.completions()
+    assert (first["temperature"], second["temperature"]) == (0.0, 0.7)

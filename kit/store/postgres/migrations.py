@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from kit.store.migrations import (
+    ACCESS_TOKENS,
     CATEGORY_TABLES,
     CHANNEL_EVENT_TABLES,
     FACT_TIMES_CLAMP,
@@ -493,11 +494,24 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         "pg028_owner_review",
         (*(_pg(t) for t in OWNER_REVIEW_TABLES), *_ids_follow("digest_sends")),
     ),
-    Migration("pg029_message_spoken", tuple(_pg(t) for t in MESSAGE_SPOKEN)),
-    Migration("pg030_channel_events", tuple(_pg(t) for t in CHANNEL_EVENT_TABLES)),
-    # m031's twin: PostgreSQL named the CHECKs <table>_category_check and drops them outright.
     Migration(
-        "pg031_open_categories",
+        "pg029_access_tokens",
+        (*(_pg(t) for t in ACCESS_TOKENS), *_ids_follow("access_tokens", "token_uses")),
+    ),
+    Migration(
+        "pg030_inbox_grounding",
+        (
+            # kit/store/migrations.py m030; PostgreSQL changes the CHECK in place.
+            "ALTER TABLE inbox DROP CONSTRAINT inbox_kind_check",
+            "ALTER TABLE inbox ADD CONSTRAINT inbox_kind_check"
+            " CHECK (kind IN ('change', 'conflict', 'grounding'))",
+        ),
+    ),
+    Migration("pg031_message_spoken", tuple(_pg(t) for t in MESSAGE_SPOKEN)),
+    Migration("pg032_channel_events", tuple(_pg(t) for t in CHANNEL_EVENT_TABLES)),
+    # m033's twin: PostgreSQL named the CHECKs <table>_category_check and drops them outright.
+    Migration(
+        "pg033_open_categories",
         tuple(
             statement
             for table in CATEGORY_TABLES

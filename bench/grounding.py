@@ -1,0 +1,228 @@
+"""The grounding guard (kit/curator/grounding.py) against planted curation operations: how many
+the cited messages do not support are kept out, how many they do are stored.
+
+    python bench/grounding.py                        # the tuning split (the guard was built on)
+    python bench/grounding.py --split held           # the third set aside, scored at the end
+    python bench/grounding.py --split all --table    # everything, each miss with its messages
+    python bench/grounding.py --data my-cases.json   # your own cases, same format
+
+The cases (bench/data/grounding-planted.json) cite turns of the LoCoMo dev and BEAM-100K
+conversations in /work/shared/data by conversation and dia_id; each conversation is imported
+into a fresh Kit (LoCoMo: every speaker's turns as people's messages, its first speaker the
+owner; BEAM: the User's turns the owner's, the Assistant's Kit's own), and each operation is
+applied as a curation pass applies a model's answer (`Curator.apply_ops(ground=True)`), as a
+dry run: nothing of one case is left for the next. An operation is "stored" when it would be
+written, "kept out" when it is dropped or set aside as a question for the owner.
+
+Targets (issue 29): at least 95% of the unsupported kept out, 95% of the supported stored.
+Numbers only: nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from common import ROOT
+
+from kit.api import Kit
+from kit.clock import FakeClock
+from kit.config import OwnerSettings, ScheduleSettings, Settings
+from kit.curator.ops import Insert, Operation, Update
+from kit.embed.hashing import HashingEmbedder
+from kit.eval.locomo import parse_session_time
+from kit.memory.facts import Provenance
+from kit.memory.messages import NewMessage
+
+DATA = ROOT / "bench" / "data" / "grounding-planted.json"
+SHARED = ROOT.parent / "shared" / "data"
+SOURCES = {"locomo": SHARED / "locomo-dev.json", "beam": SHARED / "beam-100k.json"}
+USER = "owner"
+
+
+@dataclass(frozen=True)
+class Result:
+    case: dict[str, Any]
+    outcome: str  # stored | dropped | asked
+    reason: str
+    cited: tuple[str, ...]  # the cited turns, "speaker: text"
+
+    @property
+    def right(self) -> bool:
+        return (self.outcome == "stored") == (self.case["expect"] == "stored")
+
+
+def _turns(sample: dict[str, Any]) -> Iterable[tuple[str, dict[str, Any], Any]]:
+    conversation = sample["conversation"]
+    sessions = sorted(
+        (k for k in conversation if re.fullmatch(r"session_\d+", k)), key=lambda k: int(k[8:])
+    )
+    for key in sessions:
+        at = parse_session_time(conversation[f"{key}_date_time"], key)
+        for turn in conversation[key]:
+            yield key, turn, at
+
+
+async def _conversation(
+    sample: dict[str, Any], source: str, cases: list[dict[str, Any]], folder: Path
+) -> list[Result]:
+    owner = "" if source == "beam" else sample["conversation"]["speaker_a"]
+    settings = Settings(
+        data_dir=folder / sample["sample_id"],
+        schedule=ScheduleSettings(timezone="UTC"),
+        owner=OwnerSettings(name=owner),
+    )
+    turns = list(_turns(sample))
+    last = max(at for _, _, at in turns)
+    async with Kit.open(
+        settings=settings, embedder=HashingEmbedder(), clock=FakeClock(last), background=False
+    ) as kit:
+        await kit.import_messages(
+            (
+                NewMessage(
+                    "assistant" if source == "beam" and t["speaker"] == "Assistant" else "user",
+                    t["text"],
+                    at,
+                    "" if source == "beam" else t["speaker"],
+                    t["dia_id"],
+                )
+                for _, t, at in turns
+            ),
+            conversation=sample["sample_id"],
+        )
+        rows = await kit.services.db.fetchall("SELECT id, ref, role FROM messages")
+        ids = {ref: int(i) for i, ref, _ in rows}
+        people = [int(i) for i, _, role in rows if role == "user"]
+        texts = {t["dia_id"]: f"{t['speaker']}: {t['text']}" for _, t, _ in turns}
+        return [await _one(kit, case, ids, people, texts) for case in cases]
+
+
+async def _one(
+    kit: Kit, case: dict[str, Any], ids: dict[str, int], people: list[int], texts: dict[str, str]
+) -> Result:
+    sources = tuple(ids[d] for d in case["cites"])
+    op: Operation
+    old_id = None
+    if case["op"] == "UPDATE":
+        (old,) = [
+            await kit.services.facts.add(
+                USER,
+                category=case["category"],
+                content=case["old"],
+                subject=case["subject"],
+                provenance=Provenance(actor="api", reason="bench setup"),
+            )
+        ]
+        old_id = old.id
+        op = Update(old.id, content=case["content"], sources=sources)
+    else:
+        op = Insert(case["content"], 0.9, case["subject"], sources=sources)
+    outcome = await kit.services.curator.apply_ops(
+        USER, case["category"], [op], kind="curate", source_message_ids=people,
+        dry_run=True, ground=True,
+    )  # fmt: skip
+    if old_id is not None:
+        await kit.services.owner_facts.retire(USER, old_id, "bench: next case")
+    cited = tuple(texts[d] for d in case["cites"])
+    if outcome.dropped:
+        return Result(case, "dropped", outcome.dropped[0], cited)
+    if outcome.asked:
+        return Result(case, "asked", outcome.asked[0], cited)
+    return Result(case, "stored", "", cited)
+
+
+async def evaluate(cases: list[dict[str, Any]]) -> list[Result]:
+    by_conversation: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for case in cases:
+        by_conversation[(case["source"], case["conversation"])].append(case)
+    samples = {
+        source: {s["sample_id"]: s for s in json.loads(path.read_text(encoding="utf-8"))}
+        for source, path in SOURCES.items()
+        if any(s == source for s, _ in by_conversation)
+    }
+    results: list[Result] = []
+    with tempfile.TemporaryDirectory(prefix="kit-bench-grounding-") as folder:
+        for (source, conversation), group in sorted(by_conversation.items()):
+            results += await _conversation(
+                samples[source][conversation], source, group, Path(folder)
+            )
+    order = {c["id"]: n for n, c in enumerate(cases)}
+    return sorted(results, key=lambda r: order[r.case["id"]])
+
+
+def report(results: list[Result], label: str) -> None:
+    supported = [r for r in results if r.case["expect"] == "stored"]
+    unsupported = [r for r in results if r.case["expect"] != "stored"]
+    stored = sum(r.outcome == "stored" for r in supported)
+    kept = sum(r.outcome != "stored" for r in unsupported)
+    print(f"{label}: {len(results)} operations")
+    if supported:
+        print(
+            f"  supported stored:     {stored:>4} of {len(supported):>4} = "
+            f"{stored / len(supported):6.1%}  (target >= 95%)"
+        )
+    if unsupported:
+        dropped = sum(r.outcome == "dropped" for r in unsupported)
+        asked = sum(r.outcome == "asked" for r in unsupported)
+        print(
+            f"  unsupported kept out: {kept:>4} of {len(unsupported):>4} = "
+            f"{kept / len(unsupported):6.1%}  (target >= 95%; {dropped} dropped, {asked} asked)"
+        )
+    kinds: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in results:
+        kinds[r.case["kind"]][r.outcome] += 1
+    for kind, counts in sorted(kinds.items()):
+        shown = ", ".join(f"{n} {what}" for what, n in sorted(counts.items()))
+        print(f"    {kind:<15} {shown}")
+
+
+def table(results: Iterable[Result]) -> None:
+    """Each wrong verdict next to the text it cites: a table a person can check."""
+    for r in results:
+        if r.right:
+            continue
+        c = r.case
+        print(f"- {c['id']} [{c['split']}] expected {c['expect']} ({c['kind']}), got {r.outcome}")
+        print(f"    fact:  {c['content']}")
+        if r.reason:
+            print(f"    why:   {r.reason}")
+        for line in r.cited:
+            print(f"    cites: {line[:300]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=DATA, help="the planted cases (JSON)")
+    parser.add_argument("--split", choices=("tune", "held", "all"), default="tune")
+    parser.add_argument("--table", action="store_true", help="list each miss with its messages")
+    parser.add_argument("--quick", action="store_true", help="the first 40 cases (CI)")
+    args = parser.parse_args(argv)
+    missing = [str(p) for p in SOURCES.values() if not p.exists()]
+    if missing:
+        print(f"needs the evaluation data: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    cases = json.loads(args.data.read_text(encoding="utf-8"))["cases"]
+    chosen = [c for c in cases if args.split == "all" or c.get("split", "tune") == args.split]
+    if args.quick:
+        chosen = chosen[:40]
+    began = time.perf_counter()
+    results = asyncio.run(evaluate(chosen))
+    report(results, f"{args.data.name}, split {args.split}")
+    print(f"  {time.perf_counter() - began:.1f} s")
+    if args.table:
+        table(results)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,310 @@
+"""The full real-model run of bench/real_model.py (`--full`): a small local model through every
+step that writes or reads memory, with what a person needs to check it.
+
+Steps: 10 chat turns; curation of them and of part of one BEAM-100K conversation (the User's
+turns the owner's, the Assistant's Kit's), and of part of one LoCoMo dev conversation (its
+first speaker the owner); those days' summaries; a REM run; `kit eval qa` on the first
+questions of a LoCoMo conversation. It prints per pass: status, reason, tokens and seconds;
+the guard's drops; every stored fact next to the messages it cites; QA accuracy by exact
+match, token F1 and the judge (named); and every traceback logged. Run it under `nice`: on 2
+shared cores a 1.5B model takes hours (docs/measurements.md).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from kit.api import Kit
+from kit.clock import FakeClock
+from kit.config import OwnerSettings, ScheduleSettings, Settings
+from kit.curator.reports import PassOutcome
+from kit.embed.hashing import HashingEmbedder
+from kit.eval import locomo
+from kit.eval.locomo import parse_session_time
+from kit.eval.qa import evaluate_qa
+from kit.eval.qa_report import accuracy
+from kit.memory.messages import NewMessage
+from kit.model_settings import LLMSettings, model_role
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+CHAT = (
+    "Hi! I'm Sam. I live in Leeds and work as a nurse at St James's hospital.",
+    "My sister Ana moved to Porto last year; she teaches maths there.",
+    "If I ever get a dog, I'd call it Biscuit.",
+    "Should I take up running or swimming this spring?",
+    "I'm allergic to peanuts, so keep that in mind for recipes.",
+    "What do you know about my family?",
+    "My partner Chris and I are going to Lisbon on 14 June for a week.",
+    "I've been learning Spanish on Duolingo for 100 days now.",
+    "Remind me: where does my sister live?",
+    "Thanks! I prefer tea to coffee, by the way.",
+)
+
+
+@dataclass
+class PassRow:
+    source: str
+    category: str
+    status: str
+    reason: str
+    seconds: float
+    input_tokens: int
+    output_tokens: int
+    dropped: list[str] = field(default_factory=list)
+    asked: list[str] = field(default_factory=list)
+    pass_id: int | None = None
+
+
+@dataclass
+class Report:
+    endpoint: str
+    steps: dict[str, float] = field(default_factory=dict)  # step -> wall seconds
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    passes: list[PassRow] = field(default_factory=list)
+    facts: list[dict[str, Any]] = field(default_factory=list)
+    summaries: list[str] = field(default_factory=list)
+    rem: list[str] = field(default_factory=list)
+    qa: dict[str, Any] = field(default_factory=dict)
+    tracebacks: list[str] = field(default_factory=list)
+
+
+class _Tracebacks(logging.Handler):
+    """Every log record that carries an exception: what '0 tracebacks' counts."""
+
+    def __init__(self, into: list[str]) -> None:
+        super().__init__(logging.WARNING)
+        self._into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info:
+            self._into.append(f"{record.name}: {record.getMessage()[:200]}")
+
+
+def _settings(data_dir: Path, llm: LLMSettings, owner: str = "") -> Settings:
+    return Settings(
+        data_dir=data_dir,
+        schedule=ScheduleSettings(timezone="UTC"),
+        llm=llm,
+        owner=OwnerSettings(name=owner),
+    )
+
+
+def _turns(sample_id: str, path: Path, sessions: int, limit: int) -> list[NewMessage]:
+    """The first `limit` turns of the first `sessions` sessions of a sample, as messages."""
+    sample = next(s for s in json.loads(path.read_text()) if s["sample_id"] == sample_id)
+    conversation = sample["conversation"]
+    beam = sample_id.startswith("beam")
+    found: list[NewMessage] = []
+    for n in range(1, sessions + 1):
+        key = f"session_{n}"
+        at = parse_session_time(conversation[f"{key}_date_time"], key)
+        for i, turn in enumerate(conversation[key]):
+            role = "assistant" if beam and turn["speaker"] == "Assistant" else "user"
+            speaker = "" if beam else turn["speaker"]
+            found.append(
+                NewMessage(role, turn["text"], at + timedelta(minutes=i), speaker, turn["dia_id"])
+            )
+    return found[:limit]
+
+
+async def _curate(kit: Kit, source: str, report: Report) -> None:
+    """Curate everything; each pass's wall time is the time since the last one ended."""
+    last = time.perf_counter()
+
+    def heard(outcome: PassOutcome) -> None:
+        nonlocal last
+        now = time.perf_counter()
+        report.passes.append(_row(source, outcome, now - last))
+        last = now
+
+    await kit.services.curator.curate_user("owner", on_pass=heard)
+
+
+def _row(source: str, outcome: PassOutcome, seconds: float) -> PassRow:
+    return PassRow(
+        source, outcome.category, outcome.status, outcome.reason, seconds, 0, 0,
+        list(outcome.dropped), list(outcome.asked), outcome.pass_id,
+    )  # fmt: skip
+
+
+async def _tokens(kit: Kit, rows: Sequence[PassRow]) -> None:
+    """Each pass's tokens, from its record."""
+    for row in rows:
+        if row.pass_id is not None:
+            record = await kit.services.curator.passes.get("owner", row.pass_id)
+            row.input_tokens = int(record.detail.get("input_tokens", 0))
+            row.output_tokens = int(record.detail.get("output_tokens", 0))
+
+
+async def _facts(kit: Kit, source: str) -> list[dict[str, Any]]:
+    """Every active fact, with the text of the messages it cites."""
+    rows = []
+    for fact in await kit.facts():
+        history = await kit.fact_history(fact.id)
+        cited = sorted({i for h in history for i in h.source_message_ids})
+        messages = await kit.services.messages.get_many("owner", cited)
+        rows.append(
+            {
+                "source": source,
+                "category": fact.category,
+                "fact": f"[{fact.subject}] {fact.content}" if fact.subject else fact.content,
+                "cites": [f"{m.speaker or m.role}: {m.text[:300]}" for m in messages],
+            }
+        )
+    return rows
+
+
+async def run_full(llm: LLMSettings, *, quick: bool, qa_questions: int) -> Report:
+    report = Report(f"{llm.base_url} ({llm.small_model})")
+    logging.getLogger().addHandler(_Tracebacks(report.tracebacks))
+    beam_file, locomo_file = SHARED / "beam-100k.json", SHARED / "locomo-dev.json"
+    chat_turns = CHAT[:3] if quick else CHAT
+    beam_limit, locomo_limit = (6, 6) if quick else (24, 36)
+    with tempfile.TemporaryDirectory(prefix="kit-real-run-") as folder:
+        clock = FakeClock(START)
+        began = time.perf_counter()
+        async with Kit.open(
+            settings=_settings(Path(folder) / "chat", llm), embedder=HashingEmbedder(),
+            clock=clock, background=False,
+        ) as kit:  # fmt: skip
+            for text in chat_turns:
+                started = time.perf_counter()
+                result = await kit.send(text)
+                report.chat.append(
+                    {"said": text, "reply": result.reply, "failed": result.failed,
+                     "seconds": round(time.perf_counter() - started, 1)}
+                )  # fmt: skip
+                clock.advance(timedelta(minutes=2))
+            report.steps["chat"] = time.perf_counter() - began
+            await kit.import_messages(
+                _turns("beam-100K-16", beam_file, 1, beam_limit), conversation="beam-100K-16"
+            )
+            clock.advance(timedelta(hours=1))
+            began = time.perf_counter()
+            await _curate(kit, "chat + BEAM-100K-16", report)
+            await _tokens(kit, report.passes)
+            report.steps["curate chat + BEAM"] = time.perf_counter() - began
+            began = time.perf_counter()
+            days = await kit.services.summarizer.summarize_pending(
+                "owner", clock.now().date(), include_today=True
+            )
+            report.summaries.append(f"chat + BEAM: {days}")
+            report.steps["day summaries (chat + BEAM)"] = time.perf_counter() - began
+            began = time.perf_counter()
+            rem = await kit.services.rem.run("owner")
+            report.rem = [f"{p.step} {p.status}" for p in rem.steps] + list(rem.rejected)
+            report.steps["REM"] = time.perf_counter() - began
+            report.facts += await _facts(kit, "chat + BEAM-100K-16")
+        turns = _turns("conv-26", locomo_file, 2, locomo_limit)
+        clock = FakeClock(max(t.at for t in turns) + timedelta(hours=1))
+        async with Kit.open(
+            settings=_settings(Path(folder) / "locomo", llm, owner="Caroline"),
+            embedder=HashingEmbedder(), clock=clock, background=False,
+        ) as kit:  # fmt: skip
+            await kit.import_messages(turns, conversation="conv-26")
+            began = time.perf_counter()
+            first = len(report.passes)
+            await _curate(kit, "LoCoMo conv-26", report)
+            await _tokens(kit, report.passes[first:])
+            report.steps["curate LoCoMo"] = time.perf_counter() - began
+            began = time.perf_counter()
+            days = await kit.services.summarizer.summarize_pending(
+                "owner", clock.now().date(), include_today=True
+            )
+            report.summaries.append(f"LoCoMo: {days}")
+            report.steps["day summaries (LoCoMo)"] = time.perf_counter() - began
+            report.facts += await _facts(kit, "LoCoMo conv-26")
+        began = time.perf_counter()
+        samples = [s for s in locomo.load(locomo_file) if s.sample_id == "conv-26"]
+        qa_settings = _settings(Path(folder) / "qa", llm)
+        run = await evaluate_qa(
+            samples, settings=qa_settings, embedder=HashingEmbedder(),
+            limit=3 if quick else qa_questions, short_answers=True,
+        )  # fmt: skip
+        judge = model_role(llm, "judge")
+        report.qa = {
+            "judge": f"{judge.model} at {judge.where}",
+            "stopped": run.stopped,
+            "accuracy": {
+                name: {
+                    "n": a.questions,
+                    "judge": round(a.accuracy, 3),
+                    "exact": round(a.exact, 3),
+                    "f1": round(a.f1, 3),
+                }
+                for name, a in accuracy(run.results).items()
+            },
+            "answers": [
+                {"q": r.question, "gold": r.gold, "answer": r.answer[:200], "verdict": r.verdict}
+                for r in run.results
+            ],
+        }
+        report.steps["kit eval qa"] = time.perf_counter() - began
+    return report
+
+
+def print_report(report: Report) -> None:
+    print(f"Real-model run (issue 29) against {report.endpoint}")
+    print("\nWall time per step:")
+    for step, seconds in report.steps.items():
+        print(f"  {step:<30} {seconds:>8.0f} s")
+    print("\nChat turns:")
+    for turn in report.chat:
+        reply = re.sub(r"\s+", " ", turn["reply"])[:160]
+        print(f"  [{turn['seconds']:>5.0f} s] {turn['said']}\n      -> {reply}")
+    statuses = Counter(p.status for p in report.passes)
+    valid = statuses["applied"] + statuses["noop"]
+    rejected = statuses["rejected"]
+    timed_out = sum(1 for p in report.passes if "did not answer within" in p.reason)
+    total = len(report.passes) or 1
+    print(
+        f"\nCuration passes: {len(report.passes)}: {valid} valid, {rejected} rejected with a "
+        f"reason, {timed_out} timed out, {statuses['failed'] - timed_out} failed otherwise "
+        f"({(valid + rejected) / total:.0%} valid or rejected with a reason)"
+    )
+    reasons = Counter(p.reason for p in report.passes if p.status in ("rejected", "failed"))
+    for reason, n in reasons.most_common():
+        print(f"  {n}x {reason[:160]}")
+    print(f"\n  {'source':<22} {'category':<12} {'status':<9} {'s':>6} {'in':>7} {'out':>6}")
+    for p in report.passes:
+        print(
+            f"  {p.source:<22} {p.category:<12} {p.status:<9} {p.seconds:>6.0f} "
+            f"{p.input_tokens:>7} {p.output_tokens:>6}"
+        )
+    drops = [d for p in report.passes for d in p.dropped]
+    guard = [d for d in drops if "not supported by its cited messages" in d]
+    asked = [a for p in report.passes for a in p.asked]
+    print(
+        f"\nDropped operations: {len(drops)} ({len(guard)} by the grounding guard); "
+        f"set aside as questions: {len(asked)}"
+    )
+    for d in drops:
+        print(f"  - {d[:220]}")
+    print(f"\nStored facts ({len(report.facts)}), each beside what it cites:")
+    for f in report.facts:
+        print(f"  * ({f['source']}, {f['category']}) {f['fact']}")
+        for line in f["cites"]:
+            print("      cites " + re.sub(r"\s+", " ", line)[:220])
+    print("\nDay summaries:", "; ".join(report.summaries))
+    print("REM:", "; ".join(report.rem))
+    qa = report.qa
+    print(f"\nkit eval qa (short answers), judged by {qa.get('judge')}:")
+    for name, a in qa.get("accuracy", {}).items():
+        print(f"  {name:<12} n={a['n']:>3} judge {a['judge']:.3f} exact {a['exact']:.3f} "
+              f"F1 {a['f1']:.3f}")  # fmt: skip
+    if qa.get("stopped"):
+        print(f"  STOPPED: {qa['stopped']}")
+    print(f"\nTracebacks logged: {len(report.tracebacks)}")
+    for t in report.tracebacks[:10]:
+        print(f"  {t}")

@@ -1,0 +1,285 @@
+"""A text cut into clauses, each with what the grounding guard (kit/curator/grounding.py) asks
+of it: its words, numbers and names; who it is about (the speaker, someone else, or a thing);
+and whether it says what is so, or only asks, wishes, plans or denies it.
+
+"My spouse Alexis, who's 32 and works in graphic design, and I have shared finances since 2020,
+can you help?" is four clauses: "My spouse Alexis" (someone else), "who's 32", "works in
+graphic design" (still Alexis), "and I have shared finances since 2020" (the speaker), and a
+question. Rules of thumb, not a parser: what it cannot tell it leaves neutral, which the
+guard does not hold against a fact.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from kit.curator.wording import NEGATIONS, fold, number_of, stem
+
+Holder = Literal["self", "other", "neutral"]
+
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*", re.UNICODE)
+_CLAUSE = re.compile(
+    r"\s*(?:(?<!\d),|,(?!\d)|[;:()]|\s[-–—]\s|\s(?=(?:and|but|so|because|'cause|cause|which|who|whose|while|"
+    r"though|although|whereas|plus)\s)|(?<=\w)\s(?=(?:I|I'm|I've|I'd|I'll|he|she|they|we)\s))\s*",
+    re.IGNORECASE,
+)
+_WORD = re.compile(
+    r"\$?£?€?\d(?:[\d,]*\d)?(?:\.\d+)?(?::\d\d)?(?:k\b|%)?|[^\W\d_][\w'-]*", re.UNICODE
+)
+
+_LEAD = frozenset(
+    """and but so then also yeah yes yep oh well plus now just really actually because cause
+    especially since kinda sorta even only recently currently finally already
+    'cause though although even hey wow thanks thank ok okay sure hmm lol haha btw anyway
+    honestly tbh like totally definitely absolutely cool great awesome nice""".split()
+)
+_SELF = frozenset(
+    "i i'm i've i'd i'll im ive me myself we we're we've we'd we'll us ourselves".split()
+)
+_POSSESSIVE = frozenset({"my", "our"})
+_OTHER = frozenset(
+    """he she they he's she's they're they've they'd he'd she'd his her their him them who
+    who's whose you you're you've you'd you'll your yours ur""".split()
+)
+_THEIR = frozenset({"her", "his", "their", "hers", "theirs"})
+_THING = frozenset(
+    "it it's its this that that's these those there there's here what what's which".split()
+)
+_DETERMINERS = frozenset("the a an this that these those one some every each".split())
+PEOPLE = frozenset(
+    stem(w)
+    for w in """mother father parent parents sister brother sibling siblings kid son daughter
+    partner friend friends colleague colleagues coworker coworkers boss manager neighbour
+    neighbor aunt uncle cousin grandmother grandfather grandparents nephew niece roommate
+    mentor mentee teacher instructor student students team crew family baby girl boy guy man
+    woman person teen teenager mate buddy bestie dog cat pet pets wife husband spouse
+    boyfriend girlfriend fiance professor doctor coach client clients customers customer
+    daughters sons kids children mom dad grandma grandpa""".split()
+)
+# A capitalised word opening a clause is a person doing something when a verb follows it.
+_SUBJECT_VERBS = frozenset(
+    """is was 's has had have and who says said does did will would loves likes love like went
+    gave told suggested recommended thinks wants wanted got made took lives works worked
+    believes enjoys prefers helped invited asked shared""".split()
+)
+_QUESTION_OPENERS = frozenset(
+    """can could would will should do does did is are am was were have has what how why where
+    when which who whom any anything got wanna want shall may might""".split()
+)
+_HEDGE_WORDS = frozenset(
+    """if whether would could might maybe perhaps possibly wondering wonder hope hoping
+    hopefully wish wishing want wants wanna dream dreams dreaming keen interested planning
+    plan plans goal goals aiming aim torn deciding decide unsure someday considering thinking
+    exploring should i'd we'd you'd prospective""".split()
+)
+_HEDGE_PHRASES = re.compile(
+    r"\bnot sure\b|\bone day\b|\bwould like\b|\bthinking (?:of|about)\b|\bin mind\b"
+    r"|\blooking (?:into|for|at)\b",
+    re.IGNORECASE,
+)
+_IDIOMS = re.compile(
+    r"\bcan'?t wait\b|\bcouldn'?t agree\b|\bno doubts?\b|\bnot only\b|\bnever give up\b"
+    r"|\bwon'?t give up\b|\bno worries\b|\bno problem\b|\bnot gonna give up\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Clause:
+    start: int  # offsets in the text
+    end: int
+    stems: frozenset[str]
+    numbers: frozenset[str]
+    words: frozenset[str]  # every word, case-folded, possessive off (names are looked up here)
+    holder: Holder
+    hedged: bool  # a question, a wish, a plan, a condition
+    negated: bool
+    others: bool  # it names someone besides the speaker ("her", "my sister", "Ana")
+    asks: bool = False  # a question (hedged too): its answer, from someone else, may hold it
+    theirs: bool = False  # "her", "his", "their": something of someone else's
+    own_subject: bool = True  # it says whom it is about (else it goes on with the last one)
+    # What "my ..." / "our ..." names in it ("my increased budget of $650", "my close friend
+    # Leslie"): there, whatever the clause only wonders or asks about. Stems and numbers, and
+    # the character ranges (for dates).
+    given: frozenset[str] = frozenset()
+    given_spans: tuple[tuple[int, int], ...] = ()
+
+
+def word_key(token: str) -> str:
+    low = token.casefold().strip("'-")
+    return low[:-2] if low.endswith("'s") else low
+
+
+def clauses(text: str) -> list[Clause]:
+    """The clauses of `text` (already folded or not: offsets are into `fold(text)`)."""
+    folded = fold(text)
+    found: list[Clause] = []
+    for sentence in _SENTENCE.finditer(folded):
+        raw = sentence.group()
+        question = raw.rstrip().endswith("?")
+        parts = _parts(raw, sentence.start())
+        opener = next(
+            (i for i, (s, e) in enumerate(parts) if _opens_question(folded[s:e], i == 0)),
+            len(parts) - 1,  # no question word: the question is its last clause ("Paris?!")
+        )
+        holder: Holder = "self"
+        hedged = asks = False
+        before = ""
+        for i, (start, end) in enumerate(parts):
+            piece = folded[start:end]
+            tokens = _WORD.findall(piece)
+            if not tokens:
+                continue
+            own = _holder(tokens)
+            holder = own if own is not None else holder
+            # A question runs from the clause that opens it until one that says whom it is
+            # about ("can you help me with my budget, and we agreed on $200?": no question).
+            asks = question and i >= opener and (i == opener or (asks and own is None))
+            # A clause with no subject of its own goes on with the one before: "thinking of
+            # big changes, like automating the hiring" is still only a thought; so does one
+            # after "if" or "whether" ("wondering if | I made the right choice").
+            carried = own is None or before in ("if", "whether", "unless")
+            hedged = _hedged(piece, tokens) or (carried and hedged)
+            negated = _negated(piece, tokens)
+            before = tokens[-1].lower()
+            found.append(
+                Clause(
+                    start,
+                    end,
+                    frozenset(stem(t) for t in tokens),
+                    frozenset(n for t in tokens if (n := number_of(t)) is not None),
+                    frozenset(word_key(t) for t in tokens),
+                    holder,
+                    asks or hedged,
+                    negated,
+                    _names_others(tokens),
+                    asks and not hedged,
+                    any(t.lower() in _THEIR for t in tokens),
+                    own is not None,
+                    *_given(piece, start),
+                )
+            )
+    return found
+
+
+def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
+    parts, begin = [], 0
+    for cut in _CLAUSE.finditer(sentence):
+        if cut.start() > begin:
+            parts.append((offset + begin, offset + cut.start()))
+        begin = cut.end()
+    if begin < len(sentence):
+        parts.append((offset + begin, offset + len(sentence)))
+    return parts
+
+
+def _opens_question(piece: str, first_clause: bool) -> bool:
+    """Whether a clause starts a question: "can you...", "should I...", "what do...", or a
+    question word opening the sentence ("Where is it?"); "who I met..." is no question."""
+    tokens = [t.lower() for t in _WORD.findall(piece)]
+    while tokens and tokens[0] in _LEAD:
+        tokens = tokens[1:]
+    if not tokens:
+        return False
+    first, second = tokens[0], tokens[1] if len(tokens) > 1 else ""
+    if first in _WH:
+        return first_clause or (first not in ("who", "whom", "which") and second in _AUX)
+    return first in _QUESTION_OPENERS and second in _ASKED
+
+
+_WH = frozenset("what what's how why where when which who whom any anything got wanna".split())
+_AUX = frozenset("do does did is are was were should can could would will have has am".split())
+_ASKED = frozenset("you i we it there that this he she they your my anyone u ya".split())
+
+
+def _holder(tokens: list[str]) -> Holder | None:
+    """Who the clause is about, from its first words; None: carried on from the last clause
+    ("...I'm 42 and earning $65,000": the earning is still the speaker's)."""
+    lowered = [t.lower() for t in tokens]
+    i = 0
+    while i < len(lowered) and lowered[i] in _LEAD:
+        i += 1
+    if i >= len(lowered):
+        return None
+    first = lowered[i]
+    rest = lowered[i + 1 : i + 4]
+    joint = " and i " in f" {' '.join(lowered)} " or " and me " in f" {' '.join(lowered)} "
+    if first in _SELF:
+        return "self"
+    if first in _POSSESSIVE:
+        if (rest and stem(rest[0]) in PEOPLE) or (len(rest) > 1 and stem(rest[1]) in PEOPLE):
+            return "self" if joint else "other"
+        return "self"
+    if first in _OTHER:
+        return "other"
+    if first in _THING:
+        return "neutral"
+    if first in _DETERMINERS:
+        return "other" if any(stem(t) in PEOPLE for t in rest) and not joint else "neutral"
+    if tokens[i][:1].isupper() and first not in _QUESTION_OPENERS:
+        if first.endswith("'s"):
+            return "other"  # "Michael's promotion"
+        following = lowered[i + 1] if i + 1 < len(lowered) else ""
+        return "other" if following in _SUBJECT_VERBS else "neutral"
+    return None
+
+
+_SURE = re.compile(r"\b(?:want|wanna|wanted|need) to make sure\b|\bmake sure\b", re.IGNORECASE)
+
+
+def _hedged(piece: str, tokens: list[str]) -> bool:
+    if _SURE.search(piece):  # "I want to make sure I meet the deadline": a worry, no wish
+        piece = _SURE.sub(" ", piece)
+        tokens = _WORD.findall(piece)
+    if _HEDGE_PHRASES.search(piece):
+        return True
+    for token in tokens:
+        low = token.lower()
+        if low in _HEDGE_WORDS or (low == "may" and token == "may"):
+            return True
+    return False
+
+
+def _negated(piece: str, tokens: list[str]) -> bool:
+    if _IDIOMS.search(piece):
+        piece = _IDIOMS.sub(" ", piece)
+        tokens = _WORD.findall(piece)
+    return any(t.lower() in NEGATIONS or t.lower().endswith("n't") for t in tokens)
+
+
+def _names_others(tokens: list[str]) -> bool:
+    lowered = [t.lower() for t in tokens]
+    if any(t in _OTHER for t in lowered):
+        return True
+    if any(stem(t) in PEOPLE for t in lowered):
+        return True
+    return any(t[:1].isupper() and t != "I" and not t.startswith("I'") for t in tokens[1:])
+
+
+_GIVEN_ENDS = frozenset(
+    """to for and but that which who if because so with when while is are was were has have
+    had will would can could might may should isn't wasn't""".split()
+)
+
+
+def _given(piece: str, offset: int) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
+    """The noun phrases after "my" / "our" in a clause: up to six words, to the first word
+    that ends a noun phrase ("to", "with", "is", ...)."""
+    found: set[str] = set()
+    spans: list[tuple[int, int]] = []
+    words = list(_WORD.finditer(piece))
+    for i, word in enumerate(words):
+        if word.group().lower() not in _POSSESSIVE:
+            continue
+        end = word.end()
+        for following in words[i + 1 : i + 7]:
+            if following.group().lower() in _GIVEN_ENDS:
+                break
+            found.add(stem(following.group()))
+            if (n := number_of(following.group())) is not None:
+                found.add(n)
+            end = following.end()
+        spans.append((offset + word.start(), offset + end))
+    return frozenset(found), tuple(spans)

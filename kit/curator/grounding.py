@@ -1,0 +1,449 @@
+"""The grounding guard: is what an operation would store said in the messages it cites?
+
+Before a curation pass applies an INSERT, a REPLACE or an UPDATE of what a fact says, the new
+text is held against the messages the operation cites (kit/curator/apply.py):
+
+- every cited message must be one of the batch's, and a person's: a fact never rests on Kit's
+  own words (a suggestion of Kit's is not the owner's habit);
+- every name, number, amount and date in the text must be in them: case, plurals, "two" and
+  "2", "$1,200" and "1200", "14 June" and "June 14", "yesterday" said on 8 May and 7 May
+  (kit/dates/);
+- its other words must be there too, in any of their forms (kit/curator/wording.py);
+- and said as a fact, of the right person (kit/curator/clauses.py): what the owner only asked,
+  wished, planned or said "if" about ("if I ever move to Berlin", "thinking about a dog")
+  holds up only a fact that says as much ("the owner is thinking about getting a dog"); what
+  was said of someone else ("my brother is vegan") or by someone else (a forwarded message,
+  another speaker) is never a fact about the owner; what a message denies is not a fact.
+
+The text of the facts an UPDATE or REPLACE rewrites counts as support too (it was checked
+when it was written). The verdict: "supported" (applied), "partial" (every name, number and
+date is there, half or more of the rest: set aside as a question for the owner,
+kit/inbox/), or "unsupported" (dropped, with why, the rest of the pass going on).
+
+Cheap and deterministic: word lists and rules, no model. What it cannot catch: a wrong word
+order or relation made of the same words ("prefers Docs over Word" from "Word over Docs"), a
+fact that generalises what was said with words that are there ("every month" from "this
+month"), and meaning carried by words outside its lists (docs/curation.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+from typing import Literal
+
+from kit.curator.clauses import PEOPLE, Clause, clauses, word_key
+from kit.curator.ops import Insert, Operation, Replace, Update
+from kit.curator.wording import HEDGES, NEGATIONS, STOP, fold, number_of, same, stem, tokens
+from kit.dates.text import DateSpan, date_mentions, said_spans
+from kit.dates.words import ABBREVIATIONS, MONTHS, WEEKDAYS
+from kit.memory.facts import Fact
+from kit.memory.messages import Message
+
+Status = Literal["supported", "partial", "unsupported"]
+SHOWN = 3  # words a reason names at most
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: Status
+    reason: str = ""  # why it is not supported (names words of the operation, never a message)
+
+
+@dataclass(frozen=True)
+class _Source:
+    """A cited message (or a fact being rewritten) as the guard reads it."""
+
+    message_id: int | None  # None: the text of a fact the operation rewrites
+    speaker: str  # "" for the owner
+    owner: bool  # the owner's own words
+    clauses: tuple[Clause, ...]
+    spans: tuple[tuple[DateSpan, int], ...]  # days its words name, with their offset
+    day: date | None
+    names: frozenset[str] = field(default_factory=frozenset)  # the speaker's name, folded
+    answered: bool = False  # another cited message, by someone else, comes after it
+    capitalised: frozenset[str] = field(default_factory=frozenset)  # names in its text
+
+
+_OWNER_WORDS = frozenset({"owner", "owner's", "owners", "user", "user's"})
+_PRONOUNS = frozenset({"he", "she", "they", "his", "her", "their", "him", "them"})
+
+
+class Grounding:
+    """Checks operations against the messages of one batch."""
+
+    def __init__(
+        self,
+        messages: Iterable[Message],
+        citable: Iterable[int],
+        owner_name: str = "",
+    ) -> None:
+        self._messages = {m.id: m for m in messages}
+        self._citable = set(citable)
+        self._owner = {word_key(w) for w in owner_name.split() if w}
+        self._read: dict[int, _Source] = {}
+
+    def check(self, op: Operation, facts: Mapping[int, Fact]) -> Verdict:
+        """Whether `op` may be applied as it is. `facts`: the facts it names, as they are."""
+        text = _new_text(op)
+        if text is None:
+            return Verdict("supported")  # nothing new is said: a confidence, an expiry
+        sources: list[_Source] = []
+        for message_id in op.sources:
+            message = self._messages.get(message_id)
+            if message is None or (message_id not in self._citable and message.role == "user"):
+                return Verdict(
+                    "unsupported",
+                    f"it cites message {message_id}, which is not one of this batch's",
+                )
+            if message.role != "user":
+                return Verdict(
+                    "unsupported",
+                    f"it cites Kit's own message {message_id}: a fact comes from what people "
+                    "said, never from Kit's words",
+                )
+            sources.append(self._source(message))
+        sources = _answered(sources, [self._messages[i] for i in op.sources])
+        rewritten = [facts[i] for i in _rewrites(op) if i in facts]
+        sources += [_fact_source(f) for f in rewritten]
+        if not sources:
+            return Verdict("unsupported", "it cites no message it comes from")
+        return _judge(text, sources, self._owner)
+
+    def _source(self, message: Message) -> _Source:
+        if message.id not in self._read:
+            speaker = (message.forwarded_from or message.speaker or "").strip()
+            names = frozenset(word_key(w) for w in speaker.split())
+            owner = not speaker or (bool(names) and names <= self._owner)
+            folded = fold(message.text)
+            spans = [(s, 0) for s in said_spans(message.text, message.day)]
+            spans = [(m.span, m.start) for m in date_mentions(folded, message.day)] or spans
+            capitalised = frozenset(
+                word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
+            )
+            self._read[message.id] = _Source(
+                message.id, speaker, owner, tuple(clauses(message.text)), tuple(spans),
+                message.day, names, capitalised=capitalised,
+            )  # fmt: skip
+        return self._read[message.id]
+
+
+def _answered(sources: list[_Source], messages: list[Message]) -> list[_Source]:
+    """A question someone else answered in another cited message ("How long have you been
+    married?" "5 years!"): the answer says what the question asked about."""
+    marked = []
+    for source, message in zip(sources, messages, strict=True):
+        answered = any(
+            other.at >= message.at and other.id != message.id and other.speaker != message.speaker
+            for other in messages
+        )
+        marked.append(replace(source, answered=answered) if answered else source)
+    return marked
+
+
+def _new_text(op: Operation) -> str | None:
+    if isinstance(op, Insert | Replace):
+        return f"{op.content}" if not op.subject else f"{op.subject}: {op.content}"
+    if isinstance(op, Update) and (op.content is not None or op.subject is not None):
+        return " ".join(t for t in (op.subject, op.content) if t)
+    return None
+
+
+def _rewrites(op: Operation) -> Sequence[int]:
+    if isinstance(op, Update):
+        return (op.fact_id,)
+    if isinstance(op, Replace):
+        return op.fact_ids
+    return ()
+
+
+def _fact_source(fact: Fact) -> _Source:
+    text = f"{fact.subject}: {fact.content}" if fact.subject else fact.content
+    neutral = tuple(
+        Clause(c.start, c.end, c.stems, c.numbers, c.words, "neutral", False, False, True)
+        for c in clauses(text)
+    )
+    return _Source(None, "", True, neutral, (), None)
+
+
+# -- the fact's side --------------------------------------------------------------------------
+
+
+@dataclass
+class _Term:
+    kind: Literal["name", "number", "date", "word"]
+    shown: str  # as the operation wrote it (for the reason)
+    key: str  # name: folded word; number: one form; word: stem
+    holder: str  # "owner", "other" or "" (cannot tell)
+    span: DateSpan | None = None
+    year_said: bool = True
+
+
+def _terms(
+    text: str, owner: set[str], reference: date | None, seen: frozenset[str]
+) -> tuple[list[_Term], bool, bool]:
+    """The terms of a fact's text, each with whom its clause is about; whether the fact
+    hedges ("plans to", "is thinking about") and whether it denies ("has never")."""
+    folded = fold(text)
+    dates = list(date_mentions(folded, reference)) if reference else []
+    taken = [(m.start, m.end) for m in dates]
+    found: list[_Term] = []
+    hedged = negated = False
+    spans = _fact_clauses(text, owner, seen)
+    for start, end, holder in spans:
+        for match in tokens(text):
+            token, at = match.group(), match.start()
+            if not start <= at < end or any(a <= at < b for a, b in taken):
+                continue
+            low = token.lower()
+            if low in HEDGES and token != "May":
+                hedged = True
+            if low in NEGATIONS or low.endswith("n't"):
+                negated = True
+                continue
+            number = number_of(token)
+            if number is not None and low not in _SOFT_NUMBERS:
+                found.append(_Term("number", token, number, holder))
+                continue
+            key = word_key(token)
+            if key in owner or low in _OWNER_WORDS or low in STOP or low in HEDGES:
+                continue
+            if len(key) < 2 or low in MONTHS or low in WEEKDAYS:
+                continue
+            initial = at == 0 or folded[max(0, at - 2) : at] == ". "
+            if token[:1].isupper() and (not initial or key in seen):
+                found.append(_Term("name", token, key, holder))
+            else:
+                found.append(_Term("word", token, stem(token), holder))
+    for mention in dates:
+        holder = next((h for a, b, h in spans if a <= mention.start < b), "")
+        shown = text[mention.start : mention.end]
+        found.append(_Term("date", shown, shown.lower(), holder, mention.span, mention.year_said))
+    return found, hedged, negated
+
+
+_SOFT_NUMBERS = frozenset({"once", "single", "both", "pair", "couple", "half", "second"})
+
+
+def _fact_clauses(text: str, owner: set[str], seen: frozenset[str]) -> list[tuple[int, int, str]]:
+    """A fact's clauses, each with whom it is about: "owner", "other" or "" (cannot tell).
+    A clause that names nobody is about whom the clause before was; "she" is whoever else
+    the fact named before, or the owner when it named nobody else."""
+    found: list[tuple[int, int, str]] = []
+    holder, introduced = "", False
+    people_before = False
+    for clause in clauses(text):
+        words = [m.group() for m in tokens(text) if clause.start <= m.start() < clause.end]
+        own = _fact_holder(words, owner, introduced, seen)
+        if own is None and people_before and words and all(w[:1].isupper() for w in words):
+            own = "other"  # "three kids: Emma, 11": the names after people are those people
+        holder = own if own is not None else holder
+        introduced = introduced or _names_someone(words, owner)
+        people_before = people_before or any(stem(w.lower()) in _PEOPLE_STEMS for w in words)
+        found.append((clause.start, clause.end, holder))
+    return found
+
+
+def _fact_holder(
+    words: list[str], owner: set[str], introduced: bool, seen: frozenset[str]
+) -> str | None:
+    lowered = [w.lower() for w in words]
+    i = 1 if lowered[:1] == ["the"] else 0
+    if i >= len(lowered):
+        return None
+    first, after = lowered[i], lowered[i + 1 : i + 4]
+    if first in _OWNER_WORDS or word_key(words[i]) in owner:
+        if first.endswith("'s") and any(stem(a) in _PEOPLE_STEMS for a in after):
+            return "other"
+        return "owner"
+    if first in _PRONOUNS:
+        return ""  # "she" may be the owner or whoever the fact named before: no telling
+    if first in ("it", "its", "this", "that", "which", "there"):
+        return ""
+    if words[i][:1].isupper() and word_key(words[i]) in seen:
+        return "other" if len(words) > i + 1 else None  # a name alone is an apposition
+    if first in ("a", "an") and after and stem(after[0]) in _PEOPLE_STEMS:
+        return "other"
+    return None
+
+
+def _names_someone(words: list[str], owner: set[str]) -> bool:
+    if any(stem(w.lower()) in _PEOPLE_STEMS for w in words):
+        return True
+    return any(
+        w[:1].isupper()
+        and word_key(w) not in owner
+        and w.lower() not in STOP
+        and w.lower() not in _OWNER_WORDS
+        and w.lower() not in MONTHS
+        for w in words
+    )
+
+
+# -- the verdict ------------------------------------------------------------------------------
+
+
+def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
+    reference = min((s.day for s in sources if s.day is not None), default=None)
+    seen = frozenset(n for s in sources for n in s.capitalised) | frozenset(
+        n for s in sources for n in s.names
+    )
+    terms, hedged, negated = _terms(text, owner, reference, seen)
+    problems: dict[str, list[str]] = {}
+    words_ok = words_total = 0
+    for term in terms:
+        where = [(s, c) for s in sources for c in _holding(term, s)]
+        if term.kind == "name" or (term.kind == "word" and term.key in _PEOPLE_STEMS):
+            fits = [c for s, c in where]  # who, not what: said as it is in any clause
+        elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
+            fits = [c for s, c in where if _fits(s, c, "", hedged, negated)]
+        else:
+            fits = [
+                c for s, c in where if _fits(s, _as_given(c, term), term.holder, hedged, negated)
+            ]
+        about_owner = term.holder == "owner"
+        if term.kind == "word":
+            words_total += 1
+            words_ok += bool(fits)
+        if fits:
+            continue
+        why = _why(term, where, about_owner, hedged)
+        problems.setdefault(why, []).append(term.shown)
+    hard = {k: v for k, v in problems.items() if not k.startswith("word")}
+    if hard:
+        return Verdict("unsupported", _reason(hard))
+    if not problems:
+        return Verdict("supported")
+    if words_total and words_ok * 2 >= words_total and "word-missing" in problems:
+        return Verdict("partial", _reason(problems))
+    return Verdict("unsupported", _reason(problems))
+
+
+def _holding(term: _Term, source: _Source) -> list[Clause]:
+    """The clauses of `source` that say `term`."""
+    if term.kind == "date":
+        assert term.span is not None
+        offsets = [at for span, at in source.spans if _same_day(span, term)]
+        said_then = source.day is not None and term.span.start <= source.day <= term.span.end
+        if source.message_id is None:
+            return [c for c in source.clauses if term.key in " ".join(sorted(c.words))]
+        hits = [
+            dataclasses.replace(c, hedged=False)
+            if any(a <= at < b for at in offsets for a, b in c.given_spans)
+            else c
+            for c in source.clauses
+            if any(c.start <= at < c.end for at in offsets)
+        ]
+        digits = {n for t in tokens(term.shown) if (n := number_of(t.group())) is not None}
+        monthless = not any(
+            t.group().lower().rstrip(".") in MONTHS or t.group().lower() in ABBREVIATIONS
+            for t in tokens(term.shown)
+        )
+        if not hits and digits and monthless:  # "4 years ago" beside "for 4 years"
+            hits = [c for c in source.clauses if digits <= c.numbers]
+        if said_then and not hits and source.clauses:
+            hits = [_plain(source.clauses[0])]  # the day it was said
+        return hits
+    if term.kind == "number":
+        return [c for c in source.clauses if term.key in c.numbers]
+    if word_key(term.shown) in source.names:  # the speaker's own name
+        return [_plain(c) for c in source.clauses[:1]]
+    if term.kind == "name":
+        return [c for c in source.clauses if term.key in c.words]
+    if term.key == _FAMILY:  # "we", "our": the speaker's family
+        return [
+            c for c in source.clauses if c.words & _WE or any(same(_FAMILY, s) for s in c.stems)
+        ]
+    return [c for c in source.clauses if any(same(term.key, s) for s in c.stems)]
+
+
+_FAMILY = stem("family")
+_WE = frozenset({"we", "our", "us", "we're", "we've", "ours"})
+
+
+def _as_given(clause: Clause, term: _Term) -> Clause:
+    """A clause that only wonders or asks, as it holds a term its "my ..." names: not hedged
+    ("I'm considering new sneakers with my increased budget of $650": the budget is so)."""
+    if not clause.hedged:
+        return clause
+    if term.kind == "date":
+        return clause  # _holding already read its "my ..." (the date's own offset)
+    given = term.key in clause.given or any(same(term.key, g) for g in clause.given)
+    return dataclasses.replace(clause, hedged=False) if given else clause
+
+
+def _same_day(span: DateSpan, term: _Term) -> bool:
+    """The days overlap; for a date written without its year ("June 30"), the same day or
+    month of any year (each text guesses the year on its own)."""
+    assert term.span is not None
+    if span.overlaps(term.span) or term.year_said:
+        return span.overlaps(term.span)
+    if term.span.start == term.span.end:
+        return span.start == span.end and (span.start.month, span.start.day) == (
+            term.span.start.month,
+            term.span.start.day,
+        )
+    return (span.start.month, span.end.month) == (term.span.start.month, term.span.end.month)
+
+
+def _plain(clause: Clause) -> Clause:
+    return Clause(clause.start, clause.end, clause.stems, clause.numbers, clause.words,
+                  "neutral", False, False, True)  # fmt: skip
+
+
+def _fits(source: _Source, clause: Clause, holder: str, hedged: bool, negated: bool) -> bool:
+    """Whether `clause` of `source` holds up a term of the fact as the fact says it."""
+    if clause.hedged and not hedged and not (clause.asks and source.answered):
+        return False
+    if clause.negated and not negated:
+        return False
+    if holder == "owner":  # the owner's own words, about the owner (or a thing)
+        return source.owner and clause.holder != "other" and not clause.theirs
+    if holder == "other" and source.owner and clause.holder == "self" and clause.own_subject:
+        return clause.others  # the owner speaking of someone ("I met Carla"), not of self
+    return True
+
+
+def _why(term: _Term, where: list[tuple[_Source, Clause]], about_owner: bool, hedged: bool) -> str:
+    kind = "word" if term.kind == "word" else "hard"
+    if not where:
+        return f"{kind}-missing" if kind == "word" else f"missing-{term.kind}"
+    if any(c.hedged for _, c in where) and not hedged:
+        return f"{kind}-hedged"
+    if about_owner and any(c.holder == "other" or c.theirs or not s.owner for s, c in where):
+        return f"{kind}-other"
+    if not about_owner and any(c.holder == "self" and s.owner for s, c in where):
+        return f"{kind}-mine"
+    return f"{kind}-negated"
+
+
+_SAYS = {
+    "missing-name": "it names {}, which its cited messages do not",
+    "missing-number": "it says {}, which its cited messages do not",
+    "missing-date": "it dates it {}, which its cited messages do not",
+    "hard-hedged": "its cited messages say {} only in a question, a wish, a plan or an 'if'",
+    "word-hedged": "its cited messages say {} only in a question, a wish, a plan or an 'if'",
+    "hard-other": "its cited messages say {} of someone else, not of the owner",
+    "word-other": "its cited messages say {} of someone else, not of the owner",
+    "hard-negated": "its cited messages deny {}",
+    "word-negated": "its cited messages deny {}",
+    "word-missing": "its cited messages do not say {}",
+    "hard-mine": "its cited messages say {} of the owner, not of whom the fact is about",
+    "word-mine": "its cited messages say {} of the owner, not of whom the fact is about",
+}
+
+
+def _reason(problems: Mapping[str, list[str]]) -> str:
+    parts = []
+    for why, shown in problems.items():
+        names = list(dict.fromkeys(shown))
+        listed = ", ".join(f"'{n}'" for n in names[:SHOWN])
+        if len(names) > SHOWN:
+            listed += f" and {len(names) - SHOWN} more"
+        parts.append(_SAYS[why].format(listed))
+    return "; ".join(parts)
+
+
+_PEOPLE_STEMS = PEOPLE  # who a fact can be about besides the owner (kit/curator/clauses.py)

@@ -1,0 +1,31 @@
+"""bench/grounding.py runs end to end in quick mode on the planted set (numbers are printed,
+never asserted: what it measures is in docs/measurements.md)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO.parent / "shared" / "data"
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(not (DATA / "locomo-dev.json").exists(), reason="no evaluation data here"),
+]
+
+
+def test_the_grounding_bench_reports_both_rates(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "grounding.py"), "--quick", "--split", "all"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "supported stored:" in done.stdout and "unsupported kept out:" in done.stdout
