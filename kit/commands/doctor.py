@@ -313,5 +313,47 @@ async def _check_embeddings(report: Report, settings: Settings) -> None:
     embedder, problem = await load_embedder(settings)
     if embedder is None:
         report.bad("embeddings", f"{problem}. Until fixed, Kit uses lexical search only")
-    else:
-        report.ok("embeddings", f"{embedder.model_id} loaded (dimension {embedder.dim})")
+        return
+    path = settings.embedding.model_path
+    where = f", from {path}" if path else ""
+    report.ok("embeddings", f"{embedder.model_id} loaded (dimension {embedder.dim}{where})")
+    try:
+        await _check_vectors(report, settings, embedder.model_id)
+    except KitError as exc:
+        report.bad("vectors", str(exc))
+
+
+async def _check_vectors(report: Report, settings: Settings, model_id: str) -> None:
+    """Which model's vectors searches use, and how far a re-embedding toward the configured
+    model got (kit/retrieval/model_state.py)."""
+    from kit.retrieval.engines import vector_store
+    from kit.retrieval.model_state import VectorModels
+    from kit.retrieval.vectors import VectorIndex
+    from kit.store.engines import open_database
+    from kit.store.migrate import migrate
+
+    clock = SystemClock()
+    async with open_database(settings) as db:
+        await migrate(db, clock)
+        state = await VectorModels(db, clock).read()
+        index = VectorIndex(db, None, store=vector_store(db, None))
+        total = await index.row_count()
+        pending = await index.pending_count(model_id)
+    if state is None or (state.serving == model_id and not state.reindexing):
+        waiting = f"; {pending:,} wait for theirs (the daemon embeds them)" if pending else ""
+        report.ok(
+            "vectors", f"{total - pending:,} of {total:,} items embedded with {model_id}{waiting}"
+        )
+        return
+    tz = resolve_timezone(settings.schedule.timezone)
+    since = "" if state.since is None else f" since {state.since.astimezone(tz):%Y-%m-%d %H:%M}"
+    meanwhile = (
+        f"searches use {state.serving} until it ends"
+        if state.serving_spec is not None
+        else f"searches use words alone until it ends ({state.serving} cannot be loaded)"
+    )
+    report.warn(
+        "vectors",
+        f"re-embedding with {model_id}{since}: {total - pending:,} of {total:,} items done; "
+        f"{meanwhile}. The daemon does it in the background; `kit reindex` does it now",
+    )

@@ -247,6 +247,11 @@ class MatrixVectors:
             for path in self._graphs.glob(f"{prefix}*.usearch*"):
                 path.unlink(missing_ok=True)
 
+    async def dropped(self, model_id: str) -> None:
+        if self._graphs is not None and self._graphs.is_dir():
+            for path in self._graphs.glob(f"*-{digest(model_id)}.usearch*"):
+                path.unlink(missing_ok=True)
+
     def held(self, user_id: str, kind: Kind) -> frozenset[int]:
         matrix = self._matrices.get((user_id, kind))
         if matrix is None:

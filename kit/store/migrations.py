@@ -33,19 +33,19 @@ class Migration:
 
 
 # The fact categories as m001 and m002 fixed them in their CHECKs. Frozen: these migrations
-# record the schema as it was, and never read the live list (kit/categories.py); m033 relaxed
+# record the schema as it was, and never read the live list (kit/categories.py); m034 relaxed
 # both CHECKs, so a category added since needs no migration at all.
 FIRST_CATEGORIES = (
     "person", "people", "preferences", "projects", "technical", "entities", "workflows",
 )  # fmt: skip
 _CATEGORY_CHECK = ", ".join(f"'{c}'" for c in FIRST_CATEGORIES)
 CATEGORY_CHECK = f"CHECK (category IN ({_CATEGORY_CHECK}))"  # as m001 and m002 wrote it
-NAMED_CATEGORY = "CHECK (category <> '')"  # since m033: a name; the code checks which
+NAMED_CATEGORY = "CHECK (category <> '')"  # since m034: a name; the code checks which
 CATEGORY_TABLES = ("facts", "curation_state")
 
 
 async def open_categories(tx: Transaction) -> None:
-    """m033: the CHECKs that fixed the seven categories become "a name" (the code checks the
+    """m034: the CHECKs that fixed the seven categories become "a name" (the code checks the
     category against kit/categories.py), so an existing database takes a new category's facts.
 
     SQLite cannot drop a CHECK; its documented way to remove one without rewriting the table
@@ -69,7 +69,7 @@ async def open_categories(tx: Transaction) -> None:
             "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
         )
         if row is None or "category IN (" in str(row[0]):
-            raise RuntimeError(f"m033: the category CHECK of {table} was not relaxed")
+            raise RuntimeError(f"m034: the category CHECK of {table} was not relaxed")
 
 
 # Several `kit run` workers on one database (kit/jobs/leases.py): a lease names what one
@@ -129,6 +129,20 @@ OWNER_REVIEW_TABLES = (
         day TEXT NOT NULL,
         offers INTEGER NOT NULL,
         PRIMARY KEY (user_id, day))""",
+)
+
+
+# Which model's vectors searches use, and the re-embedding toward the configured one
+# (kit/retrieval/model_state.py): one row per database (every worker shares it). `serving_spec`
+# is how to load the serving model again (kit/embed/spec.py; '' for one Kit cannot load).
+VECTOR_MODELS = (
+    """CREATE TABLE vector_models (
+        singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+        serving TEXT NOT NULL,
+        serving_spec TEXT NOT NULL,
+        target TEXT,
+        target_since TEXT,
+        updated_at TEXT NOT NULL)""",
 )
 
 
@@ -640,7 +654,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m028_owner_review", OWNER_REVIEW_TABLES),
     Migration("m029_access_tokens", ACCESS_TOKENS),
     Migration("m030_inbox_grounding", INBOX_GROUNDING),
-    Migration("m031_message_spoken", MESSAGE_SPOKEN),
-    Migration("m032_channel_events", CHANNEL_EVENT_TABLES),
-    Migration("m033_open_categories", (open_categories,)),
+    Migration("m031_vector_models", VECTOR_MODELS),
+    Migration("m032_message_spoken", MESSAGE_SPOKEN),
+    Migration("m033_channel_events", CHANNEL_EVENT_TABLES),
+    Migration("m034_open_categories", (open_categories,)),
 )

@@ -30,6 +30,7 @@ from kit.store.migrations import (
     MESSAGE_SPOKEN,
     NAMED_CATEGORY,
     OWNER_REVIEW_TABLES,
+    VECTOR_MODELS,
     WORKER_TABLES,
     Migration,
     fill_named_days,
@@ -507,11 +508,13 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             " CHECK (kind IN ('change', 'conflict', 'grounding'))",
         ),
     ),
-    Migration("pg031_message_spoken", tuple(_pg(t) for t in MESSAGE_SPOKEN)),
-    Migration("pg032_channel_events", tuple(_pg(t) for t in CHANNEL_EVENT_TABLES)),
-    # m033's twin: PostgreSQL named the CHECKs <table>_category_check and drops them outright.
+    # One row (singleton = 1): no identity, no sequence to follow.
+    Migration("pg031_vector_models", tuple(_pg(t) for t in VECTOR_MODELS)),
+    Migration("pg032_message_spoken", tuple(_pg(t) for t in MESSAGE_SPOKEN)),
+    Migration("pg033_channel_events", tuple(_pg(t) for t in CHANNEL_EVENT_TABLES)),
+    # m034's twin: PostgreSQL named the CHECKs <table>_category_check and drops them outright.
     Migration(
-        "pg033_open_categories",
+        "pg034_open_categories",
         tuple(
             statement
             for table in CATEGORY_TABLES
