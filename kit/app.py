@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import importlib
 import logging
 import os
 import time
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from datetime import timedelta, tzinfo
-from typing import TYPE_CHECKING
 
 from kit.access.tokens import AccessTokens
 from kit.agent import Agent
@@ -49,7 +49,7 @@ from kit.inbox.service import Inbox
 from kit.jobs.attempts import Attempts
 from kit.jobs.leases import Leases
 from kit.jobs.runs import JobRuns
-from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
+from kit.llm.base import LLM, LLMReply, LLMRequest, MakeClient, ModelClient, TextSink
 from kit.llm.budget import Budget
 from kit.llm.deferred import DeferredLLM
 from kit.llm.metered import MeteredLLM
@@ -66,6 +66,7 @@ from kit.model_settings import ModelRole, model_role, tool_set
 from kit.notes.store import Notes
 from kit.notes.tools import NoteTools
 from kit.prompts import Prompts
+from kit.providers import provider
 from kit.reach import Reach
 from kit.reminders.delivery import Dispatcher
 from kit.reminders.service import Reminders
@@ -85,13 +86,8 @@ from kit.store.engines import open_database
 from kit.store.migrate import migrate
 from kit.tools import Tools, chat_tools
 
-if TYPE_CHECKING:  # the SDK adapters load only when a role uses them
-    from kit.llm.anthropic import AnthropicLLM
-    from kit.llm.openai import OpenAILLM
-
 log = logging.getLogger(__name__)
 
-API_KEY_ENV = "ANTHROPIC_API_KEY"  # the default role's key (llm.key_env names others)
 REACH_SECONDS = 10.0  # how long `kit doctor` waits for the model API (no retries)
 # Sent as the key to a server of our own (llm.base_url) when its variable is unset: Ollama and
 # llama.cpp take any key, and a server that wants one says so (401), which doctor reports.
@@ -116,7 +112,7 @@ def role_key(role: ModelRole) -> tuple[str | None, str | None]:
         return key, None
     if role.on_own_server:
         return NO_KEY, None
-    company = "Anthropic" if role.provider == "anthropic" else "OpenAI"
+    company = provider(role.provider).company
     return None, (
         f"{role.key_env} is not set; export your {company} API key (llm.{role.role} uses "
         f"{role.where}) and restart Kit"
@@ -487,30 +483,13 @@ async def reach_role(role: ModelRole, *, within: float) -> tuple[Reach, float]:
         await client.aclose()
 
 
-def _adapter(
-    role: ModelRole, key: str, *, max_retries: int, timeout: float
-) -> AnthropicLLM | OpenAILLM:
-    """The one place an SDK client is made; each SDK is imported only when a role uses it."""
-    if role.provider == "openai":
-        from kit.llm.openai import OpenAILLM
-
-        return OpenAILLM(
-            api_key=key,
-            base_url=role.base_url or None,
-            max_retries=max_retries,
-            timeout=timeout,
-            key_env=role.key_env,
-            structured_output=role.structured_output,
-        )
-    from kit.llm.anthropic import AnthropicLLM
-
-    return AnthropicLLM(
-        api_key=key,
-        base_url=role.base_url or None,
-        max_retries=max_retries,
-        timeout=timeout,
-        key_env=role.key_env,
-    )
+def _adapter(role: ModelRole, key: str, *, max_retries: int, timeout: float) -> ModelClient:
+    """The one place an SDK client is made: the adapter module the provider's record names
+    (kit/providers.py), imported only when a role uses it, so a Kit on one provider never
+    loads another's SDK."""
+    module = importlib.import_module(provider(role.provider).adapter)
+    make: MakeClient = module.make_client
+    return make(role, key, max_retries=max_retries, timeout=timeout)
 
 
 def role_llm(role: ModelRole, stack: AsyncExitStack, made: list[DeferredLLM]) -> LLM:

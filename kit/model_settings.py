@@ -22,16 +22,15 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from kit.errors import ConfigError
+from kit.providers import ANTHROPIC, NAMES, PROVIDERS, provider
 
-PROVIDERS = ("anthropic", "openai")
 PRESETS = ("hosted", "local")
 ROLES = ("chat", "background", "judge")
 # "tool": a forced tool call; "json": a JSON-schema response format (OpenAI, vLLM, llama.cpp's
 # llama-server, Ollama); "json_object": `{"type": "json_object", "schema": ...}`, the dialect
-# of llama-cpp-python's server, which answers `json_schema` with a 500 (issue 29).
+# of llama-cpp-python's server, which answers `json_schema` with a 500 (issue 29). Which
+# provider speaks which: its record (kit/providers.py).
 STRUCTURED = ("tool", "json", "json_object")
-DEFAULT_KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
-PROVIDER_API = {"anthropic": "the Anthropic API", "openai": "the OpenAI API"}
 MIN_CONTEXT_TOKENS = 2048  # the curator's rules and one message need about that much
 T = TypeVar("T")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
@@ -82,9 +81,9 @@ class RoleSettings:
 
 @dataclass(frozen=True)
 class LLMSettings:
-    provider: str = "anthropic"
+    provider: str = ANTHROPIC.name
     base_url: str = ""
-    key_env: str = ""  # "" = the provider's usual variable (DEFAULT_KEY_ENV)
+    key_env: str = ""  # "" = the provider's usual variable (its record's key_env)
     preset: str = "hosted"
     chat_model: str = "claude-sonnet-4-6"
     small_model: str = "claude-haiku-4-5"
@@ -124,13 +123,13 @@ class ModelRole:
     @property
     def where(self) -> str:
         """The endpoint, as a person reads it (never with a key)."""
-        return self.base_url or PROVIDER_API[self.provider]
+        return self.base_url or provider(self.provider).api
 
     @property
     def hosted_by_provider(self) -> bool:
         """Whether it talks to the provider's own API (a key of the provider's format)."""
         host = self.base_url.split("://", 1)[-1].split("/", 1)[0].lower()
-        own = {"anthropic": "anthropic.com", "openai": "openai.com"}[self.provider]
+        own = provider(self.provider).domain
         return not self.base_url or host == own or host.endswith("." + own)
 
     @property
@@ -169,15 +168,15 @@ def model_role(llm: LLMSettings, role: str) -> ModelRole:
         """The first override of `key` along the chain, or None."""
         return next((getattr(s, key) for s in chain if getattr(s, key) is not None), None)
 
-    provider = pick("provider") or llm.provider
+    name = pick("provider") or llm.provider
     default_model = llm.chat_model if role == "chat" else llm.small_model
     top_tokens = llm.max_tokens if role == "chat" else None  # `[llm] max_tokens`: chat only
     return ModelRole(
         role=role,
-        provider=provider,
+        provider=name,
         base_url=_first(pick("base_url"), llm.base_url),
         model=_first(pick("model"), default_model),
-        key_env=pick("key_env") or llm.key_env or DEFAULT_KEY_ENV[provider],
+        key_env=pick("key_env") or llm.key_env or provider(name).key_env,
         timeout_seconds=_first(
             pick("timeout_seconds"), llm.timeout_seconds, limits.timeout_seconds
         ),
@@ -231,18 +230,20 @@ def check_llm_settings(section: LLMSettings, bad: Bad, source: str) -> None:
             raise bad(key, "must name a model")
     for role in ROLES:
         resolved = model_role(section, role)
-        if resolved.structured_output != "tool" and resolved.provider != "openai":
+        spec = provider(resolved.provider)
+        if resolved.structured_output not in spec.structured:
+            speakers = [p.name for p in PROVIDERS if resolved.structured_output in p.structured]
             raise ConfigError(
                 f"{source}: llm.{role}: structured_output = {resolved.structured_output!r} needs "
-                "provider = 'openai' (the Anthropic API answers in a forced tool call); set it "
-                "to 'tool'"
+                f"provider = {' or '.join(map(repr, speakers))} ({spec.api} speaks "
+                f"{', '.join(map(repr, spec.structured))}); set it to 'tool'"
             )
 
 
 def _check_common(section: LLMSettings | RoleSettings, bad: Bad, name: str, source: str) -> None:
-    provider = section.provider
-    if provider is not None and provider not in PROVIDERS:
-        raise bad("provider", f"must be one of {', '.join(map(repr, PROVIDERS))}")
+    chosen = section.provider
+    if chosen is not None and chosen not in NAMES:
+        raise bad("provider", f"must be one of {', '.join(map(repr, NAMES))}")
     structured = section.structured_output
     if structured is not None and structured not in STRUCTURED:
         raise bad("structured_output", f"must be one of {', '.join(map(repr, STRUCTURED))}")

@@ -75,6 +75,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "kit.channel_settings",
         "kit.choices",
         "kit.model_settings",
+        "kit.providers",
         "kit.prompts",
         "kit.clock",
         "kit.dates",

@@ -25,12 +25,24 @@ from kit.llm.base import (
     Usage,
 )
 from kit.llm.status import status_error, status_message, transport_errors
+from kit.model_settings import ModelRole
 from kit.reach import Reach
 
 log = logging.getLogger(__name__)
 
 
 _TRANSPORT_ERRORS: tuple[type[Exception], ...] = transport_errors()
+
+
+def make_client(role: ModelRole, key: str, *, max_retries: int, timeout: float) -> AnthropicLLM:
+    """A client for `role` (its provider's record names this module: kit/providers.py)."""
+    return AnthropicLLM(
+        api_key=key,
+        base_url=role.base_url or None,
+        max_retries=max_retries,
+        timeout=timeout,
+        key_env=role.key_env,
+    )
 
 
 class AnthropicLLM:

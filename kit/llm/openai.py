@@ -43,6 +43,7 @@ from kit.llm.base import (
 from kit.llm.json_repair import Unreadable, loads_lenient
 from kit.llm.status import status_error, status_message, transport_errors
 from kit.llm.tokens import estimate_request, estimate_tokens
+from kit.model_settings import ModelRole
 from kit.reach import Reach
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,18 @@ _STOP_REASONS = {
 
 
 _TRANSPORT_ERRORS: tuple[type[Exception], ...] = transport_errors()
+
+
+def make_client(role: ModelRole, key: str, *, max_retries: int, timeout: float) -> OpenAILLM:
+    """A client for `role` (its provider's record names this module: kit/providers.py)."""
+    return OpenAILLM(
+        api_key=key,
+        base_url=role.base_url or None,
+        max_retries=max_retries,
+        timeout=timeout,
+        key_env=role.key_env,
+        structured_output=role.structured_output,
+    )
 
 
 class OpenAILLM:
