@@ -4,6 +4,7 @@ summaries, parked curation, embeddings, export and restore, and what `kit status
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from kit.api_base import KitBase
 from kit.clock import day_bounds, local_date
 from kit.portability.export import export_document
-from kit.portability.restore import RestoreResult, restore
+from kit.portability.restore import Forgets, RestoreResult, restore
 from kit.retrieval.model_state import ReindexProgress, VectorModels
 from kit.retrieval.reindex import Reindexed
 
@@ -150,13 +151,28 @@ class Upkeep(KitBase):
         *,
         user: str | None = None,
         allow_forgotten: bool = False,
+        replace: bool = False,
     ) -> RestoreResult:
-        """Restore a checked export into `user`, who must hold nothing yet (one transaction).
-        Messages a `kit forget` erased are refused unless `allow_forgotten`; the result names
-        the receipts they matched."""
-        return await restore(
-            self.services.db, document, self._user(user), allow_forgotten=allow_forgotten
-        )
+        """Restore a checked export into `user`, who must hold nothing yet, or with `replace`
+        in place of what `user` holds (keep a copy first: `export`), in one transaction. The
+        forgets made after the export (this data directory's forget ledger, the receipts kept
+        here) are re-applied to it, or with `allow_forgotten` not, and messages the export's
+        own receipts erased are then let in; the result names both."""
+        s = self.services
+        user_id = self._user(user)
+        forgets = Forgets(s.forget_ledger, s.tz, s.clock.now())
+        async with s.db.user_lock(user_id) if replace else contextlib.nullcontext():
+            result = await restore(
+                s.db,
+                document,
+                user_id,
+                forgets,
+                allow_forgotten=allow_forgotten,
+                replace=replace,
+            )
+        s.vectors.forget_cache(user_id)
+        s.search.forget_cache(user_id)
+        return result
 
     async def tokens_today(self) -> int:
         """Model tokens (in and out, every role) used since the owner's midnight."""

@@ -45,6 +45,7 @@ from kit.errors import KitError, LLMUnavailable
 from kit.files import private_dir
 from kit.followups.offers import FollowupOffers
 from kit.followups.service import Followups
+from kit.forget.ledger import Ledger
 from kit.inbox.service import Inbox
 from kit.jobs.attempts import Attempts
 from kit.jobs.leases import Leases
@@ -167,6 +168,8 @@ class Services:
     outbox: Outbox  # messages Kit starts itself to a memory's owner (live channels register)
     digest: DigestService  # the daily memory digest (kit/digest/)
     followups: Followups  # reminders offered for plans the owner mentions (kit/followups/)
+    # Every forget receipt with its secret, outside the database (kit/forget/ledger.py).
+    forget_ledger: Ledger
     access: AccessTokens  # the tokens remote MCP clients show, and their audit log (kit/access/)
     # Each role's model client, made on first use (`DeferredLLM`): a daemon prepares them
     # in the background once it is ready (kit/daemon/warm.py).
@@ -459,6 +462,7 @@ async def build(
             db, inbox_store, facts, curator.passes, clock, tz, callbacks=callbacks, outbox=outbox
         ),
         fact_times=fact_times,
+        forget_ledger=Ledger(settings.data_dir),
         access=AccessTokens(db, clock, per_minute=settings.mcp_http.rate_per_minute),
         llm_clients=tuple(clients),
         speech=Speech(_transcriber(settings.speech, stack)),
