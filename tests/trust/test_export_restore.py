@@ -394,7 +394,7 @@ async def test_a_voice_message_stays_marked_as_spoken_through_export_and_restore
         clock=clock,
         background=False,
     ) as fresh:
-        await restore(fresh.services.db, read_export(path), "owner")
+        await restore(fresh.services.db, read_export(path), "owner", at_restore(fresh.services))
         restored = await fresh.services.messages.window(chat.id)
     assert [m.spoken for m in restored] == [True, False]
     document["messages"][0]["spoken"] = "yes"
