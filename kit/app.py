@@ -39,7 +39,7 @@ from kit.digest.build import DigestBuilder
 from kit.digest.service import DigestService
 from kit.embed.base import Embedder
 from kit.embed.fastembed import local_model
-from kit.embed.lazy import LazyEmbedder
+from kit.embed.lazy import LazyEmbedder, Notice
 from kit.embed.spec import EmbeddingModelUnavailable, ModelSpec, spec_of
 from kit.errors import KitError, LLMUnavailable
 from kit.files import private_dir
@@ -106,8 +106,11 @@ class UnconfiguredLLM:
 
 
 def role_key(role: ModelRole) -> tuple[str | None, str | None]:
-    """(the key to send, or None; why there is none). A role on a server of the owner's own
-    (llm.base_url on this machine or the local network) may do without."""
+    """(the key to send, or None; why there is none). A key goes only to the host it was
+    configured for (`ModelRole.key_goes_here`): any other endpoint is sent none. A role on a
+    server of the owner's own (this machine or the local network) may do without."""
+    if not role.key_goes_here:
+        return NO_KEY, None
     key = os.environ.get(role.key_env, "").strip()
     if key:
         return key, None
@@ -187,19 +190,23 @@ class Services:
         return self.vectors.problem
 
 
-async def _load_model(settings: Settings, spec: ModelSpec | None = None) -> Embedder:
+async def _load_model(
+    settings: Settings, spec: ModelSpec | None = None, *, offline: bool = False
+) -> Embedder:
     """The configured model (or `spec`'s), loaded now; EmbeddingModelUnavailable says why it
-    cannot be."""
+    cannot be. `offline`: a model not downloaded yet is not fetched (no connection is opened)."""
     from kit.embed.fastembed import FastEmbedder
 
     models = private_dir(settings.data_dir / "models")  # fastembed would make it 0755
-    return await FastEmbedder.load(spec or spec_of(settings.embedding), models)
+    return await FastEmbedder.load(spec or spec_of(settings.embedding), models, offline=offline)
 
 
-async def load_embedder(settings: Settings) -> tuple[Embedder | None, str | None]:
+async def load_embedder(
+    settings: Settings, *, offline: bool = False
+) -> tuple[Embedder | None, str | None]:
     """The configured model, or (None, why) so Kit can run on lexical search alone."""
     try:
-        return await _load_model(settings), None
+        return await _load_model(settings, offline=offline), None
     except KitError as exc:
         return None, str(exc)
 
@@ -213,16 +220,25 @@ def lazy_embedder(settings: Settings) -> tuple[LazyEmbedder | None, str | None]:
         model_id = spec.model_id()  # reads a declared model's files (kit/embed/spec.py)
     except KitError as exc:
         return None, str(exc)
-    return LazyEmbedder(model_id, lambda: _load_model(settings, spec)), None
+    # A model that cannot load is said once per data directory (kit/embed/lazy.py).
+    notice = Notice(settings.data_dir / "models" / "unavailable.txt")
+    return LazyEmbedder(model_id, lambda: _load_model(settings, spec), notice), None
 
 
 async def _serving_model(
-    settings: Settings, models: VectorModels, embedder: Embedder, spec: ModelSpec | None
+    settings: Settings,
+    models: VectorModels,
+    embedder: Embedder,
+    spec: ModelSpec | None,
+    *,
+    record: bool = True,
 ) -> tuple[Embedder | None, ModelState]:
-    """The model whose vectors searches use, after recording the configured one: it, or while
-    a re-embedding toward it runs the one before (loaded from its stored spec when needed;
-    None when Kit cannot load it: searches use words until the re-embedding ends)."""
-    state, change = await models.choose(embedder.model_id, spec)
+    """The model whose vectors searches use, after recording the configured one (unless not
+    `record`: an open that writes nothing): it, or while a re-embedding toward it runs the one
+    before (loaded from its stored spec when needed; None when Kit cannot load it: searches
+    use words until the re-embedding ends)."""
+    choose = models.choose if record else models.peek
+    state, change = await choose(embedder.model_id, spec)
     if change == "back":
         log.info(
             "embedding model %s serves again: the re-embedding toward another is given up",
@@ -266,8 +282,11 @@ async def build(
     clock: Clock | None = None,
     with_embedder: bool = True,
     model_later: bool = False,
+    record_model: bool = True,
 ) -> Services:
     """Open the database, migrate it, and wire every service. Resources close with `stack`.
+    Without `record_model` the configured embedding model is not recorded (an open that must
+    write nothing: `kit mcp --read-only`).
 
     The embedding model is loaded before this returns, unless `model_later` (a daemon: it
     loads in the background when something needs it, kit/retrieval/vectors.py)."""
@@ -305,7 +324,7 @@ async def build(
     serving, state, spec = embedder, None, None
     if embedder is not None:
         spec = spec_of(settings.embedding) if lazy is not None else None
-        serving, state = await _serving_model(settings, models, embedder, spec)
+        serving, state = await _serving_model(settings, models, embedder, spec, record=record_model)
     store = vector_store(db, serving, settings.data_dir / "graphs")
     vectors = VectorIndex(db, serving, settings.embedding.batch_size, store=store)
     vectors.problem = problem
@@ -487,13 +506,15 @@ async def reach_role(role: ModelRole, *, within: float) -> tuple[Reach, float]:
         await client.aclose()
 
 
-def _adapter(role: ModelRole, key: str, *, max_retries: int, timeout: float) -> ModelClient:
+def _adapter(
+    role: ModelRole, key: str, *, max_retries: int, timeout: float, deadline: float | None = None
+) -> ModelClient:
     """The one place an SDK client is made: the adapter module the provider's record names
     (kit/providers.py), imported only when a role uses it, so a Kit on one provider never
     loads another's SDK."""
     module = importlib.import_module(provider(role.provider).adapter)
     make: MakeClient = module.make_client
-    return make(role, key, max_retries=max_retries, timeout=timeout)
+    return make(role, key, max_retries=max_retries, timeout=timeout, deadline=deadline)
 
 
 def role_llm(role: ModelRole, stack: AsyncExitStack, made: list[DeferredLLM]) -> LLM:
@@ -506,7 +527,11 @@ def role_llm(role: ModelRole, stack: AsyncExitStack, made: list[DeferredLLM]) ->
     chat = role.role == "chat"
     client = DeferredLLM(
         lambda: _adapter(
-            role, key, max_retries=role.max_retries if chat else 0, timeout=role.timeout_seconds
+            role,
+            key,
+            max_retries=role.max_retries if chat else 0,
+            timeout=role.timeout_seconds,
+            deadline=role.deadline_seconds,
         )
     )
     made.append(client)

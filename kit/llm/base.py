@@ -134,7 +134,13 @@ class MakeClient(Protocol):
     """An adapter module's `make_client`: a client for one role, its key and bounds."""
 
     def __call__(
-        self, role: ModelRole, key: str, *, max_retries: int, timeout: float
+        self,
+        role: ModelRole,
+        key: str,
+        *,
+        max_retries: int,
+        timeout: float,
+        deadline: float | None = None,
     ) -> ModelClient: ...
 
 
