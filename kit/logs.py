@@ -10,10 +10,12 @@ from __future__ import annotations
 import logging
 import os
 
+from kit.channel_settings import MATRIX_TOKEN_ENV
 from kit.providers import PROVIDERS
 
-# The providers' usual key variables (an owner's llm.key_env is not known here) and the bot token
-SECRET_ENV_VARS = (*(p.key_env for p in PROVIDERS), "TELEGRAM_BOT_TOKEN")
+# The providers' usual key variables (an owner's llm.key_env is not known here) and the
+# channels' tokens
+SECRET_ENV_VARS = (*(p.key_env for p in PROVIDERS), "TELEGRAM_BOT_TOKEN", MATRIX_TOKEN_ENV)
 
 
 class RedactSecrets(logging.Filter):
