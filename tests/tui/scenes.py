@@ -103,7 +103,12 @@ async def days(pilot: Pilot[None]) -> None:
 
 
 async def facts(pilot: Pilot[None]) -> None:
-    await pilot.press("f3", "i")  # inactive facts too
+    # The app settled, the tab, then its key: a picture is of the pane, not of how quickly keys
+    # follow a tab (test_app.py's test_a_key_right_after_a_tabs_reaches_the_tab_just_shown).
+    await settle(pilot)
+    await pilot.press("f3")
+    await settle(pilot)
+    await pilot.press("i")  # inactive facts too
     await settle(pilot)
 
 
@@ -152,7 +157,10 @@ async def pin_fact(pilot: Pilot[None]) -> None:
 
 
 async def rem(pilot: Pilot[None]) -> None:
-    await pilot.press("f4", "n")  # a dry run
+    await settle(pilot)
+    await pilot.press("f4")
+    await settle(pilot)
+    await pilot.press("n")  # a dry run
     await settle(pilot)
 
 
