@@ -169,7 +169,7 @@ async def _run_sample(
         user = settings.owner.user_id
         say(f"{sample.sample_id}: importing {len(sample.turns)} turns")
         await kit.import_messages(
-            (NewMessage("user", t.text, t.at, t.speaker, t.ref) for t in sample.turns),
+            (NewMessage(t.role, t.text, t.at, t.speaker, t.ref) for t in sample.turns),
             conversation=sample.sample_id,
         )
         await kit.settle()

@@ -132,6 +132,11 @@ class RankingParams:
     session_gap_hours: float = 6.0
     # Who said it: when a query names speakers, other speakers' turns count this much.
     other_speaker_weight: float = 0.6
+    # Kit's own replies (messages of role "assistant") count this much, unless the question
+    # asks what Kit said ("what did you recommend…", kit/retrieval/query.py): what the
+    # owner told Kit is the memory; a reply elaborates on it, often at length, and crowds
+    # the owner's own words out of the top k. 1: as much as the owner's.
+    reply_weight: float = 1.0
     # Items dated inside a span the query names (or up to date_slack_days after it: people
     # tell of a thing when it happens or soon after) count this share more.
     date_weight: float = 0.25
@@ -466,6 +471,8 @@ class MemorySearch:
                 spread *= 1 + p.time_weight
             if plan.speakers:
                 spread /= min(1.0, p.other_speaker_weight)
+            if not plan.about_replies:
+                spread /= min(1.0, p.reply_weight)
         return spread
 
     def _fit(self, plan: Query, item: Fact | Day | Message | NoteChunk) -> float:
@@ -477,6 +484,8 @@ class MemorySearch:
         if isinstance(item, Message):
             if plan.speakers and item.speaker not in plan.speakers:
                 factor *= p.other_speaker_weight
+            if item.role == "assistant" and not plan.about_replies:
+                factor *= p.reply_weight
             if plan.wants_time and p.time_weight and mentions_time(item.text):
                 factor *= 1 + p.time_weight
             day, said = item.day, item.text
