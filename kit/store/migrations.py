@@ -95,6 +95,24 @@ OWNER_REVIEW_TABLES = (
 )
 
 
+# The passages of long messages (kit/retrieval/passages.py): derived from each message's
+# text alone, as character offsets, and embedded as vectors of kind 'passage' under the model
+# id like every other vector (kit/retrieval/vectors.py), so a long message is found by its best
+# passage. Rebuilt from the rows at any time; a message's deletion takes its passages with it,
+# and a passage's deletion its vectors.
+MESSAGE_PASSAGES = (
+    """CREATE TABLE message_passages (
+        id INTEGER PRIMARY KEY,
+        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL,
+        part INTEGER NOT NULL,
+        char_start INTEGER NOT NULL,
+        char_stop INTEGER NOT NULL,
+        content_hash TEXT NOT NULL,
+        UNIQUE (message_id, part))""",
+)
+
+
 # Access tokens (kit/access/tokens.py): per memory, the tokens its owner issued for remote MCP
 # clients (`kit mcp --http`), stored as SHA-256 hashes, never the token; a name is unique among
 # a memory's tokens not revoked. `token_uses`: the audit log of every remote call, allowed or
@@ -581,4 +599,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m028_owner_review", OWNER_REVIEW_TABLES),
     Migration("m029_access_tokens", ACCESS_TOKENS),
     Migration("m030_inbox_grounding", INBOX_GROUNDING),
+    Migration(
+        "m031_message_passages",
+        (
+            *MESSAGE_PASSAGES,
+            "CREATE TRIGGER message_passages_embeddings_ad AFTER DELETE ON message_passages"
+            " BEGIN DELETE FROM embeddings WHERE kind = 'passage' AND item_id = old.id; END",
+        ),
+    ),
 )

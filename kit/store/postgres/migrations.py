@@ -25,6 +25,7 @@ from kit.store.migrations import (
     FACT_TIMES_CLAMP,
     FORGET_RECEIPTS,
     INBOX_TABLES,
+    MESSAGE_PASSAGES,
     OWNER_REVIEW_TABLES,
     WORKER_TABLES,
     Migration,
@@ -501,6 +502,21 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE inbox DROP CONSTRAINT inbox_kind_check",
             "ALTER TABLE inbox ADD CONSTRAINT inbox_kind_check"
             " CHECK (kind IN ('change', 'conflict', 'grounding'))",
+        ),
+    ),
+    Migration(
+        "pg031_message_passages",
+        (
+            *(_pg(t) for t in MESSAGE_PASSAGES),
+            *_ids_follow("message_passages"),
+            """CREATE FUNCTION message_passages_embeddings_gone() RETURNS trigger
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                DELETE FROM embeddings WHERE kind = 'passage' AND item_id = OLD.id;
+                RETURN NULL;
+            END $$""",
+            "CREATE TRIGGER message_passages_embeddings_ad AFTER DELETE ON message_passages"
+            " FOR EACH ROW EXECUTE FUNCTION message_passages_embeddings_gone()",
         ),
     ),
 )
