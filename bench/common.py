@@ -86,9 +86,9 @@ async def load_minilm() -> Embedder | None:
     """The real model from ../shared/models, or None when it is not there."""
     if not (MODEL_DIR / "model.onnx").exists():
         return None
-    from kit.embed.fastembed import FastEmbedder
+    from kit.embed.fastembed import FastEmbedder, ModelSpec
 
-    return await FastEmbedder.load(MODEL_NAME, str(MODEL_DIR), 64)
+    return await FastEmbedder.load(ModelSpec(MODEL_NAME, str(MODEL_DIR)))
 
 
 class RealQueryCost:

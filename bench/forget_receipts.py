@@ -47,7 +47,7 @@ async def measure(scale: float) -> None:
             await fill(kit, archive)
             await s.vectors.backfill()
             began = time.perf_counter()
-            report = await Forgetter(s.db, s.tz).forget(
+            report = await Forgetter(s.db, s.tz, s.forget_ledger).forget(
                 "owner", ForgetScope.named("Hannah"), now=clock.now()
             )
             forget_s = time.perf_counter() - began

@@ -70,9 +70,9 @@ async def run(notes: int) -> None:
     print(f"  sections for search: {len(sections(accepted.text)):,}")
     model: Embedder | None = None
     if MODEL_DIR.exists():
-        from kit.embed.fastembed import FastEmbedder
+        from kit.embed.fastembed import FastEmbedder, ModelSpec
 
-        model = await FastEmbedder.load(MODEL_NAME, str(MODEL_DIR), MODEL_DIR.parent)
+        model = await FastEmbedder.load(ModelSpec(MODEL_NAME, str(MODEL_DIR)))
     with tempfile.TemporaryDirectory() as folder:
         async with Kit.open(
             folder,

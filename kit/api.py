@@ -193,7 +193,7 @@ class Kit(Upkeep, Forgetting, Reminding, Access):
         user_id = self._user(user)
         existed = await s.messages.find_conversation(user_id, "import", conversation)
         conv = existed or await s.messages.conversation(user_id, "import", conversation)
-        check = ForgottenCheck(await ForgetReceipts(s.db).all_of([user_id]))
+        check = ForgottenCheck(await ForgetReceipts(s.db, s.forget_ledger).all_of([user_id]))
 
         def watched(batches: Iterable[list[NewMessage]]) -> Iterator[list[NewMessage]]:
             for batch in batches:

@@ -23,7 +23,7 @@ class Forgetting(KitBase):
     async def forget_preview(self, scope: ForgetScope, *, user: str | None = None) -> ForgetReport:
         """What `forget` would erase; reads only."""
         s = self.services
-        return await Forgetter(s.db, s.tz).preview(self._user(user), scope)
+        return await Forgetter(s.db, s.tz, s.forget_ledger).preview(self._user(user), scope)
 
     async def forget(self, scope: ForgetScope, *, user: str | None = None) -> ForgetReport:
         """Erase everything in `scope` for good, in one transaction; a record keeps only that
@@ -31,7 +31,9 @@ class Forgetting(KitBase):
         content. Not `forget_fact`, which retires one fact and can be undone."""
         s = self.services
         user_id = self._user(user)
-        report = await Forgetter(s.db, s.tz).forget(user_id, scope, now=s.clock.now())
+        report = await Forgetter(s.db, s.tz, s.forget_ledger).forget(
+            user_id, scope, now=s.clock.now()
+        )
         s.vectors.forget_cache(user_id)
         s.search.forget_cache(user_id)
         return report
@@ -39,7 +41,8 @@ class Forgetting(KitBase):
     async def forget_receipts(self, *, user: str | None = None) -> list[ReceiptInfo]:
         """The receipts of every `kit forget` of the user, oldest first: when, what scope,
         counts and the hash of what was erased (never what)."""
-        return await ForgetReceipts(self.services.db).listing(self._user(user))
+        s = self.services
+        return await ForgetReceipts(s.db, s.forget_ledger).listing(self._user(user))
 
     async def verify_forget(self, receipt: str, *, user: str | None = None) -> Verification:
         """Check that nothing a forget erased is in memory again or still: rows, summaries,
@@ -57,7 +60,7 @@ class Forgetting(KitBase):
     async def _verifier(self, receipt: str, user: str | None, *, repair: bool) -> Verification:
         s = self.services
         user_id = self._user(user)
-        found = await ForgetReceipts(s.db).resolve(user_id, receipt)
+        found = await ForgetReceipts(s.db, s.forget_ledger).resolve(user_id, receipt)
         verifier = Verifier(s.db, s.tz, index_audit(s.db), s.vectors.store)
         if repair:
             return await verifier.repair(user_id, found)

@@ -4,6 +4,7 @@ summaries, parked curation, embeddings, export and restore, and what `kit status
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -11,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 from kit.api_base import KitBase
 from kit.clock import day_bounds, local_date
 from kit.portability.export import export_document
-from kit.portability.restore import RestoreResult, restore
+from kit.portability.restore import Forgets, RestoreResult, restore
+from kit.retrieval.model_state import ReindexProgress, VectorModels
+from kit.retrieval.reindex import Reindexed
 
 if TYPE_CHECKING:
     from kit.curator.progress import Parked
@@ -76,6 +79,17 @@ class Upkeep(KitBase):
         return self.services.vectors.available
 
     @property
+    def embedding_problem(self) -> str | None:
+        """Why embeddings are off (None: they are on, or the model has not been tried yet)."""
+        return self.services.embedding_problem
+
+    @property
+    def reindexing(self) -> bool:
+        """Whether a re-embedding with the configured model is due (`reindex`)."""
+        job = self.services.vectors.reindex
+        return job is not None and not job.done
+
+    @property
     def embedding_model(self) -> str | None:
         embedder = self.services.vectors.embedder
         return None if embedder is None else embedder.model_id
@@ -88,6 +102,44 @@ class Upkeep(KitBase):
         """Embed whatever waits for its vectors now; returns how many."""
         return await self.services.vectors.backfill(on_batch=on_batch)
 
+    async def reindex_progress(self) -> ReindexProgress | None:
+        """How far re-embedding every memory with the configured embedding model has got
+        (None: that model's vectors are the ones searched, nothing to re-embed)."""
+        job = self.services.vectors.reindex
+        return None if job is None else await job.progress()
+
+    async def reindex(self, *, on_batch: Callable[[int], object] | None = None) -> Reindexed:
+        """Re-embed now every memory that lacks the configured model's vector and make that
+        model the one searched (kit/retrieval/reindex.py); then embed whatever else waits and
+        remove the vectors of models not in use. `on_batch(n)` hears of each batch (a progress
+        bar's total: `pending_reindex`). EmbeddingModelUnavailable when the configured model
+        cannot be loaded; a run cut short resumes where it stopped."""
+        s = self.services
+        job = s.vectors.reindex
+        previous, embedded = None, 0
+        if job is not None and not await job.sync():
+            previous = job.serving
+            embedded = await job.run(on_batch)
+        embedded += await s.vectors.backfill(on_batch=on_batch)
+        removed = await VectorModels(s.db, s.clock).prune()
+        for model_id in removed:
+            await s.vectors.store.dropped(model_id)
+        embedder = s.vectors.embedder
+        return Reindexed(
+            model=None if embedder is None else embedder.model_id,
+            previous=previous,
+            embedded=embedded,
+            removed=sum(removed.values()) + (0 if job is None else job.removed),
+        )
+
+    async def pending_reindex(self) -> int:
+        """How many rows `reindex` would embed: those lacking the configured model's vector."""
+        s = self.services
+        job = s.vectors.reindex
+        if job is not None and not await job.sync():
+            return await s.vectors.pending_count(job.target.model_id)
+        return await s.vectors.pending_count()
+
     async def export(self, *, user: str | None = None) -> dict[str, Any]:
         """The whole memory of `user` as JSON-ready data (kit/portability/export.py)."""
         s = self.services
@@ -99,13 +151,28 @@ class Upkeep(KitBase):
         *,
         user: str | None = None,
         allow_forgotten: bool = False,
+        replace: bool = False,
     ) -> RestoreResult:
-        """Restore a checked export into `user`, who must hold nothing yet (one transaction).
-        Messages a `kit forget` erased are refused unless `allow_forgotten`; the result names
-        the receipts they matched."""
-        return await restore(
-            self.services.db, document, self._user(user), allow_forgotten=allow_forgotten
-        )
+        """Restore a checked export into `user`, who must hold nothing yet, or with `replace`
+        in place of what `user` holds (keep a copy first: `export`), in one transaction. The
+        forgets made after the export (this data directory's forget ledger, the receipts kept
+        here) are re-applied to it, or with `allow_forgotten` not, and messages the export's
+        own receipts erased are then let in; the result names both."""
+        s = self.services
+        user_id = self._user(user)
+        forgets = Forgets(s.forget_ledger, s.tz, s.clock.now())
+        async with s.db.user_lock(user_id) if replace else contextlib.nullcontext():
+            result = await restore(
+                s.db,
+                document,
+                user_id,
+                forgets,
+                allow_forgotten=allow_forgotten,
+                replace=replace,
+            )
+        s.vectors.forget_cache(user_id)
+        s.search.forget_cache(user_id)
+        return result
 
     async def tokens_today(self) -> int:
         """Model tokens (in and out, every role) used since the owner's midnight."""

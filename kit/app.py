@@ -38,10 +38,12 @@ from kit.digest.service import DigestService
 from kit.embed.base import Embedder
 from kit.embed.fastembed import local_model
 from kit.embed.lazy import LazyEmbedder
+from kit.embed.spec import EmbeddingModelUnavailable, ModelSpec, spec_of
 from kit.errors import KitError, LLMUnavailable
 from kit.files import private_dir
 from kit.followups.offers import FollowupOffers
 from kit.followups.service import Followups
+from kit.forget.ledger import Ledger
 from kit.inbox.service import Inbox
 from kit.inbox.store import InboxStore
 from kit.jobs.attempts import Attempts
@@ -73,6 +75,8 @@ from kit.retrieval.engines import lexical_search, vector_store
 from kit.retrieval.filter import FilteredSearch, ModelFilter
 from kit.retrieval.links import Links
 from kit.retrieval.liveness import LiveFacts
+from kit.retrieval.model_state import ModelState, VectorModels
+from kit.retrieval.reindex import Reindex
 from kit.retrieval.search import MemorySearch, RankingParams
 from kit.retrieval.vectors import VectorIndex
 from kit.store.db import Database
@@ -166,6 +170,8 @@ class Services:
     outbox: Outbox  # messages Kit starts itself to a memory's owner (live channels register)
     digest: DigestService  # the daily memory digest (kit/digest/)
     followups: Followups  # reminders offered for plans the owner mentions (kit/followups/)
+    # Every forget receipt with its secret, outside the database (kit/forget/ledger.py).
+    forget_ledger: Ledger
     access: AccessTokens  # the tokens remote MCP clients show, and their audit log (kit/access/)
     # Each role's model client, made on first use (`DeferredLLM`): a daemon prepares them
     # in the background once it is ready (kit/daemon/warm.py).
@@ -181,13 +187,13 @@ class Services:
         return self.vectors.problem
 
 
-async def _load_model(settings: Settings) -> Embedder:
-    """The configured model, loaded now; EmbeddingModelUnavailable says why it cannot be."""
+async def _load_model(settings: Settings, spec: ModelSpec | None = None) -> Embedder:
+    """The configured model (or `spec`'s), loaded now; EmbeddingModelUnavailable says why it
+    cannot be."""
     from kit.embed.fastembed import FastEmbedder
 
-    cfg = settings.embedding
     models = private_dir(settings.data_dir / "models")  # fastembed would make it 0755
-    return await FastEmbedder.load(cfg.model, cfg.model_path, models)
+    return await FastEmbedder.load(spec or spec_of(settings.embedding), models)
 
 
 async def load_embedder(settings: Settings) -> tuple[Embedder | None, str | None]:
@@ -201,11 +207,54 @@ async def load_embedder(settings: Settings) -> tuple[Embedder | None, str | None
 def lazy_embedder(settings: Settings) -> tuple[LazyEmbedder | None, str | None]:
     """The configured model, to be loaded on first use; or (None, why) when it is plainly
     not there (`embedding.model_path` without a model: checked now, nothing loaded)."""
+    spec = spec_of(settings.embedding)
     try:
-        local_model(settings.embedding.model_path)
+        local_model(spec.path)
+        model_id = spec.model_id()  # reads a declared model's files (kit/embed/spec.py)
     except KitError as exc:
         return None, str(exc)
-    return LazyEmbedder(settings.embedding.model, lambda: _load_model(settings)), None
+    return LazyEmbedder(model_id, lambda: _load_model(settings, spec)), None
+
+
+async def _serving_model(
+    settings: Settings, models: VectorModels, embedder: Embedder, spec: ModelSpec | None
+) -> tuple[Embedder | None, ModelState]:
+    """The model whose vectors searches use, after recording the configured one: it, or while
+    a re-embedding toward it runs the one before (loaded from its stored spec when needed;
+    None when Kit cannot load it: searches use words until the re-embedding ends)."""
+    state, change = await models.choose(embedder.model_id, spec)
+    if change == "back":
+        log.info(
+            "embedding model %s serves again: the re-embedding toward another is given up",
+            embedder.model_id,
+        )
+    if not state.reindexing:
+        return embedder, state
+    old = state.serving_spec
+    meanwhile = f"searches use {state.serving}'s vectors" if old else "searches use words alone"
+    what = "changed from %s to %s" if change == "started" else "from %s to %s: still under way"
+    log.info(
+        "embedding model " + what + "; every item is re-embedded in the background "
+        "(`kit reindex` does it now), and %s until that ends",
+        state.serving,
+        embedder.model_id,
+        meanwhile,
+    )
+    if old is None:
+        return None, state
+    serving_id = state.serving
+
+    async def load_old() -> Embedder:
+        model = await _load_model(settings, old)
+        if model.model_id != serving_id:  # its folder holds another model now
+            raise EmbeddingModelUnavailable(
+                f"the model that made the stored vectors ({serving_id}) is not at "
+                f"{old.path} any more; searches use words until the re-embedding with "
+                f"{embedder.model_id} ends"
+            )
+        return model
+
+    return LazyEmbedder(serving_id, load_old), state
 
 
 async def build(
@@ -250,9 +299,18 @@ async def build(
     facts = Facts(db, clock)
     days = Days(db, clock)
     # HNSW graphs of big matrices are saved beside the database (derived state, rebuildable).
-    store = vector_store(db, embedder, settings.data_dir / "graphs")
-    vectors = VectorIndex(db, embedder, settings.embedding.batch_size, store=store)
+    # Which model's vectors searches use: the configured one, or until a re-embedding toward
+    # it ends the one before (kit/retrieval/model_state.py).
+    models = VectorModels(db, clock)
+    serving, state, spec = embedder, None, None
+    if embedder is not None:
+        spec = spec_of(settings.embedding) if lazy is not None else None
+        serving, state = await _serving_model(settings, models, embedder, spec)
+    store = vector_store(db, serving, settings.data_dir / "graphs")
+    vectors = VectorIndex(db, serving, settings.embedding.batch_size, store=store)
     vectors.problem = problem
+    if embedder is not None and state is not None and state.reindexing:
+        vectors.reindex = Reindex(vectors, models, embedder, spec, state.serving)
     memory = settings.memory
     params = RankingParams(
         threshold=memory.similarity_threshold,
@@ -404,11 +462,12 @@ async def build(
             db, inbox_store, facts, curator.passes, clock, tz, callbacks=callbacks, outbox=outbox
         ),
         fact_times=fact_times,
+        forget_ledger=Ledger(settings.data_dir),
         access=AccessTokens(db, clock, per_minute=settings.mcp_http.rate_per_minute),
         llm_clients=tuple(clients),
     )
     if lazy is not None and not model_later:
-        await lazy.load()  # a failure is logged (kit/retrieval/vectors.py): lexical search only
+        await vectors.loaded()  # a failure is logged (kit/retrieval/vectors.py): lexical only
     return services
 
 

@@ -273,6 +273,7 @@ class LocalClient(KitClient):
             last_rem_at=None if last is None else last.finished_at,
             uptime_seconds=max(0.0, (kit.now() - self._started_at).total_seconds()),
             background=await kit.background_budget(user=self._user),
+            reindex=await kit.reindex_progress(),
         )
 
 

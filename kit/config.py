@@ -9,6 +9,7 @@ import re
 import tomllib
 import types
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
@@ -37,8 +38,14 @@ class OwnerSettings:
 
 @dataclass(frozen=True)
 class EmbeddingSettings:
+    """The embedding model (kit/embed/spec.py): a name fastembed lists, or a local ONNX folder
+    (`model_path`) with its declared `dimension`, `pooling` and `normalization`."""
+
     model: str = "sentence-transformers/all-MiniLM-L6-v2"
     model_path: str = ""
+    dimension: int = 0  # declared for a local model fastembed does not list (0: fastembed knows)
+    pooling: str = ""  # with `dimension`: "mean", "cls", "last_token" or "none"
+    normalization: bool = True  # with `dimension`: fastembed L2-normalises its vectors
     batch_size: int = 64
 
 
@@ -389,6 +396,7 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
         at_least(0, "recent_days_tokens", "context_day_hits")
     if isinstance(section, EmbeddingSettings):
         at_least(1, "batch_size")
+        check_embedding(section, bad)
     if isinstance(section, CurationSettings):
         fraction("max_deactivate_fraction")
         at_least(1, "idle_minutes", "max_attempts")
@@ -451,6 +459,50 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
     if isinstance(section, TelegramSettings):
         telegram_ids(section, "allowed_user_ids", source)
         telegram_ids(section, "allowed_group_ids", source)
+
+
+EMBEDDING_POOLINGS = ("mean", "cls", "last_token", "none")  # kit/embed/spec.py's POOLINGS
+MAX_EMBEDDING_DIMENSION = 16_384
+
+
+def check_embedding(section: EmbeddingSettings, bad: Callable[[str, str], ConfigError]) -> None:
+    """A model's name; a declared local model has a folder, a dimension and a pooling; the
+    declaration's keys are not set without it (they would be silently ignored)."""
+    if not section.model.strip():
+        raise bad("model", "must name the model (a name fastembed lists, or your local one's)")
+    if not 0 <= section.dimension <= MAX_EMBEDDING_DIMENSION:
+        raise bad(
+            "dimension",
+            f"must be 0 (a model fastembed lists) or the length of a local model's vectors, "
+            f"at most {MAX_EMBEDDING_DIMENSION:,}",
+        )
+    if section.dimension == 0:
+        if section.pooling:
+            raise bad(
+                "pooling",
+                "is declared only for a local model: set embedding.dimension (the length of "
+                "its vectors) and embedding.model_path too, or leave pooling empty",
+            )
+        if not section.normalization:
+            raise bad(
+                "normalization",
+                "is declared only for a local model with embedding.dimension; fastembed "
+                "knows how its listed models normalise",
+            )
+        return
+    if not section.model_path:
+        raise bad(
+            "dimension",
+            "declares a local model: set embedding.model_path to its ONNX folder, or leave "
+            "dimension = 0 for a model fastembed lists",
+        )
+    if section.pooling not in EMBEDDING_POOLINGS:
+        raise bad(
+            "pooling",
+            f"must be one of {', '.join(map(repr, EMBEDDING_POOLINGS))} for a local model "
+            "(a sentence-transformers folder says which in 1_Pooling/config.json; most are "
+            "'mean')",
+        )
 
 
 def check_storage_url(url: str, where: str) -> None:

@@ -32,6 +32,7 @@ from kit.curator.reports import RemProgress
 from kit.llm.base import TextSink
 from kit.llm.budget import BudgetState
 from kit.memory.facts import MAX_CONTENT_CHARS
+from kit.retrieval.model_state import ReindexProgress
 
 if TYPE_CHECKING:
     from kit.access.tokens import Grant, NewToken, TokenInfo, TokenUse
@@ -168,6 +169,9 @@ class Status:
     last_rem_at: datetime | None
     uptime_seconds: float
     background: BudgetState | None = None  # today's background token budget
+    # Re-embedding every memory with a newly configured embedding model, while the previous
+    # one (or word search) serves: how far it got (None: nothing to re-embed)
+    reindex: ReindexProgress | None = None
 
 
 class KitClient(Protocol):

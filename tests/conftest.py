@@ -20,6 +20,7 @@ from kit.llm.fake import FakeLLM
 from tests.support import postgres
 from tests.support.scratch import use_scratch_folder
 from tests.support.shared_model import MODEL_DIR, MODEL_NAME, require_model
+from tests.support.tiny_onnx import TinyModel, TinyModels, write_tiny_model
 
 __all__ = ["MODEL_DIR", "MODEL_NAME"]
 
@@ -178,6 +179,17 @@ async def kit(settings: Settings, fake_llm: FakeLLM, clock: FakeClock) -> AsyncI
         settings=settings, llm=fake_llm, embedder=HashingEmbedder(), clock=clock, background=False
     ) as opened:
         yield opened
+
+
+@pytest.fixture(scope="session")
+def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> TinyModels:
+    """Two tiny ONNX embedding models written by the tests (tests/support/tiny_onnx.py), of
+    other dimensions than MiniLM's 384: what an owner's change of model looks like."""
+    folder = tmp_path_factory.mktemp("tiny-models")
+    return TinyModels(
+        a=TinyModel(write_tiny_model(folder / "a", dim=24, seed=1), 24),
+        b=TinyModel(write_tiny_model(folder / "b", dim=40, seed=2), 40),
+    )
 
 
 @pytest.fixture(scope="session")

@@ -72,6 +72,11 @@ KIT_MEMBERS = [
     "embedding_model",
     "pending_embeddings",
     "embed_pending",
+    "embedding_problem",
+    "reindexing",
+    "reindex_progress",
+    "pending_reindex",
+    "reindex",
     "export",
     "restore",
     # forgetting for good, and its receipts

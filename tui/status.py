@@ -21,6 +21,9 @@ def status_text(status: Status | None, tz: tzinfo, width: int) -> str:
         return "connecting…"
     mode = "● daemon" if status.mode == "daemon" else "○ standalone"
     embed = status.embedding_model.rsplit("/", 1)[-1] if status.embedding_model else "lexical only"
+    job = status.reindex
+    if job is not None and job.total:  # the owner changed the model: how far the new one got
+        embed += f" (re-embedding {job.done * 100 // job.total}%)"
     rem = when(status.last_rem_at, tz, empty="never")
     tokens = f"{status.tokens_today:,} tokens today"
     paused = status.background is not None and status.background.paused

@@ -28,10 +28,13 @@ async def open_kit(
     with_embedder: bool = True,
     background: bool = False,
     exclusive: bool = False,
+    busy: str = "writes a lot at once, so stop it first",
+    model_later: bool = False,
 ) -> AsyncIterator[Kit]:
     """An in-process Kit. `exclusive` commands write a lot at once (imports, summaries): they
     take the data-directory lock, so they never hold SQLite's write lock under a running
-    daemon long enough to make its own writes time out."""
+    daemon long enough to make its own writes time out (`busy` says why to the owner).
+    `model_later`: the embedding model loads when first used, not before this yields."""
     from kit.api import Kit
     from kit.config import load_settings
 
@@ -42,7 +45,7 @@ async def open_kit(
         if holder is not None:
             raise AlreadyRunning(
                 f"{settings.data_dir}: {holder.describe()} is using this data directory; "
-                f"`kit {args.command}` writes a lot at once, so stop it first "
+                f"`kit {args.command}` {busy} "
                 "(e.g. systemctl --user stop kit), run this again, then restart it",
                 holder,
             )
@@ -52,7 +55,12 @@ async def open_kit(
             what = "Opening Kit (loading the embedding model)" if with_embedder else "Opening Kit"
             with progress(what):
                 kit = await stack.enter_async_context(
-                    Kit.open(settings=settings, with_embedder=with_embedder, background=background)
+                    Kit.open(
+                        settings=settings,
+                        with_embedder=with_embedder,
+                        background=background,
+                        model_later=model_later,
+                    )
                 )
             yield kit
     finally:

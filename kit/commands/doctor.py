@@ -1,8 +1,9 @@
 """`kit doctor`: check what Kit needs and say exactly what to fix: the config, the data
 directory, each model role's key and endpoint (one free, bounded request per model; busy told
 from unreachable), Telegram (getMe, when a token is set), the prompts, the database (integrity,
-failed jobs, parked curation, the background budget, the last day's rejected background work)
-and the embedding model. `--offline` skips the two network checks."""
+its schema against Kit's own, failed jobs, parked curation, the background budget, the last
+day's rejected background work) and the embedding model. `--offline` skips the two network
+checks."""
 
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="check that Kit is set up correctly, and what to fix",
         description="Checks the config, the data directory, the API key against the model API "
         "(a free token count per model), Telegram's getMe when TELEGRAM_BOT_TOKEN is set, the "
-        "prompts, the database (integrity, failed jobs, parked curation, background budget) and "
+        "prompts, the database (integrity, its schema against Kit's own, failed jobs, parked "
+        "curation, background budget) and "
         "the embedding model. Exit status 1 when something needs fixing.",
     )
     cmd.add_argument("--offline", action="store_true", help="skip the checks that use the network")
@@ -190,12 +192,44 @@ async def _check_database(report: Report, settings: Settings) -> None:
             note = f", applied {len(applied)} migration(s) now" if applied else ""
             schema = len(migrations_for(db))
             report.ok("database", f"{db.where}: {db.about} (schema {schema}{note})")
+            await _check_schema(report, db, settings)
             await _check_jobs(report, db, settings)
             await _check_curation(report, db)
             await _check_background(report, db, settings)
             await check_rejections(report, db, SystemClock().now())
     except KitError as exc:
         report.bad("database", str(exc))
+
+
+async def _check_schema(report: Report, db: Database, settings: Settings) -> None:
+    """The live schema against a fresh one Kit's migrations make: anything else (a trigger
+    that rewrites facts, a table keeping what `kit forget` erases, a view where a table
+    should be, a column gone) is a problem (kit/store/schema_check.py)."""
+    from kit.store.schema_check import check_postgres, check_sqlite
+
+    if db.engine == "postgres":
+        fix = (
+            "drop what you did not add yourself (psql: DROP TRIGGER name ON table, DROP "
+            "VIEW, DROP TABLE), or restore each owner's `kit export` into a new database"
+        )
+    else:
+        fix = (
+            "stop Kit, `kit backup FILE`, then `kit restore FILE`: a restore rebuilds the "
+            "database with Kit's own schema and names what it leaves behind"
+        )
+    try:
+        if db.engine == "postgres":
+            diff = await check_postgres(db)
+        else:
+            diff = await check_sqlite(settings.database_path, SystemClock())
+    except KitError as exc:
+        report.bad("schema", str(exc))
+        return
+    if diff.same:
+        report.ok("schema", "the tables, columns, triggers, views and indexes Kit makes, no other")
+        return
+    for line in diff.lines():
+        report.bad("schema", f"{line}; {fix}")
 
 
 async def _check_curation(report: Report, db: Database) -> None:
@@ -329,5 +363,47 @@ async def _check_embeddings(report: Report, settings: Settings) -> None:
     embedder, problem = await load_embedder(settings)
     if embedder is None:
         report.bad("embeddings", f"{problem}. Until fixed, Kit uses lexical search only")
-    else:
-        report.ok("embeddings", f"{embedder.model_id} loaded (dimension {embedder.dim})")
+        return
+    path = settings.embedding.model_path
+    where = f", from {path}" if path else ""
+    report.ok("embeddings", f"{embedder.model_id} loaded (dimension {embedder.dim}{where})")
+    try:
+        await _check_vectors(report, settings, embedder.model_id)
+    except KitError as exc:
+        report.bad("vectors", str(exc))
+
+
+async def _check_vectors(report: Report, settings: Settings, model_id: str) -> None:
+    """Which model's vectors searches use, and how far a re-embedding toward the configured
+    model got (kit/retrieval/model_state.py)."""
+    from kit.retrieval.engines import vector_store
+    from kit.retrieval.model_state import VectorModels
+    from kit.retrieval.vectors import VectorIndex
+    from kit.store.engines import open_database
+    from kit.store.migrate import migrate
+
+    clock = SystemClock()
+    async with open_database(settings) as db:
+        await migrate(db, clock)
+        state = await VectorModels(db, clock).read()
+        index = VectorIndex(db, None, store=vector_store(db, None))
+        total = await index.row_count()
+        pending = await index.pending_count(model_id)
+    if state is None or (state.serving == model_id and not state.reindexing):
+        waiting = f"; {pending:,} wait for theirs (the daemon embeds them)" if pending else ""
+        report.ok(
+            "vectors", f"{total - pending:,} of {total:,} items embedded with {model_id}{waiting}"
+        )
+        return
+    tz = resolve_timezone(settings.schedule.timezone)
+    since = "" if state.since is None else f" since {state.since.astimezone(tz):%Y-%m-%d %H:%M}"
+    meanwhile = (
+        f"searches use {state.serving} until it ends"
+        if state.serving_spec is not None
+        else f"searches use words alone until it ends ({state.serving} cannot be loaded)"
+    )
+    report.warn(
+        "vectors",
+        f"re-embedding with {model_id}{since}: {total - pending:,} of {total:,} items done; "
+        f"{meanwhile}. The daemon does it in the background; `kit reindex` does it now",
+    )

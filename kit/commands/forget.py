@@ -32,8 +32,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "Run with --dry-run first to see what would go. (To stop using one fact but keep "
         "it in its history, undoably, use `kit facts forget FACT_ID` instead.) Each forget "
         "prints and keeps a receipt: counts per kind and salted hashes of what was erased, "
-        "never the content; --verify checks that none of it is back, and `kit import` "
-        "refuses messages a receipt erased.",
+        "never the content (the salt stays in the data directory's forget ledger); --verify "
+        "checks that none of it is back, `kit import` refuses messages a receipt erased, and "
+        "`kit restore` applies the forget again to a backup or export made before it.",
     )
     cmd.add_argument("--before", metavar="DATE", help="forget days before DATE (YYYY-MM-DD)")
     cmd.add_argument("--after", metavar="DATE", help="forget days after DATE (YYYY-MM-DD)")
@@ -48,8 +49,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--receipt-file",
         metavar="FILE",
         type=Path,
-        help="also save the receipt to FILE (it holds no content; it still verifies after a "
-        "restore from an older backup)",
+        help="also save the receipt to FILE (it holds no content and no secret: it verifies "
+        "where this data directory's forget ledger is)",
     )
     cmd.add_argument(
         "--receipts", action="store_true", help="list the receipts of past forgets; change nothing"

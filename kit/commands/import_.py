@@ -22,8 +22,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ' optional "ref"}. The file is checked whole before anything is written. Messages the'
         " conversation already holds (same time, role, speaker and text) are not added again,"
         " so importing a file twice adds nothing. A `kit export --format json` file is restored"
-        " instead, into an empty memory only. Messages a `kit forget` erased are refused (its"
-        " receipt is named) unless --allow-forgotten.",
+        " instead, into an empty memory only, and the forgets made after it are applied to it"
+        " again. Messages a `kit forget` erased (the same, or the same within the hour with"
+        " other spaces or capitals) are refused (its receipt is named) unless --allow-forgotten.",
     )
     cmd.add_argument("file", type=Path)
     cmd.add_argument(
@@ -36,7 +37,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--allow-forgotten",
         action="store_true",
         help="import messages a `kit forget` erased anyway (refused without it; the forget's "
-        "receipt then no longer verifies)",
+        "receipt then no longer verifies); for an export, do not apply later forgets to it",
     )
     cmd.set_defaults(func=run)
 
@@ -86,10 +87,13 @@ def flag_line(flagged: list[ReceiptMatch], what: str) -> str:
 
 async def restore_export(args: argparse.Namespace, file: Path) -> int:
     """A `kit export` document: restored whole, into a namespace that holds nothing yet
-    (`kit import`, and `kit restore` on PostgreSQL, where no file can be swapped)."""
+    (`kit import`; `kit restore` replaces one: kit/commands/restore.py)."""
+    from kit.config import load_settings
+    from kit.forget.ledger import Ledger
     from kit.portability.restore import read_export
 
-    document = read_export(file)  # checked whole before the database is opened
+    ledger = Ledger(load_settings(args.config, args.data_dir).data_dir)
+    document = read_export(file, ledger.salt_of)  # checked whole before the database is opened
     embed = not getattr(args, "no_embed", False)
     async with open_kit(args, with_embedder=embed, exclusive=True) as kit:
         user = args.user or document["user_id"]
@@ -103,6 +107,10 @@ async def restore_export(args: argparse.Namespace, file: Path) -> int:
             f"{plural(result.passes, 'pass', 'passes')}, {plural(result.notes, 'note')}"
             + (" (ids renumbered: they were taken here)." if result.renumbered else ".")
         )
+        from kit.commands.restore import forget_lines
+
+        for line in forget_lines(result.reapplied, (), file):
+            print(line)
         if result.forgotten:
             print(flag_line(list(result.forgotten), f"{file}"))
         if embed and kit.embeddings_on:

@@ -1,22 +1,26 @@
 """`kit restore FILE`: put a backup (or an export) in place of the memory, keeping the old one.
 
-The one command the docs and `kit doctor` give after a crash or a damaged kit.db. The work
-is kit/portability/restore_file.py; this module takes the locks (no Kit may run meanwhile)
-and says what it did.
+The one command the docs and `kit doctor` give after a crash or a damaged kit.db. A backup is
+rebuilt, never adopted (kit/portability/rebuild.py); an export replaces its one owner's memory
+(kit/portability/stage.py); the forgets made after the file was written are re-applied
+(kit/forget/reapply.py). This module takes the locks (no Kit may run meanwhile) and says what
+was done. On PostgreSQL an export is restored in place (restore_pg.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the work loads when the command runs, not with `kit --help`
     from kit.config import Settings
+    from kit.forget.plan import ForgetReport
+    from kit.forget.reapply import Reapplied
     from kit.portability import restore_file
-    from kit.portability.restore import RestoreResult
+    from kit.portability.stage import Staged
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,15 +28,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "restore",
         help="put a backup (kit backup) or an export (kit export) in place of the memory",
         description="Checks FILE first (SQLite's integrity check and a schema this Kit knows; "
-        "an export is checked whole), moves the current kit.db and its -wal and -shm aside "
-        "under a dated name (kept, never deleted), puts the restored database in place in one "
-        "step and checks it again. Stop Kit first. A --user namespace is for exports only.",
+        "an export is checked whole), then builds a new database: a backup's rows are copied "
+        "into one Kit's own migrations make (its tables and columns must be Kit's; any other "
+        "trigger, view, table or index in it is named and left behind); an export replaces "
+        "its one owner's memory, and every other owner's goes across unchanged. The forgets "
+        "made after FILE was written (kept in the data directory's forget ledger) are "
+        "applied again. The current kit.db and its -wal and -shm are moved aside under a "
+        "dated name (kept, never deleted), the new database is put in place in one step and "
+        "checked again. Stop Kit first. A --user namespace is for exports only.",
     )
     cmd.add_argument("file", type=Path, metavar="FILE", help="a `kit backup` file or a JSON export")
     cmd.add_argument(
         "--allow-forgotten",
         action="store_true",
-        help="restore an export's messages a `kit forget` erased anyway (refused without it)",
+        help="bring back what a `kit forget` erased: the forgets made after FILE are not "
+        "applied again, and an export's own forgotten messages are not refused",
+    )
+    cmd.add_argument(
+        "--all-owners",
+        action="store_true",
+        help="let a backup replace the memory of every owner a store holds (refused without "
+        "it when there are several), or an export be restored over a database that cannot "
+        "be read",
     )
     cmd.set_defaults(func=run)
 
@@ -40,53 +57,53 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 async def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from kit.clock import SystemClock
-    from kit.commands import import_
+    from kit.clock import SystemClock, resolve_timezone
     from kit.config import load_settings
     from kit.errors import InputError
     from kit.files import private_dir
-    from kit.portability import restore_file
+    from kit.forget.ledger import Ledger
+    from kit.portability import restore_file, stage
     from kit.portability.restore import read_export
-    from kit.store.engines import describe
 
     settings = load_settings(args.config, args.data_dir)
     file = args.file.expanduser()
     export = await asyncio.to_thread(_is_export, file)
     if settings.on_postgres:
-        if export:
-            return await import_.restore_export(args, file)  # into an empty memory, as kit import
-        raise InputError(
-            f"kit restore puts a SQLite file back, and memory lives on {describe(settings)}: "
-            "restore PostgreSQL with its own tools (pg_restore of a pg_dump, or the server's "
-            "base backups). To load a Kit backup file into it, point a config's storage.url "
-            "at the file (sqlite:///path/to/backup.db) and run `kit storage copy --to URL` "
-            "into an empty database; a `kit export` file restores here with kit restore FILE"
-        )
+        from kit.commands.restore_pg import restore_on_postgres
+
+        return await restore_on_postgres(args, settings, file, export)
     if args.user and not export:
         raise InputError(
             "--user is for restoring an export; a backup file holds every user's memory"
         )
     database = settings.database_path
     private_dir(database.parent)
-    now = SystemClock().now()
+    clock = SystemClock()
+    options = stage.Options(
+        clock=clock,
+        tz=resolve_timezone(settings.schedule.timezone),
+        ledger=Ledger(settings.data_dir),
+        allow_forgotten=args.allow_forgotten,
+        all_owners=args.all_owners,
+    )
     with _no_kit_running(settings):
         if export:
-            document = read_export(file)  # checked whole before anything is written
+            document = read_export(file, options.ledger.salt_of)  # whole, before any write
             user = args.user or document["user_id"]
-            staged, restored = await restore_file.stage_export(
-                document, user, database, SystemClock(), allow_forgotten=args.allow_forgotten
-            )
+            staged = await stage.stage_export(document, user, database, options)
             label = f"the database restored from {file}"
         else:
-            staged = await asyncio.to_thread(restore_file.stage_copy, file, database)
-            restored, label = None, str(file)
+            staged = await stage.stage_backup(file, database, str(file), options)
+            label = f"the database rebuilt from {file}"
         try:
-            checked = await asyncio.to_thread(restore_file.check, staged, label)
+            checked = await asyncio.to_thread(restore_file.check, staged.path, label)
         except BaseException:
-            restore_file.discard(staged)
+            restore_file.discard(staged.path)
             raise
-        installed = await asyncio.to_thread(restore_file.install, staged, database, checked, now)
-    _report(file, installed, restored)
+        installed = await asyncio.to_thread(
+            restore_file.install, staged.path, database, checked, clock.now()
+        )
+    _report(file, installed, staged)
     return 0
 
 
@@ -122,18 +139,97 @@ def _no_kit_running(settings: Settings) -> Iterator[None]:
             taken.release()
 
 
-def _report(file: Path, installed: restore_file.Installed, restored: RestoreResult | None) -> None:
-    checked = installed.checked
+def owners_text(users: Sequence[str]) -> str:
+    return ", ".join(repr(u) for u in users) if users else "nobody"
+
+
+def forget_lines(
+    reapplied: Sequence[Reapplied], back: Sequence[Reapplied], file: Path
+) -> list[str]:
+    """What the report says of the forgets made after the file (re-applied, or not)."""
+    from kit.text import plural
+
+    lines: list[str] = []
+    if reapplied:
+        lines.append(
+            f"Re-applied {plural(len(reapplied), 'forget')} made after {file} was written, "
+            f"so what {'it' if len(reapplied) == 1 else 'they'} erased stays erased:"
+        )
+        lines += [
+            f"  receipt {r.receipt_id} ({r.at:%Y-%m-%d}, {r.user_id!r}): "
+            f"{_taken(r.report)} erased again"
+            for r in reapplied
+        ]
+        lines.append(
+            "`kit forget --verify RECEIPT` checks each; to restore what they erased instead, "
+            "run kit restore again with --allow-forgotten."
+        )
+    if back:
+        lines.append(
+            f"Not re-applied (--allow-forgotten): {plural(len(back), 'forget')} made after "
+            f"{file} was written; what they erased is back, and their receipts no longer verify:"
+        )
+        lines += [
+            f"  receipt {r.receipt_id} ({r.at:%Y-%m-%d}, {r.user_id!r}): {_taken(r.report)} back"
+            for r in back
+        ]
+    return lines
+
+
+def _taken(report: ForgetReport) -> str:
+    """What a re-applied forget took, in words (its vectors and index entries go with the rows)."""
+    from kit.text import plural
+
+    parts = [
+        plural(report.messages_removed, "message"),
+        plural(report.facts_forgotten, "fact"),
+        plural(report.days_removed + report.days_rewritten, "day summary", "day summaries"),
+    ]
+    if report.conversation_summaries_rewritten:
+        parts.append(
+            plural(
+                report.conversation_summaries_rewritten,
+                "conversation summary",
+                "conversation summaries",
+            )
+        )
+    if report.note_versions_erased:
+        parts.append(plural(report.note_versions_erased, "note version"))
+    if report.reminders_removed:
+        parts.append(plural(report.reminders_removed, "reminder"))
+    return ", ".join(parts)
+
+
+def _report(file: Path, installed: restore_file.Installed, staged: Staged) -> None:
+    checked, restored = installed.checked, staged.restored
     what = f"the export {file} (the memory of {restored.user_id!r})" if restored else str(file)
     print(
         f"Restored {what} into {installed.database}: {checked.describe()}; SQLite's "
         "integrity check ok before and after it was put in place."
     )
-    if checked.schema < checked.known:
+    if restored is None:
         print(
-            f"Its schema is older ({checked.schema} of {checked.known} migrations): Kit "
-            "brings it up to date when it next starts."
+            f"Rebuilt: its rows were copied into a database Kit's own migrations made (its "
+            f"schema: {staged.migrations} of {checked.known} migrations, brought up to date). "
+            f"It holds the memory of {owners_text(staged.owners)}."
         )
+        if staged.replaced:
+            print(
+                f"It replaced the memory of {owners_text(staged.replaced)}: every owner "
+                f"{installed.database.name} held."
+            )
+    else:
+        if staged.replaced:
+            print(f"It replaced the memory of {restored.user_id!r} only.")
+        if staged.kept:
+            print(
+                f"The memory of the other owners ({owners_text(staged.kept)}) went across "
+                "unchanged."
+            )
+    if staged.left_behind:
+        print("Left behind (not Kit's, so not restored): " + "; ".join(staged.left_behind) + ".")
+    for line in forget_lines(staged.reapplied, staged.brought_back, file):
+        print(line)
     if installed.aside:
         print("The previous database is kept (nothing was deleted), as:")
         for path in installed.aside:

@@ -14,6 +14,7 @@ from kit.daemon.paths import log_path, socket_path
 
 if TYPE_CHECKING:
     from kit.llm.budget import BudgetState
+    from kit.retrieval.model_state import ReindexProgress
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,11 +41,13 @@ async def run(args: argparse.Namespace) -> int:
         print(f"  log: {log_path(settings.data_dir)}")
     else:
         print(f"No Kit daemon on {settings.data_dir}; this is Kit standalone (start it: kit run)")
+    tz = resolve_timezone(settings.schedule.timezone)
     print(f"  user: {status.user_id}")
     print(f"  models: chat {status.chat_model}, small {status.small_model}")
     print(f"  embeddings: {status.embedding_model or 'off (lexical search only)'}")
+    if status.reindex is not None:
+        print(f"  re-embedding: {reindex_line(status.reindex, tz)}")
     print(f"  tokens today: {status.tokens_today:,}")
-    tz = resolve_timezone(settings.schedule.timezone)
     if status.background is not None:
         print(f"  background budget: {budget_line(status.background, status.user_id, tz)}")
     last = (
@@ -52,6 +55,19 @@ async def run(args: argparse.Namespace) -> int:
     )
     print(f"  last REM: {last}")
     return 0
+
+
+def reindex_line(progress: ReindexProgress, tz: tzinfo) -> str:
+    """How far the re-embedding with a newly configured model got, and what serves meanwhile."""
+    since = "" if progress.since is None else f" since {local_minute(progress.since, tz)}"
+    line = f"{progress.done:,} of {progress.total:,} items with {progress.target}{since}; "
+    if progress.problem is not None:
+        line += f"stopped: {progress.problem}; "
+    if progress.serving_loads:
+        line += f"searches use {progress.serving} until it ends"
+    else:
+        line += "searches use words alone until it ends (the previous model cannot be loaded)"
+    return line + " (`kit reindex` finishes it now, with a progress bar)"
 
 
 def budget_line(state: BudgetState, user_id: str, tz: tzinfo) -> str:

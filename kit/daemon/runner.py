@@ -4,7 +4,8 @@ Start-up: lock the data directory, open the log file, open Kit (no embedding mod
 SDK yet), then run the background worker, the control socket and the edge components
 (scheduler, Telegram) side by side: the daemon is ready once its socket listens, whatever
 memory holds. After ready it warms up (kit/daemon/warm.py): model clients and caches first,
-then the vectors, the embedding model and the scheduler's catch-up.
+then the vectors, the embedding model, the re-embedding after a model change
+(kit/daemon/reindex.py) and the scheduler's catch-up.
 Shutdown has one path: SIGTERM/SIGINT -> `ShutdownSignals.requested` -> stop the edge
 components and new requests -> in-flight requests get `grace` seconds -> cancel the rest
 (a turn cut short records an interrupted reply; the owner's message was stored first).
@@ -34,6 +35,7 @@ from kit.daemon.lock import DataDirLock, store_file_lock
 from kit.daemon.logfile import add_file_log, remove_file_log
 from kit.daemon.notify import sd_notify
 from kit.daemon.paths import log_path, socket_path
+from kit.daemon.reindex import reindex
 from kit.daemon.socket_server import ControlServer
 from kit.daemon.warm import load_model, warm
 from kit.embed.base import Embedder
@@ -169,6 +171,7 @@ async def _serve(
             group.create_task(warm(services, warmed), name="warm-up"),
             group.create_task(services.vectors.warm(warmed), name="vectors"),
             group.create_task(load_model(services, warmed), name="embedding-model"),
+            group.create_task(reindex(services, warmed), name="reindex"),
         ]
 
         await signals.requested.wait()

@@ -28,6 +28,7 @@ _BATCH = 500
 @dataclass
 class Collected:
     messages: set[str] = field(default_factory=set)  # hashes of message fingerprints
+    near: set[str] = field(default_factory=set)  # the same messages as `Hasher.near`
     texts: set[str] = field(default_factory=set)  # hashes of text pieces
     lengths: tuple[int, ...] = ()  # word counts of the quotable pieces
     ids: ErasedIds = field(default_factory=ErasedIds)
@@ -46,6 +47,7 @@ async def collect(tx: Transaction, plan: ForgetPlan, hasher: Hasher) -> Collecte
             chunk,
         ):
             found.messages.add(hasher.message(str(at), str(role), str(speaker), str(text)))
+            found.near.add(hasher.near(str(at), str(role), str(speaker), str(text)))
             conversations.add(int(conversation_id))
     texts: set[str] = set()
     texts |= await _fact_texts(tx, plan.fact_ids)

@@ -19,7 +19,9 @@ explicit request. In ONE transaction:
     progress's last errors), and the forgotten ids in them;
   - a `forget_log` row records when it happened, the scope kind and the counts, never what;
   - a receipt (receipt.py) records the same, the ids of the rows erased and salted
-    hashes of what was erased, so `kit forget --verify` can find it if it ever comes back.
+    hashes of what was erased, so `kit forget --verify` can find it if it ever comes back;
+    the data directory's forget ledger (ledger.py) keeps it too, with its secret salt, where
+    a restore cannot take it away (a restore re-applies it: reapply.py).
 The transaction is an erasing one (kit/store/db.py): on SQLite deleted pages are zeroed
 (`secure_delete`) and the WAL is checkpointed afterwards, so the text does not survive in the
 file's free space either; on PostgreSQL the touched tables are vacuumed after the commit.
@@ -30,6 +32,7 @@ kept, unless a fact cites a forgotten message as its source.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterable
 from dataclasses import replace
@@ -39,11 +42,12 @@ from typing import Any
 from kit.clock import to_iso
 from kit.forget.collect import collect
 from kit.forget.inbox import erase_questions
+from kit.forget.ledger import Ledger
 from kit.forget.notes import erase_notes
 from kit.forget.plan import ForgetPlan, ForgetReport
 from kit.forget.receipt import Receipt, new_id, new_salt
 from kit.forget.receipts import save as save_receipt
-from kit.forget.scope import ForgetScope, Names
+from kit.forget.scope import Finder, ForgetScope
 from kit.forget.traces import Hasher
 from kit.memory.days import day_text_hash
 from kit.memory.facts import FORGOTTEN, FactWriter, Provenance
@@ -55,9 +59,10 @@ _ID_LISTS = ("source_message_ids", "sources")  # message ids in pass records
 
 
 class Forgetter:
-    def __init__(self, db: Database, tz: tzinfo) -> None:
+    def __init__(self, db: Database, tz: tzinfo, ledger: Ledger) -> None:
         self._db = db
         self._tz = tz
+        self._ledger = ledger
 
     async def preview(self, user_id: str, scope: ForgetScope) -> ForgetReport:
         """What `forget` would take, with the first messages and facts; writes nothing and
@@ -73,39 +78,64 @@ class Forgetter:
         if dry_run:
             return await self.preview(user_id, scope)
         # erasing: deleted rows are erased physically too, not only unlinked (kit/store/db.py)
-        async with self._db.transaction(erasing=True) as tx:
-            plan = ForgetPlan(user_id, scope, self._tz)
-            report = await plan.find(tx)
-            salt = new_salt()
-            traces = await collect(tx, plan, Hasher(salt))  # before it goes
-            report = await _Erase(tx, plan, now).run(report)
-            report = replace(
-                report, vectors_erased=traces.vectors, index_entries_erased=traces.index_entries
-            )
-            await tx.execute(
-                "INSERT INTO forget_log (user_id, at, scope, counts_json) VALUES (?, ?, ?, ?)",
-                (user_id, to_iso(now), scope.kind, json.dumps(report.counts())),
-            )
-            receipt = Receipt(
-                id=new_id(),
-                user=Hasher(salt).user(user_id),
-                at=now,
-                scope=scope.kind,
-                after=scope.after,
-                before=scope.before,
-                counts=report.counts(),
-                salt=salt.hex(),
-                messages=tuple(sorted(traces.messages)),
-                texts=tuple(sorted(traces.texts)),
-                ids=traces.ids,
-                lengths=traces.lengths,
-            )
-            await save_receipt(tx, user_id, receipt)
+        recorded: Receipt | None = None
+        try:
+            async with self._db.transaction(erasing=True) as tx:
+                report = await self._erase(tx, user_id, scope, now)
+                recorded = report.receipt
+                assert recorded is not None
+                # Before the commit (ledger.py says why that order)
+                await asyncio.to_thread(self._ledger.record, recorded)
+        except BaseException:
+            if recorded is not None:  # the ledger keeps no forget that did not happen
+                await asyncio.to_thread(self._ledger.discard, recorded.id)
+            raise
+        return report
+
+    async def _erase(
+        self, tx: Transaction, user_id: str, scope: ForgetScope, now: datetime
+    ) -> ForgetReport:
+        plan = ForgetPlan(user_id, scope, self._tz)
+        report = await plan.find(tx)
+        salt = new_salt()
+        traces = await collect(tx, plan, Hasher(salt))  # before it goes
+        report = await Erase(tx, plan, now).run(report)
+        report = replace(
+            report, vectors_erased=traces.vectors, index_entries_erased=traces.index_entries
+        )
+        await log_forget(tx, user_id, scope.kind, report, now)
+        receipt = Receipt(
+            id=new_id(),
+            user=Hasher(salt).user(user_id),
+            at=now,
+            scope=scope.kind,
+            after=scope.after,
+            before=scope.before,
+            counts=report.counts(),
+            salt=salt.hex(),
+            messages=tuple(sorted(traces.messages)),
+            texts=tuple(sorted(traces.texts)),
+            ids=traces.ids,
+            lengths=traces.lengths,
+            near=tuple(sorted(traces.near)),
+        )
+        await save_receipt(tx, user_id, receipt)
         return replace(report, receipt=receipt)
 
 
-class _Erase:
-    """Changes what a plan found, inside the forget's transaction."""
+async def log_forget(
+    tx: Transaction, user_id: str, kind: str, report: ForgetReport, now: datetime
+) -> None:
+    """The forget log's row: when, the scope's kind and the counts, never what."""
+    await tx.execute(
+        "INSERT INTO forget_log (user_id, at, scope, counts_json) VALUES (?, ?, ?, ?)",
+        (user_id, to_iso(now), kind, json.dumps(report.counts())),
+    )
+
+
+class Erase:
+    """Changes what a plan found, inside the forget's transaction (or a restore's, re-applying
+    one: reapply.py)."""
 
     def __init__(self, tx: Transaction, plan: ForgetPlan, now: datetime) -> None:
         self.tx = tx
@@ -294,11 +324,11 @@ def _drop_ids(value: Any, lost: dict[int, int]) -> Any:
     return value
 
 
-def _quotes(text: str, erased: Iterable[str], names: Names | None) -> bool:
+def _quotes(text: str, erased: Iterable[str], names: Finder | None) -> bool:
     return any(t in text for t in erased) or (names is not None and names.in_text(text))
 
 
-def _scrub_json(value: Any, erased: set[str], names: Names | None) -> Any:
+def _scrub_json(value: Any, erased: set[str], names: Finder | None) -> Any:
     if isinstance(value, str):
         return FORGOTTEN if _quotes(value, erased, names) else value
     if isinstance(value, list):

@@ -15,6 +15,7 @@ lists the notes it would take.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, tzinfo
 from typing import Any, Protocol
@@ -55,8 +56,18 @@ def _in_range(at: str, scope: ForgetScope, tz: tzinfo) -> bool:
     return (start is None or at >= start) and (end is None or at < end)
 
 
+# Whether a note version goes (its history id, description and body), when the scope is not
+# a time range or a name: a re-applied forget's (kit/forget/reapply.py).
+Hit = Callable[[int, str, "str | None"], bool]
+
+
 async def find_notes(
-    db: _Reads, user_id: str, scope: ForgetScope, names: Names | None, tz: tzinfo
+    db: _Reads,
+    user_id: str,
+    scope: ForgetScope,
+    names: Names | None,
+    tz: tzinfo,
+    hit_by: Hit | None = None,
 ) -> NotesInScope:
     found = NotesInScope()
     in_use = {
@@ -74,7 +85,9 @@ async def find_notes(
     # Note names are lower case: the person's name is matched in them in any case.
     in_names = None if names is None else Names(scope.person.lower())
     for revision_id, name, at, description, body, size in rows:
-        if names is not None and in_names is not None:
+        if hit_by is not None:
+            hit = hit_by(revision_id, description, body)
+        elif names is not None and in_names is not None:
             hit = names.in_text(description, body) or in_names.in_text(name)
         else:
             hit = _in_range(at, scope, tz)

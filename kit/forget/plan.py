@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from kit.clock import day_bounds, from_iso, local_date, to_iso
 from kit.forget.notes import NotesInScope, find_notes
 from kit.forget.receipt import Receipt
-from kit.forget.scope import ForgetScope, scrub_text
+from kit.forget.scope import Finder, ForgetScope, scrub_text
 from kit.memory.facts import FORGOTTEN
 from kit.reminders.store import forget_candidates
 
@@ -92,7 +92,7 @@ class ForgetPlan:
         self.user_id = user_id
         self.scope = scope
         self.tz = tz
-        self.names = scope.names() if scope.kind == "person" else None
+        self.names: Finder | None = scope.names() if scope.kind == "person" else None
         self.lost: dict[int, int] = {}  # forgotten message id -> its conversation
         self.early_conversations: set[int] = set()  # lost messages already folded in a summary
         self.fact_ids: list[int] = []
@@ -113,7 +113,7 @@ class ForgetPlan:
         await self._days(db)
         await self._summaries(db)
         await self._reminders(db)
-        self.notes = await find_notes(db, self.user_id, self.scope, self.names, self.tz)
+        self.notes = await self._notes(db)
         return ForgetReport(
             scope=self.scope.kind,
             messages_removed=len(self.lost),
@@ -137,6 +137,14 @@ class ForgetPlan:
                 for n in self.notes.samples[:SAMPLE]
             ),
         )
+
+    async def _notes(self, db: Reads) -> NotesInScope:
+        names = self.scope.names() if self.scope.kind == "person" else None
+        return await find_notes(db, self.user_id, self.scope, names, self.tz)
+
+    def _also_facts(self) -> set[int]:
+        """Facts taken whatever they say (a re-applied forget's own: kit/forget/reapply.py)."""
+        return set()
 
     async def _messages(self, db: Reads) -> None:
         s = self.scope
@@ -180,6 +188,7 @@ class ForgetPlan:
         active = {r[0]: bool(r[4]) for r in rows}
         merged_into = {r[0]: r[5] for r in rows if r[5] in active}
         chosen, cited = await self._by_history(db)
+        chosen |= self._also_facts()
         start, end = self._utc_bounds()
         for fact_id, subject, content, created_at, _, _ in rows:
             if self.names is not None:

@@ -20,7 +20,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Literal
+from typing import Literal, Protocol
 
 from kit.errors import InputError
 
@@ -82,6 +82,15 @@ class ForgetScope:
         return Names(self.person)
 
 
+class Finder(Protocol):
+    """What a forget's plan asks of what it looks for in text: a person's name (`Names`), or
+    what a receipt erased (kit/forget/reapply.py)."""
+
+    def in_text(self, *texts: str | None) -> bool: ...
+
+    def in_speaker(self, speaker: str) -> bool: ...
+
+
 class Names:
     """Finds a person's name in text (see the module's docstring for how)."""
 
@@ -124,7 +133,7 @@ def _without_marks(text: str) -> str:
     return unicodedata.normalize("NFC", bare)
 
 
-def scrub_text(text: str, names: Names) -> str:
+def scrub_text(text: str, names: Finder) -> str:
     """`text` without what names the person: whole bullet lines, else the sentences."""
     kept: list[str] = []
     for line in text.splitlines():

@@ -5,14 +5,21 @@ holding that content (nor anything that gives it away). So it keeps, per erased 
 hash (BLAKE2b, keyed with the receipt's own random salt) of the item's fingerprint:
   - a message: its time (to the microsecond, UTC), role, speaker and text: what `kit import`
     takes to be the same message (kit/memory/messages.py), so an import of it is recognised;
+    and, since receipt version 2, the same message "near": its role, its speaker and text
+    with Unicode forms, case and spaces made plain, and the hour it was said in (`near`).
+    A copy of it whose time moved a little (less than an hour is always caught) or whose
+    text gained a trailing space or lost a capital is then the erased message back too;
   - a text (a fact's content in any version, a day summary, the lines cut out of a summary, a
     note version, a reminder): the text whole, and for summaries each line and sentence, as
     `units` cuts them. Only pieces of at least `MIN_WORDS` words are kept: a short piece (a
     name, "Ana called.") could be found again by hashing every name in a dictionary.
-The salt is not a secret: it only makes one receipt's hashes useless for another receipt, or
-for a table of precomputed hashes. Someone who reads a receipt and guesses an erased text word
-for word (or a message with its time to the microsecond) can confirm the guess; nothing else
-can be learned from it. A person's name is never hashed at all.
+The salt is the key of every hash. Receipts of version 1 carried it in the document: anyone
+holding the receipt could confirm a guess of an erased text ("Sam is dating Quentin", tried
+with twenty names and four phrasings). Since version 2 the salt is a secret: it is kept only
+in the data directory's forget ledger (kit/forget/ledger.py), never in the database, an export
+or a saved receipt file, and it also keys the receipt's seal. A receipt alone then confirms no
+guess and cannot be re-sealed after an edit; whoever holds the data directory can still
+confirm guesses (verifying a receipt is exactly that). A person's name is never hashed.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ HASH_BYTES = 16  # 128 bits: no two erased items share one by chance
 QUOTABLE = 40  # words: a piece this short may be quoted inside a longer text (`windows`)
 
 _WORD = re.compile(r"\w+")
+NEAR_SECONDS = 3600  # `near`: a message's time, to the hour (either neighbouring hour matches)
 _CANONICAL = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$")  # to_iso's form
 _BULLET = re.compile(r"^([-*•]|\d+[.)])\s+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -38,6 +46,20 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 def message_fingerprint(at_iso: str, role: str, speaker: str, text: str) -> str:
     """A message as import identity knows it (`at_iso`: the stored UTC form, kit/clock.py)."""
     return "\x1f".join((at_iso, role, speaker, text))
+
+
+def plain(text: str) -> str:
+    """A message's text (or a speaker) as the re-import check compares it: Unicode
+    compatibility forms, case folded, spaces collapsed and trimmed."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def _said(role: str, speaker: str, text: str) -> str:
+    return "\x1f".join((role, plain(speaker), plain(text)))
+
+
+def _hour(at: str) -> int:
+    return int(from_iso(at).timestamp() // NEAR_SECONDS)
 
 
 def _normal(piece: str) -> str:
@@ -91,6 +113,24 @@ class Hasher:
         if not _CANONICAL.match(at):  # stored times are canonical already: parsed only if not
             at = to_iso(from_iso(at))
         return self("message", message_fingerprint(at, role, speaker, text))
+
+    def near(self, at: str, role: str, speaker: str, text: str) -> str:
+        """The message as `plain` text in the hour it was said in (`at`: any ISO-8601 form)."""
+        return self._near(_hour(at), _said(role, speaker, text))
+
+    def near_any(self, at: str, role: str, speaker: str, text: str) -> tuple[str, ...]:
+        """`near` for the message's hour and both hours beside it: a copy moved by less than an
+        hour matches whichever way it moved, and one up to two hours away may."""
+        hour, said = _hour(at), _said(role, speaker, text)
+        return tuple(self._near(h, said) for h in (hour - 1, hour, hour + 1))
+
+    def _near(self, hour: int, said: str) -> str:
+        return self("near", f"{hour}\x1f{said}")
+
+    def seal(self, canonical: str) -> str:
+        """A keyed checksum of a receipt's body: only the salt's holder can make it."""
+        data = f"seal\x00{canonical}".encode("utf-8", "surrogatepass")
+        return hashlib.blake2b(data, key=self._salt, digest_size=32).hexdigest()
 
     def texts(self, pieces: Iterable[str]) -> set[str]:
         return {self("text", p) for p in pieces}

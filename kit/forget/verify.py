@@ -3,8 +3,9 @@
 Every place memory keeps text or something derived from it is looked at, in the memory of the
 receipt's user (PLACES; the derived ones in derived.py):
   - messages: one whose fingerprint (time, role, speaker, text) is an erased one's is back,
-    imported again or written in some other way; for a time range, any message dated inside
-    it from before the forget;
+    imported again or written in some other way, and so is one near it (traces.py `near`: its
+    time moved by less than an hour, its text with other spaces or capitals); for a time
+    range, any message dated inside it from before the forget;
   - facts (rows and every history snapshot), day summaries, conversation summaries, notes
     (versions, sections), reminders and their deliveries, and records (curation passes, REM
     reports, curation errors, inbox questions): any text holding an erased piece word for word
@@ -42,7 +43,7 @@ from kit.forget.findings import (
 )
 from kit.forget.index_audit import IndexAudit
 from kit.forget.receipt import Receipt
-from kit.forget.receipts import info
+from kit.forget.receipts import erased_message, info
 from kit.forget.traces import strings_in, units_of, windows
 from kit.memory.facts import FORGOTTEN
 from kit.retrieval.vectors import VectorStore
@@ -125,6 +126,7 @@ class _Check:
 
     async def messages(self) -> list[Leftover | None]:
         erased = frozenset(self.receipt.messages)
+        near = frozenset(self.receipt.near)
         r = self.receipt
         at = to_iso(r.at)
         back, in_range = [], []
@@ -133,9 +135,8 @@ class _Check:
             " AND id > ? ORDER BY id LIMIT ?",
             (self.user_id,),
         ):
-            if (
-                erased
-                and self.hasher.message(str(when), str(role), str(speaker), str(text)) in erased
+            if erased and erased_message(
+                self.hasher, erased, near, str(when), str(role), str(speaker), str(text)
             ):
                 back.append(int(message_id))
             elif r.scope == "time" and str(when) < at and _inside(str(day), r):

@@ -16,6 +16,7 @@ from kit.config import CATEGORIES
 from kit.curator.rem import report_from_json
 from kit.errors import InputError
 from kit.forget.portability import checked as checked_receipts
+from kit.forget.receipt import SaltOf
 from kit.notes.portability import check_notes
 from kit.reminders.rules import REPEATS
 
@@ -101,8 +102,9 @@ def _items(document: Mapping[str, Any], key: str, check: _Check) -> list[Mapping
     return value
 
 
-def validate(document: Any, source: str) -> None:
-    """Raise an InputError naming the first thing wrong with the document."""
+def validate(document: Any, source: str, salt_of: SaltOf | None = None) -> None:
+    """Raise an InputError naming the first thing wrong with the document. `salt_of`: the
+    data directory's forget ledger, which checks the seals of the receipts made here."""
     check = _Check(source)
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
         raise InputError(f'{source}: not a Kit export (no "format": "{EXPORT_FORMAT}")')
@@ -125,7 +127,7 @@ def validate(document: Any, source: str) -> None:
     check.field(document, "user_id", "export", lambda v: _is_str(v) and bool(v), "a user id")
     # Forget receipts travel in any version since m027 (optional: absent means none), each
     # checked whole, seal included (kit/forget/receipt.py).
-    checked_receipts(document, source)
+    checked_receipts(document, source, salt_of)
     check.field(document, "exported_at", "export", _is_time, "an ISO-8601 time")
     for i, c in enumerate(_items(document, "conversations", check)):
         where = f"conversations[{i}]"

@@ -1,11 +1,13 @@
 """The owner's data, back in: restore a `kit export` JSON document into an empty namespace.
 
 The document is checked whole (export_check.py) before anything is written, then restored
-in ONE transaction. Rows are recreated verbatim (times, confidences, access stats, every
-history entry), which is why this module writes raw rows instead of going through `FactWriter`:
-it replays history that already happened rather than making new changes. Ids are kept when
-they are free in the target database and renumbered consistently otherwise (history, links
-and windows follow).
+in ONE transaction, together with the forgets made after the export was written: re-applied
+to what it brings back (kit/forget/portability.py, kit/forget/reapply.py), or, with
+`allow_forgotten`, only counted. Rows are recreated verbatim (times, confidences, access
+stats, every history entry), which is why this module writes raw rows instead of going
+through `FactWriter`: it replays history that already happened rather than making new
+changes. Ids are kept when they are free in the target database and renumbered
+consistently otherwise (history, links and windows follow).
 """
 
 from __future__ import annotations
@@ -14,19 +16,28 @@ import bisect
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
 from kit.dates.text import named_days
 from kit.errors import InputError
-from kit.forget.portability import check_restore, restore_receipts
-from kit.forget.receipt import Receipt
-from kit.forget.receipts import ReceiptMatch
+from kit.forget.ledger import Ledger
+from kit.forget.portability import (
+    checked,
+    counted,
+    keep_receipts,
+    later_forgets,
+    refuse_forgotten,
+)
+from kit.forget.reapply import Reapplied, reapply
+from kit.forget.receipt import Receipt, SaltOf
+from kit.forget.receipts import ReceiptMatch, kept
 from kit.memory.days import day_text_hash
 from kit.memory.hashes import content_hash
 from kit.notes.portability import restore_notes
 from kit.portability.export_check import EXPORT_FORMAT, validate
+from kit.portability.owners import clear_owner
 from kit.reminders.store import restore_rows as restore_reminders
 from kit.store.db import Database, Transaction
 
@@ -44,7 +55,7 @@ def is_export_file(path: Path) -> bool:
     return compact.startswith(b'{"format":"' + EXPORT_FORMAT.encode())
 
 
-def read_export(path: Path) -> dict[str, Any]:
+def read_export(path: Path, salt_of: SaltOf | None = None) -> dict[str, Any]:
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -62,7 +73,7 @@ def read_export(path: Path) -> dict[str, Any]:
         raise InputError(
             f"{path}: nested too deeply to read; this is not a Kit export as Kit writes it"
         ) from exc
-    validate(document, str(path))
+    validate(document, str(path), salt_of)
     return document  # type: ignore[no-any-return]
 
 
@@ -78,6 +89,8 @@ class RestoreResult:
     renumbered: bool  # ids were taken in this database, so the restore renumbered them
     notes: int = 0
     forgotten: tuple[ReceiptMatch, ...] = ()  # receipts whose erased messages it brought back
+    reapplied: tuple[Reapplied, ...] = ()  # forgets made after the export, applied again
+    replaced: bool = False  # the user's memory was not empty: the export replaced it
 
 
 async def _ids_free(tx: Transaction, table: str, ids: Sequence[int]) -> bool:
@@ -111,19 +124,36 @@ class _Ids:
         return None if old is None else self.map.get(old)
 
 
+@dataclass(frozen=True)
+class Forgets:
+    """What a restore answers to besides the export's own receipts: the data directory's
+    forget ledger, and the zone and time the re-applied forgets run in."""
+
+    ledger: Ledger | None
+    tz: tzinfo
+    now: datetime
+
+
 async def restore(
     db: Database,
     document: Mapping[str, Any],
     user_id: str,
+    forgets: Forgets,
     *,
     allow_forgotten: bool = False,
     carried: Sequence[Receipt] = (),
+    replace: bool = False,
 ) -> RestoreResult:
-    """Restore a validated export into `user_id`, which must hold nothing yet. One transaction.
-    Messages a `kit forget` erased (kit/forget/portability.py) are refused unless
-    `allow_forgotten`; the result names the receipts they matched. `carried`: receipts of the
-    memory this one replaces, checked too and kept."""
-    async with db.transaction() as tx:
+    """Restore a validated export into `user_id`, which must hold nothing yet (with
+    `replace`, what it holds is deleted first: the caller kept a copy, see owners.py). One
+    transaction. Messages the export's own receipts erased are refused unless
+    `allow_forgotten`; forgets made after it are re-applied, or with `allow_forgotten` counted
+    (kit/forget/portability.py). `carried`: receipts of the memory this one replaces."""
+    salt_of = None if forgets.ledger is None else forgets.ledger.salt_of
+    async with db.transaction(erasing=True) as tx:
+        if replace:  # its receipts answer for it still (kit/forget/portability.py)
+            carried = [*carried, *await kept(tx, [user_id], salt_of)]
+            await clear_owner(tx, db.engine, user_id)
         for table in ("messages", "facts", "days", "conversations", "notes"):
             row = await tx.fetchone(f"SELECT COUNT(*) FROM {table} WHERE user_id = ?", (user_id,))
             if row is not None and row[0]:
@@ -132,9 +162,11 @@ async def restore(
                     "merges into existing memory. Restore into a fresh data directory "
                     "(--data-dir) or another namespace (--user)"
                 )
-        forgotten = await check_restore(
-            tx, document, user_id, allow_forgotten=allow_forgotten, carried=carried
-        )
+        own = checked(document, "the export", salt_of)
+        forgotten = refuse_forgotten(own, document, allow_forgotten=allow_forgotten)
+        later = await later_forgets(tx, document, user_id, own, forgets.ledger, carried)
+        if allow_forgotten:
+            forgotten += counted(later, document)
         conv = _Ids(
             await _ids_free(tx, "conversations", [c["id"] for c in document["conversations"]])
         )
@@ -346,9 +378,14 @@ async def restore(
                 "INSERT INTO forget_log (user_id, at, scope, counts_json) VALUES (?, ?, ?, ?)",
                 (user_id, e["at"], e["scope"], json.dumps(e["counts"])),
             )
-        await restore_receipts(tx, document, user_id, carried)
+        await keep_receipts(tx, user_id, own)
         await restore_reminders(tx, user_id, document["reminders"])
         notes = await restore_notes(tx, document, user_id)
+        if allow_forgotten:
+            await keep_receipts(tx, user_id, later)
+            reapplied: list[Reapplied] = []
+        else:
+            reapplied = await reapply(tx, user_id, later, forgets.tz, forgets.now)
     return RestoreResult(
         user_id=user_id,
         conversations=len(document["conversations"]),
@@ -360,6 +397,8 @@ async def restore(
         renumbered=not all(ids.keep for ids in (conv, msg, fact, pas, hist)),
         notes=notes,
         forgotten=tuple(forgotten),
+        reapplied=tuple(reapplied),
+        replaced=replace,
     )
 
 

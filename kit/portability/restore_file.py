@@ -1,4 +1,4 @@
-"""`kit restore`: a backup put in place of kit.db, so that nothing old can damage it.
+"""`kit restore`: a restored database put in place of kit.db, so that nothing old can damage it.
 
 Copying a backup over kit.db by hand is not enough: after a crash, kit.db-wal and kit.db-shm
 beside it still hold the old database's last changes, and SQLite replays them onto whatever
@@ -6,7 +6,8 @@ file now carries the name, so the restored file fails its integrity check. So a 
 
 1. stages the backup beside kit.db (a copy in a temporary file, synced) and checks the copy:
    SQLite's full integrity check, and a schema this Kit knows (not one from a newer Kit);
-   a `kit export` document is restored into a fresh database staged the same way;
+   then rebuilds it: its rows go into a fresh database Kit's migrations make, and nothing
+   else of it (rebuild.py; stage.py does the staging, and a `kit export` the same way);
 2. moves the current kit.db, kit.db-wal and kit.db-shm aside under one dated name
    (`kit.db.before-restore-YYYYmmdd-HHMMSS` with its `-wal` and `-shm`: together they are
    still the database as it was, openable as it was). Nothing is deleted;
@@ -20,7 +21,6 @@ Blocking throughout: run it with `asyncio.to_thread` (the export path is async).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import itertools
 import json
@@ -28,21 +28,15 @@ import os
 import sqlite3
 import stat
 import tempfile
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
-from kit.clock import Clock
 from kit.errors import InputError, NotFound, StorageError
 from kit.files import os_error
-from kit.forget.receipt import Receipt, from_document
-from kit.portability.restore import RestoreResult, restore
+from kit.forget.receipt import Receipt, SaltOf, from_document
 from kit.store.dbfile import database_file_problem
-from kit.store.migrate import migrate
 from kit.store.migrations import MIGRATIONS
-from kit.store.sqlite import SqliteDatabase
 
 _PARTS = ("", "-wal", "-shm")  # a SQLite database in WAL mode is these three files
 _COPY_CHUNK = 1 << 20
@@ -111,40 +105,12 @@ def new_staging(database: Path) -> Path:
     return Path(name)
 
 
-async def stage_export(
-    document: Mapping[str, Any],
-    user_id: str,
-    database: Path,
-    clock: Clock,
-    *,
-    allow_forgotten: bool = False,
-) -> tuple[Path, RestoreResult]:
-    """A fresh database beside `database` holding a validated `kit export` document (restored
-    as `kit import` restores one), made a single file (no -wal beside it). The forget receipts
-    of the memory it replaces go with it: what they erased is refused (or flagged)."""
-    carried = await asyncio.to_thread(kept_receipts, database, {user_id, document["user_id"]})
-    staged = new_staging(database)
-    staged.unlink()  # SqliteDatabase makes it, header first (kit/store/dbfile.py)
-    try:
-        async with SqliteDatabase.open(staged) as db:
-            await migrate(db, clock)
-            result = await restore(
-                db, document, user_id, allow_forgotten=allow_forgotten, carried=carried
-            )
-        conn = sqlite3.connect(staged)
-        try:
-            conn.execute("PRAGMA journal_mode=DELETE").fetchall()
-        finally:
-            conn.close()
-    except BaseException:
-        discard(staged)
-        raise
-    return staged, result
-
-
-def kept_receipts(database: Path, user_ids: set[str]) -> list[Receipt]:
-    """The forget receipts of `user_ids` in the memory a restore replaces; none when it has
-    none or cannot be read (a restore is often of a damaged file)."""
+def kept_receipts(
+    database: Path, user_ids: set[str] | None, salt_of: SaltOf | None
+) -> list[tuple[str, Receipt]]:
+    """(user id, receipt) for the forget receipts of `user_ids` (None: every user) in the
+    memory a restore replaces; none when it has none or cannot be read (a restore is often of
+    a damaged file: the ledger, kit/forget/ledger.py, still has them)."""
     if not database.is_file():
         return []
     # Read as it is, creating nothing beside it: with no -wal, as an immutable file (a
@@ -161,12 +127,33 @@ def kept_receipts(database: Path, user_ids: set[str]) -> list[Receipt]:
             conn.close()
     except sqlite3.Error:
         return []
-    found: list[Receipt] = []
+    found: list[tuple[str, Receipt]] = []
     for user, rid, document in rows:
-        if user in user_ids:
+        if user_ids is None or user in user_ids:
             with contextlib.suppress(InputError, ValueError):
-                found.append(from_document(json.loads(document), f"forget receipt {rid}"))
+                receipt = from_document(json.loads(document), f"forget receipt {rid}", salt_of)
+                found.append((str(user), receipt))
     return found
+
+
+def snapshot(database: Path, target: Path) -> None:
+    """A consistent copy of the live `database` (its write-ahead log folded in) at `target`,
+    read without changing a byte of it (a read-only connection checkpoints nothing)."""
+    wal = database.with_name(database.name + "-wal").exists()
+    mode = "mode=ro" if wal else "immutable=1"  # as kept_receipts: nothing made beside it
+    try:
+        src = sqlite3.connect(f"{database.resolve().as_uri()}?{mode}", uri=True)
+        try:
+            dst = sqlite3.connect(target)
+            try:
+                src.backup(dst)
+                dst.execute("PRAGMA journal_mode=DELETE").fetchall()
+            finally:
+                dst.close()
+        finally:
+            src.close()
+    except sqlite3.Error as exc:
+        raise InputError(f"{database}: cannot be read ({exc})") from exc
 
 
 def discard(staged: Path) -> None:
@@ -186,6 +173,7 @@ def check(path: Path, label: str) -> Checked:
     except sqlite3.Error as exc:
         raise InputError(f"{label}: cannot be opened as a database ({exc})") from exc
     try:
+        conn.execute("PRAGMA trusted_schema = OFF")  # nothing its schema defines runs here
         problems = [str(r[0]) for r in conn.execute("PRAGMA integrity_check(5)")]
         if problems != ["ok"]:
             text = " ".join("; ".join(problems).replace("*** in database main ***", "").split())

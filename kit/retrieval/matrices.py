@@ -136,7 +136,9 @@ class MatrixVectors:
                         self._loading.add(key)
                         self.load.total += count
 
-    async def _fill(self, key: tuple[str, VectorKind], matrix: Matrix, *, held: bool = False) -> None:
+    async def _fill(
+        self, key: tuple[str, VectorKind], matrix: Matrix, *, held: bool = False
+    ) -> None:
         """Read a matrix's rows in id order (the order backfill appends in, so a saved graph
         matches row for row), a chunk at a time, each under the writing lock; `held`: the
         caller holds it throughout, and registers the matrix once it is full."""
@@ -245,6 +247,11 @@ class MatrixVectors:
         if saved and self._graphs is not None and self._graphs.is_dir():
             prefix = "" if user_id is None else digest(user_id) + "-"
             for path in self._graphs.glob(f"{prefix}*.usearch*"):
+                path.unlink(missing_ok=True)
+
+    async def dropped(self, model_id: str) -> None:
+        if self._graphs is not None and self._graphs.is_dir():
+            for path in self._graphs.glob(f"*-{digest(model_id)}.usearch*"):
                 path.unlink(missing_ok=True)
 
     def held(self, user_id: str, kind: VectorKind) -> frozenset[int]:

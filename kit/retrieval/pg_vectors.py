@@ -73,6 +73,13 @@ class PgVectors:
     async def warm(self, hold: asyncio.Event | None = None) -> None:
         return None  # the server holds the vectors: nothing to load into this process
 
+    async def dropped(self, model_id: str) -> None:
+        """The model's HNSW index indexes no row any more: drop it (writes go on meanwhile)."""
+        self._indexed.discard(model_id)
+        await self._db.run_outside_transaction(
+            f"DROP INDEX CONCURRENTLY IF EXISTS {index_name(model_id)}"
+        )
+
     async def search(
         self,
         user_id: str,

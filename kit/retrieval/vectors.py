@@ -23,12 +23,15 @@ from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from kit.embed.base import Embedder, Vectors
 from kit.embed.lazy import LazyEmbedder
 from kit.retrieval.passage_rows import MessagePassages, passage_text
 from kit.store.db import Database, Row
+
+if TYPE_CHECKING:
+    from kit.retrieval.reindex import Reindex
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +104,9 @@ _SOURCES: dict[VectorKind, _Source] = {
 }
 
 
+SOURCE_KINDS: tuple[VectorKind, ...] = tuple(_SOURCES)  # every kind that gets a vector
+
+
 class VectorStore(Protocol):
     """Where vectors are kept and searched: one implementation per engine (engines.py picks)."""
 
@@ -152,6 +158,11 @@ class VectorStore(Protocol):
         """Files of derived vectors kept on disk for the user (saved graphs), by layer."""
         ...
 
+    async def dropped(self, model_id: str) -> None:
+        """A model's vectors are gone (a re-embedding replaced it): drop what this store
+        derived from them (saved graphs, a server's index)."""
+        ...
+
 
 class VectorIndex:
     def __init__(
@@ -162,7 +173,7 @@ class VectorIndex:
         store: VectorStore | None = None,
     ) -> None:
         self._db = db
-        self._batch_size = batch_size
+        self.batch_size = batch_size
         if store is None:
             from kit.retrieval.matrices import MatrixVectors  # SQLite's (it imports this module)
 
@@ -175,6 +186,9 @@ class VectorIndex:
         # A daemon loads the model in the background (`load_model`): queries do not wait.
         self.model_in_background = False
         self._told_loading = False  # a query met the model still loading: logged once
+        # The re-embedding toward the configured model, while another one serves
+        # (kit/retrieval/reindex.py; None: the configured model serves).
+        self.reindex: Reindex | None = None
         self._watch(embedder)
 
     @property
@@ -187,6 +201,7 @@ class VectorIndex:
     def embedder(self, embedder: Embedder | None) -> None:
         self.store.embedder = embedder
         self.store.forget_cache(saved=False)  # cached matrices hold the previous model's vectors
+        self._swept.clear()  # another model's vectors: its sweeps start over
         self._watch(embedder)
 
     def _watch(self, embedder: Embedder | None) -> None:
@@ -256,9 +271,12 @@ class VectorIndex:
                 return True
         return False
 
-    async def pending_count(self) -> int:
-        if self.embedder is None:
-            return 0
+    async def pending_count(self, model_id: str | None = None) -> int:
+        """Rows whose vector of `model_id` (default: the serving model's) is missing or stale."""
+        if model_id is None:
+            if self.embedder is None:
+                return 0
+            model_id = self.embedder.model_id
         total = 0
         for kind, source in _SOURCES.items():
             total += int(
@@ -266,9 +284,16 @@ class VectorIndex:
                     f"SELECT COUNT(*) FROM {source.table} s LEFT JOIN embeddings e ON e.kind = ?"
                     " AND e.item_id = s.id AND e.model_id = ?"
                     " WHERE e.item_id IS NULL OR e.content_hash != s.content_hash",
-                    (kind, self.embedder.model_id),
+                    (kind, model_id),
                 )
             )
+        return total
+
+    async def row_count(self) -> int:
+        """Every row that gets a vector: facts, days, messages and note sections."""
+        total = 0
+        for source in _SOURCES.values():
+            total += int(await self._db.scalar(f"SELECT COUNT(*) FROM {source.table}"))
         return total
 
     async def backfill(
@@ -276,6 +301,8 @@ class VectorIndex:
     ) -> int:
         """Embed rows whose vector is missing or stale, in batches. Returns how many.
         `on_batch(n)` hears of each batch as it is stored (a command's progress bar)."""
+        if self.reindex is not None:
+            await self.reindex.sync()  # another worker may have switched models
         if self.embedder is None:
             return 0
         done = 0
@@ -288,11 +315,11 @@ class VectorIndex:
             if kind in _APPEND_ONLY and kind in self._swept:
                 after = await self._newest_embedded(kind)
             while limit is None or done < limit:
-                batch = self._batch_size if limit is None else min(self._batch_size, limit - done)
+                batch = self.batch_size if limit is None else min(self.batch_size, limit - done)
                 if not await self._model_for(kind, after):
                     break
                 async with self.store.writing():
-                    count, after = await self._backfill_batch(kind, batch, after)
+                    count, after = await self.embed_batch(self.embedder, kind, batch, after)
                 done += count
                 if on_batch is not None and count:
                     on_batch(count)
@@ -352,10 +379,13 @@ class VectorIndex:
             (kind, embedder.model_id, after, batch),
         )
 
-    async def _backfill_batch(
-        self, kind: VectorKind, batch: int, after: int
+    async def embed_batch(
+        self, embedder: Embedder | None, kind: VectorKind, batch: int, after: int
     ) -> tuple[int, int]:
-        embedder = self.embedder
+        """Embed up to `batch` rows of `kind` above id `after` that lack `embedder`'s vector,
+        and store them in one transaction; (how many, the last id). Only the serving model's
+        vectors reach the store's in-memory cache: another model's (a re-embedding,
+        kit/retrieval/reindex.py) are written beside them, never searched until it serves."""
         assert embedder is not None
         source = _SOURCES[kind]
         model_id = embedder.model_id
@@ -375,11 +405,14 @@ class VectorIndex:
                     for i, r in enumerate(rows)
                 ],
             )
-        by_user: dict[str, list[int]] = {}
-        for i, r in enumerate(rows):
-            by_user.setdefault(r[1], []).append(i)
-        for user_id, positions in by_user.items():
-            self.store.stored(user_id, kind, [rows[p][0] for p in positions], vectors[positions])
+        serving = self.embedder
+        if serving is not None and serving.model_id == model_id:
+            by_user: dict[str, list[int]] = {}
+            for i, r in enumerate(rows):
+                by_user.setdefault(r[1], []).append(i)
+            for user_id, positions in by_user.items():
+                ids = [rows[p][0] for p in positions]
+                self.store.stored(user_id, kind, ids, vectors[positions])
         return len(rows), int(rows[-1][0])
 
     async def search(

@@ -95,6 +95,20 @@ OWNER_REVIEW_TABLES = (
 )
 
 
+# Which model's vectors searches use, and the re-embedding toward the configured one
+# (kit/retrieval/model_state.py): one row per database (every worker shares it). `serving_spec`
+# is how to load the serving model again (kit/embed/spec.py; '' for one Kit cannot load).
+VECTOR_MODELS = (
+    """CREATE TABLE vector_models (
+        singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+        serving TEXT NOT NULL,
+        serving_spec TEXT NOT NULL,
+        target TEXT,
+        target_since TEXT,
+        updated_at TEXT NOT NULL)""",
+)
+
+
 # The passages of long messages (kit/retrieval/passages.py): derived from each message's
 # text alone, as character offsets, and embedded as vectors of kind 'passage' under the model
 # id like every other vector (kit/retrieval/vectors.py), so a long message is found by its best
@@ -599,8 +613,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m028_owner_review", OWNER_REVIEW_TABLES),
     Migration("m029_access_tokens", ACCESS_TOKENS),
     Migration("m030_inbox_grounding", INBOX_GROUNDING),
+    Migration("m031_vector_models", VECTOR_MODELS),
     Migration(
-        "m031_message_passages",
+        "m032_message_passages",
         (
             *MESSAGE_PASSAGES,
             "CREATE TRIGGER message_passages_embeddings_ad AFTER DELETE ON message_passages"

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from kit.embed.fastembed import EmbeddingModelUnavailable, FastEmbedder
+from kit.embed.fastembed import EmbeddingModelUnavailable, FastEmbedder, ModelSpec
 from kit.embed.hashing import HashingEmbedder
 
 
@@ -43,7 +43,7 @@ async def test_real_model_vectors_do_not_depend_on_the_batch(minilm: Any) -> Non
 
 async def test_model_path_without_a_model_names_the_setting(tmp_path: Path) -> None:
     with pytest.raises(EmbeddingModelUnavailable) as err:
-        await FastEmbedder.load("sentence-transformers/all-MiniLM-L6-v2", str(tmp_path))
+        await FastEmbedder.load(ModelSpec("sentence-transformers/all-MiniLM-L6-v2", str(tmp_path)))
     message = str(err.value)
     assert str(tmp_path) in message and "embedding.model_path" in message
     assert "model.onnx" in message

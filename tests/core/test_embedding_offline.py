@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kit.embed import fastembed as adapter
-from kit.embed.fastembed import EmbeddingModelUnavailable, FastEmbedder
+from kit.embed.fastembed import EmbeddingModelUnavailable, FastEmbedder, ModelSpec
 
 
 def _closed_port() -> int:
@@ -23,11 +23,13 @@ async def test_no_cached_model_and_no_hub_says_what_to_do(
     """No fastembed retry sleeps (~40 s): one quick probe, then a message naming the fix."""
     monkeypatch.setattr(adapter, "MODEL_HUB", ("127.0.0.1", _closed_port()))
     with pytest.raises(EmbeddingModelUnavailable) as caught:
-        await FastEmbedder.load("sentence-transformers/all-MiniLM-L6-v2", "", tmp_path / "cache")
+        await FastEmbedder.load(
+            ModelSpec("sentence-transformers/all-MiniLM-L6-v2"), tmp_path / "cache"
+        )
     message = str(caught.value)
     assert "not downloaded yet" in message and "embedding.model_path" in message
 
 
 async def test_model_path_without_a_model_is_named(tmp_path: Path) -> None:
     with pytest.raises(EmbeddingModelUnavailable, match=r"has no model\.onnx"):
-        await FastEmbedder.load("sentence-transformers/all-MiniLM-L6-v2", str(tmp_path))
+        await FastEmbedder.load(ModelSpec("sentence-transformers/all-MiniLM-L6-v2", str(tmp_path)))

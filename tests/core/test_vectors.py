@@ -121,6 +121,9 @@ async def test_subject_change_and_condensing_make_vectors_stale(kit: Kit, clock:
 
 
 async def test_a_different_model_never_mixes_vectors(settings: Settings, clock: FakeClock) -> None:
+    """Another model re-embeds everything (`reindex`); until then the old model's vectors are
+    searched, or words when it cannot be loaded (here: an injected model, gone), and once the
+    new one serves the old one's vectors go."""
     wide, narrow = HashingEmbedder(256), HashingEmbedder(64)
     async with open_kit(settings, clock, wide) as kit:
         rows = await seed(kit, clock)
@@ -128,10 +131,12 @@ async def test_a_different_model_never_mixes_vectors(settings: Settings, clock: 
 
     async with open_kit(settings, clock, narrow) as kit:
         vectors = kit.services.vectors
-        assert await vectors.pending_count() == rows  # nothing of the other model counts
+        assert kit.reindexing and await kit.pending_reindex() == rows
         hits = await kit.search("garden beans")
         assert hits and all(h.cosine is None for h in hits)  # words only until re-embedded
-        assert await vectors.backfill() == rows
+        assert await vectors.backfill() == 0  # a turn's backfill does not re-embed
+        done = await kit.reindex()
+        assert (done.previous, done.embedded, done.removed) == (wide.model_id, rows, rows)
         assert any(h.cosine is not None for h in await kit.search("garden beans"))
         conv = await kit.services.messages.conversation("owner", "local", "default")
         await kit.services.messages.add(conv, "user", "garden beans are sprouting")
@@ -141,11 +146,11 @@ async def test_a_different_model_never_mixes_vectors(settings: Settings, clock: 
                 "SELECT model_id, COUNT(*) FROM embeddings GROUP BY model_id"
             )
         )
-        assert counts == {wide.model_id: rows, narrow.model_id: rows + 1}
+        assert counts == {narrow.model_id: rows + 1}
 
     async with open_kit(settings, clock, wide) as kit:
-        assert await kit.services.vectors.pending_count() == 1  # only the new message
-        await kit.settle()
+        assert await kit.pending_reindex() == rows + 1  # wide's vectors went: all again
+        await kit.reindex()
         (hit, *_) = await kit.search("sprouting")
         assert hit.text == "garden beans are sprouting" and hit.cosine is not None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 from collections.abc import Callable
 
@@ -20,6 +21,7 @@ from kit.errors import ConfigError, KitError
 from kit.llm.base import LLMReply, LLMRequest, TextSink
 from kit.llm.fake import FakeLLM
 from kit.retrieval.matrices import MatrixVectors
+from tests.support.tiny_onnx import TinyModels
 
 
 class StalledLLM:
@@ -192,3 +194,57 @@ async def test_the_daemon_loads_the_vectors_in_the_background_at_start(
     signals.received(signal.SIGTERM)
     await daemon
     assert loaded == [1]  # the fact's vector, loaded without any search asking for it
+
+
+async def test_a_daemon_started_with_another_model_re_embeds_in_the_background(
+    settings: Settings,
+    clock: FakeClock,
+    tiny_models: TinyModels,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """`kit run` after the owner changed the model: ready at once, searching with the old
+    model's vectors; the re-embedding runs in the background and then the new model serves."""
+    async with Kit.open(
+        settings=tiny_models.a.settings(settings), llm=FakeLLM(), clock=clock, background=False
+    ) as kit:
+        await kit.remember("The garden has beans", category="projects")
+        await kit.settle()
+        old = kit.embedding_model
+    seen: list[str | None] = []
+    switched = asyncio.Event()
+
+    class Watch:
+        name = "watch"
+
+        def __init__(self, services: Services) -> None:
+            self.services = services
+
+        async def run(self) -> None:
+            job = self.services.vectors.reindex
+            assert job is not None
+            seen.append(job.serving)
+            await job.finished.wait()
+            embedder = self.services.vectors.embedder
+            seen.append(None if embedder is None else embedder.model_id)
+            switched.set()
+            await asyncio.Event().wait()
+
+    caplog.set_level(logging.INFO)
+    signals = ShutdownSignals()
+    daemon = asyncio.create_task(
+        run_daemon(
+            tiny_models.b.settings(settings),
+            llm=FakeLLM(),
+            clock=clock,
+            signals=signals,
+            components=[Watch],
+        )
+    )
+    async with asyncio.timeout(120):
+        await switched.wait()
+    signals.received(signal.SIGTERM)
+    await daemon
+    assert seen[0] == old and seen[1] is not None and seen[1] != old
+    said = [r.getMessage() for r in caplog.records]
+    assert len([m for m in said if "changed from" in m]) == 1
+    assert len([m for m in said if "re-embedding done" in m]) == 1

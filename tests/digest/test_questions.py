@@ -164,9 +164,11 @@ async def test_what_kit_forget_erased_never_shows_through_the_digest(
     assert cited.question_ids and named
 
     s = kit.services
-    await Forgetter(s.db, s.tz).forget(USER, ForgetScope.named("Ana"), now=s.clock.now())
+    await Forgetter(s.db, s.tz, s.forget_ledger).forget(
+        USER, ForgetScope.named("Ana"), now=s.clock.now()
+    )
     scope = ForgetScope.time(after=at(0, day=1).date(), before=at(0, day=3).date())  # the 2nd
-    await Forgetter(s.db, s.tz).forget(USER, scope, now=s.clock.now())
+    await Forgetter(s.db, s.tz, s.forget_ledger).forget(USER, scope, now=s.clock.now())
 
     digest = await kit.services.digest.read(USER, at(12).date())
     assert [q.question_id for q in digest.questions] == [kept]

@@ -342,7 +342,7 @@ async def test_kit_forget_takes_the_questions_that_quote_what_it_erases(kit: Kit
     assert await _inbox_rows(kit) == 1
     s = kit.services
     scope = ForgetScope.time(after=date(2026, 2, 28), before=date(2026, 3, 2))
-    await Forgetter(s.db, s.tz).forget(USER, scope, now=s.clock.now())
+    await Forgetter(s.db, s.tz, s.forget_ledger).forget(USER, scope, now=s.clock.now())
     assert await _inbox_rows(kit) == 0
     assert (await kit.services.facts.get(USER, pinned.id)).content == "Mum: Rosa"
 
@@ -359,7 +359,9 @@ async def test_kit_forget_of_a_person_takes_the_questions_that_name_them(kit: Ki
     await _pass(kit, Update(other.id, content="Rui plays go"), said=[])
     assert await _inbox_rows(kit) == 2
     s = kit.services
-    await Forgetter(s.db, s.tz).forget(USER, ForgetScope.named("Ana"), now=s.clock.now())
+    await Forgetter(s.db, s.tz, s.forget_ledger).forget(
+        USER, ForgetScope.named("Ana"), now=s.clock.now()
+    )
     (left,) = await kit.inbox()  # the question about Rui stays
     assert left.operation["content"] == "Rui plays go"
     assert (await kit.services.facts.get(USER, pinned.id)).content == "Works at Acme"

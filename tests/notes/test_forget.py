@@ -23,7 +23,9 @@ pytestmark = pytest.mark.stores
 
 async def _forget(kit: Kit, scope: ForgetScope, *, dry_run: bool = False) -> ForgetReport:
     s = kit.services
-    return await Forgetter(s.db, s.tz).forget("owner", scope, now=s.clock.now(), dry_run=dry_run)
+    return await Forgetter(s.db, s.tz, s.forget_ledger).forget(
+        "owner", scope, now=s.clock.now(), dry_run=dry_run
+    )
 
 
 async def test_a_time_range_takes_the_versions_written_in_it(kit: Kit, clock: FakeClock) -> None:

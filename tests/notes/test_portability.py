@@ -21,6 +21,7 @@ from kit.portability.export import export_document, to_json, to_markdown
 from kit.portability.export_check import validate
 from kit.portability.restore import restore
 from kit.retrieval.vectors import NOTES
+from tests.support.receipts import at_restore
 
 pytestmark = pytest.mark.stores
 
@@ -65,7 +66,7 @@ async def test_export_holds_every_note_and_version_and_restore_brings_them_back(
     assert ("add", "", None) in texts  # the erased one: neither name nor text
     assert "erased text" not in json.dumps(document)
     assert document["counts"]["notes"] == 2 and document["counts"]["note_history"] == 7
-    result = await restore(fresh.services.db, document, "owner")
+    result = await restore(fresh.services.db, document, "owner", at_restore(fresh.services))
     assert result.notes == 2
     again = await _export(fresh)
     assert {k: v for k, v in again.items() if k != "exported_at"} == {
@@ -81,7 +82,7 @@ async def test_restore_next_to_another_users_notes_renumbers_and_keeps_links(
 ) -> None:
     await _notes(kit)
     document = await _export(kit)
-    await restore(kit.services.db, document, "copy")
+    await restore(kit.services.db, document, "copy", at_restore(kit.services))
     assert [n.name for n in await kit.notes(user="copy")] == ["brief", "jam"]
     assert (await kit.note("brief", user="copy")).text == "# Brief\nzinnia project"
     assert len(await kit.note_history(user="copy")) == len(document["note_history"])
@@ -92,7 +93,7 @@ async def test_an_export_from_before_notes_is_still_restored(kit: Kit, fresh: Ki
     document["version"] = 3
     del document["notes"], document["note_history"]
     validate(document, "v2.json")
-    await restore(fresh.services.db, document, "owner")
+    await restore(fresh.services.db, document, "owner", at_restore(fresh.services))
     assert await fresh.notes() == []
 
 

@@ -25,6 +25,7 @@ from kit.forget.scope import ForgetScope
 from kit.portability.export import export_document, to_json, to_markdown
 from kit.portability.export_check import EXPORT_VERSION, validate
 from kit.portability.restore import restore
+from tests.support.receipts import at_restore
 from tests.support.reminders import schedule_local
 from tests.support.sockets import serve
 
@@ -122,7 +123,7 @@ async def test_reminders_travel_through_export_and_restore_and_old_exports_still
     assert document["version"] == EXPORT_VERSION and document["counts"]["reminders"] == 2
     assert "## Reminders and scheduled tasks" in "".join(to_markdown(document, s.tz))
     validate(document, "export.json")
-    await restore(s.db, document, "copy")
+    await restore(s.db, document, "copy", at_restore(s))
     assert [(r.text, r.status, r.next_fire) for r in await s.reminders.store.every("copy")] == [
         (r.text, r.status, r.next_fire) for r in await s.reminders.store.every("owner")
     ]
@@ -144,7 +145,7 @@ async def test_kit_forget_takes_reminders_naming_the_person_or_asked_for_in_the_
     clock.advance(timedelta(days=3))  # 2026-03-05
     await schedule_local(kit, "water the plants", 60)
     await schedule_local(kit, "buy bread", 120)
-    forgetter = Forgetter(s.db, s.tz)
+    forgetter = Forgetter(s.db, s.tz, s.forget_ledger)
     preview = await forgetter.forget(
         "owner", ForgetScope.named("Ana"), now=clock.now(), dry_run=True
     )

@@ -22,6 +22,7 @@ from kit.portability.restore import restore
 from kit.store.engines import open_database
 from kit.store.migrate import migrate, migrations_for
 from tests.support import postgres
+from tests.support.receipts import at_restore
 from tests.support.schema import migrate_before
 
 pytestmark = pytest.mark.stores
@@ -102,7 +103,7 @@ async def test_every_write_path_derives_the_days_a_message_names(
     }
     document = json.loads(to_json(await export_document(s.db, "owner", clock.now())))
     assert "named_days" not in document["messages"][0]  # derived: never exported
-    await restore(s.db, document, "copy")
+    await restore(s.db, document, "copy", at_restore(s))
     rows = await s.db.fetchall(
         "SELECT text, named_days FROM messages WHERE user_id = 'copy' ORDER BY id"
     )

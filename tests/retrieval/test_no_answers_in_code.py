@@ -22,9 +22,10 @@ REPO = Path(__file__).resolve().parents[2]
 DEV = REPO.parent / "shared" / "data" / "locomo-dev.json"
 PARAPHRASES = REPO / "bench" / "data" / "paraphrase-questions.json"
 _ENTRY = re.compile(r"[a-z][a-z' ]*")
-# Grammar words in Kit's date reading (kit/dates/text.py) that are not in Kit's stopwords: WordNet
-# holds nouns, verbs, adjectives and adverbs only, so a preposition is never in it.
-GRAMMAR = frozenset({"since"})
+# Grammar words in Kit's date reading (kit/dates/text.py) and question reading
+# (kit/curator/clauses.py) that are not in Kit's stopwords: WordNet holds nouns, verbs,
+# adjectives and adverbs only, so a preposition or a pronoun is never in it.
+GRAMMAR = frozenset({"since", "anything"})
 
 
 def _entries(values: list[str]) -> list[str] | None:

@@ -66,7 +66,9 @@ async def test_forgetting_a_message_takes_its_words_out_of_the_next_ones_unit(
     )
     lexical_only(kit, context_weight=0.2)
     assert await ids(kit, "Lisbon", clock) == [named, reply]
-    await Forgetter(s.db, s.tz).forget("owner", ForgetScope.named("Ana"), now=clock.now())
+    await Forgetter(s.db, s.tz, s.forget_ledger).forget(
+        "owner", ForgetScope.named("Ana"), now=clock.now()
+    )
     assert await ids(kit, "Lisbon", clock) == []
     assert await ids(kit, "morning", clock) == [first, reply]  # its new previous turn
     await check_index(kit)

@@ -6,16 +6,20 @@ from __future__ import annotations
 import json
 
 from kit.api import Kit
+from kit.app import Services
 from kit.forget.findings import Verification
 from kit.forget.forgetter import Forgetter
 from kit.forget.plan import ForgetReport
 from kit.forget.receipt import Receipt
 from kit.forget.scope import ForgetScope
+from kit.portability.restore import Forgets
 
 
 async def forget(kit: Kit, scope: ForgetScope, user: str = "owner") -> Receipt:
     s = kit.services
-    report: ForgetReport = await Forgetter(s.db, s.tz).forget(user, scope, now=s.clock.now())
+    report: ForgetReport = await Forgetter(s.db, s.tz, s.forget_ledger).forget(
+        user, scope, now=s.clock.now()
+    )
     s.vectors.forget_cache(user)
     s.search.forget_cache(user)
     assert report.receipt is not None
@@ -48,3 +52,8 @@ async def dump(kit: Kit) -> str:
         rows = await db.fetchall(f"SELECT * FROM {name}")
         out.append(name + json.dumps(sorted(str(tuple(r)) for r in rows)))
     return "\n".join(out)
+
+
+def at_restore(services: Services) -> Forgets:
+    """What a restore answers to in this Kit: its forget ledger, its zone, its clock's now."""
+    return Forgets(services.forget_ledger, services.tz, services.clock.now())

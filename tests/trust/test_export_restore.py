@@ -24,6 +24,7 @@ from kit.portability.export import export_document, to_json, to_markdown
 from kit.portability.export_check import EXPORT_VERSION
 from kit.portability.restore import read_export, restore
 from tests.support.curation import by_category
+from tests.support.receipts import at_restore
 from tests.support.small_memory import seed
 
 pytestmark = pytest.mark.stores
@@ -71,7 +72,9 @@ async def test_restore_into_a_fresh_database_reproduces_the_export_exactly(
         clock=clock,
         background=False,
     ) as fresh:
-        result = await restore(fresh.services.db, read_export(path), "owner")
+        result = await restore(
+            fresh.services.db, read_export(path), "owner", at_restore(fresh.services)
+        )
         assert not result.renumbered and result.history == 9
         assert _comparable(await _export(fresh)) == _comparable(original)
         await fresh.settle()
@@ -84,7 +87,9 @@ async def test_restore_renumbers_ids_taken_by_another_user_and_keeps_links(
 ) -> None:
     seeded = await seed(kit, clock)
     document = await _export(kit)
-    result = await restore(kit.services.db, document, "ana-copy")  # same db: every id is taken
+    result = await restore(
+        kit.services.db, document, "ana-copy", at_restore(kit.services)
+    )  # same db: every id is taken
     assert result.renumbered
     copy = await _export(kit, "ana-copy")
     by_content = {f["content"]: f for f in copy["facts"]}
@@ -113,12 +118,12 @@ async def test_restore_keeps_which_sources_are_whole_batches_even_from_older_exp
     assert {h["sources_are_batch"] for h in entries} == {False}
     for h in entries:
         del h["sources_are_batch"]  # as exported before m007
-    await restore(kit.services.db, document, "old")
+    await restore(kit.services.db, document, "old", at_restore(kit.services))
     restored = [h for f in (await _export(kit, "old"))["facts"] for h in f["history"]]
     flagged = [h["actor"] for h in restored if h["sources_are_batch"]]
     curated = [h["actor"] for h in restored if h["actor"] == "curator" and h["source_message_ids"]]
     assert flagged == curated and flagged  # `remember` rows named their own message: not flagged
-    await restore(kit.services.db, await _export(kit, "old"), "again")
+    await restore(kit.services.db, await _export(kit, "old"), "again", at_restore(kit.services))
     again = [h for f in (await _export(kit, "again"))["facts"] for h in f["history"]]
     assert [h["sources_are_batch"] for h in again] == [h["sources_are_batch"] for h in restored]
 
@@ -128,7 +133,7 @@ async def test_restore_refuses_to_merge_into_a_non_empty_memory(kit: Kit, clock:
     document = await _export(kit)
     before = await _export(kit)
     with pytest.raises(InputError, match=r"not empty.*never merges"):
-        await restore(kit.services.db, document, "owner")
+        await restore(kit.services.db, document, "owner", at_restore(kit.services))
     assert _comparable(await _export(kit)) == _comparable(before)
 
 
@@ -211,7 +216,7 @@ async def test_export_of_a_fact_changed_after_restore_keeps_both_histories(
         clock=clock,
         background=False,
     ) as fresh:
-        await restore(fresh.services.db, document, "owner")
+        await restore(fresh.services.db, document, "owner", at_restore(fresh.services))
         fact_id = seeded.fact_ids["bruno"]
         await fresh.services.facts.update(
             "owner", fact_id, Provenance("owner", "fix"), content="Bruno likes udon."
@@ -244,7 +249,7 @@ async def test_restored_messages_that_were_curated_are_not_curated_again(
         clock=clock,
         background=False,
     ) as fresh:
-        await restore(fresh.services.db, document, "owner")
+        await restore(fresh.services.db, document, "owner", at_restore(fresh.services))
         clock.advance(timedelta(minutes=31))
         await fresh.services.curator.sweep_idle(clock.now())
         shown = {r.system[0].text for r in model.requests if r.purpose.startswith("curate:")}
@@ -290,7 +295,7 @@ async def test_parked_batches_rem_reports_and_usage_travel_through_export_and_re
         clock=clock,
         background=False,
     ) as fresh:
-        await restore(fresh.services.db, read_export(path), "owner")
+        await restore(fresh.services.db, read_export(path), "owner", at_restore(fresh.services))
         assert _comparable(await _export(fresh)) == _comparable(original)
         assert await fresh.services.rem.last_report("owner") == (
             await kit.services.rem.last_report("owner")
@@ -304,7 +309,9 @@ async def test_a_renumbered_restore_keeps_a_parked_batch_on_its_message(
 ) -> None:
     await _park_report_and_use(kit, fake_llm)
     document = await _export(kit)
-    assert (await restore(kit.services.db, document, "ana-copy")).renumbered
+    assert (
+        await restore(kit.services.db, document, "ana-copy", at_restore(kit.services))
+    ).renumbered
     progress = kit.services.curator.progress
     (parked,) = await progress.parked("ana-copy")
     batch = await progress.parked_batch("ana-copy", parked)
@@ -329,7 +336,9 @@ async def test_a_version_1_export_is_still_restored(
         clock=clock,
         background=False,
     ) as fresh:
-        result = await restore(fresh.services.db, read_export(path), "owner")
+        result = await restore(
+            fresh.services.db, read_export(path), "owner", at_restore(fresh.services)
+        )
         assert result.facts == 5 and result.messages == 6
         again = await _export(fresh)
         assert again["version"] == EXPORT_VERSION
@@ -358,7 +367,7 @@ async def test_whose_words_a_forwarded_message_holds_survives_export_and_restore
             clock=clock,
             background=False,
         ) as fresh:
-            await restore(fresh.services.db, read_export(path), "owner")
+            await restore(fresh.services.db, read_export(path), "owner", at_restore(fresh.services))
             restored = await fresh.services.messages.window(chat.id)
         expected = ["Bob", None] if name == "fresh" else [None, None]
         assert [m.forwarded_from for m in restored] == expected
@@ -392,11 +401,11 @@ async def test_the_owners_own_facts_stay_the_owners_through_export_and_restore(
     document = await _export(kit)
     flags = {f["id"]: f["owner_written"] for f in document["facts"]}
     assert flags == {mine.id: True, curated.id: False}
-    await restore(kit.services.db, document, "copy")
+    await restore(kit.services.db, document, "copy", at_restore(kit.services))
     copy = {f.content: f for f in await kit.facts(user="copy")}
     assert copy["Allergic to penicillin"].owner_written
     assert not copy["Likes jazz"].owner_written
     for fact in document["facts"]:
         del fact["owner_written"]  # as exported before m019
-    await restore(kit.services.db, document, "older")
+    await restore(kit.services.db, document, "older", at_restore(kit.services))
     assert not any(f.owner_written for f in await kit.facts(user="older"))

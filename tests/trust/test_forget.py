@@ -40,7 +40,9 @@ async def _dump(kit: Kit) -> str:
 
 async def _forget(kit: Kit, scope: ForgetScope, dry_run: bool = False):  # type: ignore[no-untyped-def]
     s = kit.services
-    report = await Forgetter(s.db, s.tz).forget("owner", scope, now=s.clock.now(), dry_run=dry_run)
+    report = await Forgetter(s.db, s.tz, s.forget_ledger).forget(
+        "owner", scope, now=s.clock.now(), dry_run=dry_run
+    )
     s.vectors.forget_cache("owner")
     return report
 

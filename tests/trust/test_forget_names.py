@@ -95,7 +95,9 @@ async def test_forgetting_will_keeps_every_will_that_is_not_him(kit: Kit, clock:
         content="The owner will train at the gym on Tuesdays.",
         provenance=Provenance("curator", "", None, (going.id,)),
     )
-    report = await Forgetter(s.db, s.tz).forget("owner", ForgetScope.named("Will"), now=clock.now())
+    report = await Forgetter(s.db, s.tz, s.forget_ledger).forget(
+        "owner", ForgetScope.named("Will"), now=clock.now()
+    )
     assert report.messages_removed == 2
     kept = {m.id for m in await s.messages.span(chat.id, 0, limit=10)}
     assert kept == {going.id, pasta.id} and him.id not in kept and spoken.id not in kept

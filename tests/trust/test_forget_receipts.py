@@ -26,7 +26,7 @@ from kit.forget.scope import ForgetScope
 from kit.memory.messages import NewMessage
 from kit.portability.export import export_document
 from kit.portability.restore import restore
-from tests.support.receipts import dump, forget, only
+from tests.support.receipts import at_restore, dump, forget, only
 from tests.support.small_memory import START, seed
 
 pytestmark = pytest.mark.stores
@@ -123,37 +123,73 @@ async def test_new_memory_after_a_forget_does_not_fail_its_receipt(
     assert (await kit.verify_forget(receipt.id)).ok
 
 
-async def test_a_restore_of_an_export_from_before_the_forget_is_refused_or_flagged(
+async def test_a_restore_of_an_export_from_before_the_forget_reapplies_it_or_flags_it(
     kit: Kit, clock: FakeClock
 ) -> None:
+    """Issue 30: a restore answers to the forgets made after its file. Re-applied by default
+    (the report says which, and the receipt verifies in the restored memory); with
+    allow_forgotten, counted and brought back."""
     await seed(kit, clock)
     s = kit.services
     old = await export_document(s.db, "owner", clock.now())
     receipt = await forget(kit, ForgetScope.named("Ana"))
-    with pytest.raises(ForgottenMessages, match=f"of this export were erased.*{receipt.id}"):
-        await restore(s.db, old, "copy")
-    assert await s.db.scalar("SELECT COUNT(*) FROM messages WHERE user_id = 'copy'") == 0
-    result = await restore(s.db, old, "copy", allow_forgotten=True)
+    result = await restore(s.db, old, "copy", at_restore(s))
+    [again] = result.reapplied
+    assert (again.receipt_id, again.user_id) == (receipt.id, "copy")
+    assert again.report.messages_removed == 3 and again.report.facts_forgotten >= 2
+    texts = [r[0] for r in await s.db.fetchall("SELECT text FROM messages WHERE user_id = 'copy'")]
+    assert texts and not any("Ana" in t for t in texts)
+    assert (await kit.verify_forget(receipt.id, user="copy")).ok
+    result = await restore(s.db, old, "copy2", at_restore(s), allow_forgotten=True)
+    assert result.reapplied == ()
     assert [(m.receipt_id, m.messages) for m in result.forgotten] == [(receipt.id, 3)]
+    assert not (await kit.verify_forget(receipt.id, user="copy2")).ok
 
 
-async def test_an_export_carries_the_receipts_and_they_refuse_what_they_erased_there(
+async def test_an_export_carries_the_receipts_and_they_refuse_what_they_erased_where_the_ledger_is(
     kit: Kit, clock: FakeClock, settings: Settings, elsewhere: object
 ) -> None:
+    """Kit moved to another data directory with its forget ledger: the receipts an export
+    carries check there as here."""
     await seed(kit, clock)
     receipt = await forget(kit, ForgetScope.named("Ana"))
     document = json.loads(json.dumps(await export_document(kit.services.db, "owner", clock.now())))
     assert document["counts"]["forget_receipts"] == 1
     other = elsewhere("other")  # type: ignore[operator]
+    moved = other.data_dir / "forget-ledger"
+    moved.mkdir(parents=True, mode=0o700)
+    entry = kit.services.forget_ledger.path(receipt.id)
+    (moved / entry.name).write_bytes(entry.read_bytes())
     async with Kit.open(
         settings=other, embedder=HashingEmbedder(), clock=clock, background=False
     ) as there:
-        await restore(there.services.db, document, "me")
+        await restore(there.services.db, document, "me", at_restore(there.services))
         [kept] = await there.forget_receipts(user="me")
         assert kept.id == receipt.id
         assert (await there.verify_forget(receipt.id, user="me")).ok
         with pytest.raises(ForgottenMessages, match=receipt.id):
             await there.import_messages([ANA], user="me")
+
+
+async def test_without_the_ledger_an_exports_receipts_are_kept_but_check_nothing(
+    kit: Kit, clock: FakeClock, settings: Settings, elsewhere: object
+) -> None:
+    """The trade of secret salts (docs/reliability.md): elsewhere a receipt is a record only,
+    and says where it can be checked."""
+    await seed(kit, clock)
+    receipt = await forget(kit, ForgetScope.named("Ana"))
+    document = json.loads(json.dumps(await export_document(kit.services.db, "owner", clock.now())))
+    other = elsewhere("other")  # type: ignore[operator]
+    async with Kit.open(
+        settings=other, embedder=HashingEmbedder(), clock=clock, background=False
+    ) as there:
+        await restore(there.services.db, document, "me", at_restore(there.services))
+        [kept] = await there.forget_receipts(user="me")
+        assert (kept.id, kept.erased) == (receipt.id, receipt.erased)
+        with pytest.raises(InputError, match="made with another data directory") as refused:
+            await there.verify_forget(receipt.id, user="me")
+        assert "forget-ledger" in str(refused.value) and "\n" not in str(refused.value)
+        assert await there.import_messages([ANA], user="me") == 1  # nothing here to refuse it
 
 
 async def test_an_export_with_a_damaged_receipt_is_refused_whole(
@@ -166,7 +202,11 @@ async def test_an_export_with_a_damaged_receipt_is_refused_whole(
     from kit.portability.export_check import validate
 
     with pytest.raises(InputError, match=r"forget_receipts\[0\].*damaged"):
-        validate(document, "x.json")
+        validate(document, "x.json", kit.services.forget_ledger.salt_of)
+    before = await dump(kit)
+    with pytest.raises(InputError, match=r"forget_receipts\[0\].*damaged"):
+        await restore(kit.services.db, document, "copy", at_restore(kit.services))
+    assert await dump(kit) == before
 
 
 # ---- bad input: one clear line, nothing changed ----------------------------------------------
@@ -198,7 +238,7 @@ async def test_a_receipt_file_verifies_and_a_damaged_or_foreign_one_is_refused(
     receipt = await forget(kit, ForgetScope.named("Ana"))
     good = tmp_path / "receipt.json"
     good.write_text(to_json(receipt))
-    assert read_file(good) == receipt
+    assert read_file(good, kit.services.forget_ledger.salt_of) == receipt
     assert (await kit.verify_forget(str(good))).ok
     before = await dump(kit)
     document = json.loads(good.read_text())
@@ -215,7 +255,7 @@ async def test_a_receipt_file_verifies_and_a_damaged_or_foreign_one_is_refused(
         assert str(refused.value).startswith(str(tmp_path / name)) and "\n" not in str(
             refused.value
         ), name
-    foreign = from_document(document, "x").for_user("bob")
+    foreign = from_document(document, "x", kit.services.forget_ledger.salt_of).for_user("bob")
     (tmp_path / "bob.json").write_text(to_json(foreign))
     with pytest.raises(InputError, match="of another user's memory"):
         await kit.verify_forget(str(tmp_path / "bob.json"))
@@ -357,23 +397,116 @@ def test_cli_repair_erases_a_derived_leftover_and_needs_kit_stopped(
 
 
 @pytest.mark.stores("sqlite")
-def test_cli_restore_of_an_old_export_keeps_the_receipts_and_refuses_what_they_erased(
+def test_cli_restore_of_an_old_export_reapplies_the_forget_unless_allow_forgotten(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _cli_memory(tmp_path, monkeypatch)
     old = tmp_path / "old.json"
     assert main(["export", "-o", str(old)]) == 0
     assert main(["forget", "--person", "Ana", "--yes"]) == 0
-    capsys.readouterr()
-    database = tmp_path / "data" / "kit.db"
-    before = database.read_bytes()
-    assert main(["restore", str(old)]) == 2
-    err = capsys.readouterr().err
-    assert "1 message of this export was erased by `kit forget` (receipt fr-" in err
-    assert err.count("\n") == 1 and database.read_bytes() == before
+    assert main(["forget", "--receipts"]) == 0
+    rid = capsys.readouterr().out.splitlines()[-1].split()[0]
+    assert main(["restore", str(old)]) == 0
+    out = capsys.readouterr().out
+    assert f"Re-applied 1 forget made after {old} was written" in out
+    assert f"receipt {rid} (" in out and "1 message, 0 facts" in out
+    assert main(["forget", "--verify", rid]) == 0  # no receipt file needed
     assert main(["restore", "--allow-forgotten", str(old)]) == 0
     out = capsys.readouterr().out
     assert "Flagged: 1 message of" in out
     assert main(["forget", "--receipts"]) == 0  # the receipt came along
     (line,) = capsys.readouterr().out.splitlines()
-    assert main(["forget", "--verify", line.split()[0]]) == 1
+    assert line.split()[0] == rid
+    assert main(["forget", "--verify", rid]) == 1
+
+
+# ---- issue 30 (low): a receipt alone confirms no guess, and cannot be forged ----------------
+
+SUSPECTS = [
+    "Quentin", "Alex", "Robin", "Jamie", "Morgan", "Taylor", "Jordan", "Casey", "Riley", "Avery",
+    "Quinn", "Parker", "Rowan", "Sage", "Drew", "Emery", "Hayden", "Jules", "Kai", "Logan",
+]  # fmt: skip
+PHRASINGS = ["Sam is dating {}", "Sam is seeing {}", "Sam is married to {}", "Sam lives with {}"]
+
+
+def _keys_in(value: object) -> list[bytes]:
+    """Every string in a document that could be a hash key (hex of 16 bytes or more)."""
+    if isinstance(value, dict):
+        return [k for v in value.values() for k in _keys_in(v)]
+    if isinstance(value, list):
+        return [k for v in value for k in _keys_in(v)]
+    if isinstance(value, str) and len(value) >= 32 and len(value) % 2 == 0:
+        try:
+            return [bytes.fromhex(value)]
+        except ValueError:
+            return []
+    return []
+
+
+async def test_a_receipt_alone_confirms_no_guess_of_a_short_erased_fact(
+    kit: Kit, clock: FakeClock, tmp_path: Path
+) -> None:
+    """ "Sam is dating Quentin" used to fall to 80 guesses (20 names x 4 phrasings) with the
+    salt the receipt carried. The salt is now the data directory's secret."""
+    from kit.forget.traces import Hasher, units
+
+    await kit.add_fact("Sam is dating Quentin", category="people")
+    receipt = (await kit.forget(ForgetScope.named("Sam"))).receipt
+    assert receipt is not None
+    copy = tmp_path / "receipt.json"
+    copy.write_text(to_json(receipt))
+    document = json.loads(copy.read_text())
+    erased = set(document["hashes"]["texts"])
+    guesses = [p.format(name) for p in PHRASINGS for name in SUSPECTS]
+    assert len(guesses) == 80
+
+    def confirmed(key: bytes) -> list[str]:
+        hasher = Hasher(key)
+        return [g for g in guesses if hasher.texts(units(g)) & erased]
+
+    assert [g for key in _keys_in(document) for g in confirmed(key)] == []
+    assert "salt" not in document
+    rows = await kit.services.db.fetchall("SELECT document FROM forget_receipts")
+    assert all("salt" not in json.loads(r[0]) for r in rows)  # nor does the database (a backup)
+    secret = kit.services.forget_ledger.salt_of(receipt.id)
+    assert secret is not None  # where it is kept, it does confirm: the receipt is a real one
+    assert confirmed(bytes.fromhex(secret)) == ["Sam is dating Quentin"]
+
+
+async def test_a_receipt_with_emptied_hashes_and_a_recomputed_seal_is_refused(
+    kit: Kit, clock: FakeClock, tmp_path: Path
+) -> None:
+    import hashlib
+
+    from kit.forget.traces import Hasher
+
+    await seed(kit, clock)
+    receipt = (await kit.forget(ForgetScope.named("Ana"))).receipt
+    assert receipt is not None
+    await kit.import_messages([ANA], conversation="again", allow_forgotten=True)
+    assert not (await kit.verify_forget(receipt.id)).ok  # what a forged receipt would hide
+    document = to_document(receipt)
+
+    def forged(version: int) -> dict[str, object]:
+        body = {k: v for k, v in document.items() if k != "seal"}
+        body["hashes"] = {"messages": [], "texts": []} | ({"near": []} if version == 2 else {})
+        body["version"] = version
+        if version == 1:  # self-consistent: a salt of the forger's, the user bound to it
+            body["salt"] = str(document.get("salt", "00" * 16))
+            body["user"] = Hasher(bytes.fromhex(str(body["salt"]))).user("owner")
+        body["erased"] = hashlib.sha256().hexdigest()  # the digest of no hashes
+        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        return {**body, "seal": hashlib.sha256(canonical.encode()).hexdigest()}
+
+    for version, says in ((1, "does not match forget receipt"), (2, "seal does not match")):
+        path = tmp_path / f"forged-v{version}.json"
+        path.write_text(json.dumps(forged(version)))
+        with pytest.raises(InputError, match=says):
+            await kit.verify_forget(str(path))
+    # An edited database row changes nothing either: the ledger's copy is the reference.
+    async with kit.services.db.transaction() as tx:
+        await tx.execute(
+            "UPDATE forget_receipts SET document = ? WHERE receipt_id = ?",
+            (json.dumps(forged(1)), receipt.id),
+        )
+    assert not (await kit.verify_forget(receipt.id)).ok

@@ -28,7 +28,7 @@ DAY = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)  # the clock fixture's day after
 
 async def _forget(kit: Kit, scope: ForgetScope) -> ForgetReport:
     s = kit.services
-    return await Forgetter(s.db, s.tz).forget(USER, scope, now=s.clock.now())
+    return await Forgetter(s.db, s.tz, s.forget_ledger).forget(USER, scope, now=s.clock.now())
 
 
 async def _fact(kit: Kit, fact_id: int) -> Fact:

@@ -142,3 +142,14 @@ def test_logs_go_to_a_file_while_the_ui_owns_the_terminal(tmp_path: Path) -> Non
     finally:
         root.removeHandler(terminal)
     assert "a line for the file" in (tmp_path / "logs" / "tui.log").read_text()
+
+
+def test_status_line_says_how_far_a_re_embedding_got() -> None:
+    from kit.retrieval.model_state import ReindexProgress
+
+    job = ReindexProgress("sentence-transformers/all-MiniLM-L6-v2", "local/mpnet@0a1b2c3d4e5f",
+                          None, 1_234, 5_094, True)  # fmt: skip
+    status = Status("daemon", "owner", "claude-sonnet-4-5", "claude-haiku-4-5",
+                    "sentence-transformers/all-MiniLM-L6-v2", 1_234, None, 5.0,
+                    reindex=job)  # fmt: skip
+    assert "embed all-MiniLM-L6-v2 (re-embedding 24%)" in status_text(status, UTC, 160)

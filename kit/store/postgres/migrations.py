@@ -27,6 +27,7 @@ from kit.store.migrations import (
     INBOX_TABLES,
     MESSAGE_PASSAGES,
     OWNER_REVIEW_TABLES,
+    VECTOR_MODELS,
     WORKER_TABLES,
     Migration,
     fill_named_days,
@@ -504,8 +505,10 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             " CHECK (kind IN ('change', 'conflict', 'grounding'))",
         ),
     ),
+    # One row (singleton = 1): no identity, no sequence to follow.
+    Migration("pg031_vector_models", tuple(_pg(t) for t in VECTOR_MODELS)),
     Migration(
-        "pg031_message_passages",
+        "pg032_message_passages",
         (
             *(_pg(t) for t in MESSAGE_PASSAGES),
             *_ids_follow("message_passages"),
