@@ -119,6 +119,7 @@ VARIANTS: dict[str, Changes] = {
     "cosine floor 0.2": {"threshold": 0.2},
     "list questions: 1.5 x k": {"list_k": 1.5},
     "long turns shown whole (no passages)": {"passages": False},
+    "no passage vectors": {"passage_vectors": False},
     "strong vector hits, z 2": {"strong_z": 2.0},
     "list spread 0.3": {"list_spread": 0.3},
     "vector floor: the candidates' minimum": {"vector_floor": 0.0},

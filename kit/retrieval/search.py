@@ -54,6 +54,8 @@ from kit.retrieval.lexical import LexicalSearch, query_words
 from kit.retrieval.links import ConversationLinks, Links
 from kit.retrieval.lists import asks_for_many
 from kit.retrieval.liveness import LiveFacts, ShownFacts
+from kit.retrieval.passage_rows import PassageRow
+from kit.retrieval.passage_search import message_vectors
 from kit.retrieval.passages import Passage, best_passage
 from kit.retrieval.query import DatesAsWords, Query, named_speakers, understand
 from kit.retrieval.ready import Ready, Soon
@@ -120,6 +122,9 @@ class RankingParams:
     # A long message is shown by the passage that matched (kit/retrieval/passages.py); off:
     # whole (BEAM-100K's 15 best then cost ~8,500 tokens against a 1,200-token budget).
     passages: bool = True
+    # The passages of long messages have vectors of their own (kit/retrieval/passage_search.py):
+    # a message ranks by the better of its own cosine and its best passage's.
+    passage_vectors: bool = True
     strong_z: float | None = None
     strong_hits: int = 3
     strong_within: int = 10
@@ -350,12 +355,20 @@ class MemorySearch:
         if many and kind == "message" and p.list_k > 1:
             k = max(k, round(k * p.list_k))  # `k_for`
 
+        matched: dict[int, PassageRow] = {}  # messages found by a passage's vector: which
+
         async def vector_ranking() -> list[tuple[int, float]]:
             query_vector, _ = await ready.vector()
             if query_vector is None:
                 return []
             if kind == "fact":
                 return await self._live_fact_vectors(user_id, query_vector, now, ready)
+            if kind == "message" and p.passage_vectors:
+                ranked, found = await message_vectors(
+                    self.vectors, user_id, query_vector, p.candidates, p.threshold, skip
+                )
+                matched.update(found)
+                return ranked
             return await self.vectors.search(
                 user_id, kind, query_vector, p.candidates, p.threshold, skip=skip
             )
@@ -437,7 +450,7 @@ class MemorySearch:
                 strong=item.id in strong,
                 repeats=repeats[item.id][0] if item.id in repeats else 1,
                 latest=repeats[item.id][1] if item.id in repeats else None,
-                **_passage_of(text, shown),
+                **_passage_of(text, shown, matched.get(item.id)),
             )
             for score, item, text, at, ref in scored[:k]
         ]
@@ -595,12 +608,12 @@ class MemorySearch:
         ]
 
 
-def _passage_of(text: str, words: set[str] | None) -> dict[str, Any]:
-    """A long message's passage to show for the query's `words`, as Hit fields (None: not a
-    message, shown whole)."""
+def _passage_of(text: str, words: set[str] | None, matched: PassageRow | None) -> dict[str, Any]:
+    """A long message's passage to show for the query's `words` (or the one whose vector
+    `matched`), as Hit fields (None: not a message, shown whole)."""
     if words is None:
         return {}
-    found = best_passage(text, words)
+    found = best_passage(text, words, matched.part if matched is not None else None)
     if found is None:
         return {}
     passage, part, parts = found
