@@ -2,13 +2,17 @@
 
     python bench/retrieval_ablations.py [--corpus locomo beam] [--only NAME ...] [--holdout]
                                         [--set PARAM=VALUE ...] [--no-captions]
+                                        [--no-passage-vectors] [--beam-conversations N]
                                         [--vector-cache DIR] [--json OUT]
 
 Each variant runs the whole evaluation through Kit's own search (a fresh Kit per
 conversation), with the embedding model the config would give (by default the MiniLM folder
 in ../shared/models; `--model-path` names another ONNX folder). Vectors depend only on their
 text and model, so they are computed once and kept in `--vector-cache` (default
-~/.cache/kit-bench/vectors) for later runs.
+~/.cache/kit-bench/vectors) for later runs. Long turns' passages have vectors of their own
+(`embedding.passages`): BEAM-100K has ~49,000 of them, hours of CPU to embed once on a loaded
+host; `--no-passage-vectors` imports without them, `--beam-conversations N` asks BEAM's first
+N conversations only.
 
 The corpora: LoCoMo's dev split (../shared/data/locomo-dev.json: two people chatting) and
 BEAM-100K (../shared/data/beam-100k.json: an owner and an assistant, long assistant turns).
@@ -346,7 +350,11 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     """Every variant asked; what `--json` writes."""
     base = parse_set(args.set)
     model_path = args.model_path or str(MODEL_DIR)
-    settings = Settings(embedding=EmbeddingSettings(model_path=model_path))
+    settings = Settings(
+        embedding=EmbeddingSettings(model_path=model_path, passages=args.passage_vectors)
+    )
+    if not args.passage_vectors:  # none indexed: none searched
+        base = {**base, "passage_vectors": False}
     loaded, problem = await load_embedder(settings)
     if loaded is None:
         raise SystemExit(f"no embedding model: {problem}")
@@ -355,6 +363,8 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     labs: dict[str, Lab] = {}
     for corpus in args.corpus:
         samples = locomo.load(CORPORA[corpus], captions=not args.no_captions)
+        if corpus == "beam" and args.beam_conversations:
+            samples = samples[: args.beam_conversations]
         sets = {corpus: samples}
         if corpus == "locomo" and args.paraphrases:
             sets["paraphrase"] = locomo.load_questions(PARAPHRASES, samples)
@@ -442,6 +452,15 @@ def main() -> None:
     parser.add_argument("--holdout", action="store_true", help="the rotated hold-out of LEVERS")
     parser.add_argument("--set", nargs="*", default=[], help="PARAM=VALUE for every variant")
     parser.add_argument("--no-captions", action="store_true", help="turn text without photos")
+    parser.add_argument(
+        "--no-passage-vectors",
+        dest="passage_vectors",
+        action="store_false",
+        help="index no passage vectors (embedding.passages false): a long corpus imports faster",
+    )
+    parser.add_argument(
+        "--beam-conversations", type=int, default=0, help="only BEAM's first N conversations"
+    )
     parser.add_argument("--model-path", default="", help="an ONNX model folder (default MiniLM)")
     parser.add_argument("--vector-cache", default=str(CACHE), help="where vectors are kept")
     parser.add_argument("--json", default="", help="write every question's recall here")

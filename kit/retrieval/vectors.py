@@ -104,9 +104,6 @@ _SOURCES: dict[VectorKind, _Source] = {
 }
 
 
-SOURCE_KINDS: tuple[VectorKind, ...] = tuple(_SOURCES)  # every kind that gets a vector
-
-
 class VectorStore(Protocol):
     """Where vectors are kept and searched: one implementation per engine (engines.py picks)."""
 
@@ -171,8 +168,12 @@ class VectorIndex:
         embedder: Embedder | None,
         batch_size: int = 64,
         store: VectorStore | None = None,
+        *,
+        passages: bool = True,
     ) -> None:
         self._db = db
+        # Which kinds get vectors: every source, or all but long messages' passages.
+        self.kinds: tuple[VectorKind, ...] = tuple(k for k in _SOURCES if passages or k != PASSAGES)
         self.batch_size = batch_size
         if store is None:
             from kit.retrieval.matrices import MatrixVectors  # SQLite's (it imports this module)
@@ -278,7 +279,8 @@ class VectorIndex:
                 return 0
             model_id = self.embedder.model_id
         total = 0
-        for kind, source in _SOURCES.items():
+        for kind in self.kinds:
+            source = _SOURCES[kind]
             total += int(
                 await self._db.scalar(
                     f"SELECT COUNT(*) FROM {source.table} s LEFT JOIN embeddings e ON e.kind = ?"
@@ -290,9 +292,9 @@ class VectorIndex:
         return total
 
     async def row_count(self) -> int:
-        """Every row that gets a vector: facts, days, messages and note sections."""
+        """Every row that gets a vector: facts, days, messages, note sections and passages."""
         total = 0
-        for source in _SOURCES.values():
+        for source in (_SOURCES[kind] for kind in self.kinds):
             total += int(await self._db.scalar(f"SELECT COUNT(*) FROM {source.table}"))
         return total
 
@@ -306,7 +308,7 @@ class VectorIndex:
         if self.embedder is None:
             return 0
         done = 0
-        for kind in _SOURCES:
+        for kind in self.kinds:
             if self.embedder is None:  # the model could not be loaded: embeddings are off
                 break
             after = 0  # ids below this are done in this call: a sweep, not a rescan per batch
