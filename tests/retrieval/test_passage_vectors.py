@@ -12,6 +12,7 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import Settings
+from kit.embed.hashing import HashingEmbedder
 from kit.forget.scope import ForgetScope
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import NewMessage
@@ -128,3 +129,18 @@ async def test_a_change_of_model_re_embeds_the_passages(
         assert done.model != model_a
         hits = await kit.search("sourdough starter feeding", kinds=("message",), now=LATER)
         assert any(h.ref == "D1:2" for h in hits)
+
+
+async def test_embedding_passages_false_embeds_whole_messages_only(settings: Settings) -> None:
+    off = dataclasses.replace(
+        settings, embedding=dataclasses.replace(settings.embedding, passages=False)
+    )
+    clock = FakeClock(LATER)
+    async with Kit.open(
+        settings=off, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock, background=False
+    ) as kit:
+        await _import(kit)
+        assert await _passage_vectors(kit) == []
+        assert await kit.services.vectors.pending_count() == 0
+        hits = await kit.search("sourdough starter feeding", kinds=("message",), now=LATER)
+        assert any(h.ref == "D1:2" and ANSWER in h.shown for h in hits)  # still shown by it
