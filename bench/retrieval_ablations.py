@@ -419,6 +419,13 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                     "recall": recalls(results),
                     "shown": recalls_shown(results),
                     "questions": [r.question for r in results],
+                    "categories": [r.category for r in results],
+                    "conversations": [r.sample_id for r in results],
+                    # each evidence turn's rank (1-based; None: not in the top 50)
+                    "ranks": [
+                        [r.ranked.index(e) + 1 if e in r.ranked else None for e in r.evidence]
+                        for r in results
+                    ],
                 }
                 for set_name, results in base_results.items()
             }
