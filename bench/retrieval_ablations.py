@@ -1,6 +1,7 @@
 """Retrieval ablations on two corpora: `kit eval retrieval` under different ranking parameters.
 
-    python bench/retrieval_ablations.py [--corpus locomo beam] [--only NAME ...] [--holdout]
+    python bench/retrieval_ablations.py [--corpus locomo beam] [--only NAME ...]
+                                        [--holdout [folds|corpus]] [--levers NAME ...]
                                         [--set PARAM=VALUE ...] [--no-captions]
                                         [--no-passage-vectors] [--beam-conversations N]
                                         [--vector-cache DIR] [--json OUT]
@@ -25,8 +26,9 @@ LoCoMo's dev conversations) is asked too, as a regression check: it is never an 
 
 `--holdout` is the rotated hold-out (kit/eval/folds.py): every lever of LEVERS is chosen by a
 coordinate search on two thirds of the conversations (LoCoMo's and BEAM's together, the mean
-of the two corpora's recall@15) and scored on the third, in turn. Prints numbers; asserts
-nothing.
+of the two corpora's recall@15) and scored on the third, in turn. `--holdout corpus` holds out
+a corpus instead: the levers are chosen on LoCoMo alone and scored on BEAM, and the other way
+round. `--levers NAME ...` searches only those levers. Prints numbers; asserts nothing.
 """
 
 from __future__ import annotations
@@ -152,6 +154,8 @@ LEVERS: Levers = {
     ],
     "cosine floor": [(f"{w:g}", {"threshold": w}) for w in (0.3, 0.0)],
     "list questions": [(f"{w:g} x k", {"list_k": w}) for w in (1.0, 1.5, 2.0)],
+    "replies": [(f"{w:g}", {"reply_weight": w}) for w in (1.0, 0.7, 0.5)],
+    "passage vectors": [("off", {"passage_vectors": False}), ("on", {"passage_vectors": True})],
 }
 
 
@@ -251,6 +255,7 @@ class Labs:
     def __init__(self, labs: dict[str, Lab]) -> None:
         self.labs = labs
         self.scored = 0
+        self.levers = LEVERS  # what a hold-out's configurations choose among
 
     async def results(self, changes: Changes) -> dict[str, list[QuestionResult]]:
         out: dict[str, list[QuestionResult]] = {}
@@ -262,7 +267,7 @@ class Labs:
         """The hold-out's scorer: the corpora's own questions (never the paraphrases)."""
         out: dict[Config, dict[str, list[Scored]]] = {}
         for config in configs:
-            found = await self.results(changes(LEVERS, config))
+            found = await self.results(changes(self.levers, config))
             self.scored += 1
             out[config] = {
                 name: [Scored(r.sample_id, r.outcome) for r in results]
@@ -270,6 +275,10 @@ class Labs:
                 if name in CORPORA
             }
         return out
+
+    def by_corpus(self) -> dict[str, str]:
+        """One fold per corpus: the levers chosen on one corpus, scored on the other."""
+        return {s: corpus for corpus, lab in self.labs.items() for s in lab.imported}
 
     def folds(self, count: int = 3) -> dict[str, str]:
         """Every corpus's conversations dealt into `count` folds (fold i: the i-th, the
@@ -431,19 +440,25 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             }
         if args.holdout:
             started = time.perf_counter()
+            levers = {n: v for n, v in LEVERS.items() if not args.levers or n in args.levers}
+            if not args.passage_vectors:
+                levers.pop("passage vectors", None)  # none indexed: the lever cannot move
+            everything.levers = levers
+            by_corpus = args.holdout == "corpus"
             result = await rotated_holdout(
                 everything.score,
-                LEVERS,
+                levers,
                 K,
                 rounds=2,
                 progress=lambda note: print(note, flush=True),
-                folds=everything.folds(),
+                folds=everything.by_corpus() if by_corpus else everything.folds(),
             )
+            kind = "cross-corpus" if by_corpus else "rotated"
             print(
-                f"\nrotated hold-out ({time.perf_counter() - started:.0f}s, "
+                f"\n{kind} hold-out ({time.perf_counter() - started:.0f}s, "
                 f"{everything.scored} configurations scored)"
             )
-            print(format_holdout(result, LEVERS), flush=True)
+            print(format_holdout(result, levers), flush=True)
     cache.save()  # the questions' vectors too
     return written
 
@@ -456,7 +471,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--corpus", nargs="+", choices=list(CORPORA), default=list(CORPORA))
     parser.add_argument("--only", nargs="*", default=[], help="run variants whose name has this")
-    parser.add_argument("--holdout", action="store_true", help="the rotated hold-out of LEVERS")
+    parser.add_argument(
+        "--holdout",
+        nargs="?",
+        const="folds",
+        choices=["folds", "corpus"],
+        help="the rotated hold-out of LEVERS over three folds, or across corpora (corpus: "
+        "chosen on one corpus, scored on the other)",
+    )
+    parser.add_argument("--levers", nargs="*", default=[], help="the hold-out's levers (names)")
     parser.add_argument("--set", nargs="*", default=[], help="PARAM=VALUE for every variant")
     parser.add_argument("--no-captions", action="store_true", help="turn text without photos")
     parser.add_argument(
