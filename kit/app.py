@@ -37,7 +37,7 @@ from kit.digest.build import DigestBuilder
 from kit.digest.service import DigestService
 from kit.embed.base import Embedder
 from kit.embed.fastembed import local_model
-from kit.embed.lazy import LazyEmbedder
+from kit.embed.lazy import LazyEmbedder, Notice
 from kit.embed.spec import EmbeddingModelUnavailable, ModelSpec, spec_of
 from kit.errors import KitError, LLMUnavailable
 from kit.files import private_dir
@@ -108,8 +108,11 @@ class UnconfiguredLLM:
 
 
 def role_key(role: ModelRole) -> tuple[str | None, str | None]:
-    """(the key to send, or None; why there is none). A role on a server of the owner's own
-    (llm.base_url on this machine or the local network) may do without."""
+    """(the key to send, or None; why there is none). A key goes only to the host it was
+    configured for (`ModelRole.key_goes_here`): any other endpoint is sent none. A role on a
+    server of the owner's own (this machine or the local network) may do without."""
+    if not role.key_goes_here:
+        return NO_KEY, None
     key = os.environ.get(role.key_env, "").strip()
     if key:
         return key, None
@@ -187,19 +190,23 @@ class Services:
         return self.vectors.problem
 
 
-async def _load_model(settings: Settings, spec: ModelSpec | None = None) -> Embedder:
+async def _load_model(
+    settings: Settings, spec: ModelSpec | None = None, *, offline: bool = False
+) -> Embedder:
     """The configured model (or `spec`'s), loaded now; EmbeddingModelUnavailable says why it
-    cannot be."""
+    cannot be. `offline`: a model not downloaded yet is not fetched (no connection is opened)."""
     from kit.embed.fastembed import FastEmbedder
 
     models = private_dir(settings.data_dir / "models")  # fastembed would make it 0755
-    return await FastEmbedder.load(spec or spec_of(settings.embedding), models)
+    return await FastEmbedder.load(spec or spec_of(settings.embedding), models, offline=offline)
 
 
-async def load_embedder(settings: Settings) -> tuple[Embedder | None, str | None]:
+async def load_embedder(
+    settings: Settings, *, offline: bool = False
+) -> tuple[Embedder | None, str | None]:
     """The configured model, or (None, why) so Kit can run on lexical search alone."""
     try:
-        return await _load_model(settings), None
+        return await _load_model(settings, offline=offline), None
     except KitError as exc:
         return None, str(exc)
 
@@ -213,7 +220,9 @@ def lazy_embedder(settings: Settings) -> tuple[LazyEmbedder | None, str | None]:
         model_id = spec.model_id()  # reads a declared model's files (kit/embed/spec.py)
     except KitError as exc:
         return None, str(exc)
-    return LazyEmbedder(model_id, lambda: _load_model(settings, spec)), None
+    # A model that cannot load is said once per data directory (kit/embed/lazy.py).
+    notice = Notice(settings.data_dir / "models" / "unavailable.txt")
+    return LazyEmbedder(model_id, lambda: _load_model(settings, spec), notice), None
 
 
 async def _serving_model(
@@ -493,7 +502,7 @@ async def reach_role(role: ModelRole, *, within: float) -> tuple[Reach, float]:
 
 
 def _adapter(
-    role: ModelRole, key: str, *, max_retries: int, timeout: float
+    role: ModelRole, key: str, *, max_retries: int, timeout: float, deadline: float | None = None
 ) -> AnthropicLLM | OpenAILLM:
     """The one place an SDK client is made; each SDK is imported only when a role uses it."""
     if role.provider == "openai":
@@ -504,7 +513,8 @@ def _adapter(
             base_url=role.base_url or None,
             max_retries=max_retries,
             timeout=timeout,
-            key_env=role.key_env,
+            deadline=deadline,
+            key_env=role.key_env if role.key_goes_here else "",
             structured_output=role.structured_output,
         )
     from kit.llm.anthropic import AnthropicLLM
@@ -514,7 +524,8 @@ def _adapter(
         base_url=role.base_url or None,
         max_retries=max_retries,
         timeout=timeout,
-        key_env=role.key_env,
+        deadline=deadline,
+        key_env=role.key_env if role.key_goes_here else "",
     )
 
 
@@ -528,7 +539,11 @@ def role_llm(role: ModelRole, stack: AsyncExitStack, made: list[DeferredLLM]) ->
     chat = role.role == "chat"
     client = DeferredLLM(
         lambda: _adapter(
-            role, key, max_retries=role.max_retries if chat else 0, timeout=role.timeout_seconds
+            role,
+            key,
+            max_retries=role.max_retries if chat else 0,
+            timeout=role.timeout_seconds,
+            deadline=role.deadline_seconds,
         )
     )
     made.append(client)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import os
+import struct
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -51,16 +53,40 @@ def resolve_timezone(name: str) -> tzinfo:
             ) from exc
     env = os.environ.get("TZ", "").lstrip(":")
     if env:
-        try:
-            return ZoneInfo(env)
-        except (ZoneInfoNotFoundError, ValueError):
-            pass
+        found = _zone_of_tz(env)
+        if found is not None:
+            return found
     try:
         import tzlocal
 
         return tzlocal.get_localzone()
     except Exception:  # tzlocal cannot read this machine's zone: UTC is the honest default
         return UTC
+
+
+def _zone_of_tz(value: str) -> tzinfo | None:
+    """$TZ as the C library reads it: an IANA name, a zone file's path, or a POSIX rule such
+    as `<-03>3` or `EST5EDT,M3.2.0,M11.1.0` (with those, Kit took UTC while `date` said
+    21:44 on Saturday: the digest's "today" was Sunday). None: not a zone."""
+    try:
+        return ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        pass
+    try:
+        if value.startswith("/"):
+            with open(value, "rb") as zone_file:
+                return ZoneInfo.from_file(zone_file, key=value)
+        return ZoneInfo.from_file(io.BytesIO(_posix_tzif(value)), key=value)
+    except (OSError, ValueError):
+        return None
+
+
+def _posix_tzif(rule: str) -> bytes:
+    """A zone file (RFC 8536, version 2) with no transitions and `rule` as its footer, which
+    then rules every moment: zoneinfo's own reading of a POSIX TZ rule, DST included."""
+    header = b"TZif2" + b"\0" * 15 + struct.pack(">6l", 0, 0, 0, 0, 1, 1)  # 1 type, 1 char
+    data = struct.pack(">lBB", 0, 0, 0) + b"\0"
+    return header + data + header + data + b"\n" + rule.encode("ascii") + b"\n"
 
 
 def local_date(when: datetime, tz: tzinfo) -> date:
@@ -76,7 +102,13 @@ def local_minute(when: datetime, tz: tzinfo, *, zone: bool = False) -> str:
 
 
 def day_bounds(day: date, tz: tzinfo) -> tuple[datetime, datetime]:
-    """Start (inclusive) and end (exclusive) of a local day, in UTC."""
+    """Start (inclusive) and end (exclusive) of a local day, in UTC. A day outside the years
+    Kit keeps times for is bad input (the calendar's last day has no midnight after it)."""
+    if not EARLIEST.date() <= day < LATEST.date():
+        raise InputError(
+            f"{day.isoformat()} is outside the years {EARLIEST.year}-{LATEST.year - 1} that "
+            "Kit keeps times for; use a date within them"
+        )
     start = datetime(day.year, day.month, day.day, tzinfo=tz)
     end = start + timedelta(days=1)
     # Re-anchor the end at local midnight so DST days are 23 or 25 hours long.

@@ -32,6 +32,7 @@ ROLES = ("chat", "background", "judge")
 STRUCTURED = ("tool", "json", "json_object")
 DEFAULT_KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
 PROVIDER_API = {"anthropic": "the Anthropic API", "openai": "the OpenAI API"}
+DEADLINE_TIMEOUTS = 2.0  # an unset deadline_seconds is this many times timeout_seconds
 MIN_CONTEXT_TOKENS = 2048  # the curator's rules and one message need about that much
 T = TypeVar("T")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
@@ -70,6 +71,7 @@ class RoleSettings:
     model: str | None = None
     key_env: str | None = None
     timeout_seconds: float | None = None
+    deadline_seconds: float | None = None
     max_tokens: int | None = None
     max_retries: int | None = None
     context_tokens: int | None = None
@@ -91,6 +93,9 @@ class LLMSettings:
     max_tokens: int | None = None  # the chat reply's limit (background: [llm.background])
     max_retries: int | None = None
     timeout_seconds: float | None = None
+    # The whole call, retries included (the SDKs' timeouts are per read); unset: twice
+    # timeout_seconds.
+    deadline_seconds: float | None = None
     context_tokens: int | None = None
     # "tool": structured answers are a forced tool call; "json" / "json_object": (openai only)
     # a response format in the server's dialect, for servers that do not honour a forced tool
@@ -113,6 +118,7 @@ class ModelRole:
     model: str
     key_env: str
     timeout_seconds: float
+    deadline_seconds: float
     max_tokens: int
     max_retries: int
     context_tokens: int
@@ -120,6 +126,16 @@ class ModelRole:
     price_input: float | None = None
     price_output: float | None = None
     temperature: float | None = None
+    # Whether the config names key_env for this endpoint (beside its base_url, or in the
+    # role's own table): a key goes only to the host it was configured for.
+    key_named: bool = False
+
+    @property
+    def key_goes_here(self) -> bool:
+        """Whether the owner's key (the variable `key_env` names) may be sent to this role's
+        endpoint: the provider's own API (the usual variable is its key), or an endpoint the
+        config names the variable for. A proxy or a server of your own gets none otherwise."""
+        return self.hosted_by_provider or self.key_named
 
     @property
     def where(self) -> str:
@@ -172,23 +188,41 @@ def model_role(llm: LLMSettings, role: str) -> ModelRole:
     provider = pick("provider") or llm.provider
     default_model = llm.chat_model if role == "chat" else llm.small_model
     top_tokens = llm.max_tokens if role == "chat" else None  # `[llm] max_tokens`: chat only
+    timeout = _first(pick("timeout_seconds"), llm.timeout_seconds, limits.timeout_seconds)
+    tables: list[RoleSettings | LLMSettings] = [*chain, llm]
     return ModelRole(
         role=role,
         provider=provider,
         base_url=_first(pick("base_url"), llm.base_url),
         model=_first(pick("model"), default_model),
         key_env=pick("key_env") or llm.key_env or DEFAULT_KEY_ENV[provider],
-        timeout_seconds=_first(
-            pick("timeout_seconds"), llm.timeout_seconds, limits.timeout_seconds
+        timeout_seconds=timeout,
+        deadline_seconds=_first(
+            pick("deadline_seconds"), llm.deadline_seconds, DEADLINE_TIMEOUTS * timeout
         ),
         max_tokens=_first(pick("max_tokens"), top_tokens, limits.max_tokens),
         max_retries=_first(pick("max_retries"), llm.max_retries, limits.max_retries),
         context_tokens=_first(pick("context_tokens"), llm.context_tokens, limits.context_tokens),
-        structured_output=_first(pick("structured_output"), llm.structured_output),
+        # [llm]'s "json" is for the roles on the OpenAI API; one kept on Anthropic's (a hosted
+        # chat beside a local curator) answers in a forced tool call, its only way.
+        structured_output=_first(
+            pick("structured_output"), llm.structured_output if provider == "openai" else "tool"
+        ),
         price_input=pick("price_input"),
         price_output=pick("price_output"),
         temperature=pick("temperature"),
+        key_named=_level(tables, "key_env") <= _level(tables, "base_url"),
     )
+
+
+def _level(tables: list[RoleSettings | LLMSettings], key: str) -> float:
+    """How specific the table that sets `key` is: 0 the role's own, the last [llm]; infinity
+    when none does. "" is unset, but for a role's base_url, where it means the provider's API."""
+    for level, table in enumerate(tables):
+        value = getattr(table, key)
+        if value or (value == "" and key == "base_url" and isinstance(table, RoleSettings)):
+            return level
+    return math.inf
 
 
 def _first(*values: T | None) -> T:
@@ -229,14 +263,20 @@ def check_llm_settings(section: LLMSettings, bad: Bad, source: str) -> None:
     for key in ("chat_model", "small_model"):
         if not getattr(section, key).strip():
             raise bad(key, "must name a model")
-    for role in ROLES:
-        resolved = model_role(section, role)
-        if resolved.structured_output != "tool" and resolved.provider != "openai":
+    resolved = [model_role(section, role) for role in ROLES]
+    for role in resolved:
+        if role.structured_output != "tool" and role.provider != "openai":
             raise ConfigError(
-                f"{source}: llm.{role}: structured_output = {resolved.structured_output!r} needs "
-                "provider = 'openai' (the Anthropic API answers in a forced tool call); set it "
-                "to 'tool'"
+                f"{source}: llm.{role.role}: structured_output = {role.structured_output!r} "
+                "needs provider = 'openai' (the Anthropic API answers in a forced tool call); "
+                "set it to 'tool'"
             )
+    if section.structured_output != "tool" and all(r.provider != "openai" for r in resolved):
+        raise ConfigError(
+            f"{source}: llm: structured_output = {section.structured_output!r} needs provider = "
+            "'openai' for some role (the Anthropic API answers in a forced tool call); set it "
+            "to 'tool'"
+        )
 
 
 def _check_common(section: LLMSettings | RoleSettings, bad: Bad, name: str, source: str) -> None:
@@ -256,9 +296,10 @@ def _check_common(section: LLMSettings | RoleSettings, bad: Bad, name: str, sour
     base_url = section.base_url
     if base_url and not base_url.startswith(("http://", "https://")):
         raise bad("base_url", "must be an http:// or https:// URL (or empty)")
-    timeout = section.timeout_seconds
-    if timeout is not None and not 0.0 < timeout < math.inf:
-        raise bad("timeout_seconds", "must be a positive number of seconds")
+    for key in ("timeout_seconds", "deadline_seconds"):
+        seconds = getattr(section, key)
+        if seconds is not None and not 0.0 < seconds < math.inf:
+            raise bad(key, "must be a positive number of seconds")
     if section.max_tokens is not None and section.max_tokens < 1:
         raise bad("max_tokens", "must be at least 1")
     if section.max_retries is not None and section.max_retries < 0:

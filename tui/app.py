@@ -15,11 +15,12 @@ from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from kit.clock import resolve_timezone
 from kit.daemon.follow import Follower
@@ -47,6 +48,13 @@ FOCUS_ON_SHOW = {
     "notes": "#note-list",
 }
 
+SCREEN_KEYS = (
+    "[@click=app.show_reminders]F5 Reminders[/]  [@click=app.show_digest]F7 Digest[/]  "
+    "[@click=app.show_inbox]F8 Inbox[/]"
+)
+SCREEN_KEYS_WIDTH = len("F5 Reminders  F7 Digest  F8 Inbox")
+TAB_LABELS_WIDTH = 46  # the five tab labels, each with its padding
+
 FOLLOW_GROUP = "follow"  # the worker that follows the engine as long as the app runs
 NOTICE_SECONDS = 10  # how long an error stays up; the same one again meanwhile is not repeated
 
@@ -59,21 +67,25 @@ class KitApp(KitHost):
         # Listed after the focused pane's own keys in the footer (and on the tab labels).
         Binding("ctrl+r", "reload", "Reload", tooltip="Reload the status and every pane"),
         # On the tab labels already, so not in the footer (which then fits 80 columns).
-        Binding("f1", "show_tab('chat')", "Chat", tooltip="Show the chat", show=False),
-        Binding("f2", "show_tab('days')", "Days", tooltip="Show the day summaries", show=False),
-        Binding("f3", "show_tab('facts')", "Facts", tooltip="Show the facts", show=False),
-        Binding("f4", "show_tab('rem')", "REM", tooltip="Show consolidation", show=False),
-        Binding(
-            "f5", "show_reminders", "Reminders", tooltip="List and cancel reminders", show=False
-        ),
-        Binding("f6", "show_tab('notes')", "Notes", tooltip="Show the notes", show=False),
-        Binding("f7", "show_digest", "Digest", tooltip="What Kit learned and changed", show=False),
-        Binding(
-            "f8",
-            "show_inbox",
-            "Inbox",
-            tooltip="Changes Kit asks you about first: keep old, take new, keep both",
-            show=False,
+        # Priority: taken by the app before the focused widget sees the key, so a key pressed
+        # right after (F4 then n) reaches the pane just shown, not the one left behind.
+        *(
+            Binding(key, action, name, tooltip=tip, show=False, priority=True)
+            for key, action, name, tip in (
+                ("f1", "show_tab('chat')", "Chat", "Show the chat"),
+                ("f2", "show_tab('days')", "Days", "Show the day summaries"),
+                ("f3", "show_tab('facts')", "Facts", "Show the facts"),
+                ("f4", "show_tab('rem')", "REM", "Show consolidation"),
+                ("f5", "show_reminders", "Reminders", "List and cancel reminders"),
+                ("f6", "show_tab('notes')", "Notes", "Show the notes"),
+                ("f7", "show_digest", "Digest", "What Kit learned and changed"),
+                (
+                    "f8",
+                    "show_inbox",
+                    "Inbox",
+                    "Changes Kit asks you about first: keep old, take new, keep both",
+                ),
+            )
         ),
         # Hidden from the footer as in every Textual app; the palette lists it as "Quit".
         Binding("ctrl+q", "quit", "Quit", tooltip="Quit the TUI", priority=True, show=False),
@@ -106,6 +118,9 @@ class KitApp(KitHost):
                 yield ConsolidationPane(id="rem-pane")
             with TabPane("F6 Notes", id="notes"):
                 yield NotesPane(id="notes-pane")
+        # The screens' keys, right of the tab labels (the footer has no room for them at 80
+        # columns): the owner saw no key for Reminders, Digest and Inbox.
+        yield Static(SCREEN_KEYS, id="screen-keys", markup=True)
         yield StatusLine(self.tz, id="status")
         yield Footer(compact=True)
 
@@ -117,6 +132,14 @@ class KitApp(KitHost):
         self._check_notices()
         self.set_interval(CHECK_SECONDS, self._check_notices)
         start_work(self, self._tell_of_questions, group="inbox")
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Keep the screens' keys at the right end of the tab row; hidden in a terminal too
+        narrow to have them beside the tab labels (the palette still lists them)."""
+        keys = self.query_one("#screen-keys", Static)
+        left = event.size.width - SCREEN_KEYS_WIDTH
+        keys.display = left >= TAB_LABELS_WIDTH + 1
+        keys.styles.offset = (max(0, left), 0)
 
     def _check_notices(self) -> None:
         start_work(self, show_notices, self, group="notices")
@@ -234,7 +257,9 @@ class KitApp(KitHost):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.query_one("#tabs", TabbedContent).active = tab
-        self.query_one(FOCUS_ON_SHOW[tab]).focus()
+        # Now, not later (`Widget.focus` waits its turn): a key pressed right after the tab's
+        # went to the pane left behind (F4 then n typed "n" into the chat's prompt).
+        self.screen.set_focus(self.query_one(FOCUS_ON_SHOW[tab]))
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         tab = event.pane.id or ""

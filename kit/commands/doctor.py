@@ -3,7 +3,7 @@ directory, each model role's key and endpoint (one free, bounded request per mod
 from unreachable), Telegram (getMe, when a token is set), the prompts, the database (integrity,
 its schema against Kit's own, failed jobs, parked curation, the background budget, the last
 day's rejected background work) and the embedding model. `--offline` skips the two network
-checks."""
+checks and opens no connection at all: an embedding model not downloaded yet is not fetched."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ async def run(args: argparse.Namespace) -> int:
         await _check_telegram(report, settings)
     _check_prompts(report)
     await _check_database(report, settings)
-    await _check_embeddings(report, settings)
+    await _check_embeddings(report, settings, offline=args.offline)
     if report.problems:
         print(f"\n{report.problems} problem(s) found.")
         return 1
@@ -357,10 +357,10 @@ def _utc(when: datetime) -> str:
     return when.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-async def _check_embeddings(report: Report, settings: Settings) -> None:
+async def _check_embeddings(report: Report, settings: Settings, *, offline: bool) -> None:
     from kit.app import load_embedder
 
-    embedder, problem = await load_embedder(settings)
+    embedder, problem = await load_embedder(settings, offline=offline)
     if embedder is None:
         report.bad("embeddings", f"{problem}. Until fixed, Kit uses lexical search only")
         return

@@ -64,7 +64,13 @@ def check_keys(report: Lines, settings: Settings) -> list[ModelRole]:
             report.bad(label, problem or f"{role.key_env} is not set")
             continue
         ready.append(role)
-        if key == NO_KEY:
+        if key == NO_KEY and not role.key_goes_here:
+            report.ok(
+                label,
+                f"none is sent to {role.where}: a key goes only where key_env is set beside "
+                "base_url (or to the provider's own API)",
+            )
+        elif key == NO_KEY:
             report.ok(label, f"{role.key_env} is not set; {role.where} is a server of your own")
         elif role.provider == "anthropic" and role.hosted_by_provider and not key.startswith("sk-"):
             report.warn(label, f"{role.key_env} is set but does not look like an Anthropic key")
@@ -124,6 +130,14 @@ def _say(
             if role.provider == "anthropic"
             else f"export the key {where} expects"
         )
+        if not role.key_goes_here:
+            report.bad(
+                label,
+                f"{where} wants a key ({reach.detail}); set {role.setting('key_env')} (or "
+                "llm.key_env, beside base_url) to the variable that holds it: Kit sends a key "
+                "only where it is named",
+            )
+            return
         report.bad(
             label,
             f"{where} refused {role.key_env} ({reach.detail}); {fix}"

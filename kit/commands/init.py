@@ -165,6 +165,12 @@ def _secret(name: str, question: str, ask: _Asker) -> str:
 
 
 def _check_free(path: Path, force: bool, ask: _Asker) -> None:
+    if path.is_symlink():  # even with --force: writing through it would change its target
+        raise InputError(
+            f"{path} is a symbolic link (to {os.readlink(path)}); kit init does not write "
+            "through it, nor replace it. Point --config at the file itself, or remove the "
+            "link first (nothing was written)"
+        )
     if not path.exists() or force:
         return
     if ask.confirm(f"{path} exists. Replace it?"):
@@ -177,7 +183,8 @@ def _check_free(path: Path, force: bool, ask: _Asker) -> None:
 
 def _write(path: Path, text: str, *, mode: int) -> None:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    # O_NOFOLLOW: a link made since `_check_free` is refused too (ELOOP), never written through.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, mode)
     with open(fd, "w", encoding="utf-8") as out:
         out.write(text)
     os.chmod(path, mode)  # an existing file keeps its old mode through O_CREAT

@@ -52,8 +52,11 @@ UMask=0077
 WantedBy=default.target
 """
 
+# Appends: the file may already hold what `kit init` wrote (the Telegram token); a later line
+# of the same name wins in systemd's EnvironmentFile. umask 077: a new file is the owner's only.
 SECRETS_HINT = (
-    "printf 'ANTHROPIC_API_KEY=sk-ant-...\\n' > ~/.config/kit/env && chmod 600 ~/.config/kit/env"
+    "mkdir -p ~/.config/kit && (umask 077 && printf 'ANTHROPIC_API_KEY=sk-ant-...\\n' "
+    ">> ~/.config/kit/env)"
 )
 
 
@@ -79,10 +82,28 @@ def render(paths: UnitPaths, *, note: str = "") -> str:
 
 
 def _quoted(arg: str) -> str:
-    """An ExecStart word: systemd splits on spaces and honours double quotes."""
-    if arg and not any(c.isspace() or c in "\"'\\;$%" for c in arg.replace("%h", "")):
+    """An ExecStart word, by systemd's rules (systemd.syntax(7), systemd.service(5)): it
+    splits on spaces, honours double quotes and C escapes in them, expands `%` specifiers
+    and `$` variables. A line break in a path would otherwise end the line and start another
+    setting of the unit."""
+    if arg and not any(
+        c.isspace() or not c.isprintable() or c in "\"'\\;$%" for c in arg.replace("%h", "")
+    ):
         return arg
-    return '"' + arg.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%") + '"'
+    return '"' + "".join(_escaped(c) for c in arg) + '"'
+
+
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "%": "%%", "$": "$$", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escaped(char: str) -> str:
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    if not char.isprintable() and ord(char) < 0x100:
+        return f"\\x{ord(char):02x}"
+    if not char.isprintable():  # a line or paragraph separator, a format character
+        return f"\\u{ord(char):04x}" if ord(char) < 0x10000 else f"\\U{ord(char):08x}"
+    return char
 
 
 def contrib() -> str:

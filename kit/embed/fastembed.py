@@ -67,13 +67,22 @@ def _hub_reachable(timeout: float = 3.0) -> bool:
         return False
 
 
-def _cached_or_downloaded(factory: Any, model_name: str, kwargs: dict[str, Any]) -> Any:
+def _cached_or_downloaded(
+    factory: Any, model_name: str, kwargs: dict[str, Any], *, offline: bool
+) -> Any:
     """A cached copy if there is one; else download, but only if the hub can be reached at
-    all: fastembed's own retries sleep ~40 s before giving up on an offline machine."""
+    all: fastembed's own retries sleep ~40 s before giving up on an offline machine.
+    `offline`: never download, nor try whether the hub can be reached."""
     try:
         return factory(model_name=model_name, local_files_only=True, **kwargs)
     except Exception:
-        log.debug("no cached copy of %s; downloading it", model_name)
+        log.debug("no cached copy of %s", model_name)
+    if offline:
+        raise EmbeddingModelUnavailable(
+            f"embedding model {model_name!r} is not downloaded yet (offline: not fetched); "
+            "`kit run` or `kit doctor` without --offline downloads it, or set "
+            "embedding.model_path to a local model folder"
+        )
     if not _hub_reachable():
         raise EmbeddingModelUnavailable(
             f"embedding model {model_name!r} is not downloaded yet and {MODEL_HUB[0]} cannot be "
@@ -157,10 +166,12 @@ class FastEmbedder:
         self._lock = asyncio.Lock()  # one ONNX session: serialise callers
 
     @classmethod
-    async def load(cls, spec: ModelSpec, cache_dir: Path | None = None) -> FastEmbedder:
+    async def load(
+        cls, spec: ModelSpec, cache_dir: Path | None = None, *, offline: bool = False
+    ) -> FastEmbedder:
         """Load the model: a declared local folder (registered with fastembed first), a listed
-        model from `spec.path`, or a listed model downloaded into `cache_dir` (or found there).
-        """
+        model from `spec.path`, or a listed model downloaded into `cache_dir` (or found there;
+        with `offline`, only found)."""
 
         def _load() -> tuple[Any, int, str]:
             folder = local_model(spec.path)  # before the import: a wrong path costs nothing
@@ -182,7 +193,7 @@ class FastEmbedder:
                 kwargs["specific_model_path"] = str(folder)
                 model = TextEmbedding(model_name=model_id, **kwargs)
             else:
-                model = _cached_or_downloaded(TextEmbedding, model_id, kwargs)
+                model = _cached_or_downloaded(TextEmbedding, model_id, kwargs, offline=offline)
             probe = next(iter(model.embed(["probe"])))
             return model, _checked(spec, probe), model_id
 

@@ -10,15 +10,20 @@ vectors are keyed by it, so backfill can see that nothing is pending without loa
 
 A load that fails (no model at `embedding.model_path`, offline before the first download) is
 reported once, through `on_failure`, and every later `load` returns None at once: Kit runs on
-lexical search, as it does when the model is off from the start.
+lexical search, as it does when the model is off from the start. "Once" holds across
+commands too (each its own process): a `Notice` in the data directory remembers the problem
+told, so the next command that meets the same one says it quietly (`told_before`), until the
+model loads.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 
 from kit.embed.base import Embedder, Vectors
 from kit.embed.fastembed import EmbeddingModelUnavailable  # the adapter's; fastembed waits
@@ -27,14 +32,51 @@ from kit.errors import KitError
 log = logging.getLogger(__name__)
 
 
+class Notice:
+    """A problem told once per data directory: the first command that meets it says so, the
+    later ones (each its own process) find it noted here. Best effort: a file that cannot be
+    read or written only means telling again."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def first(self, problem: str) -> bool:
+        """Whether `problem` is news (and note it as told)."""
+        try:
+            if self.path.read_text(encoding="utf-8") == problem:
+                return False
+        except (OSError, UnicodeDecodeError):
+            pass
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with open(fd, "w", encoding="utf-8") as out:
+                out.write(problem)
+        except OSError:
+            pass
+        return True
+
+    def clear(self) -> None:
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
 class LazyEmbedder:
     """An Embedder whose model is loaded by the first `load` or `embed`."""
 
-    def __init__(self, model_id: str, load: Callable[[], Awaitable[Embedder]]) -> None:
+    def __init__(
+        self,
+        model_id: str,
+        load: Callable[[], Awaitable[Embedder]],
+        notice: Notice | None = None,
+    ) -> None:
         self.model_id = model_id
         self._load = load  # raises a KitError saying why the model cannot be had
+        self._notice = notice
         self._model: Embedder | None = None
         self.problem: str | None = None  # why the load failed
+        self.told_before = False  # an earlier command told the owner this very problem
         self.done = asyncio.Event()  # loaded, or failed for good
         self.wanted = asyncio.Event()  # something asked for the model (`want`)
         self._lock = asyncio.Lock()
@@ -73,11 +115,14 @@ class LazyEmbedder:
                 self._model = await self._load()
             except Exception as exc:  # a daemon's background load must never end the daemon
                 self.problem = str(exc) if isinstance(exc, KitError) else self._unexpected(exc)
+                self.told_before = self._notice is not None and not self._notice.first(self.problem)
                 self.done.set()
                 for callback in self._on_failure:
                     callback(self.problem)
                 return None
             self.done.set()
+            if self._notice is not None:
+                self._notice.clear()
             log.info(
                 "embedding model %s loaded in %.1f s", self.model_id, time.perf_counter() - began
             )

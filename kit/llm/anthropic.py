@@ -3,14 +3,18 @@
 Retries for 429, 529, 5xx and timeouts are the SDK's own (bounded by `max_retries`, with
 backoff that honours retry-after); what still fails becomes `LLMUnavailable`: `LLMTimeout` when
 no answer came in time, `LLMBusy` (with the server's retry-after) when another try may work.
+Every call is bounded (kit/llm/bounds.py): a deadline, a size, and a stream that ends without
+its `message_stop` is broken, asked once more.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
 import anthropic
+from anthropic.types import Message
 
 from kit.errors import LLMBusy, LLMTimeout, LLMUnavailable
 from kit.llm.base import (
@@ -24,7 +28,20 @@ from kit.llm.base import (
     ToolUse,
     Usage,
 )
+from kit.llm.bounds import (
+    BodyTooLarge,
+    Meter,
+    StreamBroken,
+    body_bytes,
+    bounded,
+    cap_reply,
+    cut_note,
+    read_body,
+    reply_chars,
+    too_large,
+)
 from kit.llm.status import status_error, status_message, transport_errors
+from kit.model_settings import DEADLINE_TIMEOUTS
 from kit.reach import Reach
 
 log = logging.getLogger(__name__)
@@ -41,9 +58,11 @@ class AnthropicLLM:
         base_url: str | None = None,
         max_retries: int = 3,
         timeout: float = 60.0,
+        deadline: float | None = None,
         key_env: str = "ANTHROPIC_API_KEY",
     ) -> None:
         self._key_env = key_env  # named in messages about the key, never its value
+        self._deadline = deadline or DEADLINE_TIMEOUTS * timeout  # the whole call, retries too
         self._client = anthropic.AsyncAnthropic(
             api_key=api_key, base_url=base_url or None, max_retries=max_retries, timeout=timeout
         )
@@ -75,15 +94,22 @@ class AnthropicLLM:
         return Reach("ok", model)
 
     async def complete(self, request: LLMRequest, on_text: TextSink | None = None) -> LLMReply:
+        return await bounded(
+            lambda: self._attempt(request, on_text),
+            deadline=self._deadline,
+            purpose=request.purpose,
+            on_text=on_text,
+        )
+
+    async def _attempt(self, request: LLMRequest, on_text: TextSink | None) -> LLMReply:
         params = _params(request)
         try:
             if on_text is None:
-                message = await self._client.messages.create(**params)
-            else:
-                async with self._client.messages.stream(**params) as stream:
-                    async for delta in stream.text_stream:
-                        await on_text(delta)
-                    message = await stream.get_final_message()
+                return await self._plain(params, request)
+            return await self._stream(params, request, on_text)
+        except BodyTooLarge as exc:
+            log.warning("model call for %s: %s; dropped", request.purpose, exc)
+            raise too_large(body_bytes(request.max_tokens)) from exc
         except anthropic.APIStatusError as exc:
             log.warning("model call failed (%s) for %s", exc.status_code, request.purpose)
             raise status_error(exc.status_code, self._key_env, exc.response) from exc
@@ -96,7 +122,51 @@ class AnthropicLLM:
         except (anthropic.APIError, *_TRANSPORT_ERRORS) as exc:  # type: ignore[misc]  # e.g. a stream cut mid-way
             log.warning("model call broke off for %s: %s", request.purpose, type(exc).__name__)
             raise LLMUnavailable("the model's answer broke off; try again shortly") from exc
+
+    async def _plain(self, params: dict[str, Any], request: LLMRequest) -> LLMReply:
+        """A whole answer, its body read to a bound (the SDK would read any size)."""
+        async with self._client.messages.with_streaming_response.create(**params) as response:
+            body = await read_body(response.iter_bytes(), body_bytes(request.max_tokens))
+        try:
+            data = json.loads(body)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise _not_a_message(request) from exc
+        if not isinstance(data, dict) or not isinstance(data.get("content"), list):
+            raise _not_a_message(request)
+        return cap_reply(_reply(Message.construct(**data)), reply_chars(request.max_tokens))
+
+    async def _stream(
+        self, params: dict[str, Any], request: LLMRequest, on_text: TextSink
+    ) -> LLMReply:
+        meter = Meter(reply_chars(request.max_tokens))
+        stopped = False
+        async with self._client.messages.stream(**params) as stream:
+            try:
+                async for event in stream:
+                    if event.type == "text":
+                        piece = meter.take(event.text)
+                        if piece:
+                            await on_text(piece)
+                    elif event.type == "input_json":
+                        meter.take(event.partial_json)
+                    elif event.type == "message_stop":
+                        stopped = True
+                    if meter.over:
+                        break  # stop reading: what follows is dropped unread
+            except _TRANSPORT_ERRORS as exc:
+                raise StreamBroken(f"the connection broke: {type(exc).__name__}") from exc
+            message = stream.current_message_snapshot
+        if meter.over:
+            await on_text(cut_note(meter.limit))
+            return cap_reply(_reply(message), meter.limit, went_on=True)
+        if not stopped:
+            raise StreamBroken("the stream ended without message_stop")
         return _reply(message)
+
+
+def _not_a_message(request: LLMRequest) -> LLMUnavailable:
+    log.warning("the model API's answer for %s is not a message", request.purpose)
+    return LLMUnavailable("the model API answered with something that is not a reply")
 
 
 def _params(request: LLMRequest) -> dict[str, Any]:

@@ -13,6 +13,8 @@ Usage: `prompt_tokens` includes the cached ones, so Kit's input is the uncached 
 `cache_read_tokens` the cached part (`prompt_tokens_details.cached_tokens`). A server that
 reports no usage is estimated (~4 characters a token), so the background budget still holds.
 finish_reason "length" becomes stop_reason "max_tokens": a cut answer is rejected by its reader.
+Every call is bounded (kit/llm/bounds.py): a deadline, a size, and a stream that ends without
+its `finish_reason` is broken, asked once more.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import openai
+from openai.types.chat import ChatCompletion
 
-from kit.errors import LLMBusy, LLMTimeout
+from kit.errors import LLMBusy, LLMTimeout, LLMUnavailable
 from kit.llm.base import (
     Block,
     ChatMessage,
@@ -39,9 +42,22 @@ from kit.llm.base import (
     Usage,
     system_text,
 )
+from kit.llm.bounds import (
+    BodyTooLarge,
+    Meter,
+    StreamBroken,
+    body_bytes,
+    bounded,
+    cap_reply,
+    cut_note,
+    read_body,
+    reply_chars,
+    too_large,
+)
 from kit.llm.json_repair import Unreadable, loads_lenient
 from kit.llm.status import status_error, status_message, transport_errors
 from kit.llm.tokens import estimate_request, estimate_tokens
+from kit.model_settings import DEADLINE_TIMEOUTS
 from kit.reach import Reach
 
 log = logging.getLogger(__name__)
@@ -66,10 +82,12 @@ class OpenAILLM:
         base_url: str | None = None,
         max_retries: int = 3,
         timeout: float = 60.0,
+        deadline: float | None = None,
         key_env: str = "OPENAI_API_KEY",
         structured_output: str = "tool",
     ) -> None:
         self._key_env = key_env  # named in messages about the key, never its value
+        self._deadline = deadline or DEADLINE_TIMEOUTS * timeout  # the whole call, retries too
         self._json = structured_output in ("json", "json_object")
         self._dialect = structured_output
         # OpenAI's own API wants max_completion_tokens; the servers that copy it know max_tokens.
@@ -112,13 +130,23 @@ class OpenAILLM:
         return Reach("ok", model)
 
     async def complete(self, request: LLMRequest, on_text: TextSink | None = None) -> LLMReply:
+        return await bounded(
+            lambda: self._attempt(request, on_text),
+            deadline=self._deadline,
+            purpose=request.purpose,
+            on_text=on_text,
+        )
+
+    async def _attempt(self, request: LLMRequest, on_text: TextSink | None) -> LLMReply:
         params = self._params(request)
         try:
             if on_text is None:
-                completion = await self._client.chat.completions.create(**params)
-                reply = _reply(completion, request)
+                reply = await self._plain(params, request)
             else:
                 reply = await self._stream(params, request, on_text)
+        except BodyTooLarge as exc:
+            log.warning("model call for %s: %s; dropped", request.purpose, exc)
+            raise too_large(body_bytes(request.max_tokens)) from exc
         except openai.APIStatusError as exc:
             log.warning("model call failed (%s) for %s", exc.status_code, request.purpose)
             raise status_error(exc.status_code, self._key_env, exc.response) from exc
@@ -133,37 +161,66 @@ class OpenAILLM:
             raise LLMBusy("the model's answer broke off; try again shortly") from exc
         return self._structured(reply, request)
 
+    async def _plain(self, params: dict[str, Any], request: LLMRequest) -> LLMReply:
+        """A whole answer, its body read to a bound (the SDK would read any size)."""
+        create = self._client.chat.completions.with_streaming_response.create
+        async with create(**params) as response:
+            body = await read_body(response.iter_bytes(), body_bytes(request.max_tokens))
+        try:
+            data = json.loads(body)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise _not_a_completion(request) from exc
+        if not isinstance(data, dict):
+            raise _not_a_completion(request)
+        reply = _reply(ChatCompletion.construct(**data), request)
+        return cap_reply(reply, reply_chars(request.max_tokens))
+
     async def _stream(
         self, params: dict[str, Any], request: LLMRequest, on_text: TextSink
     ) -> LLMReply:
         draft = _Draft()
+        meter = Meter(reply_chars(request.max_tokens))
+        shown = not self._json_answer(request)
         stream = await self._client.chat.completions.create(
             **params, stream=True, stream_options={"include_usage": True}
         )
         async with stream:
-            async for chunk in stream:
-                draft.model = chunk.model or draft.model
-                if chunk.usage is not None:
-                    draft.usage = chunk.usage
-                for choice in chunk.choices:
-                    delta = choice.delta
-                    if delta.content:
-                        draft.text.append(delta.content)
-                        if not self._json_answer(request):
-                            await on_text(delta.content)
-                    for call in delta.tool_calls or ():
-                        part = draft.calls.setdefault(call.index, ["", "", []])
-                        if call.id:
-                            part[0] = call.id
-                        if call.function is not None:
-                            part[1] += call.function.name or ""
-                            part[2].append(call.function.arguments or "")
-                    if choice.finish_reason:
-                        draft.finish = choice.finish_reason
+            try:
+                async for chunk in stream:
+                    draft.model = chunk.model or draft.model
+                    if chunk.usage is not None:
+                        draft.usage = chunk.usage
+                    for choice in chunk.choices:
+                        delta = choice.delta
+                        if delta.content:
+                            piece = meter.take(delta.content)
+                            draft.text.append(piece)
+                            if shown and piece:
+                                await on_text(piece)
+                        for call in delta.tool_calls or ():
+                            part = draft.calls.setdefault(call.index, ["", "", []])
+                            if call.id:
+                                part[0] = call.id
+                            if call.function is not None:
+                                part[1] += call.function.name or ""
+                                part[2].append(meter.take(call.function.arguments or ""))
+                        if choice.finish_reason:
+                            draft.finish = choice.finish_reason
+                    if meter.over:
+                        break  # stop reading: what follows is dropped unread
+            except (openai.APIConnectionError, *_TRANSPORT_ERRORS) as exc:  # type: ignore[misc]
+                raise StreamBroken(f"the connection broke: {type(exc).__name__}") from exc
+        if not meter.over and draft.finish is None:
+            raise StreamBroken("the stream ended without a finish_reason")
         calls = [(i, n, "".join(a)) for i, n, a in (draft.calls[k] for k in sorted(draft.calls))]
-        return _assemble(
+        reply = _assemble(
             "".join(draft.text), calls, draft.finish, draft.usage, draft.model, request
         )
+        if not meter.over:
+            return reply
+        if shown:
+            await on_text(cut_note(meter.limit))
+        return cap_reply(reply, meter.limit, went_on=True)
 
     def _json_answer(self, request: LLMRequest) -> bool:
         return self._json and request.tool_choice is not None
@@ -227,6 +284,11 @@ def _response_format(dialect: str, forced: ToolSpec) -> dict[str, Any]:
         "type": "json_schema",
         "json_schema": {"name": forced.name, "schema": dict(forced.input_schema), "strict": False},
     }
+
+
+def _not_a_completion(request: LLMRequest) -> LLMUnavailable:
+    log.warning("the model API's answer for %s is not a chat completion", request.purpose)
+    return LLMUnavailable("the model API answered with something that is not a reply")
 
 
 @dataclass

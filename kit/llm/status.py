@@ -31,6 +31,12 @@ def retry_after(response: Any) -> float | None:
 
 
 def status_message(status: int, key_env: str) -> str:
+    """`key_env` "": no key was sent (none is named for this endpoint)."""
+    if status == 401 and not key_env:
+        return (
+            "the model API wants a key, and Kit sends one only where key_env is set beside "
+            "base_url; set it to the variable that holds the key"
+        )
     if status == 401:
         return f"the model API rejected the key; check {key_env}"
     if status == 429:

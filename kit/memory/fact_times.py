@@ -23,7 +23,7 @@ from dataclasses import replace
 from datetime import date, datetime, tzinfo
 from typing import Any
 
-from kit.clock import day_bounds, from_iso, to_iso
+from kit.clock import EARLIEST, LATEST, day_bounds, from_iso, to_iso
 from kit.errors import InputError
 from kit.memory.facts import (
     FACT_COLUMNS,
@@ -74,10 +74,16 @@ def as_of_time(value: date | datetime, tz: tzinfo) -> datetime:
 def parse_day(text: str, what: str = "--as-of") -> date:
     """A YYYY-MM-DD from outside, or one line saying what is wrong (never the whole input)."""
     try:
-        return date.fromisoformat(text.strip())
+        day = date.fromisoformat(text.strip())
     except ValueError:
         shown = repr(text) if len(text) <= 20 else "that"
         raise InputError(f"{what} {shown} is not a date; use YYYY-MM-DD, e.g. 2026-03-15") from None
+    if not EARLIEST.date() <= day < LATEST.date():
+        raise InputError(
+            f"{what} {day.isoformat()} is outside the years {EARLIEST.year}-{LATEST.year - 1} "
+            "that Kit keeps times for; use a date within them"
+        )
+    return day
 
 
 def earliest(times: Mapping[int, datetime], ids: Sequence[int]) -> datetime | None:

@@ -210,8 +210,11 @@ class VectorIndex:
             embedder.on_failure(lambda problem: self._model_failed(embedder, problem))
 
     def _model_failed(self, embedder: LazyEmbedder, problem: str) -> None:
-        """The model could not be loaded: embeddings are off from here on (lexical search)."""
-        log.warning("embeddings are off, using lexical search only: %s", problem)
+        """The model could not be loaded: embeddings are off from here on (lexical search).
+        Said once per data directory (`LazyEmbedder.told_before`): later commands log it
+        quietly, and `kit status` / `kit doctor` still say it."""
+        level = logging.INFO if embedder.told_before else logging.WARNING
+        log.log(level, "embeddings are off, using lexical search only: %s", problem)
         self.problem = problem
         if self.embedder is embedder:
             self.embedder = None

@@ -15,15 +15,20 @@ from __future__ import annotations
 
 import re
 
+from kit.secrets.assignments import find_assignments
 from kit.secrets.base import Secret
+from kit.secrets.commands import find_commands
+from kit.secrets.entropy import find_random_runs
 from kit.secrets.keys import find_keys
 from kit.secrets.normalise import normalise
 from kit.secrets.numbers import find_numbers
+from kit.secrets.pairs import find_pairs
 from kit.secrets.prose import find_prose
 from kit.secrets.providers import find_providers
 from kit.secrets.seeds import find_seeds
 from kit.secrets.tokens import find_tokens
 from kit.secrets.urls import find_in_urls
+from kit.secrets.wallets import find_wallet_keys
 
 WITHHELD = "[secret withheld]"
 _PLACEHOLDER = re.compile(re.escape(WITHHELD))
@@ -33,10 +38,15 @@ _DETECTORS = (
     find_tokens,
     find_providers,
     find_keys,
+    find_wallet_keys,
     find_in_urls,
     find_prose,
     find_numbers,
     find_seeds,
+    find_random_runs,
+    find_commands,
+    find_assignments,
+    find_pairs,
 )
 
 

@@ -1,34 +1,42 @@
 """Private keys and recovery keys, by the structure their formats define rather than by a
 name nearby where the format allows it:
-- PEM blocks ("-----BEGIN … PRIVATE KEY-----"), withheld whole: the header, the body lines and
-  the END line when there is one; a block cut short stops at the first line that is not key
-  body, so a note that pastes only a header loses that and nothing after;
+- PEM blocks ("-----BEGIN … PRIVATE KEY-----"), withheld whole from BEGIN to its END, however
+  the body was pasted (wrapped, flattened onto one line by a chat app, with PGP's blank line,
+  or inside a JSON string with its line breaks written `\n`); a block cut short stops at the
+  first line that is not key body, so a note that pastes only a header loses that and nothing
+  after;
+- PuTTY key files: the lines their `Private-Lines:` header counts;
 - the body alone (the header left out): DER private keys open with the same bytes whatever the
   key (PKCS#1 RSA, PKCS#8, SEC1 EC, Ed25519, encrypted PKCS#8), OpenSSH's with "openssh-key-v1";
-- Bitcoin WIF keys and BIP-32 extended private keys (xprv/tprv…), by their base58check checksum;
 - an Ethereum private key (64 hex digits) only when named: a hash looks the same;
 - BitLocker recovery keys, eight groups of six digits each a multiple of 11 (their check);
 - Apple and FileVault recovery keys (six or seven groups of four letters and digits), and any
-  recovery key or code, TOTP seed or authenticator setup key when it is named;
+  recovery or security key, recovery or backup code (a list of them too), TOTP seed or
+  authenticator setup key when it is named;
 - TOTP seeds in otpauth:// links.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterator
 
 from kit.secrets.base import KEY, PRIVATE_KEY, RECOVERY, Secret
 from kit.secrets.windows import keyword_hits, near
 
-# A PEM private key block: body lines are base64 (or "Proc-Type: …" style headers), each the
-# whole of its line; the END line may be cut short.
+# A PEM private key block with its END: everything between is key, however it was pasted.
+_PEM_WHOLE = re.compile(
+    r"-{4,5} ?BEGIN ([A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?) ?-{4,5}.{0,16000}?-{4,5} ?END \1 ?-{4,5}",
+    re.DOTALL,
+)
+# One cut short: body lines are base64 (or "Proc-Type: …" style headers, and PGP's blank line
+# after them), each the whole of its line; the END line may be cut short too.
 _PEM = re.compile(
-    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[ \t]*\n(?=[ \t]*\n[ \t]*[A-Za-z0-9+/]))?"
     r"(?:[ \t]*\n?[ \t]*(?:[A-Za-z0-9+/=]{4,}|[A-Za-z-]+: [^\n]*)(?=[ \t]*(?:\n|$|-----END)))*+"
     r"(?:\s*-----END[ A-Z0-9]*(?:-----)?)?"
 )
+_PUTTY_PRIVATE = re.compile(r"^Private-Lines:[ \t]*(\d{1,3})[ \t]*\n", re.MULTILINE)
 # The first bytes of DER private keys in base64, then the rest of the body (lines of base64).
 _DER_BODY = re.compile(
     r"(?<![A-Za-z0-9+/])"
@@ -41,13 +49,6 @@ _DER_BODY = re.compile(
     r"|MC4CAQAwBQYDK2Vw"  # PKCS#8 Ed25519
     r")[A-Za-z0-9+/=]{8,}+(?:[ \t]*\n[ \t]*[A-Za-z0-9+/=]{16,}+)*+"
 )
-_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-_B58_INDEX = {c: i for i, c in enumerate(_BASE58)}
-# WIF (mainnet 5/K/L, testnet 9/c) and extended private keys of BIP-32 and its descendants.
-_WIF = re.compile(
-    r"(?<![A-Za-z0-9])(?:[59][1-9A-HJ-NP-Za-km-z]{50}|[KLc][1-9A-HJ-NP-Za-km-z]{51})(?![A-Za-z0-9])"
-)
-_XPRV = re.compile(r"(?<![A-Za-z0-9])[xtyzuvYZUV]prv[1-9A-HJ-NP-Za-km-z]{107,108}(?![A-Za-z0-9])")
 _NAMED_HEX = re.compile(
     r"(?i:private[ _-]?key|priv(?:ate)?[ _-]?key|privkey|secret[ _-]?key|wallet[ _-]?key"
     r"|clé privée|clave privada|chave privada|chiave privata|privater schlüssel)"
@@ -57,7 +58,7 @@ _HEX_64 = re.compile(r"(?<![0-9A-Fa-f])[0-9a-fA-F]{64}(?![0-9A-Za-z])")
 _BITLOCKER = re.compile(r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])")
 _GROUPED_KEY = re.compile(r"(?<![A-Z0-9-])[A-Z0-9]{4}(?:-[A-Z0-9]{4}){5,6}(?![A-Z0-9-])")
 _RECOVERY_NAME = (
-    r"(?:recovery|rescue|backup|emergency)[ -](?:key|code)s?|filevault|bitlocker"
+    r"(?:recovery|rescue|backup|emergency|security)[ -](?:key|code)s?|filevault|bitlocker"
     r"|wiederherstellungs(?:schlüssel|code)|clé de (?:récupération|secours)"
     r"|clave de recuperación|chave de recuperação|chiave di ripristino|herstelsleutel"
 )
@@ -68,25 +69,15 @@ _TOTP_NAME = (
 _NAMED = re.compile(
     rf"(?i:(?<![^\W_])(?:{_RECOVERY_NAME}|{_TOTP_NAME})(?![^\W_]))"
     r"(?:[^\n:=]{0,30}?(?:[:=]|\bis\b|\bwas\b|\bare\b|\bist\b|\best\b|\bes\b|\bé\b|\bè\b)|[ \t]*)"
-    r"[ \t]*(?P<value>"
+    r"[ \t]*\n?[ \t]*(?P<value>"
     r"[A-Za-z2-7]{4}(?:[ -]?[A-Za-z2-7]{4}){3,15}(?![A-Za-z0-9])"  # base32, grouped or not
-    r"|[A-Za-z0-9]{4,6}(?:[ -][A-Za-z0-9]{4,6}){3,7}(?![A-Za-z0-9])"  # grouped key
+    r"|[A-Za-z0-9]{4,6}(?:[ -][A-Za-z0-9]{4,6}){3,11}(?![A-Za-z0-9])"  # grouped key
+    r"|[A-Za-z0-9]{4,10}(?:-[A-Za-z0-9]{4,10}){1,3}(?![A-Za-z0-9])"  # a dashed code
     r"|[0-9]{6}(?:-[0-9]{6}){7}"
+    r"|(?=[A-Za-z]*\d)[A-Za-z0-9]{4,12}(?![\w-])"  # one code (and a list: _more_codes)
     r")"
 )
 _OTPAUTH = re.compile(r"otpauth://[^\s?]*\?(?:[^\s#]*?&)?secret=([A-Za-z2-7=]{16,})", re.I)
-
-
-def _base58check(text: str) -> bytes | None:
-    """The payload of a base58check string, or None when its checksum does not hold."""
-    number = 0
-    for char in text:
-        number = number * 58 + _B58_INDEX[char]
-    raw = number.to_bytes((number.bit_length() + 7) // 8, "big")
-    raw = b"\0" * (len(text) - len(text.lstrip("1"))) + raw
-    payload, check = raw[:-4], raw[-4:]
-    digest = hashlib.sha256(hashlib.sha256(payload).digest()).digest()
-    return payload if len(raw) > 4 and digest[:4] == check else None
 
 
 def _bitlocker(key: str) -> bool:
@@ -97,20 +88,32 @@ def _mixed(key: str) -> bool:
     return any(c.isdigit() for c in key) and any(c.isalpha() for c in key)
 
 
-# A long run of key characters: where WIF, xprv, BitLocker and grouped recovery keys can be.
+# A long run of key characters: where BitLocker and grouped recovery keys can be.
 # One scan finds the runs (chat has few); each key's own pattern is tried only inside them.
 _LONG_RUN = re.compile(r"(?<![A-Za-z0-9-])[A-Za-z0-9][A-Za-z0-9-]{26,}+")
 _DER_STARTS = ("b3BlbnNzaC1rZXktdjE", "MI", "MHcC", "MC4C")
 _NAMED_WORDS = re.compile(
-    r"recover|rescue|backup|emergency|filevault|bitlocker|wiederherstell|récupération|secours"
-    r"|recupera|ripristino|herstel|totp|2fa|mfa|otp|authenticator|factor"
+    r"recover|rescue|backup|emergency|security|filevault|bitlocker|wiederherstell|récupération"
+    r"|secours|recupera|ripristino|herstel|totp|2fa|mfa|otp|authenticator|factor"
+)
+
+
+# More codes after a named one: a list of backup codes, one a line or side by side.
+_MORE_CODES = re.compile(
+    r"[ \t]*[\n,;]?[ \t]*([A-Za-z0-9]{4,10}(?:[ -][A-Za-z0-9]{4,10})?)(?![\w-])"
 )
 
 
 def find_keys(text: str) -> Iterator[Secret]:
-    if "-----BEGIN" in text:
+    if "BEGIN" in text:
+        whole = [(m.start(), m.end()) for m in _PEM_WHOLE.finditer(text)]
+        for start, end in whole:
+            yield Secret(PRIVATE_KEY, start, end)
         for match in _PEM.finditer(text):
-            yield Secret(PRIVATE_KEY, match.start(), match.end())
+            if not any(start <= match.start() < end for start, end in whole):
+                yield Secret(PRIVATE_KEY, match.start(), match.end())
+    if "Private-Lines:" in text:
+        yield from _putty(text)
     if any(start in text for start in _DER_STARTS):
         for match in _DER_BODY.finditer(text):
             yield Secret(PRIVATE_KEY, match.start(), match.end())
@@ -123,20 +126,34 @@ def find_keys(text: str) -> Iterator[Secret]:
         for match in _NAMED.finditer(text, lo, hi):
             value = match.group("value")
             if any(c.isdigit() for c in value):  # named: any value with a digit (base32 has 2-7)
-                yield Secret(RECOVERY, match.start("value"), match.end("value"))
+                yield Secret(RECOVERY, match.start("value"), _more_codes(text, match.end("value")))
     if "otpauth" in text.lower():
         for match in _OTPAUTH.finditer(text):
             yield Secret(KEY, match.start(1), match.end(1))
 
 
+def _putty(text: str) -> Iterator[Secret]:
+    """The private lines of a PuTTY key file (its header counts them) and its MAC."""
+    for header in _PUTTY_PRIVATE.finditer(text):
+        end = header.end()
+        for _ in range(int(header.group(1))):
+            line = re.compile(r"[ \t]*[A-Za-z0-9+/=]+[ \t]*(?:\n|$)").match(text, end)
+            if line is None:
+                break
+            end = line.end()
+        yield Secret(PRIVATE_KEY, header.end(), end)
+
+
+def _more_codes(text: str, end: int) -> int:
+    """Where a list of codes that opens at a named one ends: each next one a code with a digit."""
+    while (more := _MORE_CODES.match(text, end)) is not None and any(
+        c.isdigit() for c in more.group(1)
+    ):
+        end = more.end()
+    return end
+
+
 def _in_run(text: str, start: int, end: int) -> Iterator[Secret]:
-    for match in _WIF.finditer(text, start, end):
-        payload = _base58check(match.group())
-        if payload is not None and payload[:1] in (b"\x80", b"\xef") and len(payload) in (33, 34):
-            yield Secret(PRIVATE_KEY, match.start(), match.end())
-    for match in _XPRV.finditer(text, start, end):
-        if _base58check(match.group()) is not None:
-            yield Secret(PRIVATE_KEY, match.start(), match.end())
     for match in _BITLOCKER.finditer(text, start, end):
         if _bitlocker(match.group()):
             yield Secret(RECOVERY, match.start(), match.end())

@@ -52,6 +52,13 @@ _LEET_WORD = re.compile(
     re.IGNORECASE,
 )
 _LEET_CHAR = re.compile(r"[0-9@$!|+]")
+# A word that names a secret written apart: letters one by one ("P A S S W O R D", "p.i.n"),
+# or "pass" and the rest of it ("pass-word", "pass word").
+_SPLIT_WORD = re.compile(
+    r"(?<![A-Za-z])(?:(?:[A-Za-z][ ._-]){2,}[A-Za-z]|(?i:pass)[ ._-](?i:word|wort|phrase|code|wd))"
+    r"(?![A-Za-z])"
+)
+_SPLIT_WORDS = frozenset((*_LEET_WORDS, "pin", "pwd", "puk", "cvv"))
 _TOKEN = r"[A-Za-z0-9_\-+/=.]"
 _WRAPPED = re.compile(rf"(?<!{_TOKEN}){_TOKEN}{{16,}}+\n(?={_TOKEN}{{8,}}+[ \t]*(?:\n|$))")
 
@@ -136,6 +143,10 @@ def normalise(text: str) -> Normalised:
             maps.append(_Map(tuple(pieces)))
         text = _fold_homoglyphs(text)
     text = _LEET_WORD.sub(_unleet, text)
+    if _SPLIT_WORD.search(text):
+        text, pieces = _join_split(text)
+        if pieces:
+            maps.append(_Map(tuple(pieces)))
     if "\n" in text:
         text, pieces = _unwrap(text)
         if pieces:
@@ -143,16 +154,36 @@ def normalise(text: str) -> Normalised:
     return Normalised(text, tuple(maps))
 
 
+def _join_split(text: str) -> tuple[str, list[_Piece]]:
+    """The words that name a secret written apart joined again: "P A S S W O R D",
+    "pass-word", "p.i.n" read "password", "password", "pin"."""
+    out: list[str] = []
+    pieces: list[_Piece] = []
+    done = size = 0  # size: characters written so far (kept, not summed: linear)
+    for split in _SPLIT_WORD.finditer(text):
+        joined = re.sub(r"[ ._-]", "", split.group())
+        if joined.lower() not in _SPLIT_WORDS:
+            continue
+        out.append(text[done : split.start()])
+        size += split.start() - done
+        out.append(joined)
+        pieces.append(_Piece(size, size + len(joined), split.start(), split.end()))
+        size += len(joined)
+        done = split.end()
+    out.append(text[done:])
+    return "".join(out), pieces
+
+
 def _unwrap(text: str) -> tuple[str, list[_Piece]]:
     """A key or token wrapped over lines joined again: a line that ends in a long run of token
     characters, followed by a line that is one run of them."""
     out: list[str] = []
     pieces: list[_Piece] = []
-    done = 0
+    done = size = 0  # size: characters written so far (kept, not summed: linear)
     for wrap in _WRAPPED.finditer(text):
         at = wrap.end() - 1  # the line break
         out.append(text[done:at])
-        size = sum(map(len, out))
+        size += at - done
         pieces.append(_Piece(size, size, at, at + 1))
         done = at + 1
     out.append(text[done:])

@@ -17,102 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from kit.secrets import vocabulary as words
 from kit.secrets.base import ACCESS_CODE, CARD_CODE, KEY, PASSWORD, Secret
+from kit.secrets.shapes import placeholder
 from kit.secrets.windows import keyword_hits, near
-
-# -- names -------------------------------------------------------------------------------------
-_PASSWORD_CLEAR = (
-    r"passwords?|passwd|passphrase|passcode|passwort|kennwort|mot de passe|contraseña|senha"
-    r"|palavra[- ]passe|parola d['’]ordine|wachtwoord|has[łl]o|l[öo]senord(?:et)?|passord(?:et)?"
-    r"|adgangskode(?:n)?|kodeord(?:et)?|salasana|[şs]ifre(?:m|si|niz|n)?|пароль|паролем"
-    r"|κωδικ[όο]ς(?: πρόσβασης)?|كلمة (?:المرور|السر)|ה?סיסמ[הא]|पासवर्ड|कूटशब्द"
-    # the key of a wifi network is its password
-    r"|(?:wi-?fi|wlan|wpa[23]?|wireless|network|router)[ -](?:key|passkey)|netzwerkschlüssel"
-    r"|wlan-schlüssel|clé (?:wi-?fi|wpa)|clave (?:wi-?fi|wpa)"
-)
-_PASSWORD_CJK = (
-    r"パスワード|暗証番号|密码|密碼|비밀번호|암호"  # no word boundaries in these scripts
-)
-_PASSWORD_AMBIGUOUS = r"pass|pw|pwd|mdp|clave|parola"
-_LOGIN = r"log[- ]?in|user(?:name)?|benutzer(?:name)?|utilisateur|usuario"
-_PIN = (
-    r"(?:pin|puk)(?:[- ]?(?:code|number|nummer|kod(?:en)?|kode(?:n)?|koodi|kodu|nr))?"
-    r"|geheimzahl|code pin|código pin|codice pin|kod pin|пин(?:-код)?|пук(?:-код)?"
-    r"|الرقم السري|الرمز السري|رمز (?:PIN|الدخول)|पिन|पासकोड|קוד סודי|קוד PIN"
-)
-_ACCESS_EN = (
-    r"(?:door|gate|alarm|garage|safe|lock|locker|lockbox|padlock|entry|entrance|access|building"
-    r"|keypad|intercom|buzzer|house|wi-?fi|security|verification|confirmation|2fa|two[- ]factor"
-    r"|otp|one[- ]time|login|unlock|recovery|backup|sms|authenticator|key|keysafe|keybox|bike"
-    r"|luggage|suitcase|disarm|panel|sim|puk)"
-    r"(?:['’]s)?(?:[ -][\w-]+){0,2}?[ -](?:code|combination|combo)s?"
-    # what a code opens, named alone: "the bike lock is 0471", "To disarm the alarm: 9142"
-    r"|alarm(?:\s*\([^)\n]{0,30}\))?|(?:bike|bicycle|suitcase|luggage|locker|gym|cable)[ -]lock"
-)
-# A bare "code" only when what it opens follows: "the code to unlock my phone", "Code für die Tür".
-_ACCESS_BARE = (
-    r"code(?=\s+(?:to|for|of|für|von|pour|de|para|per|do|для|от)\b[^\n:=]{0,30}?"
-    r"(?<![^\W_])(?:unlock|door|gate|alarm|garage|safe|lock|locker|padlock|phone|entry|building"
-    r"|house|flat|apartment|tür|haustür|tor|tresor|schloss|porte|portail|alarme|puerta|portal"
-    r"|alarma|portão|porta|cancello|allarme|deur|poort|drzwi|bramy|двер\w*))"
-)
-_ACCESS_OTHER = (
-    r"(?:tür|tor|haustür|alarm|alarmanlagen|zugangs|sicherheits|schloss|tresor|garagen|wlan"
-    r"|deur|poort|toegangs|garage|schlüsseltresor|schlüsselsafe|schlüsselkasten)-?code"
-    r"|zahlenkombination|digicode"
-    r"|(?:port|dør|dörr|grind|alarm|larm)kod(?:en)?|(?:port|dør|alarm)kode(?:n)?"
-    r"|(?:ovi|hälytys)koodi"
-    # what opens: "the key box ... opens with 1966"
-    r"|key[ -]?(?:safe|box)|keysafe|lockbox|padlock|combination lock"
-    r"|ה?קוד(?=\s+(?:של\s+)?ה?(?:דלת|כניסה|אזעקה|שער|כספת|בניין))"
-    r"|code (?:de la porte|d['’]entrée|de l['’]alarme|d['’]accès|du portail|de l['’]immeuble"
-    r"|du cadenas|du coffre|de (?:la |ma )?carte(?: bleue| bancaire)?|confidentiel)"
-    r"|código (?:de la puerta|de la alarma|de acceso|de entrada|de la caja fuerte|del portal"
-    r"|del portón|del candado|del garaje|do portão|do alarme|da porta|de acesso|do cadeado"
-    r"|da garagem)"
-    r"|codice (?:del cancello|dell['’]allarme|della porta|di accesso|del lucchetto"
-    r"|della cassaforte)"
-    r"|kod (?:do drzwi|do bramy|alarmu|dostępu|do domofonu|do sejfu)"
-    r"|код (?:от двери|домофона|сигнализации|доступа|от сейфа|от подъезда)"
-)
-_CARD_CODE_CJK = r"安全码|安全碼|セキュリティコード|보안코드|보안 코드"
-_CARD_CODE = (
-    r"cvv2?|cvc2?|csc|cvn|card security code|security code|card verification"
-    r" (?:code|value|number)|(?:karten)?prüfnummer|cryptogramme(?: visuel)?"
-    r"|código de seguridad|código de segurança|codice di sicurezza"
-)
-_API = (
-    r"api[_ -]?(?:key|token|secret)|access[_ -]?(?:key|token)|secret[_ -]?key|client[_ -]?secret"
-    r"|auth[_ -]?token|bearer(?: token)?|(?:bot |personal |app |refresh )?token|secret"
-    r"|api-schlüssel|clé (?:d['’])?api|clave (?:de )?api|chave (?:de )?api|chiave api|klucz api"
-    r"|ключ api"
-)
-
-# -- between the name and the value --------------------------------------------------------------
-# "for the office wifi", "du wifi", "от почты", "they sent": a preposition (or a relative
-# clause) and a few words, on one line.
-_QUALIFIER = (
-    r"(?:\s+(?:for|to|of|on|at|in|from|with|that|which|they|you|we|i|he|she|my|your|our"
-    r"|by|near|next|beside|behind|under|outside|inside"
-    r"|für|zum|zur|vom|von|des|der|meiner|meines|meinem|deiner|unserer|du|de|del|della|dello"
-    r"|μου|σου|του|της|των|στο|στη|για|של|שלי|ל\w+|ل\w+|بتاع\w*|الخاص\w*"
-    r"|dei|da|do|dos|das|dla|od|от|для|till|för|til|på|af|van|voor|bij|di|per|pour|para|na)\b"
-    r"[^\n:=]{0,40}?)?"
-)
-_CLEAR = (
-    r"\s*(?:[:=]|->|=>|—|–|\b(?:is|was|are|equals|ist|lautet|war|est|était|es|era|é|è|är"
-    r"|var|er|jest|było|было|είναι)\b|は|是|為|为|는|은|："
-    # Arabic, Hebrew and Hindi "is" (Hindi's vowel signs are not word characters: no \b)
-    r"|(?<=\s)(?:هي|هو|היא|הוא|है|हैं)(?=\s))"
-    r"(?:\s*[:=])?(?:\s+(?:now|still|currently|jetzt|nun|maintenant|ahora|agora|ora|nu|teraz"
-    r"|теперь|simply|just))?"
-)
-_CHANGED = (
-    r"\s+(?:(?:was|is|has been|got|been)\s+)?(?:changed|set|reset|updated)\s+to"
-    r"|\s+(?:wurde\s+)?geändert\s+(?:auf|zu|in)|\s+(?:a été\s+)?changé\s+en"
-    r"|\s+(?:opens|unlocks|is set)\s+(?:with|to)"
-)
-_AMBIGUOUS = r"\s+(?:to|on|er|en|это)\b"
 
 # -- values -------------------------------------------------------------------------------------
 _QUOTED = (
@@ -120,45 +28,7 @@ _QUOTED = (
     r"|„[^“”\n]{2,64}[“”]|`[^`\n]{2,64}`"
 )
 _BARE = r"[^\s\"'“”‘’«»„`]{3,64}"
-# Words that follow "my password is" in talk about a password, not in telling it.
-_COMMON = frozenset(
-    """
-    the a an my your his her our their its this that it not no too very so still also just now
-    same different wrong incorrect correct right invalid valid weak strong secure insecure safe
-    unsafe long short expired expiring changed reset required needed missing lost forgotten
-    saved stored written hidden encrypted hashed case sensitive easy hard simple complicated
-    complex good bad fine ok okay great terrible unique something nothing anything everything
-    one what which where there here in on at for to of with by from and or but if when because
-    about like being been getting going set updated working broken blocked locked protected
-    shared known public private generated random new old usually always never probably
-    definitely actually really quite pretty rather much more less enough somewhere
-    der die das ein eine mein meine dein sein ihr unser nicht kein keine zu sehr noch auch jetzt
-    gleich falsch richtig ungültig gültig schwach stark sicher unsicher lang kurz abgelaufen
-    geändert vergessen gespeichert leicht schwer einfach kompliziert gut schlecht neu alt immer
-    nie le la les un une mon ma mes ton ta son sa notre votre leur pas ne trop très encore aussi
-    maintenant même faux fausse incorrecte bon bonne mauvais invalide valide faible fort forte
-    sécurisé longue court courte expiré changé oublié compliqué nouveau nouvelle toujours jamais
-    el los las una mi tu su nuestro demasiado muy todavía también ahora mismo misma incorrecta
-    incorrecto correcta correcto válida débil fuerte segura seguro larga largo corta corto
-    caducada cambiada olvidada nueva nuevo siempre nunca o os as um uma meu minha teu tua seu
-    não muito ainda agora mesma mesmo errada errado correta fraca segura longa curta expirada
-    alterada esquecida simples nova sempre il lo i gli mio mia tuo tua suo non troppo molto
-    ancora anche adesso ora stessa stesso sbagliata sbagliato corretta debole sicura lunga
-    scaduta cambiata dimenticata semplice mai de het een mijn jouw zijn haar ons niet te heel
-    nog ook nu dezelfde hetzelfde fout verkeerd juist zwak sterk veilig verlopen veranderd
-    vergeten simpel nieuw altijd nooit nie za bardzo jeszcze też teraz ten sam to błędne złe
-    poprawne słabe silne bezpieczne długie krótkie zmienione zapomniane nowe zawsze не слишком
-    очень ещё тоже теперь тот же неправильный неверный правильный слабый сильный надёжный
-    длинный короткий изменён новый всегда
-    min mit din dit ikke for meget også stadig nu udløbet udløber forkert rigtig glemt gemt ny
-    nye gammel samme lang kort svag stærk sikker ændret utløpt utløper feil riktig lagret
-    endret svakt sterkt langt nytt gammelt fel rätt glömt sparat ändrat svagt starkt långt
-    samma gammalt inte mycket också fortfarande utgånget väärä oikea vanhentunut unohtunut
-    vaihdettu heikko vahva pitkä lyhyt sama uusi vanha liian ei yanlış doğru eski yeni aynı
-    uzun kısa zayıf güçlü çok değişti
-    """.split()
-)
-_NOT_COMMON = r"(?!(?:" + "|".join(sorted(map(re.escape, _COMMON))) + r")(?![^\W_]))"
+_NOT_COMMON = r"(?!(?:" + "|".join(sorted(map(re.escape, words.COMMON_WORDS))) + r")(?![^\W_]))"
 _MADE_UP = r"\d|[#&_@$%*+=/\\~^|<>{}\[\]-]|(?-i:[a-zà-ÿ][A-Z])"  # a digit, a symbol, camelCase
 _TRAILING = ".,;:)]}'\"”’»"
 _OPENING_QUOTES = "\"'“‘«„`"
@@ -169,57 +39,84 @@ def _c(pattern: str) -> re.Pattern[str]:
 
 
 def _named(names: str) -> str:
-    """`names` as whole words: "DB_PASSWORD" names one, "PASSWORD_MIN_LENGTH" does not."""
-    return rf"(?<![^\W_])(?:{names})(?![^\W_]|_[^\W\d_])"
+    """`names` as whole words: "DB_PASSWORD" names one, "PASSWORD_MIN_LENGTH" and
+    "--password-file" do not."""
+    return rf"(?<![^\W_])(?:{names})(?![^\W_]|[_-][^\W\d_])"
 
 
 def _connected(connectors: str) -> str:
     """A qualifier only before a spoken connector: with none, "clave del wifi" must not make
-    "wifi" the value."""
-    return rf"(?:{_QUALIFIER}(?:{connectors})|{connectors})"
+    "wifi" the value, nor "password in 1Password" the product's name."""
+    spoken = connectors.replace(r"|\s*[-–—]?", r"|\s*[-–—]")  # a dash, not nothing
+    return rf"(?:{words.QUALIFIER}(?:{spoken})|{connectors})"
+
+
+def _said(connectors: str) -> str:
+    """A qualifier of any few words before a clear connector ("Heslo k wifi je", "Mật khẩu
+    wifi là", "security question answer (first pet):"), unless the first says what the name is
+    about rather than its value ("password manager", "password-protected")."""
+    some = rf"(?![ \t]+{_ATTRIBUTE})(?:[ \t]+[^\s:=]{{1,25}}){{1,3}}?"
+    return rf"(?:{words.QUALIFIER}(?:{connectors})|{some}(?:{connectors})|{connectors})"
 
 
 # A plain uncommon word will do ("the password to my laptop is sunshine")...
 _WORD_VALUE = rf"(?P<value>{_QUOTED}|{_NOT_COMMON}{_BARE})"
 # ...or it must look made up.
-_STRICT_VALUE = rf"(?P<value>{_QUOTED}|(?=\S*?(?:{_MADE_UP})){_BARE})"
-_ANY = rf"{_CLEAR}|{_CHANGED}|{_AMBIGUOUS}|\s*[-–—]?"
+_UNQUOTED = r"[^\s\"'“”‘’«»„`]"
+_STRICT_VALUE = (
+    rf"(?P<value>(?=.{_UNQUOTED}*?(?:{_MADE_UP})){_QUOTED}|(?={_UNQUOTED}*?(?:{_MADE_UP})){_BARE})"
+)
+_ANY = rf"{words.CLEAR}|{words.CHANGED}|{words.AMBIGUOUS}|\s*[-–—]?"
 # What a password has that is not its value: "Password strength: 3/4".
 _ATTRIBUTE = (
-    r"(?:strength|policy|length|manager|reset|rules?|requirements?|field|expir\w*|change[ds]?"
-    r"|updated?|hint|tips?|generator|check(?:er)?|score|age|history|settings?|recovery)\b"
+    r"(?:strength|policy|length|managers?|reset|rules?|requirements?|field|expir\w*|change[ds]?"
+    r"|updated?|hint|tips?|generator|check(?:er)?|score|age|history|settings?|recovery"
+    r"|protected|protection|storage|hashing|hash|security|management|vault|less|free)\b"
 )
-# A word or two with no connector, before a PIN's digits: "пин-код карты 3927".
+# A word or two with no connector, before a words.PIN's digits: "пин-код карты 3927".
+_IS = r"(?:is|was|are|est|ist|es|era|é|è|är|er|je|là|este|jest|on|to)\b"
 _FILLER = r"(?:[ \t]+[^\W\d_][\w-]{0,20}){1,2}?"  # or nothing at all: "şifrem Istanbul34!"
+
+_ACCESS = words.ACCESS_EN + "|" + words.ACCESS_BARE + "|" + words.ACCESS_OTHER
+_APP_PASSWORD = "app[- ]?passwor(?:d|t)"
 
 # (kind, pattern with a "value" group)
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         PASSWORD,
-        _c(rf"{_named(_PASSWORD_CLEAR)}{_connected(_CLEAR + '|' + _CHANGED)}\s*{_WORD_VALUE}"),
+        _c(
+            rf"(?P<name>{_named(words.PASSWORD_CLEAR)})"
+            rf"{_said(words.CLEAR + '|' + words.CHANGED)}\s*{_WORD_VALUE}"
+        ),
     ),
-    (PASSWORD, _c(rf"(?:{_PASSWORD_CJK}){_connected(_CLEAR)}\s*{_STRICT_VALUE}")),
+    (
+        PASSWORD,
+        _c(rf"(?P<name>{words.PASSWORD_CJK})(?:{_connected(words.CLEAR)})?[ \t]*{_STRICT_VALUE}"),
+    ),
     (
         PASSWORD,
         _c(
-            rf"{_named(_PASSWORD_CLEAR + '|' + _PASSWORD_AMBIGUOUS)}{_connected(_ANY)}"
-            rf"\s*{_STRICT_VALUE}"
+            rf"(?P<name>{_named(words.PASSWORD_CLEAR + '|' + words.PASSWORD_AMBIGUOUS)})"
+            rf"(?![ \t]+{_ATTRIBUTE}){_connected(_ANY)}\s*{_STRICT_VALUE}"
+        ),
+    ),
+    # "Kata sandi wifi-nya rocketthunder29": a word or two, no connector, a chosen value
+    (
+        PASSWORD,
+        _c(
+            rf"(?P<name>{_named(words.PASSWORD_CLEAR)})(?![ \t]+{_ATTRIBUTE})"
+            rf"(?:[ \t]+(?!{_IS}){_NOT_COMMON}[^\W\d_][\w-]{{0,20}}){{1,2}}?[ \t]+"
+            rf"(?P<value>(?={_UNQUOTED}*?(?:\d|[^\w\s.,;:!?)\]'\"-]|_)){_NOT_COMMON}"
+            rf"{_UNQUOTED}{{4,64}})"
         ),
     ),
     # "use 'purple monkey dishwasher' as the passphrase", "Blue42! is my password"
     (
         PASSWORD,
         _c(
-            rf"(?P<value>{_QUOTED}|(?<!\S)(?=\S*?(?:{_MADE_UP})){_BARE})\s+(?:is|was|as|=)\s+"
-            rf"(?:my|the|our|your|his|her|their)\s+(?:[\w-]+\s+){{0,3}}?{_named(_PASSWORD_CLEAR)}"
-        ),
-    ),
-    # "login: ana@example.com / Sunflower88!", "router login admin / Adm1n!2023"
-    (
-        PASSWORD,
-        _c(
-            rf"{_named(_LOGIN)}\s*[:=]?"
-            rf"\s*\S+\s*(?:/|\||,|;|\band\b|\bpass(?:word)?\s*[:=]?)\s*{_STRICT_VALUE}"
+            rf"(?P<value>{_QUOTED}|(?<!\S)(?={_UNQUOTED}*?(?:{_MADE_UP})){_BARE})\s+(?:is|was|as|=)\s+"
+            rf"(?:my|the|our|your|his|her|their)\s+(?:[\w-]+\s+){{0,3}}?"
+            rf"{_named(words.PASSWORD_CLEAR)}"
         ),
     ),
     # "Netflix: ana@example.com / Hunter2024!": an account and a made-up word beside it
@@ -233,25 +130,53 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         ACCESS_CODE,
         _c(
-            rf"{_named(_PIN)}(?:{_connected(_ANY)}|{_FILLER}(?:{_ANY}))"
+            rf"(?P<name>{_named(words.PIN)})(?:{_connected(_ANY)}|{_FILLER}(?:{_ANY}))"
             r"\s*(?P<value>\d(?:[- .]?\d){3,7})(?![\d-])"
         ),
     ),
     (
         ACCESS_CODE,
         _c(
-            rf"{_named(_ACCESS_EN + '|' + _ACCESS_BARE + '|' + _ACCESS_OTHER)}{_connected(_ANY)}\s*"
+            rf"(?P<name>{_named(_ACCESS)})"
+            rf"{_connected(_ANY)}\s*"
             r"(?P<value>(?=(?:[^\d\s]{0,3}[- ]?\d){3})"
             r"[0-9A-Z#*](?:[0-9A-Za-z#*]|[- ](?=[0-9#*])){2,23})"
         ),
     ),
-    (CARD_CODE, _c(rf"{_named(_CARD_CODE)}{_connected(_ANY)}\s*(?P<value>\d{{3,4}})(?!\d)")),
-    (CARD_CODE, _c(rf"(?:{_CARD_CODE_CJK}){_connected(_CLEAR)}?\s*(?P<value>\d{{3,4}})(?!\d)")),
+    # "Use code 383443 to sign in": a one-time code and what it is for
+    (
+        ACCESS_CODE,
+        _c(
+            r"\bcode[ \t]+(?P<value>(?:[A-Z]{1,3}-)?\d{4,8})[ \t]+(?:to|for)[ \t]+"
+            r"(?:sign|log|verify|confirm|complete|reset|access|unlock|activate|finish|continue"
+            r"|proceed|authori[sz]e)"
+        ),
+    ),
+    # "G-819912 is your Google verification code": a code before its name
+    (
+        ACCESS_CODE,
+        _c(
+            r"(?<![\w-])(?P<value>(?:[A-Z]{1,3}-)?\d{4,8})\s+(?:is|est|ist|es|é|è|是)\s+"
+            r"(?:your|my|the|ton|votre|dein|ihr|tu|su|seu|il|la|le)\s+(?:[\w-]+\s+){0,3}?"
+            rf"{_named(words.ACCESS_EN + '|' + words.PIN + '|code|passcode|otp')}"
+        ),
+    ),
+    (
+        CARD_CODE,
+        _c(rf"(?P<name>{_named(words.CARD_CODE)}){_connected(_ANY)}\s*(?P<value>\d{{3,4}})(?!\d)"),
+    ),
+    (
+        CARD_CODE,
+        _c(
+            rf"(?P<name>{words.CARD_CODE_CJK}){_connected(words.CLEAR)}?\s*"
+            r"(?P<value>\d{3,4})(?!\d)"
+        ),
+    ),
     # Google's app passwords: four groups of four letters
     (
         PASSWORD,
         _c(
-            rf"{_named('app[- ]?passwor(?:d|t)')}{_connected(_ANY)}\s*"
+            rf"(?P<name>{_named(_APP_PASSWORD)}){_connected(_ANY)}\s*"
             r"(?P<value>[a-z]{4}(?: [a-z]{4}){3})\b"
         ),
     ),
@@ -259,7 +184,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         PASSWORD,
         _c(
-            rf"{_named('passphrase|phrase de passe')}{_connected(_CLEAR)}\s*"
+            rf"(?P<name>{_named('passphrase|phrase de passe|phrase secrète')})"
+            rf"{_said(words.CLEAR)}\s*"
             rf"(?P<value>{_NOT_COMMON}[^\s\"'“”‘’«»„`.,;!?]{{1,30}}"
             r"(?:[ \t]+[^\s.,;!?]{1,30}){1,5})"
         ),
@@ -269,57 +195,67 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         PASSWORD,
         _c(
-            rf"{_named(_PASSWORD_CLEAR)}(?![ \t]+{_ATTRIBUTE})(?:[ \t]+[^\s:=]{{1,30}}){{1,3}}?"
-            rf"[ \t]*[:=]\s*{_STRICT_VALUE}"
+            rf"(?P<name>{_named(words.PASSWORD_CLEAR)})(?![ \t]+{_ATTRIBUTE})"
+            rf"(?:[ \t]+[^\s:=]{{1,30}}){{1,3}}?[ \t]*[:=]\s*{_STRICT_VALUE}"
         ),
     ),
     (
         KEY,
         _c(
-            rf"{_named(_API)}{_connected(_ANY)}\s*"
+            rf"(?P<name>{_named(words.API)}){_connected(_ANY)}\s*"
             rf"(?P<value>(?=\S*?\d)(?=\S*?[a-z])[A-Za-z0-9_\-./+=:]{{12,}})"
         ),
     ),
 )
 
 
+_STRICT = frozenset(pattern for _, pattern in _PATTERNS if _STRICT_VALUE in pattern.pattern)
+# A word of code, or a name again ("assert hashed != password"), is not a value.
+_NOT_VALUES = words.CODE_WORDS | {"password", "passwd", "passwort", "pass", "token", "secret"}
+
+# Patterns that open with their name, tried only where a name starts; the rest around names.
+_AT_NAME = tuple((k, p) for k, p in _PATTERNS if p.pattern.startswith("(?P<name>"))
+_AROUND = tuple((k, p) for k, p in _PATTERNS if not p.pattern.startswith("(?P<name>"))
+
 # One quick scan for any name first: most text mentions none, and then no pattern need run.
 _ANY_NAME = _c(
     _named(
         "|".join(
             (
-                *(_PASSWORD_CLEAR, _PASSWORD_AMBIGUOUS, _PIN, _ACCESS_EN, _ACCESS_BARE),
-                *(_ACCESS_OTHER, _CARD_CODE, _API, _LOGIN),
+                *(
+                    _APP_PASSWORD,
+                    words.PASSWORD_CLEAR,
+                    words.PASSWORD_AMBIGUOUS,
+                    words.PIN,
+                    words.ACCESS_EN,
+                    words.ACCESS_BARE,
+                ),
+                *(words.ACCESS_OTHER, words.CARD_CODE, words.API, words.LOGIN),
             )
         )
     )
-    + f"|{_PASSWORD_CJK}|{_CARD_CODE_CJK}"
+    + f"|{words.PASSWORD_CJK}|{words.CARD_CODE_CJK}"
+    + r"|\bcode(?=[ \t]+(?:[A-Z]{1,3}-)?\d)"  # a code and its digits: "Use code 383443 to …"
     + r"|@[\w-]+\."  # an account beside a password
 )
 # A plain word of a script other than Latin after "is" is the sentence's own language
 # ("Ο κωδικός είναι λάθος": the password is wrong); passwords are typed in Latin letters.
 _FOREIGN_WORD = re.compile(r"[^\W\da-zA-Z_]+")
-# Code that mentions a password without holding one: a call, a subscript, a template.
-_CODE = re.compile(r"[\w.]+\s*[(\[]|\$\{|\{\{|%\(|<[\w-]+>$")
-
-
-# A word each name above holds (lowercase): text holding none of them (most chat) is passed
-# over without the name scan, whose alternation costs about as much as the rest together.
-# tests/trust/test_secret_detector.py checks that every text the name scan finds holds one of
-# these.
-_KEYWORDS = (
-    *"pass pw mdp clave parola kennwort contraseña senha palavra wachtwoord hasło haslo".split(),
-    *"lösenord losenord passord adgangskode kodeord salasana şifre sifre пароль κωδικ".split(),
-    *"كلمة סיסמ पासवर्ड कूटशब्द key schlüssel clé log user benutzer utilisateur usuario".split(),
-    *"pin puk geheimzahl пин пук الرقم الرمز رمز पिन पासकोड קוד code combination combo".split(),
-    *"alarm lock safe box código codice kod код kombination koodi cvv cvc csc cvn".split(),
-    *"prüfnummer cryptogramme verification api token secret bearer chave chiave".split(),
-    *"klucz ключ @".split(),
-    *"パスワード 暗証番号 密码 密碼 비밀번호 암호 安全码 安全碼 セキュリティコード 보안".split(),
+# Code that mentions a password without holding one: a call, a subscript, a template, a
+# keyword argument, a decorator, Markdown's bold.
+_CODE = re.compile(
+    r"[\w.]+\s*[(\[]|\$\{|\{\{|%\(|<[\w-]+>$|@[\w.]+\(|\*\*|__"
+    r"|[a-z_]+=[\w(\[{'\"]"
 )
+_PATH = re.compile(r"(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]*)+|[\w.-]+/[\w.-]+\.\w{1,5}")
+_OPENS_LINE = re.compile(r"[:=：]\s*$")
+_SHARE = re.compile(r"\d+(?:[.,]\d+)?%")
+_CODE_INSIDE = re.compile(r"[()\[\]{}]|\w=")
+_LEADING_WORD = re.compile(r"[a-z]{2,}\s")
+_HYPHENATED = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
 
 
-_KEYWORD = re.compile("|".join(map(re.escape, sorted(_KEYWORDS, key=len, reverse=True))))
+_KEYWORD = re.compile("|".join(map(re.escape, sorted(words.KEYWORDS, key=len, reverse=True))))
 
 
 def has_keyword(text: str) -> bool:
@@ -335,21 +271,97 @@ _AFTER = 300
 
 def find_prose(text: str) -> Iterator[Secret]:
     # Only near a name: the keywords (one cheap scan) say where names may be, the name scan
-    # runs around them, and the patterns around the names it finds.
+    # runs around them; a pattern that opens with its name is tried where a name starts, the
+    # others around the names.
     for lo, hi in near(text, keyword_hits(text, _KEYWORD), _NAME_REACH, _NAME_REACH):
-        for start, end in near(text, _ANY_NAME.finditer(text, lo, hi), _BEFORE, _AFTER):
-            yield from _values(text, start, end)
+        names = list(_ANY_NAME.finditer(text, lo, hi))
+        for start, end in near(text, iter(names), _BEFORE, _AFTER):
+            at_names = [name.start() for name in names if start <= name.start() < end]
+            found = [
+                (kind, match)
+                for kind, pattern in _AT_NAME
+                for at in at_names
+                if (match := pattern.match(text, at, end)) is not None
+            ]
+            found += [
+                (kind, match)
+                for kind, pattern in _AROUND
+                for match in pattern.finditer(text, start, end)
+            ]
+            yield from _values(text, found)
 
 
-def _values(text: str, start: int, end: int) -> Iterator[Secret]:
-    for kind, pattern in _PATTERNS:
-        for match in pattern.finditer(text, start, end):
-            value = match.group("value")
-            if _FOREIGN_WORD.fullmatch(value) or _CODE.match(value):
+def _values(text: str, found: list[tuple[str, re.Match[str]]]) -> Iterator[Secret]:
+    for kind, match in found:
+        value = match.group("value")
+        if _FOREIGN_WORD.fullmatch(value) or _CODE.match(value) or placeholder(value):
+            continue
+        if value.lower() in _NOT_VALUES or "**" in value or _quoted_name(text, match):
+            continue
+        if _not_said(text, match, kind, value):
+            continue
+        if value[0] not in _OPENING_QUOTES:
+            value = value.rstrip(_TRAILING)
+            if len(value) < 3 or not (re.search(_MADE_UP, value) or len(value) >= 4):
+                continue  # "…is abc." says too little to be a password
+            if match.re in _STRICT and not re.search(_MADE_UP, value):
+                continue  # its only symbol was the sentence's: "[Password Manager]"
+            if _PATH.fullmatch(value):
                 continue
-            if value[0] not in _OPENING_QUOTES:
-                value = value.rstrip(_TRAILING)
-                if len(value) < 3 or not (re.search(_MADE_UP, value) or len(value) >= 4):
-                    continue  # "…is abc." says too little to be a password
-            at = match.start("value")
-            yield Secret(kind, at, at + len(value))
+        if _across_lines(text, match) or _hyphenated_word(text, match, value):
+            continue
+        at = match.start("value")
+        yield Secret(kind, at, at + len(value))
+
+
+def _not_said(text: str, match: re.Match[str], kind: str, value: str) -> bool:
+    """What reads as talk about passwords, or as code, not as telling one: a plural name
+    ("passwords are securely hashed") before a plain word; a Markdown heading ("**Password
+    Test**: Generates"); a value that opens code or markup ("(length", "<input", "[Your") or is a
+    share ("100%"); a time after an alarm ("alarm for 10")."""
+    plain = not re.search(_MADE_UP, value)
+    if "name" in match.re.groupindex and match.start("name") >= 0:
+        name = match.group("name")
+        if plain and name[-1:].lower() == "s" and not name.lower().endswith(("ss", "ass")):
+            return True
+        if "**" in text[match.start("name") : match.start("value")]:
+            return True
+    if value[:1] in "([<{" or _SHARE.fullmatch(value):
+        return True
+    if value[:1] in _OPENING_QUOTES and _CODE_INSIDE.search(value):
+        return True
+    return kind == ACCESS_CODE and _LEADING_WORD.match(value) is not None
+
+
+def _quoted_name(text: str, match: re.Match[str]) -> bool:
+    """A name inside quotes is a string in code or markup (`type="password"`,
+    `PasswordField('Password', …)`): assignments.py reads `"password": "…"`."""
+    if "name" not in match.re.groupindex or match.start("name") < 1:
+        return False
+    start = match.start("name")
+    while start and (text[start - 1].isalnum() or text[start - 1] in "_."):
+        start -= 1  # the identifier the name is part of: `test_login_none_password`
+    before, after = text[start - 1 : start], text[match.end("name") : match.end("name") + 1]
+    if not before or before not in "\"'`":
+        return False
+    # `"password"`, or `"password:" "…"` whose value opens with the name's own closing quote
+    return after == before or match.group("value").startswith(before)
+
+
+def _hyphenated_word(text: str, match: re.Match[str], value: str) -> bool:
+    """Right after its name with nothing between, a value must be more than a hyphenated word
+    ("wifi-nya", "e-mail"): its hyphen is not what makes a password."""
+    if "name" not in match.re.groupindex or match.start("name") < 0:
+        return False
+    if text[match.end("name") : match.start("value")].strip():
+        return False
+    return _HYPHENATED.fullmatch(value) is not None
+
+
+def _across_lines(text: str, match: re.Match[str]) -> bool:
+    """A value on the line after its name only when the name's line ends in ":" or "="
+    ("Password:\nHunter2024!"): else the next line is another thing (`pass` and a decorator)."""
+    if "name" not in match.re.groupindex or match.start("name") < 0:
+        return False
+    between = text[match.end("name") : match.start("value")]
+    return "\n" in between and not _OPENS_LINE.search(between.split("\n", 1)[0])

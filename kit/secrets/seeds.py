@@ -7,7 +7,8 @@ a seed: a shopping list one item a line is such a run. A run is taken for a seed
   "frase semilla" or a wallet's name (Ledger, Trezor, MetaMask…) stands just before it, and it
   has 12 to 24 words; or
 - it is what a wallet writes: exactly 12, 15, 18, 21 or 24 words in lower case whose BIP-39
-  checksum holds (one list in 16 to 256 passes that by chance), alone in its paragraph.
+  checksum holds (one list in 16 to 256 passes that by chance), alone in its paragraph, or,
+  at 18 words and more, on a line of its own or after a colon ("write these down: …").
 Anything else (a longer run, a list with a capital on every line, a run inside prose) is text.
 """
 
@@ -24,6 +25,9 @@ from kit.secrets.base import SEED, Secret
 
 LENGTHS = (12, 15, 18, 21, 24)  # the lengths BIP-39 defines
 _NEAR = 2_000  # characters
+# So many wordlist words with a valid checksum (one list in 64 passes by chance at 18 words)
+# are a seed on a line of their own even after other words ("write these down: …").
+_ANNOUNCED = 18
 _AROUND = 0  # words outside an unnamed run, in its paragraph: a seed pasted alone
 _LANGUAGES = (
     "english",
@@ -39,7 +43,7 @@ _WORD = re.compile(r"(?:[^\W\d_]|[\u0300-\u036f])+")  # letters, with combining 
 _BETWEEN = re.compile(r"[\s,;|/·•\-–—]*(?:\d{1,2}[.):]?[\s,;|/·•\-–—]*)?")
 _LABEL = re.compile(
     r"(?i:(?<![^\W_])(?:seed(?:[ -]?phrase|[ -]?words?)?|(?:recovery|backup|secret|wallet)"
-    r"[ -](?:phrase|words|seed)|mnemonic(?:[ -]phrase)?|(?:12|15|18|21|24)[ -]words"
+    r"[ -](?:phrase|words|seed)|mnemonic(?:[ -]phrase)?|(?:12|15|18|21|24)[ -]words?"
     r"|ledger|trezor|metamask|electrum|exodus|phantom|trust ?wallet|coinbase wallet"
     r"|frase (?:semilla|semente|de recuperación|de recuperação|di recupero|mnemonica)"
     r"|palabras|phrase (?:de récupération|secrète|mnémonique)|mots de récupération"
@@ -115,17 +119,30 @@ def _seed(
         first = start + skip
         count = end - first
         before = text[max(0, words[first].start() - 80) : words[first].start()]
-        if count <= LENGTHS[-1] and _LABEL.search(before.rstrip(" \t\n:=-–—")):
+        if count <= LENGTHS[-1] and _LABEL.search(before.rstrip(" \t\n:=-–—.)0123456789")):
             yield Secret(SEED, words[first].start(), words[end - 1].end())
             return
     count = end - start
     if count not in LENGTHS:
         return
     span = text[words[start].start() : words[end - 1].end()]
-    if span != span.lower() or not _little_else(text, words, start, end):
+    if span != span.lower():
+        return
+    if not _little_else(text, words, start, end) and not (
+        count >= _ANNOUNCED and _a_line_of_its_own(text, words, start, end)
+    ):
         return
     if mnemonic.check(" ".join(lowered[start:end])):
         yield Secret(SEED, words[start].start(), words[end - 1].end())
+
+
+def _a_line_of_its_own(text: str, words: list[re.Match[str]], start: int, end: int) -> bool:
+    """The run ends its line and opens it or follows a colon: "write these down: <24 words>"."""
+    line_start = text.rfind("\n", 0, words[start].start()) + 1
+    line_end = text.find("\n", words[end - 1].end())
+    after = text[words[end - 1].end() : len(text) if line_end < 0 else line_end]
+    before = text[line_start : words[start].start()].rstrip()
+    return not after.strip(" \t.") and (not before or before.endswith(":"))
 
 
 def _little_else(text: str, words: list[re.Match[str]], start: int, end: int) -> bool:

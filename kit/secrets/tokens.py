@@ -71,29 +71,44 @@ _PLUGINS: tuple[tuple[str, BasePlugin], ...] = (
     (PASSWORD, BasicAuthDetector()),
 )
 
-# Shapes the plugins lack (or match only in part), each a whole value to withhold.
-_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (KEY, re.compile(r"\bAIza[0-9A-Za-z_\-]{35}")),  # Google API key
-    (KEY, re.compile(r"\bhf_[A-Za-z0-9]{30,}")),  # Hugging Face
-    (KEY, re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,}")),
-    (KEY, re.compile(r"\bgl(?:pat|dt|rt|ptt)-[A-Za-z0-9_\-]{20,}")),  # GitLab
-    (KEY, re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
-    (KEY, re.compile(r"\b(?:sk|pk|rk)[-_](?:live_|test_|proj-|ant-)?[A-Za-z0-9_\-]{16,}")),
-    (KEY, re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}")),
-    (KEY, re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}")),  # Slack
-    (KEY, re.compile(r"\bA(?:KIA|SIA)[A-Z0-9]{16}\b")),  # AWS access key id
-    (KEY, re.compile(r"(?<!\d)\d{6,12}:AA[A-Za-z0-9_\-]{30,}")),  # Telegram bot token
-    (KEY, re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*")),  # JWT
+# Shapes the plugins lack (or match only in part), each a whole value to withhold, with the
+# literals (lowercase) one of which every match holds: text holding none skips the pattern.
+_SHAPES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    (KEY, ("aiza",), re.compile(r"\bAIza[0-9A-Za-z_\-]{35}")),  # Google API key
+    (KEY, ("hf_",), re.compile(r"\bhf_[A-Za-z0-9]{30,}")),  # Hugging Face
+    (KEY, ("github_pat_",), re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,}")),
+    (KEY, ("gl",), re.compile(r"\bgl(?:pat|dt|rt|ptt)-[A-Za-z0-9_\-]{20,}")),  # GitLab
+    (KEY, ("npm_",), re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
+    # sk_/rk_: secret and restricted keys (a publishable pk_ key is public by design)
+    (
+        KEY,
+        ("sk-", "sk_", "rk-", "rk_"),
+        re.compile(r"\b(?:sk|rk)[-_](?:live_|test_|proj-|ant-)?[A-Za-z0-9_\-]{16,}"),
+    ),
+    (KEY, ("gh",), re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}")),
+    (KEY, ("xox", "xapp"), re.compile(r"\b(?:xox[abposre]|xapp)-[A-Za-z0-9\-]{10,}")),  # Slack
+    (KEY, ("akia", "asia"), re.compile(r"\bA(?:KIA|SIA)[A-Z0-9]{16}\b")),  # AWS access key id
+    (KEY, ("ltai",), re.compile(r"\bLTAI[A-Za-z0-9]{12,20}\b")),  # Alibaba Cloud AccessKey id
+    (KEY, (":aa",), re.compile(r"(?<!\d)\d{6,12}:AA[A-Za-z0-9_\-]{30,}")),  # Telegram bot token
+    (
+        KEY,
+        ("eyj",),
+        re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*"),  # JWT
+    ),
     # An AWS secret access key (40 base64 characters) anywhere near its name.
     (
         KEY,
+        ("aws", "secret"),
         re.compile(
             r"(?i:aws|secret[_ ]access[_ ]key).{0,40}?"
             r"(?<![A-Za-z0-9/+])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])"
         ),
     ),
-    (KEY, re.compile(r"(?i:AccountKey)=([A-Za-z0-9/+]{40,}={0,2})")),  # Azure storage
+    (KEY, ("accountkey",), re.compile(r"(?i:AccountKey)=([A-Za-z0-9/+]{40,}={0,2})")),  # Azure
 )
+
+# A shape filled in by documentation: "xoxb-your-slack-token".
+_SAMPLE = re.compile(r"(?i)[-_]your[-_]|<|\byour\b")
 
 # What every match of a plugin holds (lowercase), so most text need not run its regexes: read
 # off each plugin's denylist (detect-secrets 1.5); tests/trust/test_secret_detector.py checks that
@@ -110,6 +125,17 @@ _NEEDS: dict[type[BasePlugin], tuple[str, ...]] = {
     TwilioKeyDetector: ("ac", "sk"),
     GitLabTokenDetector: ("gl",),
     JwtTokenDetector: ("eyj",),
+    AWSKeyDetector: ("a3t", "abia", "acca", "akia", "asia", "aws"),
+    AzureStorageKeyDetector: ("accountkey=",),
+    GitHubTokenDetector: ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    NpmDetector: ("_authtoken",),
+    OpenAIDetector: ("t3blbkfj",),
+    PypiTokenDetector: ("pypi-",),
+    SendGridDetector: ("sg.",),
+    SquareOAuthDetector: ("sq0csp-",),
+    TelegramBotTokenDetector: (":",),
+    PrivateKeyDetector: ("begin ", "putty-user-key-file-2"),
+    BasicAuthDetector: ("://",),
 }
 
 _SHORTEST = 6  # a plugin's match shorter than this is a fragment, not a value to withhold
@@ -117,11 +143,14 @@ _TOKEN_CHAR = re.compile(r"[A-Za-z0-9_\-]")
 
 
 def find_tokens(text: str) -> Iterator[Secret]:
-    for kind, pattern in _SHAPES:
+    lowered = text.lower()
+    for kind, literals, pattern in _SHAPES:
+        if not any(literal in lowered for literal in literals):
+            continue
         for match in pattern.finditer(text):
             group = 1 if pattern.groups else 0
-            yield Secret(kind, match.start(group), match.end(group))
-    lowered = text.lower()
+            if not _SAMPLE.search(match.group(group)):
+                yield Secret(kind, match.start(group), match.end(group))
     for kind, plugin in _PLUGINS:
         needs = _NEEDS.get(type(plugin))
         if needs is not None and not any(n in lowered for n in needs):

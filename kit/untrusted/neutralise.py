@@ -10,7 +10,11 @@ Outside text must not be able to pass for the prompt's own structure:
   (`[2026-03-01 10:00] Kit: ...`) or a role label (`SYSTEM:`, `Assistant:`): such a line is
   quoted with "> ", which no line of ours starts with;
 - in a one-line slot (a fact, a transcript line) line breaks are shown as " ⏎ ", so a message
-  cannot start a line of its own at all.
+  cannot start a line of its own at all;
+- a transcript's own marker written inside a text (`[msg 12, 2026-03-01 10:00]`, Kit's
+  `[2026-03-01 10:00]`), anywhere in a line and in any disguise (fullwidth brackets, capitals,
+  look-alike letters, zero-width characters): its brackets become `⁅ ⁆`, so no text can pass
+  for another message the curator would cite.
 Blocks of recalled data also carry a note saying they are data, not instructions.
 """
 
@@ -45,8 +49,23 @@ _STRUCTURE = re.compile(
 )
 
 
+# A bracket that opens what looks like a transcript's marker: "msg" (or its look-alikes) or a
+# full date; "[14:05]" and "[the usual place]" are ordinary text.
+_MARKER_OPEN = re.compile(
+    rf"[\[［⟦【〔]{_GAP}(?=(?:[mｍм]{_GAP}[sｓѕ]{_GAP}[gｇɡ]|\d{{4}}{_GAP}[-/.]))", re.IGNORECASE
+)
+_MARKER_CLOSE = re.compile(r"(⁅[^⁅⁆\n]{0,80}?)[\]］⟧】〕]")
+
+
 def _quote(line: str) -> str:
     return QUOTE + line.lstrip() if _STRUCTURE.match(line) else line
+
+
+def _unmark(line: str) -> str:
+    """A transcript marker's look-alike anywhere in `line`, its brackets made `⁅ ⁆`."""
+    if "[" not in line and line.isascii():
+        return line
+    return _MARKER_CLOSE.sub(r"\1⁆", _MARKER_OPEN.sub("⁅", line))
 
 
 def neutralise(text: str, *, inline: bool = False) -> str:
@@ -54,7 +73,7 @@ def neutralise(text: str, *, inline: bool = False) -> str:
     line): line breaks become " ⏎ " and blank lines go."""
     text = _TAG_OPEN.sub("‹", _BREAKS.sub("\n", text))
     text = _TAG_CLOSE.sub(r"\1›", text)  # only for looks: the opener is what matters
-    lines = [_quote(line) for line in text.split("\n")]
+    lines = [_unmark(_quote(line)) for line in text.split("\n")]
     if inline:
         return LINE_BREAK.join(line.strip() for line in lines if line.strip())
     return "\n".join(lines)

@@ -50,10 +50,13 @@ def doctor(
     key: str = KEY,
     token: str = "",
     flags: tuple[str, ...] = (),
+    key_env: str = "ANTHROPIC_API_KEY",
 ) -> tuple[int, str]:
+    """`kit doctor` against `llm_url` as a proxy that wants the key (named beside it)."""
     config = tmp_path / "config.toml"
     config.write_text(
         f'[llm]\nbase_url = "{llm_url}"\nchat_model = "{chat_model}"\nsmall_model = "{SMALL}"\n'
+        f'key_env = "{key_env}"\n'
         f'[telegram]\nbase_url = "{telegram_url}"\nallowed_user_ids = {{ "42" = "owner" }}\n'
         f'[embedding]\nmodel_path = "{tmp_path / "no-model"}"\n[schedule]\ntimezone = "UTC"\n'
     )
@@ -118,6 +121,21 @@ def test_a_refused_key_an_unknown_model_and_a_bad_token_each_name_their_fix(
     assert "ok    Telegram: off (TELEGRAM_BOT_TOKEN is not set)" in out
 
 
+def test_a_server_no_key_is_named_for_gets_none_and_doctor_says_how_to_name_one(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    anthropic: FakeAnthropicServer,
+) -> None:
+    """ANTHROPIC_API_KEY is exported, llm.base_url is a proxy, no key_env beside it: the key
+    is not sent there (the proxy refuses), and doctor says which setting sends one."""
+    code, out = doctor(tmp_path, monkeypatch, capsys, llm_url=anthropic.url, key_env="")
+    assert code == 1
+    assert f"ok    API key: none is sent to {anthropic.url}" in out
+    assert f"FIX   model API: {anthropic.url} wants a key" in out and "llm.chat.key_env" in out
+    assert anthropic.requests and not any(KEY in str(r.headers) for r in anthropic.requests)
+
+
 def test_a_dead_port_is_unreachable_not_all_good(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -171,3 +189,45 @@ def test_a_data_directory_others_can_write_to_or_read_is_named_with_its_fix(
     assert code == 1
     assert f"FIX   data directory: {data}: other users can write to this directory" in out
     assert "chmod 700" in out and "database" not in out  # nothing opened in such a place
+
+
+# Runs `kit doctor` with an audit hook that records every network connection and name lookup
+# the process makes (a Unix socket, such as the daemon's, is not the network).
+_WATCHED = """
+import socket, sys
+seen = []
+def hook(event, args):
+    if event == "socket.getaddrinfo" or (
+        event == "socket.connect" and args[0].family in (socket.AF_INET, socket.AF_INET6)
+    ):
+        seen.append(f"{event} {args[1] if event == 'socket.connect' else args[0]}")
+sys.addaudithook(hook)
+from kit.cli import main
+code = main(sys.argv[1:])
+print("NETWORK:", seen, file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def test_offline_opens_no_connection_even_for_a_model_not_downloaded(tmp_path: Path) -> None:
+    """`--offline` with the embedding model never downloaded: before, doctor still tried
+    huggingface.co. Now it says the model is not there, and nothing goes out."""
+    import os
+    import subprocess
+    import sys
+
+    config = tmp_path / "config.toml"
+    config.write_text('[schedule]\ntimezone = "UTC"\n')  # the model by name, not a folder
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "KIT_"))}
+    env |= {"KIT_CONFIG": str(config), "KIT_DATA_DIR": str(tmp_path / "data")}
+    env |= {"ANTHROPIC_API_KEY": KEY, "TELEGRAM_BOT_TOKEN": TOKEN, "HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", _WATCHED, "doctor", "--offline"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert "NETWORK: []" in done.stderr, done.stderr
+    assert "embeddings: embedding model 'sentence-transformers/all-MiniLM-L6-v2' is not " \
+        "downloaded yet (offline: not fetched)" in done.stdout, done.stdout  # fmt: skip

@@ -100,3 +100,26 @@ def test_on_a_terminal_it_asks_only_what_it_must(
         f"ANTHROPIC_API_KEY={KEY}\nTELEGRAM_BOT_TOKEN={TOKEN}\n"
     )
     assert next(answers, None) is None  # three questions, no more
+
+
+def test_a_link_is_neither_written_through_nor_replaced_even_with_force(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`kit --config LINK init --force` wrote through the link, over its target (a dotfiles
+    repository's file, say). It refuses and names the link; the target keeps its text."""
+    target = tmp_path / "dotfiles" / "kit.toml"
+    target.parent.mkdir()
+    target.write_text("# mine\n")
+    link = tmp_path / "config.toml"
+    link.symlink_to(target)
+    assert main(["--config", str(link), "init", "--force", "--no-telegram"]) == 2
+    assert f"{link} is a symbolic link" in capsys.readouterr().err
+    assert target.read_text() == "# mine\n" and link.is_symlink()
+    # Nor the env file that holds the secrets: a link there could lead them anywhere.
+    env = home / ".config" / "kit" / "env"
+    env.parent.mkdir(parents=True)
+    env.symlink_to(tmp_path / "elsewhere")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    config = tmp_path / "plain.toml"
+    assert main(["--config", str(config), "init", "--key-source", "file", "--no-telegram"]) == 2
+    assert not (tmp_path / "elsewhere").exists() and not config.exists()

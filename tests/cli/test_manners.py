@@ -62,3 +62,33 @@ def test_a_reader_that_closes_early_ends_the_command_quietly(
         err = process.stderr.read().decode()
         assert process.wait(timeout=120) == READER_GONE, err
     assert "Traceback" not in err and "BrokenPipe" not in err and "Exception ignored" not in err
+
+
+@pytest.mark.parametrize("day", ["9999-12-31", "0001-01-01"])
+def test_a_day_at_the_calendars_edge_is_bad_input_not_a_traceback(
+    day: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`kit facts --as-of 9999-12-31` ended in an OverflowError (kit/clock.py day_bounds)."""
+    config = tmp_path / "config.toml"
+    config.write_text('[schedule]\ntimezone = "Pacific/Kiritimati"\n')
+    monkeypatch.setenv("KIT_CONFIG", str(config))
+    monkeypatch.setenv("KIT_DATA_DIR", str(tmp_path / "data"))
+    assert main(["facts", "--as-of", day]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "outside the years 1000-8999" in err and "Traceback" not in err
+
+
+async def test_the_api_refuses_such_a_day_too(tmp_path: Path) -> None:
+    from datetime import date
+
+    from kit.api import Kit
+    from kit.embed.hashing import HashingEmbedder
+    from kit.errors import InputError
+    from kit.llm.fake import FakeLLM
+
+    async with Kit.open(tmp_path / "data", llm=FakeLLM(), embedder=HashingEmbedder()) as kit:
+        with pytest.raises(InputError, match="outside the years"):
+            await kit.facts(as_of=date(9999, 12, 31))

@@ -102,3 +102,83 @@ def test_contrib_kit_service_is_the_same_template() -> None:
     """contrib/kit.service is generated: `python -c "from kit.daemon.unit import contrib;
     print(contrib(), end='')" > contrib/kit.service` after changing the template."""
     assert (REPO / "contrib" / "kit.service").read_text() == contrib()
+
+
+def test_the_key_hint_adds_the_key_and_keeps_what_kit_init_wrote(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--print` told the owner to `printf ... > ~/.config/kit/env`, which replaced the file
+    `kit init` wrote (the Telegram token was lost). The hint, run as printed, appends."""
+    assert main(["service", "install", "--print"]) == 0
+    (hint,) = [
+        line.lstrip("# ").strip()
+        for line in capsys.readouterr().out.splitlines()
+        if "printf" in line
+    ]
+    env_file = home / "home" / ".config" / "kit" / "env"
+    env_file.parent.mkdir(parents=True)
+    env_file.write_text("TELEGRAM_BOT_TOKEN=123:abc\n")
+    env_file.chmod(0o600)
+    done = subprocess.run(["sh", "-c", hint], env={**os.environ}, capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert env_file.read_text() == "TELEGRAM_BOT_TOKEN=123:abc\nANTHROPIC_API_KEY=sk-ant-...\n"
+    env_file.unlink()  # and where there is none yet, it is made the owner's only
+    subprocess.run(["sh", "-c", hint], env={**os.environ}, check=True, timeout=60)
+    assert env_file.read_text() == "ANTHROPIC_API_KEY=sk-ant-...\n"
+    assert env_file.stat().st_mode & 0o777 == 0o600
+
+
+STRANGE = 'data\nExecStartPre=/bin/rm -rf %h "quoted" $HOME\ttab\\back\u2028end'
+
+
+def test_a_data_directory_with_a_line_break_stays_one_argument_of_execstart(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A newline in the data directory's path wrote an extra line into the unit (here, one
+    that would run before Kit). systemd's escapes keep it one quoted argument."""
+    data = home / STRANGE
+    monkeypatch.setenv("KIT_DATA_DIR", str(data))
+    assert main(["service", "install", "--print"]) == 0
+    unit = capsys.readouterr().out
+    assert not any(line.startswith("ExecStartPre") for line in unit.splitlines())
+    (exec_start,) = [line for line in unit.splitlines() if line.startswith("ExecStart=")]
+    words = _systemd_words(exec_start.removeprefix("ExecStart="))
+    assert words[-3:] == ["--data-dir", str(data), "run"]
+    if shutil.which("systemd-analyze"):  # systemd's own parser finds nothing to complain of
+        unit_file = home / "kit-check.service"
+        unit_file.write_text(unit.replace("EnvironmentFile=", "#"))
+        done = subprocess.run(
+            ["systemd-analyze", "verify", str(unit_file)], capture_output=True, text=True
+        )
+        assert "quot" not in done.stderr and "escape" not in done.stderr, done.stderr
+
+
+def _systemd_words(line: str) -> list[str]:
+    """ExecStart's words as systemd reads them: split on spaces outside double quotes, then
+    C escapes, `%%` and `$$` undone (enough for what kit/daemon/unit.py writes)."""
+    words: list[str] = []
+    word, quoted, i = "", False, 0
+    while i < len(line):
+        c = line[i]
+        if c == '"':
+            quoted = not quoted
+        elif c == "\\":
+            i += 1
+            n = line[i]
+            simple = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", '"': '"'}
+            if n in simple:
+                word += simple[n]
+            else:
+                size = {"x": 2, "u": 4, "U": 8}[n]
+                word += chr(int(line[i + 1 : i + 1 + size], 16))
+                i += size
+        elif c == " " and not quoted:
+            words.append(word)
+            word = ""
+        elif c in "%$" and line[i + 1 : i + 2] == c:
+            word += c
+            i += 1
+        else:
+            word += c
+        i += 1
+    return [*words, word]

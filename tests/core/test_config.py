@@ -172,6 +172,14 @@ def test_unknown_keys_are_typos_not_ignored(
             "provider = 'openai'",
         ),
         ("[llm.judge]\ntemperature = 3", "llm.judge.temperature", "from 0 to 2"),
+        (
+            '[llm]\nprovider = "openai"\n[llm.chat]\nprovider = "anthropic"\n'
+            'structured_output = "json"',
+            "llm.chat: structured_output = 'json'",
+            "provider = 'openai'",
+        ),
+        ("[llm]\ndeadline_seconds = 0", "llm.deadline_seconds", "positive number"),
+        ("[llm.chat]\ndeadline_seconds = -1", "llm.chat.deadline_seconds", "positive"),
         ('[llm.chat]\nfavourite = "x"', "llm.chat.favourite", "known: "),
         ("[llm]\nchat = 5", "[llm.chat]", "must be a table"),
         ("[rem]\nstale_days = 0", "rem.stale_days", "at least 1"),

@@ -18,7 +18,7 @@ from kit.config import Settings
 from kit.embed.base import Embedder
 from kit.embed.fastembed import EmbeddingModelUnavailable
 from kit.embed.hashing import HashingEmbedder
-from kit.embed.lazy import LazyEmbedder
+from kit.embed.lazy import LazyEmbedder, Notice
 from kit.llm.fake import FakeLLM
 from tests.support.shared_model import require_model
 
@@ -207,3 +207,37 @@ async def test_any_error_while_loading_is_a_failure_said_once_not_raised() -> No
     assert len(told) == 1 and "RuntimeError: onnxruntime: illegal instruction set" in told[0]
     with pytest.raises(EmbeddingModelUnavailable, match="cannot load embedding model some-model"):
         await embedder.embed(["text"])
+
+
+async def _one_command(settings: Settings, clock: FakeClock, model: GatedModel) -> None:
+    """A command's Kit (its own process in life) that searches, loading the model."""
+    model.gate.set()
+    notice = Notice(settings.data_dir / "models" / "unavailable.txt")
+    embedder = LazyEmbedder(HashingEmbedder().model_id, model, notice)
+    async with Kit.open(
+        settings=settings, llm=FakeLLM(), embedder=embedder, clock=clock, background=False
+    ) as kit:
+        vector = await kit.services.vectors.embed_query("coffee")
+        assert (vector is None) == model.fails  # a failed load: word search only
+
+
+async def test_offline_the_warning_is_said_once_not_by_every_command(
+    settings: Settings, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The README promises the embedding warning once; every command said it again."""
+    (settings.data_dir / "models").mkdir(parents=True, exist_ok=True, mode=0o700)
+    caplog.set_level(logging.INFO, logger="kit.retrieval.vectors")
+
+    def warned() -> list[int]:
+        found = [r.levelno for r in caplog.records if "embeddings are off" in r.getMessage()]
+        caplog.clear()
+        return found
+
+    await _one_command(settings, clock, GatedModel(fails=True))
+    assert warned() == [logging.WARNING]
+    for _ in range(2):
+        await _one_command(settings, clock, GatedModel(fails=True))
+        assert warned() == [logging.INFO]  # in the log file, not on the screen again
+    await _one_command(settings, clock, GatedModel())  # it loads: the note is gone
+    await _one_command(settings, clock, GatedModel(fails=True))
+    assert warned() == [logging.WARNING]  # a new failure is news again

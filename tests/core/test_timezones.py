@@ -12,11 +12,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kit.api import Kit
-from kit.clock import FakeClock, day_bounds, from_iso, local_date, to_iso
+from kit.clock import FakeClock, day_bounds, from_iso, local_date, resolve_timezone, to_iso
 from kit.config import ScheduleSettings, Settings
+from kit.curator.ops import Insert
+from kit.digest.render import render_text
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import NewMessage
+from kit.tools import parse_day
 
 NEW_YORK = ZoneInfo("America/New_York")
 ZONES = [ZoneInfo(n) for n in ("America/New_York", "Europe/Berlin", "Asia/Kolkata",
@@ -139,3 +142,56 @@ async def test_context_uses_the_local_today_for_recent_days(ny_kit: Kit, clock: 
     clock.set(utc("2026-03-08T05:30"))  # 00:30 EST on 8 March
     sandwich = await ny_kit.services.context.build("owner", "hello", now=clock.now())
     assert [d.day for d in sandwich.recent_days] == [date(2026, 3, 6), date(2026, 3, 7)]
+
+
+POSIX_RULES = ["<-03>3", "BRT3", "EST5EDT,M3.2.0,M11.1.0", "CET-1CEST,M3.5.0,M10.5.0/3",
+               "IST-5:30", "UTC+3"]  # fmt: skip
+
+
+@pytest.mark.parametrize("rule", POSIX_RULES)
+def test_a_posix_tz_rule_is_the_zone_the_c_library_reads(
+    rule: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With TZ set to a POSIX rule (not an IANA name), Kit took UTC while `date` said the
+    owner's time: the same moment was another day. Kit now reads TZ as libc does."""
+    import time
+
+    monkeypatch.setenv("TZ", rule)
+    time.tzset()
+    try:
+        zone = resolve_timezone("")
+        for days in range(0, 730, 5):  # two years, DST changes included, a time each 5 days
+            moment = datetime(2025, 1, 1, 7, 30, tzinfo=UTC) + timedelta(days=days, hours=days)
+            libc = time.localtime(moment.timestamp())
+            ours = moment.astimezone(zone)
+            assert ours.utcoffset() == timedelta(seconds=libc.tm_gmtoff), moment
+            assert (ours.day, ours.hour) == (libc.tm_mday, libc.tm_hour), moment
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+async def test_todays_digest_is_the_owners_today_under_a_posix_tz(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """21:44 on Saturday 7 March in TZ=<-03>3 (00:44 Sunday in UTC), 21 passes that day:
+    `kit digest --date today` is Saturday's digest and has them (it said Sunday, nothing)."""
+    monkeypatch.setenv("TZ", "<-03>3")
+    clock = FakeClock(datetime(2026, 3, 7, 12, 0, tzinfo=UTC))  # 09:00 local
+    local = dataclasses.replace(settings, schedule=ScheduleSettings(timezone=""))
+    async with Kit.open(
+        settings=local, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock, background=False
+    ) as kit:
+        for n in range(21):  # 09:00 to 19:00 local
+            await kit.services.curator.apply_ops(
+                "owner", "projects", [Insert(f"Project {n}", 0.9)], kind="curate",
+                source_message_ids=[],
+            )  # fmt: skip
+            clock.advance(timedelta(minutes=30))
+        clock.set(datetime(2026, 3, 8, 0, 44, tzinfo=UTC))
+        today = parse_day("today", local_date(clock.now(), kit.services.tz))
+        digest = await kit.digest(today)
+        assert today == date(2026, 3, 7) and len(digest.passes) == 21
+        assert render_text(digest, kit.services.tz).startswith(
+            "Memory digest for Saturday 7 March 2026"
+        )

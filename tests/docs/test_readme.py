@@ -28,3 +28,26 @@ def test_ci_runs_the_readmes_test_command_exactly() -> None:
     assert tests == "pip install -e '.[dev]' && python -m pytest"
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert tests in (line.strip() for line in ci)
+
+
+def _exclusive_commands() -> set[str]:
+    """Commands whose module opens Kit with the data directory's lock (`exclusive=True`):
+    they refuse to run beside a daemon."""
+    found = set()
+    for module in (REPO / "kit" / "commands").glob("*.py"):
+        source = module.read_text(encoding="utf-8")
+        named = re.search(r'add_parser\(\s*"([\w-]+)"', source)
+        if named and "exclusive=True" in source:
+            found.add(named.group(1))
+    return found
+
+
+def test_the_readme_says_which_commands_want_the_daemon_stopped() -> None:
+    """The README starts the daemon, then shows `kit import`, which refuses beside it: every
+    README line showing such a command says the daemon must be stopped."""
+    commands = _exclusive_commands()
+    assert "import" in commands
+    lines = README.read_text(encoding="utf-8").splitlines()
+    for name in commands:
+        for line in (x for x in lines if re.search(rf"(?<!from )\bkit {name}\b", x)):
+            assert "daemon" in line, f"README: {line.strip()!r} does not say to stop the daemon"

@@ -11,11 +11,12 @@ A response "spec" is a plain dict made by ``text_reply`` / ``tool_use_reply`` /
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import threading
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -91,6 +92,9 @@ class FakeAnthropicServer:
         self._script: deque[Spec] = deque()
         self._requests: list[RecordedRequest] = []
         self._closing = threading.Event()  # wakes stalled handlers so close() never waits them out
+        # Set when a client stopped reading an answer that went on (a trickle, a flood).
+        self.abandoned = threading.Event()
+        self.endless_began = threading.Event()  # a trickle or a flood sent its first bytes
         self.responder: Callable[[dict[str, Any]], Spec | str] = lambda _request: "ok"
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
         self._httpd.daemon_threads = True
@@ -136,10 +140,22 @@ class FakeAnthropicServer:
         responder). Popping late lets a client that timed out and retried get that item."""
         self.queue({"kind": "stall", "seconds": seconds})
 
-    def queue_cut_stream(self, text_prefix: str) -> None:
-        """Streaming: send message_start + ``text_prefix`` then drop the connection.
-        Non-streaming: drop the connection without any response."""
-        self.queue({"kind": "cut", "text": text_prefix})
+    def queue_cut_stream(self, text_prefix: str, *, clean: bool = False) -> None:
+        """Streaming: send message_start + ``text_prefix`` then drop the connection (``clean``:
+        end the body properly, but with no ``message_stop``). Non-streaming: drop the
+        connection without any response."""
+        self.queue({"kind": "cut", "text": text_prefix, "clean": clean})
+
+    def queue_trickle(self, every: float = 0.01) -> None:
+        """An answer that never ends: one character every `every` seconds, streamed or in a
+        chunked body, so no read ever waits long; until the client goes away (`abandoned`)."""
+        self.queue({"kind": "trickle", "every": every})
+
+    def queue_flood(self, chars: int | None = None) -> None:
+        """A text answer of `chars` characters (None: endless), sent as fast
+        as the client reads: a server that ignores max_tokens. `abandoned` is set when the
+        client stops reading before the end."""
+        self.queue({"kind": "flood", "chars": chars})
 
     def _next_spec(self, body: dict[str, Any]) -> Spec:
         with self._lock:
@@ -223,12 +239,61 @@ def _make_handler(fake: FakeAnthropicServer) -> type[BaseHTTPRequestHandler]:
                 "stop_sequence": None,
                 "usage": spec.get("usage") or text_reply("")["usage"],
             }
-            if streaming:
-                self._stream(msg, cut_text=spec["text"] if spec["kind"] == "cut" else None)
+            if spec["kind"] in ("trickle", "flood"):
+                self._endless(msg, spec, streaming)
+            elif streaming:
+                cut = spec["text"] if spec["kind"] == "cut" else None
+                self._stream(msg, cut_text=cut, clean=bool(spec.get("clean")))
             else:
                 self._send_json(200, msg)
 
-        def _stream(self, msg: dict[str, Any], cut_text: str | None) -> None:
+        def _endless(self, msg: dict[str, Any], spec: Spec, streaming: bool) -> None:
+            """A trickle or a flood, in a chunked body: text deltas when streaming, else one
+            message whose text goes on. Ends when done, or when the client goes away."""
+            self.send_response(200)
+            kind = "text/event-stream; charset=utf-8" if streaming else "application/json"
+            self.send_header("content-type", kind)
+            self.send_header("connection", "close")
+            self.send_header("transfer-encoding", "chunked")
+            self.end_headers()
+            fake.endless_began.set()
+            msg = {**msg, "content": [], "stop_reason": "end_turn"}
+            try:
+                if streaming:
+                    self._event("message_start", message={**msg, "stop_reason": None})
+                    block = {"type": "text", "text": ""}
+                    self._event("content_block_start", index=0, content_block=block)
+                else:  # the content last, so its text can go on
+                    shell = {k: v for k, v in msg.items() if k != "content"}
+                    head = json.dumps(shell)[:-1] + ', "content": [{"type": "text", "text": "'
+                    self._chunk(head.encode())
+                for piece in _endless_pieces(spec):
+                    if spec["kind"] == "trickle" and fake._closing.wait(spec["every"]):
+                        return
+                    if fake._closing.is_set():
+                        return
+                    if streaming:
+                        self._delta(0, type="text_delta", text=piece)
+                    else:
+                        self._chunk(piece.encode())
+            except ConnectionError:
+                fake.abandoned.set()
+                return
+            if streaming:
+                self._event("content_block_stop", index=0)
+                delta = {"stop_reason": "end_turn", "stop_sequence": None}
+                self._event("message_delta", delta=delta, usage={"output_tokens": 5})
+                self._event("message_stop")
+            else:
+                self._chunk(b'"}]}')
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+
+        def _chunk(self, payload: bytes) -> None:
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(payload), payload))
+            self.wfile.flush()
+
+        def _stream(self, msg: dict[str, Any], cut_text: str | None, clean: bool) -> None:
             self.send_response(200)
             self.send_header("content-type", "text/event-stream; charset=utf-8")
             self.send_header("request-id", f"req_{uuid.uuid4().hex[:24]}")
@@ -253,6 +318,9 @@ def _make_handler(fake: FakeAnthropicServer) -> type[BaseHTTPRequestHandler]:
                     for piece in ["", *_chunks(json.dumps(block["input"]))]:
                         self._delta(i, type="input_json_delta", partial_json=piece)
                 if cut_text is not None:
+                    if clean:  # a body that ends well, but the answer never said it ended
+                        self.wfile.write(b"0\r\n\r\n")
+                        self.wfile.flush()
                     return  # no terminating chunk: the client sees an incomplete body
                 self._event("content_block_stop", index=i)
             delta = {"stop_reason": msg["stop_reason"], "stop_sequence": None}
@@ -302,6 +370,18 @@ def _refusal(fake: FakeAnthropicServer, headers: dict[str, str], body: Any) -> S
     if fake.models is not None and model not in fake.models:
         return error_reply(404, message=f"model: {model}")
     return None
+
+
+def _endless_pieces(spec: Spec) -> Iterator[str]:
+    """A trickle's characters one by one (forever), or a flood's in 4,096-character pieces."""
+    if spec["kind"] == "trickle":
+        yield from itertools.cycle("trickle ")
+        return
+    left = spec["chars"]
+    while left is None or left > 0:
+        size = 4096 if left is None else min(4096, left)
+        yield "x" * size
+        left = None if left is None else left - size
 
 
 def _chunks(s: str, size: int = 8) -> list[str]:

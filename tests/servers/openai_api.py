@@ -11,11 +11,12 @@ return a bare ``str`` as a text reply).
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import threading
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -116,6 +117,9 @@ class FakeOpenAIServer:
         self._script: deque[Spec] = deque()
         self._requests: list[RecordedRequest] = []
         self._closing = threading.Event()
+        # Set when a client stopped reading an answer that went on (a trickle, a flood).
+        self.abandoned = threading.Event()
+        self.endless_began = threading.Event()  # a trickle or a flood sent its first bytes
         self.responder: Callable[[dict[str, Any]], Spec | str] = lambda _request: "ok"
         self.list_stall = 0.0  # seconds GET /v1/models waits before answering (a busy server)
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
@@ -157,9 +161,21 @@ class FakeOpenAIServer:
         """Sleep, then answer with whatever is next in the script at that time."""
         self.queue({"kind": "stall", "seconds": seconds})
 
-    def queue_cut_stream(self, text_prefix: str) -> None:
-        """Streaming: send ``text_prefix`` then drop the connection. Otherwise: drop it."""
-        self.queue({"kind": "cut", "text": text_prefix})
+    def queue_cut_stream(self, text_prefix: str, *, clean: bool = False) -> None:
+        """Streaming: send ``text_prefix`` then drop the connection (``clean``: end the body
+        properly, but with no ``finish_reason`` and no ``[DONE]``). Otherwise: drop it."""
+        self.queue({"kind": "cut", "text": text_prefix, "clean": clean})
+
+    def queue_trickle(self, every: float = 0.01) -> None:
+        """An answer that never ends: one character every `every` seconds, streamed or in a
+        chunked body, so no read ever waits long; until the client goes away (`abandoned`)."""
+        self.queue({"kind": "trickle", "every": every})
+
+    def queue_flood(self, chars: int | None = None, *, usage: bool = True) -> None:
+        """A text answer of `chars` characters (None: endless), sent as fast
+        as the client reads: a server that ignores max_tokens. `abandoned` is set when the
+        client stops reading before the end."""
+        self.queue({"kind": "flood", "chars": chars, "usage": usage})
 
     def _next_spec(self, body: dict[str, Any]) -> Spec:
         with self._lock:
@@ -250,6 +266,8 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 return
             model = body.get("model", "fake-model")
             ident = f"chatcmpl-{uuid.uuid4().hex[:20]}"
+            if spec["kind"] in ("trickle", "flood"):
+                return self._endless(ident, model, spec, streaming)
             if streaming:
                 return self._stream(ident, model, spec, body)
             message: dict[str, Any] = {"role": "assistant", "content": spec["content"] or None}
@@ -293,6 +311,9 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             for piece in _pieces(text or ""):
                 chunk({"content": piece})
             if spec["kind"] == "cut":
+                if spec["clean"]:  # a body that ends well, but the answer never said it ended
+                    self.wfile.write(b"0\r\n\r\n")
+                    self.wfile.flush()
                 return  # no terminating chunk: the client sees an incomplete body
             for index, call in enumerate(spec["tool_calls"]):
                 head = {"index": index, "id": call["id"], "type": "function"}
@@ -316,6 +337,55 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             self._raw(b"data: [DONE]\n\n")
             self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
+
+        def _endless(self, ident: str, model: str, spec: Spec, streaming: bool) -> None:
+            """A trickle or a flood, in a chunked body: SSE deltas when streaming, else one
+            completion whose content goes on. Ends when done, or when the client goes away."""
+            self.send_response(200)
+            kind = "text/event-stream; charset=utf-8" if streaming else "application/json"
+            self.send_header("content-type", kind)
+            self.send_header("connection", "close")
+            self.send_header("transfer-encoding", "chunked")
+            self.end_headers()
+            fake.endless_began.set()
+            shell = {"id": ident, "created": 1_700_000_000, "model": model}
+            if streaming:
+                shell["object"] = "chat.completion.chunk"
+                head, tail = json.dumps(shell)[:-1] + ', "choices": [', "]}"
+            else:
+                shell["object"] = "chat.completion"
+                head = json.dumps(shell)[:-1] + ', "choices": [{"index": 0, "message": '
+                head += '{"role": "assistant", "content": "'
+            try:
+                if not streaming:
+                    self._raw(head.encode())
+                for piece in _endless_pieces(spec):
+                    if spec["kind"] == "trickle" and fake._closing.wait(spec["every"]):
+                        return
+                    if fake._closing.is_set():
+                        return
+                    if streaming:
+                        delta = {"index": 0, "delta": {"content": piece}, "finish_reason": None}
+                        self._data_raw(head + json.dumps(delta) + tail)
+                    else:
+                        self._raw(piece.encode())
+            except ConnectionError:
+                fake.abandoned.set()
+                return
+            if streaming:
+                done = {"index": 0, "delta": {}, "finish_reason": "stop"}
+                self._data_raw(head + json.dumps(done) + tail)
+                self._raw(b"data: [DONE]\n\n")
+            else:
+                usage = text_reply("")["usage"] if spec.get("usage") else None
+                end = '"}, "finish_reason": "stop"}]'
+                end += f', "usage": {json.dumps(usage)}' if usage else ""
+                self._raw((end + "}").encode())
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+
+        def _data_raw(self, text: str) -> None:
+            self._raw(f"data: {text}\n\n".encode())
 
         def _data(self, obj: Any) -> None:
             self._raw(f"data: {json.dumps(obj)}\n\n".encode())
@@ -377,6 +447,18 @@ def _error(status: int, message: str) -> Spec:
 def _key_ok(fake: FakeOpenAIServer, headers: dict[str, str]) -> bool:
     key = headers.get("authorization", "").removeprefix("Bearer ")
     return fake.api_key is None or key == fake.api_key
+
+
+def _endless_pieces(spec: Spec) -> Iterator[str]:
+    """A trickle's characters one by one (forever), or a flood's in 4,096-character pieces."""
+    if spec["kind"] == "trickle":
+        yield from itertools.cycle("trickle ")
+        return
+    left = spec["chars"]
+    while left is None or left > 0:
+        size = 4096 if left is None else min(4096, left)
+        yield "x" * size
+        left = None if left is None else left - size
 
 
 def _pieces(s: str, size: int = 8) -> list[str]:

@@ -76,6 +76,29 @@ class Endpoint:
     def queue_stall(self, seconds: float) -> None:
         self.server.queue_stall(seconds)
 
+    def queue_trickle(self) -> None:
+        """An answer that never ends, one character at a time (no read ever waits long)."""
+        self.server.queue_trickle()
+
+    def queue_flood(self, chars: int | None = None) -> None:
+        """A text answer of `chars` characters (None: endless), as fast as it is read."""
+        self.server.queue_flood(chars)
+
+    def queue_cut_stream(self, text_prefix: str, *, clean: bool = False) -> None:
+        """A stream that stops after `text_prefix`: its connection dropped, or (`clean`) its
+        body ended without the answer's end marker."""
+        self.server.queue_cut_stream(text_prefix, clean=clean)
+
+    def wait_abandoned(self, within: float = 60.0) -> bool:
+        """Whether the client stopped reading an answer that went on (an event, waited on for
+        at most `within` seconds: a bound, not an expectation)."""
+        return self.server.abandoned.wait(within)
+
+    @property
+    def endless_began(self) -> bool:
+        """Whether a trickle or a flood had begun (a client may give up before it does)."""
+        return self.server.endless_began.is_set()
+
     @property
     def responder(self) -> Callable[[dict[str, Any]], Spec | str]:
         return self.server.responder

@@ -1,7 +1,9 @@
 """The secret detector measured as a detector, for docs/security.md: the share of secret forms
 withheld (every marked value inside what is withheld), per family; the share of ordinary texts
 touched (anything withheld at all), per kind; the share of LoCoMo chat turns touched; and what
-it costs per KB of text.
+it costs per KB of text. Then the same on the corpora in bench/data/ written without reading
+this one or the detector (issue 30): bench/data/secrets-second.json and the set written after
+tuning, bench/data/secrets-after.json, per kind.
 
     python -m tests.trust.secret_rates [--show]     (--show lists each miss and each text touched)
 """
@@ -15,10 +17,40 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from kit.secrets import Secret, find_secrets
+from kit.secrets import Secret, find_secrets, withhold_secrets
 from tests.trust.secret_corpus import ORDINARY, SECRETS, Form
 
 LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev.json"
+DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
+SECOND = DATA / "secrets-second.json"
+AFTER = DATA / "secrets-after.json"
+
+
+@dataclass(frozen=True)
+class Item:
+    """One text of a bench/data corpus: a secret (none of its parts may survive) or a look-alike
+    (it must come out unchanged)."""
+
+    id: str
+    label: str  # "secret" or "lookalike"
+    kind: str
+    text: str
+    parts: tuple[str, ...]
+
+
+def load(path: Path) -> list[Item]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [
+        Item(i["id"], i["label"], i["kind"], i["text"], tuple(i["secret"])) for i in data["items"]
+    ]
+
+
+def handled(item: Item) -> bool:
+    """A secret with no part left in the screened text; a look-alike left as it was."""
+    out = withhold_secrets(item.text)
+    if item.label == "secret":
+        return not any(part in out for part in item.parts)
+    return out == item.text
 
 
 def locomo_turns(path: Path = LOCOMO) -> list[str]:
@@ -129,6 +161,28 @@ def main(show: bool = False) -> None:
         print(f"cost: {cost_per_kb(turns):.2f} ms per KB of chat turns (one call per turn)")
         whole = "\n".join(turns)[: 256 * 1024]
         print(f"      {cost_per_kb([whole]):.2f} ms per KB in one 256 KB text")
+    for path in (SECOND, AFTER):
+        print_corpus(path, show)
+
+
+def print_corpus(path: Path, show: bool) -> None:
+    items = load(path)
+    print(f"\n{path.name}")
+    for label, heading in (("secret", "withheld"), ("lookalike", "kept")):
+        total: Counter[str] = Counter()
+        good: Counter[str] = Counter()
+        for item in (i for i in items if i.label == label):
+            total[item.kind] += 1
+            if handled(item):
+                good[item.kind] += 1
+            elif show:
+                what = "missed" if label == "secret" else "touched"
+                print(f"  {what} ({item.kind}): {item.text!r}")
+        print(f"| {label} kind | {heading} |\n|---|---|")
+        for kind in total:
+            print(f"| {kind} | {good[kind]}/{total[kind]} |")
+        share = sum(good.values()) / sum(total.values())
+        print(f"| **all** | **{sum(good.values())}/{sum(total.values())} ({share:.1%})** |\n")
 
 
 if __name__ == "__main__":

@@ -42,8 +42,12 @@ async def real_kit(
 ) -> AsyncIterator[Kit]:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-0123456789abcdef")
     llm = dataclasses.replace(
-        settings.llm, base_url=server.url, max_retries=RETRIES, timeout_seconds=_timeout(request)
-    )
+        settings.llm,
+        base_url=server.url,
+        max_retries=RETRIES,
+        timeout_seconds=_timeout(request),
+        deadline_seconds=60.0,  # the faults here are per read; the deadline's own tests:
+    )  # tests/turn/test_bounded_replies.py
     async with Kit.open(
         settings=dataclasses.replace(settings, llm=llm),
         embedder=HashingEmbedder(),

@@ -12,7 +12,7 @@ from mnemonic import Mnemonic
 from kit.secrets import WITHHELD, find_secret, find_secrets, prose, tokens, withhold_secrets
 from kit.secrets.normalise import normalise
 from tests.trust.secret_corpus import KNOWN_MISSES, ORDINARY, SECRETS, Form, form
-from tests.trust.secret_rates import locomo_turns, rates, withheld
+from tests.trust.secret_rates import AFTER, SECOND, load, locomo_turns, rates, withheld
 
 
 def test_the_corpus_is_big_enough_to_mean_something() -> None:
@@ -222,7 +222,18 @@ def test_withholding_twice_changes_nothing_more(secret: Form) -> None:
 
 def _all_texts() -> list[str]:
     texts = [f.text for f in SECRETS] + [t for _, t in ORDINARY] + locomo_turns()
+    texts += [item.text for path in (SECOND, AFTER) for item in load(path)]
     return [normalise(t).text for t in texts]
+
+
+def test_a_shape_gated_by_its_literals_finds_what_it_finds_ungated() -> None:
+    """tokens.py skips a shape whose literals a text does not hold: over every text, a shape
+    skipped that way would have found nothing."""
+    for text in _all_texts():
+        lowered = text.lower()
+        for _kind, literals, pattern in tokens._SHAPES:
+            if not any(literal in lowered for literal in literals):
+                assert pattern.search(text) is None, (pattern.pattern, text)
 
 
 def test_a_detect_secrets_plugin_gated_by_its_literals_finds_what_it_finds_ungated() -> None:

@@ -86,7 +86,11 @@ def local(kit: Kit, clock: FakeClock) -> LocalClient:
 
 @pytest.fixture
 def app(local: LocalClient) -> KitApp:
-    return KitApp(local, tz=UTC)
+    """The app, recording its notifications (`notes`): one shown a moment ago may have
+    expired (5 s) by the time a test on a loaded machine looks at it."""
+    made = KitApp(local, tz=UTC)
+    record_notes(made)
+    return made
 
 
 def notes(app: KitApp) -> list[tuple[str, str]]:

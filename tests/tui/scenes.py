@@ -11,7 +11,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 from textual.widgets import Input
-from textual.worker import Worker
+from textual.worker import Worker, WorkerCancelled
 
 from tests.tui.demo import DemoClient
 from tui.app import FOLLOW_GROUP, KitApp
@@ -20,21 +20,33 @@ from tui.dialogs import Confirm, Pick
 from tui.fact_form import FactForm
 
 Scene = Callable[[Pilot[None]], Awaitable[None]]
+MAX_ROUNDS = 8  # rounds of waiting for workers and the screen, at most
 
 
 async def settle(pilot: Pilot[None]) -> None:
     """Let every running worker finish and the screen catch up with what they changed: a
-    round waits for the workers, then for the screen to go idle; another round only when
-    that started more work (each idle wait is at least 20 ms of sleep: most of a TUI test)."""
-    for _ in range(3):
+    round waits for the workers, then for the screen to go idle (each idle wait is at least
+    20 ms of sleep: most of a TUI test). Settled is two quiet rounds in a row, neither with a
+    worker to wait for: a message that bubbles up hop by hop (a checkbox's change reaching
+    its pane, which starts a reload) may start work after one pass over the screen.
+
+    A worker may be cancelled while it is waited on: a newer one of its group replaced it
+    (the reminders' check runs every 5 s, and a test on a loaded machine outlives that). Its
+    successor is waited on in the next round; a worker that failed still fails the test."""
+    quiet = 0
+    for _ in range(MAX_ROUNDS):
         # A blinking cursor is drawn or not depending on the moment the picture is taken.
         for field in pilot.app.screen.query(Input):
             field.cursor_blink = False
         busy = _busy(pilot)
         if busy:  # (an empty list would mean "all of them")
-            await pilot.app.workers.wait_for_complete(busy)
+            ended = await asyncio.gather(*(w.wait() for w in busy), return_exceptions=True)
+            for error in ended:
+                if isinstance(error, BaseException) and not isinstance(error, WorkerCancelled):
+                    raise error
         await pilot.wait_for_scheduled_animations()
-        if not _busy(pilot):
+        quiet = quiet + 1 if not busy and not _busy(pilot) else 0
+        if quiet == 2:
             break
     for field in pilot.app.screen.query(Input):  # a screen the last round opened
         field.cursor_blink = False

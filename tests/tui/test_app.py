@@ -3,14 +3,18 @@ turned into notifications."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Any
 
+import pytest
 from textual.command import CommandList, CommandPalette
 
 from kit.api import Kit
+from kit.client import LocalClient
 from kit.daemon.socket_client import DaemonUnavailable, SocketClient
 from kit.errors import NotFound
 from kit.llm.budget import BudgetState
@@ -153,3 +157,69 @@ def test_status_line_says_how_far_a_re_embedding_got() -> None:
                     "sentence-transformers/all-MiniLM-L6-v2", 1_234, None, 5.0,
                     reindex=job)  # fmt: skip
     assert "embed all-MiniLM-L6-v2 (re-embedding 24%)" in status_text(status, UTC, 160)
+
+
+async def test_reminders_digest_and_inbox_show_their_keys_beside_the_tabs(app: KitApp) -> None:
+    """F5, F7 and F8 open screens, not tabs: their keys were on no label and in no footer.
+    At 80 columns they sit right of the tab labels, each a click away from its screen."""
+    from textual.widgets import Static, Tab
+
+    from tui.digest import DigestScreen
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        keys = app.query_one("#screen-keys", Static)
+        shown = str(keys.render())
+        assert all(k in shown for k in ("F5 Reminders", "F7 Digest", "F8 Inbox"))
+        labels = max(t.region.right for t in app.query(Tab))
+        assert keys.display and labels < keys.region.x and keys.region.right <= 80
+        await pilot.click("#screen-keys", offset=(len("F5 Reminders  F"), 0))
+        await settle(pilot)
+        assert isinstance(app.screen, DigestScreen)
+
+
+async def test_settle_outlasts_a_worker_replaced_by_a_newer_one(
+    app: KitApp, local: LocalClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Why TUI tests failed under load: the reminders' check runs every 5 s, a newer check
+    cancels the older one, and the tests' `settle` raised WorkerCancelled when the worker it
+    waited on was the cancelled one. Replayed here by event, not by the clock."""
+    gate = asyncio.Event()
+    asked: list[str] = []
+    original = local.reminder_notices
+
+    async def held(conversation: str) -> Any:
+        asked.append(conversation)
+        if len(asked) == 1:
+            await gate.wait()  # the first check hangs until it is replaced
+        return await original(conversation)
+
+    monkeypatch.setattr(local, "reminder_notices", held)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not asked:
+            await pilot.pause()
+        settling = asyncio.create_task(settle(pilot))
+        for _ in range(3):
+            await asyncio.sleep(0)  # settle now waits on the first check's worker
+        app._check_notices()  # the interval's next check: the first is cancelled
+        await settling  # no WorkerCancelled
+        assert len(asked) == 2
+        gate.set()
+
+
+async def test_a_key_right_after_a_tabs_reaches_the_tab_just_shown(app: KitApp) -> None:
+    """F3 then i, both already waiting (a quick typist, a loaded machine): the i went to the
+    chat's prompt, which still had the keyboard, instead of the facts pane."""
+    from textual import events
+    from textual.widgets import Checkbox, Input
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert pilot.app._driver is not None
+        for key, char in (("f3", None), ("i", "i")):
+            event = events.Key(key, char)
+            event.set_sender(app)
+            pilot.app._driver.send_message(event)  # both queued before either is handled
+        await settle(pilot)
+        assert app.query_one("#prompt", Input).value == ""
+        assert app.query_one("#fact-inactive", Checkbox).value is True

@@ -94,12 +94,23 @@ async def test_when_the_daemon_stops_the_app_says_so_once_and_runs_kit_itself(
                     reply = app.query_one(Reply)
                     assert reply.body.source == "Hello from the daemon, over the socket."
 
+                    # What the status line said when the daemon went, however briefly: on a
+                    # loaded machine the daemon's own exit outlasts the 3 s fallback, and Kit
+                    # already runs here (the line says so) by the time the test looks.
+                    said: list[str] = []
+                    show_lost = status.show_lost
+
+                    def recorded(what: str) -> None:
+                        said.append(what)
+                        show_lost(what)
+
+                    status.show_lost = recorded  # type: ignore[method-assign]
                     daemon.terminate()
                     assert await daemon.wait() == 0
-                    async with asyncio.timeout(30):  # no key pressed: it notices by itself
-                        while status.lost is None:
+                    async with asyncio.timeout(60):  # no key pressed: it notices by itself
+                        while not said:
                             await pilot.pause(0.02)
-                    assert str(status.render()).startswith("✕ daemon stopped")
+                    assert said[0].startswith("daemon stopped")
                     for _ in range(3):
                         await pilot.press("ctrl+r")  # every pane fails; nothing piles up
 

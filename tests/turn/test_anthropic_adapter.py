@@ -151,6 +151,8 @@ async def test_timeout_becomes_llm_unavailable(server: FakeAnthropicServer) -> N
 
 
 async def test_stream_cut_midway_becomes_llm_unavailable(server: FakeAnthropicServer) -> None:
+    """Cut twice: a broken stream is asked once more (tests/turn/test_bounded_replies.py)."""
+    server.queue_cut_stream("The answer is")
     server.queue_cut_stream("The answer is")
     seen: list[str] = []
 

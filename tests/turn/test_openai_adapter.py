@@ -227,6 +227,8 @@ async def test_a_stalled_server_is_a_timeout(server: FakeOpenAIServer) -> None:
 
 
 async def test_a_stream_cut_midway_is_llm_unavailable(server: FakeOpenAIServer) -> None:
+    """Cut twice: a broken stream is asked once more (tests/turn/test_bounded_replies.py)."""
+    server.queue_cut_stream("The answer is")
     server.queue_cut_stream("The answer is")
 
     async def sink(chunk: str) -> None:

@@ -141,13 +141,14 @@ async def test_remember_refuses_a_password_and_says_so(
 async def test_remember_refuses_a_fact_longer_than_curation_allows(
     real_kit: Kit, server: FakeAnthropicServer
 ) -> None:
-    server.queue_tool_use("remember", {"fact": "Ana likes " + "very " * 10_000 + "long walks."})
+    # Past the fact's limit, within the answer's (kit/llm/bounds.py).
+    server.queue_tool_use("remember", {"fact": "Ana likes " + "very " * 500 + "long walks."})
     server.queue_text("That is too long to keep as one fact.")
     await real_kit.send("remember this whole essay")
     assert await real_kit.facts() == []
     tool_result = server.requests[-1].json["messages"][-1]["content"][0]
     assert tool_result["is_error"] is True
-    assert f"at most {MAX_CONTENT_CHARS} characters (this one has 50,021)" in tool_result["content"]
+    assert f"at most {MAX_CONTENT_CHARS} characters (this one has 2,521)" in tool_result["content"]
 
 
 async def test_a_huge_tool_result_is_cut_with_a_marker_saying_how_to_get_the_rest(
