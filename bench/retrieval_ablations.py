@@ -154,7 +154,7 @@ LEVERS: Levers = {
     ],
     "cosine floor": [(f"{w:g}", {"threshold": w}) for w in (0.3, 0.0)],
     "list questions": [(f"{w:g} x k", {"list_k": w}) for w in (1.0, 1.5, 2.0)],
-    "replies": [(f"{w:g}", {"reply_weight": w}) for w in (1.0, 0.7, 0.5)],
+    "replies": [(f"{w:g}", {"reply_weight": w}) for w in (1.0, 0.7, 0.5, 0.3)],
     "passage vectors": [("off", {"passage_vectors": False}), ("on", {"passage_vectors": True})],
 }
 
