@@ -49,8 +49,9 @@ class EmbeddingSettings:
     batch_size: int = 64
     # Long messages' passages get vectors of their own (kit/retrieval/passage_rows.py): found
     # by the paragraph that answers. They cost embedding work in proportion to the text (BEAM's
-    # long assistant turns: ~10 passages each); false: whole messages only.
-    passages: bool = True
+    # long assistant turns: ~10 passages each). Off: on both corpora they helped neither
+    # (docs/retrieval-quality.md, passage vectors).
+    passages: bool = False
 
 
 @dataclass(frozen=True)

@@ -169,7 +169,7 @@ class VectorIndex:
         batch_size: int = 64,
         store: VectorStore | None = None,
         *,
-        passages: bool = True,
+        passages: bool = False,
     ) -> None:
         self._db = db
         # Which kinds get vectors: every source, or all but long messages' passages.

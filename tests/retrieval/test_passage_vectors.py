@@ -5,6 +5,7 @@ the passage that matches the question (issue 28, long turns)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime
 
 import pytest
@@ -34,6 +35,18 @@ ANSWER = "Your sourdough starter needs feeding every twelve hours at room temper
 LONG = " ".join([*FILLER[:12], ANSWER, *FILLER[12:]])
 WHEN = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 LATER = datetime(2024, 3, 9, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+async def kit(settings: Settings, clock: FakeClock) -> AsyncIterator[Kit]:
+    """A Kit that gives long messages' passages vectors (`embedding.passages`, off by default)."""
+    on = dataclasses.replace(
+        settings, embedding=dataclasses.replace(settings.embedding, passages=True)
+    )
+    async with Kit.open(
+        settings=on, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock, background=False
+    ) as opened:
+        yield opened
 
 
 async def _import(kit: Kit) -> None:
@@ -115,7 +128,8 @@ async def test_a_change_of_model_re_embeds_the_passages(
     settings: Settings, tiny_models: TinyModels
 ) -> None:
     clock = FakeClock(LATER)
-    a, b = tiny_models.a.settings(settings), tiny_models.b.settings(settings)
+    a = tiny_models.a.settings(settings, passages=True)
+    b = tiny_models.b.settings(settings, passages=True)
     async with Kit.open(settings=a, llm=FakeLLM(), clock=clock, background=False) as kit:
         await _import(kit)
         model_a = kit.embedding_model
@@ -131,10 +145,8 @@ async def test_a_change_of_model_re_embeds_the_passages(
         assert any(h.ref == "D1:2" for h in hits)
 
 
-async def test_embedding_passages_false_embeds_whole_messages_only(settings: Settings) -> None:
-    off = dataclasses.replace(
-        settings, embedding=dataclasses.replace(settings.embedding, passages=False)
-    )
+async def test_by_default_whole_messages_only_are_embedded(settings: Settings) -> None:
+    off = settings  # embedding.passages is off unless the owner turns it on
     clock = FakeClock(LATER)
     async with Kit.open(
         settings=off, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock, background=False
