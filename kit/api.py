@@ -82,11 +82,13 @@ class Kit(Upkeep, Forgetting, Reminding, Access):
         with_embedder: bool = True,
         background: bool = True,
         model_later: bool = False,
+        record_model: bool = True,
     ) -> AsyncIterator[Kit]:
         """Open a Kit on a data directory. With `background`, window summaries and embedding
         backfill run in a task owned by this context; otherwise call `settle()`. The
         embedding model is loaded before the Kit is handed over, unless `model_later` (it then
-        loads on first use; a daemon loads it in the background, kit/retrieval/vectors.py)."""
+        loads on first use; a daemon loads it in the background, kit/retrieval/vectors.py).
+        Without `record_model`, opening writes nothing of its own (kit/app.py `build`)."""
         if settings is None:
             settings = load_settings(config, data_dir)
         elif data_dir is not None:
@@ -100,6 +102,7 @@ class Kit(Upkeep, Forgetting, Reminding, Access):
                 clock=clock,
                 with_embedder=with_embedder,
                 model_later=model_later,
+                record_model=record_model,
             )
             kit = cls(services)
             if not background:

@@ -226,12 +226,19 @@ def lazy_embedder(settings: Settings) -> tuple[LazyEmbedder | None, str | None]:
 
 
 async def _serving_model(
-    settings: Settings, models: VectorModels, embedder: Embedder, spec: ModelSpec | None
+    settings: Settings,
+    models: VectorModels,
+    embedder: Embedder,
+    spec: ModelSpec | None,
+    *,
+    record: bool = True,
 ) -> tuple[Embedder | None, ModelState]:
-    """The model whose vectors searches use, after recording the configured one: it, or while
-    a re-embedding toward it runs the one before (loaded from its stored spec when needed;
-    None when Kit cannot load it: searches use words until the re-embedding ends)."""
-    state, change = await models.choose(embedder.model_id, spec)
+    """The model whose vectors searches use, after recording the configured one (unless not
+    `record`: an open that writes nothing): it, or while a re-embedding toward it runs the one
+    before (loaded from its stored spec when needed; None when Kit cannot load it: searches
+    use words until the re-embedding ends)."""
+    choose = models.choose if record else models.peek
+    state, change = await choose(embedder.model_id, spec)
     if change == "back":
         log.info(
             "embedding model %s serves again: the re-embedding toward another is given up",
@@ -275,8 +282,11 @@ async def build(
     clock: Clock | None = None,
     with_embedder: bool = True,
     model_later: bool = False,
+    record_model: bool = True,
 ) -> Services:
     """Open the database, migrate it, and wire every service. Resources close with `stack`.
+    Without `record_model` the configured embedding model is not recorded (an open that must
+    write nothing: `kit mcp --read-only`).
 
     The embedding model is loaded before this returns, unless `model_later` (a daemon: it
     loads in the background when something needs it, kit/retrieval/vectors.py)."""
@@ -314,7 +324,9 @@ async def build(
     serving, state, spec = embedder, None, None
     if embedder is not None:
         spec = spec_of(settings.embedding) if lazy is not None else None
-        serving, state = await _serving_model(settings, models, embedder, spec)
+        serving, state = await _serving_model(
+            settings, models, embedder, spec, record=record_model
+        )
     store = vector_store(db, serving, settings.data_dir / "graphs")
     vectors = VectorIndex(
         db,

@@ -113,8 +113,15 @@ async def engine_here(
     try:
         if file_lock is not None:
             file_lock.acquire("standalone")
+        # Nothing settled and no background work: a command that changes nothing of its own
+        # (kit mcp --read-only, kit context), so not even the embedding model is recorded.
         async with Kit.open(
-            settings=settings, llm=llm, embedder=embedder, clock=clock, background=background
+            settings=settings,
+            llm=llm,
+            embedder=embedder,
+            clock=clock,
+            background=background,
+            record_model=settle or background,
         ) as kit:
             yield LocalClient(kit, kit.now(), user=user)
             if settle:

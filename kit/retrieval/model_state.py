@@ -74,6 +74,25 @@ class VectorModels:
         )
         return None if row is None else _state(row)
 
+    async def peek(self, model_id: str, spec: ModelSpec | None) -> tuple[ModelState, Change]:
+        """What `choose` would make of the configured model, recording nothing: an open that
+        must write nothing (`kit mcp --read-only`) leaves even this to the next one."""
+        row = await self._db.fetchone(
+            "SELECT serving, serving_spec, target, target_since FROM vector_models"
+        )
+        if row is None:
+            serving = await _found_serving(self._db, model_id)
+            if serving == model_id:
+                return ModelState(model_id, spec, None, None), "first"
+            return ModelState(serving, None, model_id, None), "started"
+        state = _state(row)
+        if state.serving == model_id:
+            change: Change = "back" if state.target is not None else "same"
+            return ModelState(model_id, spec or state.serving_spec, None, None), change
+        if state.target == model_id:
+            return state, "continues"
+        return ModelState(state.serving, state.serving_spec, model_id, None), "started"
+
     async def choose(self, model_id: str, spec: ModelSpec | None) -> tuple[ModelState, Change]:
         """Record the configured model (`spec`: how to load it; None for one Kit did not load
         itself) and say what that changed. One transaction: two workers starting at once
@@ -160,7 +179,7 @@ class VectorModels:
         return {str(r[0]): int(r[1]) for r in counts}
 
 
-async def _found_serving(tx: Transaction, model_id: str) -> str:
+async def _found_serving(tx: Transaction | Database, model_id: str) -> str:
     """A store without a row: the configured model, unless the vectors there are all of
     other models (then the most common of them serves, and Kit cannot load it)."""
     rows = await tx.fetchall(

@@ -149,12 +149,13 @@ def test_curate_without_an_api_key_says_how_to_fix_it(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """A server of one's own (llm.base_url on this machine) may need no key: Kit sends none
-    of the owner's; one that wants a key refuses, and the message names the variable."""
+    of the owner's (tests/trust/test_key_hosts.py); one that wants a key refuses, and the
+    message says how to give it one: key_env beside its base_url."""
     monkeypatch.delenv("ANTHROPIC_API_KEY")
     server.api_key = "sk-test-not-a-real-key-000"
     code, out, _ = run(capsys, "curate")
     assert code == 1
-    assert "FAILED" in out and "rejected the key; check ANTHROPIC_API_KEY" in out
+    assert "FAILED" in out and "key_env is set beside base_url" in out
 
 
 def test_curate_on_the_hosted_api_without_a_key_says_how_to_fix_it(
