@@ -324,9 +324,7 @@ async def build(
     serving, state, spec = embedder, None, None
     if embedder is not None:
         spec = spec_of(settings.embedding) if lazy is not None else None
-        serving, state = await _serving_model(
-            settings, models, embedder, spec, record=record_model
-        )
+        serving, state = await _serving_model(settings, models, embedder, spec, record=record_model)
     store = vector_store(db, serving, settings.data_dir / "graphs")
     vectors = VectorIndex(
         db,
