@@ -38,6 +38,10 @@ class Row:
     unit: str
     note: str = ""
 
+    def __post_init__(self) -> None:
+        # numpy scalars (a count summed from numpy booleans is an int64) would break --json
+        object.__setattr__(self, "value", float(self.value))
+
 
 def p50_p95(values: Sequence[float]) -> tuple[float, float]:
     return percentile(values, 0.5), percentile(values, 0.95)

@@ -61,9 +61,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Kit benchmarks ({mode}) on {machine()}, {platform.system()} {platform.release()}")
     print_rows(rows)
     if args.json is not None:
-        data = {"machine": machine(), "mode": mode, "rows": [dataclasses.asdict(r) for r in rows]}
-        args.json.write_text(json.dumps(data, indent=1))
+        write_json(args.json, rows, mode)
     return 0
+
+
+def write_json(out: Path, rows: list[Row], mode: str) -> None:
+    data = {"machine": machine(), "mode": mode, "rows": [dataclasses.asdict(r) for r in rows]}
+    out.write_text(json.dumps(data, indent=1))
 
 
 if __name__ == "__main__":

@@ -240,7 +240,7 @@ async def _planted(
     for query, item, context in zip(queries, planted_ids, contexts, strict=False):
         scores = vectors @ query
         bar = float(np.partition(scores, -TOP)[-TOP]) - 1e-6
-        out["exact"] += scores[np.searchsorted(ids, item)] >= bar
+        out["exact"] += int(scores[np.searchsorted(ids, item)] >= bar)
         hits = await s.vectors.search(user, "message", query, p.candidates, p.threshold)
         out["kept"] += item in dict(hits)
         out["context"] += item in context

@@ -10,8 +10,9 @@ wall time is printed beside it. Bytecode is cached as on any installed machine: 
 run of each command first, with PYTHONDONTWRITEBYTECODE removed from the children's
 environment (a setting that makes every start compile every module from source).
 Targets (issue 20): `kit --help` and `kit --version` at most 4x `python -c pass`, `import kit`
-at most 5x. `from kit import Kit` loads the whole core (no model, chat or UI SDK: those load
-where they are used); it has no target and is printed so its cost stays in view.
+at most 5x. `from kit import Kit` loads the class and its declarations, not the core (that loads
+when Kit is opened, an SDK where it is used; tests/cli/test_startup.py): target (issue 33) at
+most 300 ms of CPU.
 
 With --daemon, a real `kit run` (its model a local fake of the Messages API) holds a fresh data
 directory meanwhile, and `kit status` and `kit chat` (one message) are timed as its clients:
@@ -41,6 +42,7 @@ from tests.support.daemon_process import DaemonProcess, write_config
 
 PASS = "python -c pass"
 TARGETS = {"kit --help": 4.0, "kit --version": 4.0, "import kit": 5.0}
+CPU_TARGETS_MS = {"from kit import Kit": 300}
 
 
 def _cli() -> list[str]:
@@ -130,8 +132,9 @@ def rows_of(results: dict[str, dict[str, list[float]]]) -> list[Row]:
     for name, got in results.items():
         if name == PASS:
             continue
-        target = TARGETS.get(name)
-        goal = f"; target <= {target:g}x" if target else "; no target (the whole core)"
+        target, cpu_target = TARGETS.get(name), CPU_TARGETS_MS.get(name)
+        goal = f"; target <= {target:g}x" if target else ""
+        goal += f"; target <= {cpu_target} ms CPU" if cpu_target else ""
         rows.append(
             Row(
                 "start-up",
@@ -182,13 +185,14 @@ def main(argv: list[str] | None = None) -> int:
     for name, got in results.items():
         if name == PASS:
             continue
-        target = TARGETS.get(name)
+        target, cpu_target = TARGETS.get(name), CPU_TARGETS_MS.get(name)
         print(
             f"  {name:<22} {statistics.median(got['cpu']) * 1000:6.0f} ms CPU "
             f"{statistics.median(got['wall']) * 1000:6.0f} ms wall   "
             f"{statistics.median(got['cpu_ratio']):4.1f}x CPU "
             f"{statistics.median(got['wall_ratio']):4.1f}x wall"
             + (f"   (target <= {target:g}x)" if target else "")
+            + (f"   (target <= {cpu_target} ms CPU)" if cpu_target else "")
         )
     return 0
 

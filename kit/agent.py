@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager, nullcontext
@@ -113,8 +114,11 @@ class Agent:
         max_tool_rounds: int = 4,
         tool_specs: tuple[ToolSpec, ...] = TOOL_SPECS,
         turn_notes: TurnNotes | None = None,
+        vector_search: Callable[[], str] = lambda: "",
     ) -> None:
         self._notes = turn_notes
+        # What a search now goes without ("": search by meaning serves; kit/retrieval/serving.py)
+        self._vector_search = vector_search
         self._messages = messages
         self._facts = facts
         self._context = context
@@ -198,6 +202,7 @@ class Agent:
         """The context for `text` in `conversation` (and its window): what a turn sends the
         model, and what `Kit.context` shows. Reads only."""
         window = [] if conversation is None else await self._messages.window(conversation.id)
+        lacking = self._vector_search()  # before: the search that follows goes without it
         sandwich = await self._context.build(
             user_id,
             text,
@@ -205,6 +210,8 @@ class Agent:
             conversation=conversation,
             window_ids=frozenset(m.id for m in window),
         )
+        if lacking:
+            sandwich = dataclasses.replace(sandwich, vector_search=lacking)
         return sandwich, window
 
     async def _record_interrupted(self, conversation_id: int, stored: Message) -> None:
@@ -238,6 +245,12 @@ class Agent:
     ) -> TurnResult:
         conversation = await self._messages.get_conversation(conversation_id)
         sandwich, window = await self.plan(inbound.user_id, stored.text, now, conversation)
+        if sandwich.vector_search:
+            log.info(
+                "turn in conversation %d searched memory on %s",
+                conversation_id,
+                sandwich.vector_search,
+            )
         note = (
             None if self._notes is None else await self._notes.note_for(inbound, stored.text, now)
         )
@@ -297,6 +310,7 @@ class Agent:
                 context_tokens=sandwich.tokens,
                 failed=True,
                 refused=refused,
+                vector_search=sandwich.vector_search,
             )
         answer = reply.text.strip() or "Sorry, I came up empty on that one; could you rephrase?"
         if not reply.text.strip() and on_text is not None:
@@ -317,4 +331,5 @@ class Agent:
             usage=usage,
             context_tokens=sandwich.tokens,
             followup_offered=note is not None,
+            vector_search=sandwich.vector_search,
         )

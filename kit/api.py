@@ -7,47 +7,48 @@ async with Kit.open(data_dir="~/.local/share/kit") as kit:
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
-from datetime import date, datetime, tzinfo
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from kit.agent import validate_text
 from kit.api_access import Access
 from kit.api_forget import Forgetting
 from kit.api_reminders import Reminding
 from kit.api_upkeep import Upkeep
-from kit.app import build
-from kit.clock import Clock, check_time, local_date, to_iso
-from kit.config import Settings, load_settings
-from kit.context.plan import Sandwich
-from kit.curator.passes import OnPass
-from kit.curator.records import PassRecord
-from kit.curator.reports import OwnerChange, PassOutcome, UndoResult
-from kit.embed.base import Embedder
+from kit.clock import check_time, local_date, to_iso
+from kit.config import load_settings
 from kit.errors import InputError
-from kit.forget.receipts import (
-    ForgetReceipts,
-    ForgottenCheck,
-    ForgottenMessages,
-    ReceiptMatch,
-)
-from kit.inbox.service import Answered
-from kit.inbox.store import Question
-from kit.llm.base import LLM, TextSink
-from kit.memory.days import Day
 from kit.memory.fact_times import as_of_time
-from kit.memory.facts import Fact, HistoryEntry, Provenance, check_category
-from kit.memory.messages import ChatHistory, Message, NewMessage
-from kit.notes.store import Erased, Note, NoteInfo, NoteRevision, NoteWrite
-from kit.retrieval.search import Hit
-from kit.retrieval.vectors import KINDS, Kind
-from kit.secrets import find_secret
-from kit.tools import REMEMBERED_CONFIDENCE, DayRecord, read_day, screen_fact
-from kit.turn import Inbound, TurnResult
+from kit.memory.facts import Provenance, check_category
+from kit.turn import Inbound
 from kit.untrusted.clean import clean_text
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+    from datetime import date, datetime, tzinfo
+
+    from kit.clock import Clock
+    from kit.config import Settings
+    from kit.context.plan import Sandwich
+    from kit.curator.passes import OnPass
+    from kit.curator.records import PassRecord
+    from kit.curator.reports import OwnerChange, PassOutcome, UndoResult
+    from kit.embed.base import Embedder
+    from kit.forget.receipts import (
+        ReceiptMatch,
+    )
+    from kit.inbox.service import Answered
+    from kit.inbox.store import Question
+    from kit.llm.base import LLM, TextSink
+    from kit.memory.days import Day
+    from kit.memory.facts import Fact, HistoryEntry
+    from kit.memory.messages import ChatHistory, Message, NewMessage
+    from kit.notes.store import Erased, Note, NoteInfo, NoteRevision, NoteWrite
+    from kit.retrieval.search import Hit
+    from kit.retrieval.vectors import Kind
+    from kit.tools import DayRecord
+    from kit.turn import TurnResult
 
 IMPORT_BATCH = 1000
 
@@ -93,6 +94,12 @@ class Kit(Upkeep, Forgetting, Reminding, Access):
             settings = load_settings(config, data_dir)
         elif data_dir is not None:
             settings = dataclasses.replace(settings, data_dir=Path(data_dir))
+        # the composition root loads the whole core (numpy, the secret detector, every
+        # store): imported here, so `from kit import Kit` stays cheap (tests/cli/test_startup.py)
+        import asyncio
+
+        from kit.app import build
+
         async with AsyncExitStack() as stack:
             services = await build(
                 settings,
@@ -159,6 +166,8 @@ class Kit(Upkeep, Forgetting, Reminding, Access):
         """Exactly what Kit would put in front of the model for `message` in that
         conversation (sections, items with score and reason, tokens, stage timings), built
         by the turn's own code path; nothing is written and no model is called."""
+        from kit.agent import validate_text
+
         s = self.services
         text = validate_text(message)
         now = s.clock.now() if at is None else check_time(at, "the message time")
@@ -192,6 +201,8 @@ class Kit(Upkeep, Forgetting, Reminding, Access):
         receipts) are refused: ForgottenMessages names the receipt, nothing is imported. With
         `allow_forgotten` they are imported, and `on_forgotten` hears which receipts they
         match (those receipts then no longer verify)."""
+        from kit.forget.receipts import ForgetReceipts, ForgottenCheck, ForgottenMessages
+
         s = self.services
         user_id = self._user(user)
         existed = await s.messages.find_conversation(user_id, "import", conversation)
@@ -229,7 +240,7 @@ class Kit(Upkeep, Forgetting, Reminding, Access):
         user: str | None = None,
         now: datetime | None = None,
         k: int | None = None,
-        kinds: Sequence[Kind] = KINDS,
+        kinds: Sequence[Kind] = ("fact", "day", "message"),  # KINDS (tests/cli/test_startup.py)
         as_of: date | datetime | None = None,
     ) -> list[Hit]:
         """Hybrid-ranked hits (facts, days, messages) as of `now` (default: the clock's now).
@@ -311,6 +322,8 @@ class Kit(Upkeep, Forgetting, Reminding, Access):
     ) -> Fact:
         """Write a long-term fact directly (recorded in its history as written via the API).
         A secret is refused here as on every other way in (InputError names its kind)."""
+        from kit.secrets import find_secret
+
         secret = find_secret(content) or find_secret(subject)
         if secret is not None:
             raise InputError(f"not stored: this looks like {secret}, and Kit never keeps secrets")
@@ -333,6 +346,8 @@ class Kit(Upkeep, Forgetting, Reminding, Access):
         """Keep a fact the owner asked for, screened as the chat's `remember` tool does (one
         sentence, no secrets, a known category); the same text as an active fact returns that
         fact instead of a second one."""
+        from kit.tools import REMEMBERED_CONFIDENCE, screen_fact
+
         content, subject = clean_text(fact).strip(), clean_text(subject).strip()
         if not content:
             raise InputError("Not stored: the fact is empty; say it in one sentence")
@@ -537,6 +552,8 @@ class Kit(Upkeep, Forgetting, Reminding, Access):
 
     async def day_record(self, day: date, *, user: str | None = None) -> DayRecord:
         """What the chat's `get_day_history` reads: the day's summary, else its messages."""
+        from kit.tools import read_day
+
         s = self.services
         return await read_day(s.days, s.messages, self._user(user), day)
 

@@ -7,10 +7,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kit.api_base import KitBase
-from kit.forget.forgetter import Forgetter
-from kit.forget.index_audit import index_audit
-from kit.forget.receipts import ForgetReceipts
-from kit.forget.verify import Verifier
 
 if TYPE_CHECKING:
     from kit.forget.findings import Verification
@@ -22,6 +18,8 @@ if TYPE_CHECKING:
 class Forgetting(KitBase):
     async def forget_preview(self, scope: ForgetScope, *, user: str | None = None) -> ForgetReport:
         """What `forget` would erase; reads only."""
+        from kit.forget.forgetter import Forgetter  # the whole forgetting core: on first use
+
         s = self.services
         return await Forgetter(s.db, s.tz, s.forget_ledger).preview(self._user(user), scope)
 
@@ -29,6 +27,8 @@ class Forgetting(KitBase):
         """Erase everything in `scope` for good, in one transaction; a record keeps only that
         it happened (counts), and the report's receipt salted hashes of what went, never the
         content. Not `forget_fact`, which retires one fact and can be undone."""
+        from kit.forget.forgetter import Forgetter
+
         s = self.services
         user_id = self._user(user)
         report = await Forgetter(s.db, s.tz, s.forget_ledger).forget(
@@ -41,6 +41,8 @@ class Forgetting(KitBase):
     async def forget_receipts(self, *, user: str | None = None) -> list[ReceiptInfo]:
         """The receipts of every `kit forget` of the user, oldest first: when, what scope,
         counts and the hash of what was erased (never what)."""
+        from kit.forget.receipts import ForgetReceipts
+
         s = self.services
         return await ForgetReceipts(s.db, s.forget_ledger).listing(self._user(user))
 
@@ -58,6 +60,10 @@ class Forgetting(KitBase):
         return await self._verifier(receipt, user, repair=True)
 
     async def _verifier(self, receipt: str, user: str | None, *, repair: bool) -> Verification:
+        from kit.forget.index_audit import index_audit
+        from kit.forget.receipts import ForgetReceipts
+        from kit.forget.verify import Verifier
+
         s = self.services
         user_id = self._user(user)
         found = await ForgetReceipts(s.db, s.forget_ledger).resolve(user_id, receipt)

@@ -5,26 +5,29 @@ summaries, parked curation, embeddings, export and restore, and what `kit status
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
-from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from kit.api_base import KitBase
 from kit.clock import day_bounds, local_date
-from kit.portability.export import export_document
-from kit.portability.restore import Forgets, RestoreResult, restore
-from kit.retrieval.model_state import ReindexProgress, VectorModels
-from kit.retrieval.reindex import Reindexed
+from kit.retrieval.model_state import VectorModels
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from datetime import date, datetime
+
     from kit.curator.progress import Parked
     from kit.curator.reports import RemReport
     from kit.curator.summaries import OnProgress, SummaryRun
     from kit.digest.model import Digest, DigestSent
     from kit.llm.budget import BudgetState
+    from kit.portability.restore import RestoreResult
+    from kit.retrieval.model_state import ReindexProgress
+    from kit.retrieval.reindex import Reindexed
     from kit.surface import ProgressSink
 
 
+# What a method needs beyond the services is imported inside it: `from kit import Kit` then
+# loads none of it (tests/cli/test_startup.py).
 class Upkeep(KitBase):
     async def rem(
         self,
@@ -90,6 +93,20 @@ class Upkeep(KitBase):
         return job is not None and not job.done
 
     @property
+    def vector_search(self) -> str:
+        """What a search now goes without: "" once search by meaning serves (the embedding
+        model and the stored vectors are in), else e.g. "words only: the embedding model is
+        loading" (a daemon's first seconds; kit/retrieval/serving.py)."""
+        from kit.retrieval.serving import lacking
+
+        return lacking(self.services.vectors)
+
+    @property
+    def vector_search_since(self) -> datetime | None:
+        """When a daemon's search by meaning began to serve (None: not yet, or not a daemon)."""
+        return self.services.vector_search_since
+
+    @property
     def embedding_model(self) -> str | None:
         embedder = self.services.vectors.embedder
         return None if embedder is None else embedder.model_id
@@ -114,6 +131,8 @@ class Upkeep(KitBase):
         remove the vectors of models not in use. `on_batch(n)` hears of each batch (a progress
         bar's total: `pending_reindex`). EmbeddingModelUnavailable when the configured model
         cannot be loaded; a run cut short resumes where it stopped."""
+        from kit.retrieval.reindex import Reindexed
+
         s = self.services
         job = s.vectors.reindex
         previous, embedded = None, 0
@@ -142,6 +161,8 @@ class Upkeep(KitBase):
 
     async def export(self, *, user: str | None = None) -> dict[str, Any]:
         """The whole memory of `user` as JSON-ready data (kit/portability/export.py)."""
+        from kit.portability.export import export_document
+
         s = self.services
         return await export_document(s.db, self._user(user), s.clock.now())
 
@@ -158,6 +179,8 @@ class Upkeep(KitBase):
         forgets made after the export (this data directory's forget ledger, the receipts kept
         here) are re-applied to it, or with `allow_forgotten` not, and messages the export's
         own receipts erased are then let in; the result names both."""
+        from kit.portability.restore import Forgets, restore
+
         s = self.services
         user_id = self._user(user)
         forgets = Forgets(s.forget_ledger, s.tz, s.clock.now())

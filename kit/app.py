@@ -13,7 +13,7 @@ import os
 import time
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from datetime import timedelta, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
 from kit.access.tokens import AccessTokens
@@ -78,6 +78,7 @@ from kit.retrieval.liveness import LiveFacts
 from kit.retrieval.model_state import ModelState, VectorModels
 from kit.retrieval.reindex import Reindex
 from kit.retrieval.search import MemorySearch, RankingParams
+from kit.retrieval.serving import lacking
 from kit.retrieval.vectors import VectorIndex
 from kit.store.db import Database
 from kit.store.engines import open_database
@@ -182,6 +183,9 @@ class Services:
     # Set once a daemon's warm-up is done (kit/daemon/warm.py); the scheduler's queued runs
     # and the vectors' load wait for it. Set from the start anywhere else.
     warmed_up: asyncio.Event = field(default_factory=_set_event)
+    # When a daemon's search by meaning began to serve: the model and the vectors are in
+    # (kit/daemon/warm.py `announce_serving`; None: not yet, or not a daemon)
+    vector_search_since: datetime | None = None
     extras: dict[str, object] = field(default_factory=dict)
 
     @property
@@ -392,6 +396,7 @@ async def build(
         max_tool_rounds=settings.llm.max_tool_rounds,
         tool_specs=chat_tools(tool_set(settings.llm)),
         turn_notes=followups,
+        vector_search=lambda: lacking(vectors),
     )
     reminders = Reminders(
         reminder_store, Dispatcher(reminder_store, agent, prompts, clock, tz), clock, tz

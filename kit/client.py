@@ -274,7 +274,13 @@ class LocalClient(KitClient):
             uptime_seconds=max(0.0, (kit.now() - self._started_at).total_seconds()),
             background=await kit.background_budget(user=self._user),
             reindex=await kit.reindex_progress(),
+            vector_search=kit.vector_search,
+            vector_search_after=self._serving_after(),
         )
+
+    def _serving_after(self) -> float | None:
+        since = self.kit.vector_search_since
+        return None if since is None else max(0.0, (since - self._started_at).total_seconds())
 
 
 def check_search(query: str, k: int) -> str:

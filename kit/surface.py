@@ -172,6 +172,11 @@ class Status:
     # Re-embedding every memory with a newly configured embedding model, while the previous
     # one (or word search) serves: how far it got (None: nothing to re-embed)
     reindex: ReindexProgress | None = None
+    # A daemon's second moment (the first: its socket accepts): what a search goes without
+    # until search by meaning serves ("" from then on), and when it began to, in seconds
+    # after the start (None: not yet, or not a daemon). kit/retrieval/serving.py
+    vector_search: str = ""
+    vector_search_after: float | None = None
 
 
 class KitClient(Protocol):

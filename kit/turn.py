@@ -39,3 +39,6 @@ class TurnResult:
     # The owner mentioned a plan with a time: the model was allowed to offer a reminder
     # (kit/followups/; it may not create one on this message)
     followup_offered: bool = False
+    # What its memory search went without ("": search by meaning served), e.g. "words only:
+    # the embedding model is loading" in a daemon's first seconds (kit/retrieval/serving.py)
+    vector_search: str = ""

@@ -94,6 +94,8 @@ KIT_MEMBERS = [
     # what `kit status` shows
     "tokens_today",
     "background_budget",
+    "vector_search",
+    "vector_search_since",
     # the clock and the owner's zone
     "now",
     "today",

@@ -1,5 +1,5 @@
-"""`kit status`: whether a daemon runs, the models, tokens used today, the background budget,
-the last REM."""
+"""`kit status`: whether a daemon runs and how ready it is, the models, tokens used today, the
+background budget, the last REM."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from kit.daemon.paths import log_path, socket_path
 if TYPE_CHECKING:
     from kit.llm.budget import BudgetState
     from kit.retrieval.model_state import ReindexProgress
+    from kit.surface import Status
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,6 +39,7 @@ async def run(args: argparse.Namespace) -> int:
     if status.mode == "daemon":
         print(f"Kit daemon running (pid {pid}), up {_duration(status.uptime_seconds)}")
         print(f"  control socket: {socket_path(settings.data_dir)}")
+        print(f"  ready: {ready_line(status)}")
         print(f"  log: {log_path(settings.data_dir)}")
     else:
         print(f"No Kit daemon on {settings.data_dir}; this is Kit standalone (start it: kit run)")
@@ -55,6 +57,16 @@ async def run(args: argparse.Namespace) -> int:
     )
     print(f"  last REM: {last}")
     return 0
+
+
+def ready_line(status: Status) -> str:
+    """Which of a daemon's two moments it has reached: its socket accepts (it answers, on
+    words), and search by meaning serves (the embedding model and the vectors are in)."""
+    if not status.vector_search:
+        after = status.vector_search_after
+        when = "" if after is None else f" ({after:.1f} s after the start)"
+        return f"the socket accepts; search by meaning serves{when}"
+    return f"the socket accepts; search by meaning not yet: {status.vector_search}"
 
 
 def reindex_line(progress: ReindexProgress, tz: tzinfo) -> str:

@@ -57,6 +57,8 @@ class ContextReport:
     tokens: int
     budget_tokens: int
     trimmed: int
+    # What the search went without ("": search by meaning served; kit/retrieval/serving.py)
+    vector_search: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,9 @@ class Sandwich:
     sections: tuple[ContextSection, ...] = ()
     stages: tuple[Stage, ...] = ()
     budget_tokens: int = 0
+    # What the search went without ("": search by meaning served): a daemon's turn before
+    # the embedding model and the vectors are in (kit/retrieval/serving.py)
+    vector_search: str = ""
 
     @property
     def tokens(self) -> int:
@@ -102,4 +107,5 @@ class Sandwich:
             tokens=self.tokens,
             budget_tokens=self.budget_tokens,
             trimmed=self.trimmed,
+            vector_search=self.vector_search,
         )

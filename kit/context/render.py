@@ -18,6 +18,8 @@ def render(report: ContextReport, *, dropped: bool = False) -> str:
         f"whole system prompt {report.tokens:,} tokens"
         + (f", {report.trimmed} items cut to fit the budget" if report.trimmed else ""),
     ]
+    if report.vector_search:  # a daemon's first seconds (kit/retrieval/serving.py)
+        out.append(f"searched on {report.vector_search}")
     for section in report.sections:
         out.append("")
         out.append(_heading(section))

@@ -19,6 +19,7 @@ import asyncio
 import logging
 import os
 import signal
+import time
 from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from typing import Protocol
@@ -37,7 +38,7 @@ from kit.daemon.notify import sd_notify
 from kit.daemon.paths import log_path, socket_path
 from kit.daemon.reindex import reindex
 from kit.daemon.socket_server import ControlServer
-from kit.daemon.warm import load_model, warm
+from kit.daemon.warm import announce_serving, load_model, warm
 from kit.embed.base import Embedder
 from kit.errors import KitError
 from kit.llm.base import LLM
@@ -102,6 +103,7 @@ async def run_daemon(
     signals: ShutdownSignals | None = None,
 ) -> None:
     """Run Kit as the daemon for `settings.data_dir` until SIGTERM/SIGINT."""
+    began = time.perf_counter()  # the log's two moments count from here
     signals = signals or ShutdownSignals()
     heap.limit_arenas()  # before the worker threads start (kit/heap.py)
     sock = socket_path(settings.data_dir)
@@ -140,7 +142,7 @@ async def run_daemon(
         parts = [make(kit.services) for make in components]
         parts += _channels(kit.services, telegram_token, grace)
         try:
-            await _serve(kit.services, server, parts, signals, grace)
+            await _serve(kit.services, server, parts, signals, grace, began)
         except BaseExceptionGroup as group:
             raise _first_kit_error(group) or group from group
 
@@ -151,6 +153,7 @@ async def _serve(
     parts: Sequence[Component],
     signals: ShutdownSignals,
     grace: float,
+    began: float,
 ) -> None:
     services.vectors.model_in_background = True  # `load_model` below: turns never wait
     services.warmed_up.clear()  # set by `warm` below, once the daemon is ready
@@ -161,7 +164,14 @@ async def _serve(
         edge = [group.create_task(part.run(), name=part.name) for part in parts]
         await server.listening.wait()
         names = ", ".join(["control socket", *(p.name for p in parts)])
-        log.info("Kit is running (%s); control socket %s", names, server.path)
+        log.info(
+            "Kit is running (%s); control socket %s accepts, %.1f s after the start (CPU %.1f"
+            " s); search by meaning follows when the embedding model and the vectors are in",
+            names,
+            server.path,
+            time.perf_counter() - began,
+            time.process_time(),
+        )
         sd_notify("READY=1")
         # Ready first, then in the background (kit/daemon/warm.py): the model clients and
         # per-user caches, then the vectors and the embedding model when something needs it.
@@ -172,6 +182,7 @@ async def _serve(
             group.create_task(services.vectors.warm(warmed), name="vectors"),
             group.create_task(load_model(services, warmed), name="embedding-model"),
             group.create_task(reindex(services, warmed), name="reindex"),
+            group.create_task(announce_serving(services, began), name="serving"),
         ]
 
         await signals.requested.wait()

@@ -26,6 +26,10 @@ import time
 
 from kit import heap
 from kit.app import Services
+from kit.daemon.notify import sd_notify
+from kit.embed.lazy import LazyEmbedder
+from kit.retrieval.matrices import MatrixVectors
+from kit.retrieval.serving import lacking
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +68,62 @@ async def load_model(services: Services, hold: asyncio.Event) -> None:
     `load_model`); then backfill embeds what was written while it loaded."""
     await services.vectors.load_model(hold)
     services.background.notify()
+
+
+async def announce_serving(services: Services, began: float) -> None:
+    """The daemon's second moment (the first: its socket accepts): search by meaning serves,
+    the embedding model and the stored vectors being in. Logged with the seconds since
+    `began` (the start, `time.perf_counter()`), and kept for `kit status`
+    (`Services.vector_search_since`); until then a turn's search runs on words (its record
+    says so, kit/agent.py). Embeddings off: logged once, and it never serves."""
+    vectors = services.vectors
+    while (missing := lacking(vectors)) or not _vectors_in(services):
+        if vectors.embedder is None:
+            log.info("search by meaning is off: %s", missing)
+            return
+        if not await _next_change(services):
+            log.warning("search by meaning does not serve, and nothing loads: %s", missing)
+            return
+    services.vector_search_since = services.clock.now()
+    sd_notify("STATUS=search by meaning serves")
+    log.info(
+        "search by meaning serves, %.1f s after the start (CPU %.1f s; the embedding model and"
+        " %d vectors are in)",
+        time.perf_counter() - began,
+        time.process_time(),
+        _loaded(services),
+    )
+
+
+async def _next_change(services: Services) -> bool:
+    """Until the model is loaded (or failed), or the vectors' load is done (False: neither
+    is under way)."""
+    waits = []
+    embedder = services.vectors.embedder
+    if isinstance(embedder, LazyEmbedder) and not embedder.done.is_set():
+        waits.append(asyncio.ensure_future(embedder.done.wait()))
+    store = services.vectors.store
+    if isinstance(store, MatrixVectors) and not store.load.done.is_set():
+        waits.append(asyncio.ensure_future(store.load.done.wait()))
+    if not waits:
+        return False
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
+    return True
+
+
+def _vectors_in(services: Services) -> bool:
+    """The store's load at start is done (a store that loads nothing is always in)."""
+    store = services.vectors.store
+    return not isinstance(store, MatrixVectors) or store.load.done.is_set()
+
+
+def _loaded(services: Services) -> int:
+    store = services.vectors.store
+    return store.load.loaded if isinstance(store, MatrixVectors) else 0
 
 
 async def _users(services: Services) -> list[str]:

@@ -7,6 +7,7 @@ import asyncio
 import errno
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -144,6 +145,27 @@ async def test_kit_facts_add_goes_through_the_daemon_which_embeds_it_at_once(
         return bool(row[0])
 
     await wait_for(embedded)
+
+
+async def test_the_log_and_kit_status_say_when_search_by_meaning_serves(
+    own_daemon: DaemonProcess,
+) -> None:
+    """Two moments (issue 33): the socket accepts (READY=1), then, once the embedding model and
+    the vectors are in, search by meaning serves; the log says each, `kit status` says which."""
+    require_model()
+    own_daemon.start()
+    log_file = own_daemon.data_dir / "logs" / "kit.log"
+    added = run_kit(own_daemon, "facts", "add", "Keeps bees on the roof", key=False)
+    assert added.returncode == 0, added.stderr  # memory holds something: the model loads
+    serves = re.compile(r"search by meaning serves, [0-9.]+ s after the start .*vectors are in")
+    await wait_for(lambda: serves.search(log_file.read_text(encoding="utf-8")) is not None, 180)
+    log = log_file.read_text(encoding="utf-8")
+    accepts = re.search(r"control socket \S+ accepts, [0-9.]+ s after the start", log)
+    found = serves.search(log)
+    assert accepts is not None and found is not None and accepts.start() < found.start()
+    status = run_kit(own_daemon, "status")
+    assert status.returncode == 0, status.stderr
+    assert "ready: the socket accepts; search by meaning serves (" in status.stdout
 
 
 def test_logs_go_to_the_rotating_file_without_the_api_key(daemon: DaemonProcess) -> None:

@@ -72,7 +72,10 @@ async def test_dry_run_reports_plans_and_changes_nothing(
 ) -> None:
     fake_llm.queue(bullets(10, "sat"), bullets(10, "sun"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("f4", "n")
+        await settle(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        await pilot.press("n")
         await settle(pilot)
         text = report(app)
         assert text.startswith("## Dry run: what REM would do")
