@@ -58,6 +58,7 @@ MESSAGES = (
     "Remind me what my sister's city is?",
 )
 QUESTION = "Where does my sister live?"
+DEFAULT_MODEL = "qwen2.5:3b"
 
 
 @dataclass
@@ -235,7 +236,7 @@ async def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base-url", default="", help="the endpoint (e.g. Ollama's .../v1)")
     parser.add_argument("--provider", choices=("openai", "anthropic"), default="openai")
-    parser.add_argument("--model", default="qwen2.5:3b", help="the background model")
+    parser.add_argument("--model", default=DEFAULT_MODEL, help="the background model")
     parser.add_argument("--chat-model", default="", help="the chat model (default: --model)")
     parser.add_argument("--preset", choices=("hosted", "local"), default="local")
     parser.add_argument(
@@ -289,6 +290,8 @@ async def _full(args: argparse.Namespace) -> int:
             plausible(endpoint)
             args.base_url = endpoint.url
         elif args.gguf is not None:
+            if args.model == DEFAULT_MODEL:  # the report names the weights that answered
+                args.model = args.gguf.stem
             args.base_url = await stack.enter_async_context(llama_server(args))
         elif not args.base_url:
             raise SystemExit("give --gguf WEIGHTS or --base-url URL")

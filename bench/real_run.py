@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -91,6 +92,11 @@ class _Tracebacks(logging.Handler):
             self._into.append(f"{record.name}: {record.getMessage()[:200]}")
 
 
+def progress(line: str) -> None:
+    """One line on stderr as the run goes: how far a run that is stopped got."""
+    print(f"{datetime.now(UTC):%H:%M:%S} {line}", file=sys.stderr, flush=True)
+
+
 def _settings(data_dir: Path, llm: LLMSettings, owner: str = "") -> Settings:
     return Settings(
         data_dir=data_dir,
@@ -126,6 +132,9 @@ async def _curate(kit: Kit, source: str, report: Report) -> None:
         nonlocal last
         now = time.perf_counter()
         report.passes.append(_row(source, outcome, now - last))
+        progress(
+            f"pass {outcome.category}: {outcome.status} in {now - last:.0f} s {outcome.reason}"
+        )
         last = now
 
     await kit.services.curator.curate_user("owner", on_pass=heard)
@@ -185,6 +194,7 @@ async def run_full(llm: LLMSettings, *, quick: bool, qa_questions: int) -> Repor
                     {"said": text, "reply": result.reply, "failed": result.failed,
                      "seconds": round(time.perf_counter() - started, 1)}
                 )  # fmt: skip
+                progress(f"chat turn {len(report.chat)}: {report.chat[-1]['seconds']} s")
                 clock.advance(timedelta(minutes=2))
             report.steps["chat"] = time.perf_counter() - began
             await kit.import_messages(
@@ -200,11 +210,13 @@ async def run_full(llm: LLMSettings, *, quick: bool, qa_questions: int) -> Repor
                 "owner", clock.now().date(), include_today=True
             )
             report.summaries.append(f"chat + BEAM: {days}")
+            progress(f"day summaries (chat + BEAM): {days}")
             report.steps["day summaries (chat + BEAM)"] = time.perf_counter() - began
             began = time.perf_counter()
             rem = await kit.services.rem.run("owner")
             report.rem = [f"{p.step} {p.status}" for p in rem.steps] + list(rem.rejected)
             report.steps["REM"] = time.perf_counter() - began
+            progress(f"REM: {report.rem}")
             report.facts += await _facts(kit, "chat + BEAM-100K-16")
         turns = _turns("conv-26", locomo_file, 2, locomo_limit)
         clock = FakeClock(max(t.at for t in turns) + timedelta(hours=1))
@@ -223,6 +235,7 @@ async def run_full(llm: LLMSettings, *, quick: bool, qa_questions: int) -> Repor
                 "owner", clock.now().date(), include_today=True
             )
             report.summaries.append(f"LoCoMo: {days}")
+            progress(f"day summaries (LoCoMo): {days}")
             report.steps["day summaries (LoCoMo)"] = time.perf_counter() - began
             report.facts += await _facts(kit, "LoCoMo conv-26")
         began = time.perf_counter()

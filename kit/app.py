@@ -330,7 +330,13 @@ async def build(
         spec = spec_of(settings.embedding) if lazy is not None else None
         serving, state = await _serving_model(settings, models, embedder, spec, record=record_model)
     store = vector_store(db, serving, settings.data_dir / "graphs")
-    vectors = VectorIndex(db, serving, settings.embedding.batch_size, store=store)
+    vectors = VectorIndex(
+        db,
+        serving,
+        settings.embedding.batch_size,
+        store=store,
+        passages=settings.embedding.passages,
+    )
     vectors.problem = problem
     if embedder is not None and state is not None and state.reindexing:
         vectors.reindex = Reindex(vectors, models, embedder, spec, state.serving)

@@ -5,7 +5,7 @@ lists its subjects (kit/context/index.py); its curation prompt is prompts/curate
 (kit/prompts.py checks each one is there). Everything that lists categories reads this tuple:
 the settings and commands that offer them, the curator's passes, the export's checks.
 
-The database does not fix the list: the first migrations' CHECK was relaxed by m034 to "a
+The database does not fix the list: the first migrations' CHECK was relaxed by m035 to "a
 name", and the historical migrations keep their own frozen copy of the seven they started
 with, so a new category is one record here and its prompt file, and an existing database takes
 its facts (docs/development.md: Adding a fact category).

@@ -48,6 +48,11 @@ class EmbeddingSettings:
     pooling: str = ""  # with `dimension`: "mean", "cls", "last_token" or "none"
     normalization: bool = True  # with `dimension`: fastembed L2-normalises its vectors
     batch_size: int = 64
+    # Long messages' passages get vectors of their own (kit/retrieval/passage_rows.py): found
+    # by the paragraph that answers. They cost embedding work in proportion to the text (BEAM's
+    # long assistant turns: ~10 passages each). Off: on both corpora they helped neither
+    # (docs/retrieval-quality.md, passage vectors).
+    passages: bool = False
 
 
 @dataclass(frozen=True)

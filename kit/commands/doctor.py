@@ -370,7 +370,9 @@ async def _check_vectors(report: Report, settings: Settings, model_id: str) -> N
     async with open_database(settings) as db:
         await migrate(db, clock)
         state = await VectorModels(db, clock).read()
-        index = VectorIndex(db, None, store=vector_store(db, None))
+        index = VectorIndex(
+            db, None, store=vector_store(db, None), passages=settings.embedding.passages
+        )
         total = await index.row_count()
         pending = await index.pending_count(model_id)
     if state is None or (state.serving == model_id and not state.reindexing):

@@ -11,6 +11,7 @@ guard does not hold against a fact.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -81,7 +82,8 @@ _HEDGE_PHRASES = re.compile(
 )
 _IDIOMS = re.compile(
     r"\bcan'?t wait\b|\bcouldn'?t agree\b|\bno doubts?\b|\bnot only\b|\bnever give up\b"
-    r"|\bwon'?t give up\b|\bno worries\b|\bno problem\b|\bnot gonna give up\b",
+    r"|\bwon'?t give up\b|\bno worries\b|\bno problem\b|\bnot gonna give up\b"
+    r"|\bnot (?:sure|certain)\b",  # a doubt (a hedge, _HEDGE_PHRASES), not a denial
     re.IGNORECASE,
 )
 
@@ -139,11 +141,13 @@ def clauses(text: str) -> list[Clause]:
             asks = question and i >= opener and (i == opener or (asks and own is None))
             # A clause with no subject of its own goes on with the one before: "thinking of
             # big changes, like automating the hiring" is still only a thought; so does one
-            # after "if" or "whether" ("wondering if | I made the right choice").
+            # after "if" or "whether" ("wondering if | I made the right choice"), or the one
+            # "for when" opens ("a library for when | I have kids": not yet).
             carried = own is None or before in ("if", "whether", "unless")
-            hedged = _hedged(piece, tokens) or (carried and hedged)
-            negated = _negated(piece, tokens)
-            before = tokens[-1].lower()
+            doubted = carried and hedged and not _DONE.search(piece)
+            hedged = _hedged(piece, tokens) or before == "for when" or doubted
+            negated = _negated(piece, tokens) or bool(CONTRAST.match(piece))
+            before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
             found.append(
                 Clause(
                     start,
@@ -167,12 +171,42 @@ def clauses(text: str) -> list[Clause]:
 def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
     parts, begin = [], 0
     for cut in _CLAUSE.finditer(sentence):
+        last = _WORD.findall(sentence[begin : cut.start()])[-1:]
+        if not sentence[cut.start() : cut.end()].strip() and last and last[0] in _HELD:
+            continue  # "so should | I accept the offer": one clause (the question goes on)
         if cut.start() > begin:
             parts.append((offset + begin, offset + cut.start()))
         begin = cut.end()
     if begin < len(sentence):
         parts.append((offset + begin, offset + len(sentence)))
-    return parts
+    return [cut for part in parts for cut in _contrasts(sentence, offset, part)]
+
+
+# What was passed over: "chose self-editing | over hiring a $500 copyeditor", "went with the
+# bus | instead of the car". Its own clause, and a denial: the copyeditor was not hired.
+CONTRAST = re.compile(r"(?:over|instead of|rather than)\s", re.IGNORECASE)
+_CHOICE = re.compile(
+    r"\b(?:chose|choose|chooses|choosing|chosen|prefer|prefers|preferred|preferring|picked|"
+    r"pick|picks|opted|opt|opts|selected|favou?r|favou?rs|favou?red|took|taking|went with)\b",
+    re.IGNORECASE,
+)
+_CONTRAST_END = re.compile(r"\s(?=(?:to|so|because|since|as|for|while|but)\s)", re.IGNORECASE)
+_CONTRAST_CUT = re.compile(r"\s(?=(?:over|instead of|rather than)\s)", re.IGNORECASE)
+
+
+def _contrasts(sentence: str, offset: int, part: tuple[int, int]) -> list[tuple[int, int]]:
+    start, end = part
+    text = sentence[start - offset : end - offset]
+    cuts = []
+    for c in _CONTRAST_CUT.finditer(text):
+        if text[c.end() :].lower().startswith("over ") and not _CHOICE.search(text[: c.start()]):
+            continue  # "over the weekend", "over 3 months"
+        cuts.append(c.start())
+        after = _CONTRAST_END.search(text, c.end())  # "... to stay within my budget": so
+        if after is not None:
+            cuts.append(after.start())
+    bounds = [0, *sorted({c + 1 for c in cuts}), len(text)]
+    return [(start + a, start + b) for a, b in itertools.pairwise(bounds) if b > a]
 
 
 def _opens_question(piece: str, first_clause: bool) -> bool:
@@ -189,6 +223,8 @@ def _opens_question(piece: str, first_clause: bool) -> bool:
     return first in _QUESTION_OPENERS and second in _ASKED
 
 
+# A word that cannot end a clause: its verb or subject follows ("should | I", "if | I").
+_HELD = frozenset("should can could would will shall do did does may might must".split())
 _WH = frozenset("what what's how why where when which who whom any anything got wanna".split())
 _AUX = frozenset("do does did is are was were should can could would will have has am".split())
 _ASKED = frozenset("you i we it there that this he she they your my anyone u ya".split())
@@ -226,6 +262,13 @@ def _holder(tokens: list[str]) -> Holder | None:
     return None
 
 
+# "wondering if I made the right choice in taking the bonus": the choice was made; only
+# whether it was right is in doubt.
+_DONE = re.compile(
+    r"^\W*(?:i|we)(?:'ve| have)? (?:made|took|taken|chose|picked) the right "
+    r"(?:choice|decision|call|move|option|path)\b",
+    re.IGNORECASE,
+)
 _SURE = re.compile(r"\b(?:want|wanna|wanted|need) to make sure\b|\bmake sure\b", re.IGNORECASE)
 
 

@@ -35,10 +35,11 @@ from datetime import date
 from typing import Literal
 
 from kit.curator.clauses import PEOPLE, Clause, clauses, word_key
+from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.ops import Insert, Operation, Replace, Update
-from kit.curator.wording import HEDGES, NEGATIONS, STOP, fold, number_of, same, stem, tokens
+from kit.curator.wording import fold, number_of, same, stem, tokens
 from kit.dates.text import DateSpan, date_mentions, said_spans
-from kit.dates.words import ABBREVIATIONS, MONTHS, WEEKDAYS
+from kit.dates.words import ABBREVIATIONS, MONTHS
 from kit.memory.facts import Fact
 from kit.memory.messages import Message
 
@@ -65,10 +66,6 @@ class _Source:
     names: frozenset[str] = field(default_factory=frozenset)  # the speaker's name, folded
     answered: bool = False  # another cited message, by someone else, comes after it
     capitalised: frozenset[str] = field(default_factory=frozenset)  # names in its text
-
-
-_OWNER_WORDS = frozenset({"owner", "owner's", "owners", "user", "user's"})
-_PRONOUNS = frozenset({"he", "she", "they", "his", "her", "their", "him", "them"})
 
 
 class Grounding:
@@ -168,120 +165,6 @@ def _fact_source(fact: Fact) -> _Source:
     return _Source(None, "", True, neutral, (), None)
 
 
-# -- the fact's side --------------------------------------------------------------------------
-
-
-@dataclass
-class _Term:
-    kind: Literal["name", "number", "date", "word"]
-    shown: str  # as the operation wrote it (for the reason)
-    key: str  # name: folded word; number: one form; word: stem
-    holder: str  # "owner", "other" or "" (cannot tell)
-    span: DateSpan | None = None
-    year_said: bool = True
-
-
-def _terms(
-    text: str, owner: set[str], reference: date | None, seen: frozenset[str]
-) -> tuple[list[_Term], bool, bool]:
-    """The terms of a fact's text, each with whom its clause is about; whether the fact
-    hedges ("plans to", "is thinking about") and whether it denies ("has never")."""
-    folded = fold(text)
-    dates = list(date_mentions(folded, reference)) if reference else []
-    taken = [(m.start, m.end) for m in dates]
-    found: list[_Term] = []
-    hedged = negated = False
-    spans = _fact_clauses(text, owner, seen)
-    for start, end, holder in spans:
-        for match in tokens(text):
-            token, at = match.group(), match.start()
-            if not start <= at < end or any(a <= at < b for a, b in taken):
-                continue
-            low = token.lower()
-            if low in HEDGES and token != "May":
-                hedged = True
-            if low in NEGATIONS or low.endswith("n't"):
-                negated = True
-                continue
-            number = number_of(token)
-            if number is not None and low not in _SOFT_NUMBERS:
-                found.append(_Term("number", token, number, holder))
-                continue
-            key = word_key(token)
-            if key in owner or low in _OWNER_WORDS or low in STOP or low in HEDGES:
-                continue
-            if len(key) < 2 or low in MONTHS or low in WEEKDAYS:
-                continue
-            initial = at == 0 or folded[max(0, at - 2) : at] == ". "
-            if token[:1].isupper() and (not initial or key in seen):
-                found.append(_Term("name", token, key, holder))
-            else:
-                found.append(_Term("word", token, stem(token), holder))
-    for mention in dates:
-        holder = next((h for a, b, h in spans if a <= mention.start < b), "")
-        shown = text[mention.start : mention.end]
-        found.append(_Term("date", shown, shown.lower(), holder, mention.span, mention.year_said))
-    return found, hedged, negated
-
-
-_SOFT_NUMBERS = frozenset({"once", "single", "both", "pair", "couple", "half", "second"})
-
-
-def _fact_clauses(text: str, owner: set[str], seen: frozenset[str]) -> list[tuple[int, int, str]]:
-    """A fact's clauses, each with whom it is about: "owner", "other" or "" (cannot tell).
-    A clause that names nobody is about whom the clause before was; "she" is whoever else
-    the fact named before, or the owner when it named nobody else."""
-    found: list[tuple[int, int, str]] = []
-    holder, introduced = "", False
-    people_before = False
-    for clause in clauses(text):
-        words = [m.group() for m in tokens(text) if clause.start <= m.start() < clause.end]
-        own = _fact_holder(words, owner, introduced, seen)
-        if own is None and people_before and words and all(w[:1].isupper() for w in words):
-            own = "other"  # "three kids: Emma, 11": the names after people are those people
-        holder = own if own is not None else holder
-        introduced = introduced or _names_someone(words, owner)
-        people_before = people_before or any(stem(w.lower()) in _PEOPLE_STEMS for w in words)
-        found.append((clause.start, clause.end, holder))
-    return found
-
-
-def _fact_holder(
-    words: list[str], owner: set[str], introduced: bool, seen: frozenset[str]
-) -> str | None:
-    lowered = [w.lower() for w in words]
-    i = 1 if lowered[:1] == ["the"] else 0
-    if i >= len(lowered):
-        return None
-    first, after = lowered[i], lowered[i + 1 : i + 4]
-    if first in _OWNER_WORDS or word_key(words[i]) in owner:
-        if first.endswith("'s") and any(stem(a) in _PEOPLE_STEMS for a in after):
-            return "other"
-        return "owner"
-    if first in _PRONOUNS:
-        return ""  # "she" may be the owner or whoever the fact named before: no telling
-    if first in ("it", "its", "this", "that", "which", "there"):
-        return ""
-    if words[i][:1].isupper() and word_key(words[i]) in seen:
-        return "other" if len(words) > i + 1 else None  # a name alone is an apposition
-    if first in ("a", "an") and after and stem(after[0]) in _PEOPLE_STEMS:
-        return "other"
-    return None
-
-
-def _names_someone(words: list[str], owner: set[str]) -> bool:
-    if any(stem(w.lower()) in _PEOPLE_STEMS for w in words):
-        return True
-    return any(
-        w[:1].isupper()
-        and word_key(w) not in owner
-        and w.lower() not in STOP
-        and w.lower() not in _OWNER_WORDS
-        and w.lower() not in MONTHS
-        for w in words
-    )
-
-
 # -- the verdict ------------------------------------------------------------------------------
 
 
@@ -290,18 +173,25 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
     seen = frozenset(n for s in sources for n in s.capitalised) | frozenset(
         n for s in sources for n in s.names
     )
-    terms, hedged, negated = _terms(text, owner, reference, seen)
+    terms, hedged, negated = fact_terms(text, owner, reference, seen)
+    chooses = any(t.passed_over for t in terms)
     problems: dict[str, list[str]] = {}
     words_ok = words_total = 0
     for term in terms:
         where = [(s, c) for s in sources for c in _holding(term, s)]
-        if term.kind == "name" or (term.kind == "word" and term.key in _PEOPLE_STEMS):
+        if term.kind == "name" or (term.kind == "word" and term.key in PEOPLE):
             fits = [c for s, c in where]  # who, not what: said as it is in any clause
+            if chooses:  # "chose Nike over Adidas": which side of the choice a name is on
+                fits = [c for c in fits if not c.negated or term.passed_over or negated]
         elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
             fits = [c for s, c in where if _fits(s, c, "", hedged, negated)]
         else:
+            denied = negated or term.passed_over
             fits = [
-                c for s, c in where if _fits(s, _as_given(c, term), term.holder, hedged, negated)
+                c
+                for s, c in where
+                if _fits(s, _as_given(c, term), term.holder, hedged or term.aim, denied)
+                and _whose(s, c, term.who)
             ]
         about_owner = term.holder == "owner"
         if term.kind == "word":
@@ -321,7 +211,7 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
     return Verdict("unsupported", _reason(problems))
 
 
-def _holding(term: _Term, source: _Source) -> list[Clause]:
+def _holding(term: Term, source: _Source) -> list[Clause]:
     """The clauses of `source` that say `term`."""
     if term.kind == "date":
         assert term.span is not None
@@ -337,11 +227,7 @@ def _holding(term: _Term, source: _Source) -> list[Clause]:
             if any(c.start <= at < c.end for at in offsets)
         ]
         digits = {n for t in tokens(term.shown) if (n := number_of(t.group())) is not None}
-        monthless = not any(
-            t.group().lower().rstrip(".") in MONTHS or t.group().lower() in ABBREVIATIONS
-            for t in tokens(term.shown)
-        )
-        if not hits and digits and monthless:  # "4 years ago" beside "for 4 years"
+        if not hits and digits and not _names_month(term.shown):  # "4 years ago", "for 4 years"
             hits = [c for c in source.clauses if digits <= c.numbers]
         if said_then and not hits and source.clauses:
             hits = [_plain(source.clauses[0])]  # the day it was said
@@ -363,7 +249,7 @@ _FAMILY = stem("family")
 _WE = frozenset({"we", "our", "us", "we're", "we've", "ours"})
 
 
-def _as_given(clause: Clause, term: _Term) -> Clause:
+def _as_given(clause: Clause, term: Term) -> Clause:
     """A clause that only wonders or asks, as it holds a term its "my ..." names: not hedged
     ("I'm considering new sneakers with my increased budget of $650": the budget is so)."""
     if not clause.hedged:
@@ -374,18 +260,25 @@ def _as_given(clause: Clause, term: _Term) -> Clause:
     return dataclasses.replace(clause, hedged=False) if given else clause
 
 
-def _same_day(span: DateSpan, term: _Term) -> bool:
+def _same_day(span: DateSpan, term: Term) -> bool:
     """The days overlap; for a date written without its year ("June 30"), the same day or
     month of any year (each text guesses the year on its own)."""
     assert term.span is not None
-    if span.overlaps(term.span) or term.year_said:
-        return span.overlaps(term.span)
+    if span.overlaps(term.span) or term.year_said or not _names_month(term.shown):
+        return span.overlaps(term.span)  # "ten years ago" is no month of any year
     if term.span.start == term.span.end:
         return span.start == span.end and (span.start.month, span.start.day) == (
             term.span.start.month,
             term.span.start.day,
         )
     return (span.start.month, span.end.month) == (term.span.start.month, term.span.end.month)
+
+
+def _names_month(text: str) -> bool:
+    return any(
+        t.group().lower().rstrip(".") in MONTHS or t.group().lower() in ABBREVIATIONS
+        for t in tokens(text)
+    )
 
 
 def _plain(clause: Clause) -> Clause:
@@ -406,7 +299,27 @@ def _fits(source: _Source, clause: Clause, holder: str, hedged: bool, negated: b
     return True
 
 
-def _why(term: _Term, where: list[tuple[_Source, Clause]], about_owner: bool, hedged: bool) -> str:
+def _whose(source: _Source, clause: Clause, who: str) -> bool:
+    """Whether `clause` can be about whom the fact's clause is about (_who): the owner's kin
+    in the owner's words ("my grandma") or said to the owner ("your grandma"); someone's kin
+    in their words or under their name ("Maria's grandma", "her grandma"); a named person
+    in the owner's words about self only where the clause names them or "he", "she"."""
+    if not who:
+        return True
+    if who == "~owner":
+        return source.owner or bool(clause.words & _YOUR)
+    if who.startswith("~"):
+        return who[1:] in source.names or who[1:] in clause.words or bool(clause.words & _THIRD)
+    if source.owner and clause.holder == "self" and clause.own_subject:
+        return who in clause.words or bool(clause.words & _THIRD)
+    return True
+
+
+_YOUR = frozenset({"your", "yours", "ur"})
+_THIRD = frozenset({"he", "she", "they", "him", "her", "them", "his", "their", "hers"})
+
+
+def _why(term: Term, where: list[tuple[_Source, Clause]], about_owner: bool, hedged: bool) -> str:
     kind = "word" if term.kind == "word" else "hard"
     if not where:
         return f"{kind}-missing" if kind == "word" else f"missing-{term.kind}"
@@ -444,6 +357,3 @@ def _reason(problems: Mapping[str, list[str]]) -> str:
             listed += f" and {len(names) - SHOWN} more"
         parts.append(_SAYS[why].format(listed))
     return "; ".join(parts)
-
-
-_PEOPLE_STEMS = PEOPLE  # who a fact can be about besides the owner (kit/curator/clauses.py)

@@ -33,8 +33,9 @@ _ASSISTANT = re.compile(
     re.I,
 )
 # Facts are written in the third person about the owner; "I"/"my" in a fact is the model
-# talking about itself (or ambiguous about who is meant). Quoted speech is allowed.
-_FIRST_PERSON = re.compile(r"\bI\b|\bI'(m|ve|d|ll)\b|\b([Mm]e|[Mm]y|[Mm]yself)\b")
+# talking about itself (or ambiguous about who is meant). Quoted speech is allowed, and so is
+# a word of a compound ("me-time", "a do-it-yourself kit").
+_FIRST_PERSON = re.compile(r"(?<![\w-])(?:I|I'(?:m|ve|d|ll)|[Mm]e|[Mm]y|[Mm]yself)(?![\w-])")
 _QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{3,}'")
 
 

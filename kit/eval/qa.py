@@ -84,6 +84,23 @@ OnResult = Callable[[QAResult], object]  # each new result, as it is graded (to 
 Progress = Callable[[str, int, int], object]  # (what, done, total)
 
 
+BEAM_SPEAKERS = ("User", "Assistant")
+
+
+def sample_messages(sample: Sample) -> list[NewMessage]:
+    """A sample's turns as Kit's messages. LoCoMo's two speakers are people, both on the owner's
+    side of the conversation (`role` user, named). BEAM's conversations (speakers "User" and
+    "Assistant") are an owner talking to an assistant: the Assistant's turns are Kit's own
+    messages, never the owner's words (curation must not read them as the owner's), and the
+    User is the owner, unnamed as the owner's own messages are."""
+    if sample.speakers != BEAM_SPEAKERS:
+        return [NewMessage("user", t.text, t.at, t.speaker, t.ref) for t in sample.turns]
+    return [
+        NewMessage("assistant" if t.speaker == "Assistant" else "user", t.text, t.at, "", t.ref)
+        for t in sample.turns
+    ]
+
+
 def selected(samples: Sequence[Sample], limit: int | None) -> list[tuple[Sample, list[int]]]:
     """The questions to run, per sample: those with a key, the first `limit` in file order."""
     chosen: list[tuple[Sample, list[int]]] = []
@@ -168,10 +185,7 @@ async def _run_sample(
         s = kit.services
         user = settings.owner.user_id
         say(f"{sample.sample_id}: importing {len(sample.turns)} turns")
-        await kit.import_messages(
-            (NewMessage("user", t.text, t.at, t.speaker, t.ref) for t in sample.turns),
-            conversation=sample.sample_id,
-        )
+        await kit.import_messages(sample_messages(sample), conversation=sample.sample_id)
         await kit.settle()
         if curate:
             say(f"{sample.sample_id}: curating")

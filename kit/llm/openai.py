@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -378,6 +379,8 @@ def _assemble(
     model: str,
     request: LLMRequest,
 ) -> LLMReply:
+    if not calls and (written := _written_call(text, request)) is not None:
+        text, calls = "", [written]
     blocks: list[Block] = [TextBlock(text)] if text else []
     for number, (call_id, name, arguments) in enumerate(calls):
         blocks.append(ToolUse(call_id or f"call_{number}", name, _arguments(arguments, name)))
@@ -385,6 +388,32 @@ def _assemble(
     if calls and stop == "end_turn":  # a forced call ends with "stop" on OpenAI's API
         stop = "tool_use"
     return LLMReply(tuple(blocks), stop, _usage(usage, request, text, calls), model)
+
+
+def _written_call(text: str, request: LLMRequest) -> tuple[str, str, str] | None:
+    """A tool call a local model wrote as its text, whole: `{"name": "search_memory",
+    "arguments": {...}}`, perhaps inside `<tool_call>` tags or a code fence (Qwen's format; a
+    llama-cpp-python server without a function-calling chat format passes it on as text, and
+    Kit stored it as the reply, issue 29). Only a call of a tool the request offered."""
+    offered = {t.name for t in request.tools}
+    body = _WRAPPER.sub("", text).strip()
+    if not offered or request.tool_choice is not None or not body.startswith("{"):
+        return None
+    if not body.endswith("}"):
+        return None
+    try:
+        value = loads_lenient(body)
+    except Unreadable:
+        return None
+    if not isinstance(value, dict) or value.get("name") not in offered:
+        return None
+    arguments = value.get("arguments", value.get("parameters", {}))
+    if isinstance(arguments, str):
+        return ("", str(value["name"]), arguments)
+    return ("", str(value["name"]), json.dumps(arguments))
+
+
+_WRAPPER = re.compile(r"</?tool_call>|^\s*```(?:json)?|```\s*$")
 
 
 def _arguments(raw: str, name: str) -> dict[str, Any]:

@@ -33,19 +33,19 @@ class Migration:
 
 
 # The fact categories as m001 and m002 fixed them in their CHECKs. Frozen: these migrations
-# record the schema as it was, and never read the live list (kit/categories.py); m034 relaxed
+# record the schema as it was, and never read the live list (kit/categories.py); m035 relaxed
 # both CHECKs, so a category added since needs no migration at all.
 FIRST_CATEGORIES = (
     "person", "people", "preferences", "projects", "technical", "entities", "workflows",
 )  # fmt: skip
 _CATEGORY_CHECK = ", ".join(f"'{c}'" for c in FIRST_CATEGORIES)
 CATEGORY_CHECK = f"CHECK (category IN ({_CATEGORY_CHECK}))"  # as m001 and m002 wrote it
-NAMED_CATEGORY = "CHECK (category <> '')"  # since m034: a name; the code checks which
+NAMED_CATEGORY = "CHECK (category <> '')"  # since m035: a name; the code checks which
 CATEGORY_TABLES = ("facts", "curation_state")
 
 
 async def open_categories(tx: Transaction) -> None:
-    """m034: the CHECKs that fixed the seven categories become "a name" (the code checks the
+    """m035: the CHECKs that fixed the seven categories become "a name" (the code checks the
     category against kit/categories.py), so an existing database takes a new category's facts.
 
     SQLite cannot drop a CHECK; its documented way to remove one without rewriting the table
@@ -69,7 +69,7 @@ async def open_categories(tx: Transaction) -> None:
             "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
         )
         if row is None or "category IN (" in str(row[0]):
-            raise RuntimeError(f"m034: the category CHECK of {table} was not relaxed")
+            raise RuntimeError(f"m035: the category CHECK of {table} was not relaxed")
 
 
 # Several `kit run` workers on one database (kit/jobs/leases.py): a lease names what one
@@ -143,6 +143,24 @@ VECTOR_MODELS = (
         target TEXT,
         target_since TEXT,
         updated_at TEXT NOT NULL)""",
+)
+
+
+# The passages of long messages (kit/retrieval/passages.py): derived from each message's
+# text alone, as character offsets, and embedded as vectors of kind 'passage' under the model
+# id like every other vector (kit/retrieval/vectors.py), so a long message is found by its best
+# passage. Rebuilt from the rows at any time; a message's deletion takes its passages with it,
+# and a passage's deletion its vectors.
+MESSAGE_PASSAGES = (
+    """CREATE TABLE message_passages (
+        id INTEGER PRIMARY KEY,
+        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL,
+        part INTEGER NOT NULL,
+        char_start INTEGER NOT NULL,
+        char_stop INTEGER NOT NULL,
+        content_hash TEXT NOT NULL,
+        UNIQUE (message_id, part))""",
 )
 
 
@@ -655,7 +673,15 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m029_access_tokens", ACCESS_TOKENS),
     Migration("m030_inbox_grounding", INBOX_GROUNDING),
     Migration("m031_vector_models", VECTOR_MODELS),
-    Migration("m032_message_spoken", MESSAGE_SPOKEN),
-    Migration("m033_channel_events", CHANNEL_EVENT_TABLES),
-    Migration("m034_open_categories", (open_categories,)),
+    Migration(
+        "m032_message_passages",
+        (
+            *MESSAGE_PASSAGES,
+            "CREATE TRIGGER message_passages_embeddings_ad AFTER DELETE ON message_passages"
+            " BEGIN DELETE FROM embeddings WHERE kind = 'passage' AND item_id = old.id; END",
+        ),
+    ),
+    Migration("m033_message_spoken", MESSAGE_SPOKEN),
+    Migration("m034_channel_events", CHANNEL_EVENT_TABLES),
+    Migration("m035_open_categories", (open_categories,)),
 )

@@ -1,5 +1,5 @@
 """The fact categories are declared once (kit/categories.py) and the schema does not fix them:
-the historical migrations keep their own frozen list, and since m034 an existing database takes
+the historical migrations keep their own frozen list, and since m035 an existing database takes
 a new category's facts (before it, the first migrations' CHECK refused them)."""
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ async def _raw_fact(db: Database, category: str, at: str) -> None:
         )
 
 
-async def test_an_existing_database_takes_a_new_categorys_facts_after_m034(
+async def test_an_existing_database_takes_a_new_categorys_facts_after_m035(
     store: str,
     tmp_path: Path,
     clock: FakeClock,
@@ -92,7 +92,7 @@ async def test_an_existing_database_takes_a_new_categorys_facts_after_m034(
 ) -> None:
     at = to_iso(clock.now())
     async with blank_store(store, tmp_path, request) as db:
-        await migrate_before(db, clock, "pg034" if store == "postgres" else "m034")
+        await migrate_before(db, clock, "pg035" if store == "postgres" else "m035")
         await _raw_fact(db, "person", at)  # an old Kit's fact
         with pytest.raises(Exception) as refused:
             await _raw_fact(db, "health", at)
@@ -100,7 +100,7 @@ async def test_an_existing_database_takes_a_new_categorys_facts_after_m034(
             refused.value, sqlite3.IntegrityError
         )
         assert await migrate(db, clock) == [
-            "pg034_open_categories" if store == "postgres" else "m034_open_categories"
+            "pg035_open_categories" if store == "postgres" else "m035_open_categories"
         ]
         # A release adds one record, and its prompt: nothing else.
         health = Category("health", "the owner's health", "Topics")

@@ -350,3 +350,19 @@ async def test_the_old_models_approximate_index_goes_and_the_new_one_has_its_dim
         assert await indexes(kit) == {index_of(kit, done.model)}
         hits = await kit.search("garden beans", kinds=("fact",))
         assert hits and all(h.cosine is not None for h in hits)
+
+
+async def test_a_kit_that_records_no_model_writes_no_model_state(
+    settings: Settings, clock: FakeClock, tiny_models: TinyModels
+) -> None:
+    """`kit mcp --read-only` opens with `record_model=False`: a store that never recorded its
+    model gets no row then (the state is said as it would be), and the next Kit records it."""
+    a = tiny_models.a.settings(settings, batch_size=2)
+    async with Kit.open(
+        settings=a, llm=FakeLLM(), clock=clock, background=False, record_model=False
+    ) as kit:
+        assert not kit.reindexing
+        assert await kit.services.db.fetchall("SELECT serving FROM vector_models") == []
+    async with open_kit(a, clock) as kit:
+        rows = await kit.services.db.fetchall("SELECT serving FROM vector_models")
+        assert [str(r[0]) for r in rows] == [kit.embedding_model]

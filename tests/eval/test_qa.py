@@ -266,3 +266,45 @@ def test_exact_match_and_f1_normalise_as_locomo_does() -> None:
     assert exact_match("The Lisbon.", "lisbon") and not exact_match("Lisbon, Portugal", "Lisbon")
     assert token_f1("in Lisbon, Portugal", "Lisbon") == pytest.approx(0.5)  # P 1/3, R 1
     assert token_f1("", "") == 1.0 and token_f1("Porto", "Lisbon") == 0.0
+
+
+def _beam_shaped() -> list[locomo.Sample]:
+    """A BEAM-shaped sample: an owner ("User") talking to an assistant ("Assistant")."""
+    session = [
+        {"speaker": "User", "dia_id": "D1:1", "text": "I keep a sourdough starter called Bubbles."},
+        {
+            "speaker": "Assistant",
+            "dia_id": "D1:2",
+            "text": "You should feed it rye flour every morning at 7.",
+        },
+    ]
+    raw = {
+        "sample_id": "beam-tiny",
+        "conversation": {
+            "speaker_a": "User",
+            "speaker_b": "Assistant",
+            "session_1_date_time": "10:00 am on 8 May, 2023",
+            "session_1": session,
+        },
+        "qa": [
+            {"question": "What is the starter called?", "answer": "Bubbles",
+             "evidence": ["D1:1"], "category": 4},
+        ],
+    }  # fmt: skip
+    return locomo.parse([raw], "beam-tiny")
+
+
+async def test_beams_assistant_turns_are_kits_own_messages_not_the_owners(
+    settings: Settings,
+) -> None:
+    """With --curate on BEAM, the Assistant's words reach the curator as Kit's lines (no message
+    id to cite), never as something the owner said; the User's turns are the owner's."""
+    model = FakeLLM(default=scripted)
+    await evaluate_qa(
+        _beam_shaped(), settings=settings, embedder=HashingEmbedder(), llm=model, curate=True
+    )
+    batches = "\n".join(b.text for r in model.requests_for("curate:") for b in r.system)
+    assert re.search(r"\] Kit: You should feed it rye flour", batches)
+    assert not re.search(r"msg \d+[^\]]*\] [^:]*: You should feed it rye flour", batches)
+    assert re.search(r"\[msg \d+[^\]]*\] [^:]*: I keep a sourdough starter", batches)
+    assert "Assistant:" not in batches and "User:" not in batches

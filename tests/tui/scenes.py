@@ -96,6 +96,7 @@ async def daemon_lost(pilot: Pilot[None]) -> None:
 
 
 async def days(pilot: Pilot[None]) -> None:
+    await settle(pilot)
     await pilot.press("f2")
     await settle(pilot)
     await pilot.press("down")  # a day REM has condensed
@@ -119,6 +120,7 @@ async def fact_history(pilot: Pilot[None]) -> None:
 
 
 async def deactivate(pilot: Pilot[None]) -> None:
+    await settle(pilot)
     await pilot.press("f3")
     await settle(pilot)
     await pilot.press("down", "down", "d")
@@ -126,6 +128,7 @@ async def deactivate(pilot: Pilot[None]) -> None:
 
 
 async def undo_pass(pilot: Pilot[None]) -> None:
+    await settle(pilot)
     await pilot.press("f3")
     await settle(pilot)
     await pilot.press("u")  # the passes that can be undone, to choose from
@@ -133,6 +136,7 @@ async def undo_pass(pilot: Pilot[None]) -> None:
 
 
 async def add_fact(pilot: Pilot[None]) -> None:
+    await settle(pilot)
     await pilot.press("f3")
     await settle(pilot)
     await pilot.press("a")
@@ -143,6 +147,7 @@ async def add_fact(pilot: Pilot[None]) -> None:
 
 
 async def edit_fact(pilot: Pilot[None]) -> None:
+    await settle(pilot)
     await pilot.press("f3")
     await settle(pilot)
     await pilot.press("down", "down", "e")  # the coffee preference
@@ -150,6 +155,7 @@ async def edit_fact(pilot: Pilot[None]) -> None:
 
 
 async def pin_fact(pilot: Pilot[None]) -> None:
+    await settle(pilot)
     await pilot.press("f3")
     await settle(pilot)
     await pilot.press("p")
@@ -171,6 +177,7 @@ async def reminders(pilot: Pilot[None]) -> None:
 
 
 async def notes(pilot: Pilot[None]) -> None:
+    await settle(pilot)
     await pilot.press("f6")
     await settle(pilot)
     await pilot.press("down")  # the second note

@@ -294,3 +294,40 @@ async def test_a_roles_temperature_goes_with_each_of_its_calls(server: FakeOpenA
         await llm.complete(_request(temperature=0.7))
     first, second = server.completions()
     assert (first["temperature"], second["temperature"]) == (0.0, 0.7)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        '{"name": "search_memory", "arguments": {"query": "Leeds, nurse"}}',
+        '<tool_call>\n{"name": "search_memory", "arguments": {"query": "Leeds, nurse"}}\n'
+        "</tool_call>",
+        '```json\n{"name": "search_memory", "arguments": "{\\"query\\": \\"Leeds, nurse\\"}"}\n```',
+    ],
+)
+async def test_a_tool_call_written_as_text_is_a_tool_call(
+    server: FakeOpenAIServer, written: str
+) -> None:
+    """A local model (Qwen2.5 on llama-cpp-python's server, issue 29's run) writes its call as
+    the reply's text; Kit stored that JSON as what it said to the owner."""
+    server.queue_text(written)
+    reply = await _complete(server, _request(tools=TOOLS))
+    assert reply.tool_uses == (ToolUse("call_0", "search_memory", {"query": "Leeds, nurse"}),)  # type: ignore[attr-defined]
+    assert reply.text == "" and reply.stop_reason == "tool_use"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("written", "tools"),
+    [
+        ('{"name": "search_memory", "arguments": {"query": "x"}}', ()),  # no tool offered
+        ('{"name": "delete_everything", "arguments": {}}', TOOLS),  # not one of the request's
+        ('Sure: {"name": "search_memory", "arguments": {"query": "x"}} is what I would call.',
+         TOOLS),  # prose around it: a reply about a call, not a call
+    ],
+)  # fmt: skip
+async def test_text_that_is_not_a_whole_call_of_an_offered_tool_stays_text(
+    server: FakeOpenAIServer, written: str, tools: tuple[ToolSpec, ...]
+) -> None:
+    server.queue_text(written)
+    reply = await _complete(server, _request(tools=tools))
+    assert reply.tool_uses == () and reply.text == written  # type: ignore[attr-defined]

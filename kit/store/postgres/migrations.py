@@ -27,6 +27,7 @@ from kit.store.migrations import (
     FIRST_CATEGORIES,
     FORGET_RECEIPTS,
     INBOX_TABLES,
+    MESSAGE_PASSAGES,
     MESSAGE_SPOKEN,
     NAMED_CATEGORY,
     OWNER_REVIEW_TABLES,
@@ -510,11 +511,26 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
     ),
     # One row (singleton = 1): no identity, no sequence to follow.
     Migration("pg031_vector_models", tuple(_pg(t) for t in VECTOR_MODELS)),
-    Migration("pg032_message_spoken", tuple(_pg(t) for t in MESSAGE_SPOKEN)),
-    Migration("pg033_channel_events", tuple(_pg(t) for t in CHANNEL_EVENT_TABLES)),
-    # m034's twin: PostgreSQL named the CHECKs <table>_category_check and drops them outright.
     Migration(
-        "pg034_open_categories",
+        "pg032_message_passages",
+        (
+            *(_pg(t) for t in MESSAGE_PASSAGES),
+            *_ids_follow("message_passages"),
+            """CREATE FUNCTION message_passages_embeddings_gone() RETURNS trigger
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                DELETE FROM embeddings WHERE kind = 'passage' AND item_id = OLD.id;
+                RETURN NULL;
+            END $$""",
+            "CREATE TRIGGER message_passages_embeddings_ad AFTER DELETE ON message_passages"
+            " FOR EACH ROW EXECUTE FUNCTION message_passages_embeddings_gone()",
+        ),
+    ),
+    Migration("pg033_message_spoken", tuple(_pg(t) for t in MESSAGE_SPOKEN)),
+    Migration("pg034_channel_events", tuple(_pg(t) for t in CHANNEL_EVENT_TABLES)),
+    # m035's twin: PostgreSQL named the CHECKs <table>_category_check and drops them outright.
+    Migration(
+        "pg035_open_categories",
         tuple(
             statement
             for table in CATEGORY_TABLES

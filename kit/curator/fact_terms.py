@@ -1,0 +1,183 @@
+"""A fact's text as the grounding guard (kit/curator/grounding.py) reads it: its terms (names,
+numbers, dates and other words), each with whom its clause is about ("owner", "other" or no
+telling, and which other: a name, or someone's kin), whether it sits in what the fact says was
+passed over ("chose X over Y") or in a purpose ("for business tips"); and whether the fact
+hedges ("plans to") or denies ("has never").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import Literal
+
+from kit.curator.clauses import CONTRAST, PEOPLE, clauses, word_key
+from kit.curator.wording import HEDGES, NEGATIONS, STOP, fold, number_of, stem, tokens
+from kit.dates.text import DateSpan, date_mentions
+from kit.dates.words import MONTHS, WEEKDAYS
+
+OWNER_WORDS = frozenset({"owner", "owner's", "owners", "user", "user's"})
+_PRONOUNS = frozenset({"he", "she", "they", "his", "her", "their", "him", "them"})
+
+
+@dataclass
+class Term:
+    kind: Literal["name", "number", "date", "word"]
+    shown: str  # as the operation wrote it (for the reason)
+    key: str  # name: folded word; number: one form; word: stem
+    holder: str  # "owner", "other" or "" (cannot tell)
+    span: DateSpan | None = None
+    year_said: bool = True
+    passed_over: bool = False  # in "... over X": what the fact says was not chosen
+    who: str = ""  # holder "other": whom (_who)
+    aim: bool = False  # in "... for business tips": what something is for, hoped or planned
+
+
+def fact_terms(
+    text: str, owner: set[str], reference: date | None, seen: frozenset[str]
+) -> tuple[list[Term], bool, bool]:
+    """The terms of a fact's text, each with whom its clause is about; whether the fact
+    hedges ("plans to", "is thinking about") and whether it denies ("has never")."""
+    folded = fold(text)
+    dates = list(date_mentions(folded, reference)) if reference else []
+    taken = [(m.start, m.end) for m in dates]
+    found: list[Term] = []
+    hedged = negated = False
+    spans = _fact_clauses(text, owner, seen)
+    over = [(c.start, c.end) for c in clauses(text) if CONTRAST.match(folded[c.start : c.end])]
+    aims = [
+        (m.start(), c.end) for c in clauses(text) for m in _FOR.finditer(folded, c.start, c.end)
+    ]
+    for start, end, holder, who in spans:
+        for match in tokens(text):
+            token, at = match.group(), match.start()
+            if not start <= at < end or any(a <= at < b for a, b in taken):
+                continue
+            low = token.lower()
+            if low in HEDGES and token != "May":
+                hedged = True
+            if low in NEGATIONS or low.endswith("n't"):
+                negated = True
+                continue
+            number = number_of(token)
+            passed_over = any(a <= at < b for a, b in over)
+            if number is not None and low not in _SOFT_NUMBERS:
+                found.append(
+                    Term("number", token, number, holder, who=who, passed_over=passed_over)
+                )
+                continue
+            key = word_key(token)
+            if key in owner or low in OWNER_WORDS or low in STOP or low in HEDGES:
+                continue
+            if len(key) < 2 or low in MONTHS or low in WEEKDAYS:
+                continue
+            initial = at == 0 or folded[max(0, at - 2) : at] == ". "
+            if token[:1].isupper() and (not initial or key in seen):
+                found.append(Term("name", token, key, holder, who=who, passed_over=passed_over))
+            else:
+                aim = any(a <= at < b for a, b in aims)
+                found.append(
+                    Term("word", token, stem(token), holder, who=who, passed_over=passed_over,
+                          aim=aim)
+                )  # fmt: skip
+    for mention in dates:
+        holder = next((h for a, b, h, _ in spans if a <= mention.start < b), "")
+        shown = text[mention.start : mention.end]
+        found.append(Term("date", shown, shown.lower(), holder, mention.span, mention.year_said))
+    return found, hedged, negated
+
+
+# A purpose: what follows "for" may be only hoped or planned ("reads it for business tips":
+# "hoping it'll give me tips"; "a budget for the movie weekend": "planning a movie weekend").
+_FOR = re.compile(r"\bfor\b", re.IGNORECASE)
+_SOFT_NUMBERS = frozenset({"once", "single", "both", "pair", "couple", "half", "second"})
+
+
+def _fact_clauses(
+    text: str, owner: set[str], seen: frozenset[str]
+) -> list[tuple[int, int, str, str]]:
+    """A fact's clauses, each with whom it is about: "owner", "other" or "" (cannot tell),
+    and for "other", who (_who). A clause that names nobody is about whom the clause before
+    was; "she" is whoever else the fact named before, or the owner when it named nobody
+    else."""
+    found: list[tuple[int, int, str, str]] = []
+    holder, who, introduced = "", "", False
+    people_before = False
+    for clause in clauses(text):
+        words = [m.group() for m in tokens(text) if clause.start <= m.start() < clause.end]
+        own = _fact_holder(words, owner, introduced, seen)
+        if own is None and people_before and words and all(w[:1].isupper() for w in words):
+            own = "other"  # "three kids: Emma, 11": the names after people are those people
+        if own is not None:
+            holder, who = own, _who(words, owner) if own == "other" else ""
+        introduced = introduced or _names_someone(words, owner)
+        people_before = people_before or any(stem(w.lower()) in PEOPLE for w in words)
+        both = holder == "other" and any(_is_owner(w, owner) for w in words[own is not None :])
+        # "a friend made Caroline a bowl", "a mentor the owner met": the two of them, no telling
+        found.append((clause.start, clause.end, "" if both else holder, "" if both else who))
+    return found
+
+
+def _is_owner(word: str, owner: set[str]) -> bool:
+    return word_key(word) in owner or word.lower() in OWNER_WORDS
+
+
+def _who(words: list[str], owner: set[str]) -> str:
+    """Whom a clause about someone else is about, as its cited messages must say it: "maria"
+    (a name opens it), "~owner" or "~maria" (the owner's or Maria's kin: "John's grandma"),
+    or "" (no telling: "a friend")."""
+    lowered = [w.lower() for w in words]
+    i = 0
+    while i < len(lowered) and lowered[i] in _LINKS:
+        i += 1
+    i += 1 if lowered[i : i + 1] == ["the"] else 0
+    if i >= len(words) or (not words[i][:1].isupper() and lowered[i] not in OWNER_WORDS):
+        return ""
+    key = word_key(words[i])
+    kin = lowered[i].endswith("'s") and any(stem(a) in PEOPLE for a in lowered[i + 1 :][:3])
+    if kin:
+        return "~owner" if _is_owner(words[i], owner) else f"~{key}"
+    return key
+
+
+def _fact_holder(
+    words: list[str], owner: set[str], introduced: bool, seen: frozenset[str]
+) -> str | None:
+    lowered = [w.lower() for w in words]
+    i = 0
+    while i < len(lowered) and lowered[i] in _LINKS:
+        i += 1  # "because it helps ...": whom the clause is about comes after its link
+    i += 1 if lowered[i : i + 1] == ["the"] else 0
+    if i >= len(lowered):
+        return None
+    first, after = lowered[i], lowered[i + 1 : i + 4]
+    if first in OWNER_WORDS or word_key(words[i]) in owner:
+        if first.endswith("'s") and any(stem(a) in PEOPLE for a in after):
+            return "other"
+        return "owner"
+    if first in _PRONOUNS:
+        return ""  # "she" may be the owner or whoever the fact named before: no telling
+    if first in ("it", "its", "this", "that", "which", "there"):
+        return ""
+    if words[i][:1].isupper() and word_key(words[i]) in seen:
+        return "other" if len(words) > i + 1 else None  # a name alone is an apposition
+    if first in ("a", "an") and after and stem(after[0]) in PEOPLE:
+        return "other"
+    return None
+
+
+_LINKS = frozenset("but so because cause 'cause since while though although as".split())
+
+
+def _names_someone(words: list[str], owner: set[str]) -> bool:
+    if any(stem(w.lower()) in PEOPLE for w in words):
+        return True
+    return any(
+        w[:1].isupper()
+        and word_key(w) not in owner
+        and w.lower() not in STOP
+        and w.lower() not in OWNER_WORDS
+        and w.lower() not in MONTHS
+        for w in words
+    )

@@ -1,0 +1,125 @@
+"""The grounding guard's rules, one by one, on messages written here (kit/curator/grounding.py):
+what each clause of a message says, and of whom, against what a fact would store. The cases
+are the kinds the planted set holds (bench/data/grounding-planted.json), in words of our own."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from kit.curator.grounding import Grounding
+from kit.curator.ops import Insert
+from kit.curator.screen import self_reference
+from kit.memory.messages import Message
+
+AT = datetime(2024, 6, 3, 10, 0, tzinfo=UTC)
+
+
+def verdict(fact: str, *said: str | tuple[str, str], owner: str = "", subject: str = "") -> str:
+    """The guard's verdict on INSERT `fact` citing `said` (text, or (speaker, text))."""
+    messages = []
+    for n, line in enumerate(said, start=1):
+        speaker, text = line if isinstance(line, tuple) else ("", line)
+        messages.append(Message(n, "o", 1, "user", speaker, text, AT, AT.date(), None, "chat"))
+    guard = Grounding(messages, [m.id for m in messages], owner)
+    op = Insert(fact, 0.9, subject, sources=tuple(m.id for m in messages))
+    return guard.check(op, {}).status
+
+
+@pytest.mark.parametrize(
+    ("fact", "expected"),
+    [
+        ("The owner hired a $300 photographer.", "unsupported"),
+        ("The owner chose to edit the photos herself.", "supported"),
+        ("The owner chose editing the photos herself over a $300 photographer.", "supported"),
+    ],
+)
+def test_what_was_passed_over_is_not_what_was_chosen(fact: str, expected: str) -> None:
+    said = "I chose editing the photos myself over hiring a $300 photographer to save money."
+    assert verdict(fact, said) == expected
+
+
+def test_which_side_of_a_choice_a_name_is_on() -> None:
+    said = "I picked Asics Novablast over Brooks Ghost after a test run on May 2."
+    assert verdict("The owner picked Brooks Ghost over Asics Novablast.", said) == "unsupported"
+    assert verdict("The owner picked Asics Novablast over Brooks Ghost.", said) == "supported"
+
+
+def test_over_with_no_choice_is_no_contrast() -> None:
+    said = "I ran a half marathon over the weekend."
+    assert verdict("The owner ran a half marathon over the weekend.", said) == "supported"
+
+
+def test_should_i_asks_about_what_follows_it() -> None:
+    said = "I got an offer of $72,000 a year, so should I accept it or wait until I hear more?"
+    assert verdict("The owner accepted an offer of $72,000 a year.", said) == "unsupported"
+    assert verdict("The owner got an offer of $72,000 a year.", said) == "supported"
+
+
+def test_not_sure_is_a_doubt_not_a_denial() -> None:
+    said = "I'm not sure how the move affects my budget, which includes $900 for rent."
+    assert verdict("The owner's budget includes $900 for rent.", said) == "supported"
+
+
+def test_a_choice_whose_rightness_is_doubted_was_still_made() -> None:
+    said = "I keep wondering if I made the right choice in taking the night shift at the depot."
+    assert verdict("The owner took the night shift at the depot.", said) == "supported"
+    hedged = "I keep wondering if I should take the night shift at the depot."
+    assert verdict("The owner took the night shift at the depot.", hedged) == "unsupported"
+
+
+def test_for_when_is_not_yet() -> None:
+    said = "I'm saving up for when I have a house with a garden."
+    assert verdict("The owner has a house with a garden.", said) == "unsupported"
+    assert verdict("The owner is saving up.", said) == "supported"
+
+
+def test_ten_years_ago_is_not_five_years_ago() -> None:
+    said = "I started playing the cello about five years ago."
+    assert verdict("The owner started playing the cello about ten years ago.", said) == (
+        "unsupported"
+    )
+    assert verdict("The owner started playing the cello about five years ago.", said) == (
+        "supported"
+    )
+
+
+def test_a_clause_after_because_is_about_what_it_names() -> None:
+    said = ("Dana", "We went with that clinic 'cause they treat rescue dogs for free.")
+    fact = "Dana went with the clinic because it treats rescue dogs for free."
+    assert verdict(fact, said, owner="Dana", subject="Dana") == "supported"
+
+
+def test_someone_doing_something_for_the_owner_rests_on_the_owners_words() -> None:
+    said = ("Dana", "I still have my knitted scarf. My aunt made it for my graduation.")
+    fact = "An aunt made Dana a knitted scarf for her graduation."
+    assert verdict(fact, said, owner="Dana", subject="Dana") == "supported"
+
+
+def test_what_the_owner_did_is_not_what_someone_else_did() -> None:
+    """The owner (Omar) speaks of himself; a fact gives it to the friend he talks to."""
+    said = ("Omar", "Nice one, Priya! I just started volunteering at a shelter for families.")
+    fact = "Priya volunteers at a shelter for families."
+    assert verdict(fact, said, owner="Omar", subject="Priya") == "unsupported"
+    assert verdict("Omar volunteers at a shelter for families.", said, owner="Omar") == "supported"
+
+
+def test_someone_elses_grandmother_is_not_the_owners() -> None:
+    said = ("Priya", "Hi Omar! My grandfather moved into a care home last month.")
+    fact = "Omar's grandfather moved into a care home."
+    assert verdict(fact, said, owner="Omar", subject="Omar") == "unsupported"
+    assert verdict("Priya's grandfather moved into a care home.", said, owner="Omar") == (
+        "supported"
+    )
+
+
+def test_a_purpose_may_be_only_hoped() -> None:
+    said = "I'm reading a book on pricing and hoping it gives me tips for my bakery."
+    assert verdict("The owner is reading a book on pricing for bakery tips.", said) == ("supported")
+    assert verdict("The owner's book on pricing gives the owner tips.", said) == "unsupported"
+
+
+def test_a_word_of_a_compound_is_not_the_first_person() -> None:
+    assert self_reference("Dana keeps some me-time each evening for reading.") is None
+    assert self_reference("I keep some time each evening for reading.") is not None
