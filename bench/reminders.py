@@ -23,7 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kit.api import Kit
-from kit.channels.telegram import TelegramChannel
+from kit.channels.telegram.channel import TelegramChannel
 from kit.config import ScheduleSettings, Settings, TelegramSettings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM

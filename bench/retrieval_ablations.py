@@ -1,14 +1,19 @@
 """Retrieval ablations on two corpora: `kit eval retrieval` under different ranking parameters.
 
-    python bench/retrieval_ablations.py [--corpus locomo beam] [--only NAME ...] [--holdout]
+    python bench/retrieval_ablations.py [--corpus locomo beam] [--only NAME ...]
+                                        [--holdout [folds|corpus]] [--levers NAME ...]
                                         [--set PARAM=VALUE ...] [--no-captions]
+                                        [--no-passage-vectors] [--beam-conversations N]
                                         [--vector-cache DIR] [--json OUT]
 
 Each variant runs the whole evaluation through Kit's own search (a fresh Kit per
 conversation), with the embedding model the config would give (by default the MiniLM folder
 in ../shared/models; `--model-path` names another ONNX folder). Vectors depend only on their
 text and model, so they are computed once and kept in `--vector-cache` (default
-~/.cache/kit-bench/vectors) for later runs.
+~/.cache/kit-bench/vectors) for later runs. Long turns' passages have vectors of their own
+(`embedding.passages`): BEAM-100K has ~49,000 of them, hours of CPU to embed once on a loaded
+host; `--no-passage-vectors` imports without them, `--beam-conversations N` asks BEAM's first
+N conversations only.
 
 The corpora: LoCoMo's dev split (../shared/data/locomo-dev.json: two people chatting) and
 BEAM-100K (../shared/data/beam-100k.json: an owner and an assistant, long assistant turns).
@@ -21,8 +26,9 @@ LoCoMo's dev conversations) is asked too, as a regression check: it is never an 
 
 `--holdout` is the rotated hold-out (kit/eval/folds.py): every lever of LEVERS is chosen by a
 coordinate search on two thirds of the conversations (LoCoMo's and BEAM's together, the mean
-of the two corpora's recall@15) and scored on the third, in turn. Prints numbers; asserts
-nothing.
+of the two corpora's recall@15) and scored on the third, in turn. `--holdout corpus` holds out
+a corpus instead: the levers are chosen on LoCoMo alone and scored on BEAM, and the other way
+round. `--levers NAME ...` searches only those levers. Prints numbers; asserts nothing.
 """
 
 from __future__ import annotations
@@ -105,6 +111,10 @@ VARIANTS: dict[str, Changes] = {
     "list questions: 2 x k": {"list_k": 2.0},
     "list questions: 1 x k": {"list_k": 1.0},
     "no speaker weighting": {"other_speaker_weight": 1.0},
+    "replies 0.7": {"reply_weight": 0.7},
+    "replies 0.5": {"reply_weight": 0.5},
+    "replies 0.3": {"reply_weight": 0.3},
+    "replies 1": {"reply_weight": 1.0},
     "no neighbour mixing": {**NO_NEIGHBOURS},
     "no lexical units (context weight 0)": {"context_weight": 0.0},
     "no when/time weighting": {"time_weight": 0.0},
@@ -115,6 +125,7 @@ VARIANTS: dict[str, Changes] = {
     "cosine floor 0.2": {"threshold": 0.2},
     "list questions: 1.5 x k": {"list_k": 1.5},
     "long turns shown whole (no passages)": {"passages": False},
+    "no passage vectors": {"passage_vectors": False},
     "strong vector hits, z 2": {"strong_z": 2.0},
     "list spread 0.3": {"list_spread": 0.3},
     "vector floor: the candidates' minimum": {"vector_floor": 0.0},
@@ -143,6 +154,8 @@ LEVERS: Levers = {
     ],
     "cosine floor": [(f"{w:g}", {"threshold": w}) for w in (0.3, 0.0)],
     "list questions": [(f"{w:g} x k", {"list_k": w}) for w in (1.0, 1.5, 2.0)],
+    "replies": [(f"{w:g}", {"reply_weight": w}) for w in (1.0, 0.7, 0.5, 0.3)],
+    "passage vectors": [("off", {"passage_vectors": False}), ("on", {"passage_vectors": True})],
 }
 
 
@@ -242,6 +255,7 @@ class Labs:
     def __init__(self, labs: dict[str, Lab]) -> None:
         self.labs = labs
         self.scored = 0
+        self.levers = LEVERS  # what a hold-out's configurations choose among
 
     async def results(self, changes: Changes) -> dict[str, list[QuestionResult]]:
         out: dict[str, list[QuestionResult]] = {}
@@ -253,7 +267,7 @@ class Labs:
         """The hold-out's scorer: the corpora's own questions (never the paraphrases)."""
         out: dict[Config, dict[str, list[Scored]]] = {}
         for config in configs:
-            found = await self.results(changes(LEVERS, config))
+            found = await self.results(changes(self.levers, config))
             self.scored += 1
             out[config] = {
                 name: [Scored(r.sample_id, r.outcome) for r in results]
@@ -261,6 +275,10 @@ class Labs:
                 if name in CORPORA
             }
         return out
+
+    def by_corpus(self) -> dict[str, str]:
+        """One fold per corpus: the levers chosen on one corpus, scored on the other."""
+        return {s: corpus for corpus, lab in self.labs.items() for s in lab.imported}
 
     def folds(self, count: int = 3) -> dict[str, str]:
         """Every corpus's conversations dealt into `count` folds (fold i: the i-th, the
@@ -341,7 +359,11 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     """Every variant asked; what `--json` writes."""
     base = parse_set(args.set)
     model_path = args.model_path or str(MODEL_DIR)
-    settings = Settings(embedding=EmbeddingSettings(model_path=model_path))
+    settings = Settings(
+        embedding=EmbeddingSettings(model_path=model_path, passages=args.passage_vectors)
+    )
+    if not args.passage_vectors:  # none indexed: none searched
+        base = {**base, "passage_vectors": False}
     loaded, problem = await load_embedder(settings)
     if loaded is None:
         raise SystemExit(f"no embedding model: {problem}")
@@ -350,6 +372,8 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     labs: dict[str, Lab] = {}
     for corpus in args.corpus:
         samples = locomo.load(CORPORA[corpus], captions=not args.no_captions)
+        if corpus == "beam" and args.beam_conversations:
+            samples = samples[: args.beam_conversations]
         sets = {corpus: samples}
         if corpus == "locomo" and args.paraphrases:
             sets["paraphrase"] = locomo.load_questions(PARAPHRASES, samples)
@@ -404,24 +428,37 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                     "recall": recalls(results),
                     "shown": recalls_shown(results),
                     "questions": [r.question for r in results],
+                    "categories": [r.category for r in results],
+                    "conversations": [r.sample_id for r in results],
+                    # each evidence turn's rank (1-based; None: not in the top 50)
+                    "ranks": [
+                        [r.ranked.index(e) + 1 if e in r.ranked else None for e in r.evidence]
+                        for r in results
+                    ],
                 }
                 for set_name, results in base_results.items()
             }
         if args.holdout:
             started = time.perf_counter()
+            levers = {n: v for n, v in LEVERS.items() if not args.levers or n in args.levers}
+            if not args.passage_vectors:
+                levers.pop("passage vectors", None)  # none indexed: the lever cannot move
+            everything.levers = levers
+            by_corpus = args.holdout == "corpus"
             result = await rotated_holdout(
                 everything.score,
-                LEVERS,
+                levers,
                 K,
                 rounds=2,
                 progress=lambda note: print(note, flush=True),
-                folds=everything.folds(),
+                folds=everything.by_corpus() if by_corpus else everything.folds(),
             )
+            kind = "cross-corpus" if by_corpus else "rotated"
             print(
-                f"\nrotated hold-out ({time.perf_counter() - started:.0f}s, "
+                f"\n{kind} hold-out ({time.perf_counter() - started:.0f}s, "
                 f"{everything.scored} configurations scored)"
             )
-            print(format_holdout(result, LEVERS), flush=True)
+            print(format_holdout(result, levers), flush=True)
     cache.save()  # the questions' vectors too
     return written
 
@@ -434,9 +471,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--corpus", nargs="+", choices=list(CORPORA), default=list(CORPORA))
     parser.add_argument("--only", nargs="*", default=[], help="run variants whose name has this")
-    parser.add_argument("--holdout", action="store_true", help="the rotated hold-out of LEVERS")
+    parser.add_argument(
+        "--holdout",
+        nargs="?",
+        const="folds",
+        choices=["folds", "corpus"],
+        help="the rotated hold-out of LEVERS over three folds, or across corpora (corpus: "
+        "chosen on one corpus, scored on the other)",
+    )
+    parser.add_argument("--levers", nargs="*", default=[], help="the hold-out's levers (names)")
     parser.add_argument("--set", nargs="*", default=[], help="PARAM=VALUE for every variant")
     parser.add_argument("--no-captions", action="store_true", help="turn text without photos")
+    parser.add_argument(
+        "--no-passage-vectors",
+        dest="passage_vectors",
+        action="store_false",
+        help="index no passage vectors (embedding.passages false): a long corpus imports faster",
+    )
+    parser.add_argument(
+        "--beam-conversations", type=int, default=0, help="only BEAM's first N conversations"
+    )
     parser.add_argument("--model-path", default="", help="an ONNX model folder (default MiniLM)")
     parser.add_argument("--vector-cache", default=str(CACHE), help="where vectors are kept")
     parser.add_argument("--json", default="", help="write every question's recall here")

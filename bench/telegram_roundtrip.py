@@ -21,10 +21,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kit.api import Kit
-from kit.channels.splitting import split_message
-from kit.channels.telegram import TelegramChannel
+from kit.channels.telegram.channel import TelegramChannel
 from kit.clock import FakeClock
 from kit.config import ScheduleSettings, Settings, TelegramSettings
+from kit.delivery.splitting import split_message
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
 from tests.servers.telegram_api import FakeTelegramServer

@@ -40,7 +40,7 @@ from kit.app import load_embedder  # noqa: E402
 from kit.config import EmbeddingSettings, Settings  # noqa: E402
 from kit.embed.base import Embedder  # noqa: E402
 from kit.eval import locomo  # noqa: E402
-from kit.eval.folds import Scored, format_leave_one_out, leave_one_out  # noqa: E402
+from kit.eval.folds import Config, Results, Scored, format_holdout, rotated_holdout  # noqa: E402
 from kit.eval.locomo import Question, Sample  # noqa: E402
 from kit.eval.metrics import recall_at  # noqa: E402
 from kit.eval.retrieval import QuestionResult, evaluate  # noqa: E402
@@ -188,8 +188,16 @@ async def run(
             dev, forms = await runner.run(changes, only_forms)
             show(f"{sweep} {label}", dev, forms, runner)
             scored[label] = [Scored(r.sample_id, r.outcome) for r in [*dev, *forms]]
+
+        async def score(
+            configs: Sequence[Config], scored: dict[str, list[Scored]] = scored
+        ) -> dict[Config, Results]:
+            return {c: {"dev and forms": scored[c[0]]} for c in configs}
+
+        levers = {sweep: [(label, changes) for label, changes in values.items()]}
         print(f"rotated hold-out, {sweep} (dev and forms questions together):")
-        print(format_leave_one_out(leave_one_out(scored, K)), flush=True)
+        held = await rotated_holdout(score, levers, K)
+        print(format_holdout(held, levers), flush=True)
 
 
 def main() -> None:

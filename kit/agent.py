@@ -80,6 +80,8 @@ def window_as_chat(window: list[Message]) -> list[ChatMessage]:
         text = m.text
         if m.forwarded_from is not None:
             text = f"[forwarded from {neutralise(m.forwarded_from, inline=True)}]\n{text}"
+        elif m.spoken:  # a transcript: a word may have been misheard
+            text = f"[voice message, transcribed]\n{text}"
         if turns and turns[-1][0] == m.role:
             turns[-1][1].append(text)
         else:
@@ -179,6 +181,7 @@ class Agent:
             speaker=clean_name(inbound.speaker),
             forwarded_from=_origin(inbound.forwarded_from),
             source=inbound.source,
+            spoken=inbound.spoken,
         )
         try:
             result = await self._answer(inbound, conversation.id, stored, now, on_text)

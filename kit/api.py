@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from kit.config import Settings
     from kit.context.plan import Sandwich
     from kit.curator.passes import OnPass
+    from kit.curator.questions import Question
     from kit.curator.records import PassRecord
     from kit.curator.reports import OwnerChange, PassOutcome, UndoResult
     from kit.embed.base import Embedder
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
         ReceiptMatch,
     )
     from kit.inbox.service import Answered
-    from kit.inbox.store import Question
     from kit.llm.base import LLM, TextSink
     from kit.memory.days import Day
     from kit.memory.facts import Fact, HistoryEntry

@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import importlib
 import logging
 import os
 import time
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
-from typing import TYPE_CHECKING
 
 from kit.access.tokens import AccessTokens
 from kit.agent import Agent
 from kit.background import Background
-from kit.channels.callbacks import Callbacks
-from kit.channels.outbox import Outbox
+from kit.channel_settings import SpeechSettings
 from kit.clock import Clock, SystemClock, resolve_timezone
 from kit.config import Settings
 from kit.context.sandwich import ContextBuilder
@@ -28,10 +27,13 @@ from kit.context.window import WindowKeeper
 from kit.curator.expiry import Expiry
 from kit.curator.owner import OwnerFacts
 from kit.curator.passes import Curator
+from kit.curator.questions import InboxStore
 from kit.curator.rem import Rem
 from kit.curator.review import StaleReview
 from kit.curator.summaries import DaySummarizer
 from kit.dates.text import DateOrder, order_from_locale
+from kit.delivery.callbacks import Callbacks
+from kit.delivery.outbox import Outbox
 from kit.digest import actions as digest_actions
 from kit.digest.build import DigestBuilder
 from kit.digest.service import DigestService
@@ -45,11 +47,10 @@ from kit.followups.offers import FollowupOffers
 from kit.followups.service import Followups
 from kit.forget.ledger import Ledger
 from kit.inbox.service import Inbox
-from kit.inbox.store import InboxStore
 from kit.jobs.attempts import Attempts
 from kit.jobs.leases import Leases
 from kit.jobs.runs import JobRuns
-from kit.llm.base import LLM, LLMReply, LLMRequest, TextSink
+from kit.llm.base import LLM, LLMReply, LLMRequest, MakeClient, ModelClient, TextSink
 from kit.llm.budget import Budget
 from kit.llm.deferred import DeferredLLM
 from kit.llm.metered import MeteredLLM
@@ -66,6 +67,7 @@ from kit.model_settings import ModelRole, model_role, tool_set
 from kit.notes.store import Notes
 from kit.notes.tools import NoteTools
 from kit.prompts import Prompts
+from kit.providers import provider
 from kit.reach import Reach
 from kit.reminders.delivery import Dispatcher
 from kit.reminders.service import Reminders
@@ -80,18 +82,14 @@ from kit.retrieval.reindex import Reindex
 from kit.retrieval.search import MemorySearch, RankingParams
 from kit.retrieval.serving import lacking
 from kit.retrieval.vectors import VectorIndex
+from kit.speech.service import Speech, Transcriber
 from kit.store.db import Database
 from kit.store.engines import open_database
 from kit.store.migrate import migrate
 from kit.tools import Tools, chat_tools
 
-if TYPE_CHECKING:  # the SDK adapters load only when a role uses them
-    from kit.llm.anthropic import AnthropicLLM
-    from kit.llm.openai import OpenAILLM
-
 log = logging.getLogger(__name__)
 
-API_KEY_ENV = "ANTHROPIC_API_KEY"  # the default role's key (llm.key_env names others)
 REACH_SECONDS = 10.0  # how long `kit doctor` waits for the model API (no retries)
 # Sent as the key to a server of our own (llm.base_url) when its variable is unset: Ollama and
 # llama.cpp take any key, and a server that wants one says so (401), which doctor reports.
@@ -119,7 +117,7 @@ def role_key(role: ModelRole) -> tuple[str | None, str | None]:
         return key, None
     if role.on_own_server:
         return NO_KEY, None
-    company = "Anthropic" if role.provider == "anthropic" else "OpenAI"
+    company = provider(role.provider).company
     return None, (
         f"{role.key_env} is not set; export your {company} API key (llm.{role.role} uses "
         f"{role.where}) and restart Kit"
@@ -180,6 +178,8 @@ class Services:
     # Each role's model client, made on first use (`DeferredLLM`): a daemon prepares them
     # in the background once it is ready (kit/daemon/warm.py).
     llm_clients: tuple[DeferredLLM, ...] = ()
+    # Voice messages (kit/speech/): transcribed when [speech] names a server, else refused.
+    speech: Speech = field(default_factory=lambda: Speech(None))
     # Set once a daemon's warm-up is done (kit/daemon/warm.py); the scheduler's queued runs
     # and the vectors' load wait for it. Set from the start anywhere else.
     warmed_up: asyncio.Event = field(default_factory=_set_event)
@@ -330,7 +330,13 @@ async def build(
         spec = spec_of(settings.embedding) if lazy is not None else None
         serving, state = await _serving_model(settings, models, embedder, spec, record=record_model)
     store = vector_store(db, serving, settings.data_dir / "graphs")
-    vectors = VectorIndex(db, serving, settings.embedding.batch_size, store=store)
+    vectors = VectorIndex(
+        db,
+        serving,
+        settings.embedding.batch_size,
+        store=store,
+        passages=settings.embedding.passages,
+    )
     vectors.problem = problem
     if embedder is not None and state is not None and state.reindexing:
         vectors.reindex = Reindex(vectors, models, embedder, spec, state.serving)
@@ -489,6 +495,7 @@ async def build(
         forget_ledger=Ledger(settings.data_dir),
         access=AccessTokens(db, clock, per_minute=settings.mcp_http.rate_per_minute),
         llm_clients=tuple(clients),
+        speech=Speech(_transcriber(settings.speech, stack)),
     )
     if lazy is not None and not model_later:
         await vectors.loaded()  # a failure is logged (kit/retrieval/vectors.py): lexical only
@@ -512,30 +519,13 @@ async def reach_role(role: ModelRole, *, within: float) -> tuple[Reach, float]:
 
 def _adapter(
     role: ModelRole, key: str, *, max_retries: int, timeout: float, deadline: float | None = None
-) -> AnthropicLLM | OpenAILLM:
-    """The one place an SDK client is made; each SDK is imported only when a role uses it."""
-    if role.provider == "openai":
-        from kit.llm.openai import OpenAILLM
-
-        return OpenAILLM(
-            api_key=key,
-            base_url=role.base_url or None,
-            max_retries=max_retries,
-            timeout=timeout,
-            deadline=deadline,
-            key_env=role.key_env if role.key_goes_here else "",
-            structured_output=role.structured_output,
-        )
-    from kit.llm.anthropic import AnthropicLLM
-
-    return AnthropicLLM(
-        api_key=key,
-        base_url=role.base_url or None,
-        max_retries=max_retries,
-        timeout=timeout,
-        deadline=deadline,
-        key_env=role.key_env if role.key_goes_here else "",
-    )
+) -> ModelClient:
+    """The one place an SDK client is made: the adapter module the provider's record names
+    (kit/providers.py), imported only when a role uses it, so a Kit on one provider never
+    loads another's SDK."""
+    module = importlib.import_module(provider(role.provider).adapter)
+    make: MakeClient = module.make_client
+    return make(role, key, max_retries=max_retries, timeout=timeout, deadline=deadline)
 
 
 def role_llm(role: ModelRole, stack: AsyncExitStack, made: list[DeferredLLM]) -> LLM:
@@ -559,6 +549,25 @@ def role_llm(role: ModelRole, stack: AsyncExitStack, made: list[DeferredLLM]) ->
     stack.push_async_callback(client.aclose)
     llm: LLM = client if chat else RetryingLLM(client, role.max_retries)
     return llm if role.temperature is None else Tempered(llm, role.temperature)
+
+
+def _transcriber(speech: SpeechSettings, stack: AsyncExitStack) -> Transcriber | None:
+    """The speech server's client when [speech] names one (the SDK loads only then)."""
+    url = speech.url.strip()
+    if not url:
+        return None
+    from kit.llm.openai import OpenAITranscriber
+
+    transcriber = OpenAITranscriber(
+        api_key=os.environ.get(speech.key_env, "").strip() or NO_KEY,
+        base_url=url,
+        model=speech.model,
+        language=speech.language,
+        timeout=speech.timeout_seconds,
+        key_env=speech.key_env,
+    )
+    stack.push_async_callback(transcriber.aclose)
+    return transcriber
 
 
 def _date_order(configured: str) -> DateOrder:

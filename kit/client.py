@@ -11,6 +11,7 @@ from typing import Literal
 from kit.access.tokens import Grant, NewToken, TokenInfo, TokenUse
 from kit.api import Kit
 from kit.context.plan import ContextReport
+from kit.curator.questions import Question
 from kit.curator.records import PassRecord
 from kit.curator.reports import OwnerChange, RemReport, UndoResult
 from kit.digest.model import Digest, DigestSent
@@ -18,7 +19,6 @@ from kit.errors import InputError
 from kit.forget.findings import Verification
 from kit.forget.receipts import ReceiptInfo
 from kit.inbox.service import Answered
-from kit.inbox.store import Question
 from kit.llm.base import TextSink
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry
@@ -222,7 +222,7 @@ class LocalClient(KitClient):
         return await self.kit.memory_index(user=self._user)
 
     async def command(self, text: str, *, conversation: str = "terminal") -> str:
-        from kit.channels.chat_commands import ChatCommands
+        from kit.chat_commands import ChatCommands
 
         commands = ChatCommands(self.kit, channel=conversation)
         return await commands.dispatch(self._user, clean_text(text))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from kit.channel_settings import MatrixSettings, SpeechSettings, check_matrix, check_speech
 from kit.choices import CATEGORIES as CATEGORIES  # re-exported: where settings find them
 from kit.choices import FILTERS as FILTERS
 from kit.errors import ConfigError
@@ -47,6 +48,11 @@ class EmbeddingSettings:
     pooling: str = ""  # with `dimension`: "mean", "cls", "last_token" or "none"
     normalization: bool = True  # with `dimension`: fastembed L2-normalises its vectors
     batch_size: int = 64
+    # Long messages' passages get vectors of their own (kit/retrieval/passage_rows.py): found
+    # by the paragraph that answers. They cost embedding work in proportion to the text (BEAM's
+    # long assistant turns: ~10 passages each). Off: on both corpora they helped neither
+    # (docs/retrieval-quality.md, passage vectors).
+    passages: bool = False
 
 
 @dataclass(frozen=True)
@@ -207,6 +213,8 @@ class Settings:
     followups: FollowupSettings = field(default_factory=FollowupSettings)
     budget: BudgetSettings = field(default_factory=BudgetSettings)
     telegram: TelegramSettings = field(default_factory=TelegramSettings)
+    matrix: MatrixSettings = field(default_factory=MatrixSettings)
+    speech: SpeechSettings = field(default_factory=SpeechSettings)
     storage: StorageSettings = field(default_factory=StorageSettings)
     workers: WorkersSettings = field(default_factory=WorkersSettings)
     mcp_http: McpHttpSettings = field(default_factory=McpHttpSettings)
@@ -459,6 +467,10 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
     if isinstance(section, TelegramSettings):
         telegram_ids(section, "allowed_user_ids", source)
         telegram_ids(section, "allowed_group_ids", source)
+    if isinstance(section, MatrixSettings):
+        check_matrix(section, source)
+    if isinstance(section, SpeechSettings):
+        check_speech(section, source)
 
 
 EMBEDDING_POOLINGS = ("mean", "cls", "last_token", "none")  # kit/embed/spec.py's POOLINGS

@@ -10,7 +10,12 @@ from __future__ import annotations
 import logging
 import os
 
-SECRET_ENV_VARS = ("ANTHROPIC_API_KEY", "TELEGRAM_BOT_TOKEN")
+from kit.channel_settings import MATRIX_TOKEN_ENV
+from kit.providers import PROVIDERS
+
+# The providers' usual key variables (an owner's llm.key_env is not known here) and the
+# channels' tokens
+SECRET_ENV_VARS = (*(p.key_env for p in PROVIDERS), "TELEGRAM_BOT_TOKEN", MATRIX_TOKEN_ENV)
 
 
 class RedactSecrets(logging.Filter):
@@ -70,7 +75,7 @@ def setup_logging(verbose: bool = False) -> logging.Handler:
         "httpx",
         "httpx2",
         "httpcore",
-        "anthropic",
+        *(name for record in PROVIDERS for name in record.sdk_loggers),
         "telegram",
         "apscheduler",
         "aiosqlite",

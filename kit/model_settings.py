@@ -22,16 +22,15 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from kit.errors import ConfigError
+from kit.providers import ANTHROPIC, NAMES, PROVIDERS, provider
 
-PROVIDERS = ("anthropic", "openai")
 PRESETS = ("hosted", "local")
 ROLES = ("chat", "background", "judge")
 # "tool": a forced tool call; "json": a JSON-schema response format (OpenAI, vLLM, llama.cpp's
 # llama-server, Ollama); "json_object": `{"type": "json_object", "schema": ...}`, the dialect
-# of llama-cpp-python's server, which answers `json_schema` with a 500 (issue 29).
+# of llama-cpp-python's server, which answers `json_schema` with a 500 (issue 29). Which
+# provider speaks which: its record (kit/providers.py).
 STRUCTURED = ("tool", "json", "json_object")
-DEFAULT_KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
-PROVIDER_API = {"anthropic": "the Anthropic API", "openai": "the OpenAI API"}
 DEADLINE_TIMEOUTS = 2.0  # an unset deadline_seconds is this many times timeout_seconds
 MIN_CONTEXT_TOKENS = 2048  # the curator's rules and one message need about that much
 T = TypeVar("T")
@@ -84,9 +83,9 @@ class RoleSettings:
 
 @dataclass(frozen=True)
 class LLMSettings:
-    provider: str = "anthropic"
+    provider: str = ANTHROPIC.name
     base_url: str = ""
-    key_env: str = ""  # "" = the provider's usual variable (DEFAULT_KEY_ENV)
+    key_env: str = ""  # "" = the provider's usual variable (its record's key_env)
     preset: str = "hosted"
     chat_model: str = "claude-sonnet-4-6"
     small_model: str = "claude-haiku-4-5"
@@ -140,13 +139,13 @@ class ModelRole:
     @property
     def where(self) -> str:
         """The endpoint, as a person reads it (never with a key)."""
-        return self.base_url or PROVIDER_API[self.provider]
+        return self.base_url or provider(self.provider).api
 
     @property
     def hosted_by_provider(self) -> bool:
         """Whether it talks to the provider's own API (a key of the provider's format)."""
         host = self.base_url.split("://", 1)[-1].split("/", 1)[0].lower()
-        own = {"anthropic": "anthropic.com", "openai": "openai.com"}[self.provider]
+        own = provider(self.provider).domain
         return not self.base_url or host == own or host.endswith("." + own)
 
     @property
@@ -185,17 +184,18 @@ def model_role(llm: LLMSettings, role: str) -> ModelRole:
         """The first override of `key` along the chain, or None."""
         return next((getattr(s, key) for s in chain if getattr(s, key) is not None), None)
 
-    provider = pick("provider") or llm.provider
+    name = pick("provider") or llm.provider
+    spec = provider(name)
     default_model = llm.chat_model if role == "chat" else llm.small_model
     top_tokens = llm.max_tokens if role == "chat" else None  # `[llm] max_tokens`: chat only
     timeout = _first(pick("timeout_seconds"), llm.timeout_seconds, limits.timeout_seconds)
     tables: list[RoleSettings | LLMSettings] = [*chain, llm]
     return ModelRole(
         role=role,
-        provider=provider,
+        provider=name,
         base_url=_first(pick("base_url"), llm.base_url),
         model=_first(pick("model"), default_model),
-        key_env=pick("key_env") or llm.key_env or DEFAULT_KEY_ENV[provider],
+        key_env=pick("key_env") or llm.key_env or spec.key_env,
         timeout_seconds=timeout,
         deadline_seconds=_first(
             pick("deadline_seconds"), llm.deadline_seconds, DEADLINE_TIMEOUTS * timeout
@@ -203,10 +203,11 @@ def model_role(llm: LLMSettings, role: str) -> ModelRole:
         max_tokens=_first(pick("max_tokens"), top_tokens, limits.max_tokens),
         max_retries=_first(pick("max_retries"), llm.max_retries, limits.max_retries),
         context_tokens=_first(pick("context_tokens"), llm.context_tokens, limits.context_tokens),
-        # [llm]'s "json" is for the roles on the OpenAI API; one kept on Anthropic's (a hosted
-        # chat beside a local curator) answers in a forced tool call, its only way.
+        # [llm]'s "json" is for the roles whose provider speaks it; one kept on Anthropic's (a
+        # hosted chat beside a local curator) answers in a forced tool call, its only way.
         structured_output=_first(
-            pick("structured_output"), llm.structured_output if provider == "openai" else "tool"
+            pick("structured_output"),
+            llm.structured_output if llm.structured_output in spec.structured else "tool",
         ),
         price_input=pick("price_input"),
         price_output=pick("price_output"),
@@ -265,24 +266,30 @@ def check_llm_settings(section: LLMSettings, bad: Bad, source: str) -> None:
             raise bad(key, "must name a model")
     resolved = [model_role(section, role) for role in ROLES]
     for role in resolved:
-        if role.structured_output != "tool" and role.provider != "openai":
+        spec = provider(role.provider)
+        if role.structured_output not in spec.structured:
             raise ConfigError(
                 f"{source}: llm.{role.role}: structured_output = {role.structured_output!r} "
-                "needs provider = 'openai' (the Anthropic API answers in a forced tool call); "
-                "set it to 'tool'"
+                f"needs provider = {_speakers(role.structured_output)} ({spec.api} speaks "
+                f"{', '.join(map(repr, spec.structured))}); set it to 'tool'"
             )
-    if section.structured_output != "tool" and all(r.provider != "openai" for r in resolved):
+    wanted = section.structured_output
+    if all(wanted not in provider(r.provider).structured for r in resolved):
         raise ConfigError(
-            f"{source}: llm: structured_output = {section.structured_output!r} needs provider = "
-            "'openai' for some role (the Anthropic API answers in a forced tool call); set it "
-            "to 'tool'"
+            f"{source}: llm: structured_output = {wanted!r} needs provider = "
+            f"{_speakers(wanted)} for some role (no role's provider speaks it); set it to 'tool'"
         )
 
 
+def _speakers(dialect: str) -> str:
+    """The providers that speak a structured_output dialect, as a config line names them."""
+    return " or ".join(repr(p.name) for p in PROVIDERS if dialect in p.structured)
+
+
 def _check_common(section: LLMSettings | RoleSettings, bad: Bad, name: str, source: str) -> None:
-    provider = section.provider
-    if provider is not None and provider not in PROVIDERS:
-        raise bad("provider", f"must be one of {', '.join(map(repr, PROVIDERS))}")
+    chosen = section.provider
+    if chosen is not None and chosen not in NAMES:
+        raise bad("provider", f"must be one of {', '.join(map(repr, NAMES))}")
     structured = section.structured_output
     if structured is not None and structured not in STRUCTURED:
         raise bad("structured_output", f"must be one of {', '.join(map(repr, STRUCTURED))}")

@@ -10,7 +10,7 @@ import string
 from collections.abc import Mapping
 from pathlib import Path
 
-from kit.config import CATEGORIES
+from kit.categories import CATEGORY_RECORDS
 from kit.errors import ConfigError
 
 PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
@@ -31,7 +31,7 @@ REQUIRED: dict[str, frozenset[str]] = {
     "eval_answer_short": frozenset({"question"}),
     # Curation: shared rules + the conversation, then one file of rules per category.
     "curate/base": frozenset({"owner_name", "today", "messages"}),
-    **{f"curate/{category}": frozenset({"owner_name", "facts"}) for category in CATEGORIES},
+    **{category.prompt: frozenset({"owner_name", "facts"}) for category in CATEGORY_RECORDS},
     # Put before the facts when a large category is shown only in part (kit/curator/shown.py).
     "curate/partial": frozenset({"shown", "total", "category"}),
 }

@@ -37,13 +37,13 @@ from kit.retrieval.model_state import ReindexProgress
 if TYPE_CHECKING:
     from kit.access.tokens import Grant, NewToken, TokenInfo, TokenUse
     from kit.context.plan import ContextReport
+    from kit.curator.questions import Question
     from kit.curator.records import PassRecord
     from kit.curator.reports import OwnerChange, RemReport, UndoResult
     from kit.digest.model import Digest, DigestSent
     from kit.forget.findings import Verification
     from kit.forget.receipts import ReceiptInfo
     from kit.inbox.service import Answered
-    from kit.inbox.store import Question
     from kit.memory.days import Day
     from kit.memory.facts import Fact, HistoryEntry
     from kit.memory.messages import ChatHistory
@@ -73,7 +73,7 @@ TYPE_HOMES = {
     "Notice": "kit.reminders.store",
     "OwnerChange": "kit.curator.reports",
     "PassRecord": "kit.curator.records",
-    "Question": "kit.inbox.store",
+    "Question": "kit.curator.questions",
     "ReceiptInfo": "kit.forget.receipts",
     "Reminder": "kit.reminders.store",
     "RemReport": "kit.curator.reports",

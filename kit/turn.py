@@ -21,6 +21,7 @@ class Inbound:
     speaker: str = ""  # who wrote it, where several people share a conversation (a group)
     forwarded_from: str | None = None  # set when the text is someone else's words passed on
     source: str = "chat"  # "job": a scheduled task's turn, never learned from as the owner's
+    spoken: bool = False  # the text is a voice message's transcript (kit/speech/)
 
 
 @dataclass(frozen=True)

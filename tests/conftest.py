@@ -40,9 +40,10 @@ settings.load_profile("kit")
 # `python -m pytest -m "not slow"`: the quick subset. Slow are the `integration` tests (a real
 # `kit` process, the MiniLM model, a subprocess), the PostgreSQL runs of `stores` tests (the
 # quick subset runs each once, on SQLite), the TUI's tests (each drives the real Textual app:
-# 0.3-3.5 s) and these files, each of whose tests takes seconds of its own (`--durations` on
-# 2 shared cores: 10-300 s each under load).
-SLOW_FOLDERS = ("tests/tui/",)
+# 0.3-3.5 s), the Matrix channel's (a real Synapse homeserver per worker: ~10 s to start) and
+# these files, each of whose tests takes seconds of its own (`--durations` on 2 shared cores:
+# 10-300 s each under load).
+SLOW_FOLDERS = ("tests/tui/", "tests/matrix/")
 SLOW_FILES = {
     "tests/bench/test_quick.py",  # every benchmark, quick mode
     "tests/scheduler/test_runaway.py",  # ten days of a failing model, hour by hour

@@ -36,43 +36,46 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "kit.api_reminders",
         "kit.api_upkeep",
         "kit.channels",
+        "kit.chat_commands",
         "kit.eval",
         "scheduler",
     ),
     ("kit.surface",),  # the client surface: each operation declared once
     ("kit.app",),  # the composition root
-    # what a turn and the background do with memory (the inbox asks the owner before a pass
-    # changes their facts: the curator and the inbox use each other)
+    # what a turn and the background do with memory; the inbox, where the owner answers the
+    # questions a pass set aside (asked and stored by the curator, below)
     (
         "kit.agent",
-        "kit.curator",
         "kit.inbox",
         "kit.background",
         "kit.digest",
         "kit.portability",
     ),
+    ("kit.curator",),  # writes long-term memory; sets aside what waits for the owner's word
     ("kit.tools", "kit.tool_input"),  # the chat model's tools
     ("kit.context",),  # one turn's prompt: the sandwich, index, window, render
     ("kit.retrieval", "kit.forget"),  # finding what memory holds; erasing it
-    # what Kit keeps beside memory: notes, reminders, follow-ups, and the chat ledgers the core
-    # writes (sent messages, button callbacks) with the splitting they share
+    # what Kit keeps beside memory: notes, reminders, follow-ups, and delivery to the owner
+    # below the channels (the outbox, button callbacks, splitting to a channel's limit)
     (
         "kit.access",
         "kit.notes",
         "kit.reminders",
         "kit.followups",
-        "kit.channels.callbacks",
-        "kit.channels.outbox",
-        "kit.channels.splitting",
+        "kit.delivery",
     ),
     ("kit.memory", "kit.turn"),  # the data: facts, messages, days; a turn's in and out
-    ("kit.llm", "kit.embed", "kit.jobs"),  # model ports and their costs; job ledgers
+    # model ports and their costs; job ledgers; hearing voice messages
+    ("kit.llm", "kit.embed", "kit.jobs", "kit.speech"),
     ("kit.store",),  # the database seam, both engines, migrations
     # foundations
     (
         "kit.config",
+        "kit.categories",
+        "kit.channel_settings",
         "kit.choices",
         "kit.model_settings",
+        "kit.providers",
         "kit.prompts",
         "kit.clock",
         "kit.dates",
@@ -161,3 +164,25 @@ def test_the_layer_table_names_only_what_exists() -> None:
         if not any(m == entry or m.startswith(entry + ".") for m in modules)
     ]
     assert stale == []
+
+
+# Only these may import a channel: the channels themselves, the commands (`kit doctor`), the
+# daemon that runs them and the composition root. The core reaches the owner through
+# kit/delivery/ and never names a channel.
+CHANNEL_USERS = ("kit.channels", "kit.commands", "kit.daemon", "kit.app")
+
+
+def test_no_core_module_imports_the_channels() -> None:
+    modules = _modules()
+
+    def inside(module: str, entries: tuple[str, ...]) -> bool:
+        return any(module == e or module.startswith(e + ".") for e in entries)
+
+    found = [
+        f"{path.relative_to(REPO)}:{line} imports {target}"
+        for module, path in modules.items()
+        if not inside(module, CHANNEL_USERS)
+        for line, target in _imports(path, modules)
+        if inside(target, ("kit.channels",))
+    ]
+    assert found == []

@@ -12,7 +12,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Collapsible, Input, Markdown, Static
 from textual.widgets.markdown import MarkdownStream
 
-from kit.channels.chat_commands import command_name
+from kit.chat_commands import command_name
 from kit.memory.messages import ChatHistory, Message
 from kit.text import plural
 from kit.turn import TurnResult
@@ -183,7 +183,7 @@ class ChatPane(Pane):
         await self.send(text)
 
     async def _command(self, text: str) -> None:
-        """A slash command, as Telegram and `kit chat` answer it (kit/channels/chat_commands.py)."""
+        """A slash command, as Telegram and `kit chat` answer it (kit/chat_commands.py)."""
         await self._history_settled.wait()
         answer: str | None = None
         with self.kit_app.reporting():

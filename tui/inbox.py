@@ -12,8 +12,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker
 
+from kit.curator.questions import Question
 from kit.inbox.render import headline, question_lines
-from kit.inbox.store import Question
 from tui.base import KitHost, MemoryChanged, add_columns, start_work
 
 EMPTY = "Nothing waits for you: no curation or REM pass has asked about a change."

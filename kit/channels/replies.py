@@ -1,5 +1,5 @@
-"""What the Telegram channel says on its own, and the shape of a reply, without
-python-telegram-bot (kit/channels/telegram.py sends them)."""
+"""What a chat channel says on its own, and the shape of a reply, without a messenger's SDK
+(kit/channels/telegram/channel.py and kit/channels/matrix/channel.py send them)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ from kit.errors import KitError
 from kit.notes.metadata import name_source, screened_file_name
 from kit.notes.text import name_from_file
 
-log = logging.getLogger("kit.channels.telegram")
+log = logging.getLogger(__name__)
 
 REFUSAL = "Sorry, this is a private assistant and I can only talk to its owner."
 NON_TEXT = (
-    "I can only read text for now: photos, voice messages and stickers are lost on me. Please "
-    "type it out. (A text or Markdown file sent to me in our private chat I keep as a note.)"
+    "I can only read text and listen to voice messages: photos, videos and stickers are lost "
+    "on me. Please type it out. (A text or Markdown file sent to me in our private chat I keep "
+    "as a note.)"
 )
 NOTE_SAVED = "I'll read it whenever a question needs it."
 SORRY = "Sorry, something went wrong on my side; the details are in Kit's log. Please try again."
@@ -39,14 +40,14 @@ async def plain(work: Awaitable[str]) -> Reply:
     return Reply(await work, formatted=False)
 
 
-async def guarded(work: Awaitable[Reply], label: str) -> Reply:
+async def guarded(work: Awaitable[Reply], label: str, channel: str = "telegram") -> Reply:
     """The work's reply; a KitError's message, or an apology (the error logged), instead."""
     try:
         return await work
     except KitError as exc:
         return Reply(for_chat(exc), formatted=False)
     except Exception:
-        log.exception("telegram: %s failed", label)
+        log.exception("%s: %s failed", channel, label)
         return Reply(SORRY, formatted=False)
 
 
@@ -61,7 +62,7 @@ def seconds(period: timedelta | float) -> float:
 
 
 def document_note(
-    file_name: str, message_id: int, forwarded: str | None, channel: str = "telegram"
+    file_name: str, message_id: int | str, forwarded: str | None, channel: str = "telegram"
 ) -> tuple[str, str]:
     """(name, source) of a note kept from a file sent in a chat: named after the file (a
     secret in its name withheld first, kit/notes/metadata.py), else after the message."""

@@ -1,6 +1,6 @@
 """`kit chat`: a plain line REPL. Works with piped stdin (one message per line). A line that
 starts with a command (/help, /facts, /search ...) gets the same answer as on Telegram
-(kit/channels/chat_commands.py); nothing else is sent to the model.
+(kit/chat_commands.py); nothing else is sent to the model.
 
 Talks to the daemon over its control socket when one runs, else runs Kit in this process
 (kit/daemon/connect.py): the same conversation either way.
@@ -47,7 +47,7 @@ def add_remote_arguments(cmd: argparse.ArgumentParser) -> None:
 async def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from kit.channels.chat_commands import command_name
+    from kit.chat_commands import command_name
     from kit.daemon.connect import connect
     from kit.errors import InputError, KitError
 

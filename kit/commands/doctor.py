@@ -23,10 +23,8 @@ if TYPE_CHECKING:
     from kit.config import Settings
     from kit.jobs.attempts import Attempt
     from kit.jobs.runs import JobTrouble
-    from kit.reach import Reach
     from kit.store.db import Database
 
-TELEGRAM_SECONDS = 10.0  # how long getMe may take
 
 # What the owner runs to redo each scheduled job by hand (and see why it fails).
 _RERUN = {
@@ -73,6 +71,7 @@ class Report:
 
 async def run(args: argparse.Namespace) -> int:
     from kit.commands.doctor_models import check_endpoints, check_keys
+    from kit.commands.doctor_speech import check_speech
     from kit.config import load_settings
 
     report = Report()
@@ -90,10 +89,11 @@ async def run(args: argparse.Namespace) -> int:
         return 1  # nothing below should open files in a directory others can write to
     ready = check_keys(report, settings)  # per role (kit/commands/doctor_models.py)
     if args.offline:
-        report.skip("network", "the model API and Telegram are not tried (--offline)")
+        report.skip("network", "the model API, Telegram and Matrix are not tried (--offline)")
     else:
         await check_endpoints(report, settings, ready)
-        await _check_telegram(report, settings)
+    await _check_channels(report, settings, offline=args.offline)
+    check_speech(report, settings)
     _check_prompts(report)
     await _check_database(report, settings)
     await _check_embeddings(report, settings, offline=args.offline)
@@ -139,34 +139,18 @@ def _check_data_dir(report: Report, settings: Settings) -> bool:
     return True
 
 
-async def _check_telegram(report: Report, settings: Settings) -> None:
-    from kit.channels.telegram_config import TOKEN_ENV, allowed_users
+async def _check_channels(report: Report, settings: Settings, *, offline: bool) -> None:
+    """Each channel of kit/channels/registry.py: off, or its settings and (online) whether its
+    service takes the token."""
+    from kit.channels.registry import CHANNELS
 
-    token = os.environ.get(TOKEN_ENV, "").strip()
-    if not token:
-        report.ok("Telegram", f"off ({TOKEN_ENV} is not set)")
-        return
-    try:
-        allowed_users(settings)
-    except KitError as exc:
-        report.bad("Telegram", str(exc))
-    from kit.channels.telegram import reach_bot  # python-telegram-bot loads only when needed
-
-    where = settings.telegram.base_url or "api.telegram.org"
-    reach: Reach = await reach_bot(token, settings.telegram.base_url, within=TELEGRAM_SECONDS)
-    if reach.ok:
-        report.ok("Telegram", f"{where} knows the bot as {reach.detail}")
-    elif reach.outcome == "refused":
-        report.bad(
-            "Telegram",
-            f"Telegram rejected {TOKEN_ENV}; copy the token again from @BotFather "
-            "(/mybots -> API Token) and export it",
-        )
-    elif reach.outcome == "unreachable":
-        fix = "telegram.base_url" if settings.telegram.base_url else "the network"
-        report.bad("Telegram", f"cannot reach {where} ({reach.detail}); check {fix}")
-    else:
-        report.bad("Telegram", f"{where}: {reach.detail}")
+    for record in CHANNELS:
+        token = record.token(os.environ)
+        if token is None:
+            report.ok(record.name.capitalize(), f"off ({record.token_env} is not set)")
+            continue
+        for status, what, detail in await record.doctor(settings, token, offline):
+            (report.ok if status == "ok" else report.bad)(what, detail)
 
 
 def _check_prompts(report: Report) -> None:
@@ -386,7 +370,9 @@ async def _check_vectors(report: Report, settings: Settings, model_id: str) -> N
     async with open_database(settings) as db:
         await migrate(db, clock)
         state = await VectorModels(db, clock).read()
-        index = VectorIndex(db, None, store=vector_store(db, None))
+        index = VectorIndex(
+            db, None, store=vector_store(db, None), passages=settings.embedding.passages
+        )
         total = await index.row_count()
         pending = await index.pending_count(model_id)
     if state is None or (state.serving == model_id and not state.reindexing):

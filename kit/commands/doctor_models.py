@@ -17,6 +17,7 @@ from kit.clock import to_iso
 from kit.config import Settings
 from kit.jobs.attempts import DAILY_SUMMARY, REM_CONDENSE, REM_REVIEW
 from kit.model_settings import ModelRole, model_role
+from kit.providers import PROVIDERS, provider
 from kit.reach import Reach
 from kit.store.db import Database
 
@@ -53,6 +54,7 @@ def check_keys(report: Lines, settings: Settings) -> list[ModelRole]:
     seen: set[tuple[str, str, str]] = set()
     for role in roles(settings):
         key, problem = role_key(role)
+        spec = provider(role.provider)
         ident = (role.provider, role.where, role.key_env)
         if ident in seen:
             if key is not None:
@@ -72,8 +74,8 @@ def check_keys(report: Lines, settings: Settings) -> list[ModelRole]:
             )
         elif key == NO_KEY:
             report.ok(label, f"{role.key_env} is not set; {role.where} is a server of your own")
-        elif role.provider == "anthropic" and role.hosted_by_provider and not key.startswith("sk-"):
-            report.warn(label, f"{role.key_env} is set but does not look like an Anthropic key")
+        elif spec.key_prefix and role.hosted_by_provider and not key.startswith(spec.key_prefix):
+            report.warn(label, f"{role.key_env} is set but does not look like {spec.key_name}")
         else:
             report.ok(label, f"{role.key_env} is set")
     return ready
@@ -125,11 +127,7 @@ def _say(
             f"later, or raise {role.setting('timeout_seconds')}",
         )
     elif reach.outcome == "refused":
-        fix = (
-            "create a key at console.anthropic.com and export it"
-            if role.provider == "anthropic"
-            else f"export the key {where} expects"
-        )
+        fix = provider(role.provider).key_help or f"export the key {where} expects"
         if not role.key_goes_here:
             report.bad(
                 label,
@@ -151,7 +149,7 @@ def _say(
             + (" (is the server running?)" if custom and not role.hosted_by_provider else ""),
         )
     elif reach.outcome == "not_found":
-        other = "an OpenAI-compatible" if role.provider == "anthropic" else "an Anthropic"
+        other = " or ".join(p.speaks for p in PROVIDERS if p.name != role.provider)
         report.bad(
             label,
             f"{where} does not know the model {model!r} ({setting}); set {setting} in "

@@ -18,7 +18,7 @@ from kit.commands.common import print_json
 from kit.commands.fact_changes import client_for
 
 if TYPE_CHECKING:
-    from kit.inbox.store import Question
+    from kit.curator.questions import Question
 
 ANSWERS = ("keep-old", "take-new", "keep-both")
 _QUIET = argparse.SUPPRESS

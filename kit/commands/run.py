@@ -18,7 +18,7 @@ from kit.errors import ConfigError, InputError, KitError
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmd = sub.add_parser(
         "run",
-        help="run Kit as a daemon: control socket, background work, scheduler, Telegram",
+        help="run Kit as a daemon: control socket, background work, scheduler, Telegram, Matrix",
         description="Run Kit until SIGTERM/SIGINT. One daemon per data directory. "
         "`kit chat`, `kit rem`, `kit status` and `kit tui` talk to it over "
         "<data_dir>/kit.sock; logs go to stderr and <data_dir>/logs/kit.log.",

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from kit.categories import IndexLabel, index_lines
 from kit.llm.tokens import estimate_tokens
 from kit.memory.days import Days
 from kit.memory.facts import Facts
@@ -23,11 +24,15 @@ from kit.memory.versions import MemoryVersion
 from kit.notes.store import Notes
 from kit.untrusted.neutralise import neutralise
 
-# Which fact categories' subjects go on which line, and each line's share of the cap.
-_LINES: tuple[tuple[str, tuple[str, ...], float], ...] = (
-    ("People", ("people",), 0.35),
-    ("Projects", ("projects",), 0.2),
-    ("Topics", ("person", "preferences", "technical", "entities", "workflows"), 0.25),
+# Which fact categories' subjects go on which line (each category's record says,
+# kit/categories.py), and each line's share of the cap.
+_SHARES: tuple[tuple[IndexLabel, float], ...] = (
+    ("People", 0.35),
+    ("Projects", 0.2),
+    ("Topics", 0.25),
+)
+_LINES: tuple[tuple[str, tuple[str, ...], float], ...] = tuple(
+    (label, index_lines().get(label, ()), share) for label, share in _SHARES
 )
 _LATELY_SHARE = 0.15
 # The notes' line (names and one-line descriptions, kit/notes/): its share of the cap, taken

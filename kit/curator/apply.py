@@ -21,7 +21,7 @@ merges what was known: it holds from the earliest of theirs); an UPDATE of what 
 keeps the old version as a closed fact; a DEACTIVATE ends the fact there.
 
 An operation on a fact that is the owner's or held with high confidence, one stating what
-disagrees with an active fact about the same subject (kit/inbox/contest.py), and one its cited
+disagrees with an active fact about the same subject (kit/curator/contest.py), and one its cited
 messages support only in part (kit/curator/grounding.py) is not applied: it becomes a question
 in the inbox, written in this transaction and named in the pass record
 (undoing the pass withdraws it). The rest of the pass applies.
@@ -42,6 +42,7 @@ from typing import Any
 from kit.clock import Clock
 from kit.config import CurationSettings, InboxSettings
 from kit.curator import guard
+from kit.curator.contest import Contested, contest, unsupported
 from kit.curator.grounding import Grounding
 from kit.curator.ops import (
     Operation,
@@ -51,13 +52,12 @@ from kit.curator.ops import (
     op_name,
     touched_ids,
 )
+from kit.curator.questions import InboxStore
 from kit.curator.records import ALL_DROPPED, PassLog
 from kit.curator.reports import PassOutcome
 from kit.curator.screen import screen_op
 from kit.curator.write_op import Written, write_op
 from kit.errors import NotFound
-from kit.inbox.contest import Contested, contest, unsupported
-from kit.inbox.store import InboxStore
 from kit.memory.fact_times import earliest
 from kit.memory.facts import Fact, Facts, FactWriter, Provenance
 from kit.memory.messages import said_at
@@ -262,7 +262,7 @@ class Applier:
     ) -> tuple[dict[int, Fact], list[str | None]]:
         """Every fact an operation names exists, is active and belongs to this category; an
         operation naming one that does not is dropped. An operation on the owner's own facts
-        is not dropped but asked about (kit/inbox/contest.py): an owner's word changes only
+        is not dropped but asked about (kit/curator/contest.py): an owner's word changes only
         when the owner says so."""
         found: dict[int, Fact] = {}
         why = list(unfit)

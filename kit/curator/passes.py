@@ -29,13 +29,13 @@ from kit.curator.ops import (
 )
 from kit.curator.pass_fit import PassFit, pass_fit
 from kit.curator.progress import Batch, CurationProgress, LostRace
+from kit.curator.questions import InboxStore
 from kit.curator.records import PassLog
 from kit.curator.render import fact_lines, transcript
 from kit.curator.reports import PassOutcome, UndoResult
 from kit.curator.shown import FactSelector, ShownFacts
 from kit.curator.undo import PassUndo
 from kit.errors import BudgetSpent, InputError, KitError, LLMTimeout, LLMUnavailable
-from kit.inbox.store import InboxStore
 from kit.llm.base import LLM, ChatMessage, LLMReply, LLMRequest, SystemBlock
 from kit.llm.tokens import estimate_tokens
 from kit.memory.facts import Facts

@@ -23,10 +23,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from kit.curator.questions import InboxStore
 from kit.curator.records import PassLog, PassRecord
 from kit.curator.reports import UndoResult
 from kit.errors import InputError
-from kit.inbox.store import InboxStore
 from kit.memory.fact_times import SUPERSEDED
 from kit.memory.facts import Facts, Provenance
 from kit.store.db import Database, Transaction

@@ -2,7 +2,7 @@
 
 Start-up: lock the data directory, open the log file, open Kit (no embedding model, no model
 SDK yet), then run the background worker, the control socket and the edge components
-(scheduler, Telegram) side by side: the daemon is ready once its socket listens, whatever
+(scheduler, Telegram, Matrix) side by side: the daemon is ready once its socket listens, whatever
 memory holds. After ready it warms up (kit/daemon/warm.py): model clients and caches first,
 then the vectors, the embedding model, the re-embedding after a model change
 (kit/daemon/reindex.py) and the scheduler's catch-up.
@@ -27,7 +27,8 @@ from typing import Protocol
 from kit import heap
 from kit.api import Kit
 from kit.app import Services
-from kit.channels.telegram_config import TOKEN_ENV, allowed_users, api_urls
+from kit.channels.base import ChannelRecord
+from kit.channels.registry import CHANNELS
 from kit.client import LocalClient
 from kit.clock import Clock
 from kit.config import Settings
@@ -50,9 +51,11 @@ log = logging.getLogger(__name__)
 class Component(Protocol):
     """Something the daemon runs beside the core: a channel, the scheduler.
 
-    `run()` works until cancelled and cleans up (bounded) when it is."""
+    `run()` works until cancelled and cleans up (bounded) when it is. A channel is one
+    (kit/channels/base.py `Channel`)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     async def run(self) -> None: ...
 
@@ -121,7 +124,7 @@ async def run_daemon(
         stack.callback(remove_file_log, add_file_log(logfile))
         stack.callback(log.info, "Kit stopped")  # runs before the file log is detached
         log.info("Kit %s starting on %s (pid %d)", kit_version(), settings.data_dir, os.getpid())
-        telegram_token = _telegram_token(settings)
+        channel_tokens = _channel_tokens(settings)
         kit = await stack.enter_async_context(
             Kit.open(
                 settings=settings,
@@ -140,7 +143,7 @@ async def run_daemon(
 
         server = ControlServer(sock, client_for, log_file=logfile)
         parts = [make(kit.services) for make in components]
-        parts += _channels(kit.services, telegram_token, grace)
+        parts += _channels(kit.services, channel_tokens, grace)
         try:
             await _serve(kit.services, server, parts, signals, grace, began)
         except BaseExceptionGroup as group:
@@ -229,29 +232,29 @@ def _first_kit_error(group: BaseExceptionGroup[BaseException]) -> KitError | Non
     return None
 
 
-def _telegram_token(settings: Settings) -> str | None:
-    """The bot token if Telegram is on, with its settings checked before anything loads."""
-    token = os.environ.get(TOKEN_ENV, "").strip()
-    if not token:
-        log.info(
-            "Telegram is off: set %s (and telegram.allowed_user_ids in config.toml) to talk "
-            "to Kit from Telegram",
-            TOKEN_ENV,
-        )
-        return None
-    allowed_users(settings)  # an empty allowlist is a ConfigError saying how to fill it
-    api_urls(settings.telegram.base_url)
-    return token
+def _channel_tokens(settings: Settings) -> list[tuple[ChannelRecord, str]]:
+    """The channels whose token is set (kit/channels/registry.py), each with its settings
+    checked before anything loads; a line in the log for each one that is off."""
+    on = []
+    for record in CHANNELS:
+        token = record.token(os.environ)
+        if token is None:
+            log.info("%s", record.off)
+            continue
+        record.check(settings)  # a ConfigError says which line to fix
+        on.append((record, token))
+    return on
 
 
-def _channels(services: Services, telegram_token: str | None, grace: float) -> list[Component]:
-    if telegram_token is None:
-        return []
-    from kit.channels.telegram import TelegramChannel  # PTB loads only when Telegram is on
-
-    # Its stop waits for replies in flight: as long as the grace period, and a step more.
-    channel = TelegramChannel(services, telegram_token, stop_timeout=grace + STEP_TIMEOUT)
-    return [OneWorker(services, channel)]  # one poller among the workers on a database
+def _channels(
+    services: Services, tokens: list[tuple[ChannelRecord, str]], grace: float
+) -> list[Component]:
+    # A channel's stop waits for replies in flight: as long as the grace period, and a step
+    # more. One worker among those on a database runs each (one poller, one sync).
+    return [
+        OneWorker(services, record.make(services, token, grace + STEP_TIMEOUT))
+        for record, token in tokens
+    ]
 
 
 class OneWorker:

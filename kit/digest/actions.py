@@ -1,7 +1,7 @@
 """What the digest's buttons do: Undo pass, Pin, Forget. Each is the owner's own action, made by
 the same code as `kit facts undo|pin|forget` (kit/curator/undo.py, kit/curator/owner.py): one
 transaction with its history rows, undoable like any other change. The button registry
-(kit/channels/callbacks.py) has already checked who pressed, that it is the first press and
+(kit/delivery/callbacks.py) has already checked who pressed, that it is the first press and
 that the undo window is open; a refusal here (a KitError) changed nothing."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Protocol
 
-from kit.channels.callbacks import Callbacks
 from kit.curator.owner import OwnerFacts
 from kit.curator.reports import UndoResult, describe_undo
+from kit.delivery.callbacks import Callbacks
 from kit.digest.render import FORGET, PIN, UNDO
 from kit.errors import InputError, NotFound
 from kit.text import clip

@@ -17,10 +17,10 @@ from typing import Any
 
 from kit.clock import Clock, from_iso
 from kit.config import DigestSettings, parse_hhmm
+from kit.curator.questions import InboxStore
 from kit.curator.records import PassLog, PassRecord
 from kit.digest.model import Digest, DigestLine, DigestPass, LineKind
 from kit.digest.questions import waiting_questions
-from kit.inbox.store import InboxStore
 from kit.memory.fact_times import SUPERSEDED
 from kit.memory.facts import FORGOTTEN, Fact, Facts, HistoryEntry
 from kit.memory.history import FactHistory

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from kit.curator.questions import InboxStore, Question
 from kit.digest.model import DigestQuestion
 from kit.inbox.render import headline, proposed
-from kit.inbox.store import InboxStore, Question
 from kit.text import clip
 from kit.untrusted.clean import clean_text
 

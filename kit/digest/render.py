@@ -1,10 +1,11 @@
 """A digest as text: one block for the terminal and the TUI, and chat-sized messages with their
-buttons for Telegram (planned here, made into real buttons by kit/digest/service.py).
+buttons for each live channel (planned here, made into real buttons by kit/digest/service.py).
 
-Telegram's limits shape the messages: at most 4096 characters (UTF-16 units) a message, so
-passes are packed whole into as few messages as fit and a pass too long for one is continued
-in the next, each part carrying the buttons of the facts it lists; and a button's data is a
-short token (kit/channels/callbacks.py), never the ids themselves.
+The channel's limit shapes the messages: at most `limit` UTF-16 units a message (Telegram's
+4,096, Matrix's more: kit/delivery/outbox.py), so passes are packed whole into as few messages
+as fit and a pass too long for one is continued in the next, each part carrying the buttons
+of the facts it lists; and a button's data is a short token (kit/delivery/callbacks.py), never
+the ids themselves.
 
 The inbox's questions that wait come first, after the title: the owner learns of them here.
 They are answered where the inbox is (each front-end says how: `kit inbox`, F8, the buttons
@@ -17,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 
-from kit.channels.splitting import TELEGRAM_LIMIT, utf16_length
+from kit.delivery.splitting import TELEGRAM_LIMIT, utf16_length
 from kit.digest.model import Digest, DigestLine, DigestPass, DigestQuestion
 from kit.text import plural
 
@@ -226,10 +227,10 @@ def _blocks(
     return blocks
 
 
-def telegram_messages(
+def chat_messages(
     digest: Digest, tz: tzinfo, *, now: datetime, window: timedelta, limit: int = TELEGRAM_LIMIT
 ) -> list[PlannedMessage]:
-    """The digest as Telegram messages of at most `limit` characters, with the buttons of the
+    """The digest as chat messages of at most `limit` UTF-16 units, with the buttons of the
     passes and facts each one lists (buttons close `window` after their change)."""
     head = _Block(title(digest, tz), [(HINT, ())])
     waiting = _waiting(digest, ANSWER_ON_TELEGRAM)  # first after the heading: what waits

@@ -2,8 +2,9 @@
 digest --send`), and send each memory's digest once its day closes (the scheduler's `digest`
 job, scheduler/jobs.py).
 
-Sending goes through the outbox (kit/channels/outbox.py) to the channels live in this process:
-the worker that polls Telegram is the one that sends, and the scheduled digest of a memory and
+Sending goes through the outbox (kit/delivery/outbox.py) to the channels live in this process,
+each getting the digest packed to its own message limit: the worker that runs the channels is
+the one that sends, and the scheduled digest of a memory and
 day is claimed first (kit/digest/sends.py), so a restart, a catch-up run and a second worker
 never send it twice. A day with no news sends nothing (`Digest.news`: memory changed, or a
 pass set a question aside that still waits; questions from before the day alone never send
@@ -16,13 +17,13 @@ from __future__ import annotations
 import logging
 from datetime import date, datetime, timedelta, tzinfo
 
-from kit.channels.callbacks import Callbacks
-from kit.channels.outbox import Outbox, Outgoing
 from kit.clock import Clock
 from kit.config import DigestSettings
+from kit.delivery.callbacks import Callbacks
+from kit.delivery.outbox import Outbox, Outgoing
 from kit.digest.build import DigestBuilder
 from kit.digest.model import Digest, DigestSent
-from kit.digest.render import telegram_messages
+from kit.digest.render import chat_messages
 from kit.digest.sends import DigestSends
 from kit.errors import ConfigError, KitError, shown
 from kit.jobs.runs import known_users
@@ -31,9 +32,10 @@ from kit.store.db import Database
 log = logging.getLogger(__name__)
 
 NO_CHANNEL = (
-    "no channel to send the digest on: Telegram is not connected in this Kit (it needs "
-    "TELEGRAM_BOT_TOKEN and telegram.allowed_user_ids, and the daemon: `kit run`); "
-    "`kit digest` shows the digest here"
+    "no channel to send the digest on: neither Telegram nor Matrix is connected in this Kit "
+    "(Telegram needs TELEGRAM_BOT_TOKEN and telegram.allowed_user_ids, Matrix "
+    "MATRIX_ACCESS_TOKEN and [matrix]; both need the daemon: `kit run`); `kit digest` shows "
+    "the digest here"
 )
 
 
@@ -120,26 +122,34 @@ class DigestService:
         return results
 
     async def _deliver(self, digest: Digest) -> tuple[int, int]:
-        """Make the buttons and push the messages: (messages, chats reached)."""
+        """Make the buttons and push the messages, for each live channel at its own limit:
+        (messages sent, chats reached)."""
         now = self._clock.now()
-        plan = telegram_messages(digest, self._tz, now=now, window=self.undo_window)
-        outgoing: list[Outgoing] = []
-        async with self._db.transaction() as tx:
-            for message in plan:
-                rows = []
-                for row in message.rows:
-                    buttons = [
-                        await self._callbacks.button(
-                            tx,
-                            planned.label,
-                            user_id=digest.user_id,
-                            action=planned.action,
-                            payload=planned.payload,
-                            expires_at=planned.expires_at,
-                        )
-                        for planned in row
-                    ]
-                    rows.append(tuple(buttons))
-                outgoing.append(Outgoing(message.text, tuple(rows)))
-        chats = await self._outbox.push(digest.user_id, outgoing)
-        return len(outgoing), chats
+        sent = 0
+
+        async def for_channel(limit: int) -> list[Outgoing]:
+            nonlocal sent
+            plan = chat_messages(digest, self._tz, now=now, window=self.undo_window, limit=limit)
+            outgoing: list[Outgoing] = []
+            async with self._db.transaction() as tx:
+                for message in plan:
+                    rows = []
+                    for row in message.rows:
+                        buttons = [
+                            await self._callbacks.button(
+                                tx,
+                                planned.label,
+                                user_id=digest.user_id,
+                                action=planned.action,
+                                payload=planned.payload,
+                                expires_at=planned.expires_at,
+                            )
+                            for planned in row
+                        ]
+                        rows.append(tuple(buttons))
+                    outgoing.append(Outgoing(message.text, tuple(rows)))
+            sent += len(outgoing)
+            return outgoing
+
+        chats = await self._outbox.push_planned(digest.user_id, for_channel)
+        return sent, chats

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from kit.errors import InputError
 
@@ -33,6 +33,12 @@ _EVIDENCE = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)", re.IGNORECASE)
 _DATE_FORMATS = ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %B %Y", "%I:%M %p on %d %b, %Y")
 
 
+# A conversation with an assistant names that side "Assistant" (BEAM's, converted by
+# ../shared/tools/convert_beam.py: "User" and "Assistant"): its turns are what Kit's own
+# replies would be, imported as role "assistant"; every other speaker's as the owner's ("user").
+ASSISTANT = "assistant"
+
+
 @dataclass(frozen=True)
 class Turn:
     ref: str  # the dia_id, "D3:12"
@@ -40,6 +46,11 @@ class Turn:
     speaker: str
     text: str
     at: datetime
+
+    @property
+    def role(self) -> Literal["user", "assistant"]:
+        """How Kit would have stored the turn: its own reply, or the owner's message."""
+        return "assistant" if self.speaker.strip().casefold() == ASSISTANT else "user"
 
 
 @dataclass(frozen=True)

@@ -273,7 +273,7 @@ async def opened(
     ) as kit:
         started = time.perf_counter()
         await kit.import_messages(
-            (NewMessage("user", t.text, t.at, t.speaker, t.ref) for t in sample.turns),
+            (NewMessage(t.role, t.text, t.at, t.speaker, t.ref) for t in sample.turns),
             conversation=sample.sample_id,
         )
         await kit.settle()

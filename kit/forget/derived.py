@@ -25,7 +25,7 @@ from pathlib import Path
 from kit.forget.findings import GRAPHS, INDEX, MEMORY, VECTORS, Leftover, leftover
 from kit.forget.index_audit import IndexAudit
 from kit.forget.receipt import Receipt
-from kit.retrieval.vectors import Kind, VectorStore
+from kit.retrieval.vectors import PASSAGES, Kind, VectorStore
 from kit.store.db import Database
 
 _BATCH = 1000
@@ -102,15 +102,20 @@ class Derived:
             stale.index[table] = await self._audit.stale(table, wanted) if wanted else set()
             stale.vectors[kind] = await self._vector_rows(kind, table)
         if self._vectors is not None:
-            gone = {kind: await self._gone(kind) for kind in _TABLES}
-            for kind, path in self._vectors.saved(self._user_id):
+            gone: dict[str, set[int]] = {kind: await self._gone(kind) for kind in _TABLES}
+            for layer, path in self._vectors.saved(self._user_id):
                 keys = await asyncio.to_thread(_saved_keys, path)
                 if keys is None:
                     stale.unreadable.append(path)
-                elif gone[kind] & keys:
-                    stale.graphs.append((path, gone[kind] & keys))
+                elif layer == PASSAGES:  # an erased message's passages are gone with it
+                    if missing := await self._missing_passages(keys):
+                        stale.graphs.append((path, missing))
+                elif gone[layer] & keys:
+                    stale.graphs.append((path, gone[layer] & keys))
             for kind in _TABLES:
                 stale.held |= self._vectors.held(self._user_id, kind) & gone[kind]
+            held = self._vectors.held(self._user_id, PASSAGES)
+            stale.held |= await self._missing_passages(held)
         return stale
 
     async def repair(self, stale: Stale) -> None:
@@ -161,6 +166,15 @@ class Derived:
             )
             stale |= {int(r[0]) for r in rows}
         return stale
+
+    async def _missing_passages(self, ids: frozenset[int]) -> set[int]:
+        """Passages (kit/retrieval/passage_rows.py) of these ids that no longer exist: their
+        message was erased (the receipt lists no passage: they are derived, and went with it)."""
+        present: set[int] = set()
+        for chunk in _chunks(sorted(ids)):
+            sql = f"SELECT id FROM message_passages WHERE id IN ({_marks(chunk)})"
+            present |= {int(r[0]) for r in await self._db.fetchall(sql, chunk)}
+        return set(ids) - present
 
     async def _gone(self, kind: Kind) -> set[int]:
         """Erased rows of `kind` no vector may be held for now: those that do not exist (a

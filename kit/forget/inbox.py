@@ -3,7 +3,7 @@ facts as they were), so every question that cites a forgotten message, concerns 
 fact, or quotes what the forget erases (an erased fact's text, the forgotten person's name:
 a proposal can name someone its message and facts do not) is deleted with them, in the
 forget's own transaction: an answer could write the text back, and the inbox and the digest
-would show it. Here, not beside the inbox's store (kit/inbox/store.py), so the forget imports
+would show it. Here, not beside the inbox's store (kit/curator/questions.py), so the forget imports
 nothing of the curator's."""
 
 from __future__ import annotations

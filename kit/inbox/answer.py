@@ -19,11 +19,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 
+from kit.curator.contest import KEEP_BOTH, KEEP_OLD, TAKE_NEW
 from kit.curator.ops import Insert, Operation, Replace, Update, describe
+from kit.curator.questions import Question
 from kit.curator.undo import KEPT
 from kit.curator.write_op import Written, rewrites, write_op
-from kit.inbox.contest import KEEP_BOTH, KEEP_OLD, TAKE_NEW
-from kit.inbox.store import Question
 from kit.memory.facts import Fact, FactWriter, Provenance
 
 

@@ -1,5 +1,5 @@
-"""An inbox question as a message Kit starts to its owner (kit/channels/outbox.py), with one
-button per answer it offers (kit/channels/callbacks.py), and what such a button carries.
+"""An inbox question as a message Kit starts to its owner (kit/delivery/outbox.py), with one
+button per answer it offers (kit/delivery/callbacks.py), and what such a button carries.
 
 A button holds only a token; its row in `callbacks` holds the payload `{"question": id,
 "answer": "take-new"}` and whose memory it acts on, and it works until the question expires.
@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import tzinfo
 
-from kit.channels.callbacks import Callbacks
-from kit.channels.outbox import Outgoing
-from kit.channels.splitting import TELEGRAM_LIMIT, utf16_length
+from kit.curator.contest import ANSWERS
+from kit.curator.questions import Question
+from kit.delivery.callbacks import Callbacks
+from kit.delivery.outbox import DEFAULT_LIMIT, Outgoing
+from kit.delivery.splitting import utf16_length
 from kit.errors import InputError
-from kit.inbox.contest import ANSWERS
 from kit.inbox.render import LABELS, question_lines
-from kit.inbox.store import Question
 from kit.store.db import Transaction
 
 ACTION = "inbox"  # the callbacks action an answer button runs
@@ -28,19 +28,24 @@ EXPIRED = "the question expired unanswered and the old facts were kept"
 INTRO = "Kit would like your word before changing what it remembers:"
 
 
-def message_text(question: Question, tz: tzinfo) -> str:
-    """The question in one chat message (a fact quoted at length is cut, never the message)."""
+def message_text(question: Question, tz: tzinfo, limit: int = DEFAULT_LIMIT) -> str:
+    """The question in one chat message of at most `limit` UTF-16 units, the channel's own (a
+    fact quoted at length is cut, never the message)."""
     text = "\n".join([INTRO, *question_lines(question, tz)])
-    if utf16_length(text) <= TELEGRAM_LIMIT:
+    if utf16_length(text) <= limit:
         return text
-    cut = text[: TELEGRAM_LIMIT - 1]
-    while utf16_length(cut) > TELEGRAM_LIMIT - 1:  # characters beyond the BMP count twice
+    cut = text[: limit - 1]
+    while utf16_length(cut) > limit - 1:  # characters beyond the BMP count twice
         cut = cut[:-1]
     return cut.rstrip() + "…"
 
 
 async def question_message(
-    tx: Transaction, callbacks: Callbacks, question: Question, tz: tzinfo
+    tx: Transaction,
+    callbacks: Callbacks,
+    question: Question,
+    tz: tzinfo,
+    limit: int = DEFAULT_LIMIT,
 ) -> Outgoing:
     """The question with a button per answer it offers (their tokens stored inside `tx`)."""
     row = tuple(
@@ -56,7 +61,7 @@ async def question_message(
             for answer in question.choices
         ]
     )
-    return Outgoing(message_text(question, tz), (row,))
+    return Outgoing(message_text(question, tz, limit), (row,))
 
 
 def answer_of(payload: Mapping[str, int | str]) -> tuple[int, str]:

@@ -8,8 +8,8 @@ from datetime import tzinfo
 from typing import Any
 
 from kit.clock import from_iso, local_minute
-from kit.inbox.contest import KEEP_BOTH, KEEP_OLD, TAKE_NEW
-from kit.inbox.store import Question
+from kit.curator.contest import KEEP_BOTH, KEEP_OLD, TAKE_NEW
+from kit.curator.questions import Question
 
 LABELS = {KEEP_OLD: "Keep old", TAKE_NEW: "Take new", KEEP_BOTH: "Keep both"}
 STATES = {

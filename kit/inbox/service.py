@@ -10,7 +10,7 @@ expired or was withdrawn, an answer it does not offer, a fact that changed since
 claimed in the database first, so two workers never both send it, and only when a live channel
 reaches its owner; one no channel delivered is given back and asked next time. It runs when a
 channel starts and after each curation sweep and REM run (scheduler/jobs.py). A press on an
-answer button is `answer`, like `kit inbox answer`; the registry (kit/channels/callbacks.py)
+answer button is `answer`, like `kit inbox answer`; the registry (kit/delivery/callbacks.py)
 lets only that memory's owner press it, once, until the question expires.
 """
 
@@ -21,18 +21,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
-from kit.channels.callbacks import Callbacks
-from kit.channels.outbox import Outbox
 from kit.clock import Clock, local_minute
+from kit.curator.contest import ANSWERS
 from kit.curator.ops import MAX_ROW_ID
 from kit.curator.owner import KIND as OWNER_PASS
+from kit.curator.questions import InboxStore, Question, operation_of
 from kit.curator.records import PassLog
+from kit.delivery.callbacks import Callbacks
+from kit.delivery.outbox import Outbox, Outgoing
 from kit.errors import InputError
 from kit.inbox.answer import write_answer
 from kit.inbox.buttons import ACTION, EXPIRED, answer_of, question_message
-from kit.inbox.contest import ANSWERS
 from kit.inbox.render import LABELS
-from kit.inbox.store import InboxStore, Question, operation_of
 from kit.memory.fact_times import earliest
 from kit.memory.facts import Facts, Provenance
 from kit.memory.messages import said_at
@@ -178,9 +178,13 @@ class Inbox:
         delivered = 0
         for question in await self.store.claim_unannounced(self._clock.now(), self._outbox.reaches):
             try:
-                async with self._db.transaction() as tx:
-                    message = await question_message(tx, self._callbacks, question, self._tz)
-                chats = await self._outbox.push(question.user_id, [message])
+
+                async def for_channel(limit: int, asked: Question = question) -> list[Outgoing]:
+                    async with self._db.transaction() as tx:
+                        made = await question_message(tx, self._callbacks, asked, self._tz, limit)
+                    return [made]
+
+                chats = await self._outbox.push_planned(question.user_id, for_channel)
             except Exception:  # one question's failure must not stop the others, nor the job
                 log.exception("inbox: could not ask question %d", question.id)
                 chats = 0
@@ -191,7 +195,7 @@ class Inbox:
         return delivered
 
     async def _pressed(self, user_id: str, payload: Mapping[str, int | str]) -> str:
-        """An answer button pressed by its owner (kit/channels/callbacks.py checked who)."""
+        """An answer button pressed by its owner (kit/delivery/callbacks.py checked who)."""
         question_id, answer = answer_of(payload)
         return (await self.answer(user_id, question_id, answer)).summary()
 

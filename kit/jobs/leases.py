@@ -9,8 +9,8 @@ renewing and letting go are each one transaction under the store's writer lock, 
 workers never both believe they hold a lease. Times come from the injected clock.
 
 `handled_updates` is the other half of "each thing done once": an incoming update (a Telegram
-update id) is claimed by one insert; whoever's insert lands answers it, nobody else ever does,
-even after a takeover.
+update id; a Matrix event id in `handled_events`) is claimed by one insert; whoever's insert
+lands answers it, nobody else ever does, even after a takeover.
 
 On SQLite there is one worker per file (kit/daemon/lock.py), so a lease is always free; the
 same code runs there, which keeps both stores' behaviour one.
@@ -32,6 +32,7 @@ from kit.store.db import Database
 log = logging.getLogger(__name__)
 
 UPDATES_KEPT = 10_000  # handled update ids kept per channel (Telegram's ids only grow)
+EVENTS_KEPT = timedelta(days=30)  # handled event ids kept (Matrix's: not ordered, so by age)
 
 
 @dataclass(frozen=True)
@@ -199,6 +200,24 @@ class Leases:
                 await tx.execute(
                     "DELETE FROM handled_updates WHERE channel = ? AND update_id < ?",
                     (channel, update_id - UPDATES_KEPT),
+                )
+        return claimed == 1
+
+    async def claim_event(self, channel: str, event_id: str) -> bool:
+        """`claim_update` for a channel whose updates are named by strings (Matrix's event ids);
+        claims older than `EVENTS_KEPT` are let go now and then (a sync never goes back that
+        far)."""
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            claimed = await tx.execute_rowcount(
+                "INSERT INTO handled_events (channel, event_id, worker, handled_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (channel, event_id, self.owner, to_iso(now)),
+            )
+            if claimed and event_id.endswith("A"):  # now and then (1 in 64): keep it small
+                await tx.execute(
+                    "DELETE FROM handled_events WHERE channel = ? AND handled_at < ?",
+                    (channel, to_iso(now - EVENTS_KEPT)),
                 )
         return claimed == 1
 

@@ -41,13 +41,28 @@ from kit.llm.bounds import (
     too_large,
 )
 from kit.llm.status import status_error, status_message, transport_errors
-from kit.model_settings import DEADLINE_TIMEOUTS
+from kit.model_settings import DEADLINE_TIMEOUTS, ModelRole
 from kit.reach import Reach
 
 log = logging.getLogger(__name__)
 
 
 _TRANSPORT_ERRORS: tuple[type[Exception], ...] = transport_errors()
+
+
+def make_client(
+    role: ModelRole, key: str, *, max_retries: int, timeout: float, deadline: float | None = None
+) -> AnthropicLLM:
+    """A client for `role` (its provider's record names this module: kit/providers.py)."""
+    return AnthropicLLM(
+        api_key=key,
+        base_url=role.base_url or None,
+        max_retries=max_retries,
+        timeout=timeout,
+        deadline=deadline,
+        # A key goes only to the host it was configured for (ModelRole.key_goes_here)
+        key_env=role.key_env if role.key_goes_here else "",
+    )
 
 
 class AnthropicLLM:

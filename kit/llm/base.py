@@ -1,6 +1,7 @@
 """The LLM port: plain frozen dataclasses in, plain frozen dataclasses out.
 
-No SDK object crosses this line; `kit/llm/anthropic.py` is the only module that knows the SDK.
+No SDK object crosses this line; each provider's adapter (kit/llm/anthropic.py, kit/llm/openai.py)
+is the only module that knows its SDK.
 """
 
 from __future__ import annotations
@@ -8,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
+
+from kit.model_settings import ModelRole
+from kit.reach import Reach
 
 Role = Literal["user", "assistant"]
 
@@ -115,6 +119,29 @@ class LLM(Protocol):
         Raises `LLMUnavailable` after the adapter's bounded retries.
         """
         ...
+
+
+class ModelClient(LLM, Protocol):
+    """What a provider's adapter builds (its `make_client`, named by its record in
+    kit/providers.py): the port, plus `kit doctor`'s bounded check and closing."""
+
+    async def reach(self, model: str) -> Reach: ...
+
+    async def aclose(self) -> None: ...
+
+
+class MakeClient(Protocol):
+    """An adapter module's `make_client`: a client for one role, its key and bounds."""
+
+    def __call__(
+        self,
+        role: ModelRole,
+        key: str,
+        *,
+        max_retries: int,
+        timeout: float,
+        deadline: float | None = None,
+    ) -> ModelClient: ...
 
 
 def system_text(blocks: Sequence[SystemBlock]) -> str:

@@ -1,4 +1,5 @@
-"""The OpenAI chat-completions adapter: the only module that imports the openai SDK.
+"""The OpenAI chat-completions adapter (and its audio transcriptions, for voice messages:
+`OpenAITranscriber`): the only module that imports the openai SDK.
 
 It speaks to OpenAI and to the servers that copy its API (Ollama, llama.cpp, vLLM, LM Studio).
 Kit's request maps onto one chat: the system blocks joined into one system message (the cached
@@ -58,7 +59,7 @@ from kit.llm.bounds import (
 from kit.llm.json_repair import Unreadable, loads_lenient
 from kit.llm.status import status_error, status_message, transport_errors
 from kit.llm.tokens import estimate_request, estimate_tokens
-from kit.model_settings import DEADLINE_TIMEOUTS
+from kit.model_settings import DEADLINE_TIMEOUTS, ModelRole
 from kit.reach import Reach
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,22 @@ _STOP_REASONS = {
 
 
 _TRANSPORT_ERRORS: tuple[type[Exception], ...] = transport_errors()
+
+
+def make_client(
+    role: ModelRole, key: str, *, max_retries: int, timeout: float, deadline: float | None = None
+) -> OpenAILLM:
+    """A client for `role` (its provider's record names this module: kit/providers.py)."""
+    return OpenAILLM(
+        api_key=key,
+        base_url=role.base_url or None,
+        max_retries=max_retries,
+        timeout=timeout,
+        deadline=deadline,
+        # A key goes only to the host it was configured for (ModelRole.key_goes_here)
+        key_env=role.key_env if role.key_goes_here else "",
+        structured_output=role.structured_output,
+    )
 
 
 class OpenAILLM:
@@ -425,4 +442,57 @@ def _usage(usage: Any, request: LLMRequest, text: str, calls: list[tuple[str, st
         input_tokens=prompt - cached,
         output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
         cache_read_tokens=cached,
+    )
+
+
+class OpenAITranscriber:
+    """Speech to text through an OpenAI-compatible /v1/audio/transcriptions (kit/speech/):
+    the same SDK, another endpoint. Failures become KitErrors that say nothing was kept."""
+
+    def __init__(
+        self,
+        *,
+        api_key: str,
+        base_url: str,
+        model: str,
+        language: str = "",
+        timeout: float = 120.0,
+        key_env: str = "OPENAI_API_KEY",
+    ) -> None:
+        self._model = model
+        self._language = language
+        self._key_env = key_env  # named in messages about the key, never its value
+        self._client = openai.AsyncOpenAI(
+            api_key=api_key, base_url=base_url, max_retries=1, timeout=timeout
+        )
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    async def transcribe(self, audio: bytes, *, file_name: str, mime_type: str) -> str:
+        options: dict[str, Any] = {"language": self._language} if self._language else {}
+        try:
+            answer = await self._client.audio.transcriptions.create(
+                model=self._model, file=(file_name, audio, mime_type), **options
+            )
+        except openai.APIStatusError as exc:
+            log.warning("transcription failed (%s)", exc.status_code)
+            if exc.status_code in (401, 403):
+                why = f"refused the key (set {self._key_env})"
+            else:
+                why = f"answered with an error ({exc.status_code})"
+            raise LLMUnavailable(_unheard(why)) from exc
+        except openai.APITimeoutError as exc:
+            raise LLMTimeout(_unheard("did not answer in time")) from exc
+        except (openai.APIError, *_TRANSPORT_ERRORS) as exc:  # type: ignore[misc]
+            log.warning("cannot reach the speech server: %s", type(exc).__name__)
+            raise LLMBusy(_unheard("could not be reached")) from exc
+        text = getattr(answer, "text", None)
+        return text if isinstance(text, str) else ""
+
+
+def _unheard(why: str) -> str:
+    return (
+        f"the speech-to-text server {why}, so I could not hear your voice message; nothing was "
+        "kept. Please try again, or type it"
     )

@@ -1,26 +1,23 @@
 """What model calls cost, for the reports that print a cost (`kit eval qa`,
 bench/real_model.py). A role's `price_input` / `price_output` (USD per million tokens) win;
-else the list prices of Kit's default models, as published when this was written (2026);
+else the list prices of Kit's default models (the provider's record, kit/providers.py);
 else the cost is unknown (a local model costs electricity, not tokens)."""
 
 from __future__ import annotations
 
 from kit.llm.base import Usage
 from kit.model_settings import ModelRole
-
-# USD per million tokens: (input, output). Cache reads cost a tenth of input, writes 1.25x.
-LIST_PRICES: dict[str, tuple[float, float]] = {
-    "claude-haiku-4-5": (1.0, 5.0),
-    "claude-sonnet-4-6": (3.0, 15.0),
-}
+from kit.providers import provider
 
 
 def price(role: ModelRole) -> tuple[float, float] | None:
     if role.price_input is not None and role.price_output is not None:
         return role.price_input, role.price_output
-    if role.provider == "anthropic" and role.hosted_by_provider:
-        return LIST_PRICES.get(role.model)
-    return None
+    if not role.hosted_by_provider:
+        return None  # a proxy or a server of the owner's own: its price is its own
+    # USD per million tokens, from the provider's record (kit/providers.py)
+    listed = {model: (i, o) for model, i, o in provider(role.provider).list_prices}
+    return listed.get(role.model)
 
 
 def cost(usage: Usage, role: ModelRole) -> float | None:

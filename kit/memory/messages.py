@@ -43,6 +43,7 @@ class Message:
     ref: str | None
     source: str
     forwarded_from: str | None = None  # someone else's words, passed on by the speaker
+    spoken: bool = False  # a voice message, kept as its transcript (kit/speech/)
 
 
 @dataclass(frozen=True)
@@ -63,10 +64,12 @@ class NewMessage:
     speaker: str = ""
     ref: str | None = None
     forwarded_from: str | None = None
+    spoken: bool = False
 
 
 _MESSAGE_COLUMNS = (
-    "id, user_id, conversation_id, role, speaker, text, at, day, ref, source, forwarded_from"
+    "id, user_id, conversation_id, role, speaker, text, at, day, ref, source, forwarded_from,"
+    " spoken"
 )
 
 
@@ -87,9 +90,10 @@ async def said_at(tx: Transaction, user_id: str, ids: Iterable[int]) -> dict[int
 def attributed(who: str, message: Message) -> str:
     """How a transcript names the speaker of `message`: `who`, and for forwarded text whose
     words they are ("Ana (forwarded from Bob)"), so no reader takes them as Ana's own. The
-    name comes from outside: it is neutralised like the text around it."""
+    name comes from outside: it is neutralised like the text around it. A voice message says
+    so: its text is a transcript, and may have misheard a word."""
     if message.forwarded_from is None:
-        return who
+        return f"{who} (voice)" if message.spoken else who
     return f"{who} (forwarded from {neutralise(message.forwarded_from, inline=True)})"
 
 
@@ -106,6 +110,7 @@ def _message(row: Sequence[object]) -> Message:
         ref=None if row[8] is None else str(row[8]),
         source=str(row[9]),
         forwarded_from=None if row[10] is None else str(row[10]),
+        spoken=bool(row[11]),
     )
 
 
@@ -191,9 +196,10 @@ class Messages:
         ref: str | None = None,
         source: str = "chat",
         forwarded_from: str | None = None,
+        spoken: bool = False,
     ) -> Message:
         """Store one message durably (committed before this returns)."""
-        item = NewMessage(role, text, at or self._clock.now(), speaker, ref, forwarded_from)
+        item = NewMessage(role, text, at or self._clock.now(), speaker, ref, forwarded_from, spoken)
         async with self._db.transaction() as tx:
             (message_id,) = await self.insert_many(tx, conversation, [item], source)
         return Message(
@@ -208,12 +214,13 @@ class Messages:
             ref,
             source,
             forwarded_from,
+            spoken,
         )
 
     _INSERT = (
         "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day,"
-        " ref, source, content_hash, forwarded_from, named_days)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ref, source, content_hash, forwarded_from, named_days, spoken)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     )
 
     def _row(self, conversation: Conversation, item: NewMessage, source: str) -> tuple[Any, ...]:
@@ -231,6 +238,7 @@ class Messages:
             content_hash(item.speaker, item.text),
             item.forwarded_from,
             named_days(item.text, day),
+            int(item.spoken),
         )
 
     async def _touch(
@@ -327,7 +335,7 @@ class Messages:
         return added
 
     def _staged(self, conversation: Conversation, item: NewMessage) -> tuple[Any, ...]:
-        _, _, role, speaker, text, at, day, ref, _, digest, origin, named = self._row(
+        _, _, role, speaker, text, at, day, ref, _, digest, origin, named, _ = self._row(
             conversation, item, ""
         )
         return (role, speaker, text, at, day, ref, digest, origin, named)

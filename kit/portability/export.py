@@ -54,10 +54,11 @@ async def export_document(db: Database, user_id: str, now: datetime) -> dict[str
             "ref": r[7],
             "source": r[8],
             "forwarded_from": r[9],
+            "spoken": bool(r[10]),
         }
         for r in await db.fetchall(
             "SELECT id, conversation_id, role, speaker, text, at, day, ref, source,"
-            " forwarded_from FROM messages WHERE user_id = ? ORDER BY id",
+            " forwarded_from, spoken FROM messages WHERE user_id = ? ORDER BY id",
             (user_id,),
         )
     ]

@@ -158,6 +158,8 @@ def validate(document: Any, source: str, salt_of: SaltOf | None = None) -> None:
             check.field(
                 m, "forwarded_from", where, lambda v: v is None or _is_str(v), "a string or null"
             )
+        if "spoken" in m:  # optional too: a voice message's transcript (kit/speech/)
+            check.field(m, "spoken", where, lambda v: isinstance(v, bool), "true or false")
     pass_ids = set()
     for i, p in enumerate(_items(document, "passes", check)):
         where = f"passes[{i}]"

@@ -194,8 +194,8 @@ async def restore(
             msg.map[m["id"]] = await tx.insert(
                 *msg.row(
                     "INSERT INTO messages (id, user_id, conversation_id, role, speaker, text, at,"
-                    " day, ref, source, content_hash, forwarded_from, named_days)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " day, ref, source, content_hash, forwarded_from, named_days, spoken)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         msg.wanted(m["id"]),
                         user_id,
@@ -210,6 +210,7 @@ async def restore(
                         content_hash(m["speaker"], m["text"]),
                         m.get("forwarded_from"),  # absent in exports made before it existed
                         named_days(m["text"], date.fromisoformat(m["day"])),  # derived
+                        int(m.get("spoken", False)),  # absent in exports made before it existed
                     ),
                 )
             )

@@ -22,11 +22,13 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from kit.clock import to_iso
-from kit.retrieval.vectors import Kind
 from kit.store.db import Database
+
+if TYPE_CHECKING:  # vectors.py imports the passages, which read words with this module
+    from kit.retrieval.vectors import Kind
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 

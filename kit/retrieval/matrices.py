@@ -33,7 +33,7 @@ from kit.embed.base import Embedder, Vectors
 from kit.errors import StorageError
 from kit.files import private_dir
 from kit.retrieval.matrix import Matrix
-from kit.retrieval.vectors import KINDS, NOTES, Kind, digest
+from kit.retrieval.vectors import KINDS, NOTES, PASSAGES, VectorKind, digest
 from kit.store.db import Database
 
 log = logging.getLogger(__name__)
@@ -60,8 +60,8 @@ class MatrixVectors:
         self._db = db
         self.embedder = embedder
         self._graphs = graphs  # where graphs are saved (None: not saved)
-        self._matrices: dict[tuple[str, Kind], Matrix] = {}
-        self._loading: set[tuple[str, Kind]] = set()  # registered, still being filled
+        self._matrices: dict[tuple[str, VectorKind], Matrix] = {}
+        self._loading: set[tuple[str, VectorKind]] = set()  # registered, still being filled
         self._lock = asyncio.Lock()  # matrix loads vs backfill writes
         self.load = VectorLoad()
         self._told = False  # a search met a matrix still loading: logged once
@@ -73,7 +73,7 @@ class MatrixVectors:
         # Per batch: a loading matrix waits one batch at most, and a batch one chunk.
         return self._lock
 
-    def stored(self, user_id: str, kind: Kind, ids: Sequence[int], vectors: Vectors) -> None:
+    def stored(self, user_id: str, kind: VectorKind, ids: Sequence[int], vectors: Vectors) -> None:
         matrix = self._matrices.get((user_id, kind))
         if matrix is not None:
             matrix.upsert(ids, vectors)
@@ -126,7 +126,7 @@ class MatrixVectors:
             )
             dim = int(size or 0) // 4  # float32
             for user_id in sorted({user for user, _ in found}):
-                for kind in (*KINDS, NOTES):  # the order they load in: facts first
+                for kind in (*KINDS, NOTES, PASSAGES):  # the order they load in: facts first
                     key = (user_id, kind)
                     count = found.get(key, 0)
                     if key in self._matrices:
@@ -136,7 +136,9 @@ class MatrixVectors:
                         self._loading.add(key)
                         self.load.total += count
 
-    async def _fill(self, key: tuple[str, Kind], matrix: Matrix, *, held: bool = False) -> None:
+    async def _fill(
+        self, key: tuple[str, VectorKind], matrix: Matrix, *, held: bool = False
+    ) -> None:
         """Read a matrix's rows in id order (the order backfill appends in, so a saved graph
         matches row for row), a chunk at a time, each under the writing lock; `held`: the
         caller holds it throughout, and registers the matrix once it is full."""
@@ -171,7 +173,7 @@ class MatrixVectors:
             if (user_id, kind) not in self._loading and matrix.needs_ann():
                 await asyncio.to_thread(self._index_matrix, user_id, kind, matrix)
 
-    def _index_matrix(self, user_id: str, kind: Kind, matrix: Matrix) -> None:
+    def _index_matrix(self, user_id: str, kind: VectorKind, matrix: Matrix) -> None:
         """Adopt the saved graph, or build (or extend) one and save it (blocking)."""
         from kit.retrieval.ann import Ann  # usearch: only for matrices this big
 
@@ -191,7 +193,7 @@ class MatrixVectors:
             except (OSError, StorageError) as exc:
                 log.warning("cannot save %s (%s); it is rebuilt next start", path.name, exc)
 
-    def graph_path(self, user_id: str, kind: Kind) -> Path | None:
+    def graph_path(self, user_id: str, kind: VectorKind) -> Path | None:
         """Where the graph of a user's layer is saved for this model (None: not saved)."""
         if self._graphs is None or self.embedder is None:
             return None
@@ -200,7 +202,7 @@ class MatrixVectors:
     async def search(
         self,
         user_id: str,
-        kind: Kind,
+        kind: VectorKind,
         query: Vectors,
         k: int,
         threshold: float,
@@ -218,7 +220,7 @@ class MatrixVectors:
             )
         return await asyncio.to_thread(matrix.search, query, k, threshold, only, skip)
 
-    async def _matrix(self, user_id: str, kind: Kind, dim: int) -> Matrix:
+    async def _matrix(self, user_id: str, kind: VectorKind, dim: int) -> Matrix:
         """The layer's matrix (of `dim` columns, the query's); loaded now (and waited for)
         unless it exists or is loading in the background."""
         key = (user_id, kind)
@@ -252,19 +254,19 @@ class MatrixVectors:
             for path in self._graphs.glob(f"*-{digest(model_id)}.usearch*"):
                 path.unlink(missing_ok=True)
 
-    def held(self, user_id: str, kind: Kind) -> frozenset[int]:
+    def held(self, user_id: str, kind: VectorKind) -> frozenset[int]:
         matrix = self._matrices.get((user_id, kind))
         if matrix is None:
             return frozenset()
         return frozenset(int(i) for i in matrix.ids[: matrix.size])
 
-    def saved(self, user_id: str) -> list[tuple[Kind, Path]]:
+    def saved(self, user_id: str) -> list[tuple[VectorKind, Path]]:
         if self._graphs is None or not self._graphs.is_dir():
             return []
-        found: list[tuple[Kind, Path]] = []
+        found: list[tuple[VectorKind, Path]] = []
         for path in sorted(self._graphs.glob(f"{digest(user_id)}-*.usearch*")):
             kind = path.name.split("-")[1]
-            if kind in (*KINDS, NOTES):
+            if kind in (*KINDS, NOTES, PASSAGES):
                 found.append((kind, path))
         return found
 

@@ -12,7 +12,9 @@ what reaches the model stays inside the memory budget. The whole message stays i
 in its indexes.
 
 Passages are (start, stop) character offsets into the message's text, derived from the text
-alone: the same text always gives the same passages, and nothing about them is stored.
+alone: the same text always gives the same passages. Each passage also has a vector of its
+own (kit/retrieval/passage_rows.py keeps their offsets as rows for it), so a long message is
+found by the passage that means what the question asks (kit/retrieval/passage_search.py).
 """
 
 from __future__ import annotations
@@ -105,20 +107,27 @@ def _stem(word: str) -> str:
     return word
 
 
-def best_passage(text: str, words: Collection[str]) -> tuple[Passage, int, int] | None:
+def best_passage(
+    text: str, words: Collection[str], matched: int | None = None
+) -> tuple[Passage, int, int] | None:
     """The passage of a long message to show for a query of `words` (its content words), its
     place (1-based) and how many passages the message has: the one holding the most of the
-    query's words (rarer words are not told apart: the message was already found), the first
-    on a tie or when none holds any (a message's first sentences usually say what it is
-    about). None: the message is short, shown whole."""
+    query's words (rarer words are not told apart: the message was already found); on a tie,
+    or when none holds any, the one whose vector matched the query (`matched`, 1-based:
+    kit/retrieval/passage_search.py), else the first (a message's first sentences usually say
+    what it is about). None: the message is short, shown whole."""
     passages = split(text)
     if not passages:
         return None
     wanted = {_stem(w) for w in words}
-    best, most = 0, 0
-    if wanted:
-        for n, passage in enumerate(passages):
-            found = len(wanted.intersection(_stem(w) for w in words_of(passage.of(text))))
-            if found > most:
-                best, most = n, found
+    counts = [
+        len(wanted.intersection(_stem(w) for w in words_of(p.of(text)))) if wanted else 0
+        for p in passages
+    ]
+    best = 0
+    if matched is not None and 1 <= matched <= len(passages):
+        best = matched - 1
+    for n, found in enumerate(counts):
+        if found > counts[best]:
+            best = n
     return passages[best], best + 1, len(passages)

@@ -21,7 +21,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from kit.embed.base import Embedder, Vectors
-from kit.retrieval.vectors import Kind
+from kit.retrieval.vectors import VectorKind
 from kit.store.postgres.database import PostgresDatabase
 
 log = logging.getLogger(__name__)
@@ -58,16 +58,16 @@ class PgVectors:
     async def writing(self) -> AsyncIterator[object]:
         yield None  # nothing cached in this process: nothing to keep in step
 
-    def stored(self, user_id: str, kind: Kind, ids: Sequence[int], vectors: Vectors) -> None:
+    def stored(self, user_id: str, kind: VectorKind, ids: Sequence[int], vectors: Vectors) -> None:
         return None
 
     def forget_cache(self, user_id: str | None = None, *, saved: bool = True) -> None:
         return None
 
-    def held(self, user_id: str, kind: Kind) -> frozenset[int]:
+    def held(self, user_id: str, kind: VectorKind) -> frozenset[int]:
         return frozenset()  # the server holds the vectors, this process none
 
-    def saved(self, user_id: str) -> list[tuple[Kind, Path]]:
+    def saved(self, user_id: str) -> list[tuple[VectorKind, Path]]:
         return []  # the HNSW index is the server's, derived from the rows
 
     async def warm(self, hold: asyncio.Event | None = None) -> None:
@@ -83,7 +83,7 @@ class PgVectors:
     async def search(
         self,
         user_id: str,
-        kind: Kind,
+        kind: VectorKind,
         query: Vectors,
         k: int,
         threshold: float,
@@ -110,7 +110,7 @@ class PgVectors:
         )
         return [(int(r[0]), float(r[1])) for r in rows if float(r[1]) >= threshold]
 
-    async def _large(self, user_id: str, kind: Kind, model: str) -> bool:
+    async def _large(self, user_id: str, kind: VectorKind, model: str) -> bool:
         """Whether the user has ANN_MIN_ROWS rows of this kind (an index scan that stops
         there) and the model's HNSW index exists."""
         if model not in self._indexed:

@@ -5,6 +5,7 @@ Worked out once per search and used by every layer's ranking (kit/retrieval/sear
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -41,6 +42,9 @@ class Query:
     speakers: frozenset[str]  # known speakers the text names (as stored)
     wants_time: bool  # a "when" / "how long" / "before or after" question
     order: DateOrder = "dmy"  # how the owner writes numeric dates (kit/dates/text.py)
+    # It asks what Kit itself said ("what did you recommend…"): Kit's replies are its
+    # evidence as much as the owner's words (`asks_about_replies`).
+    about_replies: bool = False
 
     @property
     def spans(self) -> tuple[DateSpan, ...]:
@@ -82,7 +86,25 @@ def understand(
         speakers=named_speakers(text, known_speakers),
         wants_time=asks_when(text),
         order=order,
+        about_replies=asks_about_replies(text),
     )
+
+
+# "What did you recommend…", "you told me…", "your advice": the question is about what the
+# assistant said. "Would you suggest…" asks for advice now, not about earlier advice.
+_REPLIES = re.compile(
+    r"\b(?:did|have|had) you\s+(?:\w+\s+)?(?:recommend|suggest|say|tell|mention|advise|propose"
+    r"|explain|help|give|share|outline|describe)"
+    r"|\byou(?:'ve| have)?\s+(?:\w+\s+)?(?:recommended|suggested|said|told|mentioned|advised"
+    r"|proposed|explained|gave|shared|outlined|described|helped)\b"
+    r"|\byour (?:advice|recommendations?|suggestions?|answers?|replies|reply|explanations?)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_about_replies(text: str) -> bool:
+    """Whether the question asks what the assistant itself said earlier."""
+    return _REPLIES.search(text) is not None
 
 
 def named_speakers(text: str, known: Iterable[str]) -> frozenset[str]:

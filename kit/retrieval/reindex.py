@@ -22,7 +22,7 @@ from kit.embed.base import Embedder
 from kit.embed.lazy import LazyEmbedder
 from kit.embed.spec import EmbeddingModelUnavailable, ModelSpec
 from kit.retrieval.model_state import ReindexProgress, VectorModels
-from kit.retrieval.vectors import SOURCE_KINDS, VectorIndex
+from kit.retrieval.vectors import PASSAGES, VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -94,10 +94,14 @@ class Reindex:
             return 0
         model = await self._loaded()
         began = time.perf_counter()
+        if PASSAGES in self._vectors.kinds:
+            await self._vectors.passages.derive()  # counted among the rows to embed
         counter = _Counter(await self._vectors.row_count(), model.model_id, on_batch)
         while True:  # again until a sweep finds nothing: rows written meanwhile too
             before = counter.done
-            for kind in SOURCE_KINDS:
+            if PASSAGES in self._vectors.kinds:  # long messages' passages get vectors too
+                await self._vectors.passages.derive()
+            for kind in self._vectors.kinds:
                 after, count = 0, self._vectors.batch_size
                 while count == self._vectors.batch_size:
                     count, after = await self._vectors.embed_batch(

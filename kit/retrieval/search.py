@@ -54,6 +54,8 @@ from kit.retrieval.lexical import LexicalSearch, query_words
 from kit.retrieval.links import ConversationLinks, Links
 from kit.retrieval.lists import asks_for_many
 from kit.retrieval.liveness import LiveFacts, ShownFacts
+from kit.retrieval.passage_rows import PassageRow
+from kit.retrieval.passage_search import message_vectors
 from kit.retrieval.passages import Passage, best_passage
 from kit.retrieval.query import DatesAsWords, Query, named_speakers, understand
 from kit.retrieval.ready import Ready, Soon
@@ -120,6 +122,9 @@ class RankingParams:
     # A long message is shown by the passage that matched (kit/retrieval/passages.py); off:
     # whole (BEAM-100K's 15 best then cost ~8,500 tokens against a 1,200-token budget).
     passages: bool = True
+    # The passages of long messages have vectors of their own (kit/retrieval/passage_search.py):
+    # a message ranks by the better of its own cosine and its best passage's.
+    passage_vectors: bool = True
     strong_z: float | None = None
     strong_hits: int = 3
     strong_within: int = 10
@@ -132,6 +137,12 @@ class RankingParams:
     session_gap_hours: float = 6.0
     # Who said it: when a query names speakers, other speakers' turns count this much.
     other_speaker_weight: float = 0.6
+    # Kit's own replies (messages of role "assistant") count this much, unless the question
+    # asks what Kit said ("what did you recommend…", kit/retrieval/query.py): what the
+    # owner told Kit is the memory; a reply elaborates on it, often at length, and crowds
+    # the owner's own words out of the top k. 1: as much as the owner's. Measured at 0.5:
+    # BEAM-100K +0.071 [+0.044, +0.096] (helps), LoCoMo dev +0.000 (it has no replies).
+    reply_weight: float = 0.5
     # Items dated inside a span the query names (or up to date_slack_days after it: people
     # tell of a thing when it happens or soon after) count this share more.
     date_weight: float = 0.25
@@ -345,12 +356,20 @@ class MemorySearch:
         if many and kind == "message" and p.list_k > 1:
             k = max(k, round(k * p.list_k))  # `k_for`
 
+        matched: dict[int, PassageRow] = {}  # messages found by a passage's vector: which
+
         async def vector_ranking() -> list[tuple[int, float]]:
             query_vector, _ = await ready.vector()
             if query_vector is None:
                 return []
             if kind == "fact":
                 return await self._live_fact_vectors(user_id, query_vector, now, ready)
+            if kind == "message" and p.passage_vectors:
+                ranked, found = await message_vectors(
+                    self.vectors, user_id, query_vector, p.candidates, p.threshold, skip
+                )
+                matched.update(found)
+                return ranked
             return await self.vectors.search(
                 user_id, kind, query_vector, p.candidates, p.threshold, skip=skip
             )
@@ -432,7 +451,7 @@ class MemorySearch:
                 strong=item.id in strong,
                 repeats=repeats[item.id][0] if item.id in repeats else 1,
                 latest=repeats[item.id][1] if item.id in repeats else None,
-                **_passage_of(text, shown),
+                **_passage_of(text, shown, matched.get(item.id)),
             )
             for score, item, text, at, ref in scored[:k]
         ]
@@ -466,6 +485,8 @@ class MemorySearch:
                 spread *= 1 + p.time_weight
             if plan.speakers:
                 spread /= min(1.0, p.other_speaker_weight)
+            if not plan.about_replies:
+                spread /= min(1.0, p.reply_weight)
         return spread
 
     def _fit(self, plan: Query, item: Fact | Day | Message | NoteChunk) -> float:
@@ -477,6 +498,8 @@ class MemorySearch:
         if isinstance(item, Message):
             if plan.speakers and item.speaker not in plan.speakers:
                 factor *= p.other_speaker_weight
+            if item.role == "assistant" and not plan.about_replies:
+                factor *= p.reply_weight
             if plan.wants_time and p.time_weight and mentions_time(item.text):
                 factor *= 1 + p.time_weight
             day, said = item.day, item.text
@@ -586,12 +609,12 @@ class MemorySearch:
         ]
 
 
-def _passage_of(text: str, words: set[str] | None) -> dict[str, Any]:
-    """A long message's passage to show for the query's `words`, as Hit fields (None: not a
-    message, shown whole)."""
+def _passage_of(text: str, words: set[str] | None, matched: PassageRow | None) -> dict[str, Any]:
+    """A long message's passage to show for the query's `words` (or the one whose vector
+    `matched`), as Hit fields (None: not a message, shown whole)."""
     if words is None:
         return {}
-    found = best_passage(text, words)
+    found = best_passage(text, words, matched.part if matched is not None else None)
     if found is None:
         return {}
     passage, part, parts = found

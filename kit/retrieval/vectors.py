@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from kit.embed.base import Embedder, Vectors
 from kit.embed.lazy import LazyEmbedder
+from kit.retrieval.passage_rows import MessagePassages, passage_text
 from kit.store.db import Database, Row
 
 if TYPE_CHECKING:
@@ -39,6 +40,10 @@ Kind = Literal["fact", "day", "message", "note"]
 # searched only when asked for (`search_memory`, `kit search`), never put in every prompt.
 KINDS: tuple[Kind, ...] = ("fact", "day", "message")
 NOTES: Kind = "note"
+# What has vectors: the layers, and the passages of long messages (kit/retrieval/
+# passage_rows.py), which the message layer searches beside its messages' own vectors.
+VectorKind = Literal["fact", "day", "message", "note", "passage"]
+PASSAGES: VectorKind = "passage"
 
 
 def _fact_text(row: Sequence[Any]) -> str:
@@ -63,30 +68,40 @@ def _note_text(row: Sequence[Any]) -> str:
     return f"{name} ({heading}): {text}" if heading else f"{name}: {text}"
 
 
-# Messages are never edited, only added (and deleted with their vectors), so after one full
-# sweep per process only rows above the newest vector need a look: a turn's backfill stays
-# O(new rows) instead of scanning the whole archive (30 ms per turn at 20k messages).
-# Facts and day summaries change in place and are swept whole every time (they are few).
-_APPEND_ONLY: frozenset[Kind] = frozenset({"message"})
+def _passage_text(row: Sequence[Any]) -> str:
+    return passage_text(str(row[0]), str(row[1]), int(row[2]), int(row[3]))
+
+
+# Messages (and their passages) are never edited, only added (and deleted with their
+# vectors), so after one full sweep per process only rows above the newest vector need a
+# look: a turn's backfill stays O(new rows) instead of scanning the whole archive (30 ms per
+# turn at 20k messages). Facts and day summaries change in place and are swept whole every
+# time (they are few).
+_APPEND_ONLY: frozenset[VectorKind] = frozenset({"message", "passage"})
 
 
 @dataclass(frozen=True)
 class _Source:
-    table: str
-    columns: str
+    table: str  # the rows, as `s`
+    columns: str  # what `text` is made of
     text: Callable[[Sequence[Any]], str]
+    join: str = ""  # where the columns come from besides `s`
 
 
 # What each kind embeds. Facts embed even when inactive, so undo needs no re-embedding.
-_SOURCES: dict[Kind, _Source] = {
-    "fact": _Source("facts", "subject, content", _fact_text),
-    "day": _Source("days", "day, detailed, condensed", _day_text),
-    "message": _Source("messages", "speaker, text", _message_text),
-    "note": _Source("note_chunks", "name, heading, text", _note_text),
+# Passages come after messages: a backfill derives them from the messages first.
+_SOURCES: dict[VectorKind, _Source] = {
+    "fact": _Source("facts", "s.subject, s.content", _fact_text),
+    "day": _Source("days", "s.day, s.detailed, s.condensed", _day_text),
+    "message": _Source("messages", "s.speaker, s.text", _message_text),
+    "note": _Source("note_chunks", "s.name, s.heading, s.text", _note_text),
+    "passage": _Source(
+        "message_passages",
+        "m.speaker, m.text, s.char_start, s.char_stop",
+        _passage_text,
+        "JOIN messages m ON m.id = s.message_id",
+    ),
 }
-
-
-SOURCE_KINDS: tuple[Kind, ...] = tuple(_SOURCES)  # every kind that gets a vector
 
 
 class VectorStore(Protocol):
@@ -102,14 +117,14 @@ class VectorStore(Protocol):
         """Held while a backfill batch is read, embedded, written and `stored`."""
         ...
 
-    def stored(self, user_id: str, kind: Kind, ids: Sequence[int], vectors: Vectors) -> None:
+    def stored(self, user_id: str, kind: VectorKind, ids: Sequence[int], vectors: Vectors) -> None:
         """A batch just committed (a per-process cache takes it in)."""
         ...
 
     async def search(
         self,
         user_id: str,
-        kind: Kind,
+        kind: VectorKind,
         query: Vectors,
         k: int,
         threshold: float,
@@ -132,11 +147,11 @@ class VectorStore(Protocol):
         `saved` what it keeps on disk for them too (after rows were removed)."""
         ...
 
-    def held(self, user_id: str, kind: Kind) -> frozenset[int]:
+    def held(self, user_id: str, kind: VectorKind) -> frozenset[int]:
         """Ids whose vectors this process holds in memory for the user's layer."""
         ...
 
-    def saved(self, user_id: str) -> list[tuple[Kind, Path]]:
+    def saved(self, user_id: str) -> list[tuple[VectorKind, Path]]:
         """Files of derived vectors kept on disk for the user (saved graphs), by layer."""
         ...
 
@@ -153,8 +168,12 @@ class VectorIndex:
         embedder: Embedder | None,
         batch_size: int = 64,
         store: VectorStore | None = None,
+        *,
+        passages: bool = False,
     ) -> None:
         self._db = db
+        # Which kinds get vectors: every source, or all but long messages' passages.
+        self.kinds: tuple[VectorKind, ...] = tuple(k for k in _SOURCES if passages or k != PASSAGES)
         self.batch_size = batch_size
         if store is None:
             from kit.retrieval.matrices import MatrixVectors  # SQLite's (it imports this module)
@@ -162,7 +181,8 @@ class VectorIndex:
             store = MatrixVectors(db, embedder)
         self.store = store
         self.store.embedder = embedder
-        self._swept: set[Kind] = set()  # kinds fully swept once by this process
+        self._swept: set[VectorKind] = set()  # kinds fully swept once by this process
+        self.passages = MessagePassages(db)  # long messages' passages, derived by backfill
         self.problem: str | None = None  # why embeddings are off, when a load failed
         # A daemon loads the model in the background (`load_model`): queries do not wait.
         self.model_in_background = False
@@ -262,7 +282,8 @@ class VectorIndex:
                 return 0
             model_id = self.embedder.model_id
         total = 0
-        for kind, source in _SOURCES.items():
+        for kind in self.kinds:
+            source = _SOURCES[kind]
             total += int(
                 await self._db.scalar(
                     f"SELECT COUNT(*) FROM {source.table} s LEFT JOIN embeddings e ON e.kind = ?"
@@ -274,9 +295,9 @@ class VectorIndex:
         return total
 
     async def row_count(self) -> int:
-        """Every row that gets a vector: facts, days, messages and note sections."""
+        """Every row that gets a vector: facts, days, messages, note sections and passages."""
         total = 0
-        for source in _SOURCES.values():
+        for source in (_SOURCES[kind] for kind in self.kinds):
             total += int(await self._db.scalar(f"SELECT COUNT(*) FROM {source.table}"))
         return total
 
@@ -290,10 +311,12 @@ class VectorIndex:
         if self.embedder is None:
             return 0
         done = 0
-        for kind in _SOURCES:
+        for kind in self.kinds:
             if self.embedder is None:  # the model could not be loaded: embeddings are off
                 break
             after = 0  # ids below this are done in this call: a sweep, not a rescan per batch
+            if kind == PASSAGES:
+                await self.passages.derive()  # the rows to embed, from the messages above
             if kind in _APPEND_ONLY and kind in self._swept:
                 after = await self._newest_embedded(kind)
             while limit is None or done < limit:
@@ -321,7 +344,7 @@ class VectorIndex:
         `hold` is set; a search meanwhile uses the vectors loaded so far."""
         await self.store.warm(hold)
 
-    async def _newest_embedded(self, kind: Kind) -> int:
+    async def _newest_embedded(self, kind: VectorKind) -> int:
         """The highest id of `kind` with a vector from this model. Rows are embedded in id
         order and forgetting a row removes its vector too, so every row above it is new."""
         assert self.embedder is not None
@@ -331,7 +354,7 @@ class VectorIndex:
         )
         return int(newest or 0)
 
-    async def _model_for(self, kind: Kind, after: int) -> bool:
+    async def _model_for(self, kind: VectorKind, after: int) -> bool:
         """Whether a batch of `kind` can be embedded: the model is loaded, or there is a row
         to embed and the model loads now (in a daemon: `load_model` loads it, after the
         warm-up, and the daemon runs backfill again then). Outside the store's writing lock:
@@ -346,13 +369,15 @@ class VectorIndex:
             await embedder.load()  # a failure switches embeddings off (`_model_failed`)
         return self.embedder is not None
 
-    async def _pending(self, embedder: Embedder, kind: Kind, batch: int, after: int) -> list[Row]:
+    async def _pending(
+        self, embedder: Embedder, kind: VectorKind, batch: int, after: int
+    ) -> list[Row]:
         """Up to `batch` rows of `kind` above id `after` whose vector is missing or stale."""
         source = _SOURCES[kind]
-        columns = ", ".join("s." + c.strip() for c in source.columns.split(","))
         return await self._db.fetchall(
-            f"SELECT s.id, s.user_id, s.content_hash, {columns}"
-            f" FROM {source.table} s LEFT JOIN embeddings e ON e.kind = ? AND e.item_id = s.id"
+            f"SELECT s.id, s.user_id, s.content_hash, {source.columns}"
+            f" FROM {source.table} s {source.join}"
+            " LEFT JOIN embeddings e ON e.kind = ? AND e.item_id = s.id"
             " AND e.model_id = ? WHERE s.id > ?"
             " AND (e.item_id IS NULL OR e.content_hash != s.content_hash)"
             " ORDER BY s.id LIMIT ?",
@@ -360,7 +385,7 @@ class VectorIndex:
         )
 
     async def embed_batch(
-        self, embedder: Embedder | None, kind: Kind, batch: int, after: int
+        self, embedder: Embedder | None, kind: VectorKind, batch: int, after: int
     ) -> tuple[int, int]:
         """Embed up to `batch` rows of `kind` above id `after` that lack `embedder`'s vector,
         and store them in one transaction; (how many, the last id). Only the serving model's
@@ -398,7 +423,7 @@ class VectorIndex:
     async def search(
         self,
         user_id: str,
-        kind: Kind,
+        kind: VectorKind,
         query: Vectors,
         k: int,
         threshold: float,

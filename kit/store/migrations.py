@@ -10,7 +10,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date
 
-from kit.config import CATEGORIES
 from kit.dates.text import named_days
 from kit.store.db import Transaction
 from kit.store.sqlite_schema import (
@@ -33,7 +32,45 @@ class Migration:
     statements: tuple[str | Step, ...]
 
 
-_CATEGORY_CHECK = ", ".join(f"'{c}'" for c in CATEGORIES)
+# The fact categories as m001 and m002 fixed them in their CHECKs. Frozen: these migrations
+# record the schema as it was, and never read the live list (kit/categories.py); m035 relaxed
+# both CHECKs, so a category added since needs no migration at all.
+FIRST_CATEGORIES = (
+    "person", "people", "preferences", "projects", "technical", "entities", "workflows",
+)  # fmt: skip
+_CATEGORY_CHECK = ", ".join(f"'{c}'" for c in FIRST_CATEGORIES)
+CATEGORY_CHECK = f"CHECK (category IN ({_CATEGORY_CHECK}))"  # as m001 and m002 wrote it
+NAMED_CATEGORY = "CHECK (category <> '')"  # since m035: a name; the code checks which
+CATEGORY_TABLES = ("facts", "curation_state")
+
+
+async def open_categories(tx: Transaction) -> None:
+    """m035: the CHECKs that fixed the seven categories become "a name" (the code checks the
+    category against kit/categories.py), so an existing database takes a new category's facts.
+
+    SQLite cannot drop a CHECK; its documented way to remove one without rewriting the table
+    (sqlite.org/lang_altertable.html, "making other kinds of table schema changes") edits
+    the stored CREATE TABLE text under writable_schema and bumps schema_version, in this
+    transaction. The rows and their on-disk format are untouched."""
+    version = (await tx.fetchone("PRAGMA schema_version") or (0,))[0]
+    await tx.execute("PRAGMA writable_schema = ON")
+    try:
+        for table in CATEGORY_TABLES:
+            await tx.execute(
+                "UPDATE sqlite_master SET sql = replace(sql, ?, ?)"
+                " WHERE type = 'table' AND name = ?",
+                (CATEGORY_CHECK, NAMED_CATEGORY, table),
+            )
+        await tx.execute(f"PRAGMA schema_version = {int(version) + 1}")
+    finally:
+        await tx.execute("PRAGMA writable_schema = OFF")
+    for table in CATEGORY_TABLES:
+        row = await tx.fetchone(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        )
+        if row is None or "category IN (" in str(row[0]):
+            raise RuntimeError(f"m035: the category CHECK of {table} was not relaxed")
+
 
 # Several `kit run` workers on one database (kit/jobs/leases.py): a lease names what one
 # worker does for all (Telegram polling, the curation sweep) until it expires unrenewed; a
@@ -56,7 +93,7 @@ WORKER_TABLES = (
 )
 
 # What the owner reviews (issue 22). `callbacks`: a button Kit sent (a Telegram inline
-# button) stands for one action on one memory behind a short token (kit/channels/callbacks.py):
+# button) stands for one action on one memory behind a short token (kit/delivery/callbacks.py):
 # it works once, only for that memory's owner, until it expires. Ids only, never text: nothing
 # `kit forget` erases can stay behind in it. `digest_sends`: each daily
 # memory digest sent (kit/digest/sends.py); the partial unique index is "at most one scheduled
@@ -109,6 +146,24 @@ VECTOR_MODELS = (
 )
 
 
+# The passages of long messages (kit/retrieval/passages.py): derived from each message's
+# text alone, as character offsets, and embedded as vectors of kind 'passage' under the model
+# id like every other vector (kit/retrieval/vectors.py), so a long message is found by its best
+# passage. Rebuilt from the rows at any time; a message's deletion takes its passages with it,
+# and a passage's deletion its vectors.
+MESSAGE_PASSAGES = (
+    """CREATE TABLE message_passages (
+        id INTEGER PRIMARY KEY,
+        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL,
+        part INTEGER NOT NULL,
+        char_start INTEGER NOT NULL,
+        char_stop INTEGER NOT NULL,
+        content_hash TEXT NOT NULL,
+        UNIQUE (message_id, part))""",
+)
+
+
 # Access tokens (kit/access/tokens.py): per memory, the tokens its owner issued for remote MCP
 # clients (`kit mcp --http`), stored as SHA-256 hashes, never the token; a name is unique among
 # a memory's tokens not revoked. `token_uses`: the audit log of every remote call, allowed or
@@ -140,6 +195,28 @@ ACCESS_TOKENS = (
     "CREATE INDEX token_uses_at ON token_uses(at)",
 )
 
+
+# Channels whose updates are named by strings and read from a position (Matrix's event ids and
+# sync token, kit/channels/matrix/): where the last read ended, kept so a restart goes on from
+# there, and each event claimed once (kit/jobs/leases.py `claim_event`), as `handled_updates`
+# does for Telegram's numbered updates.
+CHANNEL_EVENT_TABLES = (
+    """CREATE TABLE channel_cursors (
+        channel TEXT PRIMARY KEY,
+        cursor TEXT NOT NULL,
+        updated_at TEXT NOT NULL)""",
+    """CREATE TABLE handled_events (
+        channel TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        worker TEXT NOT NULL,
+        handled_at TEXT NOT NULL,
+        PRIMARY KEY (channel, event_id))""",
+    "CREATE INDEX handled_events_at ON handled_events(channel, handled_at)",
+)
+
+# A voice message the owner sent is kept as its transcript, marked as spoken (the audio is not
+# kept: kit/speech/).
+MESSAGE_SPOKEN = ("ALTER TABLE messages ADD COLUMN spoken INTEGER NOT NULL DEFAULT 0",)
 
 # Forget receipts (kit/forget/receipts.py): per user, the sealed document of each
 # `kit forget` (salted hashes of what it erased, never the text) and its header for listing.
@@ -596,4 +673,15 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m029_access_tokens", ACCESS_TOKENS),
     Migration("m030_inbox_grounding", INBOX_GROUNDING),
     Migration("m031_vector_models", VECTOR_MODELS),
+    Migration(
+        "m032_message_passages",
+        (
+            *MESSAGE_PASSAGES,
+            "CREATE TRIGGER message_passages_embeddings_ad AFTER DELETE ON message_passages"
+            " BEGIN DELETE FROM embeddings WHERE kind = 'passage' AND item_id = old.id; END",
+        ),
+    ),
+    Migration("m033_message_spoken", MESSAGE_SPOKEN),
+    Migration("m034_channel_events", CHANNEL_EVENT_TABLES),
+    Migration("m035_open_categories", (open_categories,)),
 )

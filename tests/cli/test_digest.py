@@ -98,7 +98,7 @@ def test_send_without_a_daemon_says_what_to_do(
 ) -> None:
     assert main(["digest", "--send", "--date", "2026-03-02"]) == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]  # after a note that vectors are off
-    assert err.startswith("kit: no channel to send the digest on: Telegram is not connected")
+    assert err.startswith("kit: no channel to send the digest on: neither Telegram nor Matrix")
 
 
 def test_the_questions_waiting_come_first_with_how_to_answer_them(

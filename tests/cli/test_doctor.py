@@ -164,7 +164,7 @@ def test_offline_tries_nothing_on_the_network(
         token=TOKEN,
         flags=("--offline",),
     )
-    assert "skip  network: the model API and Telegram are not tried (--offline)" in out
+    assert "skip  network: the model API, Telegram and Matrix are not tried (--offline)" in out
     assert anthropic.requests == [] and telegram.calls == []
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kit.channels.chat_commands import format_rem_report
+from kit.chat_commands import format_rem_report
 from kit.cli import main
 from kit.curator.reports import RemReport
 from kit.text import plural

@@ -23,7 +23,7 @@ EXPECTED_COLUMNS = {
     },
     "messages": {
         "id", "user_id", "conversation_id", "role", "speaker", "text", "at", "day", "ref",
-        "source", "content_hash", "forwarded_from",
+        "source", "content_hash", "forwarded_from", "spoken",
     },
     "facts": {
         "id", "user_id", "category", "subject", "content", "confidence", "expires_at", "active",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import signal
 from collections.abc import Callable
@@ -11,6 +12,7 @@ import pytest
 
 from kit.api import Kit
 from kit.app import Services
+from kit.channel_settings import MatrixSettings
 from kit.clock import FakeClock
 from kit.config import Settings
 from kit.daemon.lock import DataDirLock
@@ -159,6 +161,29 @@ async def test_a_telegram_token_without_an_allowlist_stops_start_up_with_the_fix
         await run_daemon(settings, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock)
     assert not (settings.database_path).exists()
     assert not (settings.data_dir / "kit.pid").exists()
+
+
+@pytest.mark.parametrize(
+    ("homeserver", "fix"),
+    [
+        ("", "matrix.homeserver is empty"),
+        ("https://matrix.example.org", "allowed_user_ids is empty"),
+    ],
+)
+async def test_a_matrix_token_without_its_settings_stops_start_up_with_the_fix(
+    homeserver: str,
+    fix: str,
+    settings: Settings,
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Matrix is in the channels' registry like Telegram: its token turns it on, and its
+    settings are checked before anything opens."""
+    monkeypatch.setenv("MATRIX_ACCESS_TOKEN", "syt_test_token")
+    matrix = dataclasses.replace(settings, matrix=MatrixSettings(homeserver=homeserver))
+    with pytest.raises(ConfigError, match=fix):
+        await run_daemon(matrix, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock)
+    assert not (settings.database_path).exists()
 
 
 async def test_the_daemon_loads_the_vectors_in_the_background_at_start(

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from kit.api import Kit
-from kit.channels.outbox import Outgoing
 from kit.client import LocalClient
 from kit.clock import FakeClock
 from kit.curator.ops import Insert
 from kit.curator.reports import RemProgress
 from kit.daemon.socket_client import DaemonUnavailable, SocketClient
 from kit.daemon.socket_server import ControlServer
+from kit.delivery.outbox import Outgoing
 from kit.errors import InputError, KitError, NotFound
 from kit.llm.fake import FakeLLM
 from tests.support.digest import a_question

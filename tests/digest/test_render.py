@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from kit.channels.splitting import TELEGRAM_LIMIT, utf16_length
+from kit.delivery.splitting import TELEGRAM_LIMIT, utf16_length
 from kit.digest.model import Digest, DigestLine, DigestPass, DigestQuestion
-from kit.digest.render import FORGET, PIN, UNDO, render_text, telegram_messages
+from kit.digest.render import FORGET, PIN, UNDO, chat_messages, render_text
 
 NOW = datetime(2026, 3, 2, 21, 0, tzinfo=UTC)
 WEEK = timedelta(days=7)
@@ -84,7 +84,7 @@ def test_a_day_without_changes_says_so() -> None:
 
 def test_one_pass_is_one_message_with_pin_forget_per_live_fact_and_undo() -> None:
     d = digest(curation(7, line(12), line(5, "retired", live=False), line(4, pinned=True)))
-    (message,) = telegram_messages(d, UTC, now=NOW, window=WEEK)
+    (message,) = chat_messages(d, UTC, now=NOW, window=WEEK)
     rows = [[(b.label, b.action, b.payload) for b in row] for row in message.rows]
     assert rows == [
         [("Pin #12", PIN, {"fact": 12}), ("Forget #12", FORGET, {"fact": 12})],
@@ -96,9 +96,9 @@ def test_one_pass_is_one_message_with_pin_forget_per_live_fact_and_undo() -> Non
 
 def test_buttons_close_with_the_undo_window_and_an_undone_pass_has_none() -> None:
     d = digest(curation(7, line(12)), curation(8, line(13), status="undone"))
-    (late,) = telegram_messages(d, UTC, now=NOW + WEEK, window=WEEK)
+    (late,) = chat_messages(d, UTC, now=NOW + WEEK, window=WEEK)
     assert late.rows == ()
-    (fresh,) = telegram_messages(d, UTC, now=NOW, window=WEEK)
+    (fresh,) = chat_messages(d, UTC, now=NOW, window=WEEK)
     assert [b.label for row in fresh.rows for b in row] == ["Pin #12", "Forget #12", "Undo pass 7"]
 
 
@@ -106,7 +106,7 @@ def test_a_long_day_is_split_at_passes_then_at_facts_within_telegrams_limit() ->
     long_text = "word " * 39  # about 200 characters a line
     big = curation(7, *(line(100 + n, text=long_text) for n in range(60)))
     small = curation(8, line(1))
-    messages = telegram_messages(digest(big, small), UTC, now=NOW, window=WEEK)
+    messages = chat_messages(digest(big, small), UTC, now=NOW, window=WEEK)
     assert len(messages) >= 4
     assert all(utf16_length(m.text) <= TELEGRAM_LIMIT for m in messages)
     named = [int(w[1:-1]) for m in messages for w in m.text.split() if w.startswith("#1")]
@@ -124,7 +124,7 @@ def test_a_long_day_is_split_at_passes_then_at_facts_within_telegrams_limit() ->
 def test_characters_outside_the_bmp_count_double_against_the_limit() -> None:
     emoji = "🐈" * 100  # 200 UTF-16 units each line
     big = curation(7, *(line(n, text=emoji) for n in range(40)))
-    messages = telegram_messages(digest(big), UTC, now=NOW, window=WEEK)
+    messages = chat_messages(digest(big), UTC, now=NOW, window=WEEK)
     assert len(messages) > 1
     assert all(utf16_length(m.text) <= TELEGRAM_LIMIT for m in messages)
 
@@ -146,7 +146,7 @@ def test_waiting_questions_come_first_with_how_to_answer_them() -> None:
         "Pass 7 · curation of people · 15:00\n"
         "+ learned #12: Fact number 12 — from your message at 14:02"
     )
-    (message,) = telegram_messages(d, UTC, now=NOW, window=WEEK)
+    (message,) = chat_messages(d, UTC, now=NOW, window=WEEK)
     waiting = message.text.split("\n\n")[1]  # after the title and the buttons' hint
     assert waiting.splitlines()[0] == (
         "Waiting for your answer (answer each with the buttons under its own message, sent when "
@@ -168,7 +168,7 @@ def test_a_quiet_day_counts_the_older_questions_and_many_questions_split_within_
     )
     long = "word " * 23  # each part clipped to 120 characters
     many = digest(questions=tuple(question(n, now=long, new=long) for n in range(40)))
-    messages = telegram_messages(many, UTC, now=NOW, window=WEEK)
+    messages = chat_messages(many, UTC, now=NOW, window=WEEK)
     assert len(messages) > 1 and all(utf16_length(m.text) <= TELEGRAM_LIMIT for m in messages)
     assert messages[1].text.startswith("Waiting for your answer (continued)\n? question ")
     listed = [int(x.split()[2]) for m in messages for x in m.text.splitlines() if x[:2] == "? "]

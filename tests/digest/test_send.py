@@ -213,3 +213,31 @@ async def test_a_button_for_a_pass_that_no_longer_exists_says_so(
         )  # fmt: skip
     answer = await callbacks.press(button.data, USER)
     assert answer == "Pass 999 no longer exists; nothing was changed."
+
+
+async def test_each_channel_gets_the_digest_packed_to_its_own_message_limit(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """A channel that takes long messages (Matrix) gets fewer, longer parts than one that
+    takes Telegram's 4,096 units, each part within its own channel's limit; every fact's
+    buttons reach both."""
+    day = await a_day_of_curation(kit, clock)
+    clock.set(at(14, 40))
+    many = [Insert(f"Fact number {n}: " + "a long sentence of detail " * 8, 0.9) for n in range(40)]
+    outcome = await kit.services.curator.apply_ops(
+        USER, "projects", many, kind="curate", source_message_ids=[day.messages[0].id]
+    )
+    assert outcome.status == "applied", outcome.reason
+    small, large = Pushes(), Pushes()
+    kit.services.outbox.register("small", small)  # Telegram's limit, the default
+    kit.services.outbox.register("large", large, limit=12_000)
+    clock.set(at(21))
+    sent = await kit.services.digest.send_now(USER)
+    ((_, short_parts),) = small.pushed
+    ((_, long_parts),) = large.pushed
+    assert len(short_parts) > len(long_parts) >= 1
+    assert sent.messages == len(short_parts) + len(long_parts) and sent.chats == 2
+    assert all(len(m.text) <= 4096 for m in short_parts)
+    assert all(len(m.text) <= 12_000 for m in long_parts)
+    assert max(len(m.text) for m in long_parts) > 4096  # the long channel's own limit is used
+    assert set(small.buttons()) == set(large.buttons())

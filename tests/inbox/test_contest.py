@@ -1,5 +1,5 @@
-"""Which operations wait for the owner (kit/inbox/contest.py) and when two statements about
-the same subject disagree (kit/inbox/conflict.py): pure rules, no model, no store."""
+"""Which operations wait for the owner (kit/curator/contest.py) and when two statements about
+the same subject disagree (kit/curator/conflict.py): pure rules, no model, no store."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from kit.curator.conflict import disagree, same_subject
+from kit.curator.contest import contest
 from kit.curator.ops import Deactivate, Insert, Operation, Replace, Update
-from kit.inbox.conflict import disagree, same_subject
-from kit.inbox.contest import contest
 from kit.memory.facts import Fact
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

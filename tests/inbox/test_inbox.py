@@ -12,9 +12,9 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from kit.api import Kit
-from kit.channels.outbox import Outgoing
 from kit.clock import FakeClock
 from kit.curator.ops import Deactivate, Insert, Replace, Update
+from kit.delivery.outbox import Outgoing
 from kit.errors import InputError, NotFound
 from kit.forget.forgetter import Forgetter
 from kit.forget.scope import ForgetScope

@@ -272,13 +272,26 @@ class FakeTelegramServer:
         }
         return self._push(user_id, chat_id, "Ann", {"sticker": sticker})
 
-    def push_voice(self, user_id: int, *, chat_id: int | None = None, duration: int = 3) -> dict:
+    def push_voice(
+        self,
+        user_id: int,
+        *,
+        chat_id: int | None = None,
+        duration: int = 3,
+        content: bytes = b"OggS voice",
+        file_size: int | None = None,
+    ) -> dict:
+        """A voice message; its audio (`content`) is served by getFile and the file URL.
+        `file_size` overrides the size the message states (None: the real size)."""
+        with self._cond:
+            file_id = f"voice-{len(self._files) + 1}"
+            self._files[file_id] = content
         voice = {
-            "file_id": "voice-1",
-            "file_unique_id": "uvoice-1",
+            "file_id": file_id,
+            "file_unique_id": f"u{file_id}",
             "duration": duration,
             "mime_type": "audio/ogg",
-            "file_size": 4096,
+            "file_size": len(content) if file_size is None else file_size,
         }
         return self._push(user_id, chat_id, "Ann", {"voice": voice})
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kit.channels.outbox import Outgoing
+from kit.delivery.outbox import Outgoing
 
 
 class Pushes:

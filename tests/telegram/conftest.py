@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from kit.api import Kit
-from kit.channels.telegram import TelegramChannel
+from kit.channels.telegram.channel import TelegramChannel
 from kit.config import Settings, TelegramSettings
 from tests.servers.telegram_api import HANG_GUARD, FakeTelegramServer
 

@@ -1,5 +1,5 @@
 """Buttons over Telegram with the real PTB Application against the local Bot API server: a
-message Kit starts (kit/channels/outbox.py) reaches the memory's owner with its inline
+message Kit starts (kit/delivery/outbox.py) reaches the memory's owner with its inline
 keyboard; a press is answered on the button (answerCallbackQuery), once, for the owner only."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 
 from kit.api import Kit
-from kit.channels.callbacks import NOT_YOURS
-from kit.channels.outbox import Outbox, Outgoing
 from kit.clock import FakeClock
+from kit.delivery.callbacks import NOT_YOURS
+from kit.delivery.outbox import Outbox, Outgoing
 from tests.servers.telegram_api import FakeTelegramServer
 from tests.telegram.conftest import (
     ANA_TG,

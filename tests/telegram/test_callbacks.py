@@ -1,4 +1,4 @@
-"""The button registry (kit/channels/callbacks.py) on its own: a button acts on one memory,
+"""The button registry (kit/delivery/callbacks.py) on its own: a button acts on one memory,
 only for its owner, once, until it expires; every refusal is one line and changes nothing."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from datetime import timedelta
 import pytest
 
 from kit.api import Kit
-from kit.channels.callbacks import (
+from kit.clock import FakeClock
+from kit.delivery.callbacks import (
     MAX_ANSWER,
     NOT_OURS,
     NOT_YOURS,
@@ -19,7 +20,6 @@ from kit.channels.callbacks import (
     Callbacks,
     Pressed,
 )
-from kit.clock import FakeClock
 from kit.errors import InputError
 
 pytestmark = pytest.mark.stores

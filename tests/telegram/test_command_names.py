@@ -1,11 +1,11 @@
 """Which chat lines are commands, and what an unknown one gets: one declaration for Telegram,
-`kit chat` and the TUI (kit/channels/chat_commands.py)."""
+`kit chat` and the TUI (kit/chat_commands.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from kit.channels.chat_commands import COMMANDS, command_name, unknown_command
+from kit.chat_commands import COMMANDS, command_name, unknown_command
 
 
 @pytest.mark.parametrize(
@@ -33,7 +33,7 @@ def test_an_unknown_command_gets_the_closest_names() -> None:
 
 
 def test_help_lists_every_declared_command() -> None:
-    from kit.channels.chat_commands import HELP
+    from kit.chat_commands import HELP
 
     for name, _ in COMMANDS:
         assert f"/{name}" in HELP

@@ -11,7 +11,7 @@ import pytest
 
 from kit.api import Kit
 from kit.channels.in_order import InOrderPerKey
-from kit.channels.telegram import TelegramChannel
+from kit.channels.telegram.channel import TelegramChannel
 from kit.clock import FakeClock
 from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder

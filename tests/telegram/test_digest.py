@@ -9,8 +9,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from kit.api import Kit
-from kit.channels.callbacks import NOT_YOURS
 from kit.clock import FakeClock
+from kit.delivery.callbacks import NOT_YOURS
 from kit.inbox.buttons import INTRO
 from scheduler import KitScheduler
 from tests.servers.telegram_api import FakeTelegramServer

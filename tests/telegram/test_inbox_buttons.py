@@ -9,10 +9,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 from kit.api import Kit
-from kit.channels.callbacks import NOT_OURS, NOT_YOURS
 from kit.clock import FakeClock
 from kit.curator.ops import Update
-from kit.inbox.store import Question
+from kit.curator.questions import Question
+from kit.delivery.callbacks import NOT_OURS, NOT_YOURS
 from tests.servers.telegram_api import FakeTelegramServer
 from tests.support.curation import say
 from tests.telegram.conftest import ANA_TG, OWNER_TG, STRANGER_TG, ChannelFactory, running

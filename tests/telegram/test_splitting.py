@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from kit.channels.splitting import TELEGRAM_LIMIT, split_message, utf16_length
+from kit.delivery.splitting import TELEGRAM_LIMIT, split_message, utf16_length
 
 
 def words(text: str) -> list[str]:

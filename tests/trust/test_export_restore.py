@@ -377,6 +377,32 @@ async def test_whose_words_a_forwarded_message_holds_survives_export_and_restore
         read_export(path)
 
 
+async def test_a_voice_message_stays_marked_as_spoken_through_export_and_restore(
+    kit: Kit, clock: FakeClock, elsewhere: Callable[[str], Settings], tmp_path: Path
+) -> None:
+    chat = await kit.services.messages.conversation("owner", "matrix", "!room:localhost")
+    await kit.services.messages.add(chat, "user", "the plumber comes on Friday", spoken=True)
+    await kit.services.messages.add(chat, "user", "typed this one")
+    document = await _export(kit)
+    assert [m["spoken"] for m in document["messages"]] == [True, False]
+    path = tmp_path / "spoken.json"
+    path.write_text(to_json(document), encoding="utf-8")
+    async with Kit.open(
+        settings=elsewhere("spoken"),
+        llm=FakeLLM(),
+        embedder=HashingEmbedder(),
+        clock=clock,
+        background=False,
+    ) as fresh:
+        await restore(fresh.services.db, read_export(path), "owner", at_restore(fresh.services))
+        restored = await fresh.services.messages.window(chat.id)
+    assert [m.spoken for m in restored] == [True, False]
+    document["messages"][0]["spoken"] = "yes"
+    path.write_text(to_json(document), encoding="utf-8")
+    with pytest.raises(InputError, match=r"messages\[0\]\.spoken must be true or false"):
+        read_export(path)
+
+
 async def test_an_import_into_a_conversation_with_messages_keeps_whose_words_they_are(
     kit: Kit, clock: FakeClock
 ) -> None:

@@ -36,7 +36,7 @@ async def _fact(kit: Kit, fact_id: int) -> Fact:
 
 
 def _insert(content: str, *sources: Message) -> Insert:
-    # 0.8: sure, but not so sure that merging it waits for the owner (kit/inbox/contest.py)
+    # 0.8: sure, but not so sure that merging it waits for the owner (kit/curator/contest.py)
     return Insert(content, 0.8, sources=tuple(m.id for m in sources))
 
 

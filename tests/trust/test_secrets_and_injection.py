@@ -179,6 +179,20 @@ def test_redaction_covers_message_arguments_and_cached_tracebacks() -> None:
     assert formatted.startswith("key=[redacted]") and "ValueError: failed: [redacted]" in formatted
 
 
+@pytest.mark.parametrize("variable", ["OPENAI_API_KEY", "MATRIX_ACCESS_TOKEN"])
+def test_every_providers_key_and_the_matrix_token_are_replaced_exactly(
+    variable: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A value the detector need not recognise (a proxy's own key, a homeserver's token) is
+    still replaced where it appears: the variables come from the provider records and the
+    channel settings, not from a list that named Anthropic's and Telegram's alone."""
+    value = "plain-lowercase-value-of-" + variable.lower().replace("_", "-")
+    monkeypatch.setenv(variable, value)
+    record = logging.LogRecord("x", logging.WARNING, __file__, 1, "sent %s", (value,), None)
+    assert RedactSecrets().filter(record)
+    assert logging.Formatter().format(record) == "sent [redacted]"
+
+
 # -- prompt injection -----------------------------------------------------------------------
 
 

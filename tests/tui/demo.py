@@ -12,8 +12,9 @@ import dataclasses
 from datetime import UTC, date, datetime, time, timedelta
 
 from kit.access.tokens import Grant, NewToken, TokenInfo, TokenUse
-from kit.channels.chat_commands import command_name, unknown_command
+from kit.chat_commands import command_name, unknown_command
 from kit.context.plan import ContextItem, ContextReport, ContextSection
+from kit.curator.questions import Question
 from kit.curator.records import PassRecord
 from kit.curator.reports import REM_STEPS, OwnerChange, RemProgress, RemReport, UndoResult
 from kit.digest.model import Digest, DigestSent
@@ -21,7 +22,6 @@ from kit.errors import NotFound, Unauthorized
 from kit.forget.findings import Verification
 from kit.forget.receipts import ReceiptInfo
 from kit.inbox.service import Answered
-from kit.inbox.store import Question
 from kit.llm.base import TextSink, Usage
 from kit.memory.days import Day
 from kit.memory.facts import Fact, HistoryEntry

@@ -19,12 +19,17 @@ from __future__ import annotations
 
 import re
 
-from kit.config import CATEGORIES
 from kit.store.migrations import (
     ACCESS_TOKENS,
+    CATEGORY_TABLES,
+    CHANNEL_EVENT_TABLES,
     FACT_TIMES_CLAMP,
+    FIRST_CATEGORIES,
     FORGET_RECEIPTS,
     INBOX_TABLES,
+    MESSAGE_PASSAGES,
+    MESSAGE_SPOKEN,
+    NAMED_CATEGORY,
     OWNER_REVIEW_TABLES,
     VECTOR_MODELS,
     WORKER_TABLES,
@@ -41,7 +46,7 @@ from kit.store.postgres.fts_schema import (
     per_user,
 )
 
-_CATEGORY_CHECK = ", ".join(f"'{c}'" for c in CATEGORIES)
+_CATEGORY_CHECK = ", ".join(f"'{c}'" for c in FIRST_CATEGORIES)  # frozen, as SQLite's
 
 
 def _pg(sql: str) -> str:
@@ -506,4 +511,33 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
     ),
     # One row (singleton = 1): no identity, no sequence to follow.
     Migration("pg031_vector_models", tuple(_pg(t) for t in VECTOR_MODELS)),
+    Migration(
+        "pg032_message_passages",
+        (
+            *(_pg(t) for t in MESSAGE_PASSAGES),
+            *_ids_follow("message_passages"),
+            """CREATE FUNCTION message_passages_embeddings_gone() RETURNS trigger
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                DELETE FROM embeddings WHERE kind = 'passage' AND item_id = OLD.id;
+                RETURN NULL;
+            END $$""",
+            "CREATE TRIGGER message_passages_embeddings_ad AFTER DELETE ON message_passages"
+            " FOR EACH ROW EXECUTE FUNCTION message_passages_embeddings_gone()",
+        ),
+    ),
+    Migration("pg033_message_spoken", tuple(_pg(t) for t in MESSAGE_SPOKEN)),
+    Migration("pg034_channel_events", tuple(_pg(t) for t in CHANNEL_EVENT_TABLES)),
+    # m035's twin: PostgreSQL named the CHECKs <table>_category_check and drops them outright.
+    Migration(
+        "pg035_open_categories",
+        tuple(
+            statement
+            for table in CATEGORY_TABLES
+            for statement in (
+                f"ALTER TABLE {table} DROP CONSTRAINT IF EXISTS {table}_category_check",
+                f"ALTER TABLE {table} ADD CONSTRAINT {table}_category_named {NAMED_CATEGORY}",
+            )
+        ),
+    ),
 )

@@ -1,4 +1,4 @@
-"""Slash commands every chat offers — Telegram, `kit chat` and the TUI's chat, declared once
+"""Slash commands every chat offers — Telegram, Matrix, `kit chat` and the TUI's chat, declared once
 here (/history, /facts, /search, /pin, /unpin, /forget, /rem, /reminders, /help). /pin, /unpin
 and /forget are the owner's own changes (kit/curator/owner.py): each an undoable pass, on the
 sender's own memory only. `kit chat` and the TUI reach them through `KitClient.command`

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from typing import Literal
 
-from kit.channels.telegram_config import allowed_groups, allowed_users
+from kit.channels.telegram.config import allowed_groups, allowed_users
 from kit.config import Settings
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ with `spends="message"`, all of the message's (an inbox question, answered once)
 
 No python-telegram-bot here: the channel passes the data and the presser in and shows the
 answer. Actions are registered at composition with `handle` (kit/digest/actions.py has the
-digest's); messages carrying buttons go out through kit/channels/outbox.py.
+digest's); messages carrying buttons go out through kit/delivery/outbox.py.
 """
 
 from __future__ import annotations
@@ -160,7 +160,7 @@ class Callbacks:
         return (await self.pressed(data, presser)).answer
 
     async def pressed(self, data: str, presser: str | None) -> Pressed:
-        """`press`, saying also which buttons the press used up (kit/channels/telegram.py)."""
+        """`press`, saying also which buttons the press used up (the channel takes them away)."""
         token = data[len(PREFIX) :] if data.startswith(PREFIX) else ""
         if not _TOKEN.fullmatch(token):
             return Pressed(NOT_OURS)

@@ -1,6 +1,6 @@
 """What the Telegram channel needs from configuration, checked before anything connects.
 
-Kept apart from kit/channels/telegram.py so the daemon can check settings and the token
+Kept apart from kit/channels/telegram/channel.py so the daemon can check settings and the token
 without importing python-telegram-bot.
 """
 

@@ -25,8 +25,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from kit.curator.conflict import disagree_words, words
 from kit.curator.ops import Deactivate, Insert, Operation, Replace, Update, touched_ids
-from kit.inbox.conflict import disagree_words, words
 from kit.memory.facts import Fact
 
 KEEP_OLD, TAKE_NEW, KEEP_BOTH = "keep-old", "take-new", "keep-both"

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from kit.clock import from_iso, to_iso
+from kit.curator.contest import Contested
 from kit.curator.ops import (
     Deactivate,
     Insert,
@@ -25,7 +26,6 @@ from kit.curator.ops import (
     op_json,
 )
 from kit.errors import NotFound
-from kit.inbox.contest import Contested
 from kit.store.db import Database, Transaction
 
 _COLUMNS = (

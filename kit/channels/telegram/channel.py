@@ -9,11 +9,11 @@ updater.stop -> stop -> shutdown, each step bounded.
 
 Updates from different chats are handled concurrently, each chat's own one at a time in the
 order they came (`_InOrderPerChat`). Who is answered, and from which memory, is decided by
-kit/channels/telegram_access.py.
+kit/channels/telegram/access.py.
 
 Messages Kit starts itself (the digest, inbox questions) go out through the outbox
-(kit/channels/outbox.py) to the owners' private chats; a press on one of their buttons is a
-callback query that kit/channels/callbacks.py decides.
+(kit/delivery/outbox.py) to the owners' private chats; a press on one of their buttons is a
+callback query that kit/delivery/callbacks.py decides.
 """
 
 from __future__ import annotations
@@ -58,16 +58,17 @@ from telegram.request import HTTPXRequest
 from kit.api import Kit
 from kit.app import Services
 from kit.channels import replies
-from kit.channels.callbacks import Pressed, fit_answer
-from kit.channels.chat_commands import COMMANDS, ChatCommands, unknown_command
 from kit.channels.formatting import markdown_to_html
 from kit.channels.in_order import InOrderPerKey
-from kit.channels.outbox import Outgoing
 from kit.channels.replies import Reply, argument, document_note, guarded, plain, seconds
-from kit.channels.splitting import TELEGRAM_LIMIT, split_message, utf16_length
-from kit.channels.telegram_access import TelegramAccess
-from kit.channels.telegram_config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
+from kit.channels.telegram.access import TelegramAccess
+from kit.channels.telegram.config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
+from kit.channels.voice import voice_turn
+from kit.chat_commands import COMMANDS, ChatCommands, unknown_command
 from kit.config import Settings
+from kit.delivery.callbacks import Pressed, fit_answer
+from kit.delivery.outbox import Outgoing
+from kit.delivery.splitting import TELEGRAM_LIMIT, split_message, utf16_length
 from kit.errors import ConfigError
 from kit.notes.report import added_text
 from kit.notes.text import check_size
@@ -206,7 +207,7 @@ class TelegramChannel:
             outbox = self._services.outbox
             outbox.register(
                 CHANNEL, lambda user, messages: self.push(app, user, messages),
-                reaches=lambda user: bool(self._access.chats_of(user)),
+                reaches=lambda user: bool(self._access.chats_of(user)), limit=TELEGRAM_LIMIT,
             )  # fmt: skip
             try:
                 await self._services.inbox.announce()  # what passes asked while Telegram was off
@@ -236,7 +237,7 @@ class TelegramChannel:
         user_id: str,
         messages: Sequence[Outgoing],
     ) -> int:
-        """Messages Kit starts to the owners of memory `user_id` (kit/channels/outbox.py), in
+        """Messages Kit starts to the owners of memory `user_id` (kit/delivery/outbox.py), in
         their private chats, as plain text with their buttons; a failure raises. Returns the
         chats reached."""
         chats = self._access.chats_of(user_id)
@@ -274,6 +275,7 @@ class TelegramChannel:
         # it is refused like any other non-text message.
         document = filters.Document.ALL & filters.ChatType.PRIVATE
         app.add_handler(MessageHandler(document, self._on_document))
+        app.add_handler(MessageHandler(filters.VOICE, self._on_voice))  # heard: kit/speech/
         app.add_handler(MessageHandler(filters.ALL, self._on_non_text))
         app.add_error_handler(self._on_error)
         return app
@@ -425,7 +427,7 @@ class TelegramChannel:
 
     # ---- buttons ---------------------------------------------------------------------------
     async def _on_button(self, update: Update, context: Context) -> None:
-        """A press on a button Kit sent: kit/channels/callbacks.py decides (only the owner of
+        """A press on a button Kit sent: kit/delivery/callbacks.py decides (only the owner of
         the memory it acts on, once, before it expires); the answer is one line shown on it."""
         query = update.callback_query
         assert query is not None
@@ -485,6 +487,37 @@ class TelegramChannel:
             source=source,
         )
         return Reply(f"{added_text(written)}\n{replies.NOTE_SAVED}", formatted=False)
+
+    async def _on_voice(self, update: Update, context: Context) -> None:
+        """A voice message: heard and answered as the sender's text, kept marked as spoken
+        (kit/channels/voice.py); without a speech server, one reply saying voice is off."""
+        message = update.effective_message
+        assert message is not None and message.voice is not None
+        voice = message.voice
+        user = update.effective_user
+        _, private, _ = _who(update)
+        inbound = Inbound(
+            user_id=self._kit_user(update),
+            text="",
+            channel=CHANNEL,
+            conversation=str(message.chat_id),
+            speaker=user.full_name if not private and user is not None else "",
+            forwarded_from=_forwarded_from(message),
+        )
+
+        async def fetch() -> bytes:
+            return bytes(await (await context.bot.get_file(voice.file_id)).download_as_bytearray())
+
+        work = voice_turn(
+            self._kit,
+            self._services.speech,
+            inbound,
+            fetch,
+            size=voice.file_size,
+            file_name="voice.ogg",
+            mime_type=voice.mime_type or "audio/ogg",
+        )
+        await self._respond(update, context, work, "voice")
 
     async def _on_non_text(self, update: Update, context: Context) -> None:
         if (chat := update.effective_chat) is not None:
