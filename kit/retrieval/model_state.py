@@ -69,80 +69,40 @@ class VectorModels:
         self._clock = clock
 
     async def read(self) -> ModelState | None:
-        row = await self._db.fetchone(
-            "SELECT serving, serving_spec, target, target_since FROM vector_models"
-        )
+        row = await self._db.fetchone(_SELECT)
         return None if row is None else _state(row)
 
     async def peek(self, model_id: str, spec: ModelSpec | None) -> tuple[ModelState, Change]:
         """What `choose` would make of the configured model, recording nothing: an open that
         must write nothing (`kit mcp --read-only`) leaves even this to the next one."""
-        row = await self._db.fetchone(
-            "SELECT serving, serving_spec, target, target_since FROM vector_models"
-        )
-        if row is None:
-            serving = await _found_serving(self._db, model_id)
-            if serving == model_id:
-                return ModelState(model_id, spec, None, None), "first"
-            return ModelState(serving, None, model_id, None), "started"
-        state = _state(row)
-        if state.serving == model_id:
-            change: Change = "back" if state.target is not None else "same"
-            return ModelState(model_id, spec or state.serving_spec, None, None), change
-        if state.target == model_id:
-            return state, "continues"
-        return ModelState(state.serving, state.serving_spec, model_id, None), "started"
+        row = await self._db.fetchone(_SELECT)
+        old = None if row is None else _state(row)
+        found = model_id if old is not None else await _found_serving(self._db, model_id)
+        return _decide(old, found, model_id, spec, self._clock.now())
 
     async def choose(self, model_id: str, spec: ModelSpec | None) -> tuple[ModelState, Change]:
         """Record the configured model (`spec`: how to load it; None for one Kit did not load
         itself) and say what that changed. One transaction: two workers starting at once
-        agree."""
-        now = to_iso(self._clock.now())
-        spec_json = "" if spec is None else spec.to_json()
+        agree. Nothing changed, nothing written (`kit context` writes nothing)."""
+        now = self._clock.now()
         async with self._db.transaction() as tx:
-            row = await tx.fetchone(
-                "SELECT serving, serving_spec, target, target_since FROM vector_models"
-            )
-            if row is None:
-                serving = await _found_serving(tx, model_id)
-                change: Change = "first" if serving == model_id else "started"
+            row = await tx.fetchone(_SELECT)
+            old = None if row is None else _state(row)
+            found = model_id if old is not None else await _found_serving(tx, model_id)
+            new, change = _decide(old, found, model_id, spec, now)
+            if old is None:
                 await tx.execute(
                     "INSERT INTO vector_models (singleton, serving, serving_spec, target,"
                     " target_since, updated_at) VALUES (1, ?, ?, ?, ?, ?)",
-                    (
-                        serving,
-                        spec_json if serving == model_id else "",
-                        None if serving == model_id else model_id,
-                        None if serving == model_id else now,
-                        now,
-                    ),
+                    (*_columns(new), to_iso(now)),
                 )
-            else:
-                state = _state(row)
-                if state.serving == model_id:
-                    change = "back" if state.target is not None else "same"
-                    # the spec too: the same model moved to another folder loads from there.
-                    # Nothing changed, nothing written (`kit context` writes nothing).
-                    spec_json = spec_json or str(row[1])
-                    if change == "back" or spec_json != str(row[1]):
-                        await tx.execute(
-                            "UPDATE vector_models SET serving_spec = ?, target = NULL,"
-                            " target_since = NULL, updated_at = ?",
-                            (spec_json, now),
-                        )
-                elif state.target == model_id:
-                    change = "continues"
-                else:
-                    change = "started"
-                    await tx.execute(
-                        "UPDATE vector_models SET target = ?, target_since = ?, updated_at = ?",
-                        (model_id, now, now),
-                    )
-            row = await tx.fetchone(
-                "SELECT serving, serving_spec, target, target_since FROM vector_models"
-            )
-        assert row is not None
-        return _state(row), change
+            elif _columns(new) != _columns(old):
+                await tx.execute(
+                    "UPDATE vector_models SET serving = ?, serving_spec = ?, target = ?,"
+                    " target_since = ?, updated_at = ?",
+                    (*_columns(new), to_iso(now)),
+                )
+        return new, change
 
     async def finish(self, target: str, spec: ModelSpec | None) -> int | None:
         """Make `target` the serving model and delete every other model's vectors, in one
@@ -177,6 +137,34 @@ class VectorModels:
             )
             await tx.execute(f"DELETE FROM embeddings WHERE model_id NOT IN ({marks})", keep)
         return {str(r[0]): int(r[1]) for r in counts}
+
+
+_SELECT = "SELECT serving, serving_spec, target, target_since FROM vector_models"
+
+
+def _decide(
+    old: ModelState | None, found: str, model_id: str, spec: ModelSpec | None, now: datetime
+) -> tuple[ModelState, Change]:
+    """The state after configuring `model_id` over `old` (None: no row yet, and `found` is the
+    model whose vectors the store holds), and what changed."""
+    if old is None:
+        if found == model_id:
+            return ModelState(model_id, spec, None, None), "first"
+        return ModelState(found, None, model_id, now), "started"
+    if old.serving == model_id:
+        # The spec too: the same model moved to another folder loads from there.
+        change: Change = "back" if old.target is not None else "same"
+        return ModelState(model_id, spec or old.serving_spec, None, None), change
+    if old.target == model_id:
+        return old, "continues"
+    return ModelState(old.serving, old.serving_spec, model_id, now), "started"
+
+
+def _columns(state: ModelState) -> tuple[str, str, str | None, str | None]:
+    """A state as its row's columns (serving, serving_spec, target, target_since)."""
+    spec = "" if state.serving_spec is None else state.serving_spec.to_json()
+    since = None if state.since is None else to_iso(state.since)
+    return state.serving, spec, state.target, since
 
 
 async def _found_serving(tx: Transaction | Database, model_id: str) -> str:
