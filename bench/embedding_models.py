@@ -30,9 +30,9 @@ if str(ROOT) not in sys.path:  # `python bench/embedding_models.py` from anywher
     sys.path.insert(0, str(ROOT))
 
 from bench.common import machine, rss_mb  # noqa: E402
-from kit.app import load_embedder  # noqa: E402
 from kit.config import load_settings  # noqa: E402
 from kit.eval.metrics import percentile  # noqa: E402
+from kit.retrieval.embedding_model import load_embedder  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 CORPORA = {"LoCoMo dev": DATA / "locomo-dev.json", "BEAM-100K": DATA / "beam-100k.json"}

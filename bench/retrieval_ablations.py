@@ -51,7 +51,6 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/<name>.py` from anywhere
     sys.path.insert(0, str(ROOT))
 
-from kit.app import load_embedder  # noqa: E402
 from kit.config import EmbeddingSettings, ScheduleSettings, Settings  # noqa: E402
 from kit.embed.base import Embedder, Vectors  # noqa: E402
 from kit.eval import locomo  # noqa: E402
@@ -74,6 +73,7 @@ from kit.eval.retrieval import (  # noqa: E402
     opened,
 )
 from kit.eval.vector_cache import CachedEmbedder  # noqa: E402
+from kit.retrieval.embedding_model import load_embedder  # noqa: E402
 from kit.retrieval.search import RankingParams  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "locomo-dev.json"

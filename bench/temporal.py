@@ -36,7 +36,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from retrieval_ablations import DATA, MODEL_DIR, TextCache, parse_set  # noqa: E402
 
-from kit.app import load_embedder  # noqa: E402
 from kit.config import EmbeddingSettings, Settings  # noqa: E402
 from kit.embed.base import Embedder  # noqa: E402
 from kit.eval import locomo  # noqa: E402
@@ -44,6 +43,7 @@ from kit.eval.folds import Config, Results, Scored, format_holdout, rotated_hold
 from kit.eval.locomo import Question, Sample  # noqa: E402
 from kit.eval.metrics import recall_at  # noqa: E402
 from kit.eval.retrieval import QuestionResult, evaluate  # noqa: E402
+from kit.retrieval.embedding_model import load_embedder  # noqa: E402
 from kit.retrieval.search import RankingParams  # noqa: E402
 
 FORMS = ROOT / "bench" / "data" / "temporal_questions.json"

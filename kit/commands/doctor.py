@@ -342,7 +342,7 @@ def _utc(when: datetime) -> str:
 
 
 async def _check_embeddings(report: Report, settings: Settings, *, offline: bool) -> None:
-    from kit.app import load_embedder
+    from kit.retrieval.embedding_model import load_embedder
 
     embedder, problem = await load_embedder(settings, offline=offline)
     if embedder is None:

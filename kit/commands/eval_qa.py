@@ -63,12 +63,13 @@ def register(what: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
-    from kit.app import load_embedder, role_key
+    from kit.app import role_key
     from kit.config import load_settings
     from kit.eval import locomo
     from kit.eval.qa import QARun, evaluate_qa, selected
     from kit.eval.qa_report import file_digest, format_report, load_done, report_json
     from kit.model_settings import model_role
+    from kit.retrieval.embedding_model import load_embedder
 
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1 (got {args.limit})")

@@ -11,11 +11,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from kit.app import load_embedder
 from kit.config import Settings, load_settings, parse_settings
 from kit.embed.fastembed import EmbeddingModelUnavailable, FastEmbedder
 from kit.embed.spec import ModelSpec, spec_of
 from kit.errors import ConfigError
+from kit.retrieval.embedding_model import load_embedder
 from tests.support.tiny_onnx import TinyModels
 
 

@@ -174,7 +174,7 @@ async def test_back_to_the_serving_model_gives_the_reindex_up(
     async with open_kit(b, clock) as kit:
         with pytest.raises(Stop):
             await kit.reindex(on_batch=stop_after(1))
-    with caplog.at_level(logging.INFO, logger="kit.app"):
+    with caplog.at_level(logging.INFO, logger="kit.retrieval.embedding_model"):
         async with open_kit(a, clock) as kit:
             assert not kit.reindexing and kit.embedding_model == model_a
             assert len(await vector_counts(kit)) == 2  # B's first batch, until pruned
