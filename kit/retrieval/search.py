@@ -46,6 +46,7 @@ from kit.retrieval.fusion import (
     merge_repeats,
     spread_over_days,
     strong_hits,
+    under_floor_within,
     with_neighbours,
     without_names,
 )
@@ -64,7 +65,11 @@ from kit.retrieval.vectors import KINDS, Kind, VectorIndex
 
 @dataclass(frozen=True)
 class RankingParams:
+    # A vector candidate's cosine has to reach this (the floor), unless it ranks within the
+    # first `floor_ranks` vector candidates (0: the floor is absolute). Decided on both
+    # corpora in docs/retrieval-quality.md ("The cosine floor").
     threshold: float = 0.3
+    floor_ranks: int = 0
     rrf_k: int = 60
     # Meaning counts 1.5 times what the words do. Chosen on two corpora by a paired bootstrap
     # (docs/retrieval-quality.md): against 2 (the previous default), 1.5 gains on LoCoMo's dev
@@ -128,6 +133,11 @@ class RankingParams:
     strong_z: float | None = None
     strong_hits: int = 3
     strong_within: int = 10
+    # The best `lexical_lift` lexical candidates (by BM25) of a layer are lifted to rank
+    # `lexical_within` when fusion left them lower (0: off): a turn holding the question's
+    # rarest words whose cosine is low is otherwise outscored by a crowd of middling cosines.
+    lexical_lift: int = 0
+    lexical_within: int = 10
     # Share of the previous / next message's relevance a message adds to its own.
     previous_weight: float = 0.3
     next_weight: float = 0.15
@@ -363,16 +373,19 @@ class MemorySearch:
             if query_vector is None:
                 return []
             if kind == "fact":
-                return await self._live_fact_vectors(user_id, query_vector, now, ready)
-            if kind == "message" and p.passage_vectors:
+                ranked = await self._live_fact_vectors(user_id, query_vector, now, ready)
+            elif kind == "message" and p.passage_vectors:
                 ranked, found = await message_vectors(
-                    self.vectors, user_id, query_vector, p.candidates, p.threshold, skip
+                    self.vectors, user_id, query_vector, p.candidates, self._reach, skip
                 )
                 matched.update(found)
-                return ranked
-            return await self.vectors.search(
-                user_id, kind, query_vector, p.candidates, p.threshold, skip=skip
-            )
+            else:
+                ranked = await self.vectors.search(
+                    user_id, kind, query_vector, p.candidates, self._reach, skip=skip
+                )
+            if p.floor_ranks:
+                ranked = under_floor_within(ranked, p.threshold, p.floor_ranks)
+            return ranked
 
         words = ready.plan.words(p.dates_as_words)
         if kind == "message" and not p.speaker_names_as_words:
@@ -406,9 +419,10 @@ class MemorySearch:
         fused = self._fuse(vector, lexical)
         plan = await ready.named_plan()
         strong = strong_hits(vector_hits, p.strong_z, p.strong_hits)
+        by_words = [i for i, _ in lexical_hits[: p.lexical_lift]]
         spread = self._fit_range(plan, kind) * (1 + p.instance_weight if things else 1.0)
         ids = self._worth_loading(fused, k, spread)
-        ids += [i for i in strong if i not in ids and i in fused]
+        ids += [i for i in (*strong, *by_words) if i not in ids and i in fused]
         # Scored first, and only the top k made into hits.
         scored = sorted(
             (
@@ -431,6 +445,8 @@ class MemorySearch:
             scored = spread_over_days(scored, p.list_spread)
         if strong:
             scored = lift(scored, strong, p.strong_within)
+        if by_words:
+            scored = lift(scored, by_words, p.lexical_within)
         scored, repeats = merge_repeats(scored)
         shown = set(query_words(words)) if kind == "message" and p.passages else None
         return [
@@ -455,6 +471,13 @@ class MemorySearch:
             )
             for score, item, text, at, ref in scored[:k]
         ]
+
+    @property
+    def _reach(self) -> float:
+        """The lowest cosine the vector search is asked for: the floor, or with a rank-based
+        cut (`floor_ranks`) any positive one (the cut is made after the ranking)."""
+        p = self.params
+        return min(p.threshold, 0.0) if p.floor_ranks else p.threshold
 
     def k_for(self, query: str, k: int, kind: Kind = "message") -> int:
         """How many hits of `kind` a search for `query` keeps when asked for `k`: more messages
@@ -527,7 +550,7 @@ class MemorySearch:
         p = self.params
         fetch = p.candidates + p.candidates // 4
         while True:
-            hits = await self.vectors.search(user_id, "fact", query_vector, fetch, p.threshold)
+            hits = await self.vectors.search(user_id, "fact", query_vector, fetch, self._reach)
             ids = [i for i, _ in hits]
             live = (await ready.shown_facts()).live(ids, now)
             kept = [(i, c) for i, c in hits if i in live]

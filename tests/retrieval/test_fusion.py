@@ -310,3 +310,57 @@ async def test_a_vector_floor_measures_cosines_from_the_crowd_not_from_zero(
     floored = [h.score for h in await kit.search(query, kinds=("fact",), now=clock.now() + LATER)]
     assert floored[0] == pytest.approx(1.0) and floored[-1] == pytest.approx(0.0)
     assert plain[1] > floored[1] > 0.0
+
+
+async def test_a_rank_cut_lets_the_best_vector_candidates_under_the_floor_take_part(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """With `floor_ranks`, the first vector candidates count whatever their cosine; the
+    rest still have to reach the floor (issue 33: a rank-based cut beside it)."""
+    s = kit.services
+    s.search.params = dataclasses.replace(
+        s.search.params, threshold=0.99, previous_weight=0.0, next_weight=0.0
+    )
+    conv = await s.messages.conversation("owner", "local", "a")
+    ids = await say(kit, conv, "kayak paddle river", "kayak paddle", "kayak trip", "lunch was fine")
+    await kit.settle()
+    query = "kayak paddle river today"
+    later = clock.now() + LATER
+    floored = await kit.search(query, kinds=("message",), now=later)
+    assert all(h.cosine is None for h in floored)  # nothing reaches 0.99
+    s.search.params = dataclasses.replace(s.search.params, floor_ranks=2)
+    hits = {h.id: h for h in await kit.search(query, kinds=("message",), now=later)}
+    with_cosine = [i for i in ids if i in hits and hits[i].cosine is not None]
+    assert len(with_cosine) == 2
+    assert {hits[i].vector_rank for i in with_cosine} == {1, 2}
+    assert all(hits[i].cosine < 0.99 for i in with_cosine)  # type: ignore[operator]
+
+
+async def test_the_best_word_match_is_lifted_over_a_crowd_of_middling_cosines(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """With `lexical_lift`, the layer's best lexical candidates enter the first
+    `lexical_within` places even when thirty closer cosines outrank them in fusion."""
+    s = kit.services
+    s.search.params = dataclasses.replace(
+        s.search.params,
+        previous_weight=0.0,
+        next_weight=0.0,
+        vector_weight=2.0,  # meaning twice the words: the crowd outranks the word match
+        lexical_within=5,
+    )
+    conv = await s.messages.conversation("owner", "local", "a")
+    # the crowd shares the query's stopwords (the hashing embedder sees them), not its word
+    for n in range(30):
+        await s.messages.add(conv, "user", f"what did you do with them all after that {n}")
+    word = await s.messages.add(conv, "user", "kayak")
+    await kit.settle()
+    query = "what did you do with them all after that kayak"
+    later = clock.now() + LATER
+    before = [h.id for h in await kit.search(query, kinds=("message",), now=later, k=10)]
+    assert word.id not in before
+    s.search.params = dataclasses.replace(s.search.params, lexical_lift=1)
+    hits = await kit.search(query, kinds=("message",), now=later, k=10)
+    order = [h.id for h in hits]
+    assert word.id in order and order.index(word.id) < 5
+    assert hits[order.index(word.id)].lexical_rank == 1
