@@ -59,7 +59,7 @@ class EmbeddingSettings:
 class MemorySettings:
     window_max: int = 50
     window_keep: int = 20
-    similarity_threshold: float = 0.3
+    similarity_threshold: float = 0.2
     top_k: int = 15
     summary_days: int = 2
     # Caps of the context's parts (kit/context/sandwich.py), then one budget for all memory.

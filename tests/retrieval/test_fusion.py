@@ -347,6 +347,7 @@ async def test_the_best_word_match_is_lifted_over_a_crowd_of_middling_cosines(
         previous_weight=0.0,
         next_weight=0.0,
         vector_weight=2.0,  # meaning twice the words: the crowd outranks the word match
+        lexical_lift=0,
         lexical_within=5,
     )
     conv = await s.messages.conversation("owner", "local", "a")
@@ -364,3 +365,34 @@ async def test_the_best_word_match_is_lifted_over_a_crowd_of_middling_cosines(
     order = [h.id for h in hits]
     assert word.id in order and order.index(word.id) < 5
     assert hits[order.index(word.id)].lexical_rank == 1
+
+
+async def test_a_word_match_outside_the_vector_candidates_takes_its_own_cosine(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """With `cosines_for_words`, a word match the vector ranking left out (only the best
+    `candidates` cosines are ranked) is scored by its cosine too, not by its words alone."""
+    s = kit.services
+    s.search.params = dataclasses.replace(
+        s.search.params,
+        candidates=2,
+        threshold=0.0,
+        previous_weight=0.0,
+        next_weight=0.0,
+        cosines_for_words=0,
+    )
+    conv = await s.messages.conversation("owner", "local", "a")
+    # two turns closer in meaning (the query's stopwords), one holding its only word
+    await say(kit, conv, "what did you do with them all after that", "what did you do after that")
+    (word,) = await say(kit, conv, "the kayak, what did you do with it")
+    await kit.settle()
+    query = "what did you do with them all after that kayak"
+    later = clock.now() + LATER
+    hits = {h.id: h for h in await kit.search(query, kinds=("message",), now=later)}
+    assert hits[word].vector_rank is None and hits[word].cosine is None
+    without = hits[word].score
+    s.search.params = dataclasses.replace(s.search.params, cosines_for_words=5)
+    hits = {h.id: h for h in await kit.search(query, kinds=("message",), now=later)}
+    assert hits[word].vector_rank is None  # not a vector candidate: ranked by its words
+    assert hits[word].cosine is not None and hits[word].cosine > 0
+    assert hits[word].score > without
