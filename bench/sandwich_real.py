@@ -222,7 +222,8 @@ async def _kept(
         found = wanted = 0
         for query in queries:
             scores = vectors @ query
-            hits = dict(await s.vectors.search(user, kind, query, p.candidates, p.threshold))
+            floor = p.message_threshold if kind == "message" else p.threshold
+            hits = dict(await s.vectors.search(user, kind, query, p.candidates, floor))
             got, of = kept_of_exact(ids, scores, hits)
             found += got
             wanted += of
@@ -249,7 +250,7 @@ async def _planted(
         scores = vectors @ query
         bar = float(np.partition(scores, -TOP)[-TOP]) - 1e-6
         out["exact"] += int(scores[np.searchsorted(ids, item)] >= bar)
-        hits = await s.vectors.search(user, "message", query, p.candidates, p.threshold)
+        hits = await s.vectors.search(user, "message", query, p.candidates, p.message_threshold)
         out["kept"] += item in dict(hits)
         out["context"] += item in context
     return out

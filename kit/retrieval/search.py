@@ -67,12 +67,15 @@ from kit.retrieval.vectors import KINDS, Kind, VectorIndex
 
 @dataclass(frozen=True)
 class RankingParams:
-    # A vector candidate's cosine has to reach this (the floor), unless it ranks within the
-    # first `floor_ranks` vector candidates (0: the floor is absolute). 0.2 rather than 0.3:
-    # on BEAM-100K +0.019 (helps), LoCoMo dev within its noise; no floor at all gains no more
-    # and shows more unrelated turns when nothing matches (docs/retrieval-quality.md, "The
-    # cosine floor"). The config's `memory.similarity_threshold` sets it in Kit.
-    threshold: float = 0.2
+    # A vector candidate's cosine has to reach this (the floor) in the facts, days and notes
+    # layers, and `message_threshold` in the messages layer, unless it ranks within the first
+    # `floor_ranks` vector candidates (0: the floor is absolute). Messages' 0.2 rather than
+    # 0.3: on BEAM-100K +0.019 (helps), LoCoMo dev within its noise; no floor at all gains no
+    # more and shows more unrelated turns when nothing matches (docs/retrieval-quality.md,
+    # "The cosine floor"). The other layers keep 0.3: no corpus measures them. The config's
+    # `memory.similarity_threshold` / `message_similarity_threshold` set them in Kit.
+    threshold: float = 0.3
+    message_threshold: float = 0.2
     floor_ranks: int = 0
     rrf_k: int = 60
     # Meaning counts 1.5 times what the words do. Chosen on two corpora by a paired bootstrap
@@ -389,15 +392,15 @@ class MemorySearch:
                 ranked = await self._live_fact_vectors(user_id, query_vector, now, ready)
             elif kind == "message" and p.passage_vectors:
                 ranked, found = await message_vectors(
-                    self.vectors, user_id, query_vector, p.candidates, self._reach, skip
+                    self.vectors, user_id, query_vector, p.candidates, self._reach(kind), skip
                 )
                 matched.update(found)
             else:
                 ranked = await self.vectors.search(
-                    user_id, kind, query_vector, p.candidates, self._reach, skip=skip
+                    user_id, kind, query_vector, p.candidates, self._reach(kind), skip=skip
                 )
             if p.floor_ranks:
-                ranked = under_floor_within(ranked, p.threshold, p.floor_ranks)
+                ranked = under_floor_within(ranked, self._floor(kind), p.floor_ranks)
             return ranked
 
         words = ready.plan.words(p.dates_as_words)
@@ -504,15 +507,19 @@ class MemorySearch:
         if query_vector is None or not missing:
             return []
         return await self.vectors.search(
-            user_id, kind, query_vector, len(missing), self.params.threshold, only=missing
+            user_id, kind, query_vector, len(missing), self._floor(kind), only=missing
         )
 
-    @property
-    def _reach(self) -> float:
+    def _floor(self, kind: Kind) -> float:
+        """The cosine a vector candidate of `kind` has to reach."""
+        p = self.params
+        return p.message_threshold if kind == "message" else p.threshold
+
+    def _reach(self, kind: Kind) -> float:
         """The lowest cosine the vector search is asked for: the floor, or with a rank-based
         cut (`floor_ranks`) any positive one (the cut is made after the ranking)."""
-        p = self.params
-        return min(p.threshold, 0.0) if p.floor_ranks else p.threshold
+        floor = self._floor(kind)
+        return min(floor, 0.0) if self.params.floor_ranks else floor
 
     def k_for(self, query: str, k: int, kind: Kind = "message") -> int:
         """How many hits of `kind` a search for `query` keeps when asked for `k`: more messages
@@ -585,7 +592,9 @@ class MemorySearch:
         p = self.params
         fetch = p.candidates + p.candidates // 4
         while True:
-            hits = await self.vectors.search(user_id, "fact", query_vector, fetch, self._reach)
+            hits = await self.vectors.search(
+                user_id, "fact", query_vector, fetch, self._reach("fact")
+            )
             ids = [i for i, _ in hits]
             live = (await ready.shown_facts()).live(ids, now)
             kept = [(i, c) for i, c in hits if i in live]

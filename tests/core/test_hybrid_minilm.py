@@ -86,7 +86,7 @@ async def test_rare_name_missed_by_cosine_is_found_by_fusion(real_kit: Kit) -> N
         query_vector = await vectors.embed_query(query)
         assert query_vector is not None
 
-        # cosine alone: low (under the floor Kit had until it was measured at 0.2, 0.3), and
+        # cosine alone: low (under the messages' floor Kit had until round 3, 0.3), and
         # not the nearest
         nearest = await vectors.search("owner", "message", query_vector, top_k, -1.0)
         assert nearest[0][0] != target, query

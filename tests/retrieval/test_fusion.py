@@ -110,7 +110,9 @@ async def test_rrf_fusion_remains_available(kit: Kit, clock: FakeClock) -> None:
 async def test_a_zero_weight_switches_a_ranking_off(kit: Kit, clock: FakeClock) -> None:
     """vector_weight=0 is lexical search alone: vector-only candidates are not hits at all."""
     s = kit.services
-    s.search.params = dataclasses.replace(s.search.params, vector_weight=0.0, threshold=0.0)
+    s.search.params = dataclasses.replace(
+        s.search.params, vector_weight=0.0, threshold=0.0, message_threshold=0.0
+    )
     word = await kit.remember("kayak paddle", category="entities")
     await kit.remember("paddling canoe trips", category="entities")  # no shared word
     await kit.settle()
@@ -165,7 +167,9 @@ async def test_a_weak_best_lexical_match_no_longer_counts_as_certain(
     """The lexical share is BM25 over the best match's, or over `lexical_reference` when
     the best is weaker: a match on common words alone stays small."""
     s = kit.services
-    s.search.params = dataclasses.replace(s.search.params, threshold=1.1)  # words alone
+    s.search.params = dataclasses.replace(
+        s.search.params, threshold=1.1, message_threshold=1.1
+    )  # words alone
     fact = await kit.remember("kayak", category="entities", confidence=1.0)
     await kit.settle()
     (alone,) = await kit.search("kayak", kinds=("fact",), now=clock.now() + LATER)
@@ -186,6 +190,7 @@ async def test_a_named_speakers_name_need_not_be_a_word_to_match(
     s.search.params = dataclasses.replace(
         s.search.params,
         threshold=1.1,
+        message_threshold=1.1,
         previous_weight=0.0,
         next_weight=0.0,
         other_speaker_weight=0.4,
@@ -298,7 +303,9 @@ async def test_a_vector_floor_measures_cosines_from_the_crowd_not_from_zero(
     """`vector_floor` (off by default): a vector score counts from that quantile of the
     layer's candidates up to the best, so the weakest candidate's vector share is zero."""
     s = kit.services
-    s.search.params = dataclasses.replace(s.search.params, threshold=0.0, lexical_weight=0.0)
+    s.search.params = dataclasses.replace(
+        s.search.params, threshold=0.0, message_threshold=0.0, lexical_weight=0.0
+    )
     await kit.remember("kayak paddle shed", category="entities", confidence=1.0)
     await kit.remember("kayak paddle", category="entities", confidence=1.0)
     await kit.remember("kayak", category="entities", confidence=1.0)
@@ -319,7 +326,7 @@ async def test_a_rank_cut_lets_the_best_vector_candidates_under_the_floor_take_p
     rest still have to reach the floor (issue 33: a rank-based cut beside it)."""
     s = kit.services
     s.search.params = dataclasses.replace(
-        s.search.params, threshold=0.99, previous_weight=0.0, next_weight=0.0
+        s.search.params, message_threshold=0.99, previous_weight=0.0, next_weight=0.0
     )
     conv = await s.messages.conversation("owner", "local", "a")
     ids = await say(kit, conv, "kayak paddle river", "kayak paddle", "kayak trip", "lunch was fine")
@@ -376,7 +383,7 @@ async def test_a_word_match_outside_the_vector_candidates_takes_its_own_cosine(
     s.search.params = dataclasses.replace(
         s.search.params,
         candidates=2,
-        threshold=0.0,
+        message_threshold=0.0,
         previous_weight=0.0,
         next_weight=0.0,
         cosines_for_words=0,
