@@ -10,8 +10,10 @@ float32 cosine on real MiniLM vectors, a quarter of float32's memory, and a scan
 in a few milliseconds (numkong's SIMD integer kernels; it releases the GIL). Measured on a
 realistic 100k archive (bench/ann_levers.py, docs/measurements.md): the exact scan keeps
 every one of the float32 top 15 among its 200 candidates, where an HNSW graph of any tested
-shape kept 0.79-0.92 of them and lost most paraphrased outliers. So matrices are scanned
-exactly up to `ANN_MIN_ROWS`, far above any one owner's three years of chat.
+shape kept 0.79-0.92 of them and lost most paraphrased outliers; at 500k and 1M rows
+(bench/sandwich_scale.py) the graph kept 0.88 while the int8 scan kept all of them at a third
+of a float32 BLAS scan's time. So matrices are scanned exactly up to `ANN_MIN_ROWS`, far above
+any one owner's three years of chat.
 """
 
 from __future__ import annotations
@@ -28,9 +30,10 @@ from kit.embed.base import Vectors
 if TYPE_CHECKING:
     from kit.retrieval.ann import Ann  # usearch: imported only when a graph is built or loaded
 
-# Below this many rows a layer is scanned exactly (an int8 scan of 500k rows takes ~15 ms of
-# one core); above it a graph finds the candidates, at the recall docs/measurements.md gives.
-ANN_MIN_ROWS = 500_000
+# Below this many rows a layer is scanned exactly: measured to 1M rows (docs/measurements.md,
+# "Vectors at every size"), where the scan keeps the whole exact top 15 and a graph does not;
+# the scan's cost is linear, so 2M rows cost twice 1M's. Above it a graph finds the candidates.
+ANN_MIN_ROWS = 2_000_000
 # Rows added (or changed) since the graph was last extended are scanned exactly; past this
 # many, background work extends the graph (or rebuilds it, for changed rows).
 ANN_MAX_TAIL = 2_000

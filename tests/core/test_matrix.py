@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kit.retrieval import matrix as matrix_module
 from kit.retrieval.matrix import Matrix, cosines, quantise
 
 CANDIDATES = 200  # what the search asks each layer for (RankingParams.candidates)
@@ -102,3 +103,19 @@ def test_the_row_index_finds_every_row_however_ids_arrive() -> None:
     assert [matrix.position(i) for i in (0, 9_001, 19_999, 26_000)] == [-1, -1, -1, -1]
     only = matrix.search(matrix.vectors(slice(0, 1))[0], 3, -1.0, only=[9_000, 20_000, 15_000])
     assert {item for item, _ in only} == {9_000, 20_000}
+
+
+def test_a_layer_of_a_million_rows_is_scanned_exactly_and_a_graph_comes_at_the_switch() -> None:
+    """Measured (bench/sandwich_scale.py, docs/measurements.md): at 500k and 1M rows the exact
+    int8 scan keeps every one of the float32 top 15, at a third of the float32 baseline's time,
+    where the graph Kit switched to at 500k kept 0.88 of them; so no graph is asked for up to
+    1M rows, and one is from `ANN_MIN_ROWS` on."""
+    million = 1_000_000
+    matrix = Matrix(2, capacity=million)
+    rows = np.full((million, 2), np.sqrt(0.5), dtype=np.float32)
+    matrix.upsert(range(1, million + 1), rows)
+    assert matrix.size == million and not matrix.needs_ann()
+    more = matrix_module.ANN_MIN_ROWS - million
+    assert more > 0
+    matrix.upsert(range(million + 1, million + more + 1), np.resize(rows, (more, 2)))
+    assert matrix.size == matrix_module.ANN_MIN_ROWS and matrix.needs_ann()
