@@ -18,7 +18,11 @@ any one owner's three years of chat.
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Collection, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 import numkong
@@ -34,6 +38,11 @@ if TYPE_CHECKING:
 # "Vectors at every size"), where the scan keeps the whole exact top 15 and a graph does not;
 # the scan's cost is linear, so 2M rows cost twice 1M's. Above it a graph finds the candidates.
 ANN_MIN_ROWS = 2_000_000
+# From this many rows a scan is split in parts scanned side by side, one per core (up to 4):
+# at 1M rows one part's wall time, where a core is free, against the float32 baseline's
+# multi-threaded BLAS product (bench/sandwich_scale.py: p95 110 against 224 ms, load 6).
+SPLIT_ROWS = 250_000
+_PARTS = max(1, min(4, os.cpu_count() or 1))
 # Rows added (or changed) since the graph was last extended are scanned exactly; past this
 # many, background work extends the graph (or rebuilds it, for changed rows).
 ANN_MAX_TAIL = 2_000
@@ -56,9 +65,39 @@ def cosines(rows: Int8Rows, scales: Scales, query: Vectors) -> npt.NDArray[np.fl
     if len(rows) == 0:
         return np.zeros(0, dtype=np.float32)
     small, scale = quantise(query[None, :])
-    dots = numkong.cdist(rows, small, metric="dot", out_dtype="float32")
-    scores: npt.NDArray[np.float32] = np.asarray(dots).reshape(-1) * (scales * scale[0])
+    parts = _PARTS if len(rows) >= SPLIT_ROWS else 1
+    if parts == 1:
+        dots = _dots(rows, small)
+    else:
+        # The kernel runs outside the GIL: the other parts go to their own threads, so a big
+        # scan takes the wall time of one part where a core is free (the same CPU).
+        bounds = np.linspace(0, len(rows), parts + 1).astype(int)
+        slices = [slice(int(a), int(b)) for a, b in pairwise(bounds)]
+        rest = [_scanners().submit(_dots, rows[part], small) for part in slices[1:]]
+        dots = np.concatenate([_dots(rows[slices[0]], small), *(f.result() for f in rest)])
+    scores: npt.NDArray[np.float32] = dots * (scales * scale[0])
     return scores
+
+
+def _dots(rows: Int8Rows, small: Int8Rows) -> npt.NDArray[np.float32]:
+    found: npt.NDArray[np.float32] = np.asarray(
+        numkong.cdist(rows, small, metric="dot", out_dtype="float32")
+    ).reshape(-1)
+    return found
+
+
+_scanner_pool: ThreadPoolExecutor | None = None
+_scanner_lock = threading.Lock()
+
+
+def _scanners() -> ThreadPoolExecutor:
+    """The threads that scan the other parts of a big matrix (made on first use: most
+    processes never hold a layer that big)."""
+    global _scanner_pool
+    with _scanner_lock:
+        if _scanner_pool is None:
+            _scanner_pool = ThreadPoolExecutor(_PARTS - 1, thread_name_prefix="kit-scan")
+        return _scanner_pool
 
 
 class RowIndex:

@@ -6,6 +6,7 @@ rows a quarter of float32's size, with cosines within int8 rounding."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from kit.retrieval import matrix as matrix_module
 from kit.retrieval.matrix import Matrix, cosines, quantise
@@ -119,3 +120,19 @@ def test_a_layer_of_a_million_rows_is_scanned_exactly_and_a_graph_comes_at_the_s
     assert more > 0
     matrix.upsert(range(million + 1, million + more + 1), np.resize(rows, (more, 2)))
     assert matrix.size == matrix_module.ANN_MIN_ROWS and matrix.needs_ann()
+
+
+def test_a_big_scan_split_across_threads_scores_every_row_as_one_scan_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From SPLIT_ROWS rows a scan runs in parts side by side: the same cosines, in order."""
+    rng = np.random.default_rng(5)
+    rows = rng.normal(size=(1001, 32)).astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    small, scales = quantise(rows)
+    query = rows[17]
+    whole = cosines(small, scales, query)
+    monkeypatch.setattr(matrix_module, "SPLIT_ROWS", 100)
+    monkeypatch.setattr(matrix_module, "_PARTS", 3)
+    split = cosines(small, scales, query)
+    assert np.array_equal(whole, split) and int(np.argmax(split)) == 17
