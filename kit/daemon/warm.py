@@ -37,6 +37,9 @@ from kit.retrieval.serving import lacking
 log = logging.getLogger(__name__)
 
 RECENT_USERS = 4  # besides the owner: the last writers (a Telegram group's namespace, ...)
+# The warm-up waits this long at most for the vectors and the embedding model (at 100k items
+# they take ~2 s of CPU; minutes only on a host so busy that nothing is quick).
+FIRST_LOADS_WAIT = 120.0
 
 
 async def warm(services: Services, done: asyncio.Event | None = None) -> None:
@@ -93,8 +96,17 @@ async def first_loads(services: Services) -> None:
 
 
 async def warm_after_loads(services: Services, done: asyncio.Event) -> None:
-    """`warm`, once the vectors and the embedding model are in (`first_loads`)."""
-    await first_loads(services)
+    """`warm`, once the vectors and the embedding model are in (`first_loads`), or beside
+    them after `FIRST_LOADS_WAIT` (a model load that hangs holds no catch-up)."""
+    try:
+        async with asyncio.timeout(FIRST_LOADS_WAIT):
+            await first_loads(services)
+    except TimeoutError:
+        log.warning(
+            "the vectors or the embedding model are still loading after %.0f s; warming up"
+            " beside them",
+            FIRST_LOADS_WAIT,
+        )
     await warm(services, done)
 
 

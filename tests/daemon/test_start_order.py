@@ -10,10 +10,13 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from kit.api import Kit
 from kit.app import Services
 from kit.clock import FakeClock
 from kit.config import Settings
+from kit.daemon import warm as warm_module
 from kit.daemon.warm import start
 from kit.embed.hashing import HashingEmbedder
 from kit.embed.lazy import LazyEmbedder
@@ -144,4 +147,32 @@ async def test_a_model_that_fails_to_load_does_not_hold_the_warm_up(
             assert (
                 s.vectors.embedder is None
             )  # embeddings off, said (tests/core/test_lazy_model.py)
+            await stop(tasks)
+
+
+async def test_a_model_load_that_hangs_holds_the_warm_up_only_so_long(
+    settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The warm-up (and the catch-up after it) goes ahead beside a load that never ends."""
+    async with Kit.open(
+        settings=settings, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock
+    ) as kit:
+        await kit.remember("The kettle is in the attic", category="entities")
+        await kit.settle()
+    monkeypatch.setattr(warm_module, "FIRST_LOADS_WAIT", 0)
+    model = GatedModel()  # its gate never opens
+    async with Kit.open(
+        settings=settings,
+        llm=FakeLLM(),
+        embedder=LazyEmbedder(HashingEmbedder().model_id, model),
+        clock=clock,
+        background=False,
+        model_later=True,
+    ) as kit:
+        s = kit.services
+        daemon_like(s)
+        async with asyncio.TaskGroup() as group:
+            tasks = start(s, group, time.perf_counter())
+            await s.warmed_up.wait()
+            assert model.loads == 1 and s.vector_search_since is None
             await stop(tasks)
