@@ -8,11 +8,12 @@ ready (`start`: tasks of the daemon's TaskGroup, kit/daemon/runner.py), in this 
    When both are in, search by meaning serves (`announce_serving`). They come first because
    they are what a turn's search goes without meanwhile; at 100k items they waited 38.8 s
    behind the warm-up at load 21 for 4.7 s of their own CPU (issue 33).
-2. Once they are in (`first_loads`), `warm`: the model clients' SDKs are imported
-   (kit/llm/deferred.py; a turn that comes first imports what it needs itself), then the
-   per-user caches a first search would otherwise fill on the owner's time — which facts may
-   be shown (kit/retrieval/liveness.py), the conversations' links (kit/retrieval/links.py) and
-   the sandwich's cached part (kit/context/sandwich.py) — for the owner and whoever wrote last.
+2. Once they are in (`first_loads`; at most `FIRST_LOADS_WAIT`), `warm`: the model clients'
+   SDKs are imported (kit/llm/deferred.py; a turn that comes first imports what it needs
+   itself), then the per-user caches a first search would otherwise fill on the owner's
+   time — which facts may be shown (kit/retrieval/liveness.py), the conversations' links
+   (kit/retrieval/links.py) and the sandwich's cached part (kit/context/sandwich.py) — for
+   the owner and whoever wrote last.
 3. Once `warm` is done (`Services.warmed_up`): the re-embedding a model change asks for
    (kit/daemon/reindex.py) and the scheduler's queued runs (the catch-up of missed runs:
    curation, REM, day summaries).
