@@ -135,18 +135,21 @@ def says(word: str) -> frozenset[str]:
 def phrases(words: Iterable[str]) -> frozenset[str]:
     """The two-word lemmas WordNet holds among adjacent words ("took part" -> take_part,
     "teamed up" -> team_up), as single keys."""
+    listed = [_key(w) for w in words]
+    return frozenset(p for pair in itertools.pairwise(listed) if (p := _phrase(*pair)))
+
+
+@lru_cache(maxsize=65536)
+def _phrase(first: str, second: str) -> str:
     net = _lexicon()
     if net is None:
-        return frozenset()
-    listed = [_key(w) for w in words]
-    found = set()
-    for first, second in itertools.pairwise(listed):
-        for part, lemma in net.lemmas(first):
-            if part == "verb" and net.senses("verb", f"{lemma}_{second}"):
-                found.add(f"{lemma}_{second}")
-            elif net.senses(part, f"{first}_{second}"):
-                found.add(f"{first}_{second}")
-    return frozenset(found)
+        return ""
+    for part, lemma in net.lemmas(first):
+        if part == "verb" and net.senses("verb", f"{lemma}_{second}"):
+            return f"{lemma}_{second}"
+        if net.senses(part, f"{first}_{second}"):
+            return f"{first}_{second}"
+    return ""
 
 
 def _position(words: tuple[str, ...], lemma: str) -> int:

@@ -13,9 +13,9 @@ from one that says something new.
 - `broader`: the words a lemma's common senses are kinds of, two steps up ("show" is a kind
   of "performance").
 
-Like kit/retrieval/wordnet.py, the files are read once per process, on first use (the index
-of each part of speech, and where each synset's line starts: the package's copy has Windows
-line ends, so an offset is not a byte position); a synset after that is one seek and one line.
+The files are read once per process, on first use, and held (~22 MB of data files, the
+index of each part of speech, and where each synset's line starts: the package's copy has
+Windows line ends, so an offset is not a byte position); a synset after that is one slice.
 Nothing is downloaded and nothing of the package is imported.
 """
 
@@ -39,6 +39,7 @@ _RULES = {
     "adv": (),
 }  # fmt: skip
 
+_KEPT = 200_000
 Pointer = tuple[str, int, str, int, int]  # symbol, target offset, target part, source, target
 
 
@@ -51,6 +52,8 @@ class Lexicon:
         self._exceptions: dict[str, dict[str, tuple[str, ...]]] = {}
         self._lines: dict[str, dict[int, int]] = {}
         self._joined: dict[str, str] = {}  # "coworker" -> "co-worker": a hyphen left out
+        self._lemmas: dict[str, tuple[tuple[str, str], ...]] = {}  # morphy's answers, kept
+        self._data: dict[str, bytes] = {}  # each data file, held (~22 MB in all)
         self._lock = threading.Lock()
 
     def _load(self) -> None:
@@ -72,12 +75,13 @@ class Lexicon:
                         inflected, *bases = line.split()
                         exceptions.setdefault(inflected, []).extend(bases)
                 positions: dict[int, int] = {}
-                with (self._folder / f"data.{part}").open("rb") as data:
-                    position = 0
-                    for raw in data:
-                        if not raw.startswith(b" "):
-                            positions[int(raw[:8])] = position
-                        position += len(raw)
+                data = (self._folder / f"data.{part}").read_bytes()
+                position = 0
+                for raw in data.splitlines(keepends=True):
+                    if not raw.startswith(b" "):
+                        positions[int(raw[:8])] = position
+                    position += len(raw)
+                self._data[part] = data
                 self._exceptions[part] = {k: tuple(v) for k, v in exceptions.items()}
                 self._lines[part] = positions
                 self._index[part] = index
@@ -89,6 +93,14 @@ class Lexicon:
         """(part of speech, base form) for each part of speech the word is a form of."""
         self._load()
         key = word.lower().replace(" ", "_")
+        known = self._lemmas.get(key)
+        if known is None:
+            if len(self._lemmas) > _KEPT:
+                self._lemmas.clear()  # a long-lived process meets ever more words
+            known = self._lemmas[key] = self._morphy(key)
+        return known
+
+    def _morphy(self, key: str) -> tuple[tuple[str, str], ...]:
         found: list[tuple[str, str]] = []
         for part in PARTS:
             index = self._index[part]
@@ -108,17 +120,18 @@ class Lexicon:
     def synset(self, part: str, offset: int) -> tuple[tuple[str, ...], tuple[Pointer, ...]]:
         """A synset's words (lower case, underscores kept) and its pointers."""
         self._load()
-        return _read(self._folder / f"data.{part}", self._lines[part][offset])
+        return _read(self._data[part], self._lines[part][offset])
 
     def known(self, word: str) -> bool:
         return bool(self.lemmas(word))
 
 
+def _read(data: bytes, position: int) -> tuple[tuple[str, ...], tuple[Pointer, ...]]:
+    return _parse(data[position : data.index(b"\n", position)].decode("utf-8"))
+
+
 @lru_cache(maxsize=131072)
-def _read(path: Path, position: int) -> tuple[tuple[str, ...], tuple[Pointer, ...]]:
-    with path.open("rb") as data:
-        data.seek(position)
-        line = data.readline().decode("utf-8")
+def _parse(line: str) -> tuple[tuple[str, ...], tuple[Pointer, ...]]:
     fields = line.split(" | ", 1)[0].split()
     count = int(fields[3], 16)
     words = tuple(fields[4 + 2 * i].lower().split("(")[0] for i in range(count))
