@@ -95,7 +95,6 @@ def test_empty_operations_list_is_valid() -> None:
         ({"operations": [ins(content=" ", confidence=1)]}, "'content' is empty"),
         ({"operations": [ins(content="x", confidence=1, note="y")]},
          "1 unknown field(s) (a string of 4 characters, #"),
-        ({"operations": [{"op": "UPDATE", "fact_id": 1}]}, "changes nothing"),
         ({"operations": [{"op": "UPDATE", "fact_id": "1", "content": "x"}]}, "positive integers"),
         ({"operations": [{"op": "UPDATE", "fact_id": True, "content": "x"}]}, "positive integers"),
         ({"operations": [{"op": "DEACTIVATE", "fact_id": 1}]}, "missing ['reason']"),
