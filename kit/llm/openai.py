@@ -199,6 +199,7 @@ class OpenAILLM:
         draft = _Draft()
         meter = Meter(reply_chars(request.max_tokens))
         shown = not self._json_answer(request)
+        held = _Held(bool(request.tools) and request.tool_choice is None)
         stream = await self._client.chat.completions.create(
             **params, stream=True, stream_options={"include_usage": True}
         )
@@ -213,7 +214,7 @@ class OpenAILLM:
                         if delta.content:
                             piece = meter.take(delta.content)
                             draft.text.append(piece)
-                            if shown and piece:
+                            if shown and (piece := held.take(piece)):
                                 await on_text(piece)
                         for call in delta.tool_calls or ():
                             part = draft.calls.setdefault(call.index, ["", "", []])
@@ -234,6 +235,9 @@ class OpenAILLM:
         reply = _assemble(
             "".join(draft.text), calls, draft.finish, draft.usage, draft.model, request
         )
+        rest = held.rest()
+        if shown and rest and not (reply.tool_uses and not calls):  # not a call written as text
+            await on_text(rest)
         if not meter.over:
             return reply
         if shown:
@@ -414,6 +418,32 @@ def _written_call(text: str, request: LLMRequest) -> tuple[str, str, str] | None
 
 
 _WRAPPER = re.compile(r"</?tool_call>|^\s*```(?:json)?|```\s*$")
+_CALL_OPENERS = ("{", "<tool_call>", "```")
+
+
+class _Held:
+    """Streamed text held back while it may still be a tool call written as text (_written_call):
+    a reply opening with "{", "<tool_call>" or a fence is shown when it ends, unless it was a
+    call; any other is shown as it comes."""
+
+    def __init__(self, possible: bool) -> None:
+        self._deciding = possible
+        self._held: list[str] = []
+
+    def take(self, piece: str) -> str:
+        """What of `piece` (and what was held) to show now."""
+        if not self._deciding:
+            return piece
+        self._held.append(piece)
+        start = "".join(self._held).lstrip()
+        if not start or any(start.startswith(o) or o.startswith(start) for o in _CALL_OPENERS):
+            return ""
+        self._deciding = False
+        return self.rest()
+
+    def rest(self) -> str:
+        shown, self._held = "".join(self._held), []
+        return shown
 
 
 def _arguments(raw: str, name: str) -> dict[str, Any]:
