@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -59,6 +58,7 @@ from kit.llm.bounds import (
 from kit.llm.json_repair import Unreadable, loads_lenient
 from kit.llm.status import status_error, status_message, transport_errors
 from kit.llm.tokens import estimate_request, estimate_tokens
+from kit.llm.written_calls import Held, written_call
 from kit.model_settings import DEADLINE_TIMEOUTS, ModelRole
 from kit.reach import Reach
 
@@ -199,7 +199,7 @@ class OpenAILLM:
         draft = _Draft()
         meter = Meter(reply_chars(request.max_tokens))
         shown = not self._json_answer(request)
-        held = _Held(bool(request.tools) and request.tool_choice is None)
+        held = Held(bool(request.tools) and request.tool_choice is None)
         stream = await self._client.chat.completions.create(
             **params, stream=True, stream_options={"include_usage": True}
         )
@@ -383,7 +383,7 @@ def _assemble(
     model: str,
     request: LLMRequest,
 ) -> LLMReply:
-    if not calls and (written := _written_call(text, request)) is not None:
+    if not calls and (written := written_call(text, request)) is not None:
         text, calls = "", [written]
     blocks: list[Block] = [TextBlock(text)] if text else []
     for number, (call_id, name, arguments) in enumerate(calls):
@@ -392,58 +392,6 @@ def _assemble(
     if calls and stop == "end_turn":  # a forced call ends with "stop" on OpenAI's API
         stop = "tool_use"
     return LLMReply(tuple(blocks), stop, _usage(usage, request, text, calls), model)
-
-
-def _written_call(text: str, request: LLMRequest) -> tuple[str, str, str] | None:
-    """A tool call a local model wrote as its text, whole: `{"name": "search_memory",
-    "arguments": {...}}`, perhaps inside `<tool_call>` tags or a code fence (Qwen's format; a
-    llama-cpp-python server without a function-calling chat format passes it on as text, and
-    Kit stored it as the reply, issue 29). Only a call of a tool the request offered."""
-    offered = {t.name for t in request.tools}
-    body = _WRAPPER.sub("", text).strip()
-    if not offered or request.tool_choice is not None or not body.startswith("{"):
-        return None
-    if not body.endswith("}"):
-        return None
-    try:
-        value = loads_lenient(body)
-    except Unreadable:
-        return None
-    if not isinstance(value, dict) or value.get("name") not in offered:
-        return None
-    arguments = value.get("arguments", value.get("parameters", {}))
-    if isinstance(arguments, str):
-        return ("", str(value["name"]), arguments)
-    return ("", str(value["name"]), json.dumps(arguments))
-
-
-_WRAPPER = re.compile(r"</?tool_call>|^\s*```(?:json)?|```\s*$")
-_CALL_OPENERS = ("{", "<tool_call>", "```")
-
-
-class _Held:
-    """Streamed text held back while it may still be a tool call written as text (_written_call):
-    a reply opening with "{", "<tool_call>" or a fence is shown when it ends, unless it was a
-    call; any other is shown as it comes."""
-
-    def __init__(self, possible: bool) -> None:
-        self._deciding = possible
-        self._held: list[str] = []
-
-    def take(self, piece: str) -> str:
-        """What of `piece` (and what was held) to show now."""
-        if not self._deciding:
-            return piece
-        self._held.append(piece)
-        start = "".join(self._held).lstrip()
-        if not start or any(start.startswith(o) or o.startswith(start) for o in _CALL_OPENERS):
-            return ""
-        self._deciding = False
-        return self.rest()
-
-    def rest(self) -> str:
-        shown, self._held = "".join(self._held), []
-        return shown
 
 
 def _arguments(raw: str, name: str) -> dict[str, Any]:
