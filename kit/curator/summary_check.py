@@ -5,8 +5,9 @@ A small model summarising a short day invents ("worked on a search memory applic
 James's hospital"): the summary is what later turns and REM read as the day, so an invented
 name there is a false memory too. The check is the grounding guard's hard half
 (kit/curator/fact_terms.py reads the bullet): names (a capitalised word not opening the
-bullet, or one the day's messages capitalise), numbers written with digits, and dates
-(absolute or relative to the day). Each must be in some message of the day, Kit's included
+bullet, or one the day's messages capitalise), numbers written with digits (but a bare count
+up to 12, which a summary may work out itself: "3 options"), and dates (absolute or relative
+to the day). Each must be in some message of the day, Kit's included
 (a summary tells what was said, by either side). What it cannot catch: a bullet made only of
 words the day used ("the owner agreed to share the password with Kit" when Kit only asked),
 who said or did what, and a summary's own ordinary words (the summary paraphrases; only the
@@ -27,6 +28,7 @@ from kit.dates.text import DateSpan, date_mentions
 from kit.memory.messages import Message
 
 SHOWN = 3  # details a reason names at most
+SMALL_COUNT = 12  # a bare number up to this a summary may count itself ("3 options")
 _BULLET = re.compile(r"^(\s*-\s+)(.*)$")
 _STAMP = re.compile(r"^\[(\d\d?:\d\d)\]\s*")
 _OWN = frozenset({"kit", "owner", "user"})  # who the summary may name without a message
@@ -106,14 +108,23 @@ def _missing(bullet: str, said: _Said, day: date, owner: set[str]) -> list[str]:
             if term.key not in said.words and term.key not in _OWN:
                 missing.append(term.shown)
         elif term.kind == "number":
-            digits = any(c.isdigit() for c in term.shown)  # "one idea" is no detail to check
-            if digits and term.key not in said.numbers:
+            if _counted(term.shown):
+                continue
+            if term.key not in said.numbers:
                 missing.append(term.shown)
         elif term.kind == "date":
             assert term.span is not None
             if not any(span.overlaps(term.span) for span in said.spans):
                 missing.append(term.shown)
     return list(dict.fromkeys(missing))
+
+
+def _counted(shown: str) -> bool:
+    """A number the summary may have worked out itself: a number word ("one idea") or a small
+    bare count ("3 options", "item 2"); amounts, times, years and larger counts must be said."""
+    if not any(c.isdigit() for c in shown):
+        return True
+    return shown.isdigit() and int(shown) <= SMALL_COUNT
 
 
 def _without_empty_headings(lines: list[str]) -> list[str]:
