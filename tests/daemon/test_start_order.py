@@ -174,5 +174,6 @@ async def test_a_model_load_that_hangs_holds_the_warm_up_only_so_long(
         async with asyncio.TaskGroup() as group:
             tasks = start(s, group, time.perf_counter())
             await s.warmed_up.wait()
+            await model.started.wait()  # the load is under way (in any order), and never ends
             assert model.loads == 1 and s.vector_search_since is None
             await stop(tasks)
