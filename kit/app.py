@@ -31,6 +31,7 @@ from kit.curator.questions import InboxStore
 from kit.curator.rem import Rem
 from kit.curator.review import StaleReview
 from kit.curator.summaries import DaySummarizer
+from kit.curator.unsaid import unsaid
 from kit.dates.text import DateOrder, order_from_locale
 from kit.delivery.callbacks import Callbacks
 from kit.delivery.outbox import Outbox
@@ -295,7 +296,15 @@ async def build(
     )
     window = WindowKeeper(messages, metered, prompts, memory, small, tz, attempts)
     reminder_store = ReminderStore(db, messages, clock)
-    tools = Tools(facts, days, messages, search, tz, notes=NoteTools(notes, tz))
+    tools = Tools(
+        facts,
+        days,
+        messages,
+        search,
+        tz,
+        notes=NoteTools(notes, tz),
+        unsaid=unsaid(settings.owner.name),
+    )
     background = Background(window, vectors)
     followups = Followups(FollowupOffers(db), prompts, settings.followups, tz)
     agent = Agent(

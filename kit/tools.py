@@ -4,7 +4,7 @@ tools live with the notes (kit/notes/tools.py)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
@@ -64,8 +64,9 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         "remember",
-        "Store a long-term fact about the owner when they ask you to remember something. "
-        "One self-contained sentence. Never secrets (passwords, keys, card numbers).",
+        "Store a long-term fact about the owner when they ask you to remember something: "
+        "what they said, as they said it, in one self-contained sentence. Never a plan, a "
+        "wish, a guess or your own suggestion; never secrets (passwords, keys, card numbers).",
         {
             "type": "object",
             "properties": {
@@ -203,6 +204,10 @@ def screen_fact(content: str, subject: str) -> None:
 
 REMEMBERED_CONFIDENCE = 0.95  # the owner said it outright
 
+# Why a fact the chat model would `remember` is not said in the owner's message, or None: the
+# curator's grounding guard, handed in by the composition root (the curator sits above tools).
+Unsaid = Callable[[Message, str, str], str | None]
+
 DAY_MESSAGES = 60  # a day without a summary is read as its latest messages
 
 
@@ -245,6 +250,7 @@ class Tools:
         tz: tzinfo,
         reminders: ReminderTools | None = None,
         notes: NoteTools | None = None,
+        unsaid: Unsaid | None = None,
     ) -> None:
         self.reminders = reminders  # set after the agent exists (a task runs a turn)
         self._notes = notes
@@ -253,6 +259,7 @@ class Tools:
         self._messages = messages
         self._search = search
         self._tz = tz
+        self._unsaid = unsaid
 
     async def run(
         self, name: str, args: Mapping[str, Any], *, user_id: str, now: datetime, message_id: int
@@ -339,6 +346,16 @@ class Tools:
                 "something (say it in the answer instead: the owner reads it)"
             )
         screen_fact(content, subject)
+        # The chat model's wording is held against the owner's message like a curator's: a
+        # hypothetical, another person's trait or a detail the owner never said is not stored
+        # (the message stays, and the night's curation reads it again).
+        why = self._unsaid(message, content, subject) if self._unsaid else None
+        if why is not None:
+            log.info("remember refused: %s", why)
+            raise InputError(
+                f"Not stored: {why}. Store only what the owner said as a fact about them, in "
+                "their words (e.g. 'The owner ...'), or ask them first"
+            )
         category = str(args.get("category") or "person")
         fact, added = await self._facts.add_unless_known(
             user_id,

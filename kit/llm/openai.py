@@ -326,7 +326,8 @@ def _messages(message: ChatMessage) -> list[dict[str, Any]]:
     texts = [b.text for b in message.content if isinstance(b, TextBlock)]
     if message.role == "assistant":
         calls = [b for b in message.content if isinstance(b, ToolUse)]
-        entry: dict[str, Any] = {"role": "assistant", "content": "".join(texts) or None}
+        # A string even when empty: llama-cpp-python's server refuses a null beside tool calls.
+        entry: dict[str, Any] = {"role": "assistant", "content": "".join(texts)}
         if calls:
             entry["tool_calls"] = [
                 {

@@ -416,6 +416,11 @@ def _make_handler(fake: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
 
 def _llama_refuses(body: dict[str, Any]) -> str | None:
     """What llama-cpp-python's server fails on in `body`, or None."""
+    for message in body.get("messages", []):
+        # Its request model types an assistant message's content as a string, even beside
+        # tool calls (a validation error, answered as a 500).
+        if message.get("role") == "assistant" and not isinstance(message.get("content"), str):
+            return "messages: an assistant message's content should be a valid string"
     response_format = body.get("response_format") or {}
     kind = response_format.get("type")
     if kind not in (None, "text", "json_object"):

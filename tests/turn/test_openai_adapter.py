@@ -105,6 +105,24 @@ async def test_tools_and_tool_results_round_trip(server: FakeOpenAIServer) -> No
     assert sent["messages"][4]["content"] == "Error: no"
 
 
+async def test_a_tool_call_goes_back_with_text_content_llama_cpp_python_accepts() -> None:
+    """llama-cpp-python's server refuses an assistant message whose content is null beside its
+    tool calls (a 500 on every turn after a tool call, issue 29's 1.5B run): the content is
+    sent as a string, which every server takes."""
+    async with FakeOpenAIServer(dialect="llama-cpp-python") as server:
+        server.queue_tool_call("remember", {"query": "Ana teaches maths"}, call_id="call_0")
+        server.queue_text("Noted")
+        first = await _complete(server, _request(tools=TOOLS))
+        follow_up = (
+            ChatMessage.text("user", "hello"),
+            ChatMessage("assistant", first.content),  # type: ignore[attr-defined]
+            ChatMessage("user", (ToolResult("call_0", "stored"),)),
+        )
+        second = await _complete(server, _request(tools=TOOLS, messages=follow_up))
+        assert second.text == "Noted"  # type: ignore[attr-defined]
+        assert server.completions()[-1]["messages"][2]["content"] == ""
+
+
 async def test_a_forced_tool_is_a_forced_tool_choice(server: FakeOpenAIServer) -> None:
     """OpenAI ends a forced call with finish_reason "stop": it is still a tool use."""
     server.queue_tool_call("remember", {"query": "x"}, finish_reason="stop")

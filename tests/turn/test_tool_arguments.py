@@ -21,11 +21,12 @@ pytestmark = pytest.mark.stores
 
 
 async def call(
-    kit: Kit, llm: FakeLLM, tool: str, args: Mapping[str, Any]
+    kit: Kit, llm: FakeLLM, tool: str, args: Mapping[str, Any], said: str = "please do it"
 ) -> tuple[ToolResult, TurnResult]:
-    """One owner turn in which the model calls `tool` with `args`, then answers "Done."."""
+    """One owner turn (`said`) in which the model calls `tool` with `args`, then answers
+    "Done."."""
     llm.queue(ToolUse("call-1", tool, dict(args)), "Done.")
-    turn = await kit.send("please do it")
+    turn = await kit.send(said)
     shown = llm.requests[-1].messages[-1].content
     (result,) = [b for b in shown if isinstance(b, ToolResult)]
     return result, turn
@@ -110,7 +111,8 @@ async def test_wrong_types_and_huge_values_are_not_done(
 async def test_a_string_with_a_lone_surrogate_is_cleaned_before_it_is_stored(
     kit: Kit, fake_llm: FakeLLM
 ) -> None:
-    result, _ = await call(kit, fake_llm, "remember", {"fact": "Ana likes \ud800 jazz"})
+    said = "remember that Ana likes jazz"
+    result, _ = await call(kit, fake_llm, "remember", {"fact": "Ana likes \ud800 jazz"}, said)
     assert not result.is_error, result.content
     (fact,) = await kit.services.facts.live("owner", kit.services.clock.now())
     assert fact.content == "Ana likes \ufffd jazz"

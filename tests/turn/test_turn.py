@@ -83,13 +83,13 @@ async def test_remember_tool_stores_a_fact_with_provenance(
 ) -> None:
     server.queue_tool_use(
         "remember",
-        {"fact": "Ana's dentist is Dr. Silva", "category": "people", "subject": "Dr. Silva"},
+        {"fact": "The owner's dentist is Dr. Silva", "category": "people", "subject": "Dr. Silva"},
     )
     server.queue_text("I'll remember that.")
     result = await real_kit.send("Remember that my dentist is Dr. Silva")
     assert result.tools_used == ("remember",)
     facts = await real_kit.facts(category="people")
-    assert [f.content for f in facts] == ["Ana's dentist is Dr. Silva"]
+    assert [f.content for f in facts] == ["The owner's dentist is Dr. Silva"]
     history = await real_kit.fact_history(facts[0].id)
     assert history[0].actor == "remember"
     assert history[0].source_message_ids == (result.user_message_id,)
@@ -106,10 +106,10 @@ async def test_remember_of_the_text_of_an_active_fact_returns_that_fact(
     model is told which fact already holds it. The socket's and MCP's `remember` agree."""
     server.queue_tool_use("remember", {"fact": "Ana's dentist is Dr. Silva"})
     server.queue_text("Noted.")
-    await real_kit.send("Remember that my dentist is Dr. Silva")
+    await real_kit.send("Remember that Ana's dentist is Dr. Silva")
     server.queue_tool_use("remember", {"fact": "ana's dentist is  Dr. Silva "})
     server.queue_text("I already knew.")
-    await real_kit.send("Remember: my dentist is Dr. Silva")
+    await real_kit.send("Remember: Ana's dentist is Dr. Silva")
     facts = await real_kit.facts()
     assert [f.content for f in facts] == ["Ana's dentist is Dr. Silva"]
     told = server.requests[-1].json["messages"][-1]["content"][0]["content"]
@@ -125,6 +125,34 @@ async def test_remember_of_the_text_of_an_active_fact_returns_that_fact(
     )
     renewed = await client.remember("Ana's dentist is Dr. Silva")  # not active: a new fact
     assert renewed.id != again.id and renewed.active
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        # issue 29's 1.5B run: the chat model remembered these from the owner's words
+        ("If I ever get a dog I'd call it Biscuit.", "I'd call my dog Biscuit."),
+        ("My sister Ana lives in Porto.", "Ana moved to Porto last year and teaches maths there."),
+        ("My brother is vegan, so no meat at his party.", "The owner is vegan."),
+    ],
+)
+async def test_remember_refuses_what_the_owner_did_not_say_and_says_why(
+    real_kit: Kit, server: FakeAnthropicServer, said: str, fact: str
+) -> None:
+    """The chat's `remember` is held against the owner's message like a curator's INSERT: a
+    hypothetical, an invented detail, another person's trait is not stored; the model is told
+    why, and the message stays for the night's curation."""
+    server.queue_tool_use("remember", {"fact": fact})
+    server.queue_text("Noted.")
+    result = await real_kit.send(said)
+    assert await real_kit.facts() == []
+    tool_result = server.requests[-1].json["messages"][-1]["content"][0]
+    assert tool_result["is_error"] is True
+    assert (
+        tool_result["content"].startswith("Not stored: ") and "owner said" in tool_result["content"]
+    )
+    (message,) = await real_kit.services.messages.get_many("owner", [result.user_message_id])
+    assert message.text == said  # kept for the night's curation
 
 
 async def test_remember_refuses_a_password_and_says_so(

@@ -1,0 +1,25 @@
+"""The grounding guard for one fact outside a curation pass: what the chat model would
+`remember` is held against the owner's message that asked, like a curator's INSERT citing it
+(kit/curator/grounding.py), so a hypothetical, another person's trait or a detail the owner
+never said is not stored by the chat's shortcut either."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kit.curator.grounding import Grounding
+from kit.curator.ops import Insert
+from kit.memory.messages import Message
+
+
+def unsaid(owner_name: str) -> Callable[[Message, str, str], str | None]:
+    """Why `content` (about `subject`) is not said in `message`, or None when it is. Only a
+    fully supported fact passes: a partly supported one waits for the night's curation, which
+    reads the same message again."""
+
+    def check(message: Message, content: str, subject: str) -> str | None:
+        claim = Insert(content, 1.0, subject=subject, sources=(message.id,))
+        verdict = Grounding([message], [message.id], owner_name).check(claim, {})
+        return None if verdict.status == "supported" else verdict.reason
+
+    return check
