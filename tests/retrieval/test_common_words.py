@@ -1,6 +1,7 @@
-"""Lexical search bounded by common words (kit/retrieval/lexical.py, pg_lexical.py), on both
-stores: rows with a rarer word are ranked first by every word of the query; rows with only
-common words are ranked among the newest, and only when the rare words' rows are too few."""
+"""Lexical search bounded by common words, on both stores (kit/retrieval/lexical.py,
+kit/retrieval/pg_lexical.py): rows with a rarer word are ranked first by every word of the
+query; rows with only common words are ranked among the newest, and only when the rare
+words' rows are too few."""
 
 from __future__ import annotations
 
