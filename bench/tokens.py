@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import json
 import random
+import re
 import tempfile
 from collections import deque
 from datetime import datetime, timedelta
@@ -59,6 +60,17 @@ def request_tokens(request: LLMRequest) -> int:
     return estimate_tokens("\n".join(text))
 
 
+def _said(request: LLMRequest) -> list[str]:
+    """The transcript lines of a daily summary's prompt, as "[HH:MM] text"."""
+    block = request.messages[0].content[0]
+    text = block.text if isinstance(block, TextBlock) else ""
+    lines = [m.group(1) + m.group(2) for m in _LINE.finditer(text)]
+    return lines or ["the day"]
+
+
+_LINE = re.compile(r"^(\[\d\d:\d\d\] )[^:\n]+: (.+)$", re.MULTILINE)
+
+
 async def run(quick: bool = False) -> list[Row]:
     plan = QUICK if quick else FULL
     script = conversation(plan["exchanges"])
@@ -70,8 +82,9 @@ async def run(quick: bool = False) -> list[Row]:
             return replies.popleft()
         if request.purpose == "window_summary":
             return "\n".join(f"- {sentence(rng)}" for _ in range(12))
-        if request.purpose == "daily_summary":
-            return "\n".join(f"- {sentence(rng)}" for _ in range(35))
+        if request.purpose == "daily_summary":  # the day's own lines: a summary must say
+            said = _said(request)  # only what the day said (kit/curator/summary_check.py)
+            return "\n".join(f"- {said[i % len(said)]}" for i in range(35))
         return "ok"
 
     llm = FakeLLM(default=model)

@@ -43,6 +43,8 @@ async def run(args: argparse.Namespace) -> int:
             count = 0 if summary is None else summary.message_count
             split = f"; {run.split[written]}" if written in run.split else ""
             print(f"{written.isoformat()}: summary written ({plural(count, 'message')}{split})")
+            for why in run.dropped.get(written, ()):
+                print(f"  left out {why}")
     for rejected, why in run.rejected:
         print(f"{rejected.isoformat()}: not written, the model's answer was rejected: {why}")
     if not run.written and not run.rejected:

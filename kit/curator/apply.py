@@ -34,7 +34,7 @@ rolls back all of it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -47,6 +47,7 @@ from kit.curator.grounding import Grounding
 from kit.curator.ops import (
     Operation,
     Replace,
+    Update,
     describe,
     op_json,
     op_name,
@@ -56,7 +57,7 @@ from kit.curator.questions import InboxStore
 from kit.curator.records import ALL_DROPPED, PassLog
 from kit.curator.reports import PassOutcome
 from kit.curator.screen import screen_op
-from kit.curator.write_op import Written, write_op
+from kit.curator.write_op import Written, rewrites, write_op
 from kit.errors import NotFound
 from kit.memory.fact_times import earliest
 from kit.memory.facts import Fact, Facts, FactWriter, Provenance
@@ -142,6 +143,7 @@ class Applier:
         try:
             active = await writer.active_in(category)
             facts, unfit = await self._check_ids(writer, category, ops, unfit)
+            unfit = _check_changes(ops, facts, unfit)
             unfit = _check_shown(ops, shown, unfit)
             unfit = _check_sources(ops, sources, unfit)
             asked_first: list[Contested] = []
@@ -295,6 +297,29 @@ class Applier:
             else:
                 dropped.append(f"operation {n} ({op_name(op)}) dropped: {why}")
         return kept, dropped
+
+
+def _check_changes(
+    ops: Sequence[Operation], facts: Mapping[int, Fact], unfit: Sequence[str | None]
+) -> list[str | None]:
+    """An UPDATE that changes nothing of its fact (no field, or each as the fact has it: a
+    small model rewrites a fact as it is) is dropped alone; the rest of the pass goes on."""
+    why = list(unfit)
+    for n, op in enumerate(ops):
+        if why[n] is None and isinstance(op, Update) and op.fact_id in facts:
+            if not changes(op, facts[op.fact_id]):
+                why[n] = f"it changes nothing: fact #{op.fact_id} already says that"
+    return why
+
+
+def changes(op: Update, fact: Fact) -> bool:
+    """Whether an UPDATE changes anything of `fact`: what it says, how sure, its expiry."""
+    return (
+        rewrites(op, fact)
+        or (op.confidence is not None and op.confidence != fact.confidence)
+        or (op.expires_at is not None and op.expires_at != fact.expires_at)
+        or (op.clear_expiry and fact.expires_at is not None)
+    )
 
 
 def _check_shown(

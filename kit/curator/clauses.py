@@ -20,7 +20,8 @@ from kit.curator.wording import NEGATIONS, fold, number_of, stem
 
 Holder = Literal["self", "other", "neutral"]
 
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*", re.UNICODE)
+# A point between digits ("$2.99", "Python 3.11", "v1.0.0") ends no sentence.
+_SENTENCE = re.compile(r"(?:[^.!?\n]|(?<=\d)\.(?=\d))+[.!?]*", re.UNICODE)
 _CLAUSE = re.compile(
     r"\s*(?:(?<!\d),|,(?!\d)|[;:()]|\s[-–—]\s|\s(?=(?:and|but|so|because|'cause|cause|which|who|whose|while|"
     r"though|although|whereas|plus)\s)|(?<=\w)\s(?=(?:I|I'm|I've|I'd|I'll|he|she|they|we)\s))\s*",

@@ -13,6 +13,7 @@ from datetime import date
 from typing import Literal
 
 from kit.curator.clauses import CONTRAST, PEOPLE, clauses, word_key
+from kit.curator.related import phrases
 from kit.curator.wording import HEDGES, NEGATIONS, STOP, fold, number_of, stem, tokens
 from kit.dates.text import DateSpan, date_mentions
 from kit.dates.words import MONTHS, WEEKDAYS
@@ -32,6 +33,7 @@ class Term:
     passed_over: bool = False  # in "... over X": what the fact says was not chosen
     who: str = ""  # holder "other": whom (_who)
     aim: bool = False  # in "... for business tips": what something is for, hoped or planned
+    phrase: str = ""  # word: the two-word lemma it opens ("took part": take_part)
 
 
 def fact_terms(
@@ -49,8 +51,9 @@ def fact_terms(
     aims = [
         (m.start(), c.end) for c in clauses(text) for m in _FOR.finditer(folded, c.start, c.end)
     ]
+    listed = list(tokens(text))
     for start, end, holder, who in spans:
-        for match in tokens(text):
+        for n, match in enumerate(listed):
             token, at = match.group(), match.start()
             if not start <= at < end or any(a <= at < b for a, b in taken):
                 continue
@@ -72,14 +75,16 @@ def fact_terms(
                 continue
             if len(key) < 2 or low in MONTHS or low in WEEKDAYS:
                 continue
-            initial = at == 0 or folded[max(0, at - 2) : at] == ". "
+            initial = at == 0 or folded[max(0, at - 2) : at] in (". ", ": ")  # "Gina: Dancing"
             if token[:1].isupper() and (not initial or key in seen):
                 found.append(Term("name", token, key, holder, who=who, passed_over=passed_over))
             else:
                 aim = any(a <= at < b for a, b in aims)
+                pair = [token, *(m.group() for m in listed[n + 1 : n + 2] if m.start() < end)]
+                phrase = min(phrases(pair), default="")
                 found.append(
                     Term("word", token, stem(token), holder, who=who, passed_over=passed_over,
-                          aim=aim)
+                          aim=aim, phrase=phrase)
                 )  # fmt: skip
     for mention in dates:
         holder = next((h for a, b, h, _ in spans if a <= mention.start < b), "")

@@ -8,7 +8,9 @@ text is held against the messages the operation cites (kit/curator/apply.py):
 - every name, number, amount and date in the text must be in them: case, plurals, "two" and
   "2", "$1,200" and "1200", "14 June" and "June 14", "yesterday" said on 8 May and 7 May
   (kit/dates/);
-- its other words must be there too, in any of their forms (kit/curator/wording.py);
+- its other words must be there too, in any of their forms (kit/curator/wording.py) or one
+  WordNet relates to them (kit/curator/related.py: "teaches" / teacher, "took part" /
+  participated);
 - and said as a fact, of the right person (kit/curator/clauses.py): what the owner only asked,
   wished, planned or said "if" about ("if I ever move to Berlin", "thinking about a dog")
   holds up only a fact that says as much ("the owner is thinking about getting a dog"); what
@@ -20,7 +22,7 @@ when it was written). The verdict: "supported" (applied), "partial" (every name,
 date is there, half or more of the rest: set aside as a question for the owner,
 kit/inbox/), or "unsupported" (dropped, with why, the rest of the pass going on).
 
-Cheap and deterministic: word lists and rules, no model. What it cannot catch: a wrong word
+Cheap and deterministic: word lists, WordNet and rules, no model. What it cannot catch: a wrong word
 order or relation made of the same words ("prefers Docs over Word" from "Word over Docs"), a
 fact that generalises what was said with words that are there ("every month" from "this
 month"), and meaning carried by words outside its lists (docs/curation.md).
@@ -29,7 +31,7 @@ month"), and meaning carried by words outside its lists (docs/curation.md).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Literal
@@ -37,6 +39,7 @@ from typing import Literal
 from kit.curator.clauses import PEOPLE, Clause, clauses, word_key
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.ops import Insert, Operation, Replace, Update
+from kit.curator.related import family, near, phrases, says, synonyms
 from kit.curator.wording import fold, number_of, same, stem, tokens
 from kit.dates.text import DateSpan, date_mentions, said_spans
 from kit.dates.words import ABBREVIATIONS, MONTHS
@@ -66,6 +69,9 @@ class _Source:
     names: frozenset[str] = field(default_factory=frozenset)  # the speaker's name, folded
     answered: bool = False  # another cited message, by someone else, comes after it
     capitalised: frozenset[str] = field(default_factory=frozenset)  # names in its text
+    # What each clause's words say through WordNet (kit/curator/related.py), by clause
+    forms: tuple[frozenset[str], ...] = ()
+    kin: tuple[frozenset[str], ...] = ()  # the synonyms of each clause's words
 
 
 class Grounding:
@@ -120,9 +126,11 @@ class Grounding:
             capitalised = frozenset(
                 word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
             )
+            cut = tuple(clauses(message.text))
             self._read[message.id] = _Source(
-                message.id, speaker, owner, tuple(clauses(message.text)), tuple(spans),
-                message.day, names, capitalised=capitalised,
+                message.id, speaker, owner, cut, tuple(spans), message.day, names,
+                capitalised=capitalised, forms=_forms(folded, cut, says),
+                kin=_forms(folded, cut, synonyms),
             )  # fmt: skip
         return self._read[message.id]
 
@@ -162,7 +170,24 @@ def _fact_source(fact: Fact) -> _Source:
         Clause(c.start, c.end, c.stems, c.numbers, c.words, "neutral", False, False, True)
         for c in clauses(text)
     )
-    return _Source(None, "", True, neutral, (), None)
+    folded = fold(text)
+    return _Source(
+        None, "", True, neutral, (), None,
+        forms=_forms(folded, neutral, says), kin=_forms(folded, neutral, synonyms),
+    )  # fmt: skip
+
+
+def _forms(
+    folded: str, cut: Sequence[Clause], what: Callable[[str], frozenset[str]]
+) -> tuple[frozenset[str], ...]:
+    """What each clause's words and two-word lemmas say through WordNet (related.says, or
+    their synonyms)."""
+    found = []
+    for clause in cut:
+        words = [t.group() for t in tokens(folded[clause.start : clause.end])]
+        keys = [*words, *phrases(words)]
+        found.append(frozenset().union(*(what(k) for k in keys)))
+    return tuple(found)
 
 
 # -- the verdict ------------------------------------------------------------------------------
@@ -179,6 +204,9 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
     words_ok = words_total = 0
     for term in terms:
         where = [(s, c) for s in sources for c in _holding(term, s)]
+        said = where  # where it is said as it is (a related form found only elsewhere
+        if term.kind == "word":  # supports it, but is not held against it)
+            said = [(s, c) for s in sources for c in _holding(term, s, related=False)]
         if term.kind == "name" or (term.kind == "word" and term.key in PEOPLE):
             fits = [c for s, c in where]  # who, not what: said as it is in any clause
             if chooses:  # "chose Nike over Adidas": which side of the choice a name is on
@@ -199,7 +227,7 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
             words_ok += bool(fits)
         if fits:
             continue
-        why = _why(term, where, about_owner, hedged)
+        why = _why(term, said, about_owner, hedged)
         problems.setdefault(why, []).append(term.shown)
     hard = {k: v for k, v in problems.items() if not k.startswith("word")}
     if hard:
@@ -211,8 +239,9 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
     return Verdict("unsupported", _reason(problems))
 
 
-def _holding(term: Term, source: _Source) -> list[Clause]:
-    """The clauses of `source` that say `term`."""
+def _holding(term: Term, source: _Source, related: bool = True) -> list[Clause]:
+    """The clauses of `source` that say `term`; `related`: a word in a form WordNet relates
+    to it (kit/curator/related.py) too."""
     if term.kind == "date":
         assert term.span is not None
         offsets = [at for span, at in source.spans if _same_day(span, term)]
@@ -242,7 +271,20 @@ def _holding(term: Term, source: _Source) -> list[Clause]:
         return [
             c for c in source.clauses if c.words & _WE or any(same(_FAMILY, s) for s in c.stems)
         ]
-    return [c for c in source.clauses if any(same(term.key, s) for s in c.stems)]
+    if not related or not source.forms:
+        return [c for c in source.clauses if any(same(term.key, s) for s in c.stems)]
+    close, own = _near(term)
+    return [
+        c
+        for c, forms, kin in zip(source.clauses, source.forms, source.kin, strict=True)
+        if any(same(term.key, s) for s in c.stems) or close & forms or own & kin
+    ]
+
+
+def _near(term: Term) -> tuple[frozenset[str], frozenset[str]]:
+    """A word's forms a message may say it in (related.near), and its own family."""
+    words = [term.shown, *([term.phrase] if term.phrase else [])]
+    return frozenset().union(*map(near, words)), frozenset().union(*map(family, words))
 
 
 _FAMILY = stem("family")

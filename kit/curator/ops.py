@@ -299,9 +299,7 @@ def _parse_one(item: Any, where: str, now: datetime, tz: tzinfo) -> Operation:
     if name == "DEACTIVATE":
         return Deactivate(_fact_id(item["fact_id"], where), reason or "", sources)
     expires_at = parse_expiry(item.get("expires_at"), where, now, tz)
-    if name == "UPDATE":
-        if not keys - {"fact_id", "reason", "sources"}:
-            raise InvalidOperations(f"{where}: changes nothing (give content, confidence, ...)")
+    if name == "UPDATE":  # one that changes nothing is dropped alone (kit/curator/apply.py)
         fact_id = _fact_id(item["fact_id"], where)
         content = _text(item, "content", where)
         subject = _text(item, "subject", where, allow_empty=True, limit=MAX_SUBJECT_CHARS)

@@ -6,7 +6,9 @@ written. Scheduled jobs' own messages (`source='job'`) are not part of the day. 
 not pass `parse_bullets` is not stored: it is logged and counted (kit/jobs/attempts.py). The
 day-end job retries a failed day on later runs, at most three times in all, then holds it;
 `kit summarize` tries every day, held ones included. When the background budget is spent the
-job stops and the days wait for the next run after midnight.
+job stops and the days wait for the next run after midnight. A line of the summary naming a
+name, number or date no message of the day says is left out, and the run says why
+(kit/curator/summary_check.py).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from datetime import date, datetime, timedelta, tzinfo
 
 from kit.clock import local_date
 from kit.config import OwnerSettings
+from kit.curator.summary_check import check_summary
 from kit.errors import BudgetSpent, LLMOutputError, LLMTimeout, NotFound
 from kit.jobs.attempts import DAILY_SUMMARY, Attempts
 from kit.jobs.runs import JobRuns, known_users
@@ -51,6 +54,8 @@ class SummaryRun:
     rejected: list[tuple[date, str]] = field(default_factory=list)  # (day, why)
     waiting: list[date] = field(default_factory=list)  # failed lately or held: left alone
     split: dict[date, str] = field(default_factory=dict)  # day -> how it was split to fit
+    # day -> why each line left out was (names, numbers, dates no message of the day says)
+    dropped: dict[date, tuple[str, ...]] = field(default_factory=dict)
     timed_out: bool = False  # the model took too long: the round stopped there
 
 
@@ -101,10 +106,11 @@ class DaySummarizer:
         output (nothing stored) and `LLMUnavailable` when the model cannot be reached."""
         return (await self._summarize(user_id, day))[0]
 
-    async def _summarize(self, user_id: str, day: date) -> tuple[Day, str]:
-        """The summary and, when the day was too long for the model's window, how it was
-        split: each part is summarised on its own and the parts' bullets are merged under
-        their headings (nothing of the day is left out)."""
+    async def _summarize(self, user_id: str, day: date) -> tuple[Day, str, tuple[str, ...]]:
+        """The summary; when the day was too long for the model's window, how it was split
+        (each part is summarised on its own and the parts' bullets are merged under their
+        headings: nothing of the day is left out); and why each line the day's messages do
+        not hold up was left out (kit/curator/summary_check.py)."""
         messages = await self.day_messages(user_id, day)
         if not messages:
             raise NotFound(f"{day}: no messages that day, so there is nothing to summarise")
@@ -136,10 +142,17 @@ class DaySummarizer:
         note = left.note(len(parts), "summarised")
         if note:
             log.info("daily summary of %s for %s: %s", day, user_id, note)
-        await self._days.put_detailed(user_id, day, merge_bullets(texts), len(messages))
+        checked = check_summary(merge_bullets(texts), messages, day, owner_name, self._tz)
+        if not any(line.lstrip().startswith("- ") for line in checked.text.splitlines()):
+            raise LLMOutputError(
+                f"the summary of {day}: every line names what no message of the day says"
+            )
+        for why in checked.dropped:  # the run reports them; the log names no line's text
+            log.info("daily summary of %s for %s: left out %s", day, user_id, why)
+        await self._days.put_detailed(user_id, day, checked.text, len(messages))
         written = await self._days.get(user_id, day)
         assert written is not None
-        return written, note
+        return written, note, checked.dropped
 
     def _prompt(self, owner_name: str, day: str, count: int, messages: str) -> str:
         return self._prompts.render(
@@ -188,7 +201,7 @@ class DaySummarizer:
                 run.waiting.append(day)
                 continue
             try:
-                _, note = await self._summarize(user_id, day)
+                _, note, dropped = await self._summarize(user_id, day)
             except LLMTimeout:  # counted and backed off, never resent at once
                 reason = (
                     f"the model did not answer within {self._role.timeout_seconds:g} s "
@@ -217,6 +230,8 @@ class DaySummarizer:
             run.written.append(day)
             if note:
                 run.split[day] = note
+            if dropped:
+                run.dropped[day] = dropped
         return run
 
     async def summarize_pending(
@@ -251,6 +266,7 @@ class DaySummarizer:
                 total.rejected += run.rejected
                 total.waiting += run.waiting
                 total.split |= run.split
+                total.dropped |= run.dropped
                 if run.timed_out:
                     total.timed_out = True
                     break  # the model is too slow for now: the rest waits for the next run

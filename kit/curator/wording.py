@@ -47,7 +47,11 @@ HEDGES = frozenset(
     target targets targeting looking aspire aspires aspiring
     """.split()
 )
-NEGATIONS = frozenset("not no never none nothing neither nor n't cannot".split())
+# ... and the verbs that turn down what follows them ("I rejected that subscription").
+NEGATIONS = frozenset(
+    """not no never none nothing neither nor n't cannot rejected declined refused cancelled
+    canceled""".split()
+)
 
 _IRREGULAR = {
     "went": "go", "gone": "go", "made": "make", "took": "take", "taken": "take", "got": "get",

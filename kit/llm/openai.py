@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -59,6 +58,7 @@ from kit.llm.bounds import (
 from kit.llm.json_repair import Unreadable, loads_lenient
 from kit.llm.status import status_error, status_message, transport_errors
 from kit.llm.tokens import estimate_request, estimate_tokens
+from kit.llm.written_calls import Held, written_call
 from kit.model_settings import DEADLINE_TIMEOUTS, ModelRole
 from kit.reach import Reach
 
@@ -199,6 +199,7 @@ class OpenAILLM:
         draft = _Draft()
         meter = Meter(reply_chars(request.max_tokens))
         shown = not self._json_answer(request)
+        held = Held(bool(request.tools) and request.tool_choice is None)
         stream = await self._client.chat.completions.create(
             **params, stream=True, stream_options={"include_usage": True}
         )
@@ -213,7 +214,7 @@ class OpenAILLM:
                         if delta.content:
                             piece = meter.take(delta.content)
                             draft.text.append(piece)
-                            if shown and piece:
+                            if shown and (piece := held.take(piece)):
                                 await on_text(piece)
                         for call in delta.tool_calls or ():
                             part = draft.calls.setdefault(call.index, ["", "", []])
@@ -234,6 +235,9 @@ class OpenAILLM:
         reply = _assemble(
             "".join(draft.text), calls, draft.finish, draft.usage, draft.model, request
         )
+        rest = held.rest()
+        if shown and rest and not (reply.tool_uses and not calls):  # not a call written as text
+            await on_text(rest)
         if not meter.over:
             return reply
         if shown:
@@ -380,7 +384,7 @@ def _assemble(
     model: str,
     request: LLMRequest,
 ) -> LLMReply:
-    if not calls and (written := _written_call(text, request)) is not None:
+    if not calls and (written := written_call(text, request)) is not None:
         text, calls = "", [written]
     blocks: list[Block] = [TextBlock(text)] if text else []
     for number, (call_id, name, arguments) in enumerate(calls):
@@ -389,32 +393,6 @@ def _assemble(
     if calls and stop == "end_turn":  # a forced call ends with "stop" on OpenAI's API
         stop = "tool_use"
     return LLMReply(tuple(blocks), stop, _usage(usage, request, text, calls), model)
-
-
-def _written_call(text: str, request: LLMRequest) -> tuple[str, str, str] | None:
-    """A tool call a local model wrote as its text, whole: `{"name": "search_memory",
-    "arguments": {...}}`, perhaps inside `<tool_call>` tags or a code fence (Qwen's format; a
-    llama-cpp-python server without a function-calling chat format passes it on as text, and
-    Kit stored it as the reply, issue 29). Only a call of a tool the request offered."""
-    offered = {t.name for t in request.tools}
-    body = _WRAPPER.sub("", text).strip()
-    if not offered or request.tool_choice is not None or not body.startswith("{"):
-        return None
-    if not body.endswith("}"):
-        return None
-    try:
-        value = loads_lenient(body)
-    except Unreadable:
-        return None
-    if not isinstance(value, dict) or value.get("name") not in offered:
-        return None
-    arguments = value.get("arguments", value.get("parameters", {}))
-    if isinstance(arguments, str):
-        return ("", str(value["name"]), arguments)
-    return ("", str(value["name"]), json.dumps(arguments))
-
-
-_WRAPPER = re.compile(r"</?tool_call>|^\s*```(?:json)?|```\s*$")
 
 
 def _arguments(raw: str, name: str) -> dict[str, Any]:

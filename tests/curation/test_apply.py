@@ -7,15 +7,17 @@ import json
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
 from kit.api import Kit
 from kit.curator.ops import Deactivate, Insert, Operation, Replace, Update
 from kit.errors import InputError
+from kit.llm.fake import FakeLLM
 from kit.memory.facts import Provenance
 from tests.support.crash import crash_on_insert
-from tests.support.curation import add_facts, all_facts, table_counts
+from tests.support.curation import add_facts, all_facts, by_category, say, table_counts, tool_reply
 
 pytestmark = pytest.mark.stores
 
@@ -380,3 +382,34 @@ async def test_crash_in_the_middle_of_a_pass_leaves_the_database_as_before(kit: 
     assert await table_counts(kit) == counts
     rows = await kit.services.db.fetchall("SELECT detail_json FROM passes")
     assert [json.loads(r[0]) for r in rows] == []
+
+
+@pytest.mark.parametrize(
+    "update",
+    [
+        {},  # no field at all
+        {"content": "Kit: a Python assistant"},  # the fact's own words back (the 0.5B did)
+        {"content": "Kit: a Python assistant", "confidence": 0.8},  # its own confidence too
+    ],
+)
+async def test_an_update_that_changes_nothing_is_dropped_alone(
+    kit: Kit, fake_llm: FakeLLM, update: dict[str, Any]
+) -> None:
+    """A small model's UPDATE that rewrites a fact as it is: before, the whole pass was
+    rejected ("changes nothing") and the INSERT beside it was lost."""
+    (fact,) = await add_facts(kit, "projects", ["Kit: a Python assistant"], confidence=0.8)
+    (said,) = await say(kit, "I started a garden shed project this spring.")
+    fake_llm.default = by_category(
+        {"projects": tool_reply(
+            {"op": "INSERT", "content": "The owner started a garden shed project.",
+             "confidence": 0.9, "sources": [said.id]},
+            {"op": "UPDATE", "fact_id": fact.id, "sources": [said.id], **update},
+        )}
+    )  # fmt: skip
+    outcomes = await kit.services.curator.curate_user(USER)
+    (projects,) = [o for o in outcomes if o.category == "projects"]
+    assert projects.status == "applied" and len(projects.inserted_fact_ids) == 1
+    assert projects.dropped == (
+        f"operation 2 (UPDATE) dropped: it changes nothing: fact #{fact.id} already says that",
+    )
+    assert (await kit.fact_history(fact.id))[-1].operation == "insert"  # untouched

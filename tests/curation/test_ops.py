@@ -95,7 +95,6 @@ def test_empty_operations_list_is_valid() -> None:
         ({"operations": [ins(content=" ", confidence=1)]}, "'content' is empty"),
         ({"operations": [ins(content="x", confidence=1, note="y")]},
          "1 unknown field(s) (a string of 4 characters, #"),
-        ({"operations": [{"op": "UPDATE", "fact_id": 1}]}, "changes nothing"),
         ({"operations": [{"op": "UPDATE", "fact_id": "1", "content": "x"}]}, "positive integers"),
         ({"operations": [{"op": "UPDATE", "fact_id": True, "content": "x"}]}, "positive integers"),
         ({"operations": [{"op": "DEACTIVATE", "fact_id": 1}]}, "missing ['reason']"),
@@ -216,7 +215,6 @@ GOOD = [
         {"op": "INSERT", "content": "x", "confidence": 2, "sources": [1]},
         {"op": "INSERT", "content": "x", "confidence": 1, "sources": [1], "fact_id": 3},
         {"op": "INSERT", "content": 5, "confidence": 1, "sources": [1]},
-        {"op": "UPDATE", "fact_id": 1},
         {"op": "UPDATE", "content": "x", "sources": [1]},
         {"op": "UPDATE", "fact_id": 1, "content": "x"},
         {"op": "REPLACE", "fact_ids": [], "content": "x", "confidence": 1, "sources": []},
@@ -229,7 +227,7 @@ GOOD = [
     ids=[
         "INSERT without content", "INSERT with empty content", "INSERT without confidence",
         "INSERT citing nothing", "confidence 2", "INSERT with a fact id", "content a number",
-        "UPDATE changing nothing", "UPDATE without fact id", "UPDATE content without sources",
+        "UPDATE without fact id", "UPDATE content without sources",
         "REPLACE merging nothing", "REPLACE without content", "DEACTIVATE without reason",
         "DEACTIVATE with empty reason", "fact id 0", "unknown op",
     ],
@@ -244,6 +242,14 @@ def test_the_schema_the_model_sees_refuses_an_operation_missing_its_fields(
     assert not VALIDATOR.is_valid({"operations": [item]})
     with pytest.raises(InvalidOperations):
         parse_operations({"operations": [item]}, now=NOW, tz=UTC)
+
+
+def test_an_update_changing_nothing_is_refused_by_the_schema_and_read_as_one_op() -> None:
+    """The schema asks for a change; a model that sends none anyway loses that operation
+    alone (kit/curator/apply.py drops it with its reason), not the pass."""
+    item = {"op": "UPDATE", "fact_id": 1}
+    assert not VALIDATOR.is_valid({"operations": [item]})
+    assert parse_operations({"operations": [item]}, now=NOW, tz=UTC) == [Update(1)]
 
 
 def test_expiry_one_minute_ahead_is_fine() -> None:

@@ -104,17 +104,21 @@ async def test_unreachable_model_stops_the_round_keeping_days_already_written(
 async def test_a_secret_repeated_in_the_summary_is_withheld_and_the_rest_kept(
     kit: Kit, fake_llm: FakeLLM
 ) -> None:
-    await chat_on(kit, SUN, "my api key is sk-abcdefghijklmnopqrstuv, keep it")
+    await chat_on(
+        kit, SUN, "my api key is sk-abcdefghijklmnopqrstuv, keep it", "Noted.",
+        "the gate code for Ana's building is 4711", "Got it.",
+        "Das WLAN-Passwort lautet Hausboot77",
+    )  # fmt: skip
     fake_llm.queue(
         "- Owner shared sk-abcdefghijklmnopqrstuv for the weather bot\n"
-        "- [10:05] The gate code for Ana's building is 4711\n"
+        "- [10:02] The gate code for Ana's building is 4711\n"
         "- Das WLAN-Passwort lautet Hausboot77\n"
         "- Planned the week"
     )
     day = await kit.services.summarizer.summarize_day("owner", SUN)
     assert day.detailed == (
         "- Owner shared [secret withheld] for the weather bot\n"
-        "- [10:05] The gate code for Ana's building is [secret withheld]\n"
+        "- [10:02] The gate code for Ana's building is [secret withheld]\n"
         "- Das WLAN-Passwort lautet [secret withheld]\n"
         "- Planned the week"
     )
@@ -151,3 +155,49 @@ async def test_manual_summary_is_refused_while_the_day_end_job_runs(
         with pytest.raises(JobBusy, match="the daily summary is already running"):
             await kit.services.summarizer.manual("owner", MON)
     assert fake_llm.requests == []
+
+
+async def test_a_summary_line_naming_what_no_message_said_is_left_out(
+    kit: Kit, fake_llm: FakeLLM
+) -> None:
+    """The 0.5B run's summary of a chat day about search invented a hospital: a line whose
+    name, number or date no message of the day says is left out, with why; the rest stays."""
+    await chat_on(
+        kit, SUN, "I'm building a search tool for my notes in Python.",
+        "Nice: which database?", "SQLite, and I want it done by 14 March.",
+    )  # fmt: skip
+    fake_llm.queue(
+        "## Worked on\n"
+        "- Built a search tool for notes in Python with SQLite\n"
+        "- Worked on a search memory application for St James's hospital\n"
+        "## Decided\n"
+        "- Finish by 14 March\n"
+        "- Budget of 2,000 pounds for the servers\n"
+        "- Ship it on 30 April\n"
+        "## Invented\n"
+        "- Met Dr Okafor at 09:00\n"
+    )
+    run = await kit.services.summarizer.summarize_many("owner", [SUN])
+
+    day = await kit.day(SUN)
+    assert day is not None
+    assert day.detailed == (
+        "## Worked on\n- Built a search tool for notes in Python with SQLite\n"
+        "## Decided\n- Finish by 14 March"
+    )
+    assert run.dropped[SUN] == (
+        "a line naming 'St', 'James's', which no message of 2026-03-01 says",
+        "a line naming '2,000', which no message of 2026-03-01 says",
+        "a line naming '30 April', which no message of 2026-03-01 says",
+        "a line naming 'Dr', 'Okafor', '09:00', which no message of 2026-03-01 says",
+    )
+
+
+async def test_a_summary_whose_every_line_is_invented_is_not_stored(
+    kit: Kit, fake_llm: FakeLLM
+) -> None:
+    await chat_on(kit, SUN, "hello", "Hi! How can I help?")
+    fake_llm.queue("## Worked on\n- Planned a trip to Lisbon with Maria\n")
+    run = await kit.services.summarizer.summarize_many("owner", [SUN])
+    assert run.written == [] and "every line names what no message" in run.rejected[0][1]
+    assert await kit.day(SUN) is None

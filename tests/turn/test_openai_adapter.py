@@ -335,6 +335,51 @@ async def test_a_tool_call_written_as_text_is_a_tool_call(
 
 
 @pytest.mark.parametrize(
+    "written",
+    [
+        '{"name": "search_memory", "arguments": {"query": "Leeds, nurse"}}',
+        '<tool_call>\n{"name": "search_memory", "arguments": {"query": "Leeds, nurse"}}\n'
+        "</tool_call>",
+    ],
+)
+async def test_a_streamed_tool_call_written_as_text_is_never_shown(
+    server: FakeOpenAIServer, written: str
+) -> None:
+    """The 0.5B run: `kit chat` printed the call's JSON as it streamed, before Kit turned it
+    into a call. Text that may still be a call is held until the reply ends."""
+    server.queue_text(written)
+    shown: list[str] = []
+
+    async def sink(chunk: str) -> None:
+        shown.append(chunk)
+
+    reply = await _complete(server, _request(tools=TOOLS), on_text=sink)
+    assert reply.tool_uses == (ToolUse("call_0", "search_memory", {"query": "Leeds, nurse"}),)  # type: ignore[attr-defined]
+    assert shown == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A fairly long answer that arrives in pieces.",  # shown as it comes
+        '{"name": "delete_everything", "arguments": {}}',  # held, then shown: not a call
+        "```python\nprint('hi')\n```",  # a code block: held, then shown whole
+    ],
+)
+async def test_streamed_text_that_is_no_call_is_all_shown(
+    server: FakeOpenAIServer, text: str
+) -> None:
+    server.queue_text(text)
+    shown: list[str] = []
+
+    async def sink(chunk: str) -> None:
+        shown.append(chunk)
+
+    reply = await _complete(server, _request(tools=TOOLS), on_text=sink)
+    assert "".join(shown) == reply.text == text  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
     ("written", "tools"),
     [
         ('{"name": "search_memory", "arguments": {"query": "x"}}', ()),  # no tool offered

