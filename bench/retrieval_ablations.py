@@ -76,7 +76,7 @@ from kit.eval.retrieval import (  # noqa: E402
 )
 from kit.eval.vector_cache import CachedEmbedder  # noqa: E402
 from kit.retrieval.embedding_model import load_embedder  # noqa: E402
-from kit.retrieval.search import RankingParams  # noqa: E402
+from kit.retrieval.ranking import RankingParams  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "locomo-dev.json"
 BEAM = ROOT.parent / "shared" / "data" / "beam-100k.json"

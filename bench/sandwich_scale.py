@@ -51,7 +51,7 @@ from kit.embed.base import Embedder
 from kit.retrieval import ann as ann_module
 from kit.retrieval import matrix as matrix_module
 from kit.retrieval.matrix import Matrix
-from kit.retrieval.search import RankingParams
+from kit.retrieval.ranking import RankingParams
 
 SIZES = (10_000, 100_000, 500_000, 1_000_000)
 TOP = 15

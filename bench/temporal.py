@@ -44,7 +44,7 @@ from kit.eval.locomo import Question, Sample  # noqa: E402
 from kit.eval.metrics import recall_at  # noqa: E402
 from kit.eval.retrieval import QuestionResult, evaluate  # noqa: E402
 from kit.retrieval.embedding_model import load_embedder  # noqa: E402
-from kit.retrieval.search import RankingParams  # noqa: E402
+from kit.retrieval.ranking import RankingParams  # noqa: E402
 
 FORMS = ROOT / "bench" / "data" / "temporal_questions.json"
 K = 15

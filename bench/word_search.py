@@ -51,7 +51,7 @@ from kit.llm.fake import FakeLLM
 from kit.retrieval.engines import lexical_search
 from kit.retrieval.lexical import LexicalSearch, query_words
 from kit.retrieval.query import understand
-from kit.retrieval.search import RankingParams
+from kit.retrieval.ranking import RankingParams
 from kit.retrieval.vectors import Kind
 from kit.store.engines import open_database
 

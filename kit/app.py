@@ -77,8 +77,9 @@ from kit.retrieval.filter import FilteredSearch, ModelFilter
 from kit.retrieval.links import Links
 from kit.retrieval.liveness import LiveFacts
 from kit.retrieval.model_state import VectorModels
+from kit.retrieval.ranking import RankingParams
 from kit.retrieval.reindex import Reindex
-from kit.retrieval.search import MemorySearch, RankingParams
+from kit.retrieval.search import MemorySearch
 from kit.retrieval.serving import lacking
 from kit.retrieval.vectors import VectorIndex
 from kit.speech.service import Speech, Transcriber

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from kit.memory.messages import ChatHistory
     from kit.notes.store import Note, NoteInfo
     from kit.reminders.store import Notice, Reminder
-    from kit.retrieval.search import Hit
+    from kit.retrieval.hits import Hit
     from kit.tools import DayRecord
     from kit.turn import TurnResult
 
@@ -66,7 +66,7 @@ TYPE_HOMES = {
     "Fact": "kit.memory.facts",
     "Grant": "kit.access.tokens",
     "HistoryEntry": "kit.memory.facts",
-    "Hit": "kit.retrieval.search",
+    "Hit": "kit.retrieval.hits",
     "NewToken": "kit.access.tokens",
     "Note": "kit.notes.store",
     "NoteInfo": "kit.notes.store",

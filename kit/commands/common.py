@@ -18,7 +18,7 @@ from kit.daemon.lock import AlreadyRunning, DataDirLock
 
 if TYPE_CHECKING:
     from kit.api import Kit
-    from kit.retrieval.search import Hit
+    from kit.retrieval.hits import Hit
 
 
 @asynccontextmanager

@@ -13,7 +13,7 @@ from kit.llm.base import SystemBlock
 from kit.llm.tokens import estimate_tokens
 from kit.memory.days import Day
 from kit.memory.facts import Fact
-from kit.retrieval.search import Hit, SearchResult
+from kit.retrieval.hits import Hit, SearchResult
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,8 @@ from kit.memory.messages import Conversation
 from kit.memory.versions import MemoryVersion, MemoryVersions
 from kit.notes.store import Notes
 from kit.prompts import Prompts
+from kit.retrieval.hits import Hit, Searcher, SearchResult
 from kit.retrieval.lexical import STOPWORDS
-from kit.retrieval.search import Hit, Searcher, SearchResult
 from kit.untrusted.neutralise import MEMORY_NOTE, neutralise
 
 _MEMORY_NOTE = f"<memory>\n{MEMORY_NOTE}\n"

@@ -48,7 +48,7 @@ from kit.llm.tokens import estimate_tokens
 from kit.memory.messages import NewMessage
 from kit.retrieval.filter import PURPOSE as FILTER_PURPOSE
 from kit.retrieval.filter import FilterOutcome
-from kit.retrieval.search import RankingParams
+from kit.retrieval.ranking import RankingParams
 from kit.tools import format_hits
 
 

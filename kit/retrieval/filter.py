@@ -27,7 +27,8 @@ from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, ToolSpec, Us
 from kit.llm.tokens import estimate_tokens
 from kit.model_settings import ModelRole
 from kit.prompts import Prompts
-from kit.retrieval.search import Hit, MemorySearch, SearchResult
+from kit.retrieval.hits import Hit, SearchResult
+from kit.retrieval.search import MemorySearch
 from kit.retrieval.vectors import KINDS, Kind
 from kit.untrusted.neutralise import neutralise
 

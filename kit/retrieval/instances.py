@@ -6,7 +6,7 @@ instance, the question the kind, and neither words nor a small embedding model j
 reliably. So a question that asks "which / what <noun>" ("what kind of <noun>") names a kind:
 every word WordNet files below that noun, in any of its senses (hyponyms and instances, all
 the way down), is an instance of it, and an item that names one counts
-`RankingParams.instance_weight` more (kit/retrieval/search.py). A sense with more than
+`RankingParams.instance_weight` more (kit/retrieval/ranking.py). A sense with more than
 `MOST` words below it ("thing", "animal", "activity") says nothing about an item and is left
 out. WordNet is general English of 2006: a miss costs nothing (the item keeps its relevance).
 """

@@ -3,7 +3,7 @@
 Their answers are spread over many turns, usually said on different days (one trip in May,
 another in August), and the best-ranked turns of such a question tend to crowd one sitting
 that talks about the thing at length. Search spreads them over days
-(`RankingParams.list_spread`, kit/retrieval/search.py), so the same places hold more of the
+(`RankingParams.list_spread`, kit/retrieval/ranking.py), so the same places hold more of the
 items asked for.
 """
 

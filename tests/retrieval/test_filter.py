@@ -25,7 +25,7 @@ from kit.llm.tokens import estimate_tokens
 from kit.memory.messages import NewMessage
 from kit.prompts import Prompts
 from kit.retrieval.filter import TOOL_NAME, parse_keep
-from kit.retrieval.search import Hit
+from kit.retrieval.hits import Hit
 from tests.conftest import with_memory
 from tests.servers.anthropic_api import FakeAnthropicServer
 

@@ -28,7 +28,7 @@ from kit.memory.facts import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
-from kit.retrieval.search import Hit
+from kit.retrieval.hits import Hit
 from kit.surface import SEARCH_K, ProgressSink, Status
 from kit.tools import DayRecord
 from kit.turn import TurnResult
