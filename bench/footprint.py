@@ -37,8 +37,9 @@ from common import MODEL_DIR, NOW, ROOT, Row, p50_p95, print_rows, rss_mb, sente
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.config import EmbeddingSettings, ScheduleSettings, Settings
+from kit.config import ScheduleSettings, Settings
 from kit.embed.hashing import HashingEmbedder
+from kit.embedding_settings import EmbeddingSettings
 from kit.llm.fake import FakeLLM
 from tests.support.daemon_process import notify_socket, until_ready
 

@@ -53,8 +53,9 @@ if str(ROOT) not in sys.path:  # `python bench/<name>.py` from anywhere
 
 from off_topic import off_topic, shown_when_nothing_answers  # noqa: E402
 
-from kit.config import EmbeddingSettings, ScheduleSettings, Settings  # noqa: E402
+from kit.config import ScheduleSettings, Settings  # noqa: E402
 from kit.embed.base import Embedder, Vectors  # noqa: E402
+from kit.embedding_settings import EmbeddingSettings  # noqa: E402
 from kit.eval import locomo  # noqa: E402
 from kit.eval.folds import (  # noqa: E402
     Config,

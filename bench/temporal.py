@@ -36,8 +36,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from retrieval_ablations import DATA, MODEL_DIR, TextCache, parse_set  # noqa: E402
 
-from kit.config import EmbeddingSettings, Settings  # noqa: E402
+from kit.config import Settings  # noqa: E402
 from kit.embed.base import Embedder  # noqa: E402
+from kit.embedding_settings import EmbeddingSettings  # noqa: E402
 from kit.eval import locomo  # noqa: E402
 from kit.eval.folds import Config, Results, Scored, format_holdout, rotated_holdout  # noqa: E402
 from kit.eval.locomo import Question, Sample  # noqa: E402

@@ -9,7 +9,6 @@ import re
 import tomllib
 import types
 import urllib.parse
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
@@ -18,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from kit.channel_settings import MatrixSettings, SpeechSettings, check_matrix, check_speech
 from kit.choices import CATEGORIES as CATEGORIES  # re-exported: where settings find them
 from kit.choices import FILTERS as FILTERS
+from kit.embedding_settings import EmbeddingSettings, check_embedding
 from kit.errors import ConfigError
 from kit.files import check_private_dir
 from kit.model_settings import (
@@ -35,24 +35,6 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 class OwnerSettings:
     user_id: str = "owner"
     name: str = ""
-
-
-@dataclass(frozen=True)
-class EmbeddingSettings:
-    """The embedding model (kit/embed/spec.py): a name fastembed lists, or a local ONNX folder
-    (`model_path`) with its declared `dimension`, `pooling` and `normalization`."""
-
-    model: str = "sentence-transformers/all-MiniLM-L6-v2"
-    model_path: str = ""
-    dimension: int = 0  # declared for a local model fastembed does not list (0: fastembed knows)
-    pooling: str = ""  # with `dimension`: "mean", "cls", "last_token" or "none"
-    normalization: bool = True  # with `dimension`: fastembed L2-normalises its vectors
-    batch_size: int = 64
-    # Long messages' passages get vectors of their own (kit/retrieval/passage_rows.py): found
-    # by the paragraph that answers. They cost embedding work in proportion to the text (BEAM's
-    # long assistant turns: ~10 passages each). Off: on both corpora they helped neither
-    # (docs/retrieval-quality.md, passage vectors).
-    passages: bool = False
 
 
 @dataclass(frozen=True)
@@ -472,50 +454,6 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
         check_matrix(section, source)
     if isinstance(section, SpeechSettings):
         check_speech(section, source)
-
-
-EMBEDDING_POOLINGS = ("mean", "cls", "last_token", "none")  # kit/embed/spec.py's POOLINGS
-MAX_EMBEDDING_DIMENSION = 16_384
-
-
-def check_embedding(section: EmbeddingSettings, bad: Callable[[str, str], ConfigError]) -> None:
-    """A model's name; a declared local model has a folder, a dimension and a pooling; the
-    declaration's keys are not set without it (they would be silently ignored)."""
-    if not section.model.strip():
-        raise bad("model", "must name the model (a name fastembed lists, or your local one's)")
-    if not 0 <= section.dimension <= MAX_EMBEDDING_DIMENSION:
-        raise bad(
-            "dimension",
-            f"must be 0 (a model fastembed lists) or the length of a local model's vectors, "
-            f"at most {MAX_EMBEDDING_DIMENSION:,}",
-        )
-    if section.dimension == 0:
-        if section.pooling:
-            raise bad(
-                "pooling",
-                "is declared only for a local model: set embedding.dimension (the length of "
-                "its vectors) and embedding.model_path too, or leave pooling empty",
-            )
-        if not section.normalization:
-            raise bad(
-                "normalization",
-                "is declared only for a local model with embedding.dimension; fastembed "
-                "knows how its listed models normalise",
-            )
-        return
-    if not section.model_path:
-        raise bad(
-            "dimension",
-            "declares a local model: set embedding.model_path to its ONNX folder, or leave "
-            "dimension = 0 for a model fastembed lists",
-        )
-    if section.pooling not in EMBEDDING_POOLINGS:
-        raise bad(
-            "pooling",
-            f"must be one of {', '.join(map(repr, EMBEDDING_POOLINGS))} for a local model "
-            "(a sentence-transformers folder says which in 1_Pooling/config.json; most are "
-            "'mean')",
-        )
 
 
 def check_storage_url(url: str, where: str) -> None:

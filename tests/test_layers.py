@@ -74,6 +74,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "kit.categories",
         "kit.channel_settings",
         "kit.choices",
+        "kit.embedding_settings",
         "kit.model_settings",
         "kit.providers",
         "kit.prompts",

@@ -19,7 +19,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from kit.config import EmbeddingSettings
+from kit.embedding_settings import EmbeddingSettings
 from kit.errors import KitError
 
 # Where a local folder may hold its model, in the order looked for.

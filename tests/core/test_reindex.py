@@ -239,7 +239,8 @@ CHILD = """
 import asyncio, sys, time
 from pathlib import Path
 from kit.api import Kit
-from kit.config import EmbeddingSettings, ScheduleSettings, Settings, StorageSettings
+from kit.config import ScheduleSettings, Settings, StorageSettings
+from kit.embedding_settings import EmbeddingSettings
 from kit.llm.fake import FakeLLM
 
 async def main(data_dir, url, folder, dim):

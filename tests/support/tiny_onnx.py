@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from kit.config import EmbeddingSettings, Settings
+from kit.config import Settings
+from kit.embedding_settings import EmbeddingSettings
 
 SPECIAL = ("[PAD]", "[UNK]")
 # Every word the tests embed, and "probe" (Kit checks a loaded model on it). Unknown words
