@@ -8,7 +8,6 @@ import os
 import re
 import tomllib
 import types
-import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
@@ -26,9 +25,9 @@ from kit.model_settings import (
     check_llm_settings,
     check_role_settings,
 )
+from kit.storage_url import POSTGRES_SCHEMES, check_storage_url
 
 DATE_ORDERS = ("", "dmy", "mdy")
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 @dataclass(frozen=True)
@@ -454,40 +453,6 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
         check_matrix(section, source)
     if isinstance(section, SpeechSettings):
         check_speech(section, source)
-
-
-def check_storage_url(url: str, where: str) -> None:
-    """ "", sqlite:///path or postgresql://user@host/db; never a password."""
-    if not url or url.startswith(POSTGRES_SCHEMES):
-        if has_password(url):
-            raise ConfigError(
-                f"{where} holds a password; remove it from the URL and set PGPASSWORD in "
-                "Kit's environment instead (a config file is no place for a secret)"
-            )
-        return
-    if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
-        return
-    raise ConfigError(
-        f"{where} must be empty (kit.db in the data directory), 'sqlite:///path/to/kit.db' "
-        "or 'postgresql://user@host:5432/dbname'"
-    )
-
-
-def has_password(url: str) -> bool:
-    """Whether a postgresql:// URL carries a password (user:secret@, or a parameter whose
-    name decodes to password or sslpassword: `pass%77ord=` is one to the driver too)."""
-    rest = url.split("://", 1)[-1]
-    authority = rest.split("/", 1)[0].split("?", 1)[0]
-    userinfo = authority.rpartition("@")[0]
-    query = rest.partition("?")[2]
-    return ":" in userinfo or any(
-        is_password_key(part.split("=", 1)[0]) for part in query.split("&")
-    )
-
-
-def is_password_key(name: str) -> bool:
-    """A URL query parameter name (as written, percent-encoded or not) naming a password."""
-    return urllib.parse.unquote_plus(name).strip().lower() in ("password", "sslpassword")
 
 
 # Plain ASCII digits only: str.isdigit() and int() also take "1²" or fullwidth "１２", which

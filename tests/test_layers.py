@@ -77,6 +77,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "kit.embedding_settings",
         "kit.model_settings",
         "kit.providers",
+        "kit.storage_url",
         "kit.prompts",
         "kit.clock",
         "kit.dates",

@@ -41,7 +41,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run_copy(args: argparse.Namespace) -> int:
-    from kit.config import StorageSettings, check_storage_url, load_settings
+    from kit.config import StorageSettings, load_settings
+    from kit.storage_url import check_storage_url
 
     url = str(args.to).strip()
     if not url:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from kit.config import is_password_key
+from kit.storage_url import is_password_key
 
 _SECRET_IN_AUTHORITY = re.compile(r"(://[^/@:?#]*):[^/@?#]*@")
 
