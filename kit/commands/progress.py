@@ -83,7 +83,7 @@ def progress(
         return
     from kit.commands.progress_rich import drawn_progress
 
-    shown = drawn_progress(console, get_time)
+    shown = drawn_progress(console, get_time, stdout_on_terminal=on_terminal(sys.stdout))
     before = sys.stderr
     with shown, _logs_to(sys.stderr, instead_of=before):
         yield Bar(shown, shown.add_task(description, total=total, unit=unit))

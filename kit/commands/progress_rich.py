@@ -3,7 +3,6 @@ counts, the time so far and an estimate of the time left."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 
 from rich.console import Console
@@ -17,8 +16,6 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 from rich.text import Text
-
-from kit.commands.progress import on_terminal
 
 
 class _Counts(ProgressColumn):
@@ -54,8 +51,11 @@ class _Left(ProgressColumn):
         return Text(f"~{shown} left", style="progress.remaining")
 
 
-def drawn_progress(console: Console | None, get_time: Callable[[], float] | None) -> Progress:
-    """A transient bar on `console` (default: stderr)."""
+def drawn_progress(
+    console: Console | None, get_time: Callable[[], float] | None, *, stdout_on_terminal: bool
+) -> Progress:
+    """A transient bar on `console` (default: stderr); `stdout_on_terminal` from
+    kit/commands/progress.py, which decides (this module only draws)."""
     return Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
@@ -68,5 +68,5 @@ def drawn_progress(console: Console | None, get_time: Callable[[], float] | None
         transient=True,
         # What the command prints meanwhile goes above the bar when both share the screen;
         # printed into a file it stays there, untouched.
-        redirect_stdout=on_terminal(sys.stdout),
+        redirect_stdout=stdout_on_terminal,
     )
