@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kit.commands.common import embed_pending, open_kit, user_of
+from kit.commands.forget_lines import flag_line, forget_lines
 from kit.commands.progress import progress
 from kit.text import plural
 
@@ -76,15 +77,6 @@ async def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def flag_line(flagged: list[ReceiptMatch], what: str) -> str:
-    from kit.forget.receipts import flagged as flagged_line
-
-    return (
-        f"Flagged: {flagged_line(flagged, what)}; imported anyway (--allow-forgotten), so "
-        f"`kit forget --verify {flagged[0].receipt_id}` now reports them."
-    )
-
-
 async def restore_export(args: argparse.Namespace, file: Path) -> int:
     """A `kit export` document: restored whole, into a namespace that holds nothing yet
     (`kit import`; `kit restore` replaces one: kit/commands/restore.py)."""
@@ -107,7 +99,6 @@ async def restore_export(args: argparse.Namespace, file: Path) -> int:
             f"{plural(result.passes, 'pass', 'passes')}, {plural(result.notes, 'note')}"
             + (" (ids renumbered: they were taken here)." if result.renumbered else ".")
         )
-        from kit.commands.restore import forget_lines
 
         for line in forget_lines(result.reapplied, (), file):
             print(line)

@@ -15,10 +15,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kit.commands.forget_lines import flag_line, forget_lines
+
 if TYPE_CHECKING:  # the work loads when the command runs, not with `kit --help`
     from kit.config import Settings
-    from kit.forget.plan import ForgetReport
-    from kit.forget.reapply import Reapplied
     from kit.portability import restore_file
     from kit.portability.stage import Staged
 
@@ -143,63 +143,6 @@ def owners_text(users: Sequence[str]) -> str:
     return ", ".join(repr(u) for u in users) if users else "nobody"
 
 
-def forget_lines(
-    reapplied: Sequence[Reapplied], back: Sequence[Reapplied], file: Path
-) -> list[str]:
-    """What the report says of the forgets made after the file (re-applied, or not)."""
-    from kit.text import plural
-
-    lines: list[str] = []
-    if reapplied:
-        lines.append(
-            f"Re-applied {plural(len(reapplied), 'forget')} made after {file} was written, "
-            f"so what {'it' if len(reapplied) == 1 else 'they'} erased stays erased:"
-        )
-        lines += [
-            f"  receipt {r.receipt_id} ({r.at:%Y-%m-%d}, {r.user_id!r}): "
-            f"{_taken(r.report)} erased again"
-            for r in reapplied
-        ]
-        lines.append(
-            "`kit forget --verify RECEIPT` checks each; to restore what they erased instead, "
-            "run kit restore again with --allow-forgotten."
-        )
-    if back:
-        lines.append(
-            f"Not re-applied (--allow-forgotten): {plural(len(back), 'forget')} made after "
-            f"{file} was written; what they erased is back, and their receipts no longer verify:"
-        )
-        lines += [
-            f"  receipt {r.receipt_id} ({r.at:%Y-%m-%d}, {r.user_id!r}): {_taken(r.report)} back"
-            for r in back
-        ]
-    return lines
-
-
-def _taken(report: ForgetReport) -> str:
-    """What a re-applied forget took, in words (its vectors and index entries go with the rows)."""
-    from kit.text import plural
-
-    parts = [
-        plural(report.messages_removed, "message"),
-        plural(report.facts_forgotten, "fact"),
-        plural(report.days_removed + report.days_rewritten, "day summary", "day summaries"),
-    ]
-    if report.conversation_summaries_rewritten:
-        parts.append(
-            plural(
-                report.conversation_summaries_rewritten,
-                "conversation summary",
-                "conversation summaries",
-            )
-        )
-    if report.note_versions_erased:
-        parts.append(plural(report.note_versions_erased, "note version"))
-    if report.reminders_removed:
-        parts.append(plural(report.reminders_removed, "reminder"))
-    return ", ".join(parts)
-
-
 def _report(file: Path, installed: restore_file.Installed, staged: Staged) -> None:
     checked, restored = installed.checked, staged.restored
     what = f"the export {file} (the memory of {restored.user_id!r})" if restored else str(file)
@@ -241,7 +184,5 @@ def _report(file: Path, installed: restore_file.Installed, staged: Staged) -> No
     if restored is not None:
         print("Its messages, facts and notes are embedded again when Kit next runs.")
         if restored.forgotten:
-            from kit.commands.import_ import flag_line
-
             print(flag_line(list(restored.forgotten), str(file)))
     print("Start Kit again: kit run (or systemctl --user start kit).")

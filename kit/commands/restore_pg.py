@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kit.commands.common import embed_pending, open_kit
+from kit.commands.forget_lines import flag_line, forget_lines
 from kit.text import plural
 
 if TYPE_CHECKING:
@@ -78,8 +79,6 @@ def _set_aside(data_dir: Path, user: str, document: dict[str, Any], now: datetim
 
 
 def _report(file: Path, user: str, result: Any, aside: Path | None) -> None:
-    from kit.commands.import_ import flag_line
-    from kit.commands.restore import forget_lines
 
     print(
         f"Restored the memory of {user!r} from {file}: {plural(result.facts, 'fact')} "
