@@ -26,7 +26,7 @@ from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
 from kit.notes.intake import accept
 from kit.notes.text import MAX_NOTE_BYTES, sections
-from kit.retrieval.vectors import KINDS, NOTES
+from kit.retrieval.kinds import KINDS, NOTES
 
 WORDS = (
     "garden beans planted boiler repair dentist appointment sister Leeds marathon training "

@@ -43,7 +43,7 @@ from kit.clock import FakeClock
 from kit.config import ScheduleSettings, Settings
 from kit.embed.base import Embedder
 from kit.llm.fake import FakeLLM
-from kit.retrieval.vectors import KINDS
+from kit.retrieval.kinds import KINDS
 
 TOP = 15
 

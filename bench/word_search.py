@@ -49,10 +49,10 @@ from kit.clock import FakeClock
 from kit.config import ScheduleSettings, Settings, StorageSettings
 from kit.llm.fake import FakeLLM
 from kit.retrieval.engines import lexical_search
+from kit.retrieval.kinds import Kind
 from kit.retrieval.lexical import LexicalSearch, query_words
 from kit.retrieval.query import understand
 from kit.retrieval.ranking import RankingParams
-from kit.retrieval.vectors import Kind
 from kit.store.engines import open_database
 
 

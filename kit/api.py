@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from kit.memory.messages import ChatHistory, Message, NewMessage
     from kit.notes.store import Erased, Note, NoteInfo, NoteRevision, NoteWrite
     from kit.retrieval.hits import Hit
-    from kit.retrieval.vectors import Kind
+    from kit.retrieval.kinds import Kind
     from kit.tools import DayRecord
     from kit.turn import TurnResult
 

@@ -27,7 +27,7 @@ from kit.model_settings import model_role
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder
 from kit.retrieval.hits import Hit
-from kit.retrieval.vectors import KINDS, NOTES
+from kit.retrieval.kinds import KINDS, NOTES
 from kit.surface import (
     LOCAL_CHANNEL,
     MAX_SEARCH_K,

@@ -21,8 +21,8 @@ from kit.memory.messages import Message, Messages
 from kit.notes.tools import NOTE_TOOL_SPECS, NOTE_TOOLS, NoteTools
 from kit.reminders.tools import REMINDER_TOOL_SPECS, REMINDER_TOOLS, ReminderTools
 from kit.retrieval.hits import Hit
+from kit.retrieval.kinds import KINDS, NOTES
 from kit.retrieval.search import MemorySearch
-from kit.retrieval.vectors import KINDS, NOTES
 from kit.secrets import find_secret
 from kit.tool_input import checked_input
 from kit.untrusted.neutralise import neutralise, recalled_block

@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
-    from kit.retrieval.vectors import KINDS, NOTES
+    from kit.retrieval.kinds import KINDS, NOTES
 
     now = None
     if args.now:

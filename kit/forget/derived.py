@@ -25,7 +25,8 @@ from pathlib import Path
 from kit.forget.findings import GRAPHS, INDEX, MEMORY, VECTORS, Leftover, leftover
 from kit.forget.index_audit import IndexAudit
 from kit.forget.receipt import Receipt
-from kit.retrieval.vectors import PASSAGES, Kind, VectorStore
+from kit.retrieval.kinds import PASSAGES, Kind
+from kit.retrieval.vectors import VectorStore
 from kit.store.db import Database
 
 _BATCH = 1000

@@ -28,8 +28,8 @@ from kit.llm.tokens import estimate_tokens
 from kit.model_settings import ModelRole
 from kit.prompts import Prompts
 from kit.retrieval.hits import Hit, SearchResult
+from kit.retrieval.kinds import KINDS, Kind
 from kit.retrieval.search import MemorySearch
-from kit.retrieval.vectors import KINDS, Kind
 from kit.untrusted.neutralise import neutralise
 
 log = logging.getLogger(__name__)

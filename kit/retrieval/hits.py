@@ -14,8 +14,8 @@ from kit.memory.days import Day
 from kit.memory.facts import Fact
 from kit.memory.messages import Message
 from kit.notes.store import NoteChunk
+from kit.retrieval.kinds import KINDS, Kind
 from kit.retrieval.passages import Passage
-from kit.retrieval.vectors import KINDS, Kind
 
 
 @dataclass(frozen=True)

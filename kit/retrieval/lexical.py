@@ -28,7 +28,7 @@ from kit.clock import to_iso
 from kit.store.db import Database
 
 if TYPE_CHECKING:  # vectors.py imports the passages, which read words with this module
-    from kit.retrieval.vectors import Kind
+    from kit.retrieval.kinds import Kind
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 

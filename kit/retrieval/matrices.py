@@ -32,8 +32,8 @@ import numpy as np
 from kit.embed.base import Embedder, Vectors
 from kit.errors import StorageError
 from kit.files import private_dir
+from kit.retrieval.kinds import KINDS, NOTES, PASSAGES, VectorKind, digest
 from kit.retrieval.matrix import Matrix
-from kit.retrieval.vectors import KINDS, NOTES, PASSAGES, VectorKind, digest
 from kit.store.db import Database
 
 log = logging.getLogger(__name__)

@@ -14,8 +14,9 @@ import asyncio
 from collections.abc import Collection
 
 from kit.embed.base import Vectors
+from kit.retrieval.kinds import PASSAGES
 from kit.retrieval.passage_rows import PassageRow
-from kit.retrieval.vectors import PASSAGES, VectorIndex
+from kit.retrieval.vectors import VectorIndex
 
 # Passages fetched per message asked for: a long message has several, and its near ones
 # come together, so more are read to fill the same number of messages.

@@ -35,8 +35,8 @@ from collections.abc import Collection
 from datetime import datetime
 
 from kit.clock import to_iso
+from kit.retrieval.kinds import Kind
 from kit.retrieval.lexical import query_words
-from kit.retrieval.vectors import Kind
 from kit.store.db import Database
 
 K1, B = 1.2, 0.75  # FTS5's bm25() constants

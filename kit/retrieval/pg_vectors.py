@@ -20,7 +20,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from kit.embed.base import Embedder, Vectors
-from kit.retrieval.vectors import VectorKind
+from kit.retrieval.kinds import VectorKind
 from kit.store.postgres.database import PostgresDatabase
 
 log = logging.getLogger(__name__)

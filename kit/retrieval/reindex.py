@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from kit.embed.base import Embedder
 from kit.embed.lazy import LazyEmbedder
 from kit.embed.spec import EmbeddingModelUnavailable, ModelSpec
+from kit.retrieval.kinds import PASSAGES
 from kit.retrieval.model_state import ReindexProgress, VectorModels
-from kit.retrieval.vectors import PASSAGES, VectorIndex
+from kit.retrieval.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 

@@ -53,6 +53,7 @@ from kit.retrieval.fusion import (
 )
 from kit.retrieval.hits import Hit, SearchResult
 from kit.retrieval.instances import KindOfThing, kinds_named, names_an_instance
+from kit.retrieval.kinds import KINDS, Kind
 from kit.retrieval.lexical import LexicalSearch, query_words
 from kit.retrieval.links import ConversationLinks, Links
 from kit.retrieval.lists import asks_for_many
@@ -63,7 +64,7 @@ from kit.retrieval.passages import best_passage
 from kit.retrieval.query import Query, named_speakers, understand
 from kit.retrieval.ranking import RankingParams
 from kit.retrieval.ready import Ready, Soon
-from kit.retrieval.vectors import KINDS, Kind, VectorIndex
+from kit.retrieval.vectors import VectorIndex
 
 
 class MemorySearch:

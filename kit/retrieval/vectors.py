@@ -16,16 +16,16 @@ and the log says so once. Elsewhere (commands, tests) a query loads the model an
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kit.embed.base import Embedder, Vectors
 from kit.embed.lazy import LazyEmbedder
+from kit.retrieval.kinds import PASSAGES, VectorKind
 from kit.retrieval.passage_rows import MessagePassages, passage_text
 from kit.store.db import Database, Row
 
@@ -33,16 +33,6 @@ if TYPE_CHECKING:
     from kit.retrieval.reindex import Reindex
 
 log = logging.getLogger(__name__)
-
-Kind = Literal["fact", "day", "message", "note"]
-# The layers a turn's context retrieves from; notes (sections of the owner's documents) are
-# searched only when asked for (`search_memory`, `kit search`), never put in every prompt.
-KINDS: tuple[Kind, ...] = ("fact", "day", "message")
-NOTES: Kind = "note"
-# What has vectors: the layers, and the passages of long messages (kit/retrieval/
-# passage_rows.py), which the message layer searches beside its messages' own vectors.
-VectorKind = Literal["fact", "day", "message", "note", "passage"]
-PASSAGES: VectorKind = "passage"
 
 
 def _fact_text(row: Sequence[Any]) -> str:
@@ -174,7 +164,7 @@ class VectorIndex:
         self.kinds: tuple[VectorKind, ...] = tuple(k for k in _SOURCES if passages or k != PASSAGES)
         self.batch_size = batch_size
         if store is None:
-            from kit.retrieval.matrices import MatrixVectors  # SQLite's (it imports this module)
+            from kit.retrieval.matrices import MatrixVectors  # SQLite's: loaded only there
 
             store = MatrixVectors(db, embedder)
         self.store = store
@@ -437,8 +427,3 @@ class VectorIndex:
     def forget_cache(self, user_id: str | None = None) -> None:
         """Drop cached vectors and saved graphs (after rows were removed)."""
         self.store.forget_cache(user_id)
-
-
-def digest(text: str) -> str:
-    """A short, file-name-safe stand-in for a user or model id."""
-    return hashlib.sha256(text.encode()).hexdigest()[:16]

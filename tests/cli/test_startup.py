@@ -116,7 +116,7 @@ def test_the_search_default_kinds_are_the_searched_kinds() -> None:
     import inspect
 
     from kit.api import Kit
-    from kit.retrieval.vectors import KINDS
+    from kit.retrieval.kinds import KINDS
 
     assert inspect.signature(Kit.search).parameters["kinds"].default == KINDS
 

@@ -10,7 +10,7 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.errors import NotFound
 from kit.memory.facts import Provenance
-from kit.retrieval.vectors import KINDS
+from kit.retrieval.kinds import KINDS
 
 pytestmark = pytest.mark.stores
 

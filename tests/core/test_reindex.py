@@ -330,7 +330,7 @@ async def test_the_old_models_approximate_index_goes_and_the_new_one_has_its_dim
         return {str(r[0]) for r in rows}
 
     def index_of(kit: Kit, model_id: str) -> str:
-        from kit.retrieval.vectors import digest
+        from kit.retrieval.kinds import digest
 
         if isinstance(kit.services.vectors.store, MatrixVectors):
             return digest(model_id)

@@ -15,7 +15,7 @@ from kit.clock import FakeClock
 from kit.forget.forgetter import Forgetter
 from kit.forget.plan import ForgetReport
 from kit.forget.scope import ForgetScope
-from kit.retrieval.vectors import NOTES
+from kit.retrieval.kinds import NOTES
 from tests.support.erased import gone_from_store
 
 pytestmark = pytest.mark.stores

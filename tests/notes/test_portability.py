@@ -20,7 +20,7 @@ from kit.portability.backup import backup_database
 from kit.portability.export import export_document, to_json, to_markdown
 from kit.portability.export_check import validate
 from kit.portability.restore import restore
-from kit.retrieval.vectors import NOTES
+from kit.retrieval.kinds import NOTES
 from tests.support.receipts import at_restore
 
 pytestmark = pytest.mark.stores

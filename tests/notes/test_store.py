@@ -12,7 +12,7 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.errors import InputError, NotFound
 from kit.notes.store import NoteExists
-from kit.retrieval.vectors import KINDS, NOTES
+from kit.retrieval.kinds import KINDS, NOTES
 
 pytestmark = pytest.mark.stores
 

@@ -28,7 +28,7 @@ from kit.forget.findings import (
 from kit.forget.receipt import Receipt
 from kit.forget.scope import ForgetScope
 from kit.retrieval.ann import Ann
-from kit.retrieval.vectors import digest
+from kit.retrieval.kinds import digest
 from tests.support.erased import gone_from_store
 from tests.support.receipts import forget, found, only
 from tests.support.small_memory import START, Seeded, seed
