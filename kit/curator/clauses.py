@@ -161,7 +161,7 @@ def clauses(text: str) -> list[Clause]:
                     negated,
                     _names_others(tokens),
                     asks and not hedged,
-                    any(t.lower() in _THEIR for t in tokens),
+                    _theirs(tokens),
                     own is not None,
                     *_given(piece, start),
                 )
@@ -291,6 +291,29 @@ def _negated(piece: str, tokens: list[str]) -> bool:
         piece = _IDIOMS.sub(" ", piece)
         tokens = _WORD.findall(piece)
     return any(t.lower() in NEGATIONS or t.lower().endswith("n't") for t in tokens)
+
+
+# After these, "her" is the one something is done to ("I'm visiting her in May", "I gave her a
+# book"), not what is hers ("her car").
+_AFTER_OBJECT = frozenset(
+    """in on at to for with from about and but or so a an the some this that next last every
+    today tonight tomorrow yesterday soon again too once twice when while because since
+    before after back up out over around off later now then""".split()
+)
+
+
+def _theirs(tokens: list[str]) -> bool:
+    """Whether the clause names something of someone else's: "his", "their", "hers", or
+    "her" before what is hers."""
+    lowered = [t.lower() for t in tokens]
+    for i, low in enumerate(lowered):
+        if low == "her":
+            following = lowered[i + 1] if i + 1 < len(lowered) else ""
+            if following and following not in _AFTER_OBJECT and number_of(following) is None:
+                return True
+        elif low in _THEIR:
+            return True
+    return False
 
 
 def _names_others(tokens: list[str]) -> bool:

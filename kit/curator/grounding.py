@@ -208,7 +208,9 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
         if term.kind == "word":  # supports it, but is not held against it)
             said = [(s, c) for s in sources for c in _holding(term, s, related=False)]
         if term.kind == "name" or (term.kind == "word" and term.key in PEOPLE):
-            fits = [c for s, c in where]  # who, not what: said as it is in any clause
+            # who, not what: said as it is in any clause, but not only in a wish or an "if"
+            # ("if I ever get a dog, I'd call it Biscuit": no dog, no Biscuit yet)
+            fits = [c for s, c in where if hedged or not _wished(c, term)]
             if chooses:  # "chose Nike over Adidas": which side of the choice a name is on
                 fits = [c for c in fits if not c.negated or term.passed_over or negated]
         elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
@@ -289,6 +291,12 @@ def _near(term: Term) -> tuple[frozenset[str], frozenset[str]]:
 
 _FAMILY = stem("family")
 _WE = frozenset({"we", "our", "us", "we're", "we've", "ours"})
+
+
+def _wished(clause: Clause, term: Term) -> bool:
+    """A clause that only wishes, plans or supposes (a question aside: its names are asked
+    about, and an answer may say them), unless its "my ..." names the term."""
+    return clause.hedged and not clause.asks and _as_given(clause, term).hedged
 
 
 def _as_given(clause: Clause, term: Term) -> Clause:

@@ -123,3 +123,15 @@ def test_a_purpose_may_be_only_hoped() -> None:
 def test_a_word_of_a_compound_is_not_the_first_person() -> None:
     assert self_reference("Dana keeps some me-time each evening for reading.") is None
     assert self_reference("I keep some time each evening for reading.") is not None
+
+
+def test_a_thing_named_only_inside_an_if_is_not_owned() -> None:
+    said = "If I ever get a dog, I'd call it Biscuit."
+    assert verdict("Owner has a dog named Biscuit", said) == "unsupported"
+    assert verdict("Owner would name a future dog Biscuit", said) == "supported"
+
+
+def test_visiting_someone_is_what_the_owner_does() -> None:
+    said = "My sister Ana lives in Porto; I'm visiting her in May."
+    assert verdict("Owner is visiting sister Ana in Porto in May", said) == "supported"
+    assert verdict("Owner lives in Porto", said) == "unsupported"
