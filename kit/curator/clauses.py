@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from kit.curator.wording import NEGATIONS, fold, number_of, stem
@@ -166,7 +166,25 @@ def clauses(text: str) -> list[Clause]:
                     *_given(piece, start),
                 )
             )
-    return found
+    return _appositions(folded, found)
+
+
+def _appositions(folded: str, found: list[Clause]) -> list[Clause]:
+    """A name ending a clause that the next clause calls "my friend ..." ("I'm thinking of
+    asking Michael, my friend from the library"): someone the speaker has, whatever the clause
+    wonders about them; given, like what "my ..." names."""
+    marked = list(found)
+    for i, (clause, after) in enumerate(itertools.pairwise(found)):
+        last = _WORD.findall(folded[clause.start : clause.end])[-1:]
+        following = [t.lower() for t in _WORD.findall(folded[after.start : after.end])[:3]]
+        if not last or not last[0][:1].isupper() or last[0] == "I":
+            continue
+        if following[:1] and following[0] in _POSSESSIVE and any(
+            stem(t) in PEOPLE for t in following[1:]
+        ):
+            name = {word_key(last[0]), stem(last[0])}
+            marked[i] = replace(clause, given=clause.given | name)
+    return marked
 
 
 def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
