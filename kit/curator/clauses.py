@@ -24,7 +24,9 @@ Holder = Literal["self", "other", "neutral"]
 _SENTENCE = re.compile(r"(?:[^.!?\n]|(?<=\d)\.(?=\d))+[.!?]*", re.UNICODE)
 _CLAUSE = re.compile(
     r"\s*(?:(?<!\d),|,(?!\d)|[;:()]|\s[-–—]\s|\s(?=(?:and|but|so|because|'cause|cause|which|who|whose|while|"
-    r"though|although|whereas|plus)\s)|(?<=\w)\s(?=(?:I|I'm|I've|I'd|I'll|he|she|they|we)\s))\s*",
+    r"though|although|whereas|plus)\s)|(?<=\w)\s(?=(?:I|I'm|I've|I'd|I'll|he|she|they|we|we've|we're|"
+    r"they've|they're|he's|she's)\s)|\s(?=since\s+(?:it|it's|I|I'm|I've|we|we're|we've|he|she|"
+    r"they|they're|there|that|this)\s))\s*",
     re.IGNORECASE,
 )
 _WORD = re.compile(
@@ -59,6 +61,11 @@ PEOPLE = frozenset(
     woman person teen teenager mate buddy bestie dog cat pet pets wife husband spouse
     boyfriend girlfriend fiance professor doctor coach client clients customers customer
     daughters sons kids children mom dad grandma grandpa""".split()
+)
+# After "X's", words that say the 's is "is" or "has" ("Blue's my fave", "Tom's been great").
+_AFTER_IS = frozenset(
+    """my our your a an the so such really very not been got also just always still never
+    definitely totally gonna going""".split()
 )
 # A capitalised word opening a clause is a person doing something when a verb follows it.
 _SUBJECT_VERBS = frozenset(
@@ -209,7 +216,10 @@ _CHOICE = re.compile(
     r"pick|picks|opted|opt|opts|selected|favou?r|favou?rs|favou?red|took|taking|went with)\b",
     re.IGNORECASE,
 )
-_CONTRAST_END = re.compile(r"\s(?=(?:to|so|because|since|as|for|while|but)\s)", re.IGNORECASE)
+_CONTRAST_END = re.compile(
+    r"\s(?=(?:to|so|because|since|as|for|while|but|after|before|when|until|once)\s)",
+    re.IGNORECASE,
+)
 _CONTRAST_CUT = re.compile(r"\s(?=(?:over|instead of|rather than)\s)", re.IGNORECASE)
 
 
@@ -274,8 +284,8 @@ def _holder(tokens: list[str]) -> Holder | None:
     if first in _DETERMINERS:
         return "other" if any(stem(t) in PEOPLE for t in rest) and not joint else "neutral"
     if tokens[i][:1].isupper() and first not in _QUESTION_OPENERS:
-        if first.endswith("'s"):
-            return "other"  # "Michael's promotion"
+        if first.endswith("'s") and rest[:1] and rest[0] not in _AFTER_IS:
+            return "other"  # "Michael's promotion"; not "Blue's my fave" (Blue is)
         following = lowered[i + 1] if i + 1 < len(lowered) else ""
         return "other" if following in _SUBJECT_VERBS else "neutral"
     return None

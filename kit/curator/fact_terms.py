@@ -109,9 +109,15 @@ def _fact_clauses(
     found: list[tuple[int, int, str, str]] = []
     holder, who, introduced = "", "", False
     people_before = False
+    previous: list[str] = []
     for clause in clauses(text):
         words = [m.group() for m in tokens(text) if clause.start <= m.start() < clause.end]
         own = _fact_holder(words, owner, introduced, seen)
+        if own == "other" and holder == "owner" and found and _owner_only(previous, owner):
+            if all(w[:1].isupper() for w in words):
+                own = None  # "The owner, Crystal Wilson, earns ...": the owner's own name
+        if words and words[0].lower() in _RELATIVE and not _owner_only(previous, owner):
+            own = ""  # "for people who lost their jobs": about those people, no telling
         if own is None and people_before and words and all(w[:1].isupper() for w in words):
             own = "other"  # "three kids: Emma, 11": the names after people are those people
         if own is not None:
@@ -121,7 +127,17 @@ def _fact_clauses(
         both = holder == "other" and any(_is_owner(w, owner) for w in words[own is not None :])
         # "a friend made Caroline a bowl", "a mentor the owner met": the two of them, no telling
         found.append((clause.start, clause.end, "" if both else holder, "" if both else who))
+        previous = words
     return found
+
+
+_RELATIVE = frozenset({"who", "whom", "whose"})
+
+
+def _owner_only(words: list[str], owner: set[str]) -> bool:
+    """A clause that is only the owner ("The owner", "Owner"): what follows it names them."""
+    named = [w for w in words if w.lower() != "the"]
+    return bool(named) and all(_is_owner(w, owner) for w in named)
 
 
 def _is_owner(word: str, owner: set[str]) -> bool:

@@ -135,3 +135,46 @@ def test_visiting_someone_is_what_the_owner_does() -> None:
     said = "My sister Ana lives in Porto; I'm visiting her in May."
     assert verdict("Owner is visiting sister Ana in Porto in May", said) == "supported"
     assert verdict("Owner lives in Porto", said) == "unsupported"
+
+
+def test_a_name_the_next_clause_calls_my_friend_is_someone_the_owner_has() -> None:
+    said = "I'm thinking of asking Priya, my friend from the choir, to read my essay."
+    assert verdict("Priya is the owner's friend from the choir.", said) == "supported"
+    assert verdict("The owner asked Priya to read the essay.", said) == "unsupported"
+
+
+def test_what_a_who_clause_of_a_fact_says_is_about_those_people() -> None:
+    said = "I just started volunteering at a clinic for families who lost their homes."
+    fact = "The owner started volunteering at a clinic for families who lost their homes."
+    assert verdict(fact, said) == "supported"
+    assert verdict("The owner lost their home.", said) == "unsupported"
+
+
+def test_what_since_explains_is_its_own_clause() -> None:
+    said = "I bought the ebook for $4.99 since it's not in the library."
+    assert verdict("The owner bought the ebook for $4.99.", said) == "supported"
+
+
+def test_a_contrast_ends_where_after_begins() -> None:
+    said = "I've already picked the Kona bike over the Trek after a test ride on April 9."
+    assert verdict("The owner picked the Kona bike after a test ride on April 9.", said) == (
+        "supported"
+    )
+
+
+def test_we_have_already_done_is_no_part_of_the_question_before_it() -> None:
+    said = "Can you help me decide if it's worth it given we've already cut costs by 12%?"
+    assert verdict("The owner's family cut costs by 12%.", said) == "supported"
+    assert verdict("The owner decided it is worth it.", said) == "unsupported"
+
+
+def test_the_owners_name_after_the_owner_is_the_owner() -> None:
+    said = "I'm Dana Reyes, and I earn about $70,000 a year."
+    assert verdict("The owner, Dana Reyes, earns about $70,000 a year.", said) == "supported"
+    assert verdict("The owner, Dana Reyes, earns about $90,000 a year.", said) == "unsupported"
+
+
+def test_a_name_s_before_my_says_is() -> None:
+    said = "Green's my favourite colour, it calms me down."
+    assert verdict("The owner's favourite colour is green.", said) == "supported"
+    assert verdict("Lena's favourite colour is green.", said, owner="Max") != "supported"
