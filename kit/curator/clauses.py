@@ -67,6 +67,8 @@ _AFTER_IS = frozenset(
     """my our your a an the so such really very not been got also just always still never
     definitely totally gonna going""".split()
 )
+_EXAMPLE = re.compile(r"\W*(?:like|such as|including|e\.g\.|for example|for instance)\s", re.I)
+_ALONE = frozenset("maybe perhaps possibly hopefully ideally probably".split())
 # A capitalised word opening a clause is a person doing something when a verb follows it.
 _SUBJECT_VERBS = frozenset(
     """is was 's has had have and who says said does did will would loves likes love like went
@@ -115,6 +117,7 @@ class Clause:
     # the character ranges (for dates).
     given: frozenset[str] = frozenset()
     given_spans: tuple[tuple[int, int], ...] = ()
+    example: bool = False  # "like X", "such as X": an example of what the clause before says
 
 
 def word_key(token: str) -> str:
@@ -135,7 +138,7 @@ def clauses(text: str) -> list[Clause]:
             len(parts) - 1,  # no question word: the question is its last clause ("Paris?!")
         )
         holder: Holder = "self"
-        hedged = asks = False
+        hedged = asks = alone = False
         before = ""
         for i, (start, end) in enumerate(parts):
             piece = folded[start:end]
@@ -151,10 +154,17 @@ def clauses(text: str) -> list[Clause]:
             # big changes, like automating the hiring" is still only a thought; so does one
             # after "if" or "whether" ("wondering if | I made the right choice"), or the one
             # "for when" opens ("a library for when | I have kids": not yet).
-            carried = own is None or before in ("if", "whether", "unless")
+            # ... and so does one after a hedge said alone ("Maybe, | I'll look into X").
+            carried = own is None or before in ("if", "whether", "unless") or alone
             doubted = carried and hedged and not _DONE.search(piece)
+            # An example of what the clause before says ("I've never used one, | like X")
+            # is doubted or denied with it.
+            example = bool(_EXAMPLE.match(piece)) and bool(found) and found[-1].end <= start
             hedged = _hedged(piece, tokens) or before == "for when" or doubted
+            hedged = hedged or (example and found[-1].hedged and not found[-1].asks)
             negated = _negated(piece, tokens) or bool(CONTRAST.match(piece))
+            negated = negated or (example and found[-1].negated)
+            alone = all(t.lower() in _ALONE for t in tokens)
             before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
             found.append(
                 Clause(
@@ -171,6 +181,7 @@ def clauses(text: str) -> list[Clause]:
                     _theirs(tokens),
                     own is not None,
                     *_given(piece, start),
+                    example=example,
                 )
             )
     return _appositions(folded, found)

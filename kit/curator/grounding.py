@@ -211,6 +211,7 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
             # who, not what: said as it is in any clause, but not only in a wish or an "if"
             # ("if I ever get a dog, I'd call it Biscuit": no dog, no Biscuit yet)
             fits = [c for s, c in where if hedged or term.aim or not _wished(c, term)]
+            fits = [c for c in fits if negated or not (c.example and c.negated)]
             if chooses:  # "chose Nike over Adidas": which side of the choice a name is on
                 fits = [c for c in fits if not c.negated or term.passed_over or negated]
         elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in

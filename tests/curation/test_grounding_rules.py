@@ -178,3 +178,15 @@ def test_a_name_s_before_my_says_is() -> None:
     said = "Green's my favourite colour, it calms me down."
     assert verdict("The owner's favourite colour is green.", said) == "supported"
     assert verdict("Lena's favourite colour is green.", said, owner="Max") != "supported"
+
+
+def test_an_example_of_what_is_denied_is_denied() -> None:
+    said = "I've never used a budgeting app, like Mint, so where do I start?"
+    assert verdict("The owner uses Mint.", said) == "unsupported"
+    assert verdict("The owner has never used a budgeting app like Mint.", said) == "supported"
+
+
+def test_a_hedge_said_alone_doubts_the_clause_after_it() -> None:
+    said = "I'll keep using Notion. Maybe, I'll look into Obsidian after the exams."
+    assert verdict("The owner uses Notion and Obsidian.", said) == "unsupported"
+    assert verdict("The owner uses Notion.", said) == "supported"
