@@ -65,7 +65,7 @@ PEOPLE = frozenset(
 # After "X's", words that say the 's is "is" or "has" ("Blue's my fave", "Tom's been great").
 _AFTER_IS = frozenset(
     """my our your a an the so such really very not been got also just always still never
-    definitely totally gonna going""".split()
+    definitely totally going""".split()
 )
 _EXAMPLE = re.compile(r"\W*(?:like|such as|including|e\.g\.|for example|for instance)\s", re.I)
 _ALONE = frozenset("maybe perhaps possibly hopefully ideally probably".split())
@@ -197,8 +197,10 @@ def _appositions(folded: str, found: list[Clause]) -> list[Clause]:
         following = [t.lower() for t in _WORD.findall(folded[after.start : after.end])[:3]]
         if not last or not last[0][:1].isupper() or last[0] == "I":
             continue
-        if following[:1] and following[0] in _POSSESSIVE and any(
-            stem(t) in PEOPLE for t in following[1:]
+        if (
+            following[:1]
+            and following[0] in _POSSESSIVE
+            and any(stem(t) in PEOPLE for t in following[1:])
         ):
             name = {word_key(last[0]), stem(last[0])}
             marked[i] = replace(clause, given=clause.given | name)
