@@ -68,6 +68,12 @@ _AFTER_IS = frozenset(
     definitely totally going""".split()
 )
 _EXAMPLE = re.compile(r"\W*(?:like|such as|including|e\.g\.|for example|for instance)\s", re.I)
+_SUPPOSE = re.compile(
+    r"\b(?:if|unless|ever|would|could|might|i'd|we'd|maybe|perhaps|possibly|someday|dream|"
+    r"dreams|dreaming|wish|wishes|wishing)\b|\bone day\b",
+    re.IGNORECASE,
+)
+_IF = frozenset({"if", "unless", "whether"})
 _ALONE = frozenset("maybe perhaps possibly hopefully ideally probably".split())
 # A capitalised word opening a clause is a person doing something when a verb follows it.
 _SUBJECT_VERBS = frozenset(
@@ -118,6 +124,7 @@ class Clause:
     given: frozenset[str] = frozenset()
     given_spans: tuple[tuple[int, int], ...] = ()
     example: bool = False  # "like X", "such as X": an example of what the clause before says
+    supposed: bool = False  # a condition or what would follow it ("if I ever", "I'd", "maybe")
 
 
 def word_key(token: str) -> str:
@@ -138,7 +145,7 @@ def clauses(text: str) -> list[Clause]:
             len(parts) - 1,  # no question word: the question is its last clause ("Paris?!")
         )
         holder: Holder = "self"
-        hedged = asks = alone = False
+        hedged = asks = alone = supposed = False
         before = ""
         for i, (start, end) in enumerate(parts):
             piece = folded[start:end]
@@ -162,6 +169,12 @@ def clauses(text: str) -> list[Clause]:
             example = bool(_EXAMPLE.match(piece)) and bool(found) and found[-1].end <= start
             hedged = _hedged(piece, tokens) or before == "for when" or doubted
             hedged = hedged or (example and found[-1].hedged and not found[-1].asks)
+            supposed = hedged and (
+                bool(_SUPPOSE.search(piece))
+                or (doubted and supposed)
+                or before in _IF
+                or before == "for when"
+            )
             negated = _negated(piece, tokens) or bool(CONTRAST.match(piece))
             negated = negated or (example and found[-1].negated)
             alone = all(t.lower() in _ALONE for t in tokens)
@@ -182,6 +195,7 @@ def clauses(text: str) -> list[Clause]:
                     own is not None,
                     *_given(piece, start),
                     example=example,
+                    supposed=supposed,
                 )
             )
     return _appositions(folded, found)

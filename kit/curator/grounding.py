@@ -297,7 +297,7 @@ _WE = frozenset({"we", "our", "us", "we're", "we've", "ours"})
 def _wished(clause: Clause, term: Term) -> bool:
     """A clause that only wishes, plans or supposes (a question aside: its names are asked
     about, and an answer may say them), unless its "my ..." names the term."""
-    return clause.hedged and not clause.asks and _as_given(clause, term).hedged
+    return clause.supposed and not clause.asks and _as_given(clause, term).hedged
 
 
 def _as_given(clause: Clause, term: Term) -> Clause:

@@ -190,3 +190,11 @@ def test_a_hedge_said_alone_doubts_the_clause_after_it() -> None:
     said = "I'll keep using Notion. Maybe, I'll look into Obsidian after the exams."
     assert verdict("The owner uses Notion and Obsidian.", said) == "unsupported"
     assert verdict("The owner uses Notion.", said) == "supported"
+
+
+def test_a_plan_about_someone_says_they_exist_a_dream_of_them_does_not() -> None:
+    said = "I'm planning to ask my neighbour Tomas to water the plants, he's always home."
+    assert verdict("Tomas is the owner's neighbour.", said) == "supported"
+    dream = "It's been my dream to have a daughter and teach her to sail."
+    assert verdict("The owner has a daughter.", dream) == "unsupported"
+    assert verdict("The owner dreams of having a daughter.", dream) == "supported"
