@@ -230,6 +230,9 @@ def print_rows(rows: Sequence[Row]) -> None:
     width = max((len(r.bench) for r in rows), default=5)
     mwidth = max((len(r.metric) for r in rows), default=6)
     for row in rows:
-        value = f"{row.value:,.0f}" if abs(row.value) >= 100 else f"{row.value:,.2f}"
+        if abs(row.value) >= 100:
+            value = f"{row.value:,.0f}"
+        else:  # a share (0.883 against 0.98) needs its third decimal
+            value = f"{row.value:,.3f}" if abs(row.value) < 1 else f"{row.value:,.2f}"
         note = f"  {row.note}" if row.note else ""
         print(f"{row.bench:<{width}}  {row.metric:<{mwidth}}  {value:>10} {row.unit}{note}")

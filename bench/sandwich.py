@@ -2,9 +2,14 @@
 
     python bench/sandwich.py [--quick]
 
-Full: the realistic archive with real MiniLM vectors at ~1k, ~10k and ~100k items
+Full: the realistic archive with real MiniLM vectors at ~10k and ~100k items
 (bench/sandwich_real.py: build p50/p95 against a same-run BLAS baseline, CPU per build, what
-the fast path keeps of the exact float32 top 15 per layer, the planted paraphrase answers).
+the fast path keeps of the exact float32 top 15 per layer, the planted paraphrase answers);
+then Kit's vector search of one layer at 10k, 100k, 500k and 1M rows, the switch to a graph
+included (bench/sandwich_scale.py: beyond the archive's ~100k real vectors the rows are
+blended/perturbed from real ones): p95 against the same-run float32 baseline, CPU, the exact
+top 15 kept, memory, the graph's build where there is one. Quick adds that at 2k and 8k
+random clustered vectors (a graph at 8k).
 
 Quick (CI, seconds): synthetic memory with hashing vectors at 200 and 1k facts (with as many
 archived messages) plus 60 days of summaries; the same build/baseline rows, next to a baseline
@@ -25,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 import sandwich_real
+import sandwich_scale
 from common import (
     NOW,
     RealQueryCost,
@@ -43,7 +49,7 @@ from kit.embed.base import Embedder
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
 
-FULL_SCALES = (0.01, 0.1, 1.0)  # of the realistic archive: ~1k, ~10k, ~100k items
+FULL_SCALES = (0.1, 1.0)  # of the realistic archive: ~10k, ~100k items
 QUICK = {"sizes": (200, 1_000), "days": 60, "queries": 8}
 
 
@@ -147,10 +153,12 @@ async def measure(size: int, days: int, count: int, real: Embedder | None) -> li
 async def run(quick: bool = False) -> list[Row]:
     real = await load_minilm()
     if not quick and real is not None:
-        return await sandwich_real.run(FULL_SCALES)
-    rows: list[Row] = []
+        rows = await sandwich_real.run(FULL_SCALES)
+        return rows + await sandwich_scale.run()
+    rows = []
     for size in QUICK["sizes"]:
         rows += await measure(size, QUICK["days"], QUICK["queries"], real)
+    rows += await sandwich_scale.quick()
     if real is None:
         rows.append(Row("sandwich", "query model", 0, "", "no local MiniLM: query cost missing"))
     return rows

@@ -3,9 +3,9 @@
 Start-up: lock the data directory, open the log file, open Kit (no embedding model, no model
 SDK yet), then run the background worker, the control socket and the edge components
 (scheduler, Telegram, Matrix) side by side: the daemon is ready once its socket listens, whatever
-memory holds. After ready it warms up (kit/daemon/warm.py): model clients and caches first,
-then the vectors, the embedding model, the re-embedding after a model change
-(kit/daemon/reindex.py) and the scheduler's catch-up.
+memory holds. After ready (kit/daemon/warm.py): the vectors and the embedding model first
+(then search by meaning serves), then the model clients and caches, then the re-embedding
+after a model change (kit/daemon/reindex.py) and the scheduler's catch-up.
 Shutdown has one path: SIGTERM/SIGINT -> `ShutdownSignals.requested` -> stop the edge
 components and new requests -> in-flight requests get `grace` seconds -> cancel the rest
 (a turn cut short records an interrupted reply; the owner's message was stored first).
@@ -37,9 +37,8 @@ from kit.daemon.lock import DataDirLock, store_file_lock
 from kit.daemon.logfile import add_file_log, remove_file_log
 from kit.daemon.notify import sd_notify
 from kit.daemon.paths import log_path, socket_path
-from kit.daemon.reindex import reindex
 from kit.daemon.socket_server import ControlServer
-from kit.daemon.warm import announce_serving, load_model, warm
+from kit.daemon.warm import start
 from kit.embed.base import Embedder
 from kit.errors import KitError
 from kit.llm.base import LLM
@@ -176,17 +175,10 @@ async def _serve(
             time.process_time(),
         )
         sd_notify("READY=1")
-        # Ready first, then in the background (kit/daemon/warm.py): the model clients and
-        # per-user caches, then the vectors and the embedding model when something needs it.
-        # A turn before they are in is answered with what is loaded (the log says so once).
-        warmed = services.warmed_up
-        background = [
-            group.create_task(warm(services, warmed), name="warm-up"),
-            group.create_task(services.vectors.warm(warmed), name="vectors"),
-            group.create_task(load_model(services, warmed), name="embedding-model"),
-            group.create_task(reindex(services, warmed), name="reindex"),
-            group.create_task(announce_serving(services, began), name="serving"),
-        ]
+        # Ready first, then in the background (kit/daemon/warm.py `start`): the vectors and
+        # the embedding model, then the model clients and per-user caches, then the rest.
+        # A turn before they are in is answered with what is loaded (its record says so).
+        background = start(services, group, began)
 
         await signals.requested.wait()
         sd_notify("STOPPING=1")

@@ -1,19 +1,22 @@
-"""What a daemon does in the background once it is ready, so that a start is quick and the
-first turn after it is not slow.
+"""What a daemon does in the background once it is ready, so that a start is quick and search
+by meaning serves soon after it.
 
 Before ready: imports of Kit's core, the database opened, migrated and page-checked. After
-ready (each a task of the daemon's TaskGroup, kit/daemon/runner.py), first what a first turn
-cannot do without, then the rest:
-1. `warm` here: the model clients' SDKs are imported (kit/llm/deferred.py; every turn needs
-   one), then the per-user caches a first search would otherwise fill on the owner's time —
-   which facts may be shown (kit/retrieval/liveness.py), the conversations' links
-   (kit/retrieval/links.py) and the sandwich's cached part (kit/context/sandwich.py) — for the
-   owner and whoever wrote last. The vectors are counted meanwhile (a search from then on
-   scans what is loaded, never loads them itself).
-2. Once `warm` is done (`done`, `Services.warmed_up`), side by side: the vectors load
-   (kit/retrieval/matrices.py), the embedding model loads if something needs it
-   (kit/retrieval/vectors.py `load_model`), and the scheduler runs what it queued (the catch-up
-   of missed runs: curation, REM, day summaries).
+ready (`start`: tasks of the daemon's TaskGroup, kit/daemon/runner.py), in this order:
+1. At once, side by side: the stored vectors load (kit/retrieval/matrices.py) and the
+   embedding model loads if memory holds anything (kit/retrieval/vectors.py `load_model`).
+   When both are in, search by meaning serves (`announce_serving`). They come first because
+   they are what a turn's search goes without meanwhile; at 100k items they waited 38.8 s
+   behind the warm-up at load 21 for 4.7 s of their own CPU (issue 33).
+2. Once they are in (`first_loads`; at most `FIRST_LOADS_WAIT`), `warm`: the model clients'
+   SDKs are imported (kit/llm/deferred.py; a turn that comes first imports what it needs
+   itself), then the per-user caches a first search would otherwise fill on the owner's
+   time — which facts may be shown (kit/retrieval/liveness.py), the conversations' links
+   (kit/retrieval/links.py) and the sandwich's cached part (kit/context/sandwich.py) — for
+   the owner and whoever wrote last.
+3. Once `warm` is done (`Services.warmed_up`): the re-embedding a model change asks for
+   (kit/daemon/reindex.py) and the scheduler's queued runs (the catch-up of missed runs:
+   curation, REM, day summaries).
 Run all at once, they shared two cores with the first turn and made it wait for the lot.
 A turn that comes first uses what is loaded and waits for nothing it can do without.
 """
@@ -27,6 +30,7 @@ import time
 from kit import heap
 from kit.app import Services
 from kit.daemon.notify import sd_notify
+from kit.daemon.reindex import reindex
 from kit.embed.lazy import LazyEmbedder
 from kit.retrieval.matrices import MatrixVectors
 from kit.retrieval.serving import lacking
@@ -34,6 +38,9 @@ from kit.retrieval.serving import lacking
 log = logging.getLogger(__name__)
 
 RECENT_USERS = 4  # besides the owner: the last writers (a Telegram group's namespace, ...)
+# The warm-up waits this long at most for the vectors and the embedding model (at 100k items
+# they take ~2 s of CPU; minutes only on a host so busy that nothing is quick).
+FIRST_LOADS_WAIT = 120.0
 
 
 async def warm(services: Services, done: asyncio.Event | None = None) -> None:
@@ -63,10 +70,52 @@ async def warm(services: Services, done: asyncio.Event | None = None) -> None:
     )
 
 
-async def load_model(services: Services, hold: asyncio.Event) -> None:
-    """The embedding model, once `hold` is set and something needs it (kit/retrieval/vectors.py
-    `load_model`); then backfill embeds what was written while it loaded."""
-    await services.vectors.load_model(hold)
+def start(services: Services, group: asyncio.TaskGroup, began: float) -> list[asyncio.Task[None]]:
+    """The background work after ready, as tasks of the daemon's `group`, in the order the
+    module's docstring gives (`began`: the start, `time.perf_counter()`)."""
+    warmed = services.warmed_up
+    return [
+        group.create_task(services.vectors.warm(), name="vectors"),
+        group.create_task(load_model(services), name="embedding-model"),
+        group.create_task(announce_serving(services, began), name="serving"),
+        group.create_task(warm_after_loads(services, warmed), name="warm-up"),
+        group.create_task(reindex(services, warmed), name="reindex"),
+    ]
+
+
+async def first_loads(services: Services) -> None:
+    """Until what search by meaning needs at start is in: the stored vectors' load, and the
+    embedding model's when memory holds anything or something asked for it (either may
+    fail: then it is over too, and what depends on it runs without)."""
+    vectors = services.vectors
+    store, embedder = vectors.store, vectors.embedder
+    if isinstance(store, MatrixVectors):
+        await store.load.done.wait()
+    if isinstance(embedder, LazyEmbedder) and embedder.model is None:
+        if embedder.wanted.is_set() or await vectors.holds_anything():
+            await embedder.done.wait()
+
+
+async def warm_after_loads(services: Services, done: asyncio.Event) -> None:
+    """`warm`, once the vectors and the embedding model are in (`first_loads`), or beside
+    them after `FIRST_LOADS_WAIT` (a model load that hangs holds no catch-up)."""
+    try:
+        async with asyncio.timeout(FIRST_LOADS_WAIT):
+            await first_loads(services)
+    except TimeoutError:
+        log.warning(
+            "the vectors or the embedding model are still loading after %.0f s; warming up"
+            " beside them",
+            FIRST_LOADS_WAIT,
+        )
+    await warm(services, done)
+
+
+async def load_model(services: Services) -> None:
+    """The embedding model, at once when memory holds anything, else when something first
+    needs it (kit/retrieval/vectors.py `load_model`); then backfill embeds what was written
+    while it loaded."""
+    await services.vectors.load_model()
     services.background.notify()
 
 

@@ -78,11 +78,10 @@ class MatrixVectors:
         if matrix is not None:
             matrix.upsert(ids, vectors)
 
-    async def warm(self, hold: asyncio.Event | None = None) -> None:
-        """Load every user's matrices now (background work at daemon start), or once `hold`
-        is set. They are registered first, so a search from here on never loads one itself:
-        it scans what is loaded so far. A failure is logged; the matrices then load on first
-        search."""
+    async def warm(self) -> None:
+        """Load every user's matrices now (background work at daemon start). They are
+        registered first, so a search from here on never loads one itself: it scans what is
+        loaded so far. A failure is logged; the matrices then load on first search."""
         if self.embedder is None:
             self.load.started.set()
             self.load.done.set()
@@ -90,9 +89,6 @@ class MatrixVectors:
         began = time.perf_counter()
         try:
             await self._register()
-            if hold is not None:
-                await hold.wait()  # what a first turn needs goes first (kit/daemon/warm.py)
-                began = time.perf_counter()
             self.load.started.set()
             for key in [k for k in self._matrices if k in self._loading]:
                 await self._fill(key, self._matrices[key])

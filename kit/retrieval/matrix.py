@@ -10,13 +10,19 @@ float32 cosine on real MiniLM vectors, a quarter of float32's memory, and a scan
 in a few milliseconds (numkong's SIMD integer kernels; it releases the GIL). Measured on a
 realistic 100k archive (bench/ann_levers.py, docs/measurements.md): the exact scan keeps
 every one of the float32 top 15 among its 200 candidates, where an HNSW graph of any tested
-shape kept 0.79-0.92 of them and lost most paraphrased outliers. So matrices are scanned
-exactly up to `ANN_MIN_ROWS`, far above any one owner's three years of chat.
+shape kept 0.79-0.92 of them and lost most paraphrased outliers; at 500k and 1M rows
+(bench/sandwich_scale.py) the graph kept 0.88 while the int8 scan kept all of them at a third
+of a float32 BLAS scan's time. So matrices are scanned exactly up to `ANN_MIN_ROWS`, far above
+any one owner's three years of chat.
 """
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Collection, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 import numkong
@@ -28,9 +34,15 @@ from kit.embed.base import Vectors
 if TYPE_CHECKING:
     from kit.retrieval.ann import Ann  # usearch: imported only when a graph is built or loaded
 
-# Below this many rows a layer is scanned exactly (an int8 scan of 500k rows takes ~15 ms of
-# one core); above it a graph finds the candidates, at the recall docs/measurements.md gives.
-ANN_MIN_ROWS = 500_000
+# Below this many rows a layer is scanned exactly: measured to 1M rows (docs/measurements.md,
+# "Vectors at every size"), where the scan keeps the whole exact top 15 and a graph does not;
+# the scan's cost is linear, so 2M rows cost twice 1M's. Above it a graph finds the candidates.
+ANN_MIN_ROWS = 2_000_000
+# From this many rows a scan is split in parts scanned side by side, one per core (up to 4):
+# at 1M rows one part's wall time, where a core is free, against the float32 baseline's
+# multi-threaded BLAS product (bench/sandwich_scale.py: p95 110 against 224 ms, load 6).
+SPLIT_ROWS = 250_000
+_PARTS = max(1, min(4, os.cpu_count() or 1))
 # Rows added (or changed) since the graph was last extended are scanned exactly; past this
 # many, background work extends the graph (or rebuilds it, for changed rows).
 ANN_MAX_TAIL = 2_000
@@ -53,9 +65,39 @@ def cosines(rows: Int8Rows, scales: Scales, query: Vectors) -> npt.NDArray[np.fl
     if len(rows) == 0:
         return np.zeros(0, dtype=np.float32)
     small, scale = quantise(query[None, :])
-    dots = numkong.cdist(rows, small, metric="dot", out_dtype="float32")
-    scores: npt.NDArray[np.float32] = np.asarray(dots).reshape(-1) * (scales * scale[0])
+    parts = _PARTS if len(rows) >= SPLIT_ROWS else 1
+    if parts == 1:
+        dots = _dots(rows, small)
+    else:
+        # The kernel runs outside the GIL: the other parts go to their own threads, so a big
+        # scan takes the wall time of one part where a core is free (the same CPU).
+        bounds = np.linspace(0, len(rows), parts + 1).astype(int)
+        slices = [slice(int(a), int(b)) for a, b in pairwise(bounds)]
+        rest = [_scanners().submit(_dots, rows[part], small) for part in slices[1:]]
+        dots = np.concatenate([_dots(rows[slices[0]], small), *(f.result() for f in rest)])
+    scores: npt.NDArray[np.float32] = dots * (scales * scale[0])
     return scores
+
+
+def _dots(rows: Int8Rows, small: Int8Rows) -> npt.NDArray[np.float32]:
+    found: npt.NDArray[np.float32] = np.asarray(
+        numkong.cdist(rows, small, metric="dot", out_dtype="float32")
+    ).reshape(-1)
+    return found
+
+
+_scanner_pool: ThreadPoolExecutor | None = None
+_scanner_lock = threading.Lock()
+
+
+def _scanners() -> ThreadPoolExecutor:
+    """The threads that scan the other parts of a big matrix (made on first use: most
+    processes never hold a layer that big)."""
+    global _scanner_pool
+    with _scanner_lock:
+        if _scanner_pool is None:
+            _scanner_pool = ThreadPoolExecutor(_PARTS - 1, thread_name_prefix="kit-scan")
+        return _scanner_pool
 
 
 class RowIndex:

@@ -13,7 +13,6 @@ approximate, like SQLite's graph above the same threshold.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 from collections.abc import AsyncIterator, Collection, Sequence
@@ -70,7 +69,7 @@ class PgVectors:
     def saved(self, user_id: str) -> list[tuple[VectorKind, Path]]:
         return []  # the HNSW index is the server's, derived from the rows
 
-    async def warm(self, hold: asyncio.Event | None = None) -> None:
+    async def warm(self) -> None:
         return None  # the server holds the vectors: nothing to load into this process
 
     async def dropped(self, model_id: str) -> None:

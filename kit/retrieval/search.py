@@ -78,7 +78,8 @@ class RankingParams:
     usage_saturation: int = 20  # accesses at which the usage boost is full
     candidates: int = 200  # per ranking and layer, before fusion (and neighbour mixing)
     # Words in more rows than this are common: only rows with a rarer word, plus the newest
-    # rows with only common ones, are ranked lexically (kit/retrieval/lexical.py). 0: no limit.
+    # rows with only common ones, are ranked lexically (kit/retrieval/lexical.py on SQLite,
+    # kit/retrieval/pg_lexical.py on PostgreSQL). 0: no limit.
     common_rows: int = 2000
     fusion: Literal["score", "rrf"] = "score"
     # Score fusion measures a vector score from this quantile of the layer's candidates'

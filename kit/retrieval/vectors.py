@@ -16,7 +16,6 @@ and the log says so once. Elsewhere (commands, tests) a query loads the model an
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 from collections.abc import Callable, Collection, Sequence
@@ -136,10 +135,9 @@ class VectorStore(Protocol):
         """Background work after backfill: build or extend approximate indexes."""
         ...
 
-    async def warm(self, hold: asyncio.Event | None = None) -> None:
+    async def warm(self) -> None:
         """Background work at daemon start: load what searches need into memory, if this
-        store keeps anything there (searches meanwhile use what is loaded); with `hold`,
-        what is to load is counted at once and loaded once `hold` is set."""
+        store keeps anything there (searches meanwhile use what is loaded)."""
         ...
 
     def forget_cache(self, user_id: str | None = None, *, saved: bool = True) -> None:
@@ -254,7 +252,7 @@ class VectorIndex:
             return self.embedder  # None once a failed load switched embeddings off
         return embedder
 
-    async def load_model(self, hold: asyncio.Event | None = None) -> None:
+    async def load_model(self) -> None:
         """Background work in a daemon: load the model once something needs it, at once when
         memory holds anything (the owner's next message will be searched by meaning), else
         when a query or a row to embed first asks (an empty memory has nothing to search, and
@@ -262,14 +260,13 @@ class VectorIndex:
         embedder = self.embedder
         if not isinstance(embedder, LazyEmbedder):
             return
-        if embedder.model is None and await self._holds_anything():
+        if embedder.model is None and await self.holds_anything():
             embedder.want()
         await embedder.wanted.wait()
-        if hold is not None:
-            await hold.wait()
         await embedder.load()
 
-    async def _holds_anything(self) -> bool:
+    async def holds_anything(self) -> bool:
+        """Whether memory holds any row that gets a vector (then the model is wanted at start)."""
         for source in _SOURCES.values():
             if await self._db.scalar(f"SELECT 1 FROM {source.table} LIMIT 1") is not None:
                 return True
@@ -339,10 +336,10 @@ class VectorIndex:
         """Background work after backfill (approximate indexes); a turn never waits for it."""
         await self.store.index_large()
 
-    async def warm(self, hold: asyncio.Event | None = None) -> None:
-        """Background work at daemon start: the store loads its vectors (matrices.py), once
-        `hold` is set; a search meanwhile uses the vectors loaded so far."""
-        await self.store.warm(hold)
+    async def warm(self) -> None:
+        """Background work at daemon start: the store loads its vectors (matrices.py); a
+        search meanwhile uses the vectors loaded so far."""
+        await self.store.warm()
 
     async def _newest_embedded(self, kind: VectorKind) -> int:
         """The highest id of `kind` with a vector from this model. Rows are embedded in id

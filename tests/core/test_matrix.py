@@ -6,7 +6,9 @@ rows a quarter of float32's size, with cosines within int8 rounding."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from kit.retrieval import matrix as matrix_module
 from kit.retrieval.matrix import Matrix, cosines, quantise
 
 CANDIDATES = 200  # what the search asks each layer for (RankingParams.candidates)
@@ -102,3 +104,35 @@ def test_the_row_index_finds_every_row_however_ids_arrive() -> None:
     assert [matrix.position(i) for i in (0, 9_001, 19_999, 26_000)] == [-1, -1, -1, -1]
     only = matrix.search(matrix.vectors(slice(0, 1))[0], 3, -1.0, only=[9_000, 20_000, 15_000])
     assert {item for item, _ in only} == {9_000, 20_000}
+
+
+def test_a_layer_of_a_million_rows_is_scanned_exactly_and_a_graph_comes_at_the_switch() -> None:
+    """Measured (bench/sandwich_scale.py, docs/measurements.md): at 500k and 1M rows the exact
+    int8 scan keeps every one of the float32 top 15, at a third of the float32 baseline's time,
+    where the graph Kit switched to at 500k kept 0.88 of them; so no graph is asked for up to
+    1M rows, and one is from `ANN_MIN_ROWS` on."""
+    million = 1_000_000
+    matrix = Matrix(2, capacity=million)
+    rows = np.full((million, 2), np.sqrt(0.5), dtype=np.float32)
+    matrix.upsert(range(1, million + 1), rows)
+    assert matrix.size == million and not matrix.needs_ann()
+    more = matrix_module.ANN_MIN_ROWS - million
+    assert more > 0
+    matrix.upsert(range(million + 1, million + more + 1), np.resize(rows, (more, 2)))
+    assert matrix.size == matrix_module.ANN_MIN_ROWS and matrix.needs_ann()
+
+
+def test_a_big_scan_split_across_threads_scores_every_row_as_one_scan_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From SPLIT_ROWS rows a scan runs in parts side by side: the same cosines, in order."""
+    rng = np.random.default_rng(5)
+    rows = rng.normal(size=(1001, 32)).astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    small, scales = quantise(rows)
+    query = rows[17]
+    whole = cosines(small, scales, query)
+    monkeypatch.setattr(matrix_module, "SPLIT_ROWS", 100)
+    monkeypatch.setattr(matrix_module, "_PARTS", 3)
+    split = cosines(small, scales, query)
+    assert np.array_equal(whole, split) and int(np.argmax(split)) == 17

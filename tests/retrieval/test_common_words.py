@@ -1,14 +1,20 @@
-"""Lexical search bounded by common words (kit/retrieval/lexical.py): rows with a rarer word keep
-their exact BM25 rank and score; rows with only common words are ranked among the newest."""
+"""Lexical search bounded by common words, on both stores (kit/retrieval/lexical.py,
+kit/retrieval/pg_lexical.py): rows with a rarer word are ranked first by every word of the
+query; rows with only common words are ranked among the newest, and only when the rare
+words' rows are too few."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.memory.messages import Conversation, NewMessage
-from kit.retrieval.lexical import LexicalIndex
+from kit.retrieval.engines import lexical_search
+
+pytestmark = pytest.mark.stores
 
 COMMON = 20  # a word in more rows than this is common in these tests
 
@@ -30,7 +36,7 @@ async def fill(kit: Kit, clock: FakeClock, texts: list[str]) -> tuple[list[int],
 async def lexical(
     kit: Kit, clock: FakeClock, query: str, common_rows: int, limit: int = 200
 ) -> list[tuple[int, float]]:
-    return await LexicalIndex(kit.services.db).search(
+    return await lexical_search(kit.services.db).search(
         "owner",
         "message",
         query,
@@ -51,15 +57,29 @@ async def test_a_query_of_rare_words_ranks_exactly_as_before(kit: Kit, clock: Fa
         assert await lexical(kit, clock, query, COMMON) == await lexical(kit, clock, query, 0)
 
 
+@pytest.mark.stores("sqlite")
 async def test_rows_with_a_rare_word_keep_their_full_score(kit: Kit, clock: FakeClock) -> None:
     """'garden' is common: the tulip rows are still scored by both words, exactly, and rank
-    above the rows with only the common word."""
+    above the rows with only the common word. (FTS5's frequencies are the whole index's;
+    PostgreSQL's are the rows scored: the next test holds there.)"""
     ids, _ = await fill(kit, clock, ["a tulip in the garden", "tulip bulbs", *GARDEN])
     bounded = await lexical(kit, clock, "tulip garden", COMMON)
     full = dict(await lexical(kit, clock, "tulip garden", 0))
     assert {i for i, _ in bounded[:2]} == set(ids[:2])
     for item, score in bounded:
         assert score == full[item]
+
+
+async def test_rows_with_a_rare_word_rank_above_those_with_only_common_ones(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """The rows holding the rare word (the one after 'tulip bulbs' holds it in the words of
+    the message before it) come first; after them, the newest rows with only 'garden'."""
+    ids, _ = await fill(kit, clock, ["a tulip in the garden", "tulip bulbs", *GARDEN])
+    bounded = await lexical(kit, clock, "tulip garden", COMMON)
+    assert {i for i, _ in bounded[:3]} == set(ids[:3])
+    assert {i for i, _ in bounded[3:]} == set(ids[-COMMON:])
+    assert min(s for _, s in bounded[:3]) > max(s for _, s in bounded[3:]) > 0
 
 
 async def test_rows_with_only_common_words_are_taken_newest_first(
