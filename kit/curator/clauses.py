@@ -125,6 +125,7 @@ class Clause:
     given_spans: tuple[tuple[int, int], ...] = ()
     example: bool = False  # "like X", "such as X": an example of what the clause before says
     supposed: bool = False  # a condition or what would follow it ("if I ever", "I'd", "maybe")
+    possessed: frozenset[str] = frozenset()  # the stems "her", "his", "their" name ("their health")
 
 
 def word_key(token: str) -> str:
@@ -191,11 +192,12 @@ def clauses(text: str) -> list[Clause]:
                     negated,
                     _names_others(tokens),
                     asks and not hedged,
-                    _theirs(tokens),
+                    bool(theirs := _theirs(tokens)),
                     own is not None,
                     *_given(piece, start),
                     example=example,
                     supposed=supposed,
+                    possessed=frozenset().union(*theirs),
                 )
             )
     return _appositions(folded, found)
@@ -357,18 +359,22 @@ _AFTER_OBJECT = frozenset(
 )
 
 
-def _theirs(tokens: list[str]) -> bool:
-    """Whether the clause names something of someone else's: "his", "their", "hers", or
-    "her" before what is hers."""
+def _theirs(tokens: list[str]) -> list[frozenset[str]]:
+    """What the clause names of someone else's, one set of stems for each "his", "their",
+    "hers", or "her" before what is hers ("supporting their mental health": mental, health;
+    "theirs" alone: an empty set)."""
     lowered = [t.lower() for t in tokens]
+    found = []
     for i, low in enumerate(lowered):
-        if low == "her":
-            following = lowered[i + 1] if i + 1 < len(lowered) else ""
-            if following and following not in _AFTER_OBJECT and number_of(following) is None:
-                return True
-        elif low in _THEIR:
-            return True
-    return False
+        following = lowered[i + 1] if i + 1 < len(lowered) else ""
+        if low == "her" and (
+            not following or following in _AFTER_OBJECT or number_of(following) is not None
+        ):
+            continue  # "visiting her in May": whom, not whose
+        if low in _THEIR:
+            phrase = itertools.takewhile(lambda w: w not in GIVEN_ENDS, lowered[i + 1 : i + 5])
+            found.append(frozenset(stem(w) for w in phrase))
+    return found
 
 
 def _names_others(tokens: list[str]) -> bool:
@@ -380,7 +386,7 @@ def _names_others(tokens: list[str]) -> bool:
     return any(t[:1].isupper() and t != "I" and not t.startswith("I'") for t in tokens[1:])
 
 
-_GIVEN_ENDS = frozenset(
+GIVEN_ENDS = frozenset(
     """to for and but that which who if because so with when while is are was were has have
     had will would can could might may should isn't wasn't""".split()
 )
@@ -397,7 +403,7 @@ def _given(piece: str, offset: int) -> tuple[frozenset[str], tuple[tuple[int, in
             continue
         end = word.end()
         for following in words[i + 1 : i + 7]:
-            if following.group().lower() in _GIVEN_ENDS:
+            if following.group().lower() in GIVEN_ENDS:
                 break
             found.add(stem(following.group()))
             if (n := number_of(following.group())) is not None:

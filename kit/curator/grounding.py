@@ -221,7 +221,9 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
             fits = [
                 c
                 for s, c in where
-                if _fits(s, _as_given(c, term), term.holder, hedged or term.aim, denied)
+                if _fits(
+                    s, _as_given(_owned(c, term), term), term.holder, hedged or term.aim, denied
+                )
                 and _whose(s, c, term.who)
             ]
         about_owner = term.holder == "owner"
@@ -292,6 +294,16 @@ def _near(term: Term) -> tuple[frozenset[str], frozenset[str]]:
 
 _FAMILY = stem("family")
 _WE = frozenset({"we", "our", "us", "we're", "we've", "ours"})
+
+
+def _owned(clause: Clause, term: Term) -> Clause:
+    """A clause that names something of someone else's ("I'm supporting their mental
+    health"), as it holds a term outside what it names (the supporting is the speaker's), or
+    one the fact too gives as someone's ("supporting their mental health")."""
+    if not clause.theirs or clause.holder != "self":
+        return clause
+    inside = any(same(term.key, p) for p in clause.possessed)
+    return dataclasses.replace(clause, theirs=False) if term.theirs or not inside else clause
 
 
 def _wished(clause: Clause, term: Term) -> bool:

@@ -198,3 +198,11 @@ def test_a_plan_about_someone_says_they_exist_a_dream_of_them_does_not() -> None
     dream = "It's been my dream to have a daughter and teach her to sail."
     assert verdict("The owner has a daughter.", dream) == "unsupported"
     assert verdict("The owner dreams of having a daughter.", dream) == "supported"
+
+
+def test_their_names_what_is_theirs_not_what_the_speaker_does() -> None:
+    said = "I've started tutoring refugee kids and improving their reading skills."
+    fact = "The owner started tutoring refugee kids and improving their reading skills."
+    assert verdict(fact, said) == "supported"
+    assert verdict("The owner improved her reading skills.", said) == "unsupported"
+    assert verdict("The owner loves cooking.", "I love her cooking.") == "unsupported"
