@@ -93,7 +93,7 @@ _HEDGE_WORDS = frozenset(
 )
 _HEDGE_PHRASES = re.compile(
     r"\bnot sure\b|\bone day\b|\bwould like\b|\bthinking (?:of|about)\b|\bin mind\b"
-    r"|\blooking (?:into|for|at)\b",
+    r"|\blooking (?:into|for|at)\b|\b(?:stuck|choosing|picking) between\b",
     re.IGNORECASE,
 )
 _IDIOMS = re.compile(

@@ -206,3 +206,11 @@ def test_their_names_what_is_theirs_not_what_the_speaker_does() -> None:
     assert verdict(fact, said) == "supported"
     assert verdict("The owner improved her reading skills.", said) == "unsupported"
     assert verdict("The owner loves cooking.", "I love her cooking.") == "unsupported"
+
+
+def test_stuck_between_two_is_no_choice_yet() -> None:
+    said = "I'm stuck between two laptops for my studio, the Aero 14 and the Zen 15."
+    assert verdict("The owner's laptop for the studio is the Aero 14.", said) == "unsupported"
+    assert verdict("The owner is deciding between two laptops for the studio.", said) == (
+        "supported"
+    )
