@@ -4,7 +4,7 @@
                                         [--holdout [folds|corpus]] [--levers NAME ...]
                                         [--set PARAM=VALUE ...] [--no-captions]
                                         [--no-passage-vectors] [--beam-conversations N]
-                                        [--vector-cache DIR] [--json OUT]
+                                        [--vector-cache DIR] [--json OUT] [--off-topic N]
 
 Each variant runs the whole evaluation through Kit's own search (a fresh Kit per
 conversation), with the embedding model the config would give (by default the MiniLM folder
@@ -50,6 +50,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # `python bench/<name>.py` from anywhere
     sys.path.insert(0, str(ROOT))
+
+from off_topic import off_topic, shown_when_nothing_answers  # noqa: E402
 
 from kit.config import EmbeddingSettings, ScheduleSettings, Settings  # noqa: E402
 from kit.embed.base import Embedder, Vectors  # noqa: E402
@@ -104,8 +106,27 @@ VARIANTS: dict[str, Changes] = {
     # one lever changed at a time, the ones most in question first
     "vector weight 1": {"vector_weight": 1.0},
     "vector weight 2": {"vector_weight": 2.0},
-    "no cosine floor": {"threshold": 0.0},
-    "cosine floor 0.3": {"threshold": 0.3},
+    "no cosine floor": {"message_threshold": 0.0},
+    "cosine floor 0.3": {"message_threshold": 0.3},
+    "cosine floor 0.2": {"message_threshold": 0.2},
+    "rank cut: under the floor within 15 vector ranks": {"floor_ranks": 15},
+    "rank cut: under the floor within 50 vector ranks": {"floor_ranks": 50},
+    "rank cut: under the floor within 100 vector ranks": {"floor_ranks": 100},
+    "rank cut: floor 0.3, under it within 50 vector ranks": {
+        "message_threshold": 0.3,
+        "floor_ranks": 50,
+    },
+    "no lexical lift": {"lexical_lift": 0},
+    "lexical lift 2": {"lexical_lift": 2},
+    "lexical lift 5": {"lexical_lift": 5},
+    "cosines for words: the best 200": {"cosines_for_words": 200},
+    "cosines for words: the best 50": {"cosines_for_words": 50},
+    "candidates 400": {"candidates": 400},
+    "round 2 defaults (floor 0.3, no lexical lift, no cosines for words)": {
+        "message_threshold": 0.3,
+        "lexical_lift": 0,
+        "cosines_for_words": 0,
+    },
     "no kinds of things": {"instance_weight": 0.0},
     "kinds of things 0.5": {"instance_weight": 0.5},
     "list questions: 2 x k": {"list_k": 2.0},
@@ -122,7 +143,6 @@ VARIANTS: dict[str, Changes] = {
     "speaker names as words": {"speaker_names_as_words": True},
     "no recency boost": {"recency_boost": 0.0},
     "vector weight 1.5": {"vector_weight": 1.5},
-    "cosine floor 0.2": {"threshold": 0.2},
     "list questions: 1.5 x k": {"list_k": 1.5},
     "long turns shown whole (no passages)": {"passages": False},
     "no passage vectors": {"passage_vectors": False},
@@ -152,7 +172,9 @@ LEVERS: Levers = {
         ("0", {"previous_weight": 0.0, "next_weight": 0.0}),
         ("0.3/0.15", {"previous_weight": 0.3, "next_weight": 0.15}),
     ],
-    "cosine floor": [(f"{w:g}", {"threshold": w}) for w in (0.3, 0.0)],
+    "cosine floor": [(f"{w:g}", {"message_threshold": w}) for w in (0.3, 0.2, 0.0)],
+    "lexical lift": [(f"{n}", {"lexical_lift": n}) for n in (0, 3)],
+    "cosines for words": [(f"{n}", {"cosines_for_words": n}) for n in (0, 50, 200)],
     "list questions": [(f"{w:g} x k", {"list_k": w}) for w in (1.0, 1.5, 2.0)],
     "replies": [(f"{w:g}", {"reply_weight": w}) for w in (1.0, 0.7, 0.5, 0.3)],
     "passage vectors": [("off", {"passage_vectors": False}), ("on", {"passage_vectors": True})],
@@ -207,6 +229,7 @@ class Lab:
         self.base = dataclasses.replace(RankingParams(), **base)  # type: ignore[arg-type]
         self.imported: dict[str, Imported] = {}
         self._cache: dict[tuple[tuple[str, object], ...], dict[str, list[QuestionResult]]] = {}
+        self.off: list[Sample] = []  # off-topic questions (bench/off_topic.py), if asked
 
     async def open(self, stack: AsyncExitStack, settings: Settings, embedder: Embedder) -> None:
         first = next(iter(self.sets.values()))
@@ -233,6 +256,16 @@ class Lab:
                 for name, samples in self.sets.items()
             }
         return self._cache[key]
+
+    async def off_topic(self, changes: Changes) -> tuple[float, float]:
+        """Mean hits and tokens a turn's context shows for the off-topic questions."""
+        params = dataclasses.replace(self.base, **changes)  # type: ignore[arg-type]
+        outcomes = [
+            r.outcome
+            for sample in self.off
+            for r in await self.imported[sample.sample_id].ask(sample, params, KS)
+        ]
+        return shown_when_nothing_answers(outcomes, BUDGET)
 
     def report(self, results: list[QuestionResult]) -> RetrievalReport:
         return RetrievalReport(
@@ -378,6 +411,13 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         if corpus == "locomo" and args.paraphrases:
             sets["paraphrase"] = locomo.load_questions(PARAPHRASES, samples)
         labs[corpus] = Lab(sets, base)
+    if args.off_topic:
+        loaded = {c: locomo.load(CORPORA[c], captions=not args.no_captions) for c in labs}
+        for corpus, lab in labs.items():
+            others = [s for c, samples in loaded.items() if c != corpus for s in samples]
+            mine = next(iter(lab.sets.values()))
+            each = -(-args.off_topic // len(mine))
+            lab.off = off_topic(mine, others, each) if others else []
     everything = Labs(labs)
     written: dict[str, object] = {"base": {k: str(v) for k, v in base.items()}, "variants": {}}
     async with AsyncExitStack() as stack:
@@ -400,6 +440,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             print(header())
             for set_name, results in base_results.items():
                 print(line(f"base [{set_name}]", labs_report(labs, results)), flush=True)
+            await print_off_topic("base", labs, {})
             print(f"\nR@{K} per set, change from the base [95% paired bootstrap], verdict:")
             for name, variant in VARIANTS.items():
                 if args.only and not any(o.lower() in name.lower() for o in args.only):
@@ -411,6 +452,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                 found = await everything.results(variant)
                 text, _ = comparison(name, base_results, found)
                 print(text, flush=True)
+                await print_off_topic(name, labs, variant)
                 if args.detail:
                     for set_name, results in found.items():
                         print("   " + line(f"[{set_name}]", labs_report(labs, results)))
@@ -463,6 +505,17 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     return written
 
 
+async def print_off_topic(name: str, labs: Mapping[str, Lab], changes: Changes) -> None:
+    """Per corpus, what the context shows for questions nothing answers (`--off-topic`)."""
+    cells = []
+    for corpus, lab in labs.items():
+        if lab.off:
+            hits, tokens = await lab.off_topic(changes)
+            cells.append(f"{corpus} {hits:.1f} hits {tokens:.0f} tok")
+    if cells:
+        print(f"{'':<4}{name}, off-topic questions shown: " + " | ".join(cells), flush=True)
+
+
 def labs_report(labs: Mapping[str, Lab], results: list[QuestionResult]) -> RetrievalReport:
     return next(iter(labs.values())).report(results)
 
@@ -490,6 +543,14 @@ def main() -> None:
     )
     parser.add_argument(
         "--beam-conversations", type=int, default=0, help="only BEAM's first N conversations"
+    )
+    parser.add_argument(
+        "--off-topic",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also ask N questions of the other corpus per corpus (nothing answers them) and "
+        "print what the context shows for them: hits and tokens",
     )
     parser.add_argument("--model-path", default="", help="an ONNX model folder (default MiniLM)")
     parser.add_argument("--vector-cache", default=str(CACHE), help="where vectors are kept")

@@ -29,6 +29,7 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Collection
 from pathlib import Path
 
 import numpy as np
@@ -195,6 +196,16 @@ async def lexical_agreement(kit: Kit, texts: list[str]) -> dict[str, float]:
     return {kind: found[kind] / total[kind] for kind in total}
 
 
+def kept_of_exact(ids: np.ndarray, scores: np.ndarray, hits: Collection[int]) -> tuple[int, int]:
+    """How many of the exact top 15 of `scores` (rows `ids`, tie-aware) the search's `hits`
+    hold, and of how many: the whole exact top 15, cosines under the search's floor included,
+    so a row the floor keeps out counts as one the fast path failed to keep (issue 33)."""
+    top = min(TOP, len(scores))
+    bar = float(np.partition(scores, -top)[-top]) - 1e-6
+    want = set(ids[scores >= bar].tolist())
+    return min(TOP, len(want & set(hits))), min(TOP, len(want))
+
+
 async def _kept(
     kit: Kit, exact: dict[str, tuple[np.ndarray, np.ndarray]], queries: np.ndarray
 ) -> tuple[dict[str, float], float]:
@@ -211,13 +222,11 @@ async def _kept(
         found = wanted = 0
         for query in queries:
             scores = vectors @ query
-            # The whole exact top 15, cosines under the search's floor included: a row the
-            # floor keeps out is one the fast path failed to keep (issue 33).
-            bar = float(np.partition(scores, -min(TOP, len(scores)))[-TOP]) - 1e-6
-            want = set(ids[scores >= bar].tolist())
-            hits = dict(await s.vectors.search(user, kind, query, p.candidates, p.threshold))
-            wanted += min(TOP, len(want))
-            found += min(TOP, len(want & set(hits)))
+            floor = p.message_threshold if kind == "message" else p.threshold
+            hits = dict(await s.vectors.search(user, kind, query, p.candidates, floor))
+            got, of = kept_of_exact(ids, scores, hits)
+            found += got
+            wanted += of
             where = np.searchsorted(ids, np.fromiter(hits, np.int64, len(hits)))
             if len(where):
                 error = max(error, float(np.abs(scores[where] - list(hits.values())).max()))
@@ -241,7 +250,7 @@ async def _planted(
         scores = vectors @ query
         bar = float(np.partition(scores, -TOP)[-TOP]) - 1e-6
         out["exact"] += int(scores[np.searchsorted(ids, item)] >= bar)
-        hits = await s.vectors.search(user, "message", query, p.candidates, p.threshold)
+        hits = await s.vectors.search(user, "message", query, p.candidates, p.message_threshold)
         out["kept"] += item in dict(hits)
         out["context"] += item in context
     return out

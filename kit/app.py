@@ -259,6 +259,7 @@ async def build(
     memory = settings.memory
     params = RankingParams(
         threshold=memory.similarity_threshold,
+        message_threshold=memory.message_similarity_threshold,
         recency_boost=memory.recency_boost,
         recency_days=float(memory.recency_days),
     )

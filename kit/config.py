@@ -60,6 +60,7 @@ class MemorySettings:
     window_max: int = 50
     window_keep: int = 20
     similarity_threshold: float = 0.3
+    message_similarity_threshold: float = 0.2
     top_k: int = 15
     summary_days: int = 2
     # Caps of the context's parts (kit/context/sandwich.py), then one budget for all memory.
@@ -389,7 +390,7 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
     if isinstance(section, MemorySettings):
         if section.window_keep < 1 or section.window_keep >= section.window_max:
             raise bad("window_keep", "must be at least 1 and smaller than memory.window_max")
-        fraction("similarity_threshold", "recency_boost")
+        fraction("similarity_threshold", "message_similarity_threshold", "recency_boost")
         at_least(1, "top_k", "context_budget_tokens", "filter_candidates")
         at_least(1, "filter_max_input_tokens", "filter_max_output_tokens")
         if section.filter not in FILTERS:

@@ -147,3 +147,12 @@ def above_floor(scores: Mapping[int, float], quantile: float) -> dict[int, float
     if span <= 0:
         return {i: 1.0 for i in scores}
     return {i: max(0.0, (s - floor) / span) for i, s in scores.items()}
+
+
+def under_floor_within(
+    hits: Sequence[tuple[int, float]], floor: float, ranks: int
+) -> list[tuple[int, float]]:
+    """Vector hits (best first) at or above the cosine `floor`, and those under it that rank
+    within the first `ranks` (0: none under it): a rank-based cut beside the floor, so that a
+    turn the embedder scores low but ranks near the top still takes part."""
+    return [(i, c) for rank, (i, c) in enumerate(hits) if c >= floor or rank < ranks]

@@ -14,7 +14,9 @@ fits what the query says besides its words (`_fit`: who it names, which days, wh
 asks when; kit/retrieval/query.py) and whether it names an instance of a kind of thing the
 query names (kit/retrieval/instances.py), plus a recency boost (up to +0.1, fading over 7 days)
 and a small boost for facts that get used a lot. Identical messages are one hit, with their
-count and newest time (kit/retrieval/fusion.py). The top `k` per layer survive. A fourth layer,
+count and newest time (kit/retrieval/fusion.py). The best few word matches that fit the
+query are lifted into the first places when a crowd of middling cosines outscored them
+(`lexical_lift`). The top `k` per layer survive. A fourth layer,
 sections of the owner's notes (kind "note"), is searched the same way when asked for
 (`search_memory`, `kit search`); a turn's context does not retrieve from it. A long message is
 shown by its passage that matched (kit/retrieval/passages.py). Measured choices (LoCoMo's dev
@@ -46,6 +48,7 @@ from kit.retrieval.fusion import (
     merge_repeats,
     spread_over_days,
     strong_hits,
+    under_floor_within,
     with_neighbours,
     without_names,
 )
@@ -64,7 +67,16 @@ from kit.retrieval.vectors import KINDS, Kind, VectorIndex
 
 @dataclass(frozen=True)
 class RankingParams:
+    # A vector candidate's cosine has to reach this (the floor) in the facts, days and notes
+    # layers, and `message_threshold` in the messages layer, unless it ranks within the first
+    # `floor_ranks` vector candidates (0: the floor is absolute). Messages' 0.2 rather than
+    # 0.3: on BEAM-100K +0.019 (helps), LoCoMo dev within its noise; no floor at all gains no
+    # more and shows more unrelated turns when nothing matches (docs/retrieval-quality.md,
+    # "The cosine floor"). The other layers keep 0.3: no corpus measures them. The config's
+    # `memory.similarity_threshold` / `message_similarity_threshold` set them in Kit.
     threshold: float = 0.3
+    message_threshold: float = 0.2
+    floor_ranks: int = 0
     rrf_k: int = 60
     # Meaning counts 1.5 times what the words do. Chosen on two corpora by a paired bootstrap
     # (docs/retrieval-quality.md): against 2 (the previous default), 1.5 gains on LoCoMo's dev
@@ -129,6 +141,20 @@ class RankingParams:
     strong_z: float | None = None
     strong_hits: int = 3
     strong_within: int = 10
+    # The best `lexical_lift` lexical candidates (by BM25) of a layer are lifted to rank
+    # `lexical_within` when fusion left them lower and they fit the question as well as any
+    # item can (`_fit`: not another speaker's turn when it names one, not Kit's reply unless
+    # it asks about them); 0: off. A turn holding the question's rarest words whose cosine
+    # is low is otherwise outscored by a crowd of middling cosines. Measured against the
+    # floor at 0.2: LoCoMo dev +0.014 (helps), BEAM-100K +0.001 (within).
+    lexical_lift: int = 3
+    lexical_within: int = 10
+    # The best `cosines_for_words` word matches (by BM25) outside the vector candidates take
+    # their own cosine too (when it reaches the floor), instead of none (0: none): only the
+    # best `candidates` cosines are ranked, and a turn holding the question's words was left
+    # with the lexical share alone. Off: on top of the floor at 0.2 and the lexical lift it
+    # moved neither corpus beyond its noise (docs/retrieval-quality.md, round 3).
+    cosines_for_words: int = 0
     # Share of the previous / next message's relevance a message adds to its own.
     previous_weight: float = 0.3
     next_weight: float = 0.15
@@ -364,16 +390,19 @@ class MemorySearch:
             if query_vector is None:
                 return []
             if kind == "fact":
-                return await self._live_fact_vectors(user_id, query_vector, now, ready)
-            if kind == "message" and p.passage_vectors:
+                ranked = await self._live_fact_vectors(user_id, query_vector, now, ready)
+            elif kind == "message" and p.passage_vectors:
                 ranked, found = await message_vectors(
-                    self.vectors, user_id, query_vector, p.candidates, p.threshold, skip
+                    self.vectors, user_id, query_vector, p.candidates, self._reach(kind), skip
                 )
                 matched.update(found)
-                return ranked
-            return await self.vectors.search(
-                user_id, kind, query_vector, p.candidates, p.threshold, skip=skip
-            )
+            else:
+                ranked = await self.vectors.search(
+                    user_id, kind, query_vector, p.candidates, self._reach(kind), skip=skip
+                )
+            if p.floor_ranks:
+                ranked = under_floor_within(ranked, self._floor(kind), p.floor_ranks)
+            return ranked
 
         words = ready.plan.words(p.dates_as_words)
         if kind == "message" and not p.speaker_names_as_words:
@@ -396,6 +425,8 @@ class MemorySearch:
         vector_rank = {item: rank for rank, (item, _) in enumerate(vector_hits, 1)}
         lexical_rank = {item: rank for rank, (item, _) in enumerate(lexical_hits, 1)}
         cosine = dict(vector_hits)
+        if p.cosines_for_words:
+            cosine.update(await self._word_cosines(user_id, kind, ready, lexical_hits, cosine))
         vector, lexical = cosine, dict(lexical_hits)
         if kind == "message" and (p.previous_weight or p.next_weight):
             pool = list(dict.fromkeys([*vector, *lexical]))
@@ -407,9 +438,10 @@ class MemorySearch:
         fused = self._fuse(vector, lexical)
         plan = await ready.named_plan()
         strong = strong_hits(vector_hits, p.strong_z, p.strong_hits)
+        by_words = [i for i, _ in lexical_hits[: p.lexical_lift]]
         spread = self._fit_range(plan, kind) * (1 + p.instance_weight if things else 1.0)
         ids = self._worth_loading(fused, k, spread)
-        ids += [i for i in strong if i not in ids and i in fused]
+        ids += [i for i in (*strong, *by_words) if i not in ids and i in fused]
         # Scored first, and only the top k made into hits.
         scored = sorted(
             (
@@ -432,6 +464,9 @@ class MemorySearch:
             scored = spread_over_days(scored, p.list_spread)
         if strong:
             scored = lift(scored, strong, p.strong_within)
+        if by_words:  # only word matches that fit who / whose the question asks
+            fits = {e[1].id for e in scored if e[1].id in by_words and self._fit(plan, e[1]) >= 1}
+            scored = lift(scored, [i for i in by_words if i in fits], p.lexical_within)
         scored, repeats = merge_repeats(scored)
         shown = set(query_words(words)) if kind == "message" and p.passages else None
         return [
@@ -456,6 +491,36 @@ class MemorySearch:
             )
             for score, item, text, at, ref in scored[:k]
         ]
+
+    async def _word_cosines(
+        self,
+        user_id: str,
+        kind: Kind,
+        ready: Ready,
+        lexical_hits: Sequence[tuple[int, float]],
+        cosine: Mapping[int, float],
+    ) -> list[tuple[int, float]]:
+        """The cosines of the word matches the vector ranking left out (at or above the
+        floor), from the vectors of those rows alone."""
+        query_vector, _ = await ready.vector()
+        best = lexical_hits[: self.params.cosines_for_words]
+        missing = [i for i, _ in best if i not in cosine]
+        if query_vector is None or not missing:
+            return []
+        return await self.vectors.search(
+            user_id, kind, query_vector, len(missing), self._floor(kind), only=missing
+        )
+
+    def _floor(self, kind: Kind) -> float:
+        """The cosine a vector candidate of `kind` has to reach."""
+        p = self.params
+        return p.message_threshold if kind == "message" else p.threshold
+
+    def _reach(self, kind: Kind) -> float:
+        """The lowest cosine the vector search is asked for: the floor, or with a rank-based
+        cut (`floor_ranks`) any positive one (the cut is made after the ranking)."""
+        floor = self._floor(kind)
+        return min(floor, 0.0) if self.params.floor_ranks else floor
 
     def k_for(self, query: str, k: int, kind: Kind = "message") -> int:
         """How many hits of `kind` a search for `query` keeps when asked for `k`: more messages
@@ -528,7 +593,9 @@ class MemorySearch:
         p = self.params
         fetch = p.candidates + p.candidates // 4
         while True:
-            hits = await self.vectors.search(user_id, "fact", query_vector, fetch, p.threshold)
+            hits = await self.vectors.search(
+                user_id, "fact", query_vector, fetch, self._reach("fact")
+            )
             ids = [i for i, _ in hits]
             live = (await ready.shown_facts()).live(ids, now)
             kept = [(i, c) for i, c in hits if i in live]

@@ -19,6 +19,8 @@ NOW = datetime(2023, 8, 16, 12, 0, tzinfo=UTC)  # what "now" is for the queries 
 
 def tune(kit: Kit, **changes: object) -> None:
     s = kit.services.search
+    if "threshold" in changes:  # every layer's floor, the messages' too
+        changes.setdefault("message_threshold", changes["threshold"])
     # recency off: scores are relevance times the fit alone
     s.params = dataclasses.replace(s.params, recency_boost=0.0, **changes)
 

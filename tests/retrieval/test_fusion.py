@@ -110,7 +110,9 @@ async def test_rrf_fusion_remains_available(kit: Kit, clock: FakeClock) -> None:
 async def test_a_zero_weight_switches_a_ranking_off(kit: Kit, clock: FakeClock) -> None:
     """vector_weight=0 is lexical search alone: vector-only candidates are not hits at all."""
     s = kit.services
-    s.search.params = dataclasses.replace(s.search.params, vector_weight=0.0, threshold=0.0)
+    s.search.params = dataclasses.replace(
+        s.search.params, vector_weight=0.0, threshold=0.0, message_threshold=0.0
+    )
     word = await kit.remember("kayak paddle", category="entities")
     await kit.remember("paddling canoe trips", category="entities")  # no shared word
     await kit.settle()
@@ -165,7 +167,9 @@ async def test_a_weak_best_lexical_match_no_longer_counts_as_certain(
     """The lexical share is BM25 over the best match's, or over `lexical_reference` when
     the best is weaker: a match on common words alone stays small."""
     s = kit.services
-    s.search.params = dataclasses.replace(s.search.params, threshold=1.1)  # words alone
+    s.search.params = dataclasses.replace(
+        s.search.params, threshold=1.1, message_threshold=1.1
+    )  # words alone
     fact = await kit.remember("kayak", category="entities", confidence=1.0)
     await kit.settle()
     (alone,) = await kit.search("kayak", kinds=("fact",), now=clock.now() + LATER)
@@ -186,6 +190,7 @@ async def test_a_named_speakers_name_need_not_be_a_word_to_match(
     s.search.params = dataclasses.replace(
         s.search.params,
         threshold=1.1,
+        message_threshold=1.1,
         previous_weight=0.0,
         next_weight=0.0,
         other_speaker_weight=0.4,
@@ -298,7 +303,9 @@ async def test_a_vector_floor_measures_cosines_from_the_crowd_not_from_zero(
     """`vector_floor` (off by default): a vector score counts from that quantile of the
     layer's candidates up to the best, so the weakest candidate's vector share is zero."""
     s = kit.services
-    s.search.params = dataclasses.replace(s.search.params, threshold=0.0, lexical_weight=0.0)
+    s.search.params = dataclasses.replace(
+        s.search.params, threshold=0.0, message_threshold=0.0, lexical_weight=0.0
+    )
     await kit.remember("kayak paddle shed", category="entities", confidence=1.0)
     await kit.remember("kayak paddle", category="entities", confidence=1.0)
     await kit.remember("kayak", category="entities", confidence=1.0)
@@ -310,3 +317,89 @@ async def test_a_vector_floor_measures_cosines_from_the_crowd_not_from_zero(
     floored = [h.score for h in await kit.search(query, kinds=("fact",), now=clock.now() + LATER)]
     assert floored[0] == pytest.approx(1.0) and floored[-1] == pytest.approx(0.0)
     assert plain[1] > floored[1] > 0.0
+
+
+async def test_a_rank_cut_lets_the_best_vector_candidates_under_the_floor_take_part(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """With `floor_ranks`, the first vector candidates count whatever their cosine; the
+    rest still have to reach the floor (issue 33: a rank-based cut beside it)."""
+    s = kit.services
+    s.search.params = dataclasses.replace(
+        s.search.params, message_threshold=0.99, previous_weight=0.0, next_weight=0.0
+    )
+    conv = await s.messages.conversation("owner", "local", "a")
+    ids = await say(kit, conv, "kayak paddle river", "kayak paddle", "kayak trip", "lunch was fine")
+    await kit.settle()
+    query = "kayak paddle river today"
+    later = clock.now() + LATER
+    floored = await kit.search(query, kinds=("message",), now=later)
+    assert all(h.cosine is None for h in floored)  # nothing reaches 0.99
+    s.search.params = dataclasses.replace(s.search.params, floor_ranks=2)
+    hits = {h.id: h for h in await kit.search(query, kinds=("message",), now=later)}
+    with_cosine = [i for i in ids if i in hits and hits[i].cosine is not None]
+    assert len(with_cosine) == 2
+    assert {hits[i].vector_rank for i in with_cosine} == {1, 2}
+    assert all(hits[i].cosine < 0.99 for i in with_cosine)  # type: ignore[operator]
+
+
+async def test_the_best_word_match_is_lifted_over_a_crowd_of_middling_cosines(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """With `lexical_lift`, the layer's best lexical candidates enter the first
+    `lexical_within` places even when thirty closer cosines outrank them in fusion."""
+    s = kit.services
+    s.search.params = dataclasses.replace(
+        s.search.params,
+        previous_weight=0.0,
+        next_weight=0.0,
+        vector_weight=2.0,  # meaning twice the words: the crowd outranks the word match
+        lexical_lift=0,
+        lexical_within=5,
+    )
+    conv = await s.messages.conversation("owner", "local", "a")
+    # the crowd shares the query's stopwords (the hashing embedder sees them), not its word
+    for n in range(30):
+        await s.messages.add(conv, "user", f"what did you do with them all after that {n}")
+    word = await s.messages.add(conv, "user", "kayak")
+    await kit.settle()
+    query = "what did you do with them all after that kayak"
+    later = clock.now() + LATER
+    before = [h.id for h in await kit.search(query, kinds=("message",), now=later, k=10)]
+    assert word.id not in before
+    s.search.params = dataclasses.replace(s.search.params, lexical_lift=1)
+    hits = await kit.search(query, kinds=("message",), now=later, k=10)
+    order = [h.id for h in hits]
+    assert word.id in order and order.index(word.id) < 5
+    assert hits[order.index(word.id)].lexical_rank == 1
+
+
+async def test_a_word_match_outside_the_vector_candidates_takes_its_own_cosine(
+    kit: Kit, clock: FakeClock
+) -> None:
+    """With `cosines_for_words`, a word match the vector ranking left out (only the best
+    `candidates` cosines are ranked) is scored by its cosine too, not by its words alone."""
+    s = kit.services
+    s.search.params = dataclasses.replace(
+        s.search.params,
+        candidates=2,
+        message_threshold=0.0,
+        previous_weight=0.0,
+        next_weight=0.0,
+        cosines_for_words=0,
+    )
+    conv = await s.messages.conversation("owner", "local", "a")
+    # two turns closer in meaning (the query's stopwords), one holding its only word
+    await say(kit, conv, "what did you do with them all after that", "what did you do after that")
+    (word,) = await say(kit, conv, "the kayak, what did you do with it")
+    await kit.settle()
+    query = "what did you do with them all after that kayak"
+    later = clock.now() + LATER
+    hits = {h.id: h for h in await kit.search(query, kinds=("message",), now=later)}
+    assert hits[word].vector_rank is None and hits[word].cosine is None
+    without = hits[word].score
+    s.search.params = dataclasses.replace(s.search.params, cosines_for_words=5)
+    hits = {h.id: h for h in await kit.search(query, kinds=("message",), now=later)}
+    assert hits[word].vector_rank is None  # not a vector candidate: ranked by its words
+    assert hits[word].cosine is not None and hits[word].cosine > 0
+    assert hits[word].score > without

@@ -35,7 +35,12 @@ def lexical_only(kit: Kit) -> None:
     """Words alone decide (no vectors, no neighbours, no recency): what the index holds shows."""
     s = kit.services.search
     s.params = dataclasses.replace(
-        s.params, threshold=1.1, previous_weight=0.0, next_weight=0.0, recency_boost=0.0
+        s.params,
+        threshold=1.1,
+        message_threshold=1.1,
+        previous_weight=0.0,
+        next_weight=0.0,
+        recency_boost=0.0,
     )
 
 

@@ -21,7 +21,12 @@ def lexical_only(kit: Kit, **changes: object) -> None:
     """Vectors and neighbour mixing off: what is found, the words found it."""
     s = kit.services.search
     s.params = dataclasses.replace(
-        s.params, threshold=1.1, previous_weight=0.0, next_weight=0.0, **changes
+        s.params,
+        threshold=1.1,
+        message_threshold=1.1,
+        previous_weight=0.0,
+        next_weight=0.0,
+        **changes,
     )
 
 
