@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from kit.curator.wording import NEGATIONS, fold, number_of, stem
@@ -24,7 +24,9 @@ Holder = Literal["self", "other", "neutral"]
 _SENTENCE = re.compile(r"(?:[^.!?\n]|(?<=\d)\.(?=\d))+[.!?]*", re.UNICODE)
 _CLAUSE = re.compile(
     r"\s*(?:(?<!\d),|,(?!\d)|[;:()]|\s[-–—]\s|\s(?=(?:and|but|so|because|'cause|cause|which|who|whose|while|"
-    r"though|although|whereas|plus)\s)|(?<=\w)\s(?=(?:I|I'm|I've|I'd|I'll|he|she|they|we)\s))\s*",
+    r"though|although|whereas|plus)\s)|(?<=\w)\s(?=(?:I|I'm|I've|I'd|I'll|he|she|they|we|we've|we're|"
+    r"they've|they're|he's|she's)\s)|\s(?=since\s+(?:it|it's|I|I'm|I've|we|we're|we've|he|she|"
+    r"they|they're|there|that|this)\s))\s*",
     re.IGNORECASE,
 )
 _WORD = re.compile(
@@ -60,6 +62,19 @@ PEOPLE = frozenset(
     boyfriend girlfriend fiance professor doctor coach client clients customers customer
     daughters sons kids children mom dad grandma grandpa""".split()
 )
+# After "X's", words that say the 's is "is" or "has" ("Blue's my fave", "Tom's been great").
+_AFTER_IS = frozenset(
+    """my our your a an the so such really very not been got also just always still never
+    definitely totally going""".split()
+)
+_EXAMPLE = re.compile(r"\W*(?:like|such as|including|e\.g\.|for example|for instance)\s", re.I)
+_SUPPOSE = re.compile(
+    r"\b(?:if|unless|ever|would|could|might|i'd|we'd|maybe|perhaps|possibly|someday|dream|"
+    r"dreams|dreaming|wish|wishes|wishing)\b|\bone day\b",
+    re.IGNORECASE,
+)
+_IF = frozenset({"if", "unless", "whether"})
+_ALONE = frozenset("maybe perhaps possibly hopefully ideally probably".split())
 # A capitalised word opening a clause is a person doing something when a verb follows it.
 _SUBJECT_VERBS = frozenset(
     """is was 's has had have and who says said does did will would loves likes love like went
@@ -78,7 +93,7 @@ _HEDGE_WORDS = frozenset(
 )
 _HEDGE_PHRASES = re.compile(
     r"\bnot sure\b|\bone day\b|\bwould like\b|\bthinking (?:of|about)\b|\bin mind\b"
-    r"|\blooking (?:into|for|at)\b",
+    r"|\blooking (?:into|for|at)\b|\b(?:stuck|choosing|picking) between\b",
     re.IGNORECASE,
 )
 _IDIOMS = re.compile(
@@ -108,6 +123,9 @@ class Clause:
     # the character ranges (for dates).
     given: frozenset[str] = frozenset()
     given_spans: tuple[tuple[int, int], ...] = ()
+    example: bool = False  # "like X", "such as X": an example of what the clause before says
+    supposed: bool = False  # a condition or what would follow it ("if I ever", "I'd", "maybe")
+    possessed: frozenset[str] = frozenset()  # the stems "her", "his", "their" name ("their health")
 
 
 def word_key(token: str) -> str:
@@ -128,7 +146,7 @@ def clauses(text: str) -> list[Clause]:
             len(parts) - 1,  # no question word: the question is its last clause ("Paris?!")
         )
         holder: Holder = "self"
-        hedged = asks = False
+        hedged = asks = alone = supposed = False
         before = ""
         for i, (start, end) in enumerate(parts):
             piece = folded[start:end]
@@ -144,10 +162,23 @@ def clauses(text: str) -> list[Clause]:
             # big changes, like automating the hiring" is still only a thought; so does one
             # after "if" or "whether" ("wondering if | I made the right choice"), or the one
             # "for when" opens ("a library for when | I have kids": not yet).
-            carried = own is None or before in ("if", "whether", "unless")
+            # ... and so does one after a hedge said alone ("Maybe, | I'll look into X").
+            carried = own is None or before in ("if", "whether", "unless") or alone
             doubted = carried and hedged and not _DONE.search(piece)
+            # An example of what the clause before says ("I've never used one, | like X")
+            # is doubted or denied with it.
+            example = bool(_EXAMPLE.match(piece)) and bool(found) and found[-1].end <= start
             hedged = _hedged(piece, tokens) or before == "for when" or doubted
+            hedged = hedged or (example and found[-1].hedged and not found[-1].asks)
+            supposed = hedged and (
+                bool(_SUPPOSE.search(piece))
+                or (doubted and supposed)
+                or before in _IF
+                or before == "for when"
+            )
             negated = _negated(piece, tokens) or bool(CONTRAST.match(piece))
+            negated = negated or (example and found[-1].negated)
+            alone = all(t.lower() in _ALONE for t in tokens)
             before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
             found.append(
                 Clause(
@@ -161,12 +192,35 @@ def clauses(text: str) -> list[Clause]:
                     negated,
                     _names_others(tokens),
                     asks and not hedged,
-                    any(t.lower() in _THEIR for t in tokens),
+                    bool(theirs := _theirs(tokens)),
                     own is not None,
                     *_given(piece, start),
+                    example=example,
+                    supposed=supposed,
+                    possessed=frozenset().union(*theirs),
                 )
             )
-    return found
+    return _appositions(folded, found)
+
+
+def _appositions(folded: str, found: list[Clause]) -> list[Clause]:
+    """A name ending a clause that the next clause calls "my friend ..." ("I'm thinking of
+    asking Michael, my friend from the library"): someone the speaker has, whatever the clause
+    wonders about them; given, like what "my ..." names."""
+    marked = list(found)
+    for i, (clause, after) in enumerate(itertools.pairwise(found)):
+        last = _WORD.findall(folded[clause.start : clause.end])[-1:]
+        following = [t.lower() for t in _WORD.findall(folded[after.start : after.end])[:3]]
+        if not last or not last[0][:1].isupper() or last[0] == "I":
+            continue
+        if (
+            following[:1]
+            and following[0] in _POSSESSIVE
+            and any(stem(t) in PEOPLE for t in following[1:])
+        ):
+            name = {word_key(last[0]), stem(last[0])}
+            marked[i] = replace(clause, given=clause.given | name)
+    return marked
 
 
 def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
@@ -191,7 +245,10 @@ _CHOICE = re.compile(
     r"pick|picks|opted|opt|opts|selected|favou?r|favou?rs|favou?red|took|taking|went with)\b",
     re.IGNORECASE,
 )
-_CONTRAST_END = re.compile(r"\s(?=(?:to|so|because|since|as|for|while|but)\s)", re.IGNORECASE)
+_CONTRAST_END = re.compile(
+    r"\s(?=(?:to|so|because|since|as|for|while|but|after|before|when|until|once)\s)",
+    re.IGNORECASE,
+)
 _CONTRAST_CUT = re.compile(r"\s(?=(?:over|instead of|rather than)\s)", re.IGNORECASE)
 
 
@@ -256,8 +313,8 @@ def _holder(tokens: list[str]) -> Holder | None:
     if first in _DETERMINERS:
         return "other" if any(stem(t) in PEOPLE for t in rest) and not joint else "neutral"
     if tokens[i][:1].isupper() and first not in _QUESTION_OPENERS:
-        if first.endswith("'s"):
-            return "other"  # "Michael's promotion"
+        if first.endswith("'s") and rest[:1] and rest[0] not in _AFTER_IS:
+            return "other"  # "Michael's promotion"; not "Blue's my fave" (Blue is)
         following = lowered[i + 1] if i + 1 < len(lowered) else ""
         return "other" if following in _SUBJECT_VERBS else "neutral"
     return None
@@ -293,6 +350,33 @@ def _negated(piece: str, tokens: list[str]) -> bool:
     return any(t.lower() in NEGATIONS or t.lower().endswith("n't") for t in tokens)
 
 
+# After these, "her" is the one something is done to ("I'm visiting her in May", "I gave her a
+# book"), not what is hers ("her car").
+_AFTER_OBJECT = frozenset(
+    """in on at to for with from about and but or so a an the some this that next last every
+    today tonight tomorrow yesterday soon again too once twice when while because since
+    before after back up out over around off later now then""".split()
+)
+
+
+def _theirs(tokens: list[str]) -> list[frozenset[str]]:
+    """What the clause names of someone else's, one set of stems for each "his", "their",
+    "hers", or "her" before what is hers ("supporting their mental health": mental, health;
+    "theirs" alone: an empty set)."""
+    lowered = [t.lower() for t in tokens]
+    found = []
+    for i, low in enumerate(lowered):
+        following = lowered[i + 1] if i + 1 < len(lowered) else ""
+        if low == "her" and (
+            not following or following in _AFTER_OBJECT or number_of(following) is not None
+        ):
+            continue  # "visiting her in May": whom, not whose
+        if low in _THEIR:
+            phrase = itertools.takewhile(lambda w: w not in GIVEN_ENDS, lowered[i + 1 : i + 5])
+            found.append(frozenset(stem(w) for w in phrase))
+    return found
+
+
 def _names_others(tokens: list[str]) -> bool:
     lowered = [t.lower() for t in tokens]
     if any(t in _OTHER for t in lowered):
@@ -302,7 +386,7 @@ def _names_others(tokens: list[str]) -> bool:
     return any(t[:1].isupper() and t != "I" and not t.startswith("I'") for t in tokens[1:])
 
 
-_GIVEN_ENDS = frozenset(
+GIVEN_ENDS = frozenset(
     """to for and but that which who if because so with when while is are was were has have
     had will would can could might may should isn't wasn't""".split()
 )
@@ -319,7 +403,7 @@ def _given(piece: str, offset: int) -> tuple[frozenset[str], tuple[tuple[int, in
             continue
         end = word.end()
         for following in words[i + 1 : i + 7]:
-            if following.group().lower() in _GIVEN_ENDS:
+            if following.group().lower() in GIVEN_ENDS:
                 break
             found.add(stem(following.group()))
             if (n := number_of(following.group())) is not None:

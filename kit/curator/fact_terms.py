@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-from kit.curator.clauses import CONTRAST, PEOPLE, clauses, word_key
+from kit.curator.clauses import CONTRAST, GIVEN_ENDS, PEOPLE, clauses, word_key
 from kit.curator.related import phrases
 from kit.curator.wording import HEDGES, NEGATIONS, STOP, fold, number_of, stem, tokens
 from kit.dates.text import DateSpan, date_mentions
@@ -34,6 +34,7 @@ class Term:
     who: str = ""  # holder "other": whom (_who)
     aim: bool = False  # in "... for business tips": what something is for, hoped or planned
     phrase: str = ""  # word: the two-word lemma it opens ("took part": take_part)
+    theirs: bool = False  # in what "her", "his", "their" names ("supporting their health")
 
 
 def fact_terms(
@@ -52,6 +53,7 @@ def fact_terms(
         (m.start(), c.end) for c in clauses(text) for m in _FOR.finditer(folded, c.start, c.end)
     ]
     listed = list(tokens(text))
+    possessed = _possessed(listed)
     for start, end, holder, who in spans:
         for n, match in enumerate(listed):
             token, at = match.group(), match.start()
@@ -82,15 +84,36 @@ def fact_terms(
                 aim = any(a <= at < b for a, b in aims)
                 pair = [token, *(m.group() for m in listed[n + 1 : n + 2] if m.start() < end)]
                 phrase = min(phrases(pair), default="")
+                theirs = any(a <= at < b for a, b in possessed)
                 found.append(
                     Term("word", token, stem(token), holder, who=who, passed_over=passed_over,
-                          aim=aim, phrase=phrase)
+                          aim=aim, phrase=phrase, theirs=theirs)
                 )  # fmt: skip
     for mention in dates:
         holder = next((h for a, b, h, _ in spans if a <= mention.start < b), "")
         shown = text[mention.start : mention.end]
         found.append(Term("date", shown, shown.lower(), holder, mention.span, mention.year_said))
     return found, hedged, negated
+
+
+def _possessed(listed: list[re.Match[str]]) -> list[tuple[int, int]]:
+    """Where a fact names something of someone else's ("people ... their mental health"): up
+    to four words after "his", "her" or "their" once the fact has named people (else it may
+    be the owner's own: "the owner improved her reading"), to a word that ends a noun
+    phrase."""
+    spans = []
+    for i, match in enumerate(listed):
+        if match.group().lower() not in ("his", "her", "their"):
+            continue
+        if not any(stem(m.group()) in PEOPLE for m in listed[:i]):
+            continue
+        end = match.end()
+        for following in listed[i + 1 : i + 5]:
+            if following.group().lower() in GIVEN_ENDS:
+                break
+            end = following.end()
+        spans.append((match.end(), end))
+    return spans
 
 
 # A purpose: what follows "for" may be only hoped or planned ("reads it for business tips":
@@ -109,9 +132,15 @@ def _fact_clauses(
     found: list[tuple[int, int, str, str]] = []
     holder, who, introduced = "", "", False
     people_before = False
+    previous: list[str] = []
     for clause in clauses(text):
         words = [m.group() for m in tokens(text) if clause.start <= m.start() < clause.end]
         own = _fact_holder(words, owner, introduced, seen)
+        if own == "other" and holder == "owner" and found and _owner_only(previous, owner):
+            if all(w[:1].isupper() for w in words):
+                own = None  # "The owner, Crystal Wilson, earns ...": the owner's own name
+        if words and words[0].lower() in _RELATIVE and not _owner_only(previous, owner):
+            own = ""  # "for people who lost their jobs": about those people, no telling
         if own is None and people_before and words and all(w[:1].isupper() for w in words):
             own = "other"  # "three kids: Emma, 11": the names after people are those people
         if own is not None:
@@ -121,7 +150,17 @@ def _fact_clauses(
         both = holder == "other" and any(_is_owner(w, owner) for w in words[own is not None :])
         # "a friend made Caroline a bowl", "a mentor the owner met": the two of them, no telling
         found.append((clause.start, clause.end, "" if both else holder, "" if both else who))
+        previous = words
     return found
+
+
+_RELATIVE = frozenset({"who", "whom", "whose"})
+
+
+def _owner_only(words: list[str], owner: set[str]) -> bool:
+    """A clause that is only the owner ("The owner", "Owner"): what follows it names them."""
+    named = [w for w in words if w.lower() != "the"]
+    return bool(named) and all(_is_owner(w, owner) for w in named)
 
 
 def _is_owner(word: str, owner: set[str]) -> bool:

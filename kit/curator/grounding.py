@@ -208,7 +208,10 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
         if term.kind == "word":  # supports it, but is not held against it)
             said = [(s, c) for s in sources for c in _holding(term, s, related=False)]
         if term.kind == "name" or (term.kind == "word" and term.key in PEOPLE):
-            fits = [c for s, c in where]  # who, not what: said as it is in any clause
+            # who, not what: said as it is in any clause, but not only in a wish or an "if"
+            # ("if I ever get a dog, I'd call it Biscuit": no dog, no Biscuit yet)
+            fits = [c for s, c in where if hedged or term.aim or not _wished(c, term)]
+            fits = [c for c in fits if negated or not (c.example and c.negated)]
             if chooses:  # "chose Nike over Adidas": which side of the choice a name is on
                 fits = [c for c in fits if not c.negated or term.passed_over or negated]
         elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
@@ -218,7 +221,9 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
             fits = [
                 c
                 for s, c in where
-                if _fits(s, _as_given(c, term), term.holder, hedged or term.aim, denied)
+                if _fits(
+                    s, _as_given(_owned(c, term), term), term.holder, hedged or term.aim, denied
+                )
                 and _whose(s, c, term.who)
             ]
         about_owner = term.holder == "owner"
@@ -289,6 +294,22 @@ def _near(term: Term) -> tuple[frozenset[str], frozenset[str]]:
 
 _FAMILY = stem("family")
 _WE = frozenset({"we", "our", "us", "we're", "we've", "ours"})
+
+
+def _owned(clause: Clause, term: Term) -> Clause:
+    """A clause that names something of someone else's ("I'm supporting their mental
+    health"), as it holds a term outside what it names (the supporting is the speaker's), or
+    one the fact too gives as someone's ("supporting their mental health")."""
+    if not clause.theirs or clause.holder != "self":
+        return clause
+    inside = any(same(term.key, p) for p in clause.possessed)
+    return dataclasses.replace(clause, theirs=False) if term.theirs or not inside else clause
+
+
+def _wished(clause: Clause, term: Term) -> bool:
+    """A clause that only wishes, plans or supposes (a question aside: its names are asked
+    about, and an answer may say them), unless its "my ..." names the term."""
+    return clause.supposed and not clause.asks and _as_given(clause, term).hedged
 
 
 def _as_given(clause: Clause, term: Term) -> Clause:

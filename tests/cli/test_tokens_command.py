@@ -68,7 +68,7 @@ def test_create_prints_the_token_once_and_list_never_shows_it(
     as_json = capsys.readouterr().out
     for shown in (listed, as_json):
         assert token not in shown and phone["token"] not in shown
-        assert token.rsplit("_", 1)[1] not in shown
+        assert token.split("_", 2)[2] not in shown
 
 
 def test_revoke_refuses_the_token_and_log_shows_every_call(

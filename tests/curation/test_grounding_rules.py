@@ -123,3 +123,94 @@ def test_a_purpose_may_be_only_hoped() -> None:
 def test_a_word_of_a_compound_is_not_the_first_person() -> None:
     assert self_reference("Dana keeps some me-time each evening for reading.") is None
     assert self_reference("I keep some time each evening for reading.") is not None
+
+
+def test_a_thing_named_only_inside_an_if_is_not_owned() -> None:
+    said = "If I ever get a dog, I'd call it Biscuit."
+    assert verdict("Owner has a dog named Biscuit", said) == "unsupported"
+    assert verdict("Owner would name a future dog Biscuit", said) == "supported"
+
+
+def test_visiting_someone_is_what_the_owner_does() -> None:
+    said = "My sister Ana lives in Porto; I'm visiting her in May."
+    assert verdict("Owner is visiting sister Ana in Porto in May", said) == "supported"
+    assert verdict("Owner lives in Porto", said) == "unsupported"
+
+
+def test_a_name_the_next_clause_calls_my_friend_is_someone_the_owner_has() -> None:
+    said = "I'm thinking of asking Priya, my friend from the choir, to read my essay."
+    assert verdict("Priya is the owner's friend from the choir.", said) == "supported"
+    assert verdict("The owner asked Priya to read the essay.", said) == "unsupported"
+
+
+def test_what_a_who_clause_of_a_fact_says_is_about_those_people() -> None:
+    said = "I just started volunteering at a clinic for families who lost their homes."
+    fact = "The owner started volunteering at a clinic for families who lost their homes."
+    assert verdict(fact, said) == "supported"
+    assert verdict("The owner lost their home.", said) == "unsupported"
+
+
+def test_what_since_explains_is_its_own_clause() -> None:
+    said = "I bought the ebook for $4.99 since it's not in the library."
+    assert verdict("The owner bought the ebook for $4.99.", said) == "supported"
+
+
+def test_a_contrast_ends_where_after_begins() -> None:
+    said = "I've already picked the Kona bike over the Trek after a test ride on April 9."
+    assert verdict("The owner picked the Kona bike after a test ride on April 9.", said) == (
+        "supported"
+    )
+
+
+def test_we_have_already_done_is_no_part_of_the_question_before_it() -> None:
+    said = "Can you help me decide if it's worth it given we've already cut costs by 12%?"
+    assert verdict("The owner's family cut costs by 12%.", said) == "supported"
+    assert verdict("The owner decided it is worth it.", said) == "unsupported"
+
+
+def test_the_owners_name_after_the_owner_is_the_owner() -> None:
+    said = "I'm Dana Reyes, and I earn about $70,000 a year."
+    assert verdict("The owner, Dana Reyes, earns about $70,000 a year.", said) == "supported"
+    assert verdict("The owner, Dana Reyes, earns about $90,000 a year.", said) == "unsupported"
+
+
+def test_a_name_s_before_my_says_is() -> None:
+    said = "Green's my favourite colour, it calms me down."
+    assert verdict("The owner's favourite colour is green.", said) == "supported"
+    assert verdict("Lena's favourite colour is green.", said, owner="Max") != "supported"
+
+
+def test_an_example_of_what_is_denied_is_denied() -> None:
+    said = "I've never used a budgeting app, like Mint, so where do I start?"
+    assert verdict("The owner uses Mint.", said) == "unsupported"
+    assert verdict("The owner has never used a budgeting app like Mint.", said) == "supported"
+
+
+def test_a_hedge_said_alone_doubts_the_clause_after_it() -> None:
+    said = "I'll keep using Notion. Maybe, I'll look into Obsidian after the exams."
+    assert verdict("The owner uses Notion and Obsidian.", said) == "unsupported"
+    assert verdict("The owner uses Notion.", said) == "supported"
+
+
+def test_a_plan_about_someone_says_they_exist_a_dream_of_them_does_not() -> None:
+    said = "I'm planning to ask my neighbour Tomas to water the plants, he's always home."
+    assert verdict("Tomas is the owner's neighbour.", said) == "supported"
+    dream = "It's been my dream to have a daughter and teach her to sail."
+    assert verdict("The owner has a daughter.", dream) == "unsupported"
+    assert verdict("The owner dreams of having a daughter.", dream) == "supported"
+
+
+def test_their_names_what_is_theirs_not_what_the_speaker_does() -> None:
+    said = "I've started tutoring refugee kids and improving their reading skills."
+    fact = "The owner started tutoring refugee kids and improving their reading skills."
+    assert verdict(fact, said) == "supported"
+    assert verdict("The owner improved her reading skills.", said) == "unsupported"
+    assert verdict("The owner loves cooking.", "I love her cooking.") == "unsupported"
+
+
+def test_stuck_between_two_is_no_choice_yet() -> None:
+    said = "I'm stuck between two laptops for my studio, the Aero 14 and the Zen 15."
+    assert verdict("The owner's laptop for the studio is the Aero 14.", said) == "unsupported"
+    assert verdict("The owner is deciding between two laptops for the studio.", said) == (
+        "supported"
+    )

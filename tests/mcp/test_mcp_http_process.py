@@ -78,5 +78,5 @@ async def test_kit_mcp_http_beside_a_daemon_checks_tokens_through_it(
     assert refused.status_code == 401
     assert log[0].outcome == "not a Kit token"
     assert any(u.call == "tools/call list_facts" and u.outcome == "allowed" for u in log)
-    secret = made.token.rsplit("_", 1)[1]
+    secret = made.token.split("_", 2)[2]
     assert secret not in "".join(said)
