@@ -31,7 +31,7 @@ class EmbeddingSettings:
     passages: bool = False
 
 
-EMBEDDING_POOLINGS = ("mean", "cls", "last_token", "none")  # kit/embed/spec.py's POOLINGS
+EMBEDDING_POOLINGS = ("mean", "cls", "last_token", "none")  # each mapped in kit/embed/fastembed.py
 MAX_EMBEDDING_DIMENSION = 16_384
 
 

@@ -127,3 +127,11 @@ def test_a_declared_local_model_is_accepted() -> None:
         "mean",
         True,
     )
+
+
+def test_every_pooling_the_settings_accept_maps_to_one_of_fastembeds() -> None:
+    """The settings (a foundation) and the adapter each name the poolings: the two agree."""
+    from kit.embed.fastembed import _POOLING
+    from kit.embedding_settings import EMBEDDING_POOLINGS
+
+    assert set(_POOLING) == set(EMBEDDING_POOLINGS)
