@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from contextlib import AbstractAsyncContextManager
 
 import pytest
 
@@ -47,27 +48,43 @@ async def stop(tasks: list[asyncio.Task[None]]) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def test_vectors_and_model_load_before_the_warm_up_imports_the_sdk(
-    settings: Settings, clock: FakeClock
+async def remembered(
+    settings: Settings, clock: FakeClock, *facts: str, category: str = "projects"
 ) -> None:
+    """A memory holding `facts`, with their vectors, for the next open to load."""
     async with Kit.open(
         settings=settings, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock
     ) as kit:
-        for n in range(4):
-            await kit.remember(f"Filler fact number {n} about the garden", category="projects")
+        for fact in facts:
+            await kit.remember(fact, category=category)
         await kit.settle()
-    model = GatedModel()
-    embedder = LazyEmbedder(HashingEmbedder().model_id, model)
-    # What the SDK's import saw of the loads when it ran (in a worker thread).
-    seen: list[tuple[bool, bool]] = []
-    async with Kit.open(
+
+
+def lazily(
+    settings: Settings, clock: FakeClock, embedder: LazyEmbedder
+) -> AbstractAsyncContextManager[Kit]:
+    """The Kit a daemon opens: its model loaded later, by `start`."""
+    return Kit.open(
         settings=settings,
         llm=FakeLLM(),
         embedder=embedder,
         clock=clock,
         background=False,
         model_later=True,
-    ) as kit:
+    )
+
+
+async def test_vectors_and_model_load_before_the_warm_up_imports_the_sdk(
+    settings: Settings, clock: FakeClock
+) -> None:
+    await remembered(
+        settings, clock, *(f"Filler fact number {n} about the garden" for n in range(4))
+    )
+    model = GatedModel()
+    embedder = LazyEmbedder(HashingEmbedder().model_id, model)
+    # What the SDK's import saw of the loads when it ran (in a worker thread).
+    seen: list[tuple[bool, bool]] = []
+    async with lazily(settings, clock, embedder) as kit:
         s = kit.services
         store = s.vectors.store
         assert isinstance(store, MatrixVectors)
@@ -102,14 +119,7 @@ async def test_an_empty_memory_warms_up_without_loading_the_model(
     """Nothing to search: the warm-up does not wait for a model nobody asked for."""
     model = GatedModel()
     made: list[Client] = []
-    async with Kit.open(
-        settings=settings,
-        llm=FakeLLM(),
-        embedder=LazyEmbedder(HashingEmbedder().model_id, model),
-        clock=clock,
-        background=False,
-        model_later=True,
-    ) as kit:
+    async with lazily(settings, clock, LazyEmbedder(HashingEmbedder().model_id, model)) as kit:
         s = kit.services
         s.llm_clients = (DeferredLLM(lambda: made.append(Client()) or made[-1]),)
         daemon_like(s)
@@ -123,20 +133,9 @@ async def test_an_empty_memory_warms_up_without_loading_the_model(
 async def test_a_model_that_fails_to_load_does_not_hold_the_warm_up(
     settings: Settings, clock: FakeClock
 ) -> None:
-    async with Kit.open(
-        settings=settings, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock
-    ) as kit:
-        await kit.remember("The kettle is in the attic", category="entities")
-        await kit.settle()
+    await remembered(settings, clock, "The kettle is in the attic", category="entities")
     model = GatedModel(fails=True)
-    async with Kit.open(
-        settings=settings,
-        llm=FakeLLM(),
-        embedder=LazyEmbedder(HashingEmbedder().model_id, model),
-        clock=clock,
-        background=False,
-        model_later=True,
-    ) as kit:
+    async with lazily(settings, clock, LazyEmbedder(HashingEmbedder().model_id, model)) as kit:
         s = kit.services
         daemon_like(s)
         async with asyncio.TaskGroup() as group:
@@ -154,21 +153,10 @@ async def test_a_model_load_that_hangs_holds_the_warm_up_only_so_long(
     settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The warm-up (and the catch-up after it) goes ahead beside a load that never ends."""
-    async with Kit.open(
-        settings=settings, llm=FakeLLM(), embedder=HashingEmbedder(), clock=clock
-    ) as kit:
-        await kit.remember("The kettle is in the attic", category="entities")
-        await kit.settle()
+    await remembered(settings, clock, "The kettle is in the attic", category="entities")
     monkeypatch.setattr(warm_module, "FIRST_LOADS_WAIT", 0)
     model = GatedModel()  # its gate never opens
-    async with Kit.open(
-        settings=settings,
-        llm=FakeLLM(),
-        embedder=LazyEmbedder(HashingEmbedder().model_id, model),
-        clock=clock,
-        background=False,
-        model_later=True,
-    ) as kit:
+    async with lazily(settings, clock, LazyEmbedder(HashingEmbedder().model_id, model)) as kit:
         s = kit.services
         daemon_like(s)
         async with asyncio.TaskGroup() as group:
