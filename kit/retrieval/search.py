@@ -106,9 +106,11 @@ class MemorySearch:
 
     async def warm(self, user_id: str) -> None:
         """Read what a first search of `user_id` would (which facts may be shown, the
-        conversations' links), so that it finds them kept (a daemon, after its start)."""
+        conversations' links, the words of the word search), so that it finds them kept (a
+        daemon, after its start)."""
         await self._live_facts.snapshot(user_id)
         await self._links.current(user_id)
+        await self._lexical.warm()  # every user's words (FTS5's statistics are the table's)
 
     async def search(
         self,
