@@ -4,10 +4,11 @@ memory (kit/retrieval/word_index.py), so that its stemming agrees with FTS5's by
 
 The tokens come from SQLite itself: a private in-memory FTS5 table with the same tokenizer,
 read back through `fts5vocab`. Splitting a long text there and reading every token back costs
-~0.6 µs a token in Python, so a text is split into words here (`words_of`: the same classes
-of characters as unicode61) and each distinct word is turned into its tokens once, by FTS5,
-and remembered. What FTS5 keeps of a row (its `_docsize` entry, the table's averages record)
-lets the loader check the counts against the real index (kit/retrieval/kept_words.py).
+~0.6 µs a token in Python, so texts are split into words here, at the characters FTS5 parts
+tokens at (each character outside ASCII asked of FTS5 once), and each distinct word is turned
+into its tokens once, by FTS5 (folding, diacritics, stemming), and remembered. What FTS5 keeps
+of a row (its `_docsize` entry, the table's averages record) checks the counts against the
+real index (kit/retrieval/kept_words.py).
 """
 
 from __future__ import annotations
@@ -20,10 +21,9 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from kit.retrieval.lexical import words_of
 
 TOKENIZER = "porter unicode61 remove_diacritics 2"
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)  # `words_of`'s
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 _WORDS_KEPT = 1_000_000  # distinct words remembered (~100 bytes each); past it, start over
 
 
@@ -36,6 +36,7 @@ class Fts5Tokens:
         self._con.execute("CREATE VIRTUAL TABLE tokens USING fts5vocab(words, instance)")
         self._lock = threading.Lock()  # loads run on worker threads
         self._known: dict[str, tuple[str, ...]] = {}
+        self._inside: dict[str, bool] = {}  # character -> kept inside a token?
 
     def of_words(self, words: Iterable[str]) -> dict[str, tuple[str, ...]]:
         """The tokens of each of `words` (already lower-cased words of `words_of`)."""
@@ -54,21 +55,24 @@ class Fts5Tokens:
             self._con.executemany(
                 "INSERT INTO words(rowid, word) VALUES (?, ?)", enumerate(words, 1)
             )
-            for doc, term in self._con.execute(
-                "SELECT doc, term FROM tokens ORDER BY doc, offset"
-            ):
+            for doc, term in self._con.execute("SELECT doc, term FROM tokens ORDER BY doc, offset"):
                 found[int(doc)].append(str(term))
             self._con.execute("DELETE FROM words")
         return {w: tuple(found[i]) for i, w in enumerate(words, 1)}
 
-    def of_text(self, text: str) -> list[str]:
-        """The tokens of a text, in order."""
-        words = words_of(text)
-        known = self.of_words(words)
-        return [token for word in words for token in known[word]]
+    def token_characters(self, characters: Iterable[str]) -> set[str]:
+        """Those of `characters` that unicode61 keeps inside a token (letters, digits, marks,
+        and some symbols, such as many emoji), the others parting tokens."""
+        wanted = set(characters)
+        with self._lock:
+            missing = [c for c in wanted if c not in self._inside]
+            if missing:
+                found = self._ask([f"a{c}a" for c in missing])
+                self._inside.update({c: len(found[f"a{c}a"]) == 1 for c in missing})
+            return {c for c in wanted if self._inside[c]}
 
     def exact(self, text: str) -> list[str]:
-        """The tokens of a text split by FTS5 itself (what `of_text` must agree with)."""
+        """The tokens of a text split by FTS5 itself (what `split_rows` must agree with)."""
         with self._lock, self._con:
             self._con.execute("INSERT INTO words(rowid, word) VALUES (1, ?)", (text,))
             rows = self._con.execute("SELECT term FROM tokens ORDER BY offset").fetchall()
@@ -99,21 +103,26 @@ def varints(blob: bytes) -> list[int]:
 
 def split_rows(
     tokens: Fts5Tokens, texts: Sequence[Sequence[str]], sizes: npt.NDArray[np.int64]
-) -> tuple[list[list[str]], npt.NDArray[np.int64]]:
+) -> tuple[list[list[str]], npt.NDArray[np.int64], int]:
     """Many rows' texts as FTS5 tokens (`texts[column][row]`), for the word index: per column,
-    every row's tokens one after the other, and how many are each row's. `sizes` are FTS5's
-    own counts (`_docsize`): a row whose count differs (a character split otherwise here
-    than by unicode61, such as an emoji) is split by FTS5 itself, text by text.
+    every row's tokens one after the other, how many are each row's, and how many rows were
+    split by FTS5 itself, text by text: those whose counts are not `sizes` (FTS5's own, from
+    `_docsize`; -1: unknown) and those with a word FTS5 makes more or less than one token of.
 
     One regular expression over all the texts of a column at once, rows parted by a word
     no text holds: ~0.1 µs a token where a row at a time took ~1 µs."""
-    rows = len(sizes)
     out: list[list[str]] = []
     mine = np.zeros_like(sizes)
     redo: set[int] = set()
     for column, column_texts in enumerate(texts):
-        mark = _absent_word("\n".join(column_texts).lower())
-        words = _WORD.findall(f" {mark} ".join(column_texts).lower())
+        joined = "\n".join(column_texts)
+        mark = _absent_word(joined)
+        # Words as unicode61 parts them: ASCII letters and digits, and the other characters
+        # FTS5 keeps inside a token (asked of FTS5, each once). Not lower-cased here: FTS5
+        # folds each word itself.
+        inside = tokens.token_characters(_NOT_ASCII.findall(joined))
+        word = re.compile("[0-9A-Za-z" + "".join(re.escape(c) for c in sorted(inside)) + "]+")
+        words = word.findall(f" {mark} ".join(column_texts))
         known = tokens.of_words(set(words).difference((mark,)))
         single = {w: t[0] for w, t in known.items() if len(t) == 1}
         single[mark] = mark
@@ -129,7 +138,7 @@ def split_rows(
     redo.update(np.flatnonzero((mine != sizes).any(axis=1)).tolist())
     if redo:
         out, mine = _resplit(tokens, texts, out, mine, sorted(redo))
-    return out, mine
+    return out, mine, len(redo)
 
 
 def _resplit(
@@ -161,6 +170,6 @@ def _resplit(
 def _absent_word(text: str) -> str:
     """A word that `text` does not hold (to part rows)."""
     n = 0
-    while f"kitrow{n}" in text:
+    while f"kitrow{n}" in text.lower():
         n += 1
     return f"kitrow{n}"

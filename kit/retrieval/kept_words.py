@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -29,8 +29,8 @@ import numpy.typing as npt
 
 from kit.clock import to_iso
 from kit.retrieval.fts_tokens import Fts5Tokens, split_rows, varints
-from kit.retrieval.lexical import LexicalIndex, query_words, words_of
-from kit.retrieval.word_index import Positions, WordIndex
+from kit.retrieval.lexical import LexicalIndex, query_words
+from kit.retrieval.word_index import Mask, Positions, WordIndex
 from kit.store.db import Database
 
 if TYPE_CHECKING:
@@ -143,6 +143,10 @@ class KeptWords:
     def loaded(self) -> bool:
         return self._loaded
 
+    def answers(self, kind: str) -> bool:
+        """Whether the kept words answer searches of `kind` (as last read: not FTS5)."""
+        return self._loaded and self._kept.get(kind) is not None
+
     async def warm(self) -> None:
         """Read every layer's words into memory (then searches use them)."""
         async with self._lock:
@@ -228,7 +232,8 @@ class KeptWords:
         kept = self._kept.get(kind)
         if kept is not None and kept.signature == signature:
             return kept
-        if kept is not None and source.appended and (signature[1] or 0) > kept.words.upto:
+        newest = int(signature[1] or 0)  # type: ignore[call-overload]
+        if kept is not None and source.appended and newest > kept.words.upto:
             if await self._read(kind, kept, kept.words.upto):
                 return kept
         kept = _Kept(WordIndex(source.columns))
@@ -275,20 +280,22 @@ class KeptWords:
             else:  # not in FTS5's index (yet): split by FTS5 itself
                 sizes[row] = -1
         texts = [[str(r[2 + c] or "") for r in data] for c in range(columns)]
-        tokens, sizes = split_rows(self._tokens, texts, sizes)
+        tokens, sizes, _ = split_rows(self._tokens, texts, sizes)
         ids = np.fromiter((int(r[0]) for r in data), dtype=np.int64, count=len(data))  # type: ignore[call-overload]
         kept.add(kind, ids, tokens, sizes, [tuple(r[columns + 2 :]) for r in data])
 
 
-def _filter(kind: str, kept: _Kept, code: int, now: datetime, skip: Collection[int]):
+def _filter(
+    kind: str, kept: _Kept, code: int, now: datetime, skip: Collection[int]
+) -> Callable[[Positions], Mask]:
     """The layer's `WHERE` (kit/retrieval/lexical.py `_layer`) over row positions."""
     users, text, words = kept.user_of, kept.text, kept.words
     if kind == "message":
         moment = to_iso(now).encode()
         skipped = np.fromiter((int(i) for i in skip), np.int64, len(skip))
 
-        def allowed(rows: Positions) -> npt.NDArray[np.bool_]:
-            ok = (users[rows] == code) & (text[rows] <= moment)
+        def allowed(rows: Positions) -> Mask:
+            ok: Mask = (users[rows] == code) & (text[rows] <= moment)
             if len(skipped):
                 ok &= ~np.isin(words.ids[rows], skipped)
             return ok
@@ -296,15 +303,17 @@ def _filter(kind: str, kept: _Kept, code: int, now: datetime, skip: Collection[i
     elif kind == "day":
         today = now.date().isoformat().encode()
 
-        def allowed(rows: Positions) -> npt.NDArray[np.bool_]:
-            return (users[rows] == code) & (text[rows] <= today)
+        def allowed(rows: Positions) -> Mask:
+            ok: Mask = (users[rows] == code) & (text[rows] <= today)
+            return ok
 
     else:
         moment = to_iso(now).encode()
         flag, expires = kept.flag, kept.expires
 
-        def allowed(rows: Positions) -> npt.NDArray[np.bool_]:
+        def allowed(rows: Positions) -> Mask:
             live = ~expires[rows] | (text[rows] > moment)
-            return (users[rows] == code) & flag[rows] & live
+            ok: Mask = (users[rows] == code) & flag[rows] & live
+            return ok
 
     return allowed

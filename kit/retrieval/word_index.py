@@ -48,8 +48,9 @@ class Row:
 class WordIndex:
     """Postings of every row of one FTS5 table (all users), in id order."""
 
-    def __init__(self, columns: int) -> None:
+    def __init__(self, columns: int, merge_after: int = MERGE_AFTER) -> None:
         self.columns = columns
+        self._merge_after = merge_after
         self.ids = np.zeros(0, dtype=np.int64)
         self.lengths = np.zeros(0, dtype=np.float64)  # tokens in every column
         self.totals = [0] * columns  # tokens per column, over every row
@@ -106,13 +107,13 @@ class WordIndex:
         columns = np.repeat(np.arange(self.columns, dtype=np.int64), sizes.sum(axis=0))
         rows = ids
         found = self._entries(flat, positions, columns)
-        if first == 0 or len(rows) >= MERGE_AFTER:
+        if first == 0 or len(rows) >= self._merge_after:
             self._merge(*found)
             return
         for term, position, per in zip(*(a.tolist() for a in found), strict=True):
             self._recent.setdefault(term, []).append((position, tuple(per)))
         self._recent_rows += len(rows)
-        if self._recent_rows >= MERGE_AFTER:
+        if self._recent_rows >= self._merge_after:
             self._merge(*self._entries_of_recent())
 
     def _entries(
@@ -153,7 +154,8 @@ class WordIndex:
             positions = np.concatenate([positions, more[1]])
             counts = np.concatenate([counts, more[2]])
         if len(self._rows):
-            held = np.repeat(np.arange(len(self._starts) - 1, dtype=np.int64), np.diff(self._starts))
+            terms_held = np.arange(len(self._starts) - 1, dtype=np.int64)
+            held = np.repeat(terms_held, np.diff(self._starts))
             every = np.concatenate([held, terms])
             rows = np.concatenate([self._rows, positions])
             order = np.lexsort((rows, every))
@@ -205,8 +207,8 @@ class WordIndex:
             rows, counts = self.postings(token)
             hit = counts[:, columns].sum(axis=1) > 0
             rows, counts = rows[hit], counts[hit]
-            found = len(rows)
-            idf = math.log((n - found + 0.5) / (found + 0.5))
+            holding = len(rows)
+            idf = math.log((n - holding + 0.5) / (holding + 0.5))
             if idf <= 0.0:
                 idf = 1e-6
             frequency = counts @ weight
