@@ -70,14 +70,11 @@ class Query:
         (or up to `slack_days` after it: people tell of a thing when it happens or soon
         after), or its `text` names a day inside one, read as of the day it was written
         ("last Friday" said on Monday 8 May is 5 May)."""
-        if not self.mentions:  # most questions name no day (asked for every candidate)
-            return False
-        spans = self.spans
-        if any(s.holds(day, slack_days) for s in spans):
+        if any(s.holds(day, slack_days) for s in self.spans):
             return True
-        if not text:
+        if not text or not self.spans:
             return False
-        return any(s.overlaps(said) for said in said_spans(text, day) for s in spans)
+        return any(s.overlaps(said) for said in said_spans(text, day) for s in self.spans)
 
 
 def understand(

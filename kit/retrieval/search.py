@@ -99,6 +99,11 @@ class MemorySearch:
         self.params = params
         self._tz = tz
 
+    @property
+    def lexical(self) -> LexicalSearch:
+        """The word search (FTS5's, kept in memory once warmed; or tsvector's)."""
+        return self._lexical
+
     def forget_cache(self, user_id: str | None = None) -> None:
         """Drop what is kept in memory of a user's messages (all users': None), after rows
         were removed."""

@@ -141,6 +141,18 @@ async def test_a_word_common_past_the_bound_is_ranked_as_fts5_ranks_it(
     assert await agree(kit, kept, texts, kinds=["message"], common=(5, 12, 60)) > 0
 
 
+async def test_a_daemons_warm_up_loads_the_kept_words(kit: Kit, clock: FakeClock) -> None:
+    """The daemon's background warm-up (kit/daemon/warm.py) loads them for the next turn."""
+    from kit.daemon.warm import warm
+
+    sample = conversation()
+    await fill(kit, sample, turns=50)
+    lexical = kit.services.search.lexical
+    assert isinstance(lexical, KeptWords) and not lexical.loaded
+    await warm(kit.services)
+    assert lexical.loaded and all(lexical.answers(kind) for kind in LAYERS)
+
+
 async def test_before_it_is_loaded_fts5_answers(kit: Kit, clock: FakeClock) -> None:
     sample = conversation()
     await fill(kit, sample, turns=100)
