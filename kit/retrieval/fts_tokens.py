@@ -21,7 +21,6 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 _WORDS_KEPT = 1_000_000  # distinct words remembered (~100 bytes each); past it, start over

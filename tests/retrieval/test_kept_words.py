@@ -182,7 +182,12 @@ async def test_after_forget_no_forgotten_message_is_found(kit: Kit, clock: FakeC
     kept = KeptWords(kit.services.db)
     await kept.warm()
     texts = questions(sample, 20)
-    before = {i for t in texts for i, _ in await kept.search("owner", "message", t, 50, now=clock.now())}
+
+    async def found() -> set[int]:
+        now = clock.now()
+        return {i for t in texts for i, _ in await kept.search("owner", "message", t, 50, now=now)}
+
+    before = await found()
     first, last = sample.turns[0].at.date(), sample.turns[299].at.date()
     cut = first + (last - first) / 2
     s = kit.services
@@ -191,7 +196,7 @@ async def test_after_forget_no_forgotten_message_is_found(kit: Kit, clock: FakeC
     )
     left = {int(r[0]) for r in await s.db.fetchall("SELECT id FROM messages")}
     assert set(ids) - left, "the forget removed nothing: the test proves nothing"
-    after = {i for t in texts for i, _ in await kept.search("owner", "message", t, 50, now=clock.now())}
+    after = await found()
     assert after <= left
     assert before - left  # some of what it found before is gone now
     assert await agree(kit, kept, texts) > 0
@@ -221,13 +226,23 @@ async def test_a_fact_edited_put_aside_or_forgotten_is_searched_as_it_now_is(
     assert await found("Lisbon") == {added.id}
     # Another process's edit: only the database says so.
     async with s.db.transaction() as tx:
-        await tx.execute("UPDATE facts SET content = 'Ana plays the viola' WHERE content LIKE '%cello'")
+        await tx.execute(
+            "UPDATE facts SET content = 'Ana plays the viola' WHERE content LIKE '%cello'"
+        )
     assert await found("cello") == set()
     assert len(await found("viola")) == 1
-    expiring = await kit.remember("Ana is at the dentist", expires_at=clock.now() + timedelta(hours=1))
+    soon = clock.now() + timedelta(hours=1)
+    expiring = await kit.remember("Ana is at the dentist", expires_at=soon)
     assert await found("dentist") == {expiring.id}
     clock.advance(timedelta(hours=2))
     assert await found("dentist") == set()
+    # `kit forget` erases the rows (not only puts them aside).
+    await Forgetter(s.db, s.tz, s.forget_ledger).forget(
+        "owner", ForgetScope.named("Ana"), now=clock.now()
+    )
+    assert await s.db.fetchall("SELECT id FROM facts WHERE content LIKE '%viola%'") == []
+    assert await found("viola") == set()
+    assert await found("oolong Lisbon") == set()
 
 
 async def test_a_rewritten_day_is_searched_as_it_now_is(kit: Kit, clock: FakeClock) -> None:
@@ -297,7 +312,7 @@ def test_rows_added_one_at_a_time_index_as_rows_added_at_once() -> None:
     parts.add(rows[:100])
     for row in rows[100:]:
         parts.add([row])
-    for word in vocabulary + ["absent"]:
+    for word in [*vocabulary, "absent"]:
         a, b = whole.postings(word), parts.postings(word)
         assert a[0].tolist() == b[0].tolist() and a[1].tolist() == b[1].tolist()
     assert whole.totals == parts.totals
