@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+APPENDED_IN_PLACE = 2048  # new rows added on the loop; more (an import) read the layer anew
+
 
 @dataclass(frozen=True)
 class _Source:
@@ -134,7 +136,8 @@ class KeptWords:
     def __init__(self, db: Database) -> None:
         self._db = db
         self._fts = LexicalIndex(db)
-        self._tokens = Fts5Tokens()
+        self._tokens = Fts5Tokens()  # on the loop: query words, a turn's new rows
+        self._loading = Fts5Tokens()  # on a worker thread, one load at a time (the lock)
         self._kept: dict[str, _Kept | None] = {}
         self._loaded = False
         self._lock = asyncio.Lock()
@@ -254,8 +257,16 @@ class KeptWords:
         block, changed = head[1], head[2]
         data = sorted((tuple(r)[3:] for r in rows if r[0] == 0), key=lambda r: int(r[0]))
         fts = varints(block) if block else [0] * (source.columns + 1)
-        # Splitting and indexing ~2.3 million tokens (100k messages) takes ~1 s: off the loop.
-        await asyncio.to_thread(self._add, kind, kept, data)
+        if after == 0:
+            # Splitting and indexing ~2.3 million tokens (100k messages) takes ~1 s: off the
+            # loop, into arrays no search sees before they are whole.
+            await asyncio.to_thread(self._add, kind, kept, data, self._loading)
+        elif len(data) <= APPENDED_IN_PLACE:
+            # The rows of a turn or two (~0.1 ms a row), on the loop: a search on another
+            # task never sees the layer half-updated.
+            self._add(kind, kept, data, self._tokens)
+        else:  # an import: read anew, off the loop
+            return False
         agrees = [kept.words.size, *kept.words.totals] == fts
         if not agrees:
             log.warning(
@@ -268,7 +279,9 @@ class KeptWords:
         kept.signature = (block, changed)
         return agrees
 
-    def _add(self, kind: str, kept: _Kept, data: Sequence[tuple[object, ...]]) -> None:
+    def _add(
+        self, kind: str, kept: _Kept, data: Sequence[tuple[object, ...]], tokens: Fts5Tokens
+    ) -> None:
         """Add rows (id, FTS5's counts, texts per column, then user and filter values)."""
         columns = kept.words.columns
         sizes = np.zeros((len(data), columns), dtype=np.int64)
@@ -280,9 +293,9 @@ class KeptWords:
             else:  # not in FTS5's index (yet): split by FTS5 itself
                 sizes[row] = -1
         texts = [[str(r[2 + c] or "") for r in data] for c in range(columns)]
-        tokens, sizes, _ = split_rows(self._tokens, texts, sizes)
+        split, sizes, _ = split_rows(tokens, texts, sizes)
         ids = np.fromiter((int(r[0]) for r in data), dtype=np.int64, count=len(data))  # type: ignore[call-overload]
-        kept.add(kind, ids, tokens, sizes, [tuple(r[columns + 2 :]) for r in data])
+        kept.add(kind, ids, split, sizes, [tuple(r[columns + 2 :]) for r in data])
 
 
 def _filter(
