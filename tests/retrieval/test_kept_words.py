@@ -20,6 +20,7 @@ from kit.forget.forgetter import Forgetter
 from kit.forget.scope import ForgetScope
 from kit.memory.facts import Provenance
 from kit.memory.messages import NewMessage
+from kit.retrieval import kept_words
 from kit.retrieval.fts_tokens import Fts5Tokens, split_rows
 from kit.retrieval.kept_words import KeptWords
 from kit.retrieval.lexical import LexicalIndex
@@ -172,6 +173,30 @@ async def test_new_messages_are_added_by_id(kit: Kit, clock: FakeClock) -> None:
     found = await kept.search("owner", "message", "zeppelin", 10, now=clock.now())
     assert [i for i, _ in found] == [added.id]
     assert await agree(kit, kept, ["zeppelin museum", *questions(sample, 10)]) > 0
+
+
+async def test_an_import_reads_the_layer_anew(
+    kit: Kit, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More new rows than a turn writes are not added in place (a search on another task
+    would see the layer half-updated) but read anew, off the loop: same answers."""
+    monkeypatch.setattr(kept_words, "APPENDED_IN_PLACE", 5)
+    sample = conversation()
+    await fill(kit, sample, turns=100)
+    kept = KeptWords(kit.services.db)
+    await kept.warm()
+    before = kept._kept["message"]
+    conv = await kit.services.messages.conversation("owner", "local", "later")
+    clock.advance(timedelta(days=1))
+    rows = [NewMessage("user", t.text, clock.now(), t.speaker) for t in sample.turns[100:120]]
+    async with kit.services.db.transaction() as tx:
+        await kit.services.messages.insert_bulk(tx, conv, rows, "import")
+    assert await agree(kit, kept, questions(sample, 10), kinds=["message"]) > 0
+    assert kept._kept["message"] is not before  # read anew, not grown in place
+    await kit.services.messages.add(conv, "user", "one more about the zeppelin")
+    grown = kept._kept["message"]
+    assert len(await kept.search("owner", "message", "zeppelin", 5, now=clock.now())) == 1
+    assert kept._kept["message"] is grown  # a turn's row: added in place
 
 
 async def test_after_forget_no_forgotten_message_is_found(kit: Kit, clock: FakeClock) -> None:
