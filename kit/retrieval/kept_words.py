@@ -3,8 +3,8 @@ FTS5 as the source of truth and the fallback (kit/retrieval/lexical.py).
 
 Loaded by `warm` (a daemon does it after the vectors and the embedding model:
 kit/daemon/warm.py); until then, for notes, for facts as they held at a past moment, and for
-a query word FTS5 splits in more than one token, FTS5 answers. Each search first asks the database, in one
-small statement, whether the layer changed since it was read:
+a query word FTS5 splits in more than one token, FTS5 answers. Each search first asks the
+database, in one small statement, whether the layer changed since it was read:
 - messages are only ever added (by id) or removed (`kit forget`): rows with a higher id are
   read and added, their words tokenized by FTS5 itself; then the row count and the tokens per
   column must equal FTS5's own (its averages record, read in the same statement), or the
