@@ -6,7 +6,9 @@ kit/daemon/warm.py); until then, for notes, for facts as they held at a past mom
 a query word FTS5 splits in more than one token, FTS5 answers. Each search first asks the
 database, in one small statement, whether the layer changed since it was read:
 - messages are only ever added (by id) or removed (`kit forget`): rows with a higher id are
-  read and added, their words tokenized by FTS5 itself; then the row count and the tokens per
+  read and added (on the loop: a search never sees a layer half-updated; an import of more
+  than `APPENDED_IN_PLACE` rows reads the layer anew, off the loop), their words tokenized
+  by FTS5 (kit/retrieval/fts_tokens.py); then the row count and the tokens per
   column must equal FTS5's own (its averages record, read in the same statement), or the
   layer is read anew (a removal, a restore of old ids);
 - facts and day summaries change in place (an edit, a flag, a rewrite): `memory_versions`
