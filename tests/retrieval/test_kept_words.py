@@ -113,10 +113,12 @@ async def agree(
 
 
 async def test_the_kept_words_answer_as_fts5_on_a_real_conversation(
-    kit: Kit, clock: FakeClock
+    kit: Kit, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every layer, bounded or not, the previous turn's words weighted or not, skipped
-    messages, a moment in the past (the filters): FTS5's rows and scores."""
+    messages, a moment in the past (the filters): FTS5's rows and scores. (Loaded in parts
+    of 64 rows, as 100k rows load in parts of `LOAD_PART`.)"""
+    monkeypatch.setattr(kept_words, "LOAD_PART", 64)
     sample = conversation()
     ids = await fill(kit, sample)
     await fill_memory(kit, sample)
@@ -337,9 +339,17 @@ def test_rows_added_one_at_a_time_index_as_rows_added_at_once() -> None:
     parts.add(rows[:100])
     for row in rows[100:]:
         parts.add([row])
+    loaded = WordIndex(2)  # a load in parts, merged once
+    for start in range(0, len(rows), 70):
+        part = rows[start : start + 70]
+        tokens = [[t for r in part for t in r.columns[c]] for c in range(2)]
+        sizes = np.array([[len(c) for c in r.columns] for r in part], dtype=np.int64)
+        loaded.add_columns(np.array([r.id for r in part]), tokens, sizes, defer=True)
+    loaded.settle()
     for word in [*vocabulary, "absent"]:
-        a, b = whole.postings(word), parts.postings(word)
-        assert a[0].tolist() == b[0].tolist() and a[1].tolist() == b[1].tolist()
-    assert whole.totals == parts.totals
+        a, b, c = whole.postings(word), parts.postings(word), loaded.postings(word)
+        assert a[0].tolist() == b[0].tolist() == c[0].tolist()
+        assert a[1].tolist() == b[1].tolist() == c[1].tolist()
+    assert whole.totals == parts.totals == loaded.totals
     with pytest.raises(ValueError, match="id order"):
         parts.add([Row(5, ([], []))])
