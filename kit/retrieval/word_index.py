@@ -239,7 +239,10 @@ class WordIndex:
             idf = math.log((n - holding + 0.5) / (holding + 0.5))
             if idf <= 0.0:
                 idf = 1e-6
-            frequency = counts @ weight
+            # Column by column (counts are held as small integers: no BLAS for them).
+            frequency = counts[:, 0] * weight[0]
+            for column in range(1, self.columns):
+                frequency = frequency + counts[:, column] * weight[column]
             words.append((rows, idf * (frequency * (K1 + 1.0)) / (frequency + norm[rows])))
         common = [common_rows > 0 and len(rows) > common_rows for rows, _ in words]
         score = np.zeros(n, dtype=np.float64)
