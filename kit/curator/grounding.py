@@ -209,7 +209,7 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
         said = where  # where it is said as it is (a related form found only elsewhere
         if term.kind == "word":  # supports it, but is not held against it)
             said = [(s, c) for s in sources for c in _holding(term, s, related=False)]
-        kin = term.kind == "word" and term.key in PEOPLE
+        kin = term.kind == "word" and term.key in PEOPLE and thing(term.shown)
         if term.kind == "name" or kin:
             # who, not what: said as it is in any clause, but not only in a wish or an "if"
             # ("if I ever get a dog, I'd call it Biscuit": no dog, no Biscuit yet)
@@ -263,13 +263,13 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
 STORE = 0.85
 ASK = 0.5
 RELATED = 0.5
-THING = 0.5
+THING = 0.75
 
 
 def _worth(term: Term) -> float:
     words = [term.shown, *([term.phrase] if term.phrase else [])]
     worth = min(weight(w) for w in words)
-    if thing(term.shown):
+    if term.head or thing(term.shown):
         worth = max(worth, THING)
     return worth
 
