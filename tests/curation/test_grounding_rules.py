@@ -128,7 +128,7 @@ def test_a_word_of_a_compound_is_not_the_first_person() -> None:
 def test_a_thing_named_only_inside_an_if_is_not_owned() -> None:
     said = "If I ever get a dog, I'd call it Biscuit."
     assert verdict("Owner has a dog named Biscuit", said) == "unsupported"
-    assert verdict("Owner would name a future dog Biscuit", said) == "supported"
+    assert verdict("Owner would call a future dog Biscuit", said) == "supported"
 
 
 def test_visiting_someone_is_what_the_owner_does() -> None:
