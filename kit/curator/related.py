@@ -120,6 +120,16 @@ RARE = 20
 
 
 @lru_cache(maxsize=65536)
+def tagged(word: str) -> int:
+    """How often the word's base forms were tagged in the Semantic Concordance: 0 for a word
+    WordNet does not know or never saw in use (most names: "Ana", "Sam", "David")."""
+    net = _lexicon()
+    if net is None:
+        return 0
+    return sum(net.count(part, lemma) for part, lemma in net.lemmas(_key(word)))
+
+
+@lru_cache(maxsize=65536)
 def weight(word: str) -> float:
     """How informative a fact's word is, from 0 (as common as "give") to 1 (rare): what a
     message leaving it unsaid costs. 1 without WordNet (every word counts, as before)."""

@@ -214,3 +214,15 @@ def test_stuck_between_two_is_no_choice_yet() -> None:
     assert verdict("The owner is deciding between two laptops for the studio.", said) == (
         "supported"
     )
+
+
+def test_the_owners_self_introduction_names_the_owner_when_kit_was_not_told() -> None:
+    """With `owner.name` unset, "Hi! I'm Sam" makes a fact about Sam one about the owner; "I'm
+    Happy to ..." introduces no one, and a name Kit was told is not overridden."""
+    said = "Hi! I'm Sam, I teach math at a high school."
+    assert verdict("Sam teaches math at a high school.", said) == "supported"
+    assert verdict("Sam is a math teacher.", said) == "supported"
+    assert verdict("Sam teaches physics.", said) == "unsupported"
+    assert verdict("Sam teaches math.", "My name is Sam and I teach math.") == "supported"
+    assert verdict("Sam teaches math.", "I'm Happy to say I teach math.") != "supported"
+    assert verdict("Sam teaches math.", said, owner="Dana") != "supported"
