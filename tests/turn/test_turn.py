@@ -160,9 +160,17 @@ async def test_remember_refuses_what_the_owner_did_not_say_and_says_why(
     [
         # the chat model's own label for the fact: no word the owner must have said
         ("Remember that I'm vegan.", "The owner is vegan.", "personal"),
-        ("Please remember: I cycle to work every day.", "The owner cycles to work daily.", "Habits"),
+        (
+            "Please remember: I cycle to work every day.",
+            "The owner cycles to work daily.",
+            "Habits",
+        ),
         # the owner's self-introduction, with `owner.name` unset: Sam is the owner
-        ("Hi! I'm Sam, I teach math at a high school.", "Sam teaches math at a high school.", "Sam"),
+        (
+            "Hi! I'm Sam, I teach math at a high school.",
+            "Sam teaches math at a high school.",
+            "Sam",
+        ),
     ],
 )
 async def test_remember_stores_what_the_owner_said_under_a_label_or_their_own_name(
