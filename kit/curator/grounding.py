@@ -8,9 +8,11 @@ text is held against the messages the operation cites (kit/curator/apply.py):
 - every name, number, amount and date in the text must be in them: case, plurals, "two" and
   "2", "$1,200" and "1200", "14 June" and "June 14", "yesterday" said on 8 May and 7 May
   (kit/dates/);
-- its other words must be there too, in any of their forms (kit/curator/wording.py) or one
-  WordNet relates to them (kit/curator/related.py: "teaches" / teacher, "took part" /
-  participated);
+- its other words are scored, not required one by one (a curator paraphrases them): each
+  weighs by how informative it is (kit/curator/related.py: "found", "became" next to nothing,
+  a rare word or a thing the fact names much more), found in any of its forms
+  (kit/curator/wording.py) or, for less, in one WordNet relates to it ("teaches" / teacher,
+  "took part" / participated); the share said decides;
 - and said as a fact, of the right person (kit/curator/clauses.py): what the owner only asked,
   wished, planned or said "if" about ("if I ever move to Berlin", "thinking about a dog")
   holds up only a fact that says as much ("the owner is thinking about getting a dog"); what
@@ -18,9 +20,10 @@ text is held against the messages the operation cites (kit/curator/apply.py):
   another speaker) is never a fact about the owner; what a message denies is not a fact.
 
 The text of the facts an UPDATE or REPLACE rewrites counts as support too (it was checked
-when it was written). The verdict: "supported" (applied), "partial" (every name, number and
-date is there, half or more of the rest: set aside as a question for the owner,
-kit/inbox/), or "unsupported" (dropped, with why, the rest of the pass going on).
+when it was written). The verdict: "supported" (applied: every hard part there, STORE of the
+soft words' weight said), "partial" (every hard part there, ASK or more of the rest: set aside
+as a question for the owner, kit/inbox/), or "unsupported" (dropped, with why, the rest of the
+pass going on).
 
 Cheap and deterministic: word lists, WordNet and rules, no model. What it cannot catch: a wrong word
 order or relation made of the same words ("prefers Docs over Word" from "Word over Docs"), a
