@@ -34,7 +34,6 @@ month"), and meaning carried by words outside its lists (docs/curation.md).
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -42,8 +41,9 @@ from typing import Literal
 
 from kit.curator.clauses import PEOPLE, Clause, clauses, word_key
 from kit.curator.fact_terms import Term, fact_terms
+from kit.curator.introduced import introduced
 from kit.curator.ops import Insert, Operation, Replace, Update
-from kit.curator.related import family, near, phrases, says, synonyms, tagged, thing, weight
+from kit.curator.related import family, near, phrases, says, synonyms, thing, weight
 from kit.curator.wording import fold, number_of, same, stem, tokens
 from kit.dates.text import DateSpan, date_mentions, said_spans
 from kit.dates.words import ABBREVIATIONS, MONTHS
@@ -118,7 +118,7 @@ class Grounding:
         sources += [_fact_source(f) for f in rewritten]
         if not sources:
             return Verdict("unsupported", "it cites no message it comes from")
-        owner = self._owner or _introduced(
+        owner = self._owner or introduced(
             self._messages[i] for i, s in zip(op.sources, sources, strict=False) if s.owner
         )
         return _judge(text, sources, owner)
@@ -141,27 +141,6 @@ class Grounding:
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
             )  # fmt: skip
         return self._read[message.id]
-
-
-def _introduced(messages: Iterable[Message]) -> set[str]:
-    """The owner's name as the owner gave it ("Hi! I'm Sam", "my name is Sam"), when Kit was
-    not told it (`owner.name` unset): then a fact about Sam is a fact about the owner. "I'm"
-    introduces a name only at the start of a sentence and a word WordNet never saw in use
-    ("I'm Happy to" is no name)."""
-    names: set[str] = set()
-    for message in messages:
-        for match in _INTRODUCTION.finditer(message.text):
-            if match.group("given"):
-                names.update(word_key(w) for w in match.group("given").split())
-            elif not tagged(match.group("name")):
-                names.add(word_key(match.group("name")))
-    return names
-
-
-_INTRODUCTION = re.compile(
-    r"(?:^|[.!?,;:]\s*|\b(?i:hi|hey|hello|hiya)\W+)(?i:i'm|i am|im)\s+(?P<name>[A-Z][\w'-]+)"
-    r"|\b(?i:my name is|my name's|call me)\s+(?P<given>[A-Z][\w'-]+(?: [A-Z][\w'-]+)?)"
-)
 
 
 def _answered(sources: list[_Source], messages: list[Message]) -> list[_Source]:
