@@ -32,7 +32,9 @@ DAY = date(2026, 3, 1)
 
 
 def _local(settings: Settings) -> Settings:
-    return dataclasses.replace(settings, llm=LOCAL)
+    # The seven passes of the operation style (the extract style's window: test_extract.py)
+    curation = dataclasses.replace(settings.curation, style="operations")
+    return dataclasses.replace(settings, llm=LOCAL, curation=curation)
 
 
 @pytest.fixture
