@@ -123,7 +123,8 @@ class Curator:
         self._pass_fit: PassFit | None = None
         self._style = style_of(settings.curation.style, settings.llm.preset)
         # The extract style's answer for the batch being curated: one call for every category
-        self._extracted: tuple[tuple[str, int, tuple[int, ...]], Extracted] | None = None
+        # (or why it was rejected, for the batch's other passes)
+        self._extracted: tuple[tuple[str, int, tuple[int, ...]], Extracted | str] | None = None
 
     def _fit(self) -> PassFit:
         """What a pass may show to fit llm.background.context_tokens (computed once)."""
@@ -423,15 +424,26 @@ class Curator:
                 "facts_total": shown.total,
                 **fit.detail(batch),
             }
+            if isinstance(extracted, str):  # that answer was rejected: so is this pass, unasked
+                return await self._failed(batch, started, extracted, detail, status="rejected")
         else:
             request = extract_request(
                 self._prompts, self._role, batch, self._settings.owner.name, started, self._tz,
                 self._fit().transcript_chars, self._role.output(MAX_TOKENS),
             )  # fmt: skip
-            got = await self._call(
-                batch, started, request, fit, shown, candidates_from_reply, AGAIN_EXTRACT
-            )
+            wrong: list[str] = []
+
+            def read(reply: LLMReply) -> Extracted:
+                try:
+                    return candidates_from_reply(reply)
+                except InvalidOperations as exc:
+                    wrong.append(str(exc))
+                    raise
+
+            got = await self._call(batch, started, request, fit, shown, read, AGAIN_EXTRACT)
             if isinstance(got, PassOutcome):
+                if got.status == "rejected" and wrong:  # the other categories are not asked
+                    self._extracted = (key, f"{wrong[-1]} (the batch's one answer)")
                 return got
             extracted, detail = got
             self._extracted = (key, extracted)

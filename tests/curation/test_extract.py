@@ -245,8 +245,10 @@ async def test_an_answer_that_is_no_list_of_facts_rejects_every_pass_of_the_batc
     await _say(kit, clock, "I live in Leeds.")
     server.responder = lambda body: json.dumps({"facts": "The owner lives in Leeds."})
     outcomes = await kit.services.curator.curate_user("owner")
-    assert outcomes and {o.status for o in outcomes} == {"rejected"}
+    assert sorted(o.category for o in outcomes) == sorted(CATEGORIES)
+    assert {o.status for o in outcomes} == {"rejected"}
     assert all('{"facts": [...]}' in o.reason for o in outcomes)
+    assert len(server.completions()) == 1  # the batch's other passes were not asked again
     assert await kit.facts() == []
 
 
