@@ -102,7 +102,7 @@ async def test_the_seven_category_passes_share_one_prefix_with_the_transcript(
         endpoint.responder = lambda body: endpoint.call("apply_operations", {"operations": []})
         llm = endpoint.llm(preset="local")
         async with Kit.open(
-            settings=dataclasses.replace(settings, llm=llm),
+            settings=dataclasses.replace(_local(settings), llm=llm),  # the operation style
             embedder=HashingEmbedder(),
             clock=clock,
             background=False,
