@@ -150,7 +150,9 @@ async def test_remember_refuses_what_the_owner_did_not_say_and_says_why(
     tool_result = server.requests[-1].json["messages"][-1]["content"][0]
     assert not tool_result.get("is_error")
     note = tool_result["content"]
-    assert note.startswith("Not saved to memory (") and "Answer the owner's message normally" in note
+    assert (
+        note.startswith("Not saved to memory (") and "Answer the owner's message normally" in note
+    )
     (message,) = await real_kit.services.messages.get_many("owner", [result.user_message_id])
     assert message.text == said  # kept for the night's curation
 
