@@ -41,6 +41,7 @@ from kit.curator.ops import (
     operations_from_reply,
 )
 from kit.curator.ops_request import AGAIN_OPS, operations_request
+from kit.curator.pass_ends import KIND, PassEnds
 from kit.curator.pass_fit import PassFit, pass_fit
 from kit.curator.progress import Batch, CurationProgress, LostRace
 from kit.curator.questions import InboxStore
@@ -65,7 +66,6 @@ OnPass = Callable[[PassOutcome], object]  # hears of each pass as it ends (a pro
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-KIND = "curate"
 MAX_TOKENS = 4096
 
 
@@ -113,6 +113,7 @@ class Curator:
             inbox_settings=settings.inbox,
         )
         self._undo = PassUndo(db, facts, self.passes, inbox)
+        self._ends = PassEnds(db, self._applier, self.passes, self.progress, settings)
         self._shown = FactSelector(
             facts,
             search,
@@ -341,7 +342,7 @@ class Curator:
         if isinstance(got, PassOutcome):
             return got
         ops, detail = got
-        return await self._apply(batch, ops, started, detail, shown)
+        return await self._ends.apply(batch, ops, started, detail, shown)
 
     def _read_ops(self, reply: LLMReply) -> list[Operation]:
         return operations_from_reply(reply, now=self._clock.now(), tz=self._tz)
@@ -366,13 +367,13 @@ class Curator:
                 f"the model did not answer within {self._role.timeout_seconds:g} s "
                 f"({self._role.setting('timeout_seconds')}); tried again after a backoff"
             )
-            outcome = await self._failed(batch, started, reason, fit.detail(batch))
+            outcome = await self._ends.failed(batch, started, reason, fit.detail(batch))
             raise PassTimedOut(outcome) from exc
         except LLMUnavailable:
             raise
         except Exception as exc:  # a broken adapter or model reply: count it, keep the rest going
             log.exception("curation model call for %s failed", batch.category)
-            return await self._failed(batch, started, crash_reason("the model call", exc), {})
+            return await self._ends.failed(batch, started, crash_reason("the model call", exc), {})
         detail = {
             "conversation_id": batch.conversation_id,
             "model": reply.model or request.model,
@@ -396,7 +397,7 @@ class Curator:
             log.info(
                 "curation pass on %s rejected: %s", batch.category, exc
             )  # reported by its caller
-            return await self._failed(batch, started, str(exc), detail, status="rejected")
+            return await self._ends.failed(batch, started, str(exc), detail, status="rejected")
         except Exception as exc:  # a value no check foresaw: counted like any bad answer
             log.error(
                 "reading the curation answer for %s crashed (%s)%s",
@@ -405,7 +406,7 @@ class Curator:
                 frames(exc),
             )
             reason = crash_reason("reading the answer", exc)
-            return await self._failed(batch, started, reason, detail, status="rejected")
+            return await self._ends.failed(batch, started, reason, detail, status="rejected")
 
     async def _extract_pass(
         self, batch: Batch, shown: ShownFacts, started: datetime, fit: PassFit
@@ -425,7 +426,7 @@ class Curator:
                 **fit.detail(batch),
             }
             if isinstance(extracted, str):  # that answer was rejected: so is this pass, unasked
-                return await self._failed(batch, started, extracted, detail, status="rejected")
+                return await self._ends.failed(batch, started, extracted, detail, status="rejected")
         else:
             request = extract_request(
                 self._prompts, self._role, batch, self._settings.owner.name, started, self._tz,
@@ -451,7 +452,7 @@ class Curator:
         planned = plan(
             extracted,
             batch.category,
-            grounding=self._grounding(batch),
+            grounding=self._ends.grounding(batch),
             people_ids=batch.owner_message_ids,
             speakers=speakers_of(batch, self._settings.owner.name),
             known=shown.facts,
@@ -459,7 +460,7 @@ class Curator:
         detail["style"] = "extract"
         if planned.recited:
             detail["recited"] = list(planned.recited)
-        return await self._apply(
+        return await self._ends.apply(
             batch,
             list(planned.inserts),
             started,
@@ -467,9 +468,6 @@ class Curator:
             shown,
             dropped_before=(*dropped_before, *planned.dropped),
         )
-
-    def _grounding(self, batch: Batch) -> Grounding:
-        return Grounding(batch.messages, batch.owner_message_ids, self._settings.owner.name)
 
     async def _ask_again(self, request: LLMRequest, why: str, detail: dict[str, Any]) -> LLMReply:
         """The same request once more, with what was wrong with the first answer; its tokens
@@ -489,87 +487,6 @@ class Curator:
         detail["input_tokens"] = int(detail.get("input_tokens", 0)) + reply.usage.input_tokens
         detail["output_tokens"] = int(detail.get("output_tokens", 0)) + reply.usage.output_tokens
         return reply
-
-    async def _apply(
-        self,
-        batch: Batch,
-        ops: list[Operation],
-        started: datetime,
-        detail: dict[str, Any],
-        shown: ShownFacts,
-        *,
-        dropped_before: Sequence[str] = (),
-    ) -> PassOutcome:
-        try:
-            async with self._db.transaction() as tx:
-                outcome = await self._applier.apply_in(
-                    tx,
-                    batch.user_id,
-                    batch.category,
-                    ops,
-                    kind=KIND,
-                    actor="curator",
-                    source_message_ids=batch.owner_message_ids,
-                    started_at=started,
-                    detail=detail,
-                    shown=None if shown.complete else shown.ids,
-                    grounding=self._grounding(batch),
-                    dropped_before=dropped_before,
-                )
-                if outcome.status == "rejected":
-                    note = await self.progress.failed(
-                        tx, batch, outcome.reason, self._settings.curation.max_attempts
-                    )
-                    if note:
-                        outcome = replace(outcome, reason=f"{outcome.reason}; {note}")
-                else:
-                    await self.progress.advance(tx, batch)
-        except LostRace as exc:
-            return PassOutcome(None, KIND, batch.category, "skipped", reason=str(exc))
-        except Exception as exc:
-            log.exception("curation pass on %s crashed; nothing of it was applied", batch.category)
-            return await self._failed(batch, started, crash_reason("applying", exc), detail)
-        return outcome
-
-    async def _failed(
-        self,
-        batch: Batch,
-        started: datetime,
-        reason: str,
-        detail: dict[str, Any],
-        *,
-        status: str = "failed",
-    ) -> PassOutcome:
-        """Record a pass that could not be applied and count the attempt (one transaction)."""
-        try:
-            async with self._db.transaction() as tx:
-                pass_id = await self.passes.add(
-                    tx,
-                    user_id=batch.user_id,
-                    kind=KIND,
-                    category=batch.category,
-                    status=status,
-                    started_at=started,
-                    reason=reason,
-                    detail={
-                        **detail,
-                        "conversation_id": batch.conversation_id,
-                        "source_message_ids": list(batch.owner_message_ids),
-                    },
-                )
-                note = await self.progress.failed(
-                    tx, batch, reason, self._settings.curation.max_attempts
-                )
-        except LostRace as exc:  # forgotten meanwhile: its record must not quote them
-            return PassOutcome(None, KIND, batch.category, "skipped", reason=str(exc))
-        return PassOutcome(
-            pass_id,
-            KIND,
-            batch.category,
-            "rejected" if status == "rejected" else "failed",
-            reason=f"{reason}; {note}" if note else reason,
-            source_message_ids=batch.owner_message_ids,
-        )
 
 
 _GOOD = ("applied", "noop")
