@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-import dataclasses
 from datetime import timedelta
 
 import pytest
