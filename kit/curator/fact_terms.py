@@ -13,7 +13,7 @@ from datetime import date
 from typing import Literal
 
 from kit.curator.clauses import CONTRAST, GIVEN_ENDS, PEOPLE, clauses, word_key
-from kit.curator.related import phrases
+from kit.curator.related import phrases, thing
 from kit.curator.wording import HEDGES, NEGATIONS, STOP, fold, number_of, stem, tokens
 from kit.dates.text import DateSpan, date_mentions
 from kit.dates.words import MONTHS, WEEKDAYS
@@ -35,6 +35,7 @@ class Term:
     aim: bool = False  # in "... for business tips": what something is for, hoped or planned
     phrase: str = ""  # word: the two-word lemma it opens ("took part": take_part)
     theirs: bool = False  # in what "her", "his", "their" names ("supporting their health")
+    head: bool = False  # word: a noun phrase's last word ("friends from work"): a thing
 
 
 def fact_terms(
@@ -87,13 +88,28 @@ def fact_terms(
                 theirs = any(a <= at < b for a, b in possessed)
                 found.append(
                     Term("word", token, stem(token), holder, who=who, passed_over=passed_over,
-                          aim=aim, phrase=phrase, theirs=theirs)
+                          aim=aim, phrase=phrase, theirs=theirs, head=_head(listed, n, start, end))
                 )  # fmt: skip
     for mention in dates:
         holder = next((h for a, b, h, _ in spans if a <= mention.start < b), "")
         shown = text[mention.start : mention.end]
         found.append(Term("date", shown, shown.lower(), holder, mention.span, mention.year_said))
     return found, hedged, negated
+
+
+def _head(listed: list[re.Match[str]], n: int, start: int, end: int) -> bool:
+    """Whether the n-th word ends a noun phrase: after a determiner, a possessive or a
+    preposition, with no noun after it ("friends from work", "the shelter"; not "her close
+    friends")."""
+    before = listed[n - 1].group().lower() if n and listed[n - 1].start() >= start else ""
+    after = listed[n + 1].group() if n + 1 < len(listed) and listed[n + 1].start() < end else ""
+    return before in _DETERMINERS and not (after and thing(after))
+
+
+_DETERMINERS = frozenset(
+    """a an the his her their its my our your this that these those from at in of on with
+    for by about into to""".split()
+)
 
 
 def _possessed(listed: list[re.Match[str]]) -> list[tuple[int, int]]:

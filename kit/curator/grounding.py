@@ -8,9 +8,11 @@ text is held against the messages the operation cites (kit/curator/apply.py):
 - every name, number, amount and date in the text must be in them: case, plurals, "two" and
   "2", "$1,200" and "1200", "14 June" and "June 14", "yesterday" said on 8 May and 7 May
   (kit/dates/);
-- its other words must be there too, in any of their forms (kit/curator/wording.py) or one
-  WordNet relates to them (kit/curator/related.py: "teaches" / teacher, "took part" /
-  participated);
+- its other words are scored, not required one by one (a curator paraphrases them): each
+  weighs by how informative it is (kit/curator/related.py: "found", "became" next to nothing,
+  a rare word or a thing the fact names much more), found in any of its forms
+  (kit/curator/wording.py) or, for less, in one WordNet relates to it ("teaches" / teacher,
+  "took part" / participated); the share said decides;
 - and said as a fact, of the right person (kit/curator/clauses.py): what the owner only asked,
   wished, planned or said "if" about ("if I ever move to Berlin", "thinking about a dog")
   holds up only a fact that says as much ("the owner is thinking about getting a dog"); what
@@ -18,9 +20,10 @@ text is held against the messages the operation cites (kit/curator/apply.py):
   another speaker) is never a fact about the owner; what a message denies is not a fact.
 
 The text of the facts an UPDATE or REPLACE rewrites counts as support too (it was checked
-when it was written). The verdict: "supported" (applied), "partial" (every name, number and
-date is there, half or more of the rest: set aside as a question for the owner,
-kit/inbox/), or "unsupported" (dropped, with why, the rest of the pass going on).
+when it was written). The verdict: "supported" (applied: every hard part there, STORE of the
+soft words' weight said), "partial" (every hard part there, ASK or more of the rest: set aside
+as a question for the owner, kit/inbox/), or "unsupported" (dropped, with why, the rest of the
+pass going on).
 
 Cheap and deterministic: word lists, WordNet and rules, no model. What it cannot catch: a wrong word
 order or relation made of the same words ("prefers Docs over Word" from "Word over Docs"), a
@@ -38,8 +41,9 @@ from typing import Literal
 
 from kit.curator.clauses import PEOPLE, Clause, clauses, word_key
 from kit.curator.fact_terms import Term, fact_terms
+from kit.curator.introduced import introduced
 from kit.curator.ops import Insert, Operation, Replace, Update
-from kit.curator.related import family, near, phrases, says, synonyms
+from kit.curator.related import family, near, phrases, says, synonyms, thing, weight
 from kit.curator.wording import fold, number_of, same, stem, tokens
 from kit.dates.text import DateSpan, date_mentions, said_spans
 from kit.dates.words import ABBREVIATIONS, MONTHS
@@ -72,6 +76,7 @@ class _Source:
     # What each clause's words say through WordNet (kit/curator/related.py), by clause
     forms: tuple[frozenset[str], ...] = ()
     kin: tuple[frozenset[str], ...] = ()  # the synonyms of each clause's words
+    family: tuple[frozenset[str], ...] = ()  # each clause's words' own forms (related.family)
 
 
 class Grounding:
@@ -113,7 +118,10 @@ class Grounding:
         sources += [_fact_source(f) for f in rewritten]
         if not sources:
             return Verdict("unsupported", "it cites no message it comes from")
-        return _judge(text, sources, self._owner)
+        owner = self._owner or introduced(
+            self._messages[i] for i, s in zip(op.sources, sources, strict=False) if s.owner
+        )
+        return _judge(text, sources, owner)
 
     def _source(self, message: Message) -> _Source:
         if message.id not in self._read:
@@ -130,7 +138,7 @@ class Grounding:
             self._read[message.id] = _Source(
                 message.id, speaker, owner, cut, tuple(spans), message.day, names,
                 capitalised=capitalised, forms=_forms(folded, cut, says),
-                kin=_forms(folded, cut, synonyms),
+                kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
             )  # fmt: skip
         return self._read[message.id]
 
@@ -174,6 +182,7 @@ def _fact_source(fact: Fact) -> _Source:
     return _Source(
         None, "", True, neutral, (), None,
         forms=_forms(folded, neutral, says), kin=_forms(folded, neutral, synonyms),
+        family=_forms(folded, neutral, family),
     )  # fmt: skip
 
 
@@ -201,13 +210,15 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
     terms, hedged, negated = fact_terms(text, owner, reference, seen)
     chooses = any(t.passed_over for t in terms)
     problems: dict[str, list[str]] = {}
-    words_ok = words_total = 0
+    said_weight = total_weight = 0.0
+    relayed: list[str] = []  # soft words said only in a form WordNet relates to them
     for term in terms:
         where = [(s, c) for s in sources for c in _holding(term, s)]
         said = where  # where it is said as it is (a related form found only elsewhere
         if term.kind == "word":  # supports it, but is not held against it)
             said = [(s, c) for s in sources for c in _holding(term, s, related=False)]
-        if term.kind == "name" or (term.kind == "word" and term.key in PEOPLE):
+        kin = term.kind == "word" and term.key in PEOPLE and thing(term.shown)
+        if term.kind == "name" or kin:
             # who, not what: said as it is in any clause, but not only in a wish or an "if"
             # ("if I ever get a dog, I'd call it Biscuit": no dog, no Biscuit yet)
             fits = [c for s, c in where if hedged or term.aim or not _wished(c, term)]
@@ -217,36 +228,88 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
         elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
             fits = [c for s, c in where if _fits(s, c, "", hedged, negated)]
         else:
-            denied = negated or term.passed_over
-            fits = [
-                c
-                for s, c in where
-                if _fits(
-                    s, _as_given(_owned(c, term), term), term.holder, hedged or term.aim, denied
-                )
-                and _whose(s, c, term.who)
-            ]
+            fits = _said_so(term, where, hedged, negated)
         about_owner = term.holder == "owner"
-        if term.kind == "word":
-            words_total += 1
-            words_ok += bool(fits)
+        if term.kind == "word" and not kin:
+            # A soft word: what it is worth (how informative, kit/curator/related.py) and how
+            # it is said: in its own forms, or only in a form WordNet relates to it
+            worth = _worth(term)
+            total_weight += worth
+            if fits:
+                own = [(s, c) for s in sources for c in _holding(term, s, level="family")]
+                if _said_so(term, own, hedged, negated):
+                    said_weight += worth
+                else:
+                    said_weight += worth * RELATED
+                    relayed.append(term.shown)
+                continue
+            if not said:  # unsaid: scored, not a problem of its own
+                problems.setdefault("word-missing", []).append(term.shown)
+                continue
         if fits:
             continue
         why = _why(term, said, about_owner, hedged)
+        if kin and why == "word-missing":
+            why = "missing-kin"  # whose kin is who, not what: "brother" where they said father
         problems.setdefault(why, []).append(term.shown)
     hard = {k: v for k, v in problems.items() if not k.startswith("word")}
     if hard:
         return Verdict("unsupported", _reason(hard))
-    if not problems:
+    share = said_weight / total_weight if total_weight else 1.0
+    # asked rather than dropped: what is unsaid costs at most a share of FLOOR (one common
+    # word left unsaid in a short fact is a question for the owner, not a drop)
+    near = 1.0 - (total_weight - said_weight) / max(total_weight, FLOOR)
+    if set(problems) - {"word-missing"}:  # a word said only as a wish, of another, denied
+        if near >= ASK and "word-missing" in problems:
+            return Verdict("partial", _reason(problems))
+        return Verdict("unsupported", _reason(problems))
+    if share >= STORE:
         return Verdict("supported")
-    if words_total and words_ok * 2 >= words_total and "word-missing" in problems:
-        return Verdict("partial", _reason(problems))
-    return Verdict("unsupported", _reason(problems))
+    if near >= ASK:
+        return Verdict("partial", _reason(problems or {"word-related": relayed}))
+    return Verdict("unsupported", _reason(problems or {"word-related": relayed}))
 
 
-def _holding(term: Term, source: _Source, related: bool = True) -> list[Clause]:
+# The soft words' share that stores a fact, and the share below which it is dropped (between
+# the two it is asked about), each word weighted by how informative it is; a word said only in
+# a form WordNet relates to it counts RELATED of itself (WordNet relates words freely). A word
+# that is mostly a noun weighs at least THING: a paraphrase rewords what was done and how, and
+# keeps the things it was done to.
+STORE = 0.85
+ASK = 0.5
+RELATED = 0.75
+THING = 0.75
+FLOOR = 1.5
+
+
+def _worth(term: Term) -> float:
+    words = [term.shown, *([term.phrase] if term.phrase else [])]
+    worth = min(weight(w) for w in words)
+    if term.head or thing(term.shown):
+        worth = max(worth, THING)
+    return worth
+
+
+def _said_so(
+    term: Term, where: list[tuple[_Source, Clause]], hedged: bool, negated: bool
+) -> list[Clause]:
+    """The clauses of `where` that hold up a soft word as the fact says it: as a fact (or
+    hedged or denied as the fact is), of whom the fact says it."""
+    denied = negated or term.passed_over
+    return [
+        c
+        for s, c in where
+        if _fits(s, _as_given(_owned(c, term), term), term.holder, hedged or term.aim, denied)
+        and _whose(s, c, term.who)
+    ]
+
+
+def _holding(
+    term: Term, source: _Source, related: bool = True, level: str = "related"
+) -> list[Clause]:
     """The clauses of `source` that say `term`; `related`: a word in a form WordNet relates
-    to it (kit/curator/related.py) too."""
+    to it (kit/curator/related.py) too, or (`level` "family") only in one of its own forms,
+    inflected or derived."""
     if term.kind == "date":
         assert term.span is not None
         offsets = [at for span, at in source.spans if _same_day(span, term)]
@@ -278,12 +341,24 @@ def _holding(term: Term, source: _Source, related: bool = True) -> list[Clause]:
         ]
     if not related or not source.forms:
         return [c for c in source.clauses if any(same(term.key, s) for s in c.stems)]
+    if level == "family":
+        mine = _family(term)
+        return [
+            c
+            for c, forms in zip(source.clauses, source.family, strict=True)
+            if any(same(term.key, s) for s in c.stems) or mine & forms
+        ]
     close, own = _near(term)
     return [
         c
         for c, forms, kin in zip(source.clauses, source.forms, source.kin, strict=True)
         if any(same(term.key, s) for s in c.stems) or close & forms or own & kin
     ]
+
+
+def _family(term: Term) -> frozenset[str]:
+    words = [term.shown, *([term.phrase] if term.phrase else [])]
+    return frozenset().union(*map(family, words))
 
 
 def _near(term: Term) -> tuple[frozenset[str], frozenset[str]]:
@@ -399,6 +474,8 @@ _SAYS = {
     "missing-name": "it names {}, which its cited messages do not",
     "missing-number": "it says {}, which its cited messages do not",
     "missing-date": "it dates it {}, which its cited messages do not",
+    "missing-kin": "it names {}, which its cited messages do not",
+    "word-related": "its cited messages say {} only in other words WordNet relates to them",
     "hard-hedged": "its cited messages say {} only in a question, a wish, a plan or an 'if'",
     "word-hedged": "its cited messages say {} only in a question, a wish, a plan or an 'if'",
     "hard-other": "its cited messages say {} of someone else, not of the owner",

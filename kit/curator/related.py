@@ -21,6 +21,7 @@ stricter, never looser. Deterministic; cached per word.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -108,6 +109,55 @@ def synonyms(word: str) -> frozenset[str]:
         for offset in senses[: 1 if len(senses) > LIGHT else SENSES]:
             found.update(w for w in net.synset(part, offset)[0] if not _light(net, part, w))
     return frozenset(found)
+
+
+# How much a word a fact says and its messages do not costs, by how common it is (the
+# Semantic Concordance's counts, kit/retrieval/lexicon.py): a word as common as "find" or "give"
+# (tagged ~700 times) costs next to nothing, a paraphrase's verb such as "become" or "pay"
+# little, one tagged RARE times or fewer ("beach", "adoption") or unknown to WordNet the most.
+COMMON = 1000
+RARE = 20
+
+
+@lru_cache(maxsize=65536)
+def tagged(word: str) -> int:
+    """How often the word's base forms were tagged in the Semantic Concordance: 0 for a word
+    WordNet does not know or never saw in use (most names: "Ana", "Sam", "David")."""
+    net = _lexicon()
+    if net is None:
+        return 0
+    return sum(net.count(part, lemma) for part, lemma in net.lemmas(_key(word)))
+
+
+@lru_cache(maxsize=65536)
+def weight(word: str) -> float:
+    """How informative a fact's word is, from 0 (as common as "give") to 1 (rare): what a
+    message leaving it unsaid costs. 1 without WordNet (every word counts, as before)."""
+    net = _lexicon()
+    if net is None:
+        return 1.0
+    found = net.lemmas(_key(word))
+    if not found:
+        return 1.0  # unknown to WordNet: a name-like or rare word
+    tagged = sum(net.count(part, lemma) for part, lemma in found)
+    scaled = math.log(COMMON / (tagged + 1)) / math.log(COMMON / RARE)
+    return min(1.0, max(0.0, scaled))
+
+
+@lru_cache(maxsize=65536)
+def thing(word: str) -> bool:
+    """Whether a word is mostly a noun (a thing a fact names, which a paraphrase keeps; a
+    paraphrase rewords what is done or how): its tagged uses, or its parts of speech when
+    none was tagged."""
+    net = _lexicon()
+    if net is None:
+        return False
+    found = net.lemmas(_key(word))
+    nouns = sum(net.count(part, lemma) for part, lemma in found if part == "noun")
+    tagged = sum(net.count(part, lemma) for part, lemma in found)
+    if tagged:
+        return nouns * 2 > tagged
+    return bool(found) and all(part == "noun" for part, _ in found)
 
 
 def _light(net: Lexicon, part: str, word: str) -> bool:

@@ -9,6 +9,8 @@ from collections.abc import Callable
 
 from kit.curator.grounding import Grounding
 from kit.curator.ops import Insert
+from kit.curator.related import tagged
+from kit.curator.wording import tokens
 from kit.memory.messages import Message
 
 
@@ -18,8 +20,17 @@ def unsaid(owner_name: str) -> Callable[[Message, str, str], str | None]:
     reads the same message again."""
 
     def check(message: Message, content: str, subject: str) -> str | None:
-        claim = Insert(content, 1.0, subject=subject, sources=(message.id,))
+        claim = Insert(content, 1.0, subject=_named(subject), sources=(message.id,))
         verdict = Grounding([message], [message.id], owner_name).check(claim, {})
         return None if verdict.status == "supported" else verdict.reason
 
     return check
+
+
+def _named(subject: str) -> str:
+    """The subject as the guard reads it: the chat model's own label ("personal", "Diet",
+    "work preferences": common words, each seen in use in WordNet's concordance) is no claim
+    the owner must have made; a subject that names someone ("Ana", "Ana's job") is, like a
+    curator's."""
+    words = [t.group() for t in tokens(subject)]
+    return "" if words and all(tagged(w) for w in words) else subject

@@ -156,6 +156,9 @@ def stem(word: str) -> str:
         low = low[:-2]
     low = low.replace("-", "")
     low = _IRREGULAR.get(low, low)
+    if len(low) > 5:  # British spellings as American: "colour", "apologise", "centre"
+        for british, american in _BRITISH:
+            low = british.sub(american, low)
     for suffix in _SUFFIXES:
         if suffix == "y" and low[-2:-1] in ("a", "e", "o", "u"):
             continue  # "play", "stay", "key": the y is the word's own
@@ -165,6 +168,13 @@ def stem(word: str) -> str:
     if len(low) > 3 and low[-1] == low[-2] and low[-1] not in "aeiouls":
         low = low[:-1]  # "running" -> "runn" -> "run"
     return low
+
+
+_BRITISH = (
+    (re.compile(r"our(s|ed|ing|ite|ites|able|ful)?$"), r"or\1"),
+    (re.compile(r"is(e|es|ed|ing|ation|ations)$"), r"iz\1"),
+    (re.compile(r"tre(s)?$"), r"ter\1"),
+)
 
 
 def same(a: str, b: str) -> bool:

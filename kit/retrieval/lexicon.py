@@ -8,7 +8,10 @@ from one that says something new.
   its detachment rules (WordNet's own "morphy");
 - `senses`: a lemma's synsets in one part of speech, most common first;
 - `synset`: a synset's words and its pointers (derivations, hypernyms, similar words, ...),
-  which kit/curator/related.py follows one step.
+  which kit/curator/related.py follows one step;
+- `count`: how often a lemma was tagged in one part of speech in the Semantic Concordance
+  (the Brown corpus subset WordNet's sense order comes from; `cntlist.rev`): a general
+  frequency list, how common a word is ("become" 552, "church" 129, "beach" 14).
 
 The files are read once per process, on first use, and held: the data files (~22 MB), the
 index of each part of speech, and where each synset's line starts (the package's copy has
@@ -26,6 +29,7 @@ from kit.retrieval.wordnet import installed
 
 PARTS = ("noun", "verb", "adj", "adv")
 _POS = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
+_SENSE_PART = {"1": "noun", "2": "verb", "3": "adj", "4": "adv", "5": "adj"}  # a sense key's
 # WordNet's detachment rules per part of speech (morphy(7WN)).
 _RULES = {
     "noun": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"),
@@ -51,6 +55,7 @@ class Lexicon:
         self._joined: dict[str, str] = {}  # "coworker" -> "co-worker": a hyphen left out
         self._lemmas: dict[str, tuple[tuple[str, str], ...]] = {}  # morphy's answers, kept
         self._data: dict[str, bytes] = {}  # each data file, held (~22 MB in all)
+        self._counts: dict[tuple[str, str], int] | None = None  # cntlist.rev, read on first use
         self._lock = threading.Lock()
 
     def _load(self) -> None:
@@ -121,6 +126,24 @@ class Lexicon:
 
     def known(self, word: str) -> bool:
         return bool(self.lemmas(word))
+
+    def count(self, part: str, lemma: str) -> int:
+        """How often `lemma` was tagged as `part` in the Semantic Concordance (0: never, or
+        the package's copy has no `cntlist.rev`)."""
+        if self._counts is None:
+            counts: dict[tuple[str, str], int] = {}
+            path = self._folder / "cntlist.rev"
+            if path.exists():
+                with path.open(encoding="utf-8", errors="replace") as lines:
+                    for line in lines:  # "become%2:42:01:: 1 313": sense key, number, count
+                        fields = line.split()
+                        if len(fields) != 3 or "%" not in fields[0]:
+                            continue
+                        word, rest = fields[0].split("%", 1)
+                        key = (_SENSE_PART.get(rest[:1], ""), word.lower())
+                        counts[key] = counts.get(key, 0) + int(fields[2])
+            self._counts = counts
+        return self._counts.get((part, lemma), 0)
 
 
 def _read(data: bytes, position: int) -> tuple[tuple[str, ...], tuple[Pointer, ...]]:

@@ -76,9 +76,12 @@ def test_numbers_with_a_decimal_point_are_one_number() -> None:
 
 def test_a_related_form_only_in_someone_elses_clause_is_not_held_against_the_fact() -> None:
     # "close" relates to "breakup" (an ending) in a clause about others: the fact's word is
-    # missing (a question for the owner), not said of someone else (dropped)
+    # missing (scored as unsaid), not said of someone else
     said = "I've known these friends for 4 years. Their love helped after that breakup."
-    assert verdict("The owner has known her close friends for 4 years.", said) == "partial"
+    message = Message(1, "o", 1, "user", "", said, AT, AT.date(), None, "chat")
+    fact = Insert("The owner has known her close friends for 4 years.", 0.9, "", sources=(1,))
+    reason = Grounding([message], [1], "").check(fact, {}).reason
+    assert reason == "its cited messages do not say 'close'"
 
 
 def test_the_word_relations_one_step_each_way() -> None:
@@ -91,7 +94,14 @@ def test_the_word_relations_one_step_each_way() -> None:
 
 
 def test_without_wordnet_nothing_is_near(monkeypatch: pytest.MonkeyPatch) -> None:
-    for cached in (related.family, related.near, related.says, related.synonyms):
+    for cached in (
+        related.family,
+        related.near,
+        related.says,
+        related.synonyms,
+        related.weight,
+        related.thing,
+    ):
         cached.cache_clear()
     monkeypatch.setattr(related, "_lexicon", lambda: None)
     try:
@@ -99,5 +109,12 @@ def test_without_wordnet_nothing_is_near(monkeypatch: pytest.MonkeyPatch) -> Non
         assert verdict("The owner took part in a 5K charity run.",
                        "I participated in a 5K charity run.") == "partial"  # fmt: skip
     finally:
-        for cached in (related.family, related.near, related.says, related.synonyms):
+        for cached in (
+            related.family,
+            related.near,
+            related.says,
+            related.synonyms,
+            related.weight,
+            related.thing,
+        ):
             cached.cache_clear()

@@ -128,7 +128,7 @@ def test_a_word_of_a_compound_is_not_the_first_person() -> None:
 def test_a_thing_named_only_inside_an_if_is_not_owned() -> None:
     said = "If I ever get a dog, I'd call it Biscuit."
     assert verdict("Owner has a dog named Biscuit", said) == "unsupported"
-    assert verdict("Owner would name a future dog Biscuit", said) == "supported"
+    assert verdict("Owner would call a future dog Biscuit", said) == "supported"
 
 
 def test_visiting_someone_is_what_the_owner_does() -> None:
@@ -214,3 +214,15 @@ def test_stuck_between_two_is_no_choice_yet() -> None:
     assert verdict("The owner is deciding between two laptops for the studio.", said) == (
         "supported"
     )
+
+
+def test_the_owners_self_introduction_names_the_owner_when_kit_was_not_told() -> None:
+    """With `owner.name` unset, "Hi! I'm Sam" makes a fact about Sam one about the owner; "I'm
+    Happy to ..." introduces no one, and a name Kit was told is not overridden."""
+    said = "Hi! I'm Sam, I teach math at a high school."
+    assert verdict("Sam teaches math at a high school.", said) == "supported"
+    assert verdict("Sam is a math teacher.", said) == "supported"
+    assert verdict("Sam teaches physics.", said) == "unsupported"
+    assert verdict("Sam teaches math.", "My name is Sam and I teach math.") == "supported"
+    assert verdict("Sam teaches math.", "I'm Happy to say I teach math.") != "supported"
+    assert verdict("Sam teaches math.", said, owner="Dana") != "supported"

@@ -155,6 +155,47 @@ async def test_remember_refuses_what_the_owner_did_not_say_and_says_why(
     assert message.text == said  # kept for the night's curation
 
 
+@pytest.mark.parametrize(
+    ("said", "fact", "subject"),
+    [
+        # the chat model's own label for the fact: no word the owner must have said
+        ("Remember that I'm vegan.", "The owner is vegan.", "personal"),
+        (
+            "Please remember: I cycle to work every day.",
+            "The owner cycles to work daily.",
+            "Habits",
+        ),
+        # the owner's self-introduction, with `owner.name` unset: Sam is the owner
+        (
+            "Hi! I'm Sam, I teach math at a high school.",
+            "Sam teaches math at a high school.",
+            "Sam",
+        ),
+    ],
+)
+async def test_remember_stores_what_the_owner_said_under_a_label_or_their_own_name(
+    real_kit: Kit, server: FakeAnthropicServer, said: str, fact: str, subject: str
+) -> None:
+    """Issue 29's two false negatives of the chat's guard: a free `subject` such as
+    "personal" was held as words the owner had to say, and "I'm Sam" did not make a fact
+    about Sam one about the owner."""
+    assert real_kit.services.settings.owner.name == ""
+    server.queue_tool_use("remember", {"fact": fact, "subject": subject})
+    server.queue_text("Noted.")
+    await real_kit.send(said)
+    assert [(f.content, f.subject) for f in await real_kit.facts()] == [(fact, subject)]
+
+
+async def test_remember_refuses_a_subject_naming_someone_the_owner_did_not(
+    real_kit: Kit, server: FakeAnthropicServer
+) -> None:
+    """A label is free; a name is not: "Ana" is a claim the owner's words must hold up."""
+    server.queue_tool_use("remember", {"fact": "She is vegan.", "subject": "Ana"})
+    server.queue_text("Noted.")
+    await real_kit.send("My sister is vegan.")
+    assert await real_kit.facts() == []
+
+
 async def test_remember_refuses_a_password_and_says_so(
     real_kit: Kit, server: FakeAnthropicServer
 ) -> None:
