@@ -263,6 +263,8 @@ async def build(
         message_threshold=memory.message_similarity_threshold,
         recency_boost=memory.recency_boost,
         recency_days=float(memory.recency_days),
+        # the model's own reading of its cosines (embedding.cosine_quantile; 0: from zero)
+        vector_floor=settings.embedding.cosine_quantile or None,
     )
     notes = Notes(db, clock)
     versions = MemoryVersions(db)

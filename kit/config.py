@@ -73,6 +73,13 @@ class CurationSettings:
     # A category whose fact list passes this many tokens is shown only the facts related to
     # the batch (kit/curator/shown.py; measured in bench/curation_context.py).
     facts_budget_tokens: int = 4000
+    # How the model answers (kit/curator/extract.py): "operations" (INSERT/UPDATE/REPLACE/
+    # DEACTIVATE per category), "extract" (a flat list of facts with their message, for small
+    # local models), "" = the preset's ("extract" for llm.preset = "local").
+    style: str = ""
+
+
+CURATION_STYLES = ("operations", "extract")
 
 
 @dataclass(frozen=True)
@@ -391,6 +398,8 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
         fraction("max_deactivate_fraction")
         at_least(1, "idle_minutes", "max_attempts")
         at_least(MIN_FACTS_BUDGET_TOKENS, "facts_budget_tokens")
+        if section.style not in ("", *CURATION_STYLES):
+            raise bad("style", "must be 'operations', 'extract' or '' (the preset's)")
     if isinstance(section, InboxSettings):
         fraction("protect_confidence")
         at_least(1, "expire_days")

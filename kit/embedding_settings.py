@@ -29,6 +29,12 @@ class EmbeddingSettings:
     # long assistant turns: ~10 passages each). Off: on both corpora they helped neither
     # (docs/retrieval-quality.md, passage vectors).
     passages: bool = False
+    # How this model's cosines are read in the ranking (RankingParams.vector_floor): a vector
+    # candidate's score is measured from this quantile of its layer's candidates' cosines up
+    # to the best, not from zero (0: from zero). A ranking setting that comes with the model:
+    # cosines of different models crowd in different bands, and the default (0) was chosen
+    # with MiniLM; all-mpnet-base-v2's measured value is 0.3 (docs/retrieval-quality.md).
+    cosine_quantile: float = 0.0
 
 
 EMBEDDING_POOLINGS = ("mean", "cls", "last_token", "none")  # each mapped in kit/embed/fastembed.py
@@ -45,6 +51,13 @@ def check_embedding(section: EmbeddingSettings, bad: Callable[[str, str], Config
             "dimension",
             f"must be 0 (a model fastembed lists) or the length of a local model's vectors, "
             f"at most {MAX_EMBEDDING_DIMENSION:,}",
+        )
+    if not 0.0 <= section.cosine_quantile < 1.0:
+        raise bad(
+            "cosine_quantile",
+            "must be at least 0 (cosines read from zero, the default) and under 1: the share "
+            "of a search's candidates whose cosine a vector score is measured from (0.3 for "
+            "all-mpnet-base-v2)",
         )
     if section.dimension == 0:
         if section.pooling:

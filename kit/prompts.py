@@ -32,6 +32,8 @@ REQUIRED: dict[str, frozenset[str]] = {
     # Curation: shared rules + the conversation, then one file of rules per category.
     "curate/base": frozenset({"owner_name", "today", "messages"}),
     **{category.prompt: frozenset({"owner_name", "facts"}) for category in CATEGORY_RECORDS},
+    # The "extract" style's one prompt for every category (kit/curator/extract.py).
+    "extract_facts": frozenset({"owner_name", "today", "topics", "messages"}),
     # Put before the facts when a large category is shown only in part (kit/curator/shown.py).
     "curate/partial": frozenset({"shown", "total", "category"}),
 }

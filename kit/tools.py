@@ -353,9 +353,12 @@ class Tools:
         why = self._unsaid(message, content, subject) if self._unsaid else None
         if why is not None:
             log.info("remember refused: %s", why)
-            raise InputError(
-                f"Not stored: {why}. Store only what the owner said as a fact about them, in "
-                "their words (e.g. 'The owner ...'), or ask them first"
+            # Not an error: a small model answers "Error: ..." with "I can't assist with that"
+            # (issue 29's 1.5B, 9 turns of 10). A plain note it can carry on from.
+            return ToolOutcome(
+                f"Not saved to memory ({why}): the owner's message does not say that as a fact "
+                "about them. Nothing went wrong. Answer the owner's message normally, and do "
+                "not say it was saved."
             )
         category = str(args.get("category") or "person")
         fact, added = await self._facts.add_unless_known(

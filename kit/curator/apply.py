@@ -121,12 +121,15 @@ class Applier:
         detail: dict[str, Any] | None = None,
         shown: Collection[int] | None = None,
         grounding: Grounding | None = None,
+        dropped_before: Sequence[str] = (),
     ) -> PassOutcome:
         """Apply `ops` to one category inside `tx`, or record why not. Never half-applies:
         a rejection writes nothing but the pass record, and errors propagate (rolling back).
         `source_message_ids` is the batch: the messages the operations may cite; `shown`, when
         the model saw only part of the category, the facts the operations may name;
-        `grounding`, the batch's messages, what the operations' text is held against."""
+        `grounding`, the batch's messages, what the operations' text is held against;
+        `dropped_before`, what the caller dropped of the model's answer before it became
+        operations (kit/curator/extract.py), recorded with the pass's own drops."""
         writer = self._facts.writer(tx, user_id)
         sources = tuple(source_message_ids)
         unfit = [screen_op(op) for op in ops]
@@ -150,6 +153,7 @@ class Applier:
             if grounding is not None:
                 unfit, asked_first = _ground(ops, unfit, grounding, facts)
             kept, dropped = self._screen(ops, unfit)
+            dropped = [*dropped_before, *dropped]
             kept = [op for op in kept if not any(c.op is op for c in asked_first)]
             kept, contested = contest(kept, facts, active, self._inbox_settings.protect_confidence)
             contested = asked_first + contested

@@ -14,29 +14,44 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date, datetime, timedelta, tzinfo
-from typing import Any
+from typing import Any, TypeVar
 
 from kit.clock import Clock, local_date
 from kit.config import CATEGORIES, Settings
 from kit.curator.apply import Applier
+from kit.curator.extract import (
+    AGAIN_EXTRACT,
+    Extracted,
+    candidates_from_reply,
+    extract_request,
+    plan,
+    speakers_of,
+    style_of,
+)
+from kit.curator.failures import (
+    CurationCrashed,
+    PassTimedOut,
+    conversation_crashed,
+    crash_reason,
+)
 from kit.curator.grounding import Grounding
 from kit.curator.ops import (
-    TOOL_NAME,
     InvalidOperations,
     Operation,
     operations_from_reply,
-    operations_tool,
 )
+from kit.curator.ops_request import AGAIN_OPS, operations_request
+from kit.curator.pass_ends import KIND, PassEnds
 from kit.curator.pass_fit import PassFit, pass_fit
 from kit.curator.progress import Batch, CurationProgress, LostRace
 from kit.curator.questions import InboxStore
 from kit.curator.records import PassLog
-from kit.curator.render import fact_lines, transcript
+from kit.curator.render import fact_lines
 from kit.curator.reports import PassOutcome, UndoResult
 from kit.curator.shown import FactSelector, ShownFacts
 from kit.curator.undo import PassUndo
-from kit.errors import BudgetSpent, InputError, KitError, LLMTimeout, LLMUnavailable
-from kit.llm.base import LLM, ChatMessage, LLMReply, LLMRequest, SystemBlock
+from kit.errors import BudgetSpent, InputError, LLMTimeout, LLMUnavailable
+from kit.llm.base import LLM, ChatMessage, LLMReply, LLMRequest
 from kit.llm.tokens import estimate_tokens
 from kit.memory.facts import Facts
 from kit.memory.messages import Messages
@@ -49,8 +64,8 @@ from kit.untrusted.fingerprint import frames
 OnPass = Callable[[PassOutcome], object]  # hears of each pass as it ends (a progress bar)
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
-KIND = "curate"
 MAX_TOKENS = 4096
 
 
@@ -98,6 +113,7 @@ class Curator:
             inbox_settings=settings.inbox,
         )
         self._undo = PassUndo(db, facts, self.passes, inbox)
+        self._ends = PassEnds(db, self._applier, self.passes, self.progress, settings)
         self._shown = FactSelector(
             facts,
             search,
@@ -106,6 +122,10 @@ class Curator:
         )
         self._lock = asyncio.Lock()  # one curation run at a time in this process
         self._pass_fit: PassFit | None = None
+        self._style = style_of(settings.curation.style, settings.llm.preset)
+        # The extract style's answer for the batch being curated: one call for every category
+        # (or why it was rejected, for the batch's other passes)
+        self._extracted: tuple[tuple[str, int, tuple[int, ...]], Extracted | str] | None = None
 
     def _fit(self) -> PassFit:
         """What a pass may show to fit llm.background.context_tokens (computed once)."""
@@ -184,7 +204,7 @@ class Curator:
                     except LLMUnavailable:
                         raise
                     except Exception as exc:
-                        reason = _conversation_crashed(pending.conversation_id, exc)
+                        reason = conversation_crashed(pending.conversation_id, exc)
                         outcomes.append(PassOutcome(None, KIND, "", "failed", reason=reason))
             except PassTimedOut:
                 pass  # its outcome is in `outcomes` already
@@ -228,7 +248,7 @@ class Curator:
                     except LLMUnavailable:
                         raise
                     except Exception as exc:
-                        crashed.append(_conversation_crashed(pending.conversation_id, exc))
+                        crashed.append(conversation_crashed(pending.conversation_id, exc))
             except BudgetSpent:
                 log.info("curation sweep stopped: today's background budget is spent")
             except LLMUnavailable as exc:
@@ -312,7 +332,34 @@ class Curator:
             return None
         fit = self._fit()
         shown = await self._shown.select(batch, started, fit.facts_tokens)
-        request = self._request(batch, shown, started)
+        if self._style == "extract":
+            return await self._extract_pass(batch, shown, started, fit)
+        request = operations_request(
+            self._prompts, self._role, batch, shown, self._settings.owner.name, started,
+            self._tz, fit.transcript_chars, self._role.output(MAX_TOKENS),
+        )  # fmt: skip
+        got = await self._call(batch, started, request, fit, shown, self._read_ops, AGAIN_OPS)
+        if isinstance(got, PassOutcome):
+            return got
+        ops, detail = got
+        return await self._ends.apply(batch, ops, started, detail, shown)
+
+    def _read_ops(self, reply: LLMReply) -> list[Operation]:
+        return operations_from_reply(reply, now=self._clock.now(), tz=self._tz)
+
+    async def _call(
+        self,
+        batch: Batch,
+        started: datetime,
+        request: LLMRequest,
+        fit: PassFit,
+        shown: ShownFacts,
+        read: Callable[[LLMReply], T],
+        again: str,
+    ) -> tuple[T, dict[str, Any]] | PassOutcome:
+        """Ask the model and read its answer with `read`: (what was read, the pass's detail),
+        or the outcome of a pass that failed (recorded). An answer that could not be read at
+        all is asked for once more, saying why and `again`."""
         try:
             reply = await self._llm.complete(request)
         except LLMTimeout as exc:  # counted, backed off: never resent at once (kit/llm/retry.py)
@@ -320,13 +367,13 @@ class Curator:
                 f"the model did not answer within {self._role.timeout_seconds:g} s "
                 f"({self._role.setting('timeout_seconds')}); tried again after a backoff"
             )
-            outcome = await self._failed(batch, started, reason, fit.detail(batch))
+            outcome = await self._ends.failed(batch, started, reason, fit.detail(batch))
             raise PassTimedOut(outcome) from exc
         except LLMUnavailable:
             raise
         except Exception as exc:  # a broken adapter or model reply: count it, keep the rest going
             log.exception("curation model call for %s failed", batch.category)
-            return await self._failed(batch, started, _crash_reason("the model call", exc), {})
+            return await self._ends.failed(batch, started, crash_reason("the model call", exc), {})
         detail = {
             "conversation_id": batch.conversation_id,
             "model": reply.model or request.model,
@@ -338,19 +385,19 @@ class Curator:
         }
         try:
             try:
-                ops = operations_from_reply(reply, now=self._clock.now(), tz=self._tz)
+                return read(reply), detail
             except InvalidOperations as exc:
                 if not exc.unreadable:
                     raise
                 # Nothing could be read (no call, no JSON): asked once more, saying why. A
                 # timed-out call never gets here: it is backed off (kit/llm/retry.py).
-                reply = await self._ask_again(request, str(exc), detail)
-                ops = operations_from_reply(reply, now=self._clock.now(), tz=self._tz)
+                reply = await self._ask_again(request, f"{exc}. {again}", detail)
+                return read(reply), detail
         except InvalidOperations as exc:
             log.info(
                 "curation pass on %s rejected: %s", batch.category, exc
             )  # reported by its caller
-            return await self._failed(batch, started, str(exc), detail, status="rejected")
+            return await self._ends.failed(batch, started, str(exc), detail, status="rejected")
         except Exception as exc:  # a value no check foresaw: counted like any bad answer
             log.error(
                 "reading the curation answer for %s crashed (%s)%s",
@@ -358,9 +405,69 @@ class Curator:
                 type(exc).__name__,
                 frames(exc),
             )
-            reason = _crash_reason("reading the answer", exc)
-            return await self._failed(batch, started, reason, detail, status="rejected")
-        return await self._apply(batch, ops, started, detail, reply, shown)
+            reason = crash_reason("reading the answer", exc)
+            return await self._ends.failed(batch, started, reason, detail, status="rejected")
+
+    async def _extract_pass(
+        self, batch: Batch, shown: ShownFacts, started: datetime, fit: PassFit
+    ) -> PassOutcome:
+        """A pass of the "extract" style (kit/curator/extract.py): the batch's one answer, asked
+        for by its first category's pass and kept for the others, planned into this
+        category's INSERTs, applied like any pass's operations."""
+        key = (batch.user_id, batch.conversation_id, tuple(m.id for m in batch.messages))
+        dropped_before: tuple[str, ...] = ()
+        if self._extracted is not None and self._extracted[0] == key:
+            extracted = self._extracted[1]
+            detail: dict[str, Any] = {
+                "conversation_id": batch.conversation_id,
+                "answer": "the batch's one answer, asked for by an earlier pass",
+                "facts_shown": len(shown.facts),
+                "facts_total": shown.total,
+                **fit.detail(batch),
+            }
+            if isinstance(extracted, str):  # that answer was rejected: so is this pass, unasked
+                return await self._ends.failed(batch, started, extracted, detail, status="rejected")
+        else:
+            request = extract_request(
+                self._prompts, self._role, batch, self._settings.owner.name, started, self._tz,
+                self._fit().transcript_chars, self._role.output(MAX_TOKENS),
+            )  # fmt: skip
+            wrong: list[str] = []
+
+            def read(reply: LLMReply) -> Extracted:
+                try:
+                    return candidates_from_reply(reply)
+                except InvalidOperations as exc:
+                    wrong.append(str(exc))
+                    raise
+
+            got = await self._call(batch, started, request, fit, shown, read, AGAIN_EXTRACT)
+            if isinstance(got, PassOutcome):
+                if got.status == "rejected" and wrong:  # the other categories are not asked
+                    self._extracted = (key, f"{wrong[-1]} (the batch's one answer)")
+                return got
+            extracted, detail = got
+            self._extracted = (key, extracted)
+            dropped_before = extracted.dropped  # recorded once, by the pass that asked
+        planned = plan(
+            extracted,
+            batch.category,
+            grounding=self._ends.grounding(batch),
+            people_ids=batch.owner_message_ids,
+            speakers=speakers_of(batch, self._settings.owner.name),
+            known=shown.facts,
+        )
+        detail["style"] = "extract"
+        if planned.recited:
+            detail["recited"] = list(planned.recited)
+        return await self._ends.apply(
+            batch,
+            list(planned.inserts),
+            started,
+            detail,
+            shown,
+            dropped_before=(*dropped_before, *planned.dropped),
+        )
 
     async def _ask_again(self, request: LLMRequest, why: str, detail: dict[str, Any]) -> LLMReply:
         """The same request once more, with what was wrong with the first answer; its tokens
@@ -369,11 +476,7 @@ class Curator:
             request,
             messages=(
                 *request.messages,
-                ChatMessage.text(
-                    "user",
-                    f"Your answer could not be read: {why}. Call {TOOL_NAME} once now, or "
-                    'answer with only the JSON object {"operations": [...]} and nothing else.',
-                ),
+                ChatMessage.text("user", f"Your answer could not be read: {why}"),
             ),
         )
         try:
@@ -385,151 +488,5 @@ class Curator:
         detail["output_tokens"] = int(detail.get("output_tokens", 0)) + reply.usage.output_tokens
         return reply
 
-    async def _apply(
-        self,
-        batch: Batch,
-        ops: list[Operation],
-        started: datetime,
-        detail: dict[str, Any],
-        reply: LLMReply,
-        shown: ShownFacts,
-    ) -> PassOutcome:
-        try:
-            async with self._db.transaction() as tx:
-                outcome = await self._applier.apply_in(
-                    tx,
-                    batch.user_id,
-                    batch.category,
-                    ops,
-                    kind=KIND,
-                    actor="curator",
-                    source_message_ids=batch.owner_message_ids,
-                    started_at=started,
-                    detail=detail,
-                    shown=None if shown.complete else shown.ids,
-                    grounding=Grounding(
-                        batch.messages, batch.owner_message_ids, self._settings.owner.name
-                    ),
-                )
-                if outcome.status == "rejected":
-                    note = await self.progress.failed(
-                        tx, batch, outcome.reason, self._settings.curation.max_attempts
-                    )
-                    if note:
-                        outcome = replace(outcome, reason=f"{outcome.reason}; {note}")
-                else:
-                    await self.progress.advance(tx, batch)
-        except LostRace as exc:
-            return PassOutcome(None, KIND, batch.category, "skipped", reason=str(exc))
-        except Exception as exc:
-            log.exception("curation pass on %s crashed; nothing of it was applied", batch.category)
-            return await self._failed(batch, started, _crash_reason("applying", exc), detail)
-        return outcome
-
-    async def _failed(
-        self,
-        batch: Batch,
-        started: datetime,
-        reason: str,
-        detail: dict[str, Any],
-        *,
-        status: str = "failed",
-    ) -> PassOutcome:
-        """Record a pass that could not be applied and count the attempt (one transaction)."""
-        try:
-            async with self._db.transaction() as tx:
-                pass_id = await self.passes.add(
-                    tx,
-                    user_id=batch.user_id,
-                    kind=KIND,
-                    category=batch.category,
-                    status=status,
-                    started_at=started,
-                    reason=reason,
-                    detail={
-                        **detail,
-                        "conversation_id": batch.conversation_id,
-                        "source_message_ids": list(batch.owner_message_ids),
-                    },
-                )
-                note = await self.progress.failed(
-                    tx, batch, reason, self._settings.curation.max_attempts
-                )
-        except LostRace as exc:  # forgotten meanwhile: its record must not quote them
-            return PassOutcome(None, KIND, batch.category, "skipped", reason=str(exc))
-        return PassOutcome(
-            pass_id,
-            KIND,
-            batch.category,
-            "rejected" if status == "rejected" else "failed",
-            reason=f"{reason}; {note}" if note else reason,
-            source_message_ids=batch.owner_message_ids,
-        )
-
-    def _request(self, batch: Batch, shown: ShownFacts, now: datetime) -> LLMRequest:
-        owner = self._settings.owner.name or "the owner"
-        shared = self._prompts.render(
-            "curate/base",
-            owner_name=owner,
-            today=local_date(now, self._tz).isoformat(),
-            messages=transcript(
-                batch.messages, self._tz, owner, max_chars=self._fit().transcript_chars
-            ),
-        )
-        facts = fact_lines(shown.facts, self._tz) if shown.facts or shown.complete else "(none)"
-        if not shown.complete:  # so the model does not take what it cannot see for unknown
-            note = self._prompts.render(
-                "curate/partial",
-                shown=len(shown.facts),
-                total=shown.total,
-                category=batch.category,
-            )
-            facts = f"{note}\n\n{facts}"
-        rules = self._prompts.render(f"curate/{batch.category}", owner_name=owner, facts=facts)
-        return LLMRequest(
-            model=self._role.model,
-            # The transcript block is the same for all seven categories: cached once.
-            system=(SystemBlock(shared, cache=True), SystemBlock(rules)),
-            messages=(
-                ChatMessage.text(
-                    "user",
-                    f"Curate the `{batch.category}` facts from this conversation now.",
-                ),
-            ),
-            max_tokens=self._role.output(MAX_TOKENS),
-            tools=(operations_tool(),),
-            tool_choice=TOOL_NAME,
-            purpose=f"curate:{batch.category}",
-            user_id=batch.user_id,
-        )
-
 
 _GOOD = ("applied", "noop")
-
-
-class PassTimedOut(LLMTimeout):
-    """A pass's model call timed out; it was recorded (and counted) as `outcome`."""
-
-    def __init__(self, outcome: PassOutcome) -> None:
-        super().__init__(outcome.reason)
-        self.outcome = outcome
-
-
-class CurationCrashed(KitError):
-    """Some conversations could not be curated at all (not even recorded as a failed pass)."""
-
-
-def _conversation_crashed(conversation_id: int, exc: BaseException) -> str:
-    log.error(
-        "curating conversation %d crashed (%s); the others go on%s",
-        conversation_id,
-        type(exc).__name__,
-        frames(exc),
-    )
-    return f"conversation {conversation_id}: {_crash_reason('curating', exc)}"
-
-
-def _crash_reason(stage: str, exc: BaseException) -> str:
-    # KitError messages are written to be shown; anything else may carry data: name it only.
-    what = str(exc) if isinstance(exc, KitError) else type(exc).__name__
-    return f"{stage} failed ({what}); nothing of the pass was applied"

@@ -44,7 +44,8 @@ class RankingParams:
     # scores up to the best (None: from zero). Cosines crowd a narrow band (0.35-0.6), so
     # divided by the best alone every candidate took half the vector share and the words
     # decided; measured from the crowd, a cosine far above it counts as much as a rare word.
-    # Not chosen by the rotated hold-out: off.
+    # Off for MiniLM (from the minimum: LoCoMo -0.013); it comes with the model
+    # (`embedding.cosine_quantile`): all-mpnet-base-v2 at 0.3 gains on BEAM-100K (round 4).
     vector_floor: float | None = None
     # The lexical share is BM25 divided by the best match's, or by this much when the best
     # is weaker (0: always by the best). BM25 weighs a word by how rare it is (FTS5 gives a
@@ -57,8 +58,11 @@ class RankingParams:
     # of the layer's vector candidates (None: off). At most `strong_hits` of them per layer
     # are lifted, when fusion left them lower, to rank `strong_within` of their layer: the
     # words may share nothing with the question, the meaning stands out from the crowd.
-    # The context's budget cuts them last (kit/context/sandwich.py). Off: with meaning
-    # weighted twice, the hold-out found nothing left for it to lift.
+    # The context's budget cuts them last (kit/context/sandwich.py). 2.5, with
+    # `cosines_for_words` 30 (round 4, docs/retrieval-quality.md): together they help LoCoMo
+    # dev (+0.011 [+0.002, +0.023]) and leave BEAM-100K as it was (-0.000 [-0.005, +0.004]);
+    # the one lifts a turn whose meaning stands out, the other scores a word match by its
+    # meaning too, and each alone moved LoCoMo within its noise (+0.005, +0.006).
     # Whether a named speaker's name is also a word to match in their messages. Every
     # message of a speaker carries the name (its speaker column) and so do many of the
     # other's ("Thanks, Ana!"): as a word it lifts all of them over the ones about the
@@ -84,7 +88,7 @@ class RankingParams:
     # The passages of long messages have vectors of their own (kit/retrieval/passage_search.py):
     # a message ranks by the better of its own cosine and its best passage's.
     passage_vectors: bool = True
-    strong_z: float | None = None
+    strong_z: float | None = 2.5
     strong_hits: int = 3
     strong_within: int = 10
     # The best `lexical_lift` lexical candidates (by BM25) of a layer are lifted to rank
@@ -98,9 +102,10 @@ class RankingParams:
     # The best `cosines_for_words` word matches (by BM25) outside the vector candidates take
     # their own cosine too (when it reaches the floor), instead of none (0: none): only the
     # best `candidates` cosines are ranked, and a turn holding the question's words was left
-    # with the lexical share alone. Off: on top of the floor at 0.2 and the lexical lift it
-    # moved neither corpus beyond its noise (docs/retrieval-quality.md, round 3).
-    cosines_for_words: int = 0
+    # with the lexical share alone. Alone it moved neither corpus beyond its noise (round 3);
+    # 30, with strong vector hits at z 2.5, helps LoCoMo dev and leaves BEAM-100K as it was
+    # (round 4). The best 200 cost BEAM what its context shows (-0.008).
+    cosines_for_words: int = 30
     # Share of the previous / next message's relevance a message adds to its own.
     previous_weight: float = 0.3
     next_weight: float = 0.15

@@ -61,11 +61,9 @@ def test_kit_chat_then_kit_curate_on_an_openai_compatible_server(
         }
 
         def curator(body: dict[str, object]) -> object:
-            asked = body["messages"][-1]["content"]  # type: ignore[index]
-            fact = {"op": "INSERT", "subject": "Ana's sister", "confidence": 0.9,
-                    "content": "The owner's sister lives in Porto", "sources": [1]}  # fmt: skip
-            ops = [fact] if "`people`" in asked else []
-            return tool_call_reply("apply_operations", {"operations": ops})
+            # The local preset curates in the extract style: one list of facts for the batch.
+            fact = {"message": 1, "topic": "people", "fact": "The owner's sister lives in Porto"}
+            return tool_call_reply("list_facts", {"facts": [fact]})
 
         server.responder = curator
         monkeypatch.setenv("KIT_CONFIG", str(config))
@@ -77,8 +75,5 @@ def test_kit_chat_then_kit_curate_on_an_openai_compatible_server(
         facts = json.loads(capsys.readouterr().out)
         curation = server.completions()[2:]
     assert [f["content"] for f in facts] == ["The owner's sister lives in Porto"], out
-    assert len(curation) == 7 and {b["model"] for b in curation} == {"qwen2.5:0.5b"}
-    assert all(
-        b["tool_choice"] == {"type": "function", "function": {"name": "apply_operations"}}
-        for b in curation
-    )
+    assert len(curation) == 1 and {b["model"] for b in curation} == {"qwen2.5:0.5b"}
+    assert curation[0]["tool_choice"] == {"type": "function", "function": {"name": "list_facts"}}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -232,3 +233,30 @@ async def test_window_messages_do_not_take_ranks_from_older_ones(
     )
     assert [(h.id, h.vector_rank, h.lexical_rank) for h in result.hits] == [(old.id, 1, 1)]
     assert result.hits[0].score == pytest.approx(1.0)
+
+
+async def test_the_models_cosine_quantile_is_taken_from_the_settings(
+    settings: Settings, clock: FakeClock
+) -> None:
+    """`embedding.cosine_quantile` (declared with the model): a vector score is measured from
+    that quantile of the candidates' cosines, so a cosine in the crowd counts for less than
+    its share of the best one."""
+    query = "zebra"
+    cosines = {"lion facts": 0.9, "giraffe facts": 0.6, "okapi facts": 0.5, "tapir facts": 0.4}
+    scores = {}
+    for quantile in (0.0, 0.25):
+        table = CosineTable(query, cosines)
+        model = dataclasses.replace(settings.embedding, cosine_quantile=quantile)
+        async with open_kit(dataclasses.replace(settings, embedding=model), clock, table) as kit:
+            assert kit.services.search.params.vector_floor == (quantile or None)
+            for text in cosines:
+                await kit.remember(text, category="entities")
+            await kit.settle()
+            hits = await kit.search(query, kinds=("fact",), now=clock.now() + timedelta(days=30))
+            scores[quantile] = {h.text: h.score for h in hits}
+    # from zero: 0.6 / 0.9 of the best one's; from the second of the four cosines (0.5 up to
+    # 0.9): a quarter of it, and nothing for the cosine the scale starts at
+    zero, quarter = scores[0.0], scores[0.25]
+    assert zero["giraffe facts"] == pytest.approx(zero["lion facts"] * 0.6 / 0.9, rel=0.02)
+    assert quarter["giraffe facts"] == pytest.approx(quarter["lion facts"] * 0.25, rel=0.05)
+    assert quarter["okapi facts"] == pytest.approx(0.0, abs=0.01)

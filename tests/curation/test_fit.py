@@ -32,7 +32,9 @@ DAY = date(2026, 3, 1)
 
 
 def _local(settings: Settings) -> Settings:
-    return dataclasses.replace(settings, llm=LOCAL)
+    # The seven passes of the operation style (the extract style's window: test_extract.py)
+    curation = dataclasses.replace(settings.curation, style="operations")
+    return dataclasses.replace(settings, llm=LOCAL, curation=curation)
 
 
 @pytest.fixture
@@ -100,7 +102,7 @@ async def test_the_seven_category_passes_share_one_prefix_with_the_transcript(
         endpoint.responder = lambda body: endpoint.call("apply_operations", {"operations": []})
         llm = endpoint.llm(preset="local")
         async with Kit.open(
-            settings=dataclasses.replace(settings, llm=llm),
+            settings=dataclasses.replace(_local(settings), llm=llm),  # the operation style
             embedder=HashingEmbedder(),
             clock=clock,
             background=False,

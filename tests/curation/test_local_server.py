@@ -37,8 +37,10 @@ async def _kit(
     llm = endpoint.llm(
         timeout_seconds=60.0, max_retries=0, preset="local", structured_output=structured
     )
+    # The operation style on purpose (the local preset's own is "extract": test_extract.py).
+    curation = dataclasses.replace(settings.curation, style="operations")
     async with Kit.open(
-        settings=dataclasses.replace(settings, llm=llm),
+        settings=dataclasses.replace(settings, llm=llm, curation=curation),
         embedder=HashingEmbedder(),
         clock=clock,
         background=False,

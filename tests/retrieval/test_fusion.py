@@ -222,6 +222,7 @@ async def test_a_strong_vector_hit_survives_fusion_without_a_shared_word(
         previous_weight=0.0,
         next_weight=0.0,
         strong_within=5,
+        strong_z=None,  # off first (the default lifts them)
         vector_weight=1.0,  # equal shares: the words outrank the meaning here
     )
     conv = await s.messages.conversation("owner", "local", "a")

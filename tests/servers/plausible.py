@@ -1,7 +1,8 @@
 """A plausible scripted model behind either fake server: it answers each kind of request Kit
-makes with a well-formed answer (a reply, curation operations citing the batch, a day's
-bullets, condensed bullets, an empty review, a judge's verdict). bench/real_model.py runs
-against it to show its scorecard without a real model; tests run the bench through it."""
+makes with a well-formed answer (a reply, curation operations or extracted facts citing the
+batch, a day's bullets, condensed bullets, an empty review, a judge's verdict).
+bench/real_model.py runs against it to show its scorecard without a real model; tests run the
+bench through it."""
 
 from __future__ import annotations
 
@@ -40,6 +41,11 @@ def plausible(endpoint: Endpoint) -> None:
                             "content": "Ana, the owner's sister, lives in Porto",
                             "sources": ids[:1]})  # fmt: skip
             return endpoint.call("apply_operations", {"operations": ops})
+        if "list_facts" in tools:  # the extract style (the local preset's): one list a batch
+            ids = [int(i) for i in _CITABLE.findall(system)] or [1]
+            ana = "Ana, the owner's sister, lives in Porto"
+            facts = [{"message": ids[0], "topic": "people", "fact": ana}]
+            return endpoint.call("list_facts", {"facts": facts if "Porto" in system else []})
         if "review_facts" in tools:
             return endpoint.call("review_facts", {"reviews": []})
         if "Gold answer:" in asked:

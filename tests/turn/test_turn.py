@@ -141,15 +141,17 @@ async def test_remember_refuses_what_the_owner_did_not_say_and_says_why(
 ) -> None:
     """The chat's `remember` is held against the owner's message like a curator's INSERT: a
     hypothetical, an invented detail, another person's trait is not stored; the model is told
-    why, and the message stays for the night's curation."""
+    why in a plain note to carry on from (not an error: a small model answered those with "I
+    can't assist with that"), and the message stays for the night's curation."""
     server.queue_tool_use("remember", {"fact": fact})
     server.queue_text("Noted.")
     result = await real_kit.send(said)
     assert await real_kit.facts() == []
     tool_result = server.requests[-1].json["messages"][-1]["content"][0]
-    assert tool_result["is_error"] is True
+    assert not tool_result.get("is_error")
+    note = tool_result["content"]
     assert (
-        tool_result["content"].startswith("Not stored: ") and "owner said" in tool_result["content"]
+        note.startswith("Not saved to memory (") and "Answer the owner's message normally" in note
     )
     (message,) = await real_kit.services.messages.get_many("owner", [result.user_message_id])
     assert message.text == said  # kept for the night's curation

@@ -1,0 +1,68 @@
+"""`remember` refused by the grounding guard, on a local server (the real openai SDK against
+the fake in llama-cpp-python's dialect): the model is handed a plain note to carry on from,
+not an "Error: ...", which issue 29's 1.5B answered with "I'm sorry, but I can't assist with
+that." in 9 turns of 10."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+
+import pytest
+
+from kit.api import Kit
+from kit.clock import FakeClock
+from kit.config import Settings
+from kit.embed.hashing import HashingEmbedder
+from tests.servers.openai_api import FakeOpenAIServer
+
+pytestmark = pytest.mark.stores
+
+
+@pytest.fixture
+async def local(
+    settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[tuple[Kit, FakeOpenAIServer]]:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    async with FakeOpenAIServer(dialect="llama-cpp-python") as server:
+        llm = dataclasses.replace(
+            settings.llm,
+            provider="openai",
+            base_url=server.url,
+            preset="local",
+            structured_output="json_object",
+            max_retries=0,
+        )
+        async with Kit.open(
+            settings=dataclasses.replace(settings, llm=llm),
+            embedder=HashingEmbedder(),
+            clock=clock,
+            background=False,
+        ) as kit:
+            yield kit, server
+
+
+async def test_a_refused_remember_is_a_note_to_answer_the_owner_from(
+    local: tuple[Kit, FakeOpenAIServer],
+) -> None:
+    kit, server = local
+    server.queue_tool_call("remember", {"fact": "I'd call my dog Biscuit."})
+    server.queue_text("Biscuit is a lovely name for a dog!")
+    reply = await kit.send("If I ever get a dog, I'd call it Biscuit.")
+    assert reply.reply == "Biscuit is a lovely name for a dog!"
+    assert await kit.facts() == []
+    (result,) = [m for m in server.completions()[-1]["messages"] if m["role"] == "tool"]
+    assert result["content"].startswith("Not saved to memory (")  # no "Error: " before it
+    assert "Nothing went wrong. Answer the owner's message normally" in result["content"]
+
+
+async def test_a_remember_the_message_supports_is_stored_as_before(
+    local: tuple[Kit, FakeOpenAIServer],
+) -> None:
+    kit, server = local
+    server.queue_tool_call("remember", {"fact": "The owner's sister Ana lives in Porto."})
+    server.queue_text("Noted.")
+    await kit.send("Remember: my sister Ana lives in Porto.")
+    (fact,) = await kit.facts()
+    (result,) = [m for m in server.completions()[-1]["messages"] if m["role"] == "tool"]
+    assert result["content"] == f"Stored as fact #{fact.id} ({fact.category})."
