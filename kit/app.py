@@ -280,7 +280,6 @@ async def build(
         notes,
         live_facts=LiveFacts(facts, versions),
         links=Links(db),
-        db=db,
         date_order=_date_order(memory.date_order),
         fact_times=fact_times,
     )

@@ -218,22 +218,16 @@ class ContextBuilder:
             stages.append(Stage(name, (now_ - clock) * 1000, note))
             clock = now_
 
-        # What the cached part and the search's kept state are checked against: one
-        # statement for the whole build (kit/retrieval/freshness.py).
-        fresh = await self._search.freshness(user_id)
-
         async def stable_part() -> tuple[_Stable, bool, float]:
             began = time.perf_counter()
-            stable, cached = await self._stable_part(user_id, now, fresh.version)
+            stable, cached = await self._stable_part(user_id, now)
             return stable, cached, (time.perf_counter() - began) * 1000
 
         # The cached part and the search (which embeds the message while its lexical
         # searches run) at once: the cached part's stage is marked as run alongside.
         (stable, cached, stable_ms), result = await asyncio.gather(
             stable_part(),
-            self._search.search(
-                user_id, query, now=now, k=s.top_k, exclude_message_ids=window_ids, fresh=fresh
-            ),
+            self._search.search(user_id, query, now=now, k=s.top_k, exclude_message_ids=window_ids),
         )
         stages.append(
             Stage(
@@ -262,15 +256,12 @@ class ContextBuilder:
         turn finds it."""
         await self._stable_part(user_id, now)
 
-    async def _stable_part(
-        self, user_id: str, now: datetime, seen: MemoryVersion | None = None
-    ) -> tuple[_Stable, bool]:
-        """The cached part (and whether the cache served it); `seen`: the user's versions,
-        read just now by the caller."""
+    async def _stable_part(self, user_id: str, now: datetime) -> tuple[_Stable, bool]:
+        """The cached part (and whether the cache served it)."""
         today = now.astimezone(self._tz).date()
         version = MemoryVersion(-1, -1)
         if self._versions is not None:
-            version = await self._versions.get(user_id) if seen is None else seen
+            version = await self._versions.get(user_id)
             cached = self._stable.get(user_id)
             if cached is not None and cached.valid(today, version, now):
                 return cached, True

@@ -27,7 +27,6 @@ from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, ToolSpec, Us
 from kit.llm.tokens import estimate_tokens
 from kit.model_settings import ModelRole
 from kit.prompts import Prompts
-from kit.retrieval.freshness import Freshness
 from kit.retrieval.hits import Hit, SearchResult
 from kit.retrieval.kinds import KINDS, Kind
 from kit.retrieval.search import MemorySearch
@@ -218,7 +217,6 @@ class FilteredSearch:
         kinds: Sequence[Kind] = KINDS,
         query_vector: Vectors | None = None,
         exclude_message_ids: frozenset[int] = frozenset(),
-        fresh: Freshness | None = None,
     ) -> SearchResult:
         result, _ = await self.search_with_outcome(
             user_id,
@@ -228,12 +226,8 @@ class FilteredSearch:
             kinds=kinds,
             query_vector=query_vector,
             exclude_message_ids=exclude_message_ids,
-            fresh=fresh,
         )
         return result
-
-    async def freshness(self, user_id: str) -> Freshness:
-        return await self.inner.freshness(user_id)
 
     async def search_with_outcome(
         self,
@@ -245,7 +239,6 @@ class FilteredSearch:
         kinds: Sequence[Kind] = KINDS,
         query_vector: Vectors | None = None,
         exclude_message_ids: frozenset[int] = frozenset(),
-        fresh: Freshness | None = None,
     ) -> tuple[SearchResult, FilterOutcome | None]:
         """The result and, with the filter on, what the filter did (for evaluation)."""
         width = k if self.model_filter is None else max(k, self._memory.filter_candidates)
@@ -257,7 +250,6 @@ class FilteredSearch:
             kinds=kinds,
             query_vector=query_vector,
             exclude_message_ids=exclude_message_ids,
-            fresh=fresh,
         )
         if self.model_filter is None:
             return wide, None

@@ -14,7 +14,6 @@ from kit.memory.days import Day
 from kit.memory.facts import Fact
 from kit.memory.messages import Message
 from kit.notes.store import NoteChunk
-from kit.retrieval.freshness import Freshness
 from kit.retrieval.kinds import KINDS, Kind
 from kit.retrieval.passages import Passage
 
@@ -83,9 +82,4 @@ class Searcher(Protocol):
         kinds: Sequence[Kind] = KINDS,
         query_vector: Vectors | None = None,
         exclude_message_ids: frozenset[int] = frozenset(),
-        fresh: Freshness | None = None,
     ) -> SearchResult: ...
-
-    async def freshness(self, user_id: str) -> Freshness:
-        """What the search's kept state is checked against (kit/retrieval/freshness.py)."""
-        ...

@@ -174,7 +174,6 @@ class KeptWords:
         context_weight: float = 0.0,
         common_rows: int = 0,
         held_then: bool = False,
-        fresh: Sequence[object] = (),
     ) -> list[tuple[int, float]]:
         """`LexicalIndex.search`'s answer (kit/retrieval/lexical.py)."""
         words = query_words(text)
@@ -198,7 +197,7 @@ class KeptWords:
             )
         if not words:
             return []
-        kept = await self._current(kind, self._seen(kind, fresh))
+        kept = await self._current(kind)
         if kept is None:  # the index disagreed with FTS5 (logged): FTS5 answers
             return await self._fts.search(
                 user_id, kind, text, limit, now=now, skip=skip,
@@ -218,31 +217,17 @@ class KeptWords:
             [tokens[w][0] for w in words], weights, matched, allowed, limit, common_rows
         )
 
-    def fresh_sql(self) -> tuple[str, ...]:
-        """Every layer's signature (FTS5's averages record, what says the layer changed), in
-        `_SOURCES`' order: read with the build's other checks (kit/retrieval/freshness.py)
-        instead of one statement per layer."""
-        if not self._loaded:
-            return ()
-        return tuple(sql for kind in _SOURCES for sql in _signature_sql(_SOURCES[kind]))
-
-    def _seen(self, kind: str, fresh: Sequence[object]) -> tuple[object, ...] | None:
-        """The layer's signature among the values of `fresh_sql`, if they were read."""
-        if len(fresh) != 2 * len(_SOURCES):
-            return None
-        at = 2 * list(_SOURCES).index(kind)
-        return (fresh[at], fresh[at + 1])
-
     async def _signature(self, kind: str) -> tuple[object, ...]:
-        block, changed = _signature_sql(_SOURCES[kind])
-        row = await self._db.fetchone(f"SELECT ({block}), ({changed})")
+        source = _SOURCES[kind]
+        row = await self._db.fetchone(
+            f"SELECT (SELECT block FROM {source.fts}_data WHERE id = 1), ({source.changed})"
+        )
         assert row is not None
         return (row[0], row[1])
 
-    async def _current(self, kind: str, seen: tuple[object, ...] | None = None) -> _Kept | None:
-        """The layer, brought up to date with the database (`seen`: its signature, read
-        just now by the caller)."""
-        signature = await self._signature(kind) if seen is None else seen
+    async def _current(self, kind: str) -> _Kept | None:
+        """The layer, brought up to date with the database."""
+        signature = await self._signature(kind)
         kept = self._kept.get(kind)
         if kept is not None and kept.signature == signature:
             return kept
@@ -325,10 +310,6 @@ class KeptWords:
         split, sizes, _ = split_rows(tokens, texts, sizes)
         ids = np.fromiter((int(r[0]) for r in data), dtype=np.int64, count=len(data))  # type: ignore[call-overload]
         kept.add(kind, ids, split, sizes, [tuple(r[columns + 2 :]) for r in data], defer=True)
-
-
-def _signature_sql(source: _Source) -> tuple[str, str]:
-    return f"SELECT block FROM {source.fts}_data WHERE id = 1", source.changed
 
 
 def _filter(

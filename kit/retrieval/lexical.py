@@ -83,20 +83,13 @@ class LexicalSearch(Protocol):
         context_weight: float = 0.0,
         common_rows: int = 0,
         held_then: bool = False,
-        fresh: Sequence[object] = (),
     ) -> list[tuple[int, float]]:
         """Ids and relevance scores (higher is better), best first. Facts: live ones only
         (with `held_then`: those that held at `now`, superseded ones included).
         Messages: none of those in `skip` (they take no rank); words of the message before
         one (its lexical unit's context, m010) count `context_weight` as much as its own, and
         at 0 they are not matched at all. `common_rows`: a bound on the rows a word common in
-        the layer makes the engine score (0: none; an engine may rank every match anyway).
-        `fresh`: the values of `fresh_sql`, read just now (or () to let it check)."""
-        ...
-
-    def fresh_sql(self) -> tuple[str, ...]:
-        """Expressions whose values say whether what the search keeps in memory still holds,
-        read in the build's one check (kit/retrieval/freshness.py); () if it keeps nothing."""
+        the layer makes the engine score (0: none; an engine may rank every match anyway)."""
         ...
 
     async def warm(self) -> None:
@@ -195,9 +188,6 @@ class LexicalIndex:
     async def warm(self) -> None:
         """Nothing is kept in memory: every search asks FTS5."""
 
-    def fresh_sql(self) -> tuple[str, ...]:
-        return ()
-
     async def search(
         self,
         user_id: str,
@@ -210,7 +200,6 @@ class LexicalIndex:
         context_weight: float = 0.0,
         common_rows: int = 0,
         held_then: bool = False,
-        fresh: Sequence[object] = (),
     ) -> list[tuple[int, float]]:
         """Ids and BM25 scores (higher is better), best first. Facts: live ones only (with
         `held_then`: those that held at `now`).

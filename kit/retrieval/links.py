@@ -132,23 +132,9 @@ class Links:
         # (kit/daemon/warm.py), would each read a user's whole archive the first time.
         self._reading = asyncio.Lock()
 
-    async def current(self, user_id: str, newest: int | None = None) -> ConversationLinks:
-        """The user's conversations with every message written since the last call.
-        `newest`: the highest message id the caller read just now (any user's;
-        kit/retrieval/freshness.py), or None."""
+    async def current(self, user_id: str) -> ConversationLinks:
+        """The user's conversations with every message written since the last call."""
         async with self._reading:
-            links = self._kept.get(user_id)
-            # SQLite hands out ids in commit order (one writer): no message above the user's
-            # last one kept, none to read (an id reused after a removal is missed here as by
-            # the statement: its id is known). PostgreSQL's ids may commit out of order.
-            if (
-                links is not None
-                and newest is not None
-                and self._db.engine == "sqlite"
-                and newest <= links.upto
-            ):
-                self._kept.move_to_end(user_id)
-                return links
             return await self._current(user_id)
 
     async def _current(self, user_id: str) -> ConversationLinks:

@@ -46,14 +46,11 @@ class LiveFacts:
         self._versions = versions
         self._kept: OrderedDict[str, ShownFacts] = OrderedDict()
 
-    async def snapshot(self, user_id: str, version: int | None = None) -> ShownFacts:
-        """The user's shown facts, read again only when a fact changed since. `version`: the
-        facts version the caller read just now (kit/retrieval/freshness.py), or None to read
-        it here."""
+    async def snapshot(self, user_id: str) -> ShownFacts:
+        """The user's shown facts, read again only when a fact changed since."""
         # The version first: a change between the two reads makes the kept set newer than
         # its version says, so it is read again next time (never the other way round).
-        if version is None:
-            version = (await self._versions.get(user_id)).facts
+        version = (await self._versions.get(user_id)).facts
         kept = self._kept.get(user_id)
         if kept is not None and kept.version == version:
             self._kept.move_to_end(user_id)

@@ -31,7 +31,7 @@ common word counts its rows through the index, at most `common_rows + 1` of them
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from datetime import datetime
 
 from kit.clock import to_iso
@@ -73,9 +73,6 @@ class TsvectorSearch:
     async def warm(self) -> None:
         """Nothing is kept in memory: the server searches its own index."""
 
-    def fresh_sql(self) -> tuple[str, ...]:
-        return ()
-
     async def search(
         self,
         user_id: str,
@@ -88,7 +85,6 @@ class TsvectorSearch:
         context_weight: float = 0.0,
         common_rows: int = 0,
         held_then: bool = False,
-        fresh: Sequence[object] = (),
     ) -> list[tuple[int, float]]:
         words = query_words(text)
         if not words:

@@ -41,7 +41,6 @@ from kit.memory.fact_times import FactTimes
 from kit.memory.facts import Fact, Facts
 from kit.memory.messages import Message, Messages
 from kit.notes.store import NoteChunk, Notes
-from kit.retrieval.freshness import Freshness, read_freshness
 from kit.retrieval.fusion import (
     above_floor,
     lift,
@@ -66,7 +65,6 @@ from kit.retrieval.query import Query, named_speakers, understand
 from kit.retrieval.ranking import RankingParams
 from kit.retrieval.ready import Ready, Soon
 from kit.retrieval.vectors import VectorIndex
-from kit.store.db import Database
 
 
 class MemorySearch:
@@ -83,11 +81,9 @@ class MemorySearch:
         *,
         live_facts: LiveFacts,
         links: Links,
-        db: Database,
         date_order: DateOrder = "dmy",
         fact_times: FactTimes | None = None,
     ) -> None:
-        self._db = db
         self._notes = notes
         self._date_order = date_order  # how the owner writes 03/05 (kit/dates/text.py)
         self._fact_times = fact_times  # facts as of a past moment (`facts_as_of`)
@@ -113,12 +109,6 @@ class MemorySearch:
         were removed."""
         self._links.forget(user_id)
 
-    async def freshness(self, user_id: str) -> Freshness:
-        """What the kept state of a search of `user_id` is checked against, in one statement
-        (kit/retrieval/freshness.py): the context builder reads it once per build, for its
-        cached part and this search."""
-        return await read_freshness(self._db, user_id, self._lexical.fresh_sql())
-
     async def warm(self, user_id: str) -> None:
         """Read what a first search of `user_id` would (which facts may be shown, the
         conversations' links, the words of the word search), so that it finds them kept (a
@@ -138,27 +128,21 @@ class MemorySearch:
         query_vector: Vectors | None = None,
         exclude_message_ids: frozenset[int] = frozenset(),
         facts_as_of: datetime | None = None,
-        fresh: Freshness | None = None,
     ) -> SearchResult:
         """Top `k` hits per layer in `kinds`, best first within the merged list.
 
         Without `query_vector` the query is embedded here, on its own thread while the
         lexical searches (which need no vector) run: a turn waits for the longer of the
         two, not their sum. With `facts_as_of`, the facts ranked are those that held then
-        (kit/memory/fact_times.py), superseded ones included, not those live now. `fresh`:
-        `freshness(user_id)` read just now by the caller (or None: read here)."""
-        if fresh is None:
-            fresh = await self.freshness(user_id)
+        (kit/memory/fact_times.py), superseded ones included, not those live now."""
         embedding = Soon(self._embed(query)) if query_vector is None else None
         shown = None
         if "fact" in kinds:
             if facts_as_of is None:
-                shown = Soon(self._live_facts.snapshot(user_id, fresh.version.facts))
+                shown = Soon(self._live_facts.snapshot(user_id))
             else:
                 shown = Soon(self._held(user_id, facts_as_of))
-        links = (
-            Soon(self._links.current(user_id, fresh.newest_message)) if "message" in kinds else None
-        )
+        links = Soon(self._links.current(user_id)) if "message" in kinds else None
         # What the query says besides its words; the speakers it may name are read while
         # the lexical searches run (only the ranking after them needs them).
         plan = understand(query, now.astimezone(self._tz).date(), (), self._date_order)
@@ -181,7 +165,6 @@ class MemorySearch:
                         things,
                         many,
                         facts_as_of,
-                        fresh.words,
                     )
                     for kind in kinds
                 )
@@ -221,7 +204,6 @@ class MemorySearch:
         things: tuple[KindOfThing, ...] = (),
         many: bool = False,
         facts_as_of: datetime | None = None,
-        fresh: Sequence[object] = (),
     ) -> list[Hit]:
         p = self.params
         skip = exclude if kind == "message" else frozenset()
@@ -265,7 +247,6 @@ class MemorySearch:
                 context_weight=p.context_weight,
                 common_rows=p.common_rows,
                 held_then=facts_as_of is not None,
-                fresh=fresh,
             ),
         )
         vector_rank = {item: rank for rank, (item, _) in enumerate(vector_hits, 1)}
