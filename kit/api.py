@@ -19,8 +19,9 @@ from kit.api_upkeep import Upkeep
 from kit.clock import check_time, local_date, to_iso
 from kit.config import load_settings
 from kit.errors import InputError
+from kit.memory.fact_rows import check_category
 from kit.memory.fact_times import as_of_time
-from kit.memory.facts import Provenance, check_category
+from kit.memory.facts import Provenance
 from kit.turn import Inbound
 from kit.untrusted.clean import clean_text
 
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from kit.inbox.service import Answered
     from kit.llm.base import LLM, TextSink
     from kit.memory.days import Day
-    from kit.memory.facts import Fact, HistoryEntry
+    from kit.memory.fact_rows import Fact, HistoryEntry
     from kit.memory.messages import ChatHistory, Message, NewMessage
     from kit.notes.store import Erased, Note, NoteInfo, NoteRevision, NoteWrite
     from kit.retrieval.hits import Hit
