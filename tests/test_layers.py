@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "kit.api",
         "kit.api_access",
         "kit.api_base",
+        "kit.api_facts",
         "kit.api_forget",
         "kit.api_reminders",
         "kit.api_upkeep",
