@@ -90,7 +90,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
-    from kit.app import role_key
+    from kit.app_models import role_key
     from kit.config import load_settings
     from kit.eval import locomo
     from kit.eval.retrieval import evaluate, parse_ks
