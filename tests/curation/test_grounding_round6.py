@@ -35,3 +35,28 @@ def test_work_is_a_word_the_message_must_say() -> None:
     assert check("The owner had a picnic with friends from work.", said).status != "supported"
     said = "I had a picnic with friends from work last weekend."
     assert check("The owner had a picnic with friends from work.", said).status == "supported"
+
+
+def test_a_message_saying_the_opposite_word_drops_the_fact() -> None:
+    # WordNet's antonyms: "failed" is the opposite of "passed", "decline" of "accepted"
+    said = "Especially after I failed the military aptitude test recently, I've been stressed."
+    verdict = check("The owner passed the military aptitude test.", said)
+    assert verdict.status == "unsupported"
+    assert "say the opposite of 'passed'" in verdict.reason
+    said = "I'm frustrated that I had to decline a $2,000 freelance video project on April 4."
+    verdict = check("The owner accepted a $2,000 freelance video project on April 4.", said)
+    assert verdict.status == "unsupported"
+    assert "'accepted'" in verdict.reason
+
+
+def test_an_opposite_the_message_denies_is_no_opposite() -> None:
+    # a boundary of the rule above: "didn't fail" is no "failed"
+    said = "I didn't fail my driving test."
+    assert "opposite" not in check("The owner passed the driving test.", said).reason
+
+
+def test_one_attribute_word_unsaid_in_a_longer_fact_is_stored() -> None:
+    # "schedule" unsaid: its share of the fact's weight is under 1 - STORE (0.8)
+    said = "The yoga session and dinner date with James are exactly what I needed this week."
+    fact = "The owner has a yoga session and a dinner date with James in her schedule."
+    assert check(fact, said).status == "supported"
