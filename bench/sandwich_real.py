@@ -21,11 +21,18 @@ The archive's database is copied from the cache (bench/archive.py builds it once
 
 from __future__ import annotations
 
+import os
+
+# OpenBLAS's threads spin ~0.1 s after each product before they sleep: after the baseline's
+# product they took ~16 ms of CPU from the 30 ms that followed, i.e. from the next build (on
+# 2 cores: its wall time too). Told to sleep at once, they cost the build nothing and the
+# baseline's own product is the same (docs/measurements.md, issue 33). Before numpy loads.
+os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
+
 import argparse
 import asyncio
 import dataclasses
 import json
-import os
 import shutil
 import tempfile
 import time
@@ -86,6 +93,10 @@ async def measure_real(scale: float, real: Embedder, extra_queries: int) -> list
             s = kit.services
             user = settings.owner.user_id
             await kit.settle()  # nothing to embed unless the schema moved on
+            # What a daemon does after its start (kit/daemon/warm.py): the word index loads.
+            began = time.perf_counter()
+            await s.search.warm(user)
+            words_load = time.perf_counter() - began
             exact = _float32(settings.database_path, user, real.model_id)
             everything = np.vstack([vectors for _, vectors in exact.values()])
             conv = await s.messages.conversation(user, "telegram", "owner")
@@ -164,6 +175,7 @@ async def measure_real(scale: float, real: Embedder, extra_queries: int) -> list
             "the messages layer's vector search"),
         Row(name, "planted answer in Kit's context", planted["context"], f"of {total}",
             "after fusion and the token budget"),
+        Row(name, "word index load (search.warm)", words_load, "s", "a daemon does it at start"),
         Row(name, "first build (loads the vectors)", first * 1000, "ms"),
         Row(name, "background load of every vector (warm)", warm, "s", "a restart"),
         Row(name, "database on disk", disk / 2**20, "MB", f"{items:,} items"),

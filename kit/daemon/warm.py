@@ -13,7 +13,8 @@ ready (`start`: tasks of the daemon's TaskGroup, kit/daemon/runner.py), in this 
    itself), then the per-user caches a first search would otherwise fill on the owner's
    time — which facts may be shown (kit/retrieval/liveness.py), the conversations' links
    (kit/retrieval/links.py) and the sandwich's cached part (kit/context/sandwich.py) — for
-   the owner and whoever wrote last.
+   the owner and whoever wrote last, and the word search's index of every user's words
+   (kit/retrieval/kept_words.py: ~2.3–3 s of CPU at 100k items, FTS5 answering meanwhile).
 3. Once `warm` is done (`Services.warmed_up`): the re-embedding a model change asks for
    (kit/daemon/reindex.py) and the scheduler's queued runs (the catch-up of missed runs:
    curation, REM, day summaries).

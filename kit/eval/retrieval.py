@@ -277,6 +277,9 @@ async def opened(
             conversation=sample.sample_id,
         )
         await kit.settle()
+        # What a daemon does after its start: the word search's index loads
+        # (kit/retrieval/kept_words.py).
+        await kit.services.search.warm(kit.settings.owner.user_id)
         yield Imported(kit, time.perf_counter() - started, kit.services.search.params)
 
 

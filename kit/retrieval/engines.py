@@ -15,14 +15,15 @@ if TYPE_CHECKING:
 
 
 def lexical_search(db: Database) -> LexicalSearch:
-    """Full-text search in the engine's own words: FTS5 with BM25, or tsvector with GIN."""
+    """Full-text search in the engine's own words: FTS5's BM25 (from an index kept in memory
+    once loaded, kit/retrieval/kept_words.py), or tsvector with GIN."""
     if db.engine == "postgres":
         from kit.retrieval.pg_lexical import TsvectorSearch
 
         return TsvectorSearch(db)
-    from kit.retrieval.lexical import LexicalIndex
+    from kit.retrieval.kept_words import KeptWords
 
-    return LexicalIndex(db)
+    return KeptWords(db)
 
 
 def vector_store(

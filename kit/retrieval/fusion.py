@@ -120,7 +120,7 @@ def merge_repeats(
     """`scored` (best first) with each repeated line kept once, where it ranks best, and
     per kept id with repeats: how many there were and the newest one's time. (An echoed
     reply said ten times took ten of the fifteen places; issue 21.)"""
-    first: dict[tuple[str, str], int] = {}
+    first: dict[tuple[str, str], tuple[int, datetime]] = {}  # line -> kept id, its time
     kept: list[Scored] = []
     counts: dict[int, tuple[int, datetime]] = {}
     for entry in scored:
@@ -129,11 +129,11 @@ def merge_repeats(
             kept.append(entry)
             continue
         if key not in first:
-            first[key] = entry[1].id
+            first[key] = (entry[1].id, entry[3])
             kept.append(entry)
             continue
-        item_id = first[key]
-        count, latest = counts.get(item_id, (1, next(e[3] for e in kept if e[1].id == item_id)))
+        item_id, at = first[key]
+        count, latest = counts.get(item_id, (1, at))
         counts[item_id] = (count + 1, max(latest, entry[3]))
     return kept, counts
 

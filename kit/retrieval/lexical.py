@@ -92,6 +92,11 @@ class LexicalSearch(Protocol):
         the layer makes the engine score (0: none; an engine may rank every match anyway)."""
         ...
 
+    async def warm(self) -> None:
+        """Load what searches keep in memory, if the engine keeps anything there (a daemon,
+        after its start; searches meanwhile ask the database)."""
+        ...
+
 
 @dataclass(frozen=True)
 class _Layer:
@@ -179,6 +184,9 @@ class LexicalIndex:
 
     def __init__(self, db: Database) -> None:
         self._db = db
+
+    async def warm(self) -> None:
+        """Nothing is kept in memory: every search asks FTS5."""
 
     async def search(
         self,

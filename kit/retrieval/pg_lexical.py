@@ -70,6 +70,9 @@ class TsvectorSearch:
     def __init__(self, db: Database) -> None:
         self._db = db
 
+    async def warm(self) -> None:
+        """Nothing is kept in memory: the server searches its own index."""
+
     async def search(
         self,
         user_id: str,

@@ -99,6 +99,11 @@ class MemorySearch:
         self.params = params
         self._tz = tz
 
+    @property
+    def lexical(self) -> LexicalSearch:
+        """The word search (FTS5's, kept in memory once warmed; or tsvector's)."""
+        return self._lexical
+
     def forget_cache(self, user_id: str | None = None) -> None:
         """Drop what is kept in memory of a user's messages (all users': None), after rows
         were removed."""
@@ -106,9 +111,11 @@ class MemorySearch:
 
     async def warm(self, user_id: str) -> None:
         """Read what a first search of `user_id` would (which facts may be shown, the
-        conversations' links), so that it finds them kept (a daemon, after its start)."""
+        conversations' links, the words of the word search), so that it finds them kept (a
+        daemon, after its start)."""
         await self._live_facts.snapshot(user_id)
         await self._links.current(user_id)
+        await self._lexical.warm()  # every user's words (FTS5's statistics are the table's)
 
     async def search(
         self,
