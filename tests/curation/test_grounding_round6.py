@@ -1,6 +1,7 @@
-"""The grounding guard's round-six readings (kit/curator/clauses.py, wording.py): "not so long
-ago" is a time, not a denial; "work" is a word a message must say like any other ("friends from
-work" is not "friends from the gym"). Real WordNet, messages written here."""
+"""The grounding guard's round-six readings (kit/curator/clauses.py, kit/curator/wording.py,
+kit/curator/related.py): "not so long ago" is a time, not a denial; "work" is a word a message
+must say like any other; a message saying a fact word's WordNet opposite drops the fact; the bar
+to store is 80% of the soft words' weight. Real WordNet, messages written here."""
 
 from __future__ import annotations
 
