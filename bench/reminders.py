@@ -23,8 +23,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kit.api import Kit
+from kit.channel_settings import TelegramSettings
 from kit.channels.telegram.channel import TelegramChannel
-from kit.config import ScheduleSettings, Settings, TelegramSettings
+from kit.config import ScheduleSettings, Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
 from kit.reminders.rules import Rule

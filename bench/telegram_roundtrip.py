@@ -21,9 +21,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kit.api import Kit
+from kit.channel_settings import TelegramSettings
 from kit.channels.telegram.channel import TelegramChannel
 from kit.clock import FakeClock
-from kit.config import ScheduleSettings, Settings, TelegramSettings
+from kit.config import ScheduleSettings, Settings
 from kit.delivery.splitting import split_message
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM

@@ -34,7 +34,8 @@ if str(ROOT) not in sys.path:  # `python bench/<name>.py` from anywhere
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from retrieval_ablations import DATA, MODEL_DIR, TextCache, parse_set  # noqa: E402
+from ablation_variants import parse_set  # noqa: E402
+from retrieval_ablations import DATA, MODEL_DIR, TextCache  # noqa: E402
 
 from kit.config import Settings  # noqa: E402
 from kit.embed.base import Embedder  # noqa: E402

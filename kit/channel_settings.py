@@ -1,8 +1,8 @@
-"""The settings of the ways in beside Telegram: Matrix, and voice messages on any channel.
+"""The settings of the ways in: Telegram, Matrix, and voice messages on any channel.
 
 Kept beside kit/config.py (which reads them into `Settings`) as kit/model_settings.py is: each
 section's shape and its checks, named once. Secrets (Matrix's access token, the speech server's
-key) come from the environment only, never from config.toml.
+key, the Telegram bot's token) come from the environment only, never from config.toml.
 """
 
 from __future__ import annotations
@@ -10,8 +10,70 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 from kit.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class TelegramSettings:
+    base_url: str = ""
+    # Telegram user id (as a string key, TOML needs that) -> Kit user namespace.
+    allowed_user_ids: dict[str, str] = field(default_factory=dict)
+    # Telegram group chat id (negative) -> the Kit namespace that group's memory lives in.
+    # Groups not listed get no answer; in a listed group only allowed users are answered.
+    allowed_group_ids: dict[str, str] = field(default_factory=dict)
+
+
+# Plain ASCII digits only: str.isdigit() and int() also take "1²" or fullwidth "１２", which
+# would silently allow a different id than the one the owner sees (or fail later).
+_USER_ID = re.compile(r"[0-9]{1,18}")
+_GROUP_ID = re.compile(r"-[0-9]{1,18}")
+
+
+def telegram_ids(
+    section: TelegramSettings,
+    table: Literal["allowed_user_ids", "allowed_group_ids"],
+    source: str = "config.toml",
+) -> dict[int, str]:
+    """`telegram.<table>` as Telegram id -> Kit namespace, or a ConfigError naming the bad key."""
+    checked = {}
+    for key, namespace in getattr(section, table).items():
+        _check_telegram_id(
+            f"{source}: telegram.{table}", key, namespace, table == "allowed_group_ids"
+        )
+        checked[int(key)] = namespace
+    return checked
+
+
+def _check_telegram_id(where: str, key: str, namespace: str, group: bool) -> None:
+    if group and not _GROUP_ID.fullmatch(key):
+        raise ConfigError(
+            f"{where} keys must be numeric Telegram group ids: a minus sign and the digits 0-9 "
+            f"(got {key!a}); add the bot to the group, write in it, and Kit's log names the id"
+        )
+    if not group and not _USER_ID.fullmatch(key):
+        hint = (
+            "negative ids are group chats: list them under telegram.allowed_group_ids"
+            if _GROUP_ID.fullmatch(key)
+            else "message @userinfobot on Telegram to learn yours"
+        )
+        raise ConfigError(
+            f"{where} keys must be numeric Telegram user ids in the digits 0-9 (got {key!a}); "
+            f"{hint}"
+        )
+    if not namespace.strip():
+        example = "family" if group else "owner"
+        raise ConfigError(
+            f'{where}[{key!r}] must name a Kit user namespace, e.g. "{example}" (got an empty '
+            "string)"
+        )
+
+
+def check_telegram(section: TelegramSettings, source: str) -> None:
+    telegram_ids(section, "allowed_user_ids", source)
+    telegram_ids(section, "allowed_group_ids", source)
+
 
 MATRIX_TOKEN_ENV = "MATRIX_ACCESS_TOKEN"
 

@@ -22,7 +22,7 @@ from kit.text import plural
 if TYPE_CHECKING:
     from kit.api import Kit
     from kit.curator.reports import RemReport
-    from kit.memory.facts import Fact
+    from kit.memory.fact_rows import Fact
 
 HELP = """I'm Kit. Write to me normally and I'll answer, remembering what matters.
 

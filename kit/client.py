@@ -21,7 +21,7 @@ from kit.forget.receipts import ReceiptInfo
 from kit.inbox.service import Answered
 from kit.llm.base import TextSink
 from kit.memory.days import Day
-from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.fact_rows import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory
 from kit.model_settings import model_role
 from kit.notes.store import Note, NoteInfo

@@ -5,15 +5,21 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-import re
 import tomllib
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Union, get_args, get_origin, get_type_hints
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from kit.channel_settings import MatrixSettings, SpeechSettings, check_matrix, check_speech
+from kit.channel_settings import (
+    MatrixSettings,
+    SpeechSettings,
+    TelegramSettings,
+    check_matrix,
+    check_speech,
+    check_telegram,
+)
 from kit.choices import CATEGORIES as CATEGORIES  # re-exported: where settings find them
 from kit.choices import FILTERS as FILTERS
 from kit.embedding_settings import EmbeddingSettings, check_embedding
@@ -140,16 +146,6 @@ MAX_FOLLOWUPS_PER_DAY = 50
 
 MIN_FACTS_BUDGET_TOKENS = 500  # room for a dozen facts: fewer would hide what a pass needs
 MIN_BUDGET_TOKENS = 50_000  # one curation pass over a full batch can take ~15k tokens
-
-
-@dataclass(frozen=True)
-class TelegramSettings:
-    base_url: str = ""
-    # Telegram user id (as a string key, TOML needs that) -> Kit user namespace.
-    allowed_user_ids: dict[str, str] = field(default_factory=dict)
-    # Telegram group chat id (negative) -> the Kit namespace that group's memory lives in.
-    # Groups not listed get no answer; in a listed group only allowed users are answered.
-    allowed_group_ids: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -456,57 +452,11 @@ def _check_ranges(name: str, section: Any, source: str) -> None:
     if isinstance(section, WorkersSettings) and not 1.0 <= section.lease_seconds < math.inf:
         raise bad("lease_seconds", "must be a number of seconds, at least 1")
     if isinstance(section, TelegramSettings):
-        telegram_ids(section, "allowed_user_ids", source)
-        telegram_ids(section, "allowed_group_ids", source)
+        check_telegram(section, source)
     if isinstance(section, MatrixSettings):
         check_matrix(section, source)
     if isinstance(section, SpeechSettings):
         check_speech(section, source)
-
-
-# Plain ASCII digits only: str.isdigit() and int() also take "1²" or fullwidth "１２", which
-# would silently allow a different id than the one the owner sees (or fail later).
-_USER_ID = re.compile(r"[0-9]{1,18}")
-_GROUP_ID = re.compile(r"-[0-9]{1,18}")
-
-
-def telegram_ids(
-    section: TelegramSettings,
-    table: Literal["allowed_user_ids", "allowed_group_ids"],
-    source: str = "config.toml",
-) -> dict[int, str]:
-    """`telegram.<table>` as Telegram id -> Kit namespace, or a ConfigError naming the bad key."""
-    checked = {}
-    for key, namespace in getattr(section, table).items():
-        _check_telegram_id(
-            f"{source}: telegram.{table}", key, namespace, table == "allowed_group_ids"
-        )
-        checked[int(key)] = namespace
-    return checked
-
-
-def _check_telegram_id(where: str, key: str, namespace: str, group: bool) -> None:
-    if group and not _GROUP_ID.fullmatch(key):
-        raise ConfigError(
-            f"{where} keys must be numeric Telegram group ids: a minus sign and the digits 0-9 "
-            f"(got {key!a}); add the bot to the group, write in it, and Kit's log names the id"
-        )
-    if not group and not _USER_ID.fullmatch(key):
-        hint = (
-            "negative ids are group chats: list them under telegram.allowed_group_ids"
-            if _GROUP_ID.fullmatch(key)
-            else "message @userinfobot on Telegram to learn yours"
-        )
-        raise ConfigError(
-            f"{where} keys must be numeric Telegram user ids in the digits 0-9 (got {key!a}); "
-            f"{hint}"
-        )
-    if not namespace.strip():
-        example = "family" if group else "owner"
-        raise ConfigError(
-            f'{where}[{key!r}] must name a Kit user namespace, e.g. "{example}" (got an empty '
-            "string)"
-        )
 
 
 def _known_zone(name: str) -> bool:

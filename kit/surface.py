@@ -31,7 +31,7 @@ from kit.curator.ops import MAX_REASON_CHARS, MAX_SUBJECT_CHARS
 from kit.curator.reports import RemProgress
 from kit.llm.base import TextSink
 from kit.llm.budget import BudgetState
-from kit.memory.facts import MAX_CONTENT_CHARS
+from kit.memory.fact_rows import MAX_CONTENT_CHARS
 from kit.retrieval.model_state import ReindexProgress
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from kit.forget.receipts import ReceiptInfo
     from kit.inbox.service import Answered
     from kit.memory.days import Day
-    from kit.memory.facts import Fact, HistoryEntry
+    from kit.memory.fact_rows import Fact, HistoryEntry
     from kit.memory.messages import ChatHistory
     from kit.notes.store import Note, NoteInfo
     from kit.reminders.store import Notice, Reminder
@@ -63,9 +63,9 @@ TYPE_HOMES = {
     "DayRecord": "kit.tools",
     "Digest": "kit.digest.model",
     "DigestSent": "kit.digest.model",
-    "Fact": "kit.memory.facts",
+    "Fact": "kit.memory.fact_rows",
     "Grant": "kit.access.tokens",
-    "HistoryEntry": "kit.memory.facts",
+    "HistoryEntry": "kit.memory.fact_rows",
     "Hit": "kit.retrieval.hits",
     "NewToken": "kit.access.tokens",
     "Note": "kit.notes.store",

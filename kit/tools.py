@@ -15,8 +15,9 @@ from kit.context.window import format_transcript
 from kit.errors import ConfigError, InputError, KitError
 from kit.llm.base import ToolSpec
 from kit.memory.days import Day, Days
+from kit.memory.fact_rows import MAX_CONTENT_CHARS
 from kit.memory.fact_times import end_of_day
-from kit.memory.facts import MAX_CONTENT_CHARS, Facts, Provenance
+from kit.memory.facts import Facts, Provenance
 from kit.memory.messages import Message, Messages
 from kit.notes.tools import NOTE_TOOL_SPECS, NOTE_TOOLS, NoteTools
 from kit.reminders.tools import REMINDER_TOOL_SPECS, REMINDER_TOOLS, ReminderTools

@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "kit.api",
         "kit.api_access",
         "kit.api_base",
+        "kit.api_facts",
         "kit.api_forget",
         "kit.api_reminders",
         "kit.api_upkeep",
@@ -41,7 +42,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "scheduler",
     ),
     ("kit.surface",),  # the client surface: each operation declared once
-    ("kit.app",),  # the composition root
+    ("kit.app", "kit.app_models"),  # the composition root; the models' clients it builds
     # what a turn and the background do with memory; the inbox, where the owner answers the
     # questions a pass set aside (asked and stored by the curator, below)
     (

@@ -8,7 +8,7 @@ from typing import cast
 
 from textual.dom import DOMNode
 
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 from kit.text import plural
 from tui.base import KitHost, MemoryChanged, start_work
 from tui.dialogs import Confirm

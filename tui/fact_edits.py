@@ -10,7 +10,7 @@ from textual.dom import DOMNode
 
 from kit.curator.owner import last_day
 from kit.curator.reports import OwnerChange
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 from tui.base import KitHost, MemoryChanged, start_work
 from tui.dialogs import Confirm
 from tui.fact_form import FactDraft, FactForm

@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker
 
-from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.fact_rows import Fact, HistoryEntry
 from tui.base import KitHost, add_columns, start_work
 from tui.changes import ask_deactivate, ask_undo
 from tui.fact_edits import ask_edit, ask_pin

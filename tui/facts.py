@@ -13,7 +13,7 @@ from textual.containers import Horizontal
 from textual.widgets import Checkbox, DataTable, Input, Select
 
 from kit.config import CATEGORIES
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 from tui.base import Pane
 from tui.changes import ask_deactivate, ask_undo
 from tui.dialogs import Pick

@@ -7,7 +7,7 @@ from datetime import date, datetime, tzinfo
 from kit.clock import local_minute
 from kit.curator.records import PassRecord
 from kit.curator.reports import RemReport
-from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.fact_rows import Fact, HistoryEntry
 from kit.text import plural
 
 

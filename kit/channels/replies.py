@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from kit.errors import KitError
-from kit.notes.metadata import name_source, screened_file_name
-from kit.notes.text import name_from_file
 
 log = logging.getLogger(__name__)
 
@@ -59,17 +57,3 @@ def argument(text: str | None) -> str:
 
 def seconds(period: timedelta | float) -> float:
     return period.total_seconds() if isinstance(period, timedelta) else float(period)
-
-
-def document_note(
-    file_name: str, message_id: int | str, forwarded: str | None, channel: str = "telegram"
-) -> tuple[str, str]:
-    """(name, source) of a note kept from a file sent in a chat: named after the file (a
-    secret in its name withheld first, kit/notes/metadata.py), else after the message."""
-    name = name_from_file(
-        name_source(screened_file_name(file_name)), fallback=f"{channel}-{message_id}"
-    )
-    source = f"{channel} message {message_id}" + (f" ({file_name})" if file_name else "")
-    if forwarded is not None:
-        source += f", forwarded from {forwarded or 'someone'}"
-    return name, source

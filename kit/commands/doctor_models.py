@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from kit.app import NO_KEY, REACH_SECONDS, reach_role, role_key
+from kit.app_models import NO_KEY, REACH_SECONDS, reach_role, role_key
 from kit.clock import to_iso
 from kit.config import Settings
 from kit.jobs.attempts import DAILY_SUMMARY, REM_CONDENSE, REM_REVIEW

@@ -90,10 +90,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
-    from kit.app import role_key
+    from kit.app_models import role_key
     from kit.config import load_settings
     from kit.eval import locomo
-    from kit.eval.retrieval import evaluate, format_report, parse_ks, report_json
+    from kit.eval.retrieval import evaluate, parse_ks
+    from kit.eval.retrieval_report import format_report, report_json
     from kit.eval.vector_cache import CachedEmbedder
     from kit.model_settings import model_role
     from kit.retrieval.embedding_model import load_embedder

@@ -63,7 +63,7 @@ def register(what: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def run(args: argparse.Namespace) -> int:
-    from kit.app import role_key
+    from kit.app_models import role_key
     from kit.config import load_settings
     from kit.eval import locomo
     from kit.eval.qa import QARun, evaluate_qa, selected

@@ -172,7 +172,7 @@ async def client_for(args: argparse.Namespace) -> AsyncIterator[KitClient]:
 
 
 def change_dict(change: OwnerChange) -> dict[str, Any]:
-    from kit.memory.facts import fact_dict
+    from kit.memory.fact_rows import fact_dict
 
     return {
         "pass_id": change.pass_id,

@@ -23,7 +23,7 @@ from kit.text import plural
 
 if TYPE_CHECKING:
     from kit.curator.records import PassRecord
-    from kit.memory.facts import Fact, HistoryEntry
+    from kit.memory.fact_rows import Fact, HistoryEntry
 
 # Sub-subcommand flags repeat the parent's without a default of their own, so both
 # `kit facts --json history 3` and `kit facts history 3 --json` work.
@@ -95,8 +95,8 @@ def _list_flags(parser: argparse.ArgumentParser, *, child: bool) -> None:
 
 
 async def run_list(args: argparse.Namespace) -> int:
+    from kit.memory.fact_rows import fact_dict
     from kit.memory.fact_times import parse_day
-    from kit.memory.facts import fact_dict
 
     as_of = None if args.as_of is None else parse_day(args.as_of, "--as-of")
     if as_of is None and args.recorded:
@@ -139,7 +139,7 @@ async def run_list(args: argparse.Namespace) -> int:
 
 
 async def run_history(args: argparse.Namespace) -> int:
-    from kit.memory.facts import fact_dict
+    from kit.memory.fact_rows import fact_dict
 
     async with open_kit(args, with_embedder=False) as kit:
         user = user_of(args, kit)
@@ -216,7 +216,7 @@ def _then_line(fact: Fact, tz: tzinfo) -> str:
 
 def _unshown(fact: Fact, now: datetime) -> str:
     """Why a listed fact is not shown to the model."""
-    from kit.memory.facts import MIN_SHOWN_CONFIDENCE
+    from kit.memory.fact_rows import MIN_SHOWN_CONFIDENCE
 
     if not fact.active:
         return "inactive"

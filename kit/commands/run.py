@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 async def run(args: argparse.Namespace) -> int:
     # The core and the scheduler load here, not when the parser is built (kit --help).
-    from kit.app import missing_keys
+    from kit.app_models import missing_keys
     from kit.config import load_settings
     from kit.daemon.grace import STEP_TIMEOUT
     from kit.daemon.runner import ComponentFactory, run_daemon

@@ -12,7 +12,7 @@ from datetime import date
 from kit.llm.base import SystemBlock
 from kit.llm.tokens import estimate_tokens
 from kit.memory.days import Day
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 from kit.retrieval.hits import Hit, SearchResult
 
 

@@ -36,7 +36,8 @@ from kit.context.plan import ContextItem, ContextSection, Sandwich, Stage
 from kit.llm.base import SystemBlock
 from kit.llm.tokens import estimate_tokens
 from kit.memory.days import Day, Days
-from kit.memory.facts import Fact, Facts
+from kit.memory.fact_rows import Fact
+from kit.memory.facts import Facts
 from kit.memory.messages import Conversation
 from kit.memory.versions import MemoryVersion, MemoryVersions
 from kit.notes.store import Notes

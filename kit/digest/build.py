@@ -21,8 +21,9 @@ from kit.curator.questions import InboxStore
 from kit.curator.records import PassLog, PassRecord
 from kit.digest.model import Digest, DigestLine, DigestPass, LineKind
 from kit.digest.questions import waiting_questions
+from kit.memory.fact_rows import Fact, HistoryEntry
 from kit.memory.fact_times import SUPERSEDED
-from kit.memory.facts import FORGOTTEN, Fact, Facts, HistoryEntry
+from kit.memory.facts import FORGOTTEN, Facts
 from kit.memory.history import FactHistory
 from kit.memory.messages import Message, Messages
 from kit.text import clip

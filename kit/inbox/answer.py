@@ -24,7 +24,8 @@ from kit.curator.ops import Insert, Operation, Replace, Update, describe
 from kit.curator.questions import Question
 from kit.curator.undo import KEPT
 from kit.curator.write_op import Written, rewrites, write_op
-from kit.memory.facts import Fact, FactWriter, Provenance
+from kit.memory.fact_rows import Fact
+from kit.memory.facts import FactWriter, Provenance
 
 
 async def write_answer(

@@ -19,7 +19,7 @@ from kit.config import CATEGORIES
 from kit.context.render import render
 from kit.daemon.socket_client import DaemonUnavailable
 from kit.errors import KitError
-from kit.memory.facts import Fact, check_category
+from kit.memory.fact_rows import Fact, check_category
 from kit.notes.text import note_name
 from kit.notes.tools import DEFAULT_READ_LINES, note_lines, notes_listing
 from kit.surface import SEARCH_K, KitClient

@@ -25,16 +25,14 @@ from typing import Any
 
 from kit.clock import EARLIEST, LATEST, day_bounds, from_iso, to_iso
 from kit.errors import InputError
-from kit.memory.facts import (
+from kit.memory.fact_rows import (
     FACT_COLUMNS,
-    FORGOTTEN,
     MIN_SHOWN_CONFIDENCE,
     Fact,
-    FactWriter,
-    Provenance,
     check_category,
     fact_from_row,
 )
+from kit.memory.facts import FORGOTTEN, FactWriter, Provenance
 from kit.store.db import NO_INDEX, Database
 
 # The history operation of the row that keeps a rewritten fact's earlier version (undo

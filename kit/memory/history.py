@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from kit.clock import to_iso
-from kit.memory.facts import HISTORY_COLUMNS, HistoryEntry, history_entry
+from kit.memory.fact_rows import HISTORY_COLUMNS, HistoryEntry, history_entry
 from kit.store.db import Database
 
 

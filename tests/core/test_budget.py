@@ -9,7 +9,7 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.context.sandwich import ContextBuilder, Sandwich
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 from kit.memory.messages import Conversation
 from tests.conftest import with_memory
 

@@ -17,7 +17,7 @@ from kit.categories import CATEGORIES, CATEGORY_RECORDS, Category
 from kit.clock import FakeClock, to_iso
 from kit.config import Settings, StorageSettings
 from kit.context import index
-from kit.memory import facts as facts_module
+from kit.memory import fact_rows as facts_module
 from kit.memory.facts import Facts, Provenance
 from kit.prompts import Prompts
 from kit.store.db import Database

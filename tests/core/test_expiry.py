@@ -8,7 +8,7 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 
 pytestmark = pytest.mark.stores
 

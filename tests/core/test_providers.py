@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kit.app import _adapter
+from kit.app_models import _adapter
 from kit.config import load_settings
 from kit.errors import ConfigError
 from kit.llm.prices import price
@@ -37,7 +37,7 @@ def test_no_module_but_the_records_names_a_provider() -> None:
 @pytest.mark.parametrize("record", PROVIDERS, ids=NAMES)
 async def test_each_record_names_an_adapter_that_builds_a_client_for_a_role(record) -> None:
     """The record's adapter module is under kit/llm/, has `make_client`, and what it makes
-    speaks the port and `kit doctor`'s check; kit/app.py builds it from the record alone."""
+    speaks the port and `kit doctor`'s check; kit/app_models.py builds it from the record alone."""
     assert record.adapter.startswith("kit.llm.")
     module = importlib.import_module(record.adapter)
     role = model_role(LLMSettings(provider=record.name, base_url="http://127.0.0.1:9/v1"), "chat")

@@ -14,7 +14,7 @@ from kit.clock import FakeClock
 from kit.config import Settings
 from kit.embed.base import Embedder
 from kit.llm.fake import FakeLLM
-from kit.memory.facts import MIN_SHOWN_CONFIDENCE, Fact
+from kit.memory.fact_rows import MIN_SHOWN_CONFIDENCE, Fact
 from kit.memory.messages import Message
 from tests.core.embedders import CosineTable
 

@@ -22,7 +22,7 @@ from kit.curator.third_person import third_person
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import ConfigError
 from kit.llm.tokens import estimate_tokens
-from kit.memory.facts import MAX_CONTENT_CHARS
+from kit.memory.fact_rows import MAX_CONTENT_CHARS
 from tests.servers import openai_api
 
 pytestmark = pytest.mark.stores

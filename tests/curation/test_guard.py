@@ -10,7 +10,7 @@ import pytest
 
 from kit.curator import guard
 from kit.curator.ops import Deactivate, Insert, Operation, Replace, Update
-from kit.memory.facts import MIN_SHOWN_CONFIDENCE, Fact
+from kit.memory.fact_rows import MIN_SHOWN_CONFIDENCE, Fact
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 HORIZON = NOW + timedelta(days=60)  # rem.stale_days

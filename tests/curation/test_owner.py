@@ -14,7 +14,7 @@ from kit.config import CATEGORIES
 from kit.curator.ops import Deactivate, Operation, Replace, Update
 from kit.errors import InputError, NotFound
 from kit.llm.fake import FakeLLM
-from kit.memory.facts import MAX_CONTENT_CHARS
+from kit.memory.fact_rows import MAX_CONTENT_CHARS
 from tests.support.curation import add_facts, all_facts, by_category, say, tool_reply
 
 pytestmark = pytest.mark.stores

@@ -18,7 +18,7 @@ from kit.embed.hashing import HashingEmbedder
 from kit.llm.base import LLMRequest
 from kit.llm.fake import FakeLLM
 from kit.llm.tokens import estimate_tokens
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 from tests.support.curation import add_facts, all_facts, by_category, say, tool_reply
 
 USER = "owner"

@@ -23,7 +23,7 @@ from kit.llm.base import LLMRequest
 from kit.llm.fake import FakeLLM
 from kit.mcp.http import McpHttp
 from kit.mcp.wiring import daemon_component
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 from tests.mcp.http_support import mcp_client, url_of
 from tests.servers.telegram_api import FakeTelegramServer
 from tests.support.inprocess_daemon import running_daemon

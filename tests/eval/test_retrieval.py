@@ -12,7 +12,8 @@ from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError, LLMUnavailable
 from kit.eval.locomo import parse
-from kit.eval.retrieval import evaluate, format_report, parse_ks, report_json
+from kit.eval.retrieval import evaluate, parse_ks
+from kit.eval.retrieval_report import format_report, report_json
 from kit.llm.base import LLMReply, LLMRequest, ToolUse, Usage
 from kit.llm.fake import FakeLLM
 from kit.retrieval.filter import TOOL_NAME

@@ -11,7 +11,7 @@ import pytest
 from kit.curator.conflict import disagree, same_subject
 from kit.curator.contest import contest
 from kit.curator.ops import Deactivate, Insert, Operation, Replace, Update
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

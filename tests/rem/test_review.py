@@ -12,7 +12,7 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.llm.base import LLMReply, ToolUse, Usage
 from kit.llm.fake import FakeLLM
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 
 pytestmark = pytest.mark.stores
 

@@ -11,7 +11,7 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.curator.ops import Deactivate, Insert, Replace, Update
 from kit.curator.reports import PassOutcome
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 from kit.memory.messages import Message
 from tests.support.curation import add_facts, all_facts, say
 

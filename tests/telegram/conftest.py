@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from kit.api import Kit
+from kit.channel_settings import TelegramSettings
 from kit.channels.telegram.channel import TelegramChannel
-from kit.config import Settings, TelegramSettings
+from kit.config import Settings
 from tests.servers.telegram_api import HANG_GUARD, FakeTelegramServer
 
 OWNER_TG = 1001

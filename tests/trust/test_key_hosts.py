@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from kit.api import Kit
-from kit.app import NO_KEY, role_key
+from kit.app_models import NO_KEY, role_key
 from kit.clock import FakeClock
 from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder

@@ -24,7 +24,7 @@ from kit.forget.receipts import ReceiptInfo
 from kit.inbox.service import Answered
 from kit.llm.base import TextSink, Usage
 from kit.memory.days import Day
-from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.fact_rows import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory
 from kit.notes.store import Note, NoteInfo
 from kit.reminders.store import Notice, Reminder

@@ -9,7 +9,7 @@ from kit.curator.records import PassRecord
 from kit.curator.reports import REM_STEPS, RemProgress, RemReport
 from kit.digest.model import Digest, DigestLine, DigestPass, DigestQuestion
 from kit.memory.days import Day
-from kit.memory.facts import Fact, HistoryEntry
+from kit.memory.fact_rows import Fact, HistoryEntry
 from kit.memory.messages import ChatHistory, Message
 from kit.notes.store import NoteInfo
 from kit.reminders.store import Reminder

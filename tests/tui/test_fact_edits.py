@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, Select
 
 from kit.api import Kit
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 from tui.app import KitApp
 from tui.dialogs import Confirm
 from tui.fact_form import FactForm

@@ -11,7 +11,8 @@ from textual.widgets import Checkbox, DataTable, Input, OptionList, Select, Stat
 
 from kit.api import Kit
 from kit.curator.ops import Insert, Update
-from kit.memory.facts import Fact, Provenance
+from kit.memory.fact_rows import Fact
+from kit.memory.facts import Provenance
 from tui.app import KitApp
 from tui.dialogs import Confirm, Pick
 from tui.fact_history import FactHistoryScreen

@@ -300,7 +300,7 @@ async def test_a_roles_temperature_goes_with_each_of_its_calls(server: FakeOpenA
     sets its own."""
     from contextlib import AsyncExitStack
 
-    from kit.app import role_llm
+    from kit.app_models import role_llm
     from kit.model_settings import LLMSettings, RoleSettings, model_role
 
     settings = LLMSettings(

@@ -32,6 +32,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from kit.api import Kit
 from kit.app import Services
 from kit.channels import replies
+from kit.channels.documents import keep_document
 from kit.channels.in_order import InOrderPerKey
 from kit.channels.matrix.access import MatrixAccess
 from kit.channels.matrix.config import TOKEN_ENV, allowed_users, check_token, homeserver
@@ -52,15 +53,13 @@ from kit.channels.matrix.transport import (
     MatrixTransport,
     TokenRejected,
 )
-from kit.channels.replies import Reply, document_note, guarded, plain
+from kit.channels.replies import Reply, guarded, plain
 from kit.channels.voice import voice_turn
 from kit.chat_commands import ChatCommands, command_name
 from kit.config import Settings
 from kit.delivery.callbacks import Button
 from kit.delivery.outbox import Outgoing
 from kit.jobs.cursors import ChannelCursors
-from kit.notes.report import added_text
-from kit.notes.text import check_size
 from kit.turn import Inbound
 
 log = logging.getLogger(__name__)
@@ -300,21 +299,17 @@ class MatrixChannel:
         )
 
     async def _keep_note(self, event: Incoming, namespace: str) -> Reply:
-        """The file as a note: too big is refused before it is downloaded, anything that is
-        not UTF-8 text after; a note of the same name is replaced (its old version kept)."""
-        name, source = document_note(event.file_name, event.event_id, None, channel=CHANNEL)
-        check_size(event.size or 0, event.file_name or name)
-        data = await self._transport.download(event.url)
-        written = await self._kit.add_note(
-            data,
-            name=name,
+        """The file as a note (kit/channels/documents.py)."""
+        return await keep_document(
+            self._kit,
+            namespace,
+            lambda: self._transport.download(event.url),
             file_name=event.file_name,
-            replace=True,  # no flags in a chat; the replaced version stays in the history
-            user=namespace,
-            actor="owner",
-            source=source,
+            size=event.size,
+            message_id=event.event_id,
+            forwarded=None,
+            channel=CHANNEL,
         )
-        return Reply(f"{added_text(written)}\n{replies.NOTE_SAVED}", formatted=False)
 
     # ---- buttons ---------------------------------------------------------------------------
     async def _press(self, event: Incoming, target: str, number: int, namespace: str) -> bool:

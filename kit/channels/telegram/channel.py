@@ -58,11 +58,13 @@ from telegram.request import HTTPXRequest
 from kit.api import Kit
 from kit.app import Services
 from kit.channels import replies
+from kit.channels.documents import keep_document
 from kit.channels.formatting import markdown_to_html
 from kit.channels.in_order import InOrderPerKey
-from kit.channels.replies import Reply, argument, document_note, guarded, plain, seconds
+from kit.channels.replies import Reply, argument, guarded, plain, seconds
 from kit.channels.telegram.access import TelegramAccess
 from kit.channels.telegram.config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
+from kit.channels.telegram.watchdog import PollWatchdog
 from kit.channels.voice import voice_turn
 from kit.chat_commands import COMMANDS, ChatCommands, unknown_command
 from kit.config import Settings
@@ -70,8 +72,6 @@ from kit.delivery.callbacks import Pressed, fit_answer
 from kit.delivery.outbox import Outgoing
 from kit.delivery.splitting import TELEGRAM_LIMIT, split_message, utf16_length
 from kit.errors import ConfigError
-from kit.notes.report import added_text
-from kit.notes.text import check_size
 from kit.reach import Reach
 from kit.turn import Inbound
 
@@ -167,19 +167,18 @@ class TelegramChannel:
         self._token = check_token(token)
         self._urls = api_urls(settings.telegram.base_url)
         self._poll_timeout = poll_timeout
-        self._stall_after = stall_after if stall_after is not None else 3 * poll_timeout + 10
+        stall_after = stall_after if stall_after is not None else 3 * poll_timeout + 10
+        self._watchdog = PollWatchdog(stall_after, stall_wait)  # kit/channels/telegram/watchdog.py
         self._stop_timeout = stop_timeout
         self._typing_every = typing_every
         self._send_attempts = max(1, send_attempts)
         self._max_flood_wait = max_flood_wait
         self._startup_retry = startup_retry
         self._sleep = sleep  # flood-control waits go through here (a seam for tests)
-        self._stall_wait = stall_wait  # the watchdog's `stall_after` (a seam for tests)
         self._kit = Kit(services)  # what the owner does here goes through Kit's public face
         self._commands = ChatCommands(self._kit, channel=CHANNEL)
         self._access = TelegramAccess(settings)
         self._updates = _InOrderPerChat()
-        self._answered = asyncio.Event()
         self.restarts = 0  # how many times the watchdog restarted polling
 
     @classmethod
@@ -211,7 +210,7 @@ class TelegramChannel:
             )  # fmt: skip
             try:
                 await self._services.inbox.announce()  # what passes asked while Telegram was off
-                await self._watch(app)
+                await self._watchdog.watch(lambda: self._restart_polling(app))
             finally:
                 reminders.unregister(CHANNEL)
                 outbox.unregister(CHANNEL)
@@ -252,7 +251,7 @@ class TelegramChannel:
         builder = (
             ApplicationBuilder()
             .token(self._token)
-            .get_updates_request(_PollRequest(self._answered.set))
+            .get_updates_request(_PollRequest(self._watchdog.answered))
             .job_queue(None)  # Kit's scheduler owns timed jobs; keeps APScheduler out of here
             .concurrent_updates(self._updates)
         )
@@ -328,35 +327,12 @@ class TelegramChannel:
         except (TelegramError, TimeoutError) as exc:
             log.warning("telegram: could not start polling (%s); will retry", exc or "timed out")
 
-    async def _watch(self, app: Application) -> None:  # type: ignore[type-arg]
-        """Runs until cancelled. A poll answered (updates or an empty timeout) proves the
-        connection works; none for `stall_after` seconds means it is stuck: restart it."""
-        while True:
-            if await self._answered_in_time():
-                self._answered.clear()
-            else:
-                log.warning(
-                    "telegram: no long poll answered for %.0f s; restarting polling",
-                    self._stall_after,
-                )
-                await self._restart_polling(app)
-
-    async def _answered_in_time(self) -> bool:
-        """Whether a long poll is answered before `stall_after` has passed (if both happen at
-        once, it has passed: a restart too many is harmless, a stuck poll kept is not)."""
-        async with asyncio.TaskGroup() as group:
-            answered = group.create_task(self._answered.wait())
-            stalled = group.create_task(self._stalled())
-            await asyncio.wait({answered, stalled}, return_when=asyncio.FIRST_COMPLETED)
-            in_time = not stalled.done()
-            answered.cancel()
-            stalled.cancel()
-        return in_time
-
-    async def _stalled(self) -> None:
-        await self._stall_wait(self._stall_after)
-
     async def _restart_polling(self, app: Application) -> None:  # type: ignore[type-arg]
+        """The watchdog saw no long poll answered for `stall_after` seconds: poll afresh."""
+        log.warning(
+            "telegram: no long poll answered for %.0f s; restarting polling",
+            self._watchdog.stall_after,
+        )
         self.restarts += 1
         assert app.updater is not None
         if app.updater.running:
@@ -469,24 +445,23 @@ class TelegramChannel:
         await self._respond(update, context, work, "document")
 
     async def _keep_note(self, user_id: str, message: Message, bot: Bot) -> Reply:
-        """The document as a note: too big is refused before it is downloaded, anything that
-        is not UTF-8 text after; a note of the same name is replaced (its old version kept)."""
+        """The document as a note (kit/channels/documents.py)."""
         document = message.document
         assert document is not None
-        file_name = document.file_name or ""
-        name, source = document_note(file_name, message.message_id, _forwarded_from(message))
-        check_size(document.file_size or 0, file_name or name)
-        data = await (await bot.get_file(document.file_id)).download_as_bytearray()
-        written = await self._kit.add_note(
-            bytes(data),
-            name=name,
-            file_name=file_name,
-            replace=True,  # no flags in a chat; the replaced version stays in the history
-            user=user_id,
-            actor="owner",
-            source=source,
+
+        async def fetch() -> bytes:
+            return bytes(await (await bot.get_file(document.file_id)).download_as_bytearray())
+
+        return await keep_document(
+            self._kit,
+            user_id,
+            fetch,
+            file_name=document.file_name or "",
+            size=document.file_size,
+            message_id=message.message_id,
+            forwarded=_forwarded_from(message),
+            channel=CHANNEL,
         )
-        return Reply(f"{added_text(written)}\n{replies.NOTE_SAVED}", formatted=False)
 
     async def _on_voice(self, update: Update, context: Context) -> None:
         """A voice message: heard and answered as the sender's text, kept marked as spoken

@@ -6,7 +6,8 @@ without importing python-telegram-bot.
 
 from __future__ import annotations
 
-from kit.config import Settings, telegram_ids
+from kit.channel_settings import telegram_ids
+from kit.config import Settings
 from kit.errors import ConfigError
 
 TOKEN_ENV = "TELEGRAM_BOT_TOKEN"
