@@ -57,7 +57,7 @@ from kit.curator.related import (
 from kit.curator.wording import fold, number_of, same, stem, tokens
 from kit.dates.text import DateSpan, date_mentions, said_spans
 from kit.dates.words import ABBREVIATIONS, MONTHS
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 from kit.memory.messages import Message
 
 Status = Literal["supported", "partial", "unsupported"]
