@@ -5,8 +5,8 @@ the cited messages do not support are kept out, how many they do are stored.
     python bench/grounding.py --split held           # the third set aside, scored at the end
     python bench/grounding.py --split all --table    # everything, each miss with its messages
     python bench/grounding.py --data my-cases.json   # your own cases, same format
-    python bench/grounding.py --data bench/data/grounding-fresh3.json --split all
-                                     # a held-out set (also -fresh, -fresh2): never tuned on
+    python bench/grounding.py --data bench/data/grounding-fresh4.json --split all
+                                     # a held-out set (also -fresh to -fresh3): never tuned on
 
 The cases (bench/data/grounding-planted.json) cite turns of the LoCoMo dev and BEAM-100K
 conversations in /work/shared/data by conversation and dia_id; each conversation is imported

@@ -99,6 +99,7 @@ _HEDGE_PHRASES = re.compile(
 _IDIOMS = re.compile(
     r"\bcan'?t wait\b|\bcouldn'?t agree\b|\bno doubts?\b|\bnot only\b|\bnever give up\b"
     r"|\bwon'?t give up\b|\bno worries\b|\bno problem\b|\bnot gonna give up\b"
+    r"|\bnot (?:so |that |too )?long (?:ago|after|before)\b"  # a time ("not so long ago")
     r"|\bnot (?:sure|certain)\b",  # a doubt (a hedge, _HEDGE_PHRASES), not a denial
     re.IGNORECASE,
 )
@@ -229,6 +230,8 @@ def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
         last = _WORD.findall(sentence[begin : cut.start()])[-1:]
         if not sentence[cut.start() : cut.end()].strip() and last and last[0] in _HELD:
             continue  # "so should | I accept the offer": one clause (the question goes on)
+        if not sentence[cut.start() : cut.end()].strip() and last and last[0].lower() == "not":
+            continue  # "not | so long ago": a clause never ends on "not"
         if cut.start() > begin:
             parts.append((offset + begin, offset + cut.start()))
         begin = cut.end()

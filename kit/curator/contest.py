@@ -27,7 +27,7 @@ from typing import Literal
 
 from kit.curator.conflict import disagree_words, words
 from kit.curator.ops import Deactivate, Insert, Operation, Replace, Update, touched_ids
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 
 KEEP_OLD, TAKE_NEW, KEEP_BOTH = "keep-old", "take-new", "keep-both"
 ANSWERS = (KEEP_OLD, TAKE_NEW, KEEP_BOTH)

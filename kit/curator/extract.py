@@ -43,7 +43,7 @@ from kit.curator.render import transcript
 from kit.curator.third_person import third_person
 from kit.llm.base import ChatMessage, LLMReply, LLMRequest, SystemBlock, ToolSpec
 from kit.llm.json_repair import Unreadable, loads_lenient
-from kit.memory.facts import MAX_CONTENT_CHARS, Fact
+from kit.memory.fact_rows import MAX_CONTENT_CHARS, Fact
 from kit.model_settings import ModelRole
 from kit.prompts import Prompts
 from kit.untrusted.fingerprint import fingerprint

@@ -41,17 +41,26 @@ from typing import Literal
 
 from kit.curator.clauses import PEOPLE, Clause, clauses, word_key
 from kit.curator.fact_terms import Term, fact_terms
+from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.introduced import introduced
 from kit.curator.ops import Insert, Operation, Replace, Update
-from kit.curator.related import family, near, phrases, says, synonyms, thing, weight
+from kit.curator.related import (
+    family,
+    near,
+    opposites,
+    phrases,
+    says,
+    synonyms,
+    thing,
+    weight,
+)
 from kit.curator.wording import fold, number_of, same, stem, tokens
 from kit.dates.text import DateSpan, date_mentions, said_spans
 from kit.dates.words import ABBREVIATIONS, MONTHS
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 from kit.memory.messages import Message
 
 Status = Literal["supported", "partial", "unsupported"]
-SHOWN = 3  # words a reason names at most
 
 
 @dataclass(frozen=True)
@@ -230,6 +239,9 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
         else:
             fits = _said_so(term, where, hedged, negated)
         about_owner = term.holder == "owner"
+        if term.kind == "word" and not kin and not said and _opposed(term, sources, negated):
+            problems.setdefault("hard-opposed", []).append(term.shown)
+            continue
         if term.kind == "word" and not kin:
             # A soft word: what it is worth (how informative, kit/curator/related.py) and how
             # it is said: in its own forms, or only in a form WordNet relates to it
@@ -275,11 +287,24 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
 # a form WordNet relates to it counts RELATED of itself (WordNet relates words freely). A word
 # that is mostly a noun weighs at least THING: a paraphrase rewords what was done and how, and
 # keeps the things it was done to.
-STORE = 0.85
+STORE = 0.8
 ASK = 0.5
 RELATED = 0.75
 THING = 0.75
 FLOOR = 1.5
+
+
+def _opposed(term: Term, sources: list[_Source], negated: bool) -> bool:
+    """Whether a cited message says, as it is, the opposite of a word the fact says and it
+    does not ("failed the test" for "passed the test", "had to decline" for "accepted")."""
+    if negated or not any(s.family for s in sources):
+        return False
+    against = opposites(term.shown)
+    return bool(against) and any(
+        against & forms and not clause.negated
+        for s in sources
+        for clause, forms in zip(s.clauses, s.family, strict=False)
+    )
 
 
 def _worth(term: Term) -> float:
@@ -468,32 +493,3 @@ def _why(term: Term, where: list[tuple[_Source, Clause]], about_owner: bool, hed
     if not about_owner and any(c.holder == "self" and s.owner for s, c in where):
         return f"{kind}-mine"
     return f"{kind}-negated"
-
-
-_SAYS = {
-    "missing-name": "it names {}, which its cited messages do not",
-    "missing-number": "it says {}, which its cited messages do not",
-    "missing-date": "it dates it {}, which its cited messages do not",
-    "missing-kin": "it names {}, which its cited messages do not",
-    "word-related": "its cited messages say {} only in other words WordNet relates to them",
-    "hard-hedged": "its cited messages say {} only in a question, a wish, a plan or an 'if'",
-    "word-hedged": "its cited messages say {} only in a question, a wish, a plan or an 'if'",
-    "hard-other": "its cited messages say {} of someone else, not of the owner",
-    "word-other": "its cited messages say {} of someone else, not of the owner",
-    "hard-negated": "its cited messages deny {}",
-    "word-negated": "its cited messages deny {}",
-    "word-missing": "its cited messages do not say {}",
-    "hard-mine": "its cited messages say {} of the owner, not of whom the fact is about",
-    "word-mine": "its cited messages say {} of the owner, not of whom the fact is about",
-}
-
-
-def _reason(problems: Mapping[str, list[str]]) -> str:
-    parts = []
-    for why, shown in problems.items():
-        names = list(dict.fromkeys(shown))
-        listed = ", ".join(f"'{n}'" for n in names[:SHOWN])
-        if len(names) > SHOWN:
-            listed += f" and {len(names) - SHOWN} more"
-        parts.append(_SAYS[why].format(listed))
-    return "; ".join(parts)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from kit.curator.ops import Deactivate, Operation, Replace, Update
-from kit.memory.facts import MIN_SHOWN_CONFIDENCE, Fact
+from kit.memory.fact_rows import MIN_SHOWN_CONFIDENCE, Fact
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from kit.clock import to_iso
 from kit.errors import LLMOutputError
 from kit.llm.base import LLMReply, ToolSpec
 from kit.llm.json_repair import Unreadable, loads_lenient
-from kit.memory.facts import MAX_CONTENT_CHARS
+from kit.memory.fact_rows import MAX_CONTENT_CHARS
 from kit.untrusted.fingerprint import fingerprint
 
 TOOL_NAME = "apply_operations"

@@ -44,8 +44,9 @@ from kit.curator.ops import (
 from kit.curator.records import PassLog
 from kit.curator.reports import OwnerChange
 from kit.errors import InputError
+from kit.memory.fact_rows import MAX_CONTENT_CHARS, Fact, check_category
 from kit.memory.fact_times import supersede
-from kit.memory.facts import MAX_CONTENT_CHARS, Fact, Facts, FactWriter, Provenance, check_category
+from kit.memory.facts import Facts, FactWriter, Provenance
 from kit.secrets import find_secret
 from kit.store.db import Database, Transaction
 from kit.untrusted.clean import clean_text

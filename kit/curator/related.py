@@ -35,6 +35,7 @@ BROADER_SENSES = 2  # a message word's senses whose kinds count
 LIGHT = 12
 _FAMILY = frozenset({"+", "\\", "<"})
 _SIMILAR = "&"
+_OPPOSITE = "!"
 _UP = frozenset({"@", "@i"})
 
 
@@ -158,6 +159,30 @@ def thing(word: str) -> bool:
     if tagged:
         return nouns * 2 > tagged
     return bool(found) and all(part == "noun" for part, _ in found)
+
+
+@lru_cache(maxsize=65536)
+def opposites(word: str) -> frozenset[str]:
+    """What a fact's word is the opposite of in its most common senses, with their families
+    ("passed" -> fail, failure; "accepted" -> refuse, reject, decline): a message saying one
+    of these says the fact is not so."""
+    net = _lexicon()
+    if net is None:
+        return frozenset()
+    found: set[str] = set()
+    for part, lemma in net.lemmas(_key(word)):
+        for offset in net.senses(part, lemma):
+            words, pointers = net.synset(part, offset)
+            own = _position(words, lemma)
+            for symbol, target, target_part, source, which in pointers:
+                if symbol != _OPPOSITE or (source and source != own):
+                    continue
+                targets = net.synset(target_part, target)[0]
+                for opposite in [targets[which - 1]] if which else targets:
+                    found.add(opposite)
+                    # its synonyms in that sense: "decline" is "refuse" there
+                    found.update(w for w in targets if not _light(net, target_part, w))
+    return frozenset(w for o in found for w in (o, *family(o)))
 
 
 def _light(net: Lexicon, part: str, word: str) -> bool:

@@ -8,7 +8,7 @@ from datetime import tzinfo
 
 from kit.clock import local_date
 from kit.curator.progress import BATCH_MAX_CHARS
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 from kit.memory.messages import Message, attributed
 from kit.untrusted.neutralise import neutralise
 

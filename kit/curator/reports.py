@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Literal
 
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 
 StepStatus = Literal["running", "done", "skipped", "failed"]
 REM_STEPS = ("condense", "review", "expire")

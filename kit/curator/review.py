@@ -30,7 +30,8 @@ from kit.errors import LLMOutputError, LLMTimeout
 from kit.llm.base import LLM, ChatMessage, LLMRequest, SystemBlock, ToolSpec, Usage
 from kit.llm.fit import room
 from kit.llm.tokens import estimate_tokens
-from kit.memory.facts import Fact, Facts
+from kit.memory.fact_rows import Fact
+from kit.memory.facts import Facts
 from kit.model_settings import ModelRole
 from kit.prompts import Prompts
 from kit.store.db import Database

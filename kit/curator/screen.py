@@ -27,8 +27,17 @@ _TOOL_MENTION = re.compile(
     + r")\s+(tool|function)\b",
     re.I,
 )
+# "an assistant manager", "the assistant coach": a job title of the owner's world, not Kit.
+# Nouns only: "the assistant stores facts" is still Kit.
+_TITLE = (
+    r"manager|director|professor|coach|editor|producer|principal|teacher|engineer|chef|"
+    r"attorney|buyer|curator|secretary|superintendent|supervisor|librarian|planner|"
+    r"designer|instructor|trainer|lecturer|analyst|accountant|officer|dean|vice|vp|"
+    r"leader|captain|referee|conductor|minister|treasurer"
+)
 _ASSISTANT = re.compile(
-    r"\b(the|this|an?|your|my) (AI )?assistant('s)?\b|\bas an AI\b|\blanguage model\b"
+    r"\b(the|this|an?|your|my) (AI )?assistant('s)?\b(?!\s+(?:" + _TITLE + r")s?\b)"
+    r"|\bas an AI\b|\blanguage model\b"
     r"|\bsystem prompt\b|\bmy (own )?(tools|memory|instructions|architecture)\b",
     re.I,
 )

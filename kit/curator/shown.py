@@ -24,7 +24,8 @@ from datetime import datetime
 
 from kit.curator.progress import Batch
 from kit.embed.base import Vectors
-from kit.memory.facts import Fact, Facts
+from kit.memory.fact_rows import Fact
+from kit.memory.facts import Facts
 from kit.memory.messages import Message
 from kit.retrieval.lexical import STOPWORDS
 from kit.retrieval.search import MemorySearch

@@ -32,7 +32,7 @@ STOP = frozenset(
     part kind sort type way ways thing things named called who's whose since ago per each
     because cause 'cause book books song songs film films movie movies series novel album
     place person someone event events activity activities hobby
-    work works worked working use uses used using year-old years-old yearold
+    use uses used using year-old years-old yearold
     """.split()
 )
 # Words that say a fact is a wish, a plan or a question rather than what is so: a fact with

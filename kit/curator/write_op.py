@@ -15,8 +15,9 @@ from datetime import datetime
 
 from kit.curator import guard
 from kit.curator.ops import Deactivate, Insert, Operation, Replace, Update, describe
+from kit.memory.fact_rows import Fact
 from kit.memory.fact_times import supersede
-from kit.memory.facts import Fact, FactWriter, Provenance
+from kit.memory.facts import FactWriter, Provenance
 
 
 @dataclass

@@ -14,21 +14,17 @@ from typing import Any
 
 from kit.clock import Clock, from_iso, to_iso
 from kit.errors import NotFound
-
-# kit/curator/ and kit/retrieval/ take these names from here (re-exported); elsewhere the
-# importers name kit/memory/fact_rows.py.
 from kit.memory.fact_rows import (
     FACT_COLUMNS,
     HISTORY_COLUMNS,
+    MIN_SHOWN_CONFIDENCE,
+    Fact,
     HistoryEntry,
+    check_category,
     fact_from_row,
     history_entry,
     validate_fact_fields,
 )
-from kit.memory.fact_rows import MAX_CONTENT_CHARS as MAX_CONTENT_CHARS
-from kit.memory.fact_rows import MIN_SHOWN_CONFIDENCE as MIN_SHOWN_CONFIDENCE
-from kit.memory.fact_rows import Fact as Fact
-from kit.memory.fact_rows import check_category as check_category
 from kit.memory.hashes import content_hash
 from kit.store.db import NO_INDEX, Database, Transaction
 

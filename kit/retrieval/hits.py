@@ -11,7 +11,7 @@ from typing import Protocol
 
 from kit.embed.base import Vectors
 from kit.memory.days import Day
-from kit.memory.facts import Fact
+from kit.memory.fact_rows import Fact
 from kit.memory.messages import Message
 from kit.notes.store import NoteChunk
 from kit.retrieval.kinds import KINDS, Kind

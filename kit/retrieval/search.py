@@ -37,8 +37,9 @@ from typing import Any
 from kit.dates.text import DateOrder, mentions_time
 from kit.embed.base import Vectors
 from kit.memory.days import Day, Days
+from kit.memory.fact_rows import Fact
 from kit.memory.fact_times import FactTimes
-from kit.memory.facts import Fact, Facts
+from kit.memory.facts import Facts
 from kit.memory.messages import Message, Messages
 from kit.notes.store import NoteChunk, Notes
 from kit.retrieval.fusion import (
