@@ -27,7 +27,6 @@ with why; only an answer that is not a list of facts at all is rejected, as for 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
@@ -41,6 +40,7 @@ from kit.curator.ops import MAX_OPERATIONS, MAX_ROW_ID, Insert, InvalidOperation
 from kit.curator.progress import Batch
 from kit.curator.render import transcript
 from kit.curator.third_person import third_person
+from kit.curator.wording import tokens
 from kit.llm.base import ChatMessage, LLMReply, LLMRequest, SystemBlock, ToolSpec
 from kit.llm.json_repair import Unreadable, loads_lenient
 from kit.memory.fact_rows import MAX_CONTENT_CHARS, Fact
@@ -286,11 +286,8 @@ def _cited_better(op: Insert, grounding: Grounding, people_ids: Sequence[int]) -
     return None
 
 
-_WORD = re.compile(r"[^\W_]+")
-
-
 def _words(text: str) -> frozenset[str]:
-    return frozenset(w.casefold() for w in _WORD.findall(text))
+    return frozenset(m.group().casefold() for m in tokens(text))
 
 
 def _same(a: frozenset[str], b: frozenset[str]) -> bool:
