@@ -52,7 +52,10 @@ class PassEnds:
         shown: ShownFacts,
         *,
         dropped_before: Sequence[str] = (),
+        grounding: Grounding | None = None,
     ) -> PassOutcome:
+        """`grounding`: the batch's, when the caller has held operations against it already
+        (its reading of the messages is kept)."""
         try:
             async with self._db.transaction() as tx:
                 outcome = await self._applier.apply_in(
@@ -66,7 +69,7 @@ class PassEnds:
                     started_at=started,
                     detail=detail,
                     shown=None if shown.complete else shown.ids,
-                    grounding=self.grounding(batch),
+                    grounding=grounding or self.grounding(batch),
                     dropped_before=dropped_before,
                 )
                 if outcome.status == "rejected":

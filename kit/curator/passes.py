@@ -449,10 +449,11 @@ class Curator:
             extracted, detail = got
             self._extracted = (key, extracted)
             dropped_before = extracted.dropped  # recorded once, by the pass that asked
+        grounding = self._ends.grounding(batch)  # read once: planning and applying
         planned = plan(
             extracted,
             batch.category,
-            grounding=self._ends.grounding(batch),
+            grounding=grounding,
             people_ids=batch.owner_message_ids,
             speakers=speakers_of(batch, self._settings.owner.name),
             known=shown.facts,
@@ -467,6 +468,7 @@ class Curator:
             detail,
             shown,
             dropped_before=(*dropped_before, *planned.dropped),
+            grounding=grounding,
         )
 
     async def _ask_again(self, request: LLMRequest, why: str, detail: dict[str, Any]) -> LLMReply:
