@@ -5,8 +5,10 @@ the cited messages do not support are kept out, how many they do are stored.
     python bench/grounding.py --split held           # the third set aside, scored at the end
     python bench/grounding.py --split all --table    # everything, each miss with its messages
     python bench/grounding.py --data my-cases.json   # your own cases, same format
-    python bench/grounding.py --data bench/data/grounding-fresh4.json --split all
-                                     # a held-out set (also -fresh to -fresh3): never tuned on
+    python bench/grounding.py --data bench/data/grounding-fresh5.json --split all
+                                     # a held-out set (also -fresh to -fresh4): never tuned on
+    python bench/grounding.py --meaning     # with the meaning check (kit/curator/meaning.py):
+                                     # Kit's MiniLM from embedding.model_path (MODEL below)
 
 The cases (bench/data/grounding-planted.json) cite turns of the LoCoMo dev and BEAM-100K
 conversations in /work/shared/data by conversation and dia_id; each conversation is imported
@@ -43,13 +45,17 @@ from kit.config import OwnerSettings, ScheduleSettings, Settings
 from kit.curator import related
 from kit.curator.grounding import Grounding
 from kit.curator.ops import Insert, Operation, Update
+from kit.embed.base import Embedder
 from kit.embed.hashing import HashingEmbedder
+from kit.embedding_settings import EmbeddingSettings
 from kit.eval.locomo import parse_session_time
 from kit.memory.facts import Provenance
 from kit.memory.messages import NewMessage
+from kit.retrieval.embedding_model import load_embedder
 
 DATA = ROOT / "bench" / "data" / "grounding-planted.json"
 SHARED = ROOT.parent / "shared" / "data"
+MODEL = ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2-onnx"
 SOURCES = {"locomo": SHARED / "locomo-dev.json", "beam": SHARED / "beam-100k.json"}
 USER = "owner"
 
@@ -78,7 +84,11 @@ def _turns(sample: dict[str, Any]) -> Iterable[tuple[str, dict[str, Any], Any]]:
 
 
 async def _conversation(
-    sample: dict[str, Any], source: str, cases: list[dict[str, Any]], folder: Path
+    sample: dict[str, Any],
+    source: str,
+    cases: list[dict[str, Any]],
+    folder: Path,
+    embedder: Embedder | None = None,
 ) -> list[Result]:
     owner = "" if source == "beam" else sample["conversation"]["speaker_a"]
     settings = Settings(
@@ -89,7 +99,10 @@ async def _conversation(
     turns = list(_turns(sample))
     last = max(at for _, _, at in turns)
     async with Kit.open(
-        settings=settings, embedder=HashingEmbedder(), clock=FakeClock(last), background=False
+        settings=settings,
+        embedder=embedder or HashingEmbedder(),
+        clock=FakeClock(last),
+        background=False,
     ) as kit:
         await kit.import_messages(
             (
@@ -145,7 +158,9 @@ async def _one(
     return Result(case, "stored", "", cited)
 
 
-async def evaluate(cases: list[dict[str, Any]]) -> list[Result]:
+async def evaluate(cases: list[dict[str, Any]], meaning: bool = False) -> list[Result]:
+    """`meaning`: Kit's MiniLM (embedding.model_path = MODEL) for the guard's meaning check;
+    else the hashing embedder, with which the guard is the word-level one."""
     by_conversation: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for case in cases:
         by_conversation[(case["source"], case["conversation"])].append(case)
@@ -156,9 +171,16 @@ async def evaluate(cases: list[dict[str, Any]]) -> list[Result]:
     }
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="kit-bench-grounding-") as folder:
+        embedder = None
+        if meaning:
+            model = EmbeddingSettings(model_path=str(MODEL))
+            settings = Settings(data_dir=Path(folder) / "model", embedding=model)
+            embedder, why = await load_embedder(settings, offline=True)
+            if embedder is None:
+                raise SystemExit(f"--meaning needs the model at {MODEL}: {why}")
         for (source, conversation), group in sorted(by_conversation.items()):
             results += await _conversation(
-                samples[source][conversation], source, group, Path(folder)
+                samples[source][conversation], source, group, Path(folder), embedder
             )
     order = {c["id"]: n for n, c in enumerate(cases)}
     return sorted(results, key=lambda r: order[r.case["id"]])
@@ -226,6 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("tune", "held", "all"), default="tune")
     parser.add_argument("--table", action="store_true", help="list each miss with its messages")
     parser.add_argument("--quick", action="store_true", help="the first 40 cases (CI)")
+    parser.add_argument(
+        "--meaning", action="store_true", help="with the meaning check (Kit's MiniLM, MODEL)"
+    )
     args = parser.parse_args(argv)
     missing = [str(p) for p in SOURCES.values() if not p.exists()]
     if missing:
@@ -239,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     related.family("word")  # WordNet read once per process, on first use
     loaded = time.perf_counter() - began
     checks = _timed()
-    results = asyncio.run(evaluate(chosen))
+    results = asyncio.run(evaluate(chosen, args.meaning))
     report(results, f"{args.data.name}, split {args.split}")
     per = sum(checks) / len(checks) * 1e6 if checks else 0.0
     print(
