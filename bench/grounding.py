@@ -44,6 +44,7 @@ from kit.clock import FakeClock
 from kit.config import OwnerSettings, ScheduleSettings, Settings
 from kit.curator import related
 from kit.curator.grounding import Grounding
+from kit.curator.meaning import Meanings
 from kit.curator.ops import Insert, Operation, Update
 from kit.embed.base import Embedder
 from kit.embed.hashing import HashingEmbedder
@@ -226,10 +227,14 @@ def table(results: Iterable[Result]) -> None:
             print(f"    cites: {line[:300]}")
 
 
-def _timed() -> list[float]:
-    """The wall time of each Grounding.check from now on (this process only)."""
+def _timed() -> tuple[list[float], list[float], list[tuple[int, float]]]:
+    """From now on (this process only): the wall time of each Grounding.check, of each
+    Grounding.weigh (the meaning check's reading: the word-level check of each operation and
+    the pass's one embedding call), and each embedding call's texts and wall time."""
     seconds: list[float] = []
-    check = Grounding.check
+    weighed: list[float] = []
+    embedded: list[tuple[int, float]] = []
+    check, weigh, read = Grounding.check, Grounding.weigh, Meanings.read
 
     def timed(self: Grounding, *args: Any, **kwargs: Any) -> Any:
         began = time.perf_counter()
@@ -238,8 +243,24 @@ def _timed() -> list[float]:
         finally:
             seconds.append(time.perf_counter() - began)
 
+    async def timed_weigh(self: Grounding, *args: Any, **kwargs: Any) -> None:
+        began = time.perf_counter()
+        try:
+            await weigh(self, *args, **kwargs)
+        finally:
+            weighed.append(time.perf_counter() - began)
+
+    async def counted(self: Meanings, texts: Iterable[str]) -> None:
+        texts = list(texts)
+        began = time.perf_counter()
+        await read(self, texts)
+        if texts:
+            embedded.append((len(set(texts)), time.perf_counter() - began))
+
     Grounding.check = timed  # type: ignore[method-assign]
-    return seconds
+    Grounding.weigh = timed_weigh  # type: ignore[method-assign]
+    Meanings.read = counted  # type: ignore[method-assign]
+    return seconds, weighed, embedded
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -263,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     began = time.perf_counter()
     related.family("word")  # WordNet read once per process, on first use
     loaded = time.perf_counter() - began
-    checks = _timed()
+    checks, weighed, embedded = _timed()
     results = asyncio.run(evaluate(chosen, args.meaning))
     report(results, f"{args.data.name}, split {args.split}")
     per = sum(checks) / len(checks) * 1e6 if checks else 0.0
@@ -271,6 +292,14 @@ def main(argv: list[str] | None = None) -> int:
         f"  {time.perf_counter() - began:.1f} s; the guard: {per:.0f} us per operation "
         f"({len(checks)} checks), WordNet read on first use in {loaded:.2f} s"
     )
+    if args.meaning:  # each case is a pass of one operation
+        print(
+            f"  the meaning check's reading (Grounding.weigh, each case a pass): "
+            f"{sum(weighed) / len(weighed) * 1e3:.1f} ms a pass ({len(weighed)}, with the "
+            f"word-level reading check reuses); {len(embedded)} embedding calls, "
+            f"{sum(n for n, _ in embedded) / max(1, len(embedded)):.1f} texts and "
+            f"{sum(t for _, t in embedded) / max(1, len(embedded)) * 1e3:.1f} ms each"
+        )
     if args.table:
         table(results)
     return 0
