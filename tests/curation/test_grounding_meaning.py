@@ -18,6 +18,7 @@ from kit.config import Settings
 from kit.curator.grounding import Grounding, Verdict
 from kit.curator.meaning import BAR, MARGIN, Meanings, sentences
 from kit.curator.ops import Insert
+from kit.curator.unsaid import unsaid
 from kit.embed.base import Vectors
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
@@ -160,3 +161,13 @@ async def test_a_curation_pass_with_another_model_is_word_level(
 ) -> None:
     """The hashing embedder (tests, or embeddings off): the fact is asked about, as before."""
     assert HIKING not in await curate_hiking(kit, fake_llm)
+
+
+async def test_remember_checks_meaning_with_the_search_model(minilm: Any) -> None:
+    """The chat's `remember` shortcut (kit/curator/unsaid.py) holds a fact to the same bar."""
+
+    async def model() -> Any:
+        return minilm
+
+    assert await unsaid("")(message(HIKES), HIKING, "") is not None  # words only: not stored
+    assert await unsaid("", model)(message(HIKES), HIKING, "") is None
