@@ -34,16 +34,16 @@ from kit.channels.documents import keep_document
 from kit.channels.replies import Reply, argument, guarded, plain
 from kit.channels.telegram.access import TelegramAccess
 from kit.channels.telegram.config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
-from kit.channels.telegram.sending import Sender
-from kit.channels.telegram.transport import (
+from kit.channels.telegram.events import (
     Author,
     Incoming,
     Press,
     TelegramFailure,
-    TelegramTransport,
     TokenRejected,
     Unreachable,
 )
+from kit.channels.telegram.sending import Sender
+from kit.channels.telegram.transport import TelegramTransport
 from kit.channels.telegram.watchdog import PollWatchdog
 from kit.channels.voice import voice_turn
 from kit.chat_commands import COMMANDS, ChatCommands, unknown_command

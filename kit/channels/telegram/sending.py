@@ -13,14 +13,8 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from kit.channels.formatting import markdown_to_html
 from kit.channels.replies import Reply
-from kit.channels.telegram.transport import (
-    FloodControl,
-    Rejected,
-    Rows,
-    Shown,
-    TelegramFailure,
-    TelegramTransport,
-)
+from kit.channels.telegram.events import FloodControl, Rejected, Rows, Shown, TelegramFailure
+from kit.channels.telegram.transport import TelegramTransport
 from kit.delivery.callbacks import Pressed
 from kit.delivery.outbox import Outgoing
 from kit.delivery.splitting import TELEGRAM_LIMIT, split_message, utf16_length

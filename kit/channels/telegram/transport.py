@@ -1,8 +1,8 @@
 """python-telegram-bot, kept here: the only module that imports `telegram`. It runs PTB's
 Application for kit/channels/telegram/channel.py and hands it plain frozen dataclasses
-(`Author`, `Incoming`, `Press`), never PTB's objects; what goes out is plain text, Kit's
-`Button`s and ids. PTB's errors come out as this module's (`TelegramFailure` and its kinds),
-whose messages never hold the token.
+(`Author`, `Incoming`, `Press`: kit/channels/telegram/events.py), never PTB's objects; what
+goes out is plain text, Kit's `Button`s and ids. PTB's errors come out as `TelegramFailure`
+and its kinds, whose messages never hold the token.
 
 What arrives is routed by PTB's handlers, in the order the channel's rules need: every update
 is first claimed (group -2: answered once across workers and restarts), then admitted
@@ -22,10 +22,10 @@ import logging
 import os
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import timedelta
 from http import HTTPStatus
-from typing import Any, Literal, Protocol
+from typing import Any
 
 from telegram import (
     Bot,
@@ -56,8 +56,21 @@ from telegram.ext import (
 from telegram.request import HTTPXRequest
 
 from kit.channels.in_order import InOrderPerKey
-from kit.channels.replies import seconds
 from kit.channels.telegram.config import TOKEN_ENV, api_urls
+from kit.channels.telegram.events import (
+    Author,
+    Events,
+    FloodControl,
+    Incoming,
+    Kind,
+    Press,
+    Rejected,
+    Rows,
+    Shown,
+    TelegramFailure,
+    TokenRejected,
+    Unreachable,
+)
 from kit.delivery.callbacks import Button
 from kit.errors import ConfigError
 from kit.reach import Reach
@@ -70,110 +83,24 @@ log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 Callback = Callable[[Update, Context], Coroutine[Any, Any, None]]
 Step = Callable[[], Awaitable[None]]
-Kind = Literal["text", "command", "unknown_command", "document", "voice", "other"]
-Rows = Sequence[Sequence[Button]]
-
-
-class TelegramFailure(Exception):
-    """The Bot API refused a request or did not answer (PTB's message, for the log)."""
-
-
-class Unreachable(TelegramFailure):
-    """No answer from the Bot API (the network, a timeout, a 5xx)."""
-
-
-class Rejected(Unreachable):
-    """A 400 Bad Request (e.g. HTML Telegram cannot parse). PTB counts it a network error."""
-
-
-class FloodControl(TelegramFailure):
-    """Telegram asks Kit to wait `wait` seconds before sending again (a 429)."""
-
-    def __init__(self, message: str, wait: float) -> None:
-        super().__init__(message)
-        self.wait = wait
-
-
-class TokenRejected(TelegramFailure):
-    """Telegram no longer takes the bot token (revoked?)."""
 
 
 @contextmanager
 def _translated() -> Iterator[None]:
-    """PTB's errors as this module's. PTB's message for a rejected token contains the token
-    itself: it is never chained or kept."""
+    """PTB's errors as kit/channels/telegram/events.py names them. PTB's message for a
+    rejected token contains the token itself: it is never chained or kept."""
     try:
         yield
     except InvalidToken:
         raise TokenRejected("Telegram rejected the bot token") from None
     except RetryAfter as exc:
-        raise FloodControl(str(exc), seconds(exc.retry_after)) from exc
+        raise FloodControl(str(exc), _seconds(exc.retry_after)) from exc
     except BadRequest as exc:
         raise Rejected(str(exc)) from exc
     except NetworkError as exc:
         raise Unreachable(str(exc)) from exc
     except TelegramError as exc:
         raise TelegramFailure(str(exc)) from exc
-
-
-@dataclass(frozen=True)
-class Author:
-    """Who an update comes from: its chat (None: it has none), whether that chat is private,
-    the sender's Telegram id and full name ("" when Telegram gives none)."""
-
-    chat_id: int | None
-    private: bool
-    user_id: int | None
-    name: str = ""
-
-
-@dataclass(frozen=True)
-class Incoming:
-    """One message the channel acts on, as it needs it."""
-
-    kind: Kind
-    author: Author
-    chat_id: int
-    message_id: int
-    text: str = ""  # the message's text (a command's whole line)
-    command: str = ""  # kind "command": which of Kit's commands
-    forwarded_from: str | None = None  # see `_forwarded_from`
-    file_id: str = ""  # a document's or voice message's file, its name, size and type
-    file_name: str = ""
-    size: int | None = None
-    mime_type: str = ""
-
-
-@dataclass(frozen=True)
-class Shown:
-    """A message of Kit's with buttons, as Telegram shows it now."""
-
-    chat_id: int
-    message_id: int
-    text: str
-    buttons: tuple[tuple[Button, ...], ...]
-
-
-@dataclass(frozen=True)
-class Press:
-    """A press on a button Kit sent; `message` is None when Telegram no longer offers it."""
-
-    query_id: str
-    author: Author
-    data: str
-    message: Shown | None
-
-
-class Events(Protocol):
-    """What the channel does with what arrives (kit/channels/telegram/channel.py)."""
-
-    async def claim(self, update_id: int) -> bool: ...
-
-    async def admit(self, author: Author) -> bool: ...
-
-    async def press(self, press: Press) -> None: ...
-
-    async def message(self, incoming: Incoming) -> None: ...
 
 
 class _PollRequest(HTTPXRequest):
@@ -392,6 +319,10 @@ class TelegramTransport:
                 await bot.edit_message_text(
                     text, chat_id=chat_id, message_id=message_id, reply_markup=markup
                 )
+
+
+def _seconds(period: timedelta | float) -> float:
+    return period.total_seconds() if isinstance(period, timedelta) else float(period)
 
 
 def _markup(rows: Rows) -> InlineKeyboardMarkup | None:
