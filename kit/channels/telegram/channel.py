@@ -31,7 +31,7 @@ from kit.api import Kit
 from kit.app import Services
 from kit.channels import replies
 from kit.channels.documents import keep_document
-from kit.channels.replies import Reply, argument, guarded, plain
+from kit.channels.replies import Reply, argument, plain
 from kit.channels.telegram.access import TelegramAccess
 from kit.channels.telegram.config import EMPTY_ALLOWLIST, TOKEN_ENV, api_urls, check_token
 from kit.channels.telegram.events import (
@@ -45,6 +45,7 @@ from kit.channels.telegram.events import (
 from kit.channels.telegram.sending import Sender
 from kit.channels.telegram.transport import TelegramTransport
 from kit.channels.telegram.watchdog import PollWatchdog
+from kit.channels.thinking import turn_reply, with_typing
 from kit.channels.voice import voice_turn
 from kit.chat_commands import COMMANDS, ChatCommands, unknown_command
 from kit.config import Settings
@@ -97,6 +98,7 @@ class TelegramChannel:
         stall_after = stall_after if stall_after is not None else 3 * poll_timeout + 10
         self._watchdog = PollWatchdog(stall_after, stall_wait)  # kit/channels/telegram/watchdog.py
         self._stop_timeout = stop_timeout
+        self._typing_every = typing_every
         self._startup_retry = startup_retry
         self._kit = Kit(services)  # what the owner does here goes through Kit's public face
         self._commands = ChatCommands(self._kit, channel=CHANNEL)
@@ -109,7 +111,6 @@ class TelegramChannel:
             self._transport,
             attempts=send_attempts,
             max_flood_wait=max_flood_wait,
-            typing_every=typing_every,
             sleep=sleep,  # flood-control waits go through here (a seam for tests)
         )
         self.restarts = 0  # how many times the watchdog restarted polling
@@ -289,7 +290,8 @@ class TelegramChannel:
             return
         user = self._kit_user(incoming.author)
         if incoming.kind == "text":
-            work, label = self._turn(self._inbound(incoming, user, incoming.text)), "turn"
+            inbound = self._inbound(incoming, user, incoming.text)
+            work, label = turn_reply(self._kit, inbound), "turn"
         elif incoming.kind == "document":
             work, label = self._keep_note(user, incoming), "document"
         elif incoming.kind == "voice":
@@ -310,10 +312,6 @@ class TelegramChannel:
             speaker=author.name if not author.private else "",
             forwarded_from=incoming.forwarded_from,
         )
-
-    async def _turn(self, inbound: Inbound) -> Reply:
-        result = await self._kit.turn(inbound)
-        return Reply(result.reply, formatted=not result.failed)
 
     async def _keep_note(self, user_id: str, incoming: Incoming) -> Reply:
         """The document as a note (kit/channels/documents.py)."""
@@ -351,10 +349,13 @@ class TelegramChannel:
     # ---- answering -------------------------------------------------------------------------
     async def _respond(self, chat_id: int, work: Awaitable[Reply], label: str) -> None:
         """Do the work with a typing indicator, then send the reply (split, with fallbacks)."""
-        async with asyncio.TaskGroup() as group:
-            typing = group.create_task(self._sender.keep_typing(chat_id))
-            try:
-                reply = await guarded(work, label)
-            finally:
-                typing.cancel()  # scoped to this turn: the group waits for it to end
+        # Telegram shows "typing…" for ~5 s per action: it is renewed while the work runs.
+        reply = await with_typing(
+            work,
+            label,
+            CHANNEL,
+            show=lambda: self._transport.typing(chat_id),
+            every=self._typing_every,
+            stops=TelegramFailure,
+        )
         await self._sender.deliver(chat_id, reply)

@@ -1,13 +1,12 @@
 """How Kit's words reach a Telegram chat, without the SDK (kit/channels/telegram/transport.py
 carries them): a reply split to Telegram's 4,096 UTF-16 units, the model's Markdown sent as
 Telegram's HTML and, if Telegram rejects that, the same chunk as plain text; flood control
-waited out, a bounded number of times; "typing…" kept up while Kit works; buttons under the
-messages Kit starts, and taken away once they did their work.
+waited out, a bounded number of times; buttons under the messages Kit starts, and taken away
+once they did their work.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -27,7 +26,7 @@ Sleep = Callable[[float], Awaitable[None]]
 class Sender:
     """Sends through `transport`. A flood-control wait goes through `sleep` (a seam for
     tests); a chunk is given up on after `attempts` waits or one longer than `max_flood_wait`
-    seconds; "typing…" is renewed every `typing_every` seconds."""
+    seconds."""
 
     def __init__(
         self,
@@ -35,13 +34,11 @@ class Sender:
         *,
         attempts: int,
         max_flood_wait: float,
-        typing_every: float,
         sleep: Sleep,
     ) -> None:
         self._transport = transport
         self._attempts = max(1, attempts)
         self._max_flood_wait = max_flood_wait
-        self._typing_every = typing_every
         self._sleep = sleep
 
     async def deliver(self, chat_id: int, reply: Reply) -> None:
@@ -87,18 +84,6 @@ class Sender:
                     raise
                 log.info("telegram: formatting rejected (%s); resending as plain text", exc)
                 rendered = None
-
-    async def keep_typing(self, chat_id: int) -> None:
-        """Telegram shows "typing…" for ~5 s per action; refresh it while the work runs.
-        A failure here only loses the indicator, never the answer."""
-        try:
-            while True:
-                await self._transport.typing(chat_id)
-                await asyncio.sleep(self._typing_every)
-        except TelegramFailure as exc:
-            log.debug("telegram: typing indicator stopped: %s", exc)
-        except Exception:  # never let the indicator take the turn down with it
-            log.warning("telegram: typing indicator failed", exc_info=True)
 
     async def take_away(self, message: Shown, data: str, pressed: Pressed) -> None:
         """Edit a message whose button did its work: without the buttons left of no use (the
