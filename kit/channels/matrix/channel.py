@@ -32,6 +32,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from kit.api import Kit
 from kit.app import Services
 from kit.channels import replies
+from kit.channels.base import delivering
 from kit.channels.documents import keep_document
 from kit.channels.in_order import InOrderPerKey
 from kit.channels.matrix.access import MatrixAccess
@@ -131,26 +132,20 @@ class MatrixChannel:
             key = f"{CHANNEL}:{self.user_id}"
             since = await self._cursors.get(key)
             batch = await self._sync(since, first=True)
-            reminders = self._services.reminders.dispatcher
-            reminders.register(CHANNEL, self.send_to_room)
-            outbox = self._services.outbox
-            outbox.register(
+            log.info("matrix: syncing as %s", self.user_id)
+            async with delivering(
+                self._services,
                 CHANNEL,
-                self.push,
+                send=self.send_to_room,
+                push=self.push,
                 reaches=lambda user: bool(self._rooms_of(user)),
                 limit=PUSH_LIMIT,
-            )
-            log.info("matrix: syncing as %s", self.user_id)
-            try:
-                await self._services.inbox.announce()  # what passes asked while Matrix was off
+            ):
                 while True:
                     await self._hand_out(batch)
                     await self._cursors.put(key, batch.next_batch)
                     self.synced.set()
                     batch = await self._sync(batch.next_batch, first=False)
-            finally:
-                reminders.unregister(CHANNEL)
-                outbox.unregister(CHANNEL)
         except TokenRejected:
             log.error(
                 "matrix: the homeserver no longer takes Kit's access token; Matrix is off until "

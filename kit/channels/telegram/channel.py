@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from kit.api import Kit
 from kit.app import Services
 from kit.channels import replies
+from kit.channels.base import delivering
 from kit.channels.documents import keep_document
 from kit.channels.replies import Reply, argument, plain
 from kit.channels.telegram.access import TelegramAccess
@@ -135,19 +136,11 @@ class TelegramChannel:
             await self._transport.start()
             await self._start_polling()
             log.info("telegram: polling as @%s", self._transport.username)
-            reminders = self._services.reminders.dispatcher
-            reminders.register(CHANNEL, self.send_to_chat)
-            outbox = self._services.outbox
-            outbox.register(
-                CHANNEL, self.push,
+            async with delivering(
+                self._services, CHANNEL, send=self.send_to_chat, push=self.push,
                 reaches=lambda user: bool(self._access.chats_of(user)), limit=TELEGRAM_LIMIT,
-            )  # fmt: skip
-            try:
-                await self._services.inbox.announce()  # what passes asked while Telegram was off
+            ):  # fmt: skip
                 await self._watchdog.watch(self._restart_polling)
-            finally:
-                reminders.unregister(CHANNEL)
-                outbox.unregister(CHANNEL)
         except TokenRejected:
             # Restarting cannot fix a revoked token; the rest of Kit keeps running.
             log.error(
