@@ -5,8 +5,10 @@ the cited messages do not support are kept out, how many they do are stored.
     python bench/grounding.py --split held           # the third set aside, scored at the end
     python bench/grounding.py --split all --table    # everything, each miss with its messages
     python bench/grounding.py --data my-cases.json   # your own cases, same format
-    python bench/grounding.py --data bench/data/grounding-fresh4.json --split all
-                                     # a held-out set (also -fresh to -fresh3): never tuned on
+    python bench/grounding.py --data bench/data/grounding-fresh5.json --split all
+                                     # a held-out set (also -fresh to -fresh4): never tuned on
+    python bench/grounding.py --meaning     # with the meaning check (kit/curator/meaning.py):
+                                     # Kit's MiniLM from embedding.model_path (MODEL below)
 
 The cases (bench/data/grounding-planted.json) cite turns of the LoCoMo dev and BEAM-100K
 conversations in /work/shared/data by conversation and dia_id; each conversation is imported
@@ -42,14 +44,19 @@ from kit.clock import FakeClock
 from kit.config import OwnerSettings, ScheduleSettings, Settings
 from kit.curator import related
 from kit.curator.grounding import Grounding
+from kit.curator.meaning import Meanings
 from kit.curator.ops import Insert, Operation, Update
+from kit.embed.base import Embedder
 from kit.embed.hashing import HashingEmbedder
+from kit.embedding_settings import EmbeddingSettings
 from kit.eval.locomo import parse_session_time
 from kit.memory.facts import Provenance
 from kit.memory.messages import NewMessage
+from kit.retrieval.embedding_model import load_embedder
 
 DATA = ROOT / "bench" / "data" / "grounding-planted.json"
 SHARED = ROOT.parent / "shared" / "data"
+MODEL = ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2-onnx"
 SOURCES = {"locomo": SHARED / "locomo-dev.json", "beam": SHARED / "beam-100k.json"}
 USER = "owner"
 
@@ -78,7 +85,11 @@ def _turns(sample: dict[str, Any]) -> Iterable[tuple[str, dict[str, Any], Any]]:
 
 
 async def _conversation(
-    sample: dict[str, Any], source: str, cases: list[dict[str, Any]], folder: Path
+    sample: dict[str, Any],
+    source: str,
+    cases: list[dict[str, Any]],
+    folder: Path,
+    embedder: Embedder | None = None,
 ) -> list[Result]:
     owner = "" if source == "beam" else sample["conversation"]["speaker_a"]
     settings = Settings(
@@ -89,7 +100,10 @@ async def _conversation(
     turns = list(_turns(sample))
     last = max(at for _, _, at in turns)
     async with Kit.open(
-        settings=settings, embedder=HashingEmbedder(), clock=FakeClock(last), background=False
+        settings=settings,
+        embedder=embedder or HashingEmbedder(),
+        clock=FakeClock(last),
+        background=False,
     ) as kit:
         await kit.import_messages(
             (
@@ -145,7 +159,9 @@ async def _one(
     return Result(case, "stored", "", cited)
 
 
-async def evaluate(cases: list[dict[str, Any]]) -> list[Result]:
+async def evaluate(cases: list[dict[str, Any]], meaning: bool = False) -> list[Result]:
+    """`meaning`: Kit's MiniLM (embedding.model_path = MODEL) for the guard's meaning check;
+    else the hashing embedder, with which the guard is the word-level one."""
     by_conversation: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for case in cases:
         by_conversation[(case["source"], case["conversation"])].append(case)
@@ -156,9 +172,16 @@ async def evaluate(cases: list[dict[str, Any]]) -> list[Result]:
     }
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="kit-bench-grounding-") as folder:
+        embedder = None
+        if meaning:
+            model = EmbeddingSettings(model_path=str(MODEL))
+            settings = Settings(data_dir=Path(folder) / "model", embedding=model)
+            embedder, why = await load_embedder(settings, offline=True)
+            if embedder is None:
+                raise SystemExit(f"--meaning needs the model at {MODEL}: {why}")
         for (source, conversation), group in sorted(by_conversation.items()):
             results += await _conversation(
-                samples[source][conversation], source, group, Path(folder)
+                samples[source][conversation], source, group, Path(folder), embedder
             )
     order = {c["id"]: n for n, c in enumerate(cases)}
     return sorted(results, key=lambda r: order[r.case["id"]])
@@ -204,10 +227,14 @@ def table(results: Iterable[Result]) -> None:
             print(f"    cites: {line[:300]}")
 
 
-def _timed() -> list[float]:
-    """The wall time of each Grounding.check from now on (this process only)."""
+def _timed() -> tuple[list[float], list[float], list[tuple[int, float]]]:
+    """From now on (this process only): the wall time of each Grounding.check, of each
+    Grounding.weigh (the meaning check's reading: the word-level check of each operation and
+    the pass's one embedding call), and each embedding call's texts and wall time."""
     seconds: list[float] = []
-    check = Grounding.check
+    weighed: list[float] = []
+    embedded: list[tuple[int, float]] = []
+    check, weigh, read = Grounding.check, Grounding.weigh, Meanings.read
 
     def timed(self: Grounding, *args: Any, **kwargs: Any) -> Any:
         began = time.perf_counter()
@@ -216,8 +243,24 @@ def _timed() -> list[float]:
         finally:
             seconds.append(time.perf_counter() - began)
 
+    async def timed_weigh(self: Grounding, *args: Any, **kwargs: Any) -> None:
+        began = time.perf_counter()
+        try:
+            await weigh(self, *args, **kwargs)
+        finally:
+            weighed.append(time.perf_counter() - began)
+
+    async def counted(self: Meanings, texts: Iterable[str]) -> None:
+        texts = list(texts)
+        began = time.perf_counter()
+        await read(self, texts)
+        if texts:
+            embedded.append((len(set(texts)), time.perf_counter() - began))
+
     Grounding.check = timed  # type: ignore[method-assign]
-    return seconds
+    Grounding.weigh = timed_weigh  # type: ignore[method-assign]
+    Meanings.read = counted  # type: ignore[method-assign]
+    return seconds, weighed, embedded
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -226,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("tune", "held", "all"), default="tune")
     parser.add_argument("--table", action="store_true", help="list each miss with its messages")
     parser.add_argument("--quick", action="store_true", help="the first 40 cases (CI)")
+    parser.add_argument(
+        "--meaning", action="store_true", help="with the meaning check (Kit's MiniLM, MODEL)"
+    )
     args = parser.parse_args(argv)
     missing = [str(p) for p in SOURCES.values() if not p.exists()]
     if missing:
@@ -238,14 +284,22 @@ def main(argv: list[str] | None = None) -> int:
     began = time.perf_counter()
     related.family("word")  # WordNet read once per process, on first use
     loaded = time.perf_counter() - began
-    checks = _timed()
-    results = asyncio.run(evaluate(chosen))
+    checks, weighed, embedded = _timed()
+    results = asyncio.run(evaluate(chosen, args.meaning))
     report(results, f"{args.data.name}, split {args.split}")
     per = sum(checks) / len(checks) * 1e6 if checks else 0.0
     print(
         f"  {time.perf_counter() - began:.1f} s; the guard: {per:.0f} us per operation "
         f"({len(checks)} checks), WordNet read on first use in {loaded:.2f} s"
     )
+    if args.meaning:  # each case is a pass of one operation
+        print(
+            f"  the meaning check's reading (Grounding.weigh, each case a pass): "
+            f"{sum(weighed) / len(weighed) * 1e3:.1f} ms a pass ({len(weighed)}, with the "
+            f"word-level reading check reuses); {len(embedded)} embedding calls, "
+            f"{sum(n for n, _ in embedded) / max(1, len(embedded)):.1f} texts and "
+            f"{sum(t for _, t in embedded) / max(1, len(embedded)) * 1e3:.1f} ms each"
+        )
     if args.table:
         table(results)
     return 0

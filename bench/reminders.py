@@ -18,7 +18,6 @@ import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -42,8 +41,8 @@ class TimedChannel(TelegramChannel):
 
     accepted: dict[str, float]
 
-    async def send_to_chat(self, app: Any, chat: str, text: str) -> None:
-        await super().send_to_chat(app, chat, text)
+    async def send_to_chat(self, chat: str, text: str) -> None:
+        await super().send_to_chat(chat, text)
         self.accepted[text] = time.time()
 
 

@@ -262,7 +262,7 @@ async def build(
         search,
         tz,
         notes=NoteTools(notes, tz),
-        unsaid=unsaid(settings.owner.name),
+        unsaid=unsaid(settings.owner.name, vectors.loaded),
     )
     background = Background(window, vectors)
     followups = Followups(FollowupOffers(db), prompts, settings.followups, tz)

@@ -4,7 +4,7 @@ tools live with the notes (kit/notes/tools.py)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
@@ -208,7 +208,7 @@ REMEMBERED_CONFIDENCE = 0.95  # the owner said it outright
 
 # Why a fact the chat model would `remember` is not said in the owner's message, or None: the
 # curator's grounding guard, handed in by the composition root (the curator sits above tools).
-Unsaid = Callable[[Message, str, str], str | None]
+Unsaid = Callable[[Message, str, str], Awaitable[str | None]]
 
 DAY_MESSAGES = 60  # a day without a summary is read as its latest messages
 
@@ -351,7 +351,7 @@ class Tools:
         # The chat model's wording is held against the owner's message like a curator's: a
         # hypothetical, another person's trait or a detail the owner never said is not stored
         # (the message stays, and the night's curation reads it again).
-        why = self._unsaid(message, content, subject) if self._unsaid else None
+        why = await self._unsaid(message, content, subject) if self._unsaid else None
         if why is not None:
             log.info("remember refused: %s", why)
             # Not an error: a small model answers "Error: ..." with "I can't assist with that"

@@ -8,13 +8,16 @@ kit/channels/ with its record and its channel; nothing else in Kit names it.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
     from kit.app import Services
     from kit.config import Settings
+    from kit.delivery.outbox import Pusher, Reaches
+    from kit.reminders.delivery import Sender
 
 
 class Channel(Protocol):
@@ -26,6 +29,25 @@ class Channel(Protocol):
     def name(self) -> str: ...
 
     async def run(self) -> None: ...
+
+
+@asynccontextmanager
+async def delivering(
+    services: Services, name: str, *, send: Sender, push: Pusher, reaches: Reaches, limit: int
+) -> AsyncIterator[None]:
+    """A channel that is up takes, while inside, the reminders due in its chats (`send`) and
+    the messages Kit starts to its owners (`push`, kit/delivery/outbox.py: those `reaches`
+    says it reaches, each at most `limit` UTF-16 units); on entry the inbox announces what
+    passes asked while the channel was off."""
+    reminders = services.reminders.dispatcher
+    reminders.register(name, send)
+    services.outbox.register(name, push, reaches=reaches, limit=limit)
+    try:
+        await services.inbox.announce()
+        yield
+    finally:
+        reminders.unregister(name)
+        services.outbox.unregister(name)
 
 
 # One line of `kit doctor`: ok or to fix, what, and the detail.

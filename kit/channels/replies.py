@@ -1,12 +1,11 @@
 """What a chat channel says on its own, and the shape of a reply, without a messenger's SDK
-(kit/channels/telegram/channel.py and kit/channels/matrix/channel.py send them)."""
+(the Telegram and Matrix channels, kit/channels/telegram/ and kit/channels/matrix/, send them)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from datetime import timedelta
 
 from kit.errors import KitError
 
@@ -53,7 +52,3 @@ def argument(text: str | None) -> str:
     """The text after a command (its own spacing and newlines kept)."""
     parts = (text or "").split(None, 1)
     return parts[1] if len(parts) > 1 else ""
-
-
-def seconds(period: timedelta | float) -> float:
-    return period.total_seconds() if isinstance(period, timedelta) else float(period)

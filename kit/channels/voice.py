@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 
 from kit.api import Kit
 from kit.channels.replies import Reply
+from kit.channels.thinking import turn_reply
 from kit.speech.service import Speech
 from kit.turn import Inbound
 
@@ -29,5 +30,4 @@ async def voice_turn(
     too big, nothing heard, the server down), then it is a turn like a typed message."""
     speech.check(size)  # before the download: off, or too big, costs nothing
     text = await speech.transcribe(await fetch(), file_name=file_name, mime_type=mime_type)
-    result = await kit.turn(dataclasses.replace(inbound, text=text, spoken=True))
-    return Reply(result.reply, formatted=not result.failed)
+    return await turn_reply(kit, dataclasses.replace(inbound, text=text, spoken=True))

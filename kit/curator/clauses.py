@@ -414,3 +414,9 @@ def _given(piece: str, offset: int) -> tuple[frozenset[str], tuple[tuple[int, in
             end = following.end()
         spans.append((offset + word.start(), offset + end))
     return frozenset(found), tuple(spans)
+
+
+def plain(clause: Clause) -> Clause:
+    """`clause` read as a plain statement: neither hedged, denied nor of anyone else."""
+    return Clause(clause.start, clause.end, clause.stems, clause.numbers, clause.words,
+                  "neutral", False, False, True)  # fmt: skip

@@ -39,10 +39,11 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Literal
 
-from kit.curator.clauses import PEOPLE, Clause, clauses, word_key
+from kit.curator.clauses import PEOPLE, Clause, clauses, plain, word_key
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.introduced import introduced
+from kit.curator.meaning import Meanings, sentences
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.related import (
     family,
@@ -54,9 +55,9 @@ from kit.curator.related import (
     thing,
     weight,
 )
+from kit.curator.said_days import names_month, same_day
 from kit.curator.wording import fold, number_of, same, stem, tokens
 from kit.dates.text import DateSpan, date_mentions, said_spans
-from kit.dates.words import ABBREVIATIONS, MONTHS
 from kit.memory.fact_rows import Fact
 from kit.memory.messages import Message
 
@@ -67,6 +68,10 @@ Status = Literal["supported", "partial", "unsupported"]
 class Verdict:
     status: Status
     reason: str = ""  # why it is not supported (names words of the operation, never a message)
+    # Every hard part holds and only soft words fall short of STORE: the share of their weight
+    # said (what a meaning check may lift); None otherwise
+    soft: float | None = None
+    unsaid: tuple[str, ...] = ()  # with `soft`: the soft words no cited message says
 
 
 @dataclass(frozen=True)
@@ -89,24 +94,52 @@ class _Source:
 
 
 class Grounding:
-    """Checks operations against the messages of one batch."""
+    """Checks operations against the messages of one batch. `meanings`: the meaning check
+    (kit/curator/meaning.py) for what falls short on soft words only, read by `weigh`."""
 
     def __init__(
         self,
         messages: Iterable[Message],
         citable: Iterable[int],
         owner_name: str = "",
+        meanings: Meanings | None = None,
     ) -> None:
         self._messages = {m.id: m for m in messages}
         self._citable = set(citable)
         self._owner = {word_key(w) for w in owner_name.split() if w}
         self._read: dict[int, _Source] = {}
+        self._meanings = meanings
+
+    async def weigh(self, ops: Iterable[Operation], facts: Mapping[int, Fact]) -> None:
+        """Read, in one embedding call, the meaning of each operation the word-level check
+        leaves short on soft words only, and of the sentences it cites (nothing without a
+        meaning check)."""
+        if self._meanings is None:
+            return
+        texts: list[str] = []
+        for op in ops:
+            text = _new_text(op)
+            if text is not None and self._words(op, text, facts).soft is not None:
+                texts += [text, *(s for m in self._cited(op) for s in sentences(m))]
+        await self._meanings.read(texts)
 
     def check(self, op: Operation, facts: Mapping[int, Fact]) -> Verdict:
         """Whether `op` may be applied as it is. `facts`: the facts it names, as they are."""
         text = _new_text(op)
         if text is None:
             return Verdict("supported")  # nothing new is said: a confidence, an expiry
+        verdict = self._words(op, text, facts)
+        if verdict.soft is None or self._meanings is None:
+            return verdict
+        if self._meanings.holds(text, self._cited(op)):
+            return Verdict("supported")  # said in other words (kit/curator/meaning.py)
+        return verdict
+
+    def _cited(self, op: Operation) -> list[str]:
+        return [self._messages[i].text for i in op.sources if i in self._messages]
+
+    def _words(self, op: Operation, text: str, facts: Mapping[int, Fact]) -> Verdict:
+        """The word-level verdict (module note)."""
         sources: list[_Source] = []
         for message_id in op.sources:
             message = self._messages.get(message_id)
@@ -183,10 +216,7 @@ def _rewrites(op: Operation) -> Sequence[int]:
 
 def _fact_source(fact: Fact) -> _Source:
     text = f"{fact.subject}: {fact.content}" if fact.subject else fact.content
-    neutral = tuple(
-        Clause(c.start, c.end, c.stems, c.numbers, c.words, "neutral", False, False, True)
-        for c in clauses(text)
-    )
+    neutral = tuple(plain(c) for c in clauses(text))
     folded = fold(text)
     return _Source(
         None, "", True, neutral, (), None,
@@ -277,9 +307,10 @@ def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
         return Verdict("unsupported", _reason(problems))
     if share >= STORE:
         return Verdict("supported")
+    unsaid = tuple(problems.get("word-missing", ()))
     if near >= ASK:
-        return Verdict("partial", _reason(problems or {"word-related": relayed}))
-    return Verdict("unsupported", _reason(problems or {"word-related": relayed}))
+        return Verdict("partial", _reason(problems or {"word-related": relayed}), share, unsaid)
+    return Verdict("unsupported", _reason(problems or {"word-related": relayed}), share, unsaid)
 
 
 # The soft words' share that stores a fact, and the share below which it is dropped (between
@@ -337,7 +368,7 @@ def _holding(
     inflected or derived."""
     if term.kind == "date":
         assert term.span is not None
-        offsets = [at for span, at in source.spans if _same_day(span, term)]
+        offsets = [at for span, at in source.spans if same_day(span, term)]
         said_then = source.day is not None and term.span.start <= source.day <= term.span.end
         if source.message_id is None:
             return [c for c in source.clauses if term.key in " ".join(sorted(c.words))]
@@ -349,15 +380,15 @@ def _holding(
             if any(c.start <= at < c.end for at in offsets)
         ]
         digits = {n for t in tokens(term.shown) if (n := number_of(t.group())) is not None}
-        if not hits and digits and not _names_month(term.shown):  # "4 years ago", "for 4 years"
+        if not hits and digits and not names_month(term.shown):  # "4 years ago", "for 4 years"
             hits = [c for c in source.clauses if digits <= c.numbers]
         if said_then and not hits and source.clauses:
-            hits = [_plain(source.clauses[0])]  # the day it was said
+            hits = [plain(source.clauses[0])]  # the day it was said
         return hits
     if term.kind == "number":
         return [c for c in source.clauses if term.key in c.numbers]
     if word_key(term.shown) in source.names:  # the speaker's own name
-        return [_plain(c) for c in source.clauses[:1]]
+        return [plain(c) for c in source.clauses[:1]]
     if term.kind == "name":
         return [c for c in source.clauses if term.key in c.words]
     if term.key == _FAMILY:  # "we", "our": the speaker's family
@@ -421,32 +452,6 @@ def _as_given(clause: Clause, term: Term) -> Clause:
         return clause  # _holding already read its "my ..." (the date's own offset)
     given = term.key in clause.given or any(same(term.key, g) for g in clause.given)
     return dataclasses.replace(clause, hedged=False) if given else clause
-
-
-def _same_day(span: DateSpan, term: Term) -> bool:
-    """The days overlap; for a date written without its year ("June 30"), the same day or
-    month of any year (each text guesses the year on its own)."""
-    assert term.span is not None
-    if span.overlaps(term.span) or term.year_said or not _names_month(term.shown):
-        return span.overlaps(term.span)  # "ten years ago" is no month of any year
-    if term.span.start == term.span.end:
-        return span.start == span.end and (span.start.month, span.start.day) == (
-            term.span.start.month,
-            term.span.start.day,
-        )
-    return (span.start.month, span.end.month) == (term.span.start.month, term.span.end.month)
-
-
-def _names_month(text: str) -> bool:
-    return any(
-        t.group().lower().rstrip(".") in MONTHS or t.group().lower() in ABBREVIATIONS
-        for t in tokens(text)
-    )
-
-
-def _plain(clause: Clause) -> Clause:
-    return Clause(clause.start, clause.end, clause.stems, clause.numbers, clause.words,
-                  "neutral", False, False, True)  # fmt: skip
 
 
 def _fits(source: _Source, clause: Clause, holder: str, hedged: bool, negated: bool) -> bool:

@@ -4,7 +4,7 @@ advanced, or recorded as failed with the attempt counted; each one transaction."
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -13,11 +13,13 @@ from kit.config import Settings
 from kit.curator.apply import Applier
 from kit.curator.failures import crash_reason
 from kit.curator.grounding import Grounding
+from kit.curator.meaning import Meanings
 from kit.curator.ops import Operation
 from kit.curator.progress import Batch, CurationProgress, LostRace
 from kit.curator.records import PassLog
 from kit.curator.reports import PassOutcome
 from kit.curator.shown import ShownFacts
+from kit.embed.base import Embedder
 from kit.store.db import Database
 
 log = logging.getLogger("kit.curator.passes")  # where these were logged before the split
@@ -33,15 +35,25 @@ class PassEnds:
         passes: PassLog,
         progress: CurationProgress,
         settings: Settings,
+        embedder: Callable[[], Awaitable[Embedder | None]] | None = None,
     ) -> None:
         self._db = db
+        self._embedder = embedder  # the search's model, loaded on first use
         self._applier = applier
         self.passes = passes
         self.progress = progress
         self._settings = settings
 
-    def grounding(self, batch: Batch) -> Grounding:
-        return Grounding(batch.messages, batch.owner_message_ids, self._settings.owner.name)
+    async def meanings(self) -> Meanings | None:
+        """The guard's meaning check with the search's model (kit/curator/meaning.py), or None:
+        no model, or one the check was not measured with."""
+        return Meanings.calibrated(await self._embedder() if self._embedder else None)
+
+    async def grounding(self, batch: Batch) -> Grounding:
+        return Grounding(
+            batch.messages, batch.owner_message_ids, self._settings.owner.name,
+            await self.meanings(),
+        )  # fmt: skip
 
     async def apply(
         self,
@@ -56,6 +68,10 @@ class PassEnds:
     ) -> PassOutcome:
         """`grounding`: the batch's, when the caller has held operations against it already
         (its reading of the messages is kept)."""
+        grounding = grounding or await self.grounding(batch)
+        # Before the transaction: the model's one call for the pass holds no lock. The facts an
+        # UPDATE rewrites are read in it, so the meaning is weighed without them.
+        await grounding.weigh(ops, {})
         try:
             async with self._db.transaction() as tx:
                 outcome = await self._applier.apply_in(
@@ -69,7 +85,7 @@ class PassEnds:
                     started_at=started,
                     detail=detail,
                     shown=None if shown.complete else shown.ids,
-                    grounding=grounding or self.grounding(batch),
+                    grounding=grounding,
                     dropped_before=dropped_before,
                 )
                 if outcome.status == "rejected":

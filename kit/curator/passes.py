@@ -95,6 +95,7 @@ class Curator:
         self._db = db
         self._facts = facts
         self._messages = messages
+        self._search = search
         self._llm = llm
         self._prompts = prompts
         self._settings = settings
@@ -113,7 +114,9 @@ class Curator:
             inbox_settings=settings.inbox,
         )
         self._undo = PassUndo(db, facts, self.passes, inbox)
-        self._ends = PassEnds(db, self._applier, self.passes, self.progress, settings)
+        self._ends = PassEnds(
+            db, self._applier, self.passes, self.progress, settings, search.vectors.loaded
+        )
         self._shown = FactSelector(
             facts,
             search,
@@ -161,7 +164,10 @@ class Curator:
         if ground:
             cited = sorted({i for op in ops for i in op.sources})
             found = await self._messages.get_many(user_id, cited)
-            grounding = Grounding(found, source_message_ids, self._settings.owner.name)
+            grounding = Grounding(
+                found, source_message_ids, self._settings.owner.name, await self._ends.meanings()
+            )
+            await grounding.weigh(ops, {})  # before the facts are read: see Grounding.weigh
         try:
             async with self._db.transaction() as tx:
                 outcome = await self._applier.apply_in(
@@ -449,7 +455,7 @@ class Curator:
             extracted, detail = got
             self._extracted = (key, extracted)
             dropped_before = extracted.dropped  # recorded once, by the pass that asked
-        grounding = self._ends.grounding(batch)  # read once: planning and applying
+        grounding = await self._ends.grounding(batch)  # read once: planning and applying
         planned = plan(
             extracted,
             batch.category,

@@ -5,23 +5,31 @@ never said is not stored by the chat's shortcut either."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from kit.curator.grounding import Grounding
+from kit.curator.meaning import Meanings
 from kit.curator.ops import Insert
 from kit.curator.related import tagged
 from kit.curator.wording import tokens
+from kit.embed.base import Embedder
 from kit.memory.messages import Message
 
 
-def unsaid(owner_name: str) -> Callable[[Message, str, str], str | None]:
+def unsaid(
+    owner_name: str, embedder: Callable[[], Awaitable[Embedder | None]] | None = None
+) -> Callable[[Message, str, str], Awaitable[str | None]]:
     """Why `content` (about `subject`) is not said in `message`, or None when it is. Only a
     fully supported fact passes: a partly supported one waits for the night's curation, which
-    reads the same message again."""
+    reads the same message again. `embedder`: the search's model, for the guard's meaning
+    check (kit/curator/meaning.py); without it, words only."""
 
-    def check(message: Message, content: str, subject: str) -> str | None:
+    async def check(message: Message, content: str, subject: str) -> str | None:
         claim = Insert(content, 1.0, subject=_named(subject), sources=(message.id,))
-        verdict = Grounding([message], [message.id], owner_name).check(claim, {})
+        meanings = Meanings.calibrated(await embedder()) if embedder is not None else None
+        grounding = Grounding([message], [message.id], owner_name, meanings)
+        await grounding.weigh([claim], {})
+        verdict = grounding.check(claim, {})
         return None if verdict.status == "supported" else verdict.reason
 
     return check

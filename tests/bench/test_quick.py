@@ -32,7 +32,9 @@ def test_every_benchmark_reports_its_rows_in_quick_mode(tmp_path: Path) -> None:
     rows = {(r["bench"], r["metric"]): r for r in data["rows"]}
     benches = {bench for bench, _ in rows}
     assert {"sandwich 200", "sandwich 1k", "tokens/turn", "curation", "REM", "engine"} <= benches
-    assert all(math.isfinite(r["value"]) and r["value"] >= 0 for r in data["rows"])
+    assert all(math.isfinite(r["value"]) for r in data["rows"])
+    # a growth is a difference: the process may hand memory back (negative), any other row not
+    assert all(r["value"] >= 0 for r in data["rows"] if "growth" not in r["metric"])
     # what the table is for: every measured quantity is there, with a real value
     for key in [
         ("sandwich 1k", "build p50"),

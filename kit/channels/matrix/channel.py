@@ -32,6 +32,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from kit.api import Kit
 from kit.app import Services
 from kit.channels import replies
+from kit.channels.base import delivering
 from kit.channels.documents import keep_document
 from kit.channels.in_order import InOrderPerKey
 from kit.channels.matrix.access import MatrixAccess
@@ -53,7 +54,8 @@ from kit.channels.matrix.transport import (
     MatrixTransport,
     TokenRejected,
 )
-from kit.channels.replies import Reply, guarded, plain
+from kit.channels.replies import Reply, plain
+from kit.channels.thinking import turn_reply, with_typing
 from kit.channels.voice import voice_turn
 from kit.chat_commands import ChatCommands, command_name
 from kit.config import Settings
@@ -130,26 +132,20 @@ class MatrixChannel:
             key = f"{CHANNEL}:{self.user_id}"
             since = await self._cursors.get(key)
             batch = await self._sync(since, first=True)
-            reminders = self._services.reminders.dispatcher
-            reminders.register(CHANNEL, self.send_to_room)
-            outbox = self._services.outbox
-            outbox.register(
+            log.info("matrix: syncing as %s", self.user_id)
+            async with delivering(
+                self._services,
                 CHANNEL,
-                self.push,
+                send=self.send_to_room,
+                push=self.push,
                 reaches=lambda user: bool(self._rooms_of(user)),
                 limit=PUSH_LIMIT,
-            )
-            log.info("matrix: syncing as %s", self.user_id)
-            try:
-                await self._services.inbox.announce()  # what passes asked while Matrix was off
+            ):
                 while True:
                     await self._hand_out(batch)
                     await self._cursors.put(key, batch.next_batch)
                     self.synced.set()
                     batch = await self._sync(batch.next_batch, first=False)
-            finally:
-                reminders.unregister(CHANNEL)
-                outbox.unregister(CHANNEL)
         except TokenRejected:
             log.error(
                 "matrix: the homeserver no longer takes Kit's access token; Matrix is off until "
@@ -280,11 +276,7 @@ class MatrixChannel:
         inbound = Inbound(
             user_id=namespace, text=event.body, channel=CHANNEL, conversation=event.room_id
         )
-        await self._respond(event.room_id, self._turn(inbound), "turn")
-
-    async def _turn(self, inbound: Inbound) -> Reply:
-        result = await self._kit.turn(inbound)
-        return Reply(result.reply, formatted=not result.failed)
+        await self._respond(event.room_id, turn_reply(self._kit, inbound), "turn")
 
     async def _voice(self, event: Incoming, namespace: str) -> Reply:
         inbound = Inbound(user_id=namespace, text="", channel=CHANNEL, conversation=event.room_id)
@@ -369,30 +361,21 @@ class MatrixChannel:
     # ---- answering -------------------------------------------------------------------------
     async def _respond(self, room_id: str, work: Awaitable[Reply], label: str) -> None:
         """Do the work with a typing notice, then send the reply (split to Matrix's limit)."""
-        async with asyncio.TaskGroup() as group:
-            typing = group.create_task(self._keep_typing(room_id))
-            try:
-                reply = await guarded(work, label, CHANNEL)
-            finally:
-                typing.cancel()
+        # The notice lasts a little longer than each refresh.
+        timeout_ms = int((self._typing_every + 10) * 1000)
+        reply = await with_typing(
+            work,
+            label,
+            CHANNEL,
+            show=lambda: self._transport.typing(room_id, True, timeout_ms),
+            every=self._typing_every,
+            stops=MatrixError,
+        )
         try:
             await self._transport.typing(room_id, False, 0)
         except MatrixError as exc:
             log.debug("matrix: could not clear the typing notice: %s", exc)
         await self._deliver(room_id, reply)
-
-    async def _keep_typing(self, room_id: str) -> None:
-        """The typing notice lasts a little longer than each refresh; a failure here only
-        loses the notice, never the answer."""
-        timeout_ms = int((self._typing_every + 10) * 1000)
-        try:
-            while True:
-                await self._transport.typing(room_id, True, timeout_ms)
-                await asyncio.sleep(self._typing_every)
-        except MatrixError as exc:
-            log.debug("matrix: typing notice stopped: %s", exc)
-        except Exception:
-            log.warning("matrix: typing notice failed", exc_info=True)
 
     async def _deliver(self, room_id: str, reply: Reply) -> None:
         try:

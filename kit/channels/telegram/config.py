@@ -1,7 +1,7 @@
 """What the Telegram channel needs from configuration, checked before anything connects.
 
-Kept apart from kit/channels/telegram/channel.py so the daemon can check settings and the token
-without importing python-telegram-bot.
+Kept apart from kit/channels/telegram/transport.py so the daemon can check settings and the
+token without importing python-telegram-bot.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ async def doctor(settings: Settings, token: str, offline: bool) -> list[Finding]
         return [("bad", "Telegram", str(exc))]
     if offline:
         return []
-    from kit.channels.telegram.channel import reach_bot  # python-telegram-bot loads only now
+    from kit.channels.telegram.transport import reach_bot  # python-telegram-bot loads only now
 
     where = settings.telegram.base_url or "api.telegram.org"
     reach = await reach_bot(token, settings.telegram.base_url, within=DOCTOR_SECONDS)
