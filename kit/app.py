@@ -214,7 +214,8 @@ async def build(
     memory = settings.memory
     params = RankingParams(
         threshold=memory.similarity_threshold,
-        message_threshold=memory.message_similarity_threshold,
+        # the model's own floor for messages if it declares one (embedding.message_floor)
+        message_threshold=settings.embedding.message_floor or memory.message_similarity_threshold,
         recency_boost=memory.recency_boost,
         recency_days=float(memory.recency_days),
         # the model's own reading of its cosines (embedding.cosine_quantile; 0: from zero)

@@ -35,6 +35,11 @@ class EmbeddingSettings:
     # cosines of different models crowd in different bands, and the default (0) was chosen
     # with MiniLM; all-mpnet-base-v2's measured value is 0.3 (docs/retrieval-quality.md).
     cosine_quantile: float = 0.0
+    # The messages' cosine floor that comes with the model (0: memory.message_similarity_
+    # threshold, 0.2, chosen with MiniLM). A model whose cosines crowd higher needs its own:
+    # all-mpnet-base-v2's measured value is 0.3 (with cosine_quantile 0.3: BEAM-100K +0.015
+    # [+0.005, +0.027], LoCoMo dev within its noise; docs/retrieval-quality.md, round 5).
+    message_floor: float = 0.0
 
 
 EMBEDDING_POOLINGS = ("mean", "cls", "last_token", "none")  # each mapped in kit/embed/fastembed.py
@@ -58,6 +63,13 @@ def check_embedding(section: EmbeddingSettings, bad: Callable[[str, str], Config
             "must be at least 0 (cosines read from zero, the default) and under 1: the share "
             "of a search's candidates whose cosine a vector score is measured from (0.3 for "
             "all-mpnet-base-v2)",
+        )
+    if not 0.0 <= section.message_floor < 1.0:
+        raise bad(
+            "message_floor",
+            "must be at least 0 (memory.message_similarity_threshold applies, the default) "
+            "and under 1: the cosine a message needs to be a vector candidate with this model "
+            "(0.3 for all-mpnet-base-v2)",
         )
     if section.dimension == 0:
         if section.pooling:

@@ -46,7 +46,7 @@ class Passage:
         return text[self.start : self.stop]
 
 
-def _sentences(text: str) -> Iterator[tuple[int, int]]:
+def sentences(text: str) -> Iterator[tuple[int, int]]:
     """(start, stop) of each sentence, whitespace around it left out."""
     for match in _SENTENCE.finditer(text):
         start, stop = match.span()
@@ -81,7 +81,7 @@ def split(
     limit = passage_tokens * 4  # characters (kit/llm/tokens.py: ~4 a token)
     pieces = [
         piece
-        for start, stop in _sentences(text)
+        for start, stop in sentences(text)
         for piece in (_cut(text, start, stop, limit) if stop - start > limit else [(start, stop)])
     ]
     passages: list[Passage] = []

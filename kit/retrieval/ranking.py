@@ -19,7 +19,8 @@ class RankingParams:
     # 0.3: on BEAM-100K +0.019 (helps), LoCoMo dev within its noise; no floor at all gains no
     # more and shows more unrelated turns when nothing matches (docs/retrieval-quality.md,
     # "The cosine floor"). The other layers keep 0.3: no corpus measures them. The config's
-    # `memory.similarity_threshold` / `message_similarity_threshold` set them in Kit.
+    # `memory.similarity_threshold` / `message_similarity_threshold` set them in Kit, and a
+    # model may declare its own floor for messages (`embedding.message_floor`: mpnet 0.3).
     threshold: float = 0.3
     message_threshold: float = 0.2
     floor_ranks: int = 0

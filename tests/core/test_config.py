@@ -150,6 +150,8 @@ def test_unknown_keys_are_typos_not_ignored(
         ("[embedding]\nbatch_size = 0", "embedding.batch_size", "at least 1"),
         ("[embedding]\ncosine_quantile = 1", "embedding.cosine_quantile", "under 1"),
         ("[embedding]\ncosine_quantile = -0.1", "embedding.cosine_quantile", "at least 0"),
+        ("[embedding]\nmessage_floor = 1", "embedding.message_floor", "under 1"),
+        ("[embedding]\nmessage_floor = -0.1", "embedding.message_floor", "at least 0"),
         ("[curation]\nmax_deactivate_fraction = 2", "curation.max_deactivate_fraction", "0 and 1"),
         ("[curation]\nidle_minutes = 0", "curation.idle_minutes", "at least 1"),
         ("[curation]\nmax_attempts = 0", "curation.max_attempts", "at least 1"),

@@ -260,3 +260,33 @@ async def test_the_models_cosine_quantile_is_taken_from_the_settings(
     assert zero["giraffe facts"] == pytest.approx(zero["lion facts"] * 0.6 / 0.9, rel=0.02)
     assert quarter["giraffe facts"] == pytest.approx(quarter["lion facts"] * 0.25, rel=0.05)
     assert quarter["okapi facts"] == pytest.approx(0.0, abs=0.01)
+
+
+async def test_the_models_message_floor_is_taken_from_the_settings(
+    settings: Settings, clock: FakeClock
+) -> None:
+    """`embedding.message_floor` (declared with the model) is the cosine a message needs to be
+    a vector candidate; 0 leaves memory.message_similarity_threshold (MiniLM's 0.2)."""
+    query = "zebra"
+    cosines = {"lion trip": 0.9, "okapi trip": 0.25}
+    found = {}
+    for floor in (0.0, 0.3):
+        table = CosineTable(query, cosines)
+        model = dataclasses.replace(settings.embedding, message_floor=floor)
+        async with open_kit(dataclasses.replace(settings, embedding=model), clock, table) as kit:
+            params = kit.services.search.params
+            assert params.message_threshold == (
+                floor or settings.memory.message_similarity_threshold
+            )
+            conv = await kit.services.messages.conversation("owner", "local", "default")
+            for text in cosines:
+                await kit.services.messages.add(
+                    conv, "user", text, at=clock.now() - timedelta(days=30)
+                )
+            await kit.settle()
+            hits = await kit.services.search.search(
+                "owner", query, now=clock.now(), k=5, kinds=("message",)
+            )
+            found[floor] = {h.text: h.vector_rank for h in hits.hits}
+    assert found[0.0] == {"lion trip": 1, "okapi trip": 2}  # 0.25 is over memory's 0.2
+    assert found[0.3] == {"lion trip": 1}  # under the model's own floor
