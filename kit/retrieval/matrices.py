@@ -38,6 +38,10 @@ from kit.store.db import Database
 
 log = logging.getLogger(__name__)
 
+# Scans of at most this many rows (a layer, or the rows asked for by id) run on the event loop,
+# bigger ones on a worker thread (numkong releases the GIL there). Issue 33, round 6.
+INLINE_ROWS = 16_384
+
 LOAD_CHUNK = 256  # rows read at a time while a matrix loads (bigger chunks leave heap behind)
 
 
@@ -214,6 +218,11 @@ class MatrixVectors:
                 self.load.loaded,
                 self.load.total,
             )
+        # A small scan runs here: the hop to a worker thread and back costs the event loop
+        # more than the scan itself (a 16k-row int8 scan is ~0.3 ms; docs/measurements.md).
+        scanned = matrix.size if only is None else len(only)
+        if scanned <= INLINE_ROWS:  # (a graph is built only for millions of rows)
+            return matrix.search(query, k, threshold, only, skip)
         return await asyncio.to_thread(matrix.search, query, k, threshold, only, skip)
 
     async def _matrix(self, user_id: str, kind: VectorKind, dim: int) -> Matrix:

@@ -40,8 +40,10 @@ if TYPE_CHECKING:
 ANN_MIN_ROWS = 2_000_000
 # From this many rows a scan is split in parts scanned side by side, one per core (up to 4):
 # at 1M rows one part's wall time, where a core is free, against the float32 baseline's
-# multi-threaded BLAS product (bench/sandwich_scale.py: p95 110 against 224 ms, load 6).
-SPLIT_ROWS = 250_000
+# multi-threaded BLAS product (bench/sandwich_scale.py: p95 110 against 224 ms, load 6). The
+# 100k archive's 87,600 messages are split too: their scan (~3.5 ms of CPU, reading 34 MB) is
+# on a turn's critical path (issue 33, round 6).
+SPLIT_ROWS = 65_536
 _PARTS = max(1, min(4, os.cpu_count() or 1))
 # Rows added (or changed) since the graph was last extended are scanned exactly; past this
 # many, background work extends the graph (or rebuilds it, for changed rows).

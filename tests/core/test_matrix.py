@@ -136,3 +136,28 @@ def test_a_big_scan_split_across_threads_scores_every_row_as_one_scan_does(
     monkeypatch.setattr(matrix_module, "_PARTS", 3)
     split = cosines(small, scales, query)
     assert np.array_equal(whole, split) and int(np.argmax(split)) == 17
+
+
+def test_a_hundred_thousand_item_archives_messages_are_scanned_in_parts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The 100k archive's 87,600 messages are scanned on both cores (their scan is on a turn's
+    critical path; issue 33, round 6), with the cosines of one scan."""
+    rng = np.random.default_rng(6)
+    small = rng.integers(-127, 128, size=(87_600, 8), dtype=np.int8)
+    scales = np.full(87_600, 0.01, dtype=np.float32)
+    query = rng.normal(size=8).astype(np.float32)
+    query /= np.linalg.norm(query)
+    parts: list[int] = []
+    dots = matrix_module._dots
+
+    def counted(rows: np.ndarray, q: np.ndarray) -> np.ndarray:
+        parts.append(len(rows))
+        return dots(rows, q)
+
+    monkeypatch.setattr(matrix_module, "_PARTS", 2)
+    monkeypatch.setattr(matrix_module, "_dots", counted)
+    split = cosines(small, scales, query)
+    assert sorted(parts) == [43_800, 43_800]
+    monkeypatch.setattr(matrix_module, "SPLIT_ROWS", 10**9)
+    assert np.array_equal(cosines(small, scales, query), split)
