@@ -45,7 +45,6 @@ from archive import CachedEmbedder, VectorCache, build_cache, cache_folder
 from common import NOW, Row, Stopwatch, load_minilm, p50_p95, print_rows
 from planted import PLANTED
 
-from kit import gil
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import ScheduleSettings, Settings
@@ -83,7 +82,6 @@ async def measure_real(scale: float, real: Embedder, extra_queries: int) -> list
     with tempfile.TemporaryDirectory(prefix="kit-bench-") as work:
         settings = Settings(data_dir=Path(work), schedule=ScheduleSettings(timezone="UTC"))
         shutil.copyfile(folder / "archive.sqlite3", settings.database_path)
-        gil.for_turns()  # as the daemon does at its start (kit/gil.py)
         disk = settings.database_path.stat().st_size
         async with Kit.open(
             settings=settings,

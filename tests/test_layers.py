@@ -84,7 +84,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "kit.dates",
         "kit.errors",
         "kit.files",
-        "kit.gil",
         "kit.heap",
         "kit.logs",
         "kit.reach",

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from typing import Protocol
 
-from kit import gil, heap
+from kit import heap
 from kit.api import Kit
 from kit.app import Services
 from kit.channels.base import ChannelRecord
@@ -108,7 +108,6 @@ async def run_daemon(
     began = time.perf_counter()  # the log's two moments count from here
     signals = signals or ShutdownSignals()
     heap.limit_arenas()  # before the worker threads start (kit/heap.py)
-    gil.for_turns()  # worker threads hand their results back sooner (kit/gil.py)
     sock = socket_path(settings.data_dir)
     async with AsyncExitStack() as stack:
         signals.install()

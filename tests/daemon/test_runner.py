@@ -6,12 +6,10 @@ import asyncio
 import dataclasses
 import logging
 import signal
-import sys
 from collections.abc import Callable
 
 import pytest
 
-from kit import gil
 from kit.api import Kit
 from kit.app import Services
 from kit.channel_settings import MatrixSettings
@@ -94,23 +92,6 @@ async def test_sigterm_stops_components_and_frees_the_data_dir(
     lock = DataDirLock(settings.data_dir)
     lock.acquire("daemon")  # free again
     lock.release()
-
-
-async def test_the_daemon_hands_the_gil_to_waiting_threads_sooner(
-    settings: Settings, clock: FakeClock
-) -> None:
-    """Worker threads (embedding, scans, reads) get the GIL back within kit/gil.py's interval,
-    not Python's default 5 ms (issue 33, round 6)."""
-    default = sys.getswitchinterval()
-    sys.setswitchinterval(0.005)
-    try:
-        daemon, signals = await start(settings, clock, FakeLLM())
-        assert sys.getswitchinterval() == pytest.approx(gil.SWITCH_INTERVAL)
-        assert gil.SWITCH_INTERVAL < 0.005
-        signals.received(signal.SIGTERM)
-        await daemon
-    finally:
-        sys.setswitchinterval(default)
 
 
 async def test_a_reply_still_running_after_the_grace_period_is_cut_and_recorded(
