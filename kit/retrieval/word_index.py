@@ -234,11 +234,18 @@ class WordIndex:
         weight = np.asarray(weights, dtype=np.float64)
         columns = np.asarray(matched, dtype=np.bool_)
         average = self._average()
+        # Every row of a posting holds its token in some column: only a column left out of
+        # the match (a message's context) can leave a row out.
+        left_out = not bool(columns.all())
         words: list[tuple[npt.NDArray[Any], npt.NDArray[np.float64]]] = []
         for token in tokens:
             rows, counts = self.postings(token)
-            hit = counts[:, columns].sum(axis=1) > 0
-            rows, counts = rows[hit].astype(np.int64), counts[hit]
+            if left_out:
+                hit = np.zeros(len(rows), dtype=np.bool_)
+                for column in np.flatnonzero(columns):
+                    hit |= counts[:, column] > 0
+                rows, counts = rows[hit], counts[hit]
+            rows = rows.astype(np.int64, copy=False)
             holding = len(rows)
             idf = math.log((n - holding + 0.5) / (holding + 0.5))
             if idf <= 0.0:
@@ -251,9 +258,12 @@ class WordIndex:
             words.append((rows, idf * (frequency * (K1 + 1.0)) / (frequency + norm)))
         common = [common_rows > 0 and len(rows) > common_rows for rows, _ in words]
         found_rows = _union([r for r, _ in words])
-        score = np.zeros(len(found_rows), dtype=np.float64)  # per row of `found_rows`
-        for rows, part in words:
-            score[np.searchsorted(found_rows, rows)] += part
+        if len(words) == 1:
+            score = words[0][1]
+        else:
+            score = np.zeros(len(found_rows), dtype=np.float64)  # per row of `found_rows`
+            for rows, part in words:
+                score[found_rows.searchsorted(rows)] += part
         scores = _Scores(found_rows, score)
         if not any(common):
             return self._best(found_rows, scores, allowed, limit)
@@ -309,14 +319,14 @@ class _Scores:
 
     def of(self, rows: Positions) -> npt.NDArray[np.float64]:
         """The scores of `rows`, each one of `self.rows`."""
-        return self.score[np.searchsorted(self.rows, rows)]
+        return self.score[self.rows.searchsorted(rows)]
 
 
 def _holds(sorted_rows: Positions, rows: Positions) -> Mask:
     """Which of `rows` are in `sorted_rows` (ascending, no repeats)."""
     if not len(sorted_rows):
         return np.zeros(len(rows), dtype=np.bool_)
-    at = np.searchsorted(sorted_rows, rows)
+    at = sorted_rows.searchsorted(rows)
     held: Mask = sorted_rows[np.minimum(at, len(sorted_rows) - 1)] == rows
     return held
 
