@@ -242,8 +242,8 @@ class WordIndex:
             rows, counts = self.postings(token)
             if left_out:
                 hit = np.zeros(len(rows), dtype=np.bool_)
-                for column in np.flatnonzero(columns):
-                    hit |= counts[:, column] > 0
+                for in_match in np.flatnonzero(columns).tolist():
+                    hit |= counts[:, in_match] > 0
                 rows, counts = rows[hit], counts[hit]
             rows = rows.astype(np.int64, copy=False)
             holding = len(rows)
