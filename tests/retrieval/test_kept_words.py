@@ -353,3 +353,36 @@ def test_rows_added_one_at_a_time_index_as_rows_added_at_once() -> None:
     assert whole.totals == parts.totals == loaded.totals
     with pytest.raises(ValueError, match="id order"):
         parts.add([Row(5, ([], []))])
+
+
+def test_a_search_after_rows_come_scores_with_the_new_statistics() -> None:
+    """A search keeps the rows' average length until rows come (issue 33, round 7): after
+    more rows, longer ones, a search scores as an index that held them all from the start,
+    rare and common words alike."""
+    rng = random.Random(7)
+    vocabulary = [f"w{i}" for i in range(30)]
+
+    def row(i: int, most: int) -> Row:
+        return Row(
+            i,
+            tuple([rng.choice(vocabulary) for _ in range(rng.randint(1, most))] for _ in range(2)),
+        )
+
+    first = [row(i, 4) for i in range(1, 201)]
+    later = [row(i, 20) for i in range(201, 261)]  # longer: the average moves
+    grown = WordIndex(2, merge_after=16)
+    grown.add(first)
+
+    def every(rows: np.ndarray) -> np.ndarray:
+        return np.ones(len(rows), np.bool_)
+
+    queries = [(["w1", "w2"], 0), (["w3", "w4", "w5"], 20), (["w6"], 5)]
+    for tokens, common in queries:
+        grown.search(tokens, (1.0, 1.0), (True, True), every, 10, common)
+    grown.add(later)
+    whole = WordIndex(2)
+    whole.add([*first, *later])
+    for tokens, common in queries:
+        got = grown.search(tokens, (1.0, 1.0), (True, True), every, 10, common)
+        assert got == whole.search(tokens, (1.0, 1.0), (True, True), every, 10, common)
+        assert got
