@@ -128,6 +128,8 @@ class Grounding:
         text = _new_text(op)
         if text is None:
             return Verdict("supported")  # nothing new is said: a confidence, an expiry
+        if text.rstrip().endswith("?"):  # the owner's question copied as the "fact"
+            return Verdict("unsupported", "it is worded as a question: a question is no fact")
         verdict = self._words(op, text, facts)
         if verdict.soft is None or self._meanings is None:
             return verdict

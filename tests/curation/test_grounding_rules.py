@@ -226,3 +226,21 @@ def test_the_owners_self_introduction_names_the_owner_when_kit_was_not_told() ->
     assert verdict("Sam teaches math.", "My name is Sam and I teach math.") == "supported"
     assert verdict("Sam teaches math.", "I'm Happy to say I teach math.") != "supported"
     assert verdict("Sam teaches math.", said, owner="Dana") != "supported"
+
+
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [
+        # a real 1.5B model's `remember` calls (bench/real_model.py --full, 2026-11-29)
+        (
+            "Should the owner take up running or swimming this spring?",
+            "Should I take up running or swimming this spring?",
+        ),
+        (
+            "Remind the owner: where does the owner's sister live?",
+            "Remind me: where does my sister live?",
+        ),
+    ],
+)
+def test_a_fact_worded_as_a_question_is_no_fact(fact: str, said: str) -> None:
+    assert verdict(fact, said) == "unsupported"
