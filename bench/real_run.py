@@ -216,7 +216,7 @@ async def _held(kit: Kit, owner: str) -> dict[str, Any]:
 
 
 async def run_full(llm: LLMSettings, *, quick: bool, qa_questions: int) -> Report:
-    """Each conversation in a home of its own (its owner one person: run 5 put BEAM's Darryl
+    """Each conversation in a home of its own (its owner one person: run 6 put BEAM's Darryl
     into the chat's home, and the curator stored "the owner is Darryl" beside Sam's Leeds)."""
     report = Report(f"{llm.base_url} ({llm.small_model})")
     handler = _Tracebacks(report.tracebacks)

@@ -1,6 +1,6 @@
 """The words a turn's reply ends with when the model wrote none of its own (kit/agent.py).
 
-Issue 29's run 5: after calling `remember`, a local 1.5B model answered 9 turns of 10 with
+Issue 29's run 6: after calling `remember`, a local 1.5B model answered 9 turns of 10 with
 nothing but its tool's result (`<tool_response> Stored as fact #2 (preferences).
 </tool_response>`). The provider's edge takes the template's tags out (kit/llm/template_tags.py);
 what is left is either nothing or the tool's result said again. Neither is an answer, and

@@ -1,7 +1,7 @@
 """A chat template's own tags taken out of a model's reply, at the edge (kit/llm/openai.py).
 
 A local model on a server that renders its chat template (Qwen2.5 on llama-cpp-python's
-server, issue 29's run 5) may write the template's markup into its answer: after a tool round
+server, issue 29's run 6) may write the template's markup into its answer: after a tool round
 it answered `<tool_response> Stored as fact #2 (preferences). </tool_response>`, the wrapping
 its template gives a tool's result, replayed. Those tags are the template's, never words for
 the owner. A `<tool_response>` block is the tool's own result coming back (Kit wrote it, the

@@ -1,4 +1,4 @@
-"""bench/real_model.py --full keeps each conversation in a Kit home of its own (issue 29, run 5:
+"""bench/real_model.py --full keeps each conversation in a Kit home of its own (issue 29, run 6:
 the 10 chat turns, owner Sam, and BEAM-100K's conversation, whose User says "I'm Darryl", went
 into one home, and the curator stored "the owner is Darryl" beside Sam's job in Leeds). Run
 in quick mode through the real openai SDK against the local fake playing a plausible model."""

@@ -1,4 +1,4 @@
-"""A chat template's tool tags never reach the owner (issue 29, run 5: after `remember`, the
+"""A chat template's tool tags never reach the owner (issue 29, run 6: after `remember`, the
 real 1.5B answered 9 turns of 10 with `<tool_response> Stored as fact #2 (preferences).
 </tool_response>`, and Kit sent and stored exactly that). The real openai SDK against the local
 fake in llama-cpp-python's dialect: the adapter takes the tags out, plain and streamed; the turn
@@ -124,7 +124,7 @@ async def local(
 @pytest.mark.parametrize(
     "echo",
     [
-        "<tool_response>\n{result}\n</tool_response>",  # run 5's
+        "<tool_response>\n{result}\n</tool_response>",  # run 6's
         "{result}",  # the same echo without its tags
     ],
 )
