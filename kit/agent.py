@@ -263,7 +263,7 @@ class Agent:
         chat = window_as_chat(window)
         usage = Usage()
         tools_used: list[str] = []
-        tools_said: list[tuple[str, str]] = []
+        tools_said: list[tuple[str, str, bool]] = []
         fact_ids = list(sandwich.fact_ids)
         rounds = self._rounds
         try:
@@ -294,7 +294,7 @@ class Agent:
                         message_id=stored.id,
                     )
                     tools_used.append(call.name)
-                    tools_said.append((call.name, outcome.content))
+                    tools_said.append((call.name, outcome.content, outcome.is_error))
                     fact_ids.extend(outcome.fact_ids)
                     results.append(ToolResult(call.id, outcome.content, outcome.is_error))
                 chat.append(ChatMessage("assistant", reply.content))

@@ -16,21 +16,18 @@ EMPTY_REPLY = "Sorry, I came up empty on that one; could you rephrase?"
 _SHOWN_CHARS = 160
 
 
-def final_answer(text: str, tools_said: Sequence[tuple[str, str]]) -> str:
+def final_answer(text: str, tools_said: Sequence[tuple[str, str, bool]]) -> str:
     """The reply to store and send: the model's `text`, or a plain note when it is empty or
-    only repeats what a tool of this turn said (`tools_said`: name, result)."""
+    only repeats what a tool of this turn said (`tools_said`: name, result, is_error). A tool
+    that failed is not named: its message was for the model (the usual "rephrase?")."""
     answer = text.strip()
-    if answer and not _echo(answer, tools_said):
+    if answer and not any(_normal(answer) == _normal(result) for _, result, _ in tools_said):
         return answer
-    if not tools_said:
-        return answer or EMPTY_REPLY
-    said = "; ".join(f"{name}: {_first_line(result)}" for name, result in tools_said)
+    done = [(name, result) for name, result, failed in tools_said if not failed]
+    if not done:
+        return EMPTY_REPLY
+    said = "; ".join(f"{name}: {_first_line(result)}" for name, result in done)
     return f"(The model gave no answer of its own, only what its tools said. {said})"
-
-
-def _echo(answer: str, tools_said: Sequence[tuple[str, str]]) -> bool:
-    words = _normal(answer)
-    return any(words == _normal(result) for _, result in tools_said)
 
 
 def _normal(text: str) -> str:
