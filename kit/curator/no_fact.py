@@ -10,8 +10,8 @@ message. The grounding guard (kit/curator/grounding.py) asks three things of the
   "unless", "in case") with "would", "'d", "might" or "could", or "if ... ever", says what is
   not so; "would" + a verb outside an "if" is the same ("the owner would call a dog Biscuit").
   A wish or a preference said with "would" is a fact about the owner now ("would like to
-  visit Japan", "would rather have tea"), and a present-tense condition is a habit ("takes
-  the bus if it rains"): both stay;
+  visit Japan", "would rather have tea", "would love to live in Lisbon if they ever move
+  abroad"), and a present-tense condition is a habit ("takes the bus if it rains"): both stay;
 - a chain of kin ("the owner's sister's sister") must be said as a chain: "my sister's
   husband", "the husband of my sister" or "my sister and her husband"; a message that names
   one sister names no sister's sister (a real 1.5B model's, issue 29).
@@ -49,13 +49,10 @@ def question(text: str) -> bool:
 def hypothetical(text: str) -> bool:
     """The fact says what would, might or could be (module note), not what is."""
     folded = fold(text)
-    if _IF_EVER.search(folded):
-        return True
-    supposed = [
-        (m.group(1) or m.group(2) or "").casefold()
-        for m in _MODAL.finditer(folded)
-        if (m.group(1) or m.group(2) or "").casefold() not in _WISHES
-    ]
+    modals = [(m.group(1) or m.group(2) or "").casefold() for m in _MODAL.finditer(folded)]
+    supposed = [verb for verb in modals if verb not in _WISHES]
+    if _IF_EVER.search(folded) and (supposed or not modals):
+        return True  # "if the owner ever gets a dog, they'd call it Biscuit"; a wish stays
     if not supposed:
         return False
     if _CONDITION.search(folded):
