@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from datetime import date
 
 from kit.curator.clauses import Clause, clauses, plain, word_key
 from kit.curator.introduced import introduced
@@ -49,7 +50,7 @@ from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.related import family, phrases, says, synonyms
 from kit.curator.wording import fold, tokens
-from kit.dates.text import date_mentions, said_spans
+from kit.dates.text import DateMention, DateSpan, date_mentions, said_spans
 from kit.memory.fact_rows import Fact
 from kit.memory.messages import Message
 
@@ -146,7 +147,8 @@ class Grounding:
             owner = not speaker or (bool(names) and names <= self._owner)
             folded = fold(message.text)
             spans = [(s, 0) for s in said_spans(message.text, message.day)]
-            spans = [(m.span, m.start) for m in date_mentions(folded, message.day)] or spans
+            mentions = date_mentions(folded, message.day)
+            spans = [(d, m.start) for m in mentions for d in _years(m, message.day)] or spans
             capitalised = frozenset(
                 word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
             )
@@ -157,6 +159,24 @@ class Grounding:
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
             )  # fmt: skip
         return self._read[message.id]
+
+
+def _years(mention: DateMention, day: date | None) -> list[DateSpan]:
+    """The days a date mention may name: as resolved, and, for a day and month said without a
+    year ("I started on March 13"), that day in the year the message was said as well. The
+    year is a guess from the words around it ("by Daniel Dennett" reads as a deadline), and a
+    curator dates the fact by the message ("13 March 2024", said on 15 March 2024)."""
+    span = mention.span
+    if mention.year_said or mention.relative or day is None or span.start.year == day.year:
+        return [span]
+    shift = day.year - span.start.year
+    try:
+        moved = DateSpan(
+            span.start.replace(year=day.year), span.end.replace(year=span.end.year + shift)
+        )
+    except ValueError:  # 29 February of another year
+        return [span]
+    return [span, moved]
 
 
 def _answered(sources: list[Source], messages: list[Message]) -> list[Source]:
