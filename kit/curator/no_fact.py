@@ -7,12 +7,11 @@ message. The grounding guard (kit/curator/grounding.py) asks three things of the
 - a question ("Should the owner take up running?") is no fact;
 - a hypothetical is no fact, even when it keeps its condition: "If the owner ever gets a dog,
   the owner would call it Biscuit" (a real 1.5B model's, issue 29). A condition ("if",
-  "unless", "in case") with "would", "'d", "might" or "could" + a verb says what is not so;
-  "would" + a verb outside an "if" is the same ("the owner would call a dog Biscuit"). A wish
-  or a preference said with "would" is a fact about the owner now, condition or not ("would
-  like to visit Japan", "would rather have tea", "would love to live in Lisbon if they ever
-  move abroad"), and a present-tense condition is a habit ("takes the bus if it rains"):
-  they stay;
+  "unless", "in case") with "would", "'d", "might" or "could", or "if ... ever", says what is
+  not so; "would" + a verb outside an "if" is the same ("the owner would call a dog Biscuit").
+  A wish or a preference said with "would" is a fact about the owner now ("would like to
+  visit Japan", "would rather have tea", "would love to live in Lisbon if they ever move
+  abroad"), and a present-tense condition is a habit ("takes the bus if it rains"): both stay;
 - a chain of kin ("the owner's sister's sister") must be said as a chain: "my sister's
   husband", "the husband of my sister" or "my sister and her husband"; a message that names
   one sister names no sister's sister (a real 1.5B model's, issue 29).
@@ -33,6 +32,7 @@ _WISHES = frozenset(
 )
 _CONDITION = re.compile(r"\b(?:if|unless|in case|supposing|provided that)\b", re.I)
 _MODAL = re.compile(r"\b(?:would|might|could)\b\s+(\w+)|(?<=\w)'d\s+(\w+)", re.I)
+_IF_EVER = re.compile(r"\bif\b[^,.;]*\bever\b", re.I)
 # "would" after words that make it a past habit or reported speech, not a hypothetical
 _REPORTED = re.compile(
     r"\b(?:said|says|told|promised|agreed|knew|thought|hoped|decided|used to|as a (?:kid|child))\b"
@@ -49,11 +49,10 @@ def question(text: str) -> bool:
 def hypothetical(text: str) -> bool:
     """The fact says what would, might or could be (module note), not what is."""
     folded = fold(text)
-    supposed = [
-        (m.group(1) or m.group(2) or "").casefold()
-        for m in _MODAL.finditer(folded)
-        if (m.group(1) or m.group(2) or "").casefold() not in _WISHES
-    ]
+    modals = [(m.group(1) or m.group(2) or "").casefold() for m in _MODAL.finditer(folded)]
+    supposed = [verb for verb in modals if verb not in _WISHES]
+    if _IF_EVER.search(folded) and (supposed or not modals):
+        return True  # "if the owner ever gets a dog, they'd call it Biscuit"; a wish stays
     if not supposed:
         return False
     if _CONDITION.search(folded):
