@@ -89,7 +89,7 @@ class Upkeep(KitBase):
     @property
     def reindexing(self) -> bool:
         """Whether a re-embedding with the configured model is due (`reindex`)."""
-        job = self.services.vectors.reindex
+        job = self.services.reindex
         return job is not None and not job.done
 
     @property
@@ -122,7 +122,7 @@ class Upkeep(KitBase):
     async def reindex_progress(self) -> ReindexProgress | None:
         """How far re-embedding every memory with the configured embedding model has got
         (None: that model's vectors are the ones searched, nothing to re-embed)."""
-        job = self.services.vectors.reindex
+        job = self.services.reindex
         return None if job is None else await job.progress()
 
     async def reindex(self, *, on_batch: Callable[[int], object] | None = None) -> Reindexed:
@@ -134,7 +134,7 @@ class Upkeep(KitBase):
         from kit.retrieval.reindex import Reindexed
 
         s = self.services
-        job = s.vectors.reindex
+        job = s.reindex
         previous, embedded = None, 0
         if job is not None and not await job.sync():
             previous = job.serving
@@ -154,7 +154,7 @@ class Upkeep(KitBase):
     async def pending_reindex(self) -> int:
         """How many rows `reindex` would embed: those lacking the configured model's vector."""
         s = self.services
-        job = s.vectors.reindex
+        job = s.reindex
         if job is not None and not await job.sync():
             return await s.vectors.pending_count(job.target.model_id)
         return await s.vectors.pending_count()

@@ -140,6 +140,10 @@ class Services:
     # When a daemon's search by meaning began to serve: the model and the vectors are in
     # (kit/daemon/warm.py `announce_serving`; None: not yet, or not a daemon)
     vector_search_since: datetime | None = None
+    # The re-embedding toward the configured embedding model while the one before serves
+    # (kit/retrieval/reindex.py; None: the configured model serves): `kit reindex`, a
+    # daemon's background run (kit/daemon/reindex.py) and `kit status` drive and read it.
+    reindex: Reindex | None = None
     extras: dict[str, object] = field(default_factory=dict)
 
     @property
@@ -209,8 +213,10 @@ async def build(
         passages=settings.embedding.passages,
     )
     vectors.problem = problem
+    reindex = None  # the configured model serves
     if embedder is not None and state is not None and state.reindexing:
-        vectors.reindex = Reindex(vectors, models, embedder, spec, state.serving)
+        reindex = Reindex(vectors, models, embedder, spec, state.serving)
+        vectors.switch = reindex  # backfill adopts the new model once another worker switched
     memory = settings.memory
     params = RankingParams(
         threshold=memory.similarity_threshold,
@@ -379,6 +385,7 @@ async def build(
         access=AccessTokens(db, clock, per_minute=settings.mcp_http.rate_per_minute),
         llm_clients=tuple(clients),
         speech=Speech(_transcriber(settings.speech, stack)),
+        reindex=reindex,
     )
     if lazy is not None and not model_later:
         await vectors.loaded()  # a failure is logged (kit/retrieval/vectors.py): lexical only

@@ -190,3 +190,58 @@ def test_no_core_module_imports_the_channels() -> None:
         if inside(target, ("kit.channels",))
     ]
     assert found == []
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other in a loop (Tarjan's strongly connected
+    components of more than one module), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                group.append(top)
+                if top == module:
+                    break
+            if len(group) > 1:
+                circles.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(circles)
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    """Within a layer modules may import each other, but never round in a loop — a
+    TYPE_CHECKING import counts too (kit/retrieval/vectors.py once named the re-embedding job
+    that imports it; the job now belongs to the services, and the vectors know only its
+    `sync`)."""
+    modules = _modules()
+    graph = {
+        module: {target for _, target in _imports(path, modules) if target != module}
+        for module, path in modules.items()
+    }
+    assert _circles(graph) == []
+
+
+def test_the_circle_finder_finds_a_loop_through_three_modules() -> None:
+    """The check above can fail: a loop a -> b -> c -> a is one circle, a tail off it none."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert _circles(graph) == [["a", "b", "c"]]

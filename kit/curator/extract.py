@@ -23,8 +23,10 @@ asked here (prompts/extract_facts.md); Kit decides the rest:
   nearly all of them) is not stored twice: it is dropped, naming that fact.
 
 The model's answer is untrusted: each item is checked on its own (an object, an integer id, a
-known topic, a text of 1 to MAX_CONTENT_CHARS characters), and a bad one is dropped alone,
-with why; only an answer that is not a list of facts at all is rejected, as for the other style.
+known topic, a text of 1 to MAX_CONTENT_CHARS characters), and a bad one (or one repeating an
+earlier item) is dropped alone, with why; only an answer that is not a list of facts at all is
+rejected, as for the other style. An answer cut off at max_tokens keeps the items written whole
+before the cut (each stands on its own), and its pass records say so.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from kit.curator.render import transcript
 from kit.curator.third_person import third_person
 from kit.curator.wording import tokens
 from kit.llm.base import ChatMessage, LLMReply, LLMRequest, SystemBlock, ToolSpec
-from kit.llm.json_repair import Unreadable, loads_lenient
+from kit.llm.json_repair import Unreadable, loads_lenient, whole_items
 from kit.memory.chat_filler import without_filler
 from kit.memory.fact_rows import MAX_CONTENT_CHARS, Fact
 from kit.model_settings import ModelRole
@@ -158,7 +160,7 @@ def candidates_from_reply(reply: LLMReply) -> Extracted:
     answer with no list of facts in it is `InvalidOperations` (`unreadable` when it is not
     JSON at all, so the curator asks once more)."""
     if reply.stop_reason == "max_tokens":
-        raise InvalidOperations("the answer was cut off at max_tokens before it was complete")
+        return _cut_off(reply)
     calls = reply.tool_uses
     if calls:
         if [c.name for c in calls] != [TOOL_NAME]:
@@ -180,6 +182,19 @@ def candidates_from_reply(reply: LLMReply) -> Extracted:
     return read_candidates(raw)
 
 
+def _cut_off(reply: LLMReply) -> Extracted:
+    """An answer cut off at max_tokens (a small model listing the same facts until its output
+    limit): each fact stands on its own, so those written whole before the cut are read and
+    checked like any; the record says what was not read. No whole fact: rejected."""
+    cut = "the answer was cut off at max_tokens before it was complete"
+    items = whole_items(reply.text, "facts") if not reply.tool_uses else []
+    if not items:
+        raise InvalidOperations(cut)
+    read = read_candidates(items)
+    note = f"{cut}: the {len(items)} item(s) written whole before the cut were read"
+    return Extracted(read.candidates, (*read.dropped, note))
+
+
 def read_candidates(raw: Any) -> Extracted:
     """`{"facts": [...]}` (or the list alone) as candidates; each bad item dropped alone."""
     items = raw.get("facts") if isinstance(raw, Mapping) else raw
@@ -187,6 +202,7 @@ def read_candidates(raw: Any) -> Extracted:
         raise InvalidOperations('the answer must be an object {"facts": [...]}')
     candidates: list[Candidate] = []
     dropped: list[str] = []
+    first: dict[tuple[int, str, str], int] = {}
     for n, item in enumerate(items, 1):
         if n > MAX_OPERATIONS:
             dropped.append(
@@ -196,8 +212,13 @@ def read_candidates(raw: Any) -> Extracted:
         candidate = _candidate(n, item)
         if isinstance(candidate, str):
             dropped.append(f"item {n}: {candidate}")
-        else:
-            candidates.append(candidate)
+            continue
+        key = (candidate.message, candidate.category, candidate.text.casefold())
+        if key in first:  # a small model repeating its list
+            dropped.append(f"item {n}: the same as item {first[key]}")
+            continue
+        first[key] = n
+        candidates.append(candidate)
     return Extracted(tuple(candidates), tuple(dropped))
 
 

@@ -19,6 +19,11 @@ text is held against the messages the operation cites (kit/curator/apply.py):
   was said of someone else ("my brother is vegan") or by someone else (a forwarded message,
   another speaker) is never a fact about the owner; what a message denies is not a fact.
 
+First, what the fact's own wording rules out whatever it cites (kit/curator/no_fact.py: a
+question, a hypothetical even with its condition kept, a chain of kin no message says); then
+the word-level judgement (kit/curator/judge.py), then the meaning check (kit/curator/meaning.py)
+for what falls short on soft words only.
+
 The text of the facts an UPDATE or REPLACE rewrites counts as support too (it was checked
 when it was written). The verdict: "supported" (applied: every hard part there, STORE of the
 soft words' weight said), "partial" (every hard part there, ASK or more of the rest: set aside
@@ -33,65 +38,23 @@ month"), and meaning carried by words outside its lists (docs/curation.md).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import date
-from typing import Literal
 
-from kit.curator.clauses import PEOPLE, Clause, clauses, plain, word_key
-from kit.curator.fact_terms import Term, fact_terms
-from kit.curator.grounding_reasons import reason as _reason
+from kit.curator.clauses import Clause, clauses, plain, word_key
 from kit.curator.introduced import introduced
+from kit.curator.judge import Source, Verdict, judge
 from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.ops import Insert, Operation, Replace, Update
-from kit.curator.related import (
-    family,
-    near,
-    opposites,
-    phrases,
-    says,
-    synonyms,
-    thing,
-    weight,
-)
-from kit.curator.said_days import names_month, same_day
-from kit.curator.wording import fold, number_of, same, stem, tokens
-from kit.dates.text import DateSpan, date_mentions, said_spans
+from kit.curator.related import family, phrases, says, synonyms
+from kit.curator.wording import fold, tokens
+from kit.dates.text import DateMention, DateSpan, date_mentions, said_spans
 from kit.memory.fact_rows import Fact
 from kit.memory.messages import Message
 
-Status = Literal["supported", "partial", "unsupported"]
-
-
-@dataclass(frozen=True)
-class Verdict:
-    status: Status
-    reason: str = ""  # why it is not supported (names words of the operation, never a message)
-    # Every hard part holds and only soft words fall short of STORE: the share of their weight
-    # said (what a meaning check may lift); None otherwise
-    soft: float | None = None
-    unsaid: tuple[str, ...] = ()  # with `soft`: the soft words no cited message says
-
-
-@dataclass(frozen=True)
-class _Source:
-    """A cited message (or a fact being rewritten) as the guard reads it."""
-
-    message_id: int | None  # None: the text of a fact the operation rewrites
-    speaker: str  # "" for the owner
-    owner: bool  # the owner's own words
-    clauses: tuple[Clause, ...]
-    spans: tuple[tuple[DateSpan, int], ...]  # days its words name, with their offset
-    day: date | None
-    names: frozenset[str] = field(default_factory=frozenset)  # the speaker's name, folded
-    answered: bool = False  # another cited message, by someone else, comes after it
-    capitalised: frozenset[str] = field(default_factory=frozenset)  # names in its text
-    # What each clause's words say through WordNet (kit/curator/related.py), by clause
-    forms: tuple[frozenset[str], ...] = ()
-    kin: tuple[frozenset[str], ...] = ()  # the synonyms of each clause's words
-    family: tuple[frozenset[str], ...] = ()  # each clause's words' own forms (related.family)
+__all__ = ["Grounding", "Verdict"]  # a verdict is read where the guard is called
 
 
 class Grounding:
@@ -108,7 +71,7 @@ class Grounding:
         self._messages = {m.id: m for m in messages}
         self._citable = set(citable)
         self._owner = {word_key(w) for w in owner_name.split() if w}
-        self._read: dict[int, _Source] = {}
+        self._read: dict[int, Source] = {}
         self._meanings = meanings
 
     async def weigh(self, ops: Iterable[Operation], facts: Mapping[int, Fact]) -> None:
@@ -152,7 +115,7 @@ class Grounding:
 
     def _words(self, op: Operation, text: str, facts: Mapping[int, Fact]) -> Verdict:
         """The word-level verdict (module note)."""
-        sources: list[_Source] = []
+        sources: list[Source] = []
         for message_id in op.sources:
             message = self._messages.get(message_id)
             if message is None or (message_id not in self._citable and message.role == "user"):
@@ -175,21 +138,22 @@ class Grounding:
         owner = self._owner or introduced(
             self._messages[i] for i, s in zip(op.sources, sources, strict=False) if s.owner
         )
-        return _judge(text, sources, owner)
+        return judge(text, sources, owner)
 
-    def _source(self, message: Message) -> _Source:
+    def _source(self, message: Message) -> Source:
         if message.id not in self._read:
             speaker = (message.forwarded_from or message.speaker or "").strip()
             names = frozenset(word_key(w) for w in speaker.split())
             owner = not speaker or (bool(names) and names <= self._owner)
             folded = fold(message.text)
             spans = [(s, 0) for s in said_spans(message.text, message.day)]
-            spans = [(m.span, m.start) for m in date_mentions(folded, message.day)] or spans
+            mentions = date_mentions(folded, message.day)
+            spans = [(d, m.start) for m in mentions for d in _years(m, message.day)] or spans
             capitalised = frozenset(
                 word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
             )
             cut = tuple(clauses(message.text))
-            self._read[message.id] = _Source(
+            self._read[message.id] = Source(
                 message.id, speaker, owner, cut, tuple(spans), message.day, names,
                 capitalised=capitalised, forms=_forms(folded, cut, says),
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
@@ -197,7 +161,25 @@ class Grounding:
         return self._read[message.id]
 
 
-def _answered(sources: list[_Source], messages: list[Message]) -> list[_Source]:
+def _years(mention: DateMention, day: date | None) -> list[DateSpan]:
+    """The days a date mention may name: as resolved, and, for a day and month said without a
+    year ("I started on March 13"), that day in the year the message was said as well. The
+    year is a guess from the words around it ("by Daniel Dennett" reads as a deadline), and a
+    curator dates the fact by the message ("13 March 2024", said on 15 March 2024)."""
+    span = mention.span
+    if mention.year_said or mention.relative or day is None or span.start.year == day.year:
+        return [span]
+    shift = day.year - span.start.year
+    try:
+        moved = DateSpan(
+            span.start.replace(year=day.year), span.end.replace(year=span.end.year + shift)
+        )
+    except ValueError:  # 29 February of another year
+        return [span]
+    return [span, moved]
+
+
+def _answered(sources: list[Source], messages: list[Message]) -> list[Source]:
     """A question someone else answered in another cited message ("How long have you been
     married?" "5 years!"): the answer says what the question asked about."""
     marked = []
@@ -226,11 +208,11 @@ def _rewrites(op: Operation) -> Sequence[int]:
     return ()
 
 
-def _fact_source(fact: Fact) -> _Source:
+def _fact_source(fact: Fact) -> Source:
     text = f"{fact.subject}: {fact.content}" if fact.subject else fact.content
     neutral = tuple(plain(c) for c in clauses(text))
     folded = fold(text)
-    return _Source(
+    return Source(
         None, "", True, neutral, (), None,
         forms=_forms(folded, neutral, says), kin=_forms(folded, neutral, synonyms),
         family=_forms(folded, neutral, family),
@@ -248,265 +230,3 @@ def _forms(
         keys = [*words, *phrases(words)]
         found.append(frozenset().union(*(what(k) for k in keys)))
     return tuple(found)
-
-
-# -- the verdict ------------------------------------------------------------------------------
-
-
-def _judge(text: str, sources: list[_Source], owner: set[str]) -> Verdict:
-    reference = min((s.day for s in sources if s.day is not None), default=None)
-    seen = frozenset(n for s in sources for n in s.capitalised) | frozenset(
-        n for s in sources for n in s.names
-    )
-    terms, hedged, negated = fact_terms(text, owner, reference, seen)
-    chooses = any(t.passed_over for t in terms)
-    problems: dict[str, list[str]] = {}
-    said_weight = total_weight = 0.0
-    relayed: list[str] = []  # soft words said only in a form WordNet relates to them
-    for term in terms:
-        where = [(s, c) for s in sources for c in _holding(term, s)]
-        said = where  # where it is said as it is (a related form found only elsewhere
-        if term.kind == "word":  # supports it, but is not held against it)
-            said = [(s, c) for s in sources for c in _holding(term, s, related=False)]
-        kin = term.kind == "word" and term.key in PEOPLE and thing(term.shown)
-        if term.kind == "name" or kin:
-            # who, not what: said as it is in any clause, but not only in a wish or an "if"
-            # ("if I ever get a dog, I'd call it Biscuit": no dog, no Biscuit yet)
-            fits = [c for s, c in where if hedged or term.aim or not _wished(c, term)]
-            fits = [c for c in fits if negated or not (c.example and c.negated)]
-            if chooses:  # "chose Nike over Adidas": which side of the choice a name is on
-                fits = [c for c in fits if not c.negated or term.passed_over or negated]
-        elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
-            fits = [c for s, c in where if _fits(s, c, "", hedged, negated)]
-        else:
-            fits = _said_so(term, where, hedged, negated)
-        about_owner = term.holder == "owner"
-        if term.kind == "word" and not kin and not said and _opposed(term, sources, negated):
-            problems.setdefault("hard-opposed", []).append(term.shown)
-            continue
-        if term.kind == "word" and not kin:
-            # A soft word: what it is worth (how informative, kit/curator/related.py) and how
-            # it is said: in its own forms, or only in a form WordNet relates to it
-            worth = _worth(term)
-            total_weight += worth
-            if fits:
-                own = [(s, c) for s in sources for c in _holding(term, s, level="family")]
-                if _said_so(term, own, hedged, negated):
-                    said_weight += worth
-                else:
-                    said_weight += worth * RELATED
-                    relayed.append(term.shown)
-                continue
-            if not said:  # unsaid: scored, not a problem of its own
-                problems.setdefault("word-missing", []).append(term.shown)
-                continue
-        if fits:
-            continue
-        why = _why(term, said, about_owner, hedged)
-        if kin and why == "word-missing":
-            why = "missing-kin"  # whose kin is who, not what: "brother" where they said father
-        problems.setdefault(why, []).append(term.shown)
-    hard = {k: v for k, v in problems.items() if not k.startswith("word")}
-    if hard:
-        return Verdict("unsupported", _reason(hard))
-    share = said_weight / total_weight if total_weight else 1.0
-    # asked rather than dropped: what is unsaid costs at most a share of FLOOR (one common
-    # word left unsaid in a short fact is a question for the owner, not a drop)
-    near = 1.0 - (total_weight - said_weight) / max(total_weight, FLOOR)
-    if set(problems) - {"word-missing"}:  # a word said only as a wish, of another, denied
-        if near >= ASK and "word-missing" in problems:
-            return Verdict("partial", _reason(problems))
-        return Verdict("unsupported", _reason(problems))
-    if share >= STORE:
-        return Verdict("supported")
-    unsaid = tuple(problems.get("word-missing", ()))
-    if near >= ASK:
-        return Verdict("partial", _reason(problems or {"word-related": relayed}), share, unsaid)
-    return Verdict("unsupported", _reason(problems or {"word-related": relayed}), share, unsaid)
-
-
-# The soft words' share that stores a fact, and the share below which it is dropped (between
-# the two it is asked about), each word weighted by how informative it is; a word said only in
-# a form WordNet relates to it counts RELATED of itself (WordNet relates words freely). A word
-# that is mostly a noun weighs at least THING: a paraphrase rewords what was done and how, and
-# keeps the things it was done to.
-STORE = 0.8
-ASK = 0.5
-RELATED = 0.75
-THING = 0.75
-FLOOR = 1.5
-
-
-def _opposed(term: Term, sources: list[_Source], negated: bool) -> bool:
-    """Whether a cited message says, as it is, the opposite of a word the fact says and it
-    does not ("failed the test" for "passed the test", "had to decline" for "accepted")."""
-    if negated or not any(s.family for s in sources):
-        return False
-    against = opposites(term.shown)
-    return bool(against) and any(
-        against & forms and not clause.negated
-        for s in sources
-        for clause, forms in zip(s.clauses, s.family, strict=False)
-    )
-
-
-def _worth(term: Term) -> float:
-    words = [term.shown, *([term.phrase] if term.phrase else [])]
-    worth = min(weight(w) for w in words)
-    if term.head or thing(term.shown):
-        worth = max(worth, THING)
-    return worth
-
-
-def _said_so(
-    term: Term, where: list[tuple[_Source, Clause]], hedged: bool, negated: bool
-) -> list[Clause]:
-    """The clauses of `where` that hold up a soft word as the fact says it: as a fact (or
-    hedged or denied as the fact is), of whom the fact says it."""
-    denied = negated or term.passed_over
-    return [
-        c
-        for s, c in where
-        if _fits(s, _as_given(_owned(c, term), term), term.holder, hedged or term.aim, denied)
-        and _whose(s, c, term.who)
-    ]
-
-
-def _holding(
-    term: Term, source: _Source, related: bool = True, level: str = "related"
-) -> list[Clause]:
-    """The clauses of `source` that say `term`; `related`: a word in a form WordNet relates
-    to it (kit/curator/related.py) too, or (`level` "family") only in one of its own forms,
-    inflected or derived."""
-    if term.kind == "date":
-        assert term.span is not None
-        offsets = [at for span, at in source.spans if same_day(span, term)]
-        said_then = source.day is not None and term.span.start <= source.day <= term.span.end
-        if source.message_id is None:
-            return [c for c in source.clauses if term.key in " ".join(sorted(c.words))]
-        hits = [
-            dataclasses.replace(c, hedged=False)
-            if any(a <= at < b for at in offsets for a, b in c.given_spans)
-            else c
-            for c in source.clauses
-            if any(c.start <= at < c.end for at in offsets)
-        ]
-        digits = {n for t in tokens(term.shown) if (n := number_of(t.group())) is not None}
-        if not hits and digits and not names_month(term.shown):  # "4 years ago", "for 4 years"
-            hits = [c for c in source.clauses if digits <= c.numbers]
-        if said_then and not hits and source.clauses:
-            hits = [plain(source.clauses[0])]  # the day it was said
-        return hits
-    if term.kind == "number":
-        return [c for c in source.clauses if term.key in c.numbers]
-    if word_key(term.shown) in source.names:  # the speaker's own name
-        return [plain(c) for c in source.clauses[:1]]
-    if term.kind == "name":
-        return [c for c in source.clauses if term.key in c.words]
-    if term.key == _FAMILY:  # "we", "our": the speaker's family
-        return [
-            c for c in source.clauses if c.words & _WE or any(same(_FAMILY, s) for s in c.stems)
-        ]
-    if not related or not source.forms:
-        return [c for c in source.clauses if any(same(term.key, s) for s in c.stems)]
-    if level == "family":
-        mine = _family(term)
-        return [
-            c
-            for c, forms in zip(source.clauses, source.family, strict=True)
-            if any(same(term.key, s) for s in c.stems) or mine & forms
-        ]
-    close, own = _near(term)
-    return [
-        c
-        for c, forms, kin in zip(source.clauses, source.forms, source.kin, strict=True)
-        if any(same(term.key, s) for s in c.stems) or close & forms or own & kin
-    ]
-
-
-def _family(term: Term) -> frozenset[str]:
-    words = [term.shown, *([term.phrase] if term.phrase else [])]
-    return frozenset().union(*map(family, words))
-
-
-def _near(term: Term) -> tuple[frozenset[str], frozenset[str]]:
-    """A word's forms a message may say it in (related.near), and its own family."""
-    words = [term.shown, *([term.phrase] if term.phrase else [])]
-    return frozenset().union(*map(near, words)), frozenset().union(*map(family, words))
-
-
-_FAMILY = stem("family")
-_WE = frozenset({"we", "our", "us", "we're", "we've", "ours"})
-
-
-def _owned(clause: Clause, term: Term) -> Clause:
-    """A clause that names something of someone else's ("I'm supporting their mental
-    health"), as it holds a term outside what it names (the supporting is the speaker's), or
-    one the fact too gives as someone's ("supporting their mental health")."""
-    if not clause.theirs or clause.holder != "self":
-        return clause
-    inside = any(same(term.key, p) for p in clause.possessed)
-    return dataclasses.replace(clause, theirs=False) if term.theirs or not inside else clause
-
-
-def _wished(clause: Clause, term: Term) -> bool:
-    """A clause that only wishes, plans or supposes (a question aside: its names are asked
-    about, and an answer may say them), unless its "my ..." names the term."""
-    return clause.supposed and not clause.asks and _as_given(clause, term).hedged
-
-
-def _as_given(clause: Clause, term: Term) -> Clause:
-    """A clause that only wonders or asks, as it holds a term its "my ..." names: not hedged
-    ("I'm considering new sneakers with my increased budget of $650": the budget is so)."""
-    if not clause.hedged:
-        return clause
-    if term.kind == "date":
-        return clause  # _holding already read its "my ..." (the date's own offset)
-    given = term.key in clause.given or any(same(term.key, g) for g in clause.given)
-    return dataclasses.replace(clause, hedged=False) if given else clause
-
-
-def _fits(source: _Source, clause: Clause, holder: str, hedged: bool, negated: bool) -> bool:
-    """Whether `clause` of `source` holds up a term of the fact as the fact says it."""
-    if clause.hedged and not hedged and not (clause.asks and source.answered):
-        return False
-    if clause.negated and not negated:
-        return False
-    if holder == "owner":  # the owner's own words, about the owner (or a thing)
-        return source.owner and clause.holder != "other" and not clause.theirs
-    if holder == "other" and source.owner and clause.holder == "self" and clause.own_subject:
-        return clause.others  # the owner speaking of someone ("I met Carla"), not of self
-    return True
-
-
-def _whose(source: _Source, clause: Clause, who: str) -> bool:
-    """Whether `clause` can be about whom the fact's clause is about (_who): the owner's kin
-    in the owner's words ("my grandma") or said to the owner ("your grandma"); someone's kin
-    in their words or under their name ("Maria's grandma", "her grandma"); a named person
-    in the owner's words about self only where the clause names them or "he", "she"."""
-    if not who:
-        return True
-    if who == "~owner":
-        return source.owner or bool(clause.words & _YOUR)
-    if who.startswith("~"):
-        return who[1:] in source.names or who[1:] in clause.words or bool(clause.words & _THIRD)
-    if source.owner and clause.holder == "self" and clause.own_subject:
-        return who in clause.words or bool(clause.words & _THIRD)
-    return True
-
-
-_YOUR = frozenset({"your", "yours", "ur"})
-_THIRD = frozenset({"he", "she", "they", "him", "her", "them", "his", "their", "hers"})
-
-
-def _why(term: Term, where: list[tuple[_Source, Clause]], about_owner: bool, hedged: bool) -> str:
-    kind = "word" if term.kind == "word" else "hard"
-    if not where:
-        return f"{kind}-missing" if kind == "word" else f"missing-{term.kind}"
-    if any(c.hedged for _, c in where) and not hedged:
-        return f"{kind}-hedged"
-    if about_owner and any(c.holder == "other" or c.theirs or not s.owner for s, c in where):
-        return f"{kind}-other"
-    if not about_owner and any(c.holder == "self" and s.owner for s, c in where):
-        return f"{kind}-mine"
-    return f"{kind}-negated"

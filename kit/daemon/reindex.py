@@ -20,7 +20,7 @@ LEASE = "embedding_reindex"
 async def reindex(services: Services, hold: asyncio.Event) -> None:
     """Re-embed with the configured model if it is not the one searched yet (background work:
     a failure is logged, the daemon and its searches go on as they were)."""
-    job = services.vectors.reindex
+    job = services.reindex
     if job is None or job.done:
         return
     await hold.wait()

@@ -3,7 +3,8 @@ after a sentence, with trailing commas, single-quoted or Python-style (True, Non
 quotes, or an object where a list was asked for. Each repair is a plain text rule, applied
 only when the text as written is not JSON; what still does not parse is an error with the
 first reason (the reader rejects the answer, never half-reads it). A cut-off answer is not
-completed: its end is unknown.
+completed: its end is unknown. Where the items of a list stand each on its own (the extract
+style's facts), `whole_items` reads those written in full before the cut.
 """
 
 from __future__ import annotations
@@ -81,3 +82,32 @@ def _outermost(text: str) -> str | None:
             if depth == 0:
                 return text[start : i + 1]
     return None
+
+
+_LIST_UNDER = re.compile(r'"(?P<key>[A-Za-z_]+)"\s*:\s*\[')
+
+
+def whole_items(text: str, key: str) -> list[Any]:
+    """The items of the list under `key` (or of a list the text opens with) that were written
+    whole before `text` was cut off; each is JSON as written, never completed or guessed."""
+    start = next((m.end() for m in _LIST_UNDER.finditer(text) if m.group("key") == key), None)
+    if start is None:
+        opened = text.lstrip().removeprefix("```json").removeprefix("```").lstrip()
+        if not opened.startswith("["):
+            return []
+        start = len(text) - len(opened) + 1
+    decoder = json.JSONDecoder()
+    items: list[Any] = []
+    at = start
+    while True:
+        while at < len(text) and text[at] in " \t\r\n,":
+            at += 1
+        if at >= len(text) or text[at] == "]":
+            return items
+        try:
+            item, at = decoder.raw_decode(text, at)
+        except json.JSONDecodeError:
+            return items  # the cut: what follows was not written whole
+        if at == len(text) and isinstance(item, int | float):
+            return items  # a number the cut may have shortened
+        items.append(item)

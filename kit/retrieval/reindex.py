@@ -8,6 +8,10 @@ midway, it starts again where it stopped: the rows that have the target's vector
 current content) are skipped. Rows written meanwhile are embedded by the serving model as
 usual (a turn's backfill) and swept by this run before the switch. Another worker that finds
 the switch made adopts the new model (`sync`, before each backfill).
+
+The job belongs to the services (`Services.reindex`, kit/app.py), which drive and report it;
+the vector index it fills knows it only as the `ModelSwitch` it syncs with, so this module
+imports kit/retrieval/vectors.py and not the other way round.
 """
 
 from __future__ import annotations

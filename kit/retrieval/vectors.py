@@ -21,16 +21,13 @@ from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from kit.embed.base import Embedder, Vectors
 from kit.embed.lazy import LazyEmbedder
 from kit.retrieval.kinds import PASSAGES, VectorKind
 from kit.retrieval.passage_rows import MessagePassages, passage_text
 from kit.store.db import Database, Row
-
-if TYPE_CHECKING:
-    from kit.retrieval.reindex import Reindex
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +146,16 @@ class VectorStore(Protocol):
         ...
 
 
+class ModelSwitch(Protocol):
+    """A re-embedding toward another model, as backfill sees it: the job itself
+    (kit/retrieval/reindex.py) belongs to the services, which drive and report it."""
+
+    async def sync(self) -> bool:
+        """Adopt the new model if the switch was made (by another worker); True once it
+        serves."""
+        ...
+
+
 class VectorIndex:
     def __init__(
         self,
@@ -176,8 +183,9 @@ class VectorIndex:
         self.model_in_background = False
         self._told_loading = False  # a query met the model still loading: logged once
         # The re-embedding toward the configured model, while another one serves
-        # (kit/retrieval/reindex.py; None: the configured model serves).
-        self.reindex: Reindex | None = None
+        # (kit/retrieval/reindex.py; None: the configured model serves): backfill syncs with
+        # it first, since another worker may have switched models.
+        self.switch: ModelSwitch | None = None
         self._watch(embedder)
 
     @property
@@ -293,8 +301,8 @@ class VectorIndex:
     ) -> int:
         """Embed rows whose vector is missing or stale, in batches. Returns how many.
         `on_batch(n)` hears of each batch as it is stored (a command's progress bar)."""
-        if self.reindex is not None:
-            await self.reindex.sync()  # another worker may have switched models
+        if self.switch is not None:
+            await self.switch.sync()  # another worker may have switched models
         if self.embedder is None:
             return 0
         done = 0

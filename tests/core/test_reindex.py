@@ -194,7 +194,7 @@ async def test_the_change_is_said_once_and_the_daemon_reindexes_in_the_backgroun
         await kit.settle()
     with caplog.at_level(logging.INFO):
         async with open_kit(b, clock) as kit:
-            target = kit.services.vectors.reindex
+            target = kit.services.reindex
             assert target is not None
             changed = [r for r in caplog.records if "changed from" in r.getMessage()]
             assert len(changed) == 1 and "re-embedded in the background" in changed[0].message

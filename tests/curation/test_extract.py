@@ -344,3 +344,42 @@ def test_an_unknown_style_is_a_config_error(tmp_path: Any) -> None:
 )
 def test_the_first_person_rewritten(said: str, who: str, written: str) -> None:
     assert third_person(said, who).startswith(written)
+
+
+async def test_an_answer_cut_off_at_its_limit_keeps_the_facts_written_whole(
+    kit: Kit, server: openai_api.FakeOpenAIServer, clock: FakeClock
+) -> None:
+    """The 1.5B listed its facts again and again until max_tokens (issue 29, run 6): the
+    batch's seven passes were rejected and every fact in the answer lost. The items written
+    whole before the cut are read (each stands alone), repeats dropped, the cut recorded."""
+    ids = await _say(kit, clock, "I live in Leeds.", "My sister Ana teaches maths in Porto.")
+    whole = [
+        _fact(ids[0], "person", "The owner lives in Leeds."),
+        _fact(ids[1], "people", "The owner's sister Ana teaches maths in Porto."),
+        _fact(ids[0], "person", "The owner lives in Leeds."),  # the loop begins
+    ]
+    answer = json.dumps({"facts": whole})[:-2] + ', {"message": ' + str(ids[1]) + ', "topic": "pe'
+    server.responder = lambda body: openai_api.text_reply(answer, finish_reason="length")
+    await kit.services.curator.curate_user("owner")
+    facts = {f.category: f.content for f in await kit.facts()}
+    assert facts == {
+        "person": "The owner lives in Leeds.",
+        "people": "The owner's sister Ana teaches maths in Porto.",
+    }
+    records = {p.category: p for p in await kit.passes(include_noop=True)}
+    assert records["person"].status == "applied"
+    dropped = " ".join(records["person"].detail["dropped"])
+    assert "item 3: the same as item 1" in dropped
+    assert "cut off at max_tokens" in dropped and "3 item(s) written whole" in dropped
+
+
+async def test_an_answer_cut_off_before_any_whole_fact_rejects_the_batch(
+    kit: Kit, server: openai_api.FakeOpenAIServer, clock: FakeClock
+) -> None:
+    (said,) = await _say(kit, clock, "I live in Leeds.")
+    answer = '{"facts": [{"message": ' + str(said) + ', "topic": "person", "fact": "The own'
+    server.responder = lambda body: openai_api.text_reply(answer, finish_reason="length")
+    outcomes = await kit.services.curator.curate_user("owner")
+    assert {o.status for o in outcomes} == {"rejected"}
+    assert all("cut off at max_tokens" in o.reason for o in outcomes)
+    assert await kit.facts() == []

@@ -278,6 +278,10 @@ def test_a_hypothetical_is_no_fact_even_with_its_condition_kept(fact: str, said:
         ("The owner would like to visit Japan.", "I'd like to visit Japan someday."),
         ("The owner would rather have tea.", "I'd rather have tea, honestly."),
         ("The owner takes the bus if it rains.", "If it rains I take the bus."),
+        (
+            "The owner would love to live in Lisbon if they ever move abroad.",
+            "If I ever move abroad, I'd love to live in Lisbon.",
+        ),
     ],
 )
 def test_a_wish_or_a_habit_with_if_is_still_a_fact(fact: str, said: str) -> None:

@@ -245,7 +245,7 @@ async def test_a_daemon_started_with_another_model_re_embeds_in_the_background(
             self.services = services
 
         async def run(self) -> None:
-            job = self.services.vectors.reindex
+            job = self.services.reindex
             assert job is not None
             seen.append(job.serving)
             await job.finished.wait()

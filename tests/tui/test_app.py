@@ -183,7 +183,9 @@ async def test_settle_outlasts_a_worker_replaced_by_a_newer_one(
 ) -> None:
     """Why TUI tests failed under load: the reminders' check runs every 5 s, a newer check
     cancels the older one, and the tests' `settle` raised WorkerCancelled when the worker it
-    waited on was the cancelled one. Replayed here by event, not by the clock."""
+    waited on was the cancelled one. Replayed here by event, not by the clock: the interval's
+    own checks are kept out (a loaded machine outlived its 5 s, and a third check ran)."""
+    monkeypatch.setattr("tui.app.CHECK_SECONDS", 3600.0)  # longer than any test may run
     gate = asyncio.Event()
     asked: list[str] = []
     original = local.reminder_notices

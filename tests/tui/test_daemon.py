@@ -142,11 +142,17 @@ async def test_when_the_daemon_stops_the_app_says_so_once_and_runs_kit_itself(
 async def test_a_daemon_that_comes_back_is_reconnected_and_the_status_line_follows(
     settings: Settings, clock: FakeClock
 ) -> None:
+    """The daemon stops under the TUI and starts again: one warning, the status line says
+    so, then the daemon again (its reconnection said, its answers shown). What ends the wait
+    is the daemon's return, never a clock: under load the test outlived the notices' 5 s on
+    screen (it looked at `[]`), and the fallback's time must not run out first."""
     daemon = FakeDaemon(settings, clock)
     await daemon.start()
     try:
-        async with Follower.open(settings, background=False, fallback_after=60) as client:
+        # An hour: longer than pytest's bound on a test, so Kit never starts here instead.
+        async with Follower.open(settings, background=False, fallback_after=3600) as client:
             app = KitApp(client, tz=UTC)
+            record_notes(app)  # every notification, the expired ones too
             async with app.run_test(size=(80, 24)) as pilot:
                 await settle(pilot)
                 status = app.query_one(StatusLine)
