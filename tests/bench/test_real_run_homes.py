@@ -64,7 +64,7 @@ async def test_no_model_call_sees_two_owners_and_each_home_holds_one_conversatio
         bodies = [json.dumps(b) for b in endpoint.bodies()]
     owners: dict[str, set[str]] = {}
     for fact in report.facts:
-        owners.setdefault(fact["source"], set()).add(fact["fact"])
+        owners.setdefault(fact["source"], set()).add(fact["fact"][0].lower() + fact["fact"][1:])
     # each home's owner is one person: Sam in the chat's, Darryl in BEAM's
     assert owners == {"chat": {"the owner is Sam"}, "BEAM-100K-16": {"the owner is Darryl"}}
     assert [b[:300] for b in bodies if "I'm Sam" in b and "I'm Darryl" in b] == []
