@@ -339,6 +339,9 @@ class Facts:
     def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db
         self._clock = clock
+        # Access stats bumped by this process (`touch`): they change no memory version, so a
+        # cache of fact rows (kit/retrieval/rows.py) keys on this count as well.
+        self.touches = 0
 
     def writer(self, tx: Transaction, user_id: str) -> FactWriter:
         return FactWriter(tx, user_id, self._clock.now())
@@ -422,6 +425,18 @@ class Facts:
         rows = await self._db.fetchall(sql + " ORDER BY id", params)
         return [fact_from_row(r) for r in rows]
 
+    async def by_ids(self, user_id: str, ids: Sequence[int]) -> list[Fact]:
+        """The user's facts among `ids`, shown or not, in id order (`Fact.is_live` tells
+        which `live` would return)."""
+        if not ids:
+            return []
+        rows = await self._db.fetchall(
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE {NO_INDEX.format('user_id')} = ?"  # by id
+            f" AND id IN ({','.join('?' * len(ids))}) ORDER BY id",
+            (user_id, *ids),
+        )
+        return [fact_from_row(r) for r in rows]
+
     async def shown(self, user_id: str) -> list[tuple[int, datetime | None]]:
         """Every fact shown to the model at some time from now on: active, and pinned or
         confident enough (see `Fact.is_live`), with when it expires. Ids and times only:
@@ -478,6 +493,7 @@ class Facts:
                 f" WHERE user_id = ? AND id IN ({','.join('?' * len(ids))})",
                 (to_iso(now), user_id, *ids),
             )
+        self.touches += 1
 
     async def history(self, user_id: str, fact_id: int) -> list[HistoryEntry]:
         await self.get(user_id, fact_id)

@@ -41,6 +41,7 @@ from kit.memory.fact_rows import Fact
 from kit.memory.fact_times import FactTimes
 from kit.memory.facts import Facts
 from kit.memory.messages import Message, Messages
+from kit.memory.versions import MemoryVersion
 from kit.notes.store import NoteChunk, Notes
 from kit.retrieval.fusion import (
     above_floor,
@@ -65,6 +66,7 @@ from kit.retrieval.passages import best_passage
 from kit.retrieval.query import Query, named_speakers, understand
 from kit.retrieval.ranking import RankingParams
 from kit.retrieval.ready import Ready, Soon
+from kit.retrieval.rows import KeptRows
 from kit.retrieval.vectors import VectorIndex
 
 
@@ -95,6 +97,8 @@ class MemorySearch:
         self._facts = facts
         self._days = days
         self._messages = messages
+        # Candidates' rows, kept by id while their layer is unchanged (kit/retrieval/rows.py).
+        self._rows = KeptRows(facts, days, messages)
         self.vectors = vectors
         self._lexical = lexical
         self.params = params
@@ -109,6 +113,7 @@ class MemorySearch:
         """Drop what is kept in memory of a user's messages (all users': None), after rows
         were removed."""
         self._links.forget(user_id)
+        self._rows.forget(user_id)
 
     async def warm(self, user_id: str) -> None:
         """Read what a first search of `user_id` would (which facts may be shown, the
@@ -137,10 +142,13 @@ class MemorySearch:
         two, not their sum. With `facts_as_of`, the facts ranked are those that held then
         (kit/memory/fact_times.py), superseded ones included, not those live now."""
         embedding = Soon(self._embed(query)) if query_vector is None else None
+        memory = None
+        if "fact" in kinds or "day" in kinds:
+            memory = Soon(self._live_facts.versions(user_id))
         shown = None
-        if "fact" in kinds:
+        if "fact" in kinds and memory is not None:
             if facts_as_of is None:
-                shown = Soon(self._live_facts.snapshot(user_id))
+                shown = Soon(self._shown(user_id, memory))
             else:
                 shown = Soon(self._held(user_id, facts_as_of))
         links = Soon(self._links.current(user_id)) if "message" in kinds else None
@@ -150,7 +158,7 @@ class MemorySearch:
         things = kinds_named(query) if self.params.instance_weight else ()
         many = asks_for_many(query)
         named = Soon(self._named(plan, links)) if links is not None else None
-        ready = Ready(query_vector, embedding, shown, links, plan, named)
+        ready = Ready(query_vector, embedding, shown, links, plan, named, memory)
         try:
             # The layers are independent: searched at once (the database has several
             # readers, SQLite and numpy work outside the GIL): a turn waits for the slowest.
@@ -176,6 +184,10 @@ class MemorySearch:
         hits = [hit for layer in layers for hit in layer]
         hits.sort(key=lambda h: -h.score)
         return SearchResult(query, tuple(hits), vector, embed_ms)
+
+    async def _shown(self, user_id: str, memory: Soon[MemoryVersion]) -> ShownFacts:
+        """The user's shown facts at the memory versions this search read."""
+        return await self._live_facts.snapshot(user_id, await memory.get())
 
     async def _held(self, user_id: str, at: datetime) -> ShownFacts:
         """The facts that held at `at`, in the shape of the live ones (a version of its own:
@@ -283,7 +295,7 @@ class MemorySearch:
                     ref,
                 )
                 for item, text, at, weight, bonus, ref in await self._load(
-                    user_id, kind, ids, now, facts_as_of
+                    user_id, kind, ids, now, ready, facts_as_of
                 )
             ),
             key=lambda s: -s[0],
@@ -473,9 +485,11 @@ class MemorySearch:
         kind: Kind,
         ids: list[int],
         now: datetime,
+        ready: Ready,
         facts_as_of: datetime | None = None,
     ) -> list[tuple[Fact | Day | Message | NoteChunk, str, datetime, float, float, str | None]]:
-        """Rows for candidate ids, with (text, time, confidence weight, usage bonus, ref)."""
+        """Rows for candidate ids, with (text, time, confidence weight, usage bonus, ref):
+        kept in memory while their layer is unchanged (kit/retrieval/rows.py)."""
         if kind == "note":
             if self._notes is None:
                 return []
@@ -487,7 +501,8 @@ class MemorySearch:
             if facts_as_of is not None and self._fact_times is not None:
                 facts = await self._fact_times.held_at(user_id, facts_as_of, ids=ids)
             else:
-                facts = await self._facts.live(user_id, now, ids)
+                version = (await ready.versions()).facts
+                facts = await self._rows.live_facts(user_id, ids, now, version)
             return [
                 (f, f.content, f.updated_at, 0.5 + 0.5 * f.confidence, self._usage(f), None)
                 for f in facts
@@ -495,12 +510,12 @@ class MemorySearch:
         if kind == "day":
             return [
                 (d, d.best, _end_of(d), 1.0, 0.0, None)
-                for d in await self._days.get_many(user_id, ids)
+                for d in await self._rows.days(user_id, ids, (await ready.versions()).days)
                 if d.day <= now.date()
             ]
         return [
             (m, m.text, m.at, 1.0, 0.0, m.ref)
-            for m in await self._messages.get_many(user_id, ids)
+            for m in await self._rows.messages(user_id, ids)
             if m.at <= now
         ]
 
