@@ -339,9 +339,6 @@ class Facts:
     def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db
         self._clock = clock
-        # Access stats bumped by this process (`touch`): they change no memory version, so a
-        # cache of fact rows (kit/retrieval/rows.py) keys on this count as well.
-        self.touches = 0
 
     def writer(self, tx: Transaction, user_id: str) -> FactWriter:
         return FactWriter(tx, user_id, self._clock.now())
@@ -493,7 +490,6 @@ class Facts:
                 f" WHERE user_id = ? AND id IN ({','.join('?' * len(ids))})",
                 (to_iso(now), user_id, *ids),
             )
-        self.touches += 1
 
     async def history(self, user_id: str, fact_id: int) -> list[HistoryEntry]:
         await self.get(user_id, fact_id)

@@ -10,11 +10,10 @@ moved:
   here (`MemorySearch.forget_cache`), like the conversations' links and the vector matrices;
 - day summaries change in place: kept at a `memory_versions.days` (bumped by triggers in the
   writing transaction, in any process), dropped when it moves;
-- facts change in place and by their access stats: kept at a `memory_versions.facts` and the
-  count of this process's `Facts.touch` calls (the only writer of a user's access stats is
-  the engine serving that user: one per data directory on SQLite, one per user's lease on
-  PostgreSQL), dropped when either moves. Facts are kept in every state; who is shown is
-  decided per call by `Fact.is_live`, the same test the database's `live` makes.
+- facts change in place and by their access stats (a turn's `touch`, the usage boost's
+  input): kept at a `memory_versions.facts` and `.used` (m036), dropped when either moves.
+  Facts are kept in every state; which are shown is decided per call by `Fact.is_live`, the
+  same test the database's `live` makes.
 The version is read before the rows: a row that changed between the two is newer than its
 version says, and is read again at the next search (never the other way round). An id with no
 row of the user's is remembered too (None). Each layer keeps at most a bounded number of rows,
@@ -32,6 +31,7 @@ from kit.memory.days import Day, Days
 from kit.memory.fact_rows import Fact
 from kit.memory.facts import Facts
 from kit.memory.messages import Message, Messages
+from kit.memory.versions import MemoryVersion
 
 USERS = 64  # users whose rows are kept (many owners share one PostgreSQL process)
 # Rows kept per user and layer: ~1 KB each as objects. 120 different questions at 100k items
@@ -87,19 +87,18 @@ class KeptRows:
         layer = _layer(self._kept_messages, user_id, None, MESSAGES)
         return sorted(await layer.get(user_id, ids, self._messages.get_many), key=_by_id)
 
-    async def days(self, user_id: str, ids: Sequence[int], version: int) -> list[Day]:
+    async def days(self, user_id: str, ids: Sequence[int], version: MemoryVersion) -> list[Day]:
         """The user's day summaries among `ids`, in date order (as the database's index
-        returns them), at `memory_versions.days` = `version` (read before this call)."""
-        layer = _layer(self._kept_days, user_id, version, DAYS)
+        returns them), at the memory `version` (read before this call)."""
+        layer = _layer(self._kept_days, user_id, version.days, DAYS)
         return sorted(await layer.get(user_id, ids, self._days.get_many), key=_by_day)
 
     async def live_facts(
-        self, user_id: str, ids: Sequence[int], now: datetime, version: int
+        self, user_id: str, ids: Sequence[int], now: datetime, version: MemoryVersion
     ) -> list[Fact]:
         """`Facts.live(user_id, now, ids)`: the user's facts among `ids` shown at `now`, in
-        id order, at `memory_versions.facts` = `version` (read before this call)."""
-        stamp = (version, self._facts.touches)
-        layer = _layer(self._kept_facts, user_id, stamp, FACTS)
+        id order, at the memory `version` (read before this call)."""
+        layer = _layer(self._kept_facts, user_id, (version.facts, version.used), FACTS)
         facts = await layer.get(user_id, ids, self._facts.by_ids)
         return sorted((f for f in facts if f.is_live(now)), key=_by_id)
 

@@ -501,7 +501,7 @@ class MemorySearch:
             if facts_as_of is not None and self._fact_times is not None:
                 facts = await self._fact_times.held_at(user_id, facts_as_of, ids=ids)
             else:
-                version = (await ready.versions()).facts
+                version = await ready.versions()
                 facts = await self._rows.live_facts(user_id, ids, now, version)
             return [
                 (f, f.content, f.updated_at, 0.5 + 0.5 * f.confidence, self._usage(f), None)
@@ -510,7 +510,7 @@ class MemorySearch:
         if kind == "day":
             return [
                 (d, d.best, _end_of(d), 1.0, 0.0, None)
-                for d in await self._rows.days(user_id, ids, (await ready.versions()).days)
+                for d in await self._rows.days(user_id, ids, await ready.versions())
                 if d.day <= now.date()
             ]
         return [
