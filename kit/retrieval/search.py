@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import math
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from time import perf_counter
@@ -44,7 +43,7 @@ from kit.memory.messages import Message, Messages
 from kit.memory.versions import MemoryVersion
 from kit.notes.store import NoteChunk, Notes
 from kit.retrieval.fusion import (
-    above_floor,
+    fuse,
     lift,
     merge_repeats,
     spread_over_days,
@@ -275,7 +274,7 @@ class MemorySearch:
             vector, lexical = with_neighbours(
                 links, vector, lexical, skip, p.previous_weight, p.next_weight
             )
-        fused = self._fuse(vector, lexical)
+        fused = fuse(self.params, vector, lexical)
         plan = await ready.named_plan()
         strong = strong_hits(vector_hits, p.strong_z, p.strong_hits)
         by_words = [i for i, _ in lexical_hits[: p.lexical_lift]]
@@ -287,7 +286,7 @@ class MemorySearch:
             (
                 (
                     fused[item.id] * weight * self._fit(plan, item) * self._names(things, text)
-                    + self._recency(at, now)
+                    + p.recency(at, now)
                     + bonus,
                     item,
                     text,
@@ -443,42 +442,6 @@ class MemorySearch:
                 return kept[: p.candidates]
             fetch *= 4
 
-    def _fuse(self, vector: Mapping[int, float], lexical: Mapping[int, float]) -> dict[int, float]:
-        """Relevance in [0, 1] per item: 1.0 is the best of both rankings."""
-        p = self.params
-        weights = p.vector_weight + p.lexical_weight
-        fused: dict[int, float] = {}
-        for scores, weight in ((vector, p.vector_weight), (lexical, p.lexical_weight)):
-            if not scores or weight == 0:
-                continue
-            if p.fusion == "rrf":
-                ranked = sorted(scores, key=lambda i: -scores[i])
-                parts = {i: (p.rrf_k + 1) / (p.rrf_k + rank) for rank, i in enumerate(ranked, 1)}
-            elif scores is vector and p.vector_floor is not None:
-                parts = above_floor(scores, p.vector_floor)
-            else:
-                best = max(scores.values())
-                if scores is lexical:
-                    best = max(best, p.lexical_reference)
-                parts = {i: s / best for i, s in scores.items()}
-            for item, part in parts.items():
-                fused[item] = fused.get(item, 0.0) + weight * part / weights
-        return fused
-
-    def _recency(self, at: datetime, now: datetime) -> float:
-        p = self.params
-        if p.recency_days <= 0:
-            return 0.0
-        age_days = (now - at).total_seconds() / 86400
-        if age_days < 0 or age_days > p.recency_days:
-            return 0.0
-        return p.recency_boost * (1 - age_days / p.recency_days)
-
-    def _usage(self, fact: Fact) -> float:
-        p = self.params
-        share = math.log1p(fact.access_count) / math.log1p(p.usage_saturation)
-        return p.usage_boost * min(1.0, share)
-
     async def _load(
         self,
         user_id: str,
@@ -504,7 +467,14 @@ class MemorySearch:
                 version = await ready.versions()
                 facts = await self._rows.live_facts(user_id, ids, now, version)
             return [
-                (f, f.content, f.updated_at, 0.5 + 0.5 * f.confidence, self._usage(f), None)
+                (
+                    f,
+                    f.content,
+                    f.updated_at,
+                    0.5 + 0.5 * f.confidence,
+                    self.params.usage(f.access_count),
+                    None,
+                )
                 for f in facts
             ]
         if kind == "day":
