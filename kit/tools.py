@@ -14,6 +14,7 @@ from kit.config import CATEGORIES
 from kit.context.window import format_transcript
 from kit.errors import ConfigError, InputError, KitError
 from kit.llm.base import ToolSpec
+from kit.memory.chat_filler import without_filler
 from kit.memory.days import Day, Days
 from kit.memory.fact_rows import MAX_CONTENT_CHARS
 from kit.memory.fact_times import end_of_day
@@ -338,7 +339,8 @@ class Tools:
     async def _remember(
         self, args: Mapping[str, Any], user_id: str, message_id: int
     ) -> ToolOutcome:
-        content = str(args.get("fact", "")).strip()  # a string: checked at the edge
+        # a string: checked at the edge; the thanks or "by the way" said to Kit is no fact
+        content = without_filler(str(args.get("fact", "")).strip())
         subject = str(args.get("subject", "")).strip()
         (message,) = await self._messages.get_many(user_id, [message_id])
         if message.source != "chat":

@@ -17,6 +17,8 @@ asked here (prompts/extract_facts.md); Kit decides the rest:
   on a long list); the pass record says so;
 - a candidate the model left in the first person ("I'm allergic to peanuts") is rewritten
   about whoever said its message (kit/curator/third_person.py) before any check;
+- a candidate's thanks, greeting or "by the way", said to Kit, is dropped
+  (kit/memory/chat_filler.py);
 - a candidate that says what an active fact of the category already says (the same words, or
   nearly all of them) is not stored twice: it is dropped, naming that fact.
 
@@ -43,6 +45,7 @@ from kit.curator.third_person import third_person
 from kit.curator.wording import tokens
 from kit.llm.base import ChatMessage, LLMReply, LLMRequest, SystemBlock, ToolSpec
 from kit.llm.json_repair import Unreadable, loads_lenient
+from kit.memory.chat_filler import without_filler
 from kit.memory.fact_rows import MAX_CONTENT_CHARS, Fact
 from kit.model_settings import ModelRole
 from kit.prompts import Prompts
@@ -244,7 +247,7 @@ def plan(
     for candidate in extracted.candidates:
         if candidate.category != category:
             continue
-        text = candidate.text
+        text = without_filler(candidate.text)  # "Thanks! ..., by the way." said to Kit
         if candidate.message in speakers:  # "I" in a fact can only mean who said it
             text = third_person(text, speakers[candidate.message])
         op = Insert(text, CONFIDENCE, reason=REASON, sources=(candidate.message,))

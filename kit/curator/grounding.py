@@ -44,6 +44,7 @@ from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.introduced import introduced
 from kit.curator.meaning import Meanings, sentences
+from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.related import (
     family,
@@ -128,8 +129,17 @@ class Grounding:
         text = _new_text(op)
         if text is None:
             return Verdict("supported")  # nothing new is said: a confidence, an expiry
-        if text.rstrip().endswith("?"):  # the owner's question copied as the "fact"
+        if question(text):  # the owner's question copied as the "fact" (kit/curator/no_fact.py)
             return Verdict("unsupported", "it is worded as a question: a question is no fact")
+        if hypothetical(text):
+            return Verdict(
+                "unsupported", "it says what would or might be (a hypothetical): that is no fact"
+            )
+        chain = unsaid_chain(text, self._cited(op))
+        if chain is not None:
+            return Verdict(
+                "unsupported", f"it names '{chain}', a relation its cited messages do not say"
+            )
         verdict = self._words(op, text, facts)
         if verdict.soft is None or self._meanings is None:
             return verdict

@@ -22,6 +22,7 @@ from kit.curator.third_person import third_person
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import ConfigError
 from kit.llm.tokens import estimate_tokens
+from kit.memory.chat_filler import without_filler
 from kit.memory.fact_rows import MAX_CONTENT_CHARS
 from tests.servers import openai_api
 
@@ -185,6 +186,57 @@ async def test_a_fact_left_in_the_first_person_is_rewritten_about_who_said_it(
     assert [f.content for f in await kit.facts()] == [
         "The owner is allergic to peanuts and the owner never eats meat."
     ]
+
+
+async def test_the_real_models_false_facts_are_not_stored(
+    kit: Kit, server: openai_api.FakeOpenAIServer, clock: FakeClock
+) -> None:
+    """Round 8: what a real 1.5B model listed in this style (bench/real_model.py --full,
+    2026-11-29), first person and all, and Kit stored after its third-person rewrite: a
+    hypothetical with its condition kept, a chain of kin the message does not say, and the
+    owner's thanks and "by the way" (said to Kit, not about the owner)."""
+    ids = await _say(
+        kit,
+        clock,
+        "My sister Ana moved to Porto last year; she teaches maths there.",
+        "If I ever get a dog, I'd call it Biscuit.",
+        "Thanks! I prefer tea to coffee, by the way.",
+    )
+    _answers(
+        server,
+        lambda: [
+            _fact(
+                ids[0],
+                "people",
+                "My sister's sister lives in Porto last year; she teaches maths there.",
+            ),
+            _fact(ids[1], "preferences", "If I ever get a dog, I'd call it Biscuit."),
+            _fact(ids[2], "preferences", "Thanks! I prefer tea to coffee, by the way."),
+        ],
+    )
+    await kit.services.curator.curate_user("owner")
+    assert [f.content for f in await kit.facts()] == ["The owner prefers tea to coffee."]
+    records = {p.category: p for p in await kit.passes(include_noop=True)}
+    assert "'sister's sister', a relation" in records["people"].detail["dropped"][0]
+    assert "hypothetical" in " ".join(records["preferences"].detail["dropped"])
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "Thanks! the owner prefers tea to coffee, by the way.",
+            "The owner prefers tea to coffee.",
+        ),
+        ("Oh, and btw, the owner is vegan, lol", "The owner is vegan."),
+        ("Hi! The owner is Sam.", "The owner is Sam."),
+        ("Thanks to Ana, the owner found a flat.", "Thanks to Ana, the owner found a flat."),
+        ("Well-known fact: the owner runs.", "Well-known fact: the owner runs."),
+        ("Thanks!", "Thanks!"),
+    ],
+)
+def test_the_chat_around_a_fact_is_dropped(said: str, kept: str) -> None:
+    assert without_filler(said) == kept
 
 
 async def test_what_memory_holds_already_is_not_stored_twice(

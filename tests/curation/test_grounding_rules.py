@@ -128,7 +128,9 @@ def test_a_word_of_a_compound_is_not_the_first_person() -> None:
 def test_a_thing_named_only_inside_an_if_is_not_owned() -> None:
     said = "If I ever get a dog, I'd call it Biscuit."
     assert verdict("Owner has a dog named Biscuit", said) == "unsupported"
-    assert verdict("Owner would call a future dog Biscuit", said) == "supported"
+    # round 8: what the owner would do is a hypothetical, so no fact either (it was "supported"
+    # until a real model stored "If the owner ever gets a dog, the owner would call it Biscuit")
+    assert verdict("Owner would call a future dog Biscuit", said) == "unsupported"
 
 
 def test_visiting_someone_is_what_the_owner_does() -> None:
@@ -244,3 +246,52 @@ def test_the_owners_self_introduction_names_the_owner_when_kit_was_not_told() ->
 )
 def test_a_fact_worded_as_a_question_is_no_fact(fact: str, said: str) -> None:
     assert verdict(fact, said) == "unsupported"
+
+
+# A real 1.5B model's curation (bench/real_model.py --full, 2026-11-29, round 8): the extract
+# style listed the owner's words, Kit put them in the third person, and the guard stored these.
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [
+        (
+            "If the owner ever gets a dog, the owner would call it Biscuit.",
+            "If I ever get a dog, I'd call it Biscuit.",
+        ),
+        (
+            "The owner would call their dog Biscuit if they got one.",
+            "If I ever get a dog, I'd call it Biscuit.",
+        ),
+        ("The owner would call a dog Biscuit.", "If I ever get a dog, I'd call it Biscuit."),
+        (
+            "If the owner moved to Berlin, they might learn German.",
+            "If I moved to Berlin I might learn German.",
+        ),
+    ],
+)
+def test_a_hypothetical_is_no_fact_even_with_its_condition_kept(fact: str, said: str) -> None:
+    assert verdict(fact, said) == "unsupported"
+
+
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [
+        ("The owner would like to visit Japan.", "I'd like to visit Japan someday."),
+        ("The owner would rather have tea.", "I'd rather have tea, honestly."),
+        ("The owner takes the bus if it rains.", "If it rains I take the bus."),
+    ],
+)
+def test_a_wish_or_a_habit_with_if_is_still_a_fact(fact: str, said: str) -> None:
+    assert verdict(fact, said) == "supported"
+
+
+def test_a_chain_of_kin_must_be_said_as_a_chain() -> None:
+    said = "My sister Ana moved to Porto last year; she teaches maths there."
+    chain = "The owner's sister's sister lives in Porto last year; she teaches maths there."
+    assert verdict(chain, said) == "unsupported"
+    assert verdict("The owner's sister Ana moved to Porto last year.", said) == "supported"
+    for message in (
+        "My sister's husband lives in Porto.",
+        "The husband of my sister lives in Porto.",
+        "My sister and her husband live in Porto.",
+    ):
+        assert verdict("The owner's sister's husband lives in Porto.", message) == "supported"

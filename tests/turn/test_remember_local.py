@@ -66,3 +66,27 @@ async def test_a_remember_the_message_supports_is_stored_as_before(
     (fact,) = await kit.facts()
     (result,) = [m for m in server.completions()[-1]["messages"] if m["role"] == "tool"]
     assert result["content"] == f"Stored as fact #{fact.id} ({fact.category})."
+
+
+async def test_the_thanks_and_by_the_way_said_to_kit_are_not_remembered(
+    local: tuple[Kit, FakeOpenAIServer],
+) -> None:
+    """A real 1.5B model's `remember` (round 8): the owner's words with their chat around."""
+    kit, server = local
+    said = "Thanks! The owner prefers tea to coffee, by the way."
+    server.queue_tool_call("remember", {"fact": said})
+    server.queue_text("Noted.")
+    await kit.send("Thanks! I prefer tea to coffee, by the way.")
+    assert [f.content for f in await kit.facts()] == ["The owner prefers tea to coffee."]
+
+
+async def test_a_hypothetical_with_its_condition_is_not_remembered(
+    local: tuple[Kit, FakeOpenAIServer],
+) -> None:
+    kit, server = local
+    server.queue_tool_call(
+        "remember", {"fact": "If the owner ever gets a dog, the owner would call it Biscuit."}
+    )
+    server.queue_text("Biscuit is a lovely name.")
+    await kit.send("If I ever get a dog, I'd call it Biscuit.")
+    assert await kit.facts() == []
