@@ -1,7 +1,7 @@
 """The rows of a search's candidates, kept in memory by id (issue 33, round 8).
 
 Every search loads the rows of a few hundred candidates to score them (kit/retrieval/search.py
-`_load`): at 100k items ~230 messages, ~40 days and ~50 facts a turn, a statement per layer
+`_load`): at 100k items ~230 messages, ~50 days and ~45 facts a turn, a statement per layer
 and a few hundred rows made objects, most of them the same rows as the turn before (a topic
 comes back). Kept here, per user and layer, valid while what says the layer changed has not
 moved:
@@ -33,9 +33,12 @@ from kit.memory.facts import Facts
 from kit.memory.messages import Message, Messages
 from kit.memory.versions import MemoryVersion
 
-USERS = 64  # users whose rows are kept (many owners share one PostgreSQL process)
-# Rows kept per user and layer: ~1 KB each as objects. 120 different questions at 100k items
-# loaded ~17,500 distinct messages; a day's turns come back to far fewer.
+# Users whose rows are kept, the most recently searched (many owners share one PostgreSQL
+# process; the links and shown facts, a few bytes a row, keep 64).
+USERS = 8
+# Rows kept per user and layer. As objects on the bench's archive a message is ~0.45 KB, a
+# fact ~0.5 KB, a day summary ~1.6 KB: ~9.5 MB a user when all three are full (more where
+# messages are longer). 120 different questions at 100k items asked for ~17,500 messages.
 MESSAGES = 8192
 FACTS = 4096
 DAYS = 2048
@@ -56,16 +59,18 @@ class _Layer(Generic[R]):
     ) -> list[R]:
         """The rows of `ids` (those that exist), reading only the ones not kept."""
         rows = self.rows
-        missing = [i for i in ids if i not in rows]
+        # What is kept now: another search may push rows out while this one reads.
+        have = {i: rows[i] for i in ids if i in rows}
+        missing = [i for i in ids if i not in have]
         if missing:
             found = {row.id: row for row in await read(user_id, missing)}
             for item in missing:
-                rows[item] = found.get(item)
+                have[item] = rows[item] = found.get(item)
         out = []
         for item in ids:
-            row = rows.get(item)
             if item in rows:
                 rows.move_to_end(item)
+            row = have[item]
             if row is not None:
                 out.append(row)
         while len(rows) > self.limit:

@@ -4,6 +4,7 @@ process or another."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import date, timedelta
 
 import pytest
@@ -11,8 +12,9 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock, to_iso
 from kit.memory.facts import Provenance
+from kit.memory.messages import Message
 from kit.memory.versions import MemoryVersions
-from kit.retrieval.rows import KeptRows
+from kit.retrieval.rows import KeptRows, _Layer
 
 pytestmark = pytest.mark.stores
 
@@ -142,3 +144,29 @@ async def test_a_search_shows_a_fact_as_another_process_changed_it(
     found = await kit.search("what is Ana's cat called", kinds=("fact",))
     assert [h.text for h in found] == ["Ana's cat is called Tofu"]
     assert found[0].fact is not None and found[0].fact.content == "Ana's cat is called Tofu"
+
+
+async def test_rows_pushed_out_while_a_read_waits_are_still_returned(clock: FakeClock) -> None:
+    """Two searches at once: the one reading its missing rows still returns the rows it found
+    kept, even when the other pushed them out of the bounded layer meanwhile."""
+    started, go = asyncio.Event(), asyncio.Event()
+
+    def message(item: int) -> Message:
+        at = clock.now()
+        return Message(item, "owner", 1, "user", "", f"line {item}", at, at.date(), None, "chat")
+
+    async def quick(user_id: str, ids: list[int]) -> list[Message]:
+        return [message(i) for i in ids]
+
+    async def slow(user_id: str, ids: list[int]) -> list[Message]:
+        started.set()
+        await go.wait()
+        return [message(i) for i in ids]
+
+    layer: _Layer[Message] = _Layer(None, limit=2)
+    await layer.get("owner", [1], quick)
+    first = asyncio.create_task(layer.get("owner", [1, 2], slow))  # 1 kept, 2 to read
+    await started.wait()
+    await layer.get("owner", [3, 4, 5], quick)  # pushes 1 out
+    go.set()
+    assert [m.id for m in await first] == [1, 2]
