@@ -422,6 +422,18 @@ class Facts:
         rows = await self._db.fetchall(sql + " ORDER BY id", params)
         return [fact_from_row(r) for r in rows]
 
+    async def by_ids(self, user_id: str, ids: Sequence[int]) -> list[Fact]:
+        """The user's facts among `ids`, shown or not, in id order (`Fact.is_live` tells
+        which `live` would return)."""
+        if not ids:
+            return []
+        rows = await self._db.fetchall(
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE {NO_INDEX.format('user_id')} = ?"  # by id
+            f" AND id IN ({','.join('?' * len(ids))}) ORDER BY id",
+            (user_id, *ids),
+        )
+        return [fact_from_row(r) for r in rows]
+
     async def shown(self, user_id: str) -> list[tuple[int, datetime | None]]:
         """Every fact shown to the model at some time from now on: active, and pinned or
         confident enough (see `Fact.is_live`), with when it expires. Ids and times only:

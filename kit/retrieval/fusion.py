@@ -13,6 +13,31 @@ from typing import Any, TypeVar
 
 from kit.memory.messages import Message
 from kit.retrieval.lexical import words_of
+from kit.retrieval.ranking import RankingParams
+
+
+def fuse(
+    p: RankingParams, vector: Mapping[int, float], lexical: Mapping[int, float]
+) -> dict[int, float]:
+    """Relevance in [0, 1] per item: 1.0 is the best of both rankings."""
+    weights = p.vector_weight + p.lexical_weight
+    fused: dict[int, float] = {}
+    for scores, weight in ((vector, p.vector_weight), (lexical, p.lexical_weight)):
+        if not scores or weight == 0:
+            continue
+        if p.fusion == "rrf":
+            ranked = sorted(scores, key=lambda i: -scores[i])
+            parts = {i: (p.rrf_k + 1) / (p.rrf_k + rank) for rank, i in enumerate(ranked, 1)}
+        elif scores is vector and p.vector_floor is not None:
+            parts = above_floor(scores, p.vector_floor)
+        else:
+            best = max(scores.values())
+            if scores is lexical:
+                best = max(best, p.lexical_reference)
+            parts = {i: s / best for i, s in scores.items()}
+        for item, part in parts.items():
+            fused[item] = fused.get(item, 0.0) + weight * part / weights
+    return fused
 
 
 # (score, item, text, time, ref), best first: a layer's candidates as search scores them.

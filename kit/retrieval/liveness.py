@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from kit.memory.facts import Facts
-from kit.memory.versions import MemoryVersions
+from kit.memory.versions import MemoryVersion, MemoryVersions
 
 USERS = 64  # users whose shown facts are kept (many owners share one PostgreSQL process)
 
@@ -46,11 +46,16 @@ class LiveFacts:
         self._versions = versions
         self._kept: OrderedDict[str, ShownFacts] = OrderedDict()
 
-    async def snapshot(self, user_id: str) -> ShownFacts:
-        """The user's shown facts, read again only when a fact changed since."""
+    async def versions(self, user_id: str) -> MemoryVersion:
+        """The user's memory versions now (what `snapshot` is given)."""
+        return await self._versions.get(user_id)
+
+    async def snapshot(self, user_id: str, now: MemoryVersion | None = None) -> ShownFacts:
+        """The user's shown facts, read again only when a fact changed since (`now`: the
+        memory versions just read; None: read them here)."""
         # The version first: a change between the two reads makes the kept set newer than
         # its version says, so it is read again next time (never the other way round).
-        version = (await self._versions.get(user_id)).facts
+        version = (now if now is not None else await self._versions.get(user_id)).facts
         kept = self._kept.get(user_id)
         if kept is not None and kept.version == version:
             self._kept.move_to_end(user_id)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
 
@@ -45,10 +45,11 @@ class Query:
     # It asks what Kit itself said ("what did you recommend…"): Kit's replies are its
     # evidence as much as the owner's words (`asks_about_replies`).
     about_replies: bool = False
+    # The mentions' spans, made once: every candidate of a search is tested against them.
+    spans: tuple[DateSpan, ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def spans(self) -> tuple[DateSpan, ...]:
-        return tuple(m.span for m in self.mentions)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "spans", tuple(m.span for m in self.mentions))
 
     def words(self, dates: DatesAsWords) -> str:
         """What lexical search matches: the text, its date expressions as `dates` says."""
@@ -70,11 +71,14 @@ class Query:
         (or up to `slack_days` after it: people tell of a thing when it happens or soon
         after), or its `text` names a day inside one, read as of the day it was written
         ("last Friday" said on Monday 8 May is 5 May)."""
-        if any(s.holds(day, slack_days) for s in self.spans):
-            return True
-        if not text or not self.spans:
+        spans = self.spans
+        if not spans:
             return False
-        return any(s.overlaps(said) for said in said_spans(text, day) for s in self.spans)
+        if any(s.holds(day, slack_days) for s in spans):
+            return True
+        if not text:
+            return False
+        return any(s.overlaps(said) for said in said_spans(text, day) for s in spans)
 
 
 def understand(

@@ -5,7 +5,9 @@ weights and every lever measured on LoCoMo's dev split and BEAM-100K, with its d
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 from kit.retrieval.query import DatesAsWords
@@ -130,3 +132,18 @@ class RankingParams:
     dates_as_words: DatesAsWords = "resolved"
     # A "when" question: turns that place something in time count this share more.
     time_weight: float = 0.2
+
+    def recency(self, at: datetime, now: datetime) -> float:
+        """The recency boost of an item of time `at`: up to `recency_boost`, fading over
+        `recency_days`."""
+        if self.recency_days <= 0:
+            return 0.0
+        age_days = (now - at).total_seconds() / 86400
+        if age_days < 0 or age_days > self.recency_days:
+            return 0.0
+        return self.recency_boost * (1 - age_days / self.recency_days)
+
+    def usage(self, access_count: int) -> float:
+        """The boost of a fact put in front of the model `access_count` times."""
+        share = math.log1p(access_count) / math.log1p(self.usage_saturation)
+        return self.usage_boost * min(1.0, share)

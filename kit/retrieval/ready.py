@@ -1,6 +1,7 @@
 """What a search waits for besides its lexical searches, started before them and awaited only
 where used (kit/retrieval/search.py): the query's vector, the facts that may take a rank, the
-messages' places in their conversations, and the speakers the query names.
+messages' places in their conversations, the speakers the query names, and the memory
+versions the kept rows (kit/retrieval/rows.py) are read at.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from kit.embed.base import Vectors
+from kit.memory.versions import MemoryVersion
 from kit.retrieval.links import ConversationLinks
 from kit.retrieval.liveness import ShownFacts
 from kit.retrieval.query import Query
@@ -47,6 +49,11 @@ class Ready:
     links: Soon[ConversationLinks] | None
     plan: Query  # what the query says besides its words, naming no speakers yet
     named: Soon[Query] | None  # the same, with the speakers it names
+    memory: Soon[MemoryVersion] | None = None  # read first: the kept rows' versions
+
+    async def versions(self) -> MemoryVersion:
+        assert self.memory is not None, "started for searches of facts or days"
+        return await self.memory.get()
 
     async def named_plan(self) -> Query:
         return self.plan if self.named is None else await self.named.get()
@@ -66,6 +73,6 @@ class Ready:
         return await self.links.get()
 
     def close(self) -> None:
-        for soon in (self.embedding, self.shown, self.links, self.named):
+        for soon in (self.embedding, self.shown, self.links, self.named, self.memory):
             if soon is not None:
                 soon.close()

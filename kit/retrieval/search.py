@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import math
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from time import perf_counter
@@ -41,9 +40,10 @@ from kit.memory.fact_rows import Fact
 from kit.memory.fact_times import FactTimes
 from kit.memory.facts import Facts
 from kit.memory.messages import Message, Messages
+from kit.memory.versions import MemoryVersion
 from kit.notes.store import NoteChunk, Notes
 from kit.retrieval.fusion import (
-    above_floor,
+    fuse,
     lift,
     merge_repeats,
     spread_over_days,
@@ -65,6 +65,7 @@ from kit.retrieval.passages import best_passage
 from kit.retrieval.query import Query, named_speakers, understand
 from kit.retrieval.ranking import RankingParams
 from kit.retrieval.ready import Ready, Soon
+from kit.retrieval.rows import KeptRows
 from kit.retrieval.vectors import VectorIndex
 
 
@@ -95,6 +96,8 @@ class MemorySearch:
         self._facts = facts
         self._days = days
         self._messages = messages
+        # Candidates' rows, kept by id while their layer is unchanged (kit/retrieval/rows.py).
+        self._rows = KeptRows(facts, days, messages)
         self.vectors = vectors
         self._lexical = lexical
         self.params = params
@@ -109,6 +112,7 @@ class MemorySearch:
         """Drop what is kept in memory of a user's messages (all users': None), after rows
         were removed."""
         self._links.forget(user_id)
+        self._rows.forget(user_id)
 
     async def warm(self, user_id: str) -> None:
         """Read what a first search of `user_id` would (which facts may be shown, the
@@ -137,10 +141,13 @@ class MemorySearch:
         two, not their sum. With `facts_as_of`, the facts ranked are those that held then
         (kit/memory/fact_times.py), superseded ones included, not those live now."""
         embedding = Soon(self._embed(query)) if query_vector is None else None
+        memory = None
+        if "fact" in kinds or "day" in kinds:
+            memory = Soon(self._live_facts.versions(user_id))
         shown = None
-        if "fact" in kinds:
+        if "fact" in kinds and memory is not None:
             if facts_as_of is None:
-                shown = Soon(self._live_facts.snapshot(user_id))
+                shown = Soon(self._shown(user_id, memory))
             else:
                 shown = Soon(self._held(user_id, facts_as_of))
         links = Soon(self._links.current(user_id)) if "message" in kinds else None
@@ -150,7 +157,7 @@ class MemorySearch:
         things = kinds_named(query) if self.params.instance_weight else ()
         many = asks_for_many(query)
         named = Soon(self._named(plan, links)) if links is not None else None
-        ready = Ready(query_vector, embedding, shown, links, plan, named)
+        ready = Ready(query_vector, embedding, shown, links, plan, named, memory)
         try:
             # The layers are independent: searched at once (the database has several
             # readers, SQLite and numpy work outside the GIL): a turn waits for the slowest.
@@ -176,6 +183,10 @@ class MemorySearch:
         hits = [hit for layer in layers for hit in layer]
         hits.sort(key=lambda h: -h.score)
         return SearchResult(query, tuple(hits), vector, embed_ms)
+
+    async def _shown(self, user_id: str, memory: Soon[MemoryVersion]) -> ShownFacts:
+        """The user's shown facts at the memory versions this search read."""
+        return await self._live_facts.snapshot(user_id, await memory.get())
 
     async def _held(self, user_id: str, at: datetime) -> ShownFacts:
         """The facts that held at `at`, in the shape of the live ones (a version of its own:
@@ -263,7 +274,7 @@ class MemorySearch:
             vector, lexical = with_neighbours(
                 links, vector, lexical, skip, p.previous_weight, p.next_weight
             )
-        fused = self._fuse(vector, lexical)
+        fused = fuse(self.params, vector, lexical)
         plan = await ready.named_plan()
         strong = strong_hits(vector_hits, p.strong_z, p.strong_hits)
         by_words = [i for i, _ in lexical_hits[: p.lexical_lift]]
@@ -275,7 +286,7 @@ class MemorySearch:
             (
                 (
                     fused[item.id] * weight * self._fit(plan, item) * self._names(things, text)
-                    + self._recency(at, now)
+                    + p.recency(at, now)
                     + bonus,
                     item,
                     text,
@@ -283,7 +294,7 @@ class MemorySearch:
                     ref,
                 )
                 for item, text, at, weight, bonus, ref in await self._load(
-                    user_id, kind, ids, now, facts_as_of
+                    user_id, kind, ids, now, ready, facts_as_of
                 )
             ),
             key=lambda s: -s[0],
@@ -431,51 +442,17 @@ class MemorySearch:
                 return kept[: p.candidates]
             fetch *= 4
 
-    def _fuse(self, vector: Mapping[int, float], lexical: Mapping[int, float]) -> dict[int, float]:
-        """Relevance in [0, 1] per item: 1.0 is the best of both rankings."""
-        p = self.params
-        weights = p.vector_weight + p.lexical_weight
-        fused: dict[int, float] = {}
-        for scores, weight in ((vector, p.vector_weight), (lexical, p.lexical_weight)):
-            if not scores or weight == 0:
-                continue
-            if p.fusion == "rrf":
-                ranked = sorted(scores, key=lambda i: -scores[i])
-                parts = {i: (p.rrf_k + 1) / (p.rrf_k + rank) for rank, i in enumerate(ranked, 1)}
-            elif scores is vector and p.vector_floor is not None:
-                parts = above_floor(scores, p.vector_floor)
-            else:
-                best = max(scores.values())
-                if scores is lexical:
-                    best = max(best, p.lexical_reference)
-                parts = {i: s / best for i, s in scores.items()}
-            for item, part in parts.items():
-                fused[item] = fused.get(item, 0.0) + weight * part / weights
-        return fused
-
-    def _recency(self, at: datetime, now: datetime) -> float:
-        p = self.params
-        if p.recency_days <= 0:
-            return 0.0
-        age_days = (now - at).total_seconds() / 86400
-        if age_days < 0 or age_days > p.recency_days:
-            return 0.0
-        return p.recency_boost * (1 - age_days / p.recency_days)
-
-    def _usage(self, fact: Fact) -> float:
-        p = self.params
-        share = math.log1p(fact.access_count) / math.log1p(p.usage_saturation)
-        return p.usage_boost * min(1.0, share)
-
     async def _load(
         self,
         user_id: str,
         kind: Kind,
         ids: list[int],
         now: datetime,
+        ready: Ready,
         facts_as_of: datetime | None = None,
     ) -> list[tuple[Fact | Day | Message | NoteChunk, str, datetime, float, float, str | None]]:
-        """Rows for candidate ids, with (text, time, confidence weight, usage bonus, ref)."""
+        """Rows for candidate ids, with (text, time, confidence weight, usage bonus, ref):
+        kept in memory while their layer is unchanged (kit/retrieval/rows.py)."""
         if kind == "note":
             if self._notes is None:
                 return []
@@ -487,20 +464,28 @@ class MemorySearch:
             if facts_as_of is not None and self._fact_times is not None:
                 facts = await self._fact_times.held_at(user_id, facts_as_of, ids=ids)
             else:
-                facts = await self._facts.live(user_id, now, ids)
+                version = await ready.versions()
+                facts = await self._rows.live_facts(user_id, ids, now, version)
             return [
-                (f, f.content, f.updated_at, 0.5 + 0.5 * f.confidence, self._usage(f), None)
+                (
+                    f,
+                    f.content,
+                    f.updated_at,
+                    0.5 + 0.5 * f.confidence,
+                    self.params.usage(f.access_count),
+                    None,
+                )
                 for f in facts
             ]
         if kind == "day":
             return [
                 (d, d.best, _end_of(d), 1.0, 0.0, None)
-                for d in await self._days.get_many(user_id, ids)
+                for d in await self._rows.days(user_id, ids, await ready.versions())
                 if d.day <= now.date()
             ]
         return [
             (m, m.text, m.at, 1.0, 0.0, m.ref)
-            for m in await self._messages.get_many(user_id, ids)
+            for m in await self._rows.messages(user_id, ids)
             if m.at <= now
         ]
 

@@ -18,6 +18,7 @@ from kit.store.sqlite_schema import (
     named_days_units,
     notes_tables,
     retrieval_units,
+    use_trigger,
     version_triggers,
 )
 
@@ -684,4 +685,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("m033_message_spoken", MESSAGE_SPOKEN),
     Migration("m034_channel_events", CHANNEL_EVENT_TABLES),
     Migration("m035_open_categories", (open_categories,)),
+    Migration(
+        "m036_fact_use_version",
+        (
+            # A counter of its own for facts' access stats (a turn's `touch`): the search's
+            # kept fact rows follow it (kit/retrieval/rows.py); the cached parts of the
+            # context, keyed by the other counters, do not change with use.
+            "ALTER TABLE memory_versions ADD COLUMN used INTEGER NOT NULL DEFAULT 0",
+            use_trigger(),
+        ),
+    ),
 )

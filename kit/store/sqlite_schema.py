@@ -57,6 +57,17 @@ def version_triggers(table: str, columns: str) -> tuple[str, ...]:
     )
 
 
+def use_trigger() -> str:
+    """m036: a trigger bumping `memory_versions.used` for the user whose facts' access stats
+    changed (`Facts.touch`): what the search's kept fact rows follow (kit/retrieval/rows.py)."""
+    return (
+        "CREATE TRIGGER facts_used_au AFTER UPDATE OF access_count, last_accessed_at ON facts"
+        " BEGIN INSERT INTO memory_versions (user_id) SELECT new.user_id WHERE NOT EXISTS"
+        " (SELECT 1 FROM memory_versions WHERE user_id = new.user_id);"
+        " UPDATE memory_versions SET used = used + 1 WHERE user_id = new.user_id; END"
+    )
+
+
 def message_day_words() -> tuple[str, ...]:
     """Index each message together with its day in words, so "what did we do on 3 May" or
     "in June" finds that day's messages (measured: `kit eval retrieval`,

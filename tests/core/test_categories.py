@@ -99,9 +99,10 @@ async def test_an_existing_database_takes_a_new_categorys_facts_after_m035(
         assert "check" in str(refused.value).lower() or isinstance(
             refused.value, sqlite3.IntegrityError
         )
-        assert await migrate(db, clock) == [
+        applied = await migrate(db, clock)  # m035, and any migration after it
+        assert applied[0] == (
             "pg035_open_categories" if store == "postgres" else "m035_open_categories"
-        ]
+        )
         # A release adds one record, and its prompt: nothing else.
         health = Category("health", "the owner's health", "Topics")
         monkeypatch.setattr(categories, "CATEGORY_RECORDS", (*CATEGORY_RECORDS, health))

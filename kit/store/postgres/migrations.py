@@ -540,4 +540,19 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             )
         ),
     ),
+    # m036's twin: facts' access stats bump `memory_versions.used` (kit/retrieval/rows.py).
+    Migration(
+        "pg036_fact_use_version",
+        (
+            "ALTER TABLE memory_versions ADD COLUMN used BIGINT NOT NULL DEFAULT 0",
+            """CREATE FUNCTION facts_used_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO memory_versions (user_id) VALUES (NEW.user_id) ON CONFLICT DO NOTHING;
+                UPDATE memory_versions SET used = used + 1 WHERE user_id = NEW.user_id;
+                RETURN NULL;
+            END $$""",
+            "CREATE TRIGGER facts_used_au AFTER UPDATE OF access_count, last_accessed_at ON facts"
+            " FOR EACH ROW EXECUTE FUNCTION facts_used_bump()",
+        ),
+    ),
 )
