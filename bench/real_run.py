@@ -1,10 +1,12 @@
 """The full real-model run of bench/real_model.py (`--full`): a small local model through every
 step that writes or reads memory, with what a person needs to check it.
 
-Steps: 10 chat turns; curation of them and of part of one BEAM-100K conversation (the User's
-turns the owner's, the Assistant's Kit's), and of part of one LoCoMo dev conversation (its
-first speaker the owner); those days' summaries; a REM run; `kit eval qa` on the first
+Steps: 10 chat turns; curation of them, of part of one BEAM-100K conversation (the User's
+turns the owner's, the Assistant's Kit's) and of part of one LoCoMo dev conversation (its
+first speaker the owner), each in a Kit home of its own, so each home's owner is one person;
+those days' summaries; REM in the chat's and BEAM's homes; `kit eval qa` on the first
 questions of a LoCoMo conversation. It prints per pass: status, reason, tokens and seconds;
+per home: what it holds, its passes, drops and facts;
 the guard's drops; every stored fact next to the messages it cites; QA accuracy by exact
 match, token F1 and the judge (named); and every traceback logged. Run it under `nice`: on 2
 shared cores a 1.5B model takes hours (docs/measurements.md).
@@ -77,6 +79,7 @@ class Report:
     summaries: list[str] = field(default_factory=list)
     rem: list[str] = field(default_factory=list)
     qa: dict[str, Any] = field(default_factory=dict)
+    homes: dict[str, dict[str, Any]] = field(default_factory=dict)  # home -> what it holds
     tracebacks: list[str] = field(default_factory=list)
 
 
@@ -174,9 +177,58 @@ async def _facts(kit: Kit, source: str) -> list[dict[str, Any]]:
     return rows
 
 
+async def _home_steps(
+    kit: Kit, home: str, clock: FakeClock, report: Report, *, rem: bool, owner: str = ""
+) -> None:
+    """Curation, the days' summaries and (if `rem`) REM in one home, then its facts."""
+    began = time.perf_counter()
+    first = len(report.passes)
+    await _curate(kit, home, report)
+    await _tokens(kit, report.passes[first:])
+    report.steps[f"curate {home}"] = time.perf_counter() - began
+    began = time.perf_counter()
+    days = await kit.services.summarizer.summarize_pending(
+        "owner", clock.now().date(), include_today=True
+    )
+    report.summaries.append(f"{home}: {days}")
+    progress(f"day summaries ({home}): {days}")
+    report.steps[f"day summaries ({home})"] = time.perf_counter() - began
+    if rem:
+        began = time.perf_counter()
+        done = await kit.services.rem.run("owner")
+        report.rem += [f"{home}: {p.step} {p.status}" for p in done.steps]
+        report.rem += [f"{home}: {why}" for why in done.rejected]
+        report.steps[f"REM ({home})"] = time.perf_counter() - began
+        progress(f"REM ({home}): {report.rem}")
+    report.facts += await _facts(kit, home)
+    report.homes[home] = await _held(kit, owner)
+
+
+async def _held(kit: Kit, owner: str) -> dict[str, Any]:
+    """What a home holds: its owner's name and each conversation's owner and other messages."""
+    messages = kit.services.messages
+    counts: Counter[str] = Counter()
+    for day in await messages.days_with_messages("owner"):
+        for m in await messages.on_day("owner", day):
+            conversation = await messages.get_conversation(m.conversation_id)
+            counts[f"{conversation.external_id or conversation.channel} ({m.role})"] += 1
+    return {"owner": owner, "messages": dict(sorted(counts.items()))}
+
+
 async def run_full(llm: LLMSettings, *, quick: bool, qa_questions: int) -> Report:
+    """Each conversation in a home of its own (its owner one person: run 6 put BEAM's Darryl
+    into the chat's home, and the curator stored "the owner is Darryl" beside Sam's Leeds)."""
     report = Report(f"{llm.base_url} ({llm.small_model})")
-    logging.getLogger().addHandler(_Tracebacks(report.tracebacks))
+    handler = _Tracebacks(report.tracebacks)
+    logging.getLogger().addHandler(handler)
+    try:
+        await _run(llm, report, quick=quick, qa_questions=qa_questions)
+    finally:
+        logging.getLogger().removeHandler(handler)
+    return report
+
+
+async def _run(llm: LLMSettings, report: Report, *, quick: bool, qa_questions: int) -> None:
     beam_file, locomo_file = SHARED / "beam-100k.json", SHARED / "locomo-dev.json"
     chat_turns = CHAT[:3] if quick else CHAT
     beam_limit, locomo_limit = (6, 6) if quick else (24, 36)
@@ -197,47 +249,21 @@ async def run_full(llm: LLMSettings, *, quick: bool, qa_questions: int) -> Repor
                 progress(f"chat turn {len(report.chat)}: {report.chat[-1]['seconds']} s")
                 clock.advance(timedelta(minutes=2))
             report.steps["chat"] = time.perf_counter() - began
-            await kit.import_messages(
-                _turns("beam-100K-16", beam_file, 1, beam_limit), conversation="beam-100K-16"
-            )
             clock.advance(timedelta(hours=1))
-            began = time.perf_counter()
-            await _curate(kit, "chat + BEAM-100K-16", report)
-            await _tokens(kit, report.passes)
-            report.steps["curate chat + BEAM"] = time.perf_counter() - began
-            began = time.perf_counter()
-            days = await kit.services.summarizer.summarize_pending(
-                "owner", clock.now().date(), include_today=True
-            )
-            report.summaries.append(f"chat + BEAM: {days}")
-            progress(f"day summaries (chat + BEAM): {days}")
-            report.steps["day summaries (chat + BEAM)"] = time.perf_counter() - began
-            began = time.perf_counter()
-            rem = await kit.services.rem.run("owner")
-            report.rem = [f"{p.step} {p.status}" for p in rem.steps] + list(rem.rejected)
-            report.steps["REM"] = time.perf_counter() - began
-            progress(f"REM: {report.rem}")
-            report.facts += await _facts(kit, "chat + BEAM-100K-16")
-        turns = _turns("conv-26", locomo_file, 2, locomo_limit)
-        clock = FakeClock(max(t.at for t in turns) + timedelta(hours=1))
-        async with Kit.open(
-            settings=_settings(Path(folder) / "locomo", llm, owner="Caroline"),
-            embedder=HashingEmbedder(), clock=clock, background=False,
-        ) as kit:  # fmt: skip
-            await kit.import_messages(turns, conversation="conv-26")
-            began = time.perf_counter()
-            first = len(report.passes)
-            await _curate(kit, "LoCoMo conv-26", report)
-            await _tokens(kit, report.passes[first:])
-            report.steps["curate LoCoMo"] = time.perf_counter() - began
-            began = time.perf_counter()
-            days = await kit.services.summarizer.summarize_pending(
-                "owner", clock.now().date(), include_today=True
-            )
-            report.summaries.append(f"LoCoMo: {days}")
-            progress(f"day summaries (LoCoMo): {days}")
-            report.steps["day summaries (LoCoMo)"] = time.perf_counter() - began
-            report.facts += await _facts(kit, "LoCoMo conv-26")
+            await _home_steps(kit, "chat", clock, report, rem=True)
+        # (home, sample, file, sessions, turns, REM, owner): BEAM's User is unnamed, as the chat's
+        for home, sample, file, sessions, limit, rem, owner in (
+            ("BEAM-100K-16", "beam-100K-16", beam_file, 1, beam_limit, True, ""),
+            ("LoCoMo conv-26", "conv-26", locomo_file, 2, locomo_limit, False, "Caroline"),
+        ):
+            turns = _turns(sample, file, sessions, limit)
+            clock = FakeClock(max(t.at for t in turns) + timedelta(hours=1))
+            async with Kit.open(
+                settings=_settings(Path(folder) / sample, llm, owner=owner),
+                embedder=HashingEmbedder(), clock=clock, background=False,
+            ) as kit:  # fmt: skip
+                await kit.import_messages(turns, conversation=sample)
+                await _home_steps(kit, home, clock, report, rem=rem, owner=owner)
         began = time.perf_counter()
         samples = [s for s in locomo.load(locomo_file) if s.sample_id == "conv-26"]
         qa_settings = _settings(Path(folder) / "qa", llm)
@@ -264,7 +290,26 @@ async def run_full(llm: LLMSettings, *, quick: bool, qa_questions: int) -> Repor
             ],
         }
         report.steps["kit eval qa"] = time.perf_counter() - began
-    return report
+
+
+def _print_homes(report: Report) -> None:
+    """Each home on its own: one conversation, one owner; its passes, drops and facts."""
+    print("\nPer home (each conversation in a Kit home of its own):")
+    for home, held in report.homes.items():
+        passes = [p for p in report.passes if p.source == home]
+        statuses = Counter(p.status for p in passes)
+        timed_out = sum(1 for p in passes if "did not answer within" in p.reason)
+        drops = [d for p in passes for d in p.dropped]
+        guard = sum(1 for d in drops if "not supported by its cited messages" in d)
+        facts = sum(1 for f in report.facts if f["source"] == home)
+        print(
+            f"  {home} (owner {held['owner'] or 'unnamed'}; messages "
+            + ", ".join(f"{n} {what}" for what, n in held["messages"].items())
+            + f"): {len(passes)} passes, {statuses['applied'] + statuses['noop']} valid, "
+            f"{statuses['rejected']} rejected, {timed_out} timed out; {facts} facts stored; "
+            f"{len(drops)} dropped ({guard} by the guard); "
+            f"{sum(len(p.asked) for p in passes)} asked"
+        )
 
 
 def print_report(report: Report) -> None:
@@ -309,6 +354,7 @@ def print_report(report: Report) -> None:
         print(f"  * ({f['source']}, {f['category']}) {f['fact']}")
         for line in f["cites"]:
             print("      cites " + re.sub(r"\s+", " ", line)[:220])
+    _print_homes(report)
     print("\nDay summaries:", "; ".join(report.summaries))
     print("REM:", "; ".join(report.rem))
     qa = report.qa

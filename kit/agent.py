@@ -31,6 +31,7 @@ from kit.memory.messages import Conversation, Message, Messages
 from kit.model_settings import ModelRole
 from kit.tools import TOOL_SPECS, Tools
 from kit.turn import Inbound, TurnResult
+from kit.turn_reply import final_answer
 from kit.untrusted.clean import clean_name, clean_text
 from kit.untrusted.neutralise import neutralise
 
@@ -262,6 +263,7 @@ class Agent:
         chat = window_as_chat(window)
         usage = Usage()
         tools_used: list[str] = []
+        tools_said: list[tuple[str, str, bool]] = []
         fact_ids = list(sandwich.fact_ids)
         rounds = self._rounds
         try:
@@ -292,6 +294,7 @@ class Agent:
                         message_id=stored.id,
                     )
                     tools_used.append(call.name)
+                    tools_said.append((call.name, outcome.content, outcome.is_error))
                     fact_ids.extend(outcome.fact_ids)
                     results.append(ToolResult(call.id, outcome.content, outcome.is_error))
                 chat.append(ChatMessage("assistant", reply.content))
@@ -315,9 +318,9 @@ class Agent:
                 refused=refused,
                 vector_search=sandwich.vector_search,
             )
-        answer = reply.text.strip() or "Sorry, I came up empty on that one; could you rephrase?"
-        if not reply.text.strip() and on_text is not None:
-            await on_text(answer)
+        answer = final_answer(reply.text, tools_said)
+        if answer != reply.text.strip() and on_text is not None:
+            await on_text(f"\n\n{answer}" if reply.text.strip() else answer)
         conversation = await self._messages.get_conversation(conversation_id)
         saved = await self._messages.add(
             conversation, "assistant", answer, at=self._clock.now(), source=inbound.source

@@ -47,6 +47,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # questions a pass set aside (asked and stored by the curator, below)
     (
         "kit.agent",
+        "kit.turn_reply",
         "kit.inbox",
         "kit.background",
         "kit.digest",

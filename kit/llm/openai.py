@@ -57,6 +57,7 @@ from kit.llm.bounds import (
 )
 from kit.llm.json_repair import Unreadable, loads_lenient
 from kit.llm.status import status_error, status_message, transport_errors
+from kit.llm.template_tags import StreamCleaner, strip_tags
 from kit.llm.tokens import estimate_request, estimate_tokens
 from kit.llm.written_calls import Held, written_call
 from kit.model_settings import DEADLINE_TIMEOUTS, ModelRole
@@ -200,6 +201,7 @@ class OpenAILLM:
         meter = Meter(reply_chars(request.max_tokens))
         shown = not self._json_answer(request)
         held = Held(bool(request.tools) and request.tool_choice is None)
+        tags = StreamCleaner()
         stream = await self._client.chat.completions.create(
             **params, stream=True, stream_options={"include_usage": True}
         )
@@ -214,7 +216,7 @@ class OpenAILLM:
                         if delta.content:
                             piece = meter.take(delta.content)
                             draft.text.append(piece)
-                            if shown and (piece := held.take(piece)):
+                            if shown and (piece := tags.take(held.take(piece))):
                                 await on_text(piece)
                         for call in delta.tool_calls or ():
                             part = draft.calls.setdefault(call.index, ["", "", []])
@@ -235,9 +237,9 @@ class OpenAILLM:
         reply = _assemble(
             "".join(draft.text), calls, draft.finish, draft.usage, draft.model, request
         )
-        rest = held.rest()
-        if shown and rest and not (reply.tool_uses and not calls):  # not a call written as text
-            await on_text(rest)
+        if shown and not (reply.tool_uses and not calls):  # not a call written as text
+            if rest := tags.take(held.rest()) + tags.end():
+                await on_text(rest)
         if not meter.over:
             return reply
         if shown:
@@ -386,6 +388,8 @@ def _assemble(
 ) -> LLMReply:
     if not calls and (written := written_call(text, request)) is not None:
         text, calls = "", [written]
+    elif request.tool_choice is None:  # a reply in words: no template tags reach the owner
+        text = strip_tags(text)
     blocks: list[Block] = [TextBlock(text)] if text else []
     for number, (call_id, name, arguments) in enumerate(calls):
         blocks.append(ToolUse(call_id or f"call_{number}", name, _arguments(arguments, name)))

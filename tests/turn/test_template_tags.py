@@ -1,0 +1,177 @@
+"""A chat template's tool tags never reach the owner (issue 29, run 6: after `remember`, the
+real 1.5B answered 9 turns of 10 with `<tool_response> Stored as fact #2 (preferences).
+</tool_response>`, and Kit sent and stored exactly that). The real openai SDK against the local
+fake in llama-cpp-python's dialect: the adapter takes the tags out, plain and streamed; the turn
+says plainly when what is left is nothing but the tool's result."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+
+import pytest
+
+from kit.api import Kit
+from kit.clock import FakeClock
+from kit.config import Settings
+from kit.embed.hashing import HashingEmbedder
+from kit.llm.base import ChatMessage, LLMRequest, SystemBlock, ToolSpec
+from kit.llm.openai import OpenAILLM
+from kit.llm.template_tags import StreamCleaner, strip_tags
+from tests.servers.openai_api import FakeOpenAIServer
+
+SCHEMA = {"type": "object", "properties": {"fact": {"type": "string"}}, "required": ["fact"]}
+TOOLS = (ToolSpec("remember", "store", SCHEMA),)
+ECHO = "<tool_response>\nStored as fact #2 (preferences).\n</tool_response>"
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeOpenAIServer]:
+    async with FakeOpenAIServer(dialect="llama-cpp-python") as running:
+        yield running
+
+
+async def _complete(server: FakeOpenAIServer, stream: bool) -> tuple[str, list[str]]:
+    llm = OpenAILLM(api_key="test-key", base_url=server.url, max_retries=0)
+    shown: list[str] = []
+
+    async def sink(piece: str) -> None:
+        shown.append(piece)
+
+    request = LLMRequest(
+        model="qwen-test",
+        system=(SystemBlock("be brief"),),
+        messages=(ChatMessage.text("user", "I prefer tea to coffee."),),
+        max_tokens=100,
+        tools=TOOLS,
+    )
+    try:
+        reply = await llm.complete(request, sink if stream else None)
+    finally:
+        await llm.aclose()
+    return reply.text, shown
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+@pytest.mark.parametrize(
+    ("said", "text"),
+    [
+        (ECHO, ""),  # the run's reply: an echo of the tool's result, nothing else
+        (" <tool_response> Stored as fact #2 (preferences). </tool_response> ", ""),
+        (f"Noted: tea it is.\n{ECHO}", "Noted: tea it is."),
+        (f"{ECHO}\nNoted: tea it is.", "Noted: tea it is."),
+        ("<tool_response>\nStored as fact #2", ""),  # stopped inside the block
+        ("Noted: tea it is.<|im_end|>", "Noted: tea it is."),
+        ("<|im_start|>assistant\nNoted: tea it is.", "Noted: tea it is."),
+        ("Noted.</tool_call>", "Noted."),
+    ],
+)
+async def test_template_tags_are_taken_out_of_a_reply_at_the_edge(
+    server: FakeOpenAIServer, said: str, text: str, stream: bool
+) -> None:
+    server.queue_text(said)
+    reply, shown = await _complete(server, stream)
+    assert reply == text
+    if stream:
+        assert "".join(shown).strip() == text
+        assert not any("<" in piece for piece in shown)
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+async def test_a_reply_without_tags_is_untouched(server: FakeOpenAIServer, stream: bool) -> None:
+    said = "Use a < b and b > c: <b>bold</b> is HTML, 2 < 3."
+    server.queue_text(said)
+    reply, shown = await _complete(server, stream)
+    assert reply == said
+    if stream:
+        assert "".join(shown) == said
+
+
+def test_a_tag_split_across_stream_pieces_is_held_until_known() -> None:
+    cleaner = StreamCleaner()
+    pieces = ["Noted", " <tool", "_resp", "onse>Stored as", " fact #2</tool_", "response> ok<|im"]
+    pieces.append("_end|>")
+    shown = [cleaner.take(p) for p in pieces] + [cleaner.end()]
+    assert "".join(shown) == "Noted  ok"
+    assert shown[1] == " "  # "<tool" might be a tag: held, never shown half
+    assert strip_tags("".join(pieces)) == "Noted  ok"
+
+
+@pytest.fixture
+async def local(
+    settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[tuple[Kit, FakeOpenAIServer]]:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    async with FakeOpenAIServer(dialect="llama-cpp-python") as server:
+        llm = dataclasses.replace(
+            settings.llm,
+            provider="openai",
+            base_url=server.url,
+            preset="local",
+            structured_output="json_object",
+            max_retries=0,
+        )
+        async with Kit.open(
+            settings=dataclasses.replace(settings, llm=llm),
+            embedder=HashingEmbedder(),
+            clock=clock,
+            background=False,
+        ) as kit:
+            yield kit, server
+
+
+@pytest.mark.stores
+@pytest.mark.parametrize(
+    "echo",
+    [
+        "<tool_response>\n{result}\n</tool_response>",  # run 6's
+        "{result}",  # the same echo without its tags
+    ],
+)
+async def test_a_reply_that_only_echoes_the_tool_says_so_plainly(
+    local: tuple[Kit, FakeOpenAIServer], echo: str
+) -> None:
+    """The owner reads what happened (the model gave no answer; the tool stored fact #1), not
+    the template's markup; the transcript keeps the same plain words."""
+    kit, server = local
+    server.queue_tool_call("remember", {"fact": "The owner prefers tea to coffee."})
+    # the model's second answer says the tool's result again (as the 1.5B did), tags and all
+    server.responder = lambda body: echo.format(
+        result=next(m["content"] for m in body["messages"] if m["role"] == "tool")
+    )
+    result = await kit.send("Thanks! I prefer tea to coffee, by the way.")
+    (fact,) = await kit.facts()
+    assert "<" not in result.reply
+    assert result.reply == (
+        "(The model gave no answer of its own, only what its tools said. "
+        f"remember: Stored as fact #{fact.id} ({fact.category}).)"
+    )
+    stored = await kit.services.messages.get_many("owner", [result.reply_message_id or 0])
+    assert [m.text for m in stored] == [result.reply]
+
+
+@pytest.mark.stores
+async def test_the_models_own_words_beside_an_echo_are_the_reply(
+    local: tuple[Kit, FakeOpenAIServer],
+) -> None:
+    kit, server = local
+    server.queue_tool_call("remember", {"fact": "The owner prefers tea to coffee."})
+    server.queue_text(f"{ECHO}\nTea it is, then.")
+    shown: list[str] = []
+
+    async def sink(piece: str) -> None:
+        shown.append(piece)
+
+    result = await kit.send("Thanks! I prefer tea to coffee, by the way.", on_text=sink)
+    assert result.reply == "Tea it is, then."
+    assert "".join(shown).strip() == "Tea it is, then."
+
+
+@pytest.mark.stores
+async def test_an_empty_reply_with_no_tool_keeps_the_old_fallback(
+    local: tuple[Kit, FakeOpenAIServer],
+) -> None:
+    kit, server = local
+    server.queue_text("")
+    result = await kit.send("Hello?")
+    assert result.reply == "Sorry, I came up empty on that one; could you rephrase?"
