@@ -35,6 +35,6 @@ def without_filler(text: str) -> str:
     trail = _TRAILING.search(out)
     if trail is not None and trail.start() > 0:
         out = out[: trail.start()] + (trail.group(1)[:1] or ".")
-    if not out.strip():
-        return text
+    if not out.strip() or out == text.strip():
+        return text  # nothing said to Kit: the words as they came (the secret screen reads them)
     return out[:1].upper() + out[1:]
