@@ -6,15 +6,11 @@ says plainly when what is left is nothing but the tool's result."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import AsyncIterator
 
 import pytest
 
 from kit.api import Kit
-from kit.clock import FakeClock
-from kit.config import Settings
-from kit.embed.hashing import HashingEmbedder
 from kit.llm.base import ChatMessage, LLMRequest, SystemBlock, ToolSpec
 from kit.llm.openai import OpenAILLM
 from kit.llm.template_tags import StreamCleaner, strip_tags
@@ -95,29 +91,6 @@ def test_a_tag_split_across_stream_pieces_is_held_until_known() -> None:
     assert "".join(shown) == "Noted  ok"
     assert shown[1] == " "  # "<tool" might be a tag: held, never shown half
     assert strip_tags("".join(pieces)) == "Noted  ok"
-
-
-@pytest.fixture
-async def local(
-    settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
-) -> AsyncIterator[tuple[Kit, FakeOpenAIServer]]:
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    async with FakeOpenAIServer(dialect="llama-cpp-python") as server:
-        llm = dataclasses.replace(
-            settings.llm,
-            provider="openai",
-            base_url=server.url,
-            preset="local",
-            structured_output="json_object",
-            max_retries=0,
-        )
-        async with Kit.open(
-            settings=dataclasses.replace(settings, llm=llm),
-            embedder=HashingEmbedder(),
-            clock=clock,
-            background=False,
-        ) as kit:
-            yield kit, server
 
 
 @pytest.mark.stores
