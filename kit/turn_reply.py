@@ -14,20 +14,24 @@ from collections.abc import Sequence
 
 EMPTY_REPLY = "Sorry, I came up empty on that one; could you rephrase?"
 _SHOWN_CHARS = 160
+# Kit's note below is Kit's words. A model that writes them has copied an earlier turn's note
+# from its window (issue 29's run 7: the 1.5B answered 8 turns with "... remember: Stored as
+# fact #2", "#3", ... and no tool ran: the owner was told of stores that never happened).
+_NOTE = "(The model gave no answer of its own"
 
 
 def final_answer(text: str, tools_said: Sequence[tuple[str, str, bool]]) -> str:
     """The reply to store and send: the model's `text`, or a plain note when it is empty or
     only repeats what a tool of this turn said (`tools_said`: name, result, is_error). A tool
     that failed is not named: its message was for the model (the usual "rephrase?")."""
-    answer = text.strip()
+    answer = "" if _NOTE in text else text.strip()
     if answer and not any(_normal(answer) == _normal(result) for _, result, _ in tools_said):
         return answer
     done = [(name, result) for name, result, failed in tools_said if not failed]
     if not done:
         return EMPTY_REPLY
     said = "; ".join(f"{name}: {_first_line(result)}" for name, result in done)
-    return f"(The model gave no answer of its own, only what its tools said. {said})"
+    return f"{_NOTE}, only what its tools said. {said})"
 
 
 def _normal(text: str) -> str:

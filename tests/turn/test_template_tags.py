@@ -148,3 +148,22 @@ async def test_an_empty_reply_with_no_tool_keeps_the_old_fallback(
     server.queue_text("")
     result = await kit.send("Hello?")
     assert result.reply == "Sorry, I came up empty on that one; could you rephrase?"
+
+
+@pytest.mark.stores
+async def test_kits_note_copied_by_the_model_is_no_claim_of_a_store(
+    local: tuple[Kit, FakeOpenAIServer],
+) -> None:
+    """Run 7 (issue 29): after one real `remember`, the 1.5B answered each later turn with
+    Kit's own note from its window, the number raised ("... remember: Stored as fact #2
+    (preferences).)") in one call, no tool run: the owner read of 8 stores that never were."""
+    kit, server = local
+    server.queue_tool_call("remember", {"fact": "The owner's sister Ana lives in Porto."})
+    server.queue_text("<tool_response> Stored as fact #1 (people). </tool_response>")
+    first = await kit.send("My sister Ana lives in Porto.")
+    assert "remember: Stored as fact #1" in first.reply  # a real store, said plainly
+    copied = first.reply.replace("#1", "#2")
+    server.queue_text(copied)
+    second = await kit.send("I prefer tea to coffee.")
+    assert "Stored as fact" not in second.reply
+    assert len(await kit.facts()) == 1
