@@ -423,8 +423,7 @@ class Facts:
         return [fact_from_row(r) for r in rows]
 
     async def by_ids(self, user_id: str, ids: Sequence[int]) -> list[Fact]:
-        """The user's facts among `ids`, shown or not, in id order (`Fact.is_live` tells
-        which `live` would return)."""
+        """The user's facts among `ids`, shown or not (`Fact.is_live` tells), in id order."""
         if not ids:
             return []
         rows = await self._db.fetchall(
