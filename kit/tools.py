@@ -12,6 +12,7 @@ from typing import Any
 from kit.clock import EARLIEST, LATEST
 from kit.config import CATEGORIES
 from kit.context.window import format_transcript
+from kit.dates.shown import with_days_shown
 from kit.errors import ConfigError, InputError, KitError
 from kit.llm.base import ToolSpec
 from kit.memory.chat_filler import without_filler
@@ -183,6 +184,8 @@ def format_hits(hits: list[Hit], tz: tzinfo) -> str:
             # A long message is shown by the passage that matched (kit/retrieval/passages.py),
             # with its id and which part it is: the model knows there is more.
             part = f" #{hit.id}, part {hit.part} of {hit.parts}" if hit.passage else ""
+            said = with_days_shown(hit.shown, hit.at.astimezone(tz).date())  # "yesterday (= …)"
+            text = neutralise(said, inline=True)
             lines.append(f"[message {when}{part}] {neutralise(who, inline=True)}: {text}")
     return "\n".join(lines)
 

@@ -33,6 +33,7 @@ from datetime import date, datetime, tzinfo
 from kit.config import MemorySettings
 from kit.context.index import MemoryIndex, MemoryIndexText
 from kit.context.plan import ContextItem, ContextSection, Sandwich, Stage
+from kit.dates.shown import with_days_shown
 from kit.llm.base import SystemBlock
 from kit.llm.tokens import estimate_tokens
 from kit.memory.days import Day, Days
@@ -119,7 +120,10 @@ def _hit_line(hit: Hit, tz: tzinfo, words: re.Pattern[str] | None) -> str:
     # A long message shows the passage that matched (kit/retrieval/passages.py), with its id
     # and which part it is: the model knows there is more.
     part = f" (message #{hit.id}, part {hit.part} of {hit.parts})" if hit.passage else ""
-    line = f"- {local} {neutralise(who, inline=True)}{part}: {neutralise(hit.shown, inline=True)}"
+    # "yesterday" in a message months old is shown with its day: a small model takes the
+    # message's own date for the answer (kit/dates/shown.py).
+    text = with_days_shown(hit.shown, hit.at.astimezone(tz).date())
+    line = f"- {local} {neutralise(who, inline=True)}{part}: {neutralise(text, inline=True)}"
     return line + _repeats(hit, tz)
 
 
