@@ -257,6 +257,11 @@ async def main(argv: list[str] | None = None) -> int:
     )
     full.add_argument("--judge-model", default="", help="the judge (default: --model)")
     full.add_argument("--qa-questions", type=int, default=30)
+    full.add_argument(
+        "--qa-embedder", choices=("minilm", "hashing"), default="minilm",
+        help="kit eval qa's search: the real MiniLM from ../shared/models (as a running Kit; "
+        "the hashing stand-in when it is not there) or the hashing stand-in (runs 1-8)",
+    )  # fmt: skip
     full.add_argument("--json", type=Path, metavar="OUT", help="also write the report here")
     args = parser.parse_args(argv)
     if args.full:
@@ -279,6 +284,7 @@ async def main(argv: list[str] | None = None) -> int:
 
 
 async def _full(args: argparse.Namespace) -> int:
+    from common import load_minilm
     from real_run import print_report, run_full
 
     async with AsyncExitStack() as stack:
@@ -295,7 +301,10 @@ async def _full(args: argparse.Namespace) -> int:
             args.base_url = await stack.enter_async_context(llama_server(args))
         elif not args.base_url:
             raise SystemExit("give --gguf WEIGHTS or --base-url URL")
-        report = await run_full(full_llm(args), quick=args.quick, qa_questions=args.qa_questions)
+        embedder = await load_minilm() if args.qa_embedder == "minilm" else None
+        report = await run_full(
+            full_llm(args), quick=args.quick, qa_questions=args.qa_questions, qa_embedder=embedder
+        )
     print_report(report)
     if args.json is not None:
         args.json.write_text(json.dumps(dataclasses.asdict(report), indent=1, ensure_ascii=False))

@@ -31,6 +31,7 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import OwnerSettings, ScheduleSettings, Settings
 from kit.curator.reports import PassOutcome
+from kit.embed.base import Embedder
 from kit.embed.hashing import HashingEmbedder
 from kit.eval import locomo
 from kit.eval.locomo import parse_session_time
@@ -215,20 +216,28 @@ async def _held(kit: Kit, owner: str) -> dict[str, Any]:
     return {"owner": owner, "messages": dict(sorted(counts.items()))}
 
 
-async def run_full(llm: LLMSettings, *, quick: bool, qa_questions: int) -> Report:
+async def run_full(
+    llm: LLMSettings, *, quick: bool, qa_questions: int, qa_embedder: Embedder | None = None
+) -> Report:
     """Each conversation in a home of its own (its owner one person: run 6 put BEAM's Darryl
-    into the chat's home, and the curator stored "the owner is Darryl" beside Sam's Leeds)."""
+    into the chat's home, and the curator stored "the owner is Darryl" beside Sam's Leeds).
+    `qa_embedder`: what `kit eval qa`'s home searches with (the real MiniLM in `--full`; up to
+    run 8 the hashing stand-in, whose word-only search put 24 of the 30 questions' 45 evidence
+    turns in the context where MiniLM puts 32: docs/measurements.md, run 8)."""
     report = Report(f"{llm.base_url} ({llm.small_model})")
     handler = _Tracebacks(report.tracebacks)
     logging.getLogger().addHandler(handler)
     try:
-        await _run(llm, report, quick=quick, qa_questions=qa_questions)
+        await _run(llm, report, quick=quick, qa_questions=qa_questions, qa_embedder=qa_embedder)
     finally:
         logging.getLogger().removeHandler(handler)
     return report
 
 
-async def _run(llm: LLMSettings, report: Report, *, quick: bool, qa_questions: int) -> None:
+async def _run(
+    llm: LLMSettings, report: Report, *, quick: bool, qa_questions: int,
+    qa_embedder: Embedder | None,
+) -> None:  # fmt: skip
     beam_file, locomo_file = SHARED / "beam-100k.json", SHARED / "locomo-dev.json"
     chat_turns = CHAT[:3] if quick else CHAT
     beam_limit, locomo_limit = (6, 6) if quick else (24, 36)
@@ -267,13 +276,15 @@ async def _run(llm: LLMSettings, report: Report, *, quick: bool, qa_questions: i
         began = time.perf_counter()
         samples = [s for s in locomo.load(locomo_file) if s.sample_id == "conv-26"]
         qa_settings = _settings(Path(folder) / "qa", llm)
+        embedder = qa_embedder or HashingEmbedder()
         run = await evaluate_qa(
-            samples, settings=qa_settings, embedder=HashingEmbedder(),
+            samples, settings=qa_settings, embedder=embedder,
             limit=3 if quick else qa_questions, short_answers=True,
         )  # fmt: skip
         judge = model_role(llm, "judge")
         report.qa = {
             "judge": f"{judge.model} at {judge.where}",
+            "embedder": embedder.model_id,
             "stopped": run.stopped,
             "accuracy": {
                 name: {
@@ -285,7 +296,14 @@ async def _run(llm: LLMSettings, report: Report, *, quick: bool, qa_questions: i
                 for name, a in accuracy(run.results).items()
             },
             "answers": [
-                {"q": r.question, "gold": r.gold, "answer": r.answer[:200], "verdict": r.verdict}
+                {
+                    "q": r.question,
+                    "gold": r.gold,
+                    "answer": r.answer[:200],
+                    "verdict": r.verdict,
+                    "context_tokens": r.context_tokens,
+                    "memory_tokens": r.memory_tokens,
+                }
                 for r in run.results
             ],
         }
@@ -358,7 +376,8 @@ def print_report(report: Report) -> None:
     print("\nDay summaries:", "; ".join(report.summaries))
     print("REM:", "; ".join(report.rem))
     qa = report.qa
-    print(f"\nkit eval qa (short answers), judged by {qa.get('judge')}:")
+    print(f"\nkit eval qa (short answers), judged by {qa.get('judge')}, searched with "
+          f"{qa.get('embedder')}:")  # fmt: skip
     for name, a in qa.get("accuracy", {}).items():
         print(f"  {name:<12} n={a['n']:>3} judge {a['judge']:.3f} exact {a['exact']:.3f} "
               f"F1 {a['f1']:.3f}")  # fmt: skip
