@@ -34,6 +34,18 @@ _SAME = frozenset(
     "can could would should will shall might may must did had was were are need dare used "
     "ought".split()
 )
+# The past tense is the same for every person ("I met" -> "the owner met", never "mets"):
+# a word in -ed (not -eed: "I need", "I feed") or one of these irregular pasts.
+_PAST = frozenset(
+    "ate became began bent bet bit bled blew bought broke brought built burnt burst caught "
+    "chose clung came cost crept cut dealt dug dove drew dreamt drank drove dwelt fed felt "
+    "fought found fled flew forbade forgot forgave froze got gave went ground grew hung heard "
+    "hid hit held hurt kept knelt knew laid led leapt learnt left lent let lay lit lost made "
+    "meant met paid put quit read rode rang rose ran said saw sought sold sent set shook shot "
+    "shut sang sank sat slept slid spoke spent spun split spread sprang stood stole stuck "
+    "stung struck swore swept swam swung took taught tore told thought threw understood woke "
+    "wore wept won wound wrote".split()
+)
 # Words between "I" and its verb ("I really love" -> "the owner really loves").
 _ADVERBS = (
     "ever also really never always still often usually sometimes just only recently "
@@ -79,7 +91,9 @@ def _verb(word: str) -> str:
     low = word.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]
-    if low in _SAME or not word.isalpha() or not word.islower():
+    if low in _SAME or low in _PAST or not word.isalpha() or not word.islower():
+        return word
+    if low.endswith("ed") and not low.endswith("eed"):
         return word
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
         return word + "es"
