@@ -1,14 +1,19 @@
-"""The grounding guard's round nine (issue 29, run 7): a model's fact that copies the owner's
+"""The grounding guard's round nine (issue 29). Run 7: a model's fact that copies the owner's
 whole message goes on from what is so into a doubt or a request; the doubt and the request
-are cut (kit/curator/doubt.py) and the statement is stored, the cut named in the pass record."""
+are cut (kit/curator/doubt.py) and the statement is stored, the cut named in the pass record.
+And the dev sets' dates: a clock time ("10:30 PM") and a range of days ("September 14-15")."""
 
 from __future__ import annotations
+
+from datetime import UTC, date, datetime
 
 import pytest
 
 from kit.api import Kit
 from kit.curator.doubt import without_doubt
+from kit.curator.grounding import Grounding
 from kit.curator.ops import Insert
+from kit.memory.messages import Message
 from tests.support.curation import say
 
 USER = "owner"
@@ -78,3 +83,38 @@ async def test_a_fact_that_is_all_doubt_is_left_to_the_guard(kit: Kit) -> None:
 )
 def test_what_is_cut(fact: str, kept: str | None) -> None:
     assert without_doubt(fact) == kept
+
+
+def status(fact: str, said: str, day: date = date(2024, 9, 1)) -> str:
+    at = datetime(day.year, day.month, day.day, 10, tzinfo=UTC)
+    message = Message(1, "o", 1, "user", "", said, at, day, None, "chat")
+    return Grounding([message], [1], "").check(Insert(fact, 0.9, "", sources=(1,)), {}).status
+
+
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [  # a clock time was cut into two clauses at its colon: '10:30' was never found
+        ("The owner goes to bed at 10:30 PM.", "I usually go to bed at 10:30 PM to sleep enough."),
+        ("The owner goes to bed at 10:30.", "I usually go to bed at 10:30 PM to sleep enough."),
+        # a range of days was one day and a number
+        ("The owner's retreat is on 14-15 September.", "My retreat is on September 14-15."),
+        ("The owner's retreat is on September 14-15.", "My retreat is on 14-15 September."),
+        ("The owner's retreat is on 15 September.", "My retreat is on September 14-15."),
+    ],
+)
+def test_times_and_ranges_of_days_are_found(fact: str, said: str) -> None:
+    assert status(fact, said) == "supported"
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "The owner's retreat is on 14-16 September.",  # a day the message does not say
+        "The owner's retreat is on 15-16 September.",
+        "The owner's retreat is on 14-15 October.",
+        "The owner goes to bed at 11:30 PM.",
+    ],
+)
+def test_a_range_or_a_time_not_said_is_not_found(fact: str) -> None:
+    said = "My retreat is on September 14-15, and I go to bed at 10:30 PM."
+    assert status(fact, said) != "supported"
