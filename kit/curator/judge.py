@@ -9,6 +9,7 @@ STORE or more is "supported", ASK or more "partial" (a question for the owner), 
 """
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
@@ -59,6 +60,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
         n for s in sources for n in s.names
     )
     terms, hedged, negated = fact_terms(text, owner, reference, seen)
+    named = others_named(text, owner)
     chooses = any(t.passed_over for t in terms)
     problems: dict[str, list[str]] = {}
     said_weight = total_weight = 0.0
@@ -79,7 +81,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
         elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
             fits = [c for s, c in where if _fits(s, c, "", hedged, negated)]
         else:
-            fits = _said_so(term, where, hedged, negated)
+            fits = _said_so(term, where, hedged, negated, named)
         about_owner = term.holder == "owner"
         if term.kind == "word" and not kin and not said and _opposed(term, sources, negated):
             problems.setdefault("hard-opposed", []).append(term.shown)
@@ -91,7 +93,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
             total_weight += worth
             if fits:
                 own = [(s, c) for s in sources for c in _holding(term, s, level="family")]
-                if _said_so(term, own, hedged, negated):
+                if _said_so(term, own, hedged, negated, named):
                     said_weight += worth
                 else:
                     said_weight += worth * RELATED
@@ -159,17 +161,69 @@ def _worth(term: Term) -> float:
 
 
 def _said_so(
-    term: Term, where: list[tuple[Source, Clause]], hedged: bool, negated: bool
+    term: Term,
+    where: list[tuple[Source, Clause]],
+    hedged: bool,
+    negated: bool,
+    named: frozenset[str] = frozenset(),
 ) -> list[Clause]:
     """The clauses of `where` that hold up a soft word as the fact says it: as a fact (or
-    hedged or denied as the fact is), of whom the fact says it."""
+    hedged or denied as the fact is), of whom the fact says it. `named`: whom and what the
+    fact itself names besides the owner (`others_named`)."""
     denied = negated or term.passed_over
     return [
         c
         for s, c in where
-        if _fits(s, _as_given(_owned(c, term), term), term.holder, hedged or term.aim, denied)
-        and _whose(s, c, term.who)
+        if _whose(s, c, term.who)
+        and (
+            _fits(s, _as_given(_owned(c, term), term), term.holder, hedged or term.aim, denied)
+            or _theirs_named(s, _as_given(c, term), term, hedged or term.aim, denied, named)
+        )
     ]
+
+
+def others_named(text: str, owner: set[str]) -> frozenset[str]:
+    """The stems of the people a fact names ("John finds his team encouraging": team), and of
+    the things it names that it does not give as the owner's ("the Ortholite insole"; not
+    "the owner's health"). None when it joins the owner to them ("the owner and Ana are
+    vegan"): there the owner is said to be what they are."""
+    if _JOINT.search(text):
+        return frozenset()
+    listed = [t.group() for t in tokens(text)]
+    found = set()
+    for i, token in enumerate(listed):
+        key = stem(token)
+        if key in PEOPLE:
+            found.add(key)
+            continue
+        before = listed[i - 1].lower() if i else ""
+        if before in ("owner's", "user's") or (before.endswith("'s") and word_key(before) in owner):
+            continue
+        if thing(token) or (i and token[:1].isupper()):
+            found.add(key)
+    return frozenset(found)
+
+
+_JOINT = re.compile(r"\b(?:owner|user)\s+and\b|\band\s+(?:the\s+)?(?:owner|user)\b", re.I)
+
+
+def _theirs_named(
+    source: Source, clause: Clause, term: Term, hedged: bool, negated: bool, named: frozenset[str]
+) -> bool:
+    """A word the owner said of someone or something else ("my team has been encouraging",
+    "their insole improved comfort by 20%") holds up a fact about the owner that names that
+    one too ("finds his team encouraging", "the Ortholite insole improved comfort by 20%"):
+    the fact says whose it is. A thing ("their ...") must be named by two of its words: one
+    may be what the owner did to it."""
+    if term.holder != "owner" or not source.owner or not named:
+        return False
+    if clause.holder != "other" and not clause.theirs:
+        return False
+    if not _fits(source, clause, "", hedged, negated):  # as a fact, not denied
+        return False
+    people = {s for s in clause.stems if s in PEOPLE} & named
+    things = (clause.possessed - {term.key}) & named
+    return bool(people) or len(things) >= 2
 
 
 def _holding(
