@@ -165,7 +165,7 @@ def _said_so(
     where: list[tuple[Source, Clause]],
     hedged: bool,
     negated: bool,
-    named: frozenset[str] = frozenset(),
+    named: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
 ) -> list[Clause]:
     """The clauses of `where` that hold up a soft word as the fact says it: as a fact (or
     hedged or denied as the fact is), of whom the fact says it. `named`: whom and what the
@@ -182,48 +182,56 @@ def _said_so(
     ]
 
 
-def others_named(text: str, owner: set[str]) -> frozenset[str]:
-    """The stems of the people a fact names ("John finds his team encouraging": team), and of
-    the things it names that it does not give as the owner's ("the Ortholite insole"; not
-    "the owner's health"). None when it joins the owner to them ("the owner and Ana are
-    vegan"): there the owner is said to be what they are."""
+def others_named(text: str, owner: set[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """Whom and what a fact names besides the owner, as stems: the people ("John finds his
+    team encouraging": team), and the things, none if the fact gives anything as the owner's
+    ("the Ortholite insole"; not "the owner's favourite jazz nights"). None at all when it
+    joins the owner to them ("the owner and Ana are vegan": there the owner is said to be)."""
     if _JOINT.search(text):
-        return frozenset()
+        return frozenset(), frozenset()
     listed = [t.group() for t in tokens(text)]
-    found = set()
+    people, things = set(), set()
     for i, token in enumerate(listed):
-        key = stem(token)
-        if key in PEOPLE:
-            found.add(key)
-            continue
-        before = listed[i - 1].lower() if i else ""
-        if before in ("owner's", "user's") or (before.endswith("'s") and word_key(before) in owner):
-            continue
-        if thing(token) or (i and token[:1].isupper()):
-            found.add(key)
-    return frozenset(found)
+        if (key := stem(token)) in PEOPLE:
+            people.add(key)
+        elif thing(token) or (i and token[:1].isupper()):
+            things.add(key)
+    owned = any(t.lower() in ("owner's", "user's") or _owners(t, owner) for t in listed)
+    return frozenset(people), frozenset() if owned else frozenset(things)
+
+
+def _owners(token: str, owner: set[str]) -> bool:
+    return token.lower().endswith("'s") and word_key(token) in owner
 
 
 _JOINT = re.compile(r"\b(?:owner|user)\s+and\b|\band\s+(?:the\s+)?(?:owner|user)\b", re.I)
 
 
 def _theirs_named(
-    source: Source, clause: Clause, term: Term, hedged: bool, negated: bool, named: frozenset[str]
+    source: Source,
+    clause: Clause,
+    term: Term,
+    hedged: bool,
+    negated: bool,
+    named: tuple[frozenset[str], frozenset[str]],
 ) -> bool:
     """A word the owner said of someone or something else ("my team has been encouraging",
     "their insole improved comfort by 20%") holds up a fact about the owner that names that
     one too ("finds his team encouraging", "the Ortholite insole improved comfort by 20%"):
-    the fact says whose it is. A thing ("their ...") must be named by two of its words: one
-    may be what the owner did to it."""
-    if term.holder != "owner" or not source.owner or not named:
+    the fact says whose it is. The one is whom the clause is about (not a person it names
+    later), never the word itself; a thing ("their ...") must be named by two of its words
+    (one may be what the owner did to it)."""
+    if term.holder != "owner" or not source.owner or term.key in PEOPLE:
         return False
     if clause.holder != "other" and not clause.theirs:
         return False
     if not _fits(source, clause, "", hedged, negated):  # as a fact, not denied
         return False
-    people = {s for s in clause.stems if s in PEOPLE} & named
-    things = (clause.possessed - {term.key}) & named
-    return bool(people) or len(things) >= 2
+    people, things = named
+    return (
+        bool((clause.whom - {term.key}) & people)
+        or len((clause.possessed - {term.key}) & things) >= 2
+    )
 
 
 def _holding(

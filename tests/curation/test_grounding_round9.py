@@ -118,3 +118,36 @@ def test_times_and_ranges_of_days_are_found(fact: str, said: str) -> None:
 def test_a_range_or_a_time_not_said_is_not_found(fact: str) -> None:
     said = "My retreat is on September 14-15, and I go to bed at 10:30 PM."
     assert status(fact, said) != "supported"
+
+
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [  # what the owner said of someone or something else, in a fact that names them too
+        ("The owner finds the owner's team encouraging.", "My team has been super encouraging."),
+        (
+            "The owner is considering New Balance for their next sneakers, since the Ortholite "
+            "insole improved foot comfort by 20% on hikes.",
+            "I'm considering New Balance for my next sneaker purchase, especially since their "
+            "ortholite insole improved foot comfort by 20% during hikes",
+        ),
+    ],
+)
+def test_a_word_said_of_someone_the_fact_names_holds(fact: str, said: str) -> None:
+    assert status(fact, said) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [  # ... but never the owner's own trait
+        ("The owner is encouraging.", "My team has been super encouraging."),
+        ("The owner is vegan.", "My brother is vegan."),
+        ("The owner and the owner's brother are vegan.", "My brother is vegan."),
+        ("The owner's health improved.", "Their health improved a lot after the move."),
+        (
+            "The owner improved foot comfort by 20%.",
+            "I'm buying New Balance since their ortholite insole improved foot comfort by 20%.",
+        ),
+    ],
+)
+def test_a_word_said_of_someone_else_is_still_not_the_owners(fact: str, said: str) -> None:
+    assert status(fact, said) != "supported"
