@@ -37,9 +37,7 @@ _DOUBT = (
 _REQUEST = (
     r"(?:can|could|would|will) you\b|any (?:advice|tips|ideas|suggestions)\b"
     r"|what do you (?:think|suggest|recommend)\b|(?:please )?help (?:the owner|him|her|them)\b"
-    r"|(?:how|what|which|where|when|why) (?:can|could|should|do|does|would|will) "
-    + _WHO
-    + r"\b"
+    r"|(?:how|what|which|where|when|why) (?:can|could|should|do|does|would|will) " + _WHO + r"\b"
 )
 # The cut opens at a clause boundary (a comma, a semicolon, a dash, or "but"/"and"/"so"), after
 # some statement: a doubt or a request said first is the whole text's (left to the guard).

@@ -134,7 +134,9 @@ _NOT_AN_AMOUNT = (
     r"|feet|foot|meters|metres|kg|lbs|followers|views|likes|times|members|users|pieces"
     r"|pages|hours|minutes|seconds|days|weeks|months|years)\b)"
 )
-_LAST_DAY = r"(?:\s*[-–—]\s*|\s+(?:to|through|thru|and)\s+)(?P<last>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
+_LAST_DAY = (  # "-15", " to 15th": the last day of a range in one month
+    r"(?:\s*[-–—]\s*|\s+(?:to|through|thru|and)\s+)(?P<last>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
+)
 ABSOLUTE = (
     # 2023-12-29, 2023/12/29, 2023.12.29 (a time may follow: 2023-12-29T10:00)
     Form(
@@ -176,23 +178,35 @@ ABSOLUTE = (
     # 14-15 September (2024), 14 to 16 Sept: days of one month
     Form(
         compile_form(
-            WORD_START + DAY + _LAST_DAY + rf"(?:\s+of)?\s+(?P<mon>{ANY_MONTH})" + WORD_END
-            + r"(?:,?\s+" + YEAR + ")?"
+            WORD_START
+            + DAY
+            + _LAST_DAY
+            + rf"(?:\s+of)?\s+(?P<mon>{ANY_MONTH})"
+            + WORD_END
+            + r"(?:,?\s+"
+            + YEAR
+            + ")?"
         ),
         _named_range,
         False,
         MONTH_WORDS,
-    ),  # fmt: skip
+    ),
     # September 14-15 (, 2024), Sept. 14 to 16
     Form(
         compile_form(
-            WORD_START + rf"(?P<mon>{ANY_MONTH})\s+" + DAY + _LAST_DAY + WORD_END
-            + r"(?:,?\s+" + YEAR + r")?(?![:%]|\s*[\d:%])"
+            WORD_START
+            + rf"(?P<mon>{ANY_MONTH})\s+"
+            + DAY
+            + _LAST_DAY
+            + WORD_END
+            + r"(?:,?\s+"
+            + YEAR
+            + r")?(?![:%]|\s*[\d:%])"
         ),
         _named_range,
         False,
         MONTH_WORDS,
-    ),  # fmt: skip
+    ),
     # (Friday,) 29 Dec 2023, the 29th of December, 3 May
     Form(
         compile_form(

@@ -342,7 +342,11 @@ def test_an_unknown_style_is_a_config_error(tmp_path: Any) -> None:
         ("The owner lives in Leeds.", "the owner", "The owner lives in Leeds."),
         # issue 29, run 7: "I met Heather" was stored as "the owner mets Heather"
         ("I met Heather at the festival", "the owner", "The owner met Heather at"),
-        ("I finally decided to go, I bought tickets", "Sam", "Sam finally decided to go, Sam bought"),
+        (
+            "I finally decided to go, I bought tickets",
+            "Sam",
+            "Sam finally decided to go, Sam bought",
+        ),
         ("I spent $20 and I want more", "the owner", "The owner spent $20 and the owner wants"),
     ],
 )

@@ -98,9 +98,7 @@ def test_a_written_month_or_year_is_all_its_days(text: str, expected: tuple[str,
         ("the 3rd and 4th of June", ("2023-06-03", "2023-06-04")),
     ],
 )
-def test_a_range_of_days_in_one_month_is_all_its_days(
-    text: str, expected: tuple[str, str]
-) -> None:
+def test_a_range_of_days_in_one_month_is_all_its_days(text: str, expected: tuple[str, str]) -> None:
     assert spans(text) == [expected]
 
 
