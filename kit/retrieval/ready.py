@@ -15,7 +15,6 @@ from kit.embed.base import Vectors
 from kit.memory.versions import MemoryVersion
 from kit.retrieval.links import ConversationLinks
 from kit.retrieval.liveness import ShownFacts
-from kit.retrieval.passage_rows import PassageRow
 from kit.retrieval.query import Query
 
 T = TypeVar("T")
@@ -51,8 +50,6 @@ class Ready:
     plan: Query  # what the query says besides its words, naming no speakers yet
     named: Soon[Query] | None  # the same, with the speakers it names
     memory: Soon[MemoryVersion] | None = None  # read first: the kept rows' versions
-    # The messages' vector ranking, started before the layers (the longest scan first).
-    messages: Soon[tuple[list[tuple[int, float]], dict[int, PassageRow]]] | None = None
 
     async def versions(self) -> MemoryVersion:
         assert self.memory is not None, "started for searches of facts or days"
@@ -76,13 +73,6 @@ class Ready:
         return await self.links.get()
 
     def close(self) -> None:
-        for soon in (
-            self.embedding,
-            self.shown,
-            self.links,
-            self.named,
-            self.memory,
-            self.messages,
-        ):
+        for soon in (self.embedding, self.shown, self.links, self.named, self.memory):
             if soon is not None:
                 soon.close()

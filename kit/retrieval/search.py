@@ -68,8 +68,6 @@ from kit.retrieval.ready import Ready, Soon
 from kit.retrieval.rows import KeptRows
 from kit.retrieval.vectors import VectorIndex
 
-MESSAGES_FIRST = True
-
 
 class MemorySearch:
     def __init__(
@@ -160,16 +158,6 @@ class MemorySearch:
         many = asks_for_many(query)
         named = Soon(self._named(plan, links)) if links is not None else None
         ready = Ready(query_vector, embedding, shown, links, plan, named, memory)
-        if "message" in kinds and MESSAGES_FIRST:
-            # The messages' scan (the biggest, on worker threads) is started first when the
-            # vector comes: the facts' and days' scans (on the event loop) run beside it,
-            # not before it (issue 33, round 9).
-            ready = dataclasses.replace(
-                ready,
-                messages=Soon(
-                    self._vector_ranking(user_id, "message", ready, now, exclude_message_ids)
-                ),
-            )
         try:
             # The layers are independent: searched at once (the database has several
             # readers, SQLite and numpy work outside the GIL): a turn waits for the slowest.
@@ -237,11 +225,22 @@ class MemorySearch:
         matched: dict[int, PassageRow] = {}  # messages found by a passage's vector: which
 
         async def vector_ranking() -> list[tuple[int, float]]:
-            if kind == "message" and ready.messages is not None:
-                ranked, found = await ready.messages.get()  # started first (`search`)
+            query_vector, _ = await ready.vector()
+            if query_vector is None:
+                return []
+            if kind == "fact":
+                ranked = await self._live_fact_vectors(user_id, query_vector, now, ready)
+            elif kind == "message" and p.passage_vectors:
+                ranked, found = await message_vectors(
+                    self.vectors, user_id, query_vector, p.candidates, self._reach(kind), skip
+                )
+                matched.update(found)
             else:
-                ranked, found = await self._vector_ranking(user_id, kind, ready, now, skip)
-            matched.update(found)
+                ranked = await self.vectors.search(
+                    user_id, kind, query_vector, p.candidates, self._reach(kind), skip=skip
+                )
+            if p.floor_ranks:
+                ranked = under_floor_within(ranked, self._floor(kind), p.floor_ranks)
             return ranked
 
         words = ready.plan.words(p.dates_as_words)
@@ -331,30 +330,6 @@ class MemorySearch:
             )
             for score, item, text, at, ref in scored[:k]
         ]
-
-    async def _vector_ranking(
-        self, user_id: str, kind: Kind, ready: Ready, now: datetime, skip: frozenset[int]
-    ) -> tuple[list[tuple[int, float]], dict[int, PassageRow]]:
-        """A layer's candidates by cosine, best first, once the query's vector is in; for
-        messages, those found through a passage's vector too (which passage)."""
-        p = self.params
-        query_vector, _ = await ready.vector()
-        if query_vector is None:
-            return [], {}
-        found: dict[int, PassageRow] = {}
-        if kind == "fact":
-            ranked = await self._live_fact_vectors(user_id, query_vector, now, ready)
-        elif kind == "message" and p.passage_vectors:
-            ranked, found = await message_vectors(
-                self.vectors, user_id, query_vector, p.candidates, self._reach(kind), skip
-            )
-        else:
-            ranked = await self.vectors.search(
-                user_id, kind, query_vector, p.candidates, self._reach(kind), skip=skip
-            )
-        if p.floor_ranks:
-            ranked = under_floor_within(ranked, self._floor(kind), p.floor_ranks)
-        return ranked, found
 
     async def _word_cosines(
         self,

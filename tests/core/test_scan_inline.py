@@ -5,16 +5,11 @@ on a worker thread, where numkong works outside the GIL. The same hits either wa
 from __future__ import annotations
 
 import threading
-from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 
 from kit.api import Kit
-from kit.memory.messages import NewMessage
 from kit.retrieval import matrices
-from kit.retrieval.kinds import VectorKind
-from kit.retrieval.matrices import MatrixVectors
 from kit.retrieval.matrix import Matrix
 
 
@@ -60,29 +55,3 @@ async def test_a_big_layer_is_scanned_on_a_worker_thread_with_the_same_hits(
     there = [(h.id, h.cosine) for h in await kit.search(query, kinds=("fact",))]
     assert there == here
     assert scan_threads and threading.get_ident() not in scan_threads
-
-
-async def test_the_messages_scan_starts_before_the_facts_and_days(
-    kit: Kit, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The messages' scan is the longest and runs on worker threads: started first when the
-    query's vector comes, the facts' and days' scans on the event loop run beside it, not
-    before it (issue 33, round 9)."""
-    await _remember(kit)
-    await kit.import_messages(
-        [NewMessage("user", "Matilda needs new sails", datetime(2024, 3, 1, tzinfo=UTC), "Me")],
-        conversation="boat",
-    )
-    await kit.settle()
-    kinds: list[str] = []
-    search = MatrixVectors.search
-
-    async def record(self: MatrixVectors, user_id: str, kind: VectorKind, *args: Any) -> Any:
-        kinds.append(kind)
-        return await search(self, user_id, kind, *args)
-
-    monkeypatch.setattr(MatrixVectors, "search", record)
-    hits = await kit.search("what is the name of my sailing boat")
-    assert {h.kind for h in hits} >= {"fact", "message"}
-    assert kinds[0] == "message"
-    assert {"fact", "day"} <= set(kinds)
