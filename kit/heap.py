@@ -12,7 +12,8 @@ Python's own heap: what a daemon's start and warm-up made (the word index's term
 conversations' links, modules) lives as long as the process, and every full collection of the
 cyclic garbage collector walked it again. `freeze` moves it out of the collector's sight once
 the warm-up is done (`gc.freeze`): at 100k items ~83,000 objects, and a full collection during
-a turn took 30-70 ms (issue 33, round 9; docs/measurements.md).
+a build took 68 ms at load 3 (issue 33, round 9; docs/measurements.md). It does not
+move a turn's p95: full collections are rare (one in ~360 builds).
 """
 
 from __future__ import annotations
