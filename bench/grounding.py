@@ -1,12 +1,14 @@
 """The grounding guard (kit/curator/grounding.py) against planted curation operations: how many
 the cited messages do not support are kept out, how many they do are stored.
 
-    python bench/grounding.py                        # the tuning split (the guard was built on)
+    python bench/grounding.py                        # the tuning split (the guard was built on;
+                                                     # a set without one: all its cases)
     python bench/grounding.py --split held           # the third set aside, scored at the end
     python bench/grounding.py --split all --table    # everything, each miss with its messages
     python bench/grounding.py --data my-cases.json   # your own cases, same format
-    python bench/grounding.py --data bench/data/grounding-fresh5.json --split all
-                                     # a held-out set (also -fresh to -fresh4): never tuned on
+    python bench/grounding.py --data bench/data/grounding-fresh5.json
+                                     # an unseen set (also -fresh6, -fresh7): never tuned on;
+                                     # -fresh to -fresh4 became development sets
     python bench/grounding.py --meaning     # with the meaning check (kit/curator/meaning.py):
                                      # Kit's MiniLM from embedding.model_path (MODEL below)
 
@@ -266,7 +268,12 @@ def _timed() -> tuple[list[float], list[float], list[tuple[int, float]]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DATA, help="the planted cases (JSON)")
-    parser.add_argument("--split", choices=("tune", "held", "all"), default="tune")
+    parser.add_argument(
+        "--split",
+        choices=("tune", "held", "all"),
+        help="tune (the default where the set has a tuning split), held, or all (the default "
+        "for a set without one: the fresh sets)",
+    )
     parser.add_argument("--table", action="store_true", help="list each miss with its messages")
     parser.add_argument("--quick", action="store_true", help="the first 40 cases (CI)")
     parser.add_argument(
@@ -278,7 +285,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"needs the evaluation data: {', '.join(missing)}", file=sys.stderr)
         return 2
     cases = json.loads(args.data.read_text(encoding="utf-8"))["cases"]
+    if args.split is None:
+        args.split = "tune" if any(c.get("split", "tune") == "tune" for c in cases) else "all"
     chosen = [c for c in cases if args.split == "all" or c.get("split", "tune") == args.split]
+    if not chosen:
+        print(f"{args.data.name} has no case in split {args.split}", file=sys.stderr)
+        return 2
     if args.quick:
         chosen = chosen[:40]
     began = time.perf_counter()
@@ -292,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         f"  {time.perf_counter() - began:.1f} s; the guard: {per:.0f} us per operation "
         f"({len(checks)} checks), WordNet read on first use in {loaded:.2f} s"
     )
-    if args.meaning:  # each case is a pass of one operation
+    if args.meaning and weighed:  # each case is a pass of one operation
         print(
             f"  the meaning check's reading (Grounding.weigh, each case a pass): "
             f"{sum(weighed) / len(weighed) * 1e3:.1f} ms a pass ({len(weighed)}, with the "

@@ -45,6 +45,7 @@ from archive import CachedEmbedder, VectorCache, build_cache, cache_folder
 from common import NOW, Row, Stopwatch, load_minilm, p50_p95, print_rows
 from planted import PLANTED
 
+from kit import heap
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import ScheduleSettings, Settings
@@ -103,6 +104,7 @@ async def measure_real(scale: float, real: Embedder, extra_queries: int) -> list
             began = time.perf_counter()
             await s.context.build(user, "warm up", now=NOW, conversation=conv)
             first = time.perf_counter() - began
+            heap.freeze()  # as the daemon's warm-up ends (kit/daemon/warm.py)
             texts = [q for q, _ in PLANTED] + everyday(extra_queries)
             build, base = Stopwatch(), Stopwatch()
             build_cpu = base_cpu = 0.0

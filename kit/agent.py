@@ -31,7 +31,7 @@ from kit.memory.messages import Conversation, Message, Messages
 from kit.model_settings import ModelRole
 from kit.tools import TOOL_SPECS, Tools
 from kit.turn import Inbound, TurnResult
-from kit.turn_reply import final_answer
+from kit.turn_reply import HeldStream, final_answer
 from kit.untrusted.clean import clean_name, clean_text
 from kit.untrusted.neutralise import neutralise
 
@@ -266,6 +266,8 @@ class Agent:
         tools_said: list[tuple[str, str, bool]] = []
         fact_ids = list(sandwich.fact_ids)
         rounds = self._rounds
+        # Kit's note copied by the model is held back from the channel (kit/turn_reply.py).
+        stream = None if on_text is None else HeldStream(on_text)
         try:
             for round_no in range(rounds + 1):
                 last = round_no == rounds  # out of tool rounds: ask for a plain answer
@@ -279,11 +281,13 @@ class Agent:
                         purpose="chat",
                         user_id=inbound.user_id,
                     ),
-                    on_text,
+                    None if stream is None else stream.write,
                 )
                 usage += reply.usage
                 if not reply.tool_uses or last:
                     break
+                if stream is not None:
+                    await stream.next_call()
                 results: list[Block] = []
                 for call in reply.tool_uses:
                     outcome = await self._tools.run(
@@ -319,8 +323,8 @@ class Agent:
                 vector_search=sandwich.vector_search,
             )
         answer = final_answer(reply.text, tools_said)
-        if answer != reply.text.strip() and on_text is not None:
-            await on_text(f"\n\n{answer}" if reply.text.strip() else answer)
+        if stream is not None:
+            await stream.finish(answer, reply.text)
         conversation = await self._messages.get_conversation(conversation_id)
         saved = await self._messages.add(
             conversation, "assistant", answer, at=self._clock.now(), source=inbound.source

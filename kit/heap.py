@@ -7,11 +7,19 @@ each. Measured on the 100k archive (`bench/footprint.py`, README "Memory, start-
 two arenas and a trim after each burst of background work keep ~25 MB less resident, at no
 cost a turn can see. A trim hands back the free pages of every arena (`malloc_trim(0)`): a
 few milliseconds on the loop, so it runs after background work, never during a turn.
+
+Python's own heap: what a daemon's start and warm-up made (the word index's terms, the
+conversations' links, modules) lives as long as the process, and every full collection of the
+cyclic garbage collector walked it again. `freeze` moves it out of the collector's sight once
+the warm-up is done (`gc.freeze`): at 100k items ~83,000 objects, and a full collection during
+a build took 68 ms at load 3 (issue 33, round 9; docs/measurements.md). It does not
+move a turn's p95: full collections are rare (one in ~360 builds).
 """
 
 from __future__ import annotations
 
 import ctypes
+import gc
 import logging
 import sys
 import time
@@ -51,3 +59,14 @@ def trim() -> None:
     began = time.perf_counter()
     libc.malloc_trim(0)
     log.debug("heap trimmed in %.1f ms", (time.perf_counter() - began) * 1000)
+
+
+def freeze() -> int:
+    """Collect, then keep every object alive now out of later collections (`gc.freeze`).
+    Returns how many are frozen."""
+    began = time.perf_counter()
+    gc.collect()
+    gc.freeze()
+    frozen = gc.get_freeze_count()
+    log.debug("%d objects frozen in %.1f ms", frozen, (time.perf_counter() - began) * 1000)
+    return frozen

@@ -6,11 +6,18 @@ nothing but its tool's result (`<tool_response> Stored as fact #2 (preferences).
 what is left is either nothing or the tool's result said again. Neither is an answer, and
 dressing one up would put words in the model's mouth: the owner is told plainly that the model
 gave no answer of its own, and what its tools said.
+
+On a streamed channel (the TUI, `kit chat`) the model's words are shown as they come, before
+the turn can tell whether they are an answer. `HeldStream` holds back what could be the start
+of Kit's note until the next words tell: a model that copies the note is never shown saying it
+(a terminal cannot take back what it printed), and the stream ends with the turn's answer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from kit.llm.base import TextSink
 
 EMPTY_REPLY = "Sorry, I came up empty on that one; could you rephrase?"
 _SHOWN_CHARS = 160
@@ -41,3 +48,57 @@ def _normal(text: str) -> str:
 def _first_line(result: str) -> str:
     line = next((line.strip() for line in result.splitlines() if line.strip()), "(nothing)")
     return line if len(line) <= _SHOWN_CHARS else line[: _SHOWN_CHARS - 1].rstrip() + "…"
+
+
+class HeldStream:
+    """A turn's text on its way to a streamed channel (`sink`), less Kit's note copied by the
+    model: text that could be the note's beginning waits for the next chunk; once the whole
+    note is seen, nothing more of that model call is shown. `finish` ends it with the answer."""
+
+    def __init__(self, sink: TextSink) -> None:
+        self._sink = sink
+        self._held = ""
+        self._copied = False  # this call's text holds Kit's note: the rest is not shown
+        self.shown = False  # some of the turn's text reached the channel
+
+    async def write(self, chunk: str) -> None:
+        if self._copied:
+            return
+        text = self._held + chunk
+        at = text.find(_NOTE)
+        if at >= 0:
+            self._copied, self._held = True, ""
+            await self._show(text[:at])
+            return
+        keep = _note_begun(text)
+        self._held = text[len(text) - keep :]
+        await self._show(text[: len(text) - keep])
+
+    async def next_call(self) -> None:
+        """A tool round ended: its held words were not the note; the next call starts afresh."""
+        if not self._copied:
+            await self._show(self._held)
+        self._held, self._copied = "", False
+
+    async def finish(self, answer: str, text: str) -> None:
+        """End with the turn's `answer` (from `final_answer`; `text` is the model's last)."""
+        if answer == text.strip():
+            await self._show(self._held)
+        else:
+            await self._show(f"\n\n{answer}" if self.shown else answer)
+        self._held = ""
+
+    async def _show(self, text: str) -> None:
+        if text:
+            self.shown = True
+            await self._sink(text)
+
+
+def _note_begun(text: str) -> int:
+    """The length of the longest end of `text` that begins Kit's note (0: none)."""
+    start = text.find(_NOTE[0], max(0, len(text) - len(_NOTE) + 1))
+    while start >= 0:
+        if _NOTE.startswith(text[start:]):
+            return len(text) - start
+        start = text.find(_NOTE[0], start + 1)
+    return 0

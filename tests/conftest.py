@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
@@ -57,6 +58,15 @@ SLOW_FILES = {
     "tests/trust/test_socket_hostile.py",
     "tests/tui/test_snapshots.py",  # every screen rendered and compared
 }
+
+
+@pytest.fixture(autouse=True)
+def _unfrozen() -> Iterator[None]:
+    """A daemon's warm-up freezes the heap (kit/heap.py `freeze`): in a test process the
+    objects frozen would outlive their test, so they go back to the collector after it."""
+    yield
+    if gc.get_freeze_count():
+        gc.unfreeze()
 
 
 @pytest.fixture

@@ -8,6 +8,9 @@ retired, is of another category or was not shown to the model, one citing a mess
 not one of the batch's people's (Kit's own lines included), one holding a secret or speaking
 of the assistant, and one its cited messages do not support is dropped on its own, with why,
 in the pass record ("dropped"); the rest applies. One only partly supported is asked about.
+Before any of it, a grounded pass's operation that goes on from a statement into a doubt or a
+request ("..., but the owner is not sure if ...", "..., can you help ...") has that clause cut
+(kit/curator/doubt.py; "trimmed" in the record says which).
 Only the mass-retirement guard (guard.py) throws a pass out whole.
 
 Each change's history row names the messages it was learned from: the operation's own cited
@@ -43,6 +46,7 @@ from kit.clock import Clock
 from kit.config import CurationSettings, InboxSettings
 from kit.curator import guard
 from kit.curator.contest import Contested, contest, unsupported
+from kit.curator.doubt import trim_doubt
 from kit.curator.grounding import Grounding
 from kit.curator.ops import (
     Operation,
@@ -133,6 +137,9 @@ class Applier:
         operations (kit/curator/extract.py), recorded with the pass's own drops."""
         writer = self._facts.writer(tx, user_id)
         sources = tuple(source_message_ids)
+        cut: list[int] = []
+        if grounding is not None:  # a model's fact: its doubt or request cut (doubt.py)
+            ops, cut = _without_doubts(ops)
         unfit = [screen_op(op) for op in ops]
         record: dict[str, Any] = {
             **(detail or {}),
@@ -143,6 +150,12 @@ class Applier:
             ],
             "source_message_ids": list(sources),
         }
+        if cut:  # which operations (never their text: it may hold a secret)
+            record["trimmed"] = [
+                f"operation {n + 1}: a clause of doubt or request cut from its text "
+                "(what the owner asked or is unsure of is no fact)"
+                for n in cut
+            ]
         base = PassOutcome(None, kind, category, "rejected", source_message_ids=sources)
         try:
             active = await writer.active_in(category)
@@ -379,6 +392,18 @@ def _ground(
             old = tuple(facts[i] for i in touched_ids(op) if i in facts)
             asked.append(unsupported(op, old, f"only partly supported: {verdict.reason}"))
     return why, asked
+
+
+def _without_doubts(ops: Sequence[Operation]) -> tuple[list[Operation], list[int]]:
+    """`ops` with each one's doubt or request cut (kit/curator/doubt.py), and which were."""
+    out: list[Operation] = []
+    cut: list[int] = []
+    for n, op in enumerate(ops):
+        trimmed = trim_doubt(op)
+        out.append(op if trimmed is None else trimmed)
+        if trimmed is not None:
+            cut.append(n)
+    return out, cut
 
 
 def op_reason(op: Operation) -> str:

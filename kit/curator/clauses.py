@@ -23,7 +23,7 @@ Holder = Literal["self", "other", "neutral"]
 # A point between digits ("$2.99", "Python 3.11", "v1.0.0") ends no sentence.
 _SENTENCE = re.compile(r"(?:[^.!?\n]|(?<=\d)\.(?=\d))+[.!?]*", re.UNICODE)
 _CLAUSE = re.compile(
-    r"\s*(?:(?<!\d),|,(?!\d)|[;:()]|\s[-–—]\s|\s(?=(?:and|but|so|because|'cause|cause|which|who|whose|while|"
+    r"\s*(?:(?<!\d),|,(?!\d)|[;()]|(?<!\d):|:(?!\d)|\s[-–—]\s|\s(?=(?:and|but|so|because|'cause|cause|which|who|whose|while|"
     r"though|although|whereas|plus)\s)|(?<=\w)\s(?=(?:I|I'm|I've|I'd|I'll|he|she|they|we|we've|we're|"
     r"they've|they're|he's|she's)\s)|\s(?=since\s+(?:it|it's|I|I'm|I've|we|we're|we've|he|she|"
     r"they|they're|there|that|this)\s))\s*",
@@ -127,6 +127,7 @@ class Clause:
     example: bool = False  # "like X", "such as X": an example of what the clause before says
     supposed: bool = False  # a condition or what would follow it ("if I ever", "I'd", "maybe")
     possessed: frozenset[str] = frozenset()  # the stems "her", "his", "their" name ("their health")
+    whom: frozenset[str] = frozenset()  # who else it is about: "my team ..." -> team
 
 
 def word_key(token: str) -> str:
@@ -147,6 +148,7 @@ def clauses(text: str) -> list[Clause]:
             len(parts) - 1,  # no question word: the question is its last clause ("Paris?!")
         )
         holder: Holder = "self"
+        whom: frozenset[str] = frozenset()
         hedged = asks = alone = supposed = False
         before = ""
         for i, (start, end) in enumerate(parts):
@@ -156,6 +158,10 @@ def clauses(text: str) -> list[Clause]:
                 continue
             own = _holder(tokens)
             holder = own if own is not None else holder
+            if own is not None:  # whom a clause about someone else names first ("my team")
+                whom = frozenset(
+                    k for t in tokens[:4] if (k := stem(t)) in PEOPLE and own == "other"
+                )
             # A question runs from the clause that opens it until one that says whom it is
             # about ("can you help me with my budget, and we agreed on $200?": no question).
             asks = question and i >= opener and (i == opener or (asks and own is None))
@@ -199,6 +205,7 @@ def clauses(text: str) -> list[Clause]:
                     example=example,
                     supposed=supposed,
                     possessed=frozenset().union(*theirs),
+                    whom=whom,
                 )
             )
     return _appositions(folded, found)

@@ -108,6 +108,8 @@ class Grounding:
             return verdict
         if self._meanings.holds(text, self._cited(op)):
             return Verdict("supported")  # said in other words (kit/curator/meaning.py)
+        if _one_word_reworded(verdict, self._meanings.best(text, self._cited(op))):
+            return Verdict("supported")
         return verdict
 
     def _cited(self, op: Operation) -> list[str]:
@@ -159,6 +161,20 @@ class Grounding:
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
             )  # fmt: skip
         return self._read[message.id]
+
+
+# One common word put in other words ("neighbourhood" for "area", "run" for "implement"):
+# every hard part is said, the rest of the soft words nearly all (SAID_SHARE of their
+# weight), and the closest sentence means the fact (CLOSE, all-MiniLM-L6-v2's cosine).
+SAID_SHARE = 0.6
+CLOSE = 0.6
+
+
+def _one_word_reworded(verdict: Verdict, best: float | None) -> bool:
+    if verdict.soft is None or best is None or len(verdict.unsaid) != 1:
+        return False
+    (word,) = verdict.unsaid
+    return verdict.soft >= SAID_SHARE and best >= CLOSE and not word[:1].isupper()
 
 
 def _years(mention: DateMention, day: date | None) -> list[DateSpan]:

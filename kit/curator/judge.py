@@ -9,6 +9,7 @@ STORE or more is "supported", ASK or more "partial" (a question for the owner), 
 """
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
@@ -59,6 +60,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
         n for s in sources for n in s.names
     )
     terms, hedged, negated = fact_terms(text, owner, reference, seen)
+    named = others_named(text, owner)
     chooses = any(t.passed_over for t in terms)
     problems: dict[str, list[str]] = {}
     said_weight = total_weight = 0.0
@@ -79,7 +81,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
         elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
             fits = [c for s, c in where if _fits(s, c, "", hedged, negated)]
         else:
-            fits = _said_so(term, where, hedged, negated)
+            fits = _said_so(term, where, hedged, negated, named)
         about_owner = term.holder == "owner"
         if term.kind == "word" and not kin and not said and _opposed(term, sources, negated):
             problems.setdefault("hard-opposed", []).append(term.shown)
@@ -91,7 +93,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
             total_weight += worth
             if fits:
                 own = [(s, c) for s in sources for c in _holding(term, s, level="family")]
-                if _said_so(term, own, hedged, negated):
+                if _said_so(term, own, hedged, negated, named):
                     said_weight += worth
                 else:
                     said_weight += worth * RELATED
@@ -159,17 +161,77 @@ def _worth(term: Term) -> float:
 
 
 def _said_so(
-    term: Term, where: list[tuple[Source, Clause]], hedged: bool, negated: bool
+    term: Term,
+    where: list[tuple[Source, Clause]],
+    hedged: bool,
+    negated: bool,
+    named: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
 ) -> list[Clause]:
     """The clauses of `where` that hold up a soft word as the fact says it: as a fact (or
-    hedged or denied as the fact is), of whom the fact says it."""
+    hedged or denied as the fact is), of whom the fact says it. `named`: whom and what the
+    fact itself names besides the owner (`others_named`)."""
     denied = negated or term.passed_over
     return [
         c
         for s, c in where
-        if _fits(s, _as_given(_owned(c, term), term), term.holder, hedged or term.aim, denied)
-        and _whose(s, c, term.who)
+        if _whose(s, c, term.who)
+        and (
+            _fits(s, _as_given(_owned(c, term), term), term.holder, hedged or term.aim, denied)
+            or _theirs_named(s, _as_given(c, term), term, hedged or term.aim, denied, named)
+        )
     ]
+
+
+def others_named(text: str, owner: set[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """Whom and what a fact names besides the owner, as stems: the people ("John finds his
+    team encouraging": team), and the things, none if the fact gives anything as the owner's
+    ("the Ortholite insole"; not "the owner's favourite jazz nights"). None at all when it
+    joins the owner to them ("the owner and Ana are vegan": there the owner is said to be)."""
+    if _JOINT.search(text):
+        return frozenset(), frozenset()
+    listed = [t.group() for t in tokens(text)]
+    people, things = set(), set()
+    for i, token in enumerate(listed):
+        if (key := stem(token)) in PEOPLE:
+            people.add(key)
+        elif thing(token) or (i and token[:1].isupper()):
+            things.add(key)
+    owned = any(t.lower() in ("owner's", "user's") or _owners(t, owner) for t in listed)
+    return frozenset(people), frozenset() if owned else frozenset(things)
+
+
+def _owners(token: str, owner: set[str]) -> bool:
+    return token.lower().endswith("'s") and word_key(token) in owner
+
+
+_JOINT = re.compile(r"\b(?:owner|user)\s+and\b|\band\s+(?:the\s+)?(?:owner|user)\b", re.I)
+
+
+def _theirs_named(
+    source: Source,
+    clause: Clause,
+    term: Term,
+    hedged: bool,
+    negated: bool,
+    named: tuple[frozenset[str], frozenset[str]],
+) -> bool:
+    """A word the owner said of someone or something else ("my team has been encouraging",
+    "their insole improved comfort by 20%") holds up a fact about the owner that names that
+    one too ("finds his team encouraging", "the Ortholite insole improved comfort by 20%"):
+    the fact says whose it is. The one is whom the clause is about (not a person it names
+    later), never the word itself; a thing ("their ...") must be named by two of its words
+    (one may be what the owner did to it)."""
+    if term.holder != "owner" or not source.owner or term.key in PEOPLE:
+        return False
+    if clause.holder != "other" and not clause.theirs:
+        return False
+    if not _fits(source, clause, "", hedged, negated):  # as a fact, not denied
+        return False
+    people, things = named
+    return (
+        bool((clause.whom - {term.key}) & people)
+        or len((clause.possessed - {term.key}) & things) >= 2
+    )
 
 
 def _holding(

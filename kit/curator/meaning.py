@@ -72,6 +72,13 @@ class Meanings:
         vectors: Vectors = await self._embedder.embed(new)
         self._vectors.update(zip(new, vectors, strict=True))
 
+    def best(self, fact: str, cited: Sequence[str]) -> float | None:
+        """The cosine of the sentence of `cited` closest to `fact`; None when unread."""
+        said = [s for text in cited for s in sentences(text)]
+        if fact not in self._vectors or not said or any(s not in self._vectors for s in said):
+            return None
+        return float(max(self._vectors[s] @ self._vectors[fact] for s in said))
+
     def holds(self, fact: str, cited: Sequence[str]) -> bool | None:
         """Whether one sentence of `cited` says `fact` (BAR, and MARGIN over the others); None
         when they were not read (the caller keeps the word-level verdict)."""

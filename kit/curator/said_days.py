@@ -4,6 +4,9 @@ year, each text guessing its year on its own."""
 
 from __future__ import annotations
 
+import re
+from datetime import date
+
 from kit.curator.fact_terms import Term
 from kit.curator.wording import tokens
 from kit.dates.text import DateSpan
@@ -14,6 +17,8 @@ def same_day(span: DateSpan, term: Term) -> bool:
     """The days overlap; for a date written without its year ("June 30"), the same day or
     month of any year (each text guesses the year on its own)."""
     assert term.span is not None
+    if _RANGE.search(term.shown):  # "14-16 September" says every day of it: all said
+        return _covers(span, term.span, term.year_said)
     if span.overlaps(term.span) or term.year_said or not names_month(term.shown):
         return span.overlaps(term.span)  # "ten years ago" is no month of any year
     if term.span.start == term.span.end:
@@ -22,6 +27,23 @@ def same_day(span: DateSpan, term: Term) -> bool:
             term.span.start.day,
         )
     return (span.start.month, span.end.month) == (term.span.start.month, term.span.end.month)
+
+
+# A range of days written out ("14-15 September", "May 3 to 5").
+_RANGE = re.compile(r"\d(?:st|nd|rd|th)?\s*(?:[-–—]|\s(?:to|through|thru|and)\s)\s*\d")
+
+
+def _covers(span: DateSpan, wanted: DateSpan, year_said: bool) -> bool:
+    if span.start <= wanted.start and wanted.end <= span.end:
+        return True
+    if year_said:
+        return False
+    # without the year each text guessed
+    return _day(span.start) <= _day(wanted.start) and _day(wanted.end) <= _day(span.end)
+
+
+def _day(when: date) -> tuple[int, int]:
+    return when.month, when.day
 
 
 def names_month(text: str) -> bool:

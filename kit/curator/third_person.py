@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import re
 
+from kit.retrieval.lexicon import lexicon
+from kit.retrieval.wordnet import WordNetMissing
+
 # "I" + verb forms whose third person is not the verb plus -s.
 _IRREGULAR = {  # "and I are" stays plural ("Chris and the owner are"): "are" is in _SAME
     "am": "is",
@@ -34,6 +37,9 @@ _SAME = frozenset(
     "can could would should will shall might may must did had was were are need dare used "
     "ought".split()
 )
+# The past tense is the same for every person ("I met" -> "the owner met", never "mets"): a
+# word in -ed (not -eed: "I need", "I feed") or a form WordNet's exception lists give a
+# verb's other base ("met" -> meet, "went" -> go; kit/retrieval/lexicon.py).
 # Words between "I" and its verb ("I really love" -> "the owner really loves").
 _ADVERBS = (
     "ever also really never always still often usually sometimes just only recently "
@@ -74,12 +80,24 @@ def _apostrophe(clitic: str) -> str:
     return clitic.replace("\u2019", "'")
 
 
+def _past(low: str) -> bool:
+    if low.endswith("ed") and not low.endswith("eed"):
+        return True
+    if low.endswith(("s", "ing")):
+        return False
+    try:
+        forms = lexicon().lemmas(low)
+    except WordNetMissing:  # without WordNet: the -ed rule alone
+        return False
+    return any(part == "verb" and base != low for part, base in forms)
+
+
 def _verb(word: str) -> str:
     """The third person singular of the word after "I" (a verb, or an adverb left alone)."""
     low = word.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]
-    if low in _SAME or not word.isalpha() or not word.islower():
+    if low in _SAME or not word.isalpha() or not word.islower() or _past(low):
         return word
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
         return word + "es"

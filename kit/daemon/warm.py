@@ -62,12 +62,16 @@ async def warm(services: Services, done: asyncio.Event | None = None) -> None:
     finally:
         if done is not None:
             done.set()
+    # What the start and the warm-up made lives as long as the daemon: out of the cyclic
+    # collector's later passes, which a turn would wait for (kit/heap.py).
+    frozen = heap.freeze()
     heap.trim()  # what the imports and reads freed (kit/heap.py)
     log.info(
-        "warmed up in %.1f s (model clients %.1f s, caches of %d user(s))",
+        "warmed up in %.1f s (model clients %.1f s, caches of %d user(s), %d objects frozen)",
         time.perf_counter() - began,
         clients,
         len(users),
+        frozen,
     )
 
 

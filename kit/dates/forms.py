@@ -80,6 +80,16 @@ def _named(match: re.Match[str], text: str, today: date, order: DateOrder) -> Sp
     return _nearest(month, day, today, speaks_of_future(text, match.start(), match.end()))
 
 
+def _named_range(match: re.Match[str], text: str, today: date, order: DateOrder) -> Span | None:
+    """Days of one month ("14-15 September", "September 14 to 16"): from the first day, in
+    the year `_named` gives it, to the last."""
+    first = _named(match, text, today, order)
+    if first is None:
+        return None
+    last = day_or_none(first.start.year, first.start.month, int(match["last"]))
+    return Span(first.start, last) if last is not None and last > first.start else None
+
+
 def _iso(match: re.Match[str], text: str, today: date, order: DateOrder) -> Span | None:
     year, month = int(match["year"]), int(match["month"])
     if match.groupdict().get("day") is None:
@@ -124,6 +134,9 @@ _NOT_AN_AMOUNT = (
     r"|feet|foot|meters|metres|kg|lbs|followers|views|likes|times|members|users|pieces"
     r"|pages|hours|minutes|seconds|days|weeks|months|years)\b)"
 )
+_LAST_DAY = (  # "-15", " to 15th": the last day of a range in one month
+    r"(?:\s*[-–—]\s*|\s+(?:to|through|thru|and)\s+)(?P<last>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
+)
 ABSOLUTE = (
     # 2023-12-29, 2023/12/29, 2023.12.29 (a time may follow: 2023-12-29T10:00)
     Form(
@@ -161,6 +174,38 @@ ABSOLUTE = (
         _numeric,
         False,
         DIGITS,
+    ),
+    # 14-15 September (2024), 14 to 16 Sept: days of one month
+    Form(
+        compile_form(
+            WORD_START
+            + DAY
+            + _LAST_DAY
+            + rf"(?:\s+of)?\s+(?P<mon>{ANY_MONTH})"
+            + WORD_END
+            + r"(?:,?\s+"
+            + YEAR
+            + ")?"
+        ),
+        _named_range,
+        False,
+        MONTH_WORDS,
+    ),
+    # September 14-15 (, 2024), Sept. 14 to 16
+    Form(
+        compile_form(
+            WORD_START
+            + rf"(?P<mon>{ANY_MONTH})\s+"
+            + DAY
+            + _LAST_DAY
+            + WORD_END
+            + r"(?:,?\s+"
+            + YEAR
+            + r")?(?![:%]|\s*[\d:%])"
+        ),
+        _named_range,
+        False,
+        MONTH_WORDS,
     ),
     # (Friday,) 29 Dec 2023, the 29th of December, 3 May
     Form(

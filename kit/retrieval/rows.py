@@ -1,10 +1,10 @@
 """The rows of a search's candidates, kept in memory by id (issue 33, round 8).
 
-Every search loads the rows of a few hundred candidates to score them (kit/retrieval/search.py
-`_load`): at 100k items ~230 messages, ~50 days and ~45 facts a turn, a statement per layer
-and a few hundred rows made objects, most of them the same rows as the turn before (a topic
-comes back). Kept here, per user and layer, valid while what says the layer changed has not
-moved:
+Every search loads the rows of a few hundred candidates to score them
+(kit/retrieval/candidates.py): at 100k items ~230 messages, ~50 days and ~45 facts a turn, a
+statement per layer and a few hundred rows made objects, most of them the same rows as the turn
+before (a topic comes back). Kept here, per user and layer, valid while what says the layer
+changed has not moved:
 - messages never change once written; they are removed only by `kit forget` (which refuses
   to run beside another engine) and `kit restore --replace`, both of which drop what is kept
   here (`MemorySearch.forget_cache`), like the conversations' links and the vector matrices;

@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime, time, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from time import perf_counter
 from typing import Any
 
@@ -42,6 +42,7 @@ from kit.memory.facts import Facts
 from kit.memory.messages import Message, Messages
 from kit.memory.versions import MemoryVersion
 from kit.notes.store import NoteChunk, Notes
+from kit.retrieval.candidates import load_candidates
 from kit.retrieval.fusion import (
     fuse,
     lift,
@@ -293,8 +294,17 @@ class MemorySearch:
                     at,
                     ref,
                 )
-                for item, text, at, weight, bonus, ref in await self._load(
-                    user_id, kind, ids, now, ready, facts_as_of
+                for item, text, at, weight, bonus, ref in await load_candidates(
+                    self._rows,
+                    user_id,
+                    kind,
+                    ids,
+                    now,
+                    ready,
+                    facts_as_of,
+                    notes=self._notes,
+                    fact_times=self._fact_times,
+                    params=self.params,
                 )
             ),
             key=lambda s: -s[0],
@@ -442,53 +452,6 @@ class MemorySearch:
                 return kept[: p.candidates]
             fetch *= 4
 
-    async def _load(
-        self,
-        user_id: str,
-        kind: Kind,
-        ids: list[int],
-        now: datetime,
-        ready: Ready,
-        facts_as_of: datetime | None = None,
-    ) -> list[tuple[Fact | Day | Message | NoteChunk, str, datetime, float, float, str | None]]:
-        """Rows for candidate ids, with (text, time, confidence weight, usage bonus, ref):
-        kept in memory while their layer is unchanged (kit/retrieval/rows.py)."""
-        if kind == "note":
-            if self._notes is None:
-                return []
-            return [
-                (c, c.text, c.updated_at, 1.0, 0.0, None)
-                for c in await self._notes.chunks(user_id, ids)
-            ]
-        if kind == "fact":
-            if facts_as_of is not None and self._fact_times is not None:
-                facts = await self._fact_times.held_at(user_id, facts_as_of, ids=ids)
-            else:
-                version = await ready.versions()
-                facts = await self._rows.live_facts(user_id, ids, now, version)
-            return [
-                (
-                    f,
-                    f.content,
-                    f.updated_at,
-                    0.5 + 0.5 * f.confidence,
-                    self.params.usage(f.access_count),
-                    None,
-                )
-                for f in facts
-            ]
-        if kind == "day":
-            return [
-                (d, d.best, _end_of(d), 1.0, 0.0, None)
-                for d in await self._rows.days(user_id, ids, await ready.versions())
-                if d.day <= now.date()
-            ]
-        return [
-            (m, m.text, m.at, 1.0, 0.0, m.ref)
-            for m in await self._rows.messages(user_id, ids)
-            if m.at <= now
-        ]
-
 
 def _passage_of(text: str, words: set[str] | None, matched: PassageRow | None) -> dict[str, Any]:
     """A long message's passage to show for the query's `words` (or the one whose vector
@@ -500,8 +463,3 @@ def _passage_of(text: str, words: set[str] | None, matched: PassageRow | None) -
         return {}
     passage, part, parts = found
     return {"passage": passage, "part": part, "parts": parts}
-
-
-def _end_of(day: Day) -> datetime:
-    """A day summary's point in time, for recency: the end of that day."""
-    return datetime.combine(day.day, time(23, 59), tzinfo=UTC)

@@ -29,3 +29,26 @@ def test_the_grounding_bench_reports_both_rates(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "supported stored:" in done.stdout and "unsupported kept out:" in done.stdout
+
+
+def test_a_set_without_a_tuning_split_is_scored_whole(tmp_path: Path) -> None:
+    """The fresh sets have no 'tune' split: with no --split the bench scored nothing and
+    divided by zero in the meaning check's line (round 9); now it scores every case."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "bench" / "grounding.py"),
+            "--data",
+            str(REPO / "bench" / "data" / "grounding-fresh3.json"),
+            "--meaning",
+            "--quick",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "grounding-fresh3.json, split all: 40 operations" in done.stdout
+    assert "supported stored:" in done.stdout and "unsupported kept out:" in done.stdout

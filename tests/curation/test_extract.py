@@ -340,6 +340,14 @@ def test_an_unknown_style_is_a_config_error(tmp_path: Any) -> None:
         ("I study maths and watch TV", "the owner", "The owner studies maths and watch TV"),
         ('She told me "I am here"', "Ana", 'She told Ana "I am here"'),
         ("The owner lives in Leeds.", "the owner", "The owner lives in Leeds."),
+        # issue 29, run 7: "I met Heather" was stored as "the owner mets Heather"
+        ("I met Heather at the festival", "the owner", "The owner met Heather at"),
+        (
+            "I finally decided to go, I bought tickets",
+            "Sam",
+            "Sam finally decided to go, Sam bought",
+        ),
+        ("I spent $20 and I want more", "the owner", "The owner spent $20 and the owner wants"),
     ],
 )
 def test_the_first_person_rewritten(said: str, who: str, written: str) -> None:

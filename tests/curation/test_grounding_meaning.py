@@ -76,12 +76,19 @@ async def test_a_fact_its_message_does_not_say_stays_out(minilm: Any) -> None:
     assert (await check(fact, said, Meanings.calibrated(minilm))).status != "supported"
 
 
-async def test_a_message_of_one_sentence_keeps_the_word_level_verdict(minilm: Any) -> None:
-    """No other sentence to stand out from: the meaning cannot lift it (docs/curation.md)."""
+async def test_a_message_of_one_sentence_lifts_one_word_put_in_other_words(minilm: Any) -> None:
+    """No other sentence to stand out from, so no margin to read (docs/curation.md); since
+    round 9 one common word put in other words is lifted when the sentence means the fact
+    (kit/curator/grounding.py `_one_word_reworded`). A detail changed is not."""
     said = "I really like going on mountain hikes with my dog."
     meanings = Meanings.calibrated(minilm)
     assert (await check(HIKING, said, None)).status == "partial"
-    assert (await check(HIKING, said, meanings)).status == "partial"
+    assert (await check(HIKING, said, meanings)).status == "supported"
+    for swapped in ("kayaking mountain trails", "hiking desert trails", "biking mountain trails"):
+        fact = f"The owner enjoys {swapped} with their dog."
+        assert (await check(fact, said, meanings)).status == "unsupported"
+    weekly = "The owner enjoys going on mountain hikes with their dog every week."
+    assert (await check(weekly, said, meanings)).status == "partial"  # two words unsaid
 
 
 async def test_a_hard_part_wrong_is_never_weighed() -> None:

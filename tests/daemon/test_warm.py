@@ -5,6 +5,7 @@ first turn does the work instead, and a broken client says what to do."""
 
 from __future__ import annotations
 
+import gc
 import logging
 
 import pytest
@@ -58,6 +59,20 @@ async def test_warm_makes_each_client_once_and_fills_the_first_turns_caches(
     assert reply.text == "made" and len(made) == 1  # the made client, not a second
     await client.aclose()
     assert made[0].closed
+
+
+async def test_warm_freezes_what_the_start_and_the_warm_up_made(kit: Kit) -> None:
+    """What a daemon made before its first turn lives as long as it: out of the collector's
+    later passes, which a turn would wait for (kit/heap.py, issue 33 round 9)."""
+    await kit.remember("The boat is called Matilda", category="entities")
+    owner, now = kit.services.settings.owner.user_id, kit.services.clock.now()
+    gc.unfreeze()
+    await warm(kit.services)
+    assert gc.get_freeze_count() > 0
+    stable, cached = await kit.services.context._stable_part(owner, now)
+    assert cached
+    assert gc.is_tracked(stable)
+    assert not any(o is stable for o in gc.get_objects())  # frozen: no generation holds it
 
 
 async def test_a_client_that_cannot_be_made_is_logged_by_warm_and_named_on_use(

@@ -87,6 +87,25 @@ def test_a_written_month_or_year_is_all_its_days(text: str, expected: tuple[str,
     assert spans(text) == [expected]
 
 
+# "September 14-15" was read as 14 September and a number 15 (issue 29, round 9).
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("14-15 September 2023", ("2023-09-14", "2023-09-15")),
+        ("September 14-15, 2023", ("2023-09-14", "2023-09-15")),
+        ("on April 6–7", ("2023-04-06", "2023-04-07")),
+        ("Sept. 3 to 5 2022", ("2022-09-03", "2022-09-05")),
+        ("the 3rd and 4th of June", ("2023-06-03", "2023-06-04")),
+    ],
+)
+def test_a_range_of_days_in_one_month_is_all_its_days(text: str, expected: tuple[str, str]) -> None:
+    assert spans(text) == [expected]
+
+
+def test_a_range_that_runs_backwards_is_no_range() -> None:
+    assert spans("15-14 September 2023") != [("2023-09-14", "2023-09-15")]
+
+
 def test_a_day_without_its_year_is_the_latest_not_after_today_or_the_next_when_ahead() -> None:
     assert day("December 29th") == "2022-12-29"
     assert day("on Aug 16") == "2023-08-16"  # today counts

@@ -57,13 +57,16 @@ def notify_socket(path: Path) -> Iterator[socket.socket]:
             path.unlink(missing_ok=True)
 
 
-async def until_ready(proc: asyncio.subprocess.Process, notify: socket.socket) -> None:
-    """Until the daemon `proc` sends READY=1 on `notify`; an error if it exits first. No bound
-    of its own: a loaded machine starts slowly, and the test's timeout catches a hang."""
+async def until_ready(
+    proc: asyncio.subprocess.Process, notify: socket.socket, state: str = "READY=1"
+) -> None:
+    """Until the daemon `proc` sends READY=1 (or another `state`) on `notify`; an error if it
+    exits first. No bound of its own: a loaded machine starts slowly, and the test's timeout
+    catches a hang."""
     loop = asyncio.get_running_loop()
 
     async def ready() -> None:
-        while b"READY=1" not in await loop.sock_recv(notify, 4096):
+        while state.encode() not in await loop.sock_recv(notify, 4096):
             pass
 
     async with asyncio.TaskGroup() as group:
@@ -73,7 +76,7 @@ async def until_ready(proc: asyncio.subprocess.Process, notify: socket.socket) -
         said.cancel()
         exited.cancel()
     if said.cancelled():
-        raise RuntimeError(f"kit run exited with {proc.returncode} before it was ready")
+        raise RuntimeError(f"kit run exited with {proc.returncode} before it said {state}")
 
 
 class DaemonProcess:

@@ -28,8 +28,10 @@ async def running_daemon(
     monkeypatch: pytest.MonkeyPatch,
     *,
     components: Sequence[ComponentFactory] = (),
+    said: str | None = None,
 ) -> AsyncIterator[Path]:
-    """Yields the daemon's data directory while it runs."""
+    """Yields the daemon's data directory while it runs: once it is ready, and once it has
+    also said `said` on the NOTIFY_SOCKET when given (e.g. scheduler.component.CAUGHT_UP)."""
     signals = ShutdownSignals()
     loop = asyncio.get_running_loop()
     with notify_socket(settings.data_dir.parent / "notify.sock") as notify:
@@ -45,17 +47,21 @@ async def running_daemon(
             )
         )
 
-        async def ready() -> None:
-            while b"READY=1" not in await loop.sock_recv(notify, 4096):
-                pass
+        states = ("READY=1", *([said] if said else []))
 
-        said = asyncio.create_task(ready())
+        async def ready() -> None:
+            for state in states:
+                while state.encode() not in await loop.sock_recv(notify, 4096):
+                    pass
+
+        heard = asyncio.create_task(ready())
         try:
-            await asyncio.wait({task, said}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({task, heard}, return_when=asyncio.FIRST_COMPLETED)
             if task.done():
                 task.result()  # it failed to start: its error
+            heard.result()
             yield settings.data_dir
         finally:
-            said.cancel()
+            heard.cancel()
             signals.received(signal.SIGTERM)
             await task

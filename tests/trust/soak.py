@@ -28,6 +28,7 @@ import json
 import os
 import random
 import signal
+import socket
 import sys
 import time
 from collections import Counter
@@ -42,6 +43,7 @@ from kit.config import load_settings
 from kit.daemon.socket_client import SocketClient
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import NewMessage
+from scheduler.component import CAUGHT_UP
 from tests.servers.anthropic_api import FakeAnthropicServer
 from tests.support.daemon_process import notify_socket, until_ready
 from tests.support.shared_model import MODEL_DIR
@@ -126,19 +128,32 @@ class Soak:
             stderr=self._log,
         )
 
-    async def daemon(self) -> tuple[asyncio.subprocess.Process, SocketClient]:
-        """`kit run`, once it says it is ready (systemd's READY=1: an event, not a poll)."""
-        path = self.folder / "notify.sock"
-        with notify_socket(path) as notify:
-            proc = await self.spawn(
-                "run", "--shutdown-grace", "5", env={"NOTIFY_SOCKET": str(path)}
-            )
-            try:
-                async with asyncio.timeout(HANG_GUARD):
-                    await until_ready(proc, notify)
-            except RuntimeError as exc:
-                raise RuntimeError(f"{exc}; see children.log") from None
+    async def daemon(
+        self, notify: socket.socket | None = None
+    ) -> tuple[asyncio.subprocess.Process, SocketClient]:
+        """`kit run`, once it says it is ready (systemd's READY=1: an event, not a poll); it
+        says what follows on `notify` when given (scheduler.component.CAUGHT_UP)."""
+        if notify is not None:
+            return await self._daemon(notify)
+        with notify_socket(self.folder / "notify.sock") as own:
+            return await self._daemon(own)
+
+    async def _daemon(
+        self, notify: socket.socket
+    ) -> tuple[asyncio.subprocess.Process, SocketClient]:
+        proc = await self.spawn(
+            "run", "--shutdown-grace", "5", env={"NOTIFY_SOCKET": notify.getsockname()}
+        )
+        await self._said(proc, notify, "READY=1")
         return proc, SocketClient(self.data / "kit.sock")
+
+    @staticmethod
+    async def _said(proc: asyncio.subprocess.Process, notify: socket.socket, state: str) -> None:
+        try:
+            async with asyncio.timeout(HANG_GUARD):
+                await until_ready(proc, notify, state)
+        except RuntimeError as exc:
+            raise RuntimeError(f"{exc}; see children.log") from None
 
     @staticmethod
     async def kill(proc: asyncio.subprocess.Process) -> None:
@@ -270,14 +285,20 @@ class Soak:
         again = await self.spawn("curate", "--json")
         out, _ = await again.communicate()
         left = len(json.loads(out or b"{}").get("passes", [None]))
-        proc, client = await self.daemon()  # embeds at start what killed processes left
-        try:
-            async with asyncio.timeout(HANG_GUARD):
-                await client.rem()  # a lease left by a killed REM must not block this run
-                await client.send("soak final")  # a turn wakes the backfill for REM's days
-                await self._embedded()
-        except Exception as exc:
-            problems.append(f"the final daemon could not finish the pending work: {exc!r}")
+        with notify_socket(self.folder / "notify-final.sock") as notify:
+            proc, client = await self.daemon(notify)  # embeds at start what killed ones left
+            try:
+                async with asyncio.timeout(HANG_GUARD):
+                    await client.rem()  # a lease left by a killed REM must not block this run
+                    await client.send("soak final")  # a turn wakes the backfill for REM's days
+                    # Its start-up pass catches up the day summaries the killed daemons missed,
+                    # then REM condenses what they wrote. Stopped before that pass ended (the
+                    # embeddings done first), the days it had just summarised were left
+                    # uncondensed by the test, not by Kit: wait for the daemon to say so.
+                    await self._said(proc, notify, CAUGHT_UP)
+                    await self._embedded()
+            except Exception as exc:
+                problems.append(f"the final daemon could not finish the pending work: {exc!r}")
         proc.send_signal(signal.SIGTERM)
         if await proc.wait() != 0:
             problems.append(f"the final daemon exited with {proc.returncode} on SIGTERM")

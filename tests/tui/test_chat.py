@@ -8,6 +8,7 @@ from datetime import date
 from kit.api import Kit
 from kit.errors import LLMUnavailable
 from kit.llm.fake import FakeLLM
+from kit.turn_reply import EMPTY_REPLY
 from tui.app import KitApp
 from tui.chat import ChatPane, EarlierSummary, HistoryInput, MemoryNote, Reply, Said
 
@@ -32,6 +33,30 @@ async def test_reply_streams_in_before_the_turn_ends(
         assert [str(s.render()) for s in app.query(Said)] == ["tarts?"]
     stored = await kit.services.db.fetchall("SELECT role, text FROM messages ORDER BY id")
     assert [tuple(r) for r in stored] == [("user", "tarts?"), ("assistant", answer)]
+
+
+async def test_kits_note_copied_by_the_model_never_streams_in(
+    kit: Kit, app: KitApp, fake_llm: FakeLLM, gated: GatedLLM
+) -> None:
+    """A small model that copies Kit's note from its window ("... remember: Stored as fact
+    #2", a store that never happened) is not shown saying it while the reply streams in: the
+    pane shows Kit's fallback, and what was stored (kit/turn_reply.py)."""
+    fake_llm.queue(
+        "(The model gave no answer of its own, only what its tools said. "
+        "remember: Stored as fact #2 (preferences).)"
+    )
+    gated.hold(after_chunks=4)  # 64 characters: the note and the false store are in
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*"tea, not coffee", "enter")
+        await asyncio.wait_for(gated.waiting.wait(), 5)
+        await pilot.pause()
+        reply = app.query_one(Reply)
+        assert reply.body.source == ""
+        gated.release()
+        await settle(pilot)
+        assert reply.body.source == EMPTY_REPLY
+    stored = await kit.services.db.fetchall("SELECT role, text FROM messages ORDER BY id")
+    assert [tuple(r) for r in stored] == [("user", "tea, not coffee"), ("assistant", EMPTY_REPLY)]
 
 
 async def test_memory_note_shows_the_facts_and_days_in_context(

@@ -14,6 +14,7 @@ from kit.api import Kit
 from kit.llm.base import ChatMessage, LLMRequest, SystemBlock, ToolSpec
 from kit.llm.openai import OpenAILLM
 from kit.llm.template_tags import StreamCleaner, strip_tags
+from kit.turn_reply import EMPTY_REPLY
 from tests.servers.openai_api import FakeOpenAIServer
 
 SCHEMA = {"type": "object", "properties": {"fact": {"type": "string"}}, "required": ["fact"]}
@@ -167,3 +168,48 @@ async def test_kits_note_copied_by_the_model_is_no_claim_of_a_store(
     second = await kit.send("I prefer tea to coffee.")
     assert "Stored as fact" not in second.reply
     assert len(await kit.facts()) == 1
+
+
+async def _stored_then_copied(kit: Kit, server: FakeOpenAIServer, before: str) -> str:
+    """One real store; then the model's next answer copies its note (`before` it)."""
+    server.queue_tool_call("remember", {"fact": "The owner's sister Ana lives in Porto."})
+    server.queue_text("<tool_response> Stored as fact #1 (people). </tool_response>")
+    first = await kit.send("My sister Ana lives in Porto.")
+    server.queue_text(before + first.reply.replace("#1", "#2"))
+    return first.reply
+
+
+@pytest.mark.stores
+async def test_kits_note_copied_by_the_model_is_never_streamed(
+    local: tuple[Kit, FakeOpenAIServer],
+) -> None:
+    """On a streamed channel (`kit chat` prints each piece; a terminal cannot take it back) the
+    copied note's false store is not shown before the fallback follows it: the owner sees
+    what Kit stored."""
+    kit, server = local
+    await _stored_then_copied(kit, server, "")
+    shown: list[str] = []
+
+    async def sink(piece: str) -> None:
+        shown.append(piece)
+
+    second = await kit.send("I prefer tea to coffee.", on_text=sink)
+    assert second.reply == EMPTY_REPLY
+    assert "".join(shown) == second.reply
+
+
+@pytest.mark.stores
+async def test_the_models_words_before_a_copied_note_stream_and_the_note_does_not(
+    local: tuple[Kit, FakeOpenAIServer],
+) -> None:
+    kit, server = local
+    await _stored_then_copied(kit, server, "Sure thing. ")
+    shown: list[str] = []
+
+    async def sink(piece: str) -> None:
+        shown.append(piece)
+
+    second = await kit.send("I prefer tea to coffee.", on_text=sink)
+    assert "Stored as fact" not in "".join(shown)
+    assert "".join(shown) == f"Sure thing. \n\n{EMPTY_REPLY}"
+    assert second.reply == EMPTY_REPLY
