@@ -55,6 +55,7 @@ PAUSED = "paused until midnight: today's background token budget is spent"
 CRASHED = "crashed"
 MAX_CONDENSED_BULLETS = 20  # the prompt asks for 10-15
 CONDENSE_MAX_TOKENS = 1500
+KEPT_AS_IS = "kept as it was: the model's answer had more bullets than the day"
 _CONDENSE_SYSTEM = "You condense journal entries without losing outcomes."
 ProgressSink = Callable[[RemProgress], Awaitable[None]]
 
@@ -301,7 +302,16 @@ class Rem:
             draft.usage += reply.usage
             bullets = count_bullets("\n".join(part))
             limit = min(MAX_CONDENSED_BULLETS, bullets or MAX_CONDENSED_BULLETS)
-            texts.append(parse_bullets(reply, what=what, max_bullets=limit).text)
+            answer = parse_bullets(reply, what=what)
+            if answer.bullets > limit:
+                if len(parts) == 1 and limit == bullets:
+                    # A day already as short as the model makes it: asking again each night
+                    # would leave it uncondensed for good, so it is kept word for word.
+                    return day.detailed, KEPT_AS_IS
+                raise LLMOutputError(
+                    f"{what} has {answer.bullets} bullets; at most {limit} were asked for"
+                )
+            texts.append(answer.text)
         return merge_bullets(texts), left.note(len(parts), "condensed")
 
     # -- step 2: review stale facts ---------------------------------------------------------

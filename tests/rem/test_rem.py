@@ -78,11 +78,30 @@ async def test_bad_condensed_output_is_rejected_and_the_day_waits(
 async def test_a_condensed_day_never_has_more_bullets_than_the_detailed(
     kit: Kit, fake_llm: FakeLLM
 ) -> None:
-    await _days(kit, SUN, detailed=bullets(4))
+    """A short day the model only lengthens is kept word for word, not rejected night after
+    night (a real 1.5B model wrote 7 bullets for a 4-bullet day in every run)."""
+    detailed = bullets(4)
+    await _days(kit, SUN, detailed=detailed)
     fake_llm.queue(bullets(5))
     report = await kit.services.rem.run("owner")
-    assert "5 bullets; at most 4" in report.rejected[0]
+    assert report.rejected == ()
+    assert report.condensed_days == (SUN,)
+    assert any("(4 -> 4 bullets, kept as it was" in line for line in report.changes)
+    assert await kit.services.days.uncondensed("owner") == []
+    fake_llm.queue(bullets(2))  # a second night asks the model nothing for that day
+    again = await kit.services.rem.run("owner")
+    assert again.condensed_days == ()
+
+
+async def test_a_long_day_condensed_into_too_many_bullets_is_rejected_and_waits(
+    kit: Kit, fake_llm: FakeLLM
+) -> None:
+    await _days(kit, SUN, detailed=bullets(24))
+    fake_llm.queue(bullets(21))
+    report = await kit.services.rem.run("owner")
+    assert "21 bullets; at most 20" in report.rejected[0]
     assert report.steps[0].status == "failed"
+    assert [d.day for d in await kit.services.days.uncondensed("owner")] == [SUN]
 
 
 async def test_expired_facts_are_deactivated_with_reason_expired_never_deleted(
