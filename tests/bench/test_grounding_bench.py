@@ -18,9 +18,10 @@ pytestmark = [
 ]
 
 
-def test_the_grounding_bench_reports_both_rates(tmp_path: Path) -> None:
+def _bench(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """bench/grounding.py run with `args`; it must exit 0."""
     done = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "grounding.py"), "--quick", "--split", "all"],
+        [sys.executable, str(REPO / "bench" / "grounding.py"), *args],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -28,27 +29,18 @@ def test_the_grounding_bench_reports_both_rates(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def test_the_grounding_bench_reports_both_rates(tmp_path: Path) -> None:
+    done = _bench(tmp_path, "--quick", "--split", "all")
     assert "supported stored:" in done.stdout and "unsupported kept out:" in done.stdout
 
 
 def test_a_set_without_a_tuning_split_is_scored_whole(tmp_path: Path) -> None:
     """The fresh sets have no 'tune' split: with no --split the bench scored nothing and
     divided by zero in the meaning check's line (round 9); now it scores every case."""
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "bench" / "grounding.py"),
-            "--data",
-            str(REPO / "bench" / "data" / "grounding-fresh3.json"),
-            "--meaning",
-            "--quick",
-        ],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    fresh3 = REPO / "bench" / "data" / "grounding-fresh3.json"
+    done = _bench(tmp_path, "--data", str(fresh3), "--meaning", "--quick")
     assert "grounding-fresh3.json, split all: 40 operations" in done.stdout
     assert "supported stored:" in done.stdout and "unsupported kept out:" in done.stdout
