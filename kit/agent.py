@@ -31,7 +31,7 @@ from kit.memory.messages import Conversation, Message, Messages
 from kit.model_settings import ModelRole
 from kit.tools import TOOL_SPECS, Tools
 from kit.turn import Inbound, TurnResult
-from kit.turn_reply import HeldStream, final_answer
+from kit.turn_reply import HeldStream, final_answer, kits_own
 from kit.untrusted.clean import clean_name, clean_text
 from kit.untrusted.neutralise import neutralise
 
@@ -71,10 +71,13 @@ def window_as_chat(window: list[Message]) -> list[ChatMessage]:
 
     Unanswered messages (the model was down) join the next message, so they are answered
     then; but a turn that failed for good (a bug, a request the API refuses) is marked by a
-    FAILED reply and left out with it: sent again, it would fail every turn after it."""
+    FAILED reply and left out with it: sent again, it would fail every turn after it. So is a
+    turn Kit answered because the model gave no answer of its own (`kits_own`): a small model
+    copies such a reply into every later turn (issue 29's real runs 7 and 8); what its tools
+    stored is in the memory the model is shown."""
     turns: list[tuple[str, list[str]]] = []
     for m in window:
-        if m.role == "assistant" and m.source == FAILED:
+        if m.role == "assistant" and (m.source == FAILED or kits_own(m.text)):
             if turns and turns[-1][0] == "user":
                 turns.pop()
             continue

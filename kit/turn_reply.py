@@ -15,6 +15,7 @@ of Kit's note until the next words tell: a model that copies the note is never s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from kit.llm.base import TextSink
@@ -25,20 +26,56 @@ _SHOWN_CHARS = 160
 # from its window (issue 29's run 7: the 1.5B answered 8 turns with "... remember: Stored as
 # fact #2", "#3", ... and no tool ran: the owner was told of stores that never happened).
 _NOTE = "(The model gave no answer of its own"
+# A store the model claims that no tool of its turn made (the same run with the note kept out of
+# the window: "I stored the fact ... as fact #3" for 8 turns, with no tool called). The owner
+# would believe it remembered; it is not shown, and they are told what happened.
+UNMADE_STORE = (
+    "(The model said it stored something, but nothing was stored this turn. Ask me to "
+    "remember it again if you want it kept.)"
+)
+_STORE_CLAIM = re.compile(
+    r"\b(?:stored|saved|remembered|added|recorded|noted|kept)\b[^\n]{0,200}?\bfact #(\d+)"
+    r"|\bfact #(\d+)[^.\n]{0,40}?\b(?:stored|saved|added|recorded)\b",
+    re.IGNORECASE,
+)
+_FACT_ID = re.compile(r"#(\d+)")
 
 
 def final_answer(text: str, tools_said: Sequence[tuple[str, str, bool]]) -> str:
-    """The reply to store and send: the model's `text`, or a plain note when it is empty or
-    only repeats what a tool of this turn said (`tools_said`: name, result, is_error). A tool
-    that failed is not named: its message was for the model (the usual "rephrase?")."""
-    answer = "" if _NOTE in text else text.strip()
+    """The reply to store and send: the model's `text`, or a plain note when it is empty, only
+    repeats what a tool of this turn said (`tools_said`: name, result, is_error), or claims a
+    store no tool made. A tool that failed is not named: its message was for the model (the
+    usual "rephrase?")."""
+    unmade = _claims_unmade_store(text, tools_said)
+    answer = "" if _NOTE in text or unmade else text.strip()
     if answer and not any(_normal(answer) == _normal(result) for _, result, _ in tools_said):
         return answer
     done = [(name, result) for name, result, failed in tools_said if not failed]
     if not done:
-        return EMPTY_REPLY
+        return UNMADE_STORE if unmade else EMPTY_REPLY
     said = "; ".join(f"{name}: {_first_line(result)}" for name, result in done)
     return f"{_NOTE}, only what its tools said. {said})"
+
+
+def kits_own(text: str) -> bool:
+    """A reply Kit wrote because the model gave none: the model's window leaves it out (with
+    the message it answered), so a small model does not take it up as its own way of talking
+    (kit/agent.py `window_as_chat`)."""
+    return text in (EMPTY_REPLY, UNMADE_STORE) or text.startswith(_NOTE)
+
+
+def _claims_unmade_store(text: str, tools_said: Sequence[tuple[str, str, bool]]) -> bool:
+    """`text` says a fact was stored under a number no tool of this turn answered with."""
+    made = {
+        int(number)
+        for _, result, failed in tools_said
+        if not failed
+        for number in _FACT_ID.findall(result)
+    }
+    for claim in _STORE_CLAIM.finditer(text):
+        if int(claim.group(1) or claim.group(2)) not in made:
+            return True
+    return False
 
 
 def _normal(text: str) -> str:

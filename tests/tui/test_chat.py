@@ -8,7 +8,7 @@ from datetime import date
 from kit.api import Kit
 from kit.errors import LLMUnavailable
 from kit.llm.fake import FakeLLM
-from kit.turn_reply import EMPTY_REPLY
+from kit.turn_reply import UNMADE_STORE
 from tui.app import KitApp
 from tui.chat import ChatPane, EarlierSummary, HistoryInput, MemoryNote, Reply, Said
 
@@ -54,9 +54,9 @@ async def test_kits_note_copied_by_the_model_never_streams_in(
         assert reply.body.source == ""
         gated.release()
         await settle(pilot)
-        assert reply.body.source == EMPTY_REPLY
+        assert reply.body.source == UNMADE_STORE
     stored = await kit.services.db.fetchall("SELECT role, text FROM messages ORDER BY id")
-    assert [tuple(r) for r in stored] == [("user", "tea, not coffee"), ("assistant", EMPTY_REPLY)]
+    assert [tuple(r) for r in stored] == [("user", "tea, not coffee"), ("assistant", UNMADE_STORE)]
 
 
 async def test_memory_note_shows_the_facts_and_days_in_context(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kit.turn_reply import EMPTY_REPLY, HeldStream, final_answer
+from kit.turn_reply import UNMADE_STORE, HeldStream, final_answer
 
 COPIED = (
     "(The model gave no answer of its own, only what its tools said. "
@@ -50,7 +50,7 @@ async def test_a_copied_note_never_reaches_the_channel_however_it_is_cut() -> No
         for pieces in _splits(before + COPIED):
             shown = await _streamed(pieces, [])
             assert "Stored as fact" not in shown, pieces
-            assert shown == (f"{before}\n\n{EMPTY_REPLY}" if before else EMPTY_REPLY), pieces
+            assert shown == (f"{before}\n\n{UNMADE_STORE}" if before else UNMADE_STORE), pieces
 
 
 async def test_a_tool_rounds_held_words_are_shown_when_the_next_call_begins() -> None:

@@ -14,7 +14,7 @@ from kit.api import Kit
 from kit.llm.base import ChatMessage, LLMRequest, SystemBlock, ToolSpec
 from kit.llm.openai import OpenAILLM
 from kit.llm.template_tags import StreamCleaner, strip_tags
-from kit.turn_reply import EMPTY_REPLY
+from kit.turn_reply import EMPTY_REPLY, UNMADE_STORE, kits_own
 from tests.servers.openai_api import FakeOpenAIServer
 
 SCHEMA = {"type": "object", "properties": {"fact": {"type": "string"}}, "required": ["fact"]}
@@ -194,7 +194,7 @@ async def test_kits_note_copied_by_the_model_is_never_streamed(
         shown.append(piece)
 
     second = await kit.send("I prefer tea to coffee.", on_text=sink)
-    assert second.reply == EMPTY_REPLY
+    assert second.reply == UNMADE_STORE  # the copy claims a store no tool made
     assert "".join(shown) == second.reply
 
 
@@ -211,5 +211,61 @@ async def test_the_models_words_before_a_copied_note_stream_and_the_note_does_no
 
     second = await kit.send("I prefer tea to coffee.", on_text=sink)
     assert "Stored as fact" not in "".join(shown)
-    assert "".join(shown) == f"Sure thing. \n\n{EMPTY_REPLY}"
-    assert second.reply == EMPTY_REPLY
+    assert "".join(shown) == f"Sure thing. \n\n{UNMADE_STORE}"
+    assert second.reply == UNMADE_STORE
+
+
+@pytest.mark.stores
+async def test_a_store_the_model_claims_but_no_tool_made_is_not_shown(
+    local: tuple[Kit, FakeOpenAIServer],
+) -> None:
+    """Issue 29's real run with Kit's note kept out of the window: the 1.5B answered 8 turns
+    with "I stored the fact ... as fact #3 in my memory." and called no tool. The owner is told
+    that nothing was stored, not the false store; a real store's own number still stands."""
+    kit, server = local
+    server.queue_tool_call("remember", {"fact": "The owner's sister Ana lives in Porto."})
+    server.queue_text("I stored that as fact #1 in my memory.")
+    first = await kit.send("My sister Ana lives in Porto.")
+    assert first.reply == "I stored that as fact #1 in my memory."
+    server.queue_text('I stored the fact "The owner has a dog called Biscuit." as fact #2.')
+    second = await kit.send("If I ever get a dog, I'd call it Biscuit.")
+    assert second.reply == UNMADE_STORE
+    assert [f.content for f in await kit.facts()] == ["The owner's sister Ana lives in Porto."]
+
+
+@pytest.mark.stores
+async def test_kits_own_replies_stay_out_of_the_models_window(
+    local: tuple[Kit, FakeOpenAIServer],
+) -> None:
+    """A reply Kit wrote because the model gave none (its note, the fallback) is not sent back
+    as the model's words, nor the message it answered: the 1.5B copied them into every later
+    turn (runs 7 and 8). What the tool stored is in the memory the model is shown."""
+    kit, server = local
+    note = await _stored_then_copied(kit, server, "")
+    assert note.startswith("(The model gave no answer of its own")
+    second = await kit.send("I prefer tea to coffee.")
+    assert second.reply == UNMADE_STORE
+    server.queue_text("Noted, tea it is.")
+    await kit.send("And I take it with milk.")
+    sent = server.completions()[-1]["messages"]
+    said = [m.get("content") for m in sent if m["role"] in ("user", "assistant")]
+    assert not any(
+        isinstance(text, str) and ("nothing was stored" in text or "no answer of its own" in text)
+        for text in said
+    )
+    assert not any(isinstance(text, str) and "I prefer tea" in text for text in said)
+    assert any(isinstance(text, str) and "And I take it with milk." in text for text in said)
+
+
+@pytest.mark.parametrize(
+    ("text", "own"),
+    [
+        (EMPTY_REPLY, True),
+        (UNMADE_STORE, True),
+        ("(The model gave no answer of its own, only what its tools said. remember: ...)", True),
+        ("Sorry to hear that; I stored it as fact #3.", False),
+        ("Noted, tea it is.", False),
+    ],
+)
+def test_kits_own_replies_are_known_by_their_words(text: str, own: bool) -> None:
+    assert kits_own(text) is own
