@@ -39,6 +39,19 @@ _STORE_CLAIM = re.compile(
     re.IGNORECASE,
 )
 _FACT_ID = re.compile(r"#(\d+)")
+# The same for a reminder: "I scheduled a reminder for you ..." with no reminder tool run (the
+# lead's chat-only run after run 8, turn 9).
+UNMADE_REMINDER = (
+    "(The model said it set a reminder, but none was set this turn. Ask me again, with the "
+    "time, if you want one.)"
+)
+_REMINDER_CLAIM = re.compile(
+    r"(?<!shall )(?<!should )(?<!can )(?<!could )(?<!would )(?<!did )(?<!do )(?<!if )"
+    r"\bI(?:'ve| have)?\s+(?:just\s+|now\s+)?(?:scheduled|set(?:\s+up)?|created|added)\b"
+    r"[^.\n]{0,40}?\breminder",
+    re.IGNORECASE,
+)
+_REMINDER_TOOL = "schedule_reminder"
 
 
 def final_answer(text: str, tools_said: Sequence[tuple[str, str, bool]]) -> str:
@@ -46,13 +59,13 @@ def final_answer(text: str, tools_said: Sequence[tuple[str, str, bool]]) -> str:
     repeats what a tool of this turn said (`tools_said`: name, result, is_error), or claims a
     store no tool made. A tool that failed is not named: its message was for the model (the
     usual "rephrase?")."""
-    unmade = _claims_unmade_store(text, tools_said)
+    unmade = _unmade_claim(text, tools_said)
     answer = "" if _NOTE in text or unmade else text.strip()
     if answer and not any(_normal(answer) == _normal(result) for _, result, _ in tools_said):
         return answer
     done = [(name, result) for name, result, failed in tools_said if not failed]
     if not done:
-        return UNMADE_STORE if unmade else EMPTY_REPLY
+        return unmade or EMPTY_REPLY
     said = "; ".join(f"{name}: {_first_line(result)}" for name, result in done)
     return f"{_NOTE}, only what its tools said. {said})"
 
@@ -61,11 +74,13 @@ def kits_own(text: str) -> bool:
     """A reply Kit wrote because the model gave none: the model's window leaves it out (with
     the message it answered), so a small model does not take it up as its own way of talking
     (kit/agent.py `window_as_chat`)."""
-    return text in (EMPTY_REPLY, UNMADE_STORE) or text.startswith(_NOTE)
+    return text in (EMPTY_REPLY, UNMADE_STORE, UNMADE_REMINDER) or text.startswith(_NOTE)
 
 
-def _claims_unmade_store(text: str, tools_said: Sequence[tuple[str, str, bool]]) -> bool:
-    """`text` says a fact was stored under a number no tool of this turn answered with."""
+def _unmade_claim(text: str, tools_said: Sequence[tuple[str, str, bool]]) -> str:
+    """What Kit says instead when `text` claims an action no tool of this turn did: a fact
+    stored under a number no tool answered with, or a reminder set with no reminder tool run
+    ("" when it claims none)."""
     made = {
         int(number)
         for _, result, failed in tools_said
@@ -74,8 +89,11 @@ def _claims_unmade_store(text: str, tools_said: Sequence[tuple[str, str, bool]])
     }
     for claim in _STORE_CLAIM.finditer(text):
         if int(claim.group(1) or claim.group(2)) not in made:
-            return True
-    return False
+            return UNMADE_STORE
+    ran = {name for name, _, failed in tools_said if not failed}
+    if _REMINDER_TOOL not in ran and _REMINDER_CLAIM.search(text):
+        return UNMADE_REMINDER
+    return ""
 
 
 def _normal(text: str) -> str:

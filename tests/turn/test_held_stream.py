@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kit.turn_reply import UNMADE_STORE, HeldStream, final_answer
+from kit.turn_reply import UNMADE_REMINDER, UNMADE_STORE, HeldStream, final_answer
 
 COPIED = (
     "(The model gave no answer of its own, only what its tools said. "
@@ -66,3 +66,39 @@ async def test_a_tool_rounds_held_words_are_shown_when_the_next_call_begins() ->
     await stream.write("Found it.")
     await stream.finish("Found it.", "Found it.")
     assert "".join(shown) == "Let me look (Found it."
+
+
+REMEMBERED = [("remember", "Stored as fact #4 (people).", False)]
+SCHEDULED = [("schedule_reminder", "Scheduled reminder #2 for 2026-03-03 09:00.", False)]
+
+
+@pytest.mark.parametrize(
+    ("text", "tools", "reply"),
+    [
+        # a run's false claims: no tool ran (the lead's chat-only runs after run 8)
+        ('I stored the fact "Ana lives in Leeds." as fact #9 in my memory.', [], UNMADE_STORE),
+        (
+            "I scheduled a reminder for you to remind me where your sister lives.",
+            [],
+            UNMADE_REMINDER,
+        ),
+        ("I've set up a reminder for 9am.", REMEMBERED, None),  # the note of what ran instead
+        # claims a tool of the turn made good, and words that claim nothing
+        ("Stored it as fact #4.", REMEMBERED, "Stored it as fact #4."),
+        (
+            "I've set a reminder for 9am tomorrow.",
+            SCHEDULED,
+            "I've set a reminder for 9am tomorrow.",
+        ),
+        ("Shall I set a reminder for it?", [], "Shall I set a reminder for it?"),
+        ("Fact #1 says you live in Leeds.", [], "Fact #1 says you live in Leeds."),
+    ],
+)
+def test_an_action_no_tool_of_the_turn_did_is_not_the_answer(
+    text: str, tools: list[tuple[str, str, bool]], reply: str | None
+) -> None:
+    answer = final_answer(text, tools)
+    if reply is None:
+        assert answer.startswith("(The model gave no answer of its own") and "#4" in answer
+    else:
+        assert answer == reply
