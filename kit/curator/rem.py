@@ -304,9 +304,10 @@ class Rem:
             limit = min(MAX_CONDENSED_BULLETS, bullets or MAX_CONDENSED_BULLETS)
             answer = parse_bullets(reply, what=what)
             if answer.bullets > limit:
-                if len(parts) == 1 and limit == bullets:
+                if len(parts) == 1 and limit == bullets and answer.bullets <= MAX_CONDENSED_BULLETS:
                     # A day already as short as the model makes it: asking again each night
-                    # would leave it uncondensed for good, so it is kept word for word.
+                    # would leave it uncondensed for good, so it is kept word for word. (An
+                    # answer longer than any condensed day is broken: rejected, tried again.)
                     return day.detailed, KEPT_AS_IS
                 raise LLMOutputError(
                     f"{what} has {answer.bullets} bullets; at most {limit} were asked for"

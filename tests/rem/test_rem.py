@@ -310,3 +310,14 @@ async def test_an_expire_step_within_the_limit_retires_and_small_categories_may_
     report = await kit.services.rem.run("owner")
     assert set(report.expired_fact_ids) == {two[0].id, two[1].id, lone.id}
     assert report.held_fact_ids == () and report.rejected == ()
+
+
+async def test_a_short_day_answered_with_more_bullets_than_any_condensed_day_is_rejected(
+    kit: Kit, fake_llm: FakeLLM
+) -> None:
+    """Past 20 bullets the answer is broken, not merely unshortened: the day waits."""
+    await _days(kit, SUN, detailed=bullets(4))
+    fake_llm.queue(bullets(30))
+    report = await kit.services.rem.run("owner")
+    assert "30 bullets; at most 4" in report.rejected[0]
+    assert [d.day for d in await kit.services.days.uncondensed("owner")] == [SUN]
