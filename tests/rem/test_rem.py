@@ -93,13 +93,20 @@ async def test_a_condensed_day_never_has_more_bullets_than_the_detailed(
     assert again.condensed_days == ()
 
 
-async def test_a_long_day_condensed_into_too_many_bullets_is_rejected_and_waits(
-    kit: Kit, fake_llm: FakeLLM
+@pytest.mark.parametrize(
+    ("day", "answer", "why"),
+    [
+        (24, 21, "21 bullets; at most 20"),  # a long day: at most 20
+        (4, 30, "30 bullets; at most 4"),  # past 20 the answer is broken, not just unshortened
+    ],
+)
+async def test_a_condensed_day_with_too_many_bullets_is_rejected_and_waits(
+    kit: Kit, fake_llm: FakeLLM, day: int, answer: int, why: str
 ) -> None:
-    await _days(kit, SUN, detailed=bullets(24))
-    fake_llm.queue(bullets(21))
+    await _days(kit, SUN, detailed=bullets(day))
+    fake_llm.queue(bullets(answer))
     report = await kit.services.rem.run("owner")
-    assert "21 bullets; at most 20" in report.rejected[0]
+    assert why in report.rejected[0]
     assert report.steps[0].status == "failed"
     assert [d.day for d in await kit.services.days.uncondensed("owner")] == [SUN]
 
@@ -310,14 +317,3 @@ async def test_an_expire_step_within_the_limit_retires_and_small_categories_may_
     report = await kit.services.rem.run("owner")
     assert set(report.expired_fact_ids) == {two[0].id, two[1].id, lone.id}
     assert report.held_fact_ids == () and report.rejected == ()
-
-
-async def test_a_short_day_answered_with_more_bullets_than_any_condensed_day_is_rejected(
-    kit: Kit, fake_llm: FakeLLM
-) -> None:
-    """Past 20 bullets the answer is broken, not merely unshortened: the day waits."""
-    await _days(kit, SUN, detailed=bullets(4))
-    fake_llm.queue(bullets(30))
-    report = await kit.services.rem.run("owner")
-    assert "30 bullets; at most 4" in report.rejected[0]
-    assert [d.day for d in await kit.services.days.uncondensed("owner")] == [SUN]
