@@ -6,7 +6,6 @@ through the same checks, guard, history and pass records as any pass (issue 29).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
@@ -19,12 +18,12 @@ from kit.clock import FakeClock
 from kit.config import CATEGORIES, Settings, load_settings
 from kit.curator.extract import style_of
 from kit.curator.third_person import third_person
-from kit.embed.hashing import HashingEmbedder
 from kit.errors import ConfigError
 from kit.llm.tokens import estimate_tokens
 from kit.memory.chat_filler import without_filler
 from kit.memory.fact_rows import MAX_CONTENT_CHARS
 from tests.servers import openai_api
+from tests.support.local_kit import local_kit
 
 pytestmark = pytest.mark.stores
 
@@ -46,21 +45,7 @@ async def kit(
 ) -> AsyncIterator[Kit]:
     """Kit on the local preset, left to choose its curation style (extract)."""
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    llm = dataclasses.replace(
-        settings.llm,
-        provider="openai",
-        base_url=server.url,
-        preset="local",
-        structured_output="json_object",
-        timeout_seconds=60.0,
-        max_retries=0,
-    )
-    async with Kit.open(
-        settings=dataclasses.replace(settings, llm=llm),
-        embedder=HashingEmbedder(),
-        clock=clock,
-        background=False,
-    ) as opened:
+    async with local_kit(settings, server.url, clock, timeout_seconds=60.0) as opened:
         yield opened
 
 

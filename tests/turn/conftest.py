@@ -3,7 +3,6 @@ speaking llama-cpp-python's dialect (the real openai SDK against tests/servers/o
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import AsyncIterator
 
 import pytest
@@ -11,8 +10,8 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import Settings
-from kit.embed.hashing import HashingEmbedder
 from tests.servers.openai_api import FakeOpenAIServer
+from tests.support.local_kit import local_kit
 
 
 @pytest.fixture
@@ -20,19 +19,8 @@ async def local(
     settings: Settings, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[tuple[Kit, FakeOpenAIServer]]:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    async with FakeOpenAIServer(dialect="llama-cpp-python") as server:
-        llm = dataclasses.replace(
-            settings.llm,
-            provider="openai",
-            base_url=server.url,
-            preset="local",
-            structured_output="json_object",
-            max_retries=0,
-        )
-        async with Kit.open(
-            settings=dataclasses.replace(settings, llm=llm),
-            embedder=HashingEmbedder(),
-            clock=clock,
-            background=False,
-        ) as kit:
-            yield kit, server
+    async with (
+        FakeOpenAIServer(dialect="llama-cpp-python") as server,
+        local_kit(settings, server.url, clock) as kit,
+    ):
+        yield kit, server
