@@ -168,12 +168,13 @@ def format_hits(hits: list[Hit], tz: tzinfo) -> str:
     lines = []
     for hit in hits:
         when = hit.at.astimezone(tz).strftime("%Y-%m-%d")
-        text = neutralise(hit.shown, inline=True)
         if hit.fact is not None:
             until = hit.fact.valid_until  # a fact of the past (a search as of a day)
             held = "" if until is None else f", held until {until.astimezone(tz).date()}"
+            text = neutralise(hit.shown, inline=True)
             lines.append(f"[fact #{hit.id}, {hit.fact.category}{held}] {text}")
         elif hit.day is not None:
+            text = neutralise(hit.shown, inline=True)
             lines.append(f"[day {hit.day.day.isoformat()}] {text}")
         elif hit.note is not None:
             n = hit.note
