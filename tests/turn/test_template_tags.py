@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from kit.api import Kit
-from kit.llm.base import ChatMessage, LLMRequest, SystemBlock, ToolSpec
+from kit.llm.base import ChatMessage, LLMRequest, SystemBlock, TextSink, ToolSpec
 from kit.llm.openai import OpenAILLM
 from kit.llm.template_tags import StreamCleaner, strip_tags
 from kit.turn_reply import EMPTY_REPLY, UNMADE_STORE, kits_own
@@ -22,6 +22,16 @@ TOOLS = (ToolSpec("remember", "store", SCHEMA),)
 ECHO = "<tool_response>\nStored as fact #2 (preferences).\n</tool_response>"
 
 
+def _collected() -> tuple[list[str], TextSink]:
+    """A streamed channel's sink, and the pieces it was given."""
+    shown: list[str] = []
+
+    async def sink(piece: str) -> None:
+        shown.append(piece)
+
+    return shown, sink
+
+
 @pytest.fixture
 async def server() -> AsyncIterator[FakeOpenAIServer]:
     async with FakeOpenAIServer(dialect="llama-cpp-python") as running:
@@ -30,10 +40,7 @@ async def server() -> AsyncIterator[FakeOpenAIServer]:
 
 async def _complete(server: FakeOpenAIServer, stream: bool) -> tuple[str, list[str]]:
     llm = OpenAILLM(api_key="test-key", base_url=server.url, max_retries=0)
-    shown: list[str] = []
-
-    async def sink(piece: str) -> None:
-        shown.append(piece)
+    shown, sink = _collected()
 
     request = LLMRequest(
         model="qwen-test",
@@ -131,10 +138,7 @@ async def test_the_models_own_words_beside_an_echo_are_the_reply(
     kit, server = local
     server.queue_tool_call("remember", {"fact": "The owner prefers tea to coffee."})
     server.queue_text(f"{ECHO}\nTea it is, then.")
-    shown: list[str] = []
-
-    async def sink(piece: str) -> None:
-        shown.append(piece)
+    shown, sink = _collected()
 
     result = await kit.send("Thanks! I prefer tea to coffee, by the way.", on_text=sink)
     assert result.reply == "Tea it is, then."
@@ -188,10 +192,7 @@ async def test_kits_note_copied_by_the_model_is_never_streamed(
     what Kit stored."""
     kit, server = local
     await _stored_then_copied(kit, server, "")
-    shown: list[str] = []
-
-    async def sink(piece: str) -> None:
-        shown.append(piece)
+    shown, sink = _collected()
 
     second = await kit.send("I prefer tea to coffee.", on_text=sink)
     assert second.reply == UNMADE_STORE  # the copy claims a store no tool made
@@ -204,10 +205,7 @@ async def test_the_models_words_before_a_copied_note_stream_and_the_note_does_no
 ) -> None:
     kit, server = local
     await _stored_then_copied(kit, server, "Sure thing. ")
-    shown: list[str] = []
-
-    async def sink(piece: str) -> None:
-        shown.append(piece)
+    shown, sink = _collected()
 
     second = await kit.send("I prefer tea to coffee.", on_text=sink)
     assert "Stored as fact" not in "".join(shown)
