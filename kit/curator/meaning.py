@@ -74,19 +74,25 @@ class Meanings:
 
     def best(self, fact: str, cited: Sequence[str]) -> float | None:
         """The cosine of the sentence of `cited` closest to `fact`; None when unread."""
-        said = [s for text in cited for s in sentences(text)]
-        if fact not in self._vectors or not said or any(s not in self._vectors for s in said):
-            return None
-        return float(max(self._vectors[s] @ self._vectors[fact] for s in said))
+        scores = self._scores(fact, cited)
+        return None if scores is None or not len(scores) else float(scores[-1])
 
     def holds(self, fact: str, cited: Sequence[str]) -> bool | None:
         """Whether one sentence of `cited` says `fact` (BAR, and MARGIN over the others); None
         when they were not read (the caller keeps the word-level verdict)."""
+        scores = self._scores(fact, cited)
+        if scores is None:
+            return None
+        if len(scores) < 2:
+            return False  # no other sentence to stand out from (module note)
+        return bool(scores[-1] >= self._bar and scores[-1] - scores[-2] >= self._margin)
+
+    def _scores(self, fact: str, cited: Sequence[str]) -> Vectors | None:
+        """The cosines of `fact` with each sentence of `cited`, lowest first; None when any
+        of them was not read."""
         said = [s for text in cited for s in sentences(text)]
         if fact not in self._vectors or any(s not in self._vectors for s in said):
             return None
-        if len(said) < 2:
-            return False  # no other sentence to stand out from (module note)
-        against = np.stack([self._vectors[s] for s in said])
-        scores = np.sort(against @ self._vectors[fact])
-        return bool(scores[-1] >= self._bar and scores[-1] - scores[-2] >= self._margin)
+        if not said:
+            return np.zeros(0, dtype=np.float32)
+        return np.sort(np.stack([self._vectors[s] for s in said]) @ self._vectors[fact])
