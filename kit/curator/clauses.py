@@ -360,11 +360,26 @@ def _hedged(piece: str, tokens: list[str]) -> bool:
         tokens = _WORD.findall(piece)
     if _HEDGE_PHRASES.search(piece):
         return True
-    for token in tokens:
+    for i, token in enumerate(tokens):
         low = token.lower()
+        if i and _titled(tokens, i):
+            continue  # a title's word: the "Estate Tax Planning" workshop is no plan
         if low in _HEDGE_WORDS or (low == "may" and token == "may"):
             return True
     return False
+
+
+def _titled(tokens: list[str], i: int) -> bool:
+    """Whether the i-th word is part of a title ("Estate Tax Planning"): capitalised, next to
+    another capitalised word that is not "I", in a clause that has lower-case words too (a
+    message typed in capitals or Title Case hedges as any other)."""
+
+    def title(t: str) -> bool:
+        return t.istitle() and t != "I" and not t.startswith("I'")
+
+    beside = tokens[i - 1 : i] + tokens[i + 1 : i + 2]
+    lower = any(t[:1].islower() for t in tokens)
+    return title(tokens[i]) and any(title(t) for t in beside) and lower
 
 
 def _negated(piece: str, tokens: list[str]) -> bool:

@@ -103,3 +103,16 @@ async def test_his_after_a_named_person_is_that_persons() -> None:
     assert (await check(fact, said)).status == "supported"
     mine = "The owner sent the draft to Marco on 3 May and is waiting for the owner's notes."
     assert (await check(mine, said)).status != "supported"
+
+
+async def test_a_titles_word_is_no_plan() -> None:
+    """ "the "Estate Tax Planning" workshop": a capitalised word of a title among other
+    capitalised words is a name, not a plan; a message typed in capitals still hedges."""
+    said = (
+        "I'm worried about the deadline, especially since I just attended that "
+        '"Home Budget Planning" workshop on November 2.'
+    )
+    fact = "The owner attended a budgeting workshop on 2 November."
+    assert (await check(fact, said, None)).status == "supported"
+    shouted = "I MIGHT MOVE TO BERLIN NEXT YEAR"
+    assert (await check("The owner is moving to Berlin.", shouted, None)).status != "supported"
