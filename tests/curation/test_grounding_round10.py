@@ -50,7 +50,9 @@ async def test_two_things_unsaid_are_a_thing_swapped_not_a_paraphrase(minilm: An
     """A fact that swaps what was done for something near it ("an animal shelter" for "the
     food bank") is as close to the sentence as a paraphrase: two unsaid nouns are not lifted;
     nor is a fact whose closest sentence is not close enough ("orchestra" for "choir")."""
-    said = "I started volunteering at the food bank on Saturdays, sorting donations with my neighbour."
+    said = (
+        "I started volunteering at the food bank on Saturdays, sorting donations with my neighbour."
+    )
     swapped = (
         "The owner helps out at the animal shelter on Saturdays, sorting donations with a "
         "neighbour."
@@ -67,10 +69,16 @@ async def test_two_things_unsaid_are_a_thing_swapped_not_a_paraphrase(minilm: An
 @pytest.mark.parametrize(
     ("fact", "said"),
     [
-        ("The owner went bowling with friends after work.", "I went bowling with the gang after work on Friday."),
-        ("The owner went bowling with coworkers after work.", "Went bowling with my workmates after work on Friday, so fun."),
+        (
+            "The owner went bowling with friends after work.",
+            "I went bowling with the gang after work on Friday.",
+        ),
+        (
+            "The owner went bowling with coworkers after work.",
+            "Went bowling with my workmates after work on Friday, so fun.",
+        ),
     ],
-)  # fmt: skip
+)
 async def test_a_group_of_people_in_other_words_is_asked_not_dropped(fact: str, said: str) -> None:
     """A group ("friends", "coworkers", "team") is a soft word: unsaid, it is scored (asked
     about, or lifted by the meaning check), where it was a hard part and dropped the fact."""
@@ -85,7 +93,10 @@ async def test_a_kin_word_nobody_said_is_still_dropped() -> None:
     assert verdict.status == "unsupported" and "sister" in verdict.reason
 
 
-PLAN = "I'm thinking of inviting Tobias, 52, and Rita to the barbecue, but I'm not sure they'd get along."
+PLAN = (
+    "I'm thinking of inviting Tobias, 52, and Rita to the barbecue, but I'm not sure they'd "
+    "get along."
+)
 
 
 async def test_an_age_set_off_after_a_name_in_a_plan_is_said() -> None:
