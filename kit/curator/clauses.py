@@ -62,13 +62,6 @@ PEOPLE = frozenset(
     boyfriend girlfriend fiance professor doctor coach client clients customers customer
     daughters sons kids children mom dad grandma grandpa""".split()
 )
-# Groups of people a curator names in other words ("friends" for "the gang", "coworkers" for
-# "workmates", "his team" for "we"): people, but not kin; a fact's group word is a soft word,
-# scored like any other, where a kin word ("sister", "kids") is a hard part.
-GROUPS = frozenset(
-    """friends coworkers co-workers colleagues workmates teammates team teams crew gang
-    mates buddies""".split()
-)
 # After "X's", words that say the 's is "is" or "has" ("Blue's my fave", "Tom's been great").
 _AFTER_IS = frozenset(
     """my our your a an the so such really very not been got also just always still never
@@ -221,19 +214,12 @@ def clauses(text: str) -> list[Clause]:
 def _appositions(folded: str, found: list[Clause]) -> list[Clause]:
     """A name ending a clause that the next clause calls "my friend ..." ("I'm thinking of
     asking Michael, my friend from the library"): someone the speaker has, whatever the clause
-    wonders about them; given, like what "my ..." names. And a number set off after a name
-    ("inviting Christopher, 44, and Emily"): the person's age, said as so."""
+    wonders about them; given, like what "my ..." names."""
     marked = list(found)
     for i, (clause, after) in enumerate(itertools.pairwise(found)):
         last = _WORD.findall(folded[clause.start : clause.end])[-1:]
-        said = _WORD.findall(folded[after.start : after.end])
-        following = [t.lower() for t in said[:3]]
+        following = [t.lower() for t in _WORD.findall(folded[after.start : after.end])[:3]]
         if not last or not last[0][:1].isupper() or last[0] == "I":
-            continue
-        if after.hedged and not after.asks and said and all(number_of(t) for t in said):
-            # "thinking of inviting Christopher, 44, and ...": his age is so, whatever the
-            # plan (a number set off after a name, its own clause, is that person's)
-            marked[i + 1] = replace(after, hedged=False, supposed=False)
             continue
         if (
             following[:1]
@@ -360,26 +346,11 @@ def _hedged(piece: str, tokens: list[str]) -> bool:
         tokens = _WORD.findall(piece)
     if _HEDGE_PHRASES.search(piece):
         return True
-    for i, token in enumerate(tokens):
+    for token in tokens:
         low = token.lower()
-        if i and _titled(tokens, i):
-            continue  # a title's word: the "Estate Tax Planning" workshop is no plan
         if low in _HEDGE_WORDS or (low == "may" and token == "may"):
             return True
     return False
-
-
-def _titled(tokens: list[str], i: int) -> bool:
-    """Whether the i-th word is part of a title ("Estate Tax Planning"): capitalised, next to
-    another capitalised word that is not "I", in a clause that has lower-case words too (a
-    message typed in capitals or Title Case hedges as any other)."""
-
-    def title(t: str) -> bool:
-        return t.istitle() and t != "I" and not t.startswith("I'")
-
-    beside = tokens[i - 1 : i] + tokens[i + 1 : i + 2]
-    lower = any(t[:1].islower() for t in tokens)
-    return title(tokens[i]) and any(title(t) for t in beside) and lower
 
 
 def _negated(piece: str, tokens: list[str]) -> bool:

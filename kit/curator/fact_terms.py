@@ -54,7 +54,7 @@ def fact_terms(
         (m.start(), c.end) for c in clauses(text) for m in _FOR.finditer(folded, c.start, c.end)
     ]
     listed = list(tokens(text))
-    possessed = _possessed(listed, owner, seen)
+    possessed = _possessed(listed)
     for start, end, holder, who in spans:
         for n, match in enumerate(listed):
             token, at = match.group(), match.start()
@@ -112,22 +112,16 @@ _DETERMINERS = frozenset(
 )
 
 
-def _possessed(
-    listed: list[re.Match[str]], owner: set[str], seen: frozenset[str]
-) -> list[tuple[int, int]]:
-    """Where a fact names something of someone else's ("people ... their mental health",
-    "sent it to Greg and hopes for his feedback"): up to four words after "his", "her" or
-    "their" once the fact has named people or someone by name after its first word (else it
-    may be the owner's own: "the owner improved her reading"), to a word that ends a noun
+def _possessed(listed: list[re.Match[str]]) -> list[tuple[int, int]]:
+    """Where a fact names something of someone else's ("people ... their mental health"): up
+    to four words after "his", "her" or "their" once the fact has named people (else it may
+    be the owner's own: "the owner improved her reading"), to a word that ends a noun
     phrase."""
     spans = []
     for i, match in enumerate(listed):
         if match.group().lower() not in ("his", "her", "their"):
             continue
-        if not any(
-            stem(m.group()) in PEOPLE or (n and _someone(m.group(), owner, seen))
-            for n, m in enumerate(listed[:i])
-        ):
+        if not any(stem(m.group()) in PEOPLE for m in listed[:i]):
             continue
         end = match.end()
         for following in listed[i + 1 : i + 5]:
@@ -136,20 +130,6 @@ def _possessed(
             end = following.end()
         spans.append((match.end(), end))
     return spans
-
-
-def _someone(word: str, owner: set[str], seen: frozenset[str]) -> bool:
-    """A person's name: capitalised, said in the cited messages, not the owner's, no month."""
-    key = word_key(word)
-    low = word.lower()
-    return (
-        word[:1].isupper()
-        and key in seen
-        and key not in owner
-        and low not in OWNER_WORDS
-        and low not in MONTHS
-        and low not in WEEKDAYS
-    )
 
 
 # A purpose: what follows "for" may be only hoped or planned ("reads it for business tips":

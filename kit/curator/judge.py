@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
 
-from kit.curator.clauses import GROUPS, PEOPLE, Clause, plain, word_key
+from kit.curator.clauses import PEOPLE, Clause, plain, word_key
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.related import family, near, opposites, thing, weight
@@ -70,10 +70,8 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
         said = where  # where it is said as it is (a related form found only elsewhere
         if term.kind == "word":  # supports it, but is not held against it)
             said = [(s, c) for s in sources for c in _holding(term, s, related=False)]
-        people = term.kind == "word" and term.key in PEOPLE and thing(term.shown)
-        group = people and term.shown.lower() in GROUPS  # may be said in other words: soft
-        kin = people and not group
-        if term.kind == "name" or people:
+        kin = term.kind == "word" and term.key in PEOPLE and thing(term.shown)
+        if term.kind == "name" or kin:
             # who, not what: said as it is in any clause, but not only in a wish or an "if"
             # ("if I ever get a dog, I'd call it Biscuit": no dog, no Biscuit yet)
             fits = [c for s, c in where if hedged or term.aim or not _wished(c, term)]
@@ -95,7 +93,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
             total_weight += worth
             if fits:
                 own = [(s, c) for s in sources for c in _holding(term, s, level="family")]
-                if (group and own) or _said_so(term, own, hedged, negated, named):
+                if _said_so(term, own, hedged, negated, named):
                     said_weight += worth
                 else:
                     said_weight += worth * RELATED
