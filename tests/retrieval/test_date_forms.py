@@ -106,6 +106,77 @@ def test_a_range_that_runs_backwards_is_no_range() -> None:
     assert spans("15-14 September 2023") != [("2023-09-14", "2023-09-15")]
 
 
+# "by November 15" was the month of November and a number 15, so the grounding guard dropped
+# "... complete by 15 November" (issue 29, bench/data/grounding-fresh3.json g3-124): a month
+# after a preposition was read whole wherever that form was as long as the day's, or longer.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("it's 95% completed by November 15 and", [("2023-11-15", "2023-11-15")]),
+        ("until March 3rd", [("2024-03-03", "2024-03-03")]),
+        ("before June 1, 2024", [("2024-06-01", "2024-06-01")]),
+        ("we moved in May 5", [("2023-05-05", "2023-05-05")]),  # "in" for "on": still the day
+        ("since June 3", [("2023-06-03", "2023-06-03")]),
+        ("around Aug 9", [("2023-08-09", "2023-08-09")]),
+        ("throughout July 4th", [("2023-07-04", "2023-07-04")]),
+        ("through Sept 1-2", [("2022-09-01", "2022-09-02")]),
+        ("after July 4 to 6", [("2023-07-04", "2023-07-06")]),
+        ("by the end of Nov 15, 2023", [("2023-11-15", "2023-11-15")]),
+    ],
+)
+def test_a_day_after_a_month_is_that_day_whatever_preposition_comes_before(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert spans(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [  # anchored on the day, where the preposition took the month
+        ("the week of May 5", ("2023-05-01", "2023-05-07")),
+        ("two days after May 3", ("2023-05-03", "2023-05-05")),
+        ("the Friday before July 15", ("2023-07-08", "2023-07-15")),
+    ],
+)
+def test_a_day_after_a_month_anchors_the_words_before_it(
+    text: str, expected: tuple[str, str]
+) -> None:
+    assert spans(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [  # a number that counts something is no day: the month stays whole
+        "by November, 15 of us",
+        "by November 15 of us had signed up",
+        "in May 5 people joined",
+        "in March 2 weeks later I quit",
+        "in June 12 kids came",
+    ],
+)
+def test_a_number_that_counts_after_a_month_leaves_the_month_whole(text: str) -> None:
+    (found,) = date_mentions(text, WEDNESDAY)
+    whole = found.span.start.day == 1 and (found.span.end + timedelta(days=1)).day == 1
+    assert whole and found.span.start.month == found.span.end.month, found
+    assert text[found.start : found.end].split()[0] in ("by", "in")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [  # read as "June 28 to 2" or "28 to 2 July", whichever was longer (a tie when as long)
+        ("June 28 to 2 July", ("2023-06-28", "2023-07-02")),
+        ("July 28 to 2 June", None),  # runs backwards: no range (and no day of it)
+        ("Sept 14 to 16 Oct 2022", ("2022-09-14", "2022-10-16")),
+        ("from Dec 30 - 2 Jan 2024", ("2023-12-30", "2024-01-02")),
+        ("I'll be away Aug 30th through 3rd September", ("2023-08-30", "2023-09-03")),
+    ],
+)
+def test_a_range_from_one_month_into_another_is_all_its_days(
+    text: str, expected: tuple[str, str] | None
+) -> None:
+    assert spans(text) == ([] if expected is None else [expected])
+
+
 def test_a_day_without_its_year_is_the_latest_not_after_today_or_the_next_when_ahead() -> None:
     assert day("December 29th") == "2022-12-29"
     assert day("on Aug 16") == "2023-08-16"  # today counts
