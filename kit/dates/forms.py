@@ -2,7 +2,9 @@
 the days it names (kit/dates/text.py finds them and picks the longest non-overlapping ones).
 
 "29 Dec 2023", "Dec. 29th, 2023", "the 29th of December", "December 2023", "in May",
-"2023-12-29", "2023-12", "29/12/2023", "12/29/23", "29.12.2023", "on 29/12", "2023". Numeric
+"2023-12-29", "2023-12", "29/12/2023", "12/29/23", "29.12.2023", "on 29/12", "2023", and
+ranges of days ("14-15 September", "June 28 to 2 July"). A day after a month is that day
+whatever preposition comes before it ("by November 15" is the 15th, not November). Numeric
 day and month are read in the order the owner writes them (`DateOrder`), unless one part is
 over 12 and settles it. A day or month given without a year is the latest one not after the
 reference day, or the next one when the words around it speak of the future ("I'll see her
