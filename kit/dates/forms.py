@@ -19,11 +19,13 @@ import re
 from datetime import date
 
 from kit.dates.words import (
+    ABBREVIATIONS,
     ANY_MONTH,
     COUNT,
     DAY,
     DIGITS,
     MONTH_WORDS,
+    MONTHS,
     PREP_MONTH,
     UNIT,
     UNITS,
@@ -170,6 +172,20 @@ _LAST_DAY = (  # "-15", " to 15th": the last day of a range in one month
 _TO_DAY = (  # " to 2nd", " - 2": the last day of a range that runs into another month
     r"(?:\s*[-–—]\s*|\s+(?:to|through|thru)\s+)(?P<last>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
 )
+# "May 3 and 5 June" is two days, not the 3rd to 5th of either month: a range in one month
+# begins with no other month's day ("May 3 ...") and ends before no other month ("... June";
+# "may" after it is the verb: "September 14 and 15 may be busy").
+_NO_MONTH_BEFORE = "".join(
+    rf"(?<!{re.escape(name)}\s)"
+    for name in sorted({*MONTHS, *ABBREVIATIONS, *(f"{a}." for a in ABBREVIATIONS)})
+)
+_NO_MONTH_AFTER = (
+    r"(?!(?:\s+of)?\s+(?:"
+    + "|".join(sorted((m for m in MONTHS if m != "may"), key=len, reverse=True))
+    + "|(?:"
+    + "|".join(sorted(ABBREVIATIONS, key=len, reverse=True))
+    + r")\.?)(?!\w))"
+)
 # A day number after a month, as the month-and-day forms below read it ("November 15",
 # "May 3rd, 2024", "Sept 14-15"), and not a number that counts ("by May, 15 of us",
 # "in May 5 people joined"): where one follows, a month after a preposition is not the
@@ -224,6 +240,8 @@ ABSOLUTE = (
     Form(
         compile_form(
             WORD_START
+            + r"(?=\d)"
+            + _NO_MONTH_BEFORE
             + DAY
             + _LAST_DAY
             + rf"(?:\s+of)?\s+(?P<mon>{ANY_MONTH})"
@@ -244,6 +262,7 @@ ABSOLUTE = (
             + DAY
             + _LAST_DAY
             + WORD_END
+            + _NO_MONTH_AFTER
             + r"(?:,?\s+"
             + YEAR
             + r")?(?![:%]|\s*[\d:%])"

@@ -158,6 +158,21 @@ def test_a_range_from_one_month_into_another_is_all_its_days(
     assert spans(text) == ([] if expected is None else [expected])
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [  # "and" between two months' days joins two days ("3 and 5 June" took the month of May)
+        ("May 3 and 5 June", [("2023-05-03", "2023-05-03"), ("2023-06-05", "2023-06-05")]),
+        ("Sept 14 and 15 Oct 2022", [("2022-09-14", "2022-09-14"), ("2022-10-15", "2022-10-15")]),
+        ("May 30 and 2 June", [("2023-05-30", "2023-05-30"), ("2023-06-02", "2023-06-02")]),
+        ("September 14 and 15 may be busy", [("2022-09-14", "2022-09-15")]),  # "may": the verb
+    ],
+)
+def test_and_between_two_months_days_is_two_days(
+    text: str, expected: list[tuple[str, str]]
+) -> None:
+    assert spans(text) == expected
+
+
 def test_a_day_without_its_year_is_the_latest_not_after_today_or_the_next_when_ahead() -> None:
     assert day("December 29th") == "2022-12-29"
     assert day("on Aug 16") == "2023-08-16"  # today counts
