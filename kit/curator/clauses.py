@@ -100,8 +100,7 @@ _IDIOMS = re.compile(
     r"\bcan'?t wait\b|\bcouldn'?t agree\b|\bno doubts?\b|\bnot only\b|\bnever give up\b"
     r"|\bwon'?t give up\b|\bno worries\b|\bno problem\b|\bnot gonna give up\b"
     r"|\bnot (?:so |that |too )?long (?:ago|after|before)\b"  # a time ("not so long ago")
-    r"|\bnot (?:sure|certain)\b"  # a doubt (a hedge, _HEDGE_PHRASES), not a denial
-    r"|\b(?:might|may|could|will|won't) not be enough\b",  # a fear: what is not enough is so
+    r"|\bnot (?:sure|certain)\b",  # a doubt (a hedge, _HEDGE_PHRASES), not a denial
     re.IGNORECASE,
 )
 
@@ -209,39 +208,7 @@ def clauses(text: str) -> list[Clause]:
                     whom=whom,
                 )
             )
-    return _relatives(folded, _appositions(folded, found))
-
-
-_PAST = re.compile(
-    r"\W*(?:i|we)\s+(?:\w+ed|got|bought|set up|made|took|had|wrote|met|paid|sent|won|gave|"
-    r"built|found|began|started|received|chose|picked)\b",
-    re.IGNORECASE,
-)
-_THE = frozenset("the this that these those".split())
-
-
-def _relatives(folded: str, found: list[Clause]) -> list[Clause]:
-    """What a clause that only asks or plans ends on, when the next clause says the speaker
-    did it ("how to use the $2,000 fund | I received on June 9"): a thing the speaker has,
-    given, like what "my ..." names."""
-    marked = list(found)
-    for i, (clause, after) in enumerate(itertools.pairwise(found)):
-        if not clause.hedged or after.start - clause.end > 1:
-            continue
-        if not _PAST.match(folded[after.start : after.end]):
-            continue
-        words = list(_WORD.finditer(folded, clause.start, clause.end))
-        at = max((j for j, w in enumerate(words) if w.group().lower() in _THE), default=None)
-        if at is None or len(words) - at > 7:
-            continue
-        phrase = words[at + 1 :]
-        stems = {stem(w.group()) for w in phrase}
-        stems |= {n for w in phrase if (n := number_of(w.group())) is not None}
-        span = (words[at].start(), words[-1].end())
-        marked[i] = replace(
-            clause, given=clause.given | stems, given_spans=(*clause.given_spans, span)
-        )
-    return marked
+    return _appositions(folded, found)
 
 
 def _appositions(folded: str, found: list[Clause]) -> list[Clause]:
@@ -277,33 +244,7 @@ def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
         begin = cut.end()
     if begin < len(sentence):
         parts.append((offset + begin, offset + len(sentence)))
-    parts = _worries(sentence, offset, parts)
     return [cut for part in parts for cut in _contrasts(sentence, offset, part)]
-
-
-# A worry scopes over what may follow, not over what it is about: "I'm worried that moving the
-# call to April 22 | might clash with my meetings": the call was moved; only the clash is a
-# maybe. After a worry, the first clause with a "might" or "could" is cut before it.
-_WORRY = re.compile(r"\b(?:worried|afraid|concerned|nervous|scared|anxious)\b", re.IGNORECASE)
-_MAYBE = re.compile(r"\s(?=(?:might|could|may)\s)")
-
-
-def _worries(sentence: str, offset: int, parts: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    worry = _WORRY.search(sentence)
-    if worry is None:
-        return parts
-    cut: list[tuple[int, int]] = []
-    done = False
-    for start, end in parts:
-        text = sentence[start - offset : end - offset]
-        skip = max(0, worry.end() - (start - offset))
-        maybe = None if done or end - offset <= worry.start() else _MAYBE.search(text, skip)
-        if maybe is None or not text[skip : maybe.start()].strip():
-            cut.append((start, end))
-            continue
-        done = True
-        cut += [(start, start + maybe.start()), (start + maybe.end(), end)]
-    return cut
 
 
 # What was passed over: "chose self-editing | over hiring a $500 copyeditor", "went with the
@@ -461,10 +402,6 @@ GIVEN_ENDS = frozenset(
 )
 
 
-# "my disagreement with producer Joseph": whom it was with is part of what the speaker has.
-_WITH = frozenset({"with"})
-
-
 def _given(piece: str, offset: int) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
     """The noun phrases after "my" / "our" in a clause: up to six words, to the first word
     that ends a noun phrase ("to", "with", "is", ...)."""
@@ -476,7 +413,7 @@ def _given(piece: str, offset: int) -> tuple[frozenset[str], tuple[tuple[int, in
             continue
         end = word.end()
         for following in words[i + 1 : i + 7]:
-            if following.group().lower() in GIVEN_ENDS - _WITH:
+            if following.group().lower() in GIVEN_ENDS:
                 break
             found.add(stem(following.group()))
             if (n := number_of(following.group())) is not None:
