@@ -41,9 +41,7 @@ async def test_the_real_model_goes_straight_to_its_session_with_the_same_vectors
     assert together.tobytes() == _fastembeds(minilm_model, TEXTS).tobytes()
 
 
-@pytest.mark.parametrize(
-    ("pooling", "normalization"), [("mean", True), ("cls", True)]
-)
+@pytest.mark.parametrize(("pooling", "normalization"), [("mean", True), ("cls", True)])
 async def test_a_declared_local_model_goes_straight_with_the_same_vectors(
     tiny_models: TinyModels, pooling: str, normalization: bool
 ) -> None:
@@ -59,7 +57,8 @@ async def test_a_declared_local_model_goes_straight_with_the_same_vectors(
 async def test_a_model_that_tokenises_its_own_way_keeps_fastembeds_path(
     tiny_models: TinyModels,
 ) -> None:
-    loaded = await FastEmbedder.load(ModelSpec("test/tiny", str(tiny_models.a.folder), 24, "mean", True))
+    spec = ModelSpec("test/tiny", str(tiny_models.a.folder), 24, "mean", True)
+    loaded = await FastEmbedder.load(spec)
     inner = loaded._model.model
     plain = type(inner)
     inner.__class__ = type("OwnTokens", (plain,), {"tokenize": lambda self, docs, **k: []})
