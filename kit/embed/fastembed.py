@@ -158,52 +158,12 @@ def _checked(spec: ModelSpec, probe: Any) -> int:
     return dim
 
 
-def _direct(model: Any) -> Any:
-    """The ONNX model under fastembed's `TextEmbedding` when one text can go straight through
-    it (`_one`), None otherwise: only a model class that keeps fastembed's own tokenising,
-    batch-of-one inputs and session call, the steps `_one` repeats."""
-    from fastembed.text.onnx_text_model import OnnxTextModel
-
-    inner = getattr(model, "model", None)
-    if not isinstance(inner, OnnxTextModel) or getattr(inner, "model", None) is None:
-        return None
-    kind = type(inner)
-    same = all(
-        getattr(kind, name) is getattr(OnnxTextModel, name)
-        for name in ("tokenize", "onnx_embed", "_run_model")
-    )
-    return inner if same and inner.tokenizer is not None else None
-
-
-def _one(inner: Any, text: str) -> Vectors:
-    """One text's vector: fastembed's `onnx_embed` and post-processing for a batch of one,
-    without its generator and batching around them, tokenised by `encode` (which keeps the
-    GIL: `encode_batch` lets it go, and the thread then waits to win it back from a busy
-    event loop). The same vector bit for bit (tests/core/test_embed_direct.py)."""
-    from fastembed.common.onnx_model import OnnxOutputContext
-
-    encoded = inner.tokenizer.encode(text)
-    ids = np.array([encoded.ids], dtype=np.int64)
-    mask = np.array([encoded.attention_mask], dtype=np.int64)
-    names = {node.name for node in inner.model.get_inputs()}
-    feed = {"input_ids": ids}
-    if "attention_mask" in names:
-        feed["attention_mask"] = mask
-    if "token_type_ids" in names:
-        feed["token_type_ids"] = np.zeros_like(ids)
-    feed = inner._preprocess_onnx_input(feed)
-    output = inner.model.run(inner.ONNX_OUTPUT_NAMES, feed)[0]
-    context = OnnxOutputContext(model_output=output, attention_mask=mask, input_ids=ids)
-    return np.asarray(inner._post_process_onnx_output(context), dtype=np.float32)
-
-
 class FastEmbedder:
     def __init__(self, model: Any, model_name: str, dim: int) -> None:
         self._model = model
         self.model_id = model_name
         self.dim = dim
         self._lock = asyncio.Lock()  # one ONNX session: serialise callers
-        self._inner = _direct(model)  # None: each text through fastembed's `embed`
 
     @classmethod
     async def load(
@@ -253,11 +213,7 @@ class FastEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
 
-        inner = self._inner
-
         def _run() -> Vectors:
-            if inner is not None:
-                return np.concatenate([_one(inner, text) for text in texts])
             rows = list(self._model.embed(list(texts), batch_size=1))  # see the module note
             return np.asarray(rows, dtype=np.float32)
 
