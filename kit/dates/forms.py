@@ -2,7 +2,9 @@
 the days it names (kit/dates/text.py finds them and picks the longest non-overlapping ones).
 
 "29 Dec 2023", "Dec. 29th, 2023", "the 29th of December", "December 2023", "in May",
-"2023-12-29", "2023-12", "29/12/2023", "12/29/23", "29.12.2023", "on 29/12", "2023". Numeric
+"2023-12-29", "2023-12", "29/12/2023", "12/29/23", "29.12.2023", "on 29/12", "2023", and
+ranges of days ("14-15 September", "June 28 to 2 July"). A day after a month is that day
+whatever preposition comes before it ("by November 15" is the 15th, not November). Numeric
 day and month are read in the order the owner writes them (`DateOrder`), unless one part is
 over 12 and settles it. A day or month given without a year is the latest one not after the
 reference day, or the next one when the words around it speak of the future ("I'll see her
@@ -17,11 +19,13 @@ import re
 from datetime import date
 
 from kit.dates.words import (
+    ABBREVIATIONS,
     ANY_MONTH,
     COUNT,
     DAY,
     DIGITS,
     MONTH_WORDS,
+    MONTHS,
     PREP_MONTH,
     UNIT,
     UNITS,
@@ -90,6 +94,33 @@ def _named_range(match: re.Match[str], text: str, today: date, order: DateOrder)
     return Span(first.start, last) if last is not None and last > first.start else None
 
 
+def _across(match: re.Match[str], text: str, today: date, order: DateOrder) -> Span | None:
+    """Days from one month into another ("June 28 to 2 July", "Dec 30 - 2 Jan 2024"): from
+    the first day, in the year `_named` gives it (a year said is the last day's), to the
+    last day in that year or, when the months wrap, the next. A range over more than six
+    months ahead is one written backwards ("July 28 to 2 June"): none."""
+    first_month, last_month = month_of(match["mon"]), month_of(match["mon2"])
+    if (last_month - first_month) % 12 > 6:
+        return None
+    wraps = int(last_month < first_month)  # 30 Dec to 2 Jan: into the next year
+    if match["year"]:
+        last_year = year_of(match["year"], today)
+        first = day_or_none(last_year - wraps, first_month, int(match["day"]))
+    else:
+        near = _nearest(
+            first_month,
+            int(match["day"]),
+            today,
+            speaks_of_future(text, match.start(), match.end()),
+        )
+        first = near.start if near is not None else None
+        last_year = first.year + wraps if first is not None else 0
+    if first is None or not 1 <= last_year <= 9999:
+        return None
+    last = day_or_none(last_year, last_month, int(match["last"]))
+    return Span(first, last) if last is not None and last > first else None
+
+
 def _iso(match: re.Match[str], text: str, today: date, order: DateOrder) -> Span | None:
     year, month = int(match["year"]), int(match["month"])
     if match.groupdict().get("day") is None:
@@ -128,14 +159,44 @@ def _bare_year(match: re.Match[str], text: str, today: date, order: DateOrder) -
     return year_span(int(match["year"]))
 
 
-# A number followed by what it counts is not a year ("2000 steps").
-_NOT_AN_AMOUNT = (
-    r"(?!\s+(?:steps|people|calories|words|km|kilometers|miles|dollars|euros|pounds|points"
+# What a number counts ("2000 steps", "15 people"): then it is no year, and no day.
+_COUNTS = (
+    r"steps|people|calories|words|km|kilometers|miles|dollars|euros|pounds|points"
     r"|feet|foot|meters|metres|kg|lbs|followers|views|likes|times|members|users|pieces"
-    r"|pages|hours|minutes|seconds|days|weeks|months|years)\b)"
+    r"|pages|hours|minutes|seconds|days|weeks|months|years"
 )
+_NOT_AN_AMOUNT = rf"(?!\s+(?:{_COUNTS})\b)"
 _LAST_DAY = (  # "-15", " to 15th": the last day of a range in one month
     r"(?:\s*[-–—]\s*|\s+(?:to|through|thru|and)\s+)(?P<last>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
+)
+_TO_DAY = (  # " to 2nd", " - 2": the last day of a range that runs into another month
+    r"(?:\s*[-–—]\s*|\s+(?:to|through|thru)\s+)(?P<last>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
+)
+# "May 3 and 5 June" is two days, not the 3rd to 5th of either month: a range in one month
+# begins with no other month's day ("May 3 ...") and ends before no other month ("... June";
+# "may" after it is the verb: "September 14 and 15 may be busy").
+_NO_MONTH_BEFORE = "".join(
+    rf"(?<!{re.escape(name)}\s)"
+    for name in sorted({*MONTHS, *ABBREVIATIONS, *(f"{a}." for a in ABBREVIATIONS)})
+)
+_NO_MONTH_AFTER = (
+    r"(?!(?:\s+of)?\s+(?:"
+    + "|".join(sorted((m for m in MONTHS if m != "may"), key=len, reverse=True))
+    + "|(?:"
+    + "|".join(sorted(ABBREVIATIONS, key=len, reverse=True))
+    + r")\.?)(?!\w))"
+)
+# A day number after a month, as the month-and-day forms below read it ("November 15",
+# "May 3rd, 2024", "Sept 14-15"), and not a number that counts ("by May, 15 of us",
+# "in May 5 people joined"): where one follows, a month after a preposition is not the
+# whole month ("by November 15" is the 15th; "the week of May 5" is that week).
+_COUNTED = (
+    rf"\s+(?:{_COUNTS}|guests|kids|children|friends|of\s+(?:us|them|you|those|these|whom"
+    r"|which|our|their|my|his|her))(?!\w)"
+)
+_DAY_FOLLOWS = (
+    r"\s+(?:the\s+)?(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?(?!\w)"
+    r"(?:,?\s+(?:\d{4}|['’]\d\d)(?!\w))?(?![:%]|\s*[\d:%])(?!" + _COUNTED + ")"
 )
 ABSOLUTE = (
     # 2023-12-29, 2023/12/29, 2023.12.29 (a time may follow: 2023-12-29T10:00)
@@ -179,6 +240,8 @@ ABSOLUTE = (
     Form(
         compile_form(
             WORD_START
+            + r"(?=\d)"
+            + _NO_MONTH_BEFORE
             + DAY
             + _LAST_DAY
             + rf"(?:\s+of)?\s+(?P<mon>{ANY_MONTH})"
@@ -199,11 +262,30 @@ ABSOLUTE = (
             + DAY
             + _LAST_DAY
             + WORD_END
+            + _NO_MONTH_AFTER
             + r"(?:,?\s+"
             + YEAR
             + r")?(?![:%]|\s*[\d:%])"
         ),
         _named_range,
+        False,
+        MONTH_WORDS,
+    ),
+    # June 28 to 2 July, Dec 30 - 2 Jan 2024: days from one month into another (read
+    # whole, not as "June 28 to 2" or "28 to 2 July", whichever happened to be longer)
+    Form(
+        compile_form(
+            WORD_START
+            + rf"(?P<mon>{ANY_MONTH})\s+(?:the\s+)?"
+            + DAY
+            + _TO_DAY
+            + rf"(?:\s+of)?\s+(?P<mon2>{ANY_MONTH})"
+            + WORD_END
+            + r"(?:,?\s+"
+            + YEAR
+            + ")?"
+        ),
+        _across,
         False,
         MONTH_WORDS,
     ),
@@ -252,7 +334,13 @@ ABSOLUTE = (
             WORD_START + r"(?:(?:(?:in|by|until|till|from|since|before|after|around|during|through)"
             r"\s+)?(?:the\s+)?(?:early|late|mid|(?:end|beginning|start|middle)\s+of)"
             r"|in|of|during|since|until|till|by|before|after|from|through|throughout|around)"
-            rf"[\s-]+(?P<mon>{PREP_MONTH})" + WORD_END + r"(?:,?\s+" + YEAR + ")?"
+            rf"[\s-]+(?P<mon>{PREP_MONTH})"
+            + WORD_END
+            + r"(?:,?\s+"
+            + YEAR
+            + ")?"
+            # "by November 15" is a day (a form above), not the month and a number
+            + rf"(?!{_DAY_FOLLOWS})"
         ),
         _named,
         False,

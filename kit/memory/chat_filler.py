@@ -19,6 +19,12 @@ _OPENERS = (
     r"by the way|btw|anyway|fyi|just so you know|for the record|oh and|and also|also"
 )
 _LEADING = re.compile(rf"^\s*(?:and )?(?:{_OPENERS})(?:\s*[!,.:;]|\s+[\u2014\u2013-])+\s*", re.I)
+# The thanks put in the third person with the rest ("The owner thanks! The owner prefers tea",
+# run 9 of issue 29): a sentence that only says who thanks or greets, ended by "!" or ".".
+_WHO_THANKS = re.compile(
+    r"^\s*(?:[Tt]he owner|I|[A-Z][\w'\u2019-]*)\s+(?i:(?:says\s+)?(?:thanks|thank you|hi|hello))"
+    r"\s*[!.]+\s*"
+)
 _TRAILING = re.compile(
     r"\s*[,;\u2014\u2013-]\s*(?:by the way|btw|anyway|fyi|lol|haha|thanks|thank you|"
     r"just so you know|for the record)\s*([.!]*)\s*$",
@@ -27,10 +33,11 @@ _TRAILING = re.compile(
 
 
 def without_filler(text: str) -> str:
-    """`text` without leading thanks, greetings or "by the way" set off by punctuation, nor a
-    trailing ", by the way" (its end punctuation kept)."""
+    """`text` without leading thanks, greetings or "by the way" set off by punctuation (or a
+    first sentence that only says who thanks or greets), nor a trailing ", by the way" (its
+    end punctuation kept)."""
     out = text.strip()
-    while (lead := _LEADING.match(out)) is not None and lead.end() < len(out):
+    while (lead := _LEADING.match(out) or _WHO_THANKS.match(out)) and lead.end() < len(out):
         out = out[lead.end() :]
     trail = _TRAILING.search(out)
     if trail is not None and trail.start() > 0:

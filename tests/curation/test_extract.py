@@ -218,6 +218,12 @@ async def test_the_real_models_false_facts_are_not_stored(
         ("Thanks to Ana, the owner found a flat.", "Thanks to Ana, the owner found a flat."),
         ("Well-known fact: the owner runs.", "Well-known fact: the owner runs."),
         ("Thanks!", "Thanks!"),
+        # the thanks in the third person, as issue 29's run 9 stored it
+        ("The owner thanks! the owner prefers tea to coffee.", "The owner prefers tea to coffee."),
+        ("Sam says hi. Sam lives in Leeds.", "Sam lives in Leeds."),
+        ("I thank you! I run.", "I run."),
+        ("Sam thanks Ana for the flat.", "Sam thanks Ana for the flat."),
+        ("The owner thanks!", "The owner thanks!"),
     ],
 )
 def test_the_chat_around_a_fact_is_dropped(said: str, kept: str) -> None:
