@@ -6,9 +6,9 @@ the cited messages do not support are kept out, how many they do are stored.
     python bench/grounding.py --split held           # the third set aside, scored at the end
     python bench/grounding.py --split all --table    # everything, each miss with its messages
     python bench/grounding.py --data my-cases.json   # your own cases, same format
-    python bench/grounding.py --data bench/data/grounding-fresh5.json
+    python bench/grounding.py --data bench/data/grounding-fresh8.json
                                      # an unseen set (also -fresh6, -fresh7): never tuned on;
-                                     # -fresh to -fresh4 became development sets
+                                     # -fresh to -fresh5 became development sets
     python bench/grounding.py --meaning     # with the meaning check (kit/curator/meaning.py):
                                      # Kit's MiniLM from embedding.model_path (MODEL below)
 

@@ -48,7 +48,7 @@ from kit.curator.judge import Source, Verdict, judge
 from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.ops import Insert, Operation, Replace, Update
-from kit.curator.related import family, phrases, says, synonyms
+from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.wording import fold, tokens
 from kit.dates.text import DateMention, DateSpan, date_mentions, said_spans
 from kit.memory.fact_rows import Fact
@@ -108,7 +108,7 @@ class Grounding:
             return verdict
         if self._meanings.holds(text, self._cited(op)):
             return Verdict("supported")  # said in other words (kit/curator/meaning.py)
-        if _one_word_reworded(verdict, self._meanings.best(text, self._cited(op))):
+        if _reworded(verdict, self._meanings.best(text, self._cited(op))):
             return Verdict("supported")
         return verdict
 
@@ -163,18 +163,22 @@ class Grounding:
         return self._read[message.id]
 
 
-# One common word put in other words ("neighbourhood" for "area", "run" for "implement"):
-# every hard part is said, the rest of the soft words nearly all (SAID_SHARE of their
-# weight), and the closest sentence means the fact (CLOSE, all-MiniLM-L6-v2's cosine).
+# Common words put in other words ("neighbourhood" for "area", "turned down" for "declined",
+# "take no calls to protect evenings" for "no calls, my evenings are mine"): every hard part
+# is said, the soft words mostly (SAID_SHARE of their weight, so at most 40% of it is
+# unsaid, however many words that is), none of the unsaid a name and at most one a thing
+# (two unsaid nouns are a thing swapped: "an animal shelter" for "the food bank"), and the
+# closest sentence means the fact (CLOSE, all-MiniLM-L6-v2's cosine).
 SAID_SHARE = 0.6
 CLOSE = 0.6
 
 
-def _one_word_reworded(verdict: Verdict, best: float | None) -> bool:
-    if verdict.soft is None or best is None or len(verdict.unsaid) != 1:
+def _reworded(verdict: Verdict, best: float | None) -> bool:
+    if verdict.soft is None or best is None or not verdict.unsaid:
         return False
-    (word,) = verdict.unsaid
-    return verdict.soft >= SAID_SHARE and best >= CLOSE and not word[:1].isupper()
+    names = any(word[:1].isupper() for word in verdict.unsaid)
+    things = sum(thing(word) for word in verdict.unsaid)
+    return verdict.soft >= SAID_SHARE and best >= CLOSE and not names and things <= 1
 
 
 def _years(mention: DateMention, day: date | None) -> list[DateSpan]:
