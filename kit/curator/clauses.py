@@ -214,12 +214,19 @@ def clauses(text: str) -> list[Clause]:
 def _appositions(folded: str, found: list[Clause]) -> list[Clause]:
     """A name ending a clause that the next clause calls "my friend ..." ("I'm thinking of
     asking Michael, my friend from the library"): someone the speaker has, whatever the clause
-    wonders about them; given, like what "my ..." names."""
+    wonders about them; given, like what "my ..." names. And a number set off after a name
+    ("inviting Christopher, 44, and Emily"): that person's, said as so (whose it is:
+    kit/curator/whose_number.py)."""
     marked = list(found)
     for i, (clause, after) in enumerate(itertools.pairwise(found)):
         last = _WORD.findall(folded[clause.start : clause.end])[-1:]
-        following = [t.lower() for t in _WORD.findall(folded[after.start : after.end])[:3]]
+        said = _WORD.findall(folded[after.start : after.end])
+        following = [t.lower() for t in said[:3]]
         if not last or not last[0][:1].isupper() or last[0] == "I":
+            continue
+        if after.hedged and not after.asks and said and all(number_of(t) for t in said):
+            # "thinking of inviting Christopher, 44, and ...": his age is so, whatever the plan
+            marked[i + 1] = replace(after, hedged=False, supposed=False)
             continue
         if (
             following[:1]

@@ -49,6 +49,7 @@ from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.related import family, phrases, says, synonyms, thing
+from kit.curator.whose_number import misbound
 from kit.curator.wording import fold, tokens
 from kit.dates.text import DateMention, DateSpan, date_mentions, said_spans
 from kit.memory.fact_rows import Fact
@@ -103,6 +104,9 @@ class Grounding:
             return Verdict(
                 "unsupported", f"it names '{chain}', a relation its cited messages do not say"
             )
+        wrong = misbound(text, self._cited(op))
+        if wrong is not None:  # "Christopher, 44, and Emily, 48": not "Emily is 44"
+            return Verdict("unsupported", wrong)
         verdict = self._words(op, text, facts)
         if verdict.soft is None or self._meanings is None:
             return verdict
