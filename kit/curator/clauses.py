@@ -157,6 +157,8 @@ def clauses(text: str) -> list[Clause]:
             if not tokens:
                 continue
             own = _holder(tokens)
+            if own is None and _after_apposition(folded, found, sentence.start()):
+                own = "other"  # "Danielle, my advisor, | praised my draft": Danielle did
             holder = own if own is not None else holder
             if own is not None:  # whom a clause about someone else names first ("my team")
                 whom = frozenset(
@@ -236,6 +238,25 @@ def _appositions(folded: str, found: list[Clause]) -> list[Clause]:
             name = {word_key(last[0]), stem(last[0])}
             marked[i] = replace(clause, given=clause.given | name)
     return marked
+
+
+_APPOSED = frozenset({"my", "our", "the", "a", "an"})
+
+
+def _after_apposition(folded: str, found: list[Clause], begins: int) -> bool:
+    """Whether the clause to come follows a name and its apposition in its sentence
+    ("Danielle, | my academic advisor, | praised my draft"): the name is its subject."""
+    if len(found) < 2 or found[-2].start < begins:
+        return False
+    name = _WORD.findall(folded[found[-2].start : found[-2].end])
+    apposed = _WORD.findall(folded[found[-1].start : found[-1].end])
+    return (
+        bool(name)
+        and len(name) <= 3
+        and all(t[:1].isupper() and t != "I" for t in name)
+        and bool(apposed)
+        and apposed[0].lower() in _APPOSED
+    )
 
 
 def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
