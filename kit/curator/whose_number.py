@@ -60,8 +60,7 @@ def misbound(text: str, cited: Iterable[str]) -> str | None:
     words = _WORD.findall(text)
     in_fact = {word_key(w) for w in words if w[:1].isupper()}
     for word in words:
-        value = number_of(word)
-        owners = bound.get(value or "")
+        owners = bound.get(number_of(word) or "")
         if not owners or owners & in_fact:
             continue
         others = sorted((in_fact & named) - owners - {"i"})
