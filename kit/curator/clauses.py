@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from kit.curator.wording import NEGATIONS, fold, number_of, stem
+from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
 Holder = Literal["self", "other", "neutral"]
 
@@ -253,7 +253,7 @@ def _after_apposition(folded: str, found: list[Clause], begins: int) -> bool:
     return (
         bool(name)
         and len(name) <= 3
-        and all(t[:1].isupper() and t != "I" for t in name)
+        and all(t[:1].isupper() and t != "I" and t.lower() not in _LEAD | STOP for t in name)
         and bool(apposed)
         and apposed[0].lower() in _APPOSED
     )

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
+from kit.curator.clauses import clauses
 from kit.curator.grounding import Grounding, Verdict
 from kit.curator.ops import Insert
 from kit.curator.whose_number import bindings, misbound
+from kit.curator.wording import fold
 from kit.memory.messages import Message
 
 
@@ -65,3 +67,15 @@ def test_the_verb_after_a_name_and_its_apposition_is_the_names() -> None:
     assert check("Ingrid fixed the boiler in the owner's flat on Monday.", APPOSED).status == (
         "supported"
     )
+
+
+
+def test_a_word_said_first_is_no_name_with_an_apposition() -> None:
+    """ "Yeah, the course got me thinking ...": no one is set off; the speaker is the one
+    thinking (the apposition rule read "Yeah" as a name: a dev set's supported fact asked)."""
+    said = "Yeah, the course got me thinking about opening a bakery."
+    folded = fold(said)
+    thinking = [c for c in clauses(said) if "thinking" in folded[c.start : c.end]]
+    assert [c.holder for c in thinking] == ["self"]
+    apposed = "Ingrid, my landlady, fixed the boiler."
+    assert [c.holder for c in clauses(apposed)][-1] == "other"
