@@ -72,9 +72,9 @@ def test_the_verb_after_a_name_and_its_apposition_is_the_names() -> None:
 def test_a_word_said_first_is_no_name_with_an_apposition() -> None:
     """ "Yeah, the course got me thinking ...": no one is set off; the speaker is the one
     thinking (the apposition rule read "Yeah" as a name: a dev set's supported fact asked)."""
-    said = "Yeah, the course got me thinking about opening a bakery."
+    said = "Yeah, the course got me thinking about opening a small and cosy bakery."
     folded = fold(said)
-    thinking = [c for c in clauses(said) if "thinking" in folded[c.start : c.end]]
-    assert [c.holder for c in thinking] != ["other"]
+    cosy = [c for c in clauses(said) if "cosy" in folded[c.start : c.end]]
+    assert [c.holder for c in cosy] != ["other"]
     apposed = "Ingrid, my landlady, fixed the boiler."
     assert [c.holder for c in clauses(apposed)][-1] == "other"
