@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 
 from kit.llm.base import TextSink
+from kit.reminders.tools import SCHEDULE_REMINDER
 
 EMPTY_REPLY = "Sorry, I came up empty on that one; could you rephrase?"
 _SHOWN_CHARS = 160
@@ -51,7 +52,6 @@ _REMINDER_CLAIM = re.compile(
     r"[^.\n]{0,40}?\breminder",
     re.IGNORECASE,
 )
-_REMINDER_TOOL = "schedule_reminder"
 
 
 def final_answer(text: str, tools_said: Sequence[tuple[str, str, bool]]) -> str:
@@ -91,7 +91,7 @@ def _unmade_claim(text: str, tools_said: Sequence[tuple[str, str, bool]]) -> str
         if int(claim.group(1) or claim.group(2)) not in made:
             return UNMADE_STORE
     ran = {name for name, _, failed in tools_said if not failed}
-    if _REMINDER_TOOL not in ran and _REMINDER_CLAIM.search(text):
+    if SCHEDULE_REMINDER not in ran and _REMINDER_CLAIM.search(text):
         return UNMADE_REMINDER
     return ""
 

@@ -20,9 +20,11 @@ UNASKED = (
     "schedule it only if they say yes"
 )
 
+SCHEDULE_REMINDER = "schedule_reminder"  # the one tool that sets a reminder (kit/turn_reply.py)
+
 REMINDER_TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
-        "schedule_reminder",
+        SCHEDULE_REMINDER,
         "Schedule something for later, delivered in this chat: a reminder (its text is sent "
         "as it is) or a task (you do it then, e.g. 'list the week's open items from memory', "
         "and your answer is sent). Times are the owner's local time. Once: give `at` "
@@ -83,7 +85,7 @@ class ReminderTools:
     ) -> tuple[str, bool]:
         """(result text, is_error). A KitError becomes the model's explanation."""
         try:
-            if name == "schedule_reminder":
+            if name == SCHEDULE_REMINDER:
                 return await self._schedule(args, user_id, message_id), False
             if name == "list_reminders":
                 return await self._list(user_id), False
