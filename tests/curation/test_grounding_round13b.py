@@ -30,8 +30,9 @@ async def check(fact: str, said: str, meanings: Meanings | None = None) -> Verdi
 # One word of how someone is, said another way: the meaning check lifts it (an adjective or
 # an adverb, the rest said, the closest sentence near the fact), never an act swapped.
 POTTERY = (
-    "Thanks! The kiln firing went fine in the end. My first pottery exhibition opens at the "
-    "Harbour Gallery next month and I honestly can't wait to show my glazed vases to everyone."
+    "Thanks! I spent the whole winter glazing vases for it. My first pottery exhibition opens "
+    "at the Harbour Gallery next month and I honestly can't wait to show my glazed vases to "
+    "everyone."
 )
 
 
