@@ -319,6 +319,20 @@ async def fill_named_days(tx: Transaction) -> None:
         last = int(rows[-1][0])
 
 
+# Replies Kit wrote in the model's place, stored before they had a source of their own: marked
+# by the words they had then (kit/turn_reply.py), so the model's window and curation leave them
+# out by their source alone.
+KIT_WRITTEN_REPLIES = (
+    "UPDATE messages SET source = 'kit' WHERE role = 'assistant' AND (text IN ("
+    "'Sorry, I came up empty on that one; could you rephrase?', "
+    "'(The model said it stored something, but nothing was stored this turn. Ask me to "
+    "remember it again if you want it kept.)', "
+    "'(The model said it set a reminder, but none was set this turn. Ask me again, with the "
+    "time, if you want one.)')"
+    " OR text LIKE '(The model gave no answer of its own%')",
+)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         "m001_core",
@@ -695,4 +709,5 @@ MIGRATIONS: tuple[Migration, ...] = (
             use_trigger(),
         ),
     ),
+    Migration("m037_kit_written_replies", KIT_WRITTEN_REPLIES),
 )

@@ -27,6 +27,7 @@ from kit.store.migrations import (
     FIRST_CATEGORIES,
     FORGET_RECEIPTS,
     INBOX_TABLES,
+    KIT_WRITTEN_REPLIES,
     MESSAGE_PASSAGES,
     MESSAGE_SPOKEN,
     NAMED_CATEGORY,
@@ -555,4 +556,5 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             " FOR EACH ROW EXECUTE FUNCTION facts_used_bump()",
         ),
     ),
+    Migration("pg037_kit_written_replies", KIT_WRITTEN_REPLIES),
 )
