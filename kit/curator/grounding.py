@@ -97,7 +97,6 @@ class Grounding:
                 texts += [text, *(s for m in self._cited(op) for s in sentences(m))]
                 if len(verdict.unsaid) == 1:  # for _reclaused
                     texts += [p for m in self._cited(op) for p in pieces(m)]
-                    texts.append(_without(text, verdict.unsaid[0]))
                 texts += _contraries(text, verdict)
         await self._meanings.read(texts)
 
@@ -130,17 +129,9 @@ class Grounding:
             return Verdict("supported")
         if _restated(text, verdict, best) and self._beats_contraries(op, text, verdict, best):
             return Verdict("supported")
-        piece = self._meanings.best_piece(text, self._cited(op))
-        if _reclaused(verdict, piece) and self._adds(op, text, verdict, piece):
+        if _reclaused(verdict, self._meanings.best_piece(text, self._cited(op))):
             return Verdict("supported")
         return verdict
-
-    def _adds(self, op: Operation, text: str, verdict: Verdict, piece: float | None) -> bool:
-        """Whether the unsaid word brings the fact nearer the part it is closest to: the fact
-        without it stands further off ("organised" for "spearheaded"; not "skipped")."""
-        assert self._meanings is not None and piece is not None
-        bare = self._meanings.best_piece(_without(text, verdict.unsaid[0]), self._cited(op))
-        return bare is not None and bare < piece
 
     def _beats_contraries(
         self, op: Operation, text: str, verdict: Verdict, best: float | None
@@ -287,12 +278,6 @@ def _contraries(text: str, verdict: Verdict) -> list[str]:
         return []
     pattern = re.compile(rf"(?<![\w'-]){re.escape(word)}(?![\w'-])")
     return [pattern.sub(other, text, count=1) for other in contrary(word)[:CONTRARIES]]
-
-
-def _without(text: str, word: str) -> str:
-    """The fact with one word left out (what _adds weighs it against)."""
-    pattern = re.compile(rf"(?<![\w'-]){re.escape(word)}(?![\w'-])\s*")
-    return pattern.sub("", text, count=1)
 
 
 def _as_state(text: str, word: str) -> bool:
