@@ -46,7 +46,7 @@ from datetime import date
 from kit.curator.clauses import Clause, clauses, plain, word_key
 from kit.curator.introduced import introduced
 from kit.curator.judge import Source, Verdict, judge
-from kit.curator.meaning import Meanings, pieces, sentences
+from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.related import contrary, describing, family, phrases, says, synonyms, thing
@@ -95,8 +95,6 @@ class Grounding:
             verdict = self._words(op, text, facts)
             if verdict.soft is not None:
                 texts += [text, *(s for m in self._cited(op) for s in sentences(m))]
-                if len(verdict.unsaid) == 1:  # for _reclaused
-                    texts += [p for m in self._cited(op) for p in pieces(m)]
                 texts += _contraries(text, verdict)
         await self._meanings.read(texts)
 
@@ -128,8 +126,6 @@ class Grounding:
         if _reworded(verdict, best):
             return Verdict("supported")
         if _restated(text, verdict, best) and self._beats_contraries(op, text, verdict, best):
-            return Verdict("supported")
-        if _reclaused(verdict, self._meanings.best_piece(text, self._cited(op))):
             return Verdict("supported")
         return verdict
 
@@ -247,22 +243,6 @@ def _restated(text: str, verdict: Verdict, best: float | None) -> bool:
     if word[:1].isupper() or thing(word) or verdict.soft < SAID_SHARE or best < STATE_CLOSE:
         return False
     return describing(word, _as_state(text, word))
-
-
-# One word, not a thing or a name, said another way in one part of a long sentence (a BEAM
-# question's "I championed inclusion by initiating a July 12 team lunch ..., how can I ..."):
-# the rest of the soft words said and that part (meaning.pieces: cut at commas, dashes) very
-# near the fact (PIECE_CLOSE).
-PIECE_CLOSE = 0.7
-
-
-def _reclaused(verdict: Verdict, piece: float | None) -> bool:
-    if verdict.soft is None or piece is None or len(verdict.unsaid) != 1:
-        return False
-    word = verdict.unsaid[0]
-    if word[:1].isupper() or thing(word):
-        return False
-    return verdict.soft >= SAID_SHARE and piece >= PIECE_CLOSE
 
 
 CONTRARIES = 6  # opposites of the unsaid word tried at most

@@ -46,16 +46,6 @@ def sentences(text: str) -> list[str]:
     return found or [text.strip()]
 
 
-_PIECE = re.compile(r"[,;:\u2014]\s+|\s+[-\u2013]\s+")
-
-
-def pieces(text: str) -> list[str]:
-    """A message's sentences cut at their commas, semicolons, colons and dashes: the parts a
-    fact may say one of ("..., I scheduled weekly check-ins with Stephen, but ...")."""
-    found = [p for s in sentences(text) for p in (q.strip() for q in _PIECE.split(s))]
-    return [p for p in found if len(p) > 3]
-
-
 class Meanings:
     """What the texts of one batch mean, read by one embedding call per pass (`read`) and
     compared without the model (`holds`)."""
@@ -86,13 +76,6 @@ class Meanings:
         """The cosine of the sentence of `cited` closest to `fact`; None when unread."""
         scores = self._scores(fact, cited)
         return None if scores is None or not len(scores) else float(scores[-1])
-
-    def best_piece(self, fact: str, cited: Sequence[str]) -> float | None:
-        """The cosine of the piece of `cited` (`pieces`) closest to `fact`; None when unread."""
-        said = [p for text in cited for p in pieces(text)]
-        if fact not in self._vectors or any(p not in self._vectors for p in said) or not said:
-            return None
-        return float(max(self._vectors[p] @ self._vectors[fact] for p in said))
 
     def holds(self, fact: str, cited: Sequence[str]) -> bool | None:
         """Whether one sentence of `cited` says `fact` (BAR, and MARGIN over the others); None

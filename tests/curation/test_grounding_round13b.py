@@ -126,23 +126,3 @@ def test_the_person_spoken_to_from_the_turns_around_what_is_cited() -> None:
     assert around.check(fact, {}).status == "supported"
     crowd = [asked, message("Pics please!", "Ines", 3)]
     assert Grounding([said], [2], "Tomasz", around=crowd).check(fact, {}).status == ("unsupported")
-
-
-# One word said another way in one part of a long question (BEAM's owners ask in one long
-# sentence): that part very near the fact lifts it; the whole sentence is not near enough.
-CLEAN_UP = (
-    "I spearheaded a volunteer beach clean-up in Brighton in March, and I'm now putting "
-    "together applications for three graduate programmes with deadlines in January, so how "
-    "should I mention it without sounding boastful?"
-)
-
-
-async def test_one_word_said_another_way_in_a_part_of_a_long_sentence(minilm: Any) -> None:
-    """ "organised" for "spearheaded": the part before the first comma means the fact (0.87);
-    the sentence (0.49) does not stand near enough. "skipped" is not lifted (0.68)."""
-    meanings = Meanings.calibrated(minilm)
-    fact = "The owner organised a volunteer beach clean-up in Brighton in March."
-    assert (await check(fact, CLEAN_UP, None)).status == "partial"
-    assert (await check(fact, CLEAN_UP, meanings)).status == "supported"
-    skipped = "The owner skipped a volunteer beach clean-up in Brighton in March."
-    assert (await check(skipped, CLEAN_UP, meanings)).status == "partial"
