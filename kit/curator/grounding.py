@@ -228,7 +228,7 @@ def _reworded(verdict: Verdict, best: float | None) -> bool:
 # (related.describing), never a name or a thing, and the closest sentence near the fact
 # (STATE_CLOSE, lower than CLOSE: one describing word moves a fact's cosine less than a thing
 # or an act swapped does, and an act swapped is not lifted here: "founded" for "joined").
-STATE_CLOSE = 0.5
+STATE_CLOSE = 0.45
 _STATE_VERBS = frozenset(
     """is was are were be been being am feel feels felt feeling seem seems seemed get gets got
     getting become becomes became remain remains remained""".split()
