@@ -322,20 +322,13 @@ def _named(term: Term, clause: Clause) -> bool:
 
 
 def _addressed(term: Term, source: Source, clause: Clause) -> bool:
-    """A name the clause says as "you" or "your" to that person, the one other speaker of the
-    conversation ("I'd appreciate your help", said to Gina: Gina's help), or by the start of
-    it ("Mel" for Melanie)."""
-    if term.key not in source.addressed:
-        return False
-    if clause.words & (_YOUR | _YOU):
-        return True
-    return any(
-        len(w) >= 3 and w != term.key and term.key.startswith(w) and w in source.capitalised
-        for w in clause.words
+    """A name's possessive the clause says as "your" to that person: the one other speaker of
+    the conversation ("I'd appreciate your help", said to Gina: Gina's help)."""
+    return (
+        term.shown.lower().endswith("'s")
+        and term.key in source.addressed
+        and bool(clause.words & _YOUR)
     )
-
-
-_YOU = frozenset({"you", "u", "you're", "you've", "ya"})
 
 
 def _owned(clause: Clause, term: Term) -> Clause:
