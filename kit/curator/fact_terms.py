@@ -78,10 +78,6 @@ def fact_terms(
                 continue
             if len(key) < 2 or low in MONTHS or low in WEEKDAYS:
                 continue
-            if low[:-1] in WEEKDAYS and low[-1] == "s":  # "on Sundays": said as "every Sunday"
-                day = Term("name", token, low[:-1], holder, who=who, passed_over=passed_over)
-                found.append(day)
-                continue
             initial = at == 0 or folded[max(0, at - 2) : at] in (". ", ": ")  # "Gina: Dancing"
             if token[:1].isupper() and (not initial or key in seen):
                 found.append(Term("name", token, key, holder, who=who, passed_over=passed_over))

@@ -38,7 +38,6 @@ month"), and meaning carried by words outside its lists (docs/curation.md).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
@@ -49,7 +48,7 @@ from kit.curator.judge import Source, Verdict, judge
 from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.ops import Insert, Operation, Replace, Update
-from kit.curator.related import contrary, describing, family, phrases, says, synonyms, thing
+from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.whose_number import misbound
 from kit.curator.wording import fold, tokens
 from kit.dates.text import DateMention, DateSpan, date_mentions, said_spans
@@ -61,8 +60,7 @@ __all__ = ["Grounding", "Verdict"]  # a verdict is read where the guard is calle
 
 class Grounding:
     """Checks operations against the messages of one batch. `meanings`: the meaning check
-    (kit/curator/meaning.py) for what falls short on soft words only, read by `weigh`;
-    `around`: other turns of the conversation, read only for who speaks in it."""
+    (kit/curator/meaning.py) for what falls short on soft words only, read by `weigh`."""
 
     def __init__(
         self,
@@ -70,16 +68,12 @@ class Grounding:
         citable: Iterable[int],
         owner_name: str = "",
         meanings: Meanings | None = None,
-        around: Iterable[Message] = (),
     ) -> None:
         self._messages = {m.id: m for m in messages}
         self._citable = set(citable)
         self._owner = {word_key(w) for w in owner_name.split() if w}
         self._read: dict[int, Source] = {}
         self._meanings = meanings
-        # who speaks in the batch (and, `around`, in the turns next to what is cited)
-        speaking = [*self._messages.values(), *around]
-        self._speakers = {m.speaker.strip() for m in speaking if m.role == "user"}
 
     async def weigh(self, ops: Iterable[Operation], facts: Mapping[int, Fact]) -> None:
         """Read, in one embedding call, the meaning of each operation the word-level check
@@ -90,12 +84,8 @@ class Grounding:
         texts: list[str] = []
         for op in ops:
             text = _new_text(op)
-            if text is None:
-                continue
-            verdict = self._words(op, text, facts)
-            if verdict.soft is not None:
+            if text is not None and self._words(op, text, facts).soft is not None:
                 texts += [text, *(s for m in self._cited(op) for s in sentences(m))]
-                texts += _contraries(text, verdict)
         await self._meanings.read(texts)
 
     def check(self, op: Operation, facts: Mapping[int, Fact]) -> Verdict:
@@ -122,25 +112,9 @@ class Grounding:
             return verdict
         if self._meanings.holds(text, self._cited(op)):
             return Verdict("supported")  # said in other words (kit/curator/meaning.py)
-        best = self._meanings.best(text, self._cited(op))
-        if _reworded(verdict, best):
-            return Verdict("supported")
-        if _restated(text, verdict, best) and self._beats_contraries(op, text, verdict, best):
+        if _reworded(verdict, self._meanings.best(text, self._cited(op))):
             return Verdict("supported")
         return verdict
-
-    def _beats_contraries(
-        self, op: Operation, text: str, verdict: Verdict, best: float | None
-    ) -> bool:
-        """Whether the fact is nearer its closest sentence than the fact with its unsaid word
-        turned to its opposite is ("eager to show" for "can't wait to show"; not "reluctant
-        to show": "willing to show" is as near)."""
-        assert self._meanings is not None and best is not None
-        for turned in _contraries(text, verdict):
-            near = self._meanings.best(turned, self._cited(op))
-            if near is None or near >= best:
-                return False
-        return True
 
     def _cited(self, op: Operation) -> list[str]:
         return [self._messages[i].text for i in op.sources if i in self._messages]
@@ -189,19 +163,8 @@ class Grounding:
                 message.id, speaker, owner, cut, tuple(spans), message.day, names,
                 capitalised=capitalised, forms=_forms(folded, cut, says),
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
-                addressed=self._addressed(message),
             )  # fmt: skip
         return self._read[message.id]
-
-    def _addressed(self, message: Message) -> frozenset[str]:
-        """Whom "you" is in `message`: the batch's one other speaker, as name words (none
-        when more than one other person speaks, or only Kit)."""
-        speaker = (message.speaker or "").strip()
-        others = self._speakers - {speaker}
-        if len(others) != 1 or message.forwarded_from:
-            return frozenset()
-        other = others.pop()
-        return frozenset(word_key(w) for w in other.split()) if other else frozenset(self._owner)
 
 
 # Common words put in other words ("neighbourhood" for "area", "turned down" for "declined",
@@ -220,58 +183,6 @@ def _reworded(verdict: Verdict, best: float | None) -> bool:
     names = any(word[:1].isupper() for word in verdict.unsaid)
     things = sum(thing(word) for word in verdict.unsaid)
     return verdict.soft >= SAID_SHARE and best >= CLOSE and not names and things <= 1
-
-
-# One word of how someone or something is, said another way ("eager to share" for "can't wait
-# to share", "financial difficulties" for "money problems", "was captivated" for "was
-# mesmerized"): the rest of the soft words said (SAID_SHARE), the word an adjective or an adverb
-# (related.describing), never a name or a thing, and the closest sentence near the fact
-# (STATE_CLOSE, lower than CLOSE: one describing word moves a fact's cosine less than a thing
-# or an act swapped does, and an act swapped is not lifted here: "founded" for "joined").
-STATE_CLOSE = 0.45
-_STATE_VERBS = frozenset(
-    """is was are were be been being am feel feels felt feeling seem seems seemed get gets got
-    getting become becomes became remain remains remained""".split()
-)
-_DEGREE = frozenset("very so really quite too truly deeply extremely pretty".split())
-
-
-def _restated(text: str, verdict: Verdict, best: float | None) -> bool:
-    if verdict.soft is None or best is None or len(verdict.unsaid) != 1:
-        return False
-    word = verdict.unsaid[0]
-    if word[:1].isupper() or thing(word) or verdict.soft < SAID_SHARE or best < STATE_CLOSE:
-        return False
-    return describing(word, _as_state(text, word))
-
-
-CONTRARIES = 6  # opposites of the unsaid word tried at most
-
-
-def _contraries(text: str, verdict: Verdict) -> list[str]:
-    """The fact with its one unsaid describing word turned to each of its opposites
-    (related.contrary), for the meaning check to read: what _restated is weighed against."""
-    if verdict.soft is None or len(verdict.unsaid) != 1:
-        return []
-    word = verdict.unsaid[0]
-    if not describing(word, _as_state(text, word)):
-        return []
-    pattern = re.compile(rf"(?<![\w'-]){re.escape(word)}(?![\w'-])")
-    return [pattern.sub(other, text, count=1) for other in contrary(word)[:CONTRARIES]]
-
-
-def _as_state(text: str, word: str) -> bool:
-    """Whether `text` says `word` after "is", "was", "feels" ... (a degree word between)."""
-    listed = [t.group().lower() for t in tokens(text)]
-    for i, token in enumerate(listed):
-        if token != word.lower():
-            continue
-        before = i - 1
-        while before >= 0 and listed[before] in _DEGREE:
-            before -= 1
-        if before >= 0 and listed[before] in _STATE_VERBS:
-            return True
-    return False
 
 
 def _years(mention: DateMention, day: date | None) -> list[DateSpan]:

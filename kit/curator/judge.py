@@ -21,7 +21,6 @@ from kit.curator.related import family, near, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
-from kit.dates.words import WEEKDAYS
 
 Status = Literal["supported", "partial", "unsupported"]
 
@@ -53,7 +52,6 @@ class Source:
     forms: tuple[frozenset[str], ...] = ()
     kin: tuple[frozenset[str], ...] = ()  # the synonyms of each clause's words
     family: tuple[frozenset[str], ...] = ()  # each clause's words' own forms (related.family)
-    addressed: frozenset[str] = frozenset()  # whom "you" is: the conversation's other speaker
 
 
 def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
@@ -266,20 +264,11 @@ def _holding(
     if word_key(term.shown) in source.names:  # the speaker's own name
         return [plain(c) for c in source.clauses[:1]]
     if term.kind == "name":
-        return [c for c in source.clauses if _named(term, c) or _addressed(term, source, c)]
+        return [c for c in source.clauses if term.key in c.words]
     if term.key == _FAMILY:  # "we", "our": the speaker's family
         return [
             c for c in source.clauses if c.words & _WE or any(same(_FAMILY, s) for s in c.stems)
         ]
-    if term.key == _TEAM:  # "we pulled together", "the 2FA we set up": the speaker's team
-        we = [c for c in source.clauses if c.words & _WE]
-        return we + [c for c in _worded(term, source, related, level) if c not in we]
-    return _worded(term, source, related, level)
-
-
-def _worded(term: Term, source: Source, related: bool, level: str) -> list[Clause]:
-    """The clauses of `source` that say a word `term` as it is or in a related form
-    (_holding)."""
     if not related or not source.forms:
         return [c for c in source.clauses if any(same(term.key, s) for s in c.stems)]
     if level == "family":
@@ -309,26 +298,7 @@ def _near(term: Term) -> tuple[frozenset[str], frozenset[str]]:
 
 
 _FAMILY = stem("family")
-_TEAM = stem("team")
 _WE = frozenset({"we", "our", "us", "we're", "we've", "ours"})
-
-
-def _named(term: Term, clause: Clause) -> bool:
-    """Whether the clause says a name; a weekday the fact gives in the plural ("on Sundays")
-    in either number ("every Sunday", "on Sundays")."""
-    if term.key in clause.words:
-        return True
-    return term.key in WEEKDAYS and f"{term.key}s" in clause.words
-
-
-def _addressed(term: Term, source: Source, clause: Clause) -> bool:
-    """A name's possessive the clause says as "your" to that person: the one other speaker of
-    the conversation ("I'd appreciate your help", said to Gina: Gina's help)."""
-    return (
-        term.shown.lower().endswith("'s")
-        and term.key in source.addressed
-        and bool(clause.words & _YOUR)
-    )
 
 
 def _owned(clause: Clause, term: Term) -> Clause:

@@ -164,13 +164,9 @@ class Curator:
         if ground:
             cited = sorted({i for op in ops for i in op.sources})
             found = await self._messages.get_many(user_id, cited)
-            # the turns around them: who else speaks, whom a cited "you" is said to
-            around = await self._messages.neighbours(user_id, cited, self._clock.now())
-            near = {i for pair in around.values() for i in pair if i is not None} - set(cited)
             grounding = Grounding(
-                found, source_message_ids, self._settings.owner.name, await self._ends.meanings(),
-                around=await self._messages.get_many(user_id, sorted(near)),
-            )  # fmt: skip
+                found, source_message_ids, self._settings.owner.name, await self._ends.meanings()
+            )
             await grounding.weigh(ops, {})  # before the facts are read: see Grounding.weigh
         try:
             async with self._db.transaction() as tx:

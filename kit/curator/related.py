@@ -162,58 +162,6 @@ def thing(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
-def describing(word: str, as_state: bool = False) -> bool:
-    """Whether a word says how someone or something is (an adjective or an adverb: "eager",
-    "financial"), not a thing or an act: mostly one by its tagged uses, or only one when none
-    was tagged. `as_state`: the fact says it after "is", "was", "feels" ("was captivated"),
-    where any adjective reading counts (a participle: "inspired", "captivated")."""
-    net = _lexicon()
-    if net is None:
-        return False
-    found = net.lemmas(_key(word))
-    parts = {part for part, _ in found}
-    if as_state and "adj" in parts:
-        return True
-    describes = sum(net.count(part, lemma) for part, lemma in found if part in _DESCRIBING)
-    tagged = sum(net.count(part, lemma) for part, lemma in found)
-    if tagged:
-        return describes * 2 > tagged
-    return bool(found) and parts <= _DESCRIBING
-
-
-_DESCRIBING = frozenset({"adj", "adv"})
-
-
-@lru_cache(maxsize=65536)
-def contrary(word: str) -> tuple[str, ...]:
-    """What a describing word is the opposite of, in its adjective and adverb senses: a direct
-    antonym ("eager": uneager), or, for a word WordNet files under a head adjective
-    ("reluctant" under unwilling), the head's antonym (willing). Sorted; none without
-    WordNet."""
-    net = _lexicon()
-    if net is None:
-        return ()
-    found: set[str] = set()
-    for part, lemma in net.lemmas(_key(word)):
-        if part not in _DESCRIBING:
-            continue
-        for offset in net.senses(part, lemma):
-            words, pointers = net.synset(part, offset)
-            heads = [(offset, words, pointers)]
-            heads += [
-                (target, *net.synset(target_part, target))
-                for symbol, target, target_part, _, _ in pointers
-                if symbol == _SIMILAR
-            ]
-            for _, _, links in heads:
-                for symbol, target, target_part, _, which in links:
-                    if symbol == _OPPOSITE:
-                        targets = net.synset(target_part, target)[0]
-                        found.update([targets[which - 1]] if which else targets[:1])
-    return tuple(sorted(w.replace("_", " ") for w in found))
-
-
-@lru_cache(maxsize=65536)
 def opposites(word: str) -> frozenset[str]:
     """What a fact's word is the opposite of in its most common senses, with their families
     ("passed" -> fail, failure; "accepted" -> refuse, reject, decline): a message saying one

@@ -74,7 +74,6 @@ _IRREGULAR = {
     "uni": "university", "biz": "business", "comp": "competition", "pic": "photo",
     "pics": "photo", "picture": "photo", "pictures": "photo", "mtg": "meeting",
     "fave": "favourite", "fav": "favourite", "favorite": "favourite", "favorites": "favourite",
-    "fest": "festival",
     "color": "colour", "colors": "colour", "center": "centre", "neighbor": "neighbour",
     "neighborhood": "neighbourhood", "organization": "organisation", "vet": "veterinarian",
     "gym": "gym", "job": "work", "jobs": "work", "career": "work", "careers": "work",
@@ -94,8 +93,6 @@ _IRREGULAR = {
     "relocate": "live", "relocated": "live", "relocating": "live", "relocation": "live",
     "based": "live", "reside": "live", "resides": "live",
 }  # fmt: skip
-# Short and informal forms whose plural names their word too ("faves": favourite)
-_INFORMAL = frozenset({"fave", "fav", "fest", "bday", "biz", "comp", "uni", "vet", "mtg", "pup"})
 # Endings stripped to compare words ("adoption" ~ "adopted", "counselor" ~ "counseling"),
 # longest first; a stem keeps at least three letters.
 _SUFFIXES = (
@@ -158,8 +155,6 @@ def stem(word: str) -> str:
     if low.endswith("'s"):
         low = low[:-2]
     low = low.replace("-", "")
-    if low not in _IRREGULAR and low[-1:] == "s" and low[:-1] in _INFORMAL:
-        low = low[:-1]  # an informal form's plural ("one of my faves", "two fests")
     low = _IRREGULAR.get(low, low)
     if len(low) > 5:  # British spellings as American: "colour", "apologise", "centre"
         for british, american in _BRITISH:
