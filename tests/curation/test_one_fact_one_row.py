@@ -151,6 +151,7 @@ async def test_a_replace_saying_what_one_of_its_own_facts_says_is_the_merge(kit:
 
 async def test_same_words_other_subject_is_another_fact() -> None:
     """A text that does not name who it is about leans on its subject: kept apart."""
+
     class F:
         def __init__(self, subject: str, content: str) -> None:
             self.subject, self.content = subject, content
