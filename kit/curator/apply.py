@@ -51,6 +51,7 @@ from kit.curator.doubt import trim_doubt
 from kit.curator.grounding import Grounding
 from kit.curator.known import check_known
 from kit.curator.ops import (
+    Insert,
     Operation,
     Replace,
     Update,
@@ -165,7 +166,8 @@ class Applier:
             unfit = _check_changes(ops, facts, unfit)
             unfit = _check_shown(ops, shown, unfit)
             unfit = _check_sources(ops, sources, unfit)
-            unfit = check_known(ops, await writer.unexpired(), unfit)
+            if any(isinstance(op, Insert | Replace) for op in ops):  # reads every fact: when needed
+                unfit = check_known(ops, await writer.unexpired(), unfit)
             asked_first: list[Contested] = []
             if grounding is not None:
                 unfit, asked_first = _ground(ops, unfit, grounding, facts)
