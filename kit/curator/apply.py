@@ -167,7 +167,7 @@ class Applier:
             unfit = _check_shown(ops, shown, unfit)
             unfit = _check_sources(ops, sources, unfit)
             if any(isinstance(op, Insert | Replace) for op in ops):  # reads every fact: when needed
-                unfit = check_known(ops, await writer.unexpired(), unfit)
+                unfit = check_known(ops, await writer.live(), unfit)
             asked_first: list[Contested] = []
             if grounding is not None:
                 unfit, asked_first = _ground(ops, unfit, grounding, facts)

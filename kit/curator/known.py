@@ -5,7 +5,8 @@ A pass is shown only its own category's facts, so after `remember` stored "Ana l
 Porto" under people, the places pass may propose it again; and two operations of one pass may
 state the same thing twice. What "says the same" means is kit/memory/same_fact.py: the same
 words, letter case, punctuation, spacing and how the owner is named aside. Nothing already
-stored is touched (the owner's own facts least of all); only the copy is not written.
+stored is touched (the owner's own facts least of all); only the copy is not written. A fact
+held too doubtfully to be shown, or expired, does not count: saying it again is news.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ def check_known(
     ops: Sequence[Operation], known: Sequence[Fact], unfit: Sequence[str | None]
 ) -> list[str | None]:
     """Why each operation is dropped: `unfit`'s reason, or, for one that stores what `known`
-    (the owner's active, unexpired facts) or an earlier operation of the pass already says,
-    which fact or operation says it."""
+    (the owner's live facts: active, unexpired, shown) or an earlier operation of the pass
+    already says, which fact or operation says it."""
     why = list(unfit)
     stored: list[tuple[int, Insert | Replace]] = []
     for n, op in enumerate(ops):

@@ -94,12 +94,11 @@ class FactWriter:
         )
         return [fact_from_row(r) for r in rows]
 
-    async def unexpired(self) -> list[Fact]:
-        """Every active fact of the owner's, of any category, not expired (oldest first)."""
+    async def live(self) -> list[Fact]:
+        """Every live fact of the owner's (`Fact.is_live`), of any category, oldest first."""
         rows = await self._tx.fetchall(
-            f"SELECT {FACT_COLUMNS} FROM facts WHERE user_id = ? AND active = 1"
-            " AND (expires_at IS NULL OR expires_at > ?) ORDER BY id",
-            (self._user_id, to_iso(self._now)),
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE user_id = ? AND {_LIVE} ORDER BY id",
+            (self._user_id, to_iso(self._now), MIN_SHOWN_CONFIDENCE),
         )
         return [fact_from_row(r) for r in rows]
 
@@ -360,11 +359,11 @@ class Facts:
     async def add_unless_known(
         self, user_id: str, *, category: str, content: str, provenance: Provenance, **fields: Any
     ) -> tuple[Fact, bool]:
-        """`remember`: the active, unexpired fact of any category that already says `content`
+        """`remember`: the live fact of any category that already says `content`
         (kit/memory/same_fact.py), or a new one. (fact, whether it was added)."""
         async with self._db.transaction() as tx:
             writer = self.writer(tx, user_id)
-            known = known_as(str(fields.get("subject") or ""), content, await writer.unexpired())
+            known = known_as(str(fields.get("subject") or ""), content, await writer.live())
             if known is not None:
                 return known, False
             fact = await writer.insert(

@@ -11,6 +11,7 @@ from kit.api import Kit
 from kit.curator.ops import Insert, Replace
 from kit.llm.base import ToolUse
 from kit.llm.fake import FakeLLM
+from kit.memory.facts import Provenance
 from kit.memory.same_fact import says_same
 from tests.support.curation import add_facts, by_category, tool_reply
 
@@ -164,3 +165,18 @@ async def test_same_words_other_subject_is_another_fact() -> None:
     assert says_same("sister", "The Owner’s sister Ana", F("Ana", "owner's sister, Ana"))
     assert not says_same("Ana", "Ana lives in Porto", F("Ana", "Ana lives in Porto with Rui"))
     assert not says_same("Ana", "Ana lives in Porto", F("Ana", "Ana lived in Porto"))
+
+
+async def test_a_fact_held_too_doubtfully_to_be_shown_does_not_block_the_same_news(
+    kit: Kit,
+) -> None:
+    """Saying again what memory holds only in doubt (hidden) is news: it is stored."""
+    (doubted,) = await add_facts(kit, "people", ["Ana lives in Porto"], subject="Ana")
+    await kit.services.facts.update(
+        USER, doubted.id, Provenance(actor="api", reason="test"), confidence=0.1
+    )
+    outcome = await kit.services.curator.apply_ops(
+        USER, "entities", [Insert("Ana lives in Porto", 0.9, "Ana")],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    assert outcome.dropped == () and len(outcome.inserted_fact_ids) == 1
