@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from kit.curator.ops import Insert, Operation, Replace
 from kit.memory.fact_rows import Fact
-from kit.memory.same_fact import known_as, says_same
+from kit.memory.same_fact import by_words, known_as, says_same, words
 
 
 def check_known(
@@ -25,13 +25,15 @@ def check_known(
     (the owner's live facts: active, unexpired, shown) or an earlier operation of the pass
     already says, which fact or operation says it."""
     why = list(unfit)
+    index = by_words(known)
     stored: list[tuple[int, Insert | Replace]] = []
     for n, op in enumerate(ops):
         if why[n] is not None or not isinstance(op, Insert | Replace):
             continue
         merged = set(op.fact_ids) if isinstance(op, Replace) else set()
         # A REPLACE may say what one of the facts it merges says: that is the merge.
-        fact = known_as(op.subject, op.content, (f for f in known if f.id not in merged))
+        alike = index.get(words(op.content), [])
+        fact = known_as(op.subject, op.content, (f for f in alike if f.id not in merged))
         if fact is not None:
             why[n] = f"already known as fact #{fact.id} ({fact.category})"
             continue

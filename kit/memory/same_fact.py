@@ -59,3 +59,12 @@ def _named(subject: tuple[str, ...], content: tuple[str, ...]) -> bool:
 def known_as(subject: str, content: str, facts: Iterable[F]) -> F | None:
     """The first of `facts` that says what `subject` and `content` say, or None."""
     return next((f for f in facts if says_same(subject, content, f)), None)
+
+
+def by_words(facts: Iterable[F]) -> dict[tuple[str, ...], list[F]]:
+    """`facts` by their text's words: only facts under the same key can say the same (one
+    pass of many operations reads its facts' words once)."""
+    out: dict[tuple[str, ...], list[F]] = {}
+    for fact in facts:
+        out.setdefault(words(fact.content), []).append(fact)
+    return out
