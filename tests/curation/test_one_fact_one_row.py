@@ -13,7 +13,7 @@ from kit.llm.base import ToolUse
 from kit.llm.fake import FakeLLM
 from kit.memory.facts import Provenance
 from kit.memory.same_fact import says_same
-from tests.support.curation import add_facts, by_category, tool_reply
+from tests.support.curation import add_facts, by_category, say, tool_reply
 
 pytestmark = pytest.mark.stores
 
@@ -180,3 +180,20 @@ async def test_a_fact_held_too_doubtfully_to_be_shown_does_not_block_the_same_ne
         kind="curate", source_message_ids=[],
     )  # fmt: skip
     assert outcome.dropped == () and len(outcome.inserted_fact_ids) == 1
+
+
+async def test_a_pass_is_shown_other_categories_facts_about_what_the_batch_names(
+    kit: Kit, fake_llm: FakeLLM
+) -> None:
+    """So the model does not propose the copy at all: the entities pass sees (without ids)
+    the people fact about Ana, whom the batch names; not the one about Rui, whom it does not;
+    and a pass never sees its own category there."""
+    await add_facts(kit, "people", [ANA], subject="Ana")
+    await add_facts(kit, "people", ["Rui is the owner's cousin"], subject="Rui")
+    await say(kit, "Ana says Porto is rainy this week.")
+    await kit.services.curator.curate_user(USER)
+    rules = {r.purpose: r.system[1].text for r in fake_llm.requests_for("curate:")}
+    shown = f"- people | Ana | {ANA}"
+    assert "Already known, in other categories" in rules["curate:entities"]
+    assert shown in rules["curate:entities"] and "cousin" not in rules["curate:entities"]
+    assert "Already known, in other categories" not in rules["curate:people"]
