@@ -114,11 +114,15 @@ class FactSelector:
         if room <= 0:
             return ()
         said = _words(f"{_author(m)} {m.text}" for m in batch.messages)
-        others = [
-            f
-            for f in await self._facts.live(batch.user_id, now)
-            if f.category != batch.category and (key := _subject_key(f.subject)) and key <= said
-        ]
+        named = {
+            (category, subject)
+            for category, subject, _ in await self._facts.subjects(batch.user_id)
+            if category != batch.category and (key := _subject_key(subject)) and key <= said
+        }
+        if not named:  # the usual case: no fact's rows are read
+            return ()
+        live = await self._facts.live(batch.user_id, now)
+        others = [f for f in live if (f.category, f.subject) in named]
         chosen: list[Fact] = []
         for fact in sorted(others, key=lambda f: -f.id):
             if len(chosen) == ELSEWHERE:
