@@ -16,6 +16,14 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from kit.curator.presupposed import (
+    described,
+    done,
+    last_phrase,
+    modal_subject,
+    states_head,
+    supposes,
+)
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
 Holder = Literal["self", "other", "neutral"]
@@ -149,7 +157,7 @@ def clauses(text: str) -> list[Clause]:
         )
         holder: Holder = "self"
         whom: frozenset[str] = frozenset()
-        hedged = asks = alone = supposed = False
+        hedged = asks = alone = supposed = conditional = False
         before = ""
         for i, (start, end) in enumerate(parts):
             piece = folded[start:end]
@@ -174,6 +182,7 @@ def clauses(text: str) -> list[Clause]:
             # ... and so does one after a hedge said alone ("Maybe, | I'll look into X").
             carried = own is None or before in ("if", "whether", "unless") or alone
             doubted = carried and hedged and not _DONE.search(piece)
+            doubted = doubted and not (_mode("past") and done(_words(folded, start, end)))
             # An example of what the clause before says ("I've never used one, | like X")
             # is doubted or denied with it.
             example = bool(_EXAMPLE.match(piece)) and bool(found) and found[-1].end <= start
@@ -189,6 +198,17 @@ def clauses(text: str) -> list[Clause]:
             negated = negated or (example and found[-1].negated)
             alone = all(t.lower() in _ALONE for t in tokens)
             before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
+            given, given_spans = _given(piece, start)
+            conditional = supposed and (
+                supposes(piece, folded[found[-1].start : found[-1].end] if found else "")
+                or (doubted and conditional)
+            )
+            if (asks or hedged) and _presupposes(asks, conditional):
+                more, spans = described(_words(folded, start, end))
+                given, given_spans = given | more, given_spans + spans
+            elif conditional and _mode("modal"):
+                more, spans = described(modal_subject(_words(folded, start, end)))
+                given, given_spans = given | more, given_spans + spans
             found.append(
                 Clause(
                     start,
@@ -203,14 +223,57 @@ def clauses(text: str) -> list[Clause]:
                     asks and not hedged,
                     bool(theirs := _theirs(tokens)),
                     own is not None,
-                    *_given(piece, start),
+                    given,
+                    given_spans,
                     example=example,
                     supposed=supposed,
                     possessed=frozenset().union(*theirs),
                     whom=whom,
                 )
             )
-    return _appositions(folded, found)
+    return _relatives(folded, _appositions(folded, found))
+
+
+def _mode(name: str) -> bool:
+    import os
+
+    return name in os.environ.get("KIT_R13", "gate,modal,rel,idiom,past").split(",")
+
+
+def _presupposes(asks: bool, conditional: bool) -> bool:
+    if _mode("all"):
+        return True
+    if _mode("gate"):
+        return not conditional
+    return False
+
+
+def _words(folded: str, start: int, end: int) -> list[tuple[str, int, int]]:
+    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(folded, start, end)]
+
+
+def _relatives(folded: str, found: list[Clause]) -> list[Clause]:
+    """A hedged clause whose last noun phrase the next clause says something done of, in the
+    past ("how to use the $2,000 fund | I received on June 9", "the workshop, | which Patrick
+    suggested"): that phrase is given (kit/curator/presupposed.py)."""
+    import os
+
+    if not _mode("rel"):
+        return found
+    marked = list(found)
+    for i, (clause, after) in enumerate(itertools.pairwise(found)):
+        if not clause.hedged or clause.supposed:
+            continue
+        joined = not folded[clause.end : after.start].strip()
+        ahead = _SENTENCE.match(folded, after.start)
+        stop = ahead.end() if ahead else after.end
+        if not states_head(_words(folded, after.start, stop), joined):
+            continue
+        more, spans = last_phrase(_words(folded, clause.start, clause.end))
+        marked[i] = replace(
+            clause, given=clause.given | more, given_spans=clause.given_spans + spans
+        )
+    return marked
 
 
 def _appositions(folded: str, found: list[Clause]) -> list[Clause]:
@@ -320,7 +383,7 @@ def _opens_question(piece: str, first_clause: bool) -> bool:
 
 
 # A word that cannot end a clause: its verb or subject follows ("should | I", "if | I").
-_HELD = frozenset("should can could would will shall do did does may might must".split())
+_HELD = frozenset("should can could would will shall do did does may might must was were is are".split())
 _WH = frozenset("what what's how why where when which who whom any anything got wanna".split())
 _AUX = frozenset("do does did is are was were should can could would will have has am".split())
 _ASKED = frozenset("you i we it there that this he she they your my anyone u ya".split())
@@ -368,7 +431,17 @@ _DONE = re.compile(
 _SURE = re.compile(r"\b(?:want|wanna|wanted|need) to make sure\b|\bmake sure\b", re.IGNORECASE)
 
 
+# "living my dream", "a dream come true": what is so, said warmly; no wish.
+_COME_TRUE = re.compile(
+    r"\bliving (?:my|our|his|her|their|the|a) dreams?\b|\bdreams? (?:came|come|comes) true\b",
+    re.IGNORECASE,
+)
+
+
 def _hedged(piece: str, tokens: list[str]) -> bool:
+    if _COME_TRUE.search(piece) and _mode("idiom"):
+        piece = _COME_TRUE.sub(" ", piece)
+        tokens = _WORD.findall(piece)
     if _SURE.search(piece):  # "I want to make sure I meet the deadline": a worry, no wish
         piece = _SURE.sub(" ", piece)
         tokens = _WORD.findall(piece)
