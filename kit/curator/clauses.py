@@ -28,8 +28,11 @@ from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
 Holder = Literal["self", "other", "neutral"]
 
-# A point between digits ("$2.99", "Python 3.11", "v1.0.0") ends no sentence.
-_SENTENCE = re.compile(r"(?:[^.!?\n]|(?<=\d)\.(?=\d))+[.!?]*", re.UNICODE)
+# A point between digits ("$2.99", "Python 3.11", "v1.0.0") or inside a word ("Render.com",
+# "index.html") ends no sentence.
+_SENTENCE = re.compile(r"(?:[^.!?\n]|(?<=\w)\.(?=[a-z0-9]))+[.!?]*", re.UNICODE)
+if "nosentence" in __import__("os").environ.get("KIT_R13", ""):
+    _SENTENCE = re.compile(r"(?:[^.!?\n]|(?<=\d)\.(?=\d))+[.!?]*", re.UNICODE)
 _CLAUSE = re.compile(
     r"\s*(?:(?<!\d),|,(?!\d)|[;()]|(?<!\d):|:(?!\d)|\s[-–—]\s|\s(?=(?:and|but|so|because|'cause|cause|which|who|whose|while|"
     r"though|although|whereas|plus)\s)|(?<=\w)\s(?=(?:I|I'm|I've|I'd|I'll|he|she|they|we|we've|we're|"
@@ -203,7 +206,7 @@ def clauses(text: str) -> list[Clause]:
                 supposes(piece, folded[found[-1].start : found[-1].end] if found else "")
                 or (doubted and conditional)
             )
-            if (asks or hedged) and _presupposes(asks, conditional):
+            if (asks or hedged) and _presupposes(asks, conditional, supposed):
                 more, spans = described(_words(folded, start, end))
                 given, given_spans = given | more, given_spans + spans
             elif conditional and _mode("modal"):
@@ -240,9 +243,11 @@ def _mode(name: str) -> bool:
     return name in os.environ.get("KIT_R13", "gate,modal,rel,idiom,past").split(",")
 
 
-def _presupposes(asks: bool, conditional: bool) -> bool:
-    if _mode("all"):
-        return True
+def _presupposes(asks: bool, conditional: bool, supposed: bool) -> bool:
+    if _mode("noask") and asks:
+        return False
+    if _mode("noembed"):
+        return not supposed
     if _mode("gate"):
         return not conditional
     return False
@@ -384,6 +389,8 @@ def _opens_question(piece: str, first_clause: bool) -> bool:
 
 # A word that cannot end a clause: its verb or subject follows ("should | I", "if | I").
 _HELD = frozenset("should can could would will shall do did does may might must was were is are".split())
+if "noheld" in __import__("os").environ.get("KIT_R13", ""):
+    _HELD = frozenset("should can could would will shall do did does may might must".split())
 _WH = frozenset("what what's how why where when which who whom any anything got wanna".split())
 _AUX = frozenset("do does did is are was were should can could would will have has am".split())
 _ASKED = frozenset("you i we it there that this he she they your my anyone u ya".split())
