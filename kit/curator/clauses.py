@@ -16,14 +16,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from kit.curator.presupposed import (
-    described,
-    done,
-    last_phrase,
-    modal_subject,
-    states_head,
-    supposes,
-)
+from kit.curator.presupposed import presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
 Holder = Literal["self", "other", "neutral"]
@@ -31,8 +24,6 @@ Holder = Literal["self", "other", "neutral"]
 # A point between digits ("$2.99", "Python 3.11", "v1.0.0") or inside a word ("Render.com",
 # "index.html") ends no sentence.
 _SENTENCE = re.compile(r"(?:[^.!?\n]|(?<=\w)\.(?=[a-z0-9]))+[.!?]*", re.UNICODE)
-if "nosentence" in __import__("os").environ.get("KIT_R13", ""):
-    _SENTENCE = re.compile(r"(?:[^.!?\n]|(?<=\d)\.(?=\d))+[.!?]*", re.UNICODE)
 _CLAUSE = re.compile(
     r"\s*(?:(?<!\d),|,(?!\d)|[;()]|(?<!\d):|:(?!\d)|\s[-–—]\s|\s(?=(?:and|but|so|because|'cause|cause|which|who|whose|while|"
     r"though|although|whereas|plus)\s)|(?<=\w)\s(?=(?:I|I'm|I've|I'd|I'll|he|she|they|we|we've|we're|"
@@ -185,7 +176,6 @@ def clauses(text: str) -> list[Clause]:
             # ... and so does one after a hedge said alone ("Maybe, | I'll look into X").
             carried = own is None or before in ("if", "whether", "unless") or alone
             doubted = carried and hedged and not _DONE.search(piece)
-            doubted = doubted and not (_mode("past") and done(_words(folded, start, end)))
             # An example of what the clause before says ("I've never used one, | like X")
             # is doubted or denied with it.
             example = bool(_EXAMPLE.match(piece)) and bool(found) and found[-1].end <= start
@@ -202,16 +192,11 @@ def clauses(text: str) -> list[Clause]:
             alone = all(t.lower() in _ALONE for t in tokens)
             before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
             given, given_spans = _given(piece, start)
-            conditional = supposed and (
-                supposes(piece, folded[found[-1].start : found[-1].end] if found else "")
-                or (doubted and conditional)
-            )
-            if (asks or hedged) and _presupposes(asks, conditional, supposed):
-                more, spans = described(_words(folded, start, end))
-                given, given_spans = given | more, given_spans + spans
-            elif conditional and _mode("modal"):
-                more, spans = described(modal_subject(_words(folded, start, end)))
-                given, given_spans = given | more, given_spans + spans
+            previous = folded[found[-1].start : found[-1].end] if found else ""
+            conditional = supposed and (supposes(piece, previous) or (doubted and conditional))
+            # What the hedge does not govern: a description, the subject of a modal
+            more, spans = presupposed(_words(folded, start, end), asks, hedged, conditional)
+            given, given_spans = given | more, given_spans + spans
             found.append(
                 Clause(
                     start,
@@ -234,51 +219,11 @@ def clauses(text: str) -> list[Clause]:
                     whom=whom,
                 )
             )
-    return _relatives(folded, _appositions(folded, found))
-
-
-def _mode(name: str) -> bool:
-    import os
-
-    return name in os.environ.get("KIT_R13", "gate,modal,rel,idiom,past").split(",")
-
-
-def _presupposes(asks: bool, conditional: bool, supposed: bool) -> bool:
-    if _mode("noask") and asks:
-        return False
-    if _mode("noembed"):
-        return not supposed
-    if _mode("gate"):
-        return not conditional
-    return False
+    return _appositions(folded, found)
 
 
 def _words(folded: str, start: int, end: int) -> list[tuple[str, int, int]]:
     return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(folded, start, end)]
-
-
-def _relatives(folded: str, found: list[Clause]) -> list[Clause]:
-    """A hedged clause whose last noun phrase the next clause says something done of, in the
-    past ("how to use the $2,000 fund | I received on June 9", "the workshop, | which Patrick
-    suggested"): that phrase is given (kit/curator/presupposed.py)."""
-    import os
-
-    if not _mode("rel"):
-        return found
-    marked = list(found)
-    for i, (clause, after) in enumerate(itertools.pairwise(found)):
-        if not clause.hedged or clause.supposed:
-            continue
-        joined = not folded[clause.end : after.start].strip()
-        ahead = _SENTENCE.match(folded, after.start)
-        stop = ahead.end() if ahead else after.end
-        if not states_head(_words(folded, after.start, stop), joined):
-            continue
-        more, spans = last_phrase(_words(folded, clause.start, clause.end))
-        marked[i] = replace(
-            clause, given=clause.given | more, given_spans=clause.given_spans + spans
-        )
-    return marked
 
 
 def _appositions(folded: str, found: list[Clause]) -> list[Clause]:
@@ -388,9 +333,11 @@ def _opens_question(piece: str, first_clause: bool) -> bool:
 
 
 # A word that cannot end a clause: its verb or subject follows ("should | I", "if | I").
-_HELD = frozenset("should can could would will shall do did does may might must was were is are".split())
-if "noheld" in __import__("os").environ.get("KIT_R13", ""):
-    _HELD = frozenset("should can could would will shall do did does may might must".split())
+# ... and neither does a "was", "were", "is", "are" that opens a question after "and" ("...,
+# and were | they a hit?": still the question).
+_HELD = frozenset(
+    "should can could would will shall do did does may might must was were is are".split()
+)
 _WH = frozenset("what what's how why where when which who whom any anything got wanna".split())
 _AUX = frozenset("do does did is are was were should can could would will have has am".split())
 _ASKED = frozenset("you i we it there that this he she they your my anyone u ya".split())
@@ -438,17 +385,7 @@ _DONE = re.compile(
 _SURE = re.compile(r"\b(?:want|wanna|wanted|need) to make sure\b|\bmake sure\b", re.IGNORECASE)
 
 
-# "living my dream", "a dream come true": what is so, said warmly; no wish.
-_COME_TRUE = re.compile(
-    r"\bliving (?:my|our|his|her|their|the|a) dreams?\b|\bdreams? (?:came|come|comes) true\b",
-    re.IGNORECASE,
-)
-
-
 def _hedged(piece: str, tokens: list[str]) -> bool:
-    if _COME_TRUE.search(piece) and _mode("idiom"):
-        piece = _COME_TRUE.sub(" ", piece)
-        tokens = _WORD.findall(piece)
     if _SURE.search(piece):  # "I want to make sure I meet the deadline": a worry, no wish
         piece = _SURE.sub(" ", piece)
         tokens = _WORD.findall(piece)

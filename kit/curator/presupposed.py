@@ -1,25 +1,27 @@
 """What a hedged clause still states (kit/curator/clauses.py reads it): a hedge (`thinking of`,
-`can you help me`, `not sure how`) governs its verb, not what the clause takes as given.
+`not sure how`, `I'd love to`, `might`) governs its verb, not what the clause takes as given.
 
 - **A definite description presupposes what it names.** In `I'm thinking of attending the
   March 15 workshop at East Janethaven Media Center`, the attending is a plan; the workshop, its
-  day and its place are not: `the`, `this`, `these`, `those`, `that` open a phrase whose words
-  are given, up to the first word that ends a noun phrase (`to`, `for`, `is`, ...) or, after a
-  preposition (`of`, `with`, `from`, `at`, `in`, `on`, `by`), where no name, number or day
-  follows it (`the call with the creative director` stops at `with`; `the workshop at East
-  Janethaven` goes on).
-- **A relative clause in the past states its head.** In `how to use the $2,000 emergency fund
-  I received on June 9` and `the workshop, which Patrick suggested`, the fund and the workshop
-  are so, whatever the clause before only asks or plans: the noun phrase that ends a hedged
-  clause is given when the next clause is about it (`which`, `that`, `who`, or a subject with
-  no comma before it) and says something done (a past tense, a present perfect).
+  day and its place are not: `the`, `this`, `these`, `those`, `that`, `my`, `our` open a phrase
+  whose words are given, up to the first word that ends a noun phrase (`to`, `for`, `is`, ...)
+  or, after a preposition (`of`, `with`, `from`, `at`, `in`, `on`, `by`), where no name, number
+  or day follows it (`the call with the creative director` stops at `with`; `my quarrel with
+  landlord Pietro from May 2` goes on), and before a verb in -ing (`the process of obtaining`).
+- **The subject a modal is said of is outside its scope**: `the extra $2,000 | would be nice`,
+  `my new schedule | might clash`: its descriptions are given; what would be is not. Not when a
+  supposition opens the clause first (`if the grant would ...`, `maybe the ...`).
+- **A supposition presupposes nothing**: in an `if`, a `would`, a `might`, `if I win the $500
+  prize` does not say there is a prize; but a request (`could you`), a wish (`I'd love to`)
+  and an embedded question (`wondering if`, `not sure whether`) are no suppositions.
+- **A question's descriptions are left as they are**: a fact that answers it often says its
+  words (`were the games a hit at the game night?`); measured, reading them as given stored
+  false facts on the unseen sets and no supported one more (round 13).
 
-What it cannot tell: a noun after `that` from a clause after it (`that workshop` /
-`worried that moving ...`: only a word that is no pronoun, no verb in `-ing` and no subject
-opens a description), a past participle used as an adjective from a past tense (`the
-increased budget` is no relative clause: there is no subject), and a supposition's own
-descriptions: an `if`, a `would` or a `might` presupposes nothing (`if I win the $500 prize`
-does not say there is one), so they are left as they are.
+What it cannot tell: a noun after `that` from a clause after it (only a word that is no
+pronoun, no auxiliary and, after `that`, no verb in -ing opens a description), a gerund subject
+(`moving the call to April 22 might conflict`: a plan or a fact, the words do not say), and
+what a description's verb-like words say (`the increased budget`: given as words).
 """
 
 from __future__ import annotations
@@ -33,28 +35,19 @@ from kit.dates.words import MONTHS, WEEKDAYS
 Word = tuple[str, int, int]  # a word, its start and end in the folded text
 
 DEFINITE = frozenset({"the", "this", "these", "those", "that", "my", "our"})
-# Words that end a noun phrase (kit/curator/clauses.py GIVEN_ENDS, plus the prepositions a
-# phrase goes on through only before a name, a number or a day).
+# Words that end a noun phrase (as kit/curator/clauses.py GIVEN_ENDS, and a subject or a
+# conjunction); the prepositions a phrase goes on through only before a name, a number or a
+# day; and the words after a determiner that say it is none (a pronoun, an auxiliary).
 _ENDS = frozenset(
     """to for and but that which who whom if because so when while is are was were has have
     had will would can could might may should isn't wasn't i i'm i've i'd i'll we you he she
     they it or as than since until before after about into like""".split()
 )
 _THROUGH = frozenset({"of", "with", "from", "at", "in", "on", "by"})
-_NOT_AFTER_THAT = frozenset(
+_NO_NOUN = frozenset(
     """i i'm i've i'd i'll we we're we've you you're he she they it it's is was would will
     could might should can my our your his her their the a an this these those""".split()
 )
-_RELATIVE = frozenset({"which", "that", "who", "whom"})
-_SUBJECT = frozenset({"i", "we", "he", "she", "they", "i've", "we've", "they've"})
-_PAST = frozenset(
-    """received got bought made took gave sent paid won met set built wrote went did had
-    found left began started finished attended joined signed booked chose picked suggested
-    recommended told showed taught led ran held spent sold lent brought kept heard saw
-    read earned saved raised moved""".split()
-)
-_NOT_PAST = frozenset({"need", "feed", "seed", "speed", "indeed", "bed", "red", "shed"})
-_STOPS = frozenset({"and", "but", "so", "because", "if", "since", "though", "although"})
 
 
 def described(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
@@ -80,59 +73,13 @@ def described(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, i
     return frozenset(found), tuple(spans)
 
 
-def last_phrase(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
-    """The noun phrase that ends a clause (from its last determiner, possessive or number):
-    what a relative clause after it is about ("... use the $2,000 emergency fund")."""
-    opens = [
-        i
-        for i, (w, _, _) in enumerate(words)
-        if w.lower() in DEFINITE | {"a", "an"} or number_of(w) is not None
-    ]
-    if not opens or len(words) - opens[-1] > 10:
-        return frozenset(), ()
-    # the phrase starts at the earliest opener with no end word between it and the end
-    start = opens[-1]
-    for i in reversed(opens):
-        if any(w.lower() in _ENDS for w, _, _ in words[i + 1 :]):
-            break
-        start = i
-    phrase = words[start:]
-    found = {stem(w) for w, _, _ in phrase} | {
-        n for w, _, _ in phrase if (n := number_of(w)) is not None
-    }
-    return frozenset(found), ((phrase[0][1], phrase[-1][2]),)
-
-
-def states_head(words: Sequence[Word], joined: bool) -> bool:
-    """Whether a clause's `words` are a relative clause that says something done: `which`,
-    `that`, `who`, or (`joined`: no comma before it) a subject, then a past tense or a present
-    perfect within its first words ("I received on June 9", "which Patrick ... suggested")."""
-    lowered = [w.lower() for w, _, _ in words[:10]]
-    if not lowered:
-        return False
-    if lowered[0] not in _RELATIVE and not (joined and lowered[0] in _SUBJECT):
-        return False
-    for word in lowered[1:]:
-        if word in _STOPS:
-            return False
-        if _past(word):
-            return True
-    return False
-
-
-def _past(word: str) -> bool:
-    if word in _PAST or word in ("i've", "we've", "they've", "have", "has"):
-        return True
-    return word.endswith("ed") and len(word) > 4 and word not in _NOT_PAST
-
-
 def _opens_clause(word: str, that: bool) -> bool:
     """Whether the word after a determiner says it is none: a pronoun, a possessive, a verb
     ("this is", "is this your ..."), or after `that` a verb in -ing ("worried that moving")."""
     low = word.lower()
     if word == "May":  # the month
         return False
-    return low in _NOT_AFTER_THAT or (that and low.endswith("ing") and len(low) > 5)
+    return low in _NO_NOUN or (that and low.endswith("ing") and len(low) > 5)
 
 
 def _phrase(words: Sequence[Word]) -> list[Word]:
@@ -162,7 +109,6 @@ def _anchor(word: str) -> bool:
         or low in MONTHS
         or low in WEEKDAYS
     )
-
 
 
 # What makes a clause a supposition (kit/curator/clauses.py _SUPPOSE), less what only looks
@@ -214,16 +160,14 @@ def modal_subject(words: Sequence[Word]) -> Sequence[Word]:
     return ()
 
 
-_JOINS = frozenset("and but so then plus also just already recently since because after".split())
-
-
-def done(words: Sequence[Word]) -> bool:
-    """Whether a clause with no subject of its own, joined to a hedged one, says something
-    done: its first verb, after `and`, `but`, `so`, `since`, `after` (and `just`, `already`),
-    is a past tense ("I'm planning the trip to Rome | and booked the flights on May 3"): the
-    hedge governs its own clause, not one joined to it as a fact."""
-    lowered = [w.lower() for w, _, _ in words]
-    i = 0
-    while i < len(lowered) and lowered[i] in _JOINS:
-        i += 1
-    return 0 < i < len(lowered) and _past(lowered[i]) and lowered[i] not in ("have", "has")
+def presupposed(
+    words: Sequence[Word], asks: bool, hedged: bool, conditional: bool
+) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
+    """What a clause's `words` state whatever its hedge (module note): its descriptions when it
+    plans, wishes or doubts (not a question, not a supposition); in a supposition, those of
+    the subject its modal is said of."""
+    if conditional:
+        return described(modal_subject(words))
+    if hedged and not asks:
+        return described(words)
+    return frozenset(), ()

@@ -1,10 +1,9 @@
 """The grounding guard's round thirteen (issue 29): what a hedged sentence still states. A hedge
 governs its own verb, not what the clause takes as given: a definite description
 (`thinking of joining the May 4 choir rehearsal at St Anne's Hall`: the rehearsal, its day,
-its place), a relative clause in the past (`the $1,500 bonus I got on March 2`), the subject a
-modal is said of (`the spare $300 would help`), and what is asked inside an embedded question
-(`wondering if I should mention my quarrel with landlord Pietro from May 2`). The verb the
-hedge governs stays unsaid. Messages and facts written here."""
+its place), the subject a modal is said of (`the spare $300 would help`), and what is named
+inside an embedded question (`wondering if I should mention my quarrel with landlord Pietro
+from May 2`). The verb the hedge governs stays unsaid. Messages and facts written here."""
 
 from __future__ import annotations
 
@@ -42,33 +41,9 @@ def test_a_definite_description_in_a_plan_is_said() -> None:
 
 def test_the_verb_a_plan_governs_stays_unsaid() -> None:
     """Joined is not thinking of joining: kept out, on the old code and the new."""
-    assert check("The owner joined the choir rehearsal at St Anne's Hall on May 4.", REHEARSAL).status != (
-        "supported"
-    )
-
-
-BONUS = "Can you help me work out how to split the $1,500 bonus I got on March 2 from the bakery?"
-
-
-def test_a_relative_clause_in_the_past_states_its_head() -> None:
-    """The request asks how to split it; the bonus was got, on March 2, from the bakery."""
-    assert check("The owner got a $1,500 bonus from the bakery on March 2.", BONUS).status == (
-        "supported"
-    )
-    assert check("The owner split the $1,500 bonus from the bakery.", BONUS).status != "supported"
-
-
-def test_a_which_clause_in_the_past_states_its_head() -> None:
-    said = (
-        "I want to take the pottery course at Clayworks Studio, which my neighbour Agnes "
-        "recommended, but the fee worries me."
-    )
     assert check(
-        "The owner's neighbour Agnes recommended the pottery course at Clayworks Studio.", said
-    ).status == "supported"
-    assert check("The owner took a pottery course at Clayworks Studio.", said).status != (
-        "supported"
-    )
+        "The owner joined the choir rehearsal at St Anne's Hall on May 4.", REHEARSAL
+    ).status != ("supported")
 
 
 def test_a_supposition_presupposes_nothing() -> None:
@@ -102,11 +77,20 @@ def test_an_embedded_question_is_no_supposition() -> None:
 
 
 def test_a_request_is_no_supposition() -> None:
-    """ "Could you ..." asks for something: its descriptions are presupposed like any
-    question's ("the club meeting time" is there), the conversion is not done."""
-    said = "Could you convert the book club meeting time to Lisbon time?"
+    """ "Could you ..." asks for something, it supposes nothing: the book club meeting is
+    there; the conversion is not done."""
+    said = "Could you convert the book club meeting time to Lisbon time for me."
     club = [c for c in clauses(said) if "club" in fold(said)[c.start : c.end]]
-    assert club and all("club" in c.given for c in club)
+    assert club and all("club" in c.given and c.supposed for c in club)
+
+
+def test_a_questions_descriptions_are_not_given() -> None:
+    """A fact that answers a question says its words ("were the games a hit at the Friday
+    game night?"): what a question names stays asked (measured: read as given, it stored
+    false facts on the unseen sets and no supported one more)."""
+    said = "Which games did Omar bring to the Friday game night, and were they a hit?"
+    assert all("night" not in c.given for c in clauses(said))
+    assert check("Omar's games were a hit at the Friday game night.", said).status != ("supported")
 
 
 def test_a_determiner_before_a_pronoun_opens_no_description() -> None:
@@ -125,14 +109,9 @@ def test_an_inverted_question_after_and_stays_a_question() -> None:
     assert menu and all(c.hedged for c in menu)
 
 
-def test_living_a_dream_is_no_wish() -> None:
-    said = "I'm living my dream running my own bakery and teaching weekend bread classes."
-    assert check("The owner teaches weekend bread classes.", said).status == "supported"
-
-
-def test_a_past_tense_joined_to_a_plan_is_said() -> None:
-    """ "I'm planning the trip to Rome and booked the flights on May 3": the flights were
-    booked; the trip is still a plan."""
-    said = "I'm planning a trip to Rome with my sister and booked our flights on May 3."
-    assert check("The owner booked flights on May 3.", said).status == "supported"
-    assert check("The owner took a trip to Rome with their sister.", said).status != "supported"
+def test_a_dot_inside_a_word_ends_no_sentence() -> None:
+    """ "... my build scripts on Fly.io?": one question, not a sentence ending at `Fly.`."""
+    said = "Once I have SSL set up, should I change my build scripts on Fly.io?"
+    folded = fold(said)
+    fly = [folded[c.start : c.end] for c in clauses(said) if "Fly" in folded[c.start : c.end]]
+    assert fly and all("io" in piece for piece in fly)
