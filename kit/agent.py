@@ -31,7 +31,7 @@ from kit.memory.messages import Conversation, Message, Messages
 from kit.model_settings import ModelRole
 from kit.tools import TOOL_SPECS, Tools
 from kit.turn import Inbound, TurnResult
-from kit.turn_reply import HeldStream, final_answer, kits_own
+from kit.turn_reply import KIT_WROTE, HeldStream, final_answer, kits_own
 from kit.untrusted.clean import clean_name, clean_text
 from kit.untrusted.neutralise import neutralise
 
@@ -72,12 +72,12 @@ def window_as_chat(window: list[Message]) -> list[ChatMessage]:
     Unanswered messages (the model was down) join the next message, so they are answered
     then; but a turn that failed for good (a bug, a request the API refuses) is marked by a
     FAILED reply and left out with it: sent again, it would fail every turn after it. So is a
-    turn Kit answered because the model gave no answer of its own (`kits_own`): a small model
+    turn Kit answered because the model gave no answer of its own (KIT_WROTE): a small model
     copies such a reply into every later turn (issue 29's real runs 7 and 8); what its tools
     stored is in the memory the model is shown."""
     turns: list[tuple[str, list[str]]] = []
     for m in window:
-        if m.role == "assistant" and (m.source == FAILED or kits_own(m.text)):
+        if m.role == "assistant" and m.source in (FAILED, KIT_WROTE):
             if turns and turns[-1][0] == "user":
                 turns.pop()
             continue
@@ -329,8 +329,9 @@ class Agent:
         if stream is not None:
             await stream.finish(answer, reply.text)
         conversation = await self._messages.get_conversation(conversation_id)
+        source = KIT_WROTE if kits_own(answer) else inbound.source
         saved = await self._messages.add(
-            conversation, "assistant", answer, at=self._clock.now(), source=inbound.source
+            conversation, "assistant", answer, at=self._clock.now(), source=source
         )
         await self._facts.touch(inbound.user_id, fact_ids, now)
         return TurnResult(

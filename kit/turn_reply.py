@@ -22,6 +22,9 @@ from kit.llm.base import TextSink
 from kit.reminders.tools import SCHEDULE_REMINDER
 
 EMPTY_REPLY = "Sorry, I came up empty on that one; could you rephrase?"
+# The source of a reply Kit wrote in the model's place (`kits_own`), stored with it: the model's
+# window leaves such replies out and curation does not read them, however their words change.
+KIT_WROTE = "kit"
 _SHOWN_CHARS = 160
 # Kit's note below is Kit's words. A model that writes them has copied an earlier turn's note
 # from its window (issue 29's run 7: the 1.5B answered 8 turns with "... remember: Stored as
@@ -31,8 +34,8 @@ _NOTE = "(The model gave no answer of its own"
 # the window: "I stored the fact ... as fact #3" for 8 turns, with no tool called). The owner
 # would believe it remembered; it is not shown, and they are told what happened.
 UNMADE_STORE = (
-    "(The model said it stored something, but nothing was stored this turn. Ask me to "
-    "remember it again if you want it kept.)"
+    "(The model said it stored something, but no tool stored anything this turn. If it "
+    "matters, ask me to remember it.)"
 )
 _STORE_CLAIM = re.compile(
     r"\b(?:stored|saved|remembered|added|recorded|noted|kept)\b[^\n]{0,200}?\bfact #(\d+)"
@@ -71,9 +74,9 @@ def final_answer(text: str, tools_said: Sequence[tuple[str, str, bool]]) -> str:
 
 
 def kits_own(text: str) -> bool:
-    """A reply Kit wrote because the model gave none: the model's window leaves it out (with
-    the message it answered), so a small model does not take it up as its own way of talking
-    (kit/agent.py `window_as_chat`)."""
+    """A reply Kit wrote because the model gave none (`final_answer`'s own words): it is stored
+    as KIT_WROTE, so the model's window leaves it out (with the message it answered) and a small
+    model does not take it up as its own way of talking (kit/agent.py `window_as_chat`)."""
     return text in (EMPTY_REPLY, UNMADE_STORE, UNMADE_REMINDER) or text.startswith(_NOTE)
 
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import ast
 import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -15,17 +13,14 @@ import pytest
 from kit import categories
 from kit.categories import CATEGORIES, CATEGORY_RECORDS, Category
 from kit.clock import FakeClock, to_iso
-from kit.config import Settings, StorageSettings
 from kit.context import index
 from kit.memory import fact_rows as facts_module
 from kit.memory.facts import Facts, Provenance
 from kit.prompts import Prompts
 from kit.store.db import Database
-from kit.store.engines import open_database
 from kit.store.migrate import migrate
 from kit.store.migrations import FIRST_CATEGORIES
-from tests.support import postgres
-from tests.support.schema import migrate_before
+from tests.support.schema import blank_store, migrate_before
 
 pytestmark = pytest.mark.stores
 
@@ -56,22 +51,6 @@ def test_every_category_has_its_prompt_and_a_line_of_the_memory_index() -> None:
         assert prompts.render(category.prompt, owner_name="Ann", facts="")
     listed = [name for _, names, _ in index._LINES for name in names]
     assert sorted(listed) == sorted(CATEGORIES)
-
-
-@asynccontextmanager
-async def blank_store(
-    store: str, tmp_path: Path, request: pytest.FixtureRequest
-) -> AsyncIterator[Database]:
-    url = ""
-    if store == "postgres":
-        url = postgres.fresh_database(request.getfixturevalue("postgres_server"), empty=True)
-    try:
-        settings = Settings(data_dir=tmp_path / "data", storage=StorageSettings(url=url))
-        async with open_database(settings) as db:
-            yield db
-    finally:
-        if url:
-            postgres.drop_database(request.getfixturevalue("postgres_server"), url)
 
 
 async def _raw_fact(db: Database, category: str, at: str) -> None:

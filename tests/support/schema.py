@@ -8,10 +8,15 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
+
 from kit.clock import Clock
+from kit.config import Settings, StorageSettings
 from kit.store.db import Database
+from kit.store.engines import open_database
 from kit.store.migrate import migrate, migrations_for
 from kit.store.sqlite import SqliteDatabase
+from tests.support import postgres
 
 
 async def migrate_before(db: Database, clock: Clock, migration: str) -> None:
@@ -29,3 +34,21 @@ async def sqlite_before(path: Path, clock: Clock, migration: str) -> AsyncIterat
     async with SqliteDatabase.open(path) as db:
         await migrate_before(db, clock, migration)
         yield db
+
+
+@asynccontextmanager
+async def blank_store(
+    store: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[Database]:
+    """An empty store of the engine `store` (no migration applied): a SQLite file under
+    `tmp_path`, or a fresh PostgreSQL database, dropped afterwards."""
+    url = ""
+    if store == "postgres":
+        url = postgres.fresh_database(request.getfixturevalue("postgres_server"), empty=True)
+    try:
+        settings = Settings(data_dir=tmp_path / "data", storage=StorageSettings(url=url))
+        async with open_database(settings) as db:
+            yield db
+    finally:
+        if url:
+            postgres.drop_database(request.getfixturevalue("postgres_server"), url)

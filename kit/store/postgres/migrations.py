@@ -20,19 +20,9 @@ from __future__ import annotations
 import re
 
 from kit.store.migrations import (
-    ACCESS_TOKENS,
     CATEGORY_TABLES,
-    CHANNEL_EVENT_TABLES,
-    FACT_TIMES_CLAMP,
     FIRST_CATEGORIES,
-    FORGET_RECEIPTS,
-    INBOX_TABLES,
-    MESSAGE_PASSAGES,
-    MESSAGE_SPOKEN,
     NAMED_CATEGORY,
-    OWNER_REVIEW_TABLES,
-    VECTOR_MODELS,
-    WORKER_TABLES,
     Migration,
     fill_named_days,
 )
@@ -44,6 +34,19 @@ from kit.store.postgres.fts_schema import (
     fts,
     named_days,
     per_user,
+)
+from kit.store.shared_tables import (
+    ACCESS_TOKENS,
+    CHANNEL_EVENT_TABLES,
+    FACT_TIMES_CLAMP,
+    FORGET_RECEIPTS,
+    INBOX_TABLES,
+    KIT_WRITTEN_REPLIES,
+    MESSAGE_PASSAGES,
+    MESSAGE_SPOKEN,
+    OWNER_REVIEW_TABLES,
+    VECTOR_MODELS,
+    WORKER_TABLES,
 )
 
 _CATEGORY_CHECK = ", ".join(f"'{c}'" for c in FIRST_CATEGORIES)  # frozen, as SQLite's
@@ -555,4 +558,5 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             " FOR EACH ROW EXECUTE FUNCTION facts_used_bump()",
         ),
     ),
+    Migration("pg037_kit_written_replies", KIT_WRITTEN_REPLIES),
 )
