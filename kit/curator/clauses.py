@@ -122,8 +122,9 @@ class Clause:
     theirs: bool = False  # "her", "his", "their": something of someone else's
     own_subject: bool = True  # it says whom it is about (else it goes on with the last one)
     # What "my ..." / "our ..." names in it ("my increased budget of $650", "my close friend
-    # Leslie"): there, whatever the clause only wonders or asks about. Stems and numbers, and
-    # the character ranges (for dates).
+    # Leslie"), and what its hedge does not govern (kit/curator/presupposed.py: "thinking of
+    # attending the March 15 workshop"): there, whatever the clause only wonders or asks
+    # about. Stems and numbers, and the character ranges (for dates).
     given: frozenset[str] = frozenset()
     given_spans: tuple[tuple[int, int], ...] = ()
     example: bool = False  # "like X", "such as X": an example of what the clause before says
@@ -333,8 +334,7 @@ def _opens_question(piece: str, first_clause: bool) -> bool:
 
 
 # A word that cannot end a clause: its verb or subject follows ("should | I", "if | I").
-# ... and neither does a "was", "were", "is", "are" that opens a question after "and" ("...,
-# and were | they a hit?": still the question).
+# Nor does "was", "were", "is", "are" ("..., and were | they a hit?": the question goes on).
 _HELD = frozenset(
     "should can could would will shall do did does may might must was were is are".split()
 )
