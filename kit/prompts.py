@@ -36,6 +36,8 @@ REQUIRED: dict[str, frozenset[str]] = {
     "extract_facts": frozenset({"owner_name", "today", "topics", "messages"}),
     # Put before the facts when a large category is shown only in part (kit/curator/shown.py).
     "curate/partial": frozenset({"shown", "total", "category"}),
+    # Put after them: other categories' facts about what the batch names (kit/curator/shown.py).
+    "curate/elsewhere": frozenset({"category", "facts"}),
 }
 
 

@@ -5,8 +5,9 @@ history row, all inside one transaction.
 
 One bad operation never costs the pass: an operation naming a fact that does not exist, is
 retired, is of another category or was not shown to the model, one citing a message that is
-not one of the batch's people's (Kit's own lines included), one holding a secret or speaking
-of the assistant, and one its cited messages do not support is dropped on its own, with why,
+not one of the batch's people's (Kit's own lines included), one storing what an active fact of
+any category already says (kit/curator/known.py), one holding a secret or speaking of the
+assistant, and one its cited messages do not support is dropped on its own, with why,
 in the pass record ("dropped"); the rest applies. One only partly supported is asked about.
 Before any of it, a grounded pass's operation that goes on from a statement into a doubt or a
 request ("..., but the owner is not sure if ...", "..., can you help ...") has that clause cut
@@ -48,7 +49,9 @@ from kit.curator import guard
 from kit.curator.contest import Contested, contest, unsupported
 from kit.curator.doubt import trim_doubt
 from kit.curator.grounding import Grounding
+from kit.curator.known import check_known
 from kit.curator.ops import (
+    Insert,
     Operation,
     Replace,
     Update,
@@ -163,6 +166,8 @@ class Applier:
             unfit = _check_changes(ops, facts, unfit)
             unfit = _check_shown(ops, shown, unfit)
             unfit = _check_sources(ops, sources, unfit)
+            if any(isinstance(op, Insert | Replace) for op in ops):  # reads every fact: when needed
+                unfit = check_known(ops, await writer.live(), unfit)
             asked_first: list[Contested] = []
             if grounding is not None:
                 unfit, asked_first = _ground(ops, unfit, grounding, facts)

@@ -10,7 +10,7 @@ from datetime import datetime, tzinfo
 from kit.clock import local_date
 from kit.curator.ops import TOOL_NAME, operations_tool
 from kit.curator.progress import Batch
-from kit.curator.render import fact_lines, transcript
+from kit.curator.render import fact_lines, other_lines, transcript
 from kit.curator.shown import ShownFacts
 from kit.llm.base import ChatMessage, LLMRequest, SystemBlock
 from kit.model_settings import ModelRole
@@ -50,6 +50,11 @@ def operations_request(
             category=batch.category,
         )
         facts = f"{note}\n\n{facts}"
+    if shown.elsewhere:
+        known = prompts.render(
+            "curate/elsewhere", category=batch.category, facts=other_lines(shown.elsewhere)
+        )
+        facts = f"{facts}\n\n{known}"
     rules = prompts.render(f"curate/{batch.category}", owner_name=owner, facts=facts)
     return LLMRequest(
         model=role.model,

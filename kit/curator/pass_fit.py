@@ -65,10 +65,11 @@ def pass_fit(prompts: Prompts, role: ModelRole, settings: Settings, output: int)
         (prompts.render(f"curate/{c}", owner_name=owner, facts="") for c in CATEGORIES), key=len
     )
     partial = prompts.render("curate/partial", shown=1000, total=1000, category="preferences")
+    elsewhere = prompts.render("curate/elsewhere", category="preferences", facts="")
     tool = operations_tool()
     schema = json.dumps(dict(tool.input_schema))
     ask = "Curate the `preferences` facts from this conversation now."
-    left = room(role, output, base, rules, partial, tool.description, schema, ask)
+    left = room(role, output, base, rules, partial, elsewhere, tool.description, schema, ask)
     facts_budget = settings.curation.facts_budget_tokens
     if left.tokens >= BATCH_MAX_CHARS // 4 + facts_budget:
         return PassFit(role.context_tokens, BATCH_MAX_CHARS, facts_budget, False, True)

@@ -54,3 +54,13 @@ def fact_lines(facts: Sequence[Fact], tz: tzinfo) -> str:
         content = neutralise(f.content, inline=True)
         lines.append(f"#{f.id} | {subject} | {content} | {f.confidence:.2f}{expiry}{pinned}")
     return "\n".join(lines)
+
+
+def other_lines(facts: Sequence[Fact]) -> str:
+    """Other categories' facts, shown so a pass does not store them again: no ids (they are
+    not the pass's to change)."""
+    lines = []
+    for f in facts:
+        subject = neutralise(f.subject, inline=True) or "-"
+        lines.append(f"- {f.category} | {subject} | {neutralise(f.content, inline=True)}")
+    return "\n".join(lines)

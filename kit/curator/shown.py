@@ -10,6 +10,9 @@ batch), so a pass is shown, in this order until the budget is full:
    look-alikes about someone else, taking turns between messages so one long message does not
    crowd out the others;
 3. the other facts whose subject the batch names, newest first.
+In what the budget leaves, it is also shown (without ids: they are not its to change) up to
+ELSEWHERE live facts of other categories whose subject the batch names, so that it does not
+store again what another category already holds.
 They are listed in id order, so the same facts always render the same way. Operations may
 name only facts shown (apply.py checks); the guard still counts against the whole category.
 """
@@ -34,6 +37,9 @@ from kit.retrieval.search import MemorySearch
 NEIGHBOURS = 40
 # A subject named in the batch that at most this many facts share is shown first.
 FEW = 3
+# Other categories' facts about what the batch names a pass is shown, so that it does not
+# store them again under its own (kit/curator/known.py drops such a copy all the same).
+ELSEWHERE = 8
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -42,6 +48,7 @@ _WORD = re.compile(r"[^\W_]+")
 class ShownFacts:
     facts: tuple[Fact, ...]  # in id order
     total: int  # active facts in the category
+    elsewhere: tuple[Fact, ...] = ()  # other categories' facts about what the batch names
 
     @property
     def complete(self) -> bool:
@@ -79,11 +86,18 @@ class FactSelector:
         """`budget` overrides `curation.facts_budget_tokens` (a model with a small window)."""
         budget = self._budget if budget is None else min(budget, self._budget)
         current = await self._facts.listing(batch.user_id, category=batch.category)
+        facts = await self._within(batch, current, now, budget)
+        room = budget - sum(self._line_tokens(f) for f in facts)
+        return ShownFacts(facts, len(current), await self._elsewhere(batch, now, room))
+
+    async def _within(
+        self, batch: Batch, current: Sequence[Fact], now: datetime, budget: int
+    ) -> tuple[Fact, ...]:
         # Rendering every line only to learn that a large category does not fit took longer
         # than the search (20,000 facts): twice the budget in raw text cannot fit.
         if sum(len(f.subject) + len(f.content) for f in current) <= 8 * budget:
             if sum(self._line_tokens(f) for f in current) <= budget:
-                return ShownFacts(tuple(current), len(current))
+                return tuple(current)
         by_id = {f.id: f for f in current}
         chosen: set[int] = set()
         room = budget
@@ -91,7 +105,32 @@ class FactSelector:
             if fact_id not in chosen and (cost := self._line_tokens(by_id[fact_id])) <= room:
                 chosen.add(fact_id)
                 room -= cost
-        return ShownFacts(tuple(by_id[i] for i in sorted(chosen)), len(current))
+        return tuple(by_id[i] for i in sorted(chosen))
+
+    async def _elsewhere(self, batch: Batch, now: datetime, room: int) -> tuple[Fact, ...]:
+        """Other categories' live facts about someone or something the batch names (every
+        word of the subject said), newest first, at most ELSEWHERE, in what the budget left:
+        read afresh by each pass, so one sees what an earlier pass of the batch stored."""
+        if room <= 0:
+            return ()
+        said = _words(f"{_author(m)} {m.text}" for m in batch.messages)
+        named = {
+            (category, subject)
+            for category, subject, _ in await self._facts.subjects(batch.user_id)
+            if category != batch.category and (key := _subject_key(subject)) and key <= said
+        }
+        if not named:  # the usual case: no fact's rows are read
+            return ()
+        live = await self._facts.live(batch.user_id, now)
+        others = [f for f in live if (f.category, f.subject) in named]
+        chosen: list[Fact] = []
+        for fact in sorted(others, key=lambda f: -f.id):
+            if len(chosen) == ELSEWHERE:
+                break
+            if (cost := self._line_tokens(fact)) <= room:
+                chosen.append(fact)
+                room -= cost
+        return tuple(sorted(chosen, key=lambda f: f.id))
 
     async def _ranked(self, batch: Batch, current: Sequence[Fact], now: datetime) -> list[int]:
         """The category's facts related to the batch, most wanted first (see the module)."""

@@ -26,14 +26,11 @@ from kit.memory.fact_rows import (
     validate_fact_fields,
 )
 from kit.memory.hashes import content_hash
+from kit.memory.same_fact import known_as
 from kit.store.db import NO_INDEX, Database, Transaction
 
 # `Fact.is_live` in SQL; parameters: now (ISO), MIN_SHOWN_CONFIDENCE.
 _LIVE = "active = 1 AND (expires_at IS NULL OR expires_at > ?) AND (pinned = 1 OR confidence >= ?)"
-
-
-def _same_text(text: str) -> str:
-    return " ".join(text.split()).casefold()
 
 
 FORGOTTEN = "[forgotten at the owner's request]"
@@ -94,6 +91,14 @@ class FactWriter:
             f"SELECT {FACT_COLUMNS} FROM facts WHERE user_id = ? AND category = ? AND active = 1"
             " ORDER BY id",
             (self._user_id, category),
+        )
+        return [fact_from_row(r) for r in rows]
+
+    async def live(self) -> list[Fact]:
+        """Every live fact of the owner's (`Fact.is_live`), of any category, oldest first."""
+        rows = await self._tx.fetchall(
+            f"SELECT {FACT_COLUMNS} FROM facts WHERE user_id = ? AND {_LIVE} ORDER BY id",
+            (self._user_id, to_iso(self._now), MIN_SHOWN_CONFIDENCE),
         )
         return [fact_from_row(r) for r in rows]
 
@@ -354,21 +359,14 @@ class Facts:
     async def add_unless_known(
         self, user_id: str, *, category: str, content: str, provenance: Provenance, **fields: Any
     ) -> tuple[Fact, bool]:
-        """`remember`: the active, unexpired fact that already says `content` (the same words,
-        spacing and letter case aside), or a new one. (fact, whether it was added)."""
-        wanted = _same_text(content)
+        """`remember`: the live fact of any category that already says `content`
+        (kit/memory/same_fact.py), or a new one. (fact, whether it was added)."""
         async with self._db.transaction() as tx:
-            rows = await tx.fetchall(
-                f"SELECT {FACT_COLUMNS} FROM facts WHERE user_id = ? AND active = 1"
-                " AND (expires_at IS NULL OR expires_at > ?) AND lower(content) = lower(?)"
-                " ORDER BY id",
-                (user_id, to_iso(self._clock.now()), " ".join(content.split())),
-            )
-            for row in rows:
-                known = fact_from_row(row)
-                if _same_text(known.content) == wanted:
-                    return known, False
-            fact = await self.writer(tx, user_id).insert(
+            writer = self.writer(tx, user_id)
+            known = known_as(str(fields.get("subject") or ""), content, await writer.live())
+            if known is not None:
+                return known, False
+            fact = await writer.insert(
                 category=category, content=content, provenance=provenance, **fields
             )
             return fact, True

@@ -12,9 +12,11 @@ from kit.prompts import REQUIRED, Prompts
 def test_every_category_has_a_registered_prompt() -> None:
     prompts = Prompts()
     prompts.check({k: v for k, v in REQUIRED.items() if k.startswith("curate/")})
-    assert {f"curate/{c}" for c in CATEGORIES} | {"curate/base", "curate/partial"} == {
-        k for k in REQUIRED if k.startswith("curate/")
-    }
+    assert {f"curate/{c}" for c in CATEGORIES} | {
+        "curate/base",
+        "curate/partial",
+        "curate/elsewhere",
+    } == {k for k in REQUIRED if k.startswith("curate/")}
 
 
 def test_base_prompt_renders_with_the_conversation_and_its_rules() -> None:

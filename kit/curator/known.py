@@ -1,0 +1,45 @@
+"""One fact, one row: a pass's INSERT (or REPLACE's new text) that says what an active fact of
+the owner already says, in any category, is dropped with its reason, like the screen's drops.
+
+A pass is shown only its own category's facts, so after `remember` stored "Ana lives in
+Porto" under people, the places pass may propose it again; and two operations of one pass may
+state the same thing twice. What "says the same" means is kit/memory/same_fact.py: the same
+words, letter case, punctuation, spacing and how the owner is named aside. Nothing already
+stored is touched (the owner's own facts least of all); only the copy is not written. A fact
+held too doubtfully to be shown, or expired, does not count: saying it again is news.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kit.curator.ops import Insert, Operation, Replace
+from kit.memory.fact_rows import Fact
+from kit.memory.same_fact import by_words, known_as, says_same, words
+
+
+def check_known(
+    ops: Sequence[Operation], known: Sequence[Fact], unfit: Sequence[str | None]
+) -> list[str | None]:
+    """Why each operation is dropped: `unfit`'s reason, or, for one that stores what `known`
+    (the owner's live facts: active, unexpired, shown) or an earlier operation of the pass
+    already says, which fact or operation says it."""
+    why = list(unfit)
+    index = by_words(known)
+    stored: list[tuple[int, Insert | Replace]] = []
+    for n, op in enumerate(ops):
+        if why[n] is not None or not isinstance(op, Insert | Replace):
+            continue
+        merged = set(op.fact_ids) if isinstance(op, Replace) else set()
+        # A REPLACE may say what one of the facts it merges says: that is the merge.
+        alike = index.get(words(op.content), [])
+        fact = known_as(op.subject, op.content, (f for f in alike if f.id not in merged))
+        if fact is not None:
+            why[n] = f"already known as fact #{fact.id} ({fact.category})"
+            continue
+        earlier = next((m for m, o in stored if says_same(op.subject, op.content, o)), None)
+        if earlier is not None:
+            why[n] = f"it says what operation {earlier + 1} of this pass stores"
+            continue
+        stored.append((n, op))
+    return why
