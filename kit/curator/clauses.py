@@ -16,12 +16,14 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from kit.curator.presupposed import presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
 Holder = Literal["self", "other", "neutral"]
 
-# A point between digits ("$2.99", "Python 3.11", "v1.0.0") ends no sentence.
-_SENTENCE = re.compile(r"(?:[^.!?\n]|(?<=\d)\.(?=\d))+[.!?]*", re.UNICODE)
+# A point between digits ("$2.99", "Python 3.11", "v1.0.0") or inside a word ("Render.com",
+# "index.html") ends no sentence.
+_SENTENCE = re.compile(r"(?:[^.!?\n]|(?<=\w)\.(?=[a-z0-9]))+[.!?]*", re.UNICODE)
 _CLAUSE = re.compile(
     r"\s*(?:(?<!\d),|,(?!\d)|[;()]|(?<!\d):|:(?!\d)|\s[-–—]\s|\s(?=(?:and|but|so|because|'cause|cause|which|who|whose|while|"
     r"though|although|whereas|plus)\s)|(?<=\w)\s(?=(?:I|I'm|I've|I'd|I'll|he|she|they|we|we've|we're|"
@@ -120,8 +122,9 @@ class Clause:
     theirs: bool = False  # "her", "his", "their": something of someone else's
     own_subject: bool = True  # it says whom it is about (else it goes on with the last one)
     # What "my ..." / "our ..." names in it ("my increased budget of $650", "my close friend
-    # Leslie"): there, whatever the clause only wonders or asks about. Stems and numbers, and
-    # the character ranges (for dates).
+    # Leslie"), and what its hedge does not govern (kit/curator/presupposed.py: "thinking of
+    # attending the March 15 workshop"): there, whatever the clause only wonders or asks
+    # about. Stems and numbers, and the character ranges (for dates).
     given: frozenset[str] = frozenset()
     given_spans: tuple[tuple[int, int], ...] = ()
     example: bool = False  # "like X", "such as X": an example of what the clause before says
@@ -149,7 +152,7 @@ def clauses(text: str) -> list[Clause]:
         )
         holder: Holder = "self"
         whom: frozenset[str] = frozenset()
-        hedged = asks = alone = supposed = False
+        hedged = asks = alone = supposed = conditional = False
         before = ""
         for i, (start, end) in enumerate(parts):
             piece = folded[start:end]
@@ -189,6 +192,12 @@ def clauses(text: str) -> list[Clause]:
             negated = negated or (example and found[-1].negated)
             alone = all(t.lower() in _ALONE for t in tokens)
             before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
+            given, given_spans = _given(piece, start)
+            previous = folded[found[-1].start : found[-1].end] if found else ""
+            conditional = supposed and (supposes(piece, previous) or (doubted and conditional))
+            # What the hedge does not govern: a description, the subject of a modal
+            more, spans = presupposed(_words(folded, start, end), asks, hedged, conditional)
+            given, given_spans = given | more, given_spans + spans
             found.append(
                 Clause(
                     start,
@@ -203,7 +212,8 @@ def clauses(text: str) -> list[Clause]:
                     asks and not hedged,
                     bool(theirs := _theirs(tokens)),
                     own is not None,
-                    *_given(piece, start),
+                    given,
+                    given_spans,
                     example=example,
                     supposed=supposed,
                     possessed=frozenset().union(*theirs),
@@ -211,6 +221,10 @@ def clauses(text: str) -> list[Clause]:
                 )
             )
     return _appositions(folded, found)
+
+
+def _words(folded: str, start: int, end: int) -> list[tuple[str, int, int]]:
+    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(folded, start, end)]
 
 
 def _appositions(folded: str, found: list[Clause]) -> list[Clause]:
@@ -320,7 +334,10 @@ def _opens_question(piece: str, first_clause: bool) -> bool:
 
 
 # A word that cannot end a clause: its verb or subject follows ("should | I", "if | I").
-_HELD = frozenset("should can could would will shall do did does may might must".split())
+# Nor does "was", "were", "is", "are" ("..., and were | they a hit?": the question goes on).
+_HELD = frozenset(
+    "should can could would will shall do did does may might must was were is are".split()
+)
 _WH = frozenset("what what's how why where when which who whom any anything got wanna".split())
 _AUX = frozenset("do does did is are was were should can could would will have has am".split())
 _ASKED = frozenset("you i we it there that this he she they your my anyone u ya".split())

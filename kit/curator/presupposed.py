@@ -1,0 +1,173 @@
+"""What a hedged clause still states (kit/curator/clauses.py reads it): a hedge (`thinking of`,
+`not sure how`, `I'd love to`, `might`) governs its verb, not what the clause takes as given.
+
+- **A definite description presupposes what it names.** In `I'm thinking of attending the
+  March 15 workshop at East Janethaven Media Center`, the attending is a plan; the workshop, its
+  day and its place are not: `the`, `this`, `these`, `those`, `that`, `my`, `our` open a phrase
+  whose words are given, up to the first word that ends a noun phrase (`to`, `for`, `is`, ...)
+  or, after a preposition (`of`, `with`, `from`, `at`, `in`, `on`, `by`), where no name, number
+  or day follows it (`the call with the creative director` stops at `with`; `my quarrel with
+  landlord Pietro from May 2` goes on), and before a verb in -ing (`the process of obtaining`).
+- **The subject a modal is said of is outside its scope**: `the extra $2,000 | would be nice`,
+  `my new schedule | might clash`: its descriptions are given; what would be is not. Not when a
+  supposition opens the clause first (`if the grant would ...`, `maybe the ...`).
+- **A supposition presupposes nothing**: in an `if`, a `would`, a `might`, `if I win the $500
+  prize` does not say there is a prize; but a request (`could you`), a wish (`I'd love to`)
+  and an embedded question (`wondering if`, `not sure whether`) are no suppositions.
+- **A question's descriptions are left as they are**: a fact that answers it often says its
+  words (`were the games a hit at the game night?`); measured, reading them as given stored
+  false facts on the unseen sets and no supported one more (round 13).
+
+What it cannot tell: a noun after `that` from a clause after it (only a word that is no
+pronoun, no auxiliary and, after `that`, no verb in -ing opens a description), a gerund subject
+(`moving the call to April 22 might conflict`: a plan or a fact, the words do not say), and
+what a description's verb-like words say (`the increased budget`: given as words).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kit.curator.wording import number_of, stem
+from kit.dates.words import MONTHS, WEEKDAYS
+
+Word = tuple[str, int, int]  # a word, its start and end in the folded text
+
+DEFINITE = frozenset({"the", "this", "these", "those", "that", "my", "our"})
+# Words that end a noun phrase (as kit/curator/clauses.py GIVEN_ENDS, and a subject or a
+# conjunction); the prepositions a phrase goes on through only before a name, a number or a
+# day; and the words after a determiner that say it is none (a pronoun, an auxiliary).
+_ENDS = frozenset(
+    """to for and but that which who whom if because so when while is are was were has have
+    had will would can could might may should isn't wasn't i i'm i've i'd i'll we you he she
+    they it or as than since until before after about into like""".split()
+)
+_THROUGH = frozenset({"of", "with", "from", "at", "in", "on", "by"})
+_NO_NOUN = frozenset(
+    """i i'm i've i'd i'll we we're we've you you're he she they it it's is was would will
+    could might should can my our your his her their the a an this these those""".split()
+)
+
+
+def described(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
+    """The stems, numbers and character ranges of the definite descriptions in a clause's
+    `words` (module note)."""
+    found: set[str] = set()
+    spans: list[tuple[int, int]] = []
+    for i, (word, _, end) in enumerate(words):
+        low = word.lower()
+        if low not in DEFINITE:
+            continue
+        following = words[i + 1 : i + 2]
+        if not following or _opens_clause(following[0][0], low == "that"):
+            continue  # "worried that moving ...", "is this your ...": no description
+        phrase = _phrase(words[i + 1 : i + 11])
+        for said, _, stop in phrase:
+            found.add(stem(said))
+            if (n := number_of(said)) is not None:
+                found.add(n)
+            end = stop
+        if phrase:
+            spans.append((words[i][1], end))
+    return frozenset(found), tuple(spans)
+
+
+def _opens_clause(word: str, that: bool) -> bool:
+    """Whether the word after a determiner says it is none: a pronoun, a possessive, a verb
+    ("this is", "is this your ..."), or after `that` a verb in -ing ("worried that moving")."""
+    low = word.lower()
+    if word == "May":  # the month
+        return False
+    return low in _NO_NOUN or (that and low.endswith("ing") and len(low) > 5)
+
+
+def _phrase(words: Sequence[Word]) -> list[Word]:
+    """The words of a noun phrase after its determiner (module note)."""
+    taken: list[Word] = []
+    for i, (word, start, end) in enumerate(words):
+        low = word.lower()
+        if low in _THROUGH:
+            ahead = words[i + 1 : i + 4]
+            if ahead and ahead[0][0].lower().endswith("ing"):
+                break  # "the process of obtaining an API key": a verb, not a description
+            if not any(_anchor(w) for w, _, _ in ahead):
+                break
+            continue
+        if low in _ENDS and word != "May":
+            break
+        taken.append((word, start, end))
+    return taken
+
+
+def _anchor(word: str) -> bool:
+    """A name, a number or a day: what a prepositional phrase adds to a description."""
+    low = word.lower()
+    return (
+        (word[:1].isupper() and word != "I")
+        or number_of(word) is not None
+        or low in MONTHS
+        or low in WEEKDAYS
+    )
+
+
+# What makes a clause a supposition (kit/curator/clauses.py _SUPPOSE), less what only looks
+# like one: a request ("could you", "would you"), a wish ("I'd love to", "would like"), and an
+# "if" or "whether" after a verb of asking or knowing ("wondering if", "not sure whether"): an
+# embedded question, whose descriptions are presupposed as any question's are.
+_SUPPOSING = re.compile(
+    r"\b(?:if|unless|ever|would|could|might|i'd|we'd|maybe|perhaps|possibly|someday|"
+    r"dream|dreams|dreaming|wish|wishes|wishing)\b|\bone day\b",
+    re.IGNORECASE,
+)
+_NOT_SUPPOSING = re.compile(
+    r"\b(?:could|would|can|will)\s+(?:you|u)\b"
+    r"|\b(?:i'd|we'd|i would|we would|would)\s+(?:like|love)\b"
+    r"|\b(?:wonder\w*|not sure|unsure|ask\w*|know|see|check|curious|decid\w*|figure out|"
+    r"tell me|find out)\s+(?:if|whether)\b",
+    re.IGNORECASE,
+)
+_ASKING_IF = re.compile(
+    r"\b(?:wonder\w*|not sure|unsure|ask\w*|know|see|check|curious|decid\w*|figure out|"
+    r"tell me|find out)\s+(?:if|whether)\W*$",
+    re.IGNORECASE,
+)
+MODAL = frozenset({"would", "might", "could", "may"})
+_OPENS_SUPPOSITION = frozenset(
+    "if unless whether ever maybe perhaps possibly someday i'd we'd".split()
+)
+
+
+def supposes(piece: str, before: str) -> bool:
+    """Whether a clause is a supposition in its own words (`piece`), or continues one: the
+    clause before it (`before`, its text) ends on an "if" that is no embedded question."""
+    if _SUPPOSING.search(_NOT_SUPPOSING.sub(" ", piece)):
+        return True
+    ends_if = re.search(r"\b(?:if|unless|whether)\W*$", before, re.IGNORECASE)
+    return bool(ends_if) and not _ASKING_IF.search(before)
+
+
+def modal_subject(words: Sequence[Word]) -> Sequence[Word]:
+    """The words before a supposition's first modal, when nothing before it supposes ("the
+    extra $2,000 | would be nice", "my new schedule | might clash"): the subject a modal
+    is said of is outside its scope. None for "if the grant would ..." or a modal first."""
+    for i, (word, _, _) in enumerate(words):
+        low = word.lower()
+        if low in _OPENS_SUPPOSITION:
+            return ()
+        if low in MODAL:
+            return words[:i]
+    return ()
+
+
+def presupposed(
+    words: Sequence[Word], asks: bool, hedged: bool, conditional: bool
+) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
+    """What a clause's `words` state whatever its hedge (module note): its descriptions when it
+    plans, wishes or doubts (not a question, not a supposition); in a supposition, those of
+    the subject its modal is said of."""
+    if conditional:
+        return described(modal_subject(words))
+    if hedged and not asks:
+        return described(words)
+    return frozenset(), ()
