@@ -49,6 +49,7 @@ from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.related import family, phrases, says, synonyms, thing
+from kit.curator.undoing import unsaid_undoing
 from kit.curator.whose_number import misbound
 from kit.curator.wording import fold, tokens
 from kit.dates.text import DateMention, DateSpan, date_mentions, said_spans
@@ -108,6 +109,12 @@ class Grounding:
         if wrong is not None:  # "Christopher, 44, and Emily, 48": not "Emily is 44"
             return Verdict("unsupported", wrong)
         verdict = self._words(op, text, facts)
+        if verdict.status != "unsupported":  # an act that undoes what the message says
+            undone = unsaid_undoing(text, self._support(op, facts))
+            if undone is not None:
+                return Verdict(
+                    "unsupported", f"it says the owner {undone}; its cited messages do not say so"
+                )
         if verdict.soft is None or self._meanings is None:
             return verdict
         if self._meanings.holds(text, self._cited(op)):
@@ -115,6 +122,11 @@ class Grounding:
         if _reworded(verdict, self._meanings.best(text, self._cited(op))):
             return Verdict("supported")
         return verdict
+
+    def _support(self, op: Operation, facts: Mapping[int, Fact]) -> list[str]:
+        """The cited messages' text and that of the facts the operation rewrites."""
+        rewritten = [facts[i] for i in _rewrites(op) if i in facts]
+        return [*self._cited(op), *(f"{f.subject} {f.content}" for f in rewritten)]
 
     def _cited(self, op: Operation) -> list[str]:
         return [self._messages[i].text for i in op.sources if i in self._messages]

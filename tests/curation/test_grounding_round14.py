@@ -1,0 +1,83 @@
+"""The grounding guard's round fourteen (issue 29): an act that undoes, denies or reverses
+what the message says (kit/curator/undoing.py). Every other word of "the owner cancelled the
+beach clean-up" is in "I spearheaded a beach clean-up last Saturday": the one verb swapped
+is the opposite of what was said. Such a fact holds only if a cited message says that act (a
+form, a listed synonym, or the act not done said as a negation). Messages and facts written
+here."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+from kit.curator.grounding import Grounding, Verdict
+from kit.curator.meaning import Meanings
+from kit.curator.ops import Insert
+from kit.curator.undoing import unsaid_undoing
+from kit.memory.messages import Message
+
+
+def message(said: str, day: date = date(2024, 5, 6)) -> Message:
+    at = datetime(day.year, day.month, day.day, 10, tzinfo=UTC)
+    return Message(1, "o", 1, "user", "", said, at, day, None, "chat")
+
+
+def check(fact: str, said: str) -> Verdict:
+    grounding = Grounding([message(said)], [1], "")
+    return grounding.check(Insert(fact, 0.9, "", sources=(1,)), {})
+
+
+CLEAN_UP = "I spearheaded a beach clean-up last Saturday, around forty volunteers showed up."
+
+
+def test_a_cancelled_clean_up_the_owner_led_is_kept_out() -> None:
+    """The round 13b hole: stored on main (one soft verb unsaid, the rest there)."""
+    verdict = check("The owner cancelled the beach clean-up.", CLEAN_UP)
+    assert verdict.status == "unsupported"
+    assert verdict.reason == "it says the owner cancelled; its cited messages do not say so"
+
+
+async def test_skipping_a_clean_up_the_owner_led_is_kept_out(minilm: Any) -> None:
+    """The word-level guard asks (`skipped` unsaid); the meaning check (the real MiniLM) lifted
+    it on main: the fact stands close to the message by cosine, swapped verb and all."""
+    grounding = Grounding([message(CLEAN_UP)], [1], "", Meanings.calibrated(minilm))
+    op = Insert("The owner skipped the beach clean-up.", 0.9, "", sources=(1,))
+    await grounding.weigh([op], {})
+    assert grounding.check(op, {}).status == "unsupported"
+
+
+def test_giving_up_what_the_owner_keeps_doing_is_kept_out() -> None:
+    """A phrasal verb: `gave up` from a message that says the habit goes on."""
+    said = "Three years of pottery on Tuesday evenings now, and my bowls finally look like bowls."
+    verdict = check("The owner gave up pottery on Tuesday evenings.", said)
+    assert verdict.status == "unsupported"
+    assert "gave up" not in verdict.reason and "quit" in verdict.reason
+
+
+def test_turning_down_an_offer_the_owner_took_is_kept_out() -> None:
+    said = "I took the job offer from the Leeds bakery, starting in March!"
+    verdict = check("The owner turned down the job offer from the Leeds bakery.", said)
+    assert verdict.status == "unsupported"
+
+
+def test_a_message_that_calls_it_off_says_cancelled() -> None:
+    """Said with a listed synonym: stored."""
+    said = "The storm warning came in, so we had to call off the beach clean-up on Saturday."
+    assert check("The owner cancelled the beach clean-up on Saturday.", said).status == (
+        "supported"
+    )
+
+
+def test_the_act_not_done_said_as_a_negation_holds() -> None:
+    said = "I didn't make it to the beach clean-up on Saturday, my back was killing me."
+    assert unsaid_undoing("The owner skipped the beach clean-up.", [said]) is None
+
+
+def test_a_fact_that_denies_the_act_says_no_undoing() -> None:
+    """`never gave up` says the owner kept on: not an undoing to hold back."""
+    said = "Three years of pottery on Tuesday evenings now."
+    assert unsaid_undoing("The owner never gave up pottery.", [said]) is None
+
+
+def test_stopping_by_is_a_visit_not_an_undoing() -> None:
+    assert unsaid_undoing("The owner stopped by the bakery.", ["I popped into the bakery."]) is None
