@@ -118,6 +118,12 @@ _BACK_OUT_SAID = [
     r"\bchanged (?:my|his|her|their|our) minds?\b",
 ]  # fmt: skip
 
+# "stop" the verb, not a visit ("stopped by the bakery") nor a thing ("a stop sign").
+_STOP = (
+    r"(?<!\ba )(?<!\bthe )(?<!\bbus )(?<!\bpit )(?<!\bone )\b(?:stop|stops|stopped|stopping)\b"
+    r"(?!\s+(?:by|in|at|over|off|for|sign|signs|light|lights|watch)\b)"
+)
+
 ACTS: tuple[tuple[str, re.Pattern[str], tuple[re.Pattern[str], ...]], ...] = tuple(
     (name, re.compile(fact), tuple(re.compile(s) for s in said))
     for name, fact, said in (
@@ -129,8 +135,7 @@ ACTS: tuple[tuple[str, re.Pattern[str], tuple[re.Pattern[str], ...]], ...] = tup
         ("missed", r"\b(?:miss|misses|missed)\b", _MISS_SAID),
         ("quit", _forms("quit", "quits", "quitting") + "|" + _phrasal(_GIVE, "up") + "|"
          + _phrasal(_DROP, "out"), _QUIT_SAID),
-        ("stopped", r"\b(?:stop|stops|stopped|stopping)\b(?!\s+(?:by|in|at|over|off|for)\b)",
-         _QUIT_SAID),
+        ("stopped", _STOP, _QUIT_SAID),
         ("declined", _forms("decline", "declines", "declined", "declining", "refuse",
                             "refuses", "refused", "refusing") + "|" + _phrasal(_TURN, "down"),
          _DECLINE_FALL_SAID),

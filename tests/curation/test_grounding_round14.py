@@ -81,3 +81,8 @@ def test_a_fact_that_denies_the_act_says_no_undoing() -> None:
 
 def test_stopping_by_is_a_visit_not_an_undoing() -> None:
     assert unsaid_undoing("The owner stopped by the bakery.", ["I popped into the bakery."]) is None
+
+
+def test_a_stop_sign_is_a_thing_not_an_undoing() -> None:
+    said = "A van ran the stop sign on Elm Street and clipped my bumper."
+    assert unsaid_undoing("A van ran a stop sign and hit the owner's car.", [said]) is None
