@@ -118,6 +118,16 @@ _BACK_OUT_SAID = [
     r"\bchanged (?:my|his|her|their|our) minds?\b",
 ]  # fmt: skip
 
+_FORGET_SAID = [
+    _forms("forget", "forgets", "forgot", "forgotten", "forgetting", "forgetful", "blanked"),
+    r"\bslipped (?:my|his|her|their) mind\b",
+    r"\bslip(?:s|ped)? (?:my|his|her|their) mind\b",
+]
+_NEGLECT_SAID = [
+    _forms("neglect", "neglects", "neglected", "neglecting", "ignore", "ignores", "ignored",
+           "ignoring", "overlooked", "disregarded", "skipped", "skipping"),
+]  # fmt: skip
+
 # "stop" the verb, not a visit ("stopped by the bakery") nor a thing ("a stop sign").
 _STOP = (
     r"(?<!\ba )(?<!\bthe )(?<!\bbus )(?<!\bpit )(?<!\bone )\b(?:stop|stops|stopped|stopping)\b"
@@ -145,6 +155,20 @@ ACTS: tuple[tuple[str, re.Pattern[str], tuple[re.Pattern[str], ...]], ...] = tup
         ("lost", r"\b(?:lose|loses|lost|losing)\b", _LOSE_SAID),
         ("broke up", _phrasal(_BREAK, "up"), _BREAK_UP_SAID),
         ("backed out", _phrasal(_BACK, "out"), _BACK_OUT_SAID + _QUIT_SAID),
+        # Widened beyond the brief's list (measured: docs/measurements.md, round 14).
+        ("resigned", _forms("resign", "resigns", "resigned", "resigning") + "|"
+         + r"\bstep(?:s|ped|ping)? down\b", _QUIT_SAID),
+        ("rejected", _forms("reject", "rejects", "rejected", "rejecting"), _DECLINE_SAID),
+        ("withdrew", _forms("withdraw", "withdraws", "withdrew", "withdrawn", "withdrawing")
+         + "|" + _phrasal(_PULL, "out"), _BACK_OUT_SAID + _QUIT_SAID),
+        ("forgot", _forms("forget", "forgets", "forgot", "forgotten", "forgetting"),
+         _FORGET_SAID),
+        ("neglected", _forms("neglect", "neglects", "neglected", "neglecting", "ignore",
+                             "ignores", "ignored", "ignoring"), _NEGLECT_SAID),
+        ("postponed", _phrasal(_PUT, "off") + "|" + _phrasal(_PUSH, "back"),
+         _POSTPONE_SAID + _CANCEL_SAID),
+        ("skipped", _forms("ditch", "ditched", "ditching") + "|" + _phrasal(_SIT, "out")
+         + "|" + r"\bbail(?:s|ed|ing)? on\b", _SKIP_SAID),
     )
 )  # fmt: skip
 

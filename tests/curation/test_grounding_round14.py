@@ -86,3 +86,10 @@ def test_stopping_by_is_a_visit_not_an_undoing() -> None:
 def test_a_stop_sign_is_a_thing_not_an_undoing() -> None:
     said = "A van ran the stop sign on Elm Street and clipped my bumper."
     assert unsaid_undoing("A van ran a stop sign and hit the owner's car.", [said]) is None
+
+
+def test_forgetting_what_the_owner_remembered_is_kept_out() -> None:
+    """The widened list: `forgot` from a message that says the owner remembered."""
+    said = "I remembered Nadia's birthday this time and booked us a table at Osteria Rossa."
+    assert unsaid_undoing("The owner forgot Nadia's birthday.", [said]) == "forgot"
+    assert unsaid_undoing("The owner forgot Nadia's birthday.", ["It slipped my mind!"]) is None
