@@ -17,7 +17,9 @@ text is held against the messages the operation cites (kit/curator/apply.py):
   wished, planned or said "if" about ("if I ever move to Berlin", "thinking about a dog")
   holds up only a fact that says as much ("the owner is thinking about getting a dog"); what
   was said of someone else ("my brother is vegan") or by someone else (a forwarded message,
-  another speaker) is never a fact about the owner; what a message denies is not a fact.
+  another speaker) is never a fact about the owner; what a message denies is not a fact;
+- and an act that undoes or denies (cancel, skip, quit, give up, ...: kit/curator/undoing.py)
+  only where a cited message says that act.
 
 First, what the fact's own wording rules out whatever it cites (kit/curator/no_fact.py: a
 question, a hypothetical even with its condition kept, a chain of kin no message says); then

@@ -6,8 +6,9 @@ clean-up": every other word is there, and the one soft verb swapped is the whole
 opposite of what the owner said. A cosine cannot tell it (`skipped` stands 0.68 from
 `spearheaded`, `organised` 0.87). So a fact whose verb is one of ACTS below (a closed list of
 verbs and phrasal verbs that undo, deny or reverse, in their forms) holds only if a message it
-cites says that act: the verb in any form, one of its listed synonyms (SAID), or a negation
-("I didn't go", "couldn't make it": the act the fact says was not done, said as not done).
+cites says that act: the verb in any form, one of its listed synonyms, or a negation in a
+sentence about what the fact names ("I didn't make it to the clean-up": the act the fact says
+was not done, said as not done).
 A fact that itself denies the act ("never gave up") says no undoing and is not held here.
 
 What it cannot do: tell which act a negation in the message denies (any negation lets the
@@ -18,6 +19,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+
+from kit.curator.wording import STOP
 
 # The acts: the forms a fact may use (a phrasal verb's particle may follow its object: "called
 # the party off"), and what a message may say that says the same act. Each pattern is read on
@@ -84,14 +87,14 @@ _QUIT_SAID = [
 _DECLINE_SAID = [
     _forms("decline", "declines", "declined", "declining", "refuse", "refuses", "refused",
            "refusing", "refusal", "reject", "rejects", "rejected", "rejecting", "rejection",
-           "say no", "said no", "says no", "saying no", "pass", "passed"),
+           "say no", "said no", "says no", "saying no", "pass on", "passed on", "passing on"),
     _phrasal(_TURN, "down"),
 ]  # fmt: skip
 _DECLINE_FALL_SAID = [
     *_DECLINE_SAID,
     _forms("worse", "worsen", "worsened", "worsening", "fell", "fall", "falling", "dropped",
-           "drop", "dip", "dipped", "down", "decrease", "decreased", "deteriorate",
-           "deteriorated", "deteriorating", "weaker", "lower", "slump", "slumped", "shrank",
+           "drop", "dip", "dipped", "went down", "gone down", "decrease", "decreased",
+           "deteriorate", "deteriorated", "deteriorating", "weaker", "lower", "slump", "slumped", "shrank",
            "shrunk", "plummet", "plummeted", "slid", "slipped", "ailing", "frail"),
 ]  # fmt: skip
 _FAIL_SAID = [
@@ -146,9 +149,9 @@ ACTS: tuple[tuple[str, re.Pattern[str], tuple[re.Pattern[str], ...]], ...] = tup
         ("quit", _forms("quit", "quits", "quitting") + "|" + _phrasal(_GIVE, "up") + "|"
          + _phrasal(_DROP, "out"), _QUIT_SAID),
         ("stopped", _STOP, _QUIT_SAID),
-        ("declined", _forms("decline", "declines", "declined", "declining", "refuse",
-                            "refuses", "refused", "refusing") + "|" + _phrasal(_TURN, "down"),
-         _DECLINE_FALL_SAID),
+        ("declined", _forms("decline", "declines", "declined", "declining"), _DECLINE_FALL_SAID),
+        ("declined", _forms("refuse", "refuses", "refused", "refusing") + "|"
+         + _phrasal(_TURN, "down"), _DECLINE_SAID),
         ("abandoned", _forms("abandon", "abandons", "abandoned", "abandoning"),
          _QUIT_SAID + _CANCEL_SAID),
         ("failed", _forms("fail", "fails", "failed", "failing"), _FAIL_SAID),
@@ -191,7 +194,21 @@ def unsaid_undoing(fact: str, cited: Iterable[str]) -> str | None:
         for found in forms.finditer(text):
             if _DENIED.search(text[: found.start()]):
                 continue
-            if any(_NEGATION.search(s) or any(p.search(s) for p in synonyms) for s in said):
+            about = _stems(text[: found.start()] + " " + text[found.end() :])
+            if any(any(p.search(s) for p in synonyms) or _denies(s, about) for s in said):
                 break
             return name
     return None
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:4] for w in re.findall(r"[a-z][a-z'-]{3,}", text) if w not in STOP}
+
+
+def _denies(said: str, about: set[str]) -> bool:
+    """A sentence of `said` with a negation that is about what the fact names ("I didn't make
+    it to the clean-up" for "skipped the clean-up"; not "I don't think it's worth it")."""
+    return any(
+        _NEGATION.search(sentence) and _stems(sentence) & about
+        for sentence in re.split(r"(?<=[.!?])\s+|\n+", said)
+    )

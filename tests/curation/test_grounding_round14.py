@@ -93,3 +93,12 @@ def test_forgetting_what_the_owner_remembered_is_kept_out() -> None:
     said = "I remembered Nadia's birthday this time and booked us a table at Osteria Rossa."
     assert unsaid_undoing("The owner forgot Nadia's birthday.", [said]) == "forgot"
     assert unsaid_undoing("The owner forgot Nadia's birthday.", ["It slipped my mind!"]) is None
+
+
+def test_a_negation_about_something_else_says_no_act() -> None:
+    """`I don't think it's worth it` is no refusal of the contract the message took."""
+    said = (
+        "I signed Priya's contract for the autumn tour. The bigger fee would be nice, but I "
+        "don't think it's worth the travel."
+    )
+    assert unsaid_undoing("The owner turned down Priya's contract.", [said]) == "declined"
