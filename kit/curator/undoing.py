@@ -94,8 +94,9 @@ _DECLINE_FALL_SAID = [
     *_DECLINE_SAID,
     _forms("worse", "worsen", "worsened", "worsening", "fell", "fall", "falling", "dropped",
            "drop", "dip", "dipped", "went down", "gone down", "decrease", "decreased",
-           "deteriorate", "deteriorated", "deteriorating", "weaker", "lower", "slump", "slumped", "shrank",
-           "shrunk", "plummet", "plummeted", "slid", "slipped", "ailing", "frail"),
+           "deteriorate", "deteriorated", "deteriorating", "weaker", "lower", "slump",
+           "slumped", "shrank", "shrunk", "plummet", "plummeted", "slid", "slipped", "ailing",
+           "frail"),
 ]  # fmt: skip
 _FAIL_SAID = [
     _forms("fail", "fails", "failed", "failing", "failure", "flunk", "flunked", "flunking",
