@@ -132,6 +132,19 @@ _NEGLECT_SAID = [
            "ignoring", "overlooked", "disregarded", "skipped", "skipping"),
 ]  # fmt: skip
 
+_PASS = "pass|passes|passed|passing"
+_CEASE_SAID = [
+    _forms("cease", "ceases", "ceased", "ceasing", "discontinue", "discontinues",
+           "discontinued", "discontinuing", "halt", "halts", "halted", "halting"),
+]  # fmt: skip
+_FORGO_SAID = [
+    _forms("forgo", "forgoes", "forwent", "forgone", "forgoing", "forego", "foregoes",
+           "forewent", "foregone", "foregoing", "forfeit", "forfeits", "forfeited",
+           "forfeiting", "waive", "waives", "waived", "waiving", "sacrifice", "sacrificed",
+           "sacrificing"),
+    _phrasal(_PASS, "up"),
+]  # fmt: skip
+
 # "stop" the verb, not a visit ("stopped by the bakery") nor a thing ("a stop sign").
 _STOP = (
     r"(?<!\ba )(?<!\bthe )(?<!\bbus )(?<!\bpit )(?<!\bone )\b(?:stop|stops|stopped|stopping)\b"
@@ -171,6 +184,18 @@ ACTS: tuple[tuple[str, re.Pattern[str], tuple[re.Pattern[str], ...]], ...] = tup
                              "ignores", "ignored", "ignoring"), _NEGLECT_SAID),
         ("postponed", _phrasal(_PUT, "off") + "|" + _phrasal(_PUSH, "back"),
          _POSTPONE_SAID + _CANCEL_SAID),
+        # ... and by WordNet's first two senses of the listed verbs (their synsets' members
+        # that undo; not `lay off`, which is also to be dismissed).
+        ("stopped", _forms("cease", "ceases", "ceased", "ceasing", "discontinue",
+                           "discontinues", "discontinued", "discontinuing", "halt", "halts",
+                           "halted", "halting"), _QUIT_SAID + _CEASE_SAID),
+        ("gave up", _forms("forgo", "forgoes", "forwent", "forgone", "forgoing", "forego",
+                           "foregoes", "forewent", "foregone", "foregoing", "forfeit",
+                           "forfeits", "forfeited", "forfeiting", "waive", "waives", "waived",
+                           "waiving") + "|" + _phrasal(_PASS, "up"),
+         _QUIT_SAID + _DECLINE_SAID + _FORGO_SAID),
+        ("shelved", _forms("shelve", "shelves", "shelved", "shelving"),
+         _POSTPONE_SAID + _CANCEL_SAID + _QUIT_SAID + [_forms("shelve", "shelved", "shelving")]),
         ("skipped", _forms("ditch", "ditched", "ditching") + "|" + _phrasal(_SIT, "out")
          + "|" + r"\bbail(?:s|ed|ing)? on\b", _SKIP_SAID),
     )

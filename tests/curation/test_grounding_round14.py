@@ -102,3 +102,10 @@ def test_a_negation_about_something_else_says_no_act() -> None:
         "don't think it's worth the travel."
     )
     assert unsaid_undoing("The owner turned down Priya's contract.", [said]) == "declined"
+
+
+def test_passing_up_what_the_owner_took_is_kept_out() -> None:
+    """Widened by WordNet's synsets of the listed verbs: `passed up` (give up, decline)."""
+    said = "I took the promotion at the Delta depot, so it's early starts from Monday."
+    verdict = check("The owner passed up the promotion at the Delta depot.", said)
+    assert verdict.status == "unsupported"
