@@ -11,8 +11,8 @@ sentence about what the fact names ("I didn't make it to the clean-up": the act 
 was not done, said as not done).
 A fact that itself denies the act ("never gave up") says no undoing and is not held here.
 
-What it cannot do: tell which act a negation in the message denies (any negation lets the
-act through), nor catch an undoing said by a verb outside the list. Deterministic; no model.
+What it cannot do: tell which act a negation denies when its sentence names the same thing,
+nor catch an undoing said by a verb outside the list. Deterministic; no model.
 """
 
 from __future__ import annotations
