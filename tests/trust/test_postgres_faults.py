@@ -249,6 +249,43 @@ def _cli(
     return code, captured.out + captured.err
 
 
+async def test_a_commit_cut_short_by_a_shutdown_stays_a_cancellation(
+    fresh_url: str, tmp_path: Path
+) -> None:
+    """`kit run` stops by cancelling its tasks: one cancelled while its COMMIT runs must end
+    cancelled. Turned into a StorageError, the cancellation was lost, the task went on (a
+    failed job, "will retry") and the daemon did not stop (a CI run of
+    tests/workers/test_two_daemons.py: "kit run did not stop within 30.0s")."""
+    admin = await asyncpg.connect(fresh_url)
+    try:
+        await admin.execute(
+            """CREATE TABLE slow_commit (id SERIAL PRIMARY KEY);
+            CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS
+                $$ BEGIN PERFORM pg_sleep(60); RETURN NULL; END $$;
+            CREATE CONSTRAINT TRIGGER slow_at_commit AFTER INSERT ON slow_commit
+                DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow();"""
+        )
+        async with open_database(_settings(tmp_path, fresh_url)) as db:
+
+            async def write() -> None:
+                async with db.transaction() as tx:
+                    await tx.execute("INSERT INTO slow_commit DEFAULT VALUES")
+
+            task = asyncio.create_task(write())
+            committing = (
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE query = 'COMMIT' AND state = 'active'"
+            )
+            async with asyncio.timeout(30):
+                while not await admin.fetchval(committing):  # noqa: ASYNC110 - the server's state offers no event
+                    await asyncio.sleep(0.01)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+        assert await admin.fetchval("SELECT COUNT(*) FROM slow_commit") == 0  # nothing kept
+    finally:
+        await admin.close()
+
+
 def test_doctor_names_the_server_its_version_and_pgvector(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,

@@ -238,7 +238,7 @@ class PostgresDatabase:
                 init=_setup,
                 timeout=CONNECT_SECONDS,
             )
-        except BaseException as exc:
+        except Exception as exc:  # a cancellation stays one
             raise connect_error(exc, where) from exc
         user_locks = UserLocks(
             lambda: asyncpg.create_pool(
@@ -291,9 +291,14 @@ class PostgresDatabase:
                     raise
                 try:
                     await conn.execute("COMMIT")
-                except BaseException as exc:
+                except Exception as exc:
                     await _rollback(conn)
                     raise storage_error(exc, self.where) from exc
+                except BaseException:
+                    # Cancelled (a shutdown) while COMMIT ran: asyncpg cancels it on the
+                    # server; the task must end cancelled, not carry on with a StorageError.
+                    await _rollback(conn)
+                    raise
             finally:
                 await self._pool.release(conn)
         if erasing:
@@ -370,7 +375,7 @@ async def check_server(url: str) -> tuple[str, str]:
     where = redact(url)
     try:
         conn = await asyncpg.connect(url, timeout=CONNECT_SECONDS)
-    except BaseException as exc:
+    except Exception as exc:  # a cancellation stays one
         raise connect_error(exc, where) from exc
     try:
         server = int(await conn.fetchval("SHOW server_version_num")) // 10000
