@@ -4,18 +4,12 @@ thing), where round 9 lifted one word only. Messages and facts written here."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
 from typing import Any
 
 from kit.curator.grounding import Grounding, Verdict
 from kit.curator.meaning import Meanings
 from kit.curator.ops import Insert
-from kit.memory.messages import Message
-
-
-def message(said: str, day: date = date(2024, 5, 6)) -> Message:
-    at = datetime(day.year, day.month, day.day, 10, tzinfo=UTC)
-    return Message(1, "o", 1, "user", "", said, at, day, None, "chat")
+from tests.support.grounding import message
 
 
 async def check(fact: str, said: str, meanings: Meanings | None = None) -> Verdict:

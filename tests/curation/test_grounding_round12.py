@@ -5,25 +5,10 @@ fixed nothing). Messages and facts written here."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
-
 from kit.curator.clauses import clauses
-from kit.curator.grounding import Grounding, Verdict
-from kit.curator.ops import Insert
 from kit.curator.whose_number import bindings, misbound
 from kit.curator.wording import fold
-from kit.memory.messages import Message
-
-
-def message(said: str, day: date = date(2024, 5, 6)) -> Message:
-    at = datetime(day.year, day.month, day.day, 10, tzinfo=UTC)
-    return Message(1, "o", 1, "user", "", said, at, day, None, "chat")
-
-
-def check(fact: str, said: str) -> Verdict:
-    grounding = Grounding([message(said)], [1], "")
-    return grounding.check(Insert(fact, 0.9, "", sources=(1,)), {})
-
+from tests.support.grounding import check
 
 TRIP = "My cousins Priya, 31, and Tomas, 36, are joining the sailing trip in August."
 

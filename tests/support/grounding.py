@@ -1,0 +1,23 @@
+"""One owner's message and the grounding guard's verdict on a fact citing it: the rule tests
+of the guard's rounds (tests/curation/test_grounding_round*.py) write their own messages and
+facts and read the verdict through these."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+from kit.curator.grounding import Grounding, Verdict
+from kit.curator.ops import Insert
+from kit.memory.messages import Message
+
+
+def message(said: str, day: date = date(2024, 5, 6)) -> Message:
+    """The owner's message `said` (id 1), at 10:00 UTC on `day`."""
+    at = datetime(day.year, day.month, day.day, 10, tzinfo=UTC)
+    return Message(1, "o", 1, "user", "", said, at, day, None, "chat")
+
+
+def check(fact: str, said: str) -> Verdict:
+    """The guard's verdict on an INSERT of `fact` citing the message `said`."""
+    grounding = Grounding([message(said)], [1], "")
+    return grounding.check(Insert(fact, 0.9, "", sources=(1,)), {})
