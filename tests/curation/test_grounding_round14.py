@@ -7,25 +7,13 @@ here."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
 from typing import Any
 
-from kit.curator.grounding import Grounding, Verdict
+from kit.curator.grounding import Grounding
 from kit.curator.meaning import Meanings
 from kit.curator.ops import Insert
 from kit.curator.undoing import unsaid_undoing
-from kit.memory.messages import Message
-
-
-def message(said: str, day: date = date(2024, 5, 6)) -> Message:
-    at = datetime(day.year, day.month, day.day, 10, tzinfo=UTC)
-    return Message(1, "o", 1, "user", "", said, at, day, None, "chat")
-
-
-def check(fact: str, said: str) -> Verdict:
-    grounding = Grounding([message(said)], [1], "")
-    return grounding.check(Insert(fact, 0.9, "", sources=(1,)), {})
-
+from tests.support.grounding import check, message
 
 CLEAN_UP = "I spearheaded a beach clean-up last Saturday, around forty volunteers showed up."
 
