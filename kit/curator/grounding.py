@@ -115,7 +115,7 @@ class Grounding:
             undone = unsaid_undoing(text, self._support(op, facts))
             if undone is not None:
                 return Verdict(
-                    "unsupported", f"it says the owner {undone}; its cited messages do not say so"
+                    "unsupported", f"it says '{undone}', an act its cited messages do not say"
                 )
         if verdict.soft is None or self._meanings is None:
             return verdict

@@ -22,7 +22,7 @@ def test_a_cancelled_clean_up_the_owner_led_is_kept_out() -> None:
     """The round 13b hole: stored on main (one soft verb unsaid, the rest there)."""
     verdict = check("The owner cancelled the beach clean-up.", CLEAN_UP)
     assert verdict.status == "unsupported"
-    assert verdict.reason == "it says the owner cancelled; its cited messages do not say so"
+    assert verdict.reason == "it says 'cancelled', an act its cited messages do not say"
 
 
 async def test_skipping_a_clean_up_the_owner_led_is_kept_out(minilm: Any) -> None:
