@@ -15,7 +15,14 @@ from collections.abc import Sequence
 
 from kit.curator.ops import Insert, Operation, Replace
 from kit.memory.fact_rows import Fact
-from kit.memory.same_fact import by_words, known_as, says_same, words
+from kit.memory.same_fact import by_words, known_as, probe, says_same, words
+
+
+def probes(ops: Sequence[Operation]) -> set[str] | None:
+    """Words that every live fact saying what one of `ops` stores holds (FactWriter.live reads
+    only those facts), or None when one of them has no such word (every fact is read)."""
+    found = {probe(op.content) for op in ops if isinstance(op, Insert | Replace)}
+    return None if None in found else {w for w in found if w is not None}
 
 
 def check_known(

@@ -7,7 +7,7 @@ whole or not at all; `Facts` offers single-change conveniences that open their o
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -26,7 +26,7 @@ from kit.memory.fact_rows import (
     validate_fact_fields,
 )
 from kit.memory.hashes import content_hash
-from kit.memory.same_fact import known_as
+from kit.memory.same_fact import known_as, probe
 from kit.store.db import NO_INDEX, Database, Transaction
 
 # `Fact.is_live` in SQL; parameters: now (ISO), MIN_SHOWN_CONFIDENCE.
@@ -94,12 +94,18 @@ class FactWriter:
         )
         return [fact_from_row(r) for r in rows]
 
-    async def live(self) -> list[Fact]:
-        """Every live fact of the owner's (`Fact.is_live`), of any category, oldest first."""
-        rows = await self._tx.fetchall(
-            f"SELECT {FACT_COLUMNS} FROM facts WHERE user_id = ? AND {_LIVE} ORDER BY id",
-            (self._user_id, to_iso(self._now), MIN_SHOWN_CONFIDENCE),
-        )
+    async def live(self, containing: Collection[str] | None = None) -> list[Fact]:
+        """The owner's live facts (`Fact.is_live`), of any category, oldest first; with
+        `containing`, only those whose lower-cased text holds one of its words (the engine
+        reads the rest, not Python)."""
+        sql = f"SELECT {FACT_COLUMNS} FROM facts WHERE user_id = ? AND {_LIVE}"
+        params: list[Any] = [self._user_id, to_iso(self._now), MIN_SHOWN_CONFIDENCE]
+        if containing is not None:
+            if not containing:
+                return []
+            sql += " AND (" + " OR ".join("lower(content) LIKE ?" for _ in containing) + ")"
+            params.extend(f"%{word}%" for word in sorted(containing))
+        rows = await self._tx.fetchall(sql + " ORDER BY id", params)
         return [fact_from_row(r) for r in rows]
 
     async def insert(
@@ -363,7 +369,9 @@ class Facts:
         (kit/memory/same_fact.py), or a new one. (fact, whether it was added)."""
         async with self._db.transaction() as tx:
             writer = self.writer(tx, user_id)
-            known = known_as(str(fields.get("subject") or ""), content, await writer.live())
+            word = probe(content)
+            alike = await writer.live(None if word is None else [word])
+            known = known_as(str(fields.get("subject") or ""), content, alike)
             if known is not None:
                 return known, False
             fact = await writer.insert(

@@ -51,6 +51,15 @@ def says_same(subject: str, content: str, other: Stated) -> bool:
     return subjects[0] == subjects[1] or all(_named(s, mine) for s in subjects)
 
 
+def probe(content: str) -> str | None:
+    """A word any fact saying the same as `content` has in its lower-cased text (the longest
+    ASCII one, so SQL's `lower` on either engine finds it), to read only the facts that may:
+    None when `content` has no such word."""
+    lowered = content.lower()
+    found = [w for w in words(content) if w.isascii() and w in lowered]
+    return max(found, key=len) if found else None
+
+
 def _named(subject: tuple[str, ...], content: tuple[str, ...]) -> bool:
     """The text names who it is about: no subject of its own, or one of its words in it."""
     return not subject or bool((set(subject) - {"owner", "s"}) & set(content))

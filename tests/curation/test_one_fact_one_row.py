@@ -12,7 +12,7 @@ from kit.curator.ops import Insert, Replace
 from kit.llm.base import ToolUse
 from kit.llm.fake import FakeLLM
 from kit.memory.facts import Provenance
-from kit.memory.same_fact import says_same
+from kit.memory.same_fact import probe, says_same
 from tests.support.curation import add_facts, by_category, say, tool_reply
 
 pytestmark = pytest.mark.stores
@@ -197,3 +197,26 @@ async def test_a_pass_is_shown_other_categories_facts_about_what_the_batch_names
     assert "Already known, in other categories" in rules["curate:entities"]
     assert shown in rules["curate:entities"] and "cousin" not in rules["curate:entities"]
     assert "Already known, in other categories" not in rules["curate:people"]
+
+
+async def test_only_the_facts_that_may_say_the_same_are_read(kit: Kit) -> None:
+    """`remember` and a pass read the live facts holding the stored text's longest word, not
+    every fact the owner has; a copy worded a hair apart still holds that word."""
+    copy, _, _ = await add_facts(
+        kit,
+        "entities",
+        ["Owner's sister Ana lives in PORTO.", "Ana likes Porto", "Rui lives in Lisbon"],
+    )
+    assert probe(ANA) == "sister" and probe("Ünal") is None
+    s = kit.services
+    async with s.db.transaction() as tx:
+        writer = s.facts.writer(tx, USER)
+        read = await writer.live([probe(ANA) or ""])
+        assert [f.id for f in read] == [copy.id]
+        assert [f.content for f in await writer.live(["porto", "lisbon"])] == [
+            "Owner's sister Ana lives in PORTO.",
+            "Ana likes Porto",
+            "Rui lives in Lisbon",
+        ]
+        assert await writer.live([]) == []
+        assert len(await writer.live()) == 3
