@@ -126,6 +126,8 @@ class Grounding:
         words = verdict.words
         if words is None or not words.short or self._meanings is None:
             return verdict
+        if verdict.status == "supported":  # variant: the score lifts only what the bar does not store
+            return verdict
         close = self._meanings.closeness(text, self._cited(op))
         if close is None:
             return verdict
