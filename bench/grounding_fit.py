@@ -1,13 +1,13 @@
 """Refit the grounding guard's soft score (kit/curator/soft_score.py) on the development sets.
 
     python bench/grounding_fit.py                      # read the sets, fit, print the constants
-    python bench/grounding_fit.py --rows rows.json     # ... and keep what was read
-    python bench/grounding_fit.py --from rows.json     # fit from rows kept before (no model)
+    python bench/grounding_fit.py --rows bench/data/grounding-fit-rows.json   # ... and keep them
+    python bench/grounding_fit.py --from bench/data/grounding-fit-rows.json   # fit from kept rows
 
 Each development set (the planted set, tune and held, and grounding-fresh.json to
 -fresh5.json: never the sets kept unseen) is run through the bench's own `evaluate` with Kit's
 MiniLM (bench/grounding.py --meaning), and every operation that reaches the score (all its
-hard parts hold, some soft word is not said in its own forms) gives one row: its inputs
+hard parts hold, its soft words fall short of the word-level bar) gives one row: its inputs
 (`soft_score.features`) and whether it should be stored. The rest keep the verdict the rules
 gave them. The fit: a logistic regression with an L2 penalty (PENALTY, on inputs scaled to
 mean 0 and spread 1, the intercept free), by Newton's method from zero, so the same rows give
@@ -177,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         rows = [r for name in args.sets for r in asyncio.run(read(name))]
     if args.rows:
-        args.rows.write_text(json.dumps(rows), encoding="utf-8")
+        lines = ",\n".join(json.dumps(r) for r in rows)  # a row a line
+        args.rows.write_text(f"[\n{lines}\n]\n", encoding="utf-8")
     weighed = [r for r in rows if r["features"] is not None]
     if not weighed:
         print("no operation reached the score", file=sys.stderr)

@@ -24,13 +24,13 @@ text is held against the messages the operation cites (kit/curator/apply.py):
 First, what the fact's own wording rules out whatever it cites (kit/curator/no_fact.py: a
 question, a hypothetical even with its condition kept, a chain of kin no message says); then
 the word-level judgement (kit/curator/judge.py), then, for what holds on every hard part but
-does not say every soft word in its own forms, one score over the words' signals and the
-meaning check's cosines (kit/curator/soft_score.py, kit/curator/meaning.py).
+falls short of STORE on its soft words, one score over the words' signals and the meaning
+check's cosines (kit/curator/soft_score.py, kit/curator/meaning.py).
 
 The text of the facts an UPDATE or REPLACE rewrites counts as support too (it was checked
 when it was written). The verdict: "supported" (applied: every hard part there, and the
-soft words' score at STORE_AT or more, or without the model STORE of their weight said),
-"partial" (every hard part there, the score at ASK_AT or more, or ASK of the weight: set aside
+soft words' weight said at STORE or more, or their score at STORE_AT), "partial" (every
+hard part there, the score at ASK_AT or more; without the model ASK of the weight: set aside
 as a question for the owner, kit/inbox/), or "unsupported" (dropped, with why, the rest of the
 pass going on).
 
@@ -84,15 +84,15 @@ class Grounding:
 
     async def weigh(self, ops: Iterable[Operation], facts: Mapping[int, Fact]) -> None:
         """Read, in one embedding call, the meaning of each operation the word-level check
-        leaves short on soft words only, and of the sentences it cites (nothing without a
-        meaning check)."""
+        leaves short on soft words only, and of the messages and sentences it cites (nothing
+        without a meaning check)."""
         if self._meanings is None:
             return
         texts: list[str] = []
         for op in ops:
             text = _new_text(op)
-            words = None if text is None else self._words(op, text, facts).words
-            if text is not None and words is not None and words.short:
+            verdict = None if text is None else self._words(op, text, facts)
+            if text is not None and verdict is not None and _scored(verdict):
                 cited = self._cited(op)
                 texts += [text, *cited, *(s for m in cited for s in sentences(m))]
         await self._meanings.read(texts)
@@ -123,15 +123,12 @@ class Grounding:
                 return Verdict(
                     "unsupported", f"it says '{undone}', an act its cited messages do not say"
                 )
-        words = verdict.words
-        if words is None or not words.short or self._meanings is None:
-            return verdict
-        if verdict.status == "supported":  # variant: the score lifts only what the bar does not store
-            return verdict
+        if not _scored(verdict) or self._meanings is None:
+            return verdict  # stored by its words, short on a hard part, or no model
         close = self._meanings.closeness(text, self._cited(op))
         if close is None:
             return verdict
-        return scored(words, close)
+        return scored(verdict.words, close)
 
     def _support(self, op: Operation, facts: Mapping[int, Fact]) -> list[str]:
         """The cited messages' text and that of the facts the operation rewrites."""
@@ -187,6 +184,11 @@ class Grounding:
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
             )  # fmt: skip
         return self._read[message.id]
+
+
+def _scored(verdict: Verdict) -> bool:
+    """Whether the soft score decides: every hard part holds, the soft words fall short."""
+    return verdict.status != "supported" and verdict.words is not None
 
 
 def scored(words: SoftWords, close: Closeness) -> Verdict:

@@ -5,7 +5,7 @@ The word-level guard (kit/curator/judge.py) scores a fact's soft words by how ma
 the cited messages say, in their own forms or one WordNet relation away. A curator paraphrases
 ("is finishing" for "wrapping up"), so a supported fact can fall short. For a fact whose hard
 parts all hold (every name, number, amount, date, place, kin word and speaker, said as a
-fact) and whose soft words are not all said in their own forms, the fact, each sentence of its
+fact) and whose soft words fall short of the word-level bar to store, the fact, each sentence of its
 cited messages and each message whole are embedded with Kit's own model (the `Embedder` port,
 kit/embed/), and what they give (`Closeness`: the closest sentence's cosine, its margin over
 the next, the closest message's cosine, how many sentences) joins the words' signals in one
