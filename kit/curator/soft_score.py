@@ -58,7 +58,6 @@ FEATURES = (
     "heaviest_unsaid",
     "unsaid",
     "unsaid_things",
-    "things_swapped",
     "unsaid_verbs",
     "unsaid_describing",
     "unsaid_names",
@@ -79,8 +78,7 @@ def features(words: SoftWords, close: Closeness) -> tuple[float, ...]:
         words.share,
         max(words.unsaid_worth, default=0.0),
         float(len(words.unsaid)),
-        float(things := sum(thing(w) and not n for w, n in zip(words.unsaid, named, strict=True))),
-        float(things >= 2),  # two things unsaid: a thing swapped more than a paraphrase
+        float(sum(thing(w) and not n for w, n in zip(words.unsaid, named, strict=True))),
         float(sum(k == "verb" for k in kinds)),
         float(sum(k in ("adj", "adv") for k in kinds)),
         float(sum(named)),
@@ -97,25 +95,24 @@ def features(words: SoftWords, close: Closeness) -> tuple[float, ...]:
 # method on standardised inputs, folded back to these raw-scale weights) on the development
 # sets' 174 operations that reach the score (51 of them supported), all-MiniLM-L6-v2's
 # cosines; STORE_AT and ASK_AT picked on the same sets (the script's note).
-INTERCEPT = -8.2815
+INTERCEPT = -8.1183
 WEIGHTS = {
-    "share": 1.6254,
-    "heaviest_unsaid": 0.1222,
-    "unsaid": 0.4826,
-    "unsaid_things": -0.4014,
-    "things_swapped": -1.3985,
-    "unsaid_verbs": 0.0000,
-    "unsaid_describing": 0.0965,
-    "unsaid_names": -0.6563,
-    "relayed": -0.1500,
-    "best": 7.8620,
-    "margin": -0.9633,
-    "whole": 3.8694,
-    "one_sentence": -0.9226,
-    "log_sentences": 1.0510,
+    "share": 1.6164,
+    "heaviest_unsaid": 0.2748,
+    "unsaid": 0.3119,
+    "unsaid_things": -0.5718,
+    "unsaid_verbs": 0.0666,
+    "unsaid_describing": 0.1798,
+    "unsaid_names": -0.5630,
+    "relayed": -0.1625,
+    "best": 7.6358,
+    "margin": -0.6712,
+    "whole": 3.9404,
+    "one_sentence": -0.9422,
+    "log_sentences": 0.9931,
 }
-STORE_AT = 0.6046
-ASK_AT = 0.5976
+STORE_AT = 0.5018
+ASK_AT = 0.4990
 
 
 def score(words: SoftWords, close: Closeness) -> float:
