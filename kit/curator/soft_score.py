@@ -123,6 +123,13 @@ def score(words: SoftWords, close: Closeness) -> float:
 
 def decide(words: SoftWords, close: Closeness) -> Status:
     p = score(words, close)
-    if p >= STORE_AT:
+    if p >= STORE_AT and not swapped(words):
         return "supported"
     return "partial" if p >= ASK_AT else "unsupported"
+
+
+def swapped(words: SoftWords) -> bool:
+    """Two things the fact names unsaid: a thing swapped ("an animal shelter" for "the food
+    bank"), stored by no closeness (a swap on the message's topic is as close as a
+    paraphrase, docs/measurements.md round 10)."""
+    return sum(thing(w) and not w[:1].isupper() and bool(part(w)) for w in words.unsaid) >= 2
