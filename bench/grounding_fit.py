@@ -12,7 +12,8 @@ hard parts hold, its soft words fall short of the word-level bar) gives one row:
 gave them. The fit: a logistic regression with an L2 penalty (PENALTY, on inputs scaled to
 mean 0 and spread 1, the intercept free), by Newton's method from zero, so the same rows give
 the same weights; the weights are printed folded back to the raw inputs, as soft_score.py
-writes them. The cut-offs: STORE_AT the score at which the most development operations are
+writes them. Two things unsaid are stored at no score (soft_score.swapped), here too. The
+cut-offs: STORE_AT the score at which the most development operations are
 right (stored if supported, not stored if not), the highest such score on a tie; ASK_AT,
 below it, the score that best sends the supported to a question and the unsupported away.
 """
@@ -76,6 +77,7 @@ def cut_offs(rows: list[dict[str, Any]], found: Fit) -> tuple[float, float]:
     that reaches the score stored)."""
     weighed = [r for r in rows if r["features"] is not None]
     scores = found.scores(np.array([r["features"] for r in weighed]))
+    scores[[soft_score.swapped(r["features"]) for r in weighed]] = 0.0  # stored at no score
     y = np.array([r["stored"] for r in weighed])
     marks = np.unique(np.round(scores, 4))
     guarded = [name for name in dict.fromkeys(r["set"] for r in rows)
@@ -101,6 +103,8 @@ def stored(row: dict[str, Any], decided: tuple[Fit, float]) -> bool:
     if row["features"] is None:
         return bool(row["outcome"] == "stored")
     found, store = decided
+    if soft_score.swapped(row["features"]):
+        return False
     return bool(found.scores(np.array([row["features"]]))[0] >= store)
 
 

@@ -23,6 +23,7 @@ cosines, and the word-level ASK bar decides.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -117,19 +118,27 @@ ASK_AT = 0.4990
 
 def score(words: SoftWords, close: Closeness) -> float:
     """How likely, by the fitted weights, the fact is said by what it cites (0 to 1)."""
-    z = INTERCEPT + sum(WEIGHTS[n] * x for n, x in zip(FEATURES, features(words, close), strict=True))
+    return probability(features(words, close))
+
+
+def probability(x: Sequence[float]) -> float:
+    z = INTERCEPT + sum(WEIGHTS[n] * v for n, v in zip(FEATURES, x, strict=True))
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
 def decide(words: SoftWords, close: Closeness) -> Status:
-    p = score(words, close)
-    if p >= STORE_AT and not swapped(words):
+    x = features(words, close)
+    p = probability(x)
+    if p >= STORE_AT and not swapped(x):
         return "supported"
     return "partial" if p >= ASK_AT else "unsupported"
 
 
-def swapped(words: SoftWords) -> bool:
+SWAPPED = 2.0  # unsaid things
+
+
+def swapped(x: Sequence[float]) -> bool:
     """Two things the fact names unsaid: a thing swapped ("an animal shelter" for "the food
-    bank"), stored by no closeness (a swap on the message's topic is as close as a
-    paraphrase, docs/measurements.md round 10)."""
-    return sum(thing(w) and not w[:1].isupper() and bool(part(w)) for w in words.unsaid) >= 2
+    bank"), stored by no closeness, as a swap on the message's topic is as close as a
+    paraphrase (docs/measurements.md, rounds 10 and 15)."""
+    return x[FEATURES.index("unsaid_things")] >= SWAPPED
