@@ -45,7 +45,8 @@ class Fit:
     weights: tuple[float, ...]  # raw-scale, in the order of soft_score.FEATURES
 
     def scores(self, x: np.ndarray) -> np.ndarray:
-        return 1.0 / (1.0 + np.exp(-np.clip(self.intercept + x @ np.array(self.weights), -60, 60)))
+        z = np.clip(self.intercept + x @ np.array(self.weights), -60, 60)
+        return np.asarray(1.0 / (1.0 + np.exp(-z)))
 
 
 def fit(x: np.ndarray, y: np.ndarray, penalty: float = PENALTY) -> Fit:
@@ -134,7 +135,7 @@ async def read(name: str) -> list[dict[str, Any]]:
     current: list[str] = []
     scored, one = guard.scored, bench._one
 
-    def recording(words: soft_score.SoftWords, close: soft_score.Closeness) -> Any:
+    def recording(words: soft_score.SoftWords, close: soft_score.Closeness) -> guard.Verdict:
         seen[current[-1]] = soft_score.features(words, close)
         return scored(words, close)
 
@@ -142,12 +143,12 @@ async def read(name: str) -> list[dict[str, Any]]:
         current.append(case["id"])
         return await one(kit, case, *args)
 
-    guard.scored = recording  # type: ignore[assignment]
-    bench._one = each
+    guard.scored = recording
+    bench._one = each  # type: ignore[assignment]
     try:
         results = await bench.evaluate(cases, meaning=True)
     finally:
-        guard.scored, bench._one = scored, one  # type: ignore[assignment]
+        guard.scored, bench._one = scored, one
     return [
         {
             "set": name,

@@ -123,12 +123,13 @@ class Grounding:
                 return Verdict(
                     "unsupported", f"it says '{undone}', an act its cited messages do not say"
                 )
-        if not _scored(verdict) or self._meanings is None:
+        words = verdict.words
+        if not _scored(verdict) or words is None or self._meanings is None:
             return verdict  # stored by its words, short on a hard part, or no model
         close = self._meanings.closeness(text, self._cited(op))
         if close is None:
             return verdict
-        return scored(verdict.words, close)
+        return scored(words, close)
 
     def _support(self, op: Operation, facts: Mapping[int, Fact]) -> list[str]:
         """The cited messages' text and that of the facts the operation rewrites."""

@@ -18,8 +18,8 @@ from kit.curator.clauses import PEOPLE, Clause, plain, word_key
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.related import family, near, opposites, thing, weight
-from kit.curator.soft_score import SoftWords
 from kit.curator.said_days import names_month, same_day
+from kit.curator.soft_score import SoftWords
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
 

@@ -166,12 +166,11 @@ def part(word: str) -> str:
     """The part of speech a word is mostly used as ("noun", "verb", "adj", "adv"): by its
     tagged uses, or its first part when none was tagged; "" when WordNet does not know it."""
     net = _lexicon()
-    found = net.lemmas(_key(word)) if net is not None else ()
-    if not found:
+    if net is None or not (found := net.lemmas(_key(word))):
         return ""
     uses: dict[str, int] = {}
     for kind, lemma in found:
-        uses[kind] = uses.get(kind, 0) + net.count(kind, lemma)  # type: ignore[union-attr]
+        uses[kind] = uses.get(kind, 0) + net.count(kind, lemma)
     return max(uses, key=lambda kind: uses[kind]) if any(uses.values()) else found[0][0]
 
 

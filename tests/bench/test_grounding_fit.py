@@ -23,7 +23,9 @@ ROWS = REPO / "bench" / "data" / "grounding-fit-rows.json"
 def _bench() -> ModuleType:
     sys.path.insert(0, str(REPO / "bench"))  # the script imports bench/common.py
     try:
-        spec = importlib.util.spec_from_file_location("grounding_fit", REPO / "bench" / "grounding_fit.py")
+        spec = importlib.util.spec_from_file_location(
+            "grounding_fit", REPO / "bench" / "grounding_fit.py"
+        )
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules["grounding_fit"] = module  # its dataclass looks itself up there

@@ -22,8 +22,7 @@ async def verdict(fact: str, said: str, minilm: Any) -> Verdict:
 
 
 BEACHES = (
-    "Packed beaches are my nightmare. I hate beaches full of people. Quiet coves are more my "
-    "thing."
+    "Packed beaches are my nightmare. I hate beaches full of people. Quiet coves are more my thing."
 )
 
 
