@@ -1,8 +1,8 @@
 """Refit the grounding guard's soft score (kit/curator/soft_score.py) on the development sets.
 
     python bench/grounding_fit.py                      # read the sets, fit, print the constants
-    python bench/grounding_fit.py --rows bench/data/grounding-fit-rows.json   # ... and keep them
-    python bench/grounding_fit.py --from bench/data/grounding-fit-rows.json   # fit from kept rows
+    python bench/grounding_fit.py --rows bench/data/soft-score-rows.json   # ... and keep them
+    python bench/grounding_fit.py --from bench/data/soft-score-rows.json   # fit from kept rows
 
 Each development set (the planted set, tune and held, and grounding-fresh.json to
 -fresh5.json: never the sets kept unseen) is run through the bench's own `evaluate` with Kit's

@@ -17,7 +17,7 @@ import pytest
 from kit.curator import soft_score
 
 REPO = Path(__file__).resolve().parents[2]
-ROWS = REPO / "bench" / "data" / "grounding-fit-rows.json"
+ROWS = REPO / "bench" / "data" / "soft-score-rows.json"
 
 
 def _bench() -> ModuleType:
@@ -95,7 +95,7 @@ def test_the_script_prints_the_constants_as_the_score_reads_them(
 
 
 def test_the_constants_in_the_code_are_the_development_sets_fit() -> None:
-    """Refit from the development sets' rows (bench/data/grounding-fit-rows.json, written by
+    """Refit from the development sets' rows (bench/data/soft-score-rows.json, written by
     `python bench/grounding_fit.py --rows ...`): the same constants, to the digits written."""
     bench = _bench()
     made = json.loads(ROWS.read_text(encoding="utf-8"))
