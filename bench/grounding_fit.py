@@ -11,11 +11,12 @@ hard parts hold, its soft words fall short of the word-level bar) gives one row:
 (`soft_score.features`) and whether it should be stored. The rest keep the verdict the rules
 gave them. The fit: a logistic regression with an L2 penalty (PENALTY, on inputs scaled to
 mean 0 and spread 1, the intercept free), by Newton's method from zero, so the same rows give
-the same weights; the weights are printed folded back to the raw inputs, as soft_score.py
-writes them. Two things unsaid are stored at no score (soft_score.swapped), here too. The
-cut-offs: STORE_AT the score at which the most development operations are
-right (stored if supported, not stored if not), the highest such score on a tie; ASK_AT,
-below it, the score that best sends the supported to a question and the unsupported away.
+the same weights; the weights are printed folded back to the raw inputs, as
+kit/curator/soft_score.py writes them. Two things unsaid are stored at no score
+(soft_score.swapped), here too. The cut-offs: STORE_AT the score at which the most
+development operations are right (stored if supported, not stored if not), the highest such
+score on a tie; ASK_AT, below it, the score that best sends the supported to a question and
+the unsupported away.
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ def kept_share(rows: list[dict[str, Any]], name: str, decided: tuple[Fit, float]
 
 
 def constants(found: Fit, store: float, ask: float) -> str:
-    """The fit as soft_score.py writes it."""
+    """The fit as kit/curator/soft_score.py writes it."""
     lines = [f"INTERCEPT = {found.intercept:.4f}", "WEIGHTS = {"]
     for name, w in zip(soft_score.FEATURES, found.weights, strict=True):
         lines.append(f'    "{name}": {w:.4f},')

@@ -1,6 +1,7 @@
 """bench/grounding_fit.py: the soft score's refit (kit/curator/soft_score.py). The same rows give
 the same weights, one per input, and cut-offs the rows have; the constants written in
-soft_score.py are what the script fits from the development sets' rows kept in bench/data/."""
+kit/curator/soft_score.py are what the script fits from the development sets' rows kept in
+bench/data/soft-score-rows.json."""
 
 from __future__ import annotations
 
