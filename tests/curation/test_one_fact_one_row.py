@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from kit.api import Kit
-from kit.curator.ops import Insert, Replace
+from kit.curator.ops import Insert, Replace, Update
 from kit.llm.base import ToolUse
 from kit.llm.fake import FakeLLM
 from kit.memory.facts import Provenance
@@ -220,3 +220,35 @@ async def test_only_the_facts_that_may_say_the_same_are_read(kit: Kit) -> None:
         ]
         assert await writer.live([]) == []
         assert len(await writer.live()) == 3
+
+
+async def test_an_update_that_would_say_what_another_fact_says_is_dropped(kit: Kit) -> None:
+    """The defect: an UPDATE rewrote one fact into another's words, leaving two rows saying
+    the same. The update is dropped with which fact holds it; both facts stay as they were
+    (merging them is a REPLACE's job)."""
+    (held,) = await add_facts(kit, "people", ["Ana lives in Porto"], subject="Ana")
+    (old,) = await add_facts(kit, "entities", ["Ana lives in Lisbon"], subject="Ana")
+    outcome = await kit.services.curator.apply_ops(
+        USER, "entities", [Update(old.id, content="ana lives in Porto.")],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    assert outcome.dropped == (
+        f"operation 1 (UPDATE) dropped: already known as fact #{held.id} (people)",
+    )
+    assert (await kit.services.facts.get(USER, old.id)).content == "Ana lives in Lisbon"
+    assert (await kit.services.facts.get(USER, held.id)).active
+
+
+async def test_an_update_of_other_words_or_of_its_own_words_is_applied(kit: Kit) -> None:
+    """Only a copy of another fact is dropped: a fact reworded to itself, or an update whose
+    subject (its own, unchanged) makes it another fact, goes through."""
+    await add_facts(kit, "people", ["Lives in Porto"], subject="Rui")
+    (ana,) = await add_facts(kit, "entities", ["Lives in Lisbon"], subject="Ana")
+    (same,) = await add_facts(kit, "entities", ["Bea is a nurse"], subject="Bea")
+    outcome = await kit.services.curator.apply_ops(
+        USER, "entities",
+        [Update(ana.id, content="Lives in Porto"), Update(same.id, content="Bea is a nurse.")],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    assert outcome.dropped == ()
+    assert (await kit.services.facts.get(USER, ana.id)).content == "Lives in Porto"
