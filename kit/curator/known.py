@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from kit.curator.ops import Insert, Operation, Replace, Update
+from kit.curator.ops import Deactivate, Insert, Operation, Replace, Update
+from kit.errors import NotFound
 from kit.memory.fact_rows import Fact
+from kit.memory.facts import FactWriter
 from kit.memory.same_fact import by_words, known_as, probe, says_same, words
 
 
@@ -76,4 +78,29 @@ def check_known(
             why[n] = f"it says what operation {earlier + 1} of this pass stores"
             continue
         stored.append((n, op))
+    return why
+
+
+async def check_copies(
+    writer: FactWriter,
+    ops: Sequence[Operation],
+    targets: Mapping[int, Fact],
+    unfit: Sequence[str | None],
+) -> list[str | None]:
+    """A copy's retirement (a DEACTIVATE with `kept_by`, REM's copies step) holds only while
+    the fact that stays is active and still says what the copy says; otherwise it is dropped."""
+    why = list(unfit)
+    for n, op in enumerate(ops):
+        if why[n] is not None or not isinstance(op, Deactivate) or op.kept_by is None:
+            continue
+        copy = targets.get(op.fact_id)
+        try:
+            kept = await writer.get(op.kept_by)
+        except NotFound:
+            why[n] = f"fact #{op.kept_by}, which says the same, does not exist"
+            continue
+        if copy is None or not kept.active or kept.id == copy.id:
+            why[n] = f"fact #{op.kept_by}, which says the same, is no longer active"
+        elif not says_same(copy.subject, copy.content, kept):
+            why[n] = f"fact #{op.kept_by} no longer says what fact #{copy.id} says"
     return why
