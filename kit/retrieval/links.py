@@ -89,20 +89,9 @@ class ConversationLinks:
         self, ids: Sequence[int], now: datetime, within: timedelta | None = None
     ) -> dict[int, tuple[int | None, int | None]]:
         """For each known id, the messages just before and after it (see module note)."""
-        wanted, before, after = self.neighbour_ids(ids, now, within)
-        return {
-            item: (b if b >= 0 else None, a if a >= 0 else None)
-            for item, b, a in zip(wanted.tolist(), before.tolist(), after.tolist(), strict=True)
-        }
-
-    def neighbour_ids(
-        self, ids: Sequence[int], now: datetime, within: timedelta | None = None
-    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """`neighbours` as arrays: the known ids (in the order asked), and the ids of the
-        messages before and after each (-1: none)."""
         wanted, positions = self._find(ids)
         if len(wanted) == 0:
-            return wanted, wanted, wanted
+            return {}
         at = self._times[positions]
         limit = now.timestamp()
         before = self._reach(self._before, self._before[positions], limit)
@@ -111,9 +100,12 @@ class ConversationLinks:
             gap = within.total_seconds()
             before = np.where(at - self._time_of(before) <= gap, before, -1)
             after = np.where(self._time_of(after) - at <= gap, after, -1)
-        before_ids = np.where(before >= 0, self._ids[np.maximum(before, 0)], -1)
-        after_ids = np.where(after >= 0, self._ids[np.maximum(after, 0)], -1)
-        return wanted, before_ids, after_ids
+        before_ids = np.where(before >= 0, self._ids[np.maximum(before, 0)], -1).tolist()
+        after_ids = np.where(after >= 0, self._ids[np.maximum(after, 0)], -1).tolist()
+        return {
+            item: (b if b >= 0 else None, a if a >= 0 else None)
+            for item, b, a in zip(wanted.tolist(), before_ids, after_ids, strict=True)
+        }
 
     def _time_of(self, positions: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """Times at `positions`; +inf where there is none (-1), so no such neighbour fits."""

@@ -43,7 +43,6 @@ from kit.memory.messages import Message, Messages
 from kit.memory.versions import MemoryVersion
 from kit.notes.store import NoteChunk, Notes
 from kit.retrieval.candidates import load_candidates
-from kit.retrieval.fused import applies, fuse_arrays
 from kit.retrieval.fusion import (
     fuse,
     lift,
@@ -69,8 +68,6 @@ from kit.retrieval.ranking import RankingParams
 from kit.retrieval.ready import Ready, Soon
 from kit.retrieval.rows import KeptRows
 from kit.retrieval.vectors import VectorIndex
-
-FAST_FUSION = True  # fusion as arrays (kit/retrieval/fused.py); False: over dicts, as before
 
 
 class MemorySearch:
@@ -271,27 +268,19 @@ class MemorySearch:
         if p.cosines_for_words:
             cosine.update(await self._word_cosines(user_id, kind, ready, lexical_hits, cosine))
         vector, lexical = cosine, dict(lexical_hits)
-        neighbours = kind == "message" and bool(p.previous_weight or p.next_weight)
-        if neighbours:
+        if kind == "message" and (p.previous_weight or p.next_weight):
             pool = list(dict.fromkeys([*vector, *lexical]))
             gap = timedelta(hours=p.session_gap_hours) if p.session_gap_hours > 0 else None
-            known = await ready.conversation_links()
+            links = (await ready.conversation_links()).neighbours(pool, now, within=gap)
+            vector, lexical = with_neighbours(
+                links, vector, lexical, skip, p.previous_weight, p.next_weight
+            )
+        fused = fuse(self.params, vector, lexical)
         plan = await ready.named_plan()
-        spread = self._fit_range(plan, kind) * (1 + p.instance_weight if things else 1.0)
-        if FAST_FUSION and applies(p):  # the same as below, as arrays (kit/retrieval/fused.py)
-            near = known.neighbour_ids(pool, now, within=gap) if neighbours else None
-            arrays = fuse_arrays(p, vector, lexical, near, skip)
-            fused, ids = arrays.as_dict(), arrays.worth_loading(k, spread)
-        else:
-            if neighbours:
-                links = known.neighbours(pool, now, within=gap)
-                vector, lexical = with_neighbours(
-                    links, vector, lexical, skip, p.previous_weight, p.next_weight
-                )
-            fused = fuse(self.params, vector, lexical)
-            ids = self._worth_loading(fused, k, spread)
         strong = strong_hits(vector_hits, p.strong_z, p.strong_hits)
         by_words = [i for i, _ in lexical_hits[: p.lexical_lift]]
+        spread = self._fit_range(plan, kind) * (1 + p.instance_weight if things else 1.0)
+        ids = self._worth_loading(fused, k, spread)
         ids += [i for i in (*strong, *by_words) if i not in ids and i in fused]
         # Scored first, and only the top k made into hits.
         scored = sorted(
