@@ -66,6 +66,5 @@ def nearest(dist: npt.NDArray[np.uint16], depth: int) -> npt.NDArray[np.int64]:
     of them, in position order."""
     if len(dist) <= depth:
         return np.arange(len(dist), dtype=np.int64)
-    within = np.cumsum(np.bincount(dist))
-    cut = int(np.searchsorted(within, depth))  # the least distance with >= depth rows
+    cut = np.partition(dist, depth - 1)[depth - 1]  # the least distance with >= depth rows
     return np.flatnonzero(dist <= cut)
