@@ -5,9 +5,9 @@ distance are then scored exactly in int8 (kit/retrieval/matrix.py), and only tho
 
 The sign bit bounds no cosine, so the pass is not exact: measured on the bench's 500k and 1M
 layers (bench/sandwich_scale.py, docs/measurements.md round 12), rescoring the 32,768 nearest
-rows kept 0.999 of the exact float32 top 15 (16,000 kept 0.995-0.997; 8,000 0.988-0.991). A
-random rotation before the sign, a mean taken off, and the first 32 or 64 principal
-dimensions in int8 all kept less at every depth.
+rows kept 0.998-1.000 of the exact float32 top 15 (16,000 kept 0.995-0.997; 8,000
+0.988-0.991). A random rotation before the sign, a mean taken off, and the first 32 or 64
+principal dimensions in int8 kept no more at any depth, and mostly less.
 
 The codes are held column by column (one uint64 array per 64 dimensions): a distance is six
 XOR-and-popcount passes over contiguous words, done a block of rows at a time so the
