@@ -113,7 +113,10 @@ async def measure_real(scale: float, real: Embedder, extra_queries: int) -> list
             for text in texts:
                 used = time.process_time()
                 with build:
-                    sandwich = await s.context.build(user, text, now=NOW, conversation=conv)
+                    # as a turn builds it: what was cut is not rendered (kit/agent.py)
+                    sandwich = await s.context.build(
+                        user, text, now=NOW, conversation=conv, explain=False
+                    )
                 build_cpu += time.process_time() - used
                 contexts.append({h.id for h in sandwich.relevant if h.kind == "message"})
                 for stage in sandwich.stages:

@@ -17,8 +17,10 @@ Per size, over the 60 planted paraphrase questions and as many everyday ones, me
 alternately in one loop:
 - the fast path: the query embedded by the real model, then Kit's own search of one matrix
   (kit/retrieval/matrix.py `Matrix.search`, 200 candidates at the search's cosine floor) as
-  Kit runs it at that size: the exact int8 scan below `ANN_MIN_ROWS`, the HNSW graph
-  (kit/retrieval/ann.py) at or above it (built first, its CPU and time reported);
+  Kit runs it at that size: the exact int8 scan below `FIRST_PASS_ROWS`, from there a
+  sign-code first pass with the nearest rows rescored in int8 (kit/retrieval/first_pass.py),
+  the HNSW graph (kit/retrieval/ann.py) from `ANN_MIN_ROWS` (built first, its CPU and time
+  reported);
 - the baseline: the same query embedding, then ONE float32 BLAS product over every row and
   `argpartition` for the top 15 (bench/sandwich_real.py's baseline);
 - p50/p95 of each, their ratio, CPU per query (every thread), the share of the exact float32
@@ -49,6 +51,7 @@ from planted import PLANTED
 
 from kit.embed.base import Embedder
 from kit.retrieval import ann as ann_module
+from kit.retrieval import first_pass
 from kit.retrieval import matrix as matrix_module
 from kit.retrieval.matrix import Matrix
 from kit.retrieval.ranking import RankingParams
@@ -179,9 +182,15 @@ async def measure(
         wanted += TOP
         found += min(TOP, len(want & got))
     count = len(texts)
+    codes = 0 if matrix.codes is None else matrix.codes.nbytes
     f50, f95 = p50_p95(fast.laps)
     b50, b95 = p50_p95(base.laps)
-    path = "exact int8 scan" if matrix.ann is None else f"graph (depth {depth})"
+    if matrix.ann is not None:
+        path = f"graph (depth {depth})"
+    elif matrix.codes is not None:
+        path = f"sign-code first pass, the nearest {first_pass.RESCORED_ROWS:,} rescored in int8"
+    else:
+        path = "exact int8 scan"
     embed = "embed + " if model is not None else "no query model; "
     out = [
         Row(name, "fast path p50", f50 * 1000, "ms", f"{note}; {path}"),
@@ -195,7 +204,9 @@ async def measure(
         Row(name, "CPU per baseline query", base_cpu / count * 1000, "ms", "all threads"),
         Row(name, "exact top 15 kept", found / wanted, "",
             "target >= 0.98; float32 reference, tie-aware, no cosine floor"),
-        Row(name, "memory: int8 matrix", matrix.nbytes / 2**20, "MB", "rows + ids + scales"),
+        Row(name, "memory: int8 matrix", matrix.nbytes / 2**20, "MB",
+            "rows + ids + scales" + (" + sign codes" if matrix.codes is not None else "")),
+        Row(name, "memory: sign codes", codes / 2**20, "MB", "in the int8 matrix's"),
         Row(name, "memory: float32 baseline", rows.nbytes / 2**20, "MB"),
     ]  # fmt: skip
     if graph is not None:

@@ -204,10 +204,17 @@ class Agent:
         return result
 
     async def plan(
-        self, user_id: str, text: str, now: datetime, conversation: Conversation | None
+        self,
+        user_id: str,
+        text: str,
+        now: datetime,
+        conversation: Conversation | None,
+        *,
+        explain: bool = True,
     ) -> tuple[Sandwich, list[Message]]:
         """The context for `text` in `conversation` (and its window): what a turn sends the
-        model, and what `Kit.context` shows. Reads only."""
+        model, and what `Kit.context` shows. Reads only. A turn does not `explain`: what
+        was cut is listed without its line (kit/context/sandwich.py)."""
         window = [] if conversation is None else await self._messages.window(conversation.id)
         lacking = self._vector_search()  # before: the search that follows goes without it
         sandwich = await self._context.build(
@@ -216,6 +223,7 @@ class Agent:
             now=now,
             conversation=conversation,
             window_ids=frozenset(m.id for m in window),
+            explain=explain,
         )
         if lacking:
             sandwich = dataclasses.replace(sandwich, vector_search=lacking)
@@ -251,7 +259,9 @@ class Agent:
         on_text: TextSink | None,
     ) -> TurnResult:
         conversation = await self._messages.get_conversation(conversation_id)
-        sandwich, window = await self.plan(inbound.user_id, stored.text, now, conversation)
+        sandwich, window = await self.plan(
+            inbound.user_id, stored.text, now, conversation, explain=False
+        )
         if sandwich.vector_search:
             log.info(
                 "turn in conversation %d searched memory on %s",

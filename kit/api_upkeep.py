@@ -37,8 +37,9 @@ class Upkeep(KitBase):
         only_date: date | None = None,
         on_progress: ProgressSink | None = None,
     ) -> RemReport:
-        """Run REM now (condense days, review stale facts, expire). With `only_date`, only
-        that day is condensed (again, if it was). JobBusy if REM is running already."""
+        """Run REM now (condense days, review stale facts, retire copies, expire). With
+        `only_date`, only that day is condensed (again, if it was). JobBusy if REM is running
+        already."""
         return await self.services.rem.run(
             self._user(user), dry_run=dry_run, only_date=only_date, on_progress=on_progress
         )

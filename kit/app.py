@@ -22,6 +22,7 @@ from kit.clock import Clock, SystemClock, resolve_timezone
 from kit.config import Settings
 from kit.context.sandwich import ContextBuilder
 from kit.context.window import WindowKeeper
+from kit.curator.copies import CopySweep
 from kit.curator.expiry import Expiry
 from kit.curator.owner import OwnerFacts
 from kit.curator.passes import Curator
@@ -336,6 +337,7 @@ async def build(
         applier=curator,  # REM's fact review applies through the curator's guard
         attempts=attempts,
         expiry=Expiry(db, facts, settings.curation.max_deactivate_fraction, clock),
+        copies=CopySweep(facts, clock),
     )
     owner_facts = OwnerFacts(db, facts, curator.passes, clock, tz)
     callbacks = Callbacks(db, clock, tz)

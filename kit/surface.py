@@ -273,8 +273,8 @@ class KitClient(Protocol):
         only_date: Annotated[date | None, Wire("date")] = None,
         on_progress: Annotated[ProgressSink | None, Stream("progress")] = None,
     ) -> RemReport:
-        """Run REM now (condense days, review stale facts, expire); steps stream as "progress"
-        events."""
+        """Run REM now (condense days, review stale facts, retire copies, expire); steps stream
+        as "progress" events."""
         ...
 
     async def last_rem(self) -> RemReport | None:

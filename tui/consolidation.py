@@ -19,6 +19,7 @@ ICONS = {"waiting": "·", "running": "▶", "done": "✓", "skipped": "–", "fa
 WHAT_STEPS_DO = {
     "condense": "condense older day summaries",
     "review": "review facts unused for a long time",
+    "copies": "keep a fact stored twice once",
     "expire": "deactivate facts past their expiry",
 }
 

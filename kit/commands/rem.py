@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmd = sub.add_parser(
-        "rem", help="consolidate memory now: condense days, review stale facts, expire"
+        "rem",
+        help="consolidate memory now: condense days, review stale facts, retire copies, expire",
     )
     cmd.add_argument(
         "--date", help="condense only this day (YYYY-MM-DD or 'yesterday'), again if it was"

@@ -211,8 +211,11 @@ class ContextBuilder:
         now: datetime,
         conversation: Conversation | None = None,
         window_ids: frozenset[int] = frozenset(),
+        explain: bool = True,
     ) -> Sandwich:
-        """The plan for one message. Reads only: no access stats, no writes."""
+        """The plan for one message. Reads only: no access stats, no writes. Without
+        `explain` (a turn), a retrieved item cut by a cap or the budget is listed without
+        its line (text "", 0 tokens): the line is rendered only for what is shown."""
         s = self._settings
         stages: list[Stage] = []
         clock = time.perf_counter()
@@ -244,7 +247,7 @@ class ContextBuilder:
         )
         embedded = "" if result.embed_ms is None else f"embedding {result.embed_ms:.1f} ms of it"
         lap("search facts, days, messages", embedded)
-        plan = self._assemble(stable, result, now, conversation)
+        plan = self._assemble(stable, result, now, conversation, explain)
         lap("fit and render")
         return dataclasses.replace(
             plan, stages=tuple(stages), budget_tokens=s.context_budget_tokens
@@ -330,12 +333,20 @@ class ContextBuilder:
         result: SearchResult,
         now: datetime,
         conversation: Conversation | None,
+        explain: bool = True,
     ) -> Sandwich:
         s = self._settings
         core_ids = {f.id for f, _ in stable.core}
         recent_days = {d.day for d, _ in stable.days}
         words = _words_pattern(_content_words(result.query))
-        relevant: list[tuple[Hit, ContextItem]] = []
+
+        def item_of(hit: Hit, reason: str = "") -> ContextItem:
+            if reason and not explain:  # cut: its line is rendered only to be explained
+                return ContextItem(hit.kind, hit.id, "", 0, reason, hit.score)
+            text = _hit_line(hit, self._tz, words)
+            return _item(hit.kind, hit.id, text, reason or _why(hit), hit.score)
+
+        candidates: list[Hit] = []
         cut: list[tuple[str, ContextItem]] = []  # (section, item) cut this turn
         day_hits = 0
         for hit in sorted(result.hits, key=lambda h: -h.score):
@@ -343,13 +354,12 @@ class ContextBuilder:
                 continue
             if hit.day is not None and hit.day.day in recent_days:
                 continue
-            item = _item(hit.kind, hit.id, _hit_line(hit, self._tz, words), _why(hit), hit.score)
             if hit.day is not None:
                 day_hits += 1
                 if day_hits > s.context_day_hits:
-                    cut.append(("activity", _because(item, "over memory.context_day_hits")))
+                    cut.append(("activity", item_of(hit, "over memory.context_day_hits")))
                     continue
-            relevant.append((hit, item))
+            candidates.append(hit)
         summary = conversation.window_summary.strip() if conversation else ""
         summary_text = neutralise(summary) if summary else ""
         core = list(stable.core)
@@ -361,15 +371,26 @@ class ContextBuilder:
             + estimate_tokens(stable.index)
             + sum(i.tokens + 1 for _, i in core)
             + sum(i.tokens + 1 for _, i in days)
-            + sum(i.tokens + 1 for _, i in relevant)
         )
-        # A strong vector hit (its meaning stands out, whatever its words) is cut last.
-        relevant.sort(key=lambda x: (not x[0].strong, -x[0].score))
-        while used > budget and (relevant or days or core):
-            if relevant:
-                item = relevant.pop()[1]
-                section = "facts" if item.kind == "fact" else "activity"
-            elif days:
+        # A strong vector hit (its meaning stands out, whatever its words) is cut last. The
+        # least relevant go first until the rest fit: the longest run of the best that fits
+        # is kept (lines are rendered in that order, and the first that does not fit ends it).
+        candidates.sort(key=lambda h: (not h.strong, -h.score))
+        relevant: list[tuple[Hit, ContextItem]] = []
+        for at, hit in enumerate(candidates):
+            item = item_of(hit)
+            if used + item.tokens + 1 > budget:
+                for rest in reversed(candidates[at + 1 :]):
+                    section = "facts" if rest.kind == "fact" else "activity"
+                    cut.append((section, item_of(rest, _CUT_BUDGET)))
+                item = _because(item, _CUT_BUDGET) if explain else item_of(hit, _CUT_BUDGET)
+                cut.append(("facts" if hit.kind == "fact" else "activity", item))
+                trimmed = len(candidates) - at
+                break
+            relevant.append((hit, item))
+            used += item.tokens + 1
+        while used > budget and (days or core):
+            if days:
                 item, section = days.pop(0)[1], "recent"
             else:
                 item, section = core.pop()[1], "core"

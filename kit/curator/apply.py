@@ -49,9 +49,8 @@ from kit.curator import guard
 from kit.curator.contest import Contested, contest, unsupported
 from kit.curator.doubt import trim_doubt
 from kit.curator.grounding import Grounding
-from kit.curator.known import check_known, probes
+from kit.curator.known import check_copies, check_known, probes, writes_text
 from kit.curator.ops import (
-    Insert,
     Operation,
     Replace,
     Update,
@@ -164,10 +163,11 @@ class Applier:
             active = await writer.active_in(category)
             facts, unfit = await self._check_ids(writer, category, ops, unfit)
             unfit = _check_changes(ops, facts, unfit)
+            unfit = await check_copies(writer, ops, facts, unfit)
             unfit = _check_shown(ops, shown, unfit)
             unfit = _check_sources(ops, sources, unfit)
-            if any(isinstance(op, Insert | Replace) for op in ops):
-                unfit = check_known(ops, await writer.live(probes(ops)), unfit)
+            if any(writes_text(op) for op in ops):
+                unfit = check_known(ops, await writer.live(probes(ops)), unfit, facts)
             asked_first: list[Contested] = []
             if grounding is not None:
                 unfit, asked_first = _ground(ops, unfit, grounding, facts)

@@ -8,7 +8,8 @@ An operation is contested when
   or a merge whose text drops words of it), a confidence cut below that threshold, or an
   expiry set or brought closer. A change that keeps every word the fact said and adds to it
   ("Ana lives in Lisbon" -> "Ana lives in Lisbon with Rui", two duplicates merged into one),
-  raising confidence or dropping an expiry loses nothing: applied without asking;
+  raising confidence, dropping an expiry or retiring a copy whose twin stays (REM's copies
+  step, kit/curator/copies.py) loses nothing: applied without asking;
 - it states something (an INSERT, an UPDATE's new content) that disagrees with an active fact
   of the category about the same subject (conflict.py), one this pass does not touch;
 - what it would store is only partly said in the messages it cites (kind "grounding",
@@ -98,7 +99,7 @@ def _weakens(op: Operation, fact: Fact, threshold: float) -> bool:
     """Whether `op` loses something `fact` says, or takes it (now or later) out of lasting
     use."""
     if isinstance(op, Deactivate):
-        return True
+        return op.kept_by is None  # a copy's retirement: the fact saying the same stays
     if isinstance(op, Replace):
         return not _keeps(fact, op.subject or fact.subject, op.content) or (
             op.confidence < threshold or op.expires_at is not None

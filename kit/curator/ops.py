@@ -105,6 +105,9 @@ class Deactivate:
     fact_id: int
     reason: str
     sources: tuple[int, ...] = ()
+    # A copy's retirement (REM's copies step, kit/curator/copies.py; never a model's answer):
+    # this live fact says the same and stays, so nothing is lost.
+    kept_by: int | None = None
 
 
 Operation = Insert | Update | Replace | Deactivate

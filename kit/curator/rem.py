@@ -1,10 +1,13 @@
-"""REM, the nightly consolidation, in three steps:
+"""REM, the nightly consolidation, in four steps:
 
 1. condense: each detailed daily summary not yet condensed becomes 10-15 bullets of outcomes and
    decisions (the detailed one stays; the context shows the condensed one);
 2. review: facts unused for `rem.stale_days` go to the small model, which may lower confidence,
    set an expiry or deactivate, through the curator's guarded `apply_ops` (see review.py);
-3. expire: active facts past their expiry are deactivated with reason "expired" (never deleted),
+3. copies: a fact stored twice (the same words, kit/memory/same_fact.py) is kept once, the
+   copies retired through the same guarded `apply_ops`, one undoable pass a category (see
+   copies.py);
+4. expire: active facts past their expiry are deactivated with reason "expired" (never deleted),
    unless that would retire more of a category than a curation pass may: then that category
    is held and reported (see expiry.py).
 
@@ -31,6 +34,7 @@ from datetime import date, datetime, tzinfo
 from typing import Any
 
 from kit.clock import Clock, from_iso, to_iso
+from kit.curator.copies import CopySweep
 from kit.curator.expiry import Expiry
 from kit.curator.reports import REM_STEPS, RemProgress, RemReport, StepStatus
 from kit.curator.review import OpsApplier, StaleReview
@@ -45,6 +49,7 @@ from kit.memory.facts import Facts
 from kit.model_settings import ModelRole
 from kit.prompts import Prompts
 from kit.store.db import Database
+from kit.text import plural
 from kit.untrusted.fingerprint import frames
 from kit.untrusted.neutralise import neutralise
 
@@ -94,6 +99,7 @@ class Rem:
         applier: OpsApplier,
         attempts: Attempts,
         expiry: Expiry,
+        copies: CopySweep,
     ) -> None:
         self._attempts = attempts
         self._db = db
@@ -108,6 +114,7 @@ class Rem:
         self._job_runs = job_runs
         self._applier = applier
         self.expiry = expiry
+        self._copies = copies
 
     async def run(
         self,
@@ -166,6 +173,7 @@ class Rem:
         steps = {
             "condense": lambda: self._condense(user_id, dry_run, only_date, draft, unattended),
             "review": lambda: self._review_stale(user_id, dry_run, draft, unattended),
+            "copies": lambda: self._retire_copies(user_id, dry_run, draft),
             "expire": lambda: self._expire(user_id, dry_run, draft),
         }
         for name in REM_STEPS:
@@ -343,7 +351,24 @@ class Rem:
             detail += f", {len(result.rejected)} batch(es) rejected"
         return "done", detail
 
-    # -- step 3: expire ---------------------------------------------------------------------
+    # -- step 3: copies ---------------------------------------------------------------------
+
+    async def _retire_copies(
+        self, user_id: str, dry_run: bool, draft: _Draft
+    ) -> tuple[StepStatus, str]:
+        result = await self._copies.run(user_id, self._applier, dry_run=dry_run)
+        draft.changes.extend(result.changes)
+        draft.rejected.extend(result.rejected)
+        if not result.copies:
+            return "skipped", "no fact stored twice"
+        verb = "would retire" if dry_run else "retired"
+        detail = f"{len(result.changes)} of {result.copies} copies {verb}"
+        if result.rejected:
+            held = plural(len(result.rejected), "category", "categories")
+            detail += f", {held} held (see the report)"
+        return "done", detail
+
+    # -- step 4: expire ---------------------------------------------------------------------
 
     async def _expire(self, user_id: str, dry_run: bool, draft: _Draft) -> tuple[StepStatus, str]:
         plan = await self.expiry.plan(user_id)

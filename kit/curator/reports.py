@@ -9,7 +9,7 @@ from typing import Literal
 from kit.memory.fact_rows import Fact
 
 StepStatus = Literal["running", "done", "skipped", "failed"]
-REM_STEPS = ("condense", "review", "expire")
+REM_STEPS = ("condense", "review", "copies", "expire")
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,7 @@ class FactSelector:
         }
         if not named:  # the usual case: no fact's rows are read
             return ()
-        live = await self._facts.live(batch.user_id, now)
+        live = await self._facts.live(batch.user_id, now, subjects={s for _, s in named})
         others = [f for f in live if (f.category, f.subject) in named]
         chosen: list[Fact] = []
         for fact in sorted(others, key=lambda f: -f.id):

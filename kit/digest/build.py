@@ -32,6 +32,11 @@ from kit.untrusted.clean import clean_name
 NOT_REPORTED = ("owner", "undo")  # pass kinds that are the owner's own doing
 LINE_CHARS = 200  # a fact's text in a digest line, at most (the rest: `kit facts`)
 TIMES_LISTED = 3  # message times named per line; the rest are counted
+# Where a REM pass's change came from, for a line that cites no message.
+_REM_SOURCES = {
+    "rem_review": "REM's review of facts unused for long",
+    "rem_copies": "REM: the same fact was stored twice",
+}
 
 
 class DigestBuilder:
@@ -196,8 +201,8 @@ class _Lines:
                 kind, detail = "changed", self._what_changed(first.before, last.after or {})
             sources = sorted({i for c in changes for i in c.source_message_ids})
             source = self.source(sources, last.at)
-            if not source and record.kind == "rem_review":
-                source = "REM's review of facts unused for long"
+            if not source and record.kind in _REM_SOURCES:
+                source = _REM_SOURCES[record.kind]
             lines.append(self._line(kind, last, detail, source))
         return tuple(lines)
 

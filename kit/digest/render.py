@@ -24,7 +24,7 @@ from kit.text import plural
 
 UNDO, PIN, FORGET = "digest.undo", "digest.pin", "digest.forget"  # button actions
 MAX_ROWS = 40  # button rows under one message (80 buttons: well within what Telegram shows)
-PASS_NAMES = {"curate": "curation", "rem_review": "REM review"}
+PASS_NAMES = {"curate": "curation", "rem_review": "REM review", "rem_copies": "REM copies"}
 MARKS = {"learned": "+", "merged": "+", "remembered": "+", "changed": "~"}
 HINT = (
     "Undo takes a pass back; Pin keeps a fact always in mind; Forget retires it (kept in "

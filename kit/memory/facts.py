@@ -413,11 +413,22 @@ class Facts:
         return [fact_from_row(r) for r in rows]
 
     async def live(
-        self, user_id: str, now: datetime, ids: Sequence[int] | None = None
+        self,
+        user_id: str,
+        now: datetime,
+        ids: Sequence[int] | None = None,
+        *,
+        subjects: Collection[str] | None = None,
     ) -> list[Fact]:
-        """Facts shown to the model (see `Fact.is_live`); optionally only those among `ids`."""
+        """Facts shown to the model (see `Fact.is_live`); optionally only those among `ids`,
+        or only those about one of `subjects` (exactly as stored)."""
         sql = f"SELECT {FACT_COLUMNS} FROM facts WHERE user_id = ? AND {_LIVE}"
         params: list[Any] = [user_id, to_iso(now), MIN_SHOWN_CONFIDENCE]
+        if subjects is not None:
+            if not subjects:
+                return []
+            sql += f" AND subject IN ({','.join('?' * len(subjects))})"
+            params.extend(sorted(subjects))
         if ids is not None:
             if not ids:
                 return []

@@ -13,14 +13,16 @@ every one of the float32 top 15 among its 200 candidates, where an HNSW graph of
 shape kept 0.79-0.92 of them and lost most paraphrased outliers; at 500k and 1M rows
 (bench/sandwich_scale.py) the graph kept 0.88 while the int8 scan kept all of them at a third
 of a float32 BLAS scan's time. So matrices are scanned exactly up to `ANN_MIN_ROWS`, far above
-any one owner's three years of chat.
+any one owner's three years of chat. From `first_pass.FIRST_PASS_ROWS` (500k) a layer also
+keeps each row's sign bits, and a search scores exactly only the rows nearest by them
+(kit/retrieval/first_pass.py): the cosines are the scan's, for an eighth of its reading.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 from typing import TYPE_CHECKING
@@ -30,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kit.embed.base import Vectors
+from kit.retrieval import first_pass
 
 if TYPE_CHECKING:
     from kit.retrieval.ann import Ann  # usearch: imported only when a graph is built or loaded
@@ -71,18 +74,7 @@ def cosines(rows: Int8Rows, scales: Scales, query: Vectors) -> npt.NDArray[np.fl
     # parts' own outputs, their concatenation and two temporaries of the scaling were five
     # arrays of 4 MB a query, written and read again (issue 33, round 11).
     scores: npt.NDArray[np.float32] = np.empty(len(rows), dtype=np.float32)
-    parts = _PARTS if len(rows) >= SPLIT_ROWS else 1
-    if parts == 1:
-        _dots(rows, small, scores)
-    else:
-        # The kernel runs outside the GIL: the other parts go to their own threads, so a big
-        # scan takes the wall time of one part where a core is free (the same CPU).
-        bounds = np.linspace(0, len(rows), parts + 1).astype(int)
-        slices = [slice(int(a), int(b)) for a, b in pairwise(bounds)]
-        rest = [_scanners().submit(_dots, rows[p], small, scores[p]) for p in slices[1:]]
-        _dots(rows[slices[0]], small, scores[slices[0]])
-        for part in rest:
-            part.result()
+    _side_by_side(len(rows), lambda p: _dots(rows[p], small, scores[p]))
     np.multiply(scores, scales * scale[0], out=scores)  # dots * (scales * scale), as before
     return scores
 
@@ -90,6 +82,33 @@ def cosines(rows: Int8Rows, scales: Scales, query: Vectors) -> npt.NDArray[np.fl
 def _dots(rows: Int8Rows, small: Int8Rows, out: npt.NDArray[np.float32]) -> None:
     """Each row's integer dot product with the quantised query, written into `out`."""
     numkong.cdist(rows, small, metric="dot", out_dtype="float32", out=out.reshape(-1, 1))
+
+
+def _side_by_side(count: int, work: Callable[[slice], None]) -> None:
+    """`work` on every row of `count`: in one call, or from `SPLIT_ROWS` rows in parts side
+    by side, one per core. The kernels run outside the GIL: the other parts go to their own
+    threads, so a big scan takes the wall time of one part where a core is free (the same
+    CPU)."""
+    parts = _PARTS if count >= SPLIT_ROWS else 1
+    if parts == 1:
+        work(slice(0, count))
+        return
+    bounds = np.linspace(0, count, parts + 1).astype(int)
+    slices = [slice(int(a), int(b)) for a, b in pairwise(bounds)]
+    rest = [_scanners().submit(work, p) for p in slices[1:]]
+    work(slices[0])
+    for part in rest:
+        part.result()
+
+
+def _first_pass(codes: first_pass.Codes, size: int, query: Vectors) -> npt.NDArray[np.int64]:
+    """The positions a big layer's search scores exactly: the rows nearest the query by the
+    Hamming distance of their sign codes (kit/retrieval/first_pass.py)."""
+    small, _ = quantise(query[None, :])
+    code = first_pass.sign_codes(small)
+    dist = np.empty(size, dtype=np.uint16)
+    _side_by_side(size, lambda p: first_pass.distances(codes[:, p], code, dist[p]))
+    return first_pass.nearest(dist, first_pass.RESCORED_ROWS)
 
 
 _scanner_pool: ThreadPoolExecutor | None = None
@@ -166,14 +185,18 @@ class Matrix:
         self.size = 0
         self._index = RowIndex()
         self.ann: Ann | None = None
+        # Sign codes of the rows (words x capacity), made once the layer reaches
+        # `first_pass.FIRST_PASS_ROWS`: a search of it then reads them, not every row.
+        self.codes: first_pass.Codes | None = None
         # Rows rewritten in place since the graph was started: scanned exactly. Replaced,
         # never mutated, so a search in another thread reads one consistent set.
         self._changed: frozenset[int] = frozenset()
 
     @property
     def nbytes(self) -> int:
-        """Memory the rows take (their capacity), graph excluded."""
-        return self.rows.nbytes + self.ids.nbytes + self.scales.nbytes
+        """Memory the rows take (their capacity) and their codes, graph excluded."""
+        codes = 0 if self.codes is None else self.codes.nbytes
+        return self.rows.nbytes + self.ids.nbytes + self.scales.nbytes + codes
 
     def vectors(self, positions: npt.NDArray[np.int64] | slice) -> Vectors:
         """Rows as float32 again (for a graph, and for checks)."""
@@ -191,6 +214,8 @@ class Matrix:
                 continue
             self.rows[pos] = small[i]
             self.scales[pos] = scales[i]
+            if self.codes is not None:
+                self.codes[:, pos] = first_pass.sign_codes(small[i : i + 1])[:, 0]
             if self.size >= ANN_MIN_ROWS:
                 self._changed = self._changed | {pos}
         if fresh:
@@ -207,12 +232,29 @@ class Matrix:
             grown = np.zeros((capacity, self.dim), dtype=np.int8)
             grown[:start] = self.rows[:start]
             self.rows = grown
+            if self.codes is not None:
+                codes = np.zeros((len(self.codes), capacity), dtype=np.uint64)
+                codes[:, :start] = self.codes[:, :start]
+                self.codes = codes
         self.ids[start:end] = ids
         self.rows[start:end] = small
         self.scales[start:end] = scales
+        if self.codes is not None:
+            self.codes[:, start:end] = first_pass.sign_codes(small)
+        elif end >= first_pass.FIRST_PASS_ROWS:
+            self.codes = self._coded(end)
         self._index.add(ids, start)
         # Last: a search running in another thread sees only complete rows.
         self.size = end
+
+    def _coded(self, end: int) -> first_pass.Codes:
+        """Sign codes of the first `end` rows, in an array of the rows' capacity (made a
+        chunk at a time: a bool temporary of every row would take as much as the rows)."""
+        codes = np.zeros((first_pass.words(self.dim), len(self.ids)), dtype=np.uint64)
+        for start in range(0, end, 65_536):
+            stop = min(start + 65_536, end)
+            codes[:, start:stop] = first_pass.sign_codes(self.rows[start:stop])
+        return codes
 
     def needs_ann(self) -> bool:
         if self.size < ANN_MIN_ROWS:
@@ -271,11 +313,15 @@ class Matrix:
         if size == 0:
             return []
         rows, scales, ids = self.rows[:size], self.scales[:size], self.ids[:size]
-        ann = self.ann
+        ann, codes = self.ann, self.codes
         positions = None
         if only is not None:
             # Only the rows asked for are scored: a short list costs what it holds.
             positions = self._positions(_int_array(only))
+        elif ann is None and codes is not None and size >= first_pass.FIRST_PASS_ROWS:
+            # A big layer: the rows nearest by their sign codes, scored exactly (issue 33,
+            # round 12); the codes are written before `size` is published.
+            positions = _first_pass(codes, size, query)
         elif ann is not None:
             # The graph's candidates, plus every row it has not seen (new or changed since).
             found = self._positions(ann.search(query, k + len(skip)))
@@ -284,7 +330,8 @@ class Matrix:
             positions = np.unique(np.concatenate([found, unseen, changed]))
         if positions is not None:
             positions = positions[positions < size]
-            rows, scales, ids = rows[positions], scales[positions], ids[positions]
+            # `take` copies the rows in half the time of an index (at 1M: ~35,000 rows)
+            rows, scales, ids = rows.take(positions, axis=0), scales[positions], ids[positions]
         scores = cosines(rows, scales, query)
         # Masked before ranking, so excluded items take neither a rank nor a top-k slot.
         if skip:

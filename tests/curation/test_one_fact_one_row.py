@@ -5,12 +5,15 @@ kit/memory/same_fact.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from kit.api import Kit
-from kit.curator.ops import Insert, Replace
+from kit.curator.ops import Insert, Replace, Update
 from kit.llm.base import ToolUse
 from kit.llm.fake import FakeLLM
+from kit.memory.fact_rows import Fact
 from kit.memory.facts import Provenance
 from kit.memory.same_fact import probe, says_same
 from tests.support.curation import add_facts, by_category, say, tool_reply
@@ -220,3 +223,61 @@ async def test_only_the_facts_that_may_say_the_same_are_read(kit: Kit) -> None:
         ]
         assert await writer.live([]) == []
         assert len(await writer.live()) == 3
+
+
+async def test_an_update_that_would_say_what_another_fact_says_is_dropped(kit: Kit) -> None:
+    """The defect: an UPDATE rewrote one fact into another's words, leaving two rows saying
+    the same. The update is dropped with which fact holds it; both facts stay as they were
+    (merging them is a REPLACE's job)."""
+    (held,) = await add_facts(kit, "people", ["Ana lives in Porto"], subject="Ana")
+    (old,) = await add_facts(kit, "entities", ["Ana lives in Lisbon"], subject="Ana")
+    outcome = await kit.services.curator.apply_ops(
+        USER, "entities", [Update(old.id, content="ana lives in Porto.")],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    assert outcome.dropped == (
+        f"operation 1 (UPDATE) dropped: already known as fact #{held.id} (people)",
+    )
+    assert (await kit.services.facts.get(USER, old.id)).content == "Ana lives in Lisbon"
+    assert (await kit.services.facts.get(USER, held.id)).active
+
+
+async def test_an_update_of_other_words_or_of_its_own_words_is_applied(kit: Kit) -> None:
+    """Only a copy of another fact is dropped: a fact reworded to itself, or an update whose
+    subject (its own, unchanged) makes it another fact, goes through."""
+    await add_facts(kit, "people", ["Lives in Porto"], subject="Rui")
+    (ana,) = await add_facts(kit, "entities", ["Lives in Lisbon"], subject="Ana")
+    (same,) = await add_facts(kit, "entities", ["Bea is a nurse"], subject="Bea")
+    outcome = await kit.services.curator.apply_ops(
+        USER, "entities",
+        [Update(ana.id, content="Lives in Porto"), Update(same.id, content="Bea is a nurse.")],
+        kind="curate", source_message_ids=[],
+    )  # fmt: skip
+    assert outcome.dropped == ()
+    assert (await kit.services.facts.get(USER, ana.id)).content == "Lives in Porto"
+
+
+async def test_a_pass_reads_only_the_named_subjects_facts_for_other_categories(
+    kit: Kit, fake_llm: FakeLLM, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What other categories know about whom the batch names is read by subject, not as every
+    live fact the owner has (the defect: each pass read them all whenever one subject was
+    named)."""
+    await add_facts(kit, "people", [ANA], subject="Ana")
+    await add_facts(kit, "people", [f"Owner's colleague {n} works in Braga" for n in range(5)])
+    facts = kit.services.facts
+    read: list[int] = []
+    live = facts.live
+
+    async def counted(*args: Any, **kwargs: Any) -> list[Fact]:
+        found = await live(*args, **kwargs)
+        read.append(len(found))
+        return found
+
+    monkeypatch.setattr(facts, "live", counted)
+    await say(kit, "Ana says Porto is rainy this week.")
+    await kit.services.curator.curate_user(USER)
+    shown = f"- people | Ana | {ANA}"
+    rules = {r.purpose: r.system[1].text for r in fake_llm.requests_for("curate:")}
+    assert shown in rules["curate:entities"]
+    assert read and max(read) == 1

@@ -127,7 +127,7 @@ async def test_expired_facts_are_deactivated_with_reason_expired_never_deleted(
     assert not facts[gone.id].active and facts[kept.id].active and facts[plain.id].active
     last = (await kit.fact_history(gone.id))[-1]
     assert (last.actor, last.operation, last.reason) == ("rem", "deactivate", "expired")
-    assert report.steps[2] == RemProgress("expire", "done", "1 expired fact(s) deactivated")
+    assert report.steps[3] == RemProgress("expire", "done", "1 expired fact(s) deactivated")
 
 
 async def test_dry_run_plans_everything_and_applies_nothing(
@@ -171,6 +171,8 @@ async def test_progress_reports_each_step_running_then_its_outcome(
         ("condense", "done"),
         ("review", "running"),
         ("review", "skipped"),
+        ("copies", "running"),
+        ("copies", "skipped"),
         ("expire", "running"),
         ("expire", "skipped"),
     ]
@@ -295,7 +297,7 @@ async def test_an_expire_step_retiring_most_of_a_category_is_held_and_reported(
     assert f"from pass {first.pass_id}, {second.pass_id}" in line
     assert "`kit facts expire projects` retires them" in line
     assert all(f.active for f in await kit.facts(category="projects"))
-    assert report.steps[2].detail == "0 expired fact(s) deactivated, 3 held (see the report)"
+    assert report.steps[3].detail == "0 expired fact(s) deactivated, 3 held (see the report)"
 
     await curator.undo("owner", second.pass_id or 0)  # the owner takes one expiry back
     assert (await kit.services.facts.get("owner", facts[2].id)).expires_at is None

@@ -51,11 +51,21 @@ async def test_run_rem_shows_each_step_running_then_the_report(
         await pilot.press("r")
         await asyncio.wait_for(gated.waiting.wait(), 5)
         await pilot.pause()
-        assert steps(app) == {"condense": "running", "review": "waiting", "expire": "waiting"}
+        assert steps(app) == {
+            "condense": "running",
+            "review": "waiting",
+            "copies": "waiting",
+            "expire": "waiting",
+        }
         assert str(app.query_one("#rem-state", Static).render()) == "REM running…"
         gated.release()
         await settle(pilot)
-        assert steps(app) == {"condense": "done", "review": "skipped", "expire": "skipped"}
+        assert steps(app) == {
+            "condense": "done",
+            "review": "skipped",
+            "copies": "skipped",
+            "expire": "skipped",
+        }
         text = report(app)
         assert text.startswith("## REM: just now")
         assert "**Condensed days:** 2026-02-28, 2026-03-01" in text
