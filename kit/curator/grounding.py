@@ -23,19 +23,16 @@ text is held against the messages the operation cites (kit/curator/apply.py):
 
 First, what the fact's own wording rules out whatever it cites (kit/curator/no_fact.py: a
 question, a hypothetical even with its condition kept, a chain of kin no message says); then
-the word-level judgement (kit/curator/judge.py), then, for what holds on every hard part but
-falls short of STORE on its soft words, one score over the words' signals and the meaning
-check's cosines (kit/curator/soft_score.py, kit/curator/meaning.py).
+the word-level judgement (kit/curator/judge.py), then the meaning check (kit/curator/meaning.py)
+for what falls short on soft words only.
 
 The text of the facts an UPDATE or REPLACE rewrites counts as support too (it was checked
-when it was written). The verdict: "supported" (applied: every hard part there, and the
-soft words' weight said at STORE or more, or their score at STORE_AT), "partial" (every
-hard part there, the score at ASK_AT or more; without the model ASK of the weight: set aside
+when it was written). The verdict: "supported" (applied: every hard part there, STORE of the
+soft words' weight said), "partial" (every hard part there, ASK or more of the rest: set aside
 as a question for the owner, kit/inbox/), or "unsupported" (dropped, with why, the rest of the
 pass going on).
 
-Cheap and deterministic: word lists, WordNet, rules and one small embedding model, no
-language model. What it cannot catch: a wrong word
+Cheap and deterministic: word lists, WordNet and rules, no model. What it cannot catch: a wrong word
 order or relation made of the same words ("prefers Docs over Word" from "Word over Docs"), a
 fact that generalises what was said with words that are there ("every month" from "this
 month"), and meaning carried by words outside its lists (docs/curation.md).
@@ -53,8 +50,7 @@ from kit.curator.judge import Source, Verdict, judge
 from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.ops import Insert, Operation, Replace, Update
-from kit.curator.related import family, phrases, says, synonyms
-from kit.curator.soft_score import Closeness, SoftWords, decide
+from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.undoing import unsaid_undoing
 from kit.curator.whose_number import misbound
 from kit.curator.wording import fold, tokens
@@ -84,17 +80,15 @@ class Grounding:
 
     async def weigh(self, ops: Iterable[Operation], facts: Mapping[int, Fact]) -> None:
         """Read, in one embedding call, the meaning of each operation the word-level check
-        leaves short on soft words only, and of the messages and sentences it cites (nothing
-        without a meaning check)."""
+        leaves short on soft words only, and of the sentences it cites (nothing without a
+        meaning check)."""
         if self._meanings is None:
             return
         texts: list[str] = []
         for op in ops:
             text = _new_text(op)
-            verdict = None if text is None else self._words(op, text, facts)
-            if text is not None and verdict is not None and _scored(verdict):
-                cited = self._cited(op)
-                texts += [text, *cited, *(s for m in cited for s in sentences(m))]
+            if text is not None and self._words(op, text, facts).soft is not None:
+                texts += [text, *(s for m in self._cited(op) for s in sentences(m))]
         await self._meanings.read(texts)
 
     def check(self, op: Operation, facts: Mapping[int, Fact]) -> Verdict:
@@ -123,13 +117,13 @@ class Grounding:
                 return Verdict(
                     "unsupported", f"it says '{undone}', an act its cited messages do not say"
                 )
-        words = verdict.words
-        if not _scored(verdict) or words is None or self._meanings is None:
-            return verdict  # stored by its words, short on a hard part, or no model
-        close = self._meanings.closeness(text, self._cited(op))
-        if close is None:
+        if verdict.soft is None or self._meanings is None:
             return verdict
-        return scored(words, close)
+        if self._meanings.holds(text, self._cited(op)):
+            return Verdict("supported")  # said in other words (kit/curator/meaning.py)
+        if _reworded(verdict, self._meanings.best(text, self._cited(op))):
+            return Verdict("supported")
+        return verdict
 
     def _support(self, op: Operation, facts: Mapping[int, Fact]) -> list[str]:
         """The cited messages' text and that of the facts the operation rewrites."""
@@ -187,17 +181,22 @@ class Grounding:
         return self._read[message.id]
 
 
-def _scored(verdict: Verdict) -> bool:
-    """Whether the soft score decides: every hard part holds, the soft words fall short."""
-    return verdict.status != "supported" and verdict.words is not None
+# Common words put in other words ("neighbourhood" for "area", "turned down" for "declined",
+# "take no calls to protect evenings" for "no calls, my evenings are mine"): every hard part
+# is said, the soft words mostly (SAID_SHARE of their weight, so at most 40% of it is
+# unsaid, however many words that is), none of the unsaid a name and at most one a thing
+# (two unsaid nouns are a thing swapped: "an animal shelter" for "the food bank"), and the
+# closest sentence means the fact (CLOSE, all-MiniLM-L6-v2's cosine).
+SAID_SHARE = 0.6
+CLOSE = 0.6
 
 
-def scored(words: SoftWords, close: Closeness) -> Verdict:
-    """The soft part decided by one score (kit/curator/soft_score.py)."""
-    status = decide(words, close)
-    if status == "supported":
-        return Verdict("supported", words=words)
-    return Verdict(status, words.reason, words.share, words.unsaid, words)
+def _reworded(verdict: Verdict, best: float | None) -> bool:
+    if verdict.soft is None or best is None or not verdict.unsaid:
+        return False
+    names = any(word[:1].isupper() for word in verdict.unsaid)
+    things = sum(thing(word) for word in verdict.unsaid)
+    return verdict.soft >= SAID_SHARE and best >= CLOSE and not names and things <= 1
 
 
 def _years(mention: DateMention, day: date | None) -> list[DateSpan]:

@@ -19,7 +19,6 @@ from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.related import family, near, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day
-from kit.curator.soft_score import SoftWords
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
 
@@ -34,9 +33,6 @@ class Verdict:
     # said (what a meaning check may lift); None otherwise
     soft: float | None = None
     unsaid: tuple[str, ...] = ()  # with `soft`: the soft words no cited message says
-    # Every hard part holds and no soft word is said wrongly (only unsaid, if anything): how
-    # the soft words are said, for the soft score (kit/curator/soft_score.py); None otherwise
-    words: SoftWords | None = None
 
 
 @dataclass(frozen=True)
@@ -69,7 +65,6 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
     problems: dict[str, list[str]] = {}
     said_weight = total_weight = 0.0
     relayed: list[str] = []  # soft words said only in a form WordNet relates to them
-    unsaid_worth: list[float] = []  # the weight of each soft word no cited message says
     for term in terms:
         where = [(s, c) for s in sources for c in _holding(term, s)]
         said = where  # where it is said as it is (a related form found only elsewhere
@@ -106,7 +101,6 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
                 continue
             if not said:  # unsaid: scored, not a problem of its own
                 problems.setdefault("word-missing", []).append(term.shown)
-                unsaid_worth.append(worth)
                 continue
         if fits:
             continue
@@ -125,14 +119,12 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
         if near >= ASK and "word-missing" in problems:
             return Verdict("partial", _reason(problems))
         return Verdict("unsupported", _reason(problems))
-    unsaid = tuple(problems.get("word-missing", ()))
-    why = _reason(problems or {"word-related": relayed}) if unsaid or relayed else ""
-    words = SoftWords(share, unsaid, tuple(unsaid_worth), len(relayed), total_weight, why)
     if share >= STORE:
-        return Verdict("supported", words=words)
+        return Verdict("supported")
+    unsaid = tuple(problems.get("word-missing", ()))
     if near >= ASK:
-        return Verdict("partial", why, share, unsaid, words)
-    return Verdict("unsupported", why, share, unsaid, words)
+        return Verdict("partial", _reason(problems or {"word-related": relayed}), share, unsaid)
+    return Verdict("unsupported", _reason(problems or {"word-related": relayed}), share, unsaid)
 
 
 # The soft words' share that stores a fact, and the share below which it is dropped (between

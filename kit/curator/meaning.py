@@ -1,23 +1,24 @@
-"""The grounding guard's meaning check: how near, by meaning, a fact whose hard parts all hold
-stands to the sentences of the messages it cites.
+"""The grounding guard's meaning check: a fact whose hard parts all hold but whose soft words
+fall short is compared, by meaning, with the sentences of the messages it cites.
 
-The word-level guard (kit/curator/judge.py) scores a fact's soft words by how many of them
+The word-level guard (kit/curator/grounding.py) scores a fact's soft words by how many of them
 the cited messages say, in their own forms or one WordNet relation away. A curator paraphrases
-("is finishing" for "wrapping up"), so a supported fact can fall short. For a fact whose hard
-parts all hold (every name, number, amount, date, place, kin word and speaker, said as a
-fact) and whose soft words fall short of the word-level bar to store, the fact, each sentence of its
-cited messages and each message whole are embedded with Kit's own model (the `Embedder` port,
-kit/embed/), and what they give (`Closeness`: the closest sentence's cosine, its margin over
-the next, the closest message's cosine, how many sentences) joins the words' signals in one
-score (kit/curator/soft_score.py).
+("is finishing" for "wrapping up"), so a supported fact can fall short. For such a fact only
+(every name, number, amount, date, place, kin word and speaker holds, it is said as a fact, and
+the only problem is soft words unsaid), the fact and each sentence of its cited messages are
+embedded with Kit's own model (the `Embedder` port, kit/embed/), and the fact is stored when
+one sentence says it much more than the others do: its cosine at least BAR, and MARGIN above
+the next sentence's.
 
-Why the margin counts (docs/measurements.md, "The grounding guard", rounds 7 and 15): a fact
-that swaps one detail ("volunteers at a dog shelter" for "a shelter") is as close to its
-sentence, by cosine, as a paraphrase is; what a paraphrase has more often is one sentence that
-stands out from the rest of the message.
+Why a margin and not a bar alone (docs/measurements.md, "The grounding guard", round 7): a
+fact that swaps one detail ("volunteers at a dog shelter" for "a shelter", "hot yoga" for
+"aerial yoga") is as close to its sentence, by cosine, as a paraphrase is; what a paraphrase
+has more often is one sentence that stands out from the rest of the message. A message of one
+sentence has no margin to read, so it is never lifted: its fact keeps the word-level verdict.
 
-The score was fitted with all-MiniLM-L6-v2's cosines; another model's are on another scale, so
-with another model (or none) there is no meaning check and the guard is the word-level one.
+The bar and margin were chosen on the tune, held and fresh sets with all-MiniLM-L6-v2; another
+model's cosines are on another scale, so with another model (or none) there is no meaning
+check and the guard is the word-level one, unchanged.
 """
 
 from __future__ import annotations
@@ -27,12 +28,13 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from kit.curator.soft_score import Closeness
 from kit.embed.base import Embedder, Vectors
 
-# The models the soft score was fitted with (its name; a declared local folder adds
+BAR = 0.55  # the best sentence's cosine to the fact
+MARGIN = 0.35  # how far above the next-best sentence it stands
+# The model the bar and margin were measured with (its name; a declared local folder adds
 # "@fingerprint" to the id)
-CALIBRATED = frozenset({"sentence-transformers/all-MiniLM-L6-v2"})
+CALIBRATED = {"sentence-transformers/all-MiniLM-L6-v2": (BAR, MARGIN)}
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
@@ -48,16 +50,19 @@ class Meanings:
     """What the texts of one batch mean, read by one embedding call per pass (`read`) and
     compared without the model (`holds`)."""
 
-    def __init__(self, embedder: Embedder) -> None:
+    def __init__(self, embedder: Embedder, bar: float, margin: float) -> None:
         self._embedder = embedder
+        self._bar = bar
+        self._margin = margin
         self._vectors: dict[str, np.ndarray] = {}
 
     @classmethod
     def calibrated(cls, embedder: Embedder | None) -> Meanings | None:
-        """A meaning check with `embedder`, if it is the model the score was fitted with."""
-        if embedder is None or embedder.model_id.split("@", 1)[0] not in CALIBRATED:
+        """A meaning check with `embedder`, if it is the model the bar was measured with."""
+        if embedder is None:
             return None
-        return cls(embedder)
+        measured = CALIBRATED.get(embedder.model_id.split("@", 1)[0])
+        return None if measured is None else cls(embedder, *measured)
 
     async def read(self, texts: Iterable[str]) -> None:
         """Embed, in one call, the texts not read yet (facts and their messages' sentences)."""
@@ -67,15 +72,20 @@ class Meanings:
         vectors: Vectors = await self._embedder.embed(new)
         self._vectors.update(zip(new, vectors, strict=True))
 
-    def closeness(self, fact: str, cited: Sequence[str]) -> Closeness | None:
-        """How near `fact` stands to the sentences of `cited` and to each whole; None when
-        they were not read (the caller keeps the word-level verdict)."""
+    def best(self, fact: str, cited: Sequence[str]) -> float | None:
+        """The cosine of the sentence of `cited` closest to `fact`; None when unread."""
         scores = self._scores(fact, cited)
-        if scores is None or not len(scores) or any(t not in self._vectors for t in cited):
+        return None if scores is None or not len(scores) else float(scores[-1])
+
+    def holds(self, fact: str, cited: Sequence[str]) -> bool | None:
+        """Whether one sentence of `cited` says `fact` (BAR, and MARGIN over the others); None
+        when they were not read (the caller keeps the word-level verdict)."""
+        scores = self._scores(fact, cited)
+        if scores is None:
             return None
-        whole = max(float(self._vectors[t] @ self._vectors[fact]) for t in cited)
-        margin = float(scores[-1] - scores[-2]) if len(scores) > 1 else 0.0
-        return Closeness(float(scores[-1]), margin, whole, len(scores))
+        if len(scores) < 2:
+            return False  # no other sentence to stand out from (module note)
+        return bool(scores[-1] >= self._bar and scores[-1] - scores[-2] >= self._margin)
 
     def _scores(self, fact: str, cited: Sequence[str]) -> Vectors | None:
         """The cosines of `fact` with each sentence of `cited`, lowest first; None when any

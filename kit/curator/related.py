@@ -162,19 +162,6 @@ def thing(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
-def part(word: str) -> str:
-    """The part of speech a word is mostly used as ("noun", "verb", "adj", "adv"): by its
-    tagged uses, or its first part when none was tagged; "" when WordNet does not know it."""
-    net = _lexicon()
-    if net is None or not (found := net.lemmas(_key(word))):
-        return ""
-    uses: dict[str, int] = {}
-    for kind, lemma in found:
-        uses[kind] = uses.get(kind, 0) + net.count(kind, lemma)
-    return max(uses, key=lambda kind: uses[kind]) if any(uses.values()) else found[0][0]
-
-
-@lru_cache(maxsize=65536)
 def opposites(word: str) -> frozenset[str]:
     """What a fact's word is the opposite of in its most common senses, with their families
     ("passed" -> fail, failure; "accepted" -> refuse, reject, decline): a message saying one
