@@ -32,9 +32,11 @@ from kit.embed.base import Embedder, Vectors
 
 BAR = 0.55  # the best sentence's cosine to the fact
 MARGIN = 0.35  # how far above the next-best sentence it stands
+WHOLE = 0.50  # the cosine to a whole cited message that says the fact
+SEVERAL = 3  # the sentences the cited messages need for WHOLE to be read (module note)
 # The model the bar and margin were measured with (its name; a declared local folder adds
 # "@fingerprint" to the id)
-CALIBRATED = {"sentence-transformers/all-MiniLM-L6-v2": (BAR, MARGIN)}
+CALIBRATED = {"sentence-transformers/all-MiniLM-L6-v2": (BAR, MARGIN, WHOLE)}
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
@@ -50,10 +52,11 @@ class Meanings:
     """What the texts of one batch mean, read by one embedding call per pass (`read`) and
     compared without the model (`holds`)."""
 
-    def __init__(self, embedder: Embedder, bar: float, margin: float) -> None:
+    def __init__(self, embedder: Embedder, bar: float, margin: float, whole: float) -> None:
         self._embedder = embedder
         self._bar = bar
         self._margin = margin
+        self._whole = whole
         self._vectors: dict[str, np.ndarray] = {}
 
     @classmethod
@@ -86,6 +89,22 @@ class Meanings:
         if len(scores) < 2:
             return False  # no other sentence to stand out from (module note)
         return bool(scores[-1] >= self._bar and scores[-1] - scores[-2] >= self._margin)
+
+    def whole(self, fact: str, cited: Sequence[str]) -> float | None:
+        """The cosine of the cited message closest to `fact`, each message read whole; None
+        when unread."""
+        said = [text.strip() for text in cited]
+        if not said or fact not in self._vectors or any(t not in self._vectors for t in said):
+            return None
+        return float(max(self._vectors[t] @ self._vectors[fact] for t in said))
+
+    def says_whole(self, fact: str, cited: Sequence[str]) -> bool:
+        """Whether a cited message, read whole, says `fact`: its cosine at least WHOLE, where
+        the cited messages have SEVERAL sentences or more (module note)."""
+        if sum(len(sentences(text)) for text in cited) < SEVERAL:
+            return False
+        score = self.whole(fact, cited)
+        return score is not None and score >= self._whole
 
     def _scores(self, fact: str, cited: Sequence[str]) -> Vectors | None:
         """The cosines of `fact` with each sentence of `cited`, lowest first; None when any
