@@ -126,8 +126,8 @@ class Grounding:
             return verdict
         if self._meanings.holds(text, self._cited(op)):
             return Verdict("supported")  # said in other words (kit/curator/meaning.py)
-        if self._meanings.says_whole(text, self._cited(op)):
-            return Verdict("supported")
+        if verdict.status == "partial" and self._meanings.says_whole(text, self._cited(op)):
+            return Verdict("supported")  # partly said, and a cited message says it whole
         if _reworded(verdict, self._meanings.best(text, self._cited(op))):
             return Verdict("supported")
         return verdict
