@@ -33,7 +33,9 @@ from kit.embed.base import Embedder, Vectors
 BAR = 0.55  # the best sentence's cosine to the fact
 MARGIN = 0.35  # how far above the next-best sentence it stands
 WHOLE = 0.50  # the cosine to a whole cited message that says the fact
-SEVERAL = 3  # the sentences the cited messages need for WHOLE to be read (module note)
+SEVERAL = 2  # the sentences the cited messages need for WHOLE to be read (module note)
+PART = 0.30  # the second-best sentence's cosine: it says part of the fact too
+SPREAD = 0.05  # how far under the best sentence's cosine the whole message's may be
 # The model the bar and margin were measured with (its name; a declared local folder adds
 # "@fingerprint" to the id)
 CALIBRATED = {"sentence-transformers/all-MiniLM-L6-v2": (BAR, MARGIN, WHOLE)}
@@ -99,12 +101,15 @@ class Meanings:
         return float(max(self._vectors[t] @ self._vectors[fact] for t in said))
 
     def says_whole(self, fact: str, cited: Sequence[str]) -> bool:
-        """Whether a cited message, read whole, says `fact`: its cosine at least WHOLE, where
-        the cited messages have SEVERAL sentences or more (module note)."""
-        if sum(len(sentences(text)) for text in cited) < SEVERAL:
-            return False
+        """Whether a cited message, read whole, says `fact` where several of its sentences
+        each say part of it: the whole message's cosine at least WHOLE and not below the best
+        sentence's by more than SPREAD, the second-best sentence's at least PART (module
+        note)."""
+        scores = self._scores(fact, cited)
         score = self.whole(fact, cited)
-        return score is not None and score >= self._whole
+        if scores is None or score is None or len(scores) < SEVERAL:
+            return False
+        return bool(score >= self._whole and score >= scores[-1] - SPREAD and scores[-2] >= PART)
 
     def _scores(self, fact: str, cited: Sequence[str]) -> Vectors | None:
         """The cosines of `fact` with each sentence of `cited`, lowest first; None when any
