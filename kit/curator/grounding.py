@@ -88,12 +88,7 @@ class Grounding:
         for op in ops:
             text = _new_text(op)
             if text is not None and self._words(op, text, facts).soft is not None:
-                cited = self._cited(op)
-                texts += [
-                    text,
-                    *(m.strip() for m in cited),
-                    *(s for m in cited for s in sentences(m)),
-                ]
+                texts += [text, *(s for m in self._cited(op) for s in sentences(m))]
         await self._meanings.read(texts)
 
     def check(self, op: Operation, facts: Mapping[int, Fact]) -> Verdict:
@@ -126,8 +121,6 @@ class Grounding:
             return verdict
         if self._meanings.holds(text, self._cited(op)):
             return Verdict("supported")  # said in other words (kit/curator/meaning.py)
-        if verdict.status == "partial" and self._meanings.says_whole(text, self._cited(op)):
-            return Verdict("supported")  # partly said, and a cited message says it whole
         if _reworded(verdict, self._meanings.best(text, self._cited(op))):
             return Verdict("supported")
         return verdict

@@ -32,13 +32,9 @@ from kit.embed.base import Embedder, Vectors
 
 BAR = 0.55  # the best sentence's cosine to the fact
 MARGIN = 0.35  # how far above the next-best sentence it stands
-WHOLE = 0.50  # the cosine to a whole cited message that says the fact
-SEVERAL = 2  # the sentences the cited messages need for WHOLE to be read (module note)
-PART = 0.30  # the second-best sentence's cosine: it says part of the fact too
-SPREAD = 0.05  # how far under the best sentence's cosine the whole message's may be
 # The model the bar and margin were measured with (its name; a declared local folder adds
 # "@fingerprint" to the id)
-CALIBRATED = {"sentence-transformers/all-MiniLM-L6-v2": (BAR, MARGIN, WHOLE)}
+CALIBRATED = {"sentence-transformers/all-MiniLM-L6-v2": (BAR, MARGIN)}
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
@@ -54,11 +50,10 @@ class Meanings:
     """What the texts of one batch mean, read by one embedding call per pass (`read`) and
     compared without the model (`holds`)."""
 
-    def __init__(self, embedder: Embedder, bar: float, margin: float, whole: float) -> None:
+    def __init__(self, embedder: Embedder, bar: float, margin: float) -> None:
         self._embedder = embedder
         self._bar = bar
         self._margin = margin
-        self._whole = whole
         self._vectors: dict[str, np.ndarray] = {}
 
     @classmethod
@@ -91,25 +86,6 @@ class Meanings:
         if len(scores) < 2:
             return False  # no other sentence to stand out from (module note)
         return bool(scores[-1] >= self._bar and scores[-1] - scores[-2] >= self._margin)
-
-    def whole(self, fact: str, cited: Sequence[str]) -> float | None:
-        """The cosine of the cited message closest to `fact`, each message read whole; None
-        when unread."""
-        said = [text.strip() for text in cited]
-        if not said or fact not in self._vectors or any(t not in self._vectors for t in said):
-            return None
-        return float(max(self._vectors[t] @ self._vectors[fact] for t in said))
-
-    def says_whole(self, fact: str, cited: Sequence[str]) -> bool:
-        """Whether a cited message, read whole, says `fact` where several of its sentences
-        each say part of it: the whole message's cosine at least WHOLE and not below the best
-        sentence's by more than SPREAD, the second-best sentence's at least PART (module
-        note)."""
-        scores = self._scores(fact, cited)
-        score = self.whole(fact, cited)
-        if scores is None or score is None or len(scores) < SEVERAL:
-            return False
-        return bool(score >= self._whole and score >= scores[-1] - SPREAD and scores[-2] >= PART)
 
     def _scores(self, fact: str, cited: Sequence[str]) -> Vectors | None:
         """The cosines of `fact` with each sentence of `cited`, lowest first; None when any

@@ -16,7 +16,7 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.config import Settings
 from kit.curator.grounding import Grounding, Verdict
-from kit.curator.meaning import BAR, MARGIN, WHOLE, Meanings, sentences
+from kit.curator.meaning import BAR, MARGIN, Meanings, sentences
 from kit.curator.ops import Insert
 from kit.curator.unsaid import unsaid
 from kit.embed.base import Vectors
@@ -94,7 +94,7 @@ async def test_a_message_of_one_sentence_lifts_one_word_put_in_other_words(minil
 async def test_a_hard_part_wrong_is_never_weighed() -> None:
     """A number the message does not say drops the fact before any meaning is read."""
     embedder = Counting()
-    meanings = Meanings(embedder, BAR, MARGIN, WHOLE)
+    meanings = Meanings(embedder, BAR, MARGIN)
     said = "It rained. I walk my 2 dogs along the river every morning. My phone died."
     verdict = await check("The owner walks 3 dogs along the river.", said, meanings)
     assert verdict.status == "unsupported" and verdict.soft is None
@@ -106,7 +106,7 @@ async def test_a_pass_is_read_in_one_embedding_call() -> None:
     texts are not embedded again."""
     embedder = Counting()
     said = [message(HIKES, 1), message("Work was busy. I'm a member of a choir. Talk soon.", 2)]
-    grounding = Grounding(said, [1, 2], "", Meanings(embedder, BAR, MARGIN, WHOLE))
+    grounding = Grounding(said, [1, 2], "", Meanings(embedder, BAR, MARGIN))
     ops = [
         Insert(HIKING, 0.9, "", sources=(1,)),
         Insert("The owner sings in a community choir.", 0.9, "", sources=(2,)),
