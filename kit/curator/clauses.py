@@ -391,11 +391,29 @@ def _hedged(piece: str, tokens: list[str]) -> bool:
         tokens = _WORD.findall(piece)
     if _HEDGE_PHRASES.search(piece):
         return True
-    for token in tokens:
-        low = token.lower()
+    lowered = [t.lower() for t in tokens]
+    for i, token in enumerate(tokens):
+        low = lowered[i]
+        if low in _AIMS and _named_aim(lowered, i):
+            continue  # "on track to meet my goal", "with this plan": a thing, no hedge
         if low in _HEDGE_WORDS or (low == "may" and token == "may"):
             return True
     return False
+
+
+# A goal, a plan or a dream named as a thing ("I'm on track to meet my goal", "I can manage
+# with this plan", "to align with the employer's engagement goals") hedges nothing; one whose
+# content follows ("my goal is to ...", "this goal to reduce ...", "my dream of ...") does.
+_AIMS = frozenset("goal goals plan plans dream dreams".split())
+_OWNS = frozenset("my our your his her their its the this that these those a an".split())
+_AIM_CONTENT = frozenset("to of is was are were for 's would will".split())
+
+
+def _named_aim(lowered: list[str], i: int) -> bool:
+    before = lowered[max(0, i - 4) : i]
+    after = lowered[i + 1] if i + 1 < len(lowered) else ""
+    owned = any(w in _OWNS or w.endswith("'s") for w in before)
+    return owned and after not in _AIM_CONTENT and not any(w in _HEDGE_WORDS for w in before)
 
 
 def _negated(piece: str, tokens: list[str]) -> bool:
