@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from kit.curator.hedge_scope import cut_around, named_aim, right_call
 from kit.curator.presupposed import presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
@@ -146,6 +147,8 @@ def clauses(text: str) -> list[Clause]:
         raw = sentence.group()
         question = raw.rstrip().endswith("?")
         parts = _parts(raw, sentence.start())
+        settled = right_call(raw, sentence.start())
+        parts = cut_around(parts, settled) if settled else parts
         opener = next(
             (i for i, (s, e) in enumerate(parts) if _opens_question(folded[s:e], i == 0)),
             len(parts) - 1,  # no question word: the question is its last clause ("Paris?!")
@@ -177,11 +180,13 @@ def clauses(text: str) -> list[Clause]:
             # ... and so does one after a hedge said alone ("Maybe, | I'll look into X").
             carried = own is None or before in ("if", "whether", "unless") or alone
             doubted = carried and hedged and not _DONE.search(piece)
+            doubted = doubted and not (settled and settled[0] <= start and end <= settled[1])
             # An example of what the clause before says ("I've never used one, | like X")
             # is doubted or denied with it.
             example = bool(_EXAMPLE.match(piece)) and bool(found) and found[-1].end <= start
             hedged = _hedged(piece, tokens) or before == "for when" or doubted
             hedged = hedged or (example and found[-1].hedged and not found[-1].asks)
+            hedged = hedged or bool(settled and start >= settled[1] and own is None)
             supposed = hedged and (
                 bool(_SUPPOSE.search(piece))
                 or (doubted and supposed)
@@ -394,26 +399,11 @@ def _hedged(piece: str, tokens: list[str]) -> bool:
     lowered = [t.lower() for t in tokens]
     for i, token in enumerate(tokens):
         low = lowered[i]
-        if low in _AIMS and _named_aim(lowered, i):
+        if named_aim(lowered, i):
             continue  # "on track to meet my goal", "with this plan": a thing, no hedge
         if low in _HEDGE_WORDS or (low == "may" and token == "may"):
             return True
     return False
-
-
-# A goal, a plan or a dream named as a thing ("I'm on track to meet my goal", "I can manage
-# with this plan", "to align with the employer's engagement goals") hedges nothing; one whose
-# content follows ("my goal is to ...", "this goal to reduce ...", "my dream of ...") does.
-_AIMS = frozenset("goal goals plan plans dream dreams".split())
-_OWNS = frozenset("my our your his her their its the this that these those a an".split())
-_AIM_CONTENT = frozenset("to of is was are were for 's would will".split())
-
-
-def _named_aim(lowered: list[str], i: int) -> bool:
-    before = lowered[max(0, i - 4) : i]
-    after = lowered[i + 1] if i + 1 < len(lowered) else ""
-    owned = any(w in _OWNS or w.endswith("'s") for w in before)
-    return owned and after not in _AIM_CONTENT and not any(w in _HEDGE_WORDS for w in before)
 
 
 def _negated(piece: str, tokens: list[str]) -> bool:
