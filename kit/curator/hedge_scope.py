@@ -2,9 +2,10 @@
 round 16B):
 
 - **A goal, a plan or a dream named as a thing hedges nothing**: `I'm on track to meet my goal`,
-  `I can manage with this plan`, `to align with the employer's engagement goals` say what is
-  so; `my goal is to ...`, `this goal to reduce ...`, `my dream of ...` (its content follows)
-  stay hedged, and so does `I want to reach my goal` (by its `want`).
+  `I can manage with this plan`, `to align with the employer's engagement goals` (the noun
+  ends its clause, after `my`, `the`, `this`, ... or a name's `'s`) say what is so; `my goal
+  is to ...`, `this goal to reduce ...`, `my savings goal by June`, `my dream of ...` (what it
+  aims at follows) stay hedged, and so does `I want to reach my goal` (by its `want`).
 - **A doubt whether a past act was right takes the act as done**: in `wondering if choosing
   Leslie's event over the April 15 session was the right call`, the choosing is said; whether
   it was right stays in doubt, and `is the right decision` (present) is still being weighed.
@@ -19,12 +20,11 @@ from __future__ import annotations
 import itertools
 import re
 
-# A goal, a plan or a dream named as a thing ("I'm on track to meet my goal", "I can manage
-# with this plan", "to align with the employer's engagement goals") hedges nothing; one whose
-# content follows ("my goal is to ...", "this goal to reduce ...", "my dream of ...") does.
+# A goal, a plan or a dream named as a thing, ending its clause ("I'm on track to meet my
+# goal", "I can manage with this plan") hedges nothing; one followed by what it aims at ("my
+# goal is to ...", "this goal to reduce ...", "my goal by June", "my dream of ...") does.
 _AIMS = frozenset("goal goals plan plans dream dreams".split())
 _OWNS = frozenset("my our your his her their its the this that these those a an".split())
-_AIM_CONTENT = frozenset("to of is was are were for 's would will".split())
 
 
 def named_aim(lowered: list[str], i: int) -> bool:
@@ -33,9 +33,8 @@ def named_aim(lowered: list[str], i: int) -> bool:
     if lowered[i] not in _AIMS:
         return False
     before = lowered[max(0, i - 4) : i]
-    after = lowered[i + 1] if i + 1 < len(lowered) else ""
     owned = any(w in _OWNS or w.endswith("'s") for w in before)
-    return owned and after not in _AIM_CONTENT
+    return owned and i == len(lowered) - 1  # nothing of what it aims at follows
 
 
 # "wondering if choosing Leslie's event over the April 15 session was the right call": the
