@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from kit.curator.hedge_scope import cut_around, named_aim, right_call
+from kit.curator.hedge_scope import cut_around, right_call
 from kit.curator.presupposed import presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
@@ -396,11 +396,8 @@ def _hedged(piece: str, tokens: list[str]) -> bool:
         tokens = _WORD.findall(piece)
     if _HEDGE_PHRASES.search(piece):
         return True
-    lowered = [t.lower() for t in tokens]
-    for i, token in enumerate(tokens):
-        low = lowered[i]
-        if named_aim(lowered, i):
-            continue  # "on track to meet my goal", "with this plan": a thing, no hedge
+    for token in tokens:
+        low = token.lower()
         if low in _HEDGE_WORDS or (low == "may" and token == "may"):
             return True
     return False
