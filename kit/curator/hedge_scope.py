@@ -33,7 +33,7 @@ def right_call(sentence: str, offset: int) -> tuple[int, int] | None:
 
 def cut_around(parts: list[tuple[int, int]], span: tuple[int, int]) -> list[tuple[int, int]]:
     """`parts` with a clause boundary at each end of `span`."""
-    pieces = []
+    pieces: list[tuple[int, int]] = []
     for start, end in parts:
         inner = sorted({start, end, *(p for p in span if start < p < end)})
         pieces.extend(itertools.pairwise(inner))
