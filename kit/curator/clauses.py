@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from kit.curator.hedge_scope import cut_around, right_call
 from kit.curator.presupposed import presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
@@ -146,6 +147,8 @@ def clauses(text: str) -> list[Clause]:
         raw = sentence.group()
         question = raw.rstrip().endswith("?")
         parts = _parts(raw, sentence.start())
+        settled = right_call(raw, sentence.start())
+        parts = cut_around(parts, settled) if settled else parts
         opener = next(
             (i for i, (s, e) in enumerate(parts) if _opens_question(folded[s:e], i == 0)),
             len(parts) - 1,  # no question word: the question is its last clause ("Paris?!")
@@ -177,11 +180,13 @@ def clauses(text: str) -> list[Clause]:
             # ... and so does one after a hedge said alone ("Maybe, | I'll look into X").
             carried = own is None or before in ("if", "whether", "unless") or alone
             doubted = carried and hedged and not _DONE.search(piece)
+            doubted = doubted and not (settled and settled[0] <= start and end <= settled[1])
             # An example of what the clause before says ("I've never used one, | like X")
             # is doubted or denied with it.
             example = bool(_EXAMPLE.match(piece)) and bool(found) and found[-1].end <= start
             hedged = _hedged(piece, tokens) or before == "for when" or doubted
             hedged = hedged or (example and found[-1].hedged and not found[-1].asks)
+            hedged = hedged or bool(settled and start >= settled[1] and own is None)
             supposed = hedged and (
                 bool(_SUPPOSE.search(piece))
                 or (doubted and supposed)
