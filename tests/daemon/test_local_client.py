@@ -10,7 +10,7 @@ from kit.api import Kit
 from kit.client import LocalClient
 from kit.clock import FakeClock
 from kit.curator.ops import Deactivate, Insert
-from kit.curator.reports import RemProgress
+from kit.curator.reports import REM_STEPS, RemProgress
 from kit.errors import InputError, KitError
 from kit.llm.fake import FakeLLM
 
@@ -111,6 +111,6 @@ async def test_rem_reports_progress_and_is_the_last_report(
 
     assert await client.last_rem() is None
     report = await client.rem(on_progress=progress)
-    assert steps[0] == "condense running" and len(steps) == 6
+    assert steps[0] == "condense running" and len(steps) == 2 * len(REM_STEPS)
     assert await client.last_rem() == report
     assert (await client.status()).last_rem_at == report.finished_at
