@@ -38,7 +38,7 @@ from common import CATEGORY_SHARES, LOCOMO, NOW, load_minilm
 from planted import PLANTED
 
 from kit.embed.base import Embedder, Vectors
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.memory.messages import NewMessage
 
 GENERATOR_VERSION = 1

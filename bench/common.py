@@ -21,7 +21,7 @@ if str(ROOT) not in sys.path:  # `python bench/<name>.py` from anywhere
 from kit.embed.base import Embedder, Vectors  # noqa: E402
 from kit.embed.hashing import HashingEmbedder  # noqa: E402
 from kit.eval.metrics import percentile  # noqa: E402
-from kit.memory.facts import Provenance  # noqa: E402
+from kit.memory.fact_writer import Provenance  # noqa: E402
 from kit.memory.messages import NewMessage  # noqa: E402
 
 MODEL_DIR = ROOT.parent / "shared" / "models" / "all-MiniLM-L6-v2-onnx"

@@ -52,7 +52,7 @@ from kit.eval.locomo import Sample, normalise_evidence, parse
 from kit.llm.base import LLMReply, LLMRequest, ToolUse, Usage
 from kit.llm.fake import FakeLLM
 from kit.llm.tokens import estimate_tokens
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.memory.messages import NewMessage
 
 

@@ -52,7 +52,7 @@ from kit.embed.base import Embedder
 from kit.embed.hashing import HashingEmbedder
 from kit.embedding_settings import EmbeddingSettings
 from kit.eval.locomo import parse_session_time
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.memory.messages import NewMessage
 from kit.retrieval.embedding_model import load_embedder
 

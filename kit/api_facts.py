@@ -10,7 +10,7 @@ from kit.api_base import KitBase
 from kit.errors import InputError
 from kit.memory.fact_rows import check_category
 from kit.memory.fact_times import as_of_time
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.untrusted.clean import clean_text
 
 if TYPE_CHECKING:

@@ -19,7 +19,8 @@ from kit.memory.chat_filler import without_filler
 from kit.memory.days import Day, Days
 from kit.memory.fact_rows import MAX_CONTENT_CHARS
 from kit.memory.fact_times import end_of_day
-from kit.memory.facts import Facts, Provenance
+from kit.memory.fact_writer import Provenance
+from kit.memory.facts import Facts
 from kit.memory.messages import Message, Messages
 from kit.notes.tools import NOTE_TOOL_SPECS, NOTE_TOOLS, NoteTools
 from kit.reminders.tools import REMINDER_TOOL_SPECS, REMINDER_TOOLS, ReminderTools

@@ -67,7 +67,8 @@ from kit.curator.write_op import Written, rewrites, write_op
 from kit.errors import NotFound
 from kit.memory.fact_rows import Fact
 from kit.memory.fact_times import earliest
-from kit.memory.facts import Facts, FactWriter, Provenance
+from kit.memory.fact_writer import FactWriter, Provenance
+from kit.memory.facts import Facts
 from kit.memory.messages import said_at
 from kit.store.db import Transaction
 from kit.text import plural

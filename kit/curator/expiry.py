@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from kit.clock import Clock
 from kit.curator import guard
 from kit.memory.fact_rows import Fact, check_category
-from kit.memory.facts import Facts, Provenance
+from kit.memory.fact_writer import Provenance
+from kit.memory.facts import Facts
 from kit.store.db import Database
 
 _SHOWN_IDS = 10  # fact ids named in one report line

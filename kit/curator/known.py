@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from kit.curator.ops import Deactivate, Insert, Operation, Replace, Update
 from kit.errors import NotFound
 from kit.memory.fact_rows import Fact
-from kit.memory.facts import FactWriter
+from kit.memory.fact_writer import FactWriter
 from kit.memory.same_fact import by_words, known_as, probe, says_same, words
 
 

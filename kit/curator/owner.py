@@ -46,7 +46,8 @@ from kit.curator.reports import OwnerChange
 from kit.errors import InputError
 from kit.memory.fact_rows import MAX_CONTENT_CHARS, Fact, check_category
 from kit.memory.fact_times import supersede
-from kit.memory.facts import Facts, FactWriter, Provenance
+from kit.memory.fact_writer import FactWriter, Provenance
+from kit.memory.facts import Facts
 from kit.secrets import find_secret
 from kit.store.db import Database, Transaction
 from kit.untrusted.clean import clean_text

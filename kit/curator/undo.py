@@ -28,7 +28,8 @@ from kit.curator.records import PassLog, PassRecord
 from kit.curator.reports import UndoResult
 from kit.errors import InputError
 from kit.memory.fact_times import SUPERSEDED
-from kit.memory.facts import Facts, Provenance
+from kit.memory.fact_writer import Provenance
+from kit.memory.facts import Facts
 from kit.store.db import Database, Transaction
 
 _AUTOMATIC = "rem"  # the actor whose later changes an undo takes back with the pass

@@ -17,7 +17,7 @@ from kit.curator import guard
 from kit.curator.ops import Deactivate, Insert, Operation, Replace, Update, describe
 from kit.memory.fact_rows import Fact
 from kit.memory.fact_times import supersede
-from kit.memory.facts import FactWriter, Provenance
+from kit.memory.fact_writer import FactWriter, Provenance
 
 
 @dataclass

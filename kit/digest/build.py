@@ -23,7 +23,8 @@ from kit.digest.model import Digest, DigestLine, DigestPass, LineKind
 from kit.digest.questions import waiting_questions
 from kit.memory.fact_rows import Fact, HistoryEntry
 from kit.memory.fact_times import SUPERSEDED
-from kit.memory.facts import FORGOTTEN, Facts
+from kit.memory.fact_writer import FORGOTTEN
+from kit.memory.facts import Facts
 from kit.memory.history import FactHistory
 from kit.memory.messages import Message, Messages
 from kit.text import clip

@@ -19,7 +19,7 @@ from typing import Any
 from kit.forget.plan import ForgetPlan
 from kit.forget.receipt import ErasedIds
 from kit.forget.traces import Hasher, lengths, units, units_of
-from kit.memory.facts import FORGOTTEN
+from kit.memory.fact_writer import FORGOTTEN
 from kit.store.db import Transaction
 
 _BATCH = 500

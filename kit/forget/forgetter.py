@@ -50,7 +50,7 @@ from kit.forget.receipts import save as save_receipt
 from kit.forget.scope import Finder, ForgetScope
 from kit.forget.traces import Hasher
 from kit.memory.days import day_text_hash
-from kit.memory.facts import FORGOTTEN, FactWriter, Provenance
+from kit.memory.fact_writer import FORGOTTEN, FactWriter, Provenance
 from kit.reminders.store import delete_for_forget as delete_reminders
 from kit.store.db import Database, Transaction
 

@@ -30,7 +30,7 @@ from kit.clock import day_bounds, from_iso, local_date, to_iso
 from kit.forget.notes import NotesInScope, find_notes
 from kit.forget.receipt import Receipt
 from kit.forget.scope import Finder, ForgetScope, scrub_text
-from kit.memory.facts import FORGOTTEN
+from kit.memory.fact_writer import FORGOTTEN
 from kit.reminders.store import forget_candidates
 
 SAMPLE = 10  # messages and facts a preview lists

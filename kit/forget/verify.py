@@ -45,7 +45,7 @@ from kit.forget.index_audit import IndexAudit
 from kit.forget.receipt import Receipt
 from kit.forget.receipts import erased_message, info
 from kit.forget.traces import strings_in, units_of, windows
-from kit.memory.facts import FORGOTTEN
+from kit.memory.fact_writer import FORGOTTEN
 from kit.retrieval.vectors import VectorStore
 from kit.store.db import Database
 

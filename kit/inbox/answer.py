@@ -25,7 +25,7 @@ from kit.curator.questions import Question
 from kit.curator.undo import KEPT
 from kit.curator.write_op import Written, rewrites, write_op
 from kit.memory.fact_rows import Fact
-from kit.memory.facts import FactWriter, Provenance
+from kit.memory.fact_writer import FactWriter, Provenance
 
 
 async def write_answer(

@@ -34,7 +34,8 @@ from kit.inbox.answer import write_answer
 from kit.inbox.buttons import ACTION, EXPIRED, answer_of, question_message
 from kit.inbox.render import LABELS
 from kit.memory.fact_times import earliest
-from kit.memory.facts import Facts, Provenance
+from kit.memory.fact_writer import Provenance
+from kit.memory.facts import Facts
 from kit.memory.messages import said_at
 from kit.store.db import Database
 

@@ -1,5 +1,6 @@
 """What a fact is, as data: the `Fact` and its `HistoryEntry`, their columns and how a row reads,
-and the checks every route applies to a fact's fields. kit/memory/facts.py writes and reads them.
+and the checks every route applies to a fact's fields. kit/memory/fact_writer.py writes them,
+kit/memory/facts.py reads them.
 """
 
 from __future__ import annotations

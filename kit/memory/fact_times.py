@@ -32,7 +32,7 @@ from kit.memory.fact_rows import (
     check_category,
     fact_from_row,
 )
-from kit.memory.facts import FORGOTTEN, FactWriter, Provenance
+from kit.memory.fact_writer import FORGOTTEN, FactWriter, Provenance
 from kit.store.db import NO_INDEX, Database
 
 # The history operation of the row that keeps a rewritten fact's earlier version (undo

@@ -1,6 +1,6 @@
 """Reading fact history across facts: the changes a set of passes made, and the changes of one
 kind made in a stretch of time (what the daily digest reports). The rows are written by
-kit/memory/facts.py (`FactWriter`); this module only reads them."""
+kit/memory/fact_writer.py (`FactWriter`); this module only reads them."""
 
 from __future__ import annotations
 

@@ -15,7 +15,8 @@ from kit.categories import CATEGORIES, CATEGORY_RECORDS, Category
 from kit.clock import FakeClock, to_iso
 from kit.context import index
 from kit.memory import fact_rows as facts_module
-from kit.memory.facts import Facts, Provenance
+from kit.memory.fact_writer import Provenance
+from kit.memory.facts import Facts
 from kit.prompts import Prompts
 from kit.store.db import Database
 from kit.store.migrate import migrate

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from kit.api import Kit
 from kit.clock import FakeClock
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.retrieval.lexical import STOPWORDS, fts_query
 
 TERM = re.compile(r'"([^\W_]+)"')

@@ -9,7 +9,7 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.errors import NotFound
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.retrieval.kinds import KINDS
 
 pytestmark = pytest.mark.stores

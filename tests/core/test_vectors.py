@@ -14,7 +14,7 @@ from kit.config import Settings
 from kit.embed.base import Embedder
 from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 
 pytestmark = pytest.mark.stores
 

@@ -15,7 +15,7 @@ from kit.api import Kit
 from kit.curator.ops import Deactivate, Insert, Operation, Replace, Update
 from kit.errors import InputError
 from kit.llm.fake import FakeLLM
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from tests.support.crash import crash_on_insert
 from tests.support.curation import add_facts, all_facts, by_category, say, table_counts, tool_reply
 

@@ -14,7 +14,7 @@ from kit.curator.ops import Insert, Replace, Update
 from kit.llm.base import ToolUse
 from kit.llm.fake import FakeLLM
 from kit.memory.fact_rows import Fact
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.memory.same_fact import probe, says_same
 from tests.support.curation import add_facts, by_category, say, tool_reply
 

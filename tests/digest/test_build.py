@@ -14,7 +14,7 @@ from kit.clock import FakeClock
 from kit.curator.ops import Deactivate, Insert, Update
 from kit.digest.build import DigestBuilder
 from kit.digest.model import DigestLine
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.memory.history import FactHistory
 from tests.support.curation import say
 from tests.support.digest import USER, a_day_of_curation, at

@@ -10,7 +10,7 @@ from kit.api import Kit
 from kit.curator.copies import PASS_KIND, find_copies
 from kit.curator.ops import Deactivate
 from kit.curator.reports import RemProgress
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from tests.support.curation import add_facts
 
 pytestmark = pytest.mark.stores

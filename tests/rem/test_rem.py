@@ -15,7 +15,7 @@ from kit.curator.reports import RemProgress
 from kit.errors import LLMUnavailable, NotFound
 from kit.jobs.runs import JobBusy
 from kit.llm.fake import FakeLLM
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from tests.support.rem import bullets
 
 pytestmark = pytest.mark.stores

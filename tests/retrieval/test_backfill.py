@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kit.api import Kit
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 
 pytestmark = pytest.mark.stores
 

@@ -12,7 +12,7 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock, to_iso
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.memory.messages import NewMessage
 from kit.memory.versions import MemoryVersions
 from kit.retrieval.links import Links

@@ -11,7 +11,7 @@ import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock, to_iso
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.memory.messages import Message
 from kit.memory.versions import MemoryVersions
 from kit.retrieval.rows import KeptRows, _Layer

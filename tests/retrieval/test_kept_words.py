@@ -18,7 +18,7 @@ from kit.clock import FakeClock
 from kit.eval.locomo import Sample, load
 from kit.forget.forgetter import Forgetter
 from kit.forget.scope import ForgetScope
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.memory.messages import NewMessage
 from kit.retrieval import kept_words
 from kit.retrieval.fts_tokens import Fts5Tokens, split_rows

@@ -11,7 +11,7 @@ from typing import Any
 from kit.api import Kit
 from kit.llm.base import LLMReply, LLMRequest, ToolUse, Usage
 from kit.memory.fact_rows import Fact
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.memory.messages import Conversation, Message
 
 Op = dict[str, Any]

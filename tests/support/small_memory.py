@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from kit.api import Kit
 from kit.clock import FakeClock, to_iso
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.memory.messages import NewMessage
 
 START = datetime(2026, 2, 20, 9, 0, tzinfo=UTC)

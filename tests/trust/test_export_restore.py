@@ -18,7 +18,7 @@ from kit.config import CATEGORIES, Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.errors import InputError
 from kit.llm.fake import FakeLLM
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.memory.messages import NewMessage
 from kit.portability.export import export_document, to_json, to_markdown
 from kit.portability.export_check import EXPORT_VERSION

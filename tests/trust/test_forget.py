@@ -20,7 +20,7 @@ from kit.errors import InputError
 from kit.forget.forgetter import Forgetter
 from kit.forget.scope import ForgetScope
 from kit.llm.base import LLMReply, LLMRequest, TextSink, ToolUse
-from kit.memory.facts import FORGOTTEN, Provenance
+from kit.memory.fact_writer import FORGOTTEN, Provenance
 from kit.portability.export import export_document, to_json
 from tests.support.crash import crash_on_insert
 from tests.support.curation import shown_ids

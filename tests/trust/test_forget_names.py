@@ -11,7 +11,7 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.forget.forgetter import Forgetter
 from kit.forget.scope import ForgetScope, scrub_text
-from kit.memory.facts import FORGOTTEN, Provenance
+from kit.memory.fact_writer import FORGOTTEN, Provenance
 
 pytestmark = pytest.mark.stores
 

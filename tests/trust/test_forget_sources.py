@@ -16,7 +16,7 @@ from kit.forget.plan import ForgetReport
 from kit.forget.scope import ForgetScope
 from kit.llm.fake import FakeLLM
 from kit.memory.fact_rows import Fact
-from kit.memory.facts import FORGOTTEN, Provenance
+from kit.memory.fact_writer import FORGOTTEN, Provenance
 from kit.memory.messages import Message
 from tests.support.curation import add_facts, by_category, say, tool_reply
 from tests.support.erased import gone_from_store

@@ -19,7 +19,7 @@ from kit.cli import parser
 from kit.clock import FakeClock
 from kit.config import CATEGORIES, Settings
 from kit.embed.hashing import HashingEmbedder
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from tests.servers.anthropic_api import FakeAnthropicServer, text_reply, tool_use_reply
 
 RETRIES = 1  # llm.max_retries in these tests: each failure is queued RETRIES + 1 times

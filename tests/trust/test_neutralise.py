@@ -17,7 +17,7 @@ from kit.api import Kit
 from kit.clock import FakeClock
 from kit.llm.base import LLMReply, LLMRequest, TextBlock, ToolResult, ToolUse, Usage
 from kit.llm.fake import FakeLLM
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.untrusted.neutralise import LINE_BREAK, QUOTE, neutralise
 from tests.support.rem import chat_on
 

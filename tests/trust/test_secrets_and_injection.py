@@ -22,7 +22,7 @@ from kit.embed.hashing import HashingEmbedder
 from kit.llm.base import LLMReply, LLMRequest, ToolResult, ToolUse, Usage
 from kit.llm.fake import FakeLLM
 from kit.logs import RedactSecrets, setup_logging
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.secrets import find_secrets
 from kit.tools import TOOL_SPECS
 from tests.servers.anthropic_api import FakeAnthropicServer, tool_use_reply

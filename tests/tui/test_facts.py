@@ -12,7 +12,7 @@ from textual.widgets import Checkbox, DataTable, Input, OptionList, Select, Stat
 from kit.api import Kit
 from kit.curator.ops import Insert, Update
 from kit.memory.fact_rows import Fact
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from tui.app import KitApp
 from tui.dialogs import Confirm, Pick
 from tui.fact_history import FactHistoryScreen

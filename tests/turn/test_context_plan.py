@@ -148,7 +148,7 @@ async def test_memory_index_stays_under_its_cap_cutting_the_least_mentioned(kit:
     s = kit.services
     async with s.db.transaction() as tx:
         writer = s.facts.writer(tx, "owner")
-        from kit.memory.facts import Provenance
+        from kit.memory.fact_writer import Provenance
 
         for n in range(400):
             for _ in range(1 + (n == 7) * 5):  # Person007 is mentioned most

@@ -14,7 +14,7 @@ from kit.clock import FakeClock
 from kit.config import Settings
 from kit.embed.hashing import HashingEmbedder
 from kit.memory.fact_rows import MAX_CONTENT_CHARS
-from kit.memory.facts import Provenance
+from kit.memory.fact_writer import Provenance
 from kit.memory.messages import NewMessage
 from kit.tools import CUT_HINT, MAX_RESULT_CHARS
 from kit.untrusted.neutralise import recalled_block
