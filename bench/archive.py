@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import fcntl
 import hashlib
 import json
 import os
@@ -327,17 +328,31 @@ def database_folder(model_id: str, scale: float) -> Path:
 async def build_cache(scale: float = 1.0, *, progress: bool = True) -> Path:
     """Fill a database with the archive and embed it through Kit's backfill, keeping every
     vector; saves `archive.sqlite3` and `meta.json` (a folder per scale). Returns the folder."""
-    from kit.api import Kit
-    from kit.clock import FakeClock
-    from kit.config import ScheduleSettings, Settings
-    from kit.llm.fake import FakeLLM
-
     real = await load_minilm()
     if real is None:
         raise SystemExit("no local MiniLM model in ../shared/models: cannot embed the archive")
     folder = database_folder(real.model_id, scale)
     if (folder / "meta.json").exists():
         return folder
+    folder.mkdir(parents=True, exist_ok=True)
+    # Two runs building the same archive at once wiped each other's work folder and saved a
+    # half-embedded database: the second waits for the first, then finds its archive.
+    lock = os.open(folder / ".building.lock", os.O_CREAT | os.O_RDWR, 0o644)
+    try:
+        await asyncio.to_thread(fcntl.flock, lock, fcntl.LOCK_EX)
+        if not (folder / "meta.json").exists():
+            await _build(folder, real, scale, progress)
+    finally:
+        os.close(lock)  # and the lock with it
+    return folder
+
+
+async def _build(folder: Path, real: Embedder, scale: float, progress: bool) -> None:
+    from kit.api import Kit
+    from kit.clock import FakeClock
+    from kit.config import ScheduleSettings, Settings
+    from kit.llm.fake import FakeLLM
+
     cache = VectorCache(cache_folder(real.model_id))
     embedder = CachedEmbedder(real, cache, record=True)
     archive = generate(scale)
@@ -381,7 +396,6 @@ async def build_cache(scale: float = 1.0, *, progress: bool = True) -> Path:
         "built": datetime.now(NOW.tzinfo).isoformat(timespec="seconds"),
     }
     (folder / "meta.json").write_text(json.dumps(meta, indent=1))
-    return folder
 
 
 def main() -> None:
