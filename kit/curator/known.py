@@ -52,26 +52,26 @@ def check_known(
     index = by_words(known)
     stored: list[tuple[int, Insert | Replace]] = []
     for n, op in enumerate(ops):
-        if why[n] is not None or not writes_text(op):
+        text = new_text(op)
+        if why[n] is not None or text is None:
             continue
         if isinstance(op, Update):
             target = targets.get(op.fact_id)
-            if target is None or op.content is None:
+            if target is None:
                 continue
             subject = target.subject if op.subject is None else op.subject
-            # Reworded into its own words is no copy; into another fact's, it is.
-            others = (f for f in index.get(words(op.content), []) if f.id != op.fact_id)
-            fact = known_as(subject, op.content, others)
-            if fact is not None:
-                why[n] = f"already known as fact #{fact.id} ({fact.category})"
-            continue
-        assert isinstance(op, Insert | Replace)
-        merged = set(op.fact_ids) if isinstance(op, Replace) else set()
-        # A REPLACE may say what one of the facts it merges says: that is the merge.
-        alike = index.get(words(op.content), [])
-        fact = known_as(op.subject, op.content, (f for f in alike if f.id not in merged))
+            own = {op.fact_id}  # reworded into its own words is no copy
+        else:
+            assert isinstance(op, Insert | Replace)
+            subject = op.subject
+            # A REPLACE may say what one of the facts it merges says: that is the merge.
+            own = set(op.fact_ids) if isinstance(op, Replace) else set()
+        alike = (f for f in index.get(words(text), []) if f.id not in own)
+        fact = known_as(subject, text, alike)
         if fact is not None:
             why[n] = f"already known as fact #{fact.id} ({fact.category})"
+            continue
+        if isinstance(op, Update):
             continue
         earlier = next((m for m, o in stored if says_same(op.subject, op.content, o)), None)
         if earlier is not None:
