@@ -54,6 +54,11 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _CUT_BUDGET = "cut to fit memory.context_budget_tokens"
 
 
+def _cut_section(hit: Hit) -> str:
+    """The plan's section a retrieved item cut from it is listed under."""
+    return "facts" if hit.kind == "fact" else "activity"
+
+
 def _fact_line(fact: Fact) -> str:
     subject = f"[{neutralise(fact.subject, inline=True)}] " if fact.subject else ""
     # One line per fact: a newline in a fact must not start a heading or a fake section.
@@ -381,10 +386,9 @@ class ContextBuilder:
             item = item_of(hit)
             if used + item.tokens + 1 > budget:
                 for rest in reversed(candidates[at + 1 :]):
-                    section = "facts" if rest.kind == "fact" else "activity"
-                    cut.append((section, item_of(rest, _CUT_BUDGET)))
+                    cut.append((_cut_section(rest), item_of(rest, _CUT_BUDGET)))
                 item = _because(item, _CUT_BUDGET) if explain else item_of(hit, _CUT_BUDGET)
-                cut.append(("facts" if hit.kind == "fact" else "activity", item))
+                cut.append((_cut_section(hit), item))
                 trimmed = len(candidates) - at
                 break
             relevant.append((hit, item))
