@@ -57,8 +57,10 @@ __all__ = [
     "mentions_time",
     "named_days",
     "order_from_locale",
+    "said_days",
     "said_spans",
     "span_words",
+    "spans_said",
     "time_ahead",
     "with_days_as_words",
     "without",
@@ -187,6 +189,23 @@ def said_spans(text: str, day: date) -> tuple[DateSpan, ...]:
     spans = [m.span for m in date_mentions(text, day, "dmy")]
     if _AMBIGUOUS.search(text):
         spans += [m.span for m in date_mentions(text, day, "mdy") if m.span not in spans]
+    return tuple(spans)
+
+
+def said_days(text: str, day: date) -> str:
+    """`said_spans` as stored beside a message (`messages.said_days`, m038): each span as
+    "start/end" in ISO days, space-separated; "" when the text names no day. Derived from the
+    text and the day alone, like `named_days`: a search reads it instead of parsing each
+    candidate's text again (issue 33, round 14)."""
+    return " ".join(f"{s.start.isoformat()}/{s.end.isoformat()}" for s in said_spans(text, day))
+
+
+def spans_said(stored: str) -> tuple[DateSpan, ...]:
+    """The spans `said_days` stored."""
+    spans = []
+    for part in stored.split():
+        start, _, end = part.partition("/")
+        spans.append(DateSpan(date.fromisoformat(start), date.fromisoformat(end)))
     return tuple(spans)
 
 

@@ -19,6 +19,7 @@ from kit.dates.text import (
     asks_when,
     date_mentions,
     said_spans,
+    spans_said,
     with_days_as_words,
     without,
 )
@@ -66,19 +67,30 @@ class Query:
         ]
         return without(self.text, dropped) if dropped else self.text
 
-    def dated(self, day: date, text: str | None, slack_days: int) -> bool:
+    def dated(
+        self,
+        day: date,
+        text: str | None,
+        slack_days: int,
+        said_days: str | None = None,
+    ) -> bool:
         """Something written on `day` falls in a span the query names: written inside one
         (or up to `slack_days` after it: people tell of a thing when it happens or soon
         after), or its `text` names a day inside one, read as of the day it was written
-        ("last Friday" said on Monday 8 May is 5 May)."""
+        ("last Friday" said on Monday 8 May is 5 May). `said_days`: the days the text names
+        as stored with it (`Message.said_days`), so the text is not parsed again."""
         spans = self.spans
         if not spans:
             return False
         if any(s.holds(day, slack_days) for s in spans):
             return True
-        if not text:
+        if said_days is not None:
+            said = spans_said(said_days) if said_days else ()
+        elif text:
+            said = said_spans(text, day)
+        else:
             return False
-        return any(s.overlaps(said) for said in said_spans(text, day) for s in spans)
+        return any(s.overlaps(named) for named in said for s in spans)
 
 
 def understand(
