@@ -54,13 +54,14 @@ __all__ = [
     "DateSpan",
     "asks_when",
     "date_mentions",
+    "iso_spans",
     "mentions_time",
     "named_days",
     "order_from_locale",
     "said_days",
+    "said_in",
     "said_spans",
     "span_words",
-    "spans_said",
     "time_ahead",
     "with_days_as_words",
     "without",
@@ -200,13 +201,19 @@ def said_days(text: str, day: date) -> str:
     return " ".join(f"{s.start.isoformat()}/{s.end.isoformat()}" for s in said_spans(text, day))
 
 
-def spans_said(stored: str) -> tuple[DateSpan, ...]:
-    """The spans `said_days` stored."""
-    spans = []
+def iso_spans(spans: Sequence[DateSpan]) -> tuple[tuple[str, str], ...]:
+    """Spans as their first and last ISO days, as `said_in` compares them."""
+    return tuple((s.start.isoformat(), s.end.isoformat()) for s in spans)
+
+
+def said_in(stored: str, spans: Sequence[tuple[str, str]]) -> bool:
+    """Whether a span `said_days` stored overlaps one of `spans` (`iso_spans`), read without
+    making dates of it: ISO days (four-digit years) compare as text."""
     for part in stored.split():
-        start, _, end = part.partition("/")
-        spans.append(DateSpan(date.fromisoformat(start), date.fromisoformat(end)))
-    return tuple(spans)
+        start, end = part[:10], part[11:]
+        if any(first <= end and start <= last for first, last in spans):
+            return True
+    return False
 
 
 # At most this many of the days a message names are indexed with it (a long message listing

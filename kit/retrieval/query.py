@@ -18,8 +18,9 @@ from kit.dates.text import (
     DateSpan,
     asks_when,
     date_mentions,
+    iso_spans,
+    said_in,
     said_spans,
-    spans_said,
     with_days_as_words,
     without,
 )
@@ -48,9 +49,12 @@ class Query:
     about_replies: bool = False
     # The mentions' spans, made once: every candidate of a search is tested against them.
     spans: tuple[DateSpan, ...] = field(init=False, repr=False, compare=False)
+    # ...and as ISO days, to test the days stored with a message (`dated`).
+    iso: tuple[tuple[str, str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "spans", tuple(m.span for m in self.mentions))
+        object.__setattr__(self, "iso", iso_spans(self.spans))
 
     def words(self, dates: DatesAsWords) -> str:
         """What lexical search matches: the text, its date expressions as `dates` says."""
@@ -85,12 +89,10 @@ class Query:
         if any(s.holds(day, slack_days) for s in spans):
             return True
         if said_days is not None:
-            said = spans_said(said_days) if said_days else ()
-        elif text:
-            said = said_spans(text, day)
-        else:
+            return said_in(said_days, self.iso)
+        if not text:
             return False
-        return any(s.overlaps(named) for named in said for s in spans)
+        return any(s.overlaps(said) for said in said_spans(text, day) for s in spans)
 
 
 def understand(
