@@ -5,7 +5,6 @@ migration get them from it, and the stored form answers `Query.dated` as the tex
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -19,8 +18,9 @@ from kit.portability.export import export_document, to_json
 from kit.portability.restore import restore
 from kit.retrieval.query import understand
 from kit.store.migrate import migrate
+from tests.retrieval.test_named_days import lexical_only, stored_before
 from tests.support.receipts import at_restore
-from tests.support.schema import blank_store, migrate_before
+from tests.support.schema import blank_store
 
 pytestmark = pytest.mark.stores
 
@@ -115,19 +115,7 @@ async def test_messages_stored_before_the_migration_get_the_days_they_name(
 ) -> None:
     async with blank_store(store, tmp_path, request) as db:
         prefix = "pg038" if db.engine == "postgres" else "m038"
-        await migrate_before(db, clock, prefix)
-        async with db.transaction() as tx:
-            conv = await tx.insert(
-                "INSERT INTO conversations (user_id, channel, external_id, created_at)"
-                " VALUES ('owner', 'local', 'x', '2023-05-08T00:00:00+00:00')"
-            )
-            for text in ("kayak lesson last Friday", "kayak lesson"):
-                await tx.execute(
-                    "INSERT INTO messages (user_id, conversation_id, role, text, at, day,"
-                    " content_hash) VALUES ('owner', ?, 'user', ?,"
-                    " '2023-05-08T13:56:00+00:00', '2023-05-08', 'h')",
-                    (conv, text),
-                )
+        await stored_before(db, clock, prefix, "kayak lesson last Friday", "kayak lesson")
         assert f"{prefix}_message_said_days" in await migrate(db, clock)
         rows = await db.fetchall("SELECT text, said_days FROM messages ORDER BY id")
         assert [tuple(r) for r in rows] == [
@@ -140,14 +128,7 @@ async def test_a_dated_search_reads_the_days_stored_with_a_message(kit: Kit) -> 
     """The search's date fit takes a message's days from its stored `said_days`, not from
     its text (so a store whose days were derived by a better reading is believed)."""
     s = kit.services
-    s.search.params = dataclasses.replace(
-        s.search.params,
-        threshold=1.1,
-        message_threshold=1.1,
-        previous_weight=0.0,
-        next_weight=0.0,
-        recency_boost=0.0,
-    )
+    lexical_only(kit)
     await kit.import_messages(
         [
             NewMessage("user", "kayak lesson number one", MONDAY - timedelta(days=90)),
