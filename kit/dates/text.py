@@ -54,9 +54,12 @@ __all__ = [
     "DateSpan",
     "asks_when",
     "date_mentions",
+    "iso_spans",
     "mentions_time",
     "named_days",
     "order_from_locale",
+    "said_days",
+    "said_in",
     "said_spans",
     "span_words",
     "time_ahead",
@@ -188,6 +191,29 @@ def said_spans(text: str, day: date) -> tuple[DateSpan, ...]:
     if _AMBIGUOUS.search(text):
         spans += [m.span for m in date_mentions(text, day, "mdy") if m.span not in spans]
     return tuple(spans)
+
+
+def said_days(text: str, day: date) -> str:
+    """`said_spans` as stored beside a message (`messages.said_days`, m038): each span as
+    "start/end" in ISO days, space-separated; "" when the text names no day. Derived from the
+    text and the day alone, like `named_days`: a search reads it instead of parsing each
+    candidate's text again (issue 33, round 14)."""
+    return " ".join(f"{s.start.isoformat()}/{s.end.isoformat()}" for s in said_spans(text, day))
+
+
+def iso_spans(spans: Sequence[DateSpan]) -> tuple[tuple[str, str], ...]:
+    """Spans as their first and last ISO days, as `said_in` compares them."""
+    return tuple((s.start.isoformat(), s.end.isoformat()) for s in spans)
+
+
+def said_in(stored: str, spans: Sequence[tuple[str, str]]) -> bool:
+    """Whether a span `said_days` stored overlaps one of `spans` (`iso_spans`), read without
+    making dates of it: ISO days (four-digit years) compare as text."""
+    for part in stored.split():
+        start, end = part[:10], part[11:]
+        if any(first <= end and start <= last for first, last in spans):
+            return True
+    return False
 
 
 # At most this many of the days a message names are indexed with it (a long message listing

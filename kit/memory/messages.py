@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from kit.clock import Clock, from_iso, local_date, to_iso
-from kit.dates.text import named_days
+from kit.dates.text import named_days, said_days
 from kit.llm.base import Role
 from kit.memory.hashes import content_hash
 from kit.store.db import NO_INDEX, Database, Transaction
@@ -44,6 +44,9 @@ class Message:
     source: str
     forwarded_from: str | None = None  # someone else's words, passed on by the speaker
     spoken: bool = False  # a voice message, kept as its transcript (kit/speech/)
+    # The days its text names, read as of its day, as stored with it (m038; kit/dates/text.py
+    # `said_days`); None where not derived: a search parses the text instead.
+    said_days: str | None = None
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ class NewMessage:
 
 _MESSAGE_COLUMNS = (
     "id, user_id, conversation_id, role, speaker, text, at, day, ref, source, forwarded_from,"
-    " spoken"
+    " spoken, said_days"
 )
 
 
@@ -111,6 +114,7 @@ def _message(row: Sequence[object]) -> Message:
         source=str(row[9]),
         forwarded_from=None if row[10] is None else str(row[10]),
         spoken=bool(row[11]),
+        said_days=None if row[12] is None else str(row[12]),
     )
 
 
@@ -202,6 +206,7 @@ class Messages:
         item = NewMessage(role, text, at or self._clock.now(), speaker, ref, forwarded_from, spoken)
         async with self._db.transaction() as tx:
             (message_id,) = await self.insert_many(tx, conversation, [item], source)
+        day = local_date(item.at, self._tz)
         return Message(
             message_id,
             conversation.user_id,
@@ -210,17 +215,18 @@ class Messages:
             speaker,
             text,
             item.at,
-            local_date(item.at, self._tz),
+            day,
             ref,
             source,
             forwarded_from,
             spoken,
+            said_days(text, day),
         )
 
     _INSERT = (
         "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day,"
-        " ref, source, content_hash, forwarded_from, named_days, spoken)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ref, source, content_hash, forwarded_from, named_days, spoken, said_days)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     )
 
     def _row(self, conversation: Conversation, item: NewMessage, source: str) -> tuple[Any, ...]:
@@ -239,6 +245,7 @@ class Messages:
             item.forwarded_from,
             named_days(item.text, day),
             int(item.spoken),
+            said_days(item.text, day),
         )
 
     async def _touch(
@@ -300,7 +307,7 @@ class Messages:
         await tx.execute(
             "CREATE TEMP TABLE import_staging (seq BIGINT PRIMARY KEY, role TEXT, speaker TEXT,"
             " text TEXT, at TEXT, day TEXT, ref TEXT, content_hash TEXT, forwarded_from TEXT,"
-            " named_days TEXT)"
+            " named_days TEXT, said_days TEXT)"
         )
         await tx.execute(
             "CREATE TEMP TABLE import_present (at TEXT, role TEXT, content_hash TEXT, n BIGINT,"
@@ -315,15 +322,15 @@ class Messages:
         for batch in batches:
             await tx.executemany(
                 "INSERT INTO import_staging (seq, role, speaker, text, at, day, ref, content_hash,"
-                " forwarded_from, named_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " forwarded_from, named_days, said_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(seq := seq + 1, *self._staged(conversation, item)) for item in batch],
             )
             await self._touch(tx, conversation, batch)
         added = await tx.execute_rowcount(
             "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day, ref,"
-            " source, content_hash, forwarded_from, named_days)"
+            " source, content_hash, forwarded_from, named_days, said_days)"
             " SELECT ?, ?, role, speaker, text, at, day, ref, ?, content_hash, forwarded_from,"
-            " named_days FROM"
+            " named_days, said_days FROM"
             " (SELECT *, ROW_NUMBER() OVER (PARTITION BY at, role, content_hash ORDER BY seq)"
             "  AS copy FROM import_staging) AS s"
             " LEFT JOIN import_present AS p USING (at, role, content_hash)"
@@ -335,10 +342,10 @@ class Messages:
         return added
 
     def _staged(self, conversation: Conversation, item: NewMessage) -> tuple[Any, ...]:
-        _, _, role, speaker, text, at, day, ref, _, digest, origin, named, _ = self._row(
+        _, _, role, speaker, text, at, day, ref, _, digest, origin, named, _, said = self._row(
             conversation, item, ""
         )
-        return (role, speaker, text, at, day, ref, digest, origin, named)
+        return (role, speaker, text, at, day, ref, digest, origin, named, said)
 
     async def window(self, conversation_id: int) -> list[Message]:
         """The unsummarised window: every message from the conversation's window start on."""

@@ -20,7 +20,7 @@ from datetime import date, datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from kit.dates.text import named_days
+from kit.dates.text import named_days, said_days
 from kit.errors import InputError
 from kit.forget.ledger import Ledger
 from kit.forget.portability import (
@@ -194,8 +194,8 @@ async def restore(
             msg.map[m["id"]] = await tx.insert(
                 *msg.row(
                     "INSERT INTO messages (id, user_id, conversation_id, role, speaker, text, at,"
-                    " day, ref, source, content_hash, forwarded_from, named_days, spoken)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " day, ref, source, content_hash, forwarded_from, named_days, spoken,"
+                    " said_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         msg.wanted(m["id"]),
                         user_id,
@@ -211,6 +211,7 @@ async def restore(
                         m.get("forwarded_from"),  # absent in exports made before it existed
                         named_days(m["text"], date.fromisoformat(m["day"])),  # derived
                         int(m.get("spoken", False)),  # absent in exports made before it existed
+                        said_days(m["text"], date.fromisoformat(m["day"])),  # derived
                     ),
                 )
             )

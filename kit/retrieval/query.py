@@ -18,6 +18,8 @@ from kit.dates.text import (
     DateSpan,
     asks_when,
     date_mentions,
+    iso_spans,
+    said_in,
     said_spans,
     with_days_as_words,
     without,
@@ -47,9 +49,12 @@ class Query:
     about_replies: bool = False
     # The mentions' spans, made once: every candidate of a search is tested against them.
     spans: tuple[DateSpan, ...] = field(init=False, repr=False, compare=False)
+    # ...and as ISO days, to test the days stored with a message (`dated`).
+    iso: tuple[tuple[str, str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "spans", tuple(m.span for m in self.mentions))
+        object.__setattr__(self, "iso", iso_spans(self.spans))
 
     def words(self, dates: DatesAsWords) -> str:
         """What lexical search matches: the text, its date expressions as `dates` says."""
@@ -66,16 +71,25 @@ class Query:
         ]
         return without(self.text, dropped) if dropped else self.text
 
-    def dated(self, day: date, text: str | None, slack_days: int) -> bool:
+    def dated(
+        self,
+        day: date,
+        text: str | None,
+        slack_days: int,
+        said_days: str | None = None,
+    ) -> bool:
         """Something written on `day` falls in a span the query names: written inside one
         (or up to `slack_days` after it: people tell of a thing when it happens or soon
         after), or its `text` names a day inside one, read as of the day it was written
-        ("last Friday" said on Monday 8 May is 5 May)."""
+        ("last Friday" said on Monday 8 May is 5 May). `said_days`: the days the text names
+        as stored with it (`Message.said_days`), so the text is not parsed again."""
         spans = self.spans
         if not spans:
             return False
         if any(s.holds(day, slack_days) for s in spans):
             return True
+        if said_days is not None:
+            return said_in(said_days, self.iso)
         if not text:
             return False
         return any(s.overlaps(said) for said in said_spans(text, day) for s in spans)

@@ -410,6 +410,7 @@ class MemorySearch:
         p = self.params
         factor = 1.0
         said = None  # a message's own words may name a day in the query's spans
+        named = None  # ...as stored with it (m038), or None: parsed from `said`
         if isinstance(item, Message):
             if plan.speakers and item.speaker not in plan.speakers:
                 factor *= p.other_speaker_weight
@@ -417,12 +418,12 @@ class MemorySearch:
                 factor *= p.reply_weight
             if plan.wants_time and p.time_weight and mentions_time(item.text):
                 factor *= 1 + p.time_weight
-            day, said = item.day, item.text
+            day, said, named = item.day, item.text, item.said_days
         elif isinstance(item, Day):
             day = item.day
         else:
             return factor
-        if p.date_weight and plan.dated(day, said, p.date_slack_days):
+        if p.date_weight and plan.dated(day, said, p.date_slack_days, named):
             factor *= 1 + p.date_weight
         return factor
 

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import date
 
-from kit.dates.text import named_days
 from kit.store.db import Transaction
+from kit.store.derived_columns import MESSAGE_SAID_DAYS, fill_named_days
 from kit.store.shared_tables import (
     ACCESS_TOKENS,
     CHANNEL_EVENT_TABLES,
@@ -85,23 +84,6 @@ async def open_categories(tx: Transaction) -> None:
         )
         if row is None or "category IN (" in str(row[0]):
             raise RuntimeError(f"m035: the category CHECK of {table} was not relaxed")
-
-
-async def fill_named_days(tx: Transaction) -> None:
-    """Derive every message's `named_days` (the days its text names, as words: kit/dates/text.py)
-    from its text and day, in batches (a migration's step: m024 / pg024)."""
-    last = 0
-    while True:
-        rows = await tx.fetchall(
-            "SELECT id, text, day FROM messages WHERE id > ? ORDER BY id LIMIT 2000", (last,)
-        )
-        if not rows:
-            return
-        await tx.executemany(
-            "UPDATE messages SET named_days = ? WHERE id = ?",
-            [(named_days(str(r[1]), date.fromisoformat(str(r[2]))), int(r[0])) for r in rows],
-        )
-        last = int(rows[-1][0])
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -481,4 +463,5 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
     Migration("m037_kit_written_replies", KIT_WRITTEN_REPLIES),
+    Migration("m038_message_said_days", MESSAGE_SAID_DAYS),
 )

@@ -19,6 +19,7 @@ from kit.config import Settings, StorageSettings
 from kit.memory.messages import NewMessage
 from kit.portability.export import export_document, to_json
 from kit.portability.restore import restore
+from kit.store.db import Database
 from kit.store.engines import open_database
 from kit.store.migrate import migrate, migrations_for
 from tests.support import postgres
@@ -130,25 +131,31 @@ def blank(settings: Settings, store: str, request: pytest.FixtureRequest) -> Ite
         postgres.drop_database(server, url)
 
 
+async def stored_before(db: Database, clock: FakeClock, migration: str, *texts: str) -> None:
+    """Messages written on Monday 8 May 2023 by a Kit migrated up to `migration` (not
+    including it), with only the columns it had then."""
+    await migrate_before(db, clock, migration)
+    async with db.transaction() as tx:
+        conv = await tx.insert(
+            "INSERT INTO conversations (user_id, channel, external_id, created_at)"
+            " VALUES ('owner', 'local', 'x', '2023-05-08T00:00:00+00:00')"
+        )
+        for text in texts:
+            await tx.execute(
+                "INSERT INTO messages (user_id, conversation_id, role, text, at, day,"
+                " content_hash) VALUES ('owner', ?, 'user', ?,"
+                " '2023-05-08T13:56:00+00:00', '2023-05-08', 'h')",
+                (conv, text),
+            )
+
+
 async def test_messages_stored_before_the_migration_get_the_days_they_name(
     blank: Settings, clock: FakeClock
 ) -> None:
     settings = blank
     async with open_database(settings) as db:
         prefix = "pg024" if db.engine == "postgres" else "m024"
-        await migrate_before(db, clock, prefix)
-        async with db.transaction() as tx:
-            conv = await tx.insert(
-                "INSERT INTO conversations (user_id, channel, external_id, created_at)"
-                " VALUES ('owner', 'local', 'x', '2023-05-08T00:00:00+00:00')"
-            )
-            for text in ("kayak lesson last Friday", "kayak lesson"):
-                await tx.execute(
-                    "INSERT INTO messages (user_id, conversation_id, role, text, at, day,"
-                    " content_hash) VALUES ('owner', ?, 'user', ?,"
-                    " '2023-05-08T13:56:00+00:00', '2023-05-08', 'h')",
-                    (conv, text),
-                )
+        await stored_before(db, clock, prefix, "kayak lesson last Friday", "kayak lesson")
         assert [m.name for m in migrations_for(db) if m.name >= prefix][:1] == [
             f"{prefix}_message_named_days"
         ]

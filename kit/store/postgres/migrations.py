@@ -17,12 +17,8 @@ alone, with no SQLite twin (`pg021_fts_per_user`), says so where it is listed.
 
 from __future__ import annotations
 
-from kit.store.migrations import (
-    CATEGORY_TABLES,
-    NAMED_CATEGORY,
-    Migration,
-    fill_named_days,
-)
+from kit.store.derived_columns import MESSAGE_SAID_DAYS, fill_named_days
+from kit.store.migrations import CATEGORY_TABLES, NAMED_CATEGORY, Migration
 from kit.store.postgres.first_schema import (
     FUNCTIONS,
     ID_TABLES,
@@ -190,4 +186,5 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
     Migration("pg037_kit_written_replies", KIT_WRITTEN_REPLIES),
+    Migration("pg038_message_said_days", MESSAGE_SAID_DAYS),
 )

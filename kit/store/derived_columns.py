@@ -1,0 +1,48 @@
+"""Columns derived in Python from a message's text and day, filled by a migration's step (SQL
+cannot say them) in batches, inside the migration's transaction; the writes derive the same
+values for every new message (kit/memory/messages.py, kit/portability/restore.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import date
+
+from kit.dates.text import named_days, said_days
+from kit.store.db import Transaction
+
+
+async def _fill(tx: Transaction, column: str, derive: Callable[[str, date], str]) -> None:
+    """Set `column` of every message to `derive(text, day)`, 2,000 rows at a time."""
+    last = 0
+    while True:
+        rows = await tx.fetchall(
+            "SELECT id, text, day FROM messages WHERE id > ? ORDER BY id LIMIT 2000", (last,)
+        )
+        if not rows:
+            return
+        await tx.executemany(
+            f"UPDATE messages SET {column} = ? WHERE id = ?",
+            [(derive(str(r[1]), date.fromisoformat(str(r[2]))), int(r[0])) for r in rows],
+        )
+        last = int(rows[-1][0])
+
+
+async def fill_named_days(tx: Transaction) -> None:
+    """Derive every message's `named_days` (the days its text names, as words: kit/dates/text.py)
+    from its text and day (a migration's step: m024 / pg024)."""
+    await _fill(tx, "named_days", named_days)
+
+
+async def fill_said_days(tx: Transaction) -> None:
+    """Derive every message's `said_days` (the days its text names, as spans: kit/dates/text.py)
+    from its text and day (a migration's step: m038 / pg038)."""
+    await _fill(tx, "said_days", said_days)
+
+
+# m038 / pg038: the days a message's text names, as spans a search reads instead of parsing
+# every candidate's text on each dated question (kit/retrieval/query.py `Query.dated`).
+# NULL until derived, and a later migration that reads dates better derives it again.
+MESSAGE_SAID_DAYS: tuple[str | Callable[[Transaction], Awaitable[None]], ...] = (
+    "ALTER TABLE messages ADD COLUMN said_days TEXT",
+    fill_said_days,
+)
