@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from kit.curator.hedge_scope import cut_around, right_call
-from kit.curator.persons import common, role
+from kit.curator.persons import common
 from kit.curator.presupposed import presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
@@ -376,7 +376,7 @@ def _holder(tokens: list[str]) -> Holder | None:
     if first in _SELF:
         return "self"
     if first in _POSSESSIVE:
-        if any(stem(t) in PEOPLE for t in rest[:2]) or role(rest[:2]):
+        if any(stem(t) in PEOPLE for t in rest[:2]):
             return "self" if joint else "other"
         return "self"
     if first in _OTHER:
@@ -384,8 +384,7 @@ def _holder(tokens: list[str]) -> Holder | None:
     if first in _THING:
         return "neutral"
     if first in _DETERMINERS:
-        someone = any(stem(t) in PEOPLE for t in rest) or role(rest)
-        return "other" if someone and not joint else "neutral"
+        return "other" if any(stem(t) in PEOPLE for t in rest) and not joint else "neutral"
     if tokens[i][:1].isupper() and first not in _QUESTION_OPENERS:
         if first.endswith("'s") and rest[:1] and rest[0] not in _AFTER_IS:
             # "Michael's promotion"; not "Blue's my fave", "Painting's great" (a common word)

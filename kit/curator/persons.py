@@ -56,7 +56,7 @@ def person(word: str) -> bool:
 
 
 def role(words: list[str]) -> bool:
-    """Whether words after "my", "the", "the owner's" name a person by role ("academic
+    """Whether words after "the owner's" in a fact name a person by role ("academic
     advisor", "landlord raised"; not "producer job": a person word before a thing describes
     it)."""
     for n, word in enumerate(words):

@@ -23,12 +23,6 @@ def test_what_the_owners_landlord_did_rests_on_what_the_message_says_he_did() ->
     assert check("The owner's landlord raised the rent to $1,800.", said).status == "supported"
 
 
-def test_what_a_role_did_is_still_not_the_owners_act() -> None:
-    """The landlord raised the rent; the owner did not."""
-    said = "Ugh, the landlord raised the rent to $1,800 last week, he said costs went up."
-    assert check("The owner raised the rent to $1,800.", said).status != "supported"
-
-
 def test_a_number_set_off_after_a_name_in_the_fact_is_that_persons() -> None:
     said = "I went hiking in Yosemite with my cousin Priya, who's 31, over the long weekend."
     fact = "The owner went hiking in Yosemite with her cousin Priya, 31."
