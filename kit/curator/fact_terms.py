@@ -38,7 +38,6 @@ class Term:
     phrase: str = ""  # word: the two-word lemma it opens ("took part": take_part)
     theirs: bool = False  # in what "her", "his", "their" names ("supporting their health")
     head: bool = False  # word: a noun phrase's last word ("friends from work"): a thing
-    undergone: bool = False  # in "the owner was upset by ...": done to the owner, by anyone
 
 
 def fact_terms(
@@ -58,7 +57,6 @@ def fact_terms(
     ]
     listed = list(tokens(text))
     possessed = _possessed(listed, owner)
-    undergone = _undergone(folded, listed)
     bound = bindings(text)  # "her partner Thomas, 45": 45 is Thomas's
     for start, end, clause_holder, clause_who in spans:
         for n, match in enumerate(listed):
@@ -95,11 +93,9 @@ def fact_terms(
                 pair = [token, *(m.group() for m in listed[n + 1 : n + 2] if m.start() < end)]
                 phrase = min(phrases(pair), default="")
                 theirs = any(a <= at < b for a, b in possessed)
-                done_to = holder == "owner" and any(a <= at < b for a, b in undergone)
                 found.append(
                     Term("word", token, stem(token), holder, who=who, passed_over=passed_over,
-                          aim=aim, phrase=phrase, theirs=theirs, head=_head(listed, n, start, end),
-                          undergone=done_to)
+                          aim=aim, phrase=phrase, theirs=theirs, head=_head(listed, n, start, end))
                 )  # fmt: skip
     for mention in dates:
         holder = next((h for a, b, h, _ in spans if a <= mention.start < b), "")
@@ -115,36 +111,6 @@ def _head(listed: list[re.Match[str]], n: int, start: int, end: int) -> bool:
     before = listed[n - 1].group().lower() if n and listed[n - 1].start() >= start else ""
     after = listed[n + 1].group() if n + 1 < len(listed) and listed[n + 1].start() < end else ""
     return before in _DETERMINERS and not (after and thing(after))
-
-
-def _undergone(folded: str, listed: list[re.Match[str]]) -> list[tuple[int, int]]:
-    """Where a fact says what was done to its subject ("was praised by", "got invited to"):
-    from the participle to the end of its clause (a comma or a full stop)."""
-    spans = []
-    for i, match in enumerate(listed[:-1]):
-        if match.group().lower() not in _PASSIVE:
-            continue
-        following = listed[i + 1]
-        if following.group().lower() in _DEGREE and i + 2 < len(listed):
-            following = listed[i + 2]
-        if not _participle(following.group()):
-            continue
-        stop = re.search(r"[,;.!?]", folded[following.start() :])
-        spans.append((following.start(), following.start() + stop.start() if stop else len(folded)))
-    return spans
-
-
-_PASSIVE = frozenset("was were is are got gets been being get".split())
-_DEGREE = frozenset("really so very deeply quite truly".split())
-_IRREGULAR = frozenset(
-    """told given shown taught paid sent made built left hurt brought bought kept met known
-    chosen seen offered thrown upset hit cut let put set written forgiven forgotten""".split()
-)
-
-
-def _participle(word: str) -> bool:
-    low = word.lower()
-    return word[:1].islower() and (low.endswith("ed") or low in _IRREGULAR)
 
 
 _DETERMINERS = frozenset(

@@ -178,24 +178,8 @@ def _said_so(
         and (
             _fits(s, _as_given(_owned(c, term), term), term.holder, hedged or term.aim, denied)
             or _theirs_named(s, _as_given(c, term), term, hedged or term.aim, denied, named)
-            or (term.undergone and _done_to_speaker(s, c, hedged or term.aim, denied))
         )
     ]
-
-
-def _done_to_speaker(source: Source, clause: Clause, hedged: bool, negated: bool) -> bool:
-    """A clause of the owner's about someone else that does it to the speaker ("they said
-    something that really upset me"): it holds up what the fact says was done to the owner
-    ("was upset by ..."), never the owner's own act."""
-    return (
-        source.owner
-        and clause.holder == "other"
-        and bool(clause.words & _ME)
-        and _fits(source, clause, "", hedged, negated)
-    )
-
-
-_ME = frozenset({"me", "us"})
 
 
 def others_named(text: str, owner: set[str]) -> tuple[frozenset[str], frozenset[str]]:

@@ -63,18 +63,3 @@ def test_you_know_and_over_after_no_choice_leave_the_owners_limit_said() -> None
 def test_over_after_a_choice_still_passes_it_over() -> None:
     said = "I chose the night train, over the 10 am flight, because it was cheaper."
     assert check("The owner took the 10 am flight.", said).status != "supported"
-
-
-def test_what_was_done_to_the_owner_rests_on_what_someone_did_to_me() -> None:
-    said = (
-        "I stopped at the trailhead, and some hikers who were there said something that "
-        "really upset me."
-    )
-    assert check("The owner was upset by some hikers at the trailhead.", said).status == (
-        "supported"
-    )
-
-
-def test_what_was_done_to_another_is_not_done_to_the_owner() -> None:
-    said = "My sister gave a speech at the gala and the judges praised her speech."
-    assert check("The owner was praised for her speech.", said).status != "supported"
