@@ -376,7 +376,7 @@ def _holder(tokens: list[str]) -> Holder | None:
     if first in _SELF:
         return "self"
     if first in _POSSESSIVE:
-        if any(stem(t) in PEOPLE for t in rest[:2]):
+        if (rest and stem(rest[0]) in PEOPLE) or (len(rest) > 1 and stem(rest[1]) in PEOPLE):
             return "self" if joint else "other"
         return "self"
     if first in _OTHER:

@@ -33,6 +33,7 @@ def _key(word: str) -> str:
 
 @lru_cache(maxsize=65536)
 def person(word: str) -> bool:
+    """Whether the word's first noun sense rises to person.n.01 (see the module note)."""
     low = _key(word)
     if not thing(low):
         return False
@@ -66,4 +67,5 @@ def role(words: list[str]) -> bool:
 
 
 def common(word: str) -> bool:
+    """Whether the word is in common use (tagged COMMON times or more), so no name."""
     return tagged(_key(word)) >= COMMON
