@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from kit.curator.hedge_scope import cut_around, right_call
+from kit.curator.persons import common
 from kit.curator.presupposed import presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
@@ -193,7 +194,8 @@ def clauses(text: str) -> list[Clause]:
                 or before in _IF
                 or before == "for when"
             )
-            negated = _negated(piece, tokens) or bool(CONTRAST.match(piece))
+            before_it = raw[: start - sentence.start()]
+            negated = _negated(piece, tokens) or _passed_over(piece, before_it)
             negated = negated or (example and found[-1].negated)
             alone = all(t.lower() in _ALONE for t in tokens)
             before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
@@ -324,6 +326,13 @@ def _contrasts(sentence: str, offset: int, part: tuple[int, int]) -> list[tuple[
     return [(start + a, start + b) for a, b in itertools.pairwise(bounds) if b > a]
 
 
+def _passed_over(piece: str, before: str) -> bool:
+    """A clause a choice passed over ("chose X | over Y"; not "long sagas, | over 5 books")."""
+    if not CONTRAST.match(piece):
+        return False
+    return not piece.lower().startswith("over") or bool(_CHOICE.search(before))
+
+
 def _opens_question(piece: str, first_clause: bool) -> bool:
     """Whether a clause starts a question: "can you...", "should I...", "what do...", or a
     question word opening the sentence ("Where is it?"); "who I met..." is no question."""
@@ -360,6 +369,10 @@ def _holder(tokens: list[str]) -> Holder | None:
     first = lowered[i]
     rest = lowered[i + 1 : i + 4]
     joint = " and i " in f" {' '.join(lowered)} " or " and me " in f" {' '.join(lowered)} "
+    if first in _LETS:
+        return "self"  # "let's": the speaker and whoever is asked along
+    if lowered[i:] in _FILLERS:
+        return None  # "you know": no one's; what follows goes on with the last one
     if first in _SELF:
         return "self"
     if first in _POSSESSIVE:
@@ -374,10 +387,16 @@ def _holder(tokens: list[str]) -> Holder | None:
         return "other" if any(stem(t) in PEOPLE for t in rest) and not joint else "neutral"
     if tokens[i][:1].isupper() and first not in _QUESTION_OPENERS:
         if first.endswith("'s") and rest[:1] and rest[0] not in _AFTER_IS:
-            return "other"  # "Michael's promotion"; not "Blue's my fave" (Blue is)
+            # "Michael's promotion"; not "Blue's my fave", "Painting's great" (a common word)
+            said = word_key(first)
+            return "neutral" if common(said) and stem(said) not in PEOPLE else "other"
         following = lowered[i + 1] if i + 1 < len(lowered) else ""
         return "other" if following in _SUBJECT_VERBS else "neutral"
     return None
+
+
+_LETS = frozenset({"let's", "lets"})
+_FILLERS = (["you", "know"], ["ya", "know"], ["y'know"], ["you", "see"])
 
 
 # "wondering if I made the right choice in taking the bonus": the choice was made; only

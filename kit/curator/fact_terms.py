@@ -13,7 +13,9 @@ from datetime import date
 from typing import Literal
 
 from kit.curator.clauses import CONTRAST, GIVEN_ENDS, PEOPLE, clauses, word_key
+from kit.curator.persons import role
 from kit.curator.related import phrases, thing
+from kit.curator.whose_number import bindings
 from kit.curator.wording import HEDGES, NEGATIONS, STOP, fold, number_of, stem, tokens
 from kit.dates.text import DateSpan, date_mentions
 from kit.dates.words import MONTHS, WEEKDAYS
@@ -54,12 +56,14 @@ def fact_terms(
         (m.start(), c.end) for c in clauses(text) for m in _FOR.finditer(folded, c.start, c.end)
     ]
     listed = list(tokens(text))
-    possessed = _possessed(listed)
-    for start, end, holder, who in spans:
+    possessed = _possessed(listed, owner)
+    bound = bindings(text)  # "her partner Thomas, 45": 45 is Thomas's
+    for start, end, clause_holder, clause_who in spans:
         for n, match in enumerate(listed):
             token, at = match.group(), match.start()
             if not start <= at < end or any(a <= at < b for a, b in taken):
                 continue
+            holder, who = clause_holder, clause_who
             low = token.lower()
             if low in HEDGES and token != "May":
                 hedged = True
@@ -69,6 +73,9 @@ def fact_terms(
             number = number_of(token)
             passed_over = any(a <= at < b for a, b in over)
             if number is not None and low not in _SOFT_NUMBERS:
+                named = sorted(k for k in bound.get(number, ()) if k not in owner)
+                if named and holder == "owner":
+                    holder, who = "other", named[0]
                 found.append(
                     Term("number", token, number, holder, who=who, passed_over=passed_over)
                 )
@@ -112,16 +119,16 @@ _DETERMINERS = frozenset(
 )
 
 
-def _possessed(listed: list[re.Match[str]]) -> list[tuple[int, int]]:
-    """Where a fact names something of someone else's ("people ... their mental health"): up
-    to four words after "his", "her" or "their" once the fact has named people (else it may
-    be the owner's own: "the owner improved her reading"), to a word that ends a noun
-    phrase."""
+def _possessed(listed: list[re.Match[str]], owner: set[str]) -> list[tuple[int, int]]:
+    """Where a fact names something of someone else's ("people ... their mental health",
+    "sent it to Greg ... his feedback"): up to four words after "his", "her" or "their" once
+    the fact has named people or someone by name (else it may be the owner's own: "the owner
+    improved her reading"), to a word that ends a noun phrase."""
     spans = []
     for i, match in enumerate(listed):
         if match.group().lower() not in ("his", "her", "their"):
             continue
-        if not any(stem(m.group()) in PEOPLE for m in listed[:i]):
+        if not any(stem(m.group()) in PEOPLE or _named(m, owner) for m in listed[:i]):
             continue
         end = match.end()
         for following in listed[i + 1 : i + 5]:
@@ -130,6 +137,19 @@ def _possessed(listed: list[re.Match[str]]) -> list[tuple[int, int]]:
             end = following.end()
         spans.append((match.end(), end))
     return spans
+
+
+def _named(match: re.Match[str], owner: set[str]) -> bool:
+    """A name not the owner's, not opening the fact ("Greg"; not "The", "Caroline")."""
+    word = match.group()
+    return (
+        match.start() > 0
+        and word[:1].isupper()
+        and word_key(word) not in owner
+        and word.lower() not in STOP | OWNER_WORDS
+        and word.lower() not in MONTHS
+        and word.lower() not in WEEKDAYS
+    )
 
 
 # A purpose: what follows "for" may be only hoped or planned ("reads it for business tips":
@@ -195,7 +215,8 @@ def _who(words: list[str], owner: set[str]) -> str:
     if i >= len(words) or (not words[i][:1].isupper() and lowered[i] not in OWNER_WORDS):
         return ""
     key = word_key(words[i])
-    kin = lowered[i].endswith("'s") and any(stem(a) in PEOPLE for a in lowered[i + 1 :][:3])
+    after = lowered[i + 1 :][:3]
+    kin = lowered[i].endswith("'s") and (any(stem(a) in PEOPLE for a in after) or role(after))
     if kin:
         return "~owner" if _is_owner(words[i], owner) else f"~{key}"
     return key
@@ -213,7 +234,7 @@ def _fact_holder(
         return None
     first, after = lowered[i], lowered[i + 1 : i + 4]
     if first in OWNER_WORDS or word_key(words[i]) in owner:
-        if first.endswith("'s") and any(stem(a) in PEOPLE for a in after):
+        if first.endswith("'s") and (any(stem(a) in PEOPLE for a in after) or role(after)):
             return "other"
         return "owner"
     if first in _PRONOUNS:
