@@ -234,8 +234,8 @@ def _framings(said: str, says: Says, gap: int) -> list[str | None]:
         words = [w.group().lower() for w in _WORD.finditer(sentence)]
         for n, word in enumerate(words):
             following = words[n + 1] if n + 1 < len(words) else ""
-            if said := says(word, following):
-                found.append(_frame(words[:n], gap, said))
+            if how := says(word, following):
+                found.append(_frame(words[:n], gap, how))
     return found
 
 
