@@ -84,7 +84,11 @@ _FRAMES = tuple(
         ("meant", _MEANT), ("arranged", _ARRANGED), ("tried", _TRIED), ("refused", _REFUSED)
     )
 )  # fmt: skip
-_IN_FACT = re.compile(rf"\b(?:{_MEANT}|{_ARRANGED}|{_TRIED}|{_REFUSED})\b")
+# A fact in the future says an arrangement as one ("will attend", "is set to start").
+_FUTURE = r"will|'ll|shall|set to|scheduled|due to|upcoming"
+_IN_FACT = re.compile(rf"\b(?:{_MEANT}|{_ARRANGED}|{_TRIED}|{_REFUSED}|{_FUTURE})\b")
+# A try the same sentence says came off ("trying to cut it, and managed to bring it down").
+_ACHIEVED = frozenset({"managed", "succeeded", "able"})
 # A negation right before the act denies it ("have never practiced"); in the fact, it denies
 # the act itself.
 _NEGATIONS = frozenset({"not", "never", "no", "cannot"})
@@ -235,7 +239,10 @@ def _framings(said: str, says: Says, gap: int) -> list[str | None]:
         for n, word in enumerate(words):
             following = words[n + 1] if n + 1 < len(words) else ""
             if how := says(word, following):
-                found.append(_frame(words[:n], gap, how))
+                frame = _frame(words[:n], gap, how)
+                if frame == "tried" and _ACHIEVED & set(words[n + 1 :]):
+                    frame = None
+                found.append(frame)
     return found
 
 

@@ -93,3 +93,17 @@ def test_a_frame_that_governs_another_verb_does_not_reach_the_act() -> None:
     """`trying to set boundaries by declining`: the try governs `set`."""
     said = "I'm trying to set boundaries by muting work chats after 8 PM."
     assert unmet_act("The owner mutes work chats after 8 PM.", [said]) is None
+
+
+def test_a_fact_in_the_future_says_the_plan_as_one() -> None:
+    """`will attend` is what `going to attend` says."""
+    said = "I'm going to attend the glassblowing demo at the Harbour Arts Centre on 9 June."
+    assert unmet_act("The owner will attend the glassblowing demo on 9 June.", [said]) is None
+
+
+def test_a_try_the_sentence_says_came_off_is_done() -> None:
+    said = (
+        "I was trying to cut my screen time by deleting two apps, and I managed to bring it "
+        "down from 6 hours to 3."
+    )
+    assert unmet_act("The owner cut their screen time by deleting two apps.", [said]) is None
