@@ -50,6 +50,7 @@ _AUXILIARY = frozenset(
     """has have had do does did will would can could may might shall should also already
     just now recently finally successfully often usually always regularly""".split()
 )
+_DEGREE = frozenset({"as", "so", "very", "really", "more", "too", "quite", "pretty", "most"})
 _COPULA = frozenset({"is", "are", "was", "were", "am", "be", "been", "seems", "feels"})
 _SKIP = frozenset(
     """the a an owner owner's user user's is are was were am be been being has have had do
@@ -84,6 +85,14 @@ _FRAMES = tuple(
         ("meant", _MEANT), ("arranged", _ARRANGED), ("tried", _TRIED), ("refused", _REFUSED)
     )
 )  # fmt: skip
+# A wish, a hope or a wait whose own clause holds the act: its subject and an auxiliary
+# between ("wish I was that | resilient", "can't wait 'til my studio starts | welcoming").
+_WISHED = re.compile(
+    r"\b(?:wish(?:es|ed)?|hop(?:e|es|ing)|dream(?:s|ing)?|imagine|wait (?:'til|til|till|until))"
+    r"(?: that)? (?:i|we|he|she|they|it|you|(?:my|our|his|her|their|the) [a-z'-]+(?: [a-z'-]+)?)"
+    r"(?: (?:was|were|had|could|would|'d|will|can|get to|be|is|are|starts?|begins?|finally"
+    r"|really|so|that|as|more|already))*$"
+)
 # A fact in the future says an arrangement as one ("will attend", "is set to start").
 _FUTURE = r"will|'ll|shall|set to|scheduled|due to|upcoming"
 _IN_FACT = re.compile(rf"\b(?:{_MEANT}|{_ARRANGED}|{_TRIED}|{_REFUSED}|{_FUTURE})\b")
@@ -147,7 +156,8 @@ def _act(fact: str) -> tuple[str, bool, list[str]] | None:
     for i, word in enumerate(words):
         if word in _SKIP or word.endswith("'s") or shown[i][:1].isupper():
             continue
-        if not _verb_here(word, words[i - 1] if i else "", shown[i - 1] if i else ""):
+        last = max((j for j in range(i) if words[j] not in _DEGREE), default=-1)
+        if not _verb_here(word, words[last] if last >= 0 else "", shown[last] if last >= 0 else ""):
             continue
         said = words[: i + 2]
         if _IN_FACT.search(" ".join(said)) or any(w in HEDGES for w in said):
@@ -256,6 +266,8 @@ def _frame(before: list[str], gap: int, said: str) -> str | None:
         return "meant"  # a purpose: "a council meeting for adoption"
     if act and any(w in _NEGATIONS or w.endswith("n't") for w in before[-2:]):
         return "refused"  # "have never practiced"
+    if said == "verb" and _WISHED.search(" ".join(before[-8:])):
+        return "meant"  # "wish I was that resilient", "can't wait 'til my studio starts ..."
     for back in range(gap + 1):
         between = before[len(before) - back :] if back else []
         if any(w in _CLAUSE for w in between):

@@ -107,3 +107,16 @@ def test_a_try_the_sentence_says_came_off_is_done() -> None:
         "down from 6 hours to 3."
     )
     assert unmet_act("The owner cut their screen time by deleting two apps.", [said]) is None
+
+
+def test_a_trait_only_wished_for_is_not_had() -> None:
+    """A wish's own clause (`wish I was that disciplined`) holds the trait unreal."""
+    said = "I skipped practice again this week. I wish I was that disciplined with my practice!"
+    verdict = check("The owner is as disciplined as ever with their practice.", said)
+    assert verdict.status == "unsupported"
+
+
+def test_what_someone_cannot_wait_for_has_not_begun() -> None:
+    said = "Can't wait 'til my bakery finally starts selling sourdough on weekends!"
+    verdict = check("The owner's bakery already sells sourdough on weekends.", said)
+    assert verdict.status == "unsupported"
