@@ -4,29 +4,34 @@
 Laura's invitation to the brainstorming session" does not say "the owner joined it", and "I'm
 gonna chat with local leaders" does not say "John met local leaders". Every word but the verb
 may be in the message, so the word-level guard (kit/curator/judge.py) and the meaning check
-store such a fact. Here the fact's act (its first verb or describing word after its subject:
-`relocating`, `joined`, `resilient`) is looked for in what it cites, in its family
+store such a fact. Here the fact's act (its main verb after its subject, or a describing word
+after `is`: `relocating`, `joined`, `resilient`) is looked for in what it cites, in its family
 (kit/curator/related.py: relocate, relocation); where the message never says the act, the
 head of what the act is done to stands in for it (`the brainstorming session`: session). The
-fact is no fact when every place that says it is inside a frame that only means, tries or
-refuses it, before it in its clause:
+fact is no fact when every place that says it is governed by a frame that only means, tries
+or refuses it:
 
-- meant: `considering`, `thinking of`, `planning`, `gonna`, `hoping`, `want to`, `wish`,
-  `determined to`, `can't wait`, `a goal to`, `should`, `maybe`, ..., and a bare act named as
-  a purpose (`a meeting for adoption`);
-- tried: `trying to`, `searching for`, `looking for`, `applied for`: a fact that says the act
-  going on (`is learning Spanish` from `trying to learn Spanish`) stays;
+- meant: `considering`, `thinking of`, `hoping`, `want to`, `wish`, `a goal to`, ...; a bare
+  act named as a purpose (`a meeting for adoption`); the own clause of a wish, a hope or a
+  wait (`wish I was that resilient`, `can't wait 'til my studio starts welcoming`);
+- arranged: `gonna`, `going to`, `planning to`, `determined to`, `looking forward to`, ...;
+- tried: `trying to`, `searching for`, `looking for`, `applied for`, unless the sentence says
+  it came off (`and managed to bring it down`);
 - refused or denied: `decline`, `turned down`, `refused`, `rejected`; a negation just before
   the act (`have never practiced`).
 
-A clause ends at a sentence's end or where a new subject starts (`, and I've adjusted ...`,
-`but I`). A noun-only form of the act before another noun (`my relocation budget`) names no
-act. A fact that itself says the plan, the try or the refusal (`is considering relocating`,
-`applied for`, `declined`), or denies the act, is left alone.
+A frame governs the act right after it (a few adverbs between: `considering | using`), a noun
+form of it as its object (`considering a job relocation`), or the head within a few words, and
+never across a new clause (`, and I've`, `how`, `that`, a subject). A noun-only form of the act
+before another noun (`my relocation budget`) names no act. A fact that itself says the plan,
+the try, the refusal or the future (`is considering relocating`, `applied for`, `will
+attend`), or denies the act, is left alone; so is one that says the act going on after a try
+or an arrangement (`is learning Spanish` from `trying to learn Spanish`).
 
 What it cannot tell: whose act a clause states (`a buddy of mine adopted` is not the owner's;
-that is the word-level guard's reading), an act said by a verb outside the act's family when
-the thing it is done to is said only inside a frame but the act elsewhere (`I was thinking of
+that is the word-level guard's reading), a frame far from what it governs (`thinking of asking
+Michael, my friend from the library, for some feedback`), and an act said by a verb outside
+the act's family when the thing it is done to is said only inside a frame (`I was thinking of
 skipping the workshop, but went anyway`: kept out). Deterministic; no model.
 """
 
