@@ -144,6 +144,8 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
             for s in said
             for f in _framings(s, lambda w, _n: "head" if stem(w) == key else None, HEAD_GAP)
         ]
+        if "meant" in frames:  # "I want to share | my blog": a wish's verb, not the act's
+            return None
     if not frames or any(f is None for f in frames):
         return None  # said as done somewhere (or nowhere)
     if going and all(f in ("tried", "arranged") for f in frames):

@@ -120,3 +120,11 @@ def test_what_someone_cannot_wait_for_has_not_begun() -> None:
     said = "Can't wait 'til my bakery finally starts selling sourdough on weekends!"
     verdict = check("The owner's bakery already sells sourdough on weekends.", said)
     assert verdict.status == "unsupported"
+
+
+def test_a_thing_only_inside_a_wish_leaves_the_act_open() -> None:
+    """The act unsaid and its thing only inside `I'd love to grow my ...`: the wish governs
+    `grow`, not whether the owner writes the newsletter (measured: such drops were supported
+    facts, docs/measurements.md, round 17B)."""
+    said = "I'd love to grow my newsletter about shorebirds to a thousand readers this year."
+    assert unmet_act("The owner writes a newsletter about shorebirds.", [said]) is None
