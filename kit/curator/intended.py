@@ -7,9 +7,10 @@ may be in the message, so the word-level guard (kit/curator/judge.py) and the me
 store such a fact. Here the fact's act (its main verb after its subject, or a describing word
 after `is`: `relocating`, `joined`, `resilient`) is looked for in what it cites, in its family
 (kit/curator/related.py: relocate, relocation); where the message never says the act, the
-head of what the act is done to stands in for it (`the brainstorming session`: session). The
-fact is no fact when every place that says it is governed by a frame that only means, tries
-or refuses it:
+head of what the act is done to stands in for it (`the brainstorming session`: session), under
+a try, an arrangement or a refusal only (`I'd love to grow my newsletter`: the wish governs
+`grow`, not whether the owner writes it). The fact is no fact when every place that says it is
+governed by a frame that only means, tries or refuses it:
 
 - meant: `considering`, `thinking of`, `hoping`, `want to`, `wish`, `a goal to`, ...; a bare
   act named as a purpose (`a meeting for adoption`); the own clause of a wish, a hope or a
@@ -22,7 +23,8 @@ or refuses it:
 
 A frame governs the act right after it (a few adverbs between: `considering | using`), a noun
 form of it as its object (`considering a job relocation`), or the head within a few words, and
-never across a new clause (`, and I've`, `how`, `that`, a subject). A noun-only form of the act
+never across a new clause (`, and I've`, `how`, `that`, a subject); a relative clause puts the
+thing before it in one too (`the grant I applied for`, `the offer I turned down`). A noun-only form of the act
 before another noun (`my relocation budget`) names no act. A fact that itself says the plan,
 the try, the refusal or the future (`is considering relocating`, `applied for`, `will
 attend`), or denies the act, is left alone; so is one that says the act going on after a try
@@ -97,6 +99,13 @@ _WISHED = re.compile(
     r"(?: that)? (?:i|we|he|she|they|it|you|(?:my|our|his|her|their|the) [a-z'-]+(?: [a-z'-]+)?)"
     r"(?: (?:was|were|had|could|would|'d|will|can|get to|be|is|are|starts?|begins?|finally"
     r"|really|so|that|as|more|already))*$"
+)
+# ... and a thing a relative clause puts in one ("the grant I applied for").
+_AFTER = re.compile(
+    r"(?:that |which )?(?:i|we|i've|we've|i'm|we're|i'd|i was|we were|i am)"
+    r"(?: (?:just|already|recently|also|really|still))? "
+    rf"(?P<frame>{_TRIED}|{_REFUSED}|consider(?:ed|ing)|hop(?:ed|ing) for|wanted|want"
+    r"|plan(?:ned|ning) (?:on|for)|(?:was |am |'m )?thinking (?:of|about))\b"
 )
 # A fact in the future says an arrangement as one ("will attend", "is set to start").
 _FUTURE = r"will|'ll|shall|set to|scheduled|due to|upcoming"
@@ -257,10 +266,22 @@ def _framings(said: str, says: Says, gap: int) -> list[str | None]:
             following = words[n + 1] if n + 1 < len(words) else ""
             if how := says(word, following):
                 frame = _frame(words[:n], gap, how)
+                if frame is None and how != "verb":
+                    frame = _framed_after(" ".join(words[n + 1 : n + 7]))
                 if frame == "tried" and _ACHIEVED & set(words[n + 1 :]):
                     frame = None
                 found.append(frame)
     return found
+
+
+def _framed_after(after: str) -> str | None:
+    """A frame the words after a thing put it in: "the grant | I applied for", "the offer |
+    I turned down", "the bike | I'm considering"."""
+    found = _AFTER.match(after)
+    if found is None:
+        return None
+    frame = found.group("frame")
+    return next(kind for kind, pattern in _FRAMES if pattern.search(frame))
 
 
 def _frame(before: list[str], gap: int, said: str) -> str | None:

@@ -128,3 +128,14 @@ def test_a_thing_only_inside_a_wish_leaves_the_act_open() -> None:
     facts, docs/measurements.md, round 17B)."""
     said = "I'd love to grow my newsletter about shorebirds to a thousand readers this year."
     assert unmet_act("The owner writes a newsletter about shorebirds.", [said]) is None
+
+
+def test_a_grant_only_applied_for_was_not_awarded() -> None:
+    """A relative clause puts the thing in the frame: `the grant I applied for`."""
+    said = "The $8,000 arts grant I applied for closes on Friday. Do you think I'll get it?"
+    assert check("The owner was awarded an $8,000 arts grant.", said).status == "unsupported"
+
+
+def test_a_grant_won_is_said_as_done() -> None:
+    said = "I finally won the $8,000 arts grant I applied for in March!"
+    assert unmet_act("The owner won an $8,000 arts grant.", [said]) is None
