@@ -24,11 +24,11 @@ governed by a frame that only means, tries or refuses it:
 A frame governs the act right after it (a few adverbs between: `considering | using`), a noun
 form of it as its object (`considering a job relocation`), or the head within a few words, and
 never across a new clause (`, and I've`, `how`, `that`, a subject); a relative clause puts the
-thing before it in one too (`the grant I applied for`, `the offer I turned down`). A noun-only form of the act
-before another noun (`my relocation budget`) names no act. A fact that itself says the plan,
-the try, the refusal or the future (`is considering relocating`, `applied for`, `will
-attend`), or denies the act, is left alone; so is one that says the act going on after a try
-or an arrangement (`is learning Spanish` from `trying to learn Spanish`).
+thing before it in one too (`the grant I applied for`, `the offer I turned down`). A noun-only
+form of the act before another noun (`my relocation budget`) names no act. A fact that itself
+says the plan, the try, the refusal or the future (`is considering relocating`, `applied for`,
+`will attend`), or denies the act, is left alone; so is one that says the act going on after a
+try or an arrangement (`is learning Spanish` from `trying to learn Spanish`).
 
 What it cannot tell: whose act a clause states (`a buddy of mine adopted` is not the owner's;
 that is the word-level guard's reading), a frame far from what it governs (`thinking of asking
