@@ -33,8 +33,8 @@ try or an arrangement (`is learning Spanish` from `trying to learn Spanish`).
 What it cannot tell: whose act a clause states (`a buddy of mine adopted` is not the owner's;
 that is the word-level guard's reading), a frame far from what it governs (`thinking of asking
 Michael, my friend from the library, for some feedback`), and an act said by a verb outside
-the act's family when the thing it is done to is said only inside a frame (`I was thinking of
-skipping the workshop, but went anyway`: kept out). Deterministic; no model.
+the act's family when the thing it is done to is said only inside a try, an arrangement or a
+refusal (`I was gonna skip the workshop, but went anyway`: kept out). Deterministic; no model.
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
     act = _act(fact)
     if act is None:
         return None
-    word, going, rest = act
+    word, tense, rest = act
     said = [fold(t).lower() for t in cited]
     forms = _forms(word)
     frames = [f for s in said for f in _framings(s, lambda w, n: _says_act(w, n, forms), ACT_GAP)]
@@ -157,12 +157,14 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
             return None
     if not frames or any(f is None for f in frames):
         return None  # said as done somewhere (or nowhere)
-    if going and all(f in ("tried", "arranged") for f in frames):
+    if tense == "going" and all(f in ("tried", "arranged") for f in frames):
         return None  # "is learning Spanish" from "trying to learn Spanish"
+    if tense == "now" and all(f == "tried" for f in frames):
+        return None  # "practises scales daily" from "trying to practise scales daily"
     return word
 
 
-def _act(fact: str) -> tuple[str, bool, list[str]] | None:
+def _act(fact: str) -> tuple[str, str, list[str]] | None:
     """The fact's act (its main verb, or a describing word after `is`), whether the fact says
     it going on (`is relocating`), and the words after it; None when the fact frames or
     denies it itself, or names no act."""
@@ -180,9 +182,21 @@ def _act(fact: str) -> tuple[str, bool, list[str]] | None:
             return None  # the plan said as a plan: "is considering relocating"
         if any(w in _NEGATIONS or w.endswith("n't") for w in words[:i]):
             return None  # the act denied
-        going = word.endswith("ing") and words[i - 1] in _COPULA
-        return word, going, words[i + 1 :]
+        return word, _tense(word, words[:i]), words[i + 1 :]
     return None
+
+
+def _tense(word: str, before: list[str]) -> str:
+    """ "going" (`is relocating`), "done" (`relocated`, `has found`, `met`) or "now"."""
+    if word.endswith("ing") and before[-1:] and before[-1] in _COPULA:
+        return "going"
+    if word.endswith("ed") or _PERFECT & set(before):
+        return "done"
+    irregular = all(lemma != word for _, lemma in _parts(word))
+    return "done" if irregular and not word.endswith("s") else "now"
+
+
+_PERFECT = frozenset({"has", "have", "had", "was", "were"})
 
 
 def _verb_here(word: str, previous: str, shown: str) -> bool:
