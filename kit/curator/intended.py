@@ -165,9 +165,8 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
 
 
 def _act(fact: str) -> tuple[str, str, list[str]] | None:
-    """The fact's act (its main verb, or a describing word after `is`), whether the fact says
-    it going on (`is relocating`), and the words after it; None when the fact frames or
-    denies it itself, or names no act."""
+    """The fact's act (its main verb, or a describing word after `is`), its tense (_tense),
+    and the words after it; None when the fact frames or denies it itself, or names no act."""
     main = _LEADING.sub("", fold(fact))  # "While preparing ..., the owner tried ..."
     shown = _WORD.findall(main)
     words = [w.lower() for w in shown]
@@ -216,13 +215,6 @@ def _verb_here(word: str, previous: str, shown: str) -> bool:
     after_subject = previous in _SUBJECT or (shown[:1].isupper() and not shown.endswith("'s"))
     inflected = word.endswith(("s", "ed")) or all(lemma != word for _, lemma in net.lemmas(word))
     return after_subject or previous in _AUXILIARY or inflected
-
-
-def _acts(word: str, copula: bool) -> bool:
-    """Whether WordNet reads the word as a verb (or, after `is`, a describing word)."""
-    net = _lexicon()
-    parts = ("verb", "adj") if copula else ("verb",)
-    return net is not None and any(p in parts for p, _ in net.lemmas(word))
 
 
 def _forms(word: str) -> frozenset[str]:
