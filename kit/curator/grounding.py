@@ -45,6 +45,7 @@ from dataclasses import replace
 from datetime import date
 
 from kit.curator.clauses import Clause, clauses, plain, word_key
+from kit.curator.intended import unmet_act
 from kit.curator.introduced import introduced
 from kit.curator.judge import Source, Verdict, judge
 from kit.curator.meaning import Meanings, sentences
@@ -93,6 +94,19 @@ class Grounding:
 
     def check(self, op: Operation, facts: Mapping[int, Fact]) -> Verdict:
         """Whether `op` may be applied as it is. `facts`: the facts it names, as they are."""
+        verdict = self._check(op, facts)
+        text = _new_text(op)
+        if verdict.status == "supported" and text is not None:
+            act = unmet_act(text, self._support(op, facts))  # kit/curator/intended.py
+            if act is not None:
+                return Verdict(
+                    "unsupported",
+                    f"it says '{act}' as done; its cited messages say it only as meant, "
+                    "tried or refused",
+                )
+        return verdict
+
+    def _check(self, op: Operation, facts: Mapping[int, Fact]) -> Verdict:
         text = _new_text(op)
         if text is None:
             return Verdict("supported")  # nothing new is said: a confidence, an expiry

@@ -1,0 +1,317 @@
+"""An act said only as meant, tried or refused is not done (issue 29, round 17B).
+
+"I'm considering a job relocation" does not say "the owner is relocating", "I had to decline
+Laura's invitation to the brainstorming session" does not say "the owner joined it", and "I'm
+gonna chat with local leaders" does not say "John met local leaders". Every word but the verb
+may be in the message, so the word-level guard (kit/curator/judge.py) and the meaning check
+store such a fact. Here the fact's act (its main verb after its subject, or a describing word
+after `is`: `relocating`, `joined`, `resilient`) is looked for in what it cites, in its family
+(kit/curator/related.py: relocate, relocation); where the message never says the act, the
+head of what the act is done to stands in for it (`the brainstorming session`: session), under
+a try, an arrangement or a refusal only (`I'd love to grow my newsletter`: the wish governs
+`grow`, not whether the owner writes it). The fact is no fact when every place that says it is
+governed by a frame that only means, tries or refuses it:
+
+- meant: `considering`, `thinking of`, `hoping`, `want to`, `wish`, `a goal to`, ...; a bare
+  act named as a purpose (`a meeting for adoption`); the own clause of a wish, a hope or a
+  wait (`wish I was that resilient`, `can't wait 'til my studio starts welcoming`);
+- arranged: `gonna`, `going to`, `planning to`, `determined to`, `looking forward to`, ...;
+- tried: `trying to`, `searching for`, `looking for`, `applied for`, unless the sentence says
+  it came off (`and managed to bring it down`);
+- refused or denied: `decline`, `turned down`, `refused`, `rejected`; a negation just before
+  the act (`have never practiced`).
+
+A frame governs the act right after it (a few adverbs between: `considering | using`), a noun
+form of it as its object (`considering a job relocation`), or the head within a few words, and
+never across a new clause (`, and I've`, `how`, `that`, a subject); a relative clause puts the
+thing before it in one too (`the grant I applied for`, `the offer I turned down`). A noun-only
+form of the act before another noun (`my relocation budget`) names no act. A fact that itself
+says the plan, the try, the refusal or the future (`is considering relocating`, `applied for`,
+`will attend`), or denies the act, is left alone; so is one that says the act going on after a
+try or an arrangement (`is learning Spanish` from `trying to learn Spanish`).
+
+What it cannot tell: whose act a clause states (`a buddy of mine adopted` is not the owner's;
+that is the word-level guard's reading), a frame far from what it governs (`thinking of asking
+Michael, my friend from the library, for some feedback`), and an act said by a verb outside
+the act's family when the thing it is done to is said only inside a try, an arrangement or a
+refusal (`I was gonna skip the workshop, but went anyway`: kept out). Deterministic; no model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from kit.curator.related import _lexicon, family, thing
+from kit.curator.wording import HEDGES, fold, stem
+
+Says = Callable[[str, str], str | None]  # a word, the next: how it says the act, or None
+
+# What may stand before a fact's act: its subject and auxiliaries.
+_LEADING = re.compile(
+    r"^\s*(?:while|when|after|before|since|starting|during|in|on|for|as|once|by)\b[^,]*,\s*",
+    re.I,
+)
+_SUBJECT = frozenset({"owner", "user", "he", "she", "they", "we", "i", "it"})
+_AUXILIARY = frozenset(
+    """has have had do does did will would can could may might shall should also already
+    just now recently finally successfully often usually always regularly""".split()
+)
+_DEGREE = frozenset({"as", "so", "very", "really", "more", "too", "quite", "pretty", "most"})
+_COPULA = frozenset({"is", "are", "was", "were", "am", "be", "been", "seems", "feels"})
+_SKIP = frozenset(
+    """the a an owner owner's user user's is are was were am be been being has have had do
+    does did will shall can also already just now still recently finally successfully
+    currently often usually always regularly really actually who that this these those his
+    her their its my our your as""".split()
+)
+# Frames, read on the words just before the act in the message (and in the fact: a fact that
+# says one is left alone). Meant and undecided; arranged (a fact that says the act going on,
+# `is celebrating on 12 September`, is what an arrangement says); tried; refused.
+_MEANT = (
+    r"consider(?:s|ed|ing)?|thinking (?:of|about)|think(?:s)? (?:of|about)|hop(?:e|es|ed|ing)"
+    r"|hopefully|wants? to|wanted to|wanna|would like|'d like|would love|'d love"
+    r"|wish(?:es|ed|ing)?|dream(?:s|ed|ing)? (?:of|about)|goal (?:is |was )?to|aim(?:s|ing)? to"
+    r"|intend(?:s|ed|ing)? to|interested in|keen to|weighing|ideal"
+)
+_ARRANGED = (
+    r"plan(?:s|ned|ning)? (?:to|on)|gonna|going to|determined to|can'?t wait(?: to)?"
+    r"|cannot wait(?: to)?|about to|looking forward to|excited to|ready to"
+)
+_TRIED = (
+    r"try(?:ing)? to|tries to|tried to|attempt(?:s|ed|ing)? to|search(?:es|ed|ing)? for"
+    r"|look(?:s|ed|ing)? for|hunting for|appl(?:y|ies|ied|ying) (?:for|to)"
+)
+_REFUSED = (
+    r"declin(?:e|es|ed|ing)|turn(?:s|ed|ing)? down|refus(?:e|es|ed|ing)(?: to)?"
+    r"|reject(?:s|ed|ing)?|said no to|say no to|pass(?:ed)? on"
+)
+_FRAMES = tuple(
+    (kind, re.compile(rf"\b(?:{words})$"))
+    for kind, words in (
+        ("meant", _MEANT), ("arranged", _ARRANGED), ("tried", _TRIED), ("refused", _REFUSED)
+    )
+)  # fmt: skip
+# A wish, a hope or a wait whose own clause holds the act: its subject and an auxiliary
+# between ("wish I was that | resilient", "can't wait 'til my studio starts | welcoming").
+_WISHED = re.compile(
+    r"\b(?:wish(?:es|ed)?|hop(?:e|es|ing)|dream(?:s|ing)?|imagine|wait (?:'til|til|till|until))"
+    r"(?: that)? (?:i|we|he|she|they|it|you|(?:my|our|his|her|their|the) [a-z'-]+(?: [a-z'-]+)?)"
+    r"(?: (?:was|were|had|could|would|'d|will|can|get to|be|is|are|starts?|begins?|finally"
+    r"|really|so|that|as|more|already))*$"
+)
+# ... and a thing a relative clause puts in one ("the grant I applied for").
+_AFTER = re.compile(
+    r"(?:that |which )?(?:i|we|i've|we've|i'm|we're|i'd|i was|we were|i am)"
+    r"(?: (?:just|already|recently|also|really|still))? "
+    rf"(?P<frame>{_TRIED}|{_REFUSED}|consider(?:ed|ing)|hop(?:ed|ing) for|wanted|want"
+    r"|plan(?:ned|ning) (?:on|for)|(?:was |am |'m )?thinking (?:of|about))\b"
+)
+# A fact in the future says an arrangement as one ("will attend", "is set to start").
+_FUTURE = r"will|'ll|shall|set to|scheduled|due to|upcoming"
+_IN_FACT = re.compile(rf"\b(?:{_MEANT}|{_ARRANGED}|{_TRIED}|{_REFUSED}|{_FUTURE})\b")
+# A try the same sentence says came off ("trying to cut it, and managed to bring it down").
+_ACHIEVED = frozenset({"managed", "succeeded", "able"})
+# A negation right before the act denies it ("have never practiced"); in the fact, it denies
+# the act itself.
+_NEGATIONS = frozenset({"not", "never", "no", "cannot"})
+_DENIED = re.compile(r"(?:\b(?:not|never|no)\b|n't)(?:\s+[\w'-]+){0,2}\s*$")
+_WORD = re.compile(r"[a-z][a-z'-]*", re.I)
+# Words that end what a frame governs: a new clause, a question inside it, a subject.
+_CLAUSE = frozenset(
+    """how what if whether that which who whom when why where because so and but or since
+    while until til 'til before after i i'm i've i'd i'll you you're we we're we've he he's
+    she she's they they're it it's there there's is was are were has""".split()
+)
+# What may stand between a frame and the act it governs: "considering | really | moving".
+_SOFT = frozenset(
+    """really actually finally also just still seriously even maybe possibly eventually
+    definitely start starting begin begins beginning get""".split()
+)
+ACT_GAP = 4  # words a frame may stand before the act it governs ("considering | using")
+HEAD_GAP = 8  # ... and before the head of what the act is done to ("decline | Laura's ...")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
+    """The act `fact` says as done that `cited` says only meant, tried or refused (module
+    note), or None."""
+    act = _act(fact)
+    if act is None:
+        return None
+    word, tense, rest = act
+    said = [fold(t).lower() for t in cited]
+    forms = _forms(word)
+    frames = [f for s in said for f in _framings(s, lambda w, n: _says_act(w, n, forms), ACT_GAP)]
+    if not frames:
+        head = _head(rest)
+        if head is None:
+            return None
+        key = stem(head)
+        frames = [
+            f
+            for s in said
+            for f in _framings(s, lambda w, _n: "head" if stem(w) == key else None, HEAD_GAP)
+        ]
+        if "meant" in frames:  # "I want to share | my blog": a wish's verb, not the act's
+            return None
+    if not frames or any(f is None for f in frames):
+        return None  # said as done somewhere (or nowhere)
+    if tense == "going" and all(f in ("tried", "arranged") for f in frames):
+        return None  # "is learning Spanish" from "trying to learn Spanish"
+    if tense == "now" and all(f == "tried" for f in frames):
+        return None  # "practises scales daily" from "trying to practise scales daily"
+    return word
+
+
+def _act(fact: str) -> tuple[str, str, list[str]] | None:
+    """The fact's act (its main verb, or a describing word after `is`), its tense (_tense),
+    and the words after it; None when the fact frames or denies it itself, or names no act."""
+    main = _LEADING.sub("", fold(fact))  # "While preparing ..., the owner tried ..."
+    shown = _WORD.findall(main)
+    words = [w.lower() for w in shown]
+    for i, word in enumerate(words):
+        if word in _SKIP or word.endswith("'s") or shown[i][:1].isupper():
+            continue
+        last = max((j for j in range(i) if words[j] not in _DEGREE), default=-1)
+        if not _verb_here(word, words[last] if last >= 0 else "", shown[last] if last >= 0 else ""):
+            continue
+        said = words[: i + 2]
+        if _IN_FACT.search(" ".join(said)) or any(w in HEDGES for w in said):
+            return None  # the plan said as a plan: "is considering relocating"
+        if any(w in _NEGATIONS or w.endswith("n't") for w in words[:i]):
+            return None  # the act denied
+        return word, _tense(word, words[:i]), words[i + 1 :]
+    return None
+
+
+def _tense(word: str, before: list[str]) -> str:
+    """ "going" (`is relocating`), "done" (`relocated`, `has found`, `met`) or "now"."""
+    if word.endswith("ing") and before[-1:] and before[-1] in _COPULA:
+        return "going"
+    if word.endswith("ed") or _PERFECT & set(before):
+        return "done"
+    irregular = all(lemma != word for _, lemma in _parts(word))
+    return "done" if irregular and not word.endswith("s") else "now"
+
+
+_PERFECT = frozenset({"has", "have", "had", "was", "were"})
+
+
+def _verb_here(word: str, previous: str, shown: str) -> bool:
+    """Whether `word`, after `previous`, is the fact's main verb: a verb after its subject
+    (`the owner`, a name, a pronoun) or an auxiliary, or one inflected (-s, -ed; -ing only
+    after `is`); a describing word only just after `is` (`is resilient`)."""
+    net = _lexicon()
+    if net is None or thing(word):
+        return False
+    parts = {p for p, _ in net.lemmas(word)}
+    if previous in _COPULA and "adj" in parts:
+        return True
+    if "verb" not in parts:
+        return False
+    if word.endswith("ing"):
+        return previous in _COPULA
+    after_subject = previous in _SUBJECT or (shown[:1].isupper() and not shown.endswith("'s"))
+    inflected = word.endswith(("s", "ed")) or all(lemma != word for _, lemma in net.lemmas(word))
+    return after_subject or previous in _AUXILIARY or inflected
+
+
+def _forms(word: str) -> frozenset[str]:
+    return frozenset(stem(f) for f in family(word) | {word} if len(f) >= 4)
+
+
+def _says_act(word: str, following: str, forms: frozenset[str]) -> str | None:
+    """Whether `word` says the act: "verb", "noun" (a noun-only form: `a job relocation`), or
+    None (not the act, or a noun-only form naming another noun: `my relocation budget`)."""
+    if stem(word) not in forms:
+        return None
+    if any(p in ("verb", "adj") for p, _ in _parts(word)):
+        return "verb"
+    return None if following and thing(following) else "noun"
+
+
+def _parts(word: str) -> tuple[tuple[str, str], ...]:
+    net = _lexicon()
+    return () if net is None else net.lemmas(word)
+
+
+def _verb(word: str) -> bool:
+    """A word only a verb can be here (not an article, a noun or a describing word)."""
+    parts = {p for p, _ in _parts(word)}
+    return "verb" in parts and not parts & {"noun", "adj"}
+
+
+def _head(rest: list[str]) -> str | None:
+    """The head of what the act is done to: the last word of the first noun phrase after it
+    (`Laura's late-night brainstorming session on ...`: session)."""
+    phrase: list[str] = []
+    for word in rest:
+        if word in {"for", "with", "to", "at", "in", "on", "into", "from", "about", "of"}:
+            if phrase:
+                break
+            continue
+        if word in _SKIP or word in {"a", "an", "some", "many", "any"}:
+            if phrase:
+                break
+            continue
+        if word in {"and", "or", "by", "which", "who", "that"}:
+            break
+        phrase.append(word)
+    nouns = [w for w in phrase if not w.endswith("'s")]
+    return nouns[-1] if nouns and len(nouns[-1]) >= 3 else None
+
+
+def _framings(said: str, says: Says, gap: int) -> list[str | None]:
+    """For each place of `said` that `says` (a word, the next word), the frame that governs
+    it ("meant", "arranged", "tried", "refused"), or None where it is said as done."""
+    found: list[str | None] = []
+    for sentence in _SENTENCE.split(said):
+        words = [w.group().lower() for w in _WORD.finditer(sentence)]
+        for n, word in enumerate(words):
+            following = words[n + 1] if n + 1 < len(words) else ""
+            if how := says(word, following):
+                frame = _frame(words[:n], gap, how)
+                if frame is None and how != "verb":
+                    frame = _framed_after(" ".join(words[n + 1 : n + 7]))
+                if frame == "tried" and _ACHIEVED & set(words[n + 1 :]):
+                    frame = None
+                found.append(frame)
+    return found
+
+
+def _framed_after(after: str) -> str | None:
+    """A frame the words after a thing put it in: "the grant | I applied for", "the offer |
+    I turned down", "the bike | I'm considering"."""
+    found = _AFTER.match(after)
+    if found is None:
+        return None
+    frame = found.group("frame")
+    return next(kind for kind, pattern in _FRAMES if pattern.search(frame))
+
+
+def _frame(before: list[str], gap: int, said: str) -> str | None:
+    """The frame among the words `before` a place that governs it: at most `gap` words
+    before it, with no clause opening between; `said`: how the place says it ("verb" or
+    "noun": the act, governed at once or as a frame's object; "head": what it is done to,
+    not given as a description)."""
+    act = said != "head"
+    if said == "noun" and before[-1:] == ["for"]:
+        return "meant"  # a purpose: "a council meeting for adoption"
+    if act and any(w in _NEGATIONS or w.endswith("n't") for w in before[-2:]):
+        return "refused"  # "have never practiced"
+    if said == "verb" and _WISHED.search(" ".join(before[-8:])):
+        return "meant"  # "wish I was that resilient", "can't wait 'til my studio starts ..."
+    for back in range(gap + 1):
+        between = before[len(before) - back :] if back else []
+        if any(w in _CLAUSE for w in between):
+            return None
+        if said == "verb" and any(w not in _SOFT and not w.endswith("ly") for w in between):
+            return None  # the frame governs another verb: "trying to set limits by limiting"
+        if said == "noun" and any(_verb(w) for w in between):
+            return None  # ... and a noun only as its own object: "considering a job relocation"
+        ending = " ".join(before[max(0, len(before) - back - 4) : len(before) - back])
+        for kind, pattern in _FRAMES:
+            if pattern.search(ending):
+                return kind
+    return None
