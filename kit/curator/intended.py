@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from kit.curator.related import _lexicon, family, thing
+from kit.curator.related import family, thing, wordnet_or_none
 from kit.curator.wording import HEDGES, fold, stem
 
 Says = Callable[[str, str], str | None]  # a word, the next: how it says the act, or None
@@ -202,7 +202,7 @@ def _verb_here(word: str, previous: str, shown: str) -> bool:
     """Whether `word`, after `previous`, is the fact's main verb: a verb after its subject
     (`the owner`, a name, a pronoun) or an auxiliary, or one inflected (-s, -ed; -ing only
     after `is`); a describing word only just after `is` (`is resilient`)."""
-    net = _lexicon()
+    net = wordnet_or_none()
     if net is None or thing(word):
         return False
     parts = {p for p, _ in net.lemmas(word)}
@@ -232,7 +232,7 @@ def _says_act(word: str, following: str, forms: frozenset[str]) -> str | None:
 
 
 def _parts(word: str) -> tuple[tuple[str, str], ...]:
-    net = _lexicon()
+    net = wordnet_or_none()
     return () if net is None else net.lemmas(word)
 
 

@@ -39,7 +39,8 @@ _OPPOSITE = "!"
 _UP = frozenset({"@", "@i"})
 
 
-def _lexicon() -> Lexicon | None:
+def wordnet_or_none() -> Lexicon | None:
+    """WordNet, or None where it is missing (the rules that read it then read less)."""
     try:
         return lexicon()
     except WordNetMissing:
@@ -55,7 +56,7 @@ def _key(word: str) -> str:
 def family(word: str) -> frozenset[str]:
     """The word's base forms and the words WordNet derives from or to them, in any part of
     speech ("teaches": teach, teacher, teaching, ...)."""
-    net = _lexicon()
+    net = wordnet_or_none()
     if net is None:
         return frozenset()
     key = _key(word)
@@ -76,7 +77,7 @@ def family(word: str) -> frozenset[str]:
 def near(word: str) -> frozenset[str]:
     """What a fact's word may be said as: its family, and the words of its own most common
     senses (an adjective's similar words too), leaving out light words ("have", "take")."""
-    net = _lexicon()
+    net = wordnet_or_none()
     if net is None:
         return frozenset()
     found = set(family(word))
@@ -101,7 +102,7 @@ def synonyms(word: str) -> frozenset[str]:
     """The words of a message word's own most common senses, light words left out: a fact's
     word found among them is one step away too (a sense may be common for one of the two
     words only)."""
-    net = _lexicon()
+    net = wordnet_or_none()
     if net is None:
         return frozenset()
     found: set[str] = set()
@@ -124,7 +125,7 @@ RARE = 20
 def tagged(word: str) -> int:
     """How often the word's base forms were tagged in the Semantic Concordance: 0 for a word
     WordNet does not know or never saw in use (most names: "Ana", "Sam", "David")."""
-    net = _lexicon()
+    net = wordnet_or_none()
     if net is None:
         return 0
     return sum(net.count(part, lemma) for part, lemma in net.lemmas(_key(word)))
@@ -134,7 +135,7 @@ def tagged(word: str) -> int:
 def weight(word: str) -> float:
     """How informative a fact's word is, from 0 (as common as "give") to 1 (rare): what a
     message leaving it unsaid costs. 1 without WordNet (every word counts, as before)."""
-    net = _lexicon()
+    net = wordnet_or_none()
     if net is None:
         return 1.0
     found = net.lemmas(_key(word))
@@ -150,7 +151,7 @@ def thing(word: str) -> bool:
     """Whether a word is mostly a noun (a thing a fact names, which a paraphrase keeps; a
     paraphrase rewords what is done or how): its tagged uses, or its parts of speech when
     none was tagged."""
-    net = _lexicon()
+    net = wordnet_or_none()
     if net is None:
         return False
     found = net.lemmas(_key(word))
@@ -166,7 +167,7 @@ def opposites(word: str) -> frozenset[str]:
     """What a fact's word is the opposite of in its most common senses, with their families
     ("passed" -> fail, failure; "accepted" -> refuse, reject, decline): a message saying one
     of these says the fact is not so."""
-    net = _lexicon()
+    net = wordnet_or_none()
     if net is None:
         return frozenset()
     found: set[str] = set()
@@ -193,7 +194,7 @@ def _light(net: Lexicon, part: str, word: str) -> bool:
 def says(word: str) -> frozenset[str]:
     """What a message's word says: its family, and what its common noun senses are kinds of
     ("colleagues" -> associate). Not a verb's: WordNet's verbs rise to "act", "move"."""
-    net = _lexicon()
+    net = wordnet_or_none()
     if net is None:
         return frozenset()
     found = set(family(word))
@@ -216,7 +217,7 @@ def phrases(words: Iterable[str]) -> frozenset[str]:
 
 @lru_cache(maxsize=65536)
 def _phrase(first: str, second: str) -> str:
-    net = _lexicon()
+    net = wordnet_or_none()
     if net is None:
         return ""
     for part, lemma in net.lemmas(first):

@@ -103,7 +103,7 @@ def test_without_wordnet_nothing_is_near(monkeypatch: pytest.MonkeyPatch) -> Non
         related.thing,
     ):
         cached.cache_clear()
-    monkeypatch.setattr(related, "_lexicon", lambda: None)
+    monkeypatch.setattr(related, "wordnet_or_none", lambda: None)
     try:
         assert related.near("teaches") == frozenset()
         assert verdict("The owner took part in a 5K charity run.",
