@@ -42,7 +42,7 @@ from kit.memory.facts import Facts
 from kit.memory.messages import Message, Messages
 from kit.memory.versions import MemoryVersion
 from kit.notes.store import NoteChunk, Notes
-from kit.retrieval.candidates import Candidate, load_candidates
+from kit.retrieval.candidates import load_candidates
 from kit.retrieval.fusion import (
     fuse,
     lift,
@@ -281,38 +281,32 @@ class MemorySearch:
         by_words = [i for i, _ in lexical_hits[: p.lexical_lift]]
         spread = self._fit_range(plan, kind) * (1 + p.instance_weight if things else 1.0)
         ids = self._worth_loading(fused, k, spread)
-        lifted = [i for i in (*strong, *by_words) if i not in ids and i in fused]
-        ids += lifted
-
-        def product(candidate: Candidate) -> float:
-            item, text, _, weight, _, _ = candidate
-            return fused[item.id] * weight * self._fit(plan, item) * self._names(things, text)
-
-        async def load(chosen: list[int]) -> list[Candidate]:
-            return await load_candidates(
-                self._rows,
-                user_id,
-                kind,
-                chosen,
-                now,
-                ready,
-                facts_as_of,
-                notes=self._notes,
-                fact_times=self._fact_times,
-                params=p,
-            )
-
-        # The rows a fit could lift read only past the k-th score their first few give
-        # (that score less the largest boost, over the largest fit: no row below it can pass).
-        first = {*self._worth_loading(fused, k, 1.0), *lifted} if spread > 1 else set(ids)
-        loaded = await load([i for i in ids if i in first])
-        full = sorted((product(c) + p.recency(c[2], now) + c[4] for c in loaded), reverse=True)
-        boost = p.recency_boost + (p.usage_boost if kind == "fact" else 0)
-        bar = (full[k - 1] - boost) / self._fit_top(plan, kind, things) if len(full) >= k else 0
-        loaded += await load([i for i in ids if i not in first and fused[i] >= bar])
+        ids += [i for i in (*strong, *by_words) if i not in ids and i in fused]
         # Scored first, and only the top k made into hits.
         scored = sorted(
-            ((product(c) + p.recency(c[2], now) + c[4], c[0], c[1], c[2], c[5]) for c in loaded),
+            (
+                (
+                    fused[item.id] * weight * self._fit(plan, item) * self._names(things, text)
+                    + p.recency(at, now)
+                    + bonus,
+                    item,
+                    text,
+                    at,
+                    ref,
+                )
+                for item, text, at, weight, bonus, ref in await load_candidates(
+                    self._rows,
+                    user_id,
+                    kind,
+                    ids,
+                    now,
+                    ready,
+                    facts_as_of,
+                    notes=self._notes,
+                    fact_times=self._fact_times,
+                    params=self.params,
+                )
+            ),
             key=lambda s: -s[0],
         )
         if many and kind == "message" and p.list_spread:
@@ -409,13 +403,6 @@ class MemorySearch:
             if not plan.about_replies:
                 spread /= min(1.0, p.reply_weight)
         return spread
-
-    def _fit_top(self, plan: Query, kind: Kind, things: tuple[KindOfThing, ...]) -> float:
-        """The largest `_fit` × `_names` an item of this layer can have for this query."""
-        p = self.params
-        top = 1 + p.date_weight if plan.spans and kind != "fact" else 1.0
-        top *= 1 + p.time_weight if plan.wants_time and kind == "message" else 1.0
-        return top * (1 + p.instance_weight if things else 1.0)
 
     def _fit(self, plan: Query, item: Fact | Day | Message | NoteChunk) -> float:
         """How well an item fits what the query says besides its words: who said it, when,
