@@ -5,8 +5,7 @@ the migration get it from it, and the search believes the stored value."""
 
 from __future__ import annotations
 
-import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -14,21 +13,16 @@ import pytest
 from kit.api import Kit
 from kit.clock import FakeClock
 from kit.memory.messages import NewMessage
-from kit.portability.export import export_document, to_json
-from kit.portability.restore import restore
-from kit.store.migrate import migrate
-from tests.retrieval.test_named_days import lexical_only, stored_before
-from tests.support.receipts import at_restore
-from tests.support.schema import blank_store
+from tests.retrieval.test_said_days import derived_by, restored, two_lessons
 
 pytestmark = pytest.mark.stores
 
 MONDAY = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 
 
-async def says(kit: Kit, user_id: str = "owner") -> dict[str, int | None]:
+async def says(kit: Kit) -> dict[str, int | None]:
     rows = await kit.services.db.fetchall(
-        "SELECT text, says_time FROM messages WHERE user_id = ? ORDER BY id", (user_id,)
+        "SELECT text, says_time FROM messages WHERE user_id = 'owner' ORDER BY id"
     )
     return {str(r[0]): None if r[1] is None else int(r[1]) for r in rows}
 
@@ -54,42 +48,22 @@ async def test_every_write_path_stores_whether_a_message_says_a_time(
     }
     assert added.says_time is True
     assert [m.says_time for m in await s.messages.get_many("owner", [added.id])] == [True]
-    document = json.loads(to_json(await export_document(s.db, "owner", clock.now())))
-    assert "says_time" not in document["messages"][0]  # derived: never exported
-    await restore(s.db, document, "copy", at_restore(s))
-    assert await says(kit, "copy") == stored
+    assert await restored(kit, clock, "says_time") == stored
 
 
 async def test_messages_stored_before_the_migration_get_whether_they_say_a_time(
     store: str, tmp_path: Path, request: pytest.FixtureRequest, clock: FakeClock
 ) -> None:
-    async with blank_store(store, tmp_path, request) as db:
-        prefix = "pg039" if db.engine == "postgres" else "m039"
-        await stored_before(db, clock, prefix, "kayak lesson last Friday", "kayak lesson")
-        assert f"{prefix}_message_says_time" in await migrate(db, clock)
-        rows = await db.fetchall("SELECT text, says_time FROM messages ORDER BY id")
-        assert [(str(r[0]), int(r[1])) for r in rows] == [
-            ("kayak lesson last Friday", 1),
-            ("kayak lesson", 0),
-        ]
+    assert await derived_by(store, tmp_path, request, clock, "039_message_says_time") == [
+        ("kayak lesson last Friday", 1),
+        ("kayak lesson", 0),
+    ]
 
 
 async def test_a_when_search_reads_whether_a_message_says_a_time(kit: Kit) -> None:
     """The search's time fit takes a message's `says_time` as stored, not from its text."""
     s = kit.services
-    lexical_only(kit)
-    await kit.import_messages(
-        [
-            NewMessage("user", "kayak lesson number one", MONDAY - timedelta(days=90)),
-            NewMessage("user", "kayak lesson number two", MONDAY - timedelta(days=60)),
-        ]
-    )
-    later = MONDAY + timedelta(days=100)
-
-    async def scores() -> dict[str, float]:
-        s.search.forget_cache()
-        return {h.text: h.score for h in await kit.search("when was the kayak lesson", now=later)}
-
+    scores = await two_lessons(kit, "when was the kayak lesson")
     before = await scores()
     async with s.db.transaction() as tx:
         await tx.execute("UPDATE messages SET says_time = 1 WHERE text = 'kayak lesson number one'")
