@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from kit.clock import Clock, from_iso, local_date, to_iso
-from kit.dates.text import named_days, said_days
+from kit.dates.text import mentions_time, named_days, said_days
 from kit.llm.base import Role
 from kit.memory.hashes import content_hash
 from kit.store.db import NO_INDEX, Database, Transaction
@@ -47,6 +47,8 @@ class Message:
     # The days its text names, read as of its day, as stored with it (m038; kit/dates/text.py
     # `said_days`); None where not derived: a search parses the text instead.
     said_days: str | None = None
+    # Whether its text places something in time (m039; `mentions_time`), or None: parsed.
+    says_time: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ class NewMessage:
 
 _MESSAGE_COLUMNS = (
     "id, user_id, conversation_id, role, speaker, text, at, day, ref, source, forwarded_from,"
-    " spoken, said_days"
+    " spoken, said_days, says_time"
 )
 
 
@@ -115,6 +117,7 @@ def _message(row: Sequence[object]) -> Message:
         forwarded_from=None if row[10] is None else str(row[10]),
         spoken=bool(row[11]),
         said_days=None if row[12] is None else str(row[12]),
+        says_time=None if row[13] is None else bool(row[13]),
     )
 
 
@@ -221,12 +224,13 @@ class Messages:
             forwarded_from,
             spoken,
             said_days(text, day),
+            mentions_time(text),
         )
 
     _INSERT = (
         "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day,"
-        " ref, source, content_hash, forwarded_from, named_days, spoken, said_days)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ref, source, content_hash, forwarded_from, named_days, spoken, said_days, says_time)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     )
 
     def _row(self, conversation: Conversation, item: NewMessage, source: str) -> tuple[Any, ...]:
@@ -246,6 +250,7 @@ class Messages:
             named_days(item.text, day),
             int(item.spoken),
             said_days(item.text, day),
+            int(mentions_time(item.text)),
         )
 
     async def _touch(
@@ -307,7 +312,7 @@ class Messages:
         await tx.execute(
             "CREATE TEMP TABLE import_staging (seq BIGINT PRIMARY KEY, role TEXT, speaker TEXT,"
             " text TEXT, at TEXT, day TEXT, ref TEXT, content_hash TEXT, forwarded_from TEXT,"
-            " named_days TEXT, said_days TEXT)"
+            " named_days TEXT, said_days TEXT, says_time INTEGER)"
         )
         await tx.execute(
             "CREATE TEMP TABLE import_present (at TEXT, role TEXT, content_hash TEXT, n BIGINT,"
@@ -322,15 +327,16 @@ class Messages:
         for batch in batches:
             await tx.executemany(
                 "INSERT INTO import_staging (seq, role, speaker, text, at, day, ref, content_hash,"
-                " forwarded_from, named_days, said_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " forwarded_from, named_days, said_days, says_time)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(seq := seq + 1, *self._staged(conversation, item)) for item in batch],
             )
             await self._touch(tx, conversation, batch)
         added = await tx.execute_rowcount(
             "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day, ref,"
-            " source, content_hash, forwarded_from, named_days, said_days)"
+            " source, content_hash, forwarded_from, named_days, said_days, says_time)"
             " SELECT ?, ?, role, speaker, text, at, day, ref, ?, content_hash, forwarded_from,"
-            " named_days, said_days FROM"
+            " named_days, said_days, says_time FROM"
             " (SELECT *, ROW_NUMBER() OVER (PARTITION BY at, role, content_hash ORDER BY seq)"
             "  AS copy FROM import_staging) AS s"
             " LEFT JOIN import_present AS p USING (at, role, content_hash)"
@@ -342,10 +348,10 @@ class Messages:
         return added
 
     def _staged(self, conversation: Conversation, item: NewMessage) -> tuple[Any, ...]:
-        _, _, role, speaker, text, at, day, ref, _, digest, origin, named, _, said = self._row(
-            conversation, item, ""
+        _, _, role, speaker, text, at, day, ref, _, digest, origin, named, _, said, timed = (
+            self._row(conversation, item, "")
         )
-        return (role, speaker, text, at, day, ref, digest, origin, named, said)
+        return (role, speaker, text, at, day, ref, digest, origin, named, said, timed)
 
     async def window(self, conversation_id: int) -> list[Message]:
         """The unsummarised window: every message from the conversation's window start on."""

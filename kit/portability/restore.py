@@ -20,7 +20,7 @@ from datetime import date, datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from kit.dates.text import named_days, said_days
+from kit.dates.text import mentions_time, named_days, said_days
 from kit.errors import InputError
 from kit.forget.ledger import Ledger
 from kit.forget.portability import (
@@ -195,7 +195,8 @@ async def restore(
                 *msg.row(
                     "INSERT INTO messages (id, user_id, conversation_id, role, speaker, text, at,"
                     " day, ref, source, content_hash, forwarded_from, named_days, spoken,"
-                    " said_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " said_days, says_time)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         msg.wanted(m["id"]),
                         user_id,
@@ -212,6 +213,7 @@ async def restore(
                         named_days(m["text"], date.fromisoformat(m["day"])),  # derived
                         int(m.get("spoken", False)),  # absent in exports made before it existed
                         said_days(m["text"], date.fromisoformat(m["day"])),  # derived
+                        int(mentions_time(m["text"])),  # derived
                     ),
                 )
             )

@@ -416,7 +416,7 @@ class MemorySearch:
                 factor *= p.other_speaker_weight
             if item.role == "assistant" and not plan.about_replies:
                 factor *= p.reply_weight
-            if plan.wants_time and p.time_weight and mentions_time(item.text):
+            if plan.wants_time and p.time_weight and _says_time(item):
                 factor *= 1 + p.time_weight
             day, said, named = item.day, item.text, item.said_days
         elif isinstance(item, Day):
@@ -452,6 +452,12 @@ class MemorySearch:
             if len(kept) >= p.candidates or len(hits) < fetch:
                 return kept[: p.candidates]
             fetch *= 4
+
+
+def _says_time(message: Message) -> bool:
+    """Whether a message places something in time: as stored with it (m039), or parsed."""
+    stored = message.says_time
+    return mentions_time(message.text) if stored is None else stored
 
 
 def _passage_of(text: str, words: set[str] | None, matched: PassageRow | None) -> dict[str, Any]:

@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from datetime import date
 
-from kit.dates.text import named_days, said_days
+from kit.dates.text import mentions_time, named_days, said_days
 from kit.store.db import Transaction
 
 
-async def _fill(tx: Transaction, column: str, derive: Callable[[str, date], str]) -> None:
+async def _fill(tx: Transaction, column: str, derive: Callable[[str, date], object]) -> None:
     """Set `column` of every message to `derive(text, day)`, 2,000 rows at a time."""
     last = 0
     while True:
@@ -45,4 +45,19 @@ async def fill_said_days(tx: Transaction) -> None:
 MESSAGE_SAID_DAYS: tuple[str | Callable[[Transaction], Awaitable[None]], ...] = (
     "ALTER TABLE messages ADD COLUMN said_days TEXT",
     fill_said_days,
+)
+
+
+async def fill_says_time(tx: Transaction) -> None:
+    """Derive every message's `says_time` (1 when its text places something in time:
+    kit/dates/text.py `mentions_time`, else 0) from its text (a migration's step: m039 / pg039)."""
+    await _fill(tx, "says_time", lambda text, _day: int(mentions_time(text)))
+
+
+# m039 / pg039: whether a message's text places something in time, read by a search for a
+# question that asks when instead of parsing every candidate's text (kit/retrieval/search.py
+# `_fit`). NULL until derived, as m038's days.
+MESSAGE_SAYS_TIME: tuple[str | Callable[[Transaction], Awaitable[None]], ...] = (
+    "ALTER TABLE messages ADD COLUMN says_time INTEGER",
+    fill_says_time,
 )

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from kit.store.db import Transaction
-from kit.store.derived_columns import MESSAGE_SAID_DAYS, fill_named_days
+from kit.store.derived_columns import MESSAGE_SAID_DAYS, MESSAGE_SAYS_TIME, fill_named_days
 from kit.store.shared_tables import (
     ACCESS_TOKENS,
     CHANNEL_EVENT_TABLES,
@@ -464,4 +464,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration("m037_kit_written_replies", KIT_WRITTEN_REPLIES),
     Migration("m038_message_said_days", MESSAGE_SAID_DAYS),
+    Migration("m039_message_says_time", MESSAGE_SAYS_TIME),
 )

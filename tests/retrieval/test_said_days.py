@@ -6,6 +6,7 @@ migration get them from it, and the stored form answers `Query.dated` as the tex
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -104,29 +105,50 @@ async def test_every_write_path_stores_the_days_a_message_names(kit: Kit, clock:
     assert [m.said_days for m in await s.messages.get_many("owner", [added.id])] == [
         added.said_days
     ]
+    assert await restored(kit, clock, "said_days") == stored
+
+
+async def restored(kit: Kit, clock: FakeClock, column: str) -> dict[str, object]:
+    """The owner's messages exported (`column` is not: it is derived) and restored as "copy":
+    `column` of the copy's messages, by text."""
+    s = kit.services
     document = json.loads(to_json(await export_document(s.db, "owner", clock.now())))
-    assert "said_days" not in document["messages"][0]  # derived: never exported
+    assert column not in document["messages"][0]
     await restore(s.db, document, "copy", at_restore(s))
-    assert await said(kit, "copy") == stored
+    rows = await s.db.fetchall(
+        f"SELECT text, {column} FROM messages WHERE user_id = 'copy' ORDER BY id"
+    )
+    return {str(r[0]): r[1] for r in rows}
 
 
 async def test_messages_stored_before_the_migration_get_the_days_they_name(
     store: str, tmp_path: Path, request: pytest.FixtureRequest, clock: FakeClock
 ) -> None:
+    assert await derived_by(store, tmp_path, request, clock, "038_message_said_days") == [
+        ("kayak lesson last Friday", "2023-05-05/2023-05-05"),
+        ("kayak lesson", ""),
+    ]
+
+
+async def derived_by(
+    store: str, tmp_path: Path, request: pytest.FixtureRequest, clock: FakeClock, migration: str
+) -> list[tuple[str, object]]:
+    """What `migration` ("038_message_said_days": its name past the engine's prefix) derives
+    for two messages stored before it, in the column its name ends with."""
+    column = migration.split("_", 2)[2]
     async with blank_store(store, tmp_path, request) as db:
-        prefix = "pg038" if db.engine == "postgres" else "m038"
-        await stored_before(db, clock, prefix, "kayak lesson last Friday", "kayak lesson")
-        assert f"{prefix}_message_said_days" in await migrate(db, clock)
-        rows = await db.fetchall("SELECT text, said_days FROM messages ORDER BY id")
-        assert [tuple(r) for r in rows] == [
-            ("kayak lesson last Friday", "2023-05-05/2023-05-05"),
-            ("kayak lesson", ""),
-        ]
+        name = ("pg" if db.engine == "postgres" else "m") + migration
+        await stored_before(
+            db, clock, name[: name.index("_")], "kayak lesson last Friday", "kayak lesson"
+        )
+        assert name in await migrate(db, clock)
+        rows = await db.fetchall(f"SELECT text, {column} FROM messages ORDER BY id")
+        return [(str(r[0]), r[1]) for r in rows]
 
 
-async def test_a_dated_search_reads_the_days_stored_with_a_message(kit: Kit) -> None:
-    """The search's date fit takes a message's days from its stored `said_days`, not from
-    its text (so a store whose days were derived by a better reading is believed)."""
+async def two_lessons(kit: Kit, query: str) -> Callable[[], Awaitable[dict[str, float]]]:
+    """Two messages found by their words alone, written 90 and 60 days before Monday; what a
+    search for `query` 100 days after Monday scores them, read afresh each time."""
     s = kit.services
     lexical_only(kit)
     await kit.import_messages(
@@ -139,8 +161,16 @@ async def test_a_dated_search_reads_the_days_stored_with_a_message(kit: Kit) -> 
 
     async def scores() -> dict[str, float]:
         s.search.forget_cache()
-        return {h.text: h.score for h in await kit.search("kayak lesson on 5 May", now=later)}
+        return {h.text: h.score for h in await kit.search(query, now=later)}
 
+    return scores
+
+
+async def test_a_dated_search_reads_the_days_stored_with_a_message(kit: Kit) -> None:
+    """The search's date fit takes a message's days from its stored `said_days`, not from
+    its text (so a store whose days were derived by a better reading is believed)."""
+    s = kit.services
+    scores = await two_lessons(kit, "kayak lesson on 5 May")
     before = await scores()
     # what a rederivation would store for the older one: it names Friday 5 May
     async with s.db.transaction() as tx:

@@ -17,7 +17,7 @@ alone, with no SQLite twin (`pg021_fts_per_user`), says so where it is listed.
 
 from __future__ import annotations
 
-from kit.store.derived_columns import MESSAGE_SAID_DAYS, fill_named_days
+from kit.store.derived_columns import MESSAGE_SAID_DAYS, MESSAGE_SAYS_TIME, fill_named_days
 from kit.store.migrations import CATEGORY_TABLES, NAMED_CATEGORY, Migration
 from kit.store.postgres.first_schema import (
     FUNCTIONS,
@@ -187,4 +187,5 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration("pg037_kit_written_replies", KIT_WRITTEN_REPLIES),
     Migration("pg038_message_said_days", MESSAGE_SAID_DAYS),
+    Migration("pg039_message_says_time", MESSAGE_SAYS_TIME),
 )
