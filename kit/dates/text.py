@@ -137,6 +137,8 @@ def date_mentions(text: str, today: date, order: DateOrder = "dmy") -> list[Date
         named = DateSpan(span.start, span.end)
         year_said = match.groupdict().get("year") is not None
         anchor = ANCHOR.search(text, 0, match.start())
+        if anchor is not None and _overlaps(anchor.start(), anchor.end(), taken):
+            anchor = None  # its count is another date's words ("2023-12-29 weeks before ...")
         extended = anchored(anchor, span) if anchor is not None else None
         if anchor is not None and extended is not None:
             taken.append((anchor.start(), match.end()))
@@ -155,6 +157,10 @@ def date_mentions(text: str, today: date, order: DateOrder = "dmy") -> list[Date
             found.append(DateMention(days, match.start(), match.end(), form.relative, False))
     found.sort(key=lambda m: m.start)
     return found
+
+
+def _overlaps(start: int, end: int, taken: Sequence[tuple[int, int]]) -> bool:
+    return any(start < stop and begin < end for begin, stop in taken)
 
 
 def _select(

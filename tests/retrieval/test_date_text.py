@@ -102,6 +102,15 @@ def _well_formed(text: str, today: date, order: DateOrder) -> None:
     assert isinstance(without(text, mentions), str)
 
 
+@pytest.mark.parametrize("order", ["dmy", "mdy"])
+def test_a_count_that_is_another_dates_words_anchors_nothing(order: str) -> None:
+    """Found by the property below: "29 weeks before" took its 29 from the date before it, and
+    the two mentions overlapped."""
+    text = "2023-12-29 weeks before 2023-12-29"
+    _well_formed(text, date(2024, 1, 1), order)  # type: ignore[arg-type]
+    assert [(m.start, m.end) for m in date_mentions(text, date(2024, 1, 1))] == [(0, 10), (24, 34)]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=200), st.dates(), _ORDERS)
 def test_any_text_is_read_without_crashing_into_well_formed_spans(
