@@ -12,10 +12,11 @@ from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from kit.clock import Clock, from_iso, local_date, to_iso
-from kit.dates.text import mentions_time, named_days, said_days
+from kit.dates.text import mentions_time, said_days
 from kit.llm.base import Role
 from kit.memory.hashes import content_hash
 from kit.store.db import NO_INDEX, Database, Transaction
+from kit.store.derived_columns import derived
 from kit.untrusted.neutralise import neutralise
 
 
@@ -229,7 +230,7 @@ class Messages:
 
     _INSERT = (
         "INSERT INTO messages (user_id, conversation_id, role, speaker, text, at, day,"
-        " ref, source, content_hash, forwarded_from, named_days, spoken, said_days, says_time)"
+        " ref, source, content_hash, forwarded_from, spoken, named_days, said_days, says_time)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     )
 
@@ -247,10 +248,8 @@ class Messages:
             source,
             content_hash(item.speaker, item.text),
             item.forwarded_from,
-            named_days(item.text, day),
             int(item.spoken),
-            said_days(item.text, day),
-            int(mentions_time(item.text)),
+            *derived(item.text, day),
         )
 
     async def _touch(
@@ -348,10 +347,10 @@ class Messages:
         return added
 
     def _staged(self, conversation: Conversation, item: NewMessage) -> tuple[Any, ...]:
-        _, _, role, speaker, text, at, day, ref, _, digest, origin, named, _, said, timed = (
-            self._row(conversation, item, "")
+        _, _, role, speaker, text, at, day, ref, _, digest, origin, _, *made = self._row(
+            conversation, item, ""
         )
-        return (role, speaker, text, at, day, ref, digest, origin, named, said, timed)
+        return (role, speaker, text, at, day, ref, digest, origin, *made)
 
     async def window(self, conversation_id: int) -> list[Message]:
         """The unsummarised window: every message from the conversation's window start on."""

@@ -20,7 +20,6 @@ from datetime import date, datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from kit.dates.text import mentions_time, named_days, said_days
 from kit.errors import InputError
 from kit.forget.ledger import Ledger
 from kit.forget.portability import (
@@ -40,6 +39,7 @@ from kit.portability.export_check import EXPORT_FORMAT, validate
 from kit.portability.owners import clear_owner
 from kit.reminders.store import restore_rows as restore_reminders
 from kit.store.db import Database, Transaction
+from kit.store.derived_columns import derived
 
 # How `kit import` tells an export from JSON Lines: the export's first key, in its first bytes.
 _SNIFF_BYTES = 256
@@ -194,7 +194,7 @@ async def restore(
             msg.map[m["id"]] = await tx.insert(
                 *msg.row(
                     "INSERT INTO messages (id, user_id, conversation_id, role, speaker, text, at,"
-                    " day, ref, source, content_hash, forwarded_from, named_days, spoken,"
+                    " day, ref, source, content_hash, forwarded_from, spoken, named_days,"
                     " said_days, says_time)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
@@ -210,10 +210,8 @@ async def restore(
                         m["source"],
                         content_hash(m["speaker"], m["text"]),
                         m.get("forwarded_from"),  # absent in exports made before it existed
-                        named_days(m["text"], date.fromisoformat(m["day"])),  # derived
                         int(m.get("spoken", False)),  # absent in exports made before it existed
-                        said_days(m["text"], date.fromisoformat(m["day"])),  # derived
-                        int(mentions_time(m["text"])),  # derived
+                        *derived(m["text"], date.fromisoformat(m["day"])),
                     ),
                 )
             )

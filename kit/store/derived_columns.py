@@ -11,6 +11,12 @@ from kit.dates.text import mentions_time, named_days, said_days
 from kit.store.db import Transaction
 
 
+def derived(text: str, day: date) -> tuple[str, str, int]:
+    """What a message's row holds derived from its text and the day it was written, in this
+    order: `named_days`, `said_days`, `says_time` (every write of a message and restore)."""
+    return named_days(text, day), said_days(text, day), int(mentions_time(text))
+
+
 async def _fill(tx: Transaction, column: str, derive: Callable[[str, date], object]) -> None:
     """Set `column` of every message to `derive(text, day)`, 2,000 rows at a time."""
     last = 0
