@@ -115,7 +115,6 @@ _ACHIEVED = frozenset({"managed", "succeeded", "able"})
 # A negation right before the act denies it ("have never practiced"); in the fact, it denies
 # the act itself.
 _NEGATIONS = frozenset({"not", "never", "no", "cannot"})
-_DENIED = re.compile(r"(?:\b(?:not|never|no)\b|n't)(?:\s+[\w'-]+){0,2}\s*$")
 _WORD = re.compile(r"[a-z][a-z'-]*", re.I)
 # Words that end what a frame governs: a new clause, a question inside it, a subject.
 _CLAUSE = frozenset(
