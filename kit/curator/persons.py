@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from kit.curator.related import tagged, thing
+from kit.curator.related import lemma_key, tagged, thing
 from kit.retrieval.lexicon import lexicon
 from kit.retrieval.wordnet import WordNetMissing
 
@@ -26,15 +26,10 @@ _DEPTH = 12  # hypernym steps: "accountant" reaches person in 3, "advisor" in 4
 COMMON = 5
 
 
-def _key(word: str) -> str:
-    low = word.lower().strip("'-")
-    return low[:-2] if low.endswith("'s") else low
-
-
 @lru_cache(maxsize=65536)
 def person(word: str) -> bool:
     """Whether the word's first noun sense rises to person.n.01 (see the module note)."""
-    low = _key(word)
+    low = lemma_key(word)
     if not thing(low):
         return False
     try:
@@ -68,4 +63,4 @@ def role(words: list[str]) -> bool:
 
 def common(word: str) -> bool:
     """Whether the word is in common use (tagged COMMON times or more), so no name."""
-    return tagged(_key(word)) >= COMMON
+    return tagged(word) >= COMMON  # `tagged` reads the word's lemma_key

@@ -47,7 +47,8 @@ def wordnet_or_none() -> Lexicon | None:
         return None
 
 
-def _key(word: str) -> str:
+def lemma_key(word: str) -> str:
+    """The word as WordNet is asked about it: lower case, no edge quote or hyphen, no "'s"."""
     low = word.lower().strip("'-")
     return low[:-2] if low.endswith("'s") else low
 
@@ -59,7 +60,7 @@ def family(word: str) -> frozenset[str]:
     net = wordnet_or_none()
     if net is None:
         return frozenset()
-    key = _key(word)
+    key = lemma_key(word)
     found = set()
     for variant in dict.fromkeys((key, key.replace("-", ""))):
         for part, lemma in net.lemmas(variant):
@@ -81,7 +82,7 @@ def near(word: str) -> frozenset[str]:
     if net is None:
         return frozenset()
     found = set(family(word))
-    for part, lemma in net.lemmas(_key(word)):
+    for part, lemma in net.lemmas(lemma_key(word)):
         senses = net.senses(part, lemma)
         for offset in senses[: 1 if len(senses) > LIGHT else SENSES]:
             words, pointers = net.synset(part, offset)
@@ -106,7 +107,7 @@ def synonyms(word: str) -> frozenset[str]:
     if net is None:
         return frozenset()
     found: set[str] = set()
-    for part, lemma in net.lemmas(_key(word)):
+    for part, lemma in net.lemmas(lemma_key(word)):
         senses = net.senses(part, lemma)
         for offset in senses[: 1 if len(senses) > LIGHT else SENSES]:
             found.update(w for w in net.synset(part, offset)[0] if not _light(net, part, w))
@@ -128,7 +129,7 @@ def tagged(word: str) -> int:
     net = wordnet_or_none()
     if net is None:
         return 0
-    return sum(net.count(part, lemma) for part, lemma in net.lemmas(_key(word)))
+    return sum(net.count(part, lemma) for part, lemma in net.lemmas(lemma_key(word)))
 
 
 @lru_cache(maxsize=65536)
@@ -138,7 +139,7 @@ def weight(word: str) -> float:
     net = wordnet_or_none()
     if net is None:
         return 1.0
-    found = net.lemmas(_key(word))
+    found = net.lemmas(lemma_key(word))
     if not found:
         return 1.0  # unknown to WordNet: a name-like or rare word
     tagged = sum(net.count(part, lemma) for part, lemma in found)
@@ -154,7 +155,7 @@ def thing(word: str) -> bool:
     net = wordnet_or_none()
     if net is None:
         return False
-    found = net.lemmas(_key(word))
+    found = net.lemmas(lemma_key(word))
     nouns = sum(net.count(part, lemma) for part, lemma in found if part == "noun")
     tagged = sum(net.count(part, lemma) for part, lemma in found)
     if tagged:
@@ -171,7 +172,7 @@ def opposites(word: str) -> frozenset[str]:
     if net is None:
         return frozenset()
     found: set[str] = set()
-    for part, lemma in net.lemmas(_key(word)):
+    for part, lemma in net.lemmas(lemma_key(word)):
         for offset in net.senses(part, lemma):
             words, pointers = net.synset(part, offset)
             own = _position(words, lemma)
@@ -198,7 +199,7 @@ def says(word: str) -> frozenset[str]:
     if net is None:
         return frozenset()
     found = set(family(word))
-    for part, lemma in net.lemmas(_key(word)):
+    for part, lemma in net.lemmas(lemma_key(word)):
         if part != "noun":
             continue
         for offset in net.senses(part, lemma)[:BROADER_SENSES]:
@@ -211,7 +212,7 @@ def says(word: str) -> frozenset[str]:
 def phrases(words: Iterable[str]) -> frozenset[str]:
     """The two-word lemmas WordNet holds among adjacent words ("took part" -> take_part,
     "teamed up" -> team_up), as single keys."""
-    listed = [_key(w) for w in words]
+    listed = [lemma_key(w) for w in words]
     return frozenset(p for pair in itertools.pairwise(listed) if (p := _phrase(*pair)))
 
 
