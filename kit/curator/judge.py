@@ -17,7 +17,7 @@ from typing import Literal
 from kit.curator.clauses import PEOPLE, Clause, plain, word_key
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
-from kit.curator.related import family, near, opposites, thing, weight
+from kit.curator.related import defined_as, family, near, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
@@ -279,11 +279,27 @@ def _holding(
             if any(same(term.key, s) for s in c.stems) or mine & forms
         ]
     close, own = _near(term)
+    people = term.key in PEOPLE
     return [
         c
         for c, forms, kin in zip(source.clauses, source.forms, source.kin, strict=True)
-        if any(same(term.key, s) for s in c.stems) or close & forms or own & kin
+        if any(same(term.key, s) for s in c.stems)
+        or close & forms
+        or own & kin
+        or (people and _defined(close | own, c))
     ]
+
+
+def _defined(words: frozenset[str], clause: Clause) -> bool:
+    """Whether a clause says a word for people by a word WordNet defines by it ("some
+    workmates": coworkers; "the gang": friends). Not by a word for people of its own ("my
+    brother" is no friend, though WordNet's third sense of it is a buddy)."""
+    return any(
+        words & defined_as(w) for w in clause.words if stem(w) not in _RELATIONS and len(w) > 2
+    )
+
+
+_RELATIONS = PEOPLE - {stem("person")}  # "folks" is people in general, not one relation
 
 
 def _family(term: Term) -> frozenset[str]:

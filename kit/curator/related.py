@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -207,6 +208,40 @@ def says(word: str) -> frozenset[str]:
                 if symbol in _UP and target_part == part:
                     found.update(net.synset(part, target)[0])
     return frozenset(found)
+
+
+@lru_cache(maxsize=65536)
+def defined_as(word: str) -> frozenset[str]:
+    """The nouns a message's noun is defined by in its SENSES most common senses, as one
+    step away from it ("workmate": a fellow worker -> fellow_worker, worker; "gang": an
+    informal body of friends -> friend; "folks": your parents -> parent): a word for people
+    said in other words. Only a definition's head (what follows "who", "with", ... says more
+    of it: "a woman | who has given birth to a child"), and none that names two ("a father
+    or mother": either one, not which)."""
+    net = wordnet_or_none()
+    if net is None:
+        return frozenset()
+    found: set[str] = set()
+    for part, lemma in net.lemmas(lemma_key(word)):
+        if part != "noun":
+            continue
+        for offset in net.senses(part, lemma)[:SENSES]:
+            head = _DEFINITION_ENDS.split(net.gloss(part, offset), maxsplit=1)[0]
+            if _EITHER.search(head):
+                continue
+            listed = [w for w in _WORD.findall(head.lower()) if w not in _NOT_NOUNS]
+            found.update(p for p in map(_phrase, listed, listed[1:]) if p)
+            found.update(b for w in listed for p, b in net.lemmas(w) if p == "noun")
+    return frozenset(found)
+
+
+_DEFINITION_ENDS = re.compile(
+    r"[;,(]|\s(?:who|whom|whose|that|which|with|in|on|at|for|to|from|by|as|over|under|"
+    r"about|through|like)\b"
+)
+_EITHER = re.compile(r"\b(?:or|and)\b")
+_WORD = re.compile(r"[a-z][a-z'-]*")
+_NOT_NOUNS = frozenset("a an the your his her their one of any some".split())
 
 
 def phrases(words: Iterable[str]) -> frozenset[str]:

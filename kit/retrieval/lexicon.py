@@ -124,6 +124,14 @@ class Lexicon:
         self._load()
         return _read(self._data[part], self._lines[part][offset])
 
+    def gloss(self, part: str, offset: int) -> str:
+        """A synset's definition and examples, as WordNet writes them ("an informal body of
+        friends; \"he still hangs out with the same crowd\"")."""
+        self._load()
+        data, position = self._data[part], self._lines[part][offset]
+        line = data[position : data.index(b"\n", position)].decode("utf-8")
+        return line.split(" | ", 1)[1].strip() if " | " in line else ""
+
     def known(self, word: str) -> bool:
         return bool(self.lemmas(word))
 
