@@ -21,6 +21,7 @@ from kit.curator.related import defined_as, family, near, opposites, thing, weig
 from kit.curator.said_days import names_month, same_day
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
+from kit.dates.words import WEEKDAY_FULL
 
 Status = Literal["supported", "partial", "unsupported"]
 
@@ -264,7 +265,8 @@ def _holding(
     if word_key(term.shown) in source.names:  # the speaker's own name
         return [plain(c) for c in source.clauses[:1]]
     if term.kind == "name":
-        return [c for c in source.clauses if term.key in c.words]
+        keys = _DAYS.get(term.key, {term.key})
+        return [c for c in source.clauses if keys & c.words]
     if term.key == _FAMILY:  # "we", "our": the speaker's family
         return [
             c for c in source.clauses if c.words & _WE or any(same(_FAMILY, s) for s in c.stems)
@@ -313,6 +315,9 @@ def _near(term: Term) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset().union(*map(near, words)), frozenset().union(*map(family, words))
 
 
+# A weekday in the plural is that weekday ("on Sundays": "every Sunday"), still a name: no
+# other day says it.
+_DAYS = {f"{day}s": frozenset({day, f"{day}s"}) for day in WEEKDAY_FULL}
 _FAMILY = stem("family")
 _WE = frozenset({"we", "our", "us", "we're", "we've", "ours"})
 
