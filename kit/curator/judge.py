@@ -267,9 +267,9 @@ def _holding(
     if term.kind == "name":
         keys = _DAYS.get(term.key, {term.key})
         return [c for c in source.clauses if keys & c.words]
-    if term.key == _FAMILY:  # "we", "our": the speaker's family
+    if term.key in _OURS:  # "we", "our": the speaker's family, or team
         return [
-            c for c in source.clauses if c.words & _WE or any(same(_FAMILY, s) for s in c.stems)
+            c for c in source.clauses if c.words & _WE or any(same(term.key, s) for s in c.stems)
         ]
     if not related or not source.forms:
         return [c for c in source.clauses if any(same(term.key, s) for s in c.stems)]
@@ -318,7 +318,7 @@ def _near(term: Term) -> tuple[frozenset[str], frozenset[str]]:
 # A weekday in the plural is that weekday ("on Sundays": "every Sunday"), still a name: no
 # other day says it.
 _DAYS = {f"{day}s": frozenset({day, f"{day}s"}) for day in WEEKDAY_FULL}
-_FAMILY = stem("family")
+_OURS = frozenset({stem("family"), stem("team")})
 _WE = frozenset({"we", "our", "us", "we're", "we've", "ours"})
 
 
