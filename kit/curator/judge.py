@@ -280,8 +280,8 @@ def _holding(
             for c, forms in zip(source.clauses, source.family, strict=True)
             if any(same(term.key, s) for s in c.stems) or mine & forms
         ]
-    close, own = _near(term)
     people = term.key in PEOPLE
+    close, own = _near(term, "noun" if people else "")
     return [
         c
         for c, forms, kin in zip(source.clauses, source.forms, source.kin, strict=True)
@@ -309,10 +309,11 @@ def _family(term: Term) -> frozenset[str]:
     return frozenset().union(*map(family, words))
 
 
-def _near(term: Term) -> tuple[frozenset[str], frozenset[str]]:
+def _near(term: Term, only: str = "") -> tuple[frozenset[str], frozenset[str]]:
     """A word's forms a message may say it in (related.near), and its own family."""
     words = [term.shown, *([term.phrase] if term.phrase else [])]
-    return frozenset().union(*map(near, words)), frozenset().union(*map(family, words))
+    close = frozenset().union(*(near(w, only) for w in words))
+    return close, frozenset().union(*map(family, words))
 
 
 # A weekday in the plural is that weekday ("on Sundays": "every Sunday"), still a name: no

@@ -76,14 +76,18 @@ def family(word: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=65536)
-def near(word: str) -> frozenset[str]:
+def near(word: str, only: str = "") -> frozenset[str]:
     """What a fact's word may be said as: its family, and the words of its own most common
-    senses (an adjective's similar words too), leaving out light words ("have", "take")."""
+    senses (an adjective's similar words too), leaving out light words ("have", "take");
+    `only`: the senses of that part of speech alone (a word for people is said by its noun's
+    senses: "father" is not "mother" for what the two verbs share)."""
     net = wordnet_or_none()
     if net is None:
         return frozenset()
     found = set(family(word))
     for part, lemma in net.lemmas(lemma_key(word)):
+        if only and part != only:
+            continue
         senses = net.senses(part, lemma)
         for offset in senses[: 1 if len(senses) > LIGHT else SENSES]:
             words, pointers = net.synset(part, offset)
