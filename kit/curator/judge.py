@@ -17,7 +17,7 @@ from typing import Literal
 from kit.curator.clauses import PEOPLE, Clause, plain, word_key
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
-from kit.curator.related import defined_as, family, kinds_above, near, opposites, thing, weight
+from kit.curator.related import defined_as, family, near, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
@@ -298,7 +298,7 @@ def _defined(words: frozenset[str], clause: Clause) -> bool:
     brother" is no friend, though WordNet's third sense of it is a buddy)."""
     return any(
         words & defined_as(w) for w in clause.words if stem(w) not in _RELATIONS and len(w) > 2
-    ) or any(words & kinds_above(w) for w in clause.words if stem(w) in PEOPLE)
+    )
 
 
 _RELATIONS = PEOPLE - {stem("person")}  # "folks" is people in general, not one relation

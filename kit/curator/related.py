@@ -239,31 +239,6 @@ def defined_as(word: str) -> frozenset[str]:
     return frozenset(found)
 
 
-@lru_cache(maxsize=65536)
-def kinds_above(word: str) -> frozenset[str]:
-    """What a message's noun is a kind of, up to two steps up in its BROADER_SENSES most
-    common senses ("son" -> male_offspring -> child; "mom" -> mother -> parent): a word for
-    people a fact may say more broadly."""
-    net = wordnet_or_none()
-    if net is None:
-        return frozenset()
-    found: set[str] = set()
-    for part, lemma in net.lemmas(lemma_key(word)):
-        if part != "noun":
-            continue
-        frontier = list(net.senses(part, lemma)[:BROADER_SENSES])
-        for _ in range(2):
-            frontier = [
-                target
-                for offset in frontier
-                for symbol, target, target_part, _, _ in net.synset(part, offset)[1]
-                if symbol in _UP and target_part == part
-            ]
-            for offset in frontier:
-                found.update(net.synset(part, offset)[0])
-    return frozenset(found)
-
-
 _DEFINITION_ENDS = re.compile(
     r"[;,(]|\s(?:who|whom|whose|that|which|with|in|on|at|for|to|from|by|as|over|under|"
     r"about|through|like)\b"
