@@ -84,7 +84,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
         else:
             fits = _said_so(term, where, hedged, negated, named)
         about_owner = term.holder == "owner"
-        if term.kind == "word" and not kin and not said and _opposed(term, sources, negated):
+        if term.kind == "word" and not kin and not said and _opposed(term, sources, negated, terms):
             problems.setdefault("hard-opposed", []).append(term.shown)
             continue
         if term.kind == "word" and not kin:
@@ -140,16 +140,30 @@ THING = 0.75
 FLOOR = 1.5
 
 
-def _opposed(term: Term, sources: list[Source], negated: bool) -> bool:
+def _opposed(term: Term, sources: list[Source], negated: bool, terms: list[Term]) -> bool:
     """Whether a cited message says, as it is, the opposite of a word the fact says and it
-    does not ("failed the test" for "passed the test", "had to decline" for "accepted")."""
+    does not ("failed the test" for "passed the test", "had to decline" for "accepted"), of
+    what the fact is about: in a clause that says another of its words. An opposite the fact
+    says too ("borrows e-books, 5 loans at a time") or said of something else ("how to stay
+    on track", beside "move into publishing") is none."""
     if negated or not any(s.family for s in sources):
         return False
     against = opposites(term.shown)
-    return bool(against) and any(
-        against & forms and not clause.negated
+    others = [t for t in terms if t is not term and t.kind in ("word", "name")]
+    if not against or any(against & family(t.shown) for t in others):
+        return False
+    return any(
+        against & forms and not clause.negated and _about(clause, others)
         for s in sources
         for clause, forms in zip(s.clauses, s.family, strict=False)
+    )
+
+
+def _about(clause: Clause, terms: list[Term]) -> bool:
+    """Whether a clause says one of `terms` in its own forms."""
+    return any(
+        t.key in clause.words if t.kind == "name" else any(same(t.key, s) for s in clause.stems)
+        for t in terms
     )
 
 
