@@ -281,9 +281,9 @@ def _holding(
     if term.kind == "name":
         keys = _DAYS.get(term.key, {term.key})
         return [c for c in source.clauses if keys & c.words]
-    if term.key in _OURS:  # "we", "our": the speaker's family, or team
+    if term.key == _FAMILY:  # "we", "our": the speaker's family
         return [
-            c for c in source.clauses if c.words & _WE or any(same(term.key, s) for s in c.stems)
+            c for c in source.clauses if c.words & _WE or any(same(_FAMILY, s) for s in c.stems)
         ]
     if not related or not source.forms:
         return [c for c in source.clauses if any(same(term.key, s) for s in c.stems)]
@@ -303,6 +303,7 @@ def _holding(
         or close & forms
         or own & kin
         or (people and _defined(close | own, c))
+        or (term.key == _TEAM and c.words & _WE)  # "we", "our": the speaker's team too
     ]
 
 
@@ -333,7 +334,8 @@ def _near(term: Term, only: str = "") -> tuple[frozenset[str], frozenset[str]]:
 # A weekday in the plural is that weekday ("on Sundays": "every Sunday"), still a name: no
 # other day says it.
 _DAYS = {f"{day}s": frozenset({day, f"{day}s"}) for day in WEEKDAY_FULL}
-_OURS = frozenset({stem("family"), stem("team")})
+_FAMILY = stem("family")
+_TEAM = stem("team")
 _WE = frozenset({"we", "our", "us", "we're", "we've", "ours"})
 
 

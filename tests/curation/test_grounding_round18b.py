@@ -1,0 +1,119 @@
+"""The grounding guard's round 18B (issue 29): a word for people, a group or a weekday that the
+message says in other words. "some workmates" says coworkers, "the gang" friends, "my folks"
+parents (WordNet defines each by the other), "every Sunday" says on Sundays; and nothing
+looser: "my brother" says no friends, "my mom" no father. Messages and facts written here;
+each case of STORED was dropped by main's guard, each case of DROPPED (a looser reading)
+names the word the reason names."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.grounding import check
+
+STORED = [
+    pytest.param(
+        "The owner went climbing with coworkers last week.",
+        "Went climbing last week with some workmates, it cleared my head.",
+        id="workmates-are-coworkers",
+    ),
+    pytest.param(
+        "The owner went kayaking with friends on the lake.",
+        "Spent Saturday with the gang, we went kayaking on the lake.",
+        id="the-gang-are-friends",
+    ),
+    pytest.param(
+        "The owner visited the owner's parents in Leeds.",
+        "I visited my folks in Leeds over the long weekend.",
+        id="folks-are-parents",
+    ),
+    pytest.param(  # "we" says the speaker's team, as it says the family
+        "The owner's team moved the backups to a second region in March.",
+        "We moved the backups to a second region in March, after the outage.",
+        id="we-are-the-team",
+    ),
+    pytest.param(
+        "The owner plays chess with Dario on Tuesdays.",
+        "I play chess with Dario every Tuesday after work.",
+        id="every-tuesday",
+    ),
+]
+
+DROPPED = [
+    pytest.param(
+        "The owner went kayaking with friends on the lake.",
+        "Spent Saturday with my brother, we went kayaking on the lake.",
+        "friends",
+        id="a-brother-is-no-friend",
+    ),
+    pytest.param(
+        "The owner visited the owner's sister in Leeds.",
+        "I visited my folks in Leeds over the long weekend.",
+        "sister",
+        id="folks-are-no-sister",
+    ),
+    pytest.param(
+        "The owner plays chess with Dario on Thursdays.",
+        "I play chess with Dario every Tuesday after work.",
+        "Thursdays",
+        id="another-weekday",
+    ),
+    pytest.param(  # the verbs "father" and "mother" share a sense: the nouns do not
+        "The owner drove her father to the clinic.",
+        "I drove my mom to the clinic this morning.",
+        "father",
+        id="a-mother-is-no-father",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), STORED)
+def test_a_word_said_in_other_words_is_stored(fact: str, said: str) -> None:
+    assert check(fact, said).status == "supported"
+
+
+@pytest.mark.parametrize(("fact", "said", "named"), DROPPED)
+def test_another_person_or_day_is_still_dropped(fact: str, said: str, named: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status == "unsupported"
+    assert f"'{named}'" in verdict.reason
+
+
+# An opposite of the fact's word counts only of what the fact is about: said in a clause with
+# another of its words, and not one the fact says too.
+OPPOSED_ELSEWHERE = [
+    pytest.param(
+        "The owner wants to move to the night shift at the bakery by June.",
+        "I'd like to switch to the night shift at the bakery by June, any tips on how to stay "
+        "awake?",
+        id="stay-awake-is-no-staying",
+    ),
+    pytest.param(
+        "The owner borrows audiobooks through the library app, which allows 3 loans at once.",
+        "I get my audiobooks through the library app, and it has a limit of 3 loans at once.",
+        id="the-fact-says-loans-too",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), OPPOSED_ELSEWHERE)
+def test_an_opposite_said_of_something_else_drops_nothing(fact: str, said: str) -> None:
+    assert "the opposite of" not in check(fact, said).reason
+
+
+def test_an_opposite_of_what_the_fact_is_about_still_drops() -> None:
+    verdict = check(
+        "The owner accepted the transfer to the Lisbon office.",
+        "I had to decline the transfer to the Lisbon office, the timing was wrong.",
+    )
+    assert verdict.status == "unsupported"
+    assert "the opposite of 'accepted'" in verdict.reason
+
+
+def test_we_adds_to_the_team_its_synonyms_still_say_it() -> None:
+    """"we" says the team besides WordNet's synonyms of it, not instead of them."""
+    verdict = check(
+        "The owner went to the regional final with the owner's team.",
+        "I went to the regional final with my squad, what a day.",
+    )
+    assert verdict.status == "supported"
