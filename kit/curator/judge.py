@@ -142,10 +142,8 @@ FLOOR = 1.5
 
 def _opposed(term: Term, sources: list[Source], negated: bool, terms: list[Term]) -> bool:
     """Whether a cited message says, as it is, the opposite of a word the fact says and it
-    does not ("failed the test" for "passed the test", "had to decline" for "accepted"), of
-    what the fact is about: in a clause that says another of its words. An opposite the fact
-    says too ("borrows e-books, 5 loans at a time") or said of something else ("how to stay
-    on track", beside "move into publishing") is none."""
+    does not ("failed the test" for "passed the test", "had to decline" for "accepted"). An
+    opposite the fact says too is none: "borrows e-books, 5 loans at a time" says both."""
     if negated or not any(s.family for s in sources):
         return False
     against = opposites(term.shown)
@@ -153,17 +151,9 @@ def _opposed(term: Term, sources: list[Source], negated: bool, terms: list[Term]
     if not against or any(against & family(t.shown) for t in others):
         return False
     return any(
-        against & forms and not clause.negated and _about(clause, others)
+        against & forms and not clause.negated
         for s in sources
         for clause, forms in zip(s.clauses, s.family, strict=False)
-    )
-
-
-def _about(clause: Clause, terms: list[Term]) -> bool:
-    """Whether a clause says one of `terms` in its own forms."""
-    return any(
-        t.key in clause.words if t.kind == "name" else any(same(t.key, s) for s in clause.stems)
-        for t in terms
     )
 
 

@@ -79,26 +79,13 @@ def test_another_person_or_day_is_still_dropped(fact: str, said: str, named: str
     assert f"'{named}'" in verdict.reason
 
 
-# An opposite of the fact's word counts only of what the fact is about: said in a clause with
-# another of its words, and not one the fact says too.
-OPPOSED_ELSEWHERE = [
-    pytest.param(
-        "The owner wants to move to the night shift at the bakery by June.",
-        "I'd like to switch to the night shift at the bakery by June, any tips on how to stay "
-        "awake?",
-        id="stay-awake-is-no-staying",
-    ),
-    pytest.param(
+def test_an_opposite_the_fact_says_too_drops_nothing() -> None:
+    """ "loans" is the opposite of "borrows", and the fact says both."""
+    verdict = check(
         "The owner borrows audiobooks through the library app, which allows 3 loans at once.",
         "I get my audiobooks through the library app, and it has a limit of 3 loans at once.",
-        id="the-fact-says-loans-too",
-    ),
-]
-
-
-@pytest.mark.parametrize(("fact", "said"), OPPOSED_ELSEWHERE)
-def test_an_opposite_said_of_something_else_drops_nothing(fact: str, said: str) -> None:
-    assert "the opposite of" not in check(fact, said).reason
+    )
+    assert "the opposite of" not in verdict.reason
 
 
 def test_an_opposite_of_what_the_fact_is_about_still_drops() -> None:
@@ -111,7 +98,7 @@ def test_an_opposite_of_what_the_fact_is_about_still_drops() -> None:
 
 
 def test_we_adds_to_the_team_its_synonyms_still_say_it() -> None:
-    """"we" says the team besides WordNet's synonyms of it, not instead of them."""
+    """ "we" says the team besides WordNet's synonyms of it, not instead of them."""
     verdict = check(
         "The owner went to the regional final with the owner's team.",
         "I went to the regional final with my squad, what a day.",
