@@ -239,6 +239,25 @@ def defined_as(word: str) -> frozenset[str]:
     return frozenset(found)
 
 
+@lru_cache(maxsize=65536)
+def one_way(word: str, other: str) -> bool:
+    """Whether two words for people are one and the same or one a kind of the other to
+    WordNet (its nouns: "mom" / "mother", "kid" / "child", "wife" / "partner"), not two kinds
+    of one thing ("wife" / "husband", "boyfriend" / "girlfriend"); True when WordNet does not
+    know one of them ("nana", "fam": the guard's own list of forms is all there is)."""
+    net = wordnet_or_none()
+    if net is None or not net.lemmas(lemma_key(word)) or not net.lemmas(lemma_key(other)):
+        return True
+    mine, theirs = _own(word), _own(other)
+    return bool(mine & (theirs | near(other, "noun") | says(other))) or bool(
+        theirs & (near(word, "noun") | says(word))
+    )
+
+
+def _own(word: str) -> frozenset[str]:
+    return family(word) | {lemma_key(word)}
+
+
 _DEFINITION_ENDS = re.compile(
     r"[;,(]|\s(?:who|whom|whose|that|which|with|in|on|at|for|to|from|by|as|over|under|"
     r"about|through|like)\b"
