@@ -21,7 +21,6 @@ from kit.curator.related import defined_as, family, near, one_way, opposites, th
 from kit.curator.said_days import names_month, same_day
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
-from kit.dates.words import WEEKDAY_FULL
 
 Status = Literal["supported", "partial", "unsupported"]
 
@@ -269,7 +268,7 @@ def _holding(
     if word_key(term.shown) in source.names:  # the speaker's own name
         return [plain(c) for c in source.clauses[:1]]
     if term.kind == "name":
-        keys = _DAYS.get(term.key, {term.key})
+        keys = _forms_of_name(term.key)
         return [c for c in source.clauses if keys & c.words]
     if term.key == _FAMILY:  # "we", "our": the speaker's family
         return [
@@ -330,9 +329,14 @@ def _near(term: Term, only: str = "") -> tuple[frozenset[str], frozenset[str]]:
     return close, frozenset().union(*map(family, words))
 
 
-# A weekday in the plural is that weekday ("on Sundays": "every Sunday"), still a name: no
-# other day says it.
-_DAYS = {f"{day}s": frozenset({day, f"{day}s"}) for day in WEEKDAY_FULL}
+def _forms_of_name(key: str) -> frozenset[str]:
+    """A name as a message may say it: itself, in the plural or the singular ("on Sundays":
+    "every Sunday"; "Airbnbs": "an Airbnb"), never another name."""
+    if key.endswith("s") and len(key) > 3:
+        return frozenset({key, key[:-1]})
+    return frozenset({key, f"{key}s"})
+
+
 _FAMILY = stem("family")
 _TEAM = stem("team")
 _WE = frozenset({"we", "our", "us", "we're", "we've", "ours"})
