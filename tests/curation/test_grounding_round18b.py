@@ -1,9 +1,9 @@
-"""The grounding guard's round 18B (issue 29): a word for people, a group or a weekday that the
-message says in other words. "some workmates" says coworkers, "the gang" friends, "my folks"
-parents (WordNet defines each by the other), "every Sunday" says on Sundays; and nothing
-looser: "my brother" says no friends, "my mom" no father. Messages and facts written here;
-each case of STORED was dropped by main's guard, each case of DROPPED (a looser reading)
-names the word the reason names."""
+"""The grounding guard's round 18B (issue 29): a word for people, a group, a name or a weekday
+that the message says in other words. "some workmates" says coworkers, "the gang" friends,
+"my folks" parents (WordNet defines each by the other), "every Sunday" says on Sundays, "an
+Airbnb" Airbnbs; and nothing looser: "my brother" says no friends, "my mom" no father (main
+stored it), "my husband" no wife (main stored it). Messages and facts written here; each case
+of STORED was dropped by main's guard; each case of DROPPED is dropped naming that word."""
 
 from __future__ import annotations
 
@@ -37,6 +37,11 @@ STORED = [
         "I play chess with Dario every Tuesday after work.",
         id="every-tuesday",
     ),
+    pytest.param(
+        "The owner books Airbnbs for work trips to Lyon.",
+        "I always book an Airbnb for my work trips to Lyon.",
+        id="a-name-in-the-plural",
+    ),
 ]
 
 DROPPED = [
@@ -57,6 +62,18 @@ DROPPED = [
         "I play chess with Dario every Tuesday after work.",
         "Thursdays",
         id="another-weekday",
+    ),
+    pytest.param(  # both stem to "partner": neither is a kind of the other
+        "The owner went to the street fair with her wife on Sunday.",
+        "I went to the street fair with my husband on Sunday, lovely day.",
+        "wife",
+        id="a-husband-is-no-wife",
+    ),
+    pytest.param(
+        "The owner books Vrbos for work trips to Lyon.",
+        "I always book an Airbnb for my work trips to Lyon.",
+        "Vrbos",
+        id="another-name-in-the-plural",
     ),
     pytest.param(  # the verbs "father" and "mother" share a sense: the nouns do not
         "The owner drove her father to the clinic.",
