@@ -21,6 +21,7 @@ from kit.curator.related import defined_as, family, near, one_way, opposites, th
 from kit.curator.said_days import names_month, same_day
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
+from kit.dates.words import WEEKDAYS
 
 Status = Literal["supported", "partial", "unsupported"]
 
@@ -260,6 +261,17 @@ def _holding(
         digits = {n for t in tokens(term.shown) if (n := number_of(t.group())) is not None}
         if not hits and digits and not names_month(term.shown):  # "4 years ago", "for 4 years"
             hits = [c for c in source.clauses if digits <= c.numbers]
+        if not hits and (day := _bare_weekday(term.shown)):  # "on Friday": "this Friday, May 10"
+            on_day = [
+                at
+                for span, at in source.spans
+                if span.start == span.end and WEEKDAYS[day] == span.start.weekday()
+            ]
+            hits = [
+                c
+                for c in source.clauses
+                if _forms_of_name(day) & c.words or any(c.start <= at < c.end for at in on_day)
+            ]
         if said_then and not hits and source.clauses:
             hits = [plain(source.clauses[0])]  # the day it was said
         return hits
@@ -327,6 +339,17 @@ def _near(term: Term, only: str = "") -> tuple[frozenset[str], frozenset[str]]:
     words = [term.shown, *([term.phrase] if term.phrase else [])]
     close = frozenset().union(*(near(w, only) for w in words))
     return close, frozenset().union(*map(family, words))
+
+
+def _bare_weekday(shown: str) -> str:
+    """The weekday a fact's date is and says no more of ("on Friday", "Fridays"; not "last
+    Friday", "Friday, 3 May"): any Friday its messages name says it, however they date it."""
+    words = [t.group().lower() for t in tokens(shown)]
+    words = words[1:] if words[:1] == ["on"] else words
+    if len(words) != 1:
+        return ""
+    day = words[0].removesuffix("s")
+    return day if day in WEEKDAYS else ""
 
 
 def _forms_of_name(key: str) -> frozenset[str]:

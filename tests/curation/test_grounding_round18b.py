@@ -42,6 +42,16 @@ STORED = [
         "I always book an Airbnb for my work trips to Lyon.",
         id="a-name-in-the-plural",
     ),
+    pytest.param(  # the message was written on Monday 6 May 2024
+        "The owner meets the landlord on Friday.",
+        "I meet the landlord this Friday, May 10, about the leak.",
+        id="a-weekday-the-message-dates",
+    ),
+    pytest.param(
+        "The owner meets the landlord on Friday.",
+        "I meet the landlord on May 10 about the leak.",
+        id="a-date-on-that-weekday",
+    ),
 ]
 
 DROPPED = [
@@ -62,6 +72,12 @@ DROPPED = [
         "I play chess with Dario every Tuesday after work.",
         "Thursdays",
         id="another-weekday",
+    ),
+    pytest.param(
+        "The owner meets the landlord on Thursday.",
+        "I meet the landlord this Friday, May 10, about the leak.",
+        "on Thursday",
+        id="another-weekday-than-dated",
     ),
     pytest.param(  # both stem to "partner": neither is a kind of the other
         "The owner went to the street fair with her wife on Sunday.",
