@@ -21,7 +21,7 @@ from kit.curator.related import defined_as, family, near, one_way, opposites, th
 from kit.curator.said_days import names_month, same_day
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
-from kit.dates.words import MONTHS, WEEKDAYS
+from kit.dates.words import WEEKDAYS
 
 Status = Literal["supported", "partial", "unsupported"]
 
@@ -272,8 +272,6 @@ def _holding(
                 for c in source.clauses
                 if _forms_of_name(day) & c.words or any(c.start <= at < c.end for at in on_day)
             ]
-        if not hits and term.span.start == term.span.end:  # "on the 20th": of which month
-            hits = _day_of_month(term.span.start, source)
         if said_then and not hits and source.clauses:
             hits = [plain(source.clauses[0])]  # the day it was said
         return hits
@@ -341,20 +339,6 @@ def _near(term: Term, only: str = "") -> tuple[frozenset[str], frozenset[str]]:
     words = [term.shown, *([term.phrase] if term.phrase else [])]
     close = frozenset().union(*(near(w, only) for w in words))
     return close, frozenset().union(*map(family, words))
-
-
-def _day_of_month(day: date, source: Source) -> list[Clause]:
-    """The clauses that say `day` as "the 20th", "on the 2nd": a day of the month the message
-    was written in or names ("in June, on the 20th"; not by "may", a modal as often)."""
-    named = {MONTHS[w] for c in source.clauses for w in c.words if w in MONTHS and w != "may"}
-    if source.day is not None:
-        named.add(source.day.month)
-    if day.month not in named:
-        return []
-    return [c for c in source.clauses if str(day.day) in c.numbers and c.words & _ORDINALS]
-
-
-_ORDINALS = frozenset({"st", "nd", "rd", "th"})
 
 
 def _bare_weekday(shown: str) -> str:
