@@ -151,7 +151,7 @@ def _opposed(term: Term, sources: list[Source], negated: bool, terms: list[Term]
     if not against or any(against & family(t.shown) for t in others):
         return False
     return any(
-        against & forms and not clause.negated
+        against & forms and not clause.negated and not clause.hedged
         for s in sources
         for clause, forms in zip(s.clauses, s.family, strict=False)
     )
