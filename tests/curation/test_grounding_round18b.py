@@ -121,6 +121,16 @@ def test_an_opposite_the_fact_says_too_drops_nothing() -> None:
     assert "the opposite of" not in verdict.reason
 
 
+def test_an_opposite_said_only_in_a_question_drops_nothing() -> None:
+    """ "how to stay awake" asks; it does not say the owner stays rather than moves."""
+    verdict = check(
+        "The owner wants to move to the night shift at the bakery by June.",
+        "I'd like to switch to the night shift at the bakery by June, any tips on how to stay "
+        "awake?",
+    )
+    assert "the opposite of" not in verdict.reason
+
+
 def test_an_opposite_of_what_the_fact_is_about_still_drops() -> None:
     verdict = check(
         "The owner accepted the transfer to the Lisbon office.",
