@@ -84,7 +84,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
         else:
             fits = _said_so(term, where, hedged, negated, named)
         about_owner = term.holder == "owner"
-        if term.kind == "word" and not kin and not said and _opposed(term, sources, negated, terms):
+        if term.kind == "word" and not kin and not said and _opposed(term, sources, negated):
             problems.setdefault("hard-opposed", []).append(term.shown)
             continue
         if term.kind == "word" and not kin:
@@ -140,17 +140,14 @@ THING = 0.75
 FLOOR = 1.5
 
 
-def _opposed(term: Term, sources: list[Source], negated: bool, terms: list[Term]) -> bool:
+def _opposed(term: Term, sources: list[Source], negated: bool) -> bool:
     """Whether a cited message says, as it is, the opposite of a word the fact says and it
-    does not ("failed the test" for "passed the test", "had to decline" for "accepted"). An
-    opposite the fact says too is none: "borrows e-books, 5 loans at a time" says both."""
+    does not ("failed the test" for "passed the test", "had to decline" for "accepted"); not
+    only in a question, a wish or a plan ("how to stay on track" says no one stays)."""
     if negated or not any(s.family for s in sources):
         return False
     against = opposites(term.shown)
-    others = [t for t in terms if t is not term and t.kind in ("word", "name")]
-    if not against or any(against & family(t.shown) for t in others):
-        return False
-    return any(
+    return bool(against) and any(
         against & forms and not clause.negated and not clause.hedged
         for s in sources
         for clause, forms in zip(s.clauses, s.family, strict=False)
