@@ -2,8 +2,9 @@
 that the message says in other words. "some workmates" says coworkers, "the gang" friends,
 "my folks" parents (WordNet defines each by the other), "every Sunday" says on Sundays, "an
 Airbnb" Airbnbs; and nothing looser: "my brother" says no friends, "my mom" no father (main
-stored it), "my husband" no wife (main stored it). Messages and facts written here; each case
-of STORED was dropped by main's guard; each case of DROPPED is dropped naming that word."""
+stored it), "my husband" no wife (main stored it). An opposite only asked about ("how to stay
+awake?") is no opposite. Messages and facts written here; each case of STORED was dropped by
+main's guard; each case of DROPPED is dropped naming that word."""
 
 from __future__ import annotations
 
@@ -113,7 +114,7 @@ def test_another_person_or_day_is_still_dropped(fact: str, said: str, named: str
 
 
 def test_an_opposite_said_only_in_a_question_drops_nothing() -> None:
-    """ "how to stay awake" asks; it does not say the owner stays rather than moves."""
+    """Asking "how to stay awake" does not say the owner stays rather than moves."""
     verdict = check(
         "The owner wants to move to the night shift at the bakery by June.",
         "I'd like to switch to the night shift at the bakery by June, any tips on how to stay "
@@ -122,7 +123,7 @@ def test_an_opposite_said_only_in_a_question_drops_nothing() -> None:
     assert "the opposite of" not in verdict.reason
 
 
-def test_an_opposite_of_what_the_fact_is_about_still_drops() -> None:
+def test_an_opposite_said_as_a_fact_still_drops() -> None:
     verdict = check(
         "The owner accepted the transfer to the Lisbon office.",
         "I had to decline the transfer to the Lisbon office, the timing was wrong.",
@@ -132,7 +133,7 @@ def test_an_opposite_of_what_the_fact_is_about_still_drops() -> None:
 
 
 def test_we_adds_to_the_team_its_synonyms_still_say_it() -> None:
-    """ "we" says the team besides WordNet's synonyms of it, not instead of them."""
+    """The speaker's "we" says the team besides WordNet's synonyms of it, not instead."""
     verdict = check(
         "The owner went to the regional final with the owner's team.",
         "I went to the regional final with my squad, what a day.",
