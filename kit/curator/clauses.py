@@ -5,9 +5,7 @@ and whether it says what is so, or only asks, wishes, plans or denies it.
 "My spouse Alexis, who's 32 and works in graphic design, and I have shared finances since 2020,
 can you help?" is four clauses: "My spouse Alexis" (someone else), "who's 32", "works in
 graphic design" (still Alexis), "and I have shared finances since 2020" (the speaker), and a
-question. Rules of thumb, not a parser: what it cannot tell it leaves neutral, which the
-guard does not hold against a fact.
-"""
+request. Rules of thumb, not a parser: what it cannot tell it leaves neutral."""
 
 from __future__ import annotations
 
@@ -16,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from kit.curator import hedge_scope as scope
+from kit.curator.hedge_scope import cut_around, request, requester, right_call
 from kit.curator.persons import common
 from kit.curator.presupposed import presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
@@ -77,7 +75,6 @@ _SUPPOSE = re.compile(
     r"dreams|dreaming|wish|wishes|wishing)\b|\bone day\b",
     re.IGNORECASE,
 )
-_SUPPOSED = frozenset("if unless ever dream dreams wish wishes".split())
 _IF = frozenset({"if", "unless", "whether"})
 _ALONE = frozenset("maybe perhaps possibly hopefully ideally probably".split())
 # A capitalised word opening a clause is a person doing something when a verb follows it.
@@ -149,10 +146,8 @@ def clauses(text: str) -> list[Clause]:
         raw = sentence.group()
         question = raw.rstrip().endswith("?")
         parts = _parts(raw, sentence.start())
-        settled = scope.right_call(raw, sentence.start())
-        parts = scope.cut_around(parts, settled) if settled else parts
-        for cut in scope.reason_cuts(raw, sentence.start()):
-            parts = scope.cut_around(parts, (cut, cut))
+        settled = right_call(raw, sentence.start())
+        parts = cut_around(parts, settled) if settled else parts
         opener = next(
             (i for i, (s, e) in enumerate(parts) if _opens_question(folded[s:e], i == 0)),
             len(parts) - 1,  # no question word: the question is its last clause ("Paris?!")
@@ -160,18 +155,15 @@ def clauses(text: str) -> list[Clause]:
         holder: Holder = "self"
         whom: frozenset[str] = frozenset()
         hedged = asks = alone = supposed = conditional = False
-        requested = "reqdesc" not in scope._OFF and question and scope.request(folded[parts[opener][0] : parts[opener][1]])
+        requested = question and bool(parts) and request(folded[slice(*parts[opener])])
         before = ""
         for i, (start, end) in enumerate(parts):
             piece = folded[start:end]
             tokens = _WORD.findall(piece)
             if not tokens:
                 continue
-            skip = scope.reason_opener(piece)  # "given that | I've researched ...": the reason's own
-            own = _holder(_WORD.findall(piece[skip:]) if skip else tokens)
-            if own is None and scope.requester(piece, tokens):
-                own = "self"  # "so can you help me with my application": the speaker's
-            own = own if own is not None else scope.asker(tokens)  # "should I ..."
+            own = _holder(tokens)
+            own = "self" if own is None and requester(piece, tokens) else own  # "can you help me"
             if own is None and _after_apposition(folded, found, sentence.start()):
                 own = "other"  # "Danielle, my advisor, | praised my draft": Danielle did
             holder = own if own is not None else holder
@@ -193,12 +185,11 @@ def clauses(text: str) -> list[Clause]:
             # An example of what the clause before says ("I've never used one, | like X")
             # is doubted or denied with it.
             example = bool(_EXAMPLE.match(piece)) and bool(found) and found[-1].end <= start
-            bare = scope.unhedged(piece[skip:], _HEDGE_WORDS | _SUPPOSED)  # no title, no opener
-            hedged = _hedged(bare, _WORD.findall(bare)) or before == "for when" or doubted
+            hedged = _hedged(piece, tokens) or before == "for when" or doubted
             hedged = hedged or (example and found[-1].hedged and not found[-1].asks)
             hedged = hedged or bool(settled and start >= settled[1] and own is None)
             supposed = hedged and (
-                bool(_SUPPOSE.search(bare))
+                bool(_SUPPOSE.search(piece))
                 or (doubted and supposed)
                 or before in _IF
                 or before == "for when"
@@ -212,8 +203,7 @@ def clauses(text: str) -> list[Clause]:
             previous = folded[found[-1].start : found[-1].end] if found else ""
             conditional = supposed and (supposes(piece, previous) or (doubted and conditional))
             # What the hedge does not govern: a description, the subject of a modal
-            # ... and a request's descriptions ("could you convert the meeting time")
-            ask, plan = asks and not requested, hedged or (asks and requested)
+            ask, plan = asks and not requested, hedged or (asks and requested)  # ... it describes
             more, spans = presupposed(_words(folded, start, end), ask, plan, conditional)
             given, given_spans = given | more, given_spans + spans
             found.append(
@@ -299,8 +289,6 @@ def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
             continue  # "so should | I accept the offer": one clause (the question goes on)
         if not sentence[cut.start() : cut.end()].strip() and last and last[0].lower() == "not":
             continue  # "not | so long ago": a clause never ends on "not"
-        if scope.year_after(sentence, begin, cut):
-            continue  # "by May 1, | 2024": a day's year stays with it
         if cut.start() > begin:
             parts.append((offset + begin, offset + cut.start()))
         begin = cut.end()
@@ -357,8 +345,6 @@ def _opens_question(piece: str, first_clause: bool) -> bool:
     first, second = tokens[0], tokens[1] if len(tokens) > 1 else ""
     if first in _WH:
         return first_clause or (first not in ("who", "whom", "which") and second in _AUX)
-    if "qdet" not in scope._OFF and first in _BE and second in _DETERMINERS and first_clause:
-        return True  # "Was the tasting menu worth it, ...?"
     return first in _QUESTION_OPENERS and second in _ASKED
 
 
@@ -369,7 +355,6 @@ _HELD = frozenset(
 )
 _WH = frozenset("what what's how why where when which who whom any anything got wanna".split())
 _AUX = frozenset("do does did is are was were should can could would will have has am".split())
-_BE = frozenset("is was are were".split())
 _ASKED = frozenset("you i we it there that this he she they your my anyone u ya".split())
 
 

@@ -100,11 +100,6 @@ def _phrase(words: Sequence[Word]) -> list[Word]:
     return taken
 
 
-def _name(word: str) -> bool:
-    """A capitalised word that is no pronoun."""
-    return word[:1].isupper() and word.lower() not in _NO_NOUN and not word.startswith("I'")
-
-
 def _anchor(word: str) -> bool:
     """A name, a number or a day: what a prepositional phrase adds to a description."""
     low = word.lower()
@@ -172,15 +167,7 @@ def presupposed(
     plans, wishes or doubts (not a question, not a supposition); in a supposition, those of
     the subject its modal is said of."""
     if conditional:
-        subject = modal_subject(words)
-        found, spans = described(subject)
-        import os
-        if "modalname" in os.environ.get("KIT_R18_OFF", ""):
-            return found, spans
-        # ... and a name in it ("integrating Pymetrics | could help us"): named, so said
-        names = [(w, a, b) for i, (w, a, b) in enumerate(subject) if i and _name(w)]
-        keys = {k for w, _, _ in names for k in (stem(w), w.casefold())}
-        return found | keys, spans + tuple((a, b) for _, a, b in names)
+        return described(modal_subject(words))
     if hedged and not asks:
         return described(words)
     return frozenset(), ()
