@@ -53,26 +53,16 @@ def cut_around(parts: list[tuple[int, int]], span: tuple[int, int]) -> list[tupl
 # "please ..."), not a question about what it names.
 _REQUEST = re.compile(
     r"^\W*(?:(?:and|so|but|also|then|now|ok|okay|well|yeah)\W+)*"
-    r"(?:(?:can|could|would|will)\s+(?:you|u)\b|please\b|help\s+me\b"
-    r"|any\s+(?:tips|advice|suggestions|ideas|recommendations|thoughts)\b"
-    r"|what\s+(?:do|would)\s+you\s+(?:suggest|recommend|think)\b)",
-    re.IGNORECASE,
-)
-_REQUEST_FEWER = re.compile(
-    r"^\W*(?:(?:and|so|but|also|then|now|ok|okay|well|yeah)\W+)*"
     r"(?:(?:can|could|would|will)\s+(?:you|u)\b|please\b|help\s+me\b)",
     re.IGNORECASE,
 )
-import os  # noqa: E402  (round 18A measurement toggle; removed before the round ends)
-
-_MORE = "reqmore" not in os.environ.get("KIT_R18_OFF", "")
 _SPEAKER = frozenset("me my i i'm i've us our we".split())
 _YOURS = frozenset({"your", "yours", "ur"})  # "can you tell me about your trip": yours
 
 
 def request(piece: str) -> bool:
     """Whether a clause opens a request to the listener (`_REQUEST`)."""
-    return bool((_REQUEST if _MORE else _REQUEST_FEWER).match(piece))
+    return bool(_REQUEST.match(piece))
 
 
 def requester(piece: str, words: list[str]) -> bool:
