@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from kit.curator.hedge_scope import asker, cut_around, request, requester, right_call
+from kit.curator.hedge_scope import cut_around, request, requester, right_call
 from kit.curator.persons import common
 from kit.curator.presupposed import presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
@@ -164,7 +164,6 @@ def clauses(text: str) -> list[Clause]:
                 continue
             own = _holder(tokens)
             own = "self" if own is None and requester(piece, tokens) else own  # "can you help me"
-            own = own if own is not None else asker(tokens)
             if own is None and _after_apposition(folded, found, sentence.start()):
                 own = "other"  # "Danielle, my advisor, | praised my draft": Danielle did
             holder = own if own is not None else holder

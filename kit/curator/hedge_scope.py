@@ -70,22 +70,3 @@ def requester(piece: str, words: list[str]) -> bool:
     then it is the speaker's, whoever the clause before it was about."""
     said = {w.lower() for w in words}
     return request(piece) and bool(said & _SPEAKER) and not said & _YOURS
-
-
-# A wh-question's subject follows its auxiliary ("so how can I fit this into my budget?"):
-# whose the clause is, whoever the clause before was about. Not a yes/no question ("should I
-# book my flight?": the speaker's own plan, held as the clause before it holds it).
-_OPENING = frozenset("and so but also then now ok okay well yeah especially".split())
-_WH_WORDS = frozenset("what how why where when which".split())
-_AUXILIARIES = frozenset("can could should would will do does did shall".split())
-_SUBJECTS = {"i": "self", "we": "self"}
-
-
-def asker(words: list[str]) -> str | None:
-    """Whose a wh-question is by the subject after its auxiliary, if it says."""
-    said = [w.lower() for w in words]
-    while said and said[0] in _OPENING:
-        said = said[1:]
-    if len(said) < 3 or said[0] not in _WH_WORDS or said[1] not in _AUXILIARIES:
-        return None
-    return _SUBJECTS.get(said[2])
