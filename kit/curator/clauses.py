@@ -285,7 +285,7 @@ def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
     parts, begin = [], 0
     for cut in _CLAUSE.finditer(sentence):
         last = _WORD.findall(sentence[begin : cut.start()])[-1:]
-        if not sentence[cut.start() : cut.end()].strip() and last and last[0] in _HELD:
+        if not sentence[cut.start() : cut.end()].strip() and last and last[0].lower() in _HELD:
             continue  # "so should | I accept the offer": one clause (the question goes on)
         if not sentence[cut.start() : cut.end()].strip() and last and last[0].lower() == "not":
             continue  # "not | so long ago": a clause never ends on "not"

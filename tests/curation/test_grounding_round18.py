@@ -62,3 +62,11 @@ def test_a_request_about_the_listeners_own_stays_with_the_clause_before() -> Non
     """`can you tell me about your trip` names the listener's trip: not the speaker's."""
     said = "My aunt Rosa just got back from Crete, can you tell me about your trip there?"
     assert _holders(said)["can you tell me about your trip there"] == "other"
+
+
+def test_a_question_opened_by_a_capitalised_auxiliary_stays_one_question() -> None:
+    """`Should I | tell my landlord ...?`: `Should` ends no clause, as `should` does not."""
+    said = "Should I tell my landlord Marta that the boiler broke again, or fix it myself?"
+    assert check("The owner told landlord Marta that the boiler broke.", said).status != (
+        "supported"
+    )
