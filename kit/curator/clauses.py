@@ -5,9 +5,7 @@ and whether it says what is so, or only asks, wishes, plans or denies it.
 "My spouse Alexis, who's 32 and works in graphic design, and I have shared finances since 2020,
 can you help?" is four clauses: "My spouse Alexis" (someone else), "who's 32", "works in
 graphic design" (still Alexis), "and I have shared finances since 2020" (the speaker), and a
-question. Rules of thumb, not a parser: what it cannot tell it leaves neutral, which the
-guard does not hold against a fact.
-"""
+request. Rules of thumb, not a parser: what it cannot tell it leaves neutral."""
 
 from __future__ import annotations
 
@@ -16,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from kit.curator.hedge_scope import cut_around, right_call
+from kit.curator.hedge_scope import cut_around, request, requester, right_call
 from kit.curator.persons import common
 from kit.curator.presupposed import presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
@@ -157,6 +155,7 @@ def clauses(text: str) -> list[Clause]:
         holder: Holder = "self"
         whom: frozenset[str] = frozenset()
         hedged = asks = alone = supposed = conditional = False
+        requested = question and bool(parts) and request(folded[slice(*parts[opener])])
         before = ""
         for i, (start, end) in enumerate(parts):
             piece = folded[start:end]
@@ -164,6 +163,7 @@ def clauses(text: str) -> list[Clause]:
             if not tokens:
                 continue
             own = _holder(tokens)
+            own = "self" if own is None and requester(piece, tokens) else own  # "can you help me"
             if own is None and _after_apposition(folded, found, sentence.start()):
                 own = "other"  # "Danielle, my advisor, | praised my draft": Danielle did
             holder = own if own is not None else holder
@@ -203,7 +203,8 @@ def clauses(text: str) -> list[Clause]:
             previous = folded[found[-1].start : found[-1].end] if found else ""
             conditional = supposed and (supposes(piece, previous) or (doubted and conditional))
             # What the hedge does not govern: a description, the subject of a modal
-            more, spans = presupposed(_words(folded, start, end), asks, hedged, conditional)
+            ask, plan = asks and not requested, hedged or (asks and requested)  # ... it describes
+            more, spans = presupposed(_words(folded, start, end), ask, plan, conditional)
             given, given_spans = given | more, given_spans + spans
             found.append(
                 Clause(
@@ -284,7 +285,7 @@ def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
     parts, begin = [], 0
     for cut in _CLAUSE.finditer(sentence):
         last = _WORD.findall(sentence[begin : cut.start()])[-1:]
-        if not sentence[cut.start() : cut.end()].strip() and last and last[0] in _HELD:
+        if not sentence[cut.start() : cut.end()].strip() and last and last[0].lower() in _HELD:
             continue  # "so should | I accept the offer": one clause (the question goes on)
         if not sentence[cut.start() : cut.end()].strip() and last and last[0].lower() == "not":
             continue  # "not | so long ago": a clause never ends on "not"

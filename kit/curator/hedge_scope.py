@@ -1,12 +1,21 @@
 """Where a hedge reaches less far than its word (kit/curator/clauses.py reads it; grounding
-round 16B):
+rounds 16B and 18A):
 
 - **A doubt whether a past act was right takes the act as done**: in `wondering if choosing
   Leslie's event over the April 15 session was the right call`, the choosing is said; whether
   it was right stays in doubt, and `is the right decision` (present) is still being weighed.
+- **A request is no question about what it names** (round 18A): `could you convert the
+  meeting time to these time zones?`, `can you help me figure out how to use the $2,000
+  emergency fund I received ...?` ask the listener to act; what they describe is given, as in
+  a plan (an information question's descriptions stay asked: `were the games a hit at the
+  game night?`). And a request that names the speaker (`me`, `my`) is the speaker's, not
+  whoever the clause before it was about (`... and Ashlee's suggestion to add a drawing, | so
+  can you help me understand how it will affect my patent application?`).
 
-What it cannot tell: an act a doubt takes as done in other words (`wondering if I was wise to
-...`), or in an earlier sentence (`that was the right call`).
+What it cannot tell: a request in other words (`I'd appreciate some tips on ...`), a
+question the speaker asks of their own plans (`should I book my flight now?`: measured, read
+as given it stored a planted false fact), an act a doubt takes as done in other words
+(`wondering if I was wise to ...`), or in an earlier sentence (`that was the right call`).
 """
 
 from __future__ import annotations
@@ -38,3 +47,26 @@ def cut_around(parts: list[tuple[int, int]], span: tuple[int, int]) -> list[tupl
         inner = sorted({start, end, *(p for p in span if start < p < end)})
         pieces.extend(itertools.pairwise(inner))
     return pieces
+
+
+# A request to the listener ("can you help me ...", "could you convert the meeting time ...",
+# "please ..."), not a question about what it names.
+_REQUEST = re.compile(
+    r"^\W*(?:(?:and|so|but|also|then|now|ok|okay|well|yeah)\W+)*"
+    r"(?:(?:can|could|would|will)\s+(?:you|u)\b|please\b|help\s+me\b)",
+    re.IGNORECASE,
+)
+_SPEAKER = frozenset("me my i i'm i've us our we".split())
+_YOURS = frozenset({"your", "yours", "ur"})  # "can you tell me about your trip": yours
+
+
+def request(piece: str) -> bool:
+    """Whether a clause opens a request to the listener (`_REQUEST`)."""
+    return bool(_REQUEST.match(piece))
+
+
+def requester(piece: str, words: list[str]) -> bool:
+    """Whether a request names the speaker and not the listener's own (`words`: its words):
+    then it is the speaker's, whoever the clause before it was about."""
+    said = {w.lower() for w in words}
+    return request(piece) and bool(said & _SPEAKER) and not said & _YOURS
