@@ -104,22 +104,31 @@ def attributed(who: str, message: Message) -> str:
 
 
 def _message(row: Sequence[object]) -> Message:
-    return Message(
-        id=int(row[0]),  # type: ignore[call-overload]
-        user_id=str(row[1]),
-        conversation_id=int(row[2]),  # type: ignore[call-overload]
-        role=str(row[3]),  # type: ignore[arg-type]
-        speaker=str(row[4]),
-        text=str(row[5]),
-        at=from_iso(str(row[6])),
-        day=date.fromisoformat(str(row[7])),
-        ref=None if row[8] is None else str(row[8]),
-        source=str(row[9]),
-        forwarded_from=None if row[10] is None else str(row[10]),
-        spoken=bool(row[11]),
-        said_days=None if row[12] is None else str(row[12]),
-        says_time=None if row[13] is None else bool(row[13]),
+    # Made without the dataclass's `__init__`, which sets each of a frozen dataclass's 14
+    # fields through `object.__setattr__`: ~4 µs of ~7 a row, and a turn's search reads ~150
+    # rows (issue 33, round 16). Every field is set here (tests/core/test_message_rows.py).
+    message = object.__new__(Message)
+    object.__setattr__(
+        message,
+        "__dict__",
+        {
+            "id": int(row[0]),  # type: ignore[call-overload]
+            "user_id": str(row[1]),
+            "conversation_id": int(row[2]),  # type: ignore[call-overload]
+            "role": str(row[3]),
+            "speaker": str(row[4]),
+            "text": str(row[5]),
+            "at": from_iso(str(row[6])),
+            "day": date.fromisoformat(str(row[7])),
+            "ref": None if row[8] is None else str(row[8]),
+            "source": str(row[9]),
+            "forwarded_from": None if row[10] is None else str(row[10]),
+            "spoken": bool(row[11]),
+            "said_days": None if row[12] is None else str(row[12]),
+            "says_time": None if row[13] is None else bool(row[13]),
+        },
     )
+    return message
 
 
 def _conversation(row: Sequence[object]) -> Conversation:
