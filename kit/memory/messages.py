@@ -14,6 +14,7 @@ from typing import Any
 from kit.clock import Clock, from_iso, local_date, to_iso
 from kit.dates.text import mentions_time, said_days
 from kit.llm.base import Role
+from kit.memory.frozen import made
 from kit.memory.hashes import content_hash
 from kit.store.db import NO_INDEX, Database, Transaction
 from kit.store.derived_columns import derived
@@ -104,13 +105,8 @@ def attributed(who: str, message: Message) -> str:
 
 
 def _message(row: Sequence[object]) -> Message:
-    # Made without the dataclass's `__init__`, which sets each of a frozen dataclass's 14
-    # fields through `object.__setattr__`: ~4 µs of ~7 a row, and a turn's search reads ~150
-    # rows (issue 33, round 16). Every field is set here (tests/core/test_message_rows.py).
-    message = object.__new__(Message)
-    object.__setattr__(
-        message,
-        "__dict__",
+    return made(
+        Message,
         {
             "id": int(row[0]),  # type: ignore[call-overload]
             "user_id": str(row[1]),
@@ -128,7 +124,6 @@ def _message(row: Sequence[object]) -> Message:
             "says_time": None if row[13] is None else bool(row[13]),
         },
     )
-    return message
 
 
 def _conversation(row: Sequence[object]) -> Conversation:
