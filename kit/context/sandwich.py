@@ -94,27 +94,28 @@ def _content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 1}
 
 
-def _words_pattern(words: set[str]) -> re.Pattern[str] | None:
-    """A pattern finding any of `words` as whole words (as `_WORD` splits text)."""
-    if not words:
-        return None
-    alternatives = "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
-    return re.compile(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])")
-
-
-def _day_hit_text(day: Day, words: re.Pattern[str] | None, lines: int = 2) -> str:
+def _day_hit_text(day: Day, words: set[str], lines: int = 2) -> str:
     """A retrieved day summary in one line: the bullets that share the most words with the
     message (or the first one), not the whole day; `get_day_history` reads the rest."""
     bullets = [b.strip().lstrip("-*• ").strip() for b in day.best.splitlines()]
     bullets = [b for b in bullets if b]
-    if words is None:
+    if not words:
         return " … ".join(bullets[:1])
-    shared = [len(set(words.findall(b.lower()))) for b in bullets]
+    shared = [_shared(b.lower(), words) for b in bullets]
     ranked = sorted(range(len(bullets)), key=lambda i: (-shared[i], i))
     return " … ".join(bullets[i] for i in sorted(ranked[:lines]))
 
 
-def _hit_line(hit: Hit, tz: tzinfo, words: re.Pattern[str] | None) -> str:
+def _shared(text: str, words: set[str]) -> int:
+    """How many of `words` the lower-cased `text` holds as whole words (as `_WORD` splits
+    it). Split only when one of them occurs in it at all: most bullets hold none, and a
+    pattern of the words was compiled anew for every message (issue 33, round 16)."""
+    if not any(w in text for w in words):
+        return 0
+    return len(words.intersection(_WORD.findall(text)))
+
+
+def _hit_line(hit: Hit, tz: tzinfo, words: set[str]) -> str:
     if hit.fact is not None:
         return _fact_line(hit.fact) + _repeats(hit, tz)
     if hit.day is not None:
@@ -343,7 +344,7 @@ class ContextBuilder:
         s = self._settings
         core_ids = {f.id for f, _ in stable.core}
         recent_days = {d.day for d, _ in stable.days}
-        words = _words_pattern(_content_words(result.query))
+        words = _content_words(result.query)
 
         def item_of(hit: Hit, reason: str = "") -> ContextItem:
             if reason and not explain:  # cut: its line is rendered only to be explained

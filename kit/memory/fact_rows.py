@@ -14,6 +14,7 @@ from typing import Any
 from kit.clock import from_iso, to_iso
 from kit.config import CATEGORIES
 from kit.errors import InputError
+from kit.memory.frozen import made
 
 # A fact whose confidence is below this is no longer shown to the model (core facts, retrieval,
 # search); a pinned fact always is. The curator stores nothing below 0.6, so only a deliberate
@@ -111,25 +112,28 @@ FACT_COLUMNS = (
 
 
 def fact_from_row(row: Sequence[Any]) -> Fact:
-    """A row of `FACT_COLUMNS` as a Fact."""
-    return Fact(
-        id=row[0],
-        user_id=row[1],
-        category=row[2],
-        subject=row[3],
-        content=row[4],
-        confidence=float(row[5]),
-        expires_at=None if row[6] is None else from_iso(row[6]),
-        active=bool(row[7]),
-        pinned=bool(row[8]),
-        created_at=from_iso(row[9]),
-        updated_at=from_iso(row[10]),
-        access_count=int(row[11]),
-        last_accessed_at=None if row[12] is None else from_iso(row[12]),
-        replaced_by=row[13],
-        owner_written=bool(row[14]),
-        valid_from=None if row[15] is None else from_iso(row[15]),
-        valid_until=None if row[16] is None else from_iso(row[16]),
+    """A row of `FACT_COLUMNS` as a Fact (kit/memory/frozen.py: without `__init__`)."""
+    return made(
+        Fact,
+        {
+            "id": row[0],
+            "user_id": row[1],
+            "category": row[2],
+            "subject": row[3],
+            "content": row[4],
+            "confidence": float(row[5]),
+            "expires_at": None if row[6] is None else from_iso(row[6]),
+            "active": bool(row[7]),
+            "pinned": bool(row[8]),
+            "created_at": from_iso(row[9]),
+            "updated_at": from_iso(row[10]),
+            "access_count": int(row[11]),
+            "last_accessed_at": None if row[12] is None else from_iso(row[12]),
+            "replaced_by": row[13],
+            "owner_written": bool(row[14]),
+            "valid_from": None if row[15] is None else from_iso(row[15]),
+            "valid_until": None if row[16] is None else from_iso(row[16]),
+        },
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from kit.clock import Clock, from_iso, local_date, to_iso
 from kit.dates.text import mentions_time, said_days
 from kit.llm.base import Role
+from kit.memory.frozen import made
 from kit.memory.hashes import content_hash
 from kit.store.db import NO_INDEX, Database, Transaction
 from kit.store.derived_columns import derived
@@ -104,21 +105,24 @@ def attributed(who: str, message: Message) -> str:
 
 
 def _message(row: Sequence[object]) -> Message:
-    return Message(
-        id=int(row[0]),  # type: ignore[call-overload]
-        user_id=str(row[1]),
-        conversation_id=int(row[2]),  # type: ignore[call-overload]
-        role=str(row[3]),  # type: ignore[arg-type]
-        speaker=str(row[4]),
-        text=str(row[5]),
-        at=from_iso(str(row[6])),
-        day=date.fromisoformat(str(row[7])),
-        ref=None if row[8] is None else str(row[8]),
-        source=str(row[9]),
-        forwarded_from=None if row[10] is None else str(row[10]),
-        spoken=bool(row[11]),
-        said_days=None if row[12] is None else str(row[12]),
-        says_time=None if row[13] is None else bool(row[13]),
+    return made(
+        Message,
+        {
+            "id": int(row[0]),  # type: ignore[call-overload]
+            "user_id": str(row[1]),
+            "conversation_id": int(row[2]),  # type: ignore[call-overload]
+            "role": str(row[3]),
+            "speaker": str(row[4]),
+            "text": str(row[5]),
+            "at": from_iso(str(row[6])),
+            "day": date.fromisoformat(str(row[7])),
+            "ref": None if row[8] is None else str(row[8]),
+            "source": str(row[9]),
+            "forwarded_from": None if row[10] is None else str(row[10]),
+            "spoken": bool(row[11]),
+            "said_days": None if row[12] is None else str(row[12]),
+            "says_time": None if row[13] is None else bool(row[13]),
+        },
     )
 
 

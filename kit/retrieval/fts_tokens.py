@@ -29,7 +29,10 @@ _WORDS_KEPT = 1_000_000  # distinct words remembered (~100 bytes each); past it,
 class Fts5Tokens:
     """Each word's tokens as FTS5 makes them (usually one: the word folded and stemmed)."""
 
-    def __init__(self) -> None:
+    def __init__(self, loader: Fts5Tokens | None = None) -> None:
+        # Words another instance split already (the word index's load, on a worker thread):
+        # looked up before asking FTS5 (a question's words are mostly the archive's).
+        self._loader = loader
         self._con = sqlite3.connect(":memory:", check_same_thread=False)
         self._con.execute(f"CREATE VIRTUAL TABLE words USING fts5(word, tokenize='{TOKENIZER}')")
         self._con.execute("CREATE VIRTUAL TABLE tokens USING fts5vocab(words, instance)")
@@ -42,11 +45,26 @@ class Fts5Tokens:
         wanted = set(words)
         with self._lock:
             missing = [w for w in wanted if w not in self._known]
+            if missing and self._loader is not None:
+                missing = self._learn(missing, self._loader._known)
             if missing:
                 if len(self._known) + len(missing) > _WORDS_KEPT:
                     self._known.clear()
                 self._known.update(self._ask(missing))
             return {w: self._known[w] for w in wanted}
+
+    def _learn(self, words: list[str], known: dict[str, tuple[str, ...]]) -> list[str]:
+        """Take the tokens of `words` that `known` holds; the words it does not hold.
+        (`known` is read without its owner's lock: an entry never changes once written, and
+        one dictionary read is atomic.)"""
+        missing = []
+        for word in words:
+            tokens = known.get(word)
+            if tokens is None:
+                missing.append(word)
+            else:
+                self._known[word] = tokens
+        return missing
 
     def _ask(self, words: Sequence[str]) -> dict[str, tuple[str, ...]]:
         found: dict[int, list[str]] = {i: [] for i in range(1, len(words) + 1)}

@@ -141,8 +141,9 @@ class KeptWords:
     def __init__(self, db: Database) -> None:
         self._db = db
         self._fts = LexicalIndex(db)
-        self._tokens = Fts5Tokens()  # on the loop: query words, a turn's new rows
         self._loading = Fts5Tokens()  # on a worker thread, one load at a time (the lock)
+        # on the loop: query words, a turn's new rows (words the load split: known already)
+        self._tokens = Fts5Tokens(self._loading)
         self._kept: dict[str, _Kept | None] = {}
         self._loaded = False
         self._lock = asyncio.Lock()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 from kit.retrieval.query import DatesAsWords
@@ -96,10 +96,10 @@ class RankingParams:
     strong_within: int = 10
     # The best `lexical_lift` lexical candidates (by BM25) of a layer are lifted to rank
     # `lexical_within` when fusion left them lower and they fit the question as well as any
-    # item can (`_fit`: not another speaker's turn when it names one, not Kit's reply unless
-    # it asks about them); 0: off. A turn holding the question's rarest words whose cosine
-    # is low is otherwise outscored by a crowd of middling cosines. Measured against the
-    # floor at 0.2: LoCoMo dev +0.014 (helps), BEAM-100K +0.001 (within).
+    # item can (kit/retrieval/fit.py: not another speaker's turn when it names one, not Kit's
+    # reply unless it asks about them); 0: off. A turn holding the question's rarest words
+    # whose cosine is low is otherwise outscored by a crowd of middling cosines. Measured
+    # against the floor at 0.2: LoCoMo dev +0.014 (helps), BEAM-100K +0.001 (within).
     lexical_lift: int = 3
     lexical_within: int = 10
     # The best `cosines_for_words` word matches (by BM25) outside the vector candidates take
@@ -142,6 +142,16 @@ class RankingParams:
         if age_days < 0 or age_days > self.recency_days:
             return 0.0
         return self.recency_boost * (1 - age_days / self.recency_days)
+
+    def boosted_after(self, now: datetime) -> datetime:
+        """A time at or before which `recency` is 0 at `now` (older than `recency_days`, by
+        a microsecond's margin for the division's rounding): a search need not compute it."""
+        if self.recency_days <= 0:
+            return datetime.max.replace(tzinfo=UTC)
+        try:
+            return now - timedelta(days=self.recency_days, microseconds=1)
+        except OverflowError:  # a fade longer than the calendar: every time is computed
+            return datetime.min.replace(tzinfo=UTC)
 
     def usage(self, access_count: int) -> float:
         """The boost of a fact put in front of the model `access_count` times."""

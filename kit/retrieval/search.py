@@ -10,10 +10,10 @@ after, in its conversation): in a conversation the answer often sits in a reply 
 repeat the question's words (and a message's lexical unit holds the words of the one before
 it, m010). A named speaker's name is not a word to match in messages (every one of theirs
 carries it). The fused relevance is multiplied by the item's confidence weight, by how it
-fits what the query says besides its words (`_fit`: who it names, which days, whether it
-asks when; kit/retrieval/query.py) and whether it names an instance of a kind of thing the
-query names (kit/retrieval/instances.py), plus a recency boost (up to +0.1, fading over 7 days)
-and a small boost for facts that get used a lot. Identical messages are one hit, with their
+fits what the query says besides its words (kit/retrieval/fit.py: who it names, which days,
+whether it asks when) and whether it names an instance of a kind of thing the query names
+(kit/retrieval/instances.py), plus a recency boost (up to +0.1, fading over 7 days) and a
+small boost for facts that get used a lot. Identical messages are one hit, with their
 count and newest time (kit/retrieval/fusion.py). The best few word matches that fit the
 query are lifted into the first places when a crowd of middling cosines outscored them
 (`lexical_lift`). The top `k` per layer survive. A fourth layer,
@@ -33,7 +33,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from time import perf_counter
 from typing import Any
 
-from kit.dates.text import DateOrder, mentions_time
+from kit.dates.text import DateOrder
 from kit.embed.base import Vectors
 from kit.memory.days import Day, Days
 from kit.memory.fact_rows import Fact
@@ -43,6 +43,7 @@ from kit.memory.messages import Message, Messages
 from kit.memory.versions import MemoryVersion
 from kit.notes.store import NoteChunk, Notes
 from kit.retrieval.candidates import load_candidates
+from kit.retrieval.fit import fit_range, fitter
 from kit.retrieval.fusion import (
     fuse,
     lift,
@@ -279,15 +280,17 @@ class MemorySearch:
         plan = await ready.named_plan()
         strong = strong_hits(vector_hits, p.strong_z, p.strong_hits)
         by_words = [i for i, _ in lexical_hits[: p.lexical_lift]]
-        spread = self._fit_range(plan, kind) * (1 + p.instance_weight if things else 1.0)
+        spread = fit_range(p, plan, kind) * (1 + p.instance_weight if things else 1.0)
         ids = self._worth_loading(fused, k, spread)
         ids += [i for i in (*strong, *by_words) if i not in ids and i in fused]
         # Scored first, and only the top k made into hits.
+        fit = fitter(p, plan, kind)
+        boosted = p.boosted_after(now)  # older: no recency boost (most candidates)
         scored = sorted(
             (
                 (
-                    fused[item.id] * weight * self._fit(plan, item) * self._names(things, text)
-                    + p.recency(at, now)
+                    fused[item.id] * weight * fit(item) * self._names(things, text)
+                    + (p.recency(at, now) if at > boosted else 0.0)
                     + bonus,
                     item,
                     text,
@@ -314,7 +317,7 @@ class MemorySearch:
         if strong:
             scored = lift(scored, strong, p.strong_within)
         if by_words:  # only word matches that fit who / whose the question asks
-            fits = {e[1].id for e in scored if e[1].id in by_words and self._fit(plan, e[1]) >= 1}
+            fits = {e[1].id for e in scored if e[1].id in by_words and fit(e[1]) >= 1}
             scored = lift(scored, [i for i in by_words if i in fits], p.lexical_within)
         scored, repeats = merge_repeats(scored)
         shown = set(query_words(words)) if kind == "message" and p.passages else None
@@ -389,44 +392,6 @@ class MemorySearch:
             depth = max(depth, sum(1 for i in order if fused[i] >= bar))
         return order[:depth]
 
-    def _fit_range(self, plan: Query, kind: Kind) -> float:
-        """The largest ratio between two items' `_fit` for this query and layer."""
-        p = self.params
-        spread = 1.0
-        if plan.spans and kind != "fact":
-            spread *= 1 + p.date_weight
-        if kind == "message":
-            if plan.wants_time:
-                spread *= 1 + p.time_weight
-            if plan.speakers:
-                spread /= min(1.0, p.other_speaker_weight)
-            if not plan.about_replies:
-                spread /= min(1.0, p.reply_weight)
-        return spread
-
-    def _fit(self, plan: Query, item: Fact | Day | Message | NoteChunk) -> float:
-        """How well an item fits what the query says besides its words: who said it, when,
-        and whether it places something in time when the question asks when."""
-        p = self.params
-        factor = 1.0
-        said = None  # a message's own words may name a day in the query's spans
-        named = None  # ...as stored with it (m038), or None: parsed from `said`
-        if isinstance(item, Message):
-            if plan.speakers and item.speaker not in plan.speakers:
-                factor *= p.other_speaker_weight
-            if item.role == "assistant" and not plan.about_replies:
-                factor *= p.reply_weight
-            if plan.wants_time and p.time_weight and _says_time(item):
-                factor *= 1 + p.time_weight
-            day, said, named = item.day, item.text, item.said_days
-        elif isinstance(item, Day):
-            day = item.day
-        else:
-            return factor
-        if p.date_weight and plan.dated(day, said, p.date_slack_days, named):
-            factor *= 1 + p.date_weight
-        return factor
-
     def _names(self, things: tuple[KindOfThing, ...], text: str) -> float:
         """More weight for an item naming an instance of a kind of thing the query names."""
         if things and names_an_instance(text, things):
@@ -452,12 +417,6 @@ class MemorySearch:
             if len(kept) >= p.candidates or len(hits) < fetch:
                 return kept[: p.candidates]
             fetch *= 4
-
-
-def _says_time(message: Message) -> bool:
-    """Whether a message places something in time: as stored with it (m039), or parsed."""
-    stored = message.says_time
-    return mentions_time(message.text) if stored is None else stored
 
 
 def _passage_of(text: str, words: set[str] | None, matched: PassageRow | None) -> dict[str, Any]:

@@ -28,6 +28,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+# Summed by position once the query words' postings hold this share of the rows (1/50):
+# below it, a zero array over every row costs more than finding the few rows in the union.
+DENSE_SHARE = 50
 K1 = 1.2
 B = 0.75
 MERGE_AFTER = 4096  # rows added since the last merge into the arrays
@@ -258,13 +261,22 @@ class WordIndex:
             words.append((rows, idf * (frequency * (K1 + 1.0)) / (frequency + norm)))
         common = [common_rows > 0 and len(rows) > common_rows for rows, _ in words]
         found_rows = _union([r for r, _ in words])
+        by_row = None  # each row's score, by position (0 where no word is)
         if len(words) == 1:
             score = words[0][1]
+        elif sum(len(rows) for rows, _ in words) * DENSE_SHARE >= n:
+            # Summed by position in one array over all rows: finding each posting's rows in
+            # the union (a binary search each) cost ~5x as much for the thousands of rows
+            # of common words (issue 33, round 16); a few rows are cheaper found.
+            by_row = np.zeros(n, dtype=np.float64)
+            for rows, part in words:
+                by_row[rows] += part
+            score = by_row[found_rows]
         else:
             score = np.zeros(len(found_rows), dtype=np.float64)  # per row of `found_rows`
             for rows, part in words:
                 score[found_rows.searchsorted(rows)] += part
-        scores = _Scores(found_rows, score)
+        scores = _Scores(found_rows, score, by_row)
         if not any(common):
             return self._best(found_rows, scores, allowed, limit)
         rare = [rows for (rows, _), c in zip(words, common, strict=True) if not c]
@@ -316,9 +328,12 @@ class _Scores:
 
     rows: Positions
     score: npt.NDArray[np.float64]
+    by_row: npt.NDArray[np.float64] | None = None  # the same scores by row position, or None
 
     def of(self, rows: Positions) -> npt.NDArray[np.float64]:
         """The scores of `rows`, each one of `self.rows`."""
+        if self.by_row is not None:
+            return self.by_row[rows]
         return self.score[self.rows.searchsorted(rows)]
 
 
