@@ -80,7 +80,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
             if chooses:  # "chose Nike over Adidas": which side of the choice a name is on
                 fits = [c for c in fits if not c.negated or term.passed_over or negated]
         elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
-            fits = [c for s, c in where if _fits(s, c, "", hedged, negated)]
+            fits = [c for s, c in where if _fits(s, _spared(c, term), "", hedged, negated)]
         else:
             fits = _said_so(term, where, hedged, negated, named)
         about_owner = term.holder == "owner"
@@ -178,8 +178,16 @@ def _said_so(
         for s, c in where
         if _whose(s, c, term.who)
         and (
-            _fits(s, _as_given(_owned(c, term), term), term.holder, hedged or term.aim, denied)
-            or _theirs_named(s, _as_given(c, term), term, hedged or term.aim, denied, named)
+            _fits(
+                s,
+                _as_given(_owned(_spared(c, term), term), term),
+                term.holder,
+                hedged or term.aim,
+                denied,
+            )
+            or _theirs_named(
+                s, _as_given(_spared(c, term), term), term, hedged or term.aim, denied, named
+            )
         )
     ]
 
@@ -376,6 +384,15 @@ def _wished(clause: Clause, term: Term) -> bool:
     """A clause that only wishes, plans or supposes (a question aside: its names are asked
     about, and an answer may say them), unless its "my ..." names the term."""
     return clause.supposed and not clause.asks and _as_given(clause, term).hedged
+
+
+def _spared(clause: Clause, term: Term) -> Clause:
+    """A denied clause, as it holds a word its denial does not govern (negation_scope.py:
+    "Running a business isn't easy": the business is so)."""
+    if not clause.negated or not clause.spared:
+        return clause
+    keys = {term.key} if term.kind != "date" else {stem(t.group()) for t in tokens(term.shown)}
+    return dataclasses.replace(clause, negated=False) if keys <= clause.spared else clause
 
 
 def _as_given(clause: Clause, term: Term) -> Clause:
