@@ -100,8 +100,12 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
                     said_weight += worth * RELATED
                     relayed.append(term.shown)
                 continue
-            if not said:  # unsaid: scored, not a problem of its own
-                problems.setdefault("word-missing", []).append(term.shown)
+            if not said:  # unsaid: scored, not a problem of its own, unless denied in a
+                # related form ("this hoodie isn't for sale": not "sells the hoodie")
+                denied = not negated and any(_spared(c, term).negated for _, c in where)
+                problems.setdefault("word-negated" if denied else "word-missing", []).append(
+                    term.shown
+                )
                 continue
         if fits:
             continue

@@ -55,3 +55,10 @@ def test_phrases_that_add_rather_than_deny() -> None:
 def test_a_plain_denial_is_still_a_denial() -> None:
     said = "I didn't ride 80 km on Sunday, not even close."
     assert check("The owner rode 80 km on Sunday.", said).status != "supported"
+
+
+def test_a_denial_governs_the_related_forms_of_its_words() -> None:
+    """`This jacket isn't for sale`: the jacket is said, but not that anyone sells it (the
+    subject spared, the denied predicate still holds a related form of the fact's verb)."""
+    said = "Thanks! This leather jacket isn't for sale, it's from my own wardrobe."
+    assert check("The owner sells the leather jacket.", said).status != "supported"
