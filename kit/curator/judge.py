@@ -63,6 +63,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
     terms, hedged, negated = fact_terms(text, owner, reference, seen)
     named = others_named(text, owner)
     chooses = any(t.passed_over for t in terms)
+    keys = frozenset(t.key for t in terms)
     problems: dict[str, list[str]] = {}
     said_weight = total_weight = 0.0
     relayed: list[str] = []  # soft words said only in a form WordNet relates to them
@@ -100,9 +101,12 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
                     said_weight += worth * RELATED
                     relayed.append(term.shown)
                 continue
-            if not said:  # unsaid: scored, not a problem of its own, unless denied in a
-                # related form ("this hoodie isn't for sale": not "sells the hoodie")
-                denied = not negated and any(_spared(c, term).negated for _, c in where)
+            if not said:  # unsaid: scored, not a problem of its own, unless denied in a form
+                # WordNet relates to it, where the denial spares another of the fact's words
+                # ("this hoodie isn't for sale": the hoodie is so, "sells the hoodie" is not)
+                denied = not negated and any(
+                    c.negated and term.key not in c.spared and c.spared & keys for _, c in where
+                )
                 problems.setdefault("word-negated" if denied else "word-missing", []).append(
                     term.shown
                 )
