@@ -397,10 +397,12 @@ def _wished(clause: Clause, term: Term) -> bool:
 def _spared(clause: Clause, term: Term) -> Clause:
     """A denied clause, as it holds a word its denial does not govern (negation_scope.py:
     "Running a business isn't easy": the business is so)."""
-    if not clause.negated or not clause.spared:
+    if not clause.negated:
         return clause
     keys = {term.key} if term.kind != "date" else {stem(t.group()) for t in tokens(term.shown)}
-    return dataclasses.replace(clause, negated=False) if keys <= clause.spared else clause
+    # what "my ..." names is so under a denial too ("I can't find my passport": a passport)
+    spared = clause.spared | clause.given
+    return dataclasses.replace(clause, negated=False) if keys <= spared else clause
 
 
 def _as_given(clause: Clause, term: Term) -> Clause:

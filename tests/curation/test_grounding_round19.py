@@ -62,3 +62,11 @@ def test_a_denial_governs_the_related_forms_of_its_words() -> None:
     subject spared, the denied predicate still holds a related form of the fact's verb)."""
     said = "Thanks! This leather jacket isn't for sale, it's from my own wardrobe."
     assert check("The owner sells the leather jacket.", said).status != "supported"
+
+
+def test_what_my_names_is_so_under_a_denial() -> None:
+    """`I couldn't find the charger for my Kindle Paperwhite`: there is a Kindle Paperwhite;
+    the charger was not found."""
+    said = "I couldn't find the charger for my Kindle Paperwhite anywhere this morning."
+    assert check("The owner has a Kindle Paperwhite.", said).status == "supported"
+    assert check("The owner found the charger.", said).status != "supported"
