@@ -7,7 +7,9 @@ scope, rules of thumb, not a parser.
   easy" denies that it is easy, not that the speaker runs a business.
 - A denied verb of lacking or leaving off ("never miss", "didn't stop", "don't regret")
   asserts what it is done to: "I never miss my Sunday run" says there is a Sunday run (the
-  verb itself stays denied: no "misses the run")."""
+  verb itself stays denied: no "misses the run").
+- A choice not yet made ("haven't decided whether", "don't know which") is a doubt, which
+  clauses.py reads as a hedge, not a denial."""
 
 from __future__ import annotations
 
@@ -26,7 +28,11 @@ IDIOMS = re.compile(
     r"|\bno matter\b|\bno wonder\b|\bnothing but\b|\bcan'?t believe\b|\bcouldn'?t believe\b"
     # as much as can be: "couldn't be happier", "can't recommend it enough"
     r"|\bcouldn'?t (?:be|have been|feel) (?:happier|prouder|better|more)\b"
-    r"|\bcan'?t (?:thank|recommend|praise|stress) \w+(?: \w+)? enough\b",
+    r"|\bcan'?t (?:thank|recommend|praise|stress) \w+(?: \w+)? enough\b"
+    # a choice not yet made is a doubt, not a denial: "haven't decided whether to ..."
+    r"|\b(?:haven'?t|hasn'?t|didn'?t|don'?t|can'?t|not|couldn'?t|doesn'?t)(?: yet| really| quite)?"
+    r" (?:decided|decide|know|figured out|figure out|made up my mind|settled)"
+    r"(?= (?:yet |really |quite )?(?:whether|if|between|which|what|how|where|when)\b)",
     re.IGNORECASE,
 )
 # Verbs whose denial asserts what they are done to ("never missed a game": there were games).

@@ -70,3 +70,11 @@ def test_what_my_names_is_so_under_a_denial() -> None:
     said = "I couldn't find the charger for my Kindle Paperwhite anywhere this morning."
     assert check("The owner has a Kindle Paperwhite.", said).status == "supported"
     assert check("The owner found the charger.", said).status != "supported"
+
+
+def test_a_choice_not_yet_made_is_a_doubt_not_a_denial() -> None:
+    """`haven't decided whether to take the job in Lyon`: the owner is weighing it, so a fact
+    that says so is supported; that the job was taken is not."""
+    said = "I haven't decided whether to take the job offer in Lyon."
+    assert check("The owner is considering a job offer in Lyon.", said).status == "supported"
+    assert check("The owner took the job offer in Lyon.", said).status != "supported"
