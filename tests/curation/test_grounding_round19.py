@@ -65,11 +65,11 @@ def test_a_denial_governs_the_related_forms_of_its_words() -> None:
 
 
 def test_what_my_names_is_so_under_a_denial() -> None:
-    """`I couldn't find the charger for my Kindle Paperwhite`: there is a Kindle Paperwhite;
-    the charger was not found."""
-    said = "I couldn't find the charger for my Kindle Paperwhite anywhere this morning."
-    assert check("The owner has a Kindle Paperwhite.", said).status == "supported"
-    assert check("The owner found the charger.", said).status != "supported"
+    """`I couldn't find the remote for my old projector`: there is an old projector; the
+    remote was not found."""
+    said = "I couldn't find the remote for my old projector anywhere this morning."
+    assert check("The owner has an old projector.", said).status == "supported"
+    assert check("The owner found the remote.", said).status != "supported"
 
 
 def test_a_choice_not_yet_made_is_a_doubt_not_a_denial() -> None:
