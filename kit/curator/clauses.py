@@ -15,10 +15,9 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from kit.curator.hedge_scope import cut_around, request, requester, right_call
-from kit.curator.negation_scope import denial
 from kit.curator.persons import common
 from kit.curator.presupposed import presupposed, supposes
-from kit.curator.wording import STOP, fold, number_of, stem
+from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
 Holder = Literal["self", "other", "neutral"]
 
@@ -99,6 +98,13 @@ _HEDGE_PHRASES = re.compile(
     r"|\blooking (?:into|for|at)\b|\b(?:stuck|choosing|picking) between\b",
     re.IGNORECASE,
 )
+_IDIOMS = re.compile(
+    r"\bcan'?t wait\b|\bcouldn'?t agree\b|\bno doubts?\b|\bnot only\b|\bnever give up\b"
+    r"|\bwon'?t give up\b|\bno worries\b|\bno problem\b|\bnot gonna give up\b"
+    r"|\bnot (?:so |that |too )?long (?:ago|after|before)\b"  # a time ("not so long ago")
+    r"|\bnot (?:sure|certain)\b",  # a doubt (a hedge, _HEDGE_PHRASES), not a denial
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -125,7 +131,6 @@ class Clause:
     supposed: bool = False  # a condition or what would follow it ("if I ever", "I'd", "maybe")
     possessed: frozenset[str] = frozenset()  # the stems "her", "his", "their" name ("their health")
     whom: frozenset[str] = frozenset()  # who else it is about: "my team ..." -> team
-    spared: frozenset[str] = frozenset()  # stems its denial does not govern (negation_scope)
 
 
 def word_key(token: str) -> str:
@@ -190,10 +195,8 @@ def clauses(text: str) -> list[Clause]:
                 or before == "for when"
             )
             before_it = raw[: start - sentence.start()]
-            negated, spared = denial(piece, _WORD.findall)
-            negated = negated or _passed_over(piece, before_it)
+            negated = _negated(piece, tokens) or _passed_over(piece, before_it)
             negated = negated or (example and found[-1].negated)
-            spared = spared if negated and not _passed_over(piece, before_it) else frozenset()
             alone = all(t.lower() in _ALONE for t in tokens)
             before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
             given, given_spans = _given(piece, start)
@@ -223,7 +226,6 @@ def clauses(text: str) -> list[Clause]:
                     supposed=supposed,
                     possessed=frozenset().union(*theirs),
                     whom=whom,
-                    spared=spared,
                 )
             )
     return _appositions(folded, found)
@@ -419,6 +421,13 @@ def _hedged(piece: str, tokens: list[str]) -> bool:
         if low in _HEDGE_WORDS or (low == "may" and token == "may"):
             return True
     return False
+
+
+def _negated(piece: str, tokens: list[str]) -> bool:
+    if _IDIOMS.search(piece):
+        piece = _IDIOMS.sub(" ", piece)
+        tokens = _WORD.findall(piece)
+    return any(t.lower() in NEGATIONS or t.lower().endswith("n't") for t in tokens)
 
 
 # After these, "her" is the one something is done to ("I'm visiting her in May", "I gave her a

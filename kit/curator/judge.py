@@ -63,7 +63,6 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
     terms, hedged, negated = fact_terms(text, owner, reference, seen)
     named = others_named(text, owner)
     chooses = any(t.passed_over for t in terms)
-    keys = frozenset(t.key for t in terms)
     problems: dict[str, list[str]] = {}
     said_weight = total_weight = 0.0
     relayed: list[str] = []  # soft words said only in a form WordNet relates to them
@@ -101,15 +100,8 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
                     said_weight += worth * RELATED
                     relayed.append(term.shown)
                 continue
-            if not said:  # unsaid: scored, not a problem of its own, unless denied in a form
-                # WordNet relates to it, where the denial spares another of the fact's words
-                # ("this hoodie isn't for sale": the hoodie is so, "sells the hoodie" is not)
-                denied = not negated and any(
-                    c.negated and term.key not in c.spared and c.spared & keys for _, c in where
-                )
-                problems.setdefault("word-negated" if denied else "word-missing", []).append(
-                    term.shown
-                )
+            if not said:  # unsaid: scored, not a problem of its own
+                problems.setdefault("word-missing", []).append(term.shown)
                 continue
         if fits:
             continue
@@ -395,14 +387,18 @@ def _wished(clause: Clause, term: Term) -> bool:
 
 
 def _spared(clause: Clause, term: Term) -> Clause:
-    """A denied clause, as it holds a word its denial does not govern (negation_scope.py:
-    "Running a business isn't easy": the business is so)."""
-    if not clause.negated:
+    """A denied clause, as it holds a term its "my ..." names: a denial does not govern what
+    it presupposes ("I couldn't find the remote for my old projector": the projector is so,
+    the remote was not found), as a hedge does not (_as_given); but a denial of having
+    does ("I don't have my car anymore")."""
+    if not clause.negated or clause.words & _HAVING:
         return clause
     keys = {term.key} if term.kind != "date" else {stem(t.group()) for t in tokens(term.shown)}
-    # what "my ..." names is so under a denial too ("I can't find my passport": a passport)
-    spared = clause.spared | clause.given
-    return dataclasses.replace(clause, negated=False) if keys <= spared else clause
+    return dataclasses.replace(clause, negated=False) if keys <= clause.given else clause
+
+
+# A denial of having, or of having still, governs "my ...": "I don't have my car anymore".
+_HAVING = frozenset("have has had own owns owned keep keeps kept got anymore longer".split())
 
 
 def _as_given(clause: Clause, term: Term) -> Clause:
