@@ -391,14 +391,22 @@ def _spared(clause: Clause, term: Term) -> Clause:
     it presupposes ("I couldn't find the remote for my old projector": the projector is so,
     the remote was not found), as a hedge does not (_as_given); but a denial of having
     does ("I don't have my car anymore")."""
-    if not clause.negated or clause.words & _HAVING:
+    if not clause.negated or _denies_having(clause.words):
         return clause
     keys = {term.key} if term.kind != "date" else {stem(t.group()) for t in tokens(term.shown)}
     return dataclasses.replace(clause, negated=False) if keys <= clause.given else clause
 
 
-# A denial of having, or of having still, governs "my ...": "I don't have my car anymore".
-_HAVING = frozenset("have has had own owns owned keep keeps kept got anymore longer".split())
+def _denies_having(words: frozenset[str]) -> bool:
+    """A denial of having, or of having still, governs "my ...": "I don't have my car
+    anymore", "no longer own my bike"; not "might not have liked my draft" (`have` there
+    helps another verb: it is a verb of having only with do-support)."""
+    return bool(words & _HAVING or (words & _HAVE and words & _DO))
+
+
+_HAVING = frozenset("own owns owned keep keeps kept got anymore longer".split())
+_HAVE = frozenset({"have", "has", "had"})
+_DO = frozenset("do does did don't doesn't didn't dont doesnt didnt".split())
 
 
 def _as_given(clause: Clause, term: Term) -> Clause:

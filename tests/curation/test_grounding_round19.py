@@ -30,3 +30,9 @@ def test_a_denial_of_having_governs_what_my_names() -> None:
     """`I don't have my old van anymore`: no van now."""
     said = "I don't have my old van anymore."
     assert check("The owner has an old van.", said).status != "supported"
+
+
+def test_have_that_helps_another_verb_is_no_denial_of_having() -> None:
+    """`might not have liked my final draft`: the draft is so (`have` helps `liked`)."""
+    said = "I worry my editor might not have liked my final draft of the novel."
+    assert check("The owner has a final draft of the novel.", said).status == "supported"
