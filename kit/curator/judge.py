@@ -391,8 +391,8 @@ def _spared(clause: Clause, term: Term) -> Clause:
     it presupposes ("I couldn't find the remote for my old projector": the projector is so,
     the remote was not found), as a hedge does not (_as_given); but a denial of having
     does ("I don't have my car anymore")."""
-    if not clause.negated or _denies_having(clause.words):
-        return clause
+    if not clause.negated or clause.asks or _denies_having(clause.words):
+        return clause  # a question's descriptions: the hedge's reading (_as_given) alone
     keys = {term.key} if term.kind != "date" else {stem(t.group()) for t in tokens(term.shown)}
     return dataclasses.replace(clause, negated=False) if keys <= clause.given else clause
 
