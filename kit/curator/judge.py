@@ -80,7 +80,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
             if chooses:  # "chose Nike over Adidas": which side of the choice a name is on
                 fits = [c for c in fits if not c.negated or term.passed_over or negated]
         elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
-            fits = [c for s, c in where if _fits(s, c, "", hedged, negated)]
+            fits = [c for s, c in where if _fits(s, _spared(c, term), "", hedged, negated)]
         else:
             fits = _said_so(term, where, hedged, negated, named)
         about_owner = term.holder == "owner"
@@ -178,8 +178,16 @@ def _said_so(
         for s, c in where
         if _whose(s, c, term.who)
         and (
-            _fits(s, _as_given(_owned(c, term), term), term.holder, hedged or term.aim, denied)
-            or _theirs_named(s, _as_given(c, term), term, hedged or term.aim, denied, named)
+            _fits(
+                s,
+                _as_given(_owned(_spared(c, term), term), term),
+                term.holder,
+                hedged or term.aim,
+                denied,
+            )
+            or _theirs_named(
+                s, _as_given(_spared(c, term), term), term, hedged or term.aim, denied, named
+            )
         )
     ]
 
@@ -376,6 +384,29 @@ def _wished(clause: Clause, term: Term) -> bool:
     """A clause that only wishes, plans or supposes (a question aside: its names are asked
     about, and an answer may say them), unless its "my ..." names the term."""
     return clause.supposed and not clause.asks and _as_given(clause, term).hedged
+
+
+def _spared(clause: Clause, term: Term) -> Clause:
+    """A denied clause, as it holds a term its "my ..." names: a denial does not govern what
+    it presupposes ("I couldn't find the remote for my old projector": the projector is so,
+    the remote was not found), as a hedge does not (_as_given); but a denial of having
+    does ("I don't have my car anymore")."""
+    if not clause.negated or clause.asks or _denies_having(clause.words):
+        return clause  # a question's descriptions: the hedge's reading (_as_given) alone
+    keys = {term.key} if term.kind != "date" else {stem(t.group()) for t in tokens(term.shown)}
+    return dataclasses.replace(clause, negated=False) if keys <= clause.given else clause
+
+
+def _denies_having(words: frozenset[str]) -> bool:
+    """A denial of having, or of having still, governs "my ...": "I don't have my car
+    anymore", "no longer own my bike"; not "might not have liked my draft" (`have` there
+    helps another verb: it is a verb of having only with do-support)."""
+    return bool(words & _HAVING or (words & _HAVE and words & _DO))
+
+
+_HAVING = frozenset("own owns owned keep keeps kept got anymore longer".split())
+_HAVE = frozenset({"have", "has", "had"})
+_DO = frozenset("do does did don't doesn't didn't dont doesnt didnt".split())
 
 
 def _as_given(clause: Clause, term: Term) -> Clause:
