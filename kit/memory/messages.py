@@ -351,10 +351,10 @@ class Messages:
         return added
 
     def _staged(self, conversation: Conversation, item: NewMessage) -> tuple[Any, ...]:
-        _, _, role, speaker, text, at, day, ref, _, digest, origin, _, *made = self._row(
+        _, _, role, speaker, text, at, day, ref, _, digest, origin, _, *from_text = self._row(
             conversation, item, ""
         )
-        return (role, speaker, text, at, day, ref, digest, origin, *made)
+        return (role, speaker, text, at, day, ref, digest, origin, *from_text)
 
     async def window(self, conversation_id: int) -> list[Message]:
         """The unsummarised window: every message from the conversation's window start on."""

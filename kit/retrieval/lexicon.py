@@ -128,8 +128,7 @@ class Lexicon:
         """A synset's definition and examples, as WordNet writes them ("an informal body of
         friends; \"he still hangs out with the same crowd\"")."""
         self._load()
-        data, position = self._data[part], self._lines[part][offset]
-        line = data[position : data.index(b"\n", position)].decode("utf-8")
+        line = _line(self._data[part], self._lines[part][offset])
         return line.split(" | ", 1)[1].strip() if " | " in line else ""
 
     def known(self, word: str) -> bool:
@@ -154,8 +153,13 @@ class Lexicon:
         return self._counts.get((part, lemma), 0)
 
 
+def _line(data: bytes, position: int) -> str:
+    """The data file's line at `position` (one synset)."""
+    return data[position : data.index(b"\n", position)].decode("utf-8")
+
+
 def _read(data: bytes, position: int) -> tuple[tuple[str, ...], tuple[Pointer, ...]]:
-    return _parse(data[position : data.index(b"\n", position)].decode("utf-8"))
+    return _parse(_line(data, position))
 
 
 @lru_cache(maxsize=131072)
