@@ -10,12 +10,12 @@ cosine and its best passage's, and the passage that matched is the one shown
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Collection
 
 from kit.embed.base import Vectors
 from kit.retrieval.kinds import PASSAGES
 from kit.retrieval.passage_rows import PassageRow
+from kit.retrieval.ready import Soon
 from kit.retrieval.vectors import VectorIndex
 
 # Passages fetched per message asked for: a long message has several, and its near ones
@@ -33,10 +33,15 @@ async def message_vectors(
 ) -> tuple[list[tuple[int, float]], dict[int, PassageRow]]:
     """The `k` best messages by cosine, each the better of its own vector's and its best
     passage's, best first; and per message found through a passage, that passage."""
-    own, passages = await asyncio.gather(
-        vectors.search(user_id, "message", query, k, threshold, skip=skip),
-        vectors.search(user_id, PASSAGES, query, k * PASSAGES_PER_MESSAGE, threshold),
-    )
+    # The messages' own scan, the big one, is awaited here: a scan big enough for a thread is
+    # handed to it there and then, where a new task (the passages' search) starts only on the
+    # loop's next turn, after whatever else the query's vector woke (issue 33, round 18).
+    near = Soon(vectors.search(user_id, PASSAGES, query, k * PASSAGES_PER_MESSAGE, threshold))
+    try:
+        own = await vectors.search(user_id, "message", query, k, threshold, skip=skip)
+        passages = await near.get()
+    finally:
+        near.close()  # done: kept as it is; a failed scan: the passages' search stopped
     best = dict(own)
     matched: dict[int, PassageRow] = {}
     if passages:

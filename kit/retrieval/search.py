@@ -70,6 +70,10 @@ from kit.retrieval.ready import Ready, Soon
 from kit.retrieval.rows import KeptRows
 from kit.retrieval.vectors import VectorIndex
 
+# A layer's vector candidates (id, cosine), best first, and per message found through a
+# passage's vector, that passage.
+Ranking = tuple[list[tuple[int, float]], dict[int, PassageRow]]
+
 
 class MemorySearch:
     def __init__(
@@ -160,6 +164,13 @@ class MemorySearch:
         many = asks_for_many(query)
         named = Soon(self._named(plan, links)) if links is not None else None
         ready = Ready(query_vector, embedding, shown, links, plan, named, memory)
+        # Each layer's vector ranking, started before the layers and the messages' first:
+        # the first to wait for the query's vector is the first resumed when it comes, so
+        # the biggest scan goes to its thread before any layer's inline scan or other work.
+        rankings = {
+            kind: Soon(self._vector_ranking(user_id, kind, ready, now, exclude_message_ids))
+            for kind in sorted(kinds, key=lambda kind: kind != "message")
+        }
         try:
             # The layers are independent: searched at once (the database has several
             # readers, SQLite and numpy work outside the GIL): a turn waits for the slowest.
@@ -169,6 +180,7 @@ class MemorySearch:
                         user_id,
                         kind,
                         ready,
+                        rankings[kind],
                         now,
                         k,
                         exclude_message_ids,
@@ -182,6 +194,8 @@ class MemorySearch:
             vector, embed_ms = await ready.vector()
         finally:
             ready.close()  # what no layer awaited (a failed search; no vector): stopped
+            for ranking in rankings.values():
+                ranking.close()
         hits = [hit for layer in layers for hit in layer]
         hits.sort(key=lambda h: -h.score)
         return SearchResult(query, tuple(hits), vector, embed_ms)
@@ -212,6 +226,7 @@ class MemorySearch:
         user_id: str,
         kind: Kind,
         ready: Ready,
+        ranking: Soon[Ranking],
         now: datetime,
         k: int,
         exclude: frozenset[int],
@@ -224,45 +239,23 @@ class MemorySearch:
         if many and kind == "message" and p.list_k > 1:
             k = max(k, round(k * p.list_k))  # `k_for`
 
-        matched: dict[int, PassageRow] = {}  # messages found by a passage's vector: which
-
-        async def vector_ranking() -> list[tuple[int, float]]:
-            query_vector, _ = await ready.vector()
-            if query_vector is None:
-                return []
-            if kind == "fact":
-                ranked = await self._live_fact_vectors(user_id, query_vector, now, ready)
-            elif kind == "message" and p.passage_vectors:
-                ranked, found = await message_vectors(
-                    self.vectors, user_id, query_vector, p.candidates, self._reach(kind), skip
-                )
-                matched.update(found)
-            else:
-                ranked = await self.vectors.search(
-                    user_id, kind, query_vector, p.candidates, self._reach(kind), skip=skip
-                )
-            if p.floor_ranks:
-                ranked = under_floor_within(ranked, self._floor(kind), p.floor_ranks)
-            return ranked
-
         words = ready.plan.words(p.dates_as_words)
         if kind == "message" and not p.speaker_names_as_words:
             words = without_names(words, (await ready.named_plan()).speakers)
-        # The two rankings at once: numpy / the graph and SQLite both work outside the GIL.
-        vector_hits, lexical_hits = await asyncio.gather(
-            vector_ranking(),
-            self._lexical.search(
-                user_id,
-                kind,
-                words,
-                p.candidates,
-                now=now,
-                skip=skip,
-                context_weight=p.context_weight,
-                common_rows=p.common_rows,
-                held_then=facts_as_of is not None,
-            ),
+        # The vector ranking runs meanwhile (started by `search`): numpy and SQLite both
+        # work outside the GIL.
+        lexical_hits = await self._lexical.search(
+            user_id,
+            kind,
+            words,
+            p.candidates,
+            now=now,
+            skip=skip,
+            context_weight=p.context_weight,
+            common_rows=p.common_rows,
+            held_then=facts_as_of is not None,
         )
+        vector_hits, matched = await ranking.get()
         vector_rank = {item: rank for rank, (item, _) in enumerate(vector_hits, 1)}
         lexical_rank = {item: rank for rank, (item, _) in enumerate(lexical_hits, 1)}
         cosine = dict(vector_hits)
@@ -343,6 +336,31 @@ class MemorySearch:
             )
             for score, item, text, at, ref in scored[:k]
         ]
+
+    async def _vector_ranking(
+        self, user_id: str, kind: Kind, ready: Ready, now: datetime, exclude: frozenset[int]
+    ) -> Ranking:
+        """A layer's candidates by cosine, best first, once the query's vector is ready; and
+        the messages found by a passage's vector, with that passage."""
+        query_vector, _ = await ready.vector()
+        if query_vector is None:
+            return [], {}
+        p = self.params
+        skip = exclude if kind == "message" else frozenset()
+        matched: dict[int, PassageRow] = {}
+        if kind == "fact":
+            ranked = await self._live_fact_vectors(user_id, query_vector, now, ready)
+        elif kind == "message" and p.passage_vectors:
+            ranked, matched = await message_vectors(
+                self.vectors, user_id, query_vector, p.candidates, self._reach(kind), skip
+            )
+        else:
+            ranked = await self.vectors.search(
+                user_id, kind, query_vector, p.candidates, self._reach(kind), skip=skip
+            )
+        if p.floor_ranks:
+            ranked = under_floor_within(ranked, self._floor(kind), p.floor_ranks)
+        return ranked, matched
 
     async def _word_cosines(
         self,

@@ -55,3 +55,31 @@ async def test_a_big_layer_is_scanned_on_a_worker_thread_with_the_same_hits(
     there = [(h.id, h.cosine) for h in await kit.search(query, kinds=("fact",))]
     assert there == here
     assert scan_threads and threading.get_ident() not in scan_threads
+
+
+async def test_the_messages_scan_is_handed_over_before_any_other_layer_is_scanned(
+    kit: Kit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The messages' layer is the big one (88k of the 100k archive's rows): when the query's
+    vector is ready its scan goes to its thread first, not after the other layers' scans
+    and the passages' search have run on the loop (issue 33, round 18). The same hits."""
+    await _remember(kit)
+    conv = await kit.services.messages.conversation("owner", "local", "default")
+    await kit.services.messages.add(conv, "user", "Matilda needs new sails before spring")
+    await kit.settle()
+    query = "what is the name of my sailing boat"
+    before = [(h.kind, h.id, h.cosine) for h in await kit.search(query)]  # matrices loaded
+    scanned: list[str] = []
+    store = kit.services.vectors.store
+    search = store.search
+
+    async def recorded(user_id: str, kind: str, *args: object) -> list[tuple[int, float]]:
+        scanned.append(kind)
+        return await search(user_id, kind, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "search", recorded)
+    monkeypatch.setattr(matrices, "INLINE_ROWS", 0)  # every layer counts as big
+    after = [(h.kind, h.id, h.cosine) for h in await kit.search(query)]
+    assert after == before
+    assert scanned[0] == "message"
+    assert {"fact", "day", "message", "passage"} <= set(scanned)
