@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from kit.curator.hedge_scope import cut_around, request, requester, right_call
+from kit.curator.hedge_scope import cut_around, request, requester, right_call, unhedged
 from kit.curator.persons import common
 from kit.curator.presupposed import presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
@@ -185,7 +185,7 @@ def clauses(text: str) -> list[Clause]:
             # An example of what the clause before says ("I've never used one, | like X")
             # is doubted or denied with it.
             example = bool(_EXAMPLE.match(piece)) and bool(found) and found[-1].end <= start
-            hedged = _hedged(piece, tokens) or before == "for when" or doubted
+            hedged = _hedged(unhedged(piece, raw)) or before == "for when" or doubted
             hedged = hedged or (example and found[-1].hedged and not found[-1].asks)
             hedged = hedged or bool(settled and start >= settled[1] and own is None)
             supposed = hedged and (
@@ -410,10 +410,9 @@ _DONE = re.compile(
 _SURE = re.compile(r"\b(?:want|wanna|wanted|need) to make sure\b|\bmake sure\b", re.IGNORECASE)
 
 
-def _hedged(piece: str, tokens: list[str]) -> bool:
-    if _SURE.search(piece):  # "I want to make sure I meet the deadline": a worry, no wish
-        piece = _SURE.sub(" ", piece)
-        tokens = _WORD.findall(piece)
+def _hedged(piece: str) -> bool:
+    piece = _SURE.sub(" ", piece)  # "I want to make sure I meet the deadline": a worry, no wish
+    tokens = _WORD.findall(piece)
     if _HEDGE_PHRASES.search(piece):
         return True
     for token in tokens:

@@ -12,6 +12,14 @@ rounds 16B and 18A):
   whoever the clause before it was about (`... and Ashlee's suggestion to add a drawing, | so
   can you help me understand how it will affect my patent application?`).
 
+- **`considering` that opens a clause is `given`** (round 20): in `..., considering the events
+  are independent`, `considering my income`, what follows is what the speaker takes as so; it
+  is a hedge only as a verb (`I'm considering a move`) or before what is weighed (`considering
+  a`, `considering moving`, `considering whether`).
+- **A stated preference is no wish** (round 20): `I'd prefer the morning slot`, `I'd rather
+  take the train` say what the speaker prefers now, unless the sentence supposes (`if`,
+  `unless`, `ever`: `if I had a dog, I'd rather ...`).
+
 What it cannot tell: a request in other words (`I'd appreciate some tips on ...`), a
 question the speaker asks of their own plans (`should I book my flight now?`: measured, read
 as given it stored a planted false fact), an act a doubt takes as done in other words
@@ -70,3 +78,23 @@ def requester(piece: str, words: list[str]) -> bool:
     then it is the speaker's, whoever the clause before it was about."""
     said = {w.lower() for w in words}
     return request(piece) and bool(said & _SPEAKER) and not said & _YOURS
+
+
+# "..., considering the events are independent": `considering` as a preposition (given that).
+_GIVEN_THAT = re.compile(
+    r"^\W*(?:(?:and|but|so|especially|also|even|just|though)\s+)*considering\s+"
+    r"(?!(?:a|an|to|whether|if|getting|\w+ing)\b)",
+    re.IGNORECASE,
+)
+# "I'd prefer X", "I would rather X": a preference said as so.
+_PREFERS = re.compile(r"\b(?:i'd|we'd|(?:i|we) would)\s+(?:much\s+)?(?:prefer|rather)\b", re.I)
+_SUPPOSED = re.compile(r"\b(?:if|unless|ever|whether|suppose|supposing|imagine)\b", re.I)
+
+
+def unhedged(piece: str, sentence: str) -> str:
+    """`piece` (a clause of `sentence`) without the words that look like a hedge and are none
+    there (module note): a `considering` that means given, a stated preference."""
+    piece = _GIVEN_THAT.sub(" ", piece, count=1)
+    if not _SUPPOSED.search(sentence):
+        piece = _PREFERS.sub(" prefer ", piece)
+    return piece
