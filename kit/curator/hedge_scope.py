@@ -91,6 +91,12 @@ _PREFERS = re.compile(r"\b(?:i'd|we'd|(?:i|we) would)\s+(?:much\s+)?(?:prefer|ra
 _SUPPOSED = re.compile(r"\b(?:if|unless|ever|whether|suppose|supposing|imagine)\b", re.I)
 
 
+def given_that(piece: str) -> bool:
+    """Whether a clause opens with a `considering` that means given: a clause of its own, no
+    hedge carried into it from the clause before (`I might drop a class, | considering ...`)."""
+    return bool(_GIVEN_THAT.match(piece))
+
+
 def unhedged(piece: str, sentence: str) -> str:
     """`piece` (a clause of `sentence`) without the words that look like a hedge and are none
     there (module note): a `considering` that means given, a stated preference."""

@@ -1,0 +1,47 @@
+"""The grounding guard's round twenty (issue 29): where a hedge word is none. A `considering`
+that opens a clause means given; a stated preference (`I'd prefer`) is no wish; a fact that
+says a deliberation (`is weighing`) rests on one. Messages and facts written here, none taken
+from a bench set."""
+
+from __future__ import annotations
+
+from tests.support.grounding import check
+
+
+def test_considering_that_opens_a_clause_means_given() -> None:
+    """`..., considering the new course is really demanding`: the course is demanding, as
+    the speaker takes it; dropping a class is only maybe."""
+    said = "I might drop one class this term, considering the new course is really demanding."
+    assert check("The owner finds the new course demanding.", said).status == "supported"
+    assert check("The owner dropped a class.", said).status != "supported"
+
+
+def test_considering_before_what_is_weighed_stays_a_plan() -> None:
+    """`Considering a move to Lisbon`, `considering moving`: what is weighed is not done."""
+    assert (
+        check("The owner moved to Lisbon.", "Considering a move to Lisbon next spring.").status
+        != "supported"
+    )
+    said = "We're considering moving the studio to Lisbon."
+    assert check("The owner moved the studio to Lisbon.", said).status != "supported"
+
+
+def test_a_stated_preference_is_no_wish() -> None:
+    """`I think I'd prefer the window table`: a preference, said as so."""
+    said = "For the anniversary dinner I think I'd prefer the window table at Lumen."
+    assert check("The owner prefers the window table at Lumen.", said).status == "supported"
+
+
+def test_a_preference_under_a_supposition_stays_supposed() -> None:
+    """`If I ever adopt a cat, I'd prefer a Siamese`: no cat, no preference held yet."""
+    said = "If I ever adopt a cat, I'd prefer a Siamese."
+    assert check("The owner prefers a Siamese cat.", said).status != "supported"
+
+
+def test_a_fact_that_says_a_deliberation_rests_on_one() -> None:
+    """`I'm stuck between the $900 Vespa and the $1,100 Honda scooter`: weighing them is so;
+    buying either is not."""
+    said = "I'm stuck between the $900 Vespa and the $1,100 Honda scooter for commuting."
+    weighing = "The owner is weighing a $900 Vespa against a $1,100 Honda scooter."
+    assert check(weighing, said).status == "supported"
+    assert check("The owner bought a $900 Vespa.", said).status != "supported"
