@@ -16,7 +16,7 @@ from typing import Literal
 
 from kit.curator.hedge_scope import aside, cut_around, request, requester, right_call, unhedged
 from kit.curator.persons import common
-from kit.curator.presupposed import presupposed, supposes
+from kit.curator.presupposed import GIVEN_ENDS, owned, presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
 Holder = Literal["self", "other", "neutral"]
@@ -200,7 +200,7 @@ def clauses(text: str) -> list[Clause]:
             negated = negated or (example and found[-1].negated)
             alone = all(t.lower() in _ALONE for t in tokens)
             before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
-            given, given_spans = _given(piece, start)
+            given, given_spans = owned(_words(folded, start, end))
             previous = folded[found[-1].start : found[-1].end] if found else ""
             conditional = supposed and (supposes(piece, previous) or (doubted and conditional))
             # What the hedge does not govern: a description, the subject of a modal
@@ -464,33 +464,6 @@ def _names_others(tokens: list[str]) -> bool:
     if any(stem(t) in PEOPLE for t in lowered):
         return True
     return any(t[:1].isupper() and t != "I" and not t.startswith("I'") for t in tokens[1:])
-
-
-GIVEN_ENDS = frozenset(
-    """to for and but that which who if because so with when while is are was were has have
-    had will would can could might may should isn't wasn't""".split()
-)
-
-
-def _given(piece: str, offset: int) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
-    """The noun phrases after "my" / "our" in a clause: up to six words, to the first word
-    that ends a noun phrase ("to", "with", "is", ...)."""
-    found: set[str] = set()
-    spans: list[tuple[int, int]] = []
-    words = list(_WORD.finditer(piece))
-    for i, word in enumerate(words):
-        if word.group().lower() not in _POSSESSIVE:
-            continue
-        end = word.end()
-        for following in words[i + 1 : i + 7]:
-            if following.group().lower() in GIVEN_ENDS:
-                break
-            found.add(stem(following.group()))
-            if (n := number_of(following.group())) is not None:
-                found.add(n)
-            end = following.end()
-        spans.append((offset + word.start(), offset + end))
-    return frozenset(found), tuple(spans)
 
 
 def plain(clause: Clause) -> Clause:
