@@ -20,11 +20,6 @@ rounds 16B and 18A):
   take the train` say what the speaker prefers now, unless the sentence supposes (`if`,
   `unless`, `ever`: `if I had a dog, I'd rather ...`).
 
-- **A reason or a concession is said as so** (round 20): `should I sell my car | because of
-  the insurance costs?`, `I'd like to visit Kyoto, | though the flights cost $1,200`: a clause
-  opened by `because`, `though`, `although`, `whereas` is neither asked nor planned with the
-  clause before it, unless that one supposes (`if I quit | because of ...`).
-
 What it cannot tell: a request in other words (`I'd appreciate some tips on ...`), a
 question the speaker asks of their own plans (`should I book my flight now?`: measured, read
 as given it stored a planted false fact), an act a doubt takes as done in other words
@@ -94,24 +89,12 @@ _GIVEN_THAT = re.compile(
 # "I'd prefer X", "I would rather X": a preference said as so.
 _PREFERS = re.compile(r"\b(?:i'd|we'd|(?:i|we) would)\s+(?:much\s+)?(?:prefer|rather)\b", re.I)
 _SUPPOSED = re.compile(r"\b(?:if|unless|ever|whether|suppose|supposing|imagine)\b", re.I)
-_IF = re.compile(r"\b(?:if|unless|suppose|supposing|imagine)\b", re.I)
 
 
-# "..., because of the long commute", "..., though the flights cost $1,200": a reason or a
-# concession, said as so whatever the clause before asks or plans.
-_REASON = re.compile(
-    r"^\W*(?:(?:and|but|especially|mostly|partly|just|only|even)\s+)*"
-    r"(?:because|'cause|though|although|whereas)\b",
-    re.IGNORECASE,
-)
-
-
-def aside(piece: str, before: str) -> bool:
-    """Whether a clause opens with a `considering` that means given, a reason or a concession:
-    a clause of its own, no hedge or question carried into it from the clause before (`I
-    might drop a class, | considering ...`, `should I sell my car | because of ...`); not
-    after a supposition (`before`: its sentence up to it; `if I quit | because of ...`)."""
-    return bool(_GIVEN_THAT.match(piece) or _REASON.match(piece)) and not _IF.search(before)
+def given_that(piece: str) -> bool:
+    """Whether a clause opens with a `considering` that means given: a clause of its own, no
+    hedge carried into it from the clause before (`I might drop a class, | considering ...`)."""
+    return bool(_GIVEN_THAT.match(piece))
 
 
 def unhedged(piece: str, sentence: str) -> str:
