@@ -45,24 +45,3 @@ def test_a_fact_that_says_a_deliberation_rests_on_one() -> None:
     weighing = "The owner is weighing a $900 Vespa against a $1,100 Honda scooter."
     assert check(weighing, said).status == "supported"
     assert check("The owner bought a $900 Vespa.", said).status != "supported"
-
-
-def test_a_reason_given_with_a_question_is_said() -> None:
-    """`Should I sell my Corolla, because of the insurance going up to $2,400 a year?`: the
-    insurance went up; whether to sell is asked."""
-    said = "Should I sell my old Corolla, because of the insurance going up to $2,400 a year?"
-    assert check("The owner's insurance went up to $2,400 a year.", said).status == "supported"
-    assert check("The owner sold the old Corolla.", said).status != "supported"
-
-
-def test_a_reason_given_with_a_plan_is_said() -> None:
-    """`I might quit, because of the long commute to Newark`: the commute is long."""
-    said = "I might quit the warehouse job, because of the long commute to Newark."
-    assert check("The owner has a long commute to Newark.", said).status == "supported"
-    assert check("The owner quit the warehouse job.", said).status != "supported"
-
-
-def test_a_reason_under_a_supposition_stays_supposed() -> None:
-    """`If I move to Denver because of the job offer, ...`: no move, and no offer said."""
-    said = "If I move to Denver because of a job offer from Arcadia, would I lose my lease deposit?"
-    assert check("The owner got a job offer from Arcadia.", said).status != "supported"
