@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from kit.curator.related import noun_only
 from kit.curator.wording import number_of, stem
 from kit.dates.words import MONTHS, WEEKDAYS
 
@@ -201,7 +202,7 @@ def owned(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, int],
             low = said.lower()
             if low in GIVEN_ENDS:
                 ahead = words[i + j + 1 : i + j + 2]
-                if low not in _ATTACHED or not ahead or not _nounish(ahead[0][0]):
+                if low not in _ATTACHED or not ahead or not _nounish(ahead[0][0], low):
                     break
                 ranged = False
                 continue
@@ -216,9 +217,15 @@ def owned(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, int],
     return frozenset(found), tuple(spans)
 
 
-def _nounish(word: str) -> bool:
-    """Whether a word can open the noun phrase a preposition takes: no pronoun, no verb in
-    -ing, nothing that ends a phrase."""
+def _nounish(word: str, after: str) -> bool:
+    """Whether a word can open the noun phrase a preposition (`after`) takes: no pronoun, no
+    verb in -ing, nothing that ends a phrase; after `to`, a determiner, a number, a name or a
+    word only a noun (`my decision to file a patent`: `to` opens a verb there)."""
     low = word.lower()
     ending = low.endswith("ing") and len(low) > 5
-    return low not in GIVEN_ENDS and low not in _NO_NOUN and not ending
+    if low in GIVEN_ENDS or low in _NO_NOUN or ending:
+        return False
+    return after != "to" or low in _OPENERS or _anchor(word) or noun_only(word)
+
+
+_OPENERS = frozenset("the a an this that these those".split())

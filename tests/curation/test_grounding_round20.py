@@ -45,3 +45,18 @@ def test_a_fact_that_says_a_deliberation_rests_on_one() -> None:
     weighing = "The owner is weighing a $900 Vespa against a $1,100 Honda scooter."
     assert check(weighing, said).status == "supported"
     assert check("The owner bought a $900 Vespa.", said).status != "supported"
+
+
+def test_what_my_names_goes_on_through_its_own_phrase() -> None:
+    """`When does my weekly $150 transfer to savings go out?`: there is a transfer, to
+    savings, whatever the question asks."""
+    said = "When does my weekly $150 transfer to savings go out?"
+    fact = "The owner has a weekly $150 transfer to savings."
+    assert check(fact, said).status == "supported"
+
+
+def test_a_day_after_to_stays_planned() -> None:
+    """`thinking of moving my dentist appointment to June 3`: no move, no June 3 yet."""
+    said = "I'm thinking of moving my dentist appointment to June 3."
+    fact = "The owner's dentist appointment is on June 3."
+    assert check(fact, said).status != "supported"
