@@ -131,6 +131,7 @@ class Clause:
     supposed: bool = False  # a condition or what would follow it ("if I ever", "I'd", "maybe")
     possessed: frozenset[str] = frozenset()  # the stems "her", "his", "their" name ("their health")
     whom: frozenset[str] = frozenset()  # who else it is about: "my team ..." -> team
+    beyond: frozenset[str] = frozenset()  # "my transfer to savings": savings (a hedge's given)
 
 
 def word_key(token: str) -> str:
@@ -200,7 +201,7 @@ def clauses(text: str) -> list[Clause]:
             negated = negated or (example and found[-1].negated)
             alone = all(t.lower() in _ALONE for t in tokens)
             before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
-            given, given_spans = owned(_words(folded, start, end))
+            given, beyond, given_spans = owned(_words(folded, start, end))
             previous = folded[found[-1].start : found[-1].end] if found else ""
             conditional = supposed and (supposes(piece, previous) or (doubted and conditional))
             # What the hedge does not govern: a description, the subject of a modal
@@ -227,6 +228,7 @@ def clauses(text: str) -> list[Clause]:
                     supposed=supposed,
                     possessed=frozenset().union(*theirs),
                     whom=whom,
+                    beyond=beyond,
                 )
             )
     return _appositions(folded, found)

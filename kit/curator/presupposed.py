@@ -18,7 +18,8 @@
   my automated transfer to savings is due?`: there is a transfer, to savings): up to six
   words, to the first word that ends a noun phrase, and on through `to`, `for`, `with` when a
   noun phrase follows (round 20), up to ten words (stems only: a day after `to` stays where it
-  is, `moving my meeting to May 5`).
+  is, `moving my meeting to May 5`; and not under a denial, which may deny what follows: `I
+  didn't send my report to Dana`).
 - **A question's descriptions are left as they are**: a fact that answers it often says its
   words (`were the games a hit at the game night?`); measured, reading them as given stored
   false facts on the unseen sets and no supported one more (round 13).
@@ -189,10 +190,14 @@ _OWNED_SPAN = 6  # words after "my" whose range is given (a day in them: kit/cur
 _OWNED_WORDS = 10  # ... and whose stems are, once past one of `_ATTACHED`
 
 
-def owned(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
-    """The noun phrases after "my" / "our" in a clause's `words`: their stems and numbers, and
-    their character ranges (module note)."""
+def owned(
+    words: Sequence[Word],
+) -> tuple[frozenset[str], frozenset[str], tuple[tuple[int, int], ...]]:
+    """The noun phrases after "my" / "our" in a clause's `words`: their stems and numbers, those
+    past a `to`, `for`, `with` apart (a hedge does not govern them; a denial may: `I didn't
+    send my report to Dana`), and their character ranges (module note)."""
     found: set[str] = set()
+    beyond: set[str] = set()
     spans: list[tuple[int, int]] = []
     for i, (word, start, end) in enumerate(words):
         if word.lower() not in _POSSESSIVE:
@@ -208,13 +213,14 @@ def owned(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, int],
                 continue
             if j > _OWNED_SPAN and ranged:
                 break  # no phrase of its own after six words
-            found.add(stem(said))
+            into = found if ranged else beyond
+            into.add(stem(said))
             if (n := number_of(said)) is not None:
-                found.add(n)
+                into.add(n)
             if ranged:
                 end = stop
         spans.append((start, end))
-    return frozenset(found), tuple(spans)
+    return frozenset(found), frozenset(beyond), tuple(spans)
 
 
 def _nounish(word: str, after: str) -> bool:

@@ -60,3 +60,9 @@ def test_a_day_after_to_stays_planned() -> None:
     said = "I'm thinking of moving my dentist appointment to June 3."
     fact = "The owner's dentist appointment is on June 3."
     assert check(fact, said).status != "supported"
+
+
+def test_a_denial_still_governs_what_follows_my_phrase() -> None:
+    """`I never lent my old camera to Priya`: the camera is so; the lending to Priya is not."""
+    said = "I never lent my old camera to Priya, she borrowed Tom's."
+    assert check("The owner lent a camera to Priya.", said).status != "supported"
