@@ -187,7 +187,7 @@ def clauses(text: str) -> list[Clause]:
             # An example of what the clause before says ("I've never used one, | like X")
             # is doubted or denied with it.
             example = bool(_EXAMPLE.match(piece)) and bool(found) and found[-1].end <= start
-            hedged = _hedged(unhedged(piece, raw)) or before == "for when" or doubted
+            hedged = _hedged(unhedged(piece)) or before == "for when" or doubted
             hedged = hedged or (example and found[-1].hedged and not found[-1].asks)
             hedged = hedged or bool(settled and start >= settled[1] and own is None)
             supposed = hedged and (

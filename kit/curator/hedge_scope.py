@@ -1,5 +1,5 @@
 """Where a hedge reaches less far than its word (kit/curator/clauses.py reads it; grounding
-rounds 16B and 18A):
+rounds 16B, 18A and 20):
 
 - **A doubt whether a past act was right takes the act as done**: in `wondering if choosing
   Leslie's event over the April 15 session was the right call`, the choosing is said; whether
@@ -11,14 +11,10 @@ rounds 16B and 18A):
   game night?`). And a request that names the speaker (`me`, `my`) is the speaker's, not
   whoever the clause before it was about (`... and Ashlee's suggestion to add a drawing, | so
   can you help me understand how it will affect my patent application?`).
-
 - **`considering` that opens a clause is `given`** (round 20): in `..., considering the events
   are independent`, `considering my income`, what follows is what the speaker takes as so; it
   is a hedge only as a verb (`I'm considering a move`) or before what is weighed (`considering
   a`, `considering moving`, `considering whether`).
-- **A stated preference is no wish** (round 20): `I'd prefer the morning slot`, `I'd rather
-  take the train` say what the speaker prefers now, unless the sentence supposes (`if`,
-  `unless`, `ever`: `if I had a dog, I'd rather ...`).
 
 What it cannot tell: a request in other words (`I'd appreciate some tips on ...`), a
 question the speaker asks of their own plans (`should I book my flight now?`: measured, read
@@ -86,9 +82,6 @@ _GIVEN_THAT = re.compile(
     r"(?!(?:a|an|to|whether|if|getting|\w+ing)\b)",
     re.IGNORECASE,
 )
-# "I'd prefer X", "I would rather X": a preference said as so.
-_PREFERS = re.compile(r"\b(?:i'd|we'd|(?:i|we) would)\s+(?:much\s+)?(?:prefer|rather)\b", re.I)
-_SUPPOSED = re.compile(r"\b(?:if|unless|ever|whether|suppose|supposing|imagine)\b", re.I)
 
 
 def given_that(piece: str) -> bool:
@@ -97,10 +90,6 @@ def given_that(piece: str) -> bool:
     return bool(_GIVEN_THAT.match(piece))
 
 
-def unhedged(piece: str, sentence: str) -> str:
-    """`piece` (a clause of `sentence`) without the words that look like a hedge and are none
-    there (module note): a `considering` that means given, a stated preference."""
-    piece = _GIVEN_THAT.sub(" ", piece, count=1)
-    if not _SUPPOSED.search(sentence):
-        piece = _PREFERS.sub(" prefer ", piece)
-    return piece
+def unhedged(piece: str) -> str:
+    """`piece` without a `considering` that means given (module note): no hedge there."""
+    return _GIVEN_THAT.sub(" ", piece, count=1)

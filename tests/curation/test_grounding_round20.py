@@ -1,7 +1,7 @@
 """The grounding guard's round twenty (issue 29): where a hedge word is none. A `considering`
-that opens a clause means given; a stated preference (`I'd prefer`) is no wish; a fact that
-says a deliberation (`is weighing`) rests on one. Messages and facts written here, none taken
-from a bench set."""
+that opens a clause means given; a fact that says a deliberation (`is weighing`) rests on one;
+what `my ...` names goes on through `to`, `for`, `with` under a hedge. Messages and facts
+written here, none taken from a bench set."""
 
 from __future__ import annotations
 
@@ -24,18 +24,6 @@ def test_considering_before_what_is_weighed_stays_a_plan() -> None:
     )
     said = "We're considering moving the studio to Lisbon."
     assert check("The owner moved the studio to Lisbon.", said).status != "supported"
-
-
-def test_a_stated_preference_is_no_wish() -> None:
-    """`I think I'd prefer the window table`: a preference, said as so."""
-    said = "For the anniversary dinner I think I'd prefer the window table at Lumen."
-    assert check("The owner prefers the window table at Lumen.", said).status == "supported"
-
-
-def test_a_preference_under_a_supposition_stays_supposed() -> None:
-    """`If I ever adopt a cat, I'd prefer a Siamese`: no cat, no preference held yet."""
-    said = "If I ever adopt a cat, I'd prefer a Siamese."
-    assert check("The owner prefers a Siamese cat.", said).status != "supported"
 
 
 def test_a_fact_that_says_a_deliberation_rests_on_one() -> None:
