@@ -16,7 +16,7 @@ from typing import Literal
 
 from kit.curator.hedge_scope import cut_around, given_that, request, requester, right_call, unhedged
 from kit.curator.persons import common
-from kit.curator.presupposed import GIVEN_ENDS, head_stated, owned, presupposed, supposes
+from kit.curator.presupposed import GIVEN_ENDS, owned, presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
 Holder = Literal["self", "other", "neutral"]
@@ -208,12 +208,6 @@ def clauses(text: str) -> list[Clause]:
             ask, plan = asks and not requested, hedged or (asks and requested)  # ... it describes
             more, spans = presupposed(_words(folded, start, end), ask, plan, conditional)
             given, given_spans = given | more, given_spans + spans
-            if found and not folded[found[-1].end : start].strip():  # "the refund | I got"
-                last = found[-1]
-                more, spans = head_stated(_words(folded, last.start, last.end), piece)
-                found[-1] = replace(
-                    last, given=last.given | more, given_spans=last.given_spans + spans
-                )
             found.append(
                 Clause(
                     start,

@@ -235,36 +235,3 @@ def _nounish(word: str, after: str) -> bool:
 
 
 _OPENERS = frozenset("the a an this that these those".split())
-
-
-# "the $1,200 refund | I got in May": a relative clause in the past, with its own subject, says
-# its head is so, whatever the clause the head sits in asks or plans (round 20).
-_RELATIVE_PAST = re.compile(
-    r"^\W*(?:i|we|he|she|they)(?:'ve| have)?\s+(?:just\s+|recently\s+|already\s+|finally\s+)?"
-    r"(?:\w+ed|got|bought|made|took|taken|won|paid|spent|built|wrote|found|met|gave|sent|sold|"
-    r"brought|chose|drove|flew|held|kept|lent|lost|read|set|signed|started|went)\b",
-    re.IGNORECASE,
-)
-_HEADS = DEFINITE | {"a", "an"}
-
-
-def head_stated(
-    words: Sequence[Word], after: str
-) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
-    """The noun phrase that ends a clause's `words` when the clause after it (`after`, its
-    text) is a relative clause in the past with its own subject: its stems, numbers and range
-    (`what should I do with the $1,200 refund | I got?`: there is a refund)."""
-    if not _RELATIVE_PAST.match(after):
-        return frozenset(), ()
-    tail = list(words)
-    while tail and tail[-1][0].lower() in ("that", "which"):
-        tail.pop()
-    for i in range(len(tail) - 1, -1, -1):
-        if tail[i][0].lower() in _HEADS:
-            phrase = _phrase(tail[i + 1 :])
-            if not phrase or phrase[-1] != tail[-1]:
-                return frozenset(), ()
-            found = {stem(w) for w, _, _ in phrase}
-            found |= {n for w, _, _ in phrase if (n := number_of(w)) is not None}
-            return frozenset(found), ((tail[i][1], phrase[-1][2]),)
-    return frozenset(), ()
