@@ -225,13 +225,12 @@ def owned(
 
 def _nounish(word: str, after: str) -> bool:
     """Whether a word can open the noun phrase a preposition (`after`) takes: no pronoun, no
-    verb in -ing, nothing that ends a phrase; after `to`, a determiner, a number, a name or a
-    word only a noun (`my decision to file a patent`: `to` opens a verb there)."""
+    verb in -ing, nothing that ends a phrase; after `to`, only a word WordNet knows only as a
+    noun (`my transfer to savings`): `to` opens a verb (`my decision to file a patent`) or
+    names where a plan goes (`cut my grocery bill to $300`, `move my desk to the corner
+    office`, `move my office to Denver`)."""
     low = word.lower()
     ending = low.endswith("ing") and len(low) > 5
     if low in GIVEN_ENDS or low in _NO_NOUN or ending:
         return False
-    return after != "to" or low in _OPENERS or _anchor(word) or noun_only(word)
-
-
-_OPENERS = frozenset("the a an this that these those".split())
+    return after != "to" or (not _anchor(word) and noun_only(word))

@@ -54,3 +54,12 @@ def test_a_denial_still_governs_what_follows_my_phrase() -> None:
     """`I never lent my old camera to Priya`: the camera is so; the lending to Priya is not."""
     said = "I never lent my old camera to Priya, she borrowed Tom's."
     assert check("The owner lent a camera to Priya.", said).status != "supported"
+
+
+def test_where_a_plan_takes_my_phrase_stays_planned() -> None:
+    """`cut my grocery bill down to $300`, `move my desk to the corner office`: a target and a
+    destination after `to` are the plan's, not what `my ...` names."""
+    said = "How can I cut my grocery bill down to $300 a month?"
+    assert check("The owner's grocery bill is $300 a month.", said).status != "supported"
+    said = "I might move my desk to the corner office."
+    assert check("The owner's desk is in the corner office.", said).status != "supported"
