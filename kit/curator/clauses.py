@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from kit.curator.hedge_scope import cut_around, request, requester, right_call
+from kit.curator.hedge_scope import cut_around, given_that, request, requester, right_call, unhedged
 from kit.curator.persons import common
-from kit.curator.presupposed import presupposed, supposes
+from kit.curator.presupposed import GIVEN_ENDS, owned, presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
 Holder = Literal["self", "other", "neutral"]
@@ -131,6 +131,7 @@ class Clause:
     supposed: bool = False  # a condition or what would follow it ("if I ever", "I'd", "maybe")
     possessed: frozenset[str] = frozenset()  # the stems "her", "his", "their" name ("their health")
     whom: frozenset[str] = frozenset()  # who else it is about: "my team ..." -> team
+    beyond: frozenset[str] = frozenset()  # "my transfer to savings": savings (a hedge's given)
 
 
 def word_key(token: str) -> str:
@@ -179,13 +180,14 @@ def clauses(text: str) -> list[Clause]:
             # after "if" or "whether" ("wondering if | I made the right choice"), or the one
             # "for when" opens ("a library for when | I have kids": not yet).
             # ... and so does one after a hedge said alone ("Maybe, | I'll look into X").
-            carried = own is None or before in ("if", "whether", "unless") or alone
+            carried = own is None and not given_that(piece)
+            carried = carried or before in ("if", "whether", "unless") or alone
             doubted = carried and hedged and not _DONE.search(piece)
             doubted = doubted and not (settled and settled[0] <= start and end <= settled[1])
             # An example of what the clause before says ("I've never used one, | like X")
             # is doubted or denied with it.
             example = bool(_EXAMPLE.match(piece)) and bool(found) and found[-1].end <= start
-            hedged = _hedged(piece, tokens) or before == "for when" or doubted
+            hedged = _hedged(unhedged(piece)) or before == "for when" or doubted
             hedged = hedged or (example and found[-1].hedged and not found[-1].asks)
             hedged = hedged or bool(settled and start >= settled[1] and own is None)
             supposed = hedged and (
@@ -199,7 +201,7 @@ def clauses(text: str) -> list[Clause]:
             negated = negated or (example and found[-1].negated)
             alone = all(t.lower() in _ALONE for t in tokens)
             before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
-            given, given_spans = _given(piece, start)
+            given, beyond, given_spans = owned(_words(folded, start, end))
             previous = folded[found[-1].start : found[-1].end] if found else ""
             conditional = supposed and (supposes(piece, previous) or (doubted and conditional))
             # What the hedge does not govern: a description, the subject of a modal
@@ -226,6 +228,7 @@ def clauses(text: str) -> list[Clause]:
                     supposed=supposed,
                     possessed=frozenset().union(*theirs),
                     whom=whom,
+                    beyond=beyond,
                 )
             )
     return _appositions(folded, found)
@@ -410,10 +413,9 @@ _DONE = re.compile(
 _SURE = re.compile(r"\b(?:want|wanna|wanted|need) to make sure\b|\bmake sure\b", re.IGNORECASE)
 
 
-def _hedged(piece: str, tokens: list[str]) -> bool:
-    if _SURE.search(piece):  # "I want to make sure I meet the deadline": a worry, no wish
-        piece = _SURE.sub(" ", piece)
-        tokens = _WORD.findall(piece)
+def _hedged(piece: str) -> bool:
+    piece = _SURE.sub(" ", piece)  # "I want to make sure I meet the deadline": a worry, no wish
+    tokens = _WORD.findall(piece)
     if _HEDGE_PHRASES.search(piece):
         return True
     for token in tokens:
@@ -464,33 +466,6 @@ def _names_others(tokens: list[str]) -> bool:
     if any(stem(t) in PEOPLE for t in lowered):
         return True
     return any(t[:1].isupper() and t != "I" and not t.startswith("I'") for t in tokens[1:])
-
-
-GIVEN_ENDS = frozenset(
-    """to for and but that which who if because so with when while is are was were has have
-    had will would can could might may should isn't wasn't""".split()
-)
-
-
-def _given(piece: str, offset: int) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
-    """The noun phrases after "my" / "our" in a clause: up to six words, to the first word
-    that ends a noun phrase ("to", "with", "is", ...)."""
-    found: set[str] = set()
-    spans: list[tuple[int, int]] = []
-    words = list(_WORD.finditer(piece))
-    for i, word in enumerate(words):
-        if word.group().lower() not in _POSSESSIVE:
-            continue
-        end = word.end()
-        for following in words[i + 1 : i + 7]:
-            if following.group().lower() in GIVEN_ENDS:
-                break
-            found.add(stem(following.group()))
-            if (n := number_of(following.group())) is not None:
-                found.add(n)
-            end = following.end()
-        spans.append((offset + word.start(), offset + end))
-    return frozenset(found), tuple(spans)
 
 
 def plain(clause: Clause) -> Clause:

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-from kit.curator.clauses import CONTRAST, GIVEN_ENDS, PEOPLE, clauses, word_key
+from kit.curator.clauses import CONTRAST, PEOPLE, clauses, word_key
 from kit.curator.persons import role
+from kit.curator.presupposed import GIVEN_ENDS
 from kit.curator.related import phrases, thing
 from kit.curator.whose_number import bindings
 from kit.curator.wording import HEDGES, NEGATIONS, STOP, fold, number_of, stem, tokens

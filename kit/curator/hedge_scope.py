@@ -1,5 +1,5 @@
 """Where a hedge reaches less far than its word (kit/curator/clauses.py reads it; grounding
-rounds 16B and 18A):
+rounds 16B, 18A and 20):
 
 - **A doubt whether a past act was right takes the act as done**: in `wondering if choosing
   Leslie's event over the April 15 session was the right call`, the choosing is said; whether
@@ -11,6 +11,10 @@ rounds 16B and 18A):
   game night?`). And a request that names the speaker (`me`, `my`) is the speaker's, not
   whoever the clause before it was about (`... and Ashlee's suggestion to add a drawing, | so
   can you help me understand how it will affect my patent application?`).
+- **`considering` that opens a clause is `given`** (round 20): in `..., considering the events
+  are independent`, `considering my income`, what follows is what the speaker takes as so; it
+  is a hedge only as a verb (`I'm considering a move`) or before what is weighed (`considering
+  a`, `considering moving`, `considering whether`).
 
 What it cannot tell: a request in other words (`I'd appreciate some tips on ...`), a
 question the speaker asks of their own plans (`should I book my flight now?`: measured, read
@@ -70,3 +74,22 @@ def requester(piece: str, words: list[str]) -> bool:
     then it is the speaker's, whoever the clause before it was about."""
     said = {w.lower() for w in words}
     return request(piece) and bool(said & _SPEAKER) and not said & _YOURS
+
+
+# "..., considering the events are independent": `considering` as a preposition (given that).
+_GIVEN_THAT = re.compile(
+    r"^\W*(?:(?:and|but|so|especially|also|even|just|though)\s+)*considering\s+"
+    r"(?!(?:a|an|to|whether|if|getting|\w+ing)\b)",
+    re.IGNORECASE,
+)
+
+
+def given_that(piece: str) -> bool:
+    """Whether a clause opens with a `considering` that means given: a clause of its own, no
+    hedge carried into it from the clause before (`I might drop a class, | considering ...`)."""
+    return bool(_GIVEN_THAT.match(piece))
+
+
+def unhedged(piece: str) -> str:
+    """`piece` without a `considering` that means given (module note): no hedge there."""
+    return _GIVEN_THAT.sub(" ", piece, count=1)

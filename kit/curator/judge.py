@@ -416,7 +416,8 @@ def _as_given(clause: Clause, term: Term) -> Clause:
         return clause
     if term.kind == "date":
         return clause  # _holding already read its "my ..." (the date's own offset)
-    given = term.key in clause.given or any(same(term.key, g) for g in clause.given)
+    owned = clause.given | clause.beyond  # past `to`, `for`, `with` too
+    given = term.key in owned or any(same(term.key, g) for g in owned)
     return dataclasses.replace(clause, hedged=False) if given else clause
 
 

@@ -14,6 +14,12 @@
 - **A supposition presupposes nothing**: in an `if`, a `would`, a `might`, `if I win the $500
   prize` does not say there is a prize; but a request (`could you`), a wish (`I'd love to`)
   and an embedded question (`wondering if`, `not sure whether`) are no suppositions.
+- **What `my ...` names is given** in any clause, a question's too (`can you remind me when
+  my automated transfer to savings is due?`: there is a transfer, to savings): up to six
+  words, to the first word that ends a noun phrase, and on through `to`, `for`, `with` when a
+  noun phrase follows (round 20; after `to` only a word that is only a noun), up to ten words
+  (stems only: a day after `to` stays where it is, `moving my meeting to May 5`; and not under
+  a denial, which may deny what follows: `I didn't send my report to Dana`).
 - **A question's descriptions are left as they are**: a fact that answers it often says its
   words (`were the games a hit at the game night?`); measured, reading them as given stored
   false facts on the unseen sets and no supported one more (round 13).
@@ -29,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from kit.curator.related import noun_only
 from kit.curator.wording import number_of, stem
 from kit.dates.words import MONTHS, WEEKDAYS
 
@@ -171,3 +178,59 @@ def presupposed(
     if hedged and not asks:
         return described(words)
     return frozenset(), ()
+
+
+GIVEN_ENDS = frozenset(
+    """to for and but that which who if because so with when while is are was were has have
+    had will would can could might may should isn't wasn't""".split()
+)
+_POSSESSIVE = frozenset({"my", "our"})
+_ATTACHED = frozenset({"to", "for", "with"})  # a noun's own phrase: "my transfer to savings"
+_OWNED_SPAN = 6  # words after "my" whose range is given (a day in them: kit/curator/judge.py)
+_OWNED_WORDS = 10  # ... and whose stems are, once past one of `_ATTACHED`
+
+
+def owned(
+    words: Sequence[Word],
+) -> tuple[frozenset[str], frozenset[str], tuple[tuple[int, int], ...]]:
+    """The noun phrases after "my" / "our" in a clause's `words`: their stems and numbers, those
+    past a `to`, `for`, `with` apart (a hedge does not govern them; a denial may: `I didn't
+    send my report to Dana`), and their character ranges (module note)."""
+    found: set[str] = set()
+    beyond: set[str] = set()
+    spans: list[tuple[int, int]] = []
+    for i, (word, start, end) in enumerate(words):
+        if word.lower() not in _POSSESSIVE:
+            continue
+        ranged = True  # still in the part whose range is given
+        for j, (said, _, stop) in enumerate(words[i + 1 : i + 1 + _OWNED_WORDS], start=1):
+            low = said.lower()
+            if low in GIVEN_ENDS:
+                ahead = words[i + j + 1 : i + j + 2]
+                if low not in _ATTACHED or not ahead or not _nounish(ahead[0][0], low):
+                    break
+                ranged = False
+                continue
+            if j > _OWNED_SPAN and ranged:
+                break  # no phrase of its own after six words
+            into = found if ranged else beyond
+            into.add(stem(said))
+            if (n := number_of(said)) is not None:
+                into.add(n)
+            if ranged:
+                end = stop
+        spans.append((start, end))
+    return frozenset(found), frozenset(beyond), tuple(spans)
+
+
+def _nounish(word: str, after: str) -> bool:
+    """Whether a word can open the noun phrase a preposition (`after`) takes: no pronoun, no
+    verb in -ing, nothing that ends a phrase; after `to`, only a word WordNet knows only as a
+    noun (`my transfer to savings`): `to` opens a verb (`my decision to file a patent`) or
+    names where a plan goes (`cut my grocery bill to $300`, `move my desk to the corner
+    office`, `move my office to Denver`)."""
+    low = word.lower()
+    ending = low.endswith("ing") and len(low) > 5
+    if low in GIVEN_ENDS or low in _NO_NOUN or ending:
+        return False
+    return after != "to" or (not _anchor(word) and noun_only(word))

@@ -168,6 +168,14 @@ def thing(word: str) -> bool:
     return bool(found) and all(part == "noun" for part, _ in found)
 
 
+def noun_only(word: str) -> bool:
+    """Whether WordNet knows a word only as a noun ("savings", "gym"; not "file", "book"):
+    after "to" it is where something goes, not a verb to do."""
+    net = wordnet_or_none()
+    found = net.lemmas(lemma_key(word)) if net is not None else []
+    return bool(found) and all(part == "noun" for part, _ in found)
+
+
 @lru_cache(maxsize=65536)
 def opposites(word: str) -> frozenset[str]:
     """What a fact's word is the opposite of in its most common senses, with their families

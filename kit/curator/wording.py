@@ -36,7 +36,8 @@ STOP = frozenset(
     """.split()
 )
 # Words that say a fact is a wish, a plan or a question rather than what is so: a fact with
-# one may rest on a message that hedges; one without may not (grounding.py).
+# one may rest on a message that hedges; one without may not (grounding.py). A deliberation
+# ("is weighing X against Y") is one: it may rest on "I'm torn between X and Y" (round 20).
 HEDGES = frozenset(
     """plan plans planned planning plan's consider considers considering considered think
     thinks thinking thought wonder wonders wondering might may could would should want wants
@@ -45,6 +46,7 @@ HEDGES = frozenset(
     perhaps whether if idea ideas option options potential potentially exploring explore
     explores undecided torn deciding decide decides prospective future someday eventually
     target targets targeting looking aspire aspires aspiring
+    weigh weighs weighing debating contemplating mulling comparing choosing
     """.split()
 )
 # ... and the verbs that turn down what follows them ("I rejected that subscription").
