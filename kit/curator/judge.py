@@ -328,29 +328,10 @@ def _stem_said(term: Term, clause: Clause, names: frozenset[str] = frozenset()) 
     the same word or of a kind of it (the stems put "wife", "husband" and "boyfriend" all
     under partner: "with her wife" is not said by "with my husband")."""
     if term.key not in PEOPLE:
-        return (
-            any(same(term.key, s) for s in clause.stems)
-            or any(clipped(w, term.shown) for w in clause.words - names)
-            or any(same(term.key, s) for s in _parts(clause.words))
+        return any(same(term.key, s) for s in clause.stems) or any(
+            clipped(w, term.shown) for w in clause.words - names
         )
     return any(same(term.key, stem(w)) and one_way(term.shown, w) for w in clause.words)
-
-
-def _parts(words: frozenset[str]) -> set[str]:
-    """The stems of the parts of a message's hyphenated words: "a half-marathon" says half and
-    marathon, "self-care" care; not after a word that undoes or ends what follows ("non-smoker",
-    "ex-wife": no smoker, no wife)."""
-    found = set()
-    for word in words:
-        parts = word.split("-")
-        if len(parts) > 1 and parts[0] not in _UNDOING:
-            found.update(stem(p) for p in parts if len(p) > 2)
-    return found
-
-
-_UNDOING = frozenset(
-    "non un ex anti former no never pseudo mock faux would semi mid pre post".split()
-)
 
 
 def _defined(words: frozenset[str], clause: Clause) -> bool:
