@@ -1,11 +1,11 @@
 """The grounding guard's round 21B (issue 29): a word the message says another way. A clipped
 word says the word it clips ("the food fest": festival, "my faves": favourites, "our convo":
-conversation), "one weekend" in a fact is some weekend, not a count ("last weekend" says it),
-and a number said in more than one word is that number ("fifteen hundred": 1,500,
-"thirty-five", "4 grand", "$72K"). Nothing looser: a capitalised name is no clipping ("Tim" is
-no timber), a word WordNet knows is its own word ("car" says no cargo), "for one night" still
-counts, and "fifteen hundred" says no 1,600. Messages and facts written here; each case of
-STORED was not stored by main's guard."""
+conversation), "one weekend" in a fact is some weekend, not a count ("last weekend" says
+it), and a number said in more than one word is that number ("fifteen hundred": 1,500,
+"thirty-five", "4 grand", "$72K"). Nothing looser: a capitalised name is no clipping ("Tim" is no timber), a word WordNet
+knows is its own word ("car" says no cargo), "for one night" still counts,
+and "fifteen hundred" says no 1,600. Messages and
+facts written here; each case of STORED was not stored by main's guard."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_what_a_clipping_is(said: str, word: str, clips: bool) -> None:
 
 
 def test_a_name_is_no_clipping() -> None:
-    """A name the message capitalises ("Tim") clips nothing, though it opens "timber"."""
+    """"Tim" opens "timber" but is a name the message capitalises."""
     verdict = check(
         "The owner bought timber for the shed.",
         "Bought the stuff for the shed with Tim on Saturday.",
