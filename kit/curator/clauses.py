@@ -17,7 +17,7 @@ from typing import Literal
 from kit.curator.hedge_scope import cut_around, given_that, request, requester, right_call, unhedged
 from kit.curator.persons import common
 from kit.curator.presupposed import GIVEN_ENDS, owned, presupposed, supposes
-from kit.curator.wording import NEGATIONS, STOP, fold, number_of, numbers_in, stem
+from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
 Holder = Literal["self", "other", "neutral"]
 
@@ -213,7 +213,7 @@ def clauses(text: str) -> list[Clause]:
                     start,
                     end,
                     frozenset(stem(t) for t in tokens),
-                    numbers_in(tokens),
+                    frozenset(n for t in tokens if (n := number_of(t)) is not None),
                     frozenset(word_key(t) for t in tokens),
                     holder,
                     asks or hedged,

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -146,41 +145,6 @@ def number_of(token: str) -> str | None:
     if match.group(2) == "k":
         value *= 1000
     return _plain(value)
-
-
-def numbers_in(words: list[str]) -> frozenset[str]:
-    """Every number a run of words says: each word's own (number_of), and those said in more
-    than one word ("twenty-five", "twenty one": 25; "fifteen hundred", "3 grand", "2 dozen",
-    "$85K", "$2M", "1.5 million": the product)."""
-    found = {n for w in words if (n := number_of(w)) is not None}
-    values = [_value(w) for w in words]
-    for i, (first, second) in enumerate(itertools.pairwise(values)):
-        if first is None:
-            continue
-        low = words[i + 1].lower()
-        if low in _TIMES and first > 0:  # "fifteen hundred", "3 grand", "$2M"
-            found.add(_plain(first * _TIMES[low]))
-        elif second is not None and _TENS.get(words[i].lower()) and 0 < second < 10:
-            found.add(_plain(first + second))  # "twenty one"
-    for w in words:  # "twenty-five"
-        tens, _, unit = w.lower().partition("-")
-        if tens in _TENS and _NUMBER_WORDS.get(unit, 10) < 10:
-            found.add(_plain(_TENS[tens] + _NUMBER_WORDS[unit]))
-    return frozenset(found)
-
-
-def _value(word: str) -> float | None:
-    number = number_of(word)
-    return float(number) if number is not None and ":" not in number else None
-
-
-_TENS = {w: v for w, v in _NUMBER_WORDS.items() if w.endswith("ty")}
-# A word that multiplies the number before it ("k" and "m" as a token split off "$85K")
-_TIMES = {
-    "hundred": 100, "thousand": 1000, "grand": 1000, "k": 1000, "million": 1_000_000,
-    "m": 1_000_000, "mil": 1_000_000, "billion": 1_000_000_000, "bn": 1_000_000_000,
-    "dozen": 12,
-}  # fmt: skip
 
 
 def _plain(value: float) -> str:
