@@ -73,7 +73,7 @@ def fact_terms(
                 continue
             number = number_of(token)
             passed_over = any(a <= at < b for a, b in over)
-            if number is not None and low not in _SOFT_NUMBERS and not _some(listed, n):
+            if number is not None and low not in _SOFT_NUMBERS:
                 named = sorted(k for k in bound.get(number, ()) if k not in owner)
                 if named and holder == "owner":
                     holder, who = "other", named[0]
@@ -157,20 +157,6 @@ def _named(match: re.Match[str], owner: set[str]) -> bool:
 # "hoping it'll give me tips"; "a budget for the movie weekend": "planning a movie weekend").
 _FOR = re.compile(r"\bfor\b", re.IGNORECASE)
 _SOFT_NUMBERS = frozenset({"once", "single", "both", "pair", "couple", "half", "second"})
-# "one weekend", "one evening": some such time, not a count ("went biking one weekend in
-# September" is said by "last weekend"); "for one night", "only one day" count it
-_TIMES = frozenset("day morning afternoon evening night weekend summer winter spring".split())
-_COUNTING = frozenset({"for", "only", "just", "than", "in", "within", "about"})
-
-
-def _some(listed: list[re.Match[str]], n: int) -> bool:
-    """Whether the token at `n` is "one" naming some time rather than counting it."""
-    return (
-        listed[n].group().lower() == "one"
-        and n + 1 < len(listed)
-        and (n == 0 or listed[n - 1].group().lower() not in _COUNTING)
-        and listed[n + 1].group().lower() in _TIMES
-    )
 
 
 def _fact_clauses(

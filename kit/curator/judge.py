@@ -17,16 +17,7 @@ from typing import Literal
 from kit.curator.clauses import PEOPLE, Clause, plain, word_key
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
-from kit.curator.related import (
-    clipped,
-    defined_as,
-    family,
-    near,
-    one_way,
-    opposites,
-    thing,
-    weight,
-)
+from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
@@ -301,20 +292,20 @@ def _holding(
             c for c in source.clauses if c.words & _WE or any(same(_FAMILY, s) for s in c.stems)
         ]
     if not related or not source.forms:
-        return [c for c in source.clauses if _stem_said(term, c, source.capitalised)]
+        return [c for c in source.clauses if _stem_said(term, c)]
     if level == "family":
         mine = _family(term)
         return [
             c
             for c, forms in zip(source.clauses, source.family, strict=True)
-            if _stem_said(term, c, source.capitalised) or mine & forms
+            if _stem_said(term, c) or mine & forms
         ]
     people = term.key in PEOPLE
     close, own = _near(term, "noun" if people else "")
     return [
         c
         for c, forms, kin in zip(source.clauses, source.forms, source.kin, strict=True)
-        if _stem_said(term, c, source.capitalised)
+        if _stem_said(term, c)
         or close & forms
         or own & kin
         or (people and _defined(close | own, c))
@@ -322,15 +313,12 @@ def _holding(
     ]
 
 
-def _stem_said(term: Term, clause: Clause, names: frozenset[str] = frozenset()) -> bool:
-    """Whether a clause says a word in its stem's forms, or clipped ("fest": festival; not a
-    capitalised word, `names`: "Tim" is no timber). A word for people only by one of
+def _stem_said(term: Term, clause: Clause) -> bool:
+    """Whether a clause says a word in its stem's forms. A word for people only by one of
     the same word or of a kind of it (the stems put "wife", "husband" and "boyfriend" all
     under partner: "with her wife" is not said by "with my husband")."""
     if term.key not in PEOPLE:
-        return any(same(term.key, s) for s in clause.stems) or any(
-            clipped(w, term.shown) for w in clause.words - names
-        )
+        return any(same(term.key, s) for s in clause.stems)
     return any(same(term.key, stem(w)) and one_way(term.shown, w) for w in clause.words)
 
 

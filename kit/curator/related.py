@@ -262,28 +262,6 @@ def one_way(word: str, other: str) -> bool:
     )
 
 
-@lru_cache(maxsize=65536)
-def clipped(said: str, word: str) -> bool:
-    """Whether a message's word is a clipping of a fact's word ("fest": festival, "faves":
-    favourite, "convo": conversation, "vacay": vacation): a word WordNet does not know whose
-    first three letters or more, less a final "e", "o", "y" or plural "s", begin a longer word
-    WordNet does know. False without WordNet (no telling a clipping from a new word)."""
-    net = wordnet_or_none()
-    if net is None or len(said) < 3 or net.lemmas(lemma_key(said)):
-        return False
-    whole = lemma_key(word)
-    if not whole.isalpha() or not net.lemmas(whole):
-        return False
-    wholes = {whole, whole.replace("our", "or")}  # "favourite": "faves" said as "favorite"
-    short = said.lower().removesuffix("s")
-    heads = {short, *(short.removesuffix(end) for end in ("e", "o", "y"))}
-    return any(
-        len(head) >= 3 and len(w) >= len(head) + 2 and w.startswith(head)
-        for head in heads
-        for w in wholes
-    )
-
-
 def _own(word: str) -> frozenset[str]:
     return family(word) | {lemma_key(word)}
 
