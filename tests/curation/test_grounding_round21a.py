@@ -26,13 +26,6 @@ DROPPED = [
         "Leeds",
         id="moved-to",
     ),
-    pytest.param(  # what a request asks for, however far its `for`
-        "Priya gave the owner a loan for the deposit.",
-        "I'm thinking of asking Priya, my old flatmate from Bristol, for a loan to cover the "
-        "deposit on the new flat.",
-        "loan",
-        id="asked-for",
-    ),
 ]
 KEPT = [
     pytest.param("The owner has a Yamaha.", SWAP, id="what-is-moved"),
@@ -47,11 +40,6 @@ KEPT = [
         "The owner's studio is in York.",
         "I moved my studio to York in March.",
         id="moved",
-    ),
-    pytest.param(  # what the request says of the one asked is said
-        "Priya is the owner's old flatmate from Bristol.",
-        "I'm thinking of asking Priya, my old flatmate from Bristol, for a loan.",
-        id="the-one-asked",
     ),
 ]
 
