@@ -30,13 +30,10 @@ _MOVES = frozenset(
     swap swaps swapped swapping upgrade upgrades upgraded upgrading transfer transfers
     transferred transferring relocate relocates relocated relocating convert converts converted
     converting migrate migrates migrated migrating exchange exchanges exchanged exchanging
-    change changes changed changing downsize downsizing ask asks asked asking request
-    requests requested requesting""".split()
+    change changes changed changing downsize downsizing""".split()
 )
 _TOWARD = frozenset({"to", "for", "into"})
-OBJECT_GAP = (
-    10  # words and commas between the move and its `to` ("asking | Michael, my friend, ... | for")
-)
+OBJECT_GAP = 4  # words between the move and its `to` ("trading | my old Honda | for")
 PLACE_GAP = 4  # words of the destination read after `to`
 # What ends a destination: a new clause, a time, a reason.
 _END = frozenset(
@@ -44,13 +41,7 @@ _END = frozenset(
     at by in on from with for to soon later eventually someday i we you it""".split()
 )
 _WORD = re.compile(r"[a-z0-9][a-z0-9'-]*", re.I)
-_TOKEN = re.compile(r"[a-z0-9][a-z0-9'-]*|,", re.I)  # a comma ends a destination, not a move
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|[;:]\s+")
-# What ends the words between a move and its `to`: a new clause.
-_CLAUSE = frozenset(
-    """and but or so because since when if while that which who i we you he she they it
-    is are was were""".split()
-)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|[,;:]\s+")
 _STOP = frozenset({"a", "an", "the", "my", "our", "some", "new", "one", "whole"})
 
 
@@ -66,7 +57,7 @@ def planned_destination(fact: str, cited: Iterable[str]) -> str | None:
     for text in cited:
         for sentence in _SENTENCE.split(fold(text).lower()):
             inside = _destinations(sentence)
-            for n, word in enumerate(_TOKEN.findall(sentence)):
+            for n, word in enumerate(_WORD.findall(sentence)):
                 (planned if n in inside else said).add(stem(word))
     for word, as_shown in zip(words, shown, strict=True):
         if word not in _STOP and len(word) >= 3 and stem(word) in planned - said:
@@ -76,22 +67,19 @@ def planned_destination(fact: str, cited: Iterable[str]) -> str | None:
 
 def _destinations(sentence: str) -> set[int]:
     """The places of `sentence`'s words that name where a framed move goes."""
-    words = _TOKEN.findall(sentence)
+    words = _WORD.findall(sentence)
     found: set[int] = set()
     for n, word in enumerate(words):
-        if word not in _MOVES or governing([w for w in words[:n] if w != ","]) is None:
+        if word not in _MOVES or governing(words[:n]) is None:
             continue
-        toward = None
-        for j in range(n + 1, min(len(words), n + 2 + OBJECT_GAP)):
-            if words[j] in _TOWARD:
-                toward = j
-                break
-            if words[j] in _CLAUSE:
-                break
+        toward = next(
+            (j for j in range(n + 1, min(len(words), n + 2 + OBJECT_GAP)) if words[j] in _TOWARD),
+            None,
+        )
         if toward is None:
             continue
         for j in range(toward + 1, min(len(words), toward + 1 + PLACE_GAP)):
-            if words[j] in _END or words[j] == ",":
+            if words[j] in _END:
                 break
             found.add(j)
     return found

@@ -109,8 +109,8 @@ class Grounding:
             if where is not None:  # kit/curator/destination.py
                 return Verdict(
                     "unsupported",
-                    f"it says '{where}' as held; its cited messages say it only as where a move "
-                    "or what a request goes to that is only meant, tried or refused",
+                    f"it says '{where}' as held; its cited messages say it only as where a "
+                    "move goes that is only meant, tried or refused",
                 )
         return verdict
 
