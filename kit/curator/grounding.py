@@ -45,7 +45,6 @@ from dataclasses import replace
 from datetime import date
 
 from kit.curator.clauses import Clause, clauses, plain, word_key
-from kit.curator.destination import planned_destination
 from kit.curator.intended import unmet_act
 from kit.curator.introduced import introduced
 from kit.curator.judge import Source, Verdict, judge
@@ -104,13 +103,6 @@ class Grounding:
                     "unsupported",
                     f"it says '{act}' as done; its cited messages say it only as meant, "
                     "tried or refused",
-                )
-            where = planned_destination(text, self._support(op, facts))
-            if where is not None:  # kit/curator/destination.py
-                return Verdict(
-                    "unsupported",
-                    f"it says '{where}' as held; its cited messages say it only as where a "
-                    "move goes that is only meant, tried or refused",
                 )
         return verdict
 

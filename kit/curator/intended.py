@@ -163,18 +163,6 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
     return word
 
 
-def governing(before: list[str]) -> str | None:
-    """The frame that governs a verb said after the words `before` ("meant", "arranged",
-    "tried", "refused"), or None: read as for a fact's act (kit/curator/destination.py)."""
-    return _frame(before, ACT_GAP, "verb")
-
-
-def says_plan(fact: str) -> bool:
-    """Whether `fact` itself says a plan, a try, a refusal or the future ("is considering")."""
-    words = [w.lower() for w in _WORD.findall(fold(fact))]
-    return bool(_IN_FACT.search(" ".join(words))) or any(w in HEDGES for w in words)
-
-
 def _act(fact: str) -> tuple[str, str, list[str]] | None:
     """The fact's act (its main verb, or a describing word after `is`), its tense (_tense),
     and the words after it; None when the fact frames or denies it itself, or names no act."""
