@@ -348,8 +348,6 @@ def _opens_question(piece: str, first_clause: bool) -> bool:
     first, second = tokens[0], tokens[1] if len(tokens) > 1 else ""
     if first in _WH:
         return first_clause or (first not in ("who", "whom", "which") and second in _AUX)
-    if first_clause and first in _AUX and second in _DETERMINERS:
-        return True  # "Is the road bike | I bought worth upgrading?": the thing is asked about
     return first in _QUESTION_OPENERS and second in _ASKED
 
 
@@ -361,7 +359,6 @@ _HELD = frozenset(
 _WH = frozenset("what what's how why where when which who whom any anything got wanna".split())
 _AUX = frozenset("do does did is are was were should can could would will have has am".split())
 _ASKED = frozenset("you i we it there that this he she they your my anyone u ya".split())
-_DETERMINERS = frozenset("the my our a an this these those".split())
 
 
 def _holder(tokens: list[str]) -> Holder | None:
