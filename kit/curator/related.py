@@ -165,9 +165,10 @@ def thing(word: str) -> bool:
     tagged = sum(net.count(part, lemma) for part, lemma in found)
     if tagged:
         return nouns * 2 > tagged
-    return bool(found) and all(part == "noun" for part, _ in found)
+    return noun_only(word)
 
 
+@lru_cache(maxsize=65536)
 def noun_only(word: str) -> bool:
     """Whether WordNet knows a word only as a noun ("savings", "gym"; not "file", "book"):
     after "to" it is where something goes, not a verb to do."""
