@@ -7,10 +7,10 @@ WordNet puts few such pairs one step apart (kit/curator/related.py), and the mea
 out. Here each unsaid word is set beside the cited messages' words alone, by Kit's own
 embedding model: a word WordNet knows only as a verb or an adjective (never a noun, a name or a
 number: the details a swapped fact changes) stands for the closest cited word that is only a
-verb or an adjective too, of a part of speech they share, at a cosine of STAND_IN or more, unless WordNet calls either the
-opposite of the other ("loves" is never "hates"). The fact with those words put in is then read
-by the word-level guard again, so the cited word must be said where the fact needs it: as a fact,
-by the owner, not denied, not only in a plan or an "if".
+verb or an adjective too, of a part of speech they share, at a cosine of STAND_IN or more,
+unless WordNet calls either the opposite of the other ("loves" is never "hates"). The fact with
+those words put in is then read by the word-level guard again, so the cited word must be said
+where the fact needs it: as a fact, by the owner, not denied, not only in a plan or an "if".
 
 STAND_IN was measured with all-MiniLM-L6-v2 (docs/measurements.md, "The grounding guard", round
 22): it runs only where the meaning check does, with that model.
