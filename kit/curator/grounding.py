@@ -24,7 +24,8 @@ text is held against the messages the operation cites (kit/curator/apply.py):
 First, what the fact's own wording rules out whatever it cites (kit/curator/no_fact.py: a
 question, a hypothetical even with its condition kept, a chain of kin no message says); then
 the word-level judgement (kit/curator/judge.py), then the meaning check (kit/curator/meaning.py)
-for what falls short on soft words only.
+for what falls short on soft words only, and last a verb or an adjective said another way
+(kit/curator/stand_in.py).
 
 The text of the facts an UPDATE or REPLACE rewrites counts as support too (it was checked
 when it was written). The verdict: "supported" (applied: every hard part there, STORE of the
@@ -44,6 +45,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 
+from kit.curator import stand_in
 from kit.curator.clauses import Clause, clauses, plain, word_key
 from kit.curator.intended import unmet_act
 from kit.curator.introduced import introduced
@@ -88,8 +90,12 @@ class Grounding:
         texts: list[str] = []
         for op in ops:
             text = _new_text(op)
-            if text is not None and self._words(op, text, facts).soft is not None:
+            if text is None:
+                continue
+            verdict = self._words(op, text, facts)
+            if verdict.soft is not None:
                 texts += [text, *(s for m in self._cited(op) for s in sentences(m))]
+                texts += stand_in.to_read(verdict.unsaid, self._cited(op))
         await self._meanings.read(texts)
 
     def check(self, op: Operation, facts: Mapping[int, Fact]) -> Verdict:
@@ -137,7 +143,25 @@ class Grounding:
             return Verdict("supported")  # said in other words (kit/curator/meaning.py)
         if _reworded(verdict, self._meanings.best(text, self._cited(op))):
             return Verdict("supported")
+        if self._reworded_words(op, text, verdict, facts, self._meanings):
+            return Verdict("supported")
         return verdict
+
+    def _reworded_words(
+        self,
+        op: Operation,
+        text: str,
+        verdict: Verdict,
+        facts: Mapping[int, Fact],
+        meanings: Meanings,
+    ) -> bool:
+        """Whether the fact, with each unsaid verb or adjective its cited messages say another
+        way put in their words, is supported word by word (kit/curator/stand_in.py)."""
+        words = stand_in.stand_ins(verdict.unsaid, self._cited(op), meanings.cosine)
+        if not words:
+            return False
+        said = self._words(op, stand_in.put_in(text, words), facts)
+        return said.status == "supported" and unsaid_undoing(text, self._support(op, facts)) is None
 
     def _support(self, op: Operation, facts: Mapping[int, Fact]) -> list[str]:
         """The cited messages' text and that of the facts the operation rewrites."""

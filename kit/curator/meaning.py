@@ -77,6 +77,12 @@ class Meanings:
         scores = self._scores(fact, cited)
         return None if scores is None or not len(scores) else float(scores[-1])
 
+    def cosine(self, one: str, other: str) -> float | None:
+        """The cosine of two texts read; None when either was not."""
+        if one not in self._vectors or other not in self._vectors:
+            return None
+        return float(self._vectors[one] @ self._vectors[other])
+
     def holds(self, fact: str, cited: Sequence[str]) -> bool | None:
         """Whether one sentence of `cited` says `fact` (BAR, and MARGIN over the others); None
         when they were not read (the caller keeps the word-level verdict)."""
