@@ -51,6 +51,7 @@ from kit.curator.intended import unmet_act
 from kit.curator.introduced import introduced
 from kit.curator.judge import Source, Verdict, judge
 from kit.curator.meaning import Meanings, sentences
+from kit.curator.named_subject import refine
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.related import family, phrases, says, synonyms, thing
@@ -210,7 +211,7 @@ class Grounding:
             capitalised = frozenset(
                 word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
             )
-            cut = tuple(clauses(message.text))
+            cut = refine(folded, tuple(clauses(message.text)))
             self._read[message.id] = Source(
                 message.id, speaker, owner, cut, tuple(spans), message.day, names,
                 capitalised=capitalised, forms=_forms(folded, cut, says),
