@@ -55,6 +55,7 @@ from kit.curator.named_subject import refine
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.related import family, phrases, says, synonyms, thing
+from kit.curator.swapped import swapped
 from kit.curator.undoing import unsaid_undoing
 from kit.curator.whose_number import misbound
 from kit.curator.wording import fold, tokens
@@ -132,6 +133,13 @@ class Grounding:
         if wrong is not None:  # "Christopher, 44, and Emily, 48": not "Emily is 44"
             return Verdict("unsupported", wrong)
         verdict = self._words(op, text, facts)
+        if verdict.status != "unsupported":  # "a book drive" where they said "a toy drive"
+            changed = swapped(text, self._support(op, facts))  # kit/curator/swapped.py
+            if changed is not None:
+                return Verdict(
+                    "unsupported",
+                    f"it says '{changed}'; its cited messages name that with another word",
+                )
         if verdict.status != "unsupported":  # an act that undoes what the message says
             undone = unsaid_undoing(text, self._support(op, facts))
             if undone is not None:
