@@ -87,7 +87,7 @@ def fact_terms(
             if len(key) < 2 or low in MONTHS or low in WEEKDAYS:
                 continue
             initial = at == 0 or folded[max(0, at - 2) : at] in (". ", ": ")  # "Gina: Dancing"
-            if token[:1].isupper() and (not initial or key in seen):
+            if (token[:1].isupper() and (not initial or key in seen)) or _brand(token):
                 found.append(Term("name", token, key, holder, who=who, passed_over=passed_over))
             else:
                 aim = any(a <= at < b for a, b in aims)
@@ -138,6 +138,12 @@ def _possessed(listed: list[re.Match[str]], owner: set[str]) -> list[tuple[int, 
             end = following.end()
         spans.append((match.end(), end))
     return spans
+
+
+def _brand(token: str) -> bool:
+    """A name written with a capital inside it, not first ("edX", "iPhone", "eBay"): a name
+    like any other, however it opens."""
+    return token[:1].islower() and any(c.isupper() for c in token[1:]) and token.isalpha()
 
 
 def _named(match: re.Match[str], owner: set[str]) -> bool:
