@@ -124,12 +124,14 @@ def _possessed(listed: list[re.Match[str]], owner: set[str]) -> list[tuple[int, 
     """Where a fact names something of someone else's ("people ... their mental health",
     "sent it to Greg ... his feedback"): up to four words after "his", "her" or "their" once
     the fact has named people or someone by name (else it may be the owner's own: "the owner
-    improved her reading"), to a word that ends a noun phrase."""
+    improved her reading"), or after a name's "'s" ("went to Marta's talk"), to a word that
+    ends a noun phrase."""
     spans = []
     for i, match in enumerate(listed):
-        if match.group().lower() not in ("his", "her", "their"):
+        names = match.group().lower().endswith("'s") and _named(match, owner)  # "Marta's talk"
+        if match.group().lower() not in ("his", "her", "their") and not names:
             continue
-        if not any(stem(m.group()) in PEOPLE or _named(m, owner) for m in listed[:i]):
+        if not names and not any(stem(m.group()) in PEOPLE or _named(m, owner) for m in listed[:i]):
             continue
         end = match.end()
         for following in listed[i + 1 : i + 5]:
