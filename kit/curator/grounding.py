@@ -112,6 +112,12 @@ class Grounding:
                     f"it says '{act}' as done; its cited messages say it only as meant, "
                     "tried or refused",
                 )
+            changed = swapped(text, self._support(op, facts))  # kit/curator/swapped.py
+            if changed is not None:  # "a book drive" where they said "a toy drive"
+                return Verdict(
+                    "unsupported",
+                    f"it says '{changed}'; its cited messages name that with another word",
+                )
         return verdict
 
     def _check(self, op: Operation, facts: Mapping[int, Fact]) -> Verdict:
@@ -133,13 +139,6 @@ class Grounding:
         if wrong is not None:  # "Christopher, 44, and Emily, 48": not "Emily is 44"
             return Verdict("unsupported", wrong)
         verdict = self._words(op, text, facts)
-        if verdict.status != "unsupported":  # "a book drive" where they said "a toy drive"
-            changed = swapped(text, self._support(op, facts))  # kit/curator/swapped.py
-            if changed is not None:
-                return Verdict(
-                    "unsupported",
-                    f"it says '{changed}'; its cited messages name that with another word",
-                )
         if verdict.status != "unsupported":  # an act that undoes what the message says
             undone = unsaid_undoing(text, self._support(op, facts))
             if undone is not None:
