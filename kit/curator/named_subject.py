@@ -51,7 +51,9 @@ def refine(folded: str, cut: tuple[Clause, ...]) -> tuple[Clause, ...]:
 
 
 def _split(folded: str, clause: Clause) -> list[Clause]:
-    words = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(folded, clause.start, clause.end)]
+    words = [
+        (m.group(), m.start(), m.end()) for m in _WORD.finditer(folded, clause.start, clause.end)
+    ]
     for i, (word, at, _) in enumerate(words):
         if word.lower() not in _OPENERS or i + 2 >= len(words):
             continue

@@ -14,6 +14,7 @@ name check. Without WordNet nothing is read (no word is known as a noun).
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -29,14 +30,14 @@ def swapped(text: str, cited: Sequence[str]) -> str | None:
     for message in cited:
         listed = [t.group() for t in tokens(message)]
         said.update(w.lower() for w in listed)
-        for first, second in zip(listed, listed[1:], strict=False):
+        for first, second in itertools.pairwise(listed):
             before[stem(second)].add(first)
     if not before:
         return None
     forms = frozenset().union(*(says(w) | synonyms(w) for w in said))
     stems = {stem(w) for w in said}
     own = {stem(w) for w in words}
-    for first, second in zip(words, words[1:], strict=False):
+    for first, second in itertools.pairwise(words):
         if not _describes(first) or not _noun(second) or stem(second) not in before:
             continue
         if stem(first) in stems or near(first) & (forms | said):

@@ -35,8 +35,7 @@ KEPT_OUT = [
     ),
     pytest.param(
         "The owner recommended the podcast about urban beekeeping.",
-        "I've been hooked on the podcast about urban beekeeping, thanks to Marta's "
-        "recommendation.",
+        "I've been hooked on the podcast about urban beekeeping, thanks to Marta's recommendation.",
         id="a-names-thing-is-hers",
     ),
     pytest.param(
