@@ -144,7 +144,8 @@ def _theirs(folded: str, clause: Clause) -> Clause:
         for after in words[i + 1 : i + 5]:
             if after.lower() in GIVEN_ENDS or after.lower() in ("of", "on", "in", "at", "about"):
                 break
-            phrase.append(stem(after))
+            if number_of(after) is None:  # a number keeps its own reading (whose_number.py)
+                phrase.append(stem(after))
         owned.update(phrase)
     if not owned:
         return clause

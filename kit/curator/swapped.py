@@ -50,18 +50,19 @@ def swapped(text: str, cited: Sequence[str]) -> str | None:
 
 def _noun(word: str) -> bool:
     """A common word WordNet knows as a noun ("drive", "panel": after a word describing it,
-    that is what it is)."""
+    that is what it is); not a word of grammar ("in", "a", "it" are nouns there too)."""
+    low = word.lower().strip("'-")
     net = wordnet_or_none()
-    if net is None or word[:1].isupper():
+    if net is None or word[:1].isupper() or low in STOP or len(low) < 3:
         return False
-    return any(part == "noun" for part, _ in net.lemmas(word.lower().strip("'-")))
+    return any(part == "noun" for part, _ in net.lemmas(low))
 
 
 def _describes(word: str) -> bool:
     """A common word that is an adjective ("virtual", "in-person") or a noun as it stands
-    ("toy", "book"; not "loves", "walks": a noun there only in the plural, a verb's form).
-    Of the words a fact needs no support for, only the nouns ("book", "film": "a film
-    festival"), not "own", "other", "more"."""
+    ("toy", "book"), used more as either than as a verb ("run", "settled", "cooking" are
+    what was done, not which thing). Of the words a fact needs no support for, only the
+    nouns ("book", "film": "a film festival"), not "own", "other", "more"."""
     low = word.lower().strip("'-")
     if word[:1].isupper() or number_of(word) is not None or len(low) < 3:
         return False
@@ -71,4 +72,10 @@ def _describes(word: str) -> bool:
     found = net.lemmas(low)
     noun = any(part == "noun" and lemma == low for part, lemma in found)
     adjective = any(part == "adj" for part, _ in found)
+    uses = {part: 0 for part in ("noun", "adj", "verb")}
+    for part, lemma in found:
+        if part in uses:
+            uses[part] += net.count(part, lemma)
+    if uses["verb"] > uses["noun"] + uses["adj"]:
+        return False
     return noun and not adjective if low in STOP else noun or adjective
