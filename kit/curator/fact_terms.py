@@ -122,10 +122,10 @@ _DETERMINERS = frozenset(
 
 def _possessed(listed: list[re.Match[str]], owner: set[str]) -> list[tuple[int, int]]:
     """Where a fact names something of someone else's ("people ... their mental health",
-    "sent it to Greg ... his feedback"): up to four words after "his", "her" or "their" once
-    the fact has named people or someone by name (else it may be the owner's own: "the owner
-    improved her reading"), or after a name's "'s" ("went to Marta's talk"), to a word that
-    ends a noun phrase."""
+    "sent it to Greg ... his feedback"): up to four words (numbers aside) after "his", "her"
+    or "their" once the fact has named people or someone by name (else it may be the owner's
+    own: "the owner improved her reading"), or after a name's "'s" ("went to Marta's talk"),
+    to a word that ends a noun phrase."""
     spans = []
     for i, match in enumerate(listed):
         names = match.group().lower().endswith("'s") and _named(match, owner)  # "Marta's talk"
@@ -133,13 +133,17 @@ def _possessed(listed: list[re.Match[str]], owner: set[str]) -> list[tuple[int, 
             continue
         if not names and not any(stem(m.group()) in PEOPLE or _named(m, owner) for m in listed[:i]):
             continue
-        end = match.end()
-        for following in listed[i + 1 : i + 5]:
-            if following.group().lower() in GIVEN_ENDS:
+        end, words = match.end(), 0
+        for following in listed[i + 1 : i + 9]:
+            if following.group().lower() in GIVEN_ENDS or words == _PHRASE:
                 break
             end = following.end()
+            words += number_of(following.group()) is None  # "Kelly's 7 PM book club meeting"
         spans.append((match.end(), end))
     return spans
+
+
+_PHRASE = 4  # words a noun phrase after "his" or "Kelly's" runs to at most
 
 
 def _brand(token: str) -> bool:

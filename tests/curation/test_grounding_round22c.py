@@ -72,6 +72,11 @@ STORED = [
         id="a-names-thing-the-fact-gives-her",
     ),
     pytest.param(
+        "The owner picked a 6 PM work call over Omar's 6:30 PM pottery class.",
+        "I had to pick between Omar's 6:30 PM pottery class or a 6 PM work call: the call.",
+        id="a-names-thing-with-a-time-in-it",
+    ),
+    pytest.param(
         "The owner volunteered at a winter boot drive for families.",
         "I volunteered at a winter boot drive for families at the community centre.",
         id="the-same-detail",
