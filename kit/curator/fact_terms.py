@@ -87,7 +87,7 @@ def fact_terms(
             if len(key) < 2 or low in MONTHS or low in WEEKDAYS:
                 continue
             initial = at == 0 or folded[max(0, at - 2) : at] in (". ", ": ")  # "Gina: Dancing"
-            if (token[:1].isupper() and (not initial or key in seen)) or _brand(token):
+            if token[:1].isupper() and (not initial or key in seen):
                 found.append(Term("name", token, key, holder, who=who, passed_over=passed_over))
             else:
                 aim = any(a <= at < b for a, b in aims)
@@ -122,34 +122,22 @@ _DETERMINERS = frozenset(
 
 def _possessed(listed: list[re.Match[str]], owner: set[str]) -> list[tuple[int, int]]:
     """Where a fact names something of someone else's ("people ... their mental health",
-    "sent it to Greg ... his feedback"): up to four words (numbers aside) after "his", "her"
-    or "their" once the fact has named people or someone by name (else it may be the owner's
-    own: "the owner improved her reading"), or after a name's "'s" ("went to Marta's talk"),
-    to a word that ends a noun phrase."""
+    "sent it to Greg ... his feedback"): up to four words after "his", "her" or "their" once
+    the fact has named people or someone by name (else it may be the owner's own: "the owner
+    improved her reading"), to a word that ends a noun phrase."""
     spans = []
     for i, match in enumerate(listed):
-        names = match.group().lower().endswith("'s") and _named(match, owner)  # "Marta's talk"
-        if match.group().lower() not in ("his", "her", "their") and not names:
+        if match.group().lower() not in ("his", "her", "their"):
             continue
-        if not names and not any(stem(m.group()) in PEOPLE or _named(m, owner) for m in listed[:i]):
+        if not any(stem(m.group()) in PEOPLE or _named(m, owner) for m in listed[:i]):
             continue
-        end, words = match.end(), 0
-        for following in listed[i + 1 : i + 9]:
-            if following.group().lower() in GIVEN_ENDS or words == _PHRASE:
+        end = match.end()
+        for following in listed[i + 1 : i + 5]:
+            if following.group().lower() in GIVEN_ENDS:
                 break
             end = following.end()
-            words += number_of(following.group()) is None  # "Kelly's 7 PM book club meeting"
         spans.append((match.end(), end))
     return spans
-
-
-_PHRASE = 4  # words a noun phrase after "his" or "Kelly's" runs to at most
-
-
-def _brand(token: str) -> bool:
-    """A name written with a capital inside it, not first ("edX", "iPhone", "eBay"): a name
-    like any other, however it opens."""
-    return token[:1].islower() and any(c.isupper() for c in token[1:]) and token.isalpha()
 
 
 def _named(match: re.Match[str], owner: set[str]) -> bool:

@@ -51,11 +51,9 @@ from kit.curator.intended import unmet_act
 from kit.curator.introduced import introduced
 from kit.curator.judge import Source, Verdict, judge
 from kit.curator.meaning import Meanings, sentences
-from kit.curator.named_subject import refine
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.related import family, phrases, says, synonyms, thing
-from kit.curator.swapped import swapped
 from kit.curator.undoing import unsaid_undoing
 from kit.curator.whose_number import misbound
 from kit.curator.wording import fold, tokens
@@ -111,12 +109,6 @@ class Grounding:
                     "unsupported",
                     f"it says '{act}' as done; its cited messages say it only as meant, "
                     "tried or refused",
-                )
-            changed = swapped(text, self._support(op, facts))  # kit/curator/swapped.py
-            if changed is not None:  # "a book drive" where they said "a toy drive"
-                return Verdict(
-                    "unsupported",
-                    f"it says '{changed}'; its cited messages name that with another word",
                 )
         return verdict
 
@@ -218,7 +210,7 @@ class Grounding:
             capitalised = frozenset(
                 word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
             )
-            cut = refine(folded, tuple(clauses(message.text)))
+            cut = tuple(clauses(message.text))
             self._read[message.id] = Source(
                 message.id, speaker, owner, cut, tuple(spans), message.day, names,
                 capitalised=capitalised, forms=_forms(folded, cut, says),
