@@ -203,8 +203,7 @@ def others_named(text: str, owner: set[str]) -> tuple[frozenset[str], frozenset[
     people, things = set(), set()
     for i, token in enumerate(listed):
         if (key := stem(token)) in PEOPLE:
-            if not _RECIPIENT.search(" ".join(listed[max(0, i - 3) : i]).lower()):
-                people.add(key)  # not whom the owner did it for ("recommended X to a friend")
+            people.add(key)
         elif thing(token) or (i and token[:1].isupper()):
             things.add(key)
     owned = any(t.lower() in ("owner's", "user's") or _owners(t, owner) for t in listed)
@@ -215,9 +214,6 @@ def _owners(token: str, owner: set[str]) -> bool:
     return token.lower().endswith("'s") and word_key(token) in owner
 
 
-_RECIPIENT = re.compile(
-    r"\b(?:to|for)\b(?:\s+(?:the|a|an|their|his|her|owner's|user's|close|best|old|new))*$"
-)
 _JOINT = re.compile(r"\b(?:owner|user)\s+and\b|\band\s+(?:the\s+)?(?:owner|user)\b", re.I)
 
 
