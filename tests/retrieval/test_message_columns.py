@@ -6,14 +6,16 @@ or ask about Kit's replies, over messages whose stored days (m038) and time (m03
 from __future__ import annotations
 
 import random
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 
 from kit.api import Kit
 from kit.clock import FakeClock
+from kit.llm.base import Role
 from kit.memory.messages import Message
-from kit.retrieval.fit import fitter, message_factor
+from kit.retrieval.fit import Fit, fitter, message_factor
 from kit.retrieval.fusion import lift, merge_repeats, spread_over_days
 from kit.retrieval.links import Links
 from kit.retrieval.message_scores import scored_messages
@@ -26,8 +28,21 @@ pytestmark = pytest.mark.stores
 Scored = tuple[float, Message, str, datetime, "str | None"]
 
 
-def _said(day: date) -> str:
-    return f"{day.day} {day:%B}"
+# Lines said and questions asked, "{day}" a day 12 days before now.
+LINES = (
+    *("we went hiking on {day}", "Bo said {day} was the day", "for four years I lived there"),
+    *("thanks!", " Thanks!  ", "THANKS!", "see you tomorrow at 5pm", "what a lovely day"),
+    *("I had pasta for lunch", "the dentist appointment went fine"),
+)
+QUESTIONS = (
+    *("What did Ana do on {day}?", "When did Bo go to the dentist?", "thanks"),
+    *("What did you recommend for lunch?", "what happened on {day}"),
+)
+
+
+def _named(clock: FakeClock, texts: tuple[str, ...]) -> list[str]:
+    day = clock.now().date() - timedelta(days=12)
+    return [text.format(day=f"{day.day} {day:%B}") for text in texts]
 
 
 async def _archive(kit: Kit, clock: FakeClock, rng: random.Random) -> list[int]:
@@ -36,24 +51,12 @@ async def _archive(kit: Kit, clock: FakeClock, rng: random.Random) -> list[int]:
     without their stored days and time (NULL: parsed)."""
     s = kit.services
     now = clock.now()
-    named = now.date() - timedelta(days=12)
-    lines = [
-        f"we went hiking on {_said(named)}",
-        "thanks!",
-        " Thanks!  ",
-        "THANKS!",
-        "see you tomorrow at 5pm",
-        "I had pasta for lunch",
-        "the dentist appointment went fine",
-        "what a lovely day",
-        f"Bo said {_said(named)} was the day",
-        "for four years I lived there",
-    ]
+    lines = _named(clock, LINES)
     ids = []
     for c in range(3):
         conv = await s.messages.conversation("owner", "local", f"c{c}")
         for _ in range(40):
-            role = rng.choice(["user", "user", "assistant"])
+            role: Role = rng.choice(["user", "user", "assistant"])
             speaker = "" if role == "assistant" else rng.choice(["", "Ana", "Bo"])
             at = now - timedelta(days=rng.uniform(-1, 30), seconds=rng.random())
             text = rng.choice(lines)
@@ -73,7 +76,7 @@ def _from_rows(
     rows: list[Message],
     fused: dict[int, float],
     p: RankingParams,
-    plan_fit: object,
+    fit: Fit,
     now: datetime,
     k: int,
     strong: list[int],
@@ -81,12 +84,11 @@ def _from_rows(
     many: bool,
 ) -> tuple[list[Scored], dict[int, tuple[int, datetime]]]:
     """What `_layer` did with every candidate's row (issue 33, round 18's code)."""
-    fit = plan_fit  # type: ignore[assignment]
     boosted = p.boosted_after(now)
     scored: list[Scored] = sorted(
         (
             (
-                fused[m.id] * 1.0 * fit(m) * 1.0  # type: ignore[operator]
+                fused[m.id] * 1.0 * fit(m) * 1.0
                 + (p.recency(m.at, now) if m.at > boosted else 0.0)
                 + 0.0,
                 m,
@@ -104,7 +106,7 @@ def _from_rows(
     if strong:
         scored = lift(scored, strong, p.strong_within)
     if by_words:
-        fits = {e[1].id for e in scored if e[1].id in by_words and fit(e[1]) >= 1}  # type: ignore[operator]
+        fits = {e[1].id for e in scored if e[1].id in by_words and fit(e[1]) >= 1}
         scored = lift(scored, [i for i in by_words if i in fits], p.lexical_within)
     merged, repeats = merge_repeats(scored)
     return merged[:k], repeats
@@ -119,14 +121,7 @@ async def test_the_columns_rank_as_every_candidates_row_did(
     ids = await _archive(kit, clock, rng)
     now = clock.now()
     links = await Links(s.db).current("owner")
-    named = now.date() - timedelta(days=12)
-    questions = [
-        f"What did Ana do on {_said(named)}?",
-        "When did Bo go to the dentist?",
-        "What did you recommend for lunch?",
-        "thanks",
-        f"what happened on {_said(named)}",
-    ]
+    questions = _named(clock, QUESTIONS)
     checked = 0
     for question in questions:
         plan = understand(question, now.date(), links.speakers)
@@ -170,22 +165,11 @@ async def test_a_candidate_the_columns_do_not_hold_is_scored_from_its_row(
 ) -> None:
     """A message written after the columns were read: the search reads the rows (None)."""
     s = kit.services
-    conv = await s.messages.conversation("owner", "local", "a")
-    first = await s.messages.add(conv, "user", "one")
+    ids = await _archive(kit, clock, random.Random(4))
     links = await Links(s.db).current("owner")
-    second = await s.messages.add(conv, "user", "two")
-    found = await scored_messages(
-        KeptRows(s.facts, s.days, s.messages),
-        links,
-        "owner",
-        [first.id, second.id],
-        {first.id: 0.5, second.id: 0.4},
-        None,
-        RankingParams(),
-        clock.now(),
-        5,
-        [],
-        [],
-        False,
-    )
-    assert found is None
+    late = await s.messages.add(await s.messages.conversation("owner", "local", "c0"), "user", "hi")
+    rows = KeptRows(s.facts, s.days, s.messages)
+    fused = dict.fromkeys([*ids, late.id], 0.5)
+    args: tuple[Any, ...] = (fused, None, RankingParams(), clock.now(), 5, [], [], False)
+    assert await scored_messages(rows, links, "owner", ids, *args) is not None
+    assert await scored_messages(rows, links, "owner", [*ids, late.id], *args) is None
