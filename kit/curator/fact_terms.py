@@ -13,6 +13,7 @@ from datetime import date
 from typing import Literal
 
 from kit.curator.clauses import CONTRAST, PEOPLE, clauses, word_key
+from kit.curator.hedge_scope import named_hedge
 from kit.curator.persons import role
 from kit.curator.presupposed import GIVEN_ENDS
 from kit.curator.related import phrases, thing
@@ -59,6 +60,7 @@ def fact_terms(
     listed = list(tokens(text))
     possessed = _possessed(listed, owner)
     bound = bindings(text)  # "her partner Thomas, 45": 45 is Thomas's
+    shown = [m.group() for m in listed]
     for start, end, clause_holder, clause_who in spans:
         for n, match in enumerate(listed):
             token, at = match.group(), match.start()
@@ -66,7 +68,8 @@ def fact_terms(
                 continue
             holder, who = clause_holder, clause_who
             low = token.lower()
-            if low in HEDGES and token != "May":
+            thing = named_hedge(shown, n)  # "has chosen the Canadian option": no hedge
+            if low in HEDGES and token != "May" and not thing:
                 hedged = True
             if low in NEGATIONS or low.endswith("n't"):
                 negated = True
@@ -82,7 +85,7 @@ def fact_terms(
                 )
                 continue
             key = word_key(token)
-            if key in owner or low in OWNER_WORDS or low in STOP or low in HEDGES:
+            if key in owner or low in OWNER_WORDS or low in STOP or (low in HEDGES and not thing):
                 continue
             if len(key) < 2 or low in MONTHS or low in WEEKDAYS:
                 continue
