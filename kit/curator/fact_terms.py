@@ -18,7 +18,7 @@ from kit.curator.persons import role
 from kit.curator.presupposed import GIVEN_ENDS
 from kit.curator.related import noun_only, phrases, thing, wordnet_or_none
 from kit.curator.whose_number import bindings
-from kit.curator.wording import HEDGES, NEGATIONS, STOP, fold, number_of, stem, tokens
+from kit.curator.wording import HEDGES, NEGATIONS, STOP, WORRIES, fold, number_of, stem, tokens
 from kit.dates.text import DateSpan, date_mentions
 from kit.dates.words import MONTHS, WEEKDAYS
 
@@ -70,7 +70,7 @@ def fact_terms(
             holder, who = clause_holder, clause_who
             low = token.lower()
             thing = named_hedge(shown, n)  # "has chosen the Canadian option": no hedge
-            if low in HEDGES and token != "May" and not thing:
+            if (low in HEDGES and token != "May" and not thing) or low in WORRIES:
                 hedged = True
             if low in NEGATIONS or low.endswith("n't"):
                 negated = True
