@@ -77,9 +77,10 @@ _MEANT = (
 _ARRANGED = (
     r"plan(?:s|ned|ning)? (?:to|on)|gonna|going to|determined to|can'?t wait(?: to)?"
     r"|cannot wait(?: to)?|about to|looking forward to|excited to|ready to"
-    # an enrolment, a booking, a date set, a promise: what they name is still to come
+    # an enrolment, a sign-up, a date set: what they name is still to come (not "I'll",
+    # "booked": a decision said as a promise, "I'll try 'The Name of the Wind'", is made)
     r"|enrol(?:l|ls|led|ling|s)? in|sign(?:s|ed|ing)? up (?:for|to)|register(?:s|ed|ing)? for"
-    r"|schedul(?:e|es|ed|ing)|book(?:s|ed|ing)?|'ll|will"
+    r"|schedul(?:e|es|ed|ing)"
 )
 _TRIED = (
     r"try(?:ing)? to|tries to|tried to|attempt(?:s|ed|ing)? to|search(?:es|ed|ing)? for"
