@@ -116,3 +116,15 @@ def named_hedge(words: list[str], i: int) -> bool:
         if low in STOP or low in HEDGES:
             return False
     return False
+
+
+# A relative clause set off by a comma ("..., like my Netflix and Spotify accounts, | which
+# are now covered by the clause"): it says what is so of what the clause before names,
+# whatever that clause wonders about; not one that asks or supposes itself.
+_ASIDE = re.compile(r"^\W*(?:which|who)\s+(?:are|is|was|were|has|have|had|\w+ed)\b", re.I)
+
+
+def aside(piece: str, gap: str) -> bool:
+    """Whether `piece`, after `gap` (the text since the clause before), is a relative clause
+    set off by a comma, in the present or the past (`_ASIDE`)."""
+    return "," in gap and bool(_ASIDE.match(piece))
