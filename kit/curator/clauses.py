@@ -38,6 +38,7 @@ _CLAUSE = re.compile(
     r"they've|they're|he's|she's)\s)|\s(?=since\s+(?:it|it's|I|I'm|I've|we|we're|we've|he|she|"
     r"they|they're|there|that|this)\s)"
     # "..., as Greg suggested during our mock interview": a clause of its own, Greg's
+    r"|\s(?=in case\s)"  # "I keep a spare key | in case I get locked out": the key is kept
     r"|(?:(?<=\bas)|(?<=\blike))\s(?=[A-Z][\w'-]*\s(?:suggested|said|recommended|mentioned|advised|"
     r"told|did|noted|asked|showed)\b))\s*",
     re.IGNORECASE,
@@ -195,7 +196,7 @@ def clauses(text: str) -> list[Clause]:
             # "for when" opens ("a library for when | I have kids": not yet).
             # ... and so does one after a hedge said alone ("Maybe, | I'll look into X").
             carried = own is None and not given_that(piece) and not said_aside
-            carried = carried or before in ("if", "whether", "unless") or alone
+            carried = carried or before in ("if", "whether", "unless", "in case") or alone
             doubted = carried and hedged and not _DONE.search(piece)
             doubted = doubted and not (settled and settled[0] <= start and end <= settled[1])
             # An example of what the clause before says ("I've never used one, | like X")
@@ -208,13 +209,15 @@ def clauses(text: str) -> list[Clause]:
                 bool(_SUPPOSE.search(piece))
                 or (doubted and supposed)
                 or before in _IF
+                or before == "in case"
                 or before == "for when"
             )
             before_it = raw[: start - sentence.start()]
             negated = _negated(piece, tokens) or _passed_over(piece, before_it)
             negated = negated or (example and found[-1].negated)
             alone = all(t.lower() in _ALONE for t in tokens)
-            before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
+            two = piece.lower().endswith((" when", " in case")) or piece.lower() == "in case"
+            before = " ".join(tokens[-2:] if two else tokens[-1:]).lower()
             given, beyond, given_spans = owned(_words(folded, start, end))
             previous = folded[found[-1].start : found[-1].end] if found else ""
             conditional = supposed and (supposes(piece, previous) or (doubted and conditional))

@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kit.curator.related import noun_only
+from kit.curator.related import noun_only, thing
 from kit.curator.wording import number_of, stem
 from kit.dates.words import MONTHS, WEEKDAYS
 
@@ -69,7 +69,7 @@ def described(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, i
             continue
         if whose:  # ... with the title before the name: "attorney Stephanie's"
             title = words[i - 1][0] if i else ""
-            titled = bool(title) and noun_only(title)
+            titled = title.islower() and thing(title)
             found.update({whose, stem(title), title.lower()} if titled else {whose})
         following = words[i + 1 : i + 2]
         if not following or _opens_clause(following[0][0], low == "that"):
@@ -188,7 +188,7 @@ def modal_subject(words: Sequence[Word]) -> Sequence[Word]:
         asking = low in _IF and _ASKING_IF.search(" ".join(w for w, _, _ in words[: i + 1]))
         if low in _OPENS_SUPPOSITION and not asking:
             return ()
-        if low in MODAL:
+        if low in MODAL and word != "May":  # the month: "to May 14 at 9 AM might ..."
             return words[:i]
     return ()
 
