@@ -81,10 +81,10 @@ _ASKED = r"how (?:do|can|should|could|would) (?:i|we)|how to|should (?:i|we)|whe
 _ARRANGED = (
     r"plan(?:s|ned|ning)? (?:to|on)|gonna|going to|determined to|can'?t wait(?: to)?"
     r"|cannot wait(?: to)?|about to|looking forward to|excited to|ready to"
-    # an enrolment, a sign-up, a date set: what they name is still to come (not "I'll",
-    # "booked": a decision said as a promise, "I'll try 'The Name of the Wind'", is made)
+    # an enrolment, a sign-up, a date set, a booking, a promise: what they name is still to
+    # come (a decision they arrange is made: `_DECIDED`)
     r"|enrol(?:l|ls|led|ling|s)? in|sign(?:s|ed|ing)? up (?:for|to)|register(?:s|ed|ing)? for"
-    r"|schedul(?:e|es|ed|ing)"
+    r"|schedul(?:e|es|ed|ing)|booked|booking|'ll|will"
 )
 _TRIED = (
     r"try(?:ing)? to|tries to|tried to|attempt(?:s|ed|ing)? to|search(?:es|ed|ing)? for"
@@ -169,7 +169,15 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
         return None  # "is learning Spanish" from "trying to learn Spanish"
     if tense == "now" and all(f == "tried" for f in frames):
         return None  # "practises scales daily" from "trying to practise scales daily"
+    if stem(word) in _DECIDED and all(f == "arranged" for f in frames):
+        return None  # "picked 'The Name of the Wind'" from "I'll try 'The Name of the Wind'"
     return word
+
+
+# A decision is made when its outcome is arranged ("I'll go with the refundable option").
+_DECIDED = frozenset(
+    stem(w) for w in "decided chose chosen picked opted selected settled committed agreed".split()
+)
 
 
 def _act(fact: str) -> tuple[str, str, list[str]] | None:
