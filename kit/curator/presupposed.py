@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kit.curator.related import noun_only, thing
+from kit.curator.related import noun_only
 from kit.curator.wording import number_of, stem
 from kit.dates.words import MONTHS, WEEKDAYS
 
@@ -64,13 +64,8 @@ def described(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, i
     spans: list[tuple[int, int]] = []
     for i, (word, _, end) in enumerate(words):
         low = word.lower()
-        whose = _whose(word)  # "attorney Stephanie's review on May 1": a description too
-        if low not in DEFINITE and not whose:
+        if low not in DEFINITE:
             continue
-        if whose:  # ... with the title before the name: "attorney Stephanie's"
-            title = words[i - 1][0] if i else ""
-            titled = title.islower() and thing(title)
-            found.update({whose, stem(title), title.lower()} if titled else {whose})
         following = words[i + 1 : i + 2]
         if not following or _opens_clause(following[0][0], low == "that"):
             continue  # "worried that moving ...", "is this your ...": no description
@@ -85,17 +80,6 @@ def described(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, i
         if phrase:
             spans.append((words[i][1], end))
     return frozenset(found), tuple(spans)
-
-
-def _whose(word: str) -> str:
-    """The name a possessive opens a description with ("Stephanie's"), or ""."""
-    low = word.casefold()
-    if not word[:1].isupper() or not low.endswith("'s") or low in _NOT_WHOSE:
-        return ""
-    return low[:-2]
-
-
-_NOT_WHOSE = frozenset("it's that's there's here's what's let's he's she's who's".split())
 
 
 def _name_key(word: str) -> str:
