@@ -39,6 +39,14 @@ def test_an_enrolment_or_a_date_set_arranges_what_it_names() -> None:
     assert check(fact, said).status != "supported"
 
 
+def test_a_promise_arranges_and_a_decision_it_arranges_is_made() -> None:
+    """`I'll open a savings account next week`: not opened yet; `I'll go with the window seat`
+    is the choice made."""
+    said = "Sounds good! I'll open a savings account for the car next week."
+    fact = "The owner opened a savings account for the car."
+    assert check(fact, said).status != "supported"
+
+
 def test_an_act_asked_about_is_not_done() -> None:
     """`should I use the Pomodoro method` asks; it does not say the method is used."""
     said = "I'm kinda stuck on my revision, should I use the Pomodoro method, you know"
@@ -75,12 +83,6 @@ def test_an_embedded_question_supposes_nothing() -> None:
     said = "I was wondering if attending the Leeds design meetup on June 2 could help my portfolio."
     assert check("The Leeds design meetup is on 2 June.", said).status == "supported"
     assert check("The owner attended the Leeds design meetup.", said).status != "supported"
-
-
-def test_a_names_possessive_opens_a_description() -> None:
-    """`coach Dana's feedback on March 3`: there was feedback, from Dana, on March 3."""
-    said = "I was wondering if coach Dana's feedback on March 3 means I'm ready for the race."
-    assert check("Coach Dana gave the owner feedback on 3 March.", said).status == "supported"
 
 
 def test_as_someone_suggested_is_a_clause_of_its_own() -> None:
