@@ -73,11 +73,9 @@ _MEANT = (
     r"|hopefully|wants? to|wanted to|wanna|would like|'d like|would love|'d love"
     r"|wish(?:es|ed|ing)?|dream(?:s|ed|ing)? (?:of|about)|goal (?:is |was )?to|aim(?:s|ing)? to"
     r"|intend(?:s|ed|ing)? to|interested in|keen to|weighing|ideal"
+    # ... and asked: "how do I track my progress", "should I use the STAR method" (round 22B)
+    r"|how (?:do|can|should|could|would) (?:i|we)|how to|should (?:i|we)|whether to"
 )
-# An act asked about ("how do I track my progress", "should I use the STAR method"): meant,
-# but only the verb right after it (`how to incorporate Heather's suggestion`: the
-# suggestion was made) (round 22B).
-_ASKED = r"how (?:do|can|should|could|would) (?:i|we)|how to|should (?:i|we)|whether to"
 _ARRANGED = (
     r"plan(?:s|ned|ning)? (?:to|on)|gonna|going to|determined to|can'?t wait(?: to)?"
     r"|cannot wait(?: to)?|about to|looking forward to|excited to|ready to"
@@ -97,8 +95,7 @@ _REFUSED = (
 _FRAMES = tuple(
     (kind, re.compile(rf"\b(?:{words})$"))
     for kind, words in (
-        ("meant", _MEANT), ("arranged", _ARRANGED), ("tried", _TRIED), ("refused", _REFUSED),
-        ("asked", _ASKED),
+        ("meant", _MEANT), ("arranged", _ARRANGED), ("tried", _TRIED), ("refused", _REFUSED)
     )
 )  # fmt: skip
 # A wish, a hope or a wait whose own clause holds the act: its subject and an auxiliary
@@ -329,8 +326,6 @@ def _frame(before: list[str], gap: int, said: str) -> str | None:
             return None  # ... and a noun only as its own object: "considering a job relocation"
         ending = " ".join(before[max(0, len(before) - back - 4) : len(before) - back])
         for kind, pattern in _FRAMES:
-            if kind == "asked" and (said != "verb" or back):
-                continue
             if pattern.search(ending):
-                return "meant" if kind == "asked" else kind
+                return kind
     return None
