@@ -73,8 +73,6 @@ _MEANT = (
     r"|hopefully|wants? to|wanted to|wanna|would like|'d like|would love|'d love"
     r"|wish(?:es|ed|ing)?|dream(?:s|ed|ing)? (?:of|about)|goal (?:is |was )?to|aim(?:s|ing)? to"
     r"|intend(?:s|ed|ing)? to|interested in|keen to|weighing|ideal"
-    # ... and asked: "how do I track my progress", "should I use the STAR method" (round 22B)
-    r"|how (?:do|can|should|could|would) (?:i|we)|how to|should (?:i|we)|whether to"
 )
 _ARRANGED = (
     r"plan(?:s|ned|ning)? (?:to|on)|gonna|going to|determined to|can'?t wait(?: to)?"
@@ -216,9 +214,8 @@ def _verb_here(word: str, previous: str, shown: str) -> bool:
     (`the owner`, a name, a pronoun) or an auxiliary, or one inflected (-s, -ed; -ing only
     after `is`); a describing word only just after `is` (`is resilient`)."""
     net = wordnet_or_none()
-    inflected_after_subject = previous in _SUBJECT and word.endswith(("s", "ed"))
-    if net is None or (thing(word) and not inflected_after_subject):
-        return False  # "the owner tracks progress": a verb, whatever else it names
+    if net is None or thing(word):
+        return False
     parts = {p for p, _ in net.lemmas(word)}
     if previous in _COPULA and "adj" in parts:
         return True
