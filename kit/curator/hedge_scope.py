@@ -97,10 +97,11 @@ def unhedged(piece: str) -> str:
     return _GIVEN_THAT.sub(" ", piece, count=1)
 
 
-# A hedge word a definite description names ("has chosen the Canadian option"): a thing the
-# fact is about, not what hedges the fact. Not a goal or a target: "60% of the $2,000 goal"
-# says how far a plan has come (measured: read as a thing, it lost supported facts).
-_HEDGE_NOUNS = frozenset("plan plans idea ideas option options".split())
+# A hedge word a definite description names ("has chosen the Canadian option", "tracks
+# progress toward the $5,850 goal"): a thing the fact is about, not what hedges the fact.
+_HEDGE_NOUNS = frozenset(
+    "plan plans goal goals idea ideas option options target targets dream dreams aim aims".split()
+)
 _DEFINITE = frozenset("the this that these those".split())
 
 
