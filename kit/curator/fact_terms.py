@@ -13,7 +13,6 @@ from datetime import date
 from typing import Literal
 
 from kit.curator.clauses import CONTRAST, PEOPLE, clauses, word_key
-from kit.curator.hedge_scope import named_hedge
 from kit.curator.persons import role
 from kit.curator.presupposed import GIVEN_ENDS
 from kit.curator.related import noun_only, phrases, thing, wordnet_or_none
@@ -61,7 +60,6 @@ def fact_terms(
     aims += _purposes(folded, listed, [(c.start, c.end) for c in clauses(text)])
     possessed = _possessed(listed, owner)
     bound = bindings(text)  # "her partner Thomas, 45": 45 is Thomas's
-    shown = [m.group() for m in listed]
     for start, end, clause_holder, clause_who in spans:
         for n, match in enumerate(listed):
             token, at = match.group(), match.start()
@@ -69,8 +67,7 @@ def fact_terms(
                 continue
             holder, who = clause_holder, clause_who
             low = token.lower()
-            thing = named_hedge(shown, n)  # "has chosen the Canadian option": no hedge
-            if (low in HEDGES and token != "May" and not thing) or low in WORRIES:
+            if (low in HEDGES and token != "May") or low in WORRIES:
                 hedged = True
             if low in NEGATIONS or low.endswith("n't"):
                 negated = True
@@ -86,7 +83,7 @@ def fact_terms(
                 )
                 continue
             key = word_key(token)
-            if key in owner or low in OWNER_WORDS or low in STOP or (low in HEDGES and not thing):
+            if key in owner or low in OWNER_WORDS or low in STOP or low in HEDGES:
                 continue
             if len(key) < 2 or low in MONTHS or low in WEEKDAYS:
                 continue

@@ -27,8 +27,6 @@ from __future__ import annotations
 import itertools
 import re
 
-from kit.curator.wording import HEDGES, STOP
-
 # "wondering if choosing Leslie's event over the April 15 session was the right call": the
 # choice was made; only whether it was right is in doubt (a past "was": "is the right
 # decision" is still being weighed).
@@ -95,28 +93,6 @@ def given_that(piece: str) -> bool:
 def unhedged(piece: str) -> str:
     """`piece` without a `considering` that means given (module note): no hedge there."""
     return _GIVEN_THAT.sub(" ", piece, count=1)
-
-
-# A hedge word a definite description names ("has chosen the Canadian option", "tracks
-# progress toward the $5,850 goal"): a thing the fact is about, not what hedges the fact.
-_HEDGE_NOUNS = frozenset(
-    "plan plans goal goals idea ideas option options target targets dream dreams aim aims".split()
-)
-_DEFINITE = frozenset("the this that these those".split())
-
-
-def named_hedge(words: list[str], i: int) -> bool:
-    """Whether `words[i]`, a word of a fact, is a hedge noun a definite description names, a
-    few words after `the` (not the fact's first word: "The plan is to move" hedges)."""
-    if words[i].lower() not in _HEDGE_NOUNS:
-        return False
-    for j in range(i - 1, max(-1, i - 4), -1):
-        low = words[j].lower()
-        if low in _DEFINITE:
-            return j > 0
-        if low in STOP or low in HEDGES:
-            return False
-    return False
 
 
 # A relative clause set off by a comma ("..., like my Netflix and Spotify accounts, | which
