@@ -15,7 +15,7 @@ from typing import Literal
 from kit.curator.clauses import CONTRAST, PEOPLE, clauses, word_key
 from kit.curator.persons import role
 from kit.curator.presupposed import GIVEN_ENDS
-from kit.curator.related import noun_only, phrases, thing, wordnet_or_none
+from kit.curator.related import phrases, thing
 from kit.curator.whose_number import bindings
 from kit.curator.wording import HEDGES, NEGATIONS, STOP, WORRIES, fold, number_of, stem, tokens
 from kit.dates.text import DateSpan, date_mentions
@@ -57,7 +57,6 @@ def fact_terms(
         (m.start(), c.end) for c in clauses(text) for m in _FOR.finditer(folded, c.start, c.end)
     ]
     listed = list(tokens(text))
-    aims += _purposes(folded, listed, [(c.start, c.end) for c in clauses(text)])
     possessed = _possessed(listed, owner)
     bound = bindings(text)  # "her partner Thomas, 45": 45 is Thomas's
     for start, end, clause_holder, clause_who in spans:
@@ -157,32 +156,6 @@ def _named(match: re.Match[str], owner: set[str]) -> bool:
 # A purpose: what follows "for" may be only hoped or planned ("reads it for business tips":
 # "hoping it'll give me tips"; "a budget for the movie weekend": "planning a movie weekend").
 _FOR = re.compile(r"\bfor\b", re.IGNORECASE)
-# ... and a "to" that opens a verb after a comma, a number or a noun, or in "in order to",
-# "so as to" ("..., to focus on the application", "from 6 January 2025 to support her
-# business"); not after a verb or a name ("decided to continue", "agreed with Alexis to cut").
-_ORDER = frozenset({"order", "as"})
-
-
-def _purposes(
-    folded: str, listed: list[re.Match[str]], spans: list[tuple[int, int]]
-) -> list[tuple[int, int]]:
-    net = wordnet_or_none()
-    found = []
-    for n, match in enumerate(listed[1:-1], start=1):
-        if match.group().lower() != "to" or net is None:
-            continue
-        before, after = listed[n - 1], listed[n + 1]
-        verb = after.group()
-        if not verb.islower() or "verb" not in {p for p, _ in net.lemmas(verb)}:
-            continue
-        word = before.group()
-        comma = "," in folded[before.end() : match.start()]
-        if comma or word.lower() in _ORDER or number_of(word) is not None or noun_only(word):
-            end = next((b for a, b in spans if a <= match.start() < b), len(folded))
-            found.append((match.start(), end))
-    return found
-
-
 _SOFT_NUMBERS = frozenset({"once", "single", "both", "pair", "couple", "half", "second"})
 
 
