@@ -80,7 +80,7 @@ _AFTER_IS = frozenset(
 _EXAMPLE = re.compile(r"\W*(?:like|such as|including|e\.g\.|for example|for instance)\s", re.I)
 _SUPPOSE = re.compile(
     r"\b(?:if|unless|ever|would|could|might|i'd|we'd|maybe|perhaps|possibly|someday|dream|"
-    r"dreams|dreaming|wish|wishes|wishing)\b|\bone day\b|\bin case\b",
+    r"dreams|dreaming|wish|wishes|wishing)\b|\bone day\b",
     re.IGNORECASE,
 )
 _IF = frozenset({"if", "unless", "whether"})
@@ -102,9 +102,8 @@ _HEDGE_WORDS = frozenset(
     exploring should i'd we'd you'd prospective""".split()
 )
 _HEDGE_PHRASES = re.compile(
-    r"\bnot sure\b|\bone day\b|\bwould like\b|\b(?:think|thinking) (?:of|about)\b|\bin mind\b"
-    r"|\blooking (?:into|for|at)\b|\blook into\b|\b(?:stuck|choosing|picking) between\b"
-    r"|\bin case\b",
+    r"\bnot sure\b|\bone day\b|\bwould like\b|\bthinking (?:of|about)\b|\bin mind\b"
+    r"|\blooking (?:into|for|at)\b|\b(?:stuck|choosing|picking) between\b",
     re.IGNORECASE,
 )
 _IDIOMS = re.compile(

@@ -132,7 +132,7 @@ def _anchor(word: str) -> bool:
 # embedded question, whose descriptions are presupposed as any question's are.
 _SUPPOSING = re.compile(
     r"\b(?:if|unless|ever|would|could|might|i'd|we'd|maybe|perhaps|possibly|someday|"
-    r"dream|dreams|dreaming|wish|wishes|wishing)\b|\bone day\b|\bin case\b",
+    r"dream|dreams|dreaming|wish|wishes|wishing)\b|\bone day\b",
     re.IGNORECASE,
 )
 _NOT_SUPPOSING = re.compile(
