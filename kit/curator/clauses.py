@@ -191,7 +191,7 @@ def clauses(text: str) -> list[Clause]:
             # "for when" opens ("a library for when | I have kids": not yet).
             # ... and so does one after a hedge said alone ("Maybe, | I'll look into X").
             carried = own is None and not given_that(piece) and not said_aside
-            carried = carried or before in ("if", "whether", "unless", "in case") or alone
+            carried = carried or before in ("if", "whether", "unless") or alone
             doubted = carried and hedged and not _DONE.search(piece)
             doubted = doubted and not (settled and settled[0] <= start and end <= settled[1])
             # An example of what the clause before says ("I've never used one, | like X")
@@ -204,15 +204,13 @@ def clauses(text: str) -> list[Clause]:
                 bool(_SUPPOSE.search(piece))
                 or (doubted and supposed)
                 or before in _IF
-                or before == "in case"
                 or before == "for when"
             )
             before_it = raw[: start - sentence.start()]
             negated = _negated(piece, tokens) or _passed_over(piece, before_it)
             negated = negated or (example and found[-1].negated)
             alone = all(t.lower() in _ALONE for t in tokens)
-            two = piece.lower().endswith((" when", " in case")) or piece.lower() == "in case"
-            before = " ".join(tokens[-2:] if two else tokens[-1:]).lower()
+            before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
             given, beyond, given_spans = owned(_words(folded, start, end))
             previous = folded[found[-1].start : found[-1].end] if found else ""
             conditional = supposed and (supposes(piece, previous) or (doubted and conditional))
