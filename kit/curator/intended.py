@@ -77,10 +77,9 @@ _MEANT = (
 _ARRANGED = (
     r"plan(?:s|ned|ning)? (?:to|on)|gonna|going to|determined to|can'?t wait(?: to)?"
     r"|cannot wait(?: to)?|about to|looking forward to|excited to|ready to"
-    # an enrolment, a sign-up, a date set, a booking, a promise: what they name is still to
-    # come (a decision they arrange is made: `_DECIDED`)
-    r"|enrol(?:l|ls|led|ling|s)? in|sign(?:s|ed|ing)? up (?:for|to)|register(?:s|ed|ing)? for"
-    r"|schedul(?:e|es|ed|ing)|booked|booking|'ll|will"
+    # a booking, a promise: what they name is still to come (a decision they arrange is
+    # made: `_DECIDED`) (round 22B)
+    r"|booked|booking|'ll|will"
 )
 _TRIED = (
     r"try(?:ing)? to|tries to|tried to|attempt(?:s|ed|ing)? to|search(?:es|ed|ing)? for"
