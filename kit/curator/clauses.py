@@ -14,15 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from kit.curator.hedge_scope import (
-    aside,
-    cut_around,
-    given_that,
-    request,
-    requester,
-    right_call,
-    unhedged,
-)
+from kit.curator.hedge_scope import cut_around, given_that, request, requester, right_call, unhedged
 from kit.curator.persons import common
 from kit.curator.presupposed import GIVEN_ENDS, owned, presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
@@ -183,14 +175,12 @@ def clauses(text: str) -> list[Clause]:
             # A question runs from the clause that opens it until one that says whom it is
             # about ("can you help me with my budget, and we agreed on $200?": no question).
             asks = question and i >= opener and (i == opener or (asks and own is None))
-            said_aside = aside(piece, folded[found[-1].end : start] if found else "")
-            asks = asks and not said_aside  # "..., which are now covered by the clause?"
             # A clause with no subject of its own goes on with the one before: "thinking of
             # big changes, like automating the hiring" is still only a thought; so does one
             # after "if" or "whether" ("wondering if | I made the right choice"), or the one
             # "for when" opens ("a library for when | I have kids": not yet).
             # ... and so does one after a hedge said alone ("Maybe, | I'll look into X").
-            carried = own is None and not given_that(piece) and not said_aside
+            carried = own is None and not given_that(piece)
             carried = carried or before in ("if", "whether", "unless") or alone
             doubted = carried and hedged and not _DONE.search(piece)
             doubted = doubted and not (settled and settled[0] <= start and end <= settled[1])

@@ -93,15 +93,3 @@ def given_that(piece: str) -> bool:
 def unhedged(piece: str) -> str:
     """`piece` without a `considering` that means given (module note): no hedge there."""
     return _GIVEN_THAT.sub(" ", piece, count=1)
-
-
-# A relative clause set off by a comma ("..., like my Netflix and Spotify accounts, | which
-# are now covered by the clause"): it says what is so of what the clause before names,
-# whatever that clause wonders about; not one that asks or supposes itself.
-_ASIDE = re.compile(r"^\W*(?:which|who)\s+(?:are|is|was|were|has|have|had|\w+ed)\b", re.I)
-
-
-def aside(piece: str, gap: str) -> bool:
-    """Whether `piece`, after `gap` (the text since the clause before), is a relative clause
-    set off by a comma, in the present or the past (`_ASIDE`)."""
-    return "," in gap and bool(_ASIDE.match(piece))
