@@ -72,20 +72,12 @@ def described(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, i
         phrase = _phrase(words[i + 1 : i + 11])
         for said, _, stop in phrase:
             found.add(stem(said))
-            if said[:1].isupper():
-                found.add(_name_key(said))
             if (n := number_of(said)) is not None:
                 found.add(n)
             end = stop
         if phrase:
             spans.append((words[i][1], end))
     return frozenset(found), tuple(spans)
-
-
-def _name_key(word: str) -> str:
-    """A name as the guard looks it up (kit/curator/clauses.py `word_key`): "Writers'"."""
-    low = word.casefold().strip("'-")
-    return low[:-2] if low.endswith("'s") else low
 
 
 def _opens_clause(word: str, that: bool) -> bool:
@@ -165,12 +157,10 @@ def supposes(piece: str, before: str) -> bool:
 def modal_subject(words: Sequence[Word]) -> Sequence[Word]:
     """The words before a supposition's first modal, when nothing before it supposes ("the
     extra $2,000 | would be nice", "my new schedule | might clash"): the subject a modal
-    is said of is outside its scope. None for "if the grant would ..." or a modal first; an
-    embedded question's `if` supposes nothing ("wondering if the workshop could help")."""
+    is said of is outside its scope. None for "if the grant would ..." or a modal first."""
     for i, (word, _, _) in enumerate(words):
         low = word.lower()
-        asking = low in _IF and _ASKING_IF.search(" ".join(w for w, _, _ in words[: i + 1]))
-        if low in _OPENS_SUPPOSITION and not asking:
+        if low in _OPENS_SUPPOSITION:
             return ()
         if low in MODAL and word != "May":  # the month: "to May 14 at 9 AM might ..."
             return words[:i]
@@ -184,31 +174,9 @@ def presupposed(
     plans, wishes or doubts (not a question, not a supposition); in a supposition, those of
     the subject its modal is said of."""
     if conditional:
-        subject = modal_subject(words)
-        found, spans = described(subject)
-        act, acted = worried_act(subject)
-        return found | act, spans + acted
+        return described(modal_subject(words))
     if hedged and not asks:
         return described(words)
-    return frozenset(), ()
-
-
-_IF = frozenset({"if", "whether"})
-# A worry about what an act may bring: "I'm worried that moving the Zoom call to April 22 at
-# 11 AM might conflict ...": the move is made or settled; what it might bring is the worry.
-_WORRY = frozenset("worried worry worries concerned afraid nervous scared anxious".split())
-
-
-def worried_act(subject: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
-    """The stems, numbers and range of the act a worry's modal is said of (`subject`: the
-    words before the modal), when it is a verb in -ing after `worried that`, or nothing."""
-    for i, (word, _, _) in enumerate(subject[:-2]):
-        after, act = subject[i + 1][0].lower(), subject[i + 2][0].lower()
-        if word.lower() in _WORRY and after == "that" and act.endswith("ing") and len(act) > 4:
-            said = subject[i + 2 :]
-            found = {stem(w) for w, _, _ in said} | {n for w, _, _ in said if (n := number_of(w))}
-            names = {_name_key(w) for w, _, _ in said if w[:1].isupper()}  # "Writers' Studio"
-            return frozenset(found | names), ((said[0][1], said[-1][2]),)
     return frozenset(), ()
 
 
