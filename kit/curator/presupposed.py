@@ -162,7 +162,7 @@ def modal_subject(words: Sequence[Word]) -> Sequence[Word]:
         low = word.lower()
         if low in _OPENS_SUPPOSITION:
             return ()
-        if low in MODAL and word != "May":  # the month: "to May 14 at 9 AM might ..."
+        if low in MODAL:
             return words[:i]
     return ()
 
