@@ -16,6 +16,8 @@ governed by a frame that only means, tries or refuses it:
   act named as a purpose (`a meeting for adoption`); the own clause of a wish, a hope or a
   wait (`wish I was that resilient`, `can't wait 'til my studio starts welcoming`);
 - arranged: `gonna`, `going to`, `planning to`, `determined to`, `looking forward to`, ...;
+  a promise or a booking (`I'll`, `will`, `booked`: round 22B), except for a decision, which
+  the outcome it arranges says is made (`picked 'The Name of the Wind'` from `I'll try ...`);
 - tried: `trying to`, `searching for`, `looking for`, `applied for`, unless the sentence says
   it came off (`and managed to bring it down`);
 - refused or denied: `decline`, `turned down`, `refused`, `rejected`; a negation just before
