@@ -54,8 +54,6 @@ HEDGES = frozenset(
 WORRIES = frozenset(
     "hesitant hesitating hesitates unsure worried worries worry worrying concerned nervous".split()
 )
-# ... and so does one that says the owner asked ("asked how to track a budget in Excel").
-ASKING = frozenset("ask asks asked asking seek seeks seeking sought inquired enquired".split())
 # ... and the verbs that turn down what follows them ("I rejected that subscription").
 NEGATIONS = frozenset(
     """not no never none nothing neither nor n't cannot rejected declined refused cancelled
