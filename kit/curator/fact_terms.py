@@ -17,7 +17,7 @@ from kit.curator.persons import role
 from kit.curator.presupposed import GIVEN_ENDS
 from kit.curator.related import phrases, thing
 from kit.curator.whose_number import bindings
-from kit.curator.wording import HEDGES, NEGATIONS, STOP, fold, number_of, stem, tokens
+from kit.curator.wording import HEDGES, NEGATIONS, STOP, WORRIES, fold, number_of, stem, tokens
 from kit.dates.text import DateSpan, date_mentions
 from kit.dates.words import MONTHS, WEEKDAYS
 
@@ -66,7 +66,7 @@ def fact_terms(
                 continue
             holder, who = clause_holder, clause_who
             low = token.lower()
-            if low in HEDGES and token != "May":
+            if (low in HEDGES and token != "May") or low in WORRIES:
                 hedged = True
             if low in NEGATIONS or low.endswith("n't"):
                 negated = True

@@ -16,6 +16,8 @@ governed by a frame that only means, tries or refuses it:
   act named as a purpose (`a meeting for adoption`); the own clause of a wish, a hope or a
   wait (`wish I was that resilient`, `can't wait 'til my studio starts welcoming`);
 - arranged: `gonna`, `going to`, `planning to`, `determined to`, `looking forward to`, ...;
+  a promise or a booking (`I'll`, `will`, `booked`: round 22B), except for a decision, which
+  the outcome it arranges says is made (`picked 'The Name of the Wind'` from `I'll try ...`);
 - tried: `trying to`, `searching for`, `looking for`, `applied for`, unless the sentence says
   it came off (`and managed to bring it down`);
 - refused or denied: `decline`, `turned down`, `refused`, `rejected`; a negation just before
@@ -77,6 +79,9 @@ _MEANT = (
 _ARRANGED = (
     r"plan(?:s|ned|ning)? (?:to|on)|gonna|going to|determined to|can'?t wait(?: to)?"
     r"|cannot wait(?: to)?|about to|looking forward to|excited to|ready to"
+    # a booking, a promise: what they name is still to come (a decision they arrange is
+    # made: `_DECIDED`) (round 22B)
+    r"|booked|booking|'ll|will"
 )
 _TRIED = (
     r"try(?:ing)? to|tries to|tried to|attempt(?:s|ed|ing)? to|search(?:es|ed|ing)? for"
@@ -160,7 +165,15 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
         return None  # "is learning Spanish" from "trying to learn Spanish"
     if tense == "now" and all(f == "tried" for f in frames):
         return None  # "practises scales daily" from "trying to practise scales daily"
+    if stem(word) in _DECIDED and all(f == "arranged" for f in frames):
+        return None  # "picked 'The Name of the Wind'" from "I'll try 'The Name of the Wind'"
     return word
+
+
+# A decision is made when its outcome is arranged ("I'll go with the refundable option").
+_DECIDED = frozenset(
+    stem(w) for w in "decided chose chosen picked opted selected settled committed agreed".split()
+)
 
 
 def _act(fact: str) -> tuple[str, str, list[str]] | None:

@@ -49,6 +49,11 @@ HEDGES = frozenset(
     weigh weighs weighing debating contemplating mulling comparing choosing
     """.split()
 )
+# ... and a fact that says a worry or a hesitation ("is hesitant about a backyard movie
+# night") may rest on one too; unlike a hedge, the worry itself must be said (round 22B).
+WORRIES = frozenset(
+    "hesitant hesitating hesitates unsure worried worries worry worrying concerned nervous".split()
+)
 # ... and the verbs that turn down what follows them ("I rejected that subscription").
 NEGATIONS = frozenset(
     """not no never none nothing neither nor n't cannot rejected declined refused cancelled

@@ -10,11 +10,11 @@ day (issue 33, round 16: the same factors, in the same order of multiplication).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 from kit.dates.text import mentions_time
 from kit.memory.days import Day
-from kit.memory.messages import Message
 from kit.retrieval.kinds import Kind
 from kit.retrieval.query import Query
 from kit.retrieval.ranking import RankingParams
@@ -41,33 +41,56 @@ def fitter(p: RankingParams, plan: Query, kind: Kind) -> Fit:
     """Each item's fit in `kind`'s layer for `plan`."""
     dated = bool(p.date_weight and plan.spans)
     if kind == "message":
-        return _message_fit(p, plan, dated)
+        return _message_fit(p, plan)
     if kind == "day" and dated:
         return lambda day: _day_fit(p, plan, day)
     return _unchanged
 
 
-def _message_fit(p: RankingParams, plan: Query, dated: bool) -> Fit:
+def _message_fit(p: RankingParams, plan: Query) -> Fit:
+    factor = message_factor(p, plan)
+    if factor is None:
+        return _unchanged
+    return lambda m: factor(m.speaker, m.role, m.says_time, m.day, m.text, m.said_days)
+
+
+# A message's fit from its speaker, role, `says_time`, day, text and `said_days` (the
+# `Message` fields; the text is read only where one of the last two is None).
+Factor = Callable[[str, str, "bool | None", date, "str | None", "str | None"], float]
+
+
+def message_factor(p: RankingParams, plan: Query) -> Factor | None:
+    """A message's fit in the messages' layer for `plan`, from its fields (a search scores
+    them from its rows or from columns kept in memory: kit/retrieval/message_scores.py); None
+    when every message fits alike."""
+    dated = bool(p.date_weight and plan.spans)
     speakers = plan.speakers
     replies = not plan.about_replies  # Kit's replies weigh less unless asked about
     when = bool(plan.wants_time and p.time_weight)
     if not (speakers or when or dated):
         if not replies:
-            return _unchanged
+            return None
         reply = p.reply_weight
-        return lambda m: reply if m.role == "assistant" else 1.0
+        return lambda _speaker, role, *_rest: reply if role == "assistant" else 1.0
 
-    def fit(m: Message) -> float:
+    def fit(
+        speaker: str,
+        role: str,
+        says: bool | None,
+        day: date,
+        text: str | None,
+        said: str | None,
+    ) -> float:
         factor = 1.0
-        if speakers and m.speaker not in speakers:
+        if speakers and speaker not in speakers:
             factor *= p.other_speaker_weight
-        if replies and m.role == "assistant":
+        if replies and role == "assistant":
             factor *= p.reply_weight
-        if when and says_time(m):
+        if when and (mentions_time(text or "") if says is None else says):
             factor *= 1 + p.time_weight
         # its own words may name a day in the query's spans, as stored with it (m038) or
         # parsed from its text
-        if dated and plan.dated(m.day, m.text, p.date_slack_days, m.said_days):
+        if dated and plan.dated(day, text, p.date_slack_days, said):
             factor *= 1 + p.date_weight
         return factor
 
@@ -80,9 +103,3 @@ def _day_fit(p: RankingParams, plan: Query, day: Day) -> float:
 
 def _unchanged(item: object) -> float:
     return 1.0
-
-
-def says_time(message: Message) -> bool:
-    """Whether a message places something in time: as stored with it (m039), or parsed."""
-    stored = message.says_time
-    return mentions_time(message.text) if stored is None else stored

@@ -7,7 +7,7 @@ question's places spread over days.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -109,9 +109,13 @@ def lift(scored: list[Scored], strong: Collection[int], within: int) -> list[Sco
     return out
 
 
-def spread_over_days(scored: list[Scored], spread: float) -> list[Scored]:
+def spread_over_days(
+    scored: list[Scored], spread: float, day_of: Callable[[Any], object] | None = None
+) -> list[Scored]:
     """`scored` re-ranked so each message counts `spread` less for every better one from the
-    same day (greedily: the best first, then the best of the rest as weighed)."""
+    same day (greedily: the best first, then the best of the rest as weighed); `day_of`: an
+    item's day (a message's own)."""
+    _day_of = day_of or _message_day
     left = list(scored)
     out: list[Scored] = []
     per_day: dict[object, int] = {}
@@ -126,7 +130,7 @@ def spread_over_days(scored: list[Scored], spread: float) -> list[Scored]:
     return out
 
 
-def _day_of(item: object) -> object:
+def _message_day(item: object) -> object:
     return item.day if isinstance(item, Message) else id(item)
 
 
@@ -140,16 +144,17 @@ def _line_key(item: object, text: str) -> tuple[str, str] | None:
 
 
 def merge_repeats(
-    scored: list[Scored],
+    scored: list[Scored], line_key: Callable[[Any, str], Hashable | None] = _line_key
 ) -> tuple[list[Scored], dict[int, tuple[int, datetime]]]:
     """`scored` (best first) with each repeated line kept once, where it ranks best, and
     per kept id with repeats: how many there were and the newest one's time. (An echoed
-    reply said ten times took ten of the fifteen places; issue 21.)"""
-    first: dict[tuple[str, str], tuple[int, datetime]] = {}  # line -> kept id, its time
+    reply said ten times took ten of the fifteen places; issue 21.) `line_key`: what makes
+    two items the same line (None: its own)."""
+    first: dict[Hashable, tuple[int, datetime]] = {}  # line -> kept id, its time
     kept: list[Scored] = []
     counts: dict[int, tuple[int, datetime]] = {}
     for entry in scored:
-        key = _line_key(entry[1], entry[2])
+        key = line_key(entry[1], entry[2])
         if key is None:
             kept.append(entry)
             continue

@@ -5,11 +5,12 @@ A message scores a share of its neighbours' relevance (kit/retrieval/search.py),
 asked the database for the neighbours of a few hundred candidates, a statement on the
 critical path of every turn. Messages are only ever appended (in id order) and removed by
 `kit forget`, so each user's messages are kept here as arrays (id, time, the previous and
-next message of its conversation), looked up for all candidates at once with numpy, and each
+next message of its conversation; and what a search scores it by,
+kit/retrieval/message_columns.py), looked up for all candidates at once with numpy, and each
 search first reads just the messages added since (by id), and the last few before them
 again: one that committed late (PostgreSQL) makes the user's arrays be read anew. `forget`
 drops a user's arrays; like the vector matrices, rows another process removes linger until
-restart (harmless: a removed message is loaded by nobody).
+restart (a removed message is shown by nobody: its row is not found).
 
 Same answer as `Messages.neighbours`: the nearest message before / after in the same
 conversation written at or before `now`, and none when it is further away than `within`; and
@@ -21,13 +22,19 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 import numpy as np
 import numpy.typing as npt
 
 from kit.clock import from_iso
+from kit.retrieval.message_columns import MessageColumns
 from kit.store.db import NO_INDEX, Database
+
+# A message as read: id, conversation id, time, speaker, role, text, day, the days its text
+# names (m038) and whether it places something in time (m039), the last two None where not
+# derived.
+Row = tuple[int, int, datetime, str, str, str, date, str | None, bool | None]
 
 USERS = 64  # users whose conversations are kept (many owners share one PostgreSQL process)
 OVERLAP = 64  # messages before the last one kept that each search reads again
@@ -46,9 +53,10 @@ class ConversationLinks:
         self._after = np.zeros(0, dtype=np.int64)
         self._last: dict[int, int] = {}  # conversation id -> position of its latest message
         self.speakers: set[str] = set()  # every speaker name in them (not empty)
+        self.columns = MessageColumns()  # what a search scores each one by
 
-    def add(self, rows: Sequence[tuple[int, int, datetime, str]]) -> None:
-        """Messages (id, conversation id, time, speaker) in id order, all after `upto`."""
+    def add(self, rows: Sequence[Row]) -> None:
+        """Messages (`Row`) in id order, all after `upto`."""
         need = self._size + len(rows)
         if need > len(self._ids):
             capacity = max(1024, need + need // 4)  # room for a while of new messages
@@ -56,10 +64,12 @@ class ConversationLinks:
             self._times = np.resize(self._times, capacity)
             self._before = np.resize(self._before, capacity)
             self._after = np.resize(self._after, capacity)
-        for item, conversation_id, at, speaker in rows:
+            self.columns.reserve(capacity)
+        for item, conversation_id, at, speaker, role, text, day, said, says in rows:
             if speaker:
                 self.speakers.add(speaker)
             position = self._size
+            self.columns.set(position, role, speaker, text, at, day, said, says)
             before = self._last.get(conversation_id, -1)
             self._ids[position] = item
             self._times[position] = at.timestamp()
@@ -74,6 +84,11 @@ class ConversationLinks:
     def knows(self, ids: Sequence[int]) -> bool:
         """Whether every one of `ids` is kept."""
         return len(self._find(ids)[0]) == len(ids)
+
+    def positions(self, ids: Sequence[int]) -> npt.NDArray[np.int64] | None:
+        """The positions of `ids` (in `columns`), or None when one of them is not kept."""
+        wanted, positions = self._find(ids)
+        return positions if len(wanted) == len(ids) else None
 
     def _find(self, ids: Sequence[int]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """Those of `ids` that are kept, and their positions."""
@@ -148,7 +163,8 @@ class Links:
         # few before them again, in case one committed after a later one (PostgreSQL hands
         # out ids before commit, so two writers can commit out of order).
         rows = await self._db.fetchall(
-            "SELECT id, conversation_id, at, speaker FROM messages"
+            "SELECT id, conversation_id, at, speaker, role, text, day, said_days, says_time"
+            " FROM messages"
             f" WHERE {NO_INDEX.format('user_id')}"
             " = ? AND id > ? ORDER BY id",
             (user_id, max(links.upto - OVERLAP, 0)),
@@ -158,9 +174,7 @@ class Links:
             self._kept.pop(user_id, None)
             return await self._current(user_id)
         # Another search may have added some of them meanwhile.
-        links.add(
-            [(int(r[0]), int(r[1]), from_iso(r[2]), str(r[3])) for r in rows if r[0] > links.upto]
-        )
+        links.add([_row(r) for r in rows if r[0] > links.upto])
         return links
 
     def forget(self, user_id: str | None = None) -> None:
@@ -170,3 +184,17 @@ class Links:
             self._kept.clear()
         else:
             self._kept.pop(user_id, None)
+
+
+def _row(r: Sequence[object]) -> Row:
+    return (
+        int(r[0]),  # type: ignore[call-overload]
+        int(r[1]),  # type: ignore[call-overload]
+        from_iso(r[2]),  # type: ignore[arg-type]
+        str(r[3]),
+        str(r[4]),
+        str(r[5]),
+        date.fromisoformat(str(r[6])),
+        None if r[7] is None else str(r[7]),
+        None if r[8] is None else bool(r[8]),
+    )

@@ -1,7 +1,8 @@
 """The rows of a search's candidates, kept in memory by id (issue 33, round 8).
 
 Every search loads the rows of a few hundred candidates to score them
-(kit/retrieval/candidates.py): at 100k items ~230 messages, ~50 days and ~45 facts a turn, a
+(kit/retrieval/candidates.py): at 100k items ~50 days and ~45 facts a turn (and the ~15
+messages it shows: they are scored from columns, kit/retrieval/message_scores.py), a
 statement per layer and a few hundred rows made objects, most of them the same rows as the turn
 before (a topic comes back). Kept here, per user and layer, valid while what says the layer
 changed has not moved:

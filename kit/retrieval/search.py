@@ -14,9 +14,10 @@ fits what the query says besides its words (kit/retrieval/fit.py: who it names, 
 whether it asks when) and whether it names an instance of a kind of thing the query names
 (kit/retrieval/instances.py), plus a recency boost (up to +0.1, fading over 7 days) and a
 small boost for facts that get used a lot. Identical messages are one hit, with their
-count and newest time (kit/retrieval/fusion.py). The best few word matches that fit the
-query are lifted into the first places when a crowd of middling cosines outscored them
-(`lexical_lift`). The top `k` per layer survive. A fourth layer,
+count and newest time (kit/retrieval/fusion.py). Messages are scored from columns kept in
+memory, their rows read only for the hits kept (kit/retrieval/message_scores.py). The best
+few word matches that fit the query are lifted into the first places when a crowd of middling
+cosines outscored them (`lexical_lift`). The top `k` per layer survive. A fourth layer,
 sections of the owner's notes (kind "note"), is searched the same way when asked for
 (`search_memory`, `kit search`); a turn's context does not retrieve from it. A long message is
 shown by its passage that matched (kit/retrieval/passages.py). Measured choices (LoCoMo's dev
@@ -43,7 +44,7 @@ from kit.memory.messages import Message, Messages
 from kit.memory.versions import MemoryVersion
 from kit.notes.store import NoteChunk, Notes
 from kit.retrieval.candidates import load_candidates
-from kit.retrieval.fit import fit_range, fitter
+from kit.retrieval.fit import Fit, fit_range, fitter, message_factor
 from kit.retrieval.fusion import (
     fuse,
     lift,
@@ -61,6 +62,7 @@ from kit.retrieval.lexical import LexicalSearch, query_words
 from kit.retrieval.links import ConversationLinks, Links
 from kit.retrieval.lists import asks_for_many
 from kit.retrieval.liveness import LiveFacts, ShownFacts
+from kit.retrieval.message_scores import Entry, scored_messages
 from kit.retrieval.passage_rows import PassageRow
 from kit.retrieval.passage_search import message_vectors
 from kit.retrieval.passages import best_passage
@@ -276,43 +278,21 @@ class MemorySearch:
         spread = fit_range(p, plan, kind) * (1 + p.instance_weight if things else 1.0)
         ids = self._worth_loading(fused, k, spread)
         ids += [i for i in (*strong, *by_words) if i not in ids and i in fused]
-        # Scored first, and only the top k made into hits.
+        # Scored first, and only the top k made into hits; messages from columns, with only
+        # the top k's rows read (kit/retrieval/message_scores.py).
         fit = fitter(p, plan, kind)
-        boosted = p.boosted_after(now)  # older: no recency boost (most candidates)
-        scored = sorted(
-            (
-                (
-                    fused[item.id] * weight * fit(item) * self._names(things, text)
-                    + (p.recency(at, now) if at > boosted else 0.0)
-                    + bonus,
-                    item,
-                    text,
-                    at,
-                    ref,
-                )
-                for item, text, at, weight, bonus, ref in await load_candidates(
-                    self._rows,
-                    user_id,
-                    kind,
-                    ids,
-                    now,
-                    ready,
-                    facts_as_of,
-                    notes=self._notes,
-                    fact_times=self._fact_times,
-                    params=self.params,
-                )
-            ),
-            key=lambda s: -s[0],
-        )
-        if many and kind == "message" and p.list_spread:
-            scored = spread_over_days(scored, p.list_spread)
-        if strong:
-            scored = lift(scored, strong, p.strong_within)
-        if by_words:  # only word matches that fit who / whose the question asks
-            fits = {e[1].id for e in scored if e[1].id in by_words and fit(e[1]) >= 1}
-            scored = lift(scored, [i for i in by_words if i in fits], p.lexical_within)
-        scored, repeats = merge_repeats(scored)
+        found = None
+        if kind == "message" and not things:
+            columns, factor = await ready.conversation_links(), message_factor(p, plan)
+            found = await scored_messages(
+                self._rows, columns, user_id, ids, fused, factor, p, now, k, strong, by_words, many
+            )
+        if found is None:
+            loaded = await self._scored(
+                user_id, kind, ids, fused, fit, now, ready, things, facts_as_of
+            )
+            found = self._reranked(loaded, kind, fit, strong, by_words, many)
+        scored, repeats = found
         shown = set(query_words(words)) if kind == "message" and p.passages else None
         return [
             Hit(
@@ -336,6 +316,68 @@ class MemorySearch:
             )
             for score, item, text, at, ref in scored[:k]
         ]
+
+    async def _scored(
+        self,
+        user_id: str,
+        kind: Kind,
+        ids: list[int],
+        fused: Mapping[int, float],
+        fit: Fit,
+        now: datetime,
+        ready: Ready,
+        things: tuple[KindOfThing, ...],
+        facts_as_of: datetime | None,
+    ) -> list[Entry]:
+        """The candidates `ids` with their rows, scored, best first."""
+        p = self.params
+        boosted = p.boosted_after(now)  # older: no recency boost (most candidates)
+        return sorted(
+            (
+                (
+                    fused[item.id] * weight * fit(item) * self._names(things, text)
+                    + (p.recency(at, now) if at > boosted else 0.0)
+                    + bonus,
+                    item,
+                    text,
+                    at,
+                    ref,
+                )
+                for item, text, at, weight, bonus, ref in await load_candidates(
+                    self._rows,
+                    user_id,
+                    kind,
+                    ids,
+                    now,
+                    ready,
+                    facts_as_of,
+                    notes=self._notes,
+                    fact_times=self._fact_times,
+                    params=p,
+                )
+            ),
+            key=lambda s: -s[0],
+        )
+
+    def _reranked(
+        self,
+        scored: list[Entry],
+        kind: Kind,
+        fit: Fit,
+        strong: list[int],
+        by_words: list[int],
+        many: bool,
+    ) -> tuple[list[Entry], dict[int, tuple[int, datetime]]]:
+        """`scored` spread over days (a list question's messages), lifted, repeats merged."""
+        p = self.params
+        if many and kind == "message" and p.list_spread:
+            scored = spread_over_days(scored, p.list_spread)
+        if strong:
+            scored = lift(scored, strong, p.strong_within)
+        if by_words:  # only word matches that fit who / whose the question asks
+            fits = {e[1].id for e in scored if e[1].id in by_words and fit(e[1]) >= 1}
+            scored = lift(scored, [i for i in by_words if i in fits], p.lexical_within)
+        return merge_repeats(scored)
 
     async def _vector_ranking(
         self, user_id: str, kind: Kind, ready: Ready, now: datetime, exclude: frozenset[int]
