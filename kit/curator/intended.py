@@ -171,8 +171,9 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
 
 
 # A decision is made when its outcome is arranged ("I'll go with the refundable option").
+# (`stem` takes "chose" and "chosen" to "choose".)
 _DECIDED = frozenset(
-    stem(w) for w in "decided chose chosen picked opted selected settled committed agreed".split()
+    stem(w) for w in "decided choose picked opted selected settled committed agreed".split()
 )
 
 
