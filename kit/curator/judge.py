@@ -17,7 +17,16 @@ from typing import Literal
 from kit.curator.clauses import PEOPLE, Clause, plain, word_key
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
-from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
+from kit.curator.related import (
+    defined_as,
+    family,
+    kinds_of,
+    near,
+    one_way,
+    opposites,
+    thing,
+    weight,
+)
 from kit.curator.said_days import names_month, same_day
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
@@ -309,6 +318,7 @@ def _holding(
         or close & forms
         or own & kin
         or (people and _defined(close | own, c))
+        or (people and _kind_said(term, c))
         or (term.key == _TEAM and c.words & _WE)  # "we", "our": the speaker's team too
     ]
 
@@ -320,6 +330,13 @@ def _stem_said(term: Term, clause: Clause) -> bool:
     if term.key not in PEOPLE:
         return any(same(term.key, s) for s in clause.stems)
     return any(same(term.key, stem(w)) and one_way(term.shown, w) for w in clause.words)
+
+
+def _kind_said(term: Term, clause: Clause) -> bool:
+    """Whether a clause says a word for people by a relation that is a kind of it to WordNet
+    ("my son and daughter" say kids, "my mom" a parent); never by a broader word ("my kids"
+    say no son)."""
+    return any(term.key in map(stem, kinds_of(w)) for w in clause.words if stem(w) in _RELATIONS)
 
 
 def _defined(words: frozenset[str], clause: Clause) -> bool:
