@@ -28,6 +28,7 @@ from kit.curator.related import (
     weight,
 )
 from kit.curator.said_days import names_month, same_day
+from kit.curator.someone import plain_person, someone_said
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
 from kit.dates.words import WEEKDAYS
@@ -319,6 +320,7 @@ def _holding(
         or own & kin
         or (people and _defined(close | own, c))
         or (people and _kind_said(term, c))
+        or (plain_person(term.key) and someone_said(term.key, c.words, source.capitalised))
         or (term.key == _TEAM and c.words & _WE)  # "we", "our": the speaker's team too
     ]
 
