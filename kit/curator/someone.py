@@ -1,5 +1,5 @@
-"""A fact's plain word for a person ("a person", "someone", "a woman", "a guy") as a message
-may say it without the word: by whomever it names. "A person" or "someone" is said by any
+"""A fact's plain word for people ("people", "an individual", "a woman", "a guy") as a message
+may say it without the word: by whomever it names. "People" or "an individual" is said by any
 name, word for people or he / she in the clause; "a woman", "a girl" by she or a female
 relation ("my sister", "my wife"); "a man", "a guy", "a boy" by he or a male relation. A
 name alone says no woman or man (it does not tell which). Deterministic."""

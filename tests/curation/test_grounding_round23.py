@@ -1,5 +1,6 @@
 """The grounding guard's round 23 (issue 29): a kin word or a number the message says another
-way. A clock time on the hour says its hour ("2:00 PM" says 2 PM, and "6 PM" says 6:00 PM); a
+way. A plain word for a person is said by whom the clause names ("she": a woman; "my
+brother": a guy; names: people; a name alone no woman). A clock time on the hour says its hour ("2:00 PM" says 2 PM, and "6 PM" says 6:00 PM); a
 fact's "one" that counts nothing (a pronoun: "over one paying more"; an indefinite time: "one
 morning") is no number; a word for people is said by relations that are kinds of it ("my son
 and daughter" say kids, "mom and dad" parents). Nothing looser: "my kids" say no son, "6 PM"
@@ -43,6 +44,21 @@ STORED = [
         "My mom and dad visited in June, first time in the new house.",
         id="mom-and-dad-are-parents",
     ),
+    pytest.param(
+        "The owner met a woman at the climbing gym who teaches yoga.",
+        "I met Carla at the climbing gym, she teaches yoga on weekends.",
+        id="she-is-a-woman",
+    ),
+    pytest.param(
+        "The owner helped a guy carry a sofa up four floors.",
+        "I helped my neighbour's brother carry a sofa up four floors, my back hurts.",
+        id="a-brother-is-a-guy",
+    ),
+    pytest.param(
+        "The owner lent people from the choir her car.",
+        "I lent Ingrid and Tom from the choir my car for the week.",
+        id="names-are-people",
+    ),
 ]
 
 DROPPED = [
@@ -75,6 +91,18 @@ DROPPED = [
         "I have two daughters, both at university now.",
         "one",
         id="one-daughter-is-a-count",
+    ),
+    pytest.param(
+        "The owner met a man at the climbing gym who teaches yoga.",
+        "I met Carla at the climbing gym, she teaches yoga on weekends.",
+        "man",
+        id="she-is-no-man",
+    ),
+    pytest.param(
+        "The owner met a woman at the climbing gym.",
+        "I met Carla at the climbing gym last night.",
+        "woman",
+        id="a-name-tells-no-woman",
     ),
 ]
 
