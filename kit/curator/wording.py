@@ -142,8 +142,7 @@ def number_of(token: str) -> str | None:
     if ordinal := _ORDINAL.match(low):
         return ordinal.group(1).lstrip("0") or "0"
     if ":" in low and low.replace(":", "").isdigit():
-        hour, _, minutes = low.partition(":")  # a time: "3:30"; on the hour, the hour
-        return (hour.lstrip("0") or "0") if minutes == "00" else low  # "2:00 PM" says 2 PM
+        return low  # a time: "3:30"
     match = _NUMBER.match(low)
     if match is None:
         return None
