@@ -73,7 +73,7 @@ def fact_terms(
                 continue
             number = number_of(token)
             passed_over = any(a <= at < b for a, b in over)
-            if number is not None and low not in _SOFT_NUMBERS and not _no_count(listed, n):
+            if number is not None and low not in _SOFT_NUMBERS:
                 named = sorted(k for k in bound.get(number, ()) if k not in owner)
                 if named and holder == "owner":
                     holder, who = "other", named[0]
@@ -157,30 +157,6 @@ def _named(match: re.Match[str], owner: set[str]) -> bool:
 # "hoping it'll give me tips"; "a budget for the movie weekend": "planning a movie weekend").
 _FOR = re.compile(r"\bfor\b", re.IGNORECASE)
 _SOFT_NUMBERS = frozenset({"once", "single", "both", "pair", "couple", "half", "second"})
-
-
-def _no_count(listed: list[re.Match[str]], n: int) -> bool:
-    """Whether the n-th word is a "one" that counts nothing: a pronoun ("over one paying
-    more", "the one that", "one of them") or an indefinite time ("went biking one weekend",
-    "one evening"; not "for one weekend", "spent one day": a length is a count)."""
-    if listed[n].group().lower() != "one":
-        return False
-    before = listed[n - 1].group().lower() if n else ""
-    after = listed[n + 1].group().lower() if n + 1 < len(listed) else ""
-    if before in _POINTING or after in _PRONOUN_AFTER:
-        return True
-    if after.endswith("ing") and not thing(after):
-        return True  # "one paying $2,000 more": the one that pays
-    return after in _SOME_TIME and before not in _LENGTH
-
-
-_POINTING = frozenset("the this that which another any each".split())
-_PRONOUN_AFTER = frozenset({"", "that", "who", "which", "of"})
-_SOME_TIME = frozenset("day weekend morning afternoon evening night".split())
-_LENGTH = frozenset(
-    """for in within after only just about than over per spent spend spends spending took
-    take takes lasted lasts last every each stayed stay stays booked""".split()
-)
 
 
 def _fact_clauses(
