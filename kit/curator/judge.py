@@ -20,7 +20,6 @@ from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.related import (
     defined_as,
     family,
-    kinds_of,
     near,
     one_way,
     opposites,
@@ -319,7 +318,6 @@ def _holding(
         or close & forms
         or own & kin
         or (people and _defined(close | own, c))
-        or (people and _kind_said(term, c))
         or (plain_person(term.key) and someone_said(term.key, c.words, source.capitalised))
         or (term.key == _TEAM and c.words & _WE)  # "we", "our": the speaker's team too
     ]
@@ -332,13 +330,6 @@ def _stem_said(term: Term, clause: Clause) -> bool:
     if term.key not in PEOPLE:
         return any(same(term.key, s) for s in clause.stems)
     return any(same(term.key, stem(w)) and one_way(term.shown, w) for w in clause.words)
-
-
-def _kind_said(term: Term, clause: Clause) -> bool:
-    """Whether a clause says a word for people by a relation that is a kind of it to WordNet
-    ("my son and daughter" say kids, "my mom" a parent); never by a broader word ("my kids"
-    say no son)."""
-    return any(term.key in map(stem, kinds_of(w)) for w in clause.words if stem(w) in _RELATIONS)
 
 
 def _defined(words: frozenset[str], clause: Clause) -> bool:

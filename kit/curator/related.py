@@ -251,9 +251,8 @@ def defined_as(word: str) -> frozenset[str]:
 @lru_cache(maxsize=65536)
 def kinds_of(word: str) -> frozenset[str]:
     """What a message's word for a person is a kind of, up to two steps up from its most
-    common noun sense ("son": male_offspring, then child and kid; "mom": mother, then
-    parent): the broader word a fact may say it by ("took her kids" from "took my son and
-    daughter")."""
+    common noun sense ("son": male_offspring, then male and child; "sister": female_sibling,
+    then kinswoman): whether a relation is a man or a woman (kit/curator/someone.py)."""
     net = wordnet_or_none()
     if net is None:
         return frozenset()
