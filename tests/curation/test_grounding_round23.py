@@ -2,8 +2,8 @@
 by whom it names. "People" is said by names ("Ingrid and Tom"); "a woman" by "she" or a
 female relation, "a guy" by "he" or a male relation ("my neighbour's brother"). Nothing
 looser: "she" says no man, and a name alone tells no woman. Messages and facts written here;
-each case of STORED was dropped by main's guard; each case of DROPPED is dropped naming that
-word."""
+each case naming no word was dropped by main's guard and is stored; each case naming a word
+is dropped naming it."""
 
 from __future__ import annotations
 
@@ -11,25 +11,25 @@ import pytest
 
 from tests.support.grounding import check
 
-STORED = [
+CASES = [
     pytest.param(
         "The owner met a woman at the climbing gym who teaches yoga.",
         "I met Carla at the climbing gym, she teaches yoga on weekends.",
+        "",
         id="she-is-a-woman",
     ),
     pytest.param(
         "The owner helped a guy carry a sofa up four floors.",
         "I helped my neighbour's brother carry a sofa up four floors, my back hurts.",
+        "",
         id="a-brother-is-a-guy",
     ),
     pytest.param(
         "The owner lent people from the choir her car.",
         "I lent Ingrid and Tom from the choir my car for the week.",
+        "",
         id="names-are-people",
     ),
-]
-
-DROPPED = [
     pytest.param(
         "The owner met a man at the climbing gym who teaches yoga.",
         "I met Carla at the climbing gym, she teaches yoga on weekends.",
@@ -51,13 +51,11 @@ DROPPED = [
 ]
 
 
-@pytest.mark.parametrize(("fact", "said"), STORED)
-def test_a_plain_word_for_people_said_by_whom_it_names_is_stored(fact: str, said: str) -> None:
-    assert check(fact, said).status == "supported"
-
-
-@pytest.mark.parametrize(("fact", "said", "named"), DROPPED)
-def test_another_person_is_still_dropped(fact: str, said: str, named: str) -> None:
+@pytest.mark.parametrize(("fact", "said", "named"), CASES)
+def test_whom_the_message_names(fact: str, said: str, named: str) -> None:
+    """A plain word for people rests on whom the message names, and on nothing looser."""
     verdict = check(fact, said)
-    assert verdict.status == "unsupported"
-    assert f"'{named}'" in verdict.reason
+    if not named:
+        assert verdict.status == "supported"
+        return
+    assert (verdict.status, f"'{named}'" in verdict.reason) == ("unsupported", True)
