@@ -17,8 +17,17 @@ from typing import Literal
 from kit.curator.clauses import PEOPLE, Clause, plain, word_key
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
-from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
+from kit.curator.related import (
+    defined_as,
+    family,
+    near,
+    one_way,
+    opposites,
+    thing,
+    weight,
+)
 from kit.curator.said_days import names_month, same_day
+from kit.curator.someone import plain_person, someone_said
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
 from kit.dates.words import WEEKDAYS
@@ -309,6 +318,7 @@ def _holding(
         or close & forms
         or own & kin
         or (people and _defined(close | own, c))
+        or (plain_person(term.key) and someone_said(term.key, c.words, source.capitalised))
         or (term.key == _TEAM and c.words & _WE)  # "we", "our": the speaker's team too
     ]
 

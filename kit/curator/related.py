@@ -249,6 +249,24 @@ def defined_as(word: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=65536)
+def kinds_of(word: str) -> frozenset[str]:
+    """What a message's word for a person is a kind of, up to two steps up from its most
+    common noun sense ("son": male_offspring, then male and child; "sister": female_sibling,
+    then kinswoman): whether a relation is a man or a woman (kit/curator/someone.py)."""
+    net = wordnet_or_none()
+    if net is None:
+        return frozenset()
+    found: set[str] = set()
+    step = [o for p, lemma in net.lemmas(lemma_key(word)) if p == "noun"
+            for o in net.senses(p, lemma)[:1]]  # fmt: skip
+    for _ in range(2):
+        step = [t for o in step for s, t, part, _, _ in net.synset("noun", o)[1]
+                if s in _UP and part == "noun"]  # fmt: skip
+        found.update(w for o in step for w in net.synset("noun", o)[0])
+    return frozenset(found)
+
+
+@lru_cache(maxsize=65536)
 def one_way(word: str, other: str) -> bool:
     """Whether two words for people are one and the same or one a kind of the other to
     WordNet (its nouns: "mom" / "mother", "kid" / "child", "wife" / "partner"), not two kinds
