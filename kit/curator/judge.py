@@ -17,15 +17,7 @@ from typing import Literal
 from kit.curator.clauses import PEOPLE, Clause, plain, word_key
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
-from kit.curator.related import (
-    defined_as,
-    family,
-    near,
-    one_way,
-    opposites,
-    thing,
-    weight,
-)
+from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day
 from kit.curator.someone import plain_person, someone_said
 from kit.curator.wording import number_of, same, stem, tokens
