@@ -20,7 +20,7 @@ every candidate's row).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
 
@@ -210,7 +210,7 @@ async def _ranked(
 
 
 def _lift(
-    place: list[int], ids: list[int], scores: list[float], lifted: Iterable[int], within: int
+    place: list[int], ids: list[int], scores: list[float], lifted: Sequence[int], within: int
 ) -> None:
     """`fusion.lift` over the ranking's parallel lists (in place): each lifted id below rank
     `within` moved up to it, taking the score of the one it passes."""
@@ -221,7 +221,7 @@ def _lift(
         if at < within:
             continue
         to = within - 1
-        place.insert(to, place.pop(at))
-        ids.insert(to, ids.pop(at))
-        scores.insert(to, scores[to])  # the score of the one it passes
-        scores.pop(at + 1)
+        score = scores[to]
+        for column in (place, ids, scores):
+            column.insert(to, column.pop(at))
+        scores[to] = score
