@@ -10,12 +10,6 @@ each the same number from the same factors in the same order, over the same cand
 repeats counted among all of them), and only the top k's rows are read. The one input not
 kept is the text an instance of a kind of thing is named in (`instance_weight`, 0 by default):
 such a query scores from the rows.
-
-Every question but a list question spread over days (`list_spread`) is scored as arrays
-(round 20): one vectorised score, a stable sort, the lifts on the ranking's lists and the
-merge by key with `numpy.unique`, and only the top k made into entries; the Python path
-above stays for the spread (`tests/retrieval/test_message_columns.py` checks both against
-every candidate's row).
 """
 
 from __future__ import annotations
@@ -23,9 +17,6 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
-
-import numpy as np
-import numpy.typing as npt
 
 from kit.memory.messages import Message
 from kit.retrieval.fit import Factor
@@ -63,7 +54,7 @@ async def scored_messages(
     many: bool,
 ) -> tuple[list[Entry], dict[int, tuple[int, datetime]]] | None:
     """The top `k` of the message candidates `ids` as `_layer` ranks them, with their rows,
-    and per id shown its repeats among all the candidates; None when one of them is not in
+    and per kept id its repeats among all the candidates; None when one of them is not in
     `links` (written after they were read): the caller reads their rows."""
     ordered = sorted(ids)  # the rows' order, which breaks ties
     positions = links.positions(ordered)
@@ -71,25 +62,10 @@ async def scored_messages(
         return None
     columns = links.columns
     where = positions.tolist()
-    days = [columns.day[n] for n in where]
-    fits = _fits(links, where, days, factor)
-    if not (many and p.list_spread):  # every other question: scored as arrays
-        return await _ranked(
-            rows,
-            user_id,
-            ordered,
-            positions,
-            links,
-            fits,
-            fused,
-            p,
-            now,
-            k,
-            strong,
-            by_words,
-        )
     at_us = columns.micros[positions].tolist()
     keys = columns.line[positions].tolist()
+    days = [columns.day[n] for n in where]
+    fits = _fits(links, where, days, factor)
     now_us = micros(now)
     boosted = micros(p.boosted_after(now))  # older: no recency boost (most candidates)
     weight, bonus, names = 1.0, 0.0, 1.0  # a message's confidence weight, usage bonus, things
@@ -150,78 +126,3 @@ def _day(line: Line) -> object:
 
 def _key(line: Line, _text: str) -> int:
     return line.key
-
-
-async def _ranked(
-    rows: KeptRows,
-    user_id: str,
-    ordered: list[int],
-    positions: npt.NDArray[np.int64],
-    links: ConversationLinks,
-    fits: list[float],
-    fused: Mapping[int, float],
-    p: RankingParams,
-    now: datetime,
-    k: int,
-    strong: Collection[int],
-    by_words: Sequence[int],
-) -> tuple[list[Entry], dict[int, tuple[int, datetime]]]:
-    """`scored_messages` without a list question's spread over days (every other question):
-    the candidates scored as arrays, sorted once (stably: ties keep the ids' order), lifted
-    and merged by their lines' keys, and only the top k made into entries."""
-    columns = links.columns
-    at_us = columns.micros[positions]
-    now_us = micros(now)
-    boosted = micros(p.boosted_after(now))
-    weight, names = 1.0, 1.0  # a message's confidence weight, things named (as above)
-    score = np.fromiter((fused[i] for i in ordered), np.float64, len(ordered))
-    fit = np.asarray(fits, dtype=np.float64)
-    score = score * weight * fit * names  # the same products, in the same order
-    for n in np.flatnonzero((at_us > boosted) & (at_us <= now_us)).tolist():
-        score[n] += p.recency(_at(int(at_us[n])), now)  # the few recent ones
-    live = np.flatnonzero(at_us <= now_us)
-    order = live[np.argsort(-score[live], kind="stable")]
-    place = order.tolist()
-    ids = np.asarray(ordered, dtype=np.int64)[order].tolist()
-    scores = score[order].tolist()
-    if strong:
-        _lift(place, ids, scores, strong, p.strong_within)
-    if by_words:  # only word matches that fit who / whose the question asks
-        fitting = [i for i in by_words if i in ids and fits[place[ids.index(i)]] >= 1]
-        _lift(place, ids, scores, fitting, p.lexical_within)
-    keys = columns.line[positions][place]
-    _, first, group, count = np.unique(
-        keys, return_index=True, return_inverse=True, return_counts=True
-    )
-    shown = np.sort(first)[:k].tolist()  # each line where it ranks best
-    newest = np.full(len(count), np.iinfo(np.int64).min)
-    np.maximum.at(newest, group, at_us[place])
-    repeats = {
-        ids[n]: (int(count[g]), _at(int(newest[g])))
-        for n, g in zip(shown, group[shown].tolist(), strict=True)
-        if count[g] > 1
-    }
-    found = {m.id: m for m in await rows.messages(user_id, [ids[n] for n in shown])}
-    return [
-        (scores[n], found[ids[n]], found[ids[n]].text, found[ids[n]].at, found[ids[n]].ref)
-        for n in shown
-        if ids[n] in found
-    ], repeats
-
-
-def _lift(
-    place: list[int], ids: list[int], scores: list[float], lifted: Sequence[int], within: int
-) -> None:
-    """`fusion.lift` over the ranking's parallel lists (in place): each lifted id below rank
-    `within` moved up to it, taking the score of the one it passes."""
-    for item_id in lifted:
-        if item_id not in ids:
-            continue
-        at = ids.index(item_id)
-        if at < within:
-            continue
-        to = within - 1
-        score = scores[to]
-        for column in (place, ids, scores):
-            column.insert(to, column.pop(at))
-        scores[to] = score
