@@ -280,7 +280,6 @@ class MemorySearch:
         ids += [i for i in (*strong, *by_words) if i not in ids and i in fused]
         # Scored first, and only the top k made into hits; messages from columns, with only
         # the top k's rows read (kit/retrieval/message_scores.py).
-        fit = fitter(p, plan, kind)
         found = None
         if kind == "message" and not things:
             columns, factor = await ready.conversation_links(), message_factor(p, plan)
@@ -288,6 +287,7 @@ class MemorySearch:
                 self._rows, columns, user_id, ids, fused, factor, p, now, k, strong, by_words, many
             )
         if found is None:
+            fit = fitter(p, plan, kind)
             loaded = await self._scored(
                 user_id, kind, ids, fused, fit, now, ready, things, facts_as_of
             )
