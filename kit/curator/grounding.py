@@ -54,6 +54,7 @@ from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.related import family, phrases, says, synonyms, thing
+from kit.curator.said_days import bare_months
 from kit.curator.undoing import unsaid_undoing
 from kit.curator.whose_number import misbound
 from kit.curator.wording import fold, tokens
@@ -207,6 +208,7 @@ class Grounding:
             spans = [(s, 0) for s in said_spans(message.text, message.day)]
             mentions = date_mentions(folded, message.day)
             spans = [(d, m.start) for m in mentions for d in _years(m, message.day)] or spans
+            spans += bare_months(message.text, message.day, [(m.start, m.end) for m in mentions])
             capitalised = frozenset(
                 word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
             )
