@@ -208,7 +208,6 @@ class Grounding:
             spans = [(s, 0) for s in said_spans(message.text, message.day)]
             mentions = date_mentions(folded, message.day)
             spans = [(d, m.start) for m in mentions for d in _years(m, message.day)] or spans
-            spans += bare_months(message.text, message.day, [(m.start, m.end) for m in mentions])
             capitalised = frozenset(
                 word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
             )
@@ -217,6 +216,7 @@ class Grounding:
                 message.id, speaker, owner, cut, tuple(spans), message.day, names,
                 capitalised=capitalised, forms=_forms(folded, cut, says),
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
+                months=bare_months(message.text, message.day, [(m.start, m.end) for m in mentions]),
             )  # fmt: skip
         return self._read[message.id]
 

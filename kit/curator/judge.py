@@ -18,7 +18,7 @@ from kit.curator.clauses import PEOPLE, Clause, plain, word_key
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
-from kit.curator.said_days import names_month, same_day
+from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
 from kit.curator.wording import STOP, number_of, same, stem, tokens
 from kit.dates.text import DateSpan
@@ -54,6 +54,7 @@ class Source:
     forms: tuple[frozenset[str], ...] = ()
     kin: tuple[frozenset[str], ...] = ()  # the synonyms of each clause's words
     family: tuple[frozenset[str], ...] = ()  # each clause's words' own forms (related.family)
+    months: tuple[tuple[DateSpan, int], ...] = ()  # months named by name alone (said_days)
 
 
 def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
@@ -254,6 +255,8 @@ def _holding(
     if term.kind == "date":
         assert term.span is not None
         offsets = [at for span, at in source.spans if same_day(span, term)]
+        if whole_months(term.span):  # "June 2024": "starting June"; no day of it
+            offsets += [at for span, at in source.months if same_day(span, term)]
         said_then = source.day is not None and term.span.start <= source.day <= term.span.end
         if source.message_id is None:
             return [c for c in source.clauses if term.key in " ".join(sorted(c.words))]

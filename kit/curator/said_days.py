@@ -92,3 +92,10 @@ def _nearest(month: int, day: date) -> list[DateSpan]:
     before = [s for s in spans if s.start <= day]
     after = [s for s in spans if s.end >= day]
     return list(dict.fromkeys([before[-1], after[0]]))
+
+
+def whole_months(span: DateSpan) -> bool:
+    """Whether a span is one or more whole months and names no day ("June 2024")."""
+    if span.end >= date.max - timedelta(days=1) or span.end <= span.start:
+        return False
+    return span.start.day == 1 and (span.end + timedelta(days=1)).day == 1
