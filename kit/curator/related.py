@@ -31,7 +31,6 @@ from kit.retrieval.wordnet import WordNetMissing
 
 SENSES = 3  # a word's most common senses whose words count as its synonyms
 BROADER_SENSES = 2  # a message word's senses whose kinds count
-UP_STEPS = 2  # how far up a message noun's kinds go ("blue": chromatic colour, then colour)
 # A lemma with more senses than this is a light word ("take", "have", "set"): only its first
 # sense gives synonyms (its others are other words' senses).
 LIGHT = 12
@@ -217,10 +216,10 @@ def says(word: str) -> frozenset[str]:
     for part, lemma in net.lemmas(lemma_key(word)):
         if part != "noun":
             continue
-        step = net.senses(part, lemma)[:BROADER_SENSES]
-        for _ in range(UP_STEPS):
-            step = [t for o in step for s, t, p, _, _ in net.synset(part, o)[1] if s in _UP and p == part]
-            found.update(w for o in step for w in net.synset(part, o)[0])
+        for offset in net.senses(part, lemma)[:BROADER_SENSES]:
+            for symbol, target, target_part, _, _ in net.synset(part, offset)[1]:
+                if symbol in _UP and target_part == part:
+                    found.update(net.synset(part, target)[0])
     return frozenset(found)
 
 
