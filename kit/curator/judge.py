@@ -20,7 +20,8 @@ from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
-from kit.curator.wording import STOP, number_of, same, stem, tokens
+from kit.curator.word_parts import parts_said
+from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
 from kit.dates.words import WEEKDAYS
 
@@ -323,27 +324,8 @@ def _stem_said(term: Term, clause: Clause) -> bool:
     the same word or of a kind of it (the stems put "wife", "husband" and "boyfriend" all
     under partner: "with her wife" is not said by "with my husband")."""
     if term.key not in PEOPLE:
-        return any(same(term.key, s) for s in clause.stems) or _parts_said(term.shown, clause)
+        return any(same(term.key, s) for s in clause.stems) or parts_said(term.shown, clause)
     return any(same(term.key, stem(w)) and one_way(term.shown, w) for w in clause.words)
-
-
-def _parts_said(word: str, clause: Clause) -> bool:
-    """Whether a clause says each part of a hyphenated word of the fact ("six-week": "a 6-week
-    course"; "dining-out": "dining out"), a number as a number, the rest in their stems' forms."""
-    parts = [p for p in _HYPHEN.split(word) if p and p.lower() not in STOP]
-    if "-" not in word or not parts:
-        return False
-    return all(_part_said(p, clause) for p in parts)
-
-
-def _part_said(part: str, clause: Clause) -> bool:
-    number = number_of(part)
-    if number is not None:
-        return number in clause.numbers
-    return any(same(stem(part), s) for s in clause.stems)
-
-
-_HYPHEN = re.compile(r"[-–—]")
 
 
 def _defined(words: frozenset[str], clause: Clause) -> bool:

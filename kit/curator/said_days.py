@@ -53,7 +53,9 @@ def names_month(text: str) -> bool:
     )
 
 
-def bare_months(text: str, day: date | None, taken: list[tuple[int, int]]) -> list[tuple[DateSpan, int]]:
+def bare_months(
+    text: str, day: date | None, taken: list[tuple[int, int]]
+) -> list[tuple[DateSpan, int]]:
     """The months a message names by their name alone, which the date parser (kit/dates/)
     leaves to the words ("starting June", "my April-June budget", "the $35 I had for
     February"), each with its offset: the month of that name nearest before and nearest after
