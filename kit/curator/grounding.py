@@ -212,11 +212,12 @@ class Grounding:
                 word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
             )
             cut = tuple(clauses(message.text))
+            months = bare_months(message.text, message.day, [(m.start, m.end) for m in mentions])
             self._read[message.id] = Source(
                 message.id, speaker, owner, cut, tuple(spans), message.day, names,
                 capitalised=capitalised, forms=_forms(folded, cut, says),
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
-                months=bare_months(message.text, message.day, [(m.start, m.end) for m in mentions]),
+                months=tuple(months),
             )  # fmt: skip
         return self._read[message.id]
 
