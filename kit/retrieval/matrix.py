@@ -142,16 +142,14 @@ def _nibble_pass(
 def _best(
     scores: npt.NDArray[np.float32], above: npt.NDArray[np.int64], k: int
 ) -> npt.NDArray[np.int64]:
-    """The `k` best of the positions `above` (in position order), best first. Rows of equal
-    score (a line said many times) go newest first, by position, and of those tied at the
-    k-th score the newest are kept: so a search of only the nearest rows returns the rows
-    a scan of every row does, and a repeated line shows its latest saying."""
+    """The `k` best of the positions `above` (in position order), best first; of rows tied
+    at the k-th score the first in position order, so a search of only the nearest rows
+    returns the rows a scan of every row does."""
     values = scores[above]
     kth = np.partition(values, len(values) - k)[len(values) - k]
     better = above[values > kth]
-    tied = above[values == kth]
-    top = np.sort(np.concatenate([better, tied[len(tied) - (k - len(better)) :]]))
-    top = top[::-1]  # last position first: the stable sort below keeps ties newest first
+    top = np.concatenate([better, above[values == kth][: k - len(better)]])
+    top.sort()
     return top[np.argsort(-scores[top], kind="stable")]
 
 

@@ -88,7 +88,7 @@ def test_near_duplicates_and_exact_repeats_give_the_scans_rows_ties_included(
 ) -> None:
     """Topics of near-duplicate rows and a line repeated word for word (the same vector 61
     times, so the k-th cosine is shared by more rows than fit): the same rows as the exact
-    scan, the tied ones taken newest (last) first by both. (Repeats eat the depth: with
+    scan, the tied ones taken first in position order by both. (Repeats eat the depth: with
     more of them than rows rescored, rows scored higher than them could be missed.)"""
     monkeypatch.setattr(nibbles, "NIBBLE_ROWS", 6_000)
     rng = np.random.default_rng(2)
@@ -101,7 +101,7 @@ def test_near_duplicates_and_exact_repeats_give_the_scans_rows_ties_included(
         assert found == exact(matrix, query, 50, 0.2)
     repeats = matrix.search(rows[17], 50, 0.2)
     tied = np.flatnonzero((rows == rows[17]).all(axis=1)) + 1
-    assert [item for item, _ in repeats] == tied[::-1][:50].tolist()  # the newest 50
+    assert [item for item, _ in repeats] == tied[:50].tolist()
 
 
 def test_below_the_threshold_every_row_is_scanned_and_from_it_only_the_nearest(
