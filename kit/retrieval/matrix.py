@@ -13,11 +13,9 @@ every one of the float32 top 15 among its 200 candidates, where an HNSW graph of
 shape kept 0.79-0.92 of them and lost most paraphrased outliers; at 500k and 1M rows
 (bench/sandwich_scale.py) the graph kept 0.88 while the int8 scan kept all of them at a third
 of a float32 BLAS scan's time. So matrices are scanned exactly up to `ANN_MIN_ROWS`, far above
-any one owner's three years of chat. From `nibbles.NIBBLE_ROWS` (64k) a layer also keeps each
-row at four bits a dimension, and a search scores exactly only the rows nearest by them
-(kit/retrieval/nibbles.py); from `first_pass.FIRST_PASS_ROWS` (500k) each row's sign bits
-instead (kit/retrieval/first_pass.py): the cosines are the scan's, for half or an eighth of
-its reading.
+any one owner's three years of chat. From `first_pass.FIRST_PASS_ROWS` (500k) a layer also
+keeps each row's sign bits, and a search scores exactly only the rows nearest by them
+(kit/retrieval/first_pass.py): the cosines are the scan's, for an eighth of its reading.
 """
 
 from __future__ import annotations
@@ -34,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kit.embed.base import Vectors
-from kit.retrieval import first_pass, nibbles
+from kit.retrieval import first_pass
 
 if TYPE_CHECKING:
     from kit.retrieval.ann import Ann  # usearch: imported only when a graph is built or loaded
@@ -86,15 +84,6 @@ def _dots(rows: Int8Rows, small: Int8Rows, out: npt.NDArray[np.float32]) -> None
     numkong.cdist(rows, small, metric="dot", out_dtype="float32", out=out.reshape(-1, 1))
 
 
-def _nibble_dots(
-    copy: nibbles.Nibbles, code: nibbles.Nibbles, out: npt.NDArray[np.float32]
-) -> None:
-    """Each int4 row's integer dot product with the query's, written into `out`."""
-    numkong.cdist(
-        copy, code, metric="dot", dtype="int4", out_dtype="float32", out=out.reshape(-1, 1)
-    )
-
-
 def _side_by_side(count: int, work: Callable[[slice], None]) -> None:
     """`work` on every row of `count`: in one call, or from `SPLIT_ROWS` rows in parts side
     by side, one per core. The kernels run outside the GIL: the other parts go to their own
@@ -124,33 +113,6 @@ def _first_pass(codes: first_pass.Codes, size: int, query: Vectors) -> npt.NDArr
 
 _scanner_pool: ThreadPoolExecutor | None = None
 _scanner_lock = threading.Lock()
-
-
-def _nibble_pass(
-    copy: nibbles.Nibbles, scales: Scales, query: Vectors, count: int
-) -> npt.NDArray[np.int64]:
-    """The positions a layer of ~100k rows scores exactly: the `count` rows nearest the
-    query by their int4 copies' dot products (kit/retrieval/nibbles.py)."""
-    small, _ = quantise(query[None, :])
-    code = nibbles.nibbles(small)
-    approx: npt.NDArray[np.float32] = np.empty(len(copy), dtype=np.float32)
-    _side_by_side(len(copy), lambda p: _nibble_dots(copy[p], code, approx[p]))
-    np.multiply(approx, scales, out=approx)
-    return nibbles.nearest(approx, count)
-
-
-def _best(
-    scores: npt.NDArray[np.float32], above: npt.NDArray[np.int64], k: int
-) -> npt.NDArray[np.int64]:
-    """The `k` best of the positions `above` (in position order), best first; of rows tied
-    at the k-th score the first in position order, so a search of only the nearest rows
-    returns the rows a scan of every row does."""
-    values = scores[above]
-    kth = np.partition(values, len(values) - k)[len(values) - k]
-    better = above[values > kth]
-    top = np.concatenate([better, above[values == kth][: k - len(better)]])
-    top.sort()
-    return top[np.argsort(-scores[top], kind="stable")]
 
 
 def _scanners() -> ThreadPoolExecutor:
@@ -226,9 +188,6 @@ class Matrix:
         # Sign codes of the rows (words x capacity), made once the layer reaches
         # `first_pass.FIRST_PASS_ROWS`: a search of it then reads them, not every row.
         self.codes: first_pass.Codes | None = None
-        # The rows at four bits a dimension (capacity x width), kept from
-        # `nibbles.NIBBLE_ROWS` rows until the sign codes take over.
-        self.nibbles: nibbles.Nibbles | None = None
         # Rows rewritten in place since the graph was started: scanned exactly. Replaced,
         # never mutated, so a search in another thread reads one consistent set.
         self._changed: frozenset[int] = frozenset()
@@ -237,7 +196,6 @@ class Matrix:
     def nbytes(self) -> int:
         """Memory the rows take (their capacity) and their codes, graph excluded."""
         codes = 0 if self.codes is None else self.codes.nbytes
-        codes += 0 if self.nibbles is None else self.nibbles.nbytes
         return self.rows.nbytes + self.ids.nbytes + self.scales.nbytes + codes
 
     def vectors(self, positions: npt.NDArray[np.int64] | slice) -> Vectors:
@@ -258,8 +216,6 @@ class Matrix:
             self.scales[pos] = scales[i]
             if self.codes is not None:
                 self.codes[:, pos] = first_pass.sign_codes(small[i : i + 1])[:, 0]
-            if self.nibbles is not None:
-                self.nibbles[pos] = nibbles.nibbles(small[i : i + 1])[0]
             if self.size >= ANN_MIN_ROWS:
                 self._changed = self._changed | {pos}
         if fresh:
@@ -280,10 +236,6 @@ class Matrix:
                 codes = np.zeros((len(self.codes), capacity), dtype=np.uint64)
                 codes[:, :start] = self.codes[:, :start]
                 self.codes = codes
-            if self.nibbles is not None:
-                copy = np.zeros((capacity, nibbles.width(self.dim)), dtype=np.uint8)
-                copy[:start] = self.nibbles[:start]
-                self.nibbles = copy
         self.ids[start:end] = ids
         self.rows[start:end] = small
         self.scales[start:end] = scales
@@ -291,11 +243,6 @@ class Matrix:
             self.codes[:, start:end] = first_pass.sign_codes(small)
         elif end >= first_pass.FIRST_PASS_ROWS:
             self.codes = self._coded(end)
-            self.nibbles = None  # (a search holding them still reads whole rows)
-        if self.nibbles is not None:
-            self.nibbles[start:end] = nibbles.nibbles(small)
-        elif nibbles.NIBBLE_ROWS <= end < first_pass.FIRST_PASS_ROWS:
-            self.nibbles = self._nibbled(end)
         self._index.add(ids, start)
         # Last: a search running in another thread sees only complete rows.
         self.size = end
@@ -308,14 +255,6 @@ class Matrix:
             stop = min(start + 65_536, end)
             codes[:, start:stop] = first_pass.sign_codes(self.rows[start:stop])
         return codes
-
-    def _nibbled(self, end: int) -> nibbles.Nibbles:
-        """The int4 copy of the first `end` rows, in an array of the rows' capacity."""
-        copy = np.zeros((len(self.ids), nibbles.width(self.dim)), dtype=np.uint8)
-        for start in range(0, end, 65_536):
-            stop = min(start + 65_536, end)
-            copy[start:stop] = nibbles.nibbles(self.rows[start:stop])
-        return copy
 
     def needs_ann(self) -> bool:
         if self.size < ANN_MIN_ROWS:
@@ -374,7 +313,7 @@ class Matrix:
         if size == 0:
             return []
         rows, scales, ids = self.rows[:size], self.scales[:size], self.ids[:size]
-        ann, codes, copy = self.ann, self.codes, self.nibbles
+        ann, codes = self.ann, self.codes
         positions = None
         if only is not None:
             # Only the rows asked for are scored: a short list costs what it holds.
@@ -383,11 +322,6 @@ class Matrix:
             # A big layer: the rows nearest by their sign codes, scored exactly (issue 33,
             # round 12); the codes are written before `size` is published.
             positions = _first_pass(codes, size, query)
-        elif ann is None and copy is not None and size >= nibbles.NIBBLE_ROWS:
-            # ~100k rows: the nearest by their int4 copies, scored exactly (round 21); skipped
-            # rows are masked after, so as many more are scored.
-            count = nibbles.depth(size, k) + len(skip)
-            positions = _nibble_pass(copy[:size], scales, query, count)
         elif ann is not None:
             # The graph's candidates, plus every row it has not seen (new or changed since).
             found = self._positions(ann.search(query, k + len(skip)))
@@ -407,7 +341,8 @@ class Matrix:
         k = min(k, len(above))
         if k == 0:
             return []
-        top = _best(scores, above, k)
+        top = above[np.argpartition(-scores[above], k - 1)[:k]]
+        top = top[np.argsort(-scores[top], kind="stable")]
         return [(int(ids[i]), float(scores[i])) for i in top]
 
     def position(self, item_id: int) -> int:
