@@ -396,6 +396,9 @@ def _holder(tokens: list[str]) -> Holder | None:
             return "neutral" if common(said) and stem(said) not in PEOPLE else "other"
         following = lowered[i + 1] if i + 1 < len(lowered) else ""
         return "other" if following in _SUBJECT_VERBS else "neutral"
+    titled = len(tokens) > i + 2 and tokens[i + 1][:1].isupper() and tokens[i + 1] != "I"
+    if titled and lowered[i + 1] not in _SELF and lowered[i + 2] in _SUBJECT_VERBS:
+        return "other"  # a title and a name: "and attorney Mina suggested ..."
     return None
 
 
@@ -418,8 +421,10 @@ def _hedged(piece: str) -> bool:
     tokens = _WORD.findall(piece)
     if _HEDGE_PHRASES.search(piece):
         return True
-    for token in tokens:
+    for i, token in enumerate(tokens):
         low = token.lower()
+        if i and token[:1].isupper() and token != "I" and not token.startswith("I'"):
+            continue  # a name's or a title's word ("the "Estate Tax Planning" workshop")
         if low in _HEDGE_WORDS or (low == "may" and token == "may"):
             return True
     return False

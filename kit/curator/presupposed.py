@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kit.curator.related import noun_only
+from kit.curator.related import noun_only, thing
 from kit.curator.wording import number_of, stem
 from kit.dates.words import MONTHS, WEEKDAYS
 
@@ -103,6 +103,8 @@ def _phrase(words: Sequence[Word]) -> list[Word]:
             continue
         if low in _ENDS and word != "May":
             break
+        if taken and low.endswith("ed") and thing(taken[-1][0]):
+            break  # "my novel published by March": what is hoped of it (round 24)
         taken.append((word, start, end))
     return taken
 
@@ -176,8 +178,53 @@ def presupposed(
     if conditional:
         return described(modal_subject(words))
     if hedged and not asks:
-        return described(words)
+        found, spans = described(words)
+        more, others = stated(words)
+        return found | more, spans + others
     return frozenset(), ()
+
+
+# What a plan's or a doubt's clause states as so (round 24): an event `after` introduces with a
+# verb in -ing or a past tense (`considering a second course after getting glowing feedback on
+# June 9`: the feedback came), and what a factive phrase takes as a fact (`the fact that my
+# exam is on May 12`), each to the clause's end or the next `or`, `and`, `but`.
+_FACTIVE = (("the", "fact", "that"), ("given", "that"), ("knowing", "that"), ("aware", "that"))
+_PAST = frozenset("got made took went had met saw did found gave heard felt won began".split())
+_STOPS = frozenset({"or", "and", "but", "so"})
+
+
+def stated(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
+    """The stems, numbers and character ranges `_FACTIVE` and `after` state in a clause's
+    `words` (note above)."""
+    lowered = [w.lower() for w, _, _ in words]
+    for i, low in enumerate(lowered):
+        begin = None
+        if low == "after" and i + 1 < len(lowered) and _happened(lowered[i + 1 : i + 3]):
+            begin = i + 1
+        for marker in _FACTIVE:
+            if tuple(lowered[i : i + len(marker)]) == marker:
+                begin = i + len(marker)
+        if begin is None:
+            continue
+        taken = [w for w in words[begin:]]
+        stop = next((n for n, (w, _, _) in enumerate(taken) if w.lower() in _STOPS), len(taken))
+        taken = taken[:stop]
+        if taken:
+            found = {stem(w) for w, _, _ in taken} | {
+                n for w, _, _ in taken if (n := number_of(w)) is not None
+            }
+            return frozenset(found), ((taken[0][1], taken[-1][2]),)
+    return frozenset(), ()
+
+
+def _happened(following: Sequence[str]) -> bool:
+    """Whether the words after `after` tell a done act: a verb in -ing (`after getting`), or
+    a subject and a past tense (`after I got`, `after we finished`)."""
+    first = following[0]
+    if first.endswith("ing") and len(first) > 4:
+        return True
+    verb = following[1] if len(following) > 1 and first in ("i", "we") else ""
+    return verb in _PAST or (verb.endswith("ed") and len(verb) > 3)
 
 
 GIVEN_ENDS = frozenset(
@@ -213,6 +260,8 @@ def owned(
                 continue
             if j > _OWNED_SPAN and ranged:
                 break  # no phrase of its own after six words
+            if j > 1 and low.endswith("ed") and thing(words[i + j - 1][0]):
+                break  # "get my essay accepted for publication": what is hoped of it (round 24)
             into = found if ranged else beyond
             into.add(stem(said))
             if (n := number_of(said)) is not None:
