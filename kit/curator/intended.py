@@ -83,7 +83,7 @@ _ARRANGED = (
     # made: `_DECIDED`) (round 22B)
     r"|booked|booking|'ll|will"
     # an invitation: what it names is offered, not attended (round 24)
-    r"|invited (?:by [a-z'-]+ |me |us )?to|invitation to"
+    r"|invited (?:by [a-z'-]+ |me |us )?to|invitation to|planning|organi[sz]ing|arranging"
 )
 _TRIED = (
     r"try(?:ing)? to|tries to|tried to|attempt(?:s|ed|ing)? to|search(?:es|ed|ing)? for"

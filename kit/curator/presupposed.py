@@ -187,34 +187,43 @@ def presupposed(
 # What a plan's or a doubt's clause states as so (round 24): an event `after` introduces with a
 # verb in -ing or a past tense (`considering a second course after getting glowing feedback on
 # June 9`: the feedback came), and what a factive phrase takes as a fact (`the fact that my
-# exam is on May 12`), each to the clause's end or the next `or`, `and`, `but`.
+# exam is on May 12`), each to the clause's end or the next `or`, `and`, `but`; and the thing
+# a plan arranges (`planning a movie marathon`: there is one, arranged; whether it took place
+# is kit/curator/intended.py's to say), to the end of its noun phrase.
 _FACTIVE = (("the", "fact", "that"), ("given", "that"), ("knowing", "that"), ("aware", "that"))
 _PAST = frozenset("got made took went had met saw did found gave heard felt won began".split())
 _STOPS = frozenset({"or", "and", "but", "so"})
+_ARRANGING = frozenset({"planning", "organizing", "organising", "arranging"})
 
 
 def stated(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
-    """The stems, numbers and character ranges `_FACTIVE` and `after` state in a clause's
-    `words` (note above)."""
+    """The stems, numbers and character range of what a clause's `words` state as so whatever
+    its hedge (note above): the first such phrase."""
     lowered = [w.lower() for w, _, _ in words]
-    for i, low in enumerate(lowered):
-        begin = None
-        if low == "after" and i + 1 < len(lowered) and _happened(lowered[i + 1 : i + 3]):
-            begin = i + 1
-        for marker in _FACTIVE:
-            if tuple(lowered[i : i + len(marker)]) == marker:
-                begin = i + len(marker)
-        if begin is None:
-            continue
-        taken = [w for w in words[begin:]]
-        stop = next((n for n, (w, _, _) in enumerate(taken) if w.lower() in _STOPS), len(taken))
-        taken = taken[:stop]
+    for i in range(len(words)):
+        taken = _stated_from(words, lowered, i)
         if taken:
-            found = {stem(w) for w, _, _ in taken} | {
-                n for w, _, _ in taken if (n := number_of(w)) is not None
-            }
+            found = {stem(w) for w, _, _ in taken}
+            found |= {n for w, _, _ in taken if (n := number_of(w)) is not None}
             return frozenset(found), ((taken[0][1], taken[-1][2]),)
     return frozenset(), ()
+
+
+def _stated_from(words: Sequence[Word], lowered: list[str], i: int) -> Sequence[Word]:
+    following = lowered[i + 1 : i + 3]
+    if lowered[i] == "after" and following and _happened(following):
+        return _until_stop(words[i + 1 :])
+    if lowered[i] in _ARRANGING and following[:1] in (["a"], ["an"]):
+        return _phrase(words[i + 2 : i + 12])
+    for marker in _FACTIVE:
+        if tuple(lowered[i : i + len(marker)]) == marker:
+            return _until_stop(words[i + len(marker) :])
+    return ()
+
+
+def _until_stop(words: Sequence[Word]) -> Sequence[Word]:
+    stop = next((n for n, (w, _, _) in enumerate(words) if w.lower() in _STOPS), len(words))
+    return words[:stop]
 
 
 def _happened(following: Sequence[str]) -> bool:

@@ -87,3 +87,29 @@ def test_my_thing_given_stops_before_what_is_hoped_of_it() -> None:
     """`hoping to get my novel published by March`: the novel is so, not its publishing."""
     said = "I'm hoping to get my novel published by a small press by March 2025."
     assert check("The owner's novel has been published.", said).status != "supported"
+
+
+def test_a_planned_event_is_named_not_held() -> None:
+    """`planning a movie marathon for my family`: the marathon is arranged (its budget is
+    so); that it took place is not said."""
+    said = "I'm planning a movie marathon for my family, and I've set the snack budget to $60."
+    fact = "The owner set the movie marathon's snack budget to $60."
+    assert check(fact, said).status == "supported"
+    held = "The owner held a movie marathon for the family."
+    assert unmet_act(held, [said]) == "held"
+
+
+def test_a_question_about_a_past_dated_act_says_the_act() -> None:
+    """A day before the message's own cannot be planned: what the question names with it
+    happened."""
+    said = (
+        "How can I keep the habit going, like with my decision to start a gratitude journal "
+        "on April 1?"
+    )
+    fact = "On 1 April 2024 the owner started a gratitude journal."
+    assert check(fact, said).status == "supported"
+
+
+def test_a_question_of_what_might_have_been_says_nothing() -> None:
+    said = "Should I have joined the pottery class on April 1?"
+    assert check("The owner joined the pottery class on 1 April.", said).status != "supported"

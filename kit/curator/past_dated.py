@@ -1,0 +1,40 @@
+"""A question about a past-dated act asks about it, not whether it happened (grounding round
+24; kit/curator/grounding.py reads a message's clauses through it).
+
+`how can I build on the feedback, like with my decision to start journaling on April 1?`, `can
+you help me talk about leading a 12-person team in 2021?`: a day before the message's own
+cannot be wished or planned, so what the question names with it happened; the question asks
+what to do about it. A supposition (`if`, `would`, `might`) and a question of what might have
+been (`should I have gone on May 1?`) keep their reading.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import date
+
+from kit.curator.clauses import Clause
+from kit.dates.text import DateSpan
+
+_MIGHT_HAVE = re.compile(r"\b(?:should|could|would|might|must)(?:\s+\w+)?\s+have\b", re.I)
+
+
+def past_dated(
+    cut: Sequence[Clause], spans: Sequence[tuple[DateSpan, int]], day: date | None, text: str
+) -> tuple[Clause, ...]:
+    """`cut` (the clauses of the folded `text`), each question clause that names a day before
+    `day` read as said (module note)."""
+    if day is None:
+        return tuple(cut)
+    past = [at for span, at in spans if span.end < day]
+    return tuple(
+        replace(c, hedged=False, asks=False)
+        if c.asks
+        and not c.supposed
+        and any(c.start <= at < c.end for at in past)
+        and not _MIGHT_HAVE.search(text[c.start : c.end])
+        else c
+        for c in cut
+    )
