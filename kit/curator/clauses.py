@@ -14,7 +14,15 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from kit.curator.hedge_scope import cut_around, given_that, request, requester, right_call, unhedged
+from kit.curator.hedge_scope import (
+    cut_around,
+    given_that,
+    presupposing,
+    request,
+    requester,
+    right_call,
+    unhedged,
+)
 from kit.curator.persons import common
 from kit.curator.presupposed import GIVEN_ENDS, owned, presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
@@ -175,6 +183,7 @@ def clauses(text: str) -> list[Clause]:
             # A question runs from the clause that opens it until one that says whom it is
             # about ("can you help me with my budget, and we agreed on $200?": no question).
             asks = question and i >= opener and (i == opener or (asks and own is None))
+            asks = asks and not (i == opener and presupposing(piece))  # "when did I ...?"
             # A clause with no subject of its own goes on with the one before: "thinking of
             # big changes, like automating the hiring" is still only a thought; so does one
             # after "if" or "whether" ("wondering if | I made the right choice"), or the one

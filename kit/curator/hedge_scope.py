@@ -115,3 +115,24 @@ def unhedged(piece: str) -> str:
     """`piece` without a `considering` that means given and a hedge noun someone has as a
     thing (module note): no hedge there."""
     return _OWN_AIM.sub(" ", _GIVEN_THAT.sub(" ", piece, count=1))
+
+
+# A wh-question in the past or the perfect, or one that asks why, takes what it asks about as
+# so (round 24): `when did I last service the boiler?` says the boiler was serviced, `what
+# sparked your decision to volunteer?` that there was a decision, `why do I keep missing the
+# 7 AM class?` that the class is missed. A modal or an `if` (`why should I`, `what would
+# happen if`) and a yes/no question (`did I lock the door?`) ask whether.
+_PRESUPPOSING = re.compile(
+    r"^\W*(?:(?:and|so|but|also|then|now|ok|okay|well|yeah|hmm|honestly)\W+)*"
+    r"(?:(?:why|how|what|when|where|who)\s+(?:did|was|were|have|has|had)\b"
+    r"|why\s+(?:do|does|am|is|are)\b"
+    r"|(?:what|who)\s+(?:made|sparked|led|caused|inspired|prompted|motivated)\b)",
+    re.IGNORECASE,
+)
+_WHETHER = re.compile(r"\b(?:should|would|could|might|may|can|if|whether)\b", re.IGNORECASE)
+
+
+def presupposing(piece: str) -> bool:
+    """Whether a question's clause takes what it asks about as so (`_PRESUPPOSING`)."""
+    return bool(_PRESUPPOSING.match(piece)) and not _WHETHER.search(piece)
+

@@ -113,3 +113,20 @@ def test_a_question_about_a_past_dated_act_says_the_act() -> None:
 def test_a_question_of_what_might_have_been_says_nothing() -> None:
     said = "Should I have joined the pottery class on April 1?"
     assert check("The owner joined the pottery class on 1 April.", said).status != "supported"
+
+
+def test_a_question_in_the_past_takes_what_it_asks_about_as_so() -> None:
+    """`when did I last service the boiler?`: it was serviced; `why do I keep missing ...?`:
+    it is missed."""
+    said = "Hmm, when did I last service the boiler at the lake house?"
+    assert check("The owner serviced the boiler at the lake house.", said).status == "supported"
+    said = "Why do I keep missing the 7 AM spin class at Corefit?"
+    fact = "The owner keeps missing the 7 AM spin class at Corefit."
+    assert check(fact, said).status == "supported"
+
+
+def test_a_question_of_whether_still_asks() -> None:
+    said = "Did I lock the door at the lake house?"
+    assert check("The owner locked the door at the lake house.", said).status != "supported"
+    said = "Why should I join the 7 AM spin class at Corefit?"
+    assert check("The owner joined the 7 AM spin class at Corefit.", said).status != "supported"
