@@ -74,15 +74,6 @@ def test_a_possible_thing_in_a_fact_rests_on_a_hedge() -> None:
     assert check(fact, said).status == "supported"
 
 
-def test_an_invitation_arranges_what_it_names() -> None:
-    """`I got invited to a tasting, and I'm thinking of going`: not attended."""
-    said = (
-        "I got invited by Oren to a wine tasting on Sept 15 at Harbor Hall, and I'm thinking "
-        "of going."
-    )
-    assert unmet_act("The owner attended the wine tasting at Harbor Hall.", [said]) == "attended"
-
-
 def test_my_thing_given_stops_before_what_is_hoped_of_it() -> None:
     """`hoping to get my novel published by March`: the novel is so, not its publishing."""
     said = "I'm hoping to get my novel published by a small press by March 2025."
