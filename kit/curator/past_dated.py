@@ -25,10 +25,11 @@ def past_dated(
     cut: Sequence[Clause], spans: Sequence[tuple[DateSpan, int]], day: date | None, text: str
 ) -> tuple[Clause, ...]:
     """`cut` (the clauses of the folded `text`), each question clause that names a day before
-    `day` read as said (module note)."""
+    `day`, in every year it may be read in, read as said (module note)."""
     if day is None:
         return tuple(cut)
-    past = [at for span, at in spans if span.end < day]
+    # past whatever year a day said without one is read in (every reading of it before `day`)
+    past = {at for _, at in spans} - {at for span, at in spans if span.end >= day}
     return tuple(
         replace(c, hedged=False, asks=False)
         if c.asks
