@@ -1,11 +1,11 @@
 """A question about a past-dated act asks about it, not whether it happened (grounding round
 24; kit/curator/grounding.py reads a message's clauses through it).
 
-`how can I build on the feedback, like with my decision to start journaling on April 1?`, `can
-you help me talk about leading a 12-person team in 2021?`: a day before the message's own
-cannot be wished or planned, so what the question names with it happened; the question asks
-what to do about it. A supposition (`if`, `would`, `might`) and a question of what might have
-been (`should I have gone on May 1?`) keep their reading.
+`how can I build on the habit, like with my decision to start journaling on April 1?`: a day
+before the message's own cannot be wished or planned, so the day is said as so (the question's
+act stays asked: `how do I follow up on the April 28 interview?` does not say it was followed
+up). A supposition (`if`, `would`, `might`) and a question of what might have been (`should I
+have gone on May 1?`) keep their reading.
 """
 
 from __future__ import annotations
@@ -24,17 +24,17 @@ _MIGHT_HAVE = re.compile(r"\b(?:should|could|would|might|must)(?:\s+\w+)?\s+have
 def past_dated(
     cut: Sequence[Clause], spans: Sequence[tuple[DateSpan, int]], day: date | None, text: str
 ) -> tuple[Clause, ...]:
-    """`cut` (the clauses of the folded `text`), each question clause that names a day before
+    """`cut` (the clauses of the folded `text`), each day a question clause names before
     `day`, in every year it may be read in, read as said (module note)."""
     if day is None:
         return tuple(cut)
     # past whatever year a day said without one is read in (every reading of it before `day`)
     past = {at for _, at in spans} - {at for span, at in spans if span.end >= day}
     return tuple(
-        replace(c, hedged=False, asks=False)
+        replace(c, given_spans=(*c.given_spans, *((at, at + 1) for at in dated)))
         if c.asks
         and not c.supposed
-        and any(c.start <= at < c.end for at in past)
+        and (dated := [at for at in past if c.start <= at < c.end])
         and not _MIGHT_HAVE.search(text[c.start : c.end])
         else c
         for c in cut

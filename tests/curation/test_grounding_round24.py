@@ -90,15 +90,14 @@ def test_a_planned_event_is_named_not_held() -> None:
     assert unmet_act(held, [said]) == "held"
 
 
-def test_a_question_about_a_past_dated_act_says_the_act() -> None:
-    """A day before the message's own cannot be planned: what the question names with it
-    happened."""
-    said = (
-        "How can I keep the habit going, like with my decision to start a gratitude journal "
-        "on April 1?"
-    )
-    fact = "On 1 April 2024 the owner started a gratitude journal."
+def test_a_question_names_a_past_day_as_so() -> None:
+    """A day before the message's own cannot be planned: the day a question names is said;
+    its act stays asked."""
+    said = "I keep a gratitude journal now. How do I keep meditating every morning since April 1?"
+    fact = "The owner has kept a gratitude journal since 1 April 2024."
     assert check(fact, said).status == "supported"
+    asked = "The owner has meditated every morning since 1 April 2024."
+    assert check(asked, said).status != "supported"
 
 
 def test_a_question_of_what_might_have_been_says_nothing() -> None:
