@@ -430,10 +430,8 @@ def _hedged(piece: str) -> bool:
     tokens = _WORD.findall(piece)
     if _HEDGE_PHRASES.search(piece):
         return True
-    for i, token in enumerate(tokens):
+    for token in tokens:
         low = token.lower()
-        if i and token[:1].isupper() and token != "I" and not token.startswith("I'"):
-            continue  # a name's or a title's word ("the "Estate Tax Planning" workshop")
         if low in _HEDGE_WORDS or (low == "may" and token == "may"):
             return True
     return False

@@ -52,8 +52,8 @@ from kit.curator.introduced import introduced
 from kit.curator.judge import Source, Verdict, judge
 from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
-from kit.curator.past_dated import past_dated
 from kit.curator.ops import Insert, Operation, Replace, Update
+from kit.curator.past_dated import past_dated
 from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.undoing import unsaid_undoing
 from kit.curator.whose_number import misbound

@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kit.curator.related import noun_only, thing
+from kit.curator.related import noun_only
 from kit.curator.wording import number_of, stem
 from kit.dates.words import MONTHS, WEEKDAYS
 
@@ -103,8 +103,6 @@ def _phrase(words: Sequence[Word]) -> list[Word]:
             continue
         if low in _ENDS and word != "May":
             break
-        if taken and low.endswith("ed") and thing(taken[-1][0]):
-            break  # "my novel published by March": what is hoped of it (round 24)
         taken.append((word, start, end))
     return taken
 
@@ -184,56 +182,25 @@ def presupposed(
     return frozenset(), ()
 
 
-# What a plan's or a doubt's clause states as so (round 24): an event `after` introduces with a
-# verb in -ing or a past tense (`considering a second course after getting glowing feedback on
-# June 9`: the feedback came), and what a factive phrase takes as a fact (`the fact that my
-# exam is on May 12`), each to the clause's end or the next `or`, `and`, `but`; and the thing
-# a plan arranges (`planning a movie marathon`: there is one, arranged; whether it took place
-# is kit/curator/intended.py's to say), to the end of its noun phrase.
-_FACTIVE = (("the", "fact", "that"), ("given", "that"), ("knowing", "that"), ("aware", "that"))
-_PAST = frozenset("got made took went had met saw did found gave heard felt won began".split())
-_STOPS = frozenset({"or", "and", "but", "so"})
+# What a plan states as so (round 24): the thing it arranges (`planning a movie marathon`: there
+# is one, arranged; whether it took place is kit/curator/intended.py's to say), to the end of
+# its noun phrase.
 _ARRANGING = frozenset({"planning", "organizing", "organising", "arranging"})
 
 
 def stated(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
-    """The stems, numbers and character range of what a clause's `words` state as so whatever
-    its hedge (note above): the first such phrase."""
+    """The stems, numbers and character range of the first thing a plan in a clause's `words`
+    arranges (note above)."""
     lowered = [w.lower() for w, _, _ in words]
-    for i in range(len(words)):
-        taken = _stated_from(words, lowered, i)
+    for i in range(len(words) - 1):
+        if lowered[i] not in _ARRANGING or lowered[i + 1] not in ("a", "an"):
+            continue
+        taken = _phrase(words[i + 2 : i + 12])
         if taken:
             found = {stem(w) for w, _, _ in taken}
             found |= {n for w, _, _ in taken if (n := number_of(w)) is not None}
             return frozenset(found), ((taken[0][1], taken[-1][2]),)
     return frozenset(), ()
-
-
-def _stated_from(words: Sequence[Word], lowered: list[str], i: int) -> Sequence[Word]:
-    following = lowered[i + 1 : i + 3]
-    if lowered[i] == "after" and following and _happened(following):
-        return _until_stop(words[i + 1 :])
-    if lowered[i] in _ARRANGING and following[:1] in (["a"], ["an"]):
-        return _phrase(words[i + 2 : i + 12])
-    for marker in _FACTIVE:
-        if tuple(lowered[i : i + len(marker)]) == marker:
-            return _until_stop(words[i + len(marker) :])
-    return ()
-
-
-def _until_stop(words: Sequence[Word]) -> Sequence[Word]:
-    stop = next((n for n, (w, _, _) in enumerate(words) if w.lower() in _STOPS), len(words))
-    return words[:stop]
-
-
-def _happened(following: Sequence[str]) -> bool:
-    """Whether the words after `after` tell a done act: a verb in -ing (`after getting`), or
-    a subject and a past tense (`after I got`, `after we finished`)."""
-    first = following[0]
-    if first.endswith("ing") and len(first) > 4:
-        return True
-    verb = following[1] if len(following) > 1 and first in ("i", "we") else ""
-    return verb in _PAST or (verb.endswith("ed") and len(verb) > 3)
 
 
 GIVEN_ENDS = frozenset(
@@ -269,8 +236,6 @@ def owned(
                 continue
             if j > _OWNED_SPAN and ranged:
                 break  # no phrase of its own after six words
-            if j > 1 and low.endswith("ed") and thing(words[i + j - 1][0]):
-                break  # "get my essay accepted for publication": what is hoped of it (round 24)
             into = found if ranged else beyond
             into.add(stem(said))
             if (n := number_of(said)) is not None:
