@@ -53,7 +53,6 @@ from kit.curator.judge import Source, Verdict, judge
 from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.ops import Insert, Operation, Replace, Update
-from kit.curator.past_dated import past_dated
 from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.undoing import unsaid_undoing
 from kit.curator.whose_number import misbound
@@ -211,7 +210,7 @@ class Grounding:
             capitalised = frozenset(
                 word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
             )
-            cut = past_dated(clauses(message.text), spans, message.day, folded)
+            cut = tuple(clauses(message.text))
             self._read[message.id] = Source(
                 message.id, speaker, owner, cut, tuple(spans), message.day, names,
                 capitalised=capitalised, forms=_forms(folded, cut, says),
