@@ -82,8 +82,6 @@ _ARRANGED = (
     # a booking, a promise: what they name is still to come (a decision they arrange is
     # made: `_DECIDED`) (round 22B)
     r"|booked|booking|'ll|will"
-    # a plan of an event: the event is arranged, not held (round 24)
-    r"|planning|organi[sz]ing|arranging"
 )
 _TRIED = (
     r"try(?:ing)? to|tries to|tried to|attempt(?:s|ed|ing)? to|search(?:es|ed|ing)? for"

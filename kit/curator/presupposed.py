@@ -176,30 +176,7 @@ def presupposed(
     if conditional:
         return described(modal_subject(words))
     if hedged and not asks:
-        found, spans = described(words)
-        more, others = stated(words)
-        return found | more, spans + others
-    return frozenset(), ()
-
-
-# What a plan states as so (round 24): the thing it arranges (`planning a movie marathon`: there
-# is one, arranged; whether it took place is kit/curator/intended.py's to say), to the end of
-# its noun phrase.
-_ARRANGING = frozenset({"planning", "organizing", "organising", "arranging"})
-
-
-def stated(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
-    """The stems, numbers and character range of the first thing a plan in a clause's `words`
-    arranges (note above)."""
-    lowered = [w.lower() for w, _, _ in words]
-    for i in range(len(words) - 1):
-        if lowered[i] not in _ARRANGING or lowered[i + 1] not in ("a", "an"):
-            continue
-        taken = _phrase(words[i + 2 : i + 12])
-        if taken:
-            found = {stem(w) for w, _, _ in taken}
-            found |= {n for w, _, _ in taken if (n := number_of(w)) is not None}
-            return frozenset(found), ((taken[0][1], taken[-1][2]),)
+        return described(words)
     return frozenset(), ()
 
 

@@ -4,7 +4,6 @@ hypothetical, the question and the plan stay kept out."""
 
 from __future__ import annotations
 
-from kit.curator.intended import unmet_act
 from tests.support.grounding import check
 
 
@@ -16,16 +15,6 @@ def test_a_titled_name_opens_a_clause_of_its_own() -> None:
     )
     fact = "Attorney Mina suggested a $40,000 trust for the owner's boys."
     assert check(fact, said).status == "supported"
-
-
-def test_a_planned_event_is_named_not_held() -> None:
-    """`planning a movie marathon for my family`: the marathon is arranged (its budget is
-    so); that it took place is not said."""
-    said = "I'm planning a movie marathon for my family, and I've set the snack budget to $60."
-    fact = "The owner set the movie marathon's snack budget to $60."
-    assert check(fact, said).status == "supported"
-    held = "The owner held a movie marathon for the family."
-    assert unmet_act(held, [said]) == "held"
 
 
 def test_a_question_in_the_past_takes_what_it_asks_about_as_so() -> None:
