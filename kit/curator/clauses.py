@@ -58,7 +58,6 @@ _OTHER = frozenset(
     who's whose you you're you've you'd you'll your yours ur""".split()
 )
 _THEIR = frozenset({"her", "his", "their", "hers", "theirs"})
-_ANYONE = frozenset("everyone everybody someone somebody nobody people".split())
 _THING = frozenset(
     "it it's its this that that's these those there there's here what what's which".split()
 )
@@ -393,7 +392,7 @@ def _holder(tokens: list[str]) -> Holder | None:
         if (rest and stem(rest[0]) in PEOPLE) or (len(rest) > 1 and stem(rest[1]) in PEOPLE):
             return "self" if joint else "other"
         return "self"
-    if first in _OTHER or first in _ANYONE:
+    if first in _OTHER:
         return "other"
     if first in _THING:
         return "neutral"

@@ -32,10 +32,3 @@ def test_a_question_of_whether_still_asks() -> None:
     assert check("The owner locked the door at the lake house.", said).status != "supported"
     said = "Why should I join the 7 AM spin class at Corefit?"
     assert check("The owner joined the 7 AM spin class at Corefit.", said).status != "supported"
-
-
-def test_everyone_opens_a_clause_of_its_own() -> None:
-    """`..., and everyone loved the lemon tart`: no hedge of the clause before carried."""
-    said = "I'm thinking of hosting another brunch, and everyone loved the lemon tart I baked."
-    fact = "Everyone loved the lemon tart the owner baked."
-    assert check(fact, said).status == "supported"
