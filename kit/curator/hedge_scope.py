@@ -1,5 +1,5 @@
 """Where a hedge reaches less far than its word (kit/curator/clauses.py reads it; grounding
-rounds 16B, 18A and 20):
+rounds 16B, 18A, 20 and 24):
 
 - **A doubt whether a past act was right takes the act as done**: in `wondering if choosing
   Leslie's event over the April 15 session was the right call`, the choosing is said; whether
@@ -15,6 +15,9 @@ rounds 16B, 18A and 20):
   are independent`, `considering my income`, what follows is what the speaker takes as so; it
   is a hedge only as a verb (`I'm considering a move`) or before what is weighed (`considering
   a`, `considering moving`, `considering whether`).
+- **A wh-question in the past or the perfect, or one that asks why, takes what it asks about
+  as so** (round 24): `when did I last service the boiler?` says it was serviced; `why
+  should I ...?`, `what would happen if ...?` and a yes/no question still ask whether.
 
 What it cannot tell: a request in other words (`I'd appreciate some tips on ...`), a
 question the speaker asks of their own plans (`should I book my flight now?`: measured, read
