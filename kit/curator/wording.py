@@ -47,7 +47,6 @@ HEDGES = frozenset(
     explores undecided torn deciding decide decides prospective future someday eventually
     target targets targeting looking aspire aspires aspiring
     weigh weighs weighing debating contemplating mulling comparing choosing
-    tentative tentatively proposed pending expects expecting anticipates anticipating
     """.split()
 )
 # ... and a fact that says a worry or a hesitation ("is hesitant about a backyard movie

@@ -32,10 +32,3 @@ def test_a_question_of_whether_still_asks() -> None:
     assert check("The owner locked the door at the lake house.", said).status != "supported"
     said = "Why should I join the 7 AM spin class at Corefit?"
     assert check("The owner joined the 7 AM spin class at Corefit.", said).status != "supported"
-
-
-def test_a_fact_that_says_an_expectation_rests_on_a_hope() -> None:
-    said = "I'm hoping to wrap up the kitchen remodel by June 20, fingers crossed."
-    fact = "The owner expects to wrap up the kitchen remodel by 20 June."
-    assert check(fact, said).status == "supported"
-    assert check("The owner wrapped up the kitchen remodel.", said).status != "supported"
