@@ -15,6 +15,7 @@ def test_a_titled_name_opens_a_clause_of_its_own() -> None:
     )
     fact = "Attorney Mina suggested a $40,000 trust for the owner's boys."
     assert check(fact, said).status == "supported"
+    assert check("The owner sold the cabin.", said).status != "supported"
 
 
 def test_a_question_in_the_past_takes_what_it_asks_about_as_so() -> None:
