@@ -14,7 +14,15 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from kit.curator.hedge_scope import cut_around, given_that, request, requester, right_call, unhedged
+from kit.curator.hedge_scope import (
+    cut_around,
+    given_that,
+    presupposing,
+    request,
+    requester,
+    right_call,
+    unhedged,
+)
 from kit.curator.persons import common
 from kit.curator.presupposed import GIVEN_ENDS, owned, presupposed, supposes
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
@@ -175,6 +183,7 @@ def clauses(text: str) -> list[Clause]:
             # A question runs from the clause that opens it until one that says whom it is
             # about ("can you help me with my budget, and we agreed on $200?": no question).
             asks = question and i >= opener and (i == opener or (asks and own is None))
+            asks = asks and not (i == opener and presupposing(piece))  # "when did I ...?"
             # A clause with no subject of its own goes on with the one before: "thinking of
             # big changes, like automating the hiring" is still only a thought; so does one
             # after "if" or "whether" ("wondering if | I made the right choice"), or the one
@@ -396,6 +405,9 @@ def _holder(tokens: list[str]) -> Holder | None:
             return "neutral" if common(said) and stem(said) not in PEOPLE else "other"
         following = lowered[i + 1] if i + 1 < len(lowered) else ""
         return "other" if following in _SUBJECT_VERBS else "neutral"
+    titled = len(tokens) > i + 2 and tokens[i + 1][:1].isupper() and tokens[i + 1] != "I"
+    if titled and lowered[i + 1] not in _SELF and lowered[i + 2] in _SUBJECT_VERBS:
+        return "other"  # a title and a name: "and attorney Mina suggested ..."
     return None
 
 

@@ -1,5 +1,5 @@
 """Where a hedge reaches less far than its word (kit/curator/clauses.py reads it; grounding
-rounds 16B, 18A and 20):
+rounds 16B, 18A, 20 and 24):
 
 - **A doubt whether a past act was right takes the act as done**: in `wondering if choosing
   Leslie's event over the April 15 session was the right call`, the choosing is said; whether
@@ -15,6 +15,9 @@ rounds 16B, 18A and 20):
   are independent`, `considering my income`, what follows is what the speaker takes as so; it
   is a hedge only as a verb (`I'm considering a move`) or before what is weighed (`considering
   a`, `considering moving`, `considering whether`).
+- **A wh-question in the past or the perfect, or one that asks why, takes what it asks about
+  as so** (round 24): `when did I last service the boiler?` says it was serviced; `why
+  should I ...?`, `what would happen if ...?` and a yes/no question still ask whether.
 
 What it cannot tell: a request in other words (`I'd appreciate some tips on ...`), a
 question the speaker asks of their own plans (`should I book my flight now?`: measured, read
@@ -93,3 +96,23 @@ def given_that(piece: str) -> bool:
 def unhedged(piece: str) -> str:
     """`piece` without a `considering` that means given (module note): no hedge there."""
     return _GIVEN_THAT.sub(" ", piece, count=1)
+
+
+# A wh-question in the past or the perfect, or one that asks why, takes what it asks about as
+# so (round 24): `when did I last service the boiler?` says the boiler was serviced, `what
+# sparked your decision to volunteer?` that there was a decision, `why do I keep missing the
+# 7 AM class?` that the class is missed. A modal or an `if` (`why should I`, `what would
+# happen if`) and a yes/no question (`did I lock the door?`) ask whether.
+_PRESUPPOSING = re.compile(
+    r"^\W*(?:(?:and|so|but|also|then|now|ok|okay|well|yeah|hmm|honestly)\W+)*"
+    r"(?:(?:why|how|what|when|where|who)\s+(?:did|was|were|have|has|had)\b"
+    r"|why\s+(?:do|does|am|is|are)\b"
+    r"|(?:what|who)\s+(?:made|sparked|led|caused|inspired|prompted|motivated)\b)",
+    re.IGNORECASE,
+)
+_WHETHER = re.compile(r"\b(?:should|would|could|might|may|can|if|whether)\b", re.IGNORECASE)
+
+
+def presupposing(piece: str) -> bool:
+    """Whether a question's clause takes what it asks about as so (`_PRESUPPOSING`)."""
+    return bool(_PRESUPPOSING.match(piece)) and not _WHETHER.search(piece)
