@@ -21,10 +21,11 @@ import numpy.typing as npt
 # From this many rows a layer keeps the copy (the size from which a scan is split in parts:
 # on a turn's critical path), until the sign codes of kit/retrieval/first_pass.py take over.
 PACKED_ROWS = 65_536
-# Rows a block: packing one costs ~2 ms of CPU (a rewrite's price); 8k, 16k and 32k-row
-# blocks scanned alike (4.4-4.5 ms a query for 87,600 rows, one thread, cold; one packed
-# whole: 4.1; the rows by `cdist`: 5.4).
-BLOCK = 8_192
+# Rows a block: packing one costs ~4 ms of CPU (a rewrite's price). Each block is one call
+# that gives the GIL back and takes it again: in a build, 8,192-row blocks ended the scan
+# 1.2 ms earlier, 16,384 1.3-1.4 and one block a part 1.7-2.0 (round 22); alone in a loop
+# they scan alike.
+BLOCK = 16_384
 
 Blocks = tuple[numkong.PackedMatrix, ...]
 

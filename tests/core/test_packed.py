@@ -16,8 +16,9 @@ DIM = 48
 
 @pytest.fixture(autouse=True)
 def small_layers(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A copy from 10,000 rows (blocks of the real 8,192), scanned in three parts."""
+    """A copy from 10,000 rows in blocks of 8,192, scanned in three parts."""
     monkeypatch.setattr(packed, "PACKED_ROWS", 10_000)
+    monkeypatch.setattr(packed, "BLOCK", 8_192)
     monkeypatch.setattr(matrix_module, "SPLIT_ROWS", 1_000)
     monkeypatch.setattr(matrix_module, "_PARTS", 3)
 
