@@ -1,8 +1,10 @@
 """A big layer's int8 rows kept a second time, packed for numkong's pre-packed dot product
 (`dots_pack` once, `dots_packed` per query): the same integer dot products bit for bit, read
 faster. Measured in a build on the 100k archive (issue 33, round 22, docs/measurements.md):
-the 87,600 messages' scan ~1.2 ms less CPU a query, its end 0.7-1.5 ms earlier; the copy
-takes what the rows take (388 bytes a row at 384 dimensions).
+the 87,600 messages' scan 1.0-1.3 ms less CPU a query, its end 0.8-2.0 ms earlier (p50, four
+paired runs); the copy takes what the rows take (388 bytes a row at 384 dimensions: +31.8 MB
+for those messages). The rows stay: `only=` searches, the first pass, the graph and the
+repacking read them, and a packed block cannot be read back.
 
 The copy is made of blocks of `BLOCK` rows, each packed once: an append packs only the
 blocks it fills, a rewritten row repacks its block, and the rows past the last whole block
@@ -21,7 +23,7 @@ import numpy.typing as npt
 # From this many rows a layer keeps the copy (the size from which a scan is split in parts:
 # on a turn's critical path), until the sign codes of kit/retrieval/first_pass.py take over.
 PACKED_ROWS = 65_536
-# Rows a block: packing one costs ~4 ms of CPU (a rewrite's price). Each block is one call
+# Rows a block: packing one costs 2-4 ms of CPU (a rewrite's price). Each block is one call
 # that gives the GIL back and takes it again: in a build, 8,192-row blocks ended the scan
 # 1.2 ms earlier, 16,384 1.3-1.4 and one block a part 1.7-2.0 (round 22); alone in a loop
 # they scan alike.
