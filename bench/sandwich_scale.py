@@ -205,7 +205,8 @@ async def measure(
         Row(name, "exact top 15 kept", found / wanted, "",
             "target >= 0.98; float32 reference, tie-aware, no cosine floor"),
         Row(name, "memory: int8 matrix", matrix.nbytes / 2**20, "MB",
-            "rows + ids + scales" + (" + sign codes" if matrix.codes is not None else "")),
+            "rows + ids + scales" + (" + sign codes" if matrix.codes is not None else "")
+            + (" + packed copy" if matrix.packed else "")),
         Row(name, "memory: sign codes", codes / 2**20, "MB", "in the int8 matrix's"),
         Row(name, "memory: float32 baseline", rows.nbytes / 2**20, "MB"),
     ]  # fmt: skip

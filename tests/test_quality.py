@@ -55,7 +55,7 @@ def test_mypy_strict_is_clean() -> None:
         ("detect_secrets", {"kit/secrets/tokens.py"}),
         ("mnemonic", {"kit/secrets/seeds.py"}),
         ("usearch", {"kit/retrieval/ann.py"}),
-        ("numkong", {"kit/retrieval/matrix.py"}),
+        ("numkong", {"kit/retrieval/matrix.py", "kit/retrieval/packed.py"}),  # the scan; its copy
         ("mcp", {"kit/mcp/server.py", "kit/mcp/http.py"}),  # the server; its HTTP transport
         ("uvicorn", {"kit/mcp/http.py"}),
         ("pydantic", {"kit/mcp/server.py"}),  # the MCP SDK's schema language, there only

@@ -16,6 +16,8 @@ of a float32 BLAS scan's time. So matrices are scanned exactly up to `ANN_MIN_RO
 any one owner's three years of chat. From `first_pass.FIRST_PASS_ROWS` (500k) a layer also
 keeps each row's sign bits, and a search scores exactly only the rows nearest by them
 (kit/retrieval/first_pass.py): the cosines are the scan's, for an eighth of its reading.
+Between `packed.PACKED_ROWS` (65,536) and there a layer keeps its rows packed a second time
+for numkong's pre-packed product (kit/retrieval/packed.py): the same dot products, read faster.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kit.embed.base import Vectors
-from kit.retrieval import first_pass
+from kit.retrieval import first_pass, packed
 
 if TYPE_CHECKING:
     from kit.retrieval.ann import Ann  # usearch: imported only when a graph is built or loaded
@@ -65,8 +67,11 @@ def quantise(vectors: Vectors) -> tuple[Int8Rows, Scales]:
     return small, scales.astype(np.float32)
 
 
-def cosines(rows: Int8Rows, scales: Scales, query: Vectors) -> npt.NDArray[np.float32]:
-    """Each row's cosine with a unit `query` (rows quantised by `quantise`)."""
+def cosines(
+    rows: Int8Rows, scales: Scales, query: Vectors, blocks: packed.Blocks = ()
+) -> npt.NDArray[np.float32]:
+    """Each row's cosine with a unit `query` (rows quantised by `quantise`); the rows the
+    packed `blocks` hold whole are read from them (kit/retrieval/packed.py)."""
     if len(rows) == 0:
         return np.zeros(0, dtype=np.float32)
     small, scale = quantise(query[None, :])
@@ -74,7 +79,10 @@ def cosines(rows: Int8Rows, scales: Scales, query: Vectors) -> npt.NDArray[np.fl
     # parts' own outputs, their concatenation and two temporaries of the scaling were five
     # arrays of 4 MB a query, written and read again (issue 33, round 11).
     scores: npt.NDArray[np.float32] = np.empty(len(rows), dtype=np.float32)
-    _side_by_side(len(rows), lambda p: _dots(rows[p], small, scores[p]))
+    if blocks:
+        _side_by_side(len(rows), lambda p: _part(rows, small, scores, p, blocks), packed.BLOCK)
+    else:
+        _side_by_side(len(rows), lambda p: _dots(rows[p], small, scores[p]))
     np.multiply(scores, scales * scale[0], out=scores)  # dots * (scales * scale), as before
     return scores
 
@@ -84,16 +92,35 @@ def _dots(rows: Int8Rows, small: Int8Rows, out: npt.NDArray[np.float32]) -> None
     numkong.cdist(rows, small, metric="dot", out_dtype="float32", out=out.reshape(-1, 1))
 
 
-def _side_by_side(count: int, work: Callable[[slice], None]) -> None:
+def _part(
+    rows: Int8Rows,
+    small: Int8Rows,
+    out: npt.NDArray[np.float32],
+    part: slice,
+    blocks: packed.Blocks,
+) -> None:
+    """One part's dot products: the rows whole blocks hold from the blocks, the others (a
+    part's edges, the last partial block) from the rows."""
+    start, stop = part.start, part.stop
+    first, end = packed.covered(blocks, start, stop)
+    for a, b in ((start, first), (end, stop)):
+        if a < b:
+            _dots(rows[a:b], small, out[a:b])
+    if first < end:
+        packed.dots(blocks, small, out[first:end], first)
+
+
+def _side_by_side(count: int, work: Callable[[slice], None], align: int = 1) -> None:
     """`work` on every row of `count`: in one call, or from `SPLIT_ROWS` rows in parts side
-    by side, one per core. The kernels run outside the GIL: the other parts go to their own
-    threads, so a big scan takes the wall time of one part where a core is free (the same
-    CPU)."""
+    by side, one per core (each part starting at a multiple of `align` rows). The kernels
+    run outside the GIL: the other parts go to their own threads, so a big scan takes the
+    wall time of one part where a core is free (the same CPU)."""
     parts = _PARTS if count >= SPLIT_ROWS else 1
     if parts == 1:
         work(slice(0, count))
         return
     bounds = np.linspace(0, count, parts + 1).astype(int)
+    bounds[1:-1] = np.minimum(np.rint(bounds[1:-1] / align).astype(int) * align, count)
     slices = [slice(int(a), int(b)) for a, b in pairwise(bounds)]
     rest = [_scanners().submit(work, p) for p in slices[1:]]
     work(slices[0])
@@ -188,15 +215,20 @@ class Matrix:
         # Sign codes of the rows (words x capacity), made once the layer reaches
         # `first_pass.FIRST_PASS_ROWS`: a search of it then reads them, not every row.
         self.codes: first_pass.Codes | None = None
+        # The rows packed a second time, in blocks, from `packed.PACKED_ROWS` rows until the
+        # sign codes take over: the exact scan reads them (kit/retrieval/packed.py).
+        self.packed: packed.Blocks = ()
         # Rows rewritten in place since the graph was started: scanned exactly. Replaced,
         # never mutated, so a search in another thread reads one consistent set.
         self._changed: frozenset[int] = frozenset()
 
     @property
     def nbytes(self) -> int:
-        """Memory the rows take (their capacity) and their codes, graph excluded."""
+        """Memory the rows take (their capacity), their codes and packed copy, graph
+        excluded."""
         codes = 0 if self.codes is None else self.codes.nbytes
-        return self.rows.nbytes + self.ids.nbytes + self.scales.nbytes + codes
+        copy = sum(block.nbytes for block in self.packed)
+        return self.rows.nbytes + self.ids.nbytes + self.scales.nbytes + codes + copy
 
     def vectors(self, positions: npt.NDArray[np.int64] | slice) -> Vectors:
         """Rows as float32 again (for a graph, and for checks)."""
@@ -207,17 +239,21 @@ class Matrix:
         small, scales = quantise(vectors)
         fresh: dict[int, int] = {}  # new id -> its (last) index in the batch
         known = self._index.positions(_int_array(ids)).tolist()
+        rewritten: list[int] = []
         for i, item_id in enumerate(ids):
             pos = known[i]
             if pos < 0:
                 fresh[int(item_id)] = i
                 continue
+            rewritten.append(pos)
             self.rows[pos] = small[i]
             self.scales[pos] = scales[i]
             if self.codes is not None:
                 self.codes[:, pos] = first_pass.sign_codes(small[i : i + 1])[:, 0]
             if self.size >= ANN_MIN_ROWS:
                 self._changed = self._changed | {pos}
+        if self.packed and rewritten:
+            self.packed = packed.repacked(self.packed, self.rows, rewritten)
         if fresh:
             index = list(fresh.values())
             self._append(list(fresh), small[index], scales[index])
@@ -243,6 +279,10 @@ class Matrix:
             self.codes[:, start:end] = first_pass.sign_codes(small)
         elif end >= first_pass.FIRST_PASS_ROWS:
             self.codes = self._coded(end)
+        if self.codes is not None:
+            self.packed = ()  # a search reads the codes and the rows they pick
+        elif end >= packed.PACKED_ROWS:
+            self.packed = packed.extended(self.packed, self.rows, end)
         self._index.add(ids, start)
         # Last: a search running in another thread sees only complete rows.
         self.size = end
@@ -313,7 +353,7 @@ class Matrix:
         if size == 0:
             return []
         rows, scales, ids = self.rows[:size], self.scales[:size], self.ids[:size]
-        ann, codes = self.ann, self.codes
+        ann, codes, blocks = self.ann, self.codes, self.packed
         positions = None
         if only is not None:
             # Only the rows asked for are scored: a short list costs what it holds.
@@ -332,7 +372,9 @@ class Matrix:
             positions = positions[positions < size]
             # `take` copies the rows in half the time of an index (at 1M: ~35,000 rows)
             rows, scales, ids = rows.take(positions, axis=0), scales[positions], ids[positions]
-        scores = cosines(rows, scales, query)
+            blocks = ()
+        # The blocks whole within this view of the rows (an append may have packed more).
+        scores = cosines(rows, scales, query, blocks[: size // packed.BLOCK])
         # Masked before ranking, so excluded items take neither a rank nor a top-k slot.
         if skip:
             scores = np.where(np.isin(ids, _int_array(skip)), -np.inf, scores)
