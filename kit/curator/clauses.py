@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from kit.curator.hedge_scope import (
-    call_grounds,
     cut_around,
     done_after,
     given_that,
@@ -159,8 +158,6 @@ def clauses(text: str) -> list[Clause]:
         parts = _parts(raw, sentence.start())
         settled = right_call(raw, sentence.start())
         parts = cut_around(parts, settled) if settled else parts
-        grounds = call_grounds(raw, sentence.start())  # no part of the doubt
-        parts = cut_around(parts, (grounds,)) if grounds else parts
         opener = next(
             (i for i, (s, e) in enumerate(parts) if _opens_question(folded[s:e], i == 0)),
             len(parts) - 1,  # no question word: the question is its last clause ("Paris?!")
@@ -197,16 +194,14 @@ def clauses(text: str) -> list[Clause]:
             carried = carried or before in ("if", "whether", "unless") or alone
             doubted = carried and hedged and not _DONE.search(piece)
             done = done_after(piece) and not supposed and before not in _IF  # "and booked X"
-            doubted = doubted and not done and start != grounds
+            doubted = doubted and not done
             doubted = doubted and not (settled and settled[0] <= start and end <= settled[1])
             # An example of what the clause before says ("I've never used one, | like X")
             # is doubted or denied with it.
             example = bool(_EXAMPLE.match(piece)) and bool(found) and found[-1].end <= start
             hedged = _hedged(unhedged(piece)) or before == "for when" or doubted
             hedged = hedged or (example and found[-1].hedged and not found[-1].asks)
-            hedged = hedged or bool(
-                settled and start >= settled[1] and own is None and start != grounds
-            )
+            hedged = hedged or bool(settled and start >= settled[1] and own is None)
             supposed = hedged and (
                 bool(_SUPPOSE.search(piece))
                 or (doubted and supposed)

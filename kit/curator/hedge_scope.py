@@ -49,17 +49,6 @@ def right_call(sentence: str, offset: int) -> tuple[int, int] | None:
     return (offset + found.start("act"), offset + found.end("act")) if found else None
 
 
-# "wondering if X was the right call given my budget": the grounds the doubt gives are so.
-_GROUNDS = re.compile(r"\W*(?:given|since|because|considering|as)\s", re.IGNORECASE)
-
-
-def call_grounds(sentence: str, offset: int) -> int | None:
-    """Where the grounds right after a doubt whether a past act was right begin, if any."""
-    found = _RIGHT_CALL.search(sentence)
-    after = _GROUNDS.match(sentence, found.end()) if found else None
-    return offset + after.end() - len(after.group().split()[-1]) - 1 if after else None
-
-
 def cut_around(parts: list[tuple[int, int]], span: tuple[int, int]) -> list[tuple[int, int]]:
     """`parts` with a clause boundary at each end of `span`."""
     pieces: list[tuple[int, int]] = []
