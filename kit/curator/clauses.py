@@ -16,7 +16,6 @@ from typing import Literal
 
 from kit.curator.hedge_scope import (
     cut_around,
-    done_after,
     given_that,
     presupposing,
     request,
@@ -193,8 +192,6 @@ def clauses(text: str) -> list[Clause]:
             carried = own is None and not given_that(piece)
             carried = carried or before in ("if", "whether", "unless") or alone
             doubted = carried and hedged and not _DONE.search(piece)
-            done = done_after(piece) and not supposed and before not in _IF  # "and booked X"
-            doubted = doubted and not done
             doubted = doubted and not (settled and settled[0] <= start and end <= settled[1])
             # An example of what the clause before says ("I've never used one, | like X")
             # is doubted or denied with it.

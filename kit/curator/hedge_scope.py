@@ -30,8 +30,6 @@ from __future__ import annotations
 import itertools
 import re
 
-from kit.curator.related import wordnet_or_none
-
 # "wondering if choosing Leslie's event over the April 15 session was the right call": the
 # choice was made; only whether it was right is in doubt (a past "was": "is the right
 # decision" is still being weighed).
@@ -118,40 +116,3 @@ _WHETHER = re.compile(r"\b(?:should|would|could|might|may|can|if|whether)\b", re
 def presupposing(piece: str) -> bool:
     """Whether a question's clause takes what it asks about as so (`_PRESUPPOSING`)."""
     return bool(_PRESUPPOSING.match(piece)) and not _WHETHER.search(piece)
-
-
-# A clause with no subject of its own that a coordinating `and`/`but` opens with a verb in the
-# past or the perfect tells what was done, not what the clause before weighs (round 24C): in
-# `I'm thinking about a new bike, and already booked a fitting at Spokes`, the fitting is
-# booked. Not after an `if` or what would follow it (`if I quit and moved to Lisbon`), and
-# not a past wish (`and wanted to ...`: still a wish).
-_DONE_AFTER = re.compile(
-    r"^\W*(?:and|but)\s+(?:(?:already|just|also|then|finally|recently|actually|even)\s+)*"
-    r"(?:(?:have|had|'ve)\s+(?:already\s+|just\s+|also\s+)?(?P<perfect>[a-z]+)|(?P<past>[a-z]+))\b",
-    re.IGNORECASE,
-)
-_WISHED = frozenset(
-    """wanted hoped planned wished considered thought wondered meant needed intended aimed
-    expected decided tried""".split()
-)
-
-
-def done_after(piece: str) -> bool:
-    """Whether a clause carried on from the one before opens with `and`/`but` and a verb in
-    the past or the perfect (`_DONE_AFTER`): what it says was done."""
-    found = _DONE_AFTER.match(piece)
-    if found is None:
-        return False
-    word = (found.group("perfect") or found.group("past")).lower()
-    return word not in _WISHED and _past(word)
-
-
-def _past(word: str) -> bool:
-    """A verb's past form or participle: one WordNet takes to another verb lemma (`booked`,
-    `bought`; not `red`, `need`); without WordNet, -ed alone."""
-    if word.endswith(("s", "ing")):
-        return False
-    net = wordnet_or_none()
-    if net is None:
-        return word.endswith("ed") and not word.endswith("eed")
-    return any(part == "verb" and base != word for part, base in net.lemmas(word))
