@@ -166,23 +166,15 @@ def stem(word: str) -> str:
     if len(low) > 5:  # British spellings as American: "colour", "apologise", "centre"
         for british, american in _BRITISH:
             low = british.sub(american, low)
-    stripped = ""
     for suffix in _SUFFIXES:
         if suffix == "y" and low[-2:-1] in ("a", "e", "o", "u"):
             continue  # "play", "stay", "key": the y is the word's own
         if low.endswith(suffix) and len(low) - len(suffix) >= (5 if suffix == "ly" else 3):
             low = low[: -len(suffix)]
-            stripped = suffix
             break
     if len(low) > 3 and low[-1] == low[-2] and low[-1] not in "aeiouls":
         low = low[:-1]  # "running" -> "runn" -> "run"
-    if stripped in _INFLECTIONS and low.endswith(("er", "or")) and len(low) >= 5:
-        return stem(low)  # "entered" as "enter" ("ent"): an inflection keeps the word's form
     return low
-
-
-# A verb's endings: what is left is stemmed as the word itself is.
-_INFLECTIONS = frozenset({"ed", "ing", "es", "s"})
 
 
 _BRITISH = (
