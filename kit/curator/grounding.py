@@ -54,6 +54,7 @@ from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.related import family, phrases, says, synonyms, thing
+from kit.curator.said_days import bare_months
 from kit.curator.undoing import unsaid_undoing
 from kit.curator.whose_number import misbound
 from kit.curator.wording import fold, tokens
@@ -211,10 +212,12 @@ class Grounding:
                 word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
             )
             cut = tuple(clauses(message.text))
+            months = bare_months(message.text, message.day, [(m.start, m.end) for m in mentions])
             self._read[message.id] = Source(
                 message.id, speaker, owner, cut, tuple(spans), message.day, names,
                 capitalised=capitalised, forms=_forms(folded, cut, says),
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
+                months=tuple(months),
             )  # fmt: skip
         return self._read[message.id]
 

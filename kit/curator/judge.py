@@ -18,8 +18,9 @@ from kit.curator.clauses import PEOPLE, Clause, plain, word_key
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
-from kit.curator.said_days import names_month, same_day
+from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
+from kit.curator.word_parts import parts_said
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
 from kit.dates.words import WEEKDAYS
@@ -54,6 +55,7 @@ class Source:
     forms: tuple[frozenset[str], ...] = ()
     kin: tuple[frozenset[str], ...] = ()  # the synonyms of each clause's words
     family: tuple[frozenset[str], ...] = ()  # each clause's words' own forms (related.family)
+    months: tuple[tuple[DateSpan, int], ...] = ()  # months named by name alone (said_days)
 
 
 def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
@@ -254,6 +256,8 @@ def _holding(
     if term.kind == "date":
         assert term.span is not None
         offsets = [at for span, at in source.spans if same_day(span, term)]
+        if whole_months(term.span):  # "June 2024": "starting June"; no day of it
+            offsets += [at for span, at in source.months if same_day(span, term)]
         said_then = source.day is not None and term.span.start <= source.day <= term.span.end
         if source.message_id is None:
             return [c for c in source.clauses if term.key in " ".join(sorted(c.words))]
@@ -320,7 +324,7 @@ def _stem_said(term: Term, clause: Clause) -> bool:
     the same word or of a kind of it (the stems put "wife", "husband" and "boyfriend" all
     under partner: "with her wife" is not said by "with my husband")."""
     if term.key not in PEOPLE:
-        return any(same(term.key, s) for s in clause.stems)
+        return any(same(term.key, s) for s in clause.stems) or parts_said(term.shown, clause)
     return any(same(term.key, stem(w)) and one_way(term.shown, w) for w in clause.words)
 
 

@@ -5,10 +5,10 @@ year, each text guessing its year on its own."""
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 from kit.curator.fact_terms import Term
-from kit.curator.wording import tokens
+from kit.curator.wording import fold, tokens
 from kit.dates.text import DateSpan
 from kit.dates.words import ABBREVIATIONS, MONTHS
 
@@ -51,3 +51,53 @@ def names_month(text: str) -> bool:
         t.group().lower().rstrip(".") in MONTHS or t.group().lower() in ABBREVIATIONS
         for t in tokens(text)
     )
+
+
+def bare_months(
+    text: str, day: date | None, taken: list[tuple[int, int]]
+) -> list[tuple[DateSpan, int]]:
+    """The months a message names by their name alone, which the date parser (kit/dates/)
+    leaves to the words ("starting June", "my April-June budget", "the $35 I had for
+    February"), each with its offset: the month of that name nearest before and nearest after
+    the day it was said (a curator writes the year the message means). Only a capitalised
+    month name, outside the dates already read (`taken`), and not "May" or "March" opening a
+    sentence ("May I ask").
+    """
+    if day is None:
+        return []
+    found: list[tuple[DateSpan, int]] = []
+    folded = fold(text)
+    for match in tokens(folded):
+        at = match.start()
+        if any(a <= at < b for a, b in taken):
+            continue
+        offset = at
+        for part in _PARTS.split(match.group()):
+            month = MONTHS.get(part.lower()) if part[:1].isupper() else None
+            opening = at == 0 or folded[max(0, at - 2) : at].strip() in ("", ".", "!", "?")
+            if month and not (opening and part in _VERBS):
+                found += [(span, offset) for span in _nearest(month, day)]
+            offset += len(part) + 1
+    return found
+
+
+_PARTS = re.compile(r"[-–—/]")
+_VERBS = frozenset({"May", "March"})
+
+
+def _nearest(month: int, day: date) -> list[DateSpan]:
+    spans = []
+    for year in (day.year - 1, day.year, day.year + 1):
+        first = date(year, month, 1)
+        last = date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
+        spans.append(DateSpan(first, last))
+    before = [s for s in spans if s.start <= day]
+    after = [s for s in spans if s.end >= day]
+    return list(dict.fromkeys([before[-1], after[0]]))
+
+
+def whole_months(span: DateSpan) -> bool:
+    """Whether a span is one or more whole months and names no day ("June 2024")."""
+    if span.end >= date.max - timedelta(days=1) or span.end <= span.start:
+        return False
+    return span.start.day == 1 and (span.end + timedelta(days=1)).day == 1

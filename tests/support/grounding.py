@@ -21,3 +21,14 @@ def check(fact: str, said: str) -> Verdict:
     """The guard's verdict on an INSERT of `fact` citing the message `said`."""
     grounding = Grounding([message(said)], [1], "")
     return grounding.check(Insert(fact, 0.9, "", sources=(1,)), {})
+
+
+def stored_or_named(fact: str, said: str, named: str) -> None:
+    """`fact` citing `said` is stored when `named` is empty; otherwise it is not stored and its
+    reason names `named`."""
+    verdict = check(fact, said)
+    if not named:
+        assert verdict.status == "supported", verdict.reason
+        return
+    assert verdict.status != "supported"
+    assert f"'{named}'" in verdict.reason, verdict.reason
