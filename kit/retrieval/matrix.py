@@ -26,7 +26,6 @@ import os
 import threading
 from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
@@ -69,10 +68,10 @@ def quantise(vectors: Vectors) -> tuple[Int8Rows, Scales]:
 
 
 def cosines(
-    rows: Int8Rows, scales: Scales, query: Vectors, copy: packed.Copy | None = None
+    rows: Int8Rows, scales: Scales, query: Vectors, blocks: packed.Blocks = ()
 ) -> npt.NDArray[np.float32]:
     """Each row's cosine with a unit `query` (rows quantised by `quantise`); the rows the
-    packed `copy` holds whole are read from it (kit/retrieval/packed.py)."""
+    packed `blocks` hold whole are read from them (kit/retrieval/packed.py)."""
     if len(rows) == 0:
         return np.zeros(0, dtype=np.float32)
     small, scale = quantise(query[None, :])
@@ -80,9 +79,8 @@ def cosines(
     # parts' own outputs, their concatenation and two temporaries of the scaling were five
     # arrays of 4 MB a query, written and read again (issue 33, round 11).
     scores: npt.NDArray[np.float32] = np.empty(len(rows), dtype=np.float32)
-    if copy is not None:
-        parts = packed.plan(copy, len(rows), _PARTS if len(rows) >= SPLIT_ROWS else 1)
-        _together([partial(_part, rows, small, scores, p) for p in parts])
+    if blocks:
+        _side_by_side(len(rows), lambda p: _part(rows, small, scores, p, blocks), packed.BLOCK)
     else:
         _side_by_side(len(rows), lambda p: _dots(rows[p], small, scores[p]))
     np.multiply(scores, scales * scale[0], out=scores)  # dots * (scales * scale), as before
@@ -94,32 +92,40 @@ def _dots(rows: Int8Rows, small: Int8Rows, out: npt.NDArray[np.float32]) -> None
     numkong.cdist(rows, small, metric="dot", out_dtype="float32", out=out.reshape(-1, 1))
 
 
-def _part(rows: Int8Rows, small: Int8Rows, out: npt.NDArray[np.float32], part: packed.Part) -> None:
-    """One part's dot products: its blocks' rows from the packed copy, its ranges from the
-    rows."""
-    for block in part.blocks:
-        packed.dots(block, small, out)
-    for a, b in part.ranges:
-        _dots(rows[a:b], small, out[a:b])
+def _part(
+    rows: Int8Rows,
+    small: Int8Rows,
+    out: npt.NDArray[np.float32],
+    part: slice,
+    blocks: packed.Blocks,
+) -> None:
+    """One part's dot products: the rows whole blocks hold from the blocks, the others (a
+    part's edges, the last partial block) from the rows."""
+    start, stop = part.start, part.stop
+    first, end = packed.covered(blocks, start, stop)
+    for a, b in ((start, first), (end, stop)):
+        if a < b:
+            _dots(rows[a:b], small, out[a:b])
+    if first < end:
+        packed.dots(blocks, small, out[first:end], first)
 
 
-def _side_by_side(count: int, work: Callable[[slice], None]) -> None:
+def _side_by_side(count: int, work: Callable[[slice], None], align: int = 1) -> None:
     """`work` on every row of `count`: in one call, or from `SPLIT_ROWS` rows in parts side
-    by side, one per core."""
+    by side, one per core (each part starting at a multiple of `align` rows). The kernels
+    run outside the GIL: the other parts go to their own threads, so a big scan takes the
+    wall time of one part where a core is free (the same CPU)."""
     parts = _PARTS if count >= SPLIT_ROWS else 1
-    bounds = np.linspace(0, count, parts + 1).astype(int).tolist()
-    _together([partial(work, slice(a, b)) for a, b in pairwise(bounds)])
-
-
-def _together(jobs: Sequence[Callable[[], None]]) -> None:
-    """The jobs side by side: the first in this thread, the others in their own. The
-    kernels run outside the GIL, so a big scan takes the wall time of one part where a
-    core is free (the same CPU)."""
-    rest = [_scanners().submit(job) for job in jobs[1:]]
-    if jobs:
-        jobs[0]()
-    for job in rest:
-        job.result()
+    if parts == 1:
+        work(slice(0, count))
+        return
+    bounds = np.linspace(0, count, parts + 1).astype(int)
+    bounds[1:-1] = np.minimum(np.rint(bounds[1:-1] / align).astype(int) * align, count)
+    slices = [slice(int(a), int(b)) for a, b in pairwise(bounds)]
+    rest = [_scanners().submit(work, p) for p in slices[1:]]
+    work(slices[0])
+    for part in rest:
+        part.result()
 
 
 def _first_pass(codes: first_pass.Codes, size: int, query: Vectors) -> npt.NDArray[np.int64]:
@@ -211,7 +217,7 @@ class Matrix:
         self.codes: first_pass.Codes | None = None
         # The rows packed a second time, in blocks, from `packed.PACKED_ROWS` rows until the
         # sign codes take over: the exact scan reads them (kit/retrieval/packed.py).
-        self.packed: packed.Copy | None = None
+        self.packed: packed.Blocks = ()
         # Rows rewritten in place since the graph was started: scanned exactly. Replaced,
         # never mutated, so a search in another thread reads one consistent set.
         self._changed: frozenset[int] = frozenset()
@@ -221,7 +227,7 @@ class Matrix:
         """Memory the rows take (their capacity), their codes and packed copy, graph
         excluded."""
         codes = 0 if self.codes is None else self.codes.nbytes
-        copy = 0 if self.packed is None else self.packed.nbytes
+        copy = sum(block.nbytes for block in self.packed)
         return self.rows.nbytes + self.ids.nbytes + self.scales.nbytes + codes + copy
 
     def vectors(self, positions: npt.NDArray[np.int64] | slice) -> Vectors:
@@ -246,7 +252,7 @@ class Matrix:
                 self.codes[:, pos] = first_pass.sign_codes(small[i : i + 1])[:, 0]
             if self.size >= ANN_MIN_ROWS:
                 self._changed = self._changed | {pos}
-        if self.packed is not None and rewritten:
+        if self.packed and rewritten:
             self.packed = packed.repacked(self.packed, self.rows, rewritten)
         if fresh:
             index = list(fresh.values())
@@ -274,9 +280,9 @@ class Matrix:
         elif end >= first_pass.FIRST_PASS_ROWS:
             self.codes = self._coded(end)
         if self.codes is not None:
-            self.packed = None  # a search reads the codes and the rows they pick
+            self.packed = ()  # a search reads the codes and the rows they pick
         elif end >= packed.PACKED_ROWS:
-            self.packed = packed.extended(self.packed, self.rows, end, _PARTS)
+            self.packed = packed.extended(self.packed, self.rows, end)
         self._index.add(ids, start)
         # Last: a search running in another thread sees only complete rows.
         self.size = end
@@ -347,7 +353,7 @@ class Matrix:
         if size == 0:
             return []
         rows, scales, ids = self.rows[:size], self.scales[:size], self.ids[:size]
-        ann, codes, copy = self.ann, self.codes, self.packed
+        ann, codes, blocks = self.ann, self.codes, self.packed
         positions = None
         if only is not None:
             # Only the rows asked for are scored: a short list costs what it holds.
@@ -366,9 +372,9 @@ class Matrix:
             positions = positions[positions < size]
             # `take` copies the rows in half the time of an index (at 1M: ~35,000 rows)
             rows, scales, ids = rows.take(positions, axis=0), scales[positions], ids[positions]
-            copy = None
-        # The copy's blocks whole within this view of the rows are read (`packed.plan`).
-        scores = cosines(rows, scales, query, copy)
+            blocks = ()
+        # The blocks whole within this view of the rows (an append may have packed more).
+        scores = cosines(rows, scales, query, blocks[: size // packed.BLOCK])
         # Masked before ranking, so excluded items take neither a rank nor a top-k slot.
         if skip:
             scores = np.where(np.isin(ids, _int_array(skip)), -np.inf, scores)
