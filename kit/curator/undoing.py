@@ -201,6 +201,25 @@ ACTS: tuple[tuple[str, re.Pattern[str], tuple[re.Pattern[str], ...]], ...] = tup
     )
 )  # fmt: skip
 
+# Verbs of not doing (round 24D): what one takes as its object is said as not done, as under
+# a negation ("skipping the Denver trip": no trip taken, in a message as in a fact; read by
+# kit/curator/clauses.py and fact_terms.py). Not `miss` as a longing ("I miss my mom"), nor
+# `pass on` as dying or as handing over ("passed on her recipe").
+NOT_DONE = re.compile(
+    "|".join((
+        _forms("skip", "skips", "skipped", "skipping", "missed", "bailed", "ditched",
+               "postpone", "postpones", "postponed", "postponing"),
+        _phrasal(_CALL, "off"), _phrasal(_BACK, "out"), _phrasal(_DROP, "out"),
+        r"\bpass(?:es|ed|ing)? on (?:the|a|an|that|this|our)\b(?! (?:news|word|message)\b)",
+    ))
+)  # fmt: skip
+
+
+def not_done(text: str) -> bool:
+    """Whether `text` says an act or event not done by a verb of not doing (NOT_DONE)."""
+    return NOT_DONE.search(_plain(text)) is not None
+
+
 # A negation in a message may say the act not done ("I didn't go" for "skipped").
 _NEGATION = re.compile(r"\b(?:not|never|no longer|unable|cannot)\b|n't\b")
 # A fact that denies the act says no undoing ("never gave up", "did not cancel").
