@@ -45,6 +45,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from kit.curator.related import family, thing, wordnet_or_none
+from kit.curator.undoing import NOT_DONE
 from kit.curator.wording import HEDGES, fold, stem
 
 Says = Callable[[str, str], str | None]  # a word, the next: how it says the act, or None
@@ -90,6 +91,7 @@ _TRIED = (
 _REFUSED = (
     r"declin(?:e|es|ed|ing)|turn(?:s|ed|ing)? down|refus(?:e|es|ed|ing)(?: to)?"
     r"|reject(?:s|ed|ing)?|said no to|say no to|pass(?:ed)? on"
+    rf"|{NOT_DONE.pattern}"  # skipped, missed, called off, backed out of (round 24D)
 )
 _FRAMES = tuple(
     (kind, re.compile(rf"\b(?:{words})$"))
@@ -134,6 +136,7 @@ _SOFT = frozenset(
 )
 ACT_GAP = 4  # words a frame may stand before the act it governs ("considering | using")
 HEAD_GAP = 8  # ... and before the head of what the act is done to ("decline | Laura's ...")
+_DETERMINERS = frozenset({"the", "a", "an", "my", "our", "his", "their"})  # not "that" disciplined
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
@@ -284,6 +287,8 @@ def _framings(said: str, says: Says, gap: int) -> list[str | None]:
         for n, word in enumerate(words):
             following = words[n + 1] if n + 1 < len(words) else ""
             if how := says(word, following):
+                if how == "verb" and _DETERMINERS & set(words[max(0, n - 2) : n]):
+                    how = "noun"  # "skipping the Denver trip": a noun here, not the act
                 frame = _frame(words[:n], gap, how)
                 if frame is None and how != "verb":
                     frame = _framed_after(" ".join(words[n + 1 : n + 7]))

@@ -208,7 +208,8 @@ ACTS: tuple[tuple[str, re.Pattern[str], tuple[re.Pattern[str], ...]], ...] = tup
 NOT_DONE = re.compile(
     "|".join((
         _forms("skip", "skips", "skipped", "skipping", "missed", "bailed", "ditched",
-               "postpone", "postpones", "postponed", "postponing"),
+               "postpone", "postpones", "postponed", "postponing", "cancel", "cancels",
+               "cancelled", "canceled", "cancelling", "canceling"),
         _phrasal(_CALL, "off"), _phrasal(_BACK, "out"), _phrasal(_DROP, "out"),
         r"\bpass(?:es|ed|ing)? on (?:the|a|an|that|this|our)\b(?! (?:news|word|message)\b)",
     ))

@@ -16,6 +16,7 @@ KEPT_OUT = [
         "I keep asking myself whether skipping the Denver trip was smart, the forecast was awful.",
     ),
     ("The owner took the trip to Lisbon.", "I skipped the Lisbon trip in June to save money."),
+    ("The owner went to Lisbon.", "I skipped the Lisbon trip in June to save money."),
     ("The owner went to the jazz concert.", "I missed the jazz concert on Friday, my bus broke down."),
     ("The owner went on the canoe trip.", "Honestly I bailed on the canoe trip with Priya."),
     ("The owner went to the pottery retreat.", "We called off the pottery retreat in May."),
