@@ -15,9 +15,9 @@ KEPT_OUT = [
         "The owner went to Denver.",
         "I keep asking myself whether skipping the Denver trip was smart, the forecast was awful.",
     ),
-    ("The owner took the trip to Lisbon.", "I skipped the Lisbon trip in June to save money."),
-    ("The owner went to Lisbon.", "I skipped the Lisbon trip in June to save money."),
-    ("The owner went to the jazz concert.", "I missed the jazz concert on Friday, my bus broke down."),
+    ("The owner took the trip to Lisbon.", "I skipped the Lisbon trip in June to save."),
+    ("The owner went to Lisbon.", "I skipped the Lisbon trip in June to save."),
+    ("The owner went to the jazz concert.", "I missed the jazz concert on Friday, my bus died."),
     ("The owner went on the canoe trip.", "Honestly I bailed on the canoe trip with Priya."),
     ("The owner went to the pottery retreat.", "We called off the pottery retreat in May."),
     ("The owner attended the Austin conference.", "I passed on the Austin conference this year."),
@@ -30,14 +30,15 @@ KEPT_OUT = [
 
 @pytest.mark.parametrize(("fact", "said"), KEPT_OUT)
 def test_what_was_not_done_is_no_fact_that_it_was(fact: str, said: str) -> None:
-    """Each stored on main (but the last: `cancelled` was read as a denial before)."""
+    """Stored on main, each but the Austin conference (asked: `attended` unsaid) and the
+    cancelled party (`cancelled` was read as a denial already)."""
     verdict = check(fact, said)
     assert verdict.status != "supported", verdict.reason
 
 
 STORED = [
-    ("The owner skipped the Lisbon trip in June.", "I skipped the Lisbon trip in June to save money."),
-    ("The owner missed the jazz concert on Friday.", "I missed the jazz concert on Friday, my bus broke down."),
+    ("The owner skipped the Lisbon trip.", "I skipped the Lisbon trip in June to save."),
+    ("The owner missed the jazz concert.", "I missed the jazz concert on Friday, my bus died."),
     ("The owner called off the pottery retreat.", "We called off the pottery retreat in May."),
     ("The owner went to the gym.", "I skipped breakfast but went to the gym."),
     ("The owner skipped breakfast.", "I skipped breakfast but went to the gym."),
