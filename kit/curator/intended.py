@@ -21,7 +21,9 @@ governed by a frame that only means, tries or refuses it:
 - tried: `trying to`, `searching for`, `looking for`, `applied for`, unless the sentence says
   it came off (`and managed to bring it down`);
 - refused or denied: `decline`, `turned down`, `refused`, `rejected`; a negation just before
-  the act (`have never practiced`).
+  the act (`have never practiced`); a verb of not doing (round 24D, kit/curator/undoing.py's
+  NOT_DONE: `skipping the Denver trip`, `bailed on`, `called off`, `backed out of`), which
+  makes a form of the act after an article a noun (`the Denver trip` for `went to Denver`).
 
 A frame governs the act right after it (a few adverbs between: `considering | using`), a noun
 form of it as its object (`considering a job relocation`), or the head within a few words, and

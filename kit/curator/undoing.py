@@ -11,6 +11,11 @@ sentence about what the fact names ("I didn't make it to the clean-up": the act 
 was not done, said as not done).
 A fact that itself denies the act ("never gave up") says no undoing and is not held here.
 
+The other way round (round 24D): what a verb of not doing takes as its object (NOT_DONE:
+skip, miss, cancel, call off, postpone, bail on, back out of, drop out of, pass on) is said as
+not done, a negation to the clause reader and a refusal to kit/curator/intended.py: `skipping
+the Denver trip` does not say `the owner went to Denver`.
+
 What it cannot do: tell which act a negation denies when its sentence names the same thing,
 nor catch an undoing said by a verb outside the list. Deterministic; no model.
 """
