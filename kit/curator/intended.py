@@ -93,12 +93,12 @@ _TRIED = (
 _REFUSED = (
     r"declin(?:e|es|ed|ing)|turn(?:s|ed|ing)? down|refus(?:e|es|ed|ing)(?: to)?"
     r"|reject(?:s|ed|ing)?|said no to|say no to|pass(?:ed)? on"
-    rf"|{NOT_DONE.pattern}"  # skipped, missed, called off, backed out of (round 24D)
 )
 _FRAMES = tuple(
     (kind, re.compile(rf"\b(?:{words})$"))
     for kind, words in (
-        ("meant", _MEANT), ("arranged", _ARRANGED), ("tried", _TRIED), ("refused", _REFUSED)
+        ("meant", _MEANT), ("arranged", _ARRANGED), ("tried", _TRIED), ("refused", _REFUSED),
+        ("undone", NOT_DONE.pattern),  # skipped, called off, backed out of (round 24D)
     )
 )  # fmt: skip
 # A wish, a hope or a wait whose own clause holds the act: its subject and an auxiliary
@@ -164,6 +164,8 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
         ]
         if "meant" in frames:  # "I want to share | my blog": a wish's verb, not the act's
             return None
+    if NOT_DONE.search(word):  # "cancelled" from "call off the clean-up": the act said
+        frames = [None if f == "undone" else f for f in frames]
     if not frames or any(f is None for f in frames):
         return None  # said as done somewhere (or nowhere)
     if tense == "going" and all(f in ("tried", "arranged") for f in frames):
