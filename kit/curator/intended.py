@@ -22,8 +22,9 @@ governed by a frame that only means, tries or refuses it:
   it came off (`and managed to bring it down`);
 - refused or denied: `decline`, `turned down`, `refused`, `rejected`; a negation just before
   the act (`have never practiced`); a verb of not doing (round 24D, kit/curator/undoing.py's
-  NOT_DONE: `skipping the Denver trip`, `bailed on`, `called off`, `backed out of`), which
-  makes a form of the act after an article a noun (`the Denver trip` for `went to Denver`).
+  NOT_DONE: `skipping the Denver trip`, `bailed on`, `called off`, `backed out of`; a frame
+  of its own, `undone`, not held against a fact whose act is one), which makes a form of the
+  act after an article a noun (`the Denver trip` for `went to Denver`).
 
 A frame governs the act right after it (a few adverbs between: `considering | using`), a noun
 form of it as its object (`considering a job relocation`), or the head within a few words, and
