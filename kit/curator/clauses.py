@@ -25,6 +25,7 @@ from kit.curator.hedge_scope import (
 )
 from kit.curator.persons import common
 from kit.curator.presupposed import GIVEN_ENDS, owned, presupposed, supposes
+from kit.curator.undoing import not_done
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
 Holder = Literal["self", "other", "neutral"]
@@ -216,7 +217,8 @@ def clauses(text: str) -> list[Clause]:
             # What the hedge does not govern: a description, the subject of a modal
             ask, plan = asks and not requested, hedged or (asks and requested)  # ... it describes
             more, spans = presupposed(_words(folded, start, end), ask, plan, conditional)
-            given, given_spans = given | more, given_spans + spans
+            if not not_done(piece):  # "whether skipping the trip was smart": no trip given
+                given, given_spans = given | more, given_spans + spans
             found.append(
                 Clause(
                     start,
@@ -441,7 +443,8 @@ def _negated(piece: str, tokens: list[str]) -> bool:
     if _IDIOMS.search(piece):
         piece = _IDIOMS.sub(" ", piece)
         tokens = _WORD.findall(piece)
-    return any(t.lower() in NEGATIONS or t.lower().endswith("n't") for t in tokens)
+    denied = any(t.lower() in NEGATIONS or t.lower().endswith("n't") for t in tokens)
+    return denied or not_done(piece)  # "skipped the trip" (kit/curator/undoing.py)
 
 
 # After these, "her" is the one something is done to ("I'm visiting her in May", "I gave her a

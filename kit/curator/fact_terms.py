@@ -16,6 +16,7 @@ from kit.curator.clauses import CONTRAST, PEOPLE, clauses, word_key
 from kit.curator.persons import role
 from kit.curator.presupposed import GIVEN_ENDS
 from kit.curator.related import phrases, thing
+from kit.curator.undoing import not_done
 from kit.curator.whose_number import bindings
 from kit.curator.wording import HEDGES, NEGATIONS, STOP, WORRIES, fold, number_of, stem, tokens
 from kit.dates.text import DateSpan, date_mentions
@@ -50,7 +51,7 @@ def fact_terms(
     dates = list(date_mentions(folded, reference)) if reference else []
     taken = [(m.start, m.end) for m in dates]
     found: list[Term] = []
-    hedged = negated = False
+    hedged, negated = False, not_done(text)  # "skipped the trip" denies as "not" does
     spans = _fact_clauses(text, owner, seen)
     over = [(c.start, c.end) for c in clauses(text) if CONTRAST.match(folded[c.start : c.end])]
     aims = [

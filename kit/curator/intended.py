@@ -21,7 +21,10 @@ governed by a frame that only means, tries or refuses it:
 - tried: `trying to`, `searching for`, `looking for`, `applied for`, unless the sentence says
   it came off (`and managed to bring it down`);
 - refused or denied: `decline`, `turned down`, `refused`, `rejected`; a negation just before
-  the act (`have never practiced`).
+  the act (`have never practiced`); a verb of not doing (round 24D, kit/curator/undoing.py's
+  NOT_DONE: `skipping the Denver trip`, `bailed on`, `called off`, `backed out of`; a frame
+  of its own, `undone`, not held against a fact whose act is one), which makes a form of the
+  act after an article a noun (`the Denver trip` for `went to Denver`).
 
 A frame governs the act right after it (a few adverbs between: `considering | using`), a noun
 form of it as its object (`considering a job relocation`), or the head within a few words, and
@@ -45,6 +48,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from kit.curator.related import family, thing, wordnet_or_none
+from kit.curator.undoing import NOT_DONE
 from kit.curator.wording import HEDGES, fold, stem
 
 Says = Callable[[str, str], str | None]  # a word, the next: how it says the act, or None
@@ -94,7 +98,8 @@ _REFUSED = (
 _FRAMES = tuple(
     (kind, re.compile(rf"\b(?:{words})$"))
     for kind, words in (
-        ("meant", _MEANT), ("arranged", _ARRANGED), ("tried", _TRIED), ("refused", _REFUSED)
+        ("meant", _MEANT), ("arranged", _ARRANGED), ("tried", _TRIED), ("refused", _REFUSED),
+        ("undone", NOT_DONE.pattern),  # skipped, called off, backed out of (round 24D)
     )
 )  # fmt: skip
 # A wish, a hope or a wait whose own clause holds the act: its subject and an auxiliary
@@ -134,6 +139,7 @@ _SOFT = frozenset(
 )
 ACT_GAP = 4  # words a frame may stand before the act it governs ("considering | using")
 HEAD_GAP = 8  # ... and before the head of what the act is done to ("decline | Laura's ...")
+_ARTICLES = frozenset({"the", "a", "an", "my", "our", "his", "their"})
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
@@ -159,6 +165,8 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
         ]
         if "meant" in frames:  # "I want to share | my blog": a wish's verb, not the act's
             return None
+    if NOT_DONE.search(word):  # "cancelled" from "call off the clean-up": the act said
+        frames = [None if f == "undone" else f for f in frames]
     if not frames or any(f is None for f in frames):
         return None  # said as done somewhere (or nowhere)
     if tense == "going" and all(f in ("tried", "arranged") for f in frames):
@@ -284,6 +292,8 @@ def _framings(said: str, says: Says, gap: int) -> list[str | None]:
         for n, word in enumerate(words):
             following = words[n + 1] if n + 1 < len(words) else ""
             if how := says(word, following):
+                if how == "verb" and _undone_noun(words[:n]):
+                    how = "noun"  # "skipping the Denver trip": a noun here, not the act
                 frame = _frame(words[:n], gap, how)
                 if frame is None and how != "verb":
                     frame = _framed_after(" ".join(words[n + 1 : n + 7]))
@@ -291,6 +301,13 @@ def _framings(said: str, says: Says, gap: int) -> list[str | None]:
                     frame = None
                 found.append(frame)
     return found
+
+
+def _undone_noun(before: list[str]) -> bool:
+    """Whether a form of the act just after `before` follows an article that a verb of not
+    doing governs ("skipping the Denver | trip"; not "blend my | love": a noun there too,
+    but read as the act, as round 17B did)."""
+    return bool(_ARTICLES & set(before[-2:])) and NOT_DONE.search(" ".join(before[-5:])) is not None
 
 
 def _framed_after(after: str) -> str | None:

@@ -11,6 +11,11 @@ sentence about what the fact names ("I didn't make it to the clean-up": the act 
 was not done, said as not done).
 A fact that itself denies the act ("never gave up") says no undoing and is not held here.
 
+The other way round (round 24D): what a verb of not doing takes as its object (NOT_DONE:
+skip, miss, cancel, call off, postpone, bail on, back out of, drop out of, pass on) is said as
+not done, a negation to the clause reader and a refusal to kit/curator/intended.py: `skipping
+the Denver trip` does not say `the owner went to Denver`.
+
 What it cannot do: tell which act a negation denies when its sentence names the same thing,
 nor catch an undoing said by a verb outside the list. Deterministic; no model.
 """
@@ -200,6 +205,26 @@ ACTS: tuple[tuple[str, re.Pattern[str], tuple[re.Pattern[str], ...]], ...] = tup
          + "|" + r"\bbail(?:s|ed|ing)? on\b", _SKIP_SAID),
     )
 )  # fmt: skip
+
+# Verbs of not doing (round 24D): what one takes as its object is said as not done, as under
+# a negation ("skipping the Denver trip": no trip taken, in a message as in a fact; read by
+# kit/curator/clauses.py and fact_terms.py). Not `miss` as a longing ("I miss my mom"), nor
+# `pass on` as dying or as handing over ("passed on her recipe").
+NOT_DONE = re.compile(
+    "|".join((
+        _forms("skip", "skips", "skipped", "skipping", "missed", "bailed", "ditched",
+               "postpone", "postpones", "postponed", "postponing", "cancel", "cancels",
+               "cancelled", "canceled", "cancelling", "canceling"),
+        _phrasal(_CALL, "off"), _phrasal(_BACK, "out"), _phrasal(_DROP, "out"),
+        r"\bpass(?:es|ed|ing)? on (?:the|a|an|that|this|our)\b(?! (?:news|word|message)\b)",
+    ))
+)  # fmt: skip
+
+
+def not_done(text: str) -> bool:
+    """Whether `text` says an act or event not done by a verb of not doing (NOT_DONE)."""
+    return NOT_DONE.search(_plain(text)) is not None
+
 
 # A negation in a message may say the act not done ("I didn't go" for "skipped").
 _NEGATION = re.compile(r"\b(?:not|never|no longer|unable|cannot)\b|n't\b")
