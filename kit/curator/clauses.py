@@ -207,7 +207,8 @@ def clauses(text: str) -> list[Clause]:
                 or before == "for when"
             )
             before_it = raw[: start - sentence.start()]
-            negated = _negated(piece, tokens) or _passed_over(piece, before_it)
+            undone = not_done(piece)  # "skipped the trip" (kit/curator/undoing.py)
+            negated = _negated(piece, tokens) or undone or _passed_over(piece, before_it)
             negated = negated or (example and found[-1].negated)
             alone = all(t.lower() in _ALONE for t in tokens)
             before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
@@ -217,7 +218,7 @@ def clauses(text: str) -> list[Clause]:
             # What the hedge does not govern: a description, the subject of a modal
             ask, plan = asks and not requested, hedged or (asks and requested)  # ... it describes
             more, spans = presupposed(_words(folded, start, end), ask, plan, conditional)
-            if not not_done(piece):  # "whether skipping the trip was smart": no trip given
+            if not undone:  # "whether skipping the trip was smart": no trip given
                 given, given_spans = given | more, given_spans + spans
             found.append(
                 Clause(
@@ -443,8 +444,7 @@ def _negated(piece: str, tokens: list[str]) -> bool:
     if _IDIOMS.search(piece):
         piece = _IDIOMS.sub(" ", piece)
         tokens = _WORD.findall(piece)
-    denied = any(t.lower() in NEGATIONS or t.lower().endswith("n't") for t in tokens)
-    return denied or not_done(piece)  # "skipped the trip" (kit/curator/undoing.py)
+    return any(t.lower() in NEGATIONS or t.lower().endswith("n't") for t in tokens)
 
 
 # After these, "her" is the one something is done to ("I'm visiting her in May", "I gave her a

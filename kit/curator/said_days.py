@@ -10,7 +10,7 @@ from datetime import date, timedelta
 from kit.curator.fact_terms import Term
 from kit.curator.wording import fold, tokens
 from kit.dates.text import DateSpan
-from kit.dates.words import ABBREVIATIONS, MONTHS
+from kit.dates.words import ABBREVIATIONS, MONTHS, month_span
 
 
 def same_day(span: DateSpan, term: Term) -> bool:
@@ -86,14 +86,11 @@ _VERBS = frozenset({"May", "March"})
 
 
 def _nearest(month: int, day: date) -> list[DateSpan]:
-    spans = []
-    for year in (day.year - 1, day.year, day.year + 1):
-        first = date(year, month, 1)
-        last = date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
-        spans.append(DateSpan(first, last))
+    found = (month_span(year, month) for year in (day.year - 1, day.year, day.year + 1))
+    spans = [DateSpan(s.start, s.end) for s in found if s is not None]
     before = [s for s in spans if s.start <= day]
     after = [s for s in spans if s.end >= day]
-    return list(dict.fromkeys([before[-1], after[0]]))
+    return list(dict.fromkeys([*before[-1:], *after[:1]]))  # none past date.min or date.max
 
 
 def whole_months(span: DateSpan) -> bool:

@@ -15,7 +15,7 @@ from kit.curator.wording import STOP, number_of, same, stem
 def parts_said(word: str, clause: Clause) -> bool:
     """Whether `clause` says each part of the hyphenated `word` (module note)."""
     parts = [p for p in _HYPHEN.split(word) if p and p.lower() not in STOP]
-    if "-" not in word or not parts:
+    if _HYPHEN.search(word) is None or not parts:
         return False
     return all(_part_said(p, clause) for p in parts)
 

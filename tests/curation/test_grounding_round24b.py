@@ -55,3 +55,16 @@ CASES = {
 def test_said_another_way(fact: str, said: str, named: str) -> None:
     """A month named alone and a hyphenated word's parts say what they say, and no more."""
     stored_or_named(fact, said, named)
+
+
+def test_a_month_named_alone_at_the_calendars_ends() -> None:
+    """A message said in the first or last year the calendar holds still reads its month by
+    name (the year after 9999 or before 1 does not exist: no error, the nearer month only)."""
+    from datetime import date
+
+    from kit.curator.said_days import bare_months
+
+    (late,) = bare_months("starting June", date(9999, 12, 30), [])
+    assert late[0].start == date(9999, 6, 1)
+    (early,) = bare_months("starting June", date(1, 1, 2), [])
+    assert early[0].start == date(1, 6, 1)
