@@ -35,13 +35,12 @@ from kit.curator.related import thing
 from kit.curator.wording import STOP, fold, stem, tokens
 
 # A fact's frame verbs of choosing or committing, as stems (`stem` takes "chose" to
-# "choose"); `went` only before `with` or `for` (`went with the blue one`).
+# "choose"); "went" only before "with" or "for" ("went with the blue one").
 FRAMES = frozenset(
     stem(w)
-    for w in """chose picked opted selected decided settled willing agreed committed
-    choice decision""".split()
+    for w in "choose pick opt select decide settle willing agree commit choice decision".split()
 )
-_GO = frozenset({"went", "gone", "going", "go", "goes"})
+_GO = stem("went")
 _GO_WITH = frozenset({"with", "for"})
 
 # The speaker commits: first person, said as so. What follows it is what it commits to.
@@ -104,7 +103,7 @@ def frames(text: str) -> dict[str, frozenset[str]]:
     for i, word in enumerate(listed):
         low = word.lower()
         if stem(low) not in FRAMES and not (
-            low in _GO and listed[i + 1 : i + 2] and listed[i + 1].lower() in _GO_WITH
+            stem(low) == _GO and listed[i + 1 : i + 2] and listed[i + 1].lower() in _GO_WITH
         ):
             continue
         governed = []
