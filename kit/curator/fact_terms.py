@@ -60,7 +60,6 @@ def fact_terms(
     listed = list(tokens(text))
     possessed = _possessed(listed, owner)
     bound = bindings(text)  # "her partner Thomas, 45": 45 is Thomas's
-    carried: dict[int, str] = {}  # a particle's place: the phrasal verb it ends
     for start, end, clause_holder, clause_who in spans:
         for n, match in enumerate(listed):
             token, at = match.group(), match.start()
@@ -95,13 +94,13 @@ def fact_terms(
                 aim = any(a <= at < b for a, b in aims)
                 pair = [token, *(m.group() for m in listed[n + 1 : n + 2] if m.start() < end)]
                 phrase = min(phrases(pair), default="")
-                if low in PARTICLES and n in carried:  # "turned (the offer) down": "down"
-                    phrase = carried[n]  # is said where turn_down is ("rejected")
-                elif not phrase:  # "leave the project out": leave_out
-                    phrase, particle = _split(listed, n, end)
-                    carried[particle] = phrase
-                elif phrase.rsplit("_", 1)[-1] == pair[-1].lower():
-                    carried[n + 1] = phrase
+                if (
+                    low in PARTICLES
+                    and n
+                    and found
+                    and found[-1].phrase == _verb_with(listed[n - 1].group(), low)
+                ):  # "turned down": "down" is said where turn_down is ("rejected")
+                    phrase = found[-1].phrase
                 if phrase and near(phrase) & REFUSING:
                     negated = True  # "turned down" refuses as "declined" does (NEGATIONS)
                 theirs = any(a <= at < b for a, b in possessed)
@@ -116,30 +115,17 @@ def fact_terms(
     return found, hedged, negated
 
 
-def _split(listed: list[re.Match[str]], n: int, end: int) -> tuple[str, int]:
-    """The phrasal verb the n-th word opens with a particle a few words on, past its object
-    ("leave a controversial project out": leave_out), and the particle's place; ("", -1)."""
-    verb = listed[n].group()
-    for m in range(n + 2, min(n + 2 + SPLIT, len(listed))):
-        low = listed[m].group().lower()
-        if listed[m].start() >= end or low in _SPLIT_ENDS:
-            break
-        if low in SPLIT_PARTICLES and (phrase := min(phrases([verb, low]), default="")):
-            return phrase, m
-    return "", -1
+def _verb_with(verb: str, particle: str) -> str:
+    """The phrasal verb a fact's verb opens with the particle after it, if WordNet holds one
+    ("turned", "down": turn_down)."""
+    return min(phrases([verb, particle]), default="")
 
 
 # What a phrasal verb of refusing means ("turned down", "passed up"): the fact says what was
 # refused, as with "declined" (wording.NEGATIONS)
 REFUSING = frozenset({"reject", "decline", "refuse"})
-# A verb's particle that is a word of its own to the guard (the others are STOP words), and
-# those that may stand after the verb's object ("turned the offer down")
+# A verb's particle that is a word of its own to the guard (the others are STOP words)
 PARTICLES = frozenset({"down", "away", "back", "around", "aside", "along"})
-SPLIT_PARTICLES = frozenset({"out", "up", "down", "off", "away", "back", "aside"})
-SPLIT = 5  # words of the object between a verb and its particle
-_SPLIT_ENDS = frozenset(
-    "and but or to for with in on at of from by that which who because while as".split()
-)
 
 
 def _head(listed: list[re.Match[str]], n: int, start: int, end: int) -> bool:
