@@ -73,6 +73,8 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
     problems: dict[str, list[str]] = {}
     said_weight = total_weight = 0.0
     relayed: list[str] = []  # soft words said only in a form WordNet relates to them
+    denied_names: list[str] = []  # names said only where they are denied
+    stated = False  # whether an informative soft word of the fact is said as a fact
     for term in terms:
         where = [(s, c) for s in sources for c in _holding(term, s)]
         said = where  # where it is said as it is (a related form found only elsewhere
@@ -86,6 +88,9 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
             fits = [c for c in fits if negated or not (c.example and c.negated)]
             if chooses:  # "chose Nike over Adidas": which side of the choice a name is on
                 fits = [c for c in fits if not c.negated or term.passed_over or negated]
+            if _denied_only(term, fits, negated):  # judged once the words are read
+                denied_names.append(term.shown)
+                continue
         elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
             fits = [c for s, c in where if _fits(s, _spared(c, term), "", hedged, negated)]
         else:
@@ -100,6 +105,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
             worth = _worth(term)
             total_weight += worth
             if fits:
+                stated = stated or worth >= STATED
                 own = [(s, c) for s in sources for c in _holding(term, s, level="family")]
                 if _said_so(term, own, hedged, negated, named):
                     said_weight += worth
@@ -119,6 +125,8 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
         if kin and why == "word-missing":
             why = "missing-kin"  # whose kin is who, not what: "brother" where they said father
         problems.setdefault(why, []).append(term.shown)
+    if denied_names and not stated:  # "I never made it to Denver": the fact rests on a denial
+        problems.setdefault("hard-negated", []).extend(denied_names)
     hard = {k: v for k, v in problems.items() if not k.startswith("word")}
     if hard:
         return Verdict("unsupported", _reason(hard))
@@ -144,6 +152,9 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
 # that is mostly a noun weighs at least THING: a paraphrase rewords what was done and how, and
 # keeps the things it was done to.
 STORE = 0.8
+# A word this informative, said as a fact, states what a fact says beside a name the cited
+# messages deny ("I've never celebrated with Stephen, since we've been together five years").
+STATED = 0.5
 ASK = 0.5
 RELATED = 0.75
 THING = 0.75
@@ -418,6 +429,14 @@ def _spared(clause: Clause, term: Term) -> Clause:
         return clause  # a question's descriptions: the hedge's reading (_as_given) alone
     keys = {term.key} if term.kind != "date" else {stem(t.group()) for t in tokens(term.shown)}
     return dataclasses.replace(clause, negated=False) if keys <= clause.given else clause
+
+
+def _denied_only(term: Term, fits: list[Clause], negated: bool) -> bool:
+    """Whether a name of a fact that denies nothing is said only in clauses that deny it
+    (what a denial presupposes aside: _spared)."""
+    if term.kind != "name" or negated or term.passed_over or not fits:
+        return False
+    return all(_spared(c, term).negated for c in fits)
 
 
 def _denies_having(words: frozenset[str]) -> bool:
