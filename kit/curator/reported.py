@@ -1,0 +1,201 @@
+"""What a hedged sentence's past-tense clauses state (kit/curator/clauses.py reads it; grounding
+round 25; the hedges themselves: kit/curator/hedge_scope.py).
+
+A clause inside a question, a wish, a plan or a doubt that a relative or adverbial word opens
+(`that`, `which`, `who`, `like`, `as`, `since`, `because`, `after`, `when`) and that says
+something in the past or the perfect is said as so, whatever hedge opens the sentence:
+`wondering if using Trello boards like Laura suggested could help` (Laura suggested it), `ideas
+like Michelle's craft session that lasted 45 minutes`, `especially since I just attended that
+"Estate Tax Planning" workshop`, `my accounts, which are now covered under the clause added on
+April 30?`. A relative report (`that`, `which`, `who`, `like the one`) also says that what it
+is said of is there: the noun phrase before it (`joining an online discussion like the one
+Wyatt organized`: there was such a discussion; the joining stays a plan).
+
+Stays hedged: a clause with a supposition or a hedge word of its own (`if`, `as if`, `would`,
+`wish`, `might`; a title's words are no hedge), `that` after a word of thinking or saying (`not
+sure that I passed`, `wondering if that was ...`), `like` after a subject or a modal (`I'd like
+the one I saw`), and what the hedge governs (its clause is cut before the report). What it
+cannot read: a past said by a gerund (`after deciding to diversify ...`), a possessive with a
+day (`attorney Stephanie's review on May 1`), and what `like we did` or `like Laura suggested`
+refers back to (the act before it: a plan of the speaker's, or someone else's act).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from kit.curator.hedge_scope import cut_around
+from kit.curator.presupposed import supposes
+from kit.curator.wording import number_of, stem
+
+if TYPE_CHECKING:
+    from kit.curator.clauses import Clause
+
+_IRREGULAR = frozenset(
+    """was were had did made took went gave got told said found bought paid met won left ran
+    began spent sent built brought thought felt kept held led lost sold wrote came saw chose
+    done gone taken given written seen known grown drove driven ate eaten flew flown taught
+    caught heard been begun became agreed freed""".split()
+)
+_NOT_PAST = frozenset("hundred sacred naked wicked kindred".split())
+_OPENERS = frozenset("that which who like as since because after when".split())
+_RELATIVE = frozenset({"which", "who"})  # its past may come later: "which are now covered"
+_PRONOUNS = frozenset("i i've i'd we we've we'd he she they it you".split())
+_DETERMINED = frozenset("my our his her their the".split())
+_ADVERBS = frozenset("just already recently also once finally first last actually".split())
+_PERFECT = frozenset("had have has".split())
+# Before these `that` opens what is thought or said, not a relative clause ("not sure that I
+# passed", "wondering if that was ...").
+_NO_ANTECEDENT = frozenset(
+    """sure worried think thought thinking wonder wondering hope hoping hoped know knew believe
+    feel felt say said says told tell realize realized realise realised guess afraid
+    concerned convinced certain glad happy doubt wish wished assume suppose suspect heard hear
+    seem seems mean means so such now fact idea chance news noticed learned see saw sense
+    aware proud mentioned confirmed show showed ensure confident surprised upset relieved
+    expect expected imagine pretend if whether and but or because since as like than is was
+    are were be been not""".split()
+)
+_LIKING = frozenset("i'd we'd would i we you they to really also don't didn't not".split())
+_TOKEN = re.compile(r"[\w'-]+|[,;:?!.]")
+
+
+def past(word: str) -> bool:
+    """Whether a word is a verb in the past or a past participle (a rule of thumb)."""
+    low = word.lower()
+    if low in _IRREGULAR:
+        return True
+    return low.endswith("ed") and len(low) > 3 and not low.endswith("eed") and low not in _NOT_PAST
+
+
+def reports(sentence: str, offset: int) -> list[tuple[int, int]]:
+    """Where clauses that state a past inside `sentence` open: from their opening word to the
+    end of their past verb (module note), as offsets into the folded text."""
+    tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
+    found = []
+    for i, (word, start, _) in enumerate(tokens):
+        low = word.lower()
+        if low not in _OPENERS:
+            continue
+        before = tokens[i - 1][0].lower() if i else ""
+        if low == "that" and (not before.isalpha() or before in _NO_ANTECEDENT):
+            continue
+        if low == "like" and before in _LIKING:
+            continue  # "I'd like the one I saw": a wish, not a comparison
+        verb = _past_verb(tokens[i + 1 : i + 9], low)
+        if verb is not None:
+            found.append((offset + start, offset + verb))
+    return found
+
+
+def _past_verb(tokens: list[tuple[str, int, int]], opener: str) -> int | None:
+    """The end of the past verb the words after an opener begin with (a subject, adverbs, a
+    perfect's auxiliary before it), if they do."""
+    words = [w.lower() for w, _, _ in tokens]
+    i = 2 if words[:2] in (["the", "one"], ["the", "ones"]) else 0  # "like the one Wyatt ran"
+    subject = _subject(tokens[i:])
+    if subject == 0 and opener not in ("that", "which", "who"):
+        return None  # "as if", "when did I": no subject of its own
+    i += subject
+    while i < len(words) and (words[i] in _ADVERBS or words[i] in _PERFECT):
+        i += 1
+    if i < len(words) and past(tokens[i][0]):
+        return tokens[i][2]
+    if opener in _RELATIVE and subject == 0:  # "which are now covered ...": later, same clause
+        for word, _, end in itertools.takewhile(lambda t: t[0] not in ",;:?!.", tokens[i:]):
+            if past(word):
+                return end
+    return None
+
+
+def _subject(tokens: list[tuple[str, int, int]]) -> int:
+    """How many of the words a subject takes: a pronoun, a name, a determiner and a noun."""
+    words = [w for w, _, _ in tokens]
+    if not words:
+        return 0
+    if words[0].lower() in _PRONOUNS:
+        return 1
+    if words[0][:1].isupper():
+        return 2 if len(words) > 1 and words[1][:1].isupper() else 1
+    if words[0].lower() in _DETERMINED:
+        for n in (2, 3):  # "my mentor", "the head chef" ... before the verb
+            if len(words) > n and (past(words[n]) or words[n].lower() in _ADVERBS | _PERFECT):
+                return n
+    return 0
+
+
+def cut_reports(
+    sentence: str, offset: int, parts: list[tuple[int, int]]
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """`parts` (a sentence's clauses) cut where a report opens, and the reports' spans."""
+    spans = reports(sentence, offset)
+    for at, _ in spans:
+        parts = cut_around(parts, (at, at))
+    return parts, spans
+
+
+def reported(
+    piece: str, start: int, spans: list[tuple[int, int]], after: bool, hedges: Callable[[str], bool]
+) -> bool:
+    """Whether a clause (`piece`, at `start`) is a report: one `reports` found, or one going on
+    with the report before it (`after`), with no hedge of its own (`hedges`; a title's words
+    are none)."""
+    opens = any(a <= start < b for a, b in spans) or (after and goes_on(piece))
+    return opens and not hedges(own := untitled(piece)) and not supposes(own, "")
+
+
+# "..., that lasted 45 minutes | and was supervised by Amy": the report goes on.
+_GOES_ON = re.compile(r"^\W*(?:and|or|but)\s+(?:(?:just|also|then)\s+)?([\w'-]+)", re.IGNORECASE)
+
+
+def goes_on(piece: str) -> bool:
+    """Whether a clause with no subject goes on with a report before it: `and` and a past."""
+    found = _GOES_ON.match(piece)
+    return found is not None and past(found.group(1))
+
+
+_NOUN_PHRASE_ENDS = frozenset(
+    """like of about on in at with from by for to and or but if whether that which who is are
+    was were be some any""".split()
+)
+_DETERMINERS = frozenset("a an the my our this these those".split())
+
+
+def said_of(folded: str, at: int, found: list[Clause], begins: int) -> None:
+    """Give the last of `found` (a sentence's clauses so far; it begins at `begins`) what a
+    relative report opening at `at` is said of (`antecedent`)."""
+    if found and found[-1].start >= begins:
+        last = found[-1]
+        found[-1] = replace(last, given=last.given | antecedent(folded, at, last.start))
+
+
+def antecedent(folded: str, at: int, begins: int) -> frozenset[str]:
+    """What a relative report (`that lasted ...`, `which I submitted ...`, `like the one Wyatt
+    organized ...`) opening at `at` is said of: the noun phrase ending the clause before it (at
+    `begins`), back to its determiner (`an online discussion`, `Priya's pottery class`); a
+    verb in -ing (what the hedge governs: `joining`) ends it. Its stems and numbers."""
+    opening = folded[at : at + 20].lower()
+    if not opening.startswith(("that ", "which ", "who ", "like the one")):
+        return frozenset()
+    words = [w for w in _TOKEN.findall(folded, begins, at) if w not in ",;:?!."]
+    taken: list[str] = []
+    for word in reversed(words[-5:]):
+        low = word.lower()
+        if low in _NOUN_PHRASE_ENDS or (low.endswith("ing") and len(low) > 5):
+            break
+        if low in _DETERMINERS:
+            break
+        taken.append(word)
+    return frozenset(stem(w) for w in taken) | {n for w in taken if (n := number_of(w))}
+
+
+_TITLE = re.compile(r"\b(?!I\b|I')[A-Z][\w'-]*")
+
+
+def untitled(piece: str) -> str:
+    """`piece` without its capitalised words (but `I`): a title's hedge words (`"Dream Big
+    Planning" seminar`) hedge nothing a report says."""
+    return _TITLE.sub(" ", piece)
