@@ -48,8 +48,8 @@ _PRONOUNS = frozenset("i i've i'd we we've we'd he she they it you".split())
 _DETERMINED = frozenset("my our his her their the".split())
 _ADVERBS = frozenset("just already recently also once finally first last actually".split())
 _PERFECT = frozenset("had have has".split())
-# Before these `that` opens what is thought or said, not a relative clause ("not sure that I
-# passed", "wondering if that was ...").
+# Before these `that`, `which`, `who` open what is thought, said or asked, not a relative
+# clause ("not sure that I passed", "wondering if that was ...", "wondering which one ...").
 _NO_ANTECEDENT = frozenset(
     """sure worried think thought thinking wonder wondering hope hoping hoped know knew believe
     feel felt say said says told tell realize realized realise realised guess afraid
@@ -57,7 +57,8 @@ _NO_ANTECEDENT = frozenset(
     seem seems mean means so such now fact idea chance news noticed learned see saw sense
     aware proud mentioned confirmed show showed ensure confident surprised upset relieved
     expect expected imagine pretend if whether and but or because since as like than is was
-    are were be been not""".split()
+    are were be been not out ask asked asking decide deciding choose choosing remember forget
+    recall""".split()
 )
 _LIKING = frozenset("i'd we'd would i we you they to really also don't didn't not".split())
 _TOKEN = re.compile(r"[\w'-]+|[,;:?!.]")
@@ -81,7 +82,9 @@ def reports(sentence: str, offset: int) -> list[tuple[int, int]]:
         if low not in _OPENERS:
             continue
         before = tokens[i - 1][0].lower() if i else ""
-        if low == "that" and (not before.isalpha() or before in _NO_ANTECEDENT):
+        if low in ("that", "which", "who") and (not before or before in _NO_ANTECEDENT):
+            continue  # "Which games did Omar bring?", "wondering who ...": a question
+        if low == "that" and not before.isalpha():
             continue
         if low == "like" and before in _LIKING:
             continue  # "I'd like the one I saw": a wish, not a comparison
