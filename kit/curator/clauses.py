@@ -25,7 +25,7 @@ from kit.curator.hedge_scope import (
 )
 from kit.curator.persons import common
 from kit.curator.presupposed import GIVEN_ENDS, owned, presupposed, supposes
-from kit.curator.reported import cut_reports, reported, said_of
+from kit.curator.reported import cut_reports, reported, said_of, whose
 from kit.curator.undoing import not_done
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
@@ -168,7 +168,7 @@ def clauses(text: str) -> list[Clause]:
         whom: frozenset[str] = frozenset()
         hedged = asks = alone = supposed = conditional = False
         requested = question and bool(parts) and request(folded[slice(*parts[opener])])
-        before, report, chain = "", False, (False, False, False, False)
+        before, report, chain = "", False, (False, False, False, False, holder)
         for i, (start, end) in enumerate(parts):
             piece = folded[start:end]
             tokens = _WORD.findall(piece)
@@ -176,11 +176,11 @@ def clauses(text: str) -> list[Clause]:
                 continue
             was_report, report = report, reported(piece, start, said, report, _hedged)
             if was_report and not report:  # the sentence's hedge goes on after the report
-                hedged, asks, supposed, conditional = chain
+                hedged, asks, supposed, conditional, holder = chain
             elif report and not was_report:  # what "a session | that lasted" names: there
-                chain = (hedged, asks, supposed, conditional)
+                chain = (hedged, asks, supposed, conditional, holder)
                 said_of(folded, start, found, sentence.start())
-            own = _holder(tokens)
+            own = (whose(piece) if report else None) or _holder(tokens)  # "that Kyle said"
             own = "self" if own is None and requester(piece, tokens) else own  # "can you help me"
             if own is None and _after_apposition(folded, found, sentence.start()):
                 own = "other"  # "Danielle, my advisor, | praised my draft": Danielle did

@@ -33,16 +33,16 @@ from kit.curator.presupposed import supposes
 from kit.curator.wording import number_of, stem
 
 if TYPE_CHECKING:
-    from kit.curator.clauses import Clause
+    from kit.curator.clauses import Clause, Holder
 
 _IRREGULAR = frozenset(
     """was were had did made took went gave got told said found bought paid met won left ran
     began spent sent built brought thought felt kept held led lost sold wrote came saw chose
     done gone taken given written seen known grown drove driven ate eaten flew flown taught
-    caught heard been begun became agreed freed""".split()
+    caught heard been begun became agreed freed read""".split()
 )
 _NOT_PAST = frozenset("hundred sacred naked wicked kindred".split())
-_OPENERS = frozenset("that which who like as since because after when".split())
+_OPENERS = frozenset("that which who like as since because after when while".split())
 _RELATIVE = frozenset({"which", "who"})  # its past may come later: "which are now covered"
 _PRONOUNS = frozenset("i i've i'd we we've we'd he she they it you".split())
 _DETERMINED = frozenset("my our his her their the".split())
@@ -61,6 +61,7 @@ _NO_ANTECEDENT = frozenset(
     recall""".split()
 )
 _LIKING = frozenset("i'd we'd would i we you they to really also don't didn't not".split())
+_MODAL = re.compile(r"\b(?:(?i:could|would|might|can|will|should|must)|may)\b")  # not "May 9"
 _TOKEN = re.compile(r"[\w'-]+|[,;:?!.]")
 
 
@@ -135,8 +136,11 @@ def cut_reports(
 ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """`parts` (a sentence's clauses) cut where a report opens, and the reports' spans."""
     spans = reports(sentence, offset)
-    for at, _ in spans:
+    for at, verb in spans:
         parts = cut_around(parts, (at, at))
+        after = _MODAL.search(sentence, verb - offset)  # "like Laura suggested | could help"
+        if after and not re.search(r"[,;:?!.]", sentence[verb - offset : after.start()]):
+            parts = cut_around(parts, (offset + after.start(), offset + after.start()))
     return parts, spans
 
 
@@ -148,6 +152,23 @@ def reported(
     are none)."""
     opens = any(a <= start < b for a, b in spans) or (after and goes_on(piece))
     return opens and not hedges(own := untitled(piece)) and not supposes(own, "")
+
+
+_LEADS = _OPENERS | {"the", "one", "ones", "especially", "and", "but", "so", "even"}
+_SPEAKER = frozenset("i i've i'd i'm we we've we'd we're".split())
+_SOMEONE = frozenset("he she they he's she's they've his her their".split())
+
+
+def whose(piece: str) -> Holder | None:
+    """Whom a report is about when its subject says it (`like the one Wyatt organized`: Wyatt;
+    `since I just attended`: the speaker); None when it does not say (`that lasted ...`)."""
+    words = [w for w in _TOKEN.findall(piece) if w.lower() not in _LEADS]
+    first = words[0] if words else ""
+    if first.lower() in _SPEAKER:
+        return "self"
+    if first.lower() in _SOMEONE or (first[:1].isupper() and not first.startswith("I'")):
+        return "other"
+    return None
 
 
 # "..., that lasted 45 minutes | and was supervised by Amy": the report goes on.
@@ -181,7 +202,7 @@ def antecedent(folded: str, at: int, begins: int) -> frozenset[str]:
     `begins`), back to its determiner (`an online discussion`, `Priya's pottery class`); a
     verb in -ing (what the hedge governs: `joining`) ends it. Its stems and numbers."""
     opening = folded[at : at + 20].lower()
-    if not opening.startswith(("that ", "which ", "who ", "like the one")):
+    if not opening.startswith(("that ", "which ", "who ")):
         return frozenset()
     words = [w for w in _TOKEN.findall(folded, begins, at) if w not in ",;:?!."]
     taken: list[str] = []

@@ -34,6 +34,7 @@ CASES = [
     (_VAULT, "The vault folder was created on 9 May.", True),
     # what the hedge governs stays a plan
     (_SWAP, "The owner joined a book swap on 8 June.", False),
+    (_SWAP, "The owner hosted a book swap on 8 June.", False),  # Dana did
     (_TALK, "The owner shortened the keynote.", False),
     # a past under `if`, `as if`, a wish, a denial, a doubt's `that`: still not said as so
     (
