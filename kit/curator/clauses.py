@@ -159,7 +159,7 @@ def clauses(text: str) -> list[Clause]:
         parts = _parts(raw, sentence.start())
         settled = right_call(raw, sentence.start())
         parts = cut_around(parts, settled) if settled else parts
-        parts, said = cut_reports(raw, sentence.start(), parts)  # "since I attended ..."
+        parts, said, fresh = cut_reports(raw, sentence.start(), parts)  # "since I attended ..."
         opener = next(
             (i for i, (s, e) in enumerate(parts) if _opens_question(folded[s:e], i == 0)),
             len(parts) - 1,  # no question word: the question is its last clause ("Paris?!")
@@ -168,17 +168,17 @@ def clauses(text: str) -> list[Clause]:
         whom: frozenset[str] = frozenset()
         hedged = asks = alone = supposed = conditional = False
         requested = question and bool(parts) and request(folded[slice(*parts[opener])])
-        before, report, chain = "", False, (False, False, False, False, holder)
+        before, report, chain = "", False, (False, False, False, False, holder, False)
         for i, (start, end) in enumerate(parts):
             piece = folded[start:end]
             tokens = _WORD.findall(piece)
             if not tokens:
                 continue
             was_report, report = report, reported(piece, start, said, report, _hedged)
-            if was_report and not report:  # the sentence's hedge goes on after the report
-                hedged, asks, supposed, conditional, holder = chain
+            if was_report and not report and chain[5]:  # the sentence's hedge goes on after it
+                hedged, asks, supposed, conditional, holder, _ = chain
             elif report and not was_report:  # what "a session | that lasted" names: there
-                chain = (hedged, asks, supposed, conditional, holder)
+                chain = (hedged, asks, supposed, conditional, holder, start in fresh)
                 said_of(folded, start, found, sentence.start())
             own = (whose(piece) if report else None) or _holder(tokens)  # "that Kyle said"
             own = "self" if own is None and requester(piece, tokens) else own  # "can you help me"

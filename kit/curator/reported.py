@@ -133,15 +133,18 @@ def _subject(tokens: list[tuple[str, int, int]]) -> int:
 
 def cut_reports(
     sentence: str, offset: int, parts: list[tuple[int, int]]
-) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """`parts` (a sentence's clauses) cut where a report opens, and the reports' spans."""
-    spans = reports(sentence, offset)
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]], set[int]]:
+    """`parts` (a sentence's clauses) cut where a report opens, the reports' spans, and where
+    a cut was new (after a clause that was already one, what follows reads as before)."""
+    spans, fresh = reports(sentence, offset), set()
     for at, verb in spans:
+        if any(a < at < b for a, b in parts):
+            fresh.add(at)
         parts = cut_around(parts, (at, at))
         after = _MODAL.search(sentence, verb - offset)  # "like Laura suggested | could help"
         if after and not re.search(r"[,;:?!.]", sentence[verb - offset : after.start()]):
             parts = cut_around(parts, (offset + after.start(), offset + after.start()))
-    return parts, spans
+    return parts, spans, fresh
 
 
 def reported(
