@@ -2,22 +2,27 @@
 round 25; the hedges themselves: kit/curator/hedge_scope.py).
 
 A clause inside a question, a wish, a plan or a doubt that a relative or adverbial word opens
-(`that`, `which`, `who`, `like`, `as`, `since`, `because`, `after`, `when`) and that says
-something in the past or the perfect is said as so, whatever hedge opens the sentence:
-`wondering if using Trello boards like Laura suggested could help` (Laura suggested it), `ideas
-like Michelle's craft session that lasted 45 minutes`, `especially since I just attended that
-"Estate Tax Planning" workshop`, `my accounts, which are now covered under the clause added on
-April 30?`. A relative report (`that`, `which`, `who`, `like the one`) also says that what it
-is said of is there: the noun phrase before it (`joining an online discussion like the one
-Wyatt organized`: there was such a discussion; the joining stays a plan).
+(`that`, `which`, `who`, `like`, `as`, `since`, `because`, `after`, `when`, `while`) and that
+says something in the past or the perfect is said as so, whatever hedge opens the sentence:
+`ideas like Michelle's craft session that lasted 45 minutes and was supervised by Amy`,
+`especially since I just attended that "Estate Tax Planning" workshop`, `my accounts, which
+are now covered under the clause added on April 30?`, `... as Greg suggested during our mock
+interview`. It is its subject's (`like the one Wyatt organized`, `since Bryan agreed to ...`:
+theirs, not the speaker's), it ends before a modal (`like Laura suggested | could help`), and
+past it the sentence's hedge goes on, when the report was cut out of a clause (after a clause
+that was one already, `..., which I chose on March 30, or explore ...`, what follows reads as
+before). A relative report (`that`, `which`, `who`) also says that what it is said of is
+there: the noun phrase before it (`Michelle's craft session | that lasted ...`).
 
 Stays hedged: a clause with a supposition or a hedge word of its own (`if`, `as if`, `would`,
-`wish`, `might`; a title's words are no hedge), `that` after a word of thinking or saying (`not
-sure that I passed`, `wondering if that was ...`), `like` after a subject or a modal (`I'd like
-the one I saw`), and what the hedge governs (its clause is cut before the report). What it
-cannot read: a past said by a gerund (`after deciding to diversify ...`), a possessive with a
-day (`attorney Stephanie's review on May 1`), and what `like we did` or `like Laura suggested`
-refers back to (the act before it: a plan of the speaker's, or someone else's act).
+`wish`, `might`; a title's words are no hedge), `that`, `which`, `who` after a word of
+thinking, saying or asking or opening a question (`not sure that I passed`, `wondering if that
+was ...`, `Which games did Omar bring?`), `like` after a subject or a modal (`I'd like the one
+I saw`), and what the hedge governs (its clause is cut before the report). What it cannot read:
+a past said by a gerund (`after deciding to diversify ...`), a possessive with a day (`attorney
+Stephanie's review on May 1`), and what `like we did`, `like Laura suggested` or `like the one
+Wyatt organized` refers back to (an act the hedge governs, or a thing: read as given, `the one`
+stored fresh15's planted g15-029 and g15-030).
 """
 
 from __future__ import annotations
@@ -200,10 +205,10 @@ def said_of(folded: str, at: int, found: list[Clause], begins: int) -> None:
 
 
 def antecedent(folded: str, at: int, begins: int) -> frozenset[str]:
-    """What a relative report (`that lasted ...`, `which I submitted ...`, `like the one Wyatt
-    organized ...`) opening at `at` is said of: the noun phrase ending the clause before it (at
-    `begins`), back to its determiner (`an online discussion`, `Priya's pottery class`); a
-    verb in -ing (what the hedge governs: `joining`) ends it. Its stems and numbers."""
+    """What a relative report (`that lasted ...`, `which I submitted ...`) opening at `at` is
+    said of: the noun phrase ending the clause before it (at `begins`), back to its determiner
+    (`Priya's pottery class`); a verb in -ing (what the hedge governs: `joining`) ends it. Its
+    stems and numbers. Not `like the one ...` (module note)."""
     opening = folded[at : at + 20].lower()
     if not opening.startswith(("that ", "which ", "who ")):
         return frozenset()
