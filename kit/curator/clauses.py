@@ -25,7 +25,7 @@ from kit.curator.hedge_scope import (
 )
 from kit.curator.persons import common
 from kit.curator.presupposed import GIVEN_ENDS, owned, presupposed, supposes
-from kit.curator.reported import cut_reports, reported, said_of, whose
+from kit.curator.reported import cut_reports, reported, whose
 from kit.curator.undoing import not_done
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
@@ -177,9 +177,8 @@ def clauses(text: str) -> list[Clause]:
             was_report, report = report, reported(piece, start, said, report, _hedged)
             if was_report and not report and chain[5]:  # the sentence's hedge goes on after it
                 hedged, asks, supposed, conditional, holder, _ = chain
-            elif report and not was_report:  # what "a session | that lasted" names: there
+            elif report and not was_report:
                 chain = (hedged, asks, supposed, conditional, holder, start in fresh)
-                said_of(folded, start, found, sentence.start())
             own = (whose(piece) if report else None) or _holder(tokens)  # "that Kyle said"
             own = "self" if own is None and requester(piece, tokens) else own  # "can you help me"
             if own is None and _after_apposition(folded, found, sentence.start()):

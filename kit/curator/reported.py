@@ -11,8 +11,7 @@ interview`. It is its subject's (`like the one Wyatt organized`, `since Bryan ag
 theirs, not the speaker's), it ends before a modal (`like Laura suggested | could help`), and
 past it the sentence's hedge goes on, when the report was cut out of a clause (after a clause
 that was one already, `..., which I chose on March 30, or explore ...`, what follows reads as
-before). A relative report (`that`, `which`, `who`) also says that what it is said of is
-there: the noun phrase before it (`Michelle's craft session | that lasted ...`).
+before).
 
 Stays hedged: a clause with a supposition or a hedge word of its own (`if`, `as if`, `would`,
 `wish`, `might`; a title's words are no hedge), `that`, `which`, `who` after a word of
@@ -20,9 +19,10 @@ thinking, saying or asking or opening a question (`not sure that I passed`, `won
 was ...`, `Which games did Omar bring?`), `like` after a subject or a modal (`I'd like the one
 I saw`), and what the hedge governs (its clause is cut before the report). What it cannot read:
 a past said by a gerund (`after deciding to diversify ...`), a possessive with a day (`attorney
-Stephanie's review on May 1`), and what `like we did`, `like Laura suggested` or `like the one
-Wyatt organized` refers back to (an act the hedge governs, or a thing: read as given, `the one`
-stored fresh15's planted g15-029 and g15-030).
+Stephanie's review on May 1`), and what a report refers back to: the act `like we did` or
+`like Laura suggested` is said of (one the hedge governs), and the thing `that lasted ...` or
+`like the one Wyatt organized` is said of (measured as given: it stored planted false operations
+on fresh15 and fresh11).
 """
 
 from __future__ import annotations
@@ -30,15 +30,13 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kit.curator.hedge_scope import cut_around
 from kit.curator.presupposed import supposes
-from kit.curator.wording import number_of, stem
 
 if TYPE_CHECKING:
-    from kit.curator.clauses import Clause, Holder
+    from kit.curator.clauses import Holder
 
 _IRREGULAR = frozenset(
     """was were had did made took went gave got told said found bought paid met won left ran
@@ -187,41 +185,6 @@ def goes_on(piece: str) -> bool:
     """Whether a clause with no subject goes on with a report before it: `and` and a past."""
     found = _GOES_ON.match(piece)
     return found is not None and past(found.group(1))
-
-
-_NOUN_PHRASE_ENDS = frozenset(
-    """like of about on in at with from by for to and or but if whether that which who is are
-    was were be some any""".split()
-)
-_DETERMINERS = frozenset("a an the my our this these those".split())
-
-
-def said_of(folded: str, at: int, found: list[Clause], begins: int) -> None:
-    """Give the last of `found` (a sentence's clauses so far; it begins at `begins`) what a
-    relative report opening at `at` is said of (`antecedent`)."""
-    if found and found[-1].start >= begins:
-        last = found[-1]
-        found[-1] = replace(last, given=last.given | antecedent(folded, at, last.start))
-
-
-def antecedent(folded: str, at: int, begins: int) -> frozenset[str]:
-    """What a relative report (`that lasted ...`, `which I submitted ...`) opening at `at` is
-    said of: the noun phrase ending the clause before it (at `begins`), back to its determiner
-    (`Priya's pottery class`); a verb in -ing (what the hedge governs: `joining`) ends it. Its
-    stems and numbers. Not `like the one ...` (module note)."""
-    opening = folded[at : at + 20].lower()
-    if not opening.startswith(("that ", "which ", "who ")):
-        return frozenset()
-    words = [w for w in _TOKEN.findall(folded, begins, at) if w not in ",;:?!."]
-    taken: list[str] = []
-    for word in reversed(words[-5:]):
-        low = word.lower()
-        if low in _NOUN_PHRASE_ENDS or (low.endswith("ing") and len(low) > 5):
-            break
-        if low in _DETERMINERS:
-            break
-        taken.append(word)
-    return frozenset(stem(w) for w in taken) | {n for w in taken if (n := number_of(w))}
 
 
 _TITLE = re.compile(r"\b(?!I\b|I')[A-Z][\w'-]*")

@@ -12,8 +12,8 @@ import pytest
 from tests.support.grounding import check
 
 _POTTERY = (
-    "What are some rainy-day ideas like Priya's pottery class that ran 90 minutes and was "
-    "taught by Omar?"
+    "What are some rainy-day ideas like the pottery session that ran 90 minutes and was taught "
+    "by Omar at Kiln Studio?"
 )
 _TALK = "I wonder if I could shorten my keynote as Tomas suggested at our review on June 3."
 _SEMINAR = (
@@ -28,7 +28,7 @@ _SWAP = "I'm thinking of joining a book swap like the one Dana hosted on June 8,
 
 CASES = [
     # said, fact, stored
-    (_POTTERY, "Priya's pottery class ran 90 minutes.", True),
+    (_POTTERY, "Omar taught for 90 minutes at Kiln Studio.", True),
     (_TALK, "Tomas suggested it at the review on 3 June.", True),
     (_SEMINAR, "The owner attended the seminar on 2 March.", True),
     (_VAULT, "The vault folder was created on 9 May.", True),
