@@ -27,6 +27,7 @@ on fresh15 and fresh11).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable
@@ -34,16 +35,12 @@ from typing import TYPE_CHECKING
 
 from kit.curator.hedge_scope import cut_around
 from kit.curator.presupposed import supposes
+from kit.retrieval.wordnet import installed
 
 if TYPE_CHECKING:
     from kit.curator.clauses import Holder
 
-_IRREGULAR = frozenset(
-    """was were had did made took went gave got told said found bought paid met won left ran
-    began spent sent built brought thought felt kept held led lost sold wrote came saw chose
-    done gone taken given written seen known grown drove driven ate eaten flew flown taught
-    caught heard been begun became agreed freed read""".split()
-)
+_ALSO_PAST = frozenset({"read", "agreed", "freed", "was"})  # not in WordNet's (`_irregular`)
 _NOT_PAST = frozenset("hundred sacred naked wicked kindred".split())
 _OPENERS = frozenset("that which who like as since because after when while".split())
 _RELATIVE = frozenset({"which", "who"})  # its past may come later: "which are now covered"
@@ -68,10 +65,24 @@ _MODAL = re.compile(r"\b(?:(?i:could|would|might|can|will|should|must)|may)\b") 
 _TOKEN = re.compile(r"[\w'-]+|[,;:?!.]")
 
 
-def past(word: str) -> bool:
-    """Whether a word is a verb in the past or a past participle (a rule of thumb)."""
+@functools.cache
+def _irregular() -> frozenset[str]:
+    """The irregular pasts and past participles WordNet lists among its verbs' exceptions
+    (`went`, `chose`, `taught`, `been`): not a form in -ing, a present in -s, `am`, `are`."""
+    forms = set()
+    with (installed() / "verb.exc").open(encoding="utf-8") as lines:
+        for line in lines:
+            form = line.split(" ", 1)[0]
+            if "_" not in form and not form.endswith(("ing", "s")) and form not in ("am", "are"):
+                forms.add(form)
+    return frozenset(forms)
+
+
+def past(word: str, regular: bool = False) -> bool:
+    """Whether a word is a verb in the past or a past participle (a rule of thumb); `regular`:
+    in -ed only (where an irregular form may be a noun: `which is a bit much`)."""
     low = word.lower()
-    if low in _IRREGULAR:
+    if not regular and (low in _ALSO_PAST or low in _irregular()):
         return True
     return low.endswith("ed") and len(low) > 3 and not low.endswith("eed") and low not in _NOT_PAST
 
@@ -113,7 +124,7 @@ def _past_verb(tokens: list[tuple[str, int, int]], opener: str) -> int | None:
         return tokens[i][2]
     if opener in _RELATIVE and subject == 0:  # "which are now covered ...": later, same clause
         for word, _, end in itertools.takewhile(lambda t: t[0] not in ",;:?!.", tokens[i:]):
-            if past(word):
+            if past(word, regular=True):
                 return end
     return None
 
