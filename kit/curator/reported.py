@@ -31,14 +31,11 @@ import functools
 import itertools
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Literal
 
 from kit.curator.hedge_scope import cut_around
 from kit.curator.presupposed import supposes
 from kit.retrieval.wordnet import installed
-
-if TYPE_CHECKING:
-    from kit.curator.clauses import Holder
 
 _ALSO_PAST = frozenset({"read", "agreed", "freed", "was"})  # not in WordNet's (`_irregular`)
 _NOT_PAST = frozenset("hundred sacred naked wicked kindred".split())
@@ -176,7 +173,7 @@ _SPEAKER = frozenset("i i've i'd i'm we we've we'd we're".split())
 _SOMEONE = frozenset("he she they he's she's they've his her their".split())
 
 
-def whose(piece: str) -> Holder | None:
+def whose(piece: str) -> Literal["self", "other"] | None:
     """Whom a report is about when its subject says it (`like the one Wyatt organized`: Wyatt;
     `since I just attended`: the speaker); None when it does not say (`that lasted ...`)."""
     words = [w for w in _TOKEN.findall(piece) if w.lower() not in _LEADS]
