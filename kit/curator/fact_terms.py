@@ -15,7 +15,7 @@ from typing import Literal
 from kit.curator.clauses import CONTRAST, PEOPLE, clauses, word_key
 from kit.curator.persons import role
 from kit.curator.presupposed import GIVEN_ENDS
-from kit.curator.related import phrases, thing
+from kit.curator.related import near, phrases, thing
 from kit.curator.undoing import not_done
 from kit.curator.whose_number import bindings
 from kit.curator.wording import HEDGES, NEGATIONS, STOP, WORRIES, fold, number_of, stem, tokens
@@ -94,6 +94,15 @@ def fact_terms(
                 aim = any(a <= at < b for a, b in aims)
                 pair = [token, *(m.group() for m in listed[n + 1 : n + 2] if m.start() < end)]
                 phrase = min(phrases(pair), default="")
+                if (
+                    low in PARTICLES
+                    and n
+                    and found
+                    and found[-1].phrase == _verb_with(listed[n - 1].group(), low)
+                ):  # "turned down": "down" is said where turn_down is ("rejected")
+                    phrase = found[-1].phrase
+                if phrase and near(phrase) & REFUSING:
+                    negated = True  # "turned down" refuses as "declined" does (NEGATIONS)
                 theirs = any(a <= at < b for a, b in possessed)
                 found.append(
                     Term("word", token, stem(token), holder, who=who, passed_over=passed_over,
@@ -104,6 +113,19 @@ def fact_terms(
         shown = text[mention.start : mention.end]
         found.append(Term("date", shown, shown.lower(), holder, mention.span, mention.year_said))
     return found, hedged, negated
+
+
+def _verb_with(verb: str, particle: str) -> str:
+    """The phrasal verb a fact's verb opens with the particle after it, if WordNet holds one
+    ("turned", "down": turn_down)."""
+    return min(phrases([verb, particle]), default="")
+
+
+# What a phrasal verb of refusing means ("turned down", "passed up"): the fact says what was
+# refused, as with "declined" (wording.NEGATIONS)
+REFUSING = frozenset({"reject", "decline", "refuse"})
+# A verb's particle that is a word of its own to the guard (the others are STOP words)
+PARTICLES = frozenset({"down", "away", "back", "around", "aside", "along"})
 
 
 def _head(listed: list[re.Match[str]], n: int, start: int, end: int) -> bool:

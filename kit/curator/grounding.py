@@ -47,6 +47,7 @@ from datetime import date
 
 from kit.curator import stand_in
 from kit.curator.clauses import Clause, clauses, plain, word_key
+from kit.curator.committed import commitments
 from kit.curator.intended import unmet_act
 from kit.curator.introduced import introduced
 from kit.curator.judge import Source, Verdict, judge
@@ -217,7 +218,7 @@ class Grounding:
                 message.id, speaker, owner, cut, tuple(spans), message.day, names,
                 capitalised=capitalised, forms=_forms(folded, cut, says),
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
-                months=tuple(months),
+                months=tuple(months), commitments=commitments(message.text),
             )  # fmt: skip
         return self._read[message.id]
 

@@ -15,6 +15,7 @@ from datetime import date
 from typing import Literal
 
 from kit.curator.clauses import PEOPLE, Clause, plain, word_key
+from kit.curator.committed import committed, frames
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
@@ -56,6 +57,8 @@ class Source:
     kin: tuple[frozenset[str], ...] = ()  # the synonyms of each clause's words
     family: tuple[frozenset[str], ...] = ()  # each clause's words' own forms (related.family)
     months: tuple[tuple[DateSpan, int], ...] = ()  # months named by name alone (said_days)
+    # What each commitment of the speaker's names ("I'll go with ...": kit/curator/committed.py)
+    commitments: tuple[frozenset[str], ...] = ()
 
 
 def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
@@ -66,6 +69,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
     terms, hedged, negated = fact_terms(text, owner, reference, seen)
     named = others_named(text, owner)
     chooses = any(t.passed_over for t in terms)
+    framed = frames(text) if any(s.commitments for s in sources) else {}
     problems: dict[str, list[str]] = {}
     said_weight = total_weight = 0.0
     relayed: list[str] = []  # soft words said only in a form WordNet relates to them
@@ -102,6 +106,9 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
                 else:
                     said_weight += worth * RELATED
                     relayed.append(term.shown)
+                continue
+            if _chosen(term, framed, sources):  # "chose X" from "I'll go with X"
+                said_weight += worth
                 continue
             if not said:  # unsaid: scored, not a problem of its own
                 problems.setdefault("word-missing", []).append(term.shown)
@@ -154,6 +161,16 @@ def _opposed(term: Term, sources: list[Source], negated: bool) -> bool:
         against & forms and not clause.negated and not clause.hedged
         for s in sources
         for clause, forms in zip(s.clauses, s.family, strict=False)
+    )
+
+
+def _chosen(term: Term, framed: dict[str, frozenset[str]], sources: list[Source]) -> bool:
+    """Whether a frame verb of choosing is said by a commitment to what it governs, in the
+    words of whom the fact's clause is about (kit/curator/committed.py)."""
+    whose = [s for s in sources if s.owner] if term.holder == "owner" else sources
+    mine = [s for s in whose if term.holder != "other" or not term.who or term.who in s.names]
+    return committed(
+        framed.get(term.shown.lower(), frozenset()), (c for s in mine for c in s.commitments)
     )
 
 
