@@ -25,6 +25,7 @@ from kit.curator.hedge_scope import (
 )
 from kit.curator.persons import common
 from kit.curator.presupposed import GIVEN_ENDS, owned, presupposed, supposes
+from kit.curator.reported import cut_reports, reported, whose
 from kit.curator.undoing import not_done
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
@@ -158,6 +159,7 @@ def clauses(text: str) -> list[Clause]:
         parts = _parts(raw, sentence.start())
         settled = right_call(raw, sentence.start())
         parts = cut_around(parts, settled) if settled else parts
+        parts, said, fresh = cut_reports(raw, sentence.start(), parts)  # "since I attended ..."
         opener = next(
             (i for i, (s, e) in enumerate(parts) if _opens_question(folded[s:e], i == 0)),
             len(parts) - 1,  # no question word: the question is its last clause ("Paris?!")
@@ -166,13 +168,18 @@ def clauses(text: str) -> list[Clause]:
         whom: frozenset[str] = frozenset()
         hedged = asks = alone = supposed = conditional = False
         requested = question and bool(parts) and request(folded[slice(*parts[opener])])
-        before = ""
+        before, report, chain = "", False, (False, False, False, False, holder, False)
         for i, (start, end) in enumerate(parts):
             piece = folded[start:end]
             tokens = _WORD.findall(piece)
             if not tokens:
                 continue
-            own = _holder(tokens)
+            was_report, report = report, reported(piece, start, said, report, _hedged)
+            if was_report and not report and chain[5]:  # the sentence's hedge goes on after it
+                hedged, asks, supposed, conditional, holder, _ = chain
+            elif report and not was_report:
+                chain = (hedged, asks, supposed, conditional, holder, start in fresh)
+            own = (whose(piece) if report else None) or _holder(tokens)  # "that Kyle said"
             own = "self" if own is None and requester(piece, tokens) else own  # "can you help me"
             if own is None and _after_apposition(folded, found, sentence.start()):
                 own = "other"  # "Danielle, my advisor, | praised my draft": Danielle did
@@ -184,7 +191,7 @@ def clauses(text: str) -> list[Clause]:
             # A question runs from the clause that opens it until one that says whom it is
             # about ("can you help me with my budget, and we agreed on $200?": no question).
             asks = question and i >= opener and (i == opener or (asks and own is None))
-            asks = asks and not (i == opener and presupposing(piece))  # "when did I ...?"
+            asks = asks and not report and not (i == opener and presupposing(piece))
             # A clause with no subject of its own goes on with the one before: "thinking of
             # big changes, like automating the hiring" is still only a thought; so does one
             # after "if" or "whether" ("wondering if | I made the right choice"), or the one
@@ -199,7 +206,9 @@ def clauses(text: str) -> list[Clause]:
             example = bool(_EXAMPLE.match(piece)) and bool(found) and found[-1].end <= start
             hedged = _hedged(unhedged(piece)) or before == "for when" or doubted
             hedged = hedged or (example and found[-1].hedged and not found[-1].asks)
-            hedged = hedged or bool(settled and start >= settled[1] and own is None)
+            hedged = not report and (
+                hedged or bool(settled and start >= settled[1] and own is None)
+            )
             supposed = hedged and (
                 bool(_SUPPOSE.search(piece))
                 or (doubted and supposed)

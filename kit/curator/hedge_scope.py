@@ -1,5 +1,5 @@
 """Where a hedge reaches less far than its word (kit/curator/clauses.py reads it; grounding
-rounds 16B, 18A, 20 and 24):
+rounds 16B, 18A, 20, 24 and 25):
 
 - **A doubt whether a past act was right takes the act as done**: in `wondering if choosing
   Leslie's event over the April 15 session was the right call`, the choosing is said; whether
@@ -18,6 +18,11 @@ rounds 16B, 18A, 20 and 24):
 - **A wh-question in the past or the perfect, or one that asks why, takes what it asks about
   as so** (round 24): `when did I last service the boiler?` says it was serviced; `why
   should I ...?`, `what would happen if ...?` and a yes/no question still ask whether.
+
+- **A past-tense clause inside a hedge is said** (round 25, kit/curator/reported.py): `ideas
+  like Michelle's craft session that lasted 45 minutes?`, `especially since I just attended
+  ...`: a clause a relative or adverbial word opens, in the past or the perfect, with no hedge
+  of its own.
 
 What it cannot tell: a request in other words (`I'd appreciate some tips on ...`), a
 question the speaker asks of their own plans (`should I book my flight now?`: measured, read
