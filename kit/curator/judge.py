@@ -16,6 +16,7 @@ from typing import Literal
 
 from kit.curator.clauses import PEOPLE, Clause, plain, word_key
 from kit.curator.committed import committed, frames
+from kit.curator.denied import denied_only, spared
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
@@ -88,11 +89,11 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
             fits = [c for c in fits if negated or not (c.example and c.negated)]
             if chooses:  # "chose Nike over Adidas": which side of the choice a name is on
                 fits = [c for c in fits if not c.negated or term.passed_over or negated]
-            if _denied_only(term, fits, negated):  # judged once the words are read
+            if denied_only(term, fits, negated):  # judged once the words are read
                 denied_names.append(term.shown)
                 continue
         elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
-            fits = [c for s, c in where if _fits(s, _spared(c, term), "", hedged, negated)]
+            fits = [c for s, c in where if _fits(s, spared(c, term), "", hedged, negated)]
         else:
             fits = _said_so(term, where, hedged, negated, named)
         about_owner = term.holder == "owner"
@@ -211,13 +212,13 @@ def _said_so(
         and (
             _fits(
                 s,
-                _as_given(_owned(_spared(c, term), term), term),
+                _as_given(_owned(spared(c, term), term), term),
                 term.holder,
                 hedged or term.aim,
                 denied,
             )
             or _theirs_named(
-                s, _as_given(_spared(c, term), term), term, hedged or term.aim, denied, named
+                s, _as_given(spared(c, term), term), term, hedged or term.aim, denied, named
             )
         )
     ]
@@ -418,37 +419,6 @@ def _wished(clause: Clause, term: Term) -> bool:
     """A clause that only wishes, plans or supposes (a question aside: its names are asked
     about, and an answer may say them), unless its "my ..." names the term."""
     return clause.supposed and not clause.asks and _as_given(clause, term).hedged
-
-
-def _spared(clause: Clause, term: Term) -> Clause:
-    """A denied clause, as it holds a term its "my ..." names: a denial does not govern what
-    it presupposes ("I couldn't find the remote for my old projector": the projector is so,
-    the remote was not found), as a hedge does not (_as_given); but a denial of having
-    does ("I don't have my car anymore")."""
-    if not clause.negated or clause.asks or _denies_having(clause.words):
-        return clause  # a question's descriptions: the hedge's reading (_as_given) alone
-    keys = {term.key} if term.kind != "date" else {stem(t.group()) for t in tokens(term.shown)}
-    return dataclasses.replace(clause, negated=False) if keys <= clause.given else clause
-
-
-def _denied_only(term: Term, fits: list[Clause], negated: bool) -> bool:
-    """Whether a name of a fact that denies nothing is said only in clauses that deny it
-    (what a denial presupposes aside: _spared)."""
-    if term.kind != "name" or negated or term.passed_over or not fits:
-        return False
-    return all(_spared(c, term).negated for c in fits)
-
-
-def _denies_having(words: frozenset[str]) -> bool:
-    """A denial of having, or of having still, governs "my ...": "I don't have my car
-    anymore", "no longer own my bike"; not "might not have liked my draft" (`have` there
-    helps another verb: it is a verb of having only with do-support)."""
-    return bool(words & _HAVING or (words & _HAVE and words & _DO))
-
-
-_HAVING = frozenset("own owns owned keep keeps kept got anymore longer".split())
-_HAVE = frozenset({"have", "has", "had"})
-_DO = frozenset("do does did don't doesn't didn't dont doesnt didnt".split())
 
 
 def _as_given(clause: Clause, term: Term) -> Clause:

@@ -11,7 +11,7 @@ import pytest
 from tests.support.grounding import check
 
 KEPT_OUT = [
-    ("The owner went to Denver.", "I never made it to Denver last spring, the flights cost too much."),
+    ("The owner went to Denver.", "I never made it to Denver last spring, flights cost too much."),
     ("The owner went to Denver.", "I didn't make it to Denver after all."),
     ("The owner visited Denver.", "Sadly I never got to Denver this year."),
     ("The owner met Priya for lunch.", "I couldn't meet Priya, she was sick all week."),

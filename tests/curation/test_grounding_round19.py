@@ -1,5 +1,5 @@
 """The grounding guard's round nineteen (issue 29): a denial does not govern what "my ..."
-presupposes (kit/curator/judge.py `_spared`, reading kit/curator/clauses.py's `given`).
+presupposes (kit/curator/denied.py `spared`, reading kit/curator/clauses.py's `given`).
 Messages and facts written here, none taken from a bench set."""
 
 from __future__ import annotations
