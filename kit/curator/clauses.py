@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, replace
+from datetime import date
 from typing import Literal
 
 from kit.curator.hedge_scope import (
@@ -149,8 +150,8 @@ def word_key(token: str) -> str:
     return low[:-2] if low.endswith("'s") else low
 
 
-def clauses(text: str) -> list[Clause]:
-    """The clauses of `text` (already folded or not: offsets are into `fold(text)`)."""
+def clauses(text: str, day: date | None = None) -> list[Clause]:
+    """The clauses of `text` said on `day` (folded or not: offsets are into `fold(text)`)."""
     folded = fold(text)
     found: list[Clause] = []
     for sentence in _SENTENCE.finditer(folded):
@@ -159,7 +160,7 @@ def clauses(text: str) -> list[Clause]:
         parts = _parts(raw, sentence.start())
         settled = right_call(raw, sentence.start())
         parts = cut_around(parts, settled) if settled else parts
-        parts, said, fresh = cut_reports(raw, sentence.start(), parts)  # "since I attended ..."
+        parts, said, fresh = cut_reports(raw, sentence.start(), parts, day)  # "since I went"
         opener = next(
             (i for i, (s, e) in enumerate(parts) if _opens_question(folded[s:e], i == 0)),
             len(parts) - 1,  # no question word: the question is its last clause ("Paris?!")

@@ -212,7 +212,7 @@ class Grounding:
             capitalised = frozenset(
                 word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
             )
-            cut = tuple(clauses(message.text))
+            cut = tuple(clauses(message.text, message.day))
             months = bare_months(message.text, message.day, [(m.start, m.end) for m in mentions])
             self._read[message.id] = Source(
                 message.id, speaker, owner, cut, tuple(spans), message.day, names,

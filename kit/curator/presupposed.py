@@ -64,12 +64,17 @@ def described(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, i
     spans: list[tuple[int, int]] = []
     for i, (word, _, end) in enumerate(words):
         low = word.lower()
-        if low not in DEFINITE:
+        named = _named_possessive(word)  # "attorney Stephanie's review on May 1"
+        if low not in DEFINITE and not named:
             continue
         following = words[i + 1 : i + 2]
         if not following or _opens_clause(following[0][0], low == "that"):
             continue  # "worried that moving ...", "is this your ...": no description
         phrase = _phrase(words[i + 1 : i + 11])
+        if named and phrase:  # ... with its title: "attorney Stephanie's"
+            title = words[i - 1 : i] if i and _title(words[i - 1][0]) else []
+            phrase = [*title, words[i], *phrase]
+            found.add(low[:-2])  # the name as a name ("Hale", not the stem "hal")
         for said, _, stop in phrase:
             found.add(stem(said))
             if (n := number_of(said)) is not None:
@@ -78,6 +83,30 @@ def described(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, i
         if phrase:
             spans.append((words[i][1], end))
     return frozenset(found), tuple(spans)
+
+
+_NOT_NAMED = frozenset(
+    "it that he she there here what who where how when let everyone someone today".split()
+)
+
+
+def _named_possessive(word: str) -> bool:
+    """Whether a word is a name's possessive, a determiner as `my` is (`Stephanie's review`;
+    not `It's`, `That's`, `Let's`)."""
+    low = word.lower()
+    return (
+        word[:1].isupper()
+        and word != "I"
+        and low.endswith("'s")
+        and len(low) > 3
+        and low[:-2] not in _NOT_NAMED
+    )
+
+
+def _title(word: str) -> bool:
+    """Whether a word before a name is a title (`attorney`, `landlord`): lower case, a noun
+    only."""
+    return word.islower() and word not in _ENDS and word not in _THROUGH and noun_only(word)
 
 
 def _opens_clause(word: str, that: bool) -> bool:

@@ -31,10 +31,12 @@ import functools
 import itertools
 import re
 from collections.abc import Callable
+from datetime import date
 from typing import Literal
 
 from kit.curator.hedge_scope import cut_around
 from kit.curator.presupposed import supposes
+from kit.dates.text import DateMention, date_mentions
 from kit.retrieval.wordnet import installed
 
 _ALSO_PAST = frozenset({"read", "agreed", "freed", "was"})  # not in WordNet's (`_irregular`)
@@ -84,9 +86,10 @@ def past(word: str, regular: bool = False) -> bool:
     return low.endswith("ed") and len(low) > 3 and not low.endswith("eed") and low not in _NOT_PAST
 
 
-def reports(sentence: str, offset: int) -> list[tuple[int, int]]:
+def reports(sentence: str, offset: int, day: date | None = None) -> list[tuple[int, int]]:
     """Where clauses that state a past inside `sentence` open: from their opening word to the
-    end of their past verb (module note), as offsets into the folded text."""
+    end of their past verb (module note), as offsets into the folded text; `day`: the day it
+    was said (an act `after` names by a gerund is past when the day it names is)."""
     tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
     found = []
     for i, (word, start, _) in enumerate(tokens):
@@ -101,6 +104,8 @@ def reports(sentence: str, offset: int) -> list[tuple[int, int]]:
         if low == "like" and before in _LIKING:
             continue  # "I'd like the one I saw": a wish, not a comparison
         verb = _past_verb(tokens[i + 1 : i + 9], low)
+        if verb is None and low == "after":
+            verb = _past_gerund(sentence, start, tokens[i + 1 : i + 2], day)
         if verb is not None:
             found.append((offset + start, offset + verb))
     return found
@@ -126,6 +131,36 @@ def _past_verb(tokens: list[tuple[str, int, int]], opener: str) -> int | None:
     return None
 
 
+# "considering X after getting feedback on April 28": the feedback came (a day before the
+# message's own); "after getting the job (in June)", "if I sell after deciding ..." say no past.
+_SUPPOSED_BEFORE = re.compile(r"\b(?:if|unless|whether|would|could|might|suppose)\b", re.I)
+_CLAUSE_END = re.compile(r"[;:?!]|[.,](?!\d)")
+
+
+def _past_gerund(
+    sentence: str, at: int, following: list[tuple[str, int, int]], day: date | None
+) -> int | None:
+    """The end of the gerund an `after` at `at` opens, if its clause names only days before
+    `day` and no supposition comes before it in the sentence."""
+    if day is None or not following or _SUPPOSED_BEFORE.search(sentence[:at]):
+        return None
+    gerund, _, end = following[0]
+    if not (gerund.islower() and gerund.endswith("ing") and len(gerund) > 4):
+        return None
+    stop = _CLAUSE_END.search(sentence, end)
+    named = date_mentions(sentence[at : stop.start() if stop else len(sentence)], day)
+    return end if named and all(_before(m, day) for m in named) else None
+
+
+def _before(mention: DateMention, day: date) -> bool:
+    """Whether a date said ends before `day`: one said without a year in `day`'s year (`April
+    28` said on 6 May: this April's, whichever year the resolver chose)."""
+    last = mention.span.end
+    if mention.year_said or mention.relative:
+        return last < day
+    return (last.month, last.day) < (day.month, day.day)
+
+
 def _subject(tokens: list[tuple[str, int, int]]) -> int:
     """How many of the words a subject takes: a pronoun, a name, a determiner and a noun."""
     words = [w for w, _, _ in tokens]
@@ -143,11 +178,11 @@ def _subject(tokens: list[tuple[str, int, int]]) -> int:
 
 
 def cut_reports(
-    sentence: str, offset: int, parts: list[tuple[int, int]]
+    sentence: str, offset: int, parts: list[tuple[int, int]], day: date | None = None
 ) -> tuple[list[tuple[int, int]], list[tuple[int, int]], set[int]]:
     """`parts` (a sentence's clauses) cut where a report opens, the reports' spans, and where
     a cut was new (after a clause that was already one, what follows reads as before)."""
-    spans, fresh = reports(sentence, offset), set()
+    spans, fresh = reports(sentence, offset, day), set()
     for at, verb in spans:
         if any(a < at < b for a, b in parts):
             fresh.add(at)
@@ -163,9 +198,13 @@ def reported(
 ) -> bool:
     """Whether a clause (`piece`, at `start`) is a report: one `reports` found, or one going on
     with the report before it (`after`), with no hedge of its own (`hedges`; a title's words
-    are none)."""
+    are none; nor is the gerund an `after` opens: `after deciding to ...`, the deciding done)."""
     opens = any(a <= start < b for a, b in spans) or (after and goes_on(piece))
-    return opens and not hedges(own := untitled(piece)) and not supposes(own, "")
+    own = _AFTER_GERUND.sub("after ", untitled(piece), count=1)
+    return opens and not hedges(own) and not supposes(own, "")
+
+
+_AFTER_GERUND = re.compile(r"^\W*after\s+[a-z]+ing\b")
 
 
 _LEADS = _OPENERS | {"the", "one", "ones", "especially", "and", "but", "so", "even"}
