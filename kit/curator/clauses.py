@@ -195,11 +195,11 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
             asks = asks and not report and not (i == opener and presupposing(piece))
             # A clause with no subject of its own goes on with the one before: "thinking of
             # big changes, like automating the hiring" is still only a thought; so does one
-            # after "if" or "whether" ("wondering if | I made the right choice"), or the one
-            # "for when" opens ("a library for when | I have kids": not yet).
+            # after "if", "whether" or a time to come ("wondering if | I made the right
+            # choice", "after | I retire"), or "for when" ("a library for when | I have kids").
             # ... and so does one after a hedge said alone ("Maybe, | I'll look into X").
             carried = own is None and not given_that(piece)
-            carried = carried or before in ("if", "whether", "unless") or alone
+            carried = carried or before in (*_IF, "after", "before", "once", "until") or alone
             doubted = carried and hedged and not _DONE.search(piece)
             doubted = doubted and not (settled and settled[0] <= start and end <= settled[1])
             # An example of what the clause before says ("I've never used one, | like X")

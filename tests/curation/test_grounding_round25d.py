@@ -16,7 +16,10 @@ _PILOT = (
     "I'm considering extending the pilot to 2 more teams after getting good reviews from 3 "
     "testers on April 20, but I want to be careful."
 )
-_CLASS = "Should I sign up for the advanced pottery class after finishing the beginner course on April 30?"
+_CLASS = (
+    "Should I sign up for the advanced pottery class after finishing the beginner course on "
+    "April 30?"
+)
 _FUND = (
     "I'm thinking of putting more into my index fund after deciding to rebalance by moving $800 "
     "into it on April 12, what are the risks?"
@@ -49,6 +52,18 @@ CASES = [
         "I'm planning to move to Austin after getting an offer from Lumen on June 3.",
         "The owner got an offer from Lumen on 3 June.",
         False,
+    ),
+    ("I'm thinking of traveling to Peru after I retire.", "The owner retired.", False),
+    (
+        "I'm thinking of buying a boat once I sell the house on Elm Street.",
+        "The owner sold the house on Elm Street.",
+        False,
+    ),
+    # ... but a past a clause of its own states is said (round 25)
+    (
+        "I'm wondering how to budget after I got the raise on May 1.",
+        "The owner got the raise on 1 May.",
+        True,
     ),
     # a supposition
     (
