@@ -64,7 +64,7 @@ def described(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, i
     spans: list[tuple[int, int]] = []
     for i, (word, _, end) in enumerate(words):
         low = word.lower()
-        named = _named_possessive(word)  # "attorney Stephanie's review on May 1"
+        named = _named_possessive(word) and _subject_at(words, i)  # "if Stephanie's review"
         if low not in DEFINITE and not named:
             continue
         following = words[i + 1 : i + 2]
@@ -101,6 +101,15 @@ def _named_possessive(word: str) -> bool:
         and len(low) > 3
         and low[:-2] not in _NOT_NAMED
     )
+
+
+def _subject_at(words: Sequence[Word], i: int) -> bool:
+    """Whether the name's possessive at `i` (a title before it) opens the clause or what `if`
+    or `whether` asks about: its description is the subject (`wondering if attorney
+    Stephanie's review confirms ...`), not what the speaker weighs as theirs (`thinking about
+    Kevin's legal background`, `stuck between Greg's session or Leslie's event`)."""
+    j = i - 1 if i and _title(words[i - 1][0]) else i
+    return j == 0 or words[j - 1][0].lower() in ("if", "whether")
 
 
 def _title(word: str) -> bool:

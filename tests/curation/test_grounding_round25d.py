@@ -42,6 +42,17 @@ CASES = [
         "The owner went to Stephanie's party on 5 May.",
         False,
     ),
+    # a name's possessive the speaker weighs is not the speaker's, nor a choice made
+    (
+        "I'm stuck between attending Omar's May 2 workshop or Nia's May 3 talk.",
+        "The owner chose Nia's talk on 3 May over Omar's workshop.",
+        False,
+    ),
+    (
+        "I'm thinking about Kevin's legal background for the role.",
+        "The owner has a legal background.",
+        False,
+    ),
     # a future: no day, a day after the message's, a gerund or a clause of one's own
     (
         "I'm planning to move to Austin after getting a job at Lumen.",
