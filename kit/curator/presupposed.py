@@ -8,6 +8,10 @@
   or, after a preposition (`of`, `with`, `from`, `at`, `in`, `on`, `by`), where no name, number
   or day follows it (`the call with the creative director` stops at `with`; `my quarrel with
   landlord Pietro from May 2` goes on), and before a verb in -ing (`the process of obtaining`).
+  A name's possessive is such a determiner, with its title, where it opens the clause or what
+  `if` or `whether` asks about (round 25D: `wondering if attorney Stephanie's review on May 1
+  confirms ...`: there was a review); not what the speaker weighs (`thinking about Kevin's
+  legal background`: Kevin's, not the speaker's).
 - **The subject a modal is said of is outside its scope**: `the extra $2,000 | would be nice`,
   `my new schedule | might clash`: its descriptions are given; what would be is not. Not when a
   supposition opens the clause first (`if the grant would ...`, `maybe the ...`).

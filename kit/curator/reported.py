@@ -17,9 +17,17 @@ Stays hedged: a clause with a supposition or a hedge word of its own (`if`, `as 
 `wish`, `might`; a title's words are no hedge), `that`, `which`, `who` after a word of
 thinking, saying or asking or opening a question (`not sure that I passed`, `wondering if that
 was ...`, `Which games did Omar bring?`), `like` after a subject or a modal (`I'd like the one
-I saw`), and what the hedge governs (its clause is cut before the report). What it cannot read:
-a past said by a gerund (`after deciding to diversify ...`), a possessive with a day (`attorney
-Stephanie's review on May 1`), and what a report refers back to: the act `like we did` or
+I saw`), and what the hedge governs (its clause is cut before the report).
+
+An act `after` names by a gerund is said when its clause names a day, and only days, before
+the day the message was said, and no supposition comes before it (round 25D): `considering
+continuing the pilot after getting feedback from 2 managers on April 28` (the feedback came;
+`after deciding to ...`: the deciding is no hedge of its own); `after getting the job`, `after
+getting an offer on June 3` (said in May) and `if I sell after deciding on April 2` say no
+past. (A name's possessive with a day, `attorney Stephanie's review on May 1`, is a
+description: kit/curator/presupposed.py.)
+
+What it cannot read: what a report refers back to: the act `like we did` or
 `like Laura suggested` is said of (one the hedge governs), and the thing `that lasted ...` or
 `like the one Wyatt organized` is said of (measured as given: it stored planted false operations
 on fresh15 and fresh11).
