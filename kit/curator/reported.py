@@ -102,6 +102,9 @@ def reports(sentence: str, offset: int, day: date | None = None) -> list[tuple[i
     found = []
     for i, (word, start, _) in enumerate(tokens):
         low = word.lower()
+        if low == "decision" and _decided(tokens, i):  # "my decision to start ... on April 1"
+            verb = _past_gerund(sentence, start, tokens[i + 2 : i + 3], day, gerund=False)
+            found.extend([] if verb is None else [(offset + start, offset + verb)])
         if low not in _OPENERS:
             continue
         before = tokens[i - 1][0].lower() if i else ""
@@ -145,15 +148,27 @@ _SUPPOSED_BEFORE = re.compile(r"\b(?:if|unless|whether|would|could|might|suppose
 _CLAUSE_END = re.compile(r"[;:?!]|[.,](?!\d)")
 
 
+def _decided(tokens: list[tuple[str, int, int]], i: int) -> bool:
+    """Whether `decision` at `i` is the speaker's, with the act decided after it (`my decision
+    to ...`)."""
+    owner = tokens[i - 1][0].lower() if i else ""
+    return owner in ("my", "our") and [w.lower() for w, _, _ in tokens[i + 1 : i + 2]] == ["to"]
+
+
 def _past_gerund(
-    sentence: str, at: int, following: list[tuple[str, int, int]], day: date | None
+    sentence: str,
+    at: int,
+    following: list[tuple[str, int, int]],
+    day: date | None,
+    gerund: bool = True,
 ) -> int | None:
-    """The end of the gerund an `after` at `at` opens, if its clause names only days before
-    `day` and no supposition comes before it in the sentence."""
+    """The end of the gerund an `after` at `at` opens (`gerund` False: the verb `my decision
+    to` names), if its clause names only days before `day` and no supposition comes before it
+    in the sentence."""
     if day is None or not following or _SUPPOSED_BEFORE.search(sentence[:at]):
         return None
-    gerund, _, end = following[0]
-    if not (gerund.islower() and gerund.endswith("ing") and len(gerund) > 4):
+    verb, _, end = following[0]
+    if not verb.islower() or (gerund and not (verb.endswith("ing") and len(verb) > 4)):
         return None
     stop = _CLAUSE_END.search(sentence, end)
     named = date_mentions(sentence[at : stop.start() if stop else len(sentence)], day)

@@ -34,6 +34,16 @@ CASES = [
     (_FUND, "On 12 April the owner moved $800 into the index fund.", True),
     (_CHECKUP, "The owner had a checkup with dentist Hale on 2 April.", True),
     (_INSPECTION, "Landlord Pietro did an inspection on 9 April.", True),
+    (
+        "How can I keep it up, like with my decision to start running on April 3?",
+        "On 3 April the owner started running.",
+        True,
+    ),
+    (
+        "How can I keep it up, like with my decision to start running on June 3?",
+        "On 3 June the owner started running.",
+        False,
+    ),
     # what the hedge governs stays a plan or a question
     (_PILOT, "The owner extended the pilot to 2 more teams.", False),
     (_CLASS, "The owner signed up for the advanced pottery class.", False),
