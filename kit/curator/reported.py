@@ -22,9 +22,10 @@ I saw`), and what the hedge governs (its clause is cut before the report).
 An act `after` names by a gerund is said when its clause names a day, and only days, before
 the day the message was said, and no supposition comes before it (round 25D): `considering
 continuing the pilot after getting feedback from 2 managers on April 28` (the feedback came;
-`after deciding to ...`: the deciding is no hedge of its own); `after getting the job`, `after
-getting an offer on June 3` (said in May) and `if I sell after deciding on April 2` say no
-past. (A name's possessive with a day, `attorney Stephanie's review on May 1`, is a
+`after deciding to ...`: the deciding is no hedge of its own), and so is the act `my
+decision to` names (`like with my decision to start journaling on April 1?`); `after getting
+the job`, `after getting an offer on June 3` (said in May) and `if I sell after deciding on
+April 2` say no past. (A name's possessive with a day, `attorney Stephanie's review on May 1`, is a
 description: kit/curator/presupposed.py.)
 
 What it cannot read: what a report refers back to: the act `like we did` or
