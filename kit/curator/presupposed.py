@@ -86,7 +86,26 @@ def described(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, i
             end = stop
         if phrase:
             spans.append((words[i][1], end))
+    for kind, at in _kinds(words):  # "hiring more AI ethics consultants like Linda"
+        found.update(stem(w) for w, _, _ in kind)
+        spans.append((kind[0][1], at))
     return frozenset(found), tuple(spans)
+
+
+def _kinds(words: Sequence[Word]) -> list[tuple[Sequence[Word], int]]:
+    """The kinds `more ... like <name>` says the name is of (`more AI ethics consultants like
+    Linda`: Linda is one), each with where the name ends."""
+    found = []
+    for i, (word, _, _) in enumerate(words):
+        if word.lower() != "more":
+            continue
+        for j in range(i + 2, min(i + 6, len(words) - 1)):
+            if words[j][0].lower() == "like" and _anchor(words[j + 1][0]):
+                kind = words[i + 1 : j]
+                if all(w.isalpha() and w.lower() not in _ENDS for w, _, _ in kind):
+                    found.append((kind, words[j + 1][2]))
+                break
+    return found
 
 
 _NOT_NAMED = frozenset(

@@ -44,6 +44,16 @@ CASES = [
         "On 3 June the owner started running.",
         False,
     ),
+    (
+        "I'm thinking of adopting more rescue cats like Milo, who I took in on April 8.",
+        "Milo is a rescue cat the owner took in on 8 April.",
+        True,
+    ),
+    (
+        "I'm thinking of adopting more rescue cats like Milo, who I took in on April 8.",
+        "The owner adopted more rescue cats.",
+        False,
+    ),
     # what the hedge governs stays a plan or a question
     (_PILOT, "The owner extended the pilot to 2 more teams.", False),
     (_CLASS, "The owner signed up for the advanced pottery class.", False),
