@@ -11,7 +11,8 @@
   A name's possessive is such a determiner, with its title, where it opens the clause or what
   `if` or `whether` asks about (round 25D: `wondering if attorney Stephanie's review on May 1
   confirms ...`: there was a review); not what the speaker weighs (`thinking about Kevin's
-  legal background`: Kevin's, not the speaker's).
+  legal background`: Kevin's, not the speaker's). `more <kind> like <name>` says the name is
+  of the kind (`hiring more AI ethics consultants like Linda`: she is one; round 25D).
 - **The subject a modal is said of is outside its scope**: `the extra $2,000 | would be nice`,
   `my new schedule | might clash`: its descriptions are given; what would be is not. Not when a
   supposition opens the clause first (`if the grant would ...`, `maybe the ...`).
