@@ -46,9 +46,20 @@ _RIGHT_CALL = re.compile(
 )
 
 
+# ... and "wondering if that was the right decision to focus on my thesis": the act after the
+# decision's `to` was done (round 24).
+_RIGHT_TO = re.compile(
+    r"\b(?:wondering|wonder|not sure|unsure|doubting|questioning)\s+(?:if|whether)\s+"
+    r"(?:that|it|this)\s+(?:was|were)\s+(?:really\s+|actually\s+)?(?:the\s+)?(?:right|best|"
+    r"wise|smart|correct)\s+(?:call|choice|decision|move|thing to do)\s+(?P<act>to\s[^,;.?!]+)",
+    re.IGNORECASE,
+)
+
+
 def right_call(sentence: str, offset: int) -> tuple[int, int] | None:
-    """Where the act a doubt takes as done is said in `sentence` (`_RIGHT_CALL`), if any."""
-    found = _RIGHT_CALL.search(sentence)
+    """Where the act a doubt takes as done is said in `sentence` (`_RIGHT_CALL`,
+    `_RIGHT_TO`), if any."""
+    found = _RIGHT_TO.search(sentence) or _RIGHT_CALL.search(sentence)
     return (offset + found.start("act"), offset + found.end("act")) if found else None
 
 
@@ -98,9 +109,20 @@ def given_that(piece: str) -> bool:
     return bool(_GIVEN_THAT.match(piece))
 
 
+# "highlighting my goals", "how it fits our financial plans": a hedge noun someone has, with
+# nothing after it that it aims at (`my goal to`, `my plan of`, `my dream is`), is a thing
+# (round 24).
+_OWN_AIM = re.compile(
+    r"\b(?:my|our|your|his|her|their)\s+(?:[a-z-]+\s+)?(?:goals?|plans?|aims?|dreams?|"
+    r"ideas?|options?)\b(?!\s+(?:to|of|for|is|are|was|were|would|will)\b)",
+    re.IGNORECASE,
+)
+
+
 def unhedged(piece: str) -> str:
-    """`piece` without a `considering` that means given (module note): no hedge there."""
-    return _GIVEN_THAT.sub(" ", piece, count=1)
+    """`piece` without a `considering` that means given and a hedge noun someone has as a
+    thing (module note): no hedge there."""
+    return _OWN_AIM.sub(" ", _GIVEN_THAT.sub(" ", piece, count=1))
 
 
 # A wh-question in the past or the perfect, or one that asks why, takes what it asks about as

@@ -54,6 +54,27 @@ CASES = [
         "The owner adopted more rescue cats.",
         False,
     ),
+    # round 24's RD and OA again: the act a past right decision names, a hedge noun one has
+    (
+        "I'm wondering if that was the right decision to move my savings to Norbank.",
+        "The owner moved the savings to Norbank.",
+        True,
+    ),
+    (
+        "I'm living my dream by having my own pottery studio in Leeds.",
+        "The owner has a pottery studio in Leeds.",
+        True,
+    ),
+    (
+        "I'm wondering if it would be the right decision to move my savings to Norbank.",
+        "The owner moved the savings to Norbank.",
+        False,
+    ),
+    (
+        "My goal to open a pottery studio in Leeds keeps me going, but is it wise?",
+        "The owner opened a pottery studio in Leeds.",
+        False,
+    ),
     # what the hedge governs stays a plan or a question
     (_PILOT, "The owner extended the pilot to 2 more teams.", False),
     (_CLASS, "The owner signed up for the advanced pottery class.", False),
