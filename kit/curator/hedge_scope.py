@@ -1,9 +1,13 @@
 """Where a hedge reaches less far than its word (kit/curator/clauses.py reads it; grounding
-rounds 16B, 18A, 20, 24 and 25):
+rounds 16B, 18A, 20, 24, 25 and 25D):
 
 - **A doubt whether a past act was right takes the act as done**: in `wondering if choosing
   Leslie's event over the April 15 session was the right call`, the choosing is said; whether
   it was right stays in doubt, and `is the right decision` (present) is still being weighed.
+  So is the act after a past `the right decision to` (round 25D, round 24's reading again:
+  `wondering if that was the right decision to focus on my thesis`). And a hedge noun someone
+  has with nothing it aims at is a thing (`living my dream by having my own studio`, `my
+  goals`; not `my goal to`, `my plans for`).
 - **A request is no question about what it names** (round 18A): `could you convert the
   meeting time to these time zones?`, `can you help me figure out how to use the $2,000
   emergency fund I received ...?` ask the listener to act; what they describe is given, as in
