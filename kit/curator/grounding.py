@@ -53,6 +53,7 @@ from kit.curator.introduced import introduced
 from kit.curator.judge import Source, Verdict, judge
 from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
+from kit.curator.number_forms import said
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.said_days import bare_months
@@ -219,6 +220,7 @@ class Grounding:
                 capitalised=capitalised, forms=_forms(folded, cut, says),
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
                 months=tuple(months), commitments=commitments(message.text),
+                numbers=said(folded, [(c.start, c.end) for c in cut]),
             )  # fmt: skip
         return self._read[message.id]
 
@@ -296,6 +298,7 @@ def _fact_source(fact: Fact) -> Source:
         None, "", True, neutral, (), None,
         forms=_forms(folded, neutral, says), kin=_forms(folded, neutral, synonyms),
         family=_forms(folded, neutral, family),
+        numbers=said(folded, [(c.start, c.end) for c in neutral]),
     )  # fmt: skip
 
 
