@@ -128,7 +128,9 @@ def _durations(text: str) -> list[Reading]:
         forms = {key, plain(minutes)}
         if minutes % 15 == 0:  # "90 minutes" is "1.5 hours"; "50 minutes" no whole of one
             forms.add(plain(minutes / 60))
-        found.append(Reading(m.start(), m.end(), key, frozenset(forms)))
+        # "50 hours": "hours" stays a word to say; "10-minute" is one word, a count
+        end = m.end(1) if m.group(1) and "-" not in text[m.end(1) : m.start(2)] else m.end()
+        found.append(Reading(m.start(), end, key, frozenset(forms)))
     return found
 
 
