@@ -213,14 +213,14 @@ class Grounding:
             capitalised = frozenset(
                 word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
             )
-            cut = tuple(clauses(message.text))
+            cut, numbers = said(folded, clauses(message.text))
             months = bare_months(message.text, message.day, [(m.start, m.end) for m in mentions])
             self._read[message.id] = Source(
                 message.id, speaker, owner, cut, tuple(spans), message.day, names,
                 capitalised=capitalised, forms=_forms(folded, cut, says),
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
                 months=tuple(months), commitments=commitments(message.text),
-                numbers=said(folded, [(c.start, c.end) for c in cut]),
+                numbers=numbers,
             )  # fmt: skip
         return self._read[message.id]
 
@@ -292,13 +292,13 @@ def _rewrites(op: Operation) -> Sequence[int]:
 
 def _fact_source(fact: Fact) -> Source:
     text = f"{fact.subject}: {fact.content}" if fact.subject else fact.content
-    neutral = tuple(plain(c) for c in clauses(text))
     folded = fold(text)
+    neutral, numbers = said(folded, [plain(c) for c in clauses(text)])
     return Source(
         None, "", True, neutral, (), None,
         forms=_forms(folded, neutral, says), kin=_forms(folded, neutral, synonyms),
         family=_forms(folded, neutral, family),
-        numbers=said(folded, [(c.start, c.end) for c in neutral]),
+        numbers=numbers,
     )  # fmt: skip
 
 

@@ -10,9 +10,10 @@ stay with wording.number_of, which this builds on.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
+from kit.curator.clauses import Clause
 from kit.curator.wording import NUMBER_WORDS, number_of, plain
 
 
@@ -64,7 +65,7 @@ _DURATION = re.compile(
 
 
 def readings(text: str) -> list[Reading]:
-    """The numbers `text` (folded: kit/curator/wording.fold) writes over several words or in
+    """The numbers `text` (folded: wording.fold) writes over several words or in
     a form one word's reading misses, in order, none overlapping."""
     found: list[Reading] = []
     for reader in (_clocks, _durations, _percents, _scaled, _in_words, _ordinals):
@@ -74,14 +75,19 @@ def readings(text: str) -> list[Reading]:
     return sorted(found, key=lambda r: r.start)
 
 
-def said(text: str, spans: Iterable[tuple[int, int]]) -> tuple[frozenset[str], ...]:
-    """Every number a message's text says, in each form it holds up, by clause (`spans`):
-    read whole, so "a hundred and twenty" is one number where "and" cuts a clause."""
+def said(text: str, cut: Sequence[Clause]) -> tuple[tuple[Clause, ...], tuple[frozenset[str], ...]]:
+    """Every number a message's text says, in each form it holds up, by clause of `cut`: read
+    whole, so "a hundred and twenty" is one number where "and" cuts a clause; and the clauses,
+    each with the numbers its descriptions give (kit/curator/presupposed.py reads one word's:
+    "8" of "avoiding screens from 8 AM ... might affect", and now "08:00")."""
     found = readings(text)
-    return tuple(
-        frozenset().union(*(r.says for r in found if r.start < end and start < r.end))
-        for start, end in spans
-    )
+    numbers, given = [], []
+    for c in cut:
+        mine = [r for r in found if r.start < c.end and c.start < r.end]
+        numbers.append(frozenset().union(*(r.says for r in mine)))
+        owned = [r.says for r in mine if any(a <= r.start < b for a, b in c.given_spans)]
+        given.append(replace(c, given=c.given.union(*owned)) if owned else c)
+    return tuple(given), tuple(numbers)
 
 
 def _clocks(text: str) -> list[Reading]:
