@@ -101,3 +101,17 @@ def test_another_number_stays_unsaid(fact: str, said: str) -> None:
     """`8 PM` from `7:00 PM`, `52` from `twenty-five`, `2` from `a couple of`: dropped."""
     verdict = check(fact, said)
     assert verdict.status == "unsupported", verdict.reason
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Should I skip my 7 PM yoga class on Tuesdays this week?",
+        "I wonder if my 7pm yoga class on Tuesdays is too late.",
+    ],
+)
+def test_a_time_a_question_describes_is_given(said: str) -> None:
+    """`my 7pm yoga class` in a question or a wonder says the class is at 7 PM, as `my 7 yoga
+    class` says 7 (kit/curator/presupposed.py): the time's every form is given."""
+    verdict = check("The owner has a yoga class at 7 PM on Tuesdays.", said)
+    assert verdict.status == "supported", verdict.reason
