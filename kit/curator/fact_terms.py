@@ -84,7 +84,7 @@ def fact_terms(
                     continue  # "PM" of "7 PM": its number is a term already
                 read.add(words.start)
                 token, number, low = folded[words.start : words.end], words.key, ""
-            if number is not None and low not in _SOFT_NUMBERS:
+            if number is not None and low not in _SOFT_NUMBERS and not _pronoun(listed, n):
                 named = sorted(k for k in bound.get(number, ()) if k not in owner)
                 if named and holder == "owner":
                     holder, who = "other", named[0]
@@ -190,6 +190,19 @@ def _named(match: re.Match[str], owner: set[str]) -> bool:
 # "hoping it'll give me tips"; "a budget for the movie weekend": "planning a movie weekend").
 _FOR = re.compile(r"\bfor\b", re.IGNORECASE)
 _SOFT_NUMBERS = frozenset({"once", "single", "both", "pair", "couple", "half", "second"})
+_POINTING = frozenset("the this that which another each every any no".split())
+
+
+def _pronoun(listed: list[re.Match[str]], n: int) -> bool:
+    """Whether the n-th word is "one" standing for a thing, no count: "the one", "this one",
+    "over one paying more"."""
+    if listed[n].group().lower() != "one":
+        return False
+    before = listed[n - 1].group().lower() if n else ""
+    after = listed[n + 1].group().lower() if n + 1 < len(listed) else ""
+    if before in _POINTING:  # "the one with", not "the one job"
+        return not (after and thing(after))
+    return len(after) > 5 and after.endswith("ing")
 
 
 def _fact_clauses(

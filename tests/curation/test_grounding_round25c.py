@@ -115,3 +115,31 @@ def test_a_time_a_question_describes_is_given(said: str) -> None:
     class` says 7 (kit/curator/presupposed.py): the time's every form is given."""
     verdict = check("The owner has a yoga class at 7 PM on Tuesdays.", said)
     assert verdict.status == "supported", verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [
+        (
+            "The owner chose the job closer to home over one paying $500 more.",
+            "I took the job closer to home; the other paid $500 more but the commute was awful.",
+        ),
+        ("The owner kept the one with the blue cover.", "I kept the notebook with the blue cover."),
+    ],
+)
+def test_one_standing_for_a_thing_is_no_number(fact: str, said: str) -> None:
+    """`over one paying more`, `the one with`: `one` stands for a thing and counts nothing."""
+    verdict = check(fact, said)
+    assert verdict.status == "supported", verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [
+        ("The owner has one child starting school.", "My two kids start school soon."),
+        ("The owner took the one job.", "I took two jobs."),
+    ],
+)
+def test_one_that_counts_stays_a_number(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status == "unsupported", verdict.reason
