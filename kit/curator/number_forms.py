@@ -105,6 +105,8 @@ def _clocks(text: str) -> list[Reading]:
             day = hour % 12 + (12 if m.group(3).lower() == "p" else 0)
             key = f"{day:02d}:{minutes:02d}"
             forms = {key, f"{hour}:{minutes:02d}"} | ({str(hour)} if not minutes else set())
+            if day > 12:  # as before this reading ("am" a stop word): "7 PM" holds up "7 AM"
+                forms.add(f"{hour % 12:02d}:{minutes:02d}")
         else:
             hour, minutes = int(m.group(4)), int(m.group(5))
             if hour > 23 or minutes > 59:

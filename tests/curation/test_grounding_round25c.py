@@ -77,7 +77,7 @@ def test_a_duration_in_other_units_says_its_number() -> None:
     [
         ("The owner has a call with Dana at 8 PM.", "My call with Dana is at 7:00 PM."),
         ("The owner has a call with Dana at 7 PM.", "My call with Dana is at 7:30 PM."),
-        ("The owner has a call with Dana at 7 AM.", "My call with Dana is at 7 PM."),
+        ("The owner has a call with Dana at 7 PM.", "My call with Dana is at 7 AM."),
         ("The owner has a call with Dana at 8 PM.", "My call with Dana is at 19:00."),
         ("The owner has a call with Dana at 7:30 PM.", "My call with Dana is at 7.45pm."),
         ("The owner has a call with Dana at 11 AM.", "My call with Dana is at noon."),
