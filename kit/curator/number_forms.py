@@ -79,7 +79,7 @@ def said(text: str, cut: Sequence[Clause]) -> tuple[tuple[Clause, ...], tuple[fr
     """Every number a message's text says, in each form it holds up, by clause of `cut`: read
     whole, so "a hundred and twenty" is one number where "and" cuts a clause; and the clauses,
     each with the numbers its descriptions give (kit/curator/presupposed.py reads one word's:
-    "8" of "avoiding screens from 8 AM ... might affect", and now "08:00")."""
+    "7" of "should I skip my 7pm yoga class?", and now "19:00")."""
     found = readings(text)
     numbers, given = [], []
     for c in cut:
