@@ -118,28 +118,28 @@ def test_a_time_a_question_describes_is_given(said: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("fact", "said"),
+    ("fact", "said", "status"),
     [
         (
             "The owner chose the job closer to home over one paying $500 more.",
             "I took the job closer to home; the other paid $500 more but the commute was awful.",
+            "supported",
         ),
-        ("The owner kept the one with the blue cover.", "I kept the notebook with the blue cover."),
+        (
+            "The owner kept the one with the blue cover.",
+            "I kept the notebook with the blue cover.",
+            "supported",
+        ),
+        (
+            "The owner has one child starting school.",
+            "My two kids start school soon.",
+            "unsupported",
+        ),
+        ("The owner took the one job.", "I took two jobs.", "unsupported"),
     ],
 )
-def test_one_standing_for_a_thing_is_no_number(fact: str, said: str) -> None:
-    """`over one paying more`, `the one with`: `one` stands for a thing and counts nothing."""
+def test_one_counts_only_as_a_number(fact: str, said: str, status: str) -> None:
+    """`over one paying more`, `the one with`: `one` stands for a thing and counts nothing;
+    `one child`, `the one job` count."""
     verdict = check(fact, said)
-    assert verdict.status == "supported", verdict.reason
-
-
-@pytest.mark.parametrize(
-    ("fact", "said"),
-    [
-        ("The owner has one child starting school.", "My two kids start school soon."),
-        ("The owner took the one job.", "I took two jobs."),
-    ],
-)
-def test_one_that_counts_stays_a_number(fact: str, said: str) -> None:
-    verdict = check(fact, said)
-    assert verdict.status == "unsupported", verdict.reason
+    assert verdict.status == status, verdict.reason
