@@ -13,6 +13,7 @@ from datetime import date
 from typing import Literal
 
 from kit.curator.clauses import CONTRAST, PEOPLE, clauses, word_key
+from kit.curator.number_forms import readings
 from kit.curator.persons import role
 from kit.curator.presupposed import GIVEN_ENDS
 from kit.curator.related import near, phrases, thing
@@ -60,6 +61,10 @@ def fact_terms(
     listed = list(tokens(text))
     possessed = _possessed(listed, owner)
     bound = bindings(text)  # "her partner Thomas, 45": 45 is Thomas's
+    written = [  # "7 PM", "twenty five", "1.2 million": one number each
+        r for r in readings(folded) if not any(a < r.end and r.start < b for a, b in taken)
+    ]
+    read: set[int] = set()
     for start, end, clause_holder, clause_who in spans:
         for n, match in enumerate(listed):
             token, at = match.group(), match.start()
@@ -74,7 +79,12 @@ def fact_terms(
                 continue
             number = number_of(token)
             passed_over = any(a <= at < b for a, b in over)
-            if number is not None and low not in _SOFT_NUMBERS:
+            if words := next((r for r in written if r.start <= at < r.end), None):
+                if words.start in read:
+                    continue  # "PM" of "7 PM": its number is a term already
+                read.add(words.start)
+                token, number, low = folded[words.start : words.end], words.key, ""
+            if number is not None and low not in _SOFT_NUMBERS and not _pronoun(listed, n):
                 named = sorted(k for k in bound.get(number, ()) if k not in owner)
                 if named and holder == "owner":
                     holder, who = "other", named[0]
@@ -180,6 +190,19 @@ def _named(match: re.Match[str], owner: set[str]) -> bool:
 # "hoping it'll give me tips"; "a budget for the movie weekend": "planning a movie weekend").
 _FOR = re.compile(r"\bfor\b", re.IGNORECASE)
 _SOFT_NUMBERS = frozenset({"once", "single", "both", "pair", "couple", "half", "second"})
+_POINTING = frozenset("the this that which another each every any no".split())
+
+
+def _pronoun(listed: list[re.Match[str]], n: int) -> bool:
+    """Whether the n-th word is "one" standing for a thing, no count: "the one", "this one",
+    "over one paying more"."""
+    if listed[n].group().lower() != "one":
+        return False
+    before = listed[n - 1].group().lower() if n else ""
+    after = listed[n + 1].group().lower() if n + 1 < len(listed) else ""
+    if before in _POINTING:  # "the one with", not "the one job"
+        return not (after and thing(after))
+    return len(after) > 5 and after.endswith("ing")
 
 
 def _fact_clauses(

@@ -53,6 +53,7 @@ from kit.curator.introduced import introduced
 from kit.curator.judge import Source, Verdict, judge
 from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
+from kit.curator.number_forms import said
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.said_days import bare_months
@@ -212,13 +213,14 @@ class Grounding:
             capitalised = frozenset(
                 word_key(t.group()) for t in tokens(message.text) if t.group()[:1].isupper()
             )
-            cut = tuple(clauses(message.text, message.day))
+            cut, numbers = said(folded, clauses(message.text, message.day))
             months = bare_months(message.text, message.day, [(m.start, m.end) for m in mentions])
             self._read[message.id] = Source(
                 message.id, speaker, owner, cut, tuple(spans), message.day, names,
                 capitalised=capitalised, forms=_forms(folded, cut, says),
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
                 months=tuple(months), commitments=commitments(message.text),
+                numbers=numbers,
             )  # fmt: skip
         return self._read[message.id]
 
@@ -290,12 +292,13 @@ def _rewrites(op: Operation) -> Sequence[int]:
 
 def _fact_source(fact: Fact) -> Source:
     text = f"{fact.subject}: {fact.content}" if fact.subject else fact.content
-    neutral = tuple(plain(c) for c in clauses(text))
     folded = fold(text)
+    neutral, numbers = said(folded, [plain(c) for c in clauses(text)])
     return Source(
         None, "", True, neutral, (), None,
         forms=_forms(folded, neutral, says), kin=_forms(folded, neutral, synonyms),
         family=_forms(folded, neutral, family),
+        numbers=numbers,
     )  # fmt: skip
 
 

@@ -60,6 +60,9 @@ class Source:
     months: tuple[tuple[DateSpan, int], ...] = ()  # months named by name alone (said_days)
     # What each commitment of the speaker's names ("I'll go with ...": kit/curator/committed.py)
     commitments: tuple[frozenset[str], ...] = ()
+    # The numbers each clause writes over several words or in another form ("7:00 PM" says
+    # "19:00", "7:00" and "7": kit/curator/number_forms.py), by clause
+    numbers: tuple[frozenset[str], ...] = ()
 
 
 def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
@@ -315,7 +318,9 @@ def _holding(
             hits = [plain(source.clauses[0])]  # the day it was said
         return hits
     if term.kind == "number":
-        return [c for c in source.clauses if term.key in c.numbers]
+        written = source.numbers or tuple(frozenset() for _ in source.clauses)
+        held = zip(source.clauses, written, strict=True)
+        return [c for c, more in held if term.key in c.numbers | more]
     if word_key(term.shown) in source.names:  # the speaker's own name
         return [plain(c) for c in source.clauses[:1]]
     if term.kind == "name":

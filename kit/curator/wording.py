@@ -107,7 +107,7 @@ _SUFFIXES = (
     "ors", "ies", "ied", "ion", "ions", "ists", "ist", "ity", "ful", "ous", "ive", "ly",
     "er", "or", "ed", "es", "s", "e", "y", "al",
 )  # fmt: skip
-_NUMBER_WORDS = {
+NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
     "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
@@ -116,8 +116,8 @@ _NUMBER_WORDS = {
     "dozen": 12, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
     "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
     "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "twentieth": 20, "thirtieth": 30,
-    "fortieth": 40, "fiftieth": 50, "once": 1, "twice": 2, "both": 2, "pair": 2, "couple": 2,
-    "half": 0.5, "single": 1,
+    "fortieth": 40, "fiftieth": 50, "once": 1, "twice": 2, "both": 2, "pair": 2,
+    "half": 0.5, "single": 1,  # not "couple": "a couple of" is two or three
 }  # fmt: skip
 _NUMBER = re.compile(r"^[$£€]?(\d[\d,]*(?:\.\d+)?)(k|%)?$")
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
@@ -137,8 +137,10 @@ def number_of(token: str) -> str | None:
     """A token as a number in one written form ("$1,200" -> "1200", "18th" -> "18",
     "twelve" -> "12", "1.5k" -> "1500"), or None when it is no number."""
     low = token.lower().strip("'-")
-    if low in _NUMBER_WORDS:
-        return _plain(_NUMBER_WORDS[low])
+    if low in NUMBER_WORDS:
+        return plain(NUMBER_WORDS[low])
+    if "-" in low:  # "twenty-five", "twenty-first"; "ten-minute", "five-year-old": the count
+        return _compound(low.split("-"))
     if ordinal := _ORDINAL.match(low):
         return ordinal.group(1).lstrip("0") or "0"
     if ":" in low and low.replace(":", "").isdigit():
@@ -149,10 +151,28 @@ def number_of(token: str) -> str | None:
     value = float(match.group(1).replace(",", ""))
     if match.group(2) == "k":
         value *= 1000
-    return _plain(value)
+    return plain(value)
 
 
-def _plain(value: float) -> str:
+_TENS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"})
+_COUNTED = frozenset(
+    """minute minutes hour hours day days week weeks month months year years mile miles
+    kilometre kilometres kilometer kilometers km page pages person people step steps course
+    piece pieces night nights part parts game games seater star""".split()
+)
+
+
+def _compound(parts: list[str]) -> str | None:
+    first, rest = parts[0], parts[1:]
+    if first in _TENS and len(rest) == 1 and 0 < NUMBER_WORDS.get(rest[0], 0) < 10:
+        return plain(NUMBER_WORDS[first] + NUMBER_WORDS[rest[0]])
+    number = NUMBER_WORDS.get(first) if first not in ("half", "single", "both", "pair") else None
+    if number is not None and rest and rest[0] in _COUNTED:
+        return plain(number)
+    return None
+
+
+def plain(value: float) -> str:
     return str(int(value)) if value == int(value) else f"{value:g}"
 
 
