@@ -46,7 +46,8 @@ from typing import Literal
 from kit.curator.hedge_scope import cut_around
 from kit.curator.presupposed import supposes
 from kit.dates.text import DateMention, date_mentions
-from kit.retrieval.wordnet import installed
+from kit.retrieval.lexicon import lexicon
+from kit.retrieval.wordnet import WordNetMissing
 
 _ALSO_PAST = frozenset({"read", "agreed", "freed", "was"})  # not in WordNet's (`_irregular`)
 _NOT_PAST = frozenset("hundred sacred naked wicked kindred".split())
@@ -76,14 +77,15 @@ _TOKEN = re.compile(r"[\w'-]+|[,;:?!.]")
 @functools.cache
 def _irregular() -> frozenset[str]:
     """The irregular pasts and past participles WordNet lists among its verbs' exceptions
-    (`went`, `chose`, `taught`, `been`): not a form in -ing, a present in -s, `am`, `are`."""
-    forms = set()
-    with (installed() / "verb.exc").open(encoding="utf-8") as lines:
-        for line in lines:
-            form = line.split(" ", 1)[0]
-            if "_" not in form and not form.endswith(("ing", "s")) and form not in ("am", "are"):
-                forms.add(form)
-    return frozenset(forms)
+    (`went`, `chose`, `taught`, `been`): not a form in -ing, a present in -s, `am`, `are`;
+    none without WordNet (only pasts in -ed are read then)."""
+    try:
+        forms = lexicon().inflected("verb")
+    except WordNetMissing:
+        return frozenset()
+    return frozenset(
+        f for f in forms if "_" not in f and not f.endswith(("ing", "s")) and f not in ("am", "are")
+    )
 
 
 def past(word: str, regular: bool = False) -> bool:

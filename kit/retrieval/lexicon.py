@@ -131,6 +131,11 @@ class Lexicon:
         line = _line(self._data[part], self._lines[part][offset])
         return line.split(" | ", 1)[1].strip() if " | " in line else ""
 
+    def inflected(self, part: str) -> frozenset[str]:
+        """The irregular forms WordNet lists for `part` (its `.exc` file: `went`, `chose`)."""
+        self._load()
+        return frozenset(self._exceptions[part])
+
     def known(self, word: str) -> bool:
         return bool(self.lemmas(word))
 
