@@ -106,7 +106,7 @@ def frames(text: str) -> dict[str, frozenset[str]]:
             stem(low) == _GO and listed[i + 1 : i + 2] and listed[i + 1].lower() in _GO_WITH
         ):
             continue
-        governed = []
+        governed: list[str] = []
         for after in listed[i + 1 :]:
             key = after.lower()
             if key in _OBJECT_ENDS and governed:
