@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from kit.curator.clauses import Clause
-from kit.curator.wording import NUMBER_WORDS, number_of, plain
+from kit.curator.wording import NUMBER_WORDS, TENS, number_of, plain
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ _UNITS = (
     "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen"
     "|sixteen|seventeen|eighteen|nineteen"
 )
-_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_TENS = "|".join(TENS)
 _ORDINALS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth"
 _SMALL = rf"(?:(?:{_TENS})(?:[- ](?:{_UNITS}|{_ORDINALS}))?|{_UNITS})"
 _CHUNK = rf"(?:(?:a|{_SMALL})\s+hundred(?:\s+(?:and\s+)?{_SMALL})?|{_SMALL})"

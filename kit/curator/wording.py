@@ -154,7 +154,7 @@ def number_of(token: str) -> str | None:
     return plain(value)
 
 
-_TENS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"})
+TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _COUNTED = frozenset(
     """minute minutes hour hours day days week weeks month months year years mile miles
     kilometre kilometres kilometer kilometers km page pages person people step steps course
@@ -164,7 +164,7 @@ _COUNTED = frozenset(
 
 def _compound(parts: list[str]) -> str | None:
     first, rest = parts[0], parts[1:]
-    if first in _TENS and len(rest) == 1 and 0 < NUMBER_WORDS.get(rest[0], 0) < 10:
+    if first in TENS and len(rest) == 1 and 0 < NUMBER_WORDS.get(rest[0], 0) < 10:
         return plain(NUMBER_WORDS[first] + NUMBER_WORDS[rest[0]])
     number = NUMBER_WORDS.get(first) if first not in ("half", "single", "both", "pair") else None
     if number is not None and rest and rest[0] in _COUNTED:
