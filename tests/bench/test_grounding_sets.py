@@ -1,7 +1,7 @@
 """The grounding bench's case sets (bench/data/grounding-*.json) are well formed: each loads,
 each case has the fields bench/grounding.py reads, and every cited turn exists in the
-evaluation data. The newest held-out sets (fresh9 to fresh19) cite no turn an earlier set
-cites, fresh9 to fresh18 included, so each stays unseen by what the guard was tuned on."""
+evaluation data. The newest held-out sets (fresh9 to fresh20) cite no turn an earlier set
+cites, fresh9 to fresh19 included, so each stays unseen by what the guard was tuned on."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ NEW = (
     "grounding-fresh17.json",
     "grounding-fresh18.json",
     "grounding-fresh19.json",
+    "grounding-fresh20.json",
 )
 
 
