@@ -316,8 +316,8 @@ def _framed_after(after: str) -> str | None:
     found = _AFTER.match(after)
     if found is None:
         return None
-    frame = found.group("frame")
-    return next(kind for kind, pattern in _FRAMES if pattern.search(frame))
+    frame = found.group("frame")  # "wanted", "hoping for": a wish, so meant
+    return next((kind for kind, pattern in _FRAMES if pattern.search(frame)), "meant")
 
 
 def _frame(before: list[str], gap: int, said: str) -> str | None:
