@@ -147,9 +147,9 @@ async def test_an_invitation_turned_down_is_not_joined(minilm: Any) -> None:
 
 
 def test_a_thing_followed_by_a_wish_is_meant_not_a_crash() -> None:
-    # `_framed_after` took "I wanted" / "I was hoping for" as a frame and found no kind for it
-    # (StopIteration ended the pass) once a fact the weighing (round 26) stores reached it; a wish there
-    # is "meant", which on the head of what was done says nothing of the act itself
+    # `_framed_after` took "I wanted" / "I was hoping for" as a frame and found no kind for
+    # it (StopIteration ended the pass) once a fact the weighing (round 26) stores reached it;
+    # a wish there is "meant", which on the head of what was done says nothing of the act
     assert unmet_act("The owner adopted the puppy.", ["The puppy I wanted is so cute"]) is None
     said = ["The cooking class I was hoping for is full, sadly."]
     assert unmet_act("The owner booked the cooking class.", said) is None
