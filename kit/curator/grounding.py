@@ -24,8 +24,10 @@ text is held against the messages the operation cites (kit/curator/apply.py):
 First, what the fact's own wording rules out whatever it cites (kit/curator/no_fact.py: a
 question, a hypothetical even with its condition kept, a chain of kin no message says); then
 the word-level judgement (kit/curator/judge.py), then the meaning check (kit/curator/meaning.py)
-for what falls short on soft words only, and last a verb or an adjective said another way
-(kit/curator/stand_in.py).
+for what falls short on soft words only, then a verb or an adjective said another way
+(kit/curator/stand_in.py), and last the readings weighed together (kit/curator/weighing.py:
+stored where the rules fall short, asked where they would store; never over a hard part
+missing, Kit's own words, a question or a hypothetical as the fact).
 
 The text of the facts an UPDATE or REPLACE rewrites counts as support too (it was checked
 when it was written). The verdict: "supported" (applied: every hard part there, STORE of the
@@ -33,7 +35,8 @@ soft words' weight said), "partial" (every hard part there, ASK or more of the r
 as a question for the owner, kit/inbox/), or "unsupported" (dropped, with why, the rest of the
 pass going on).
 
-Cheap and deterministic: word lists, WordNet and rules, no model. What it cannot catch: a wrong word
+Cheap and deterministic: word lists, WordNet, rules, the embedding model's cosines and fitted
+weights; no call to a chat model. What it cannot catch: a wrong word
 order or relation made of the same words ("prefers Docs over Word" from "Word over Docs"), a
 fact that generalises what was said with words that are there ("every month" from "this
 month"), and meaning carried by words outside its lists (docs/curation.md).
@@ -45,7 +48,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 
-from kit.curator import stand_in
+from kit.curator import stand_in, weighing
 from kit.curator.clauses import Clause, clauses, plain, word_key
 from kit.curator.committed import commitments
 from kit.curator.intended import unmet_act
@@ -96,15 +99,15 @@ class Grounding:
             if text is None:
                 continue
             verdict = self._words(op, text, facts)
-            if verdict.soft is not None:
+            if verdict.soft is not None or weighing.weighable(verdict.readings):
                 texts += [text, *(s for m in self._cited(op) for s in sentences(m))]
                 texts += stand_in.to_read(verdict.unsaid, self._cited(op))
         await self._meanings.read(texts)
 
     def check(self, op: Operation, facts: Mapping[int, Fact]) -> Verdict:
         """Whether `op` may be applied as it is. `facts`: the facts it names, as they are."""
-        verdict = self._check(op, facts)
         text = _new_text(op)
+        verdict = self._weighed(op, text, self._check(op, facts))
         if verdict.status == "supported" and text is not None:
             act = unmet_act(text, self._support(op, facts))  # kit/curator/intended.py
             if act is not None:
@@ -114,6 +117,29 @@ class Grounding:
                     "tried or refused",
                 )
         return verdict
+
+    def _weighed(self, op: Operation, text: str | None, verdict: Verdict) -> Verdict:
+        """The verdict as the readings weigh together (kit/curator/weighing.py): stored where
+        the rules fall short, asked where they would store; only where the meaning check runs."""
+        readings = verdict.readings
+        if self._meanings is None or text is None or not weighing.weighable(readings):
+            return verdict
+        standing = self._meanings.standing(text, self._cited(op))
+        if readings is None or standing is None:
+            return verdict
+        x = weighing.features(readings, verdict.status, standing)
+        status, likelihood = weighing.decide(verdict.status, x)
+        if status == verdict.status:
+            return verdict
+        if status == "supported":
+            return _lifted(verdict)
+        return replace(
+            verdict,
+            status="partial",
+            reason=f"weighed together (how its words are said, how close it stands to its "
+            f"sentence), what its cited messages say of it makes {likelihood:.2f} of 1: too "
+            "little to store it without asking",
+        )
 
     def _check(self, op: Operation, facts: Mapping[int, Fact]) -> Verdict:
         text = _new_text(op)
@@ -143,11 +169,11 @@ class Grounding:
         if verdict.soft is None or self._meanings is None:
             return verdict
         if self._meanings.holds(text, self._cited(op)):
-            return Verdict("supported")  # said in other words (kit/curator/meaning.py)
+            return _lifted(verdict)  # said in other words (kit/curator/meaning.py)
         if _reworded(verdict, self._meanings.best(text, self._cited(op))):
-            return Verdict("supported")
+            return _lifted(verdict)
         if self._reworded_words(op, text, verdict, facts, self._meanings):
-            return Verdict("supported")
+            return _lifted(verdict)
         return verdict
 
     def _reworded_words(
@@ -272,6 +298,11 @@ def _answered(sources: list[Source], messages: list[Message]) -> list[Source]:
         )
         marked.append(replace(source, answered=answered) if answered else source)
     return marked
+
+
+def _lifted(verdict: Verdict) -> Verdict:
+    """`verdict` stored after all, with what the words read (weighed next: `_weighed`)."""
+    return replace(verdict, status="supported", reason="", soft=None, unsaid=())
 
 
 def _new_text(op: Operation) -> str | None:

@@ -22,6 +22,7 @@ from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
+from kit.curator.weighing import Readings
 from kit.curator.word_parts import parts_said
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
@@ -38,6 +39,8 @@ class Verdict:
     # said (what a meaning check may lift); None otherwise
     soft: float | None = None
     unsaid: tuple[str, ...] = ()  # with `soft`: the soft words no cited message says
+    # What the judgement read (kit/curator/weighing.py); not part of what a verdict says
+    readings: Readings | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,18 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
         problems.setdefault(why, []).append(term.shown)
     if denied_names and not stated:  # "I never made it to Denver": the fact rests on a denial
         problems.setdefault("hard-negated", []).extend(denied_names)
+    read = Readings(
+        {k: len(v) for k, v in problems.items()}, said_weight, total_weight, stated, hedged,
+        negated, {k: sum(t.kind == k for t in terms) for k in ("name", "number", "date", "word")},
+        len(relayed),
+    )  # fmt: skip
+    verdict = _verdict(problems, said_weight, total_weight, relayed)
+    return dataclasses.replace(verdict, readings=read)
+
+
+def _verdict(
+    problems: dict[str, list[str]], said_weight: float, total_weight: float, relayed: list[str]
+) -> Verdict:
     hard = {k: v for k, v in problems.items() if not k.startswith("word")}
     if hard:
         return Verdict("unsupported", _reason(hard))

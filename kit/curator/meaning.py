@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from kit.curator.weighing import Standing
 from kit.embed.base import Embedder, Vectors
 
 BAR = 0.55  # the best sentence's cosine to the fact
@@ -82,6 +83,15 @@ class Meanings:
         if one not in self._vectors or other not in self._vectors:
             return None
         return float(self._vectors[one] @ self._vectors[other])
+
+    def standing(self, fact: str, cited: Sequence[str]) -> Standing | None:
+        """How close `fact` stands to the sentences of `cited`; None when they were not read
+        or there are none."""
+        scores = self._scores(fact, cited)
+        if scores is None or not len(scores):
+            return None
+        best = float(scores[-1])
+        return Standing(best, best - float(scores[-2]) if len(scores) > 1 else 0.0, len(scores))
 
     def holds(self, fact: str, cited: Sequence[str]) -> bool | None:
         """Whether one sentence of `cited` says `fact` (BAR, and MARGIN over the others); None

@@ -24,6 +24,7 @@ from kit.embed.hashing import HashingEmbedder
 from kit.llm.fake import FakeLLM
 from kit.memory.messages import Message
 from tests.support.curation import by_category, say, tool_reply
+from tests.support.grounding import rules_only
 
 AT = datetime(2023, 7, 9, 10, 0, tzinfo=UTC)
 USER = "owner"
@@ -76,10 +77,14 @@ async def test_a_fact_its_message_does_not_say_stays_out(minilm: Any) -> None:
     assert (await check(fact, said, Meanings.calibrated(minilm))).status != "supported"
 
 
-async def test_a_message_of_one_sentence_lifts_one_word_put_in_other_words(minilm: Any) -> None:
+async def test_a_message_of_one_sentence_lifts_one_word_put_in_other_words(
+    minilm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """No other sentence to stand out from, so no margin to read (docs/curation.md); since
     round 9 one common word put in other words is lifted when the sentence means the fact
-    (kit/curator/grounding.py `_one_word_reworded`). A detail changed is not."""
+    (kit/curator/grounding.py `_one_word_reworded`). A detail changed is not. (The rule
+    itself: the weighing after it may still ask, tests/curation/test_grounding_weighing.py.)"""
+    rules_only(monkeypatch)
     said = "I really like going on mountain hikes with my dog."
     meanings = Meanings.calibrated(minilm)
     assert (await check(HIKING, said, None)).status == "partial"

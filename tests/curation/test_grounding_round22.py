@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from kit.curator import stand_in
 from kit.curator.grounding import Grounding, Verdict
 from kit.curator.meaning import Meanings
 from kit.curator.ops import Insert
-from tests.support.grounding import message
+from tests.support.grounding import message, rules_only
 
 FACT = "The owner is thrilled about the new apartment."
 
@@ -23,10 +25,14 @@ async def check(fact: str, said: str, meanings: Meanings | None) -> Verdict:
     return grounding.check(op, {})
 
 
-async def test_an_adjective_said_another_way_is_stored(minilm: Any) -> None:
+async def test_an_adjective_said_another_way_is_stored(
+    minilm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """ "thrilled" for "happy": the one word unsaid carries most of the fact's soft weight, so
     neither the word-level share nor the sentence's meaning reaches a bar; the two words alone
-    do, and the fact with "happy" put in is said word by word."""
+    do, and the fact with "happy" put in is said word by word (the rule itself: the weighing
+    after it may still ask, tests/curation/test_grounding_weighing.py)."""
+    rules_only(monkeypatch)
     said = "We signed for the new apartment today and I'm so happy."
     assert (await check(FACT, said, None)).status == "partial"
     assert (await check(FACT, said, Meanings.calibrated(minilm))).status == "supported"

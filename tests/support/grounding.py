@@ -4,8 +4,12 @@ facts and read the verdict through these."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, date, datetime
 
+import pytest
+
+from kit.curator import weights
 from kit.curator.grounding import Grounding, Verdict
 from kit.curator.ops import Insert
 from kit.memory.messages import Message
@@ -32,3 +36,10 @@ def stored_or_named(fact: str, said: str, named: str) -> None:
         return
     assert verdict.status != "supported"
     assert f"'{named}'" in verdict.reason, verdict.reason
+
+
+def rules_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guard without its weighing (kit/curator/weighing.py): bars no likelihood crosses,
+    so what a rule of the word-level guard or the meaning check decides is what it says."""
+    bars = dataclasses.replace(weights.WEIGHTS, lift=2.0, doubt=-1.0)
+    monkeypatch.setattr(weights, "WEIGHTS", bars)
