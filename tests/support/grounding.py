@@ -4,7 +4,6 @@ facts and read the verdict through these."""
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import UTC, date, datetime
 
 import pytest
@@ -39,7 +38,6 @@ def stored_or_named(fact: str, said: str, named: str) -> None:
 
 
 def rules_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The guard without its weighing (kit/curator/weighing.py): bars no likelihood crosses,
-    so what a rule of the word-level guard or the meaning check decides is what it says."""
-    bars = dataclasses.replace(weights.WEIGHTS, lift=2.0, doubt=-1.0)
-    monkeypatch.setattr(weights, "WEIGHTS", bars)
+    """The guard without its weighing (kit/curator/weighing.py): a bar no likelihood reaches,
+    so what the word-level guard and the meaning check decide is what it says."""
+    monkeypatch.setattr(weights, "LIFT", 2.0)
