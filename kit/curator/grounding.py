@@ -26,8 +26,8 @@ question, a hypothetical even with its condition kept, a chain of kin no message
 the word-level judgement (kit/curator/judge.py), then the meaning check (kit/curator/meaning.py)
 for what falls short on soft words only, then a verb or an adjective said another way
 (kit/curator/stand_in.py), and last the readings weighed together (kit/curator/weighing.py:
-stored where the rules fall short; never over a hard part missing or denied, Kit's own words,
-a question or a hypothetical as the fact).
+stored where the rules fall short, asked about where they would store; never over a hard part
+missing or denied, Kit's own words, a question or a hypothetical as the fact).
 
 The text of the facts an UPDATE or REPLACE rewrites counts as support too (it was checked
 when it was written). The verdict: "supported" (applied: every hard part there, STORE of the
@@ -72,7 +72,9 @@ __all__ = ["Grounding", "Verdict"]  # a verdict is read where the guard is calle
 
 class Grounding:
     """Checks operations against the messages of one batch. `meanings`: the meaning check
-    (kit/curator/meaning.py) for what falls short on soft words only, read by `weigh`."""
+    (kit/curator/meaning.py) for what falls short on soft words only, read by `weigh`, and the
+    weighing after it (kit/curator/weighing.py); `doubts`: whether the weighing may set aside
+    as a question what the rules store (not for what the owner asked Kit to remember)."""
 
     def __init__(
         self,
@@ -80,12 +82,14 @@ class Grounding:
         citable: Iterable[int],
         owner_name: str = "",
         meanings: Meanings | None = None,
+        doubts: bool = True,
     ) -> None:
         self._messages = {m.id: m for m in messages}
         self._citable = set(citable)
         self._owner = {word_key(w) for w in owner_name.split() if w}
         self._read: dict[int, Source] = {}
         self._meanings = meanings
+        self._doubts = doubts  # whether the weighing may ask about what the rules store
 
     async def weigh(self, ops: Iterable[Operation], facts: Mapping[int, Fact]) -> None:
         """Read, in one embedding call, the meaning of each operation the word-level check
@@ -99,7 +103,7 @@ class Grounding:
             if text is None:
                 continue
             verdict = self._words(op, text, facts)
-            if verdict.soft is not None or weighing.weighable(verdict.status, verdict.readings):
+            if verdict.soft is not None or weighing.weighable(verdict.readings):
                 texts += [text, *(s for m in self._cited(op) for s in sentences(m))]
                 texts += stand_in.to_read(verdict.unsaid, self._cited(op))
         await self._meanings.read(texts)
@@ -120,19 +124,28 @@ class Grounding:
 
     def _weighed(self, op: Operation, text: str | None, verdict: Verdict) -> Verdict:
         """The verdict as the readings weigh together (kit/curator/weighing.py): stored where
-        the rules fall short and the weighing holds it up; only where the meaning check runs."""
+        the rules fall short, asked where they would store; only where the meaning check runs."""
         readings = verdict.readings
-        if self._meanings is None or text is None or readings is None:
+        if self._meanings is None or text is None or not weighing.weighable(readings):
             return verdict
-        if not weighing.weighable(verdict.status, readings):
+        if verdict.status == "supported" and not self._doubts:
             return verdict
         standing = self._meanings.standing(text, self._cited(op))
-        if standing is None:
+        if readings is None or standing is None:
             return verdict
-        lifted, _ = weighing.lifts(weighing.features(readings, verdict.status, standing))
-        if not lifted:
+        x = weighing.features(readings, verdict.status, standing)
+        status, likelihood = weighing.decide(verdict.status, x)
+        if status == verdict.status:
             return verdict
-        return replace(verdict, status="supported", reason="", soft=None, unsaid=())
+        if status == "supported":
+            return _lifted(verdict)
+        return replace(
+            verdict,
+            status="partial",
+            reason=f"weighed together (how its words are said, how close it stands to its "
+            f"sentence), what its cited messages say of it makes {likelihood:.2f} of 1: too "
+            "little to store it without asking",
+        )
 
     def _check(self, op: Operation, facts: Mapping[int, Fact]) -> Verdict:
         text = _new_text(op)
@@ -162,11 +175,11 @@ class Grounding:
         if verdict.soft is None or self._meanings is None:
             return verdict
         if self._meanings.holds(text, self._cited(op)):
-            return Verdict("supported")  # said in other words (kit/curator/meaning.py)
+            return _lifted(verdict)  # said in other words (kit/curator/meaning.py)
         if _reworded(verdict, self._meanings.best(text, self._cited(op))):
-            return Verdict("supported")
+            return _lifted(verdict)
         if self._reworded_words(op, text, verdict, facts, self._meanings):
-            return Verdict("supported")
+            return _lifted(verdict)
         return verdict
 
     def _reworded_words(
@@ -291,6 +304,11 @@ def _answered(sources: list[Source], messages: list[Message]) -> list[Source]:
         )
         marked.append(replace(source, answered=answered) if answered else source)
     return marked
+
+
+def _lifted(verdict: Verdict) -> Verdict:
+    """`verdict` stored after all, with what the words read (weighed next: `_weighed`)."""
+    return replace(verdict, status="supported", reason="", soft=None, unsaid=())
 
 
 def _new_text(op: Operation) -> str | None:

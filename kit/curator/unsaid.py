@@ -27,7 +27,8 @@ def unsaid(
     async def check(message: Message, content: str, subject: str) -> str | None:
         claim = Insert(content, 1.0, subject=_named(subject), sources=(message.id,))
         meanings = Meanings.calibrated(await embedder()) if embedder is not None else None
-        grounding = Grounding([message], [message.id], owner_name, meanings)
+        # the owner asked Kit to remember it: what the rules hold up is not doubted again
+        grounding = Grounding([message], [message.id], owner_name, meanings, doubts=False)
         await grounding.weigh([claim], {})
         verdict = grounding.check(claim, {})
         return None if verdict.status == "supported" else verdict.reason

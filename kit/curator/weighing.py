@@ -1,6 +1,7 @@
 """The grounding guard's weighing: what the word-level judgement read of a fact (kit/curator/
 judge.py) and how close the fact stands to its cited sentences (kit/curator/meaning.py), put
-together by weights fitted on the development sets, store a fact the rules fall short on.
+together by weights fitted on the development sets, decide between storing a fact and asking
+the owner about it.
 
 Why: each reading of the word-level guard is a rule of its own, and one rule alone drops a
 fact (one word said only inside a question: `I'm worried that my cover letter, which I
@@ -8,16 +9,14 @@ submitted on April 23, ...`; one paraphrased word). Together the readings say mo
 of the fact is said as a fact, how much only hedged, of someone else or not at all, and how
 close the fact's sentence is to the message's. A logistic weighing of them (kit/curator/
 weights.py, written by bench/grounding_fit.py from the development sets, never from the
-held-out ones) stores a fact the rules fall short on at a likelihood of LIFT or more. It never
-doubts what the rules store: a short fact plainly said (`Ana's birthday is on 3 May` from `My
-sister Ana's birthday is on 3 May, remember that`) weighs little by how the planted sets were
-written, and a weighing that asked about such facts would ask about the plainest ones.
+held-out ones) stores a fact the rules fall short on at LIFT or more, and sets a fact the rules
+would store aside as a question for the owner below DOUBT.
 
 What it never overrules (`weighable`): a name, number, date or kin word the cited messages do
-not have, a word they say the opposite of, and every check before and after the words (Kit's
-own message cited, a question or a hypothetical as the fact, a relation no message says, an act
-said only as meant): those keep the word-level verdict. It runs only where the meaning check
-does (all-MiniLM-L6-v2: the cosines the weights were fitted with).
+not have or only deny, a word they say the opposite of, and every check before and after the
+words (Kit's own message cited, a question or a hypothetical as the fact, a relation no message
+says, an act said only as meant): those keep the word-level verdict. It runs only where the
+meaning check does (all-MiniLM-L6-v2: the cosines the weights were fitted with).
 """
 
 from __future__ import annotations
@@ -28,16 +27,10 @@ from dataclasses import dataclass
 
 from kit.curator import weights as fitted
 
-# What the weighing may not overrule: a hard part missing, or said the other way round
+# What the weighing may not overrule: a hard part missing, said the other way round or denied
 HELD = frozenset(
-    {
-        "missing-name",
-        "missing-number",
-        "missing-date",
-        "missing-kin",
-        "hard-opposed",
-        "hard-negated",
-    }
+    {"missing-name", "missing-number", "missing-date", "missing-kin"}
+    | {"hard-opposed", "hard-negated"}
 )
 # How a term falls short, as the word-level judgement names it (kit/curator/grounding_reasons.py)
 SHORT = (
@@ -45,7 +38,7 @@ SHORT = (
     "hard-negated", "word-negated", "word-missing",
 )  # fmt: skip
 TERM_KINDS = ("name", "number", "date", "word")
-STATUSES = ("partial",)  # the verdict so far ("unsupported": none; "supported" is not weighed)
+STATUSES = ("supported", "partial")  # the word-level verdict ("unsupported": neither)
 FEATURES = (
     "share", "weight", *SHORT, *(f"terms-{k}" for k in TERM_KINDS), "stated",
     "related", "fact-hedged", "fact-negated", *(f"was-{s}" for s in STATUSES), "best",
@@ -86,6 +79,7 @@ class Weights:
     weights: Sequence[float]
     bias: float
     lift: float  # a fact the rules fall short on is stored at this likelihood or more
+    doubt: float  # a fact the rules store is asked about below this
 
     def likelihood(self, x: Sequence[float]) -> float:
         z = self.bias + sum(
@@ -95,12 +89,10 @@ class Weights:
         return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
-def weighable(status: str, readings: Readings | None) -> bool:
-    """Whether the weighing may decide: the rules fall short, the word-level judgement read the
-    fact, and no hard part is missing, opposed or denied."""
-    if status == "supported" or readings is None:
-        return False
-    return not any(readings.problems.get(k) for k in HELD)
+def weighable(readings: Readings | None) -> bool:
+    """Whether the weighing may decide: the word-level judgement read the fact, and no hard
+    part is missing or opposed."""
+    return readings is not None and not any(readings.problems.get(k) for k in HELD)
 
 
 def features(readings: Readings, status: str, standing: Standing) -> list[float]:
@@ -125,12 +117,17 @@ def features(readings: Readings, status: str, standing: Standing) -> list[float]
 def current() -> Weights:
     """The weighing as bench/grounding_fit.py last fitted it (kit/curator/weights.py)."""
     return Weights(
-        fitted.NAMES, fitted.MEAN, fitted.SCALE, fitted.WEIGHTS, fitted.BIAS, fitted.LIFT
-    )
+        fitted.NAMES, fitted.MEAN, fitted.SCALE, fitted.WEIGHTS, fitted.BIAS, fitted.LIFT,
+        fitted.DOUBT,
+    )  # fmt: skip
 
 
-def lifts(x: Sequence[float]) -> tuple[bool, float]:
-    """Whether the fitted weighing stores a fact with inputs `x`, and the likelihood it read."""
+def decide(status: str, x: Sequence[float]) -> tuple[str, float]:
+    """The status the fitted weighing gives a verdict of `status` with inputs `x`, and the
+    likelihood it read: stored at LIFT or more, asked about (where the rules store it) below
+    DOUBT."""
     weights = current()
     likelihood = weights.likelihood(x)
-    return likelihood >= weights.lift, likelihood
+    if status == "supported":
+        return ("partial" if likelihood < weights.doubt else status), likelihood
+    return ("supported" if likelihood >= weights.lift else status), likelihood

@@ -1,9 +1,9 @@
 """The grounding guard's weighing (kit/curator/weighing.py, issue 29): the word-level readings
 and how close a fact stands to its sentence, weighed together by the fitted weights
-(kit/curator/weights.py), store a fact the rules drop for one detail said inside a question;
-they never overrule a missing or denied name, number or date, Kit's own words, or a question
-or a hypothetical as the fact, and never doubt what the rules store. The real MiniLM model;
-messages and facts written here."""
+(kit/curator/weights.py), store a fact the rules drop for one detail said inside a question,
+and set aside as a question one the rules would store; they never overrule a missing name,
+number or date, Kit's own words, or a question or a hypothetical as the fact. The real MiniLM
+model; messages and facts written here."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from kit.curator import weighing, weights
 from kit.curator.grounding import Grounding, Verdict
 from kit.curator.meaning import Meanings
 from kit.curator.ops import Insert
+from kit.curator.unsaid import unsaid
 from kit.memory.messages import Message
 from tests.support.grounding import rules_only
 
@@ -42,10 +43,15 @@ async def _check(fact: str, said: str, minilm: Any, role: str = "user") -> Verdi
     return grounding.check(op, {})
 
 
+def _bars(monkeypatch: pytest.MonkeyPatch, lift: float, doubt: float) -> None:
+    monkeypatch.setattr(weights, "LIFT", lift)
+    monkeypatch.setattr(weights, "DOUBT", doubt)
+
+
 def test_the_fitted_weights_read_what_the_code_gives() -> None:
     assert tuple(weights.NAMES) == weighing.FEATURES
     assert len(weights.WEIGHTS) == len(weights.MEAN) == len(weights.SCALE) == len(weights.NAMES)
-    assert 0.0 < weights.LIFT <= 1.0
+    assert 0.0 <= weights.DOUBT <= weights.LIFT <= 1.0
 
 
 async def test_a_detail_said_inside_a_question_is_stored_when_the_rest_is_said(
@@ -83,12 +89,16 @@ async def test_what_is_only_asked_or_supposed_stays_out(minilm: Any, fact: str, 
     assert (await _check(fact, said, minilm)).status != "supported"
 
 
-async def test_a_plain_fact_the_rules_store_is_never_doubted(minilm: Any) -> None:
-    # a short fact plainly said weighs little (the planted sets' supported facts are longer):
-    # a weighing that asked about what the rules store asked about this one (the Telegram
-    # end-to-end test's fact, before the weighing stopped doubting)
-    said = "My sister Ana's birthday is on 3 May, remember that"
-    assert (await _check("Ana's birthday is on 3 May", said, minilm)).status == "supported"
+async def test_a_fact_the_weighing_doubts_is_asked_about_not_stored(
+    minilm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    said = "I started swimming 2 km every Saturday at the Riverside pool in February."
+    fact = "The owner swims 2 km every Saturday at the Riverside pool."
+    assert (await _check(fact, said, minilm)).status == "supported"
+    _bars(monkeypatch, lift=1.0, doubt=1.0)  # nothing weighs enough to store unasked
+    verdict = await _check(fact, said, minilm)
+    assert verdict.status == "partial"
+    assert "too little to store it without asking" in verdict.reason
 
 
 @pytest.mark.parametrize(
@@ -129,18 +139,31 @@ async def test_a_plain_fact_the_rules_store_is_never_doubted(minilm: Any) -> Non
 async def test_the_weighing_never_overrules_a_hard_check(
     minilm: Any, monkeypatch: pytest.MonkeyPatch, fact: str, said: str, role: str
 ) -> None:
-    monkeypatch.setattr(weights, "LIFT", 0.0)  # anything it may weigh, it would store
+    _bars(monkeypatch, lift=0.0, doubt=0.0)  # anything it may weigh, it would store
     assert (await _check(fact, said, minilm, role)).status == "unsupported"
 
 
-def test_only_what_the_rules_fall_short_on_without_a_hard_gap_is_weighable() -> None:
-    read = weighing.Readings({"word-missing": 1}, 0.5, 1.0, True, False, False, {"word": 2}, 0)
-    assert weighing.weighable("partial", read)
-    assert weighing.weighable("unsupported", dataclasses.replace(read, problems={"word-hedged": 2}))
-    assert not weighing.weighable("supported", read)
-    assert not weighing.weighable("partial", None)
+def test_only_what_the_word_level_judgement_read_without_a_hard_gap_is_weighable() -> None:
+    read = weighing.Readings({}, 1.0, 1.0, True, False, False, {"word": 1}, 0)
+    assert weighing.weighable(read)
+    assert not weighing.weighable(None)
     for held in sorted(weighing.HELD):
-        assert not weighing.weighable("unsupported", dataclasses.replace(read, problems={held: 1}))
+        assert not weighing.weighable(dataclasses.replace(read, problems={held: 1}))
+    assert weighing.weighable(dataclasses.replace(read, problems={"word-hedged": 2}))
+
+
+async def test_what_the_owner_asked_kit_to_remember_is_never_doubted(
+    minilm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a short fact plainly said weighs little (the planted sets' supported facts are longer):
+    # in a curation pass it may be asked about, never when the owner said "remember that"
+    said = _message("My sister Ana's birthday is on 3 May, remember that")
+    _bars(monkeypatch, lift=1.0, doubt=1.0)  # nothing weighs enough to store unasked
+
+    async def model() -> Any:
+        return minilm
+
+    assert await unsaid("", model)(said, "Ana's birthday is on 3 May", "Ana") is None
 
 
 def test_without_the_meaning_check_the_guard_is_the_rules_alone() -> None:

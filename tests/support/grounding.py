@@ -38,6 +38,7 @@ def stored_or_named(fact: str, said: str, named: str) -> None:
 
 
 def rules_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The guard without its weighing (kit/curator/weighing.py): a bar no likelihood reaches,
-    so what the word-level guard and the meaning check decide is what it says."""
+    """The guard without its weighing (kit/curator/weighing.py): bars no likelihood crosses,
+    so what a rule of the word-level guard or the meaning check decides is what it says."""
     monkeypatch.setattr(weights, "LIFT", 2.0)
+    monkeypatch.setattr(weights, "DOUBT", -1.0)
