@@ -47,8 +47,7 @@ async def _readings(name: str) -> list[tuple[dict[str, Any], str, list[float] | 
     """Each case of a set with its word-level outcome and its weighing inputs (None: the
     weighing may not decide it)."""
     path = ROOT / "bench" / "data" / f"grounding-{name}.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
-    cases = data["cases"] if isinstance(data, dict) else data
+    cases = json.loads(path.read_text(encoding="utf-8"))["cases"]
     seen: list[list[float]] = []
 
     def unweighed(status: str, x: Sequence[float]) -> tuple[str, float]:

@@ -131,7 +131,7 @@ class Grounding:
         if verdict.status == "supported" and not self._doubts:
             return verdict
         standing = self._meanings.standing(text, self._cited(op))
-        if readings is None or standing is None:
+        if standing is None:
             return verdict
         x = weighing.features(readings, verdict.status, standing)
         status, likelihood = weighing.decide(verdict.status, x)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from kit.curator import weights as fitted
 
@@ -89,7 +90,7 @@ class Weights:
         return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
-def weighable(readings: Readings | None) -> bool:
+def weighable(readings: Readings | None) -> TypeGuard[Readings]:
     """Whether the weighing may decide: the word-level judgement read the fact, and no hard
     part is missing or opposed."""
     return readings is not None and not any(readings.problems.get(k) for k in HELD)

@@ -19,7 +19,7 @@ from kit.curator.meaning import Meanings
 from kit.curator.ops import Insert
 from kit.curator.unsaid import unsaid
 from kit.memory.messages import Message
-from tests.support.grounding import rules_only
+from tests.support.grounding import bars, rules_only
 
 AT = datetime(2024, 3, 30, 10, tzinfo=UTC)
 PAINTING = (
@@ -41,11 +41,6 @@ async def _check(fact: str, said: str, minilm: Any, role: str = "user") -> Verdi
     op = Insert(fact, 0.9, "", sources=(1,))
     await grounding.weigh([op], {})
     return grounding.check(op, {})
-
-
-def _bars(monkeypatch: pytest.MonkeyPatch, lift: float, doubt: float) -> None:
-    monkeypatch.setattr(weights, "LIFT", lift)
-    monkeypatch.setattr(weights, "DOUBT", doubt)
 
 
 def test_the_fitted_weights_read_what_the_code_gives() -> None:
@@ -95,7 +90,7 @@ async def test_a_fact_the_weighing_doubts_is_asked_about_not_stored(
     said = "I started swimming 2 km every Saturday at the Riverside pool in February."
     fact = "The owner swims 2 km every Saturday at the Riverside pool."
     assert (await _check(fact, said, minilm)).status == "supported"
-    _bars(monkeypatch, lift=1.0, doubt=1.0)  # nothing weighs enough to store unasked
+    bars(monkeypatch, lift=1.0, doubt=1.0)  # nothing weighs enough to store unasked
     verdict = await _check(fact, said, minilm)
     assert verdict.status == "partial"
     assert "too little to store it without asking" in verdict.reason
@@ -139,7 +134,7 @@ async def test_a_fact_the_weighing_doubts_is_asked_about_not_stored(
 async def test_the_weighing_never_overrules_a_hard_check(
     minilm: Any, monkeypatch: pytest.MonkeyPatch, fact: str, said: str, role: str
 ) -> None:
-    _bars(monkeypatch, lift=0.0, doubt=0.0)  # anything it may weigh, it would store
+    bars(monkeypatch, lift=0.0, doubt=0.0)  # anything it may weigh, it would store
     assert (await _check(fact, said, minilm, role)).status == "unsupported"
 
 
@@ -158,7 +153,7 @@ async def test_what_the_owner_asked_kit_to_remember_is_never_doubted(
     # a short fact plainly said weighs little (the planted sets' supported facts are longer):
     # in a curation pass it may be asked about, never when the owner said "remember that"
     said = _message("My sister Ana's birthday is on 3 May, remember that")
-    _bars(monkeypatch, lift=1.0, doubt=1.0)  # nothing weighs enough to store unasked
+    bars(monkeypatch, lift=1.0, doubt=1.0)  # nothing weighs enough to store unasked
 
     async def model() -> Any:
         return minilm

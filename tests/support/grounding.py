@@ -37,8 +37,13 @@ def stored_or_named(fact: str, said: str, named: str) -> None:
     assert f"'{named}'" in verdict.reason, verdict.reason
 
 
+def bars(monkeypatch: pytest.MonkeyPatch, lift: float, doubt: float) -> None:
+    """The weighing's bars (kit/curator/weights.py) set for one test."""
+    monkeypatch.setattr(weights, "LIFT", lift)
+    monkeypatch.setattr(weights, "DOUBT", doubt)
+
+
 def rules_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """The guard without its weighing (kit/curator/weighing.py): bars no likelihood crosses,
     so what a rule of the word-level guard or the meaning check decides is what it says."""
-    monkeypatch.setattr(weights, "LIFT", 2.0)
-    monkeypatch.setattr(weights, "DOUBT", -1.0)
+    bars(monkeypatch, lift=2.0, doubt=-1.0)
