@@ -1,7 +1,8 @@
 """The grounding bench's case sets (bench/data/grounding-*.json) are well formed: each loads,
 each case has the fields bench/grounding.py reads, and every cited turn exists in the
-evaluation data. The newest held-out sets (fresh9 to fresh21) cite no turn an earlier set
-cites, fresh9 to fresh20 included, so each stays unseen by what the guard was tuned on."""
+evaluation data. The newest held-out sets (fresh9 to fresh21, and fresh23) cite no turn an
+earlier set cites, fresh9 to fresh21 included, so each stays unseen by what the guard was
+tuned on."""
 
 from __future__ import annotations
 
@@ -35,8 +36,12 @@ NEW = (
     "grounding-fresh19.json",
     "grounding-fresh20.json",
     "grounding-fresh21.json",
+    "grounding-fresh23.json",
 )
-SMALLER = {"grounding-fresh21.json": ((55, 70), (55, 70))}  # (supported, kept-out) bounds
+SMALLER = {  # (supported, kept-out) bounds
+    "grounding-fresh21.json": ((55, 70), (55, 70)),
+    "grounding-fresh23.json": ((55, 70), (55, 70)),
+}
 
 
 def _sets() -> list[Path]:
@@ -129,8 +134,8 @@ def test_the_new_sets_cite_no_turn_an_earlier_set_cites() -> None:
 
 
 def test_the_new_sets_keep_the_mix_asked_for() -> None:
-    """~85 supported and ~105 not in each (fresh21, short plain facts over the few turns left,
-    ~60 and ~60), and every unsupported kind issue 29 lists."""
+    """~85 supported and ~105 not in each (fresh21 and fresh23, short plain facts over the few
+    turns left, ~60 and ~60), and every unsupported kind issue 29 lists."""
     for name in NEW:
         cases = _cases(SETS / name)
         supported = sum(c["expect"] == "stored" for c in cases)
