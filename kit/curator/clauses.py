@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Literal
 
+from kit.curator.contrast import contrasts, passed_over
 from kit.curator.hedge_scope import (
     cut_around,
     given_that,
@@ -218,7 +219,7 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
             )
             before_it = raw[: start - sentence.start()]
             undone = not_done(piece)  # "skipped the trip" (kit/curator/undoing.py)
-            negated = _negated(piece, tokens) or undone or _passed_over(piece, before_it)
+            negated = _negated(piece, tokens) or undone or passed_over(piece, before_it)
             negated = negated or (example and found[-1].negated)
             alone = all(t.lower() in _ALONE for t in tokens)
             before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
@@ -319,44 +320,7 @@ def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
         begin = cut.end()
     if begin < len(sentence):
         parts.append((offset + begin, offset + len(sentence)))
-    return [cut for part in parts for cut in _contrasts(sentence, offset, part)]
-
-
-# What was passed over: "chose self-editing | over hiring a $500 copyeditor", "went with the
-# bus | instead of the car". Its own clause, and a denial: the copyeditor was not hired.
-CONTRAST = re.compile(r"(?:over|instead of|rather than)\s", re.IGNORECASE)
-_CHOICE = re.compile(
-    r"\b(?:chose|choose|chooses|choosing|chosen|prefer|prefers|preferred|preferring|picked|"
-    r"pick|picks|opted|opt|opts|selected|favou?r|favou?rs|favou?red|took|taking|went with)\b",
-    re.IGNORECASE,
-)
-_CONTRAST_END = re.compile(
-    r"\s(?=(?:to|so|because|since|as|for|while|but|after|before|when|until|once)\s)",
-    re.IGNORECASE,
-)
-_CONTRAST_CUT = re.compile(r"\s(?=(?:over|instead of|rather than)\s)", re.IGNORECASE)
-
-
-def _contrasts(sentence: str, offset: int, part: tuple[int, int]) -> list[tuple[int, int]]:
-    start, end = part
-    text = sentence[start - offset : end - offset]
-    cuts = []
-    for c in _CONTRAST_CUT.finditer(text):
-        if text[c.end() :].lower().startswith("over ") and not _CHOICE.search(text[: c.start()]):
-            continue  # "over the weekend", "over 3 months"
-        cuts.append(c.start())
-        after = _CONTRAST_END.search(text, c.end())  # "... to stay within my budget": so
-        if after is not None:
-            cuts.append(after.start())
-    bounds = [0, *sorted({c + 1 for c in cuts}), len(text)]
-    return [(start + a, start + b) for a, b in itertools.pairwise(bounds) if b > a]
-
-
-def _passed_over(piece: str, before: str) -> bool:
-    """A clause a choice passed over ("chose X | over Y"; not "long sagas, | over 5 books")."""
-    if not CONTRAST.match(piece):
-        return False
-    return not piece.lower().startswith("over") or bool(_CHOICE.search(before))
+    return [cut for part in parts for cut in contrasts(sentence, offset, part)]
 
 
 def _opens_question(piece: str, first_clause: bool) -> bool:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-from kit.curator.clauses import CONTRAST, PEOPLE, clauses, word_key
+from kit.curator.clauses import PEOPLE, clauses, word_key
+from kit.curator.contrast import CONTRAST
 from kit.curator.number_forms import readings
 from kit.curator.persons import role
 from kit.curator.presupposed import GIVEN_ENDS
