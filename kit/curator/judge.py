@@ -9,7 +9,6 @@ STORE or more is "supported", ASK or more "partial" (a question for the owner), 
 """
 
 import dataclasses
-import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
@@ -19,6 +18,7 @@ from kit.curator.committed import committed, frames
 from kit.curator.denied import denied_only, spared
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
+from kit.curator.others_named import others_named
 from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
@@ -240,31 +240,6 @@ def _said_so(
             )
         )
     ]
-
-
-def others_named(text: str, owner: set[str]) -> tuple[frozenset[str], frozenset[str]]:
-    """Whom and what a fact names besides the owner, as stems: the people ("John finds his
-    team encouraging": team), and the things, none if the fact gives anything as the owner's
-    ("the Ortholite insole"; not "the owner's favourite jazz nights"). None at all when it
-    joins the owner to them ("the owner and Ana are vegan": there the owner is said to be)."""
-    if _JOINT.search(text):
-        return frozenset(), frozenset()
-    listed = [t.group() for t in tokens(text)]
-    people, things = set(), set()
-    for i, token in enumerate(listed):
-        if (key := stem(token)) in PEOPLE:
-            people.add(key)
-        elif thing(token) or (i and token[:1].isupper()):
-            things.add(key)
-    owned = any(t.lower() in ("owner's", "user's") or _owners(t, owner) for t in listed)
-    return frozenset(people), frozenset() if owned else frozenset(things)
-
-
-def _owners(token: str, owner: set[str]) -> bool:
-    return token.lower().endswith("'s") and word_key(token) in owner
-
-
-_JOINT = re.compile(r"\b(?:owner|user)\s+and\b|\band\s+(?:the\s+)?(?:owner|user)\b", re.I)
 
 
 def _theirs_named(
