@@ -25,7 +25,7 @@ from kit.curator.hedge_scope import (
     right_call,
     unhedged,
 )
-from kit.curator.persons import common
+from kit.curator.persons import acting, common
 from kit.curator.presupposed import GIVEN_ENDS, owned, presupposed, supposes
 from kit.curator.reported import cut_reports, reported, whose
 from kit.curator.undoing import not_done
@@ -356,6 +356,8 @@ def _holder(tokens: list[str]) -> Holder | None:
         i += 1
     if i >= len(lowered):
         return None
+    if lowered[i] == "that" and lowered[i + 1 : i + 2] and lowered[i + 1] in _SUBJECTS:
+        i += 1  # "I love | that you chose pottery": whom the subject after "that" names
     first = lowered[i]
     rest = lowered[i + 1 : i + 4]
     joint = " and i " in f" {' '.join(lowered)} " or " and me " in f" {' '.join(lowered)} "
@@ -381,7 +383,7 @@ def _holder(tokens: list[str]) -> Holder | None:
             said = word_key(first)
             return "neutral" if common(said) and stem(said) not in PEOPLE else "other"
         following = lowered[i + 1] if i + 1 < len(lowered) else ""
-        return "other" if following in _SUBJECT_VERBS else "neutral"
+        return "other" if following in _SUBJECT_VERBS and not acting(first) else "neutral"
     titled = len(tokens) > i + 2 and tokens[i + 1][:1].isupper() and tokens[i + 1] != "I"
     if titled and lowered[i + 1] not in _SELF and lowered[i + 2] in _SUBJECT_VERBS:
         return "other"  # a title and a name: "and attorney Mina suggested ..."
@@ -389,6 +391,7 @@ def _holder(tokens: list[str]) -> Holder | None:
 
 
 _LETS = frozenset({"let's", "lets"})
+_SUBJECTS = _SELF | _OTHER | _POSSESSIVE
 _FILLERS = (["you", "know"], ["ya", "know"], ["y'know"], ["you", "see"])
 
 

@@ -454,6 +454,8 @@ def _whose(source: Source, clause: Clause, who: str) -> bool:
         return who[1:] in source.names or who[1:] in clause.words or bool(clause.words & _THIRD)
     if source.owner and clause.holder == "self" and clause.own_subject:
         return who in clause.words or bool(clause.words & _THIRD)
+    if who in source.names and not source.owner:  # the speaker's words, of someone else
+        return clause.holder != "other" or who in clause.words
     return True
 
 
@@ -471,4 +473,6 @@ def _why(term: Term, where: list[tuple[Source, Clause]], about_owner: bool, hedg
         return f"{kind}-other"
     if not about_owner and any(c.holder == "self" and s.owner for s, c in where):
         return f"{kind}-mine"
+    if any(term.who in s.names and c.holder == "other" for s, c in where):
+        return f"{kind}-other"  # a speaker's "she", "you" held against a fact of the speaker
     return f"{kind}-negated"

@@ -7,6 +7,8 @@
   stay words.
 - `common`: a capitalised word before "'s" in common use ("Painting's great", "Tomorrow's
   gonna be") is that word and "is", not someone's ("Michael's promotion").
+- `acting`: a verb's -ing form ("Coding is going smoothly", "Weeding has taken my Sundays")
+  names an act, no one who does it (rare words too: "coding" is tagged once).
 Without WordNet, neither: the guard reads as it did. Deterministic; cached.
 """
 
@@ -64,3 +66,15 @@ def role(words: list[str]) -> bool:
 def common(word: str) -> bool:
     """Whether the word is in common use (tagged COMMON times or more), so no name."""
     return tagged(word) >= COMMON  # `tagged` reads the word's lemma_key
+
+
+def acting(word: str) -> bool:
+    """Whether the word is a verb's -ing form (a gerund), so no name: its lemma is a verb."""
+    low = word.lower()
+    if not low.endswith("ing") or len(low) < 6:
+        return False
+    try:
+        forms = lexicon().lemmas(low)
+    except WordNetMissing:
+        return False
+    return any(part == "verb" and base != low for part, base in forms)

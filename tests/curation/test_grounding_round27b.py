@@ -1,0 +1,123 @@
+"""The grounding guard's round 27B (issue 29): whose words a first-person message says of
+someone else. A speaker's clause about `she`, `he`, `they` or `you` holds up no fact about the
+speaker (a named speaker as well as the owner), `that you chose ...` after `I love` is the
+listener's act, and a gerund or a thing opening a clause (`Coding is going smoothly`) is no
+other person. What the speaker says of themself after `you know` or as `we` stays theirs, and a
+third person's trait stays theirs. Messages and facts written here, none taken from a bench
+set."""
+
+from __future__ import annotations
+
+import pytest
+
+from kit.curator.grounding import Grounding
+from kit.curator.ops import Insert
+from kit.memory.messages import Message
+from tests.support.grounding import check, message
+
+
+def _said_by(speaker: str, fact: str, said: str) -> str:
+    """The verdict on `fact` citing `said`, a message of `speaker` (not the owner, Sam)."""
+    own = message(said)
+    theirs = Message(1, "o", 1, "user", speaker, said, own.at, own.day, None, "chat")
+    grounding = Grounding([theirs], [1], "Sam")
+    return grounding.check(Insert(fact, 0.9, "", sources=(1,)), {}).status
+
+
+SPEAKER_CASES = [
+    # said by Priya, fact, stored
+    (
+        "My cousin has had a rough month. She had to pack up and find a new flat in a rush, "
+        "which was hard on her.",
+        "Priya had to find a new flat in a rush.",
+        False,
+    ),
+    (
+        "Things are better for my uncle now. He opened a bakery on the high street last spring.",
+        "Priya opened a bakery on the high street.",
+        False,
+    ),
+    (
+        "Wow, you signed up for the city marathon, that is brilliant!",
+        "Priya signed up for the city marathon.",
+        False,
+    ),
+    (
+        "My neighbours are lovely. They adopted a rescue greyhound in June.",
+        "Priya adopted a rescue greyhound.",
+        False,
+    ),
+    # the speaker's own act, as `I` and as `we`: hers
+    (
+        "Things are better now. I opened a bakery on the high street last spring.",
+        "Priya opened a bakery on the high street.",
+        True,
+    ),
+    (
+        "Big news: we adopted a rescue greyhound in June.",
+        "Priya adopted a rescue greyhound.",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("said", "fact", "stored"), SPEAKER_CASES)
+def test_a_speakers_clause_about_someone_else_is_not_hers(
+    said: str, fact: str, stored: bool
+) -> None:
+    assert (_said_by("Priya", fact, said) == "supported") is stored
+
+
+OWNER_CASES = [
+    # said by the owner, fact, stored
+    (
+        "Those mugs look great! I love that you chose ceramics for your hobby.",
+        "The owner chose ceramics as a hobby.",
+        False,
+    ),
+    (
+        "I'm so glad that he took up the violin this winter.",
+        "The owner took up the violin.",
+        False,
+    ),
+    (
+        "It's great that they moved to Lisbon in March.",
+        "The owner moved to Lisbon.",
+        False,
+    ),
+    # what the speaker says of themself after `you know`, after `that I`, as `we`: theirs
+    ("You know I love ceramics, it calms me down.", "The owner loves ceramics.", True),
+    ("I'm so glad that I took up the violin this winter.", "The owner took up the violin.", True),
+    ("We moved to Lisbon in March.", "The owner moved to Lisbon.", True),
+    # a third person's trait stays theirs
+    ("My brother is vegan and loves cooking.", "The owner is vegan.", False),
+    ("Ana is vegan, so dinner was tricky.", "The owner is vegan.", False),
+]
+
+
+@pytest.mark.parametrize(("said", "fact", "stored"), OWNER_CASES)
+def test_a_clause_after_that_is_whose_subject_it_names(said: str, fact: str, stored: bool) -> None:
+    assert (check(fact, said).status == "supported") is stored
+
+
+THING_CASES = [
+    # said by the owner, fact: a gerund or a thing opening a clause is no other person
+    (
+        "I've been sorting my travel photos into albums by year. Editing is going pretty well, "
+        "but I'm still picking a cover.",
+        "The owner is editing travel photos.",
+    ),
+    (
+        "I joined a pottery class in March. Glazing has been the hardest part so far.",
+        "Glazing has been the hardest part of the owner's pottery class.",
+    ),
+    (
+        "I started a vegetable garden this spring. Weeding has taken up most of my Sundays.",
+        "The owner spends Sundays weeding the vegetable garden.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("said", "fact"), THING_CASES)
+def test_a_gerund_opening_a_clause_is_no_one_else(said: str, fact: str) -> None:
+    assert check(fact, said).status == "supported", check(fact, said).reason
