@@ -22,6 +22,7 @@ from kit.curator.others_named import others_named
 from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
+from kit.curator.speaker_own import of_others
 from kit.curator.weighing import Readings
 from kit.curator.word_parts import parts_said
 from kit.curator.wording import number_of, same, stem, tokens
@@ -455,7 +456,7 @@ def _whose(source: Source, clause: Clause, who: str) -> bool:
     if source.owner and clause.holder == "self" and clause.own_subject:
         return who in clause.words or bool(clause.words & _THIRD)
     if who in source.names and not source.owner:  # the speaker's words, of someone else
-        return clause.holder != "other" or who in clause.words
+        return clause.start not in of_others(source.clauses) or who in clause.words
     return True
 
 
@@ -473,6 +474,6 @@ def _why(term: Term, where: list[tuple[Source, Clause]], about_owner: bool, hedg
         return f"{kind}-other"
     if not about_owner and any(c.holder == "self" and s.owner for s, c in where):
         return f"{kind}-mine"
-    if any(term.who in s.names and c.holder == "other" for s, c in where):
+    if any(term.who in s.names and c.start in of_others(s.clauses) for s, c in where):
         return f"{kind}-other"  # a speaker's "she", "you" held against a fact of the speaker
     return f"{kind}-negated"

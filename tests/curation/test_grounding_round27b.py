@@ -58,6 +58,22 @@ SPEAKER_CASES = [
         "Priya adopted a rescue greyhound.",
         True,
     ),
+    # a clause opened by someone else that is the speaker's all the same
+    (
+        "Thanks for asking, they're good- we got another puppy named Pip too.",
+        "Priya got another puppy named Pip.",
+        True,
+    ),
+    (
+        "Some friends from work and I went sailing last weekend, it was a blast!",
+        "Priya went sailing with friends from work.",
+        True,
+    ),
+    (
+        "Oslo?! Never had a chance to visit it. Been only to Bergen once.",
+        "Priya has been to Bergen once.",
+        True,
+    ),
 ]
 
 

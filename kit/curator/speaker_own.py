@@ -1,0 +1,32 @@
+"""What a speaker other than the owner says of someone else: a clause whose subject is `she`,
+`he`, `they` or `you` (and the clauses that go on with it: "She had to leave | and find a new
+place"), which holds up no fact about the speaker (kit/curator/judge.py). Only by a pronoun: a
+capitalised word or "some friends" opening a clause may be the speaker's own (`Dance is just
+me`, `Some friends from church and I went camping`), and a clause with `I` or `we` in it is the
+speaker's too (`they're good - we got another cat`)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from kit.curator.clauses import Clause
+
+_THEM = frozenset(
+    """he she they he's she's they're they've they'd he'd she'd he'll she'll they'll you
+    you're you've you'd you'll""".split()
+)
+_US = frozenset("i i'm i've i'd i'll me my myself we we're we've we'd we'll us our".split())
+
+
+@lru_cache(maxsize=4096)
+def of_others(clauses: tuple[Clause, ...]) -> frozenset[int]:
+    """The starts of the clauses that say something of someone else, by a pronoun."""
+    found: set[int] = set()
+    theirs = False
+    for clause in clauses:
+        if clause.own_subject:
+            theirs = clause.holder == "other" and bool(clause.words & _THEM)
+        theirs = theirs and clause.holder == "other" and not clause.words & _US
+        if theirs:
+            found.add(clause.start)
+    return frozenset(found)
