@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Literal
 
+from kit.curator.antecedent import THEY, things_before
 from kit.curator.contrast import contrasts, passed_over
 from kit.curator.hedge_scope import (
     cut_around,
@@ -185,6 +186,8 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
             own = "self" if own is None and requester(piece, tokens) else own  # "can you help me"
             if own is None and _after_apposition(folded, found, sentence.start()):
                 own = "other"  # "Danielle, my advisor, | praised my draft": Danielle did
+            if own == "other" and _thing_they(tokens, folded[sentence.start() : start]):
+                own = "neutral"  # "my expenses, | since they were $2,100": the expenses
             holder = own if own is not None else holder
             if own is not None:  # whom a clause about someone else names first ("my team")
                 whom = frozenset(
@@ -305,6 +308,12 @@ def _after_apposition(folded: str, found: list[Clause], begins: int) -> bool:
         and bool(apposed)
         and apposed[0].lower() in _APPOSED
     )
+
+
+def _thing_they(tokens: list[str], before: str) -> bool:
+    """Whether a clause opened by "they" follows a plural thing in its sentence (`before`)."""
+    first = next((t.lower() for t in tokens if t.lower() not in _LEAD), "")
+    return first in THEY and things_before(_WORD.findall(before), PEOPLE)
 
 
 def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
@@ -445,7 +454,7 @@ def _theirs(tokens: list[str]) -> list[frozenset[str]]:
             not following or following in _AFTER_OBJECT or number_of(following) is not None
         ):
             continue  # "visiting her in May": whom, not whose
-        if low in _THEIR:
+        if low in _THEIR and not (low == "their" and things_before(tokens[:i], PEOPLE)):
             phrase = itertools.takewhile(lambda w: w not in GIVEN_ENDS, lowered[i + 1 : i + 5])
             found.append(frozenset(stem(w) for w in phrase))
     return found

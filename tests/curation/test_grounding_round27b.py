@@ -137,3 +137,30 @@ THING_CASES = [
 @pytest.mark.parametrize(("said", "fact"), THING_CASES)
 def test_a_gerund_opening_a_clause_is_no_one_else(said: str, fact: str) -> None:
     assert check(fact, said).status == "supported", check(fact, said).reason
+
+
+THEY_CASES = [
+    # said by the owner, fact, stored: `they`, `their` after a plural thing name the things
+    (
+        "I'm worried about my bills, mostly since they were $640 in March, and I want a plan.",
+        "The owner's bills were $640 in March.",
+        True,
+    ),
+    (
+        "I like paperbacks for their low price, but I keep hardbacks for gifts.",
+        "The owner likes paperbacks for the low price.",
+        True,
+    ),
+    # after a word for people, someone else's
+    ("I cook for my friends, they are vegan.", "The owner is vegan.", False),
+    (
+        "I help my clients with their tight schedules.",
+        "The owner has a tight schedule.",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("said", "fact", "stored"), THEY_CASES)
+def test_they_after_a_plural_thing_names_the_things(said: str, fact: str, stored: bool) -> None:
+    assert (check(fact, said).status == "supported") is stored
