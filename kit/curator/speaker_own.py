@@ -3,7 +3,8 @@
 place"), which holds up no fact about the speaker (kit/curator/judge.py). Only by a pronoun: a
 capitalised word or "some friends" opening a clause may be the speaker's own (`Dance is just
 me`, `Some friends from church and I went camping`), and a clause with `I` or `we` in it is the
-speaker's too (`they're good - we got another cat`)."""
+speaker's too (`they're good - we got another cat`). A question to the listener states
+nothing of them (`planning a few. You got any art projects coming up?`)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ def of_others(clauses: tuple[Clause, ...]) -> frozenset[int]:
         if clause.own_subject:
             theirs = clause.holder == "other" and bool(clause.words & _THEM)
         theirs = theirs and clause.holder == "other" and not clause.words & _US
+        theirs = theirs and not clause.asks  # "You got any art projects coming up?" asks
         if theirs:
             found.add(clause.start)
     return frozenset(found)

@@ -70,6 +70,12 @@ SPEAKER_CASES = [
         True,
     ),
     (
+        "I'm feeling inspired by spring so I'm planning a few. You got any garden projects coming "
+        "up?",
+        "Priya is planning a few garden projects.",
+        True,
+    ),
+    (
         "Oslo?! Never had a chance to visit it. Been only to Bergen once.",
         "Priya has been to Bergen once.",
         True,
