@@ -58,6 +58,7 @@ _SELF = frozenset(
     "i i'm i've i'd i'll im ive me myself we we're we've we'd we'll us ourselves".split()
 )
 _POSSESSIVE = frozenset({"my", "our"})
+SPEAKER = _SELF | _POSSESSIVE  # words by which a clause is the speaker's ("I", "we", "my")
 _OTHER = frozenset(
     """he she they he's she's they're they've they'd he'd she'd his her their him them who
     who's whose you you're you've you'd you'll your yours ur""".split()

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from kit.curator.clauses import Clause
+from kit.curator.clauses import SPEAKER, Clause
 
 _THEM = frozenset(
     """he she they he's she's they're they've they'd he'd she'd he'll she'll they'll you
     you're you've you'd you'll""".split()
 )
-_US = frozenset("i i'm i've i'd i'll me my myself we we're we've we'd we'll us our".split())
 
 
 @lru_cache(maxsize=4096)
@@ -27,7 +26,7 @@ def of_others(clauses: tuple[Clause, ...]) -> frozenset[int]:
     for clause in clauses:
         if clause.own_subject:
             theirs = clause.holder == "other" and bool(clause.words & _THEM)
-        theirs = theirs and clause.holder == "other" and not clause.words & _US
+        theirs = theirs and clause.holder == "other" and not clause.words & SPEAKER
         theirs = theirs and not clause.asks  # "You got any art projects coming up?" asks
         if theirs:
             found.add(clause.start)
