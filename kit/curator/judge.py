@@ -22,7 +22,7 @@ from kit.curator.others_named import others_named
 from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
-from kit.curator.speaker_own import of_others
+from kit.curator.speaker_own import asked_of_listener, of_others
 from kit.curator.weighing import Readings
 from kit.curator.word_parts import parts_said
 from kit.curator.wording import number_of, same, stem, tokens
@@ -436,7 +436,8 @@ def _fits(source: Source, clause: Clause, holder: str, hedged: bool, negated: bo
     if clause.negated and not negated:
         return False
     if holder == "owner":  # the owner's own words, about the owner (or a thing)
-        return source.owner and clause.holder != "other" and not clause.theirs
+        mine = source.owner or asked_of_listener(clause, source.answered)  # "your decision"
+        return mine and clause.holder != "other" and not clause.theirs
     if holder == "other" and source.owner and clause.holder == "self" and clause.own_subject:
         return clause.others  # the owner speaking of someone ("I met Carla"), not of self
     return True

@@ -4,7 +4,11 @@ place"), which holds up no fact about the speaker (kit/curator/judge.py). Only b
 capitalised word or "some friends" opening a clause may be the speaker's own (`Dance is just
 me`, `Some friends from church and I went camping`), and a clause with `I` or `we` in it is the
 speaker's too (`they're good - we got another cat`). A question to the listener states
-nothing of them (`planning a few. You got any art projects coming up?`)."""
+nothing of them (`planning a few. You got any art projects coming up?`).
+
+And the other way round: what another speaker asks the owner by `what`, `why`, `how` (`What
+sparked your decision to start this initiative?`), answered in another cited message, takes as
+given what it asks about the owner's act (not a yes-or-no question: `Did you start it?` "No")."""
 
 from __future__ import annotations
 
@@ -31,3 +35,15 @@ def of_others(clauses: tuple[Clause, ...]) -> frozenset[int]:
         if theirs:
             found.add(clause.start)
     return frozenset(found)
+
+
+_WH = frozenset("what why how when where which".split())
+_YOU = frozenset({"you", "your", "you've", "you're", "you'd", "ur"})
+
+
+def asked_of_listener(clause: Clause, answered: bool) -> bool:
+    """Whether a clause is a wh-question to the listener that another cited message answers
+    (kit/curator/hedge_scope.py reads such a question as taking its act as given: no longer
+    `asks`)."""
+    asked = answered and bool(clause.words & _WH) and bool(clause.words & _YOU)
+    return asked and not clause.words & SPEAKER  # "what did you think of my cello?": mine

@@ -170,3 +170,49 @@ THEY_CASES = [
 @pytest.mark.parametrize(("said", "fact", "stored"), THEY_CASES)
 def test_they_after_a_plural_thing_names_the_things(said: str, fact: str, stored: bool) -> None:
     assert (check(fact, said).status == "supported") is stored
+
+
+def _asked(question: str, answer: str, fact: str) -> str:
+    """The verdict on `fact` citing Priya's `question` and the owner's (Sam's) `answer`."""
+    own = message(answer)
+    asked = Message(1, "o", 1, "user", "Priya", question, own.at, own.day, None, "chat")
+    answered = Message(2, "o", 1, "user", "", answer, own.at, own.day, None, "chat")
+    grounding = Grounding([asked, answered], [1, 2], "Sam")
+    return grounding.check(Insert(fact, 0.9, "", sources=(1, 2)), {}).status
+
+
+ASKED_CASES = [
+    # another speaker's question to the owner, the owner's answer, fact, stored
+    (
+        "That's lovely. What made you pick up the cello last winter?",
+        "My grandma played it, so it felt natural.",
+        "Sam picked up the cello last winter.",
+        True,
+    ),
+    (
+        "Why did you open the food bank stall on Fridays?",
+        "Fridays are when most families shop, so it made sense.",
+        "Sam opened a food bank stall on Fridays.",
+        True,
+    ),
+    # a yes-or-no question, or what the asker says of their own, stays theirs
+    (
+        "Did you pick up the cello last winter?",
+        "No, my grandma did.",
+        "Sam picked up the cello.",
+        False,
+    ),
+    (
+        "What do you think of my new cello?",
+        "It sounds wonderful!",
+        "Sam has a new cello.",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "fact", "stored"), ASKED_CASES)
+def test_what_a_wh_question_asks_of_the_owner_is_given_by_the_answer(
+    question: str, answer: str, fact: str, stored: bool
+) -> None:
+    assert (_asked(question, answer, fact) == "supported") is stored
