@@ -86,6 +86,7 @@ _ARRANGED = (
     # a booking, a promise: what they name is still to come (a decision they arrange is
     # made: `_DECIDED`) (round 22B)
     r"|booked|booking|'ll|will"
+    r"|let's"  # a proposal: "let's send the invite" (round 27A)
 )
 _TRIED = (
     r"try(?:ing)? to|tries to|tried to|attempt(?:s|ed|ing)? to|search(?:es|ed|ing)? for"
@@ -295,6 +296,8 @@ def _framings(said: str, says: Says, gap: int) -> list[str | None]:
                 if how == "verb" and _undone_noun(words[:n]):
                     how = "noun"  # "skipping the Denver trip": a noun here, not the act
                 frame = _frame(words[:n], gap, how)
+                if frame is None and how == "verb" and _base(word):
+                    frame = _coordinated(words[:n], gap)  # "I'll finish it and | send"
                 if frame is None and how != "verb":
                     frame = _framed_after(" ".join(words[n + 1 : n + 7]))
                 if frame == "tried" and _ACHIEVED & set(words[n + 1 :]):
@@ -326,6 +329,8 @@ def _frame(before: list[str], gap: int, said: str) -> str | None:
     "noun": the act, governed at once or as a frame's object; "head": what it is done to,
     not given as a description)."""
     act = said != "head"
+    if said == "verb":
+        before = _unwrapped(before)  # "I'll | make sure to | enable"
     if said == "noun" and before[-1:] == ["for"]:
         return "meant"  # a purpose: "a council meeting for adoption"
     if act and any(w in _NEGATIONS or w.endswith("n't") for w in before[-2:]):
@@ -344,4 +349,44 @@ def _frame(before: list[str], gap: int, said: str) -> str | None:
         for kind, pattern in _FRAMES:
             if pattern.search(ending):
                 return kind
+        if not act and _POSSIBLE.search(ending):
+            return "possible"  # "I can add | dance-inspired items": sold? not said
+    return None
+
+
+# What a promise may go through to its act: "I'll make sure to enable 2FA" (round 27A).
+_THROUGH = (["make", "sure", "to"], ["making", "sure", "to"])
+# A possibility another verb opens on the fact's thing ("I can add dance-inspired items").
+_POSSIBLE = re.compile(r"\b(?:i|we) (?:can|could)$")
+COORDINATED_GAP = 8  # words a first verb may stand before `and` and the second verb
+
+
+def _base(word: str) -> bool:
+    """Whether `word` is a verb's base form ("send"; not "sent", "sends")."""
+    return any(p == "verb" and lemma == word for p, lemma in _parts(word))
+
+
+def _unwrapped(before: list[str]) -> list[str]:
+    """The words before an act without a "make sure to" just before it."""
+    for through in _THROUGH:
+        if before[-len(through) :] == through:
+            return before[: -len(through)]
+    return before
+
+
+def _coordinated(before: list[str], gap: int) -> str | None:
+    """The frame of a first verb that `and` joins to a second in its base form, with no new
+    subject between ("I'll finish the playlist and | send out", "going to pick a caterer and
+    | book"): the frame governs both. A finite second verb is said on its own ("tried to fix
+    it and | gave up")."""
+    if before[-1:] != ["and"]:
+        return None
+    first = before[:-1]
+    for j in range(len(first) - 1, max(-1, len(first) - 1 - COORDINATED_GAP), -1):
+        if first[j] in _CLAUSE:
+            return None
+        if any(p == "verb" for p, _ in _parts(first[j])):
+            frame = _frame(first[:j], gap, "verb")
+            if frame is not None:
+                return frame
     return None
