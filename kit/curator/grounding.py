@@ -57,8 +57,8 @@ from kit.curator.judge import Source, Verdict, judge
 from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.number_forms import said
-from kit.curator.planned import as_planned
 from kit.curator.ops import Insert, Operation, Replace, Update
+from kit.curator.planned import as_planned
 from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.said_days import bare_months
 from kit.curator.undoing import unsaid_undoing
