@@ -18,6 +18,12 @@ governed by a frame that only means, tries or refuses it:
 - arranged: `gonna`, `going to`, `planning to`, `determined to`, `looking forward to`, ...;
   a promise or a booking (`I'll`, `will`, `booked`: round 22B), except for a decision, which
   the outcome it arranges says is made (`picked 'The Name of the Wind'` from `I'll try ...`);
+  a proposal (`let's send the invite`); through `make sure to` (`I'll make sure to enable
+  2FA`), and on to a second verb in its base form that `and` joins with no new subject (`I'll
+  finish the proposal and send out the invite`: round 27A; not `tried to fix it and gave up`);
+- possible: `I can`, `we could` before another verb whose object is the fact's thing (`I can
+  add dance-inspired items to my store` says no items are sold: round 27A; `I can speak French`
+  says the act itself, an ability, and is left alone);
 - tried: `trying to`, `searching for`, `looking for`, `applied for`, unless the sentence says
   it came off (`and managed to bring it down`);
 - refused or denied: `decline`, `turned down`, `refused`, `rejected`; a negation just before
