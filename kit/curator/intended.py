@@ -24,6 +24,8 @@ governed by a frame that only means, tries or refuses it:
 - possible: `I can`, `we could` before another verb whose object is the fact's thing (`I can
   add dance-inspired items to my store` says no items are sold: round 27A; `I can speak French`
   says the act itself, an ability, and is left alone);
+- generic: a noun-only form of the act, bare, as the subject of `is` (`For me, adoption is a
+  way of giving back` names the idea, not an adoption: round 27A; not `our adoption is final`);
 - tried: `trying to`, `searching for`, `looking for`, `applied for`, unless the sentence says
   it came off (`and managed to bring it down`);
 - refused or denied: `decline`, `turned down`, `refused`, `rejected`; a negation just before
@@ -304,6 +306,8 @@ def _framings(said: str, says: Says, gap: int) -> list[str | None]:
                 frame = _frame(words[:n], gap, how)
                 if frame is None and how == "verb" and _base(word):
                     frame = _coordinated(words[:n], gap)  # "I'll finish it and | send"
+                if frame is None and how == "noun" and _generic(words[:n], following):
+                    frame = "generic"  # "For me, adoption is a way of giving back"
                 if frame is None and how != "verb":
                     frame = _framed_after(" ".join(words[n + 1 : n + 7]))
                 if frame == "tried" and _ACHIEVED & set(words[n + 1 :]):
@@ -365,6 +369,15 @@ _THROUGH = (["make", "sure", "to"], ["making", "sure", "to"])
 # A possibility another verb opens on the fact's thing ("I can add dance-inspired items").
 _POSSIBLE = re.compile(r"\b(?:i|we) (?:can|could)$")
 COORDINATED_GAP = 8  # words a first verb may stand before `and` and the second verb
+
+
+def _generic(before: list[str], following: str) -> bool:
+    """Whether a noun-only form of the act, bare and the subject of `is`, names the idea of
+    it, not an act done ("adoption is a way of giving back"; not "the adoption is final")."""
+    return following == "is" and not (before[-1:] and before[-1] in _DETERMINED)
+
+
+_DETERMINED = _ARTICLES | {"this", "that", "her", "your", "its", "whose"}
 
 
 def _base(word: str) -> bool:

@@ -2,10 +2,11 @@
 plan is said. "I'll finish the playlist and send out the invitations" arranges the sending too
 (kit/curator/intended.py reads a frame across `and` to a second verb in its base form), so do
 `let's` and `I'll make sure to`; `I can add candles` says a possibility, not that candles are
-sold. A fact that itself says the plan (`will`, `is going to`) rests on a message that says
-the same plan (`I'll ask around to see if ...`: kit/curator/planned.py), never on a wish, a
-question or a denial. Messages and facts written here; each DROPPED and STORED case was
-decided the other way by main's guard (checked against its code)."""
+sold, and `adoption is a way of giving back` the idea of the act, not the act. A fact that
+itself says the plan (`will`, `is going to`) rests on a message that says the same plan (`I'll
+ask around to see if ...`: kit/curator/planned.py), never on a wish, a question or a denial.
+Messages and facts written here; each DROPPED and PLANNED case was decided the other way by
+main's guard (checked against its code)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,12 @@ DROPPED = [
         "sells",
         id="a-possibility",
     ),
+    pytest.param(  # the act's noun, bare, as what something is: the idea of it
+        "The owner has adopted a dog.",
+        "I keep visiting the shelter. For me, adoption is the kindest way to get a dog.",
+        "adopted",
+        id="the-idea-of-it",
+    ),
 ]
 
 
@@ -81,6 +88,11 @@ LEFT = [
         "The owner gave up and went home.",
         "I tried to fix the boiler and gave up after an hour.",
         id="a-past-verb-after-a-try",
+    ),
+    pytest.param(
+        "The owner adopted a dog.",
+        "Our adoption is final: the dog came home on Monday.",
+        id="the-act-had",
     ),
 ]
 
