@@ -1,0 +1,69 @@
+"""The grounding guard's round 27C (issue 29): a short fact's words said another way. What
+`my` names when two describing words share its noun (`my calm and logical demeanor might not
+shine through`: the clause is cut at `and`, the demeanor is given all the same), and a word in
+the clipped form a chat writes it in (`prepping` for preparing, `convo`, `vacay`). A refusal
+a fact says (`was rejected`, `cancelled`) is a word its messages must say as so: a worry about
+what did not happen (`my visa might be rejected`) stays unsaid, as do an act under the hedge,
+a changed detail and a plain `and` between two clauses. Messages and facts written here (the message is
+said on 6 May 2024), none taken from a bench set."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.grounding import check
+
+_DEMEANOR = (
+    "I'm a bit nervous that my patient and careful manner might not come across in interviews."
+)
+_KITCHEN = "Can you help me describe my bright and spacious kitchen for the listing?"
+_BIKE = "I'm worried my old and rusty bike won't survive another winter."
+
+STORED = [
+    (_DEMEANOR, "The owner has a patient and careful manner."),
+    (_DEMEANOR, "The owner has a careful manner."),
+    (_KITCHEN, "The owner has a bright and spacious kitchen."),
+    (_BIKE, "The owner has an old and rusty bike."),
+    (
+        "I'm a bit worried that my calm and logical demeanor might not shine through.",
+        "The owner is worried about the demeanor.",
+    ),  # the worry itself is said
+    ("I declined the offer from Brightline last week.", "The owner declined the Brightline offer."),
+    (
+        "I'm prepping for my pottery exhibition all week!",
+        "The owner is preparing for a pottery exhibition.",
+    ),
+    ("Prepped all the lesson plans last night.", "The owner prepared the lesson plans."),
+    ("Had a long convo with Priya about the move.", "The owner had a conversation with Priya."),
+    ("Back from my vacay in Crete, feeling great.", "The owner was on vacation in Crete."),
+]
+
+KEPT_OUT = [
+    # what the hedge governs, and what the worry is about, stay unsaid
+    (_DEMEANOR, "The owner's manner came across in interviews."),
+    ("I'm worried my visa might be rejected.", "The owner's visa was rejected."),
+    ("I'm worried my visa and passport might be rejected.", "The owner's visa was rejected."),
+    ("Should I cancel my gym membership?", "The owner cancelled the gym membership."),
+    # a plain "and" between two clauses goes on no description
+    ("I'm thinking I might sell my car and buy a bike.", "The owner bought a bike."),
+    ("I'm thinking I might sell my car and buy a bike.", "The owner sold the car."),
+    # a changed detail
+    (_DEMEANOR, "The owner has a patient and cheerful manner."),
+    (_BIKE, "The owner has an old and rusty car."),
+    (
+        "I'm prepping for my pottery exhibition all week!",
+        "The owner is preparing for a painting exhibition.",
+    ),
+    ("Had a long convo with Priya about the move.", "The owner had a conversation with Meera."),
+]
+
+
+@pytest.mark.parametrize(("said", "fact"), STORED)
+def test_said_another_way_is_stored(said: str, fact: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status == "supported", verdict.reason
+
+
+@pytest.mark.parametrize(("said", "fact"), KEPT_OUT)
+def test_what_is_not_said_is_not_stored(said: str, fact: str) -> None:
+    assert check(fact, said).status != "supported"
