@@ -1,10 +1,11 @@
-"""The grounding guard's round 27C (issue 29): a short fact's words said another way. What
-`my` names when two describing words share its noun (`my calm and logical demeanor might not
-shine through`: the clause is cut at `and`, the demeanor is given all the same), and a word in
-the clipped form a chat writes it in (`prepping` for preparing, `convo`, `vacay`). A refusal
-a fact says (`was rejected`, `cancelled`) is a word its messages must say as so: a worry about
-what did not happen (`my visa might be rejected`) stays unsaid, as do an act under the hedge,
-a changed detail and a plain `and` between two clauses. Messages and facts written here (the message is
+"""The grounding guard's round 27C (issue 29): a short fact's words said another way. What `my`
+names when two describing words share its noun (`my calm and logical demeanor might not shine
+through`: the clause is cut at `and`, the demeanor is given all the same), and a word in the
+clipped form a chat writes it in (`prepping` for preparing, `convo`, `vacay`), and a verb of
+seeming by another (`come off as` for sounding, `comes across as` for seems). A refusal a fact
+says (`was rejected`, `cancelled`) is a word its messages must say as so: a worry about what did
+not happen (`my visa might be rejected`) stays unsaid, as do an act under the hedge, a changed
+detail and a plain `and` between two clauses. Messages and facts written here (the message is
 said on 6 May 2024), none taken from a bench set."""
 
 from __future__ import annotations
@@ -36,6 +37,12 @@ STORED = [
     ("Prepped all the lesson plans last night.", "The owner prepared the lesson plans."),
     ("Had a long convo with Priya about the move.", "The owner had a conversation with Priya."),
     ("Back from my vacay in Crete, feeling great.", "The owner was on vacation in Crete."),
+    (
+        "I'm worried my cover letter might come off as too casual for the firm.",
+        "The owner worries about sounding too casual in the cover letter.",
+    ),
+    ("My new landlord comes across as really strict.", "The owner's new landlord seems strict."),
+    ("Honestly my sister seems pretty stressed lately.", "The owner's sister sounds stressed."),
 ]
 
 KEPT_OUT = [
@@ -55,6 +62,15 @@ KEPT_OUT = [
         "The owner is preparing for a painting exhibition.",
     ),
     ("Had a long convo with Priya about the move.", "The owner had a conversation with Meera."),
+    # a seeming of something else, or one only asked about
+    (
+        "I'm worried my cover letter might come off as too casual for the firm.",
+        "The owner worries about sounding too formal in the cover letter.",
+    ),
+    (
+        "Does my new landlord come across as strict to you?",
+        "The owner's new landlord seems strict.",
+    ),
 ]
 
 

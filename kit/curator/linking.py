@@ -1,0 +1,29 @@
+"""A word of a fact said another way in one clause (kit/curator/judge.py): a hyphenated word by its
+parts (kit/curator/word_parts.py), and a verb of seeming by another (round 27C): `worries about
+sounding aggressive` is said by `might come off as too aggressive`, `sounds` by `seems` or
+`comes across as`. What the seeming is of (`aggressive`) is a word of the fact of its own, which
+the messages must say too; `look` is left out (`looked for a flat` is no seeming)."""
+
+from __future__ import annotations
+
+from kit.curator.clauses import Clause
+from kit.curator.word_parts import parts_said
+from kit.curator.wording import stem
+
+_SEEMING = frozenset(stem(w) for w in ("seem", "appear", "sound"))  # a fact's
+_SAYS_SEEMING = frozenset({stem("seem")})  # a message's ("appeared on TV", "a sound system")
+_AS_IF = (("come", "across"), ("come", "off"), ("comes", "across"), ("comes", "off"),
+          ("came", "across"), ("came", "off"), ("coming", "across"), ("coming", "off"))  # fmt: skip
+
+
+def said_otherwise(word: str, clause: Clause) -> bool:
+    """Whether `clause` says the fact's `word` by its parts or, a verb of seeming, by another
+    (module note)."""
+    return parts_said(word, clause) or _seeming(word, clause)
+
+
+def _seeming(word: str, clause: Clause) -> bool:
+    if stem(word) not in _SEEMING:
+        return False
+    return bool(clause.stems & _SAYS_SEEMING) or any(a in clause.words and b in clause.words
+                                               for a, b in _AS_IF)  # fmt: skip
