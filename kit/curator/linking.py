@@ -1,8 +1,9 @@
 """A word of a fact said another way in one clause (kit/curator/judge.py): a hyphenated word by its
 parts (kit/curator/word_parts.py), and a verb of seeming by another (round 27C): `worries about
 sounding aggressive` is said by `might come off as too aggressive`, `sounds` by `seems` or
-`comes across as`. What the seeming is of (`aggressive`) is a word of the fact of its own, which
-the messages must say too; `look` is left out (`looked for a flat` is no seeming)."""
+`comes across as`; `stays motivated` by `keeps me motivated` (with an object: `kept the bags in
+Paris` says no stay). What the seeming is of (`aggressive`) is a word of the fact of its own,
+which the messages must say too; `look` is left out (`looked for a flat` is no seeming)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,19 @@ _AS_IF = (("come", "across"), ("come", "off"), ("comes", "across"), ("comes", "o
           ("came", "across"), ("came", "off"), ("coming", "across"), ("coming", "off"))  # fmt: skip
 
 
+_STAYING = frozenset(stem(w) for w in ("stay", "remain"))  # a fact's "stays motivated"
+_KEEPING = stem("keep")  # ... said by "keeps me motivated" (an object: not "kept the bags")
+_OBJECTS = frozenset("me him her us them".split())
+
+
 def said_otherwise(word: str, clause: Clause) -> bool:
-    """Whether `clause` says the fact's `word` by its parts or, a verb of seeming, by another
-    (module note)."""
-    return parts_said(word, clause) or _seeming(word, clause)
+    """Whether `clause` says the fact's `word` by its parts or, a verb of seeming or staying,
+    by another (module note)."""
+    return parts_said(word, clause) or _seeming(word, clause) or _staying(word, clause)
+
+
+def _staying(word: str, clause: Clause) -> bool:
+    return stem(word) in _STAYING and _KEEPING in clause.stems and bool(clause.words & _OBJECTS)
 
 
 def _seeming(word: str, clause: Clause) -> bool:

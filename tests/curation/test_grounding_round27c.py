@@ -43,6 +43,8 @@ STORED = [
     ),
     ("My new landlord comes across as really strict.", "The owner's new landlord seems strict."),
     ("Honestly my sister seems pretty stressed lately.", "The owner's sister sounds stressed."),
+    ("Knowing the kids count on me keeps me motivated.", "The owner stays motivated by the kids."),
+    ("Those early runs kept me sane during the move.", "The owner stayed sane during the move."),
 ]
 
 KEPT_OUT = [
@@ -62,6 +64,8 @@ KEPT_OUT = [
         "The owner is preparing for a painting exhibition.",
     ),
     ("Had a long convo with Priya about the move.", "The owner had a conversation with Meera."),
+    ("I kept the bags at the Hilton in Paris.", "The owner stayed at the Hilton in Paris."),
+    ("Knowing the kids count on me keeps me motivated.", "The owner stays calm for the kids."),
     # a seeming of something else, or one only asked about
     (
         "I'm worried my cover letter might come off as too casual for the firm.",
