@@ -24,7 +24,8 @@
   words, to the first word that ends a noun phrase, and on through `to`, `for`, `with` when a
   noun phrase follows (round 20; after `to` only a word that is only a noun), up to ten words
   (stems only: a day after `to` stays where it is, `moving my meeting to May 5`; and not under
-  a denial, which may deny what follows: `I didn't send my report to Dana`).
+  a denial, which may deny what follows: `I didn't send my report to Dana`); on through an
+  `and` between two describing words (`my calm and logical demeanor`, round 27C: `joined`).
 - **A question's descriptions are left as they are**: a fact that answers it often says its
   words (`were the games a hit at the game night?`); measured, reading them as given stored
   false facts on the unseen sets and no supported one more (round 13).
