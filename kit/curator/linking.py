@@ -3,13 +3,14 @@ parts (kit/curator/word_parts.py), and a verb of seeming by another (round 27C):
 sounding aggressive` is said by `might come off as too aggressive`, `sounds` by `seems` or
 `comes across as`; `stays motivated` by `keeps me motivated` (with an object: `kept the bags in
 Paris` says no stay). What the seeming is of (`aggressive`) is a word of the fact of its own,
-which the messages must say too; `look` is left out (`looked for a flat` is no seeming)."""
+which the messages must say too; `look` is left out (`looked for a flat` is no seeming). A
+refusal (`refused`) is said by `said no to`."""
 
 from __future__ import annotations
 
 from kit.curator.clauses import Clause
 from kit.curator.word_parts import parts_said
-from kit.curator.wording import stem
+from kit.curator.wording import REFUSALS, stem
 
 _SEEMING = frozenset(stem(w) for w in ("seem", "appear", "sound"))  # a fact's
 _SAYS_SEEMING = frozenset({stem("seem")})  # a message's ("appeared on TV", "a sound system")
@@ -25,7 +26,21 @@ _OBJECTS = frozenset("me him her us them".split())
 def said_otherwise(word: str, clause: Clause) -> bool:
     """Whether `clause` says the fact's `word` by its parts or, a verb of seeming or staying,
     by another (module note)."""
-    return parts_said(word, clause) or _seeming(word, clause) or _staying(word, clause)
+    return (
+        parts_said(word, clause)
+        or _seeming(word, clause)
+        or _staying(word, clause)
+        or _refusing(word, clause)
+    )
+
+
+_SAYING = frozenset("say says said saying".split())
+
+
+def _refusing(word: str, clause: Clause) -> bool:
+    """A refusal (`refused the offer`) said by `said no to` (wording.REFUSALS: no longer only
+    the fact's denial, a word its messages must say)."""
+    return word.lower() in REFUSALS and "no" in clause.words and bool(clause.words & _SAYING)
 
 
 def _staying(word: str, clause: Clause) -> bool:

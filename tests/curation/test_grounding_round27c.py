@@ -37,6 +37,7 @@ STORED = [
     ("Prepped all the lesson plans last night.", "The owner prepared the lesson plans."),
     ("Had a long convo with Priya about the move.", "The owner had a conversation with Priya."),
     ("Back from my vacay in Crete, feeling great.", "The owner was on vacation in Crete."),
+    ("I said no to the job offer from Fenwick.", "The owner refused the Fenwick job offer."),
     (
         "I'm worried my cover letter might come off as too casual for the firm.",
         "The owner worries about sounding too casual in the cover letter.",
@@ -53,6 +54,7 @@ KEPT_OUT = [
     ("I'm worried my visa might be rejected.", "The owner's visa was rejected."),
     ("I'm worried my visa and passport might be rejected.", "The owner's visa was rejected."),
     ("Should I cancel my gym membership?", "The owner cancelled the gym membership."),
+    ("Should I say no to the job offer from Fenwick?", "The owner refused the Fenwick job offer."),
     # a plain "and" between two clauses goes on no description
     ("I'm thinking I might sell my car and buy a bike.", "The owner bought a bike."),
     ("I'm thinking I might sell my car and buy a bike.", "The owner sold the car."),
