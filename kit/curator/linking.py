@@ -14,18 +14,17 @@ from kit.curator.wording import REFUSALS, stem
 
 _SEEMING = frozenset(stem(w) for w in ("seem", "appear", "sound"))  # a fact's
 _SAYS_SEEMING = frozenset({stem("seem")})  # a message's ("appeared on TV", "a sound system")
-_AS_IF = (("come", "across"), ("come", "off"), ("comes", "across"), ("comes", "off"),
-          ("came", "across"), ("came", "off"), ("coming", "across"), ("coming", "off"))  # fmt: skip
-
-
+_AS_IF = frozenset({"across", "off"})  # "come across as", "came off as"
+_COMING = frozenset("come comes came coming".split())
 _STAYING = frozenset(stem(w) for w in ("stay", "remain"))  # a fact's "stays motivated"
 _KEEPING = stem("keep")  # ... said by "keeps me motivated" (an object: not "kept the bags")
 _OBJECTS = frozenset("me him her us them".split())
+_SAYING = frozenset("say says said saying".split())
 
 
 def said_otherwise(word: str, clause: Clause) -> bool:
-    """Whether `clause` says the fact's `word` by its parts or, a verb of seeming or staying,
-    by another (module note)."""
+    """Whether `clause` says the fact's `word` by its parts or, a verb of seeming, staying or
+    refusing, by another (module note)."""
     return (
         parts_said(word, clause)
         or _seeming(word, clause)
@@ -34,21 +33,18 @@ def said_otherwise(word: str, clause: Clause) -> bool:
     )
 
 
-_SAYING = frozenset("say says said saying".split())
-
-
-def _refusing(word: str, clause: Clause) -> bool:
-    """A refusal (`refused the offer`) said by `said no to` (wording.REFUSALS: no longer only
-    the fact's denial, a word its messages must say)."""
-    return word.lower() in REFUSALS and "no" in clause.words and bool(clause.words & _SAYING)
+def _seeming(word: str, clause: Clause) -> bool:
+    if stem(word) not in _SEEMING:
+        return False
+    coming = bool(clause.words & _COMING) and bool(clause.words & _AS_IF)
+    return bool(clause.stems & _SAYS_SEEMING) or coming
 
 
 def _staying(word: str, clause: Clause) -> bool:
     return stem(word) in _STAYING and _KEEPING in clause.stems and bool(clause.words & _OBJECTS)
 
 
-def _seeming(word: str, clause: Clause) -> bool:
-    if stem(word) not in _SEEMING:
-        return False
-    return bool(clause.stems & _SAYS_SEEMING) or any(a in clause.words and b in clause.words
-                                               for a, b in _AS_IF)  # fmt: skip
+def _refusing(word: str, clause: Clause) -> bool:
+    """A refusal (`refused the offer`) said by `said no to` (wording.REFUSALS: no longer only
+    the fact's denial, a word its messages must say)."""
+    return word.lower() in REFUSALS and "no" in clause.words and bool(clause.words & _SAYING)

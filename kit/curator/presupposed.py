@@ -296,8 +296,9 @@ def joined(text: str, at: int) -> int:
     (`my calm | and logical demeanor might not shine`: the demeanor is given as the
     speaker's, though the clause is cut at `and`); -1 when it goes on none (`my car and
     sold it`)."""
-    before = [(m.group(), m.start(), m.end()) for m in _WORDS.finditer(text[:at])][-4:]
-    after = [(m.group(), m.start(), m.end()) for m in _WORDS.finditer(text, at)][:3]
+    before = [(m.group(), m.start(), m.end()) for m in _WORDS.finditer(text, max(0, at - 80), at)]
+    after = [(m.group(), m.start(), m.end()) for m in _WORDS.finditer(text, at, at + 80)][:3]
+    before = before[-4:]
     if len(after) < 3 or after[0][0].lower() != "and":
         return -1
     opened = [k for k, (w, _, _) in enumerate(before) if w.lower() in _POSSESSIVE]
