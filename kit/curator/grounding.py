@@ -58,6 +58,7 @@ from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.number_forms import said
 from kit.curator.ops import Insert, Operation, Replace, Update
+from kit.curator.planned import as_planned
 from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.said_days import bare_months
 from kit.curator.undoing import unsaid_undoing
@@ -224,6 +225,7 @@ class Grounding:
                 )
             sources.append(self._source(message))
         sources = _answered(sources, [self._messages[i] for i in op.sources])
+        sources = as_planned(text, sources, [self._messages[i].text for i in op.sources])
         rewritten = [facts[i] for i in _rewrites(op) if i in facts]
         sources += [_fact_source(f) for f in rewritten]
         if not sources:

@@ -18,6 +18,14 @@ governed by a frame that only means, tries or refuses it:
 - arranged: `gonna`, `going to`, `planning to`, `determined to`, `looking forward to`, ...;
   a promise or a booking (`I'll`, `will`, `booked`: round 22B), except for a decision, which
   the outcome it arranges says is made (`picked 'The Name of the Wind'` from `I'll try ...`);
+  a proposal (`let's send the invite`); through `make sure to` (`I'll make sure to enable
+  2FA`), and on to a second verb in its base form that `and` joins with no new subject (`I'll
+  finish the proposal and send out the invite`: round 27A; not `tried to fix it and gave up`);
+- possible: `I can`, `we could` before another verb whose object is the fact's thing (`I can
+  add dance-inspired items to my store` says no items are sold: round 27A; `I can speak French`
+  says the act itself, an ability, and is left alone);
+- generic: a noun-only form of the act, bare, as the subject of `is` (`For me, adoption is a
+  way of giving back` names the idea, not an adoption: round 27A; not `our adoption is final`);
 - tried: `trying to`, `searching for`, `looking for`, `applied for`, unless the sentence says
   it came off (`and managed to bring it down`);
 - refused or denied: `decline`, `turned down`, `refused`, `rejected`; a negation just before
@@ -86,6 +94,7 @@ _ARRANGED = (
     # a booking, a promise: what they name is still to come (a decision they arrange is
     # made: `_DECIDED`) (round 22B)
     r"|booked|booking|'ll|will"
+    r"|let's"  # a proposal: "let's send the invite" (round 27A)
 )
 _TRIED = (
     r"try(?:ing)? to|tries to|tried to|attempt(?:s|ed|ing)? to|search(?:es|ed|ing)? for"
@@ -295,6 +304,10 @@ def _framings(said: str, says: Says, gap: int) -> list[str | None]:
                 if how == "verb" and _undone_noun(words[:n]):
                     how = "noun"  # "skipping the Denver trip": a noun here, not the act
                 frame = _frame(words[:n], gap, how)
+                if frame is None and how == "verb" and _base(word):
+                    frame = _coordinated(words[:n], gap)  # "I'll finish it and | send"
+                if frame is None and how == "noun" and _generic(words[:n], following):
+                    frame = "generic"  # "For me, adoption is a way of giving back"
                 if frame is None and how != "verb":
                     frame = _framed_after(" ".join(words[n + 1 : n + 7]))
                 if frame == "tried" and _ACHIEVED & set(words[n + 1 :]):
@@ -326,6 +339,8 @@ def _frame(before: list[str], gap: int, said: str) -> str | None:
     "noun": the act, governed at once or as a frame's object; "head": what it is done to,
     not given as a description)."""
     act = said != "head"
+    if said == "verb":
+        before = _unwrapped(before)  # "I'll | make sure to | enable"
     if said == "noun" and before[-1:] == ["for"]:
         return "meant"  # a purpose: "a council meeting for adoption"
     if act and any(w in _NEGATIONS or w.endswith("n't") for w in before[-2:]):
@@ -344,4 +359,53 @@ def _frame(before: list[str], gap: int, said: str) -> str | None:
         for kind, pattern in _FRAMES:
             if pattern.search(ending):
                 return kind
+        if not act and _POSSIBLE.search(ending):
+            return "possible"  # "I can add | dance-inspired items": sold? not said
+    return None
+
+
+# What a promise may go through to its act: "I'll make sure to enable 2FA" (round 27A).
+_THROUGH = (["make", "sure", "to"], ["making", "sure", "to"])
+# A possibility another verb opens on the fact's thing ("I can add dance-inspired items").
+_POSSIBLE = re.compile(r"\b(?:i|we) (?:can|could)$")
+COORDINATED_GAP = 8  # words a first verb may stand before `and` and the second verb
+
+
+def _generic(before: list[str], following: str) -> bool:
+    """Whether a noun-only form of the act, bare and the subject of `is`, names the idea of
+    it, not an act done ("adoption is a way of giving back"; not "the adoption is final")."""
+    return following == "is" and not (before[-1:] and before[-1] in _DETERMINED)
+
+
+_DETERMINED = _ARTICLES | {"this", "that", "her", "your", "its", "whose"}
+
+
+def _base(word: str) -> bool:
+    """Whether `word` is a verb's base form ("send"; not "sent", "sends")."""
+    return any(p == "verb" and lemma == word for p, lemma in _parts(word))
+
+
+def _unwrapped(before: list[str]) -> list[str]:
+    """The words before an act without a "make sure to" just before it."""
+    for through in _THROUGH:
+        if before[-len(through) :] == through:
+            return before[: -len(through)]
+    return before
+
+
+def _coordinated(before: list[str], gap: int) -> str | None:
+    """The frame of a first verb that `and` joins to a second in its base form, with no new
+    subject between ("I'll finish the playlist and | send out", "going to pick a caterer and
+    | book"): the frame governs both. A finite second verb is said on its own ("tried to fix
+    it and | gave up")."""
+    if before[-1:] != ["and"]:
+        return None
+    first = before[:-1]
+    for j in range(len(first) - 1, max(-1, len(first) - 1 - COORDINATED_GAP), -1):
+        if first[j] in _CLAUSE:
+            return None
+        if any(p == "verb" for p, _ in _parts(first[j])):
+            frame = _frame(first[:j], gap, "verb")
+            if frame is not None:
+                return frame
     return None
