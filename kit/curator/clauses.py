@@ -27,7 +27,7 @@ from kit.curator.hedge_scope import (
     unhedged,
 )
 from kit.curator.persons import acting, common
-from kit.curator.presupposed import GIVEN_ENDS, owned, presupposed, supposes
+from kit.curator.presupposed import GIVEN_ENDS, joined, owned, presupposed, supposes
 from kit.curator.reported import cut_reports, reported, whose
 from kit.curator.undoing import not_done
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
@@ -227,7 +227,8 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
             negated = negated or (example and found[-1].negated)
             alone = all(t.lower() in _ALONE for t in tokens)
             before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
-            given, beyond, given_spans = owned(_words(folded, start, end))
+            opens = joined(folded, start)  # "my calm | and logical demeanor": one description
+            given, beyond, given_spans = owned(_words(folded, start if opens < 0 else opens, end))
             previous = folded[found[-1].start : found[-1].end] if found else ""
             conditional = supposed and (supposes(piece, previous) or (doubted and conditional))
             # What the hedge does not govern: a description, the subject of a modal
@@ -321,10 +322,9 @@ def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
     parts, begin = [], 0
     for cut in _CLAUSE.finditer(sentence):
         last = _WORD.findall(sentence[begin : cut.start()])[-1:]
-        if not sentence[cut.start() : cut.end()].strip() and last and last[0].lower() in _HELD:
-            continue  # "so should | I accept the offer": one clause (the question goes on)
-        if not sentence[cut.start() : cut.end()].strip() and last and last[0].lower() == "not":
-            continue  # "not | so long ago": a clause never ends on "not"
+        bare = not sentence[cut.start() : cut.end()].strip() and last
+        if bare and last[0].lower() in _HELD:
+            continue  # "so should | I accept the offer" (the question goes on), "not | so long"
         if cut.start() > begin:
             parts.append((offset + begin, offset + cut.start()))
         begin = cut.end()
@@ -350,7 +350,7 @@ def _opens_question(piece: str, first_clause: bool) -> bool:
 # A word that cannot end a clause: its verb or subject follows ("should | I", "if | I").
 # Nor does "was", "were", "is", "are" ("..., and were | they a hit?": the question goes on).
 _HELD = frozenset(
-    "should can could would will shall do did does may might must was were is are".split()
+    "should can could would will shall do did does may might must was were is are not".split()
 )
 _WH = frozenset("what what's how why where when which who whom any anything got wanna".split())
 _AUX = frozenset("do does did is are was were should can could would will have has am".split())

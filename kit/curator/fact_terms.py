@@ -20,7 +20,17 @@ from kit.curator.presupposed import GIVEN_ENDS
 from kit.curator.related import near, phrases, thing
 from kit.curator.undoing import not_done
 from kit.curator.whose_number import bindings
-from kit.curator.wording import HEDGES, NEGATIONS, STOP, WORRIES, fold, number_of, stem, tokens
+from kit.curator.wording import (
+    HEDGES,
+    NEGATIONS,
+    REFUSALS,
+    STOP,
+    WORRIES,
+    fold,
+    number_of,
+    stem,
+    tokens,
+)
 from kit.dates.text import DateSpan, date_mentions
 from kit.dates.words import MONTHS, WEEKDAYS
 
@@ -77,7 +87,8 @@ def fact_terms(
                 hedged = True
             if low in NEGATIONS or low.endswith("n't"):
                 negated = True
-                continue
+                if low not in REFUSALS:
+                    continue  # "rejected" is a word the messages must say too (round 27C)
             number = number_of(token)
             passed_over = any(a <= at < b for a, b in over)
             if words := next((r for r in written if r.start <= at < r.end), None):

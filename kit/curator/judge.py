@@ -18,13 +18,13 @@ from kit.curator.committed import committed, frames
 from kit.curator.denied import denied_only, spared
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
+from kit.curator.linking import said_otherwise
 from kit.curator.others_named import others_named
 from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
 from kit.curator.speaker_own import asked_of_listener, of_others
 from kit.curator.weighing import Readings
-from kit.curator.word_parts import parts_said
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
 from kit.dates.words import WEEKDAYS
@@ -349,7 +349,7 @@ def _stem_said(term: Term, clause: Clause) -> bool:
     the same word or of a kind of it (the stems put "wife", "husband" and "boyfriend" all
     under partner: "with her wife" is not said by "with my husband")."""
     if term.key not in PEOPLE:
-        return any(same(term.key, s) for s in clause.stems) or parts_said(term.shown, clause)
+        return any(same(term.key, s) for s in clause.stems) or said_otherwise(term.shown, clause)
     return any(same(term.key, stem(w)) and one_way(term.shown, w) for w in clause.words)
 
 

@@ -24,7 +24,8 @@
   words, to the first word that ends a noun phrase, and on through `to`, `for`, `with` when a
   noun phrase follows (round 20; after `to` only a word that is only a noun), up to ten words
   (stems only: a day after `to` stays where it is, `moving my meeting to May 5`; and not under
-  a denial, which may deny what follows: `I didn't send my report to Dana`).
+  a denial, which may deny what follows: `I didn't send my report to Dana`); on through an
+  `and` between two describing words (`my calm and logical demeanor`, round 27C: `joined`).
 - **A question's descriptions are left as they are**: a fact that answers it often says its
   words (`were the games a hit at the game night?`); measured, reading them as given stored
   false facts on the unseen sets and no supported one more (round 13).
@@ -40,7 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kit.curator.related import noun_only
+from kit.curator.related import describing, noun_only
 from kit.curator.wording import number_of, stem
 from kit.dates.words import MONTHS, WEEKDAYS
 
@@ -267,6 +268,8 @@ def owned(
         ranged = True  # still in the part whose range is given
         for j, (said, _, stop) in enumerate(words[i + 1 : i + 1 + _OWNED_WORDS], start=1):
             low = said.lower()
+            if low == "and" and _paired(words[i + j - 1 : i + j + 3]):
+                continue  # "my calm and logical demeanor": one description (round 27C)
             if low in GIVEN_ENDS:
                 ahead = words[i + j + 1 : i + j + 2]
                 if low not in _ATTACHED or not ahead or not _nounish(ahead[0][0], low):
@@ -283,6 +286,44 @@ def owned(
                 end = stop
         spans.append((start, end))
     return frozenset(found), frozenset(beyond), tuple(spans)
+
+
+_WORDS = re.compile(r"[\w'-]+")
+
+
+def joined(text: str, at: int) -> int:
+    """Where the `my` or `our` starts whose description the `and` at `at` in `text` goes on
+    (`my calm | and logical demeanor might not shine`: the demeanor is given as the
+    speaker's, though the clause is cut at `and`); -1 when it goes on none (`my car and
+    sold it`)."""
+    before = [(m.group(), m.start(), m.end()) for m in _WORDS.finditer(text, max(0, at - 80), at)]
+    after = [(m.group(), m.start(), m.end()) for m in _WORDS.finditer(text, at, at + 80)][:3]
+    before = before[-4:]
+    if len(after) < 3 or after[0][0].lower() != "and":
+        return -1
+    opened = [k for k, (w, _, _) in enumerate(before) if w.lower() in _POSSESSIVE]
+    if not opened or opened[-1] == len(before) - 1:
+        return -1
+    inside = before[opened[-1] + 1 :]
+    if any(w.lower() in GIVEN_ENDS for w, _, _ in inside) or not _paired([inside[-1], *after]):
+        return -1
+    return before[opened[-1]][1]
+
+
+def _paired(words: Sequence[Word]) -> bool:
+    """Whether the `and` second of `words` joins two words that describe one noun after them
+    (`calm and logical demeanor`): both adjectives to WordNet, no pronoun, and a word that
+    ends no phrase after the second (not `my dog and I`, `my car and sold it`)."""
+    if len(words) < 4:
+        return False
+    first, second, head = (w.lower() for w, _, _ in (words[0], words[2], words[3]))
+    return (
+        describing(first)
+        and describing(second)
+        and second not in _NO_NOUN
+        and head not in GIVEN_ENDS
+        and head not in _NO_NOUN
+    )
 
 
 def _nounish(word: str, after: str) -> bool:

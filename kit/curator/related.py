@@ -178,6 +178,13 @@ def noun_only(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def describing(word: str) -> bool:
+    """Whether WordNet knows a word as an adjective ("calm", "logical"; not "car", "bought")."""
+    net = wordnet_or_none()
+    return net is not None and any(part == "adj" for part, _ in net.lemmas(lemma_key(word)))
+
+
+@lru_cache(maxsize=65536)
 def opposites(word: str) -> frozenset[str]:
     """What a fact's word is the opposite of in its most common senses, with their families
     ("passed" -> fail, failure; "accepted" -> refuse, reject, decline): a message saying one

@@ -59,6 +59,7 @@ NEGATIONS = frozenset(
     """not no never none nothing neither nor n't cannot rejected declined refused cancelled
     canceled""".split()
 )
+REFUSALS = NEGATIONS - frozenset("not no never none nothing neither nor n't cannot".split())
 
 _IRREGULAR = {
     "went": "go", "gone": "go", "made": "make", "took": "take", "taken": "take", "got": "get",
@@ -99,6 +100,9 @@ _IRREGULAR = {
     "deadlines": "due", "move": "live", "moved": "live", "moving": "live", "moves": "live",
     "relocate": "live", "relocated": "live", "relocating": "live", "relocation": "live",
     "based": "live", "reside": "live", "resides": "live",
+    # clipped forms as a chat writes them (round 27C): "prepping for my studio" is preparing
+    "prep": "prepare", "preps": "prepare", "prepping": "prepare", "prepped": "prepare",
+    "convo": "conversation", "convos": "conversation", "vacay": "vacation",
 }  # fmt: skip
 # Endings stripped to compare words ("adoption" ~ "adopted", "counselor" ~ "counseling"),
 # longest first; a stem keeps at least three letters.
