@@ -88,6 +88,10 @@ _MEANT = (
     r"|wish(?:es|ed|ing)?|dream(?:s|ed|ing)? (?:of|about)|goal (?:is |was )?to|aim(?:s|ing)? to"
     r"|intend(?:s|ed|ing)? to|interested in|keen to|weighing|ideal"
 )
+# An act asked about ("how do I track my progress", "should I use the STAR method"): meant,
+# but only the verb right after it (`how to incorporate Heather's suggestion`: the
+# suggestion was made) (round 27D; round 22B's L4).
+_ASKED = r"how (?:do|can|should|could|would) (?:i|we)|how to|should (?:i|we)|whether to"
 _ARRANGED = (
     r"plan(?:s|ned|ning)? (?:to|on)|gonna|going to|determined to|can'?t wait(?: to)?"
     r"|cannot wait(?: to)?|about to|looking forward to|excited to|ready to"
@@ -109,6 +113,7 @@ _FRAMES = tuple(
     for kind, words in (
         ("meant", _MEANT), ("arranged", _ARRANGED), ("tried", _TRIED), ("refused", _REFUSED),
         ("undone", NOT_DONE.pattern),  # skipped, called off, backed out of (round 24D)
+        ("asked", _ASKED),
     )
 )  # fmt: skip
 # A wish, a hope or a wait whose own clause holds the act: its subject and an auxiliary
@@ -233,8 +238,9 @@ def _verb_here(word: str, previous: str, shown: str) -> bool:
     (`the owner`, a name, a pronoun) or an auxiliary, or one inflected (-s, -ed; -ing only
     after `is`); a describing word only just after `is` (`is resilient`)."""
     net = wordnet_or_none()
-    if net is None or thing(word):
-        return False
+    inflected_after_subject = previous in _SUBJECT and word.endswith(("s", "ed"))
+    if net is None or (thing(word) and not inflected_after_subject):
+        return False  # "the owner tracks progress": a verb, whatever else it names
     parts = {p for p, _ in net.lemmas(word)}
     if previous in _COPULA and "adj" in parts:
         return True
@@ -357,8 +363,10 @@ def _frame(before: list[str], gap: int, said: str) -> str | None:
             return None  # ... and a noun only as its own object: "considering a job relocation"
         ending = " ".join(before[max(0, len(before) - back - 4) : len(before) - back])
         for kind, pattern in _FRAMES:
+            if kind == "asked" and (said != "verb" or back):
+                continue
             if pattern.search(ending):
-                return kind
+                return "meant" if kind == "asked" else kind
         if not act and _POSSIBLE.search(ending):
             return "possible"  # "I can add | dance-inspired items": sold? not said
     return None
