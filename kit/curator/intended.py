@@ -26,6 +26,10 @@ governed by a frame that only means, tries or refuses it:
   says the act itself, an ability, and is left alone);
 - generic: a noun-only form of the act, bare, as the subject of `is` (`For me, adoption is a
   way of giving back` names the idea, not an adoption: round 27A; not `our adoption is final`);
+- asked: `how do I`, `how to`, `should I`, `whether to`, `if I should` before the act itself
+  (round 27D: `how do I track my progress in Excel?` says no tracking); an act asked about in
+  one cited message and promised in another (`should I go for the prepaid plan?` / `I'll go
+  for it`) is a decision made, as it was before;
 - tried: `trying to`, `searching for`, `looking for`, `applied for`, unless the sentence says
   it came off (`and managed to bring it down`);
 - refused or denied: `decline`, `turned down`, `refused`, `rejected`; a negation just before
@@ -91,7 +95,10 @@ _MEANT = (
 # An act asked about ("how do I track my progress", "should I use the STAR method"): meant,
 # but only the verb right after it (`how to incorporate Heather's suggestion`: the
 # suggestion was made) (round 27D; round 22B's L4).
-_ASKED = r"how (?:do|can|should|could|would) (?:i|we)|how to|should (?:i|we)|whether to"
+_ASKED = (
+    r"how (?:do|can|should|could|would) (?:i|we)|how to|should (?:i|we)|whether to"
+    r"|(?:if|whether) (?:i|we) should"  # "trying to figure out if I should go"
+)
 _ARRANGED = (
     r"plan(?:s|ned|ning)? (?:to|on)|gonna|going to|determined to|can'?t wait(?: to)?"
     r"|cannot wait(?: to)?|about to|looking forward to|excited to|ready to"
@@ -189,6 +196,8 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
         return None  # "practises scales daily" from "trying to practise scales daily"
     if stem(word) in _DECIDED and all(f == "arranged" for f in frames):
         return None  # "picked 'The Name of the Wind'" from "I'll try 'The Name of the Wind'"
+    if "asked" in frames and {*frames} == {"asked", "arranged"}:
+        return None  # a question the owner answers: "should I go for it?" / "I'll go for it"
     return word
 
 
@@ -226,11 +235,14 @@ def _tense(word: str, before: list[str]) -> str:
         return "going"
     if word.endswith("ed") or _PERFECT & set(before):
         return "done"
+    if before[-1:] and before[-1] in _SINGULAR and not word.endswith("s"):
+        return "done"  # "the owner set up": a singular subject's bare form is the past
     irregular = all(lemma != word for _, lemma in _parts(word))
     return "done" if irregular and not word.endswith("s") else "now"
 
 
 _PERFECT = frozenset({"has", "have", "had", "was", "were"})
+_SINGULAR = frozenset({"owner", "user", "he", "she"})
 
 
 def _verb_here(word: str, previous: str, shown: str) -> bool:
@@ -300,7 +312,8 @@ def _head(rest: list[str]) -> str | None:
 
 def _framings(said: str, says: Says, gap: int) -> list[str | None]:
     """For each place of `said` that `says` (a word, the next word), the frame that governs
-    it ("meant", "arranged", "tried", "refused"), or None where it is said as done."""
+    it ("meant", "arranged", "tried", "refused", "asked", "undone"), or None where it is said
+    as done."""
     found: list[str | None] = []
     for sentence in _SENTENCE.split(said):
         words = [w.group().lower() for w in _WORD.finditer(sentence)]
@@ -366,7 +379,7 @@ def _frame(before: list[str], gap: int, said: str) -> str | None:
             if kind == "asked" and (said != "verb" or back):
                 continue
             if pattern.search(ending):
-                return "meant" if kind == "asked" else kind
+                return kind
         if not act and _POSSIBLE.search(ending):
             return "possible"  # "I can add | dance-inspired items": sold? not said
     return None
