@@ -26,7 +26,7 @@ governed by a frame that only means, tries or refuses it:
   says the act itself, an ability, and is left alone);
 - generic: a noun-only form of the act, bare, as the subject of `is` (`For me, adoption is a
   way of giving back` names the idea, not an adoption: round 27A; not `our adoption is final`);
-- asked: `how do I`, `how to`, `should I`, `whether to`, `if I should` before the act itself
+- asked: `how do I`, `how to`, `should I`, `whether to` before the act itself
   (round 27D: `how do I track my progress in Excel?` says no tracking); an act asked about in
   one cited message and promised in another (`should I go for the prepaid plan?` / `I'll go
   for it`) is a decision made, as it was before;
@@ -97,7 +97,6 @@ _MEANT = (
 # suggestion was made) (round 27D; round 22B's L4).
 _ASKED = (
     r"how (?:do|can|should|could|would) (?:i|we)|how to|should (?:i|we)|whether to"
-    r"|(?:if|whether) (?:i|we) should"  # "trying to figure out if I should go"
 )
 _ARRANGED = (
     r"plan(?:s|ned|ning)? (?:to|on)|gonna|going to|determined to|can'?t wait(?: to)?"

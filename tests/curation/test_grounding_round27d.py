@@ -1,8 +1,8 @@
 """The grounding guard's round 27D (issue 29): a question is not a fact. An act the owner only
 asks about (`how do I keep a log of my workouts in Notion?`, `should I rent a car?`, `how to
-frame the print`, `whether to repaint the fence`, `if I should go`) is meant, not done:
-kit/curator/intended.py reads `how do I`, `how to`, `should I`, `whether to`, `if I should` as
-a frame on the verb right after it; a bare form after a singular subject is the past (`The
+frame the print`, `whether to repaint the fence`) is meant, not done:
+kit/curator/intended.py reads `how do I`, `how to`, `should I`, `whether to` as a
+frame on the verb right after it; a bare form after a singular subject is the past (`The
 owner put ...` from `trying to put ...` is not a habit tried at);
 and a fact's inflected word right after its subject is its act even where it also names a
 thing (`The owner logs ...`, `The owner frames ...`). What the question takes as given, the
@@ -38,11 +38,6 @@ DROPPED = [
         "The owner repainted the garden fence in dark green.",
         "Still unsure whether to repaint the garden fence in dark green.",
         "repainted",
-    ),
-    (  # an embedded question: "if I should"
-        "The owner went to the neighbours' barbecue.",
-        "I'm still trying to figure out if I should go to the neighbours' barbecue on Sunday.",
-        "went",
     ),
     (  # a singular subject's bare form is the past: "set", "put", not "puts"
         "The owner put the winter tyres on the car.",
