@@ -95,9 +95,7 @@ _MEANT = (
 # An act asked about ("how do I track my progress", "should I use the STAR method"): meant,
 # but only the verb right after it (`how to incorporate Heather's suggestion`: the
 # suggestion was made) (round 27D; round 22B's L4).
-_ASKED = (
-    r"how (?:do|can|should|could|would) (?:i|we)|how to|should (?:i|we)|whether to"
-)
+_ASKED = r"how (?:do|can|should|could|would) (?:i|we)|how to|should (?:i|we)|whether to"
 _ARRANGED = (
     r"plan(?:s|ned|ning)? (?:to|on)|gonna|going to|determined to|can'?t wait(?: to)?"
     r"|cannot wait(?: to)?|about to|looking forward to|excited to|ready to"
