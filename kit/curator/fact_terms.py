@@ -167,18 +167,14 @@ _DETERMINERS = frozenset(
 
 def _possessed(listed: list[re.Match[str]], owner: set[str]) -> list[tuple[int, int]]:
     """Where a fact names something of someone else's ("people ... their mental health",
-    "sent it to Greg ... his feedback", "turned down Greg's offer"): up to four words after
-    "his", "her" or "their" once the fact has named people or someone by name (else it may be
-    the owner's own: "the owner improved her reading"), or after a name's "'s", to a word that
-    ends a noun phrase."""
+    "sent it to Greg ... his feedback"): up to four words after "his", "her" or "their" once
+    the fact has named people or someone by name (else it may be the owner's own: "the owner
+    improved her reading"), to a word that ends a noun phrase."""
     spans = []
     for i, match in enumerate(listed):
-        word = match.group()
-        if word.lower().endswith("'s") and _named(match, owner):
-            pass  # "Greg's offer": Greg's, whatever came before
-        elif word.lower() not in ("his", "her", "their"):
+        if match.group().lower() not in ("his", "her", "their"):
             continue
-        elif not any(stem(m.group()) in PEOPLE or _named(m, owner) for m in listed[:i]):
+        if not any(stem(m.group()) in PEOPLE or _named(m, owner) for m in listed[:i]):
             continue
         end = match.end()
         for following in listed[i + 1 : i + 5]:

@@ -58,23 +58,3 @@ CASES = [
 def test_the_owners_part_in_what_someone_else_does(said: str, fact: str, stored: bool) -> None:
     verdict = check(fact, said)
     assert (verdict.status == "supported") is stored, verdict.reason
-
-
-NAMED_CASES = [
-    # said by the owner, fact, stored: a thing the fact gives as a named person's ("Greg's
-    # offer") is held where the owner says it as someone's ("his offer")
-    (
-        "I declined his offer to coach me, Greg was kind about it.",
-        "The owner turned down Greg's offer to coach them.",
-        True,
-    ),
-    ("Sam was happy: I fixed his new bike yesterday.", "The owner fixed Sam's new bike.", True),
-    # not given to the owner
-    ("I fixed his new bike yesterday, Sam was happy.", "The owner has a new bike.", False),
-]
-
-
-@pytest.mark.parametrize(("said", "fact", "stored"), NAMED_CASES)
-def test_a_named_persons_thing_is_held_as_theirs(said: str, fact: str, stored: bool) -> None:
-    verdict = check(fact, said)
-    assert (verdict.status == "supported") is stored, verdict.reason
