@@ -4,7 +4,8 @@ names the speaker as its object, `me` or `us` (and the clauses that go on with i
 the owner's part in that act (`The owner declined Sam's invitation to the party`, `had an
 upsetting encounter`): the owner is in it. Not `my` (`my sister moved to Porto` names the
 owner only as whose the doer is), not another's clause without the owner in it (`Sam is
-vegan`), and not the other's act itself, the word right before `me`, given to the owner
+vegan`, nor one that only moves the speaker: `Michael's promotion makes me think`), and not
+the other's act itself, the word right before `me`, given to the owner
 (`Sam invited me` is no `The owner invited Sam`; `The owner was invited` is). Read by
 kit/curator/grounding.py into each Source, held in kit/curator/judge.py."""
 
@@ -18,6 +19,8 @@ from kit.curator.clauses import Clause
 from kit.curator.wording import tokens
 
 _ME = frozenset({"me", "us"})
+# What only moves the speaker to think or feel: the clause says what someone else is or did
+_CAUSING = frozenset("make makes made making let lets letting got gets".split())
 
 
 def done_to_speaker(
@@ -32,6 +35,8 @@ def done_to_speaker(
     for clause in cut:
         if clause.own_subject:
             acts = _acts(folded[clause.start : clause.end], me) if clause.words & me else None
+        if acts and acts & _CAUSING:  # "Michael's promotion makes me think": no act on me
+            acts = None
         if acts is None or clause.holder != "other" or clause.asks:
             acts = None
             continue

@@ -2,7 +2,8 @@
 Another's clause that names the owner as its object (`Sam invited me`, `upset me`, `taught us`,
 `gave me`) holds up a fact about the owner's part in that act. Another's trait or act is not
 given to the owner for all that: a clause without `me` stays theirs, and the act itself (the
-word right before `me`) is the owner's only as done to them (`was offered`). Messages and facts
+word right before `me`) is the owner's only as done to them (`was offered`); `makes me think`
+is no act on the owner. Messages and facts
 written here, none taken from a bench set."""
 
 from __future__ import annotations
@@ -51,6 +52,13 @@ CASES = [
     ("Sam invited me to the party.", "The owner threw a party.", False),
     ("Sam invited me to the party.", "The owner invited Sam to the party.", False),
     ("Will Sam invite me to the party?", "The owner was invited to the party.", False),
+    # what only moves the owner to think is no act on the owner
+    (
+        "Nina's promotion to data lead with a 5% raise makes me think she could help with our "
+        "reporting, but I'm not sure yet.",
+        "The owner was promoted to data lead.",
+        False,
+    ),
 ]
 
 
