@@ -3,8 +3,7 @@ Another's clause that names the owner as its object (`Sam invited me`, `upset me
 `gave me`) holds up a fact about the owner's part in that act. Another's trait or act is not
 given to the owner for all that: a clause without `me` stays theirs, and the act itself (the
 word right before `me`) is the owner's only as done to them (`was offered`); `makes me think`
-is no act on the owner. Messages and facts
-written here, none taken from a bench set."""
+is no act on the owner. Messages and facts written here, none taken from a bench set."""
 
 from __future__ import annotations
 
