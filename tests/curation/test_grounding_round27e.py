@@ -11,57 +11,58 @@ import pytest
 
 from tests.support.grounding import check
 
-CASES = [
-    # said by the owner, fact, stored
+STORED = [
+    # said by the owner, the fact about the owner's part in another's act
     (
         "Sam invited me to the party but I declined.",
         "The owner declined Sam's invitation to the party.",
-        True,
     ),
     (
         "I met a few hunters on the ridge trail who shouted something that really scared me.",
         "The owner had a scary encounter with hunters on the ridge trail.",
-        True,
     ),
     (
         "My book club has been great. They've been there for me all year, sending me "
         "recommendations and notes.",
         "The owner's book club sent the owner recommendations and notes.",
-        True,
     ),
     (
         "My grandpa was special. He always taught us the value of patience and hard work.",
         "The owner learned the value of patience and hard work from their grandpa.",
-        True,
     ),
     (
         "My neighbour gave me a bonsai tree for my birthday.",
         "The owner received a bonsai tree from their neighbour.",
-        True,
     ),
     (
         "My old boss called me yesterday and she offered me my old job back.",
         "The owner was offered their old job back by their old boss.",
-        True,
-    ),
-    # another's trait or act, not the owner's
-    ("Sam is vegan.", "The owner is vegan.", False),
-    ("My sister moved to Porto.", "The owner moved to Porto.", False),
-    ("My sister told me she is moving to Porto.", "The owner is moving to Porto.", False),
-    ("Sam invited me to the party.", "The owner threw a party.", False),
-    ("Sam invited me to the party.", "The owner invited Sam to the party.", False),
-    ("Will Sam invite me to the party?", "The owner was invited to the party.", False),
-    # what only moves the owner to think is no act on the owner
-    (
-        "Nina's promotion to data lead with a 5% raise makes me think she could help with our "
-        "reporting, but I'm not sure yet.",
-        "The owner was promoted to data lead.",
-        False,
     ),
 ]
 
 
-@pytest.mark.parametrize(("said", "fact", "stored"), CASES)
-def test_the_owners_part_in_what_someone_else_does(said: str, fact: str, stored: bool) -> None:
+@pytest.mark.parametrize(("said", "fact"), STORED)
+def test_the_owners_part_in_what_someone_else_does(said: str, fact: str) -> None:
     verdict = check(fact, said)
-    assert (verdict.status == "supported") is stored, verdict.reason
+    assert verdict.status == "supported", verdict.reason
+
+
+KEPT_OUT = [
+    # another's trait or act, not the owner's; a question; what only moves the owner to think
+    ("Sam is vegan.", "The owner is vegan."),
+    ("My sister moved to Porto.", "The owner moved to Porto."),
+    ("My sister told me she is moving to Porto.", "The owner is moving to Porto."),
+    ("Sam invited me to the party.", "The owner threw a party."),
+    ("Sam invited me to the party.", "The owner invited Sam to the party."),
+    ("Will Sam invite me to the party?", "The owner was invited to the party."),
+    (
+        "Nina's promotion to data lead with a 5% raise makes me think she could help with our "
+        "reporting, but I'm not sure yet.",
+        "The owner was promoted to data lead.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("said", "fact"), KEPT_OUT)
+def test_what_someone_else_is_or_does_stays_theirs(said: str, fact: str) -> None:
+    assert check(fact, said).status != "supported"
