@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from kit.curator.clauses import Clause
-from kit.curator.wording import tokens
+from kit.curator.wording import stem, tokens
 
 _ME = frozenset({"me", "us"})
 # What only moves the speaker to think or feel: the clause says what someone else is or did
@@ -45,8 +45,12 @@ def done_to_speaker(
 
 
 def _acts(text: str, me: frozenset[str]) -> frozenset[str]:
+    """The act done to the speaker (the word right before `me`), and, as `-`-marked stems, the
+    words before it: the doer's ("Michael's promotion to HR lead makes me think")."""
     words = [t.group().lower() for t in tokens(text)]
-    return frozenset(w for w, nxt in pairwise(words) if nxt in me)
+    at = next((i for i, w in enumerate(words) if w in me), 0)
+    acts = {w for w, nxt in pairwise(words) if nxt in me}
+    return frozenset(acts | {f"-{stem(w)}" for w in words[: max(at - 1, 0)]})
 
 
 def received(fact: str) -> frozenset[str]:
@@ -65,4 +69,6 @@ def part_in(
     as done to its subject (`passive`: received)."""
     acts = dict(done_to).get(start)
     low = word.lower()
-    return acts is not None and (low not in acts or low in passive)
+    if acts is None or f"-{stem(word)}" in acts:  # the doer's words, not the owner's
+        return False
+    return low not in acts or low in passive

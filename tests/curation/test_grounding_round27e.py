@@ -32,7 +32,7 @@ STORED = [
     ),
     (
         "My neighbour gave me a bonsai tree for my birthday.",
-        "The owner received a bonsai tree from their neighbour.",
+        "The owner received a bonsai tree for their birthday.",
     ),
     (
         "My old boss called me yesterday and she offered me my old job back.",
