@@ -51,7 +51,6 @@ from datetime import date
 from kit.curator import stand_in, weighing
 from kit.curator.clauses import Clause, clauses, plain, word_key
 from kit.curator.committed import commitments
-from kit.curator.done_to import done_to_speaker
 from kit.curator.intended import unmet_act
 from kit.curator.introduced import introduced
 from kit.curator.judge import Source, Verdict, judge
@@ -255,7 +254,7 @@ class Grounding:
                 capitalised=capitalised, forms=_forms(folded, cut, says),
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
                 months=tuple(months), commitments=commitments(message.text),
-                numbers=numbers, done_to=done_to_speaker(folded, cut, capitalised),
+                numbers=numbers,
             )  # fmt: skip
         return self._read[message.id]
 

@@ -16,7 +16,6 @@ from typing import Literal
 from kit.curator.clauses import PEOPLE, Clause, plain, word_key
 from kit.curator.committed import committed, frames
 from kit.curator.denied import denied_only, spared
-from kit.curator.done_to import part_in, received
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.linking import said_otherwise
@@ -68,8 +67,6 @@ class Source:
     # The numbers each clause writes over several words or in another form ("7:00 PM" says
     # "19:00", "7:00" and "7": kit/curator/number_forms.py), by clause
     numbers: tuple[frozenset[str], ...] = ()
-    # Its clauses of another's act naming the speaker as object, with the act (done_to.py)
-    done_to: tuple[tuple[int, frozenset[str]], ...] = ()
 
 
 def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
@@ -79,7 +76,6 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
     )
     terms, hedged, negated = fact_terms(text, owner, reference, seen)
     named = others_named(text, owner)
-    passive = received(text)  # "was invited": what was done to the owner
     chooses = any(t.passed_over for t in terms)
     framed = frames(text) if any(s.commitments for s in sources) else {}
     problems: dict[str, list[str]] = {}
@@ -106,7 +102,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
         elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
             fits = [c for s, c in where if _fits(s, spared(c, term), "", hedged, negated)]
         else:
-            fits = _said_so(term, where, hedged, negated, named, passive)
+            fits = _said_so(term, where, hedged, negated, named)
         about_owner = term.holder == "owner"
         if term.kind == "word" and not kin and not said and _opposed(term, sources, negated):
             problems.setdefault("hard-opposed", []).append(term.shown)
@@ -119,7 +115,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
             if fits:
                 stated = stated or worth >= STATED
                 own = [(s, c) for s in sources for c in _holding(term, s, level="family")]
-                if _said_so(term, own, hedged, negated, named, passive):
+                if _said_so(term, own, hedged, negated, named):
                     said_weight += worth
                 else:
                     said_weight += worth * RELATED
@@ -223,7 +219,6 @@ def _said_so(
     hedged: bool,
     negated: bool,
     named: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
-    passive: frozenset[str] = frozenset(),
 ) -> list[Clause]:
     """The clauses of `where` that hold up a soft word as the fact says it: as a fact (or
     hedged or denied as the fact is), of whom the fact says it. `named`: whom and what the
@@ -243,12 +238,6 @@ def _said_so(
             )
             or _theirs_named(
                 s, _as_given(spared(c, term), term), term, hedged or term.aim, denied, named
-            )
-            or (  # another's act with the owner as object: kit/curator/done_to.py
-                term.holder == "owner"
-                and s.owner
-                and part_in(s.done_to, c.start, term.shown, passive)
-                and _fits(s, _as_given(spared(c, term), term), "", hedged or term.aim, denied)
             )
         )
     ]
