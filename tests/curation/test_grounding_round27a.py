@@ -111,6 +111,9 @@ PLANS = [
         "I'll buy the blue sofa if the price drops below $500.",
         False,
     ),
+    # what the speaker's plan finds out is no one's plan, and "Will" is a name
+    ("Ana will move to Porto.", "I'll see if Ana is moving to Porto.", False),
+    ("Will is moving to Porto.", "I'll see if Will is moving to Porto.", False),
 ]
 
 
