@@ -54,12 +54,10 @@ HEDGES = frozenset(
 WORRIES = frozenset(
     "hesitant hesitating hesitates unsure worried worries worry worrying concerned nervous".split()
 )
-# ... and the verbs that turn down what follows them ("I rejected that subscription").
-NEGATIONS = frozenset(
-    """not no never none nothing neither nor n't cannot rejected declined refused cancelled
-    canceled""".split()
-)
-REFUSALS = NEGATIONS - frozenset("not no never none nothing neither nor n't cannot".split())
+# ... and the verbs that turn down what follows them ("I rejected that subscription"): a
+# word a fact's messages must say too (round 27C)
+REFUSALS = frozenset("rejected declined refused cancelled canceled".split())
+NEGATIONS = frozenset("not no never none nothing neither nor n't cannot".split()) | REFUSALS
 
 _IRREGULAR = {
     "went": "go", "gone": "go", "made": "make", "took": "take", "taken": "take", "got": "get",
