@@ -4,7 +4,7 @@ older ones on demand), the reply streaming in, and what memory the reply used.""
 from __future__ import annotations
 
 import asyncio
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -96,6 +96,11 @@ class CommandAnswer(Static):
 
 class MemoryNote(Collapsible):
     """Which facts and days were in the reply's context; collapsed until asked for."""
+
+    def scroll_visible(self, animate: bool = True, **how: Any) -> None:
+        # Opened, it jumps into view: an animated scroll shows the transcript between two
+        # places for a moment (a screenshot taken then has the note half in view).
+        super().scroll_visible(animate=False, **how)
 
 
 class EarlierSummary(Static):
@@ -289,8 +294,7 @@ class ChatPane(Pane):
             self.notify("no reply has used memory yet", severity="information")
             return
         note = notes.last()
-        note.collapsed = not note.collapsed
-        self.transcript.scroll_to_widget(note, animate=False)
+        note.collapsed = not note.collapsed  # the note scrolls itself into view once laid out
 
 
 def _earlier(message: Message) -> Said | Reply:

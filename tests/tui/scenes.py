@@ -15,7 +15,7 @@ from textual.worker import Worker, WorkerCancelled
 
 from tests.tui.demo import DemoClient
 from tui.app import FOLLOW_GROUP, KitApp
-from tui.chat import EarlierSummary, MemoryNote
+from tui.chat import ChatPane, EarlierSummary, MemoryNote
 from tui.dialogs import Confirm, Pick
 from tui.fact_form import FactForm
 
@@ -75,9 +75,13 @@ async def chat(pilot: Pilot[None]) -> None:
     # The reply is done when its memory note is mounted (the last thing the turn does).
     await wait_until(pilot, lambda: bool(pilot.app.query(MemoryNote)), "the reply finished")
     await pilot.press("ctrl+o")  # open the note of what memory the reply used
-    await wait_until(
-        pilot, lambda: not pilot.app.query(MemoryNote).last().collapsed, "the note is open"
-    )
+    transcript = pilot.app.query_one(ChatPane).transcript
+
+    def in_view() -> bool:  # open, laid out, and scrolled into view (after a refresh)
+        note = pilot.app.query(MemoryNote).last()
+        return not note.collapsed and transcript.scroll_y == transcript.max_scroll_y
+
+    await wait_until(pilot, in_view, "the note is open and in view")
 
 
 async def chat_summary(pilot: Pilot[None]) -> None:

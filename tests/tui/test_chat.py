@@ -217,3 +217,31 @@ async def test_slash_commands_answer_as_on_telegram_and_never_reach_the_model(
     assert fake_llm.requests == []
     stored = await kit.services.db.fetchall("SELECT COUNT(*) FROM messages")
     assert stored[0][0] == 0  # commands are not conversation
+
+
+async def test_opening_the_memory_note_scrolls_it_into_view_at_once(
+    kit: Kit, app: KitApp, fake_llm: FakeLLM
+) -> None:
+    """An animated scroll shows the transcript between two places for a moment (a snapshot
+    taken then had the note half in view): the note jumps into view."""
+    await kit.remember("Lives in Lisbon", category="person", subject="Ana")
+    fake_llm.queue("\n\n".join(f"Paragraph {i}." for i in range(30)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*"where do I live?", "enter")
+        await settle(pilot)
+        transcript = app.query_one(ChatPane).transcript
+        transcript.scroll_home(animate=False)  # the owner scrolled up to read the reply
+        await settle(pilot)
+        scrolls: list[str] = []
+        animate = app.animator.animate
+
+        def spied(obj: object, attribute: str, *args: object, **kwargs: object) -> None:
+            if attribute in ("scroll_x", "scroll_y"):
+                scrolls.append(attribute)
+            animate(obj, attribute, *args, **kwargs)  # type: ignore[arg-type]
+
+        app.animator.animate = spied  # type: ignore[method-assign]
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert transcript.scroll_y == transcript.max_scroll_y  # the open note is in view
+        assert scrolls == []
