@@ -1,7 +1,7 @@
 """The grounding bench's case sets (bench/data/grounding-*.json) are well formed: each loads,
 each case has the fields bench/grounding.py reads, and every cited turn exists in the
-evaluation data. The newest sets (fresh9 to fresh23) cite no turn an earlier set cites,
-fresh9 to fresh22 included, so each stays unseen by what the guard was tuned on."""
+evaluation data. The newest sets (fresh9 to fresh24) cite no turn an earlier set cites,
+fresh9 to fresh23 included, so each stays unseen by what the guard was tuned on."""
 
 from __future__ import annotations
 
@@ -37,11 +37,13 @@ NEW = (
     "grounding-fresh21.json",
     "grounding-fresh22.json",
     "grounding-fresh23.json",
+    "grounding-fresh24.json",
 )
 SMALLER = {  # (supported, kept-out) bounds
     "grounding-fresh21.json": ((55, 70), (55, 70)),
     "grounding-fresh22.json": ((55, 70), (55, 70)),
     "grounding-fresh23.json": ((55, 70), (55, 70)),
+    "grounding-fresh24.json": ((55, 70), (55, 70)),
 }
 
 
@@ -135,7 +137,7 @@ def test_the_new_sets_cite_no_turn_an_earlier_set_cites() -> None:
 
 
 def test_the_new_sets_keep_the_mix_asked_for() -> None:
-    """~85 supported and ~105 not in each (fresh21 to fresh23, short plain facts over the few
+    """~85 supported and ~105 not in each (fresh21 to fresh24, short plain facts over the few
     turns left, ~60 and ~60), and every unsupported kind issue 29 lists."""
     for name in NEW:
         cases = _cases(SETS / name)
