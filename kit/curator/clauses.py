@@ -39,7 +39,7 @@ Holder = Literal["self", "other", "neutral"]
 _SENTENCE = re.compile(r"(?:[^.!?\n]|(?<=\w)\.(?=[a-z0-9]))+[.!?]*", re.UNICODE)
 _CLAUSE = re.compile(
     r"\s*(?:(?<!\d),|,(?!\d)|[;()]|(?<!\d):|:(?!\d)|\s[-–—]\s|\s(?=(?:and|but|so|because|'cause|cause|which|who|whose|while|"
-    r"though|although|whereas|plus)\s)|(?<=\w)\s(?=(?:I|I'm|I've|I'd|I'll|he|she|they|we|we've|we're|"
+    r"though|although|whereas|plus|with\s+no|without\s+(?:a|an|any))\s)|(?<=\w)\s(?=(?:I|I'm|I've|I'd|I'll|he|she|they|we|we've|we're|"
     r"they've|they're|he's|she's)\s)|\s(?=since\s+(?:it|it's|I|I'm|I've|we|we're|we've|he|she|"
     r"they|they're|there|that|this)\s))\s*",
     re.IGNORECASE,
@@ -431,6 +431,8 @@ def _negated(piece: str, tokens: list[str]) -> bool:
     if _IDIOMS.search(piece):
         piece = _IDIOMS.sub(" ", piece)
         tokens = _WORD.findall(piece)
+    if tokens and tokens[0].lower() == "without":  # "| without a map": its own clause
+        return True
     return any(t.lower() in NEGATIONS or t.lower().endswith("n't") for t in tokens)
 
 
