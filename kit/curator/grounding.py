@@ -60,6 +60,7 @@ from kit.curator.number_forms import said
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.planned import as_planned
 from kit.curator.related import family, phrases, says, synonyms, thing
+from kit.curator.restated import Spoken, restated
 from kit.curator.said_days import bare_months
 from kit.curator.undoing import unsaid_undoing
 from kit.curator.whose_number import misbound
@@ -131,6 +132,8 @@ class Grounding:
             return verdict
         if verdict.status == "supported" and not self._doubts:
             return verdict
+        if verdict.status == "supported" and restated(text, self._spoken(op)):
+            return verdict  # its subject's own clause said again (kit/curator/restated.py)
         standing = self._meanings.standing(text, self._cited(op))
         if standing is None:
             return verdict
@@ -203,6 +206,11 @@ class Grounding:
         """The cited messages' text and that of the facts the operation rewrites."""
         rewritten = [facts[i] for i in _rewrites(op) if i in facts]
         return [*self._cited(op), *(f"{f.subject} {f.content}" for f in rewritten)]
+
+    def _spoken(self, op: Operation) -> list[Spoken]:
+        """The cited messages as who said them."""
+        read = [self._source(self._messages[i]) for i in op.sources if i in self._messages]
+        return [Spoken(self._messages[s.message_id or 0].text, s.owner, s.names) for s in read]
 
     def _cited(self, op: Operation) -> list[str]:
         return [self._messages[i].text for i in op.sources if i in self._messages]
