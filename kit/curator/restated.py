@@ -2,7 +2,7 @@
 
 Why: the weighing (kit/curator/weighing.py) doubts a short fact however plainly it is said: a
 fact of two or three words has little for it to read, and below its bar the fact goes to the
-owner as a question ("The owner is a keen birder." from "as I'm a keen birder, ..."). When the
+owner as a question ("The owner is an avid birder." from "as I'm an avid birder, ..."). When the
 fact's words, past its subject, run in the same order and unbroken in one clause the speaker
 said of themselves as a fact (not asked, wished, planned, supposed or denied, not of someone
 else), the fact is that clause in the third person: there is nothing left to doubt. Only the

@@ -1,0 +1,123 @@
+"""The grounding guard's round 28B (issue 29): short supported facts the weighing asked about.
+(1) A fact that is its subject's own clause said again, word for word past the small words a
+person changes (`I'm` / `is`, `I've` / `has`, `my`), in a clause said as so of the speaker,
+is not doubted by the weighing (kit/curator/restated.py): the weighing reads too little in a
+fact of two or three words and would ask the owner about it. A worry's noun is no verb
+(`worried about flight delays` says no flight was delayed), and a clause only hoped, wished
+or asked keeps the weighing. The real MiniLM model; messages and facts written here: each
+STORED case is asked about without the reading (checked in the test itself)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from kit.curator import grounding
+from kit.curator.grounding import Grounding, Verdict
+from kit.curator.meaning import Meanings
+from kit.curator.ops import Insert
+from kit.curator.restated import Spoken, restated
+from kit.memory.messages import Message
+
+AT = datetime(2024, 3, 30, 10, tzinfo=UTC)
+
+
+async def _check(fact: str, said: str, minilm: Any, speaker: str = "") -> Verdict:
+    message = Message(1, "o", 1, "user", speaker, said, AT, AT.date(), None, "chat")
+    guard = Grounding([message], [1], "", Meanings.calibrated(minilm))
+    op = Insert(fact, 0.9, "", sources=(1,))
+    await guard.weigh([op], {})
+    return guard.check(op, {})
+
+
+# (the fact, the message, who said it: "" for the owner)
+STORED = [
+    pytest.param(
+        "The owner is an avid birder.",
+        "My binoculars fog up every morning, which is annoying since I'm an avid birder, any "
+        "fixes you'd suggest for cold weather?",
+        "",
+        id="i-am-a",
+    ),
+    pytest.param(
+        "The owner is a night-shift nurse.",
+        "I'm a night-shift nurse, so can you help me plan meals around sleeping in the day?",
+        "",
+        id="i-am-before-a-request",
+    ),
+    pytest.param(
+        "The owner prefers paper planners.",
+        "I prefer paper planners over apps for keeping track of things, so can you suggest a "
+        "good layout?",
+        "",
+        id="present-s",
+    ),
+    pytest.param(
+        "The owner has renewed a passport.",
+        "I feel ready for the trip now that I've renewed my passport, but can you help me check "
+        "the visa rules given that I've already renewed the passport?",
+        "",
+        id="i-have-done",
+    ),
+    pytest.param(
+        "Nadia coached at the rink.",
+        "Coaching at the rink wore me out, though I loved every minute.",
+        "Nadia",
+        id="named-for-i",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said", "speaker"), STORED)
+async def test_a_clause_said_again_is_stored_without_asking(
+    fact: str, said: str, speaker: str, minilm: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as before:  # without the reading: the weighing asks
+        before.setattr(grounding, "restated", lambda *_: False)
+        assert (await _check(fact, said, minilm, speaker)).status == "partial"
+    verdict = await _check(fact, said, minilm, speaker)
+    assert verdict.status == "supported", verdict.reason
+
+
+KEPT_OUT = [
+    pytest.param(
+        "The owner's flight has been delayed.",
+        "I've booked a cheap fare to Lisbon, but I'm worried about flight delays, can you "
+        "help me plan a backup?",
+        id="a-worry-s-noun",
+    ),
+    pytest.param(
+        "The owner's poem was printed in the magazine.",
+        "I'm hoping to get my poem printed in the magazine by June, can you help me edit it?",
+        id="hoped",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), KEPT_OUT)
+async def test_what_is_only_feared_or_hoped_is_not_said_again(
+    fact: str, said: str, minilm: Any
+) -> None:
+    assert (await _check(fact, said, minilm)).status != "supported"
+
+
+def test_the_fact_must_be_about_who_said_it() -> None:
+    owner = Spoken("I'm an avid birder.", True, frozenset())
+    nadia = Spoken("I'm an avid birder.", False, frozenset({"nadia"}))
+    assert restated("The owner is an avid birder.", [owner])
+    assert restated("Nadia is an avid birder.", [nadia])
+    assert not restated("Omar is an avid birder.", [nadia])
+    assert not restated("The owner is an avid birder.", [nadia])
+
+
+def test_one_word_is_no_clause_said_again() -> None:
+    assert not restated("The owner is tired.", [Spoken("I'm tired.", True, frozenset())])
+
+
+def test_the_words_must_run_unbroken_in_one_clause() -> None:
+    owner = [Spoken("I'm an avid but slow birder.", True, frozenset())]
+    assert not restated("The owner is an avid birder.", owner)
+    denied = [Spoken("I'm not an avid birder.", True, frozenset())]
+    assert not restated("The owner is an avid birder.", denied)
