@@ -8,7 +8,7 @@ said of themselves as a fact (not asked, wished, planned, supposed or denied, no
 else), the fact is that clause in the third person: there is nothing left to doubt. Only the
 small words a person changes in saying it of someone else (articles, `is` / `I'm`, `has` /
 `I've`, `my`) are passed over, and a word may be in another form of the same use
-("prefer" / "prefers", "volunteering" / "volunteered"; not "delays" / "delayed").
+("prefer" / "prefers", "coaching" / "coached"; not "delays" / "delayed").
 
 This only keeps the weighing from asking about what the rules store; it stores nothing the
 word-level judgement (kit/curator/judge.py) does not.
@@ -41,7 +41,7 @@ class Spoken:
 
 def restated(fact: str, spoken: Iterable[Spoken]) -> bool:
     """Whether `fact` is a clause of what its subject said of themselves, word for word."""
-    words = [word_key(t.group()) for t in tokens(fact)]
+    words = [word_key(t.group()) for t in tokens(_unnamed(fact))]
     for said in spoken:
         if not _about_speaker(words, said):
             return False
@@ -54,6 +54,15 @@ def restated(fact: str, spoken: Iterable[Spoken]) -> bool:
         for clause in clauses(said.text)
         if _as_fact(clause)
     )
+
+
+def _unnamed(fact: str) -> str:
+    """The fact without the name it gives its subject in passing ("The owner, Ana, is ...":
+    "I'm Ana, a ..." says the name in a clause of its own)."""
+    head, comma, rest = fold(fact).partition(", ")
+    if comma and head.lower() == "the owner" and ", " in rest:
+        return f"{head} {rest.split(', ', 1)[1]}"
+    return fact
 
 
 def _about_speaker(words: list[str], said: Spoken) -> bool:
@@ -96,10 +105,20 @@ def _contains(said: list[str], run: list[str]) -> bool:
 
 def _same_word(said: str, fact: str) -> bool:
     """The same word in the same use: as it is, with or without a person's or a plural's -s
-    ("prefer" / "prefers"), or a verb in another of its forms ("volunteering" /
-    "volunteered"); not a verb for a noun ("worried about visa delays" says no visa was
+    ("prefer" / "prefers"), or a verb in another of its forms ("coaching" / "coached",
+    "using" / "uses"); not a verb for a noun ("scared of train delays" says no train was
     delayed)."""
     if said == fact or said.removesuffix("s") == fact.removesuffix("s"):
         return True
-    verbs = all(w.endswith(("ed", "ing")) for w in (said, fact))
-    return verbs and stem(said) == stem(fact)
+    verbs = said.endswith(("ed", "ing")) and fact.endswith(("ed", "ing", "s"))
+    return verbs and (stem(said) == stem(fact) or _base(said) == _base(fact))
+
+
+def _base(verb: str) -> str:
+    """A verb form without its ending ("using", "uses", "used": "us"), for the short verbs
+    wording.stem keeps whole."""
+    for ending in ("ing", "ed", "es", "s"):
+        if verb.endswith(ending) and len(verb) - len(ending) >= 2:
+            verb = verb[: -len(ending)]
+            break
+    return verb.removesuffix("e")
