@@ -16,7 +16,7 @@ word-level judgement (kit/curator/judge.py) does not.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kit.curator.clauses import Clause, clauses, word_key
@@ -39,8 +39,10 @@ class Spoken:
     names: frozenset[str]  # the speaker's name, folded
 
 
-def restated(fact: str, spoken: Iterable[Spoken]) -> bool:
-    """Whether `fact` is a clause of what its subject said of themselves, word for word."""
+def restated(fact: str, spoken: Sequence[Spoken]) -> bool:
+    """Whether `fact` is a clause of what its subject said of themselves, word for word, or
+    says they have what they call theirs ("The owner has a steady hand." from "... my steady
+    hand ...")."""
     words = [word_key(t.group()) for t in tokens(_unnamed(fact))]
     for said in spoken:
         if not _about_speaker(words, said):
@@ -48,12 +50,33 @@ def restated(fact: str, spoken: Iterable[Spoken]) -> bool:
     run = _kept(words, frozenset().union(*(s.names for s in spoken)))
     if len(run) < MIN_WORDS:
         return False
+    if any(_theirs(words, run, said) for said in spoken):
+        return True
     return any(
         _contains(_kept(_words(said.text, clause), said.names), run)
         for said in spoken
         for clause in clauses(said.text)
         if _as_fact(clause)
     )
+
+
+def _theirs(words: list[str], run: list[str], said: Spoken) -> bool:
+    """The fact says its subject has what the speaker calls "my ...", word for word: "my"
+    takes it as so even where the clause worries, asks or denies something of it ("I'm
+    afraid my steady hand won't show in an interview"); not where it is only supposed ("if
+    my ...", "I'd ...")."""
+    verb = 2 if words[:2] == ["the", "owner"] else 1
+    if words[verb : verb + 1] not in (["has"], ["have"]):
+        return False
+    supposed = [(c.start, c.end) for c in clauses(said.text) if c.supposed]
+    found = list(tokens(fold(said.text)))
+    said_words = [word_key(t.group()) for t in found]
+    for at, word in enumerate(said_words):
+        if word != "my" or any(a <= found[at].start() < b for a, b in supposed):
+            continue
+        if _contains(_kept(said_words[at + 1 :], said.names)[: len(run)], run):
+            return True
+    return False
 
 
 def _unnamed(fact: str) -> str:
