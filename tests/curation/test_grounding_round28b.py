@@ -25,6 +25,7 @@ from kit.curator.meaning import Meanings
 from kit.curator.ops import Insert
 from kit.curator.restated import Spoken, restated
 from kit.memory.messages import Message
+from tests.support.grounding import check
 
 AT = datetime(2024, 3, 30, 10, tzinfo=UTC)
 
@@ -164,3 +165,29 @@ def test_the_words_must_run_unbroken_in_one_clause() -> None:
     assert not restated("The owner is an avid birder.", owner)
     denied = [Spoken("I'm not an avid birder.", True, frozenset())]
     assert not restated("The owner is an avid birder.", denied)
+
+
+# (4) a kind the fact says its thing is: the words' verdict alone (tests/support/grounding.py)
+KIND_SAID = [  # each "partial" without kit/curator/category.py (its colour unsaid)
+    ("The owner's favourite colour is green.", "Green's my fave, it calms me down."),
+    (
+        "The owner's favourite colour is purple.",
+        "I love purple, it is my fave for the bedroom walls.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), KIND_SAID)
+def test_a_kind_beside_its_thing_is_no_unsaid_word(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status == "supported", verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [
+        ("The owner's favourite drink is tea.", "Honestly coffee is my fave, any tips?"),
+    ],
+)
+def test_a_kind_does_not_say_another_thing(fact: str, said: str) -> None:
+    assert check(fact, said).status != "supported"
