@@ -26,8 +26,9 @@ question, a hypothetical even with its condition kept, a chain of kin no message
 the word-level judgement (kit/curator/judge.py), then the meaning check (kit/curator/meaning.py)
 for what falls short on soft words only, then a verb or an adjective said another way
 (kit/curator/stand_in.py), and last the readings weighed together (kit/curator/weighing.py:
-stored where the rules fall short, asked about where they would store; never over a hard part
-missing or denied, Kit's own words, a question or a hypothetical as the fact).
+stored where the rules fall short, asked about where they would store, unless the fact is its
+subject's own clause said again, kit/curator/restated.py; never over a hard part missing or
+denied, Kit's own words, a question or a hypothetical as the fact).
 
 The text of the facts an UPDATE or REPLACE rewrites counts as support too (it was checked
 when it was written). The verdict: "supported" (applied: every hard part there, STORE of the
