@@ -26,8 +26,9 @@ question, a hypothetical even with its condition kept, a chain of kin no message
 the word-level judgement (kit/curator/judge.py), then the meaning check (kit/curator/meaning.py)
 for what falls short on soft words only, then a verb or an adjective said another way
 (kit/curator/stand_in.py), and last the readings weighed together (kit/curator/weighing.py:
-stored where the rules fall short, asked about where they would store; never over a hard part
-missing or denied, Kit's own words, a question or a hypothetical as the fact).
+stored where the rules fall short, asked about where they would store, unless the fact is its
+subject's own clause said again, kit/curator/restated.py; never over a hard part missing or
+denied, Kit's own words, a question or a hypothetical as the fact).
 
 The text of the facts an UPDATE or REPLACE rewrites counts as support too (it was checked
 when it was written). The verdict: "supported" (applied: every hard part there, STORE of the
@@ -60,6 +61,7 @@ from kit.curator.number_forms import said
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.planned import as_planned
 from kit.curator.related import family, phrases, says, synonyms, thing
+from kit.curator.restated import Spoken, restated
 from kit.curator.said_days import bare_months
 from kit.curator.undoing import unsaid_undoing
 from kit.curator.whose_number import misbound
@@ -131,6 +133,8 @@ class Grounding:
             return verdict
         if verdict.status == "supported" and not self._doubts:
             return verdict
+        if verdict.status == "supported" and restated(text, self._spoken(op)):
+            return verdict  # its subject's own clause said again (kit/curator/restated.py)
         standing = self._meanings.standing(text, self._cited(op))
         if standing is None:
             return verdict
@@ -203,6 +207,11 @@ class Grounding:
         """The cited messages' text and that of the facts the operation rewrites."""
         rewritten = [facts[i] for i in _rewrites(op) if i in facts]
         return [*self._cited(op), *(f"{f.subject} {f.content}" for f in rewritten)]
+
+    def _spoken(self, op: Operation) -> list[Spoken]:
+        """The cited messages as who said them."""
+        read = [self._source(self._messages[i]) for i in op.sources if i in self._messages]
+        return [Spoken(self._messages[s.message_id or 0].text, s.owner, s.names) for s in read]
 
     def _cited(self, op: Operation) -> list[str]:
         return [self._messages[i].text for i in op.sources if i in self._messages]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal
 
+from kit.curator.category import kind_named
 from kit.curator.clauses import PEOPLE, Clause, plain, word_key
 from kit.curator.committed import committed, frames
 from kit.curator.denied import denied_only, spared
@@ -83,6 +84,8 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
     relayed: list[str] = []  # soft words said only in a form WordNet relates to them
     denied_names: list[str] = []  # names said only where they are denied
     stated = False  # whether an informative soft word of the fact is said as a fact
+    kinds: list[tuple[str, float]] = []  # unsaid words that may name a said word's kind
+    held: list[str] = []  # the soft words said as the fact says them
     for term in terms:
         where = [(s, c) for s in sources for c in _holding(term, s)]
         said = where  # where it is said as it is (a related form found only elsewhere
@@ -114,6 +117,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
             total_weight += worth
             if fits:
                 stated = stated or worth >= STATED
+                held.append(term.shown)
                 own = [(s, c) for s in sources for c in _holding(term, s, level="family")]
                 if _said_so(term, own, hedged, negated, named):
                     said_weight += worth
@@ -126,6 +130,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
                 continue
             if not said:  # unsaid: scored, not a problem of its own
                 problems.setdefault("word-missing", []).append(term.shown)
+                kinds.append((term.shown, worth))
                 continue
         if fits:
             continue
@@ -133,6 +138,12 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
         if kin and why == "word-missing":
             why = "missing-kin"  # whose kin is who, not what: "brother" where they said father
         problems.setdefault(why, []).append(term.shown)
+    for shown, worth in kinds:  # "drink" beside "coffee" (kit/curator/category.py)
+        if kind_named(shown, held, text):
+            problems["word-missing"].remove(shown)
+            said_weight += worth
+    if not problems.get("word-missing", True):
+        del problems["word-missing"]
     if denied_names and not stated:  # "I never made it to Denver": the fact rests on a denial
         problems.setdefault("hard-negated", []).extend(denied_names)
     read = Readings(
