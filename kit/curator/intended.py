@@ -103,6 +103,9 @@ _ARRANGED = (
     # made: `_DECIDED`) (round 22B)
     r"|booked|booking|'ll|will"
     r"|let's"  # a proposal: "let's send the invite" (round 27A)
+    # a place taken, a date set, an invitation: what they name is still to come (round 28A)
+    r"|scheduled|enrol(?:l|ls|led|ling)? (?:in|for)|sign(?:s|ed|ing)? up (?:for|to)"
+    r"|regist(?:er|ers|ered|ering) (?:for|to)|invited(?: me| us)?(?: by [a-z]+)? to"
 )
 _TRIED = (
     r"try(?:ing)? to|tries to|tried to|attempt(?:s|ed|ing)? to|search(?:es|ed|ing)? for"
@@ -317,6 +320,8 @@ def _framings(said: str, says: Says, gap: int) -> list[str | None]:
         for n, word in enumerate(words):
             following = words[n + 1] if n + 1 < len(words) else ""
             if how := says(word, following):
+                if found and words[n - 1 : n] in (["these"], ["those"]):
+                    continue  # "... during these interviews": the ones said before
                 if how == "verb" and _undone_noun(words[:n]):
                     how = "noun"  # "skipping the Denver trip": a noun here, not the act
                 frame = _frame(words[:n], gap, how)
