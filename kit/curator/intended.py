@@ -61,6 +61,7 @@ from collections.abc import Callable, Iterable
 
 from kit.curator.related import family, thing, wordnet_or_none
 from kit.curator.undoing import NOT_DONE
+from kit.curator.whose_act import others_of, owned_by_other
 from kit.curator.wording import HEDGES, fold, stem
 
 Says = Callable[[str, str], str | None]  # a word, the next: how it says the act, or None
@@ -171,9 +172,14 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
     if act is None:
         return None
     word, tense, rest = act
+    cited = list(cited)
     said = [fold(t).lower() for t in cited]
     forms = _forms(word)
-    frames = [f for s in said for f in _framings(s, lambda w, n: _says_act(w, n, forms), ACT_GAP)]
+    words = _WORD.findall(fold(fact).lower())
+    others = others_of(words[: words.index(word)] if word in words else words, cited)
+    frames = [
+        f for s in said for f in _framings(s, lambda w, n: _says_act(w, n, forms), ACT_GAP, others)
+    ]
     if not frames:
         head = _head(rest)
         if head is None:
@@ -310,10 +316,13 @@ def _head(rest: list[str]) -> str | None:
     return nouns[-1] if nouns and len(nouns[-1]) >= 3 else None
 
 
-def _framings(said: str, says: Says, gap: int) -> list[str | None]:
+def _framings(
+    said: str, says: Says, gap: int, others: frozenset[str] = frozenset()
+) -> list[str | None]:
     """For each place of `said` that `says` (a word, the next word), the frame that governs
-    it ("meant", "arranged", "tried", "refused", "asked", "undone"), or None where it is said
-    as done."""
+    it ("meant", "arranged", "tried", "refused", "asked", "undone"; "others": a noun phrase
+    another's possessive opens, kit/curator/whose_act.py), or None where it is said as
+    done."""
     found: list[str | None] = []
     for sentence in _SENTENCE.split(said):
         words = [w.group().lower() for w in _WORD.finditer(sentence)]
@@ -333,6 +342,8 @@ def _framings(said: str, says: Says, gap: int) -> list[str | None]:
                     frame = _framed_after(" ".join(words[n + 1 : n + 7]))
                 if frame == "tried" and _ACHIEVED & set(words[n + 1 :]):
                     frame = None
+                if frame is None and owned_by_other(words[:n], others):
+                    frame = "others"  # "thanks to Linda's recommendation" (round 28A)
                 found.append(frame)
     return found
 
