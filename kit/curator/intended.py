@@ -104,8 +104,11 @@ _ARRANGED = (
     # made: `_DECIDED`) (round 22B)
     r"|booked|booking|'ll|will"
     r"|let's"  # a proposal: "let's send the invite" (round 27A)
-    # a place taken, a date set, an invitation: what they name is still to come (round 28A)
-    r"|scheduled|enrol(?:l|ls|led|ling)? (?:in|for)|sign(?:s|ed|ing)? up (?:for|to)"
+)
+# A place taken, a date set, an invitation: what they name is going on or to come, not done
+# ("I've enrolled in a workshop" says no workshop completed; it says one taken) (round 28A).
+_SET = (
+    r"scheduled|enrol(?:l|ls|led|ling)? (?:in|for)|sign(?:s|ed|ing)? up (?:for|to)"
     r"|regist(?:er|ers|ered|ering) (?:for|to)|invited(?: me| us)?(?: by [a-z]+)? to"
 )
 _TRIED = (
@@ -119,7 +122,8 @@ _REFUSED = (
 _FRAMES = tuple(
     (kind, re.compile(rf"\b(?:{words})$"))
     for kind, words in (
-        ("meant", _MEANT), ("arranged", _ARRANGED), ("tried", _TRIED), ("refused", _REFUSED),
+        ("meant", _MEANT), ("arranged", _ARRANGED), ("set", _SET), ("tried", _TRIED),
+        ("refused", _REFUSED),
         ("undone", NOT_DONE.pattern),  # skipped, called off, backed out of (round 24D)
         ("asked", _ASKED),
     )
@@ -141,7 +145,7 @@ _AFTER = re.compile(
 )
 # A fact in the future says an arrangement as one ("will attend", "is set to start").
 _FUTURE = r"will|'ll|shall|set to|scheduled|due to|upcoming"
-_IN_FACT = re.compile(rf"\b(?:{_MEANT}|{_ARRANGED}|{_TRIED}|{_REFUSED}|{_FUTURE})\b")
+_IN_FACT = re.compile(rf"\b(?:{_MEANT}|{_ARRANGED}|{_SET}|{_TRIED}|{_REFUSED}|{_FUTURE})\b")
 # A try the same sentence says came off ("trying to cut it, and managed to bring it down").
 _ACHIEVED = frozenset({"managed", "succeeded", "able"})
 # A negation right before the act denies it ("have never practiced"); in the fact, it denies
@@ -198,6 +202,8 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
         return None  # said as done somewhere (or nowhere)
     if tense == "going" and all(f in ("tried", "arranged") for f in frames):
         return None  # "is learning Spanish" from "trying to learn Spanish"
+    if tense != "done" and all(f == "set" for f in frames):
+        return None  # "holds quarterly reviews" from "I've scheduled quarterly reviews"
     if tense == "now" and all(f == "tried" for f in frames):
         return None  # "practises scales daily" from "trying to practise scales daily"
     if stem(word) in _DECIDED and all(f == "arranged" for f in frames):
