@@ -7,7 +7,8 @@ text is held against the messages the operation cites (kit/curator/apply.py):
   own words (a suggestion of Kit's is not the owner's habit);
 - every name, number, amount and date in the text must be in them: case, plurals, "two" and
   "2", "$1,200" and "1200", "14 June" and "June 14", "yesterday" said on 8 May and 7 May
-  (kit/dates/);
+  (kit/dates/); and how often, where they say it ("weekly" is no "daily":
+  kit/curator/how_often.py);
 - its other words are scored, not required one by one (a curator paraphrases them): each
   weighs by how informative it is (kit/curator/related.py: "found", "became" next to nothing,
   a rare word or a thing the fact names much more), found in any of its forms
@@ -51,6 +52,7 @@ from datetime import date
 from kit.curator import stand_in, weighing
 from kit.curator.clauses import Clause, clauses, plain, word_key
 from kit.curator.committed import commitments
+from kit.curator.how_often import unsaid_frequency
 from kit.curator.intended import unmet_act
 from kit.curator.introduced import introduced
 from kit.curator.judge import Source, Verdict, judge
@@ -166,6 +168,11 @@ class Grounding:
         wrong = misbound(text, self._cited(op))
         if wrong is not None:  # "Christopher, 44, and Emily, 48": not "Emily is 44"
             return Verdict("unsupported", wrong)
+        often = unsaid_frequency(text, self._support(op, facts))
+        if often is not None:  # "daily" where the message says "weekly" (how_often.py)
+            return Verdict(
+                "unsupported", f"it says '{often}', how often its cited messages do not say"
+            )
         verdict = self._words(op, text, facts)
         if verdict.status != "unsupported":  # an act that undoes what the message says
             undone = unsaid_undoing(text, self._support(op, facts))
@@ -237,7 +244,7 @@ class Grounding:
 
     def _source(self, message: Message) -> Source:
         if message.id not in self._read:
-            speaker = (message.forwarded_from or message.speaker or "").strip()
+            speaker = _speaker(message)
             names = frozenset(word_key(w) for w in speaker.split())
             owner = not speaker or (bool(names) and names <= self._owner)
             folded = fold(message.text)
@@ -275,6 +282,11 @@ def _reworded(verdict: Verdict, best: float | None) -> bool:
     names = any(word[:1].isupper() for word in verdict.unsaid)
     things = sum(thing(word) for word in verdict.unsaid)
     return verdict.soft >= SAID_SHARE and best >= CLOSE and not names and things <= 1
+
+
+def _speaker(message: Message) -> str:
+    """Whose words a message is: who it was forwarded from, else who said it ("" the owner)."""
+    return (message.forwarded_from or message.speaker or "").strip()
 
 
 def _years(mention: DateMention, day: date | None) -> list[DateSpan]:
