@@ -60,6 +60,7 @@ from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.number_forms import said
 from kit.curator.ops import Insert, Operation, Replace, Update
+from kit.curator.other_speaker import spoken_of, subject_speaker
 from kit.curator.planned import as_planned
 from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.said_days import bare_months
@@ -168,6 +169,13 @@ class Grounding:
         wrong = misbound(text, self._cited(op))
         if wrong is not None:  # "Christopher, 44, and Emily, 48": not "Emily is 44"
             return Verdict("unsupported", wrong)
+        person = self._of_another(op, text)
+        if person is not None:  # "Melanie: we got a cat" for "Caroline got a cat"
+            return Verdict(
+                "unsupported",
+                f"it is about '{person.capitalize()}', and its cited messages are someone else's words "
+                "of themself",
+            )
         often = unsaid_frequency(text, self._support(op, facts))
         if often is not None:  # "daily" where the message says "weekly" (how_often.py)
             return Verdict(
@@ -189,6 +197,23 @@ class Grounding:
         if self._reworded_words(op, text, verdict, facts, self._meanings):
             return _lifted(verdict)
         return verdict
+
+    def _of_another(self, op: Operation, text: str) -> str | None:
+        """The chat's person the fact is about when every message it cites is another's and
+        none speaks to or of them (kit/curator/other_speaker.py), else None."""
+        if _rewrites(op):
+            return None  # the rewritten fact may say it
+        content = op.content if isinstance(op, Insert | Replace | Update) else None
+        cited = [self._messages[i] for i in op.sources if i in self._messages]
+        person = subject_speaker(content or text, self._owner, [m.text for m in cited])
+        if person is None or not cited or any(person in self._whose(m) for m in cited):
+            return None
+        return None if spoken_of(person, (m.text for m in cited)) else person
+
+    def _whose(self, message: Message) -> set[str]:
+        """Whose words a message is, by name: the owner's names for the owner's own."""
+        names = {word_key(w) for w in _speaker(message).split()}
+        return names | self._owner if not names or names <= self._owner else names
 
     def _reworded_words(
         self,
