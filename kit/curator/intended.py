@@ -92,6 +92,7 @@ _MEANT = (
     r"|hopefully|wants? to|wanted to|wanna|would like|'d like|would love|'d love"
     r"|wish(?:es|ed|ing)?|dream(?:s|ed|ing)? (?:of|about)|goal (?:is |was )?to|aim(?:s|ing)? to"
     r"|intend(?:s|ed|ing)? to|interested in|keen to|weighing|ideal"
+    r"|look(?:s|ed|ing)? into"  # "I'll look into setting up a power of attorney" (round 28A)
 )
 # An act asked about ("how do I track my progress", "should I use the STAR method"): meant,
 # but only the verb right after it (`how to incorporate Heather's suggestion`: the
@@ -161,8 +162,8 @@ _CLAUSE = frozenset(
 # What may stand between a frame and the act it governs: "considering | really | moving".
 _SOFT = frozenset(
     """really actually finally also just still seriously even maybe possibly eventually
-    definitely start starting begin begins beginning get""".split()
-)
+    definitely start starting begin begins beginning get by""".split()
+)  # "by": "I'll start by | opening ..." (round 28A)
 ACT_GAP = 4  # words a frame may stand before the act it governs ("considering | using")
 HEAD_GAP = 8  # ... and before the head of what the act is done to ("decline | Laura's ...")
 _ARTICLES = frozenset({"the", "a", "an", "my", "our", "his", "their"})
@@ -179,10 +180,13 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
     cited = list(cited)
     said = [fold(t).lower() for t in cited]
     forms = _forms(word)
+    particle = rest[0] if rest[:1] and rest[0] in _PARTICLES else ""
     words = _WORD.findall(fold(fact).lower())
     others = others_of(words[: words.index(word)] if word in words else words, cited)
     frames = [
-        f for s in said for f in _framings(s, lambda w, n: _says_act(w, n, forms), ACT_GAP, others)
+        f
+        for s in said
+        for f in _framings(s, lambda w, n: _says_act(w, n, forms, particle), ACT_GAP, others)
     ]
     if not frames:
         head = _head(rest)
@@ -281,14 +285,21 @@ def _forms(word: str) -> frozenset[str]:
     return frozenset(stem(f) for f in family(word) | {word} if len(f) >= 4)
 
 
-def _says_act(word: str, following: str, forms: frozenset[str]) -> str | None:
+def _says_act(word: str, following: str, forms: frozenset[str], particle: str = "") -> str | None:
     """Whether `word` says the act: "verb", "noun" (a noun-only form: `a job relocation`), or
-    None (not the act, or a noun-only form naming another noun: `my relocation budget`)."""
+    None (not the act, or a noun-only form naming another noun: `my relocation budget`; or
+    the verb with another particle than the fact's: `setting aside` for `set up`)."""
     if stem(word) not in forms:
+        return None
+    if particle and following in _PARTICLES and following != particle:
         return None
     if any(p in ("verb", "adj") for p, _ in _parts(word)):
         return "verb"
     return None if following and thing(following) else "noun"
+
+
+# The particles of a phrasal verb: `set up` and `set aside` are two acts (round 28A).
+_PARTICLES = frozenset("up down out off aside away back over".split())
 
 
 def _parts(word: str) -> tuple[tuple[str, str], ...]:
