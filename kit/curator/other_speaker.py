@@ -68,13 +68,17 @@ def _addresses(text: str, person: str) -> bool:
 
 
 def _vocative(text: str, start: int, end: int) -> bool:
-    """Whether the name at text[start:end] is whom the sentence addresses: set off by a comma
-    or a sentence's edge before it (or a greeting) and a comma or a sentence's end after it."""
+    """Whether the name at text[start:end] is whom the sentence addresses: a comma or the
+    sentence's end after it, and before it the sentence's start, a greeting ("Hey Bea,",
+    "Thanks, Bea.") or a comma when the sentence ends after it ("That's great, Bea!"); not
+    a name set off inside a sentence ("a friend, Tamara, who ...")."""
     after = text[end:].lstrip()
     if after and after[0] not in ",.!?":
         return False
     before = text[:start].rstrip()
-    if not before or before[-1] in ",.!?":
+    if not before or before[-1] in ".!?":
         return True
     last = re.findall(r"[A-Za-z]+", before)
-    return bool(last) and last[-1].lower() in _GREETING
+    if last and last[-1].lower() in _GREETING:
+        return True
+    return before[-1] == "," and (not after or after[0] in ".!?")

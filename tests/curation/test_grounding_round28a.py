@@ -1,0 +1,212 @@
+"""The grounding guard's round 28A (issue 29): unsupported operations it still stored, by the
+general shape of language that fooled it. (1) A place taken, a date set or an invitation
+(`enrolled in`, `scheduled`, `signed up for`, `invited ... to`) says the act going on or to
+come, not done (kit/curator/intended.py). (2) An act's own noun that another's possessive
+opens (`Omar's recommendation`) is that one's act (kit/curator/whose_act.py). (3) How often
+is a hard part: `daily` is no `three times a week` (kit/curator/how_often.py). (4) A fact
+about one person of a chat resting only on another's words of themself
+(kit/curator/other_speaker.py). (5) `look into` means an act, `I'll start by` arranges it, and
+a phrasal verb's particle tells two acts apart (kit/curator/intended.py). Messages and facts
+written here; each DROPPED case was stored by main's guard (8776196)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from kit.curator.grounding import Grounding, Verdict
+from kit.curator.how_often import unsaid_frequency
+from kit.curator.intended import unmet_act
+from kit.curator.ops import Insert
+from kit.memory.messages import Message
+from tests.support.grounding import check
+
+# (1) and (5): (the fact, the owner's message, the act said only as to come or meant)
+SET_OR_MEANT = [
+    (
+        "The owner completed a pottery workshop on glazing.",
+        "I've enrolled in a weekend pottery workshop on glazing, hoping to learn a lot.",
+        "completed",
+    ),
+    (
+        "The owner has interviewed two nannies.",
+        "I've scheduled interviews with two nannies for Friday; what should I ask in these "
+        "interviews?",
+        "interviewed",
+    ),
+    (
+        "The owner ran the city half marathon.",
+        "I signed up for the city half marathon in October and I'm nervous.",
+        "ran",
+    ),
+    (
+        "The owner attended the neighbourhood quiz night.",
+        "I got invited by Priya to a neighbourhood quiz night on Friday, not sure yet.",
+        "attended",
+    ),
+    (  # (5) a frame of its own: looking into it
+        "The owner has set up a standing order for the rent.",
+        "I'll also look into setting up a standing order for the rent next month.",
+        "set",
+    ),
+    (  # (5) "start by" arranges, and "setting aside" is another act than "set up"
+        "The owner has set up a savings pot.",
+        "I'll start by setting up a savings pot. Setting aside money each week is hard.",
+        "set",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said", "act"), SET_OR_MEANT)
+def test_an_act_set_or_looked_into_is_not_done(fact: str, said: str, act: str) -> None:
+    assert unmet_act(fact, [said]) == act
+    assert check(fact, said).status != "supported"
+
+
+# A place taken says the act going on or to come; said as done elsewhere, it is done.
+SET_LEFT = [
+    (
+        "The owner holds monthly team retrospectives.",
+        "I've scheduled monthly team retrospectives for the rest of the year.",
+    ),
+    ("The owner is taking a pottery workshop.", "I've enrolled in a weekend pottery workshop."),
+    (
+        "The owner attended the quiz night.",
+        "Priya invited me to the quiz night and I attended it with two friends.",
+    ),
+    ("The owner set up a budget.", "I set aside some money and set up a budget."),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), SET_LEFT)
+def test_a_place_taken_or_an_act_said_elsewhere_is_left_alone(fact: str, said: str) -> None:
+    assert unmet_act(fact, [said]) is None
+
+
+# (2) another's act: (the fact, the owner's message, the act)
+THEIRS = [
+    (
+        "The owner recommended the podcast to Omar.",
+        "I binged the whole podcast last week thanks to Omar's recommendation.",
+        "recommended",
+    ),
+    (
+        "The owner recommended the hiking boots to Nadia.",
+        "I bought the hiking boots on Nadia's recommendation and they fit well.",
+        "recommended",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said", "act"), THEIRS)
+def test_an_act_another_possesses_is_not_the_owners(fact: str, said: str, act: str) -> None:
+    assert unmet_act(fact, [said]) == act
+    assert check(fact, said).status != "supported"
+
+
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [
+        ("Omar recommended the podcast to the owner.", THEIRS[0][1]),  # the possessor's own
+        (
+            "The owner recommended the podcast to Omar.",
+            "I recommended the podcast to Omar after Omar's recommendation of a book.",
+        ),
+    ],
+)
+def test_the_possessors_own_act_or_one_said_as_done_is_left_alone(fact: str, said: str) -> None:
+    assert unmet_act(fact, [said]) is None
+
+
+# (3) how often
+OFTEN = [
+    ("The owner swims every day.", "I swim three times a week at the leisure centre.", "every day"),
+    (
+        "The owner volunteers at the food bank every week.",
+        "I volunteer at the food bank once a month.",
+        "every week",
+    ),
+    (
+        "The owner saves $30 a month by cycling to work.",
+        "Cycling to work saves me $30 weekly.",
+        "30 a month",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said", "often"), OFTEN)
+def test_how_often_another_unit_says_is_no_fact(fact: str, said: str, often: str) -> None:
+    assert unsaid_frequency(fact, [said]) == often
+    verdict = check(fact, said)
+    assert verdict.status == "unsupported"  # main: stored or asked about
+    assert f"'{often}'" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [
+        ("The owner pays $90 a month for the gym.", "My gym is $90/month."),
+        ("The owner walks the dog daily.", "I walk the dog every day before work."),
+        ("The owner takes a 6-week evening course.", "It's a 6-week course, 2 evenings a week."),
+        ("The owner swims every week.", "I go swimming at the lido."),  # no frequency said
+    ],
+)
+def test_the_same_unit_or_none_said_is_left_alone(fact: str, said: str) -> None:
+    assert unsaid_frequency(fact, [said]) is None
+
+
+# (4) a chat of several people: the owner Ada, her friend Bea
+def _said_by(speaker: str, text: str) -> Message:
+    at = datetime(2024, 5, 6, 10, tzinfo=UTC)
+    return Message(1, "o", 1, "user", speaker, text, at, date(2024, 5, 6), None, "chat")
+
+
+def _checked(fact: str, speaker: str, text: str) -> Verdict:
+    grounding = Grounding([_said_by(speaker, text)], [1], "Ada")
+    return grounding.check(Insert(fact, 0.9, "", sources=(1,)), {})
+
+
+OTHERS_OWN = [
+    (
+        "Ada got a cat named Pip.",
+        "Bea",
+        "Thanks for asking, they're good. We got another cat named Pip too.",
+    ),
+    ("Ada got a puppy named Pip.", "Bea", "We got a puppy named Pip last week!"),
+    (
+        "Bea feels that painting gives her a sense of calm.",
+        "Ada",
+        "Thanks, Bea. Painting gives me a sense of calm, and so do my friends.",
+    ),
+    ("Bea finds that painting gives her calm.", "", "Hey Bea! Painting gives me calm."),
+]
+
+
+@pytest.mark.parametrize(("fact", "speaker", "text"), OTHERS_OWN)
+def test_a_speakers_words_of_themself_are_no_fact_of_another(
+    fact: str, speaker: str, text: str
+) -> None:
+    verdict = _checked(fact, speaker, text)
+    assert verdict.status == "unsupported"
+    assert "someone else's words of themself" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("fact", "speaker", "text"),
+    [
+        ("Ada adopted a rescue greyhound.", "Bea", "Congrats on adopting your greyhound, Ada!"),
+        ("Ada adopted a rescue greyhound.", "Bea", "I heard Ada adopted a rescue greyhound."),
+        ("Ada adopted a rescue greyhound.", "Ada", "I adopted a rescue greyhound last month!"),
+        ("Ada adopted a rescue greyhound.", "", "I adopted a rescue greyhound last month!"),
+        (  # a name set off inside a sentence is whom it is about, not whom it addresses
+            "Bea recommended a knife-skills class.",
+            "",
+            "I've got a friend, Bea, who recommended a knife-skills class.",
+        ),
+    ],
+)
+def test_words_to_or_of_the_person_or_their_own_are_left_to_the_guard(
+    fact: str, speaker: str, text: str
+) -> None:
+    assert "words of themself" not in _checked(fact, speaker, text).reason
