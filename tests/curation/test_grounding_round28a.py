@@ -19,6 +19,7 @@ from kit.curator.grounding import Grounding, Verdict
 from kit.curator.how_often import unsaid_frequency
 from kit.curator.intended import unmet_act
 from kit.curator.ops import Insert
+from kit.curator.whose_number import misbound
 from kit.memory.messages import Message
 from tests.support.grounding import check
 
@@ -210,3 +211,23 @@ def test_words_to_or_of_the_person_or_their_own_are_left_to_the_guard(
     fact: str, speaker: str, text: str
 ) -> None:
     assert "words of themself" not in _checked(fact, speaker, text).reason
+
+
+# (6) a number set off after another's name is theirs (kit/curator/whose_number.py)
+NEIGHBOUR = "I have neighbours such as Farida, 52, whom I help on Sundays."
+
+
+def test_a_number_bound_to_another_is_not_the_owners() -> None:
+    assert misbound("The owner is 52.", [NEIGHBOUR]) is not None
+    assert check("The owner is 52.", NEIGHBOUR).status == "unsupported"
+
+
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [
+        ("The owner's neighbour Farida is 52.", NEIGHBOUR),
+        ("The owner is 38.", "I'm 38 and my neighbour Farida, 52, helps me on Sundays."),
+    ],
+)
+def test_a_number_of_its_own_name_or_the_owners_own_is_left_alone(fact: str, said: str) -> None:
+    assert misbound(fact, [said]) is None
