@@ -67,17 +67,26 @@ def _addresses(text: str, person: str) -> bool:
     )
 
 
+_DETERMINERS = frozenset("my our his her their the a an".split())
+
+
+def _opening(text: str) -> str:
+    words = re.findall(r"[A-Za-z']+", text[:40])
+    return words[0].lower() if words else ""
+
+
 def _vocative(text: str, start: int, end: int) -> bool:
     """Whether the name at text[start:end] is whom the sentence addresses: a comma or the
-    sentence's end after it, and before it the sentence's start, a greeting ("Hey Bea,",
+    sentence's end after it, and before it the sentence's start (not a name an apposition
+    follows: "Ingrid, my landlady, ..."), a greeting ("Hey Bea,",
     "Thanks, Bea.") or a comma when the sentence ends after it ("That's great, Bea!"); not
     a name set off inside a sentence ("a friend, Tamara, who ...")."""
     after = text[end:].lstrip()
     if after and after[0] not in ",.!?":
         return False
     before = text[:start].rstrip()
-    if not before or before[-1] in ".!?":
-        return True
+    if not before or before[-1] in ".!?":  # not "Ingrid, my landlady, fixed ...": set off
+        return not (after.startswith(",") and _opening(after[1:]) in _DETERMINERS)
     last = re.findall(r"[A-Za-z]+", before)
     if last and last[-1].lower() in _GREETING:
         return True

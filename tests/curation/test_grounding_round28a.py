@@ -200,6 +200,11 @@ def test_a_speakers_words_of_themself_are_no_fact_of_another(
         ("Ada adopted a rescue greyhound.", "Bea", "I heard Ada adopted a rescue greyhound."),
         ("Ada adopted a rescue greyhound.", "Ada", "I adopted a rescue greyhound last month!"),
         ("Ada adopted a rescue greyhound.", "", "I adopted a rescue greyhound last month!"),
+        (  # a name an apposition follows is whom the sentence is about
+            "Bea fixed the boiler in the owner's flat.",
+            "",
+            "Bea, my landlady, fixed the boiler in the flat on Monday.",
+        ),
         (  # a name set off inside a sentence is whom it is about, not whom it addresses
             "Bea recommended a knife-skills class.",
             "",
