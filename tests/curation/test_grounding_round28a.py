@@ -236,3 +236,23 @@ def test_a_number_bound_to_another_is_not_the_owners() -> None:
 )
 def test_a_number_of_its_own_name_or_the_owners_own_is_left_alone(fact: str, said: str) -> None:
     assert misbound(fact, [said]) is None
+
+
+# (7) a name that opens a fact is a name though no cited message says it
+# (kit/curator/fact_terms.py): "Priya" is no word WordNet knows
+UNSAID_NAME = [
+    ("Priya lent the owner her camping stove.", "Joanne lent me her camping stove for the trip."),
+    ("Priya's advice helped the owner choose a bike.", "Joanne's advice helped me choose a bike."),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), UNSAID_NAME)
+def test_a_name_opening_a_fact_must_be_said(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status == "unsupported"
+    assert "'Priya" in verdict.reason
+
+
+def test_a_name_opening_a_fact_that_is_said_is_stored() -> None:
+    said = "Priya lent me her camping stove for the trip."
+    assert check("Priya lent the owner her camping stove.", said).status == "supported"
