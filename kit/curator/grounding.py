@@ -66,6 +66,7 @@ from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.said_days import bare_months
 from kit.curator.undoing import unsaid_undoing
 from kit.curator.whose_number import misbound
+from kit.curator.whose_role import misroled
 from kit.curator.wording import fold, tokens
 from kit.dates.text import DateMention, DateSpan, date_mentions, said_spans
 from kit.memory.fact_rows import Fact
@@ -169,12 +170,15 @@ class Grounding:
         wrong = misbound(text, self._cited(op))
         if wrong is not None:  # "Christopher, 44, and Emily, 48": not "Emily is 44"
             return Verdict("unsupported", wrong)
+        wrong = misroled(text, self._cited(op))
+        if wrong is not None:  # "attorney Stephanie": not "Stephanie, the accountant"
+            return Verdict("unsupported", wrong)
         person = self._of_another(op, text)
         if person is not None:  # "Melanie: we got a cat" for "Caroline got a cat"
             return Verdict(
                 "unsupported",
-                f"it is about '{person.capitalize()}', and its cited messages are someone else's words "
-                "of themself",
+                f"it is about '{person.capitalize()}', and its cited messages are someone "
+                "else's words of themself",
             )
         often = unsaid_frequency(text, self._support(op, facts))
         if often is not None:  # "daily" where the message says "weekly" (how_often.py)

@@ -20,6 +20,7 @@ from kit.curator.how_often import unsaid_frequency
 from kit.curator.intended import unmet_act
 from kit.curator.ops import Insert
 from kit.curator.whose_number import misbound
+from kit.curator.whose_role import misroled
 from kit.memory.messages import Message
 from tests.support.grounding import check
 
@@ -256,3 +257,34 @@ def test_a_name_opening_a_fact_must_be_said(fact: str, said: str) -> None:
 def test_a_name_opening_a_fact_that_is_said_is_stored() -> None:
     said = "Priya lent me her camping stove for the trip."
     assert check("Priya lent the owner her camping stove.", said).status == "supported"
+
+
+# (8) a person word set next to a name is that one's role (kit/curator/whose_role.py)
+ROLES = [
+    (
+        "Kofi, the owner's electrician, fixed the leak under the sink.",
+        "The leak under the sink is fixed, which plumber Kofi sorted out on Tuesday.",
+    ),
+    (
+        "The owner's new dentist Mirela moved the check-up to Friday.",
+        "I just heard from my new hygienist Mirela that the check-up moved to Friday.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), ROLES)
+def test_a_name_given_another_role_is_no_fact(fact: str, said: str) -> None:
+    assert misroled(fact, [said]) is not None
+    assert check(fact, said).status == "unsupported"  # main: asked about
+
+
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [
+        ("The owner's plumber Kofi fixed the leak.", "Kofi, my plumber, fixed the leak."),
+        ("Kofi fixed the leak.", "My plumber Kofi fixed the leak."),
+        ("The owner's plumber Kofi fixed the leak.", "Kofi fixed the leak."),  # no role said
+    ],
+)
+def test_the_same_role_or_none_is_left_alone(fact: str, said: str) -> None:
+    assert misroled(fact, [said]) is None
