@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 
 from kit.curator.clauses import word_key
+from kit.curator.related import wordnet_or_none
 from kit.curator.wording import number_of
 from kit.dates.words import MONTHS, WEEKDAYS
 
@@ -67,7 +68,7 @@ def misbound(text: str, cited: Iterable[str]) -> str | None:
         if not owners or owners & in_fact:
             continue
         others = sorted((in_fact & named) - owners - {"i"})
-        if not others and _OWNER & {w.lower() for w in words}:
+        if not others and _OWNER & {w.lower() for w in words} and any(map(_person, owners)):
             others = ["the owner"]  # "close friends like Natalie, 41" for "the owner is 41"
         if others:
             whom = others[0] if others[0] == "the owner" else others[0].capitalize()
@@ -76,3 +77,9 @@ def misbound(text: str, cited: Iterable[str]) -> str | None:
                 f"{sorted(owners)[0].capitalize()}"
             )
     return None
+
+
+def _person(name: str) -> bool:
+    """Whether a bound name is a person's: no word WordNet knows ("Natalie"; not "Data, 300")."""
+    net = wordnet_or_none()
+    return net is not None and not net.lemmas(name)
