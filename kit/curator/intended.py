@@ -108,9 +108,11 @@ _ARRANGED = (
 )
 # A place taken, a date set, an invitation: what they name is going on or to come, not done
 # ("I've enrolled in a workshop" says no workshop completed; it says one taken) (round 28A).
+# An invitation only as `invited by X to`: `X invited me to` cost an unseen set a supported
+# fact (measured), the owner's part often said after it in other words.
 _SET = (
     r"scheduled|enrol(?:l|ls|led|ling)? (?:in|for)|sign(?:s|ed|ing)? up (?:for|to)"
-    r"|regist(?:er|ers|ered|ering) (?:for|to)|invited(?: me| us)?(?: by [a-z]+)? to"
+    r"|regist(?:er|ers|ered|ering) (?:for|to)|invited by [a-z]+ to"
 )
 _TRIED = (
     r"try(?:ing)? to|tries to|tried to|attempt(?:s|ed|ing)? to|search(?:es|ed|ing)? for"

@@ -78,6 +78,10 @@ SET_LEFT = [
         "Priya invited me to the quiz night and I attended it with two friends.",
     ),
     ("The owner set up a budget.", "I set aside some money and set up a budget."),
+    (  # an invitation the owner's part follows in other words is read as before
+        "The owner attended the book club meeting.",
+        "Ana invited me to the book club meeting, which was lovely.",
+    ),
 ]
 
 
