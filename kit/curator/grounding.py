@@ -65,6 +65,7 @@ from kit.curator.planned import as_planned
 from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.said_days import bare_months
 from kit.curator.undoing import unsaid_undoing
+from kit.curator.whose_amount import misgiven
 from kit.curator.whose_number import misbound
 from kit.curator.whose_role import misroled
 from kit.curator.wording import fold, tokens
@@ -172,6 +173,9 @@ class Grounding:
             return Verdict("unsupported", wrong)
         wrong = misroled(text, self._cited(op))
         if wrong is not None:  # "attorney Stephanie": not "Stephanie, the accountant"
+            return Verdict("unsupported", wrong)
+        wrong = misgiven(text, self._cited(op))
+        if wrong is not None:  # "$3,500 for filing fees": not "$3,500 for attorney fees"
             return Verdict("unsupported", wrong)
         person = self._of_another(op, text)
         if person is not None:  # "Melanie: we got a cat" for "Caroline got a cat"

@@ -19,6 +19,7 @@ from kit.curator.grounding import Grounding, Verdict
 from kit.curator.how_often import unsaid_frequency
 from kit.curator.intended import unmet_act
 from kit.curator.ops import Insert
+from kit.curator.whose_amount import misgiven
 from kit.curator.whose_number import misbound
 from kit.curator.whose_role import misroled
 from kit.memory.messages import Message
@@ -296,3 +297,38 @@ def test_a_name_given_another_role_is_no_fact(fact: str, said: str) -> None:
 )
 def test_the_same_role_or_none_is_left_alone(fact: str, said: str) -> None:
     assert misroled(fact, [said]) is None
+
+
+# (9) a number said of one thing is not said of another (kit/curator/whose_amount.py);
+# each stored by main
+SPLITS = "For the move I set aside $900 for the van hire and $400 for packing boxes."
+AMOUNTS = [
+    ("The owner set aside $900 for packing boxes.", SPLITS),
+    (
+        "The owner's will leaves 30% of the estate to their nephew.",
+        "I've split my estate: 30% to Marguerite, 15% to my nephew, and the rest to charity.",
+    ),
+    (
+        "The owner's party food budget is $60.",
+        "I'm bringing a $60 bottle of wine as a gift, and my food budget of $200 for the "
+        "party is already tight.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), AMOUNTS)
+def test_a_number_given_to_another_thing_is_no_fact(fact: str, said: str) -> None:
+    assert misgiven(fact, [said]) is not None
+    assert check(fact, said).status == "unsupported"
+
+
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [
+        ("The owner set aside $400 for packing boxes.", SPLITS),
+        ("The owner's rent is $1,200.", "My rent was $1,100 and went up to $1,200 this month."),
+        ("The owner pays $1,100 for rent.", "My rent is $1,100, and $90 for the gym."),
+    ],
+)
+def test_a_number_of_its_own_thing_or_a_change_is_left_alone(fact: str, said: str) -> None:
+    assert misgiven(fact, [said]) is None
