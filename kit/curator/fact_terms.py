@@ -110,7 +110,9 @@ def fact_terms(
             if len(key) < 2 or low in MONTHS or low in WEEKDAYS:
                 continue
             initial = at == 0 or folded[max(0, at - 2) : at] in (". ", ": ")  # "Gina: Dancing"
-            if token[:1].isupper() and (not initial or key in seen or _unknown_name(token)):
+            if _mixed(token) or (
+                token[:1].isupper() and (not initial or key in seen or _unknown_name(token))
+            ):
                 found.append(Term("name", token, key, holder, who=who, passed_over=passed_over))
             else:
                 aim = any(a <= at < b for a, b in aims)
@@ -332,3 +334,9 @@ def _unknown_name(token: str) -> bool:
     if net is None or len(word) < 3 or not word.isalpha() or not word.istitle():
         return False
     return not net.lemmas(word.lower())
+
+
+def _mixed(token: str) -> bool:
+    """Whether a word is a name written in mixed case ("edX", "iPhone", "eBay"): a capital
+    after a small letter (round 28A: "a course on edX" from "via Coursera" was stored)."""
+    return token.isalpha() and token[:1].islower() and any(c.isupper() for c in token[1:])

@@ -332,3 +332,14 @@ def test_a_number_given_to_another_thing_is_no_fact(fact: str, said: str) -> Non
 )
 def test_a_number_of_its_own_thing_or_a_change_is_left_alone(fact: str, said: str) -> None:
     assert misgiven(fact, [said]) is None
+
+
+# (10) a name written in mixed case is a name (kit/curator/fact_terms.py); main asked
+def test_a_mixed_case_name_must_be_said() -> None:
+    verdict = check("The owner sold the bike on eBay.", "I sold the bike on Gumtree last week.")
+    assert verdict.status == "unsupported"
+    assert "'eBay'" in verdict.reason
+    assert check("The owner sold the bike on eBay.", "I sold the bike on eBay.").status == (
+        "supported"
+    )
+
