@@ -400,8 +400,8 @@ def _frame(before: list[str], gap: int, said: str) -> str | None:
         return "meant"  # "wish I was that resilient", "can't wait 'til my studio starts ..."
     for back in range(gap + 1):
         between = before[len(before) - back :] if back else []
-        if any(w in _CLAUSE for w in between):
-            return None
+        if any(w in _CLAUSE for w in between[1 if between[:1] in _POINTING else 0 :]):
+            return None  # a clause opens; not "rejecting | that offer": a determiner there
         if said == "verb" and any(w not in _SOFT and not w.endswith("ly") for w in between):
             return None  # the frame governs another verb: "trying to set limits by limiting"
         if said == "noun" and any(_verb(w) for w in between):
@@ -417,6 +417,8 @@ def _frame(before: list[str], gap: int, said: str) -> str | None:
     return None
 
 
+# A word that opens a clause or points at a thing: right after a frame, it points (round 28A).
+_POINTING = (["that"], ["this"])
 # What a promise may go through to its act: "I'll make sure to enable 2FA" (round 27A).
 _THROUGH = (["make", "sure", "to"], ["making", "sure", "to"])
 # A possibility another verb opens on the fact's thing ("I can add dance-inspired items").

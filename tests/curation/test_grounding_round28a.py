@@ -343,3 +343,29 @@ def test_a_mixed_case_name_must_be_said() -> None:
         "supported"
     )
 
+
+# (11) `that` right after a frame points at what it governs (kit/curator/intended.py); main
+# stored the first
+@pytest.mark.parametrize(
+    ("fact", "said", "act"),
+    [
+        (
+            "The owner took the consulting job in Leeds.",
+            "I keep thinking about turning down that offer for the consulting job in Leeds.",
+            "took",
+        ),
+        (
+            "The owner joined the rowing club.",
+            "I regret declining that invitation to the rowing club.",
+            "joined",
+        ),
+    ],
+)
+def test_a_frame_reaches_through_that(fact: str, said: str, act: str) -> None:
+    assert unmet_act(fact, [said]) == act
+    assert check(fact, said).status != "supported"
+
+
+def test_that_opening_a_clause_still_ends_what_a_frame_governs() -> None:
+    said = "I turned down that offer from Leeds, but I accepted the job in York."
+    assert unmet_act("The owner accepted the job in York.", [said]) is None
