@@ -3,8 +3,9 @@
 "$3,500 for initial patent filing fees and $5,000 for attorney fees" does not say "$3,500 for
 attorney fees"; "20% to Douglas, 10% to my parents" does not say "20% to their parents"; "a
 $150 gift exchange ... my budget of $400" does not say "a budget of $150". Every number and
-word of such a fact is in the message, so the word-level guard stored it. Here a number is
-bound to the noun phrase it is said of: after it through `for`, `to`, `per`, `of`, `on`
+word of such a fact is in the message, so the word-level guard stored it. Here an amount or
+a share (`$`, `%`; a count, "75 pages", is no one thing's) is bound to the noun phrase it is
+said of: after it through `for`, `to`, `per`, `of`, `on`
 ("$5,000 for attorney fees", "20% of the estate to my parents": both), right after it ("a
 $150 gift exchange"), or before it through `is`, `was`, `of`, `at` ("my budget of $400").
 Two phrases are the same thing when their last words are the same word and the describing
@@ -85,10 +86,10 @@ def misgiven(fact: str, cited: Iterable[str]) -> str | None:
 
 
 def _value(token: str) -> str | None:
-    if not token[:1].isdigit() and token[:1] not in "$£€":
+    """An amount's or a share's value ("$3,500", "20%"); None for a count ("75 pages": many
+    counts of one thing are no swap) or anything else."""
+    if token[:1] not in "$£€" and not token.endswith("%"):
         return None
-    if re.fullmatch(r"(?:19|20)\d\d", token):
-        return None  # a year
     return number_of(token.rstrip("%")) if token.endswith("%") else number_of(token)
 
 

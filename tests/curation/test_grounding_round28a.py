@@ -328,6 +328,10 @@ def test_a_number_given_to_another_thing_is_no_fact(fact: str, said: str) -> Non
         ("The owner set aside $400 for packing boxes.", SPLITS),
         ("The owner's rent is $1,200.", "My rent was $1,100 and went up to $1,200 this month."),
         ("The owner pays $1,100 for rent.", "My rent is $1,100, and $90 for the gym."),
+        (  # counts of one thing are no swap
+            "The owner plans to read 900 pages by June, about 40 pages a day.",
+            "My goal is to finish 900 pages by June, averaging 40 pages daily.",
+        ),
     ],
 )
 def test_a_number_of_its_own_thing_or_a_change_is_left_alone(fact: str, said: str) -> None:
