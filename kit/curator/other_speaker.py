@@ -26,10 +26,6 @@ from kit.curator.clauses import word_key
 from kit.curator.wording import fold
 
 _ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|ya|u)\b", re.I)
-_GREETING = frozenset(
-    """hey hi hello thanks thank wow oh yeah yes congrats congratulations aw aww dear ah
-    great nice sure okay ok""".split()
-)
 
 
 def subject_speaker(content: str, owner: set[str], cited: list[str]) -> str | None:
@@ -78,7 +74,7 @@ def _opening(text: str) -> str:
 def _vocative(text: str, start: int, end: int) -> bool:
     """Whether the name at text[start:end] is whom the sentence addresses: a comma or the
     sentence's end after it, and before it the sentence's start (not a name an apposition
-    follows: "Ingrid, my landlady, ..."), a greeting ("Hey Bea,",
+    follows: "Ingrid, my landlady, ..."), one word opening the sentence ("Hey Bea,",
     "Thanks, Bea.") or a comma when the sentence ends after it ("That's great, Bea!"); not
     a name set off inside a sentence ("a friend, Tamara, who ...")."""
     after = text[end:].lstrip()
@@ -87,7 +83,7 @@ def _vocative(text: str, start: int, end: int) -> bool:
     before = text[:start].rstrip()
     if not before or before[-1] in ".!?":  # not "Ingrid, my landlady, fixed ...": set off
         return not (after.startswith(",") and _opening(after[1:]) in _DETERMINERS)
-    last = re.findall(r"[A-Za-z]+", before)
-    if last and last[-1].lower() in _GREETING:
-        return True
+    opening = re.split(r"[.!?]", before)[-1]
+    if len(re.findall(r"[A-Za-z']+", opening)) == 1:
+        return True  # one word opens the sentence before it: "Hey Bea!", "Thanks, Bea."
     return before[-1] == "," and (not after or after[0] in ".!?")
