@@ -124,7 +124,7 @@ class Grounding:
                 return Verdict(
                     "unsupported",
                     f"it says '{act}' as done; its cited messages say it only as meant, "
-                    "tried or refused",
+                    "tried, refused or someone else's",
                 )
         return verdict
 

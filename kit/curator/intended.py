@@ -61,7 +61,7 @@ from collections.abc import Callable, Iterable
 
 from kit.curator.related import family, thing, wordnet_or_none
 from kit.curator.undoing import NOT_DONE
-from kit.curator.whose_act import others_of, owned_by_other
+from kit.curator.whose_act import agents_of, done_by_other, others_of, owned_by_other
 from kit.curator.wording import HEDGES, fold, stem
 
 Says = Callable[[str, str], str | None]  # a word, the next: how it says the act, or None
@@ -184,12 +184,13 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
     forms = _forms(word)
     particle = rest[0] if rest[:1] and rest[0] in _PARTICLES else ""
     words = _WORD.findall(fold(fact).lower())
-    others = others_of(words[: words.index(word)] if word in words else words, cited)
-    frames = [
-        f
-        for s in said
-        for f in _framings(s, lambda w, n: _says_act(w, n, forms, particle), ACT_GAP, others)
-    ]
+    subject = words[: words.index(word)] if word in words else words
+    others, agents = others_of(subject, cited), agents_of(words, subject, cited)
+
+    def says(w: str, n: str) -> str | None:
+        return _says_act(w, n, forms, particle)
+
+    frames = [f for s in said for f in _framings(s, says, ACT_GAP, others, agents)]
     if not frames:
         head = _head(rest)
         if head is None:
@@ -336,7 +337,11 @@ def _head(rest: list[str]) -> str | None:
 
 
 def _framings(
-    said: str, says: Says, gap: int, others: frozenset[str] = frozenset()
+    said: str,
+    says: Says,
+    gap: int,
+    others: frozenset[str] = frozenset(),
+    agents: frozenset[str] = frozenset(),
 ) -> list[str | None]:
     """For each place of `said` that `says` (a word, the next word), the frame that governs
     it ("meant", "arranged", "tried", "refused", "asked", "undone"; "others": a noun phrase
@@ -363,6 +368,8 @@ def _framings(
                     frame = None
                 if frame is None and owned_by_other(words[:n], others):
                     frame = "others"  # "thanks to Linda's recommendation" (round 28A)
+                if frame is None and how == "verb" and done_by_other(words[:n], agents):
+                    frame = "others"  # "my friend Megan recommended" (round 28A)
                 found.append(frame)
     return found
 

@@ -9,6 +9,10 @@ fact about the owner, `his` / `her` opens the noun phrase the act's own noun hea
 (`Linda's recommendation`, `her 2022 Island Media interview`). A fact whose subject is that
 person ("Linda recommended ...") is left alone.
 
+And a verb whose subject is another person's name (`my close friend Megan recommended "The
+Witcher"`) is that one's act, not the owner's, unless the fact's subject is that person or it
+says the act was done by them.
+
 What it cannot tell: whose a thing the act is done to is (`Tamara's workshop` says no
 workshop the owner runs, but one the owner went to: the same words), whose act a clause with
 its own subject states (`Megan recommended`: the word-level guard's reading), a thing given
@@ -68,3 +72,23 @@ def owned_by_other(before: list[str], others: frozenset[str]) -> bool:
         if word in _STOP or word.endswith("'s"):
             return False
     return False
+
+
+# A name within a sentence: a capitalised word after a word of the same sentence.
+_NAMED = re.compile(r"(?<=[A-Za-z,;:'\"]\s)([A-Z][a-z]+)\b")
+_ADVERBS = frozenset("just also already recently really finally then kindly".split())
+
+
+def agents_of(fact_words: list[str], subject: list[str], cited: Iterable[str]) -> frozenset[str]:
+    """The people the cited messages name within a sentence (lower-cased), but the fact's
+    subject and whom it says it was done by (`was hired by Island Media`)."""
+    by = {w for n, w in enumerate(fact_words) if "by" in fact_words[max(0, n - 3) : n]}
+    named = {m.group(1).lower() for text in cited for m in _NAMED.finditer(fold(text))}
+    return frozenset(named - set(subject) - by)
+
+
+def done_by_other(before: list[str], agents: frozenset[str]) -> bool:
+    """Whether the verb after `before` has another person's name as its subject (`my friend
+    Megan | recommended`, `what Christina | said`)."""
+    words = [w for w in before[-3:] if w not in _ADVERBS]
+    return bool(words) and words[-1] in agents

@@ -373,3 +373,45 @@ def test_a_frame_reaches_through_that(fact: str, said: str, act: str) -> None:
 def test_that_opening_a_clause_still_ends_what_a_frame_governs() -> None:
     said = "I turned down that offer from Leeds, but I accepted the job in York."
     assert unmet_act("The owner accepted the job in York.", [said]) is None
+
+
+# (12) a verb whose subject is another's name is that one's act (kit/curator/whose_act.py);
+# main stored the first
+@pytest.mark.parametrize(
+    ("fact", "said", "act"),
+    [
+        (
+            "The owner recommended the 'Deep Cuts' podcast to their colleague Yusuf.",
+            "I'm looking for a new podcast to try, and my old colleague Yusuf recommended the "
+            '"Deep Cuts" podcast on Monday, so I\'m considering that',
+            "recommended",
+        ),
+        (
+            "The owner suggested moving the stand-up to 10am.",
+            "Our team lead Rafa suggested moving the stand-up to 10am, and it works for me.",
+            "suggested",
+        ),
+    ],
+)
+def test_an_act_another_named_does_is_not_the_owners(fact: str, said: str, act: str) -> None:
+    assert unmet_act(fact, [said]) == act
+    verdict = check(fact, said)
+    assert verdict.status == "unsupported"
+
+
+@pytest.mark.parametrize(
+    ("fact", "said"),
+    [
+        (
+            "Rafa suggested moving the stand-up to 10am.",
+            "Our team lead Rafa suggested moving the stand-up to 10am.",
+        ),
+        ("The owner was hired by Northwind in May.", "Back in May Northwind hired me."),
+        (
+            "The owner and Megan recommended the series to the club.",
+            "Megan and I recommended the series to the club.",
+        ),
+    ],
+)
+def test_the_doers_own_act_or_one_done_by_them_is_left_alone(fact: str, said: str) -> None:
+    assert unmet_act(fact, [said]) is None
