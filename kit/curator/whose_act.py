@@ -80,10 +80,17 @@ _ADVERBS = frozenset("just also already recently really finally then kindly".spl
 
 
 def agents_of(fact_words: list[str], subject: list[str], cited: Iterable[str]) -> frozenset[str]:
-    """The people the cited messages name within a sentence (lower-cased), but the fact's
-    subject and whom it says it was done by (`was hired by Island Media`)."""
+    """The people the cited messages name within a sentence (lower-cased; a name WordNet
+    does not know), but the fact's subject and whom it says it was done by (`was hired by
+    Northwind`)."""
     by = {w for n, w in enumerate(fact_words) if "by" in fact_words[max(0, n - 3) : n]}
-    named = {m.group(1).lower() for text in cited for m in _NAMED.finditer(fold(text))}
+    net = wordnet_or_none()
+    named = {
+        name
+        for text in cited
+        for m in _NAMED.finditer(fold(text))
+        if net is not None and not net.lemmas(name := m.group(1).lower())
+    }  # a person's name, no word WordNet knows: not `April`, `Island Media`
     return frozenset(named - set(subject) - by)
 
 

@@ -415,3 +415,8 @@ def test_an_act_another_named_does_is_not_the_owners(fact: str, said: str, act: 
 )
 def test_the_doers_own_act_or_one_done_by_them_is_left_alone(fact: str, said: str) -> None:
     assert unmet_act(fact, [said]) is None
+
+
+def test_a_month_or_a_word_before_the_act_is_no_one_doing_it() -> None:
+    said = "Ines shared notes from her June 3 meeting with Harbour Trust's board, very useful."
+    assert unmet_act("Ines met Harbour Trust's board on 3 June.", [said]) is None
