@@ -8,7 +8,9 @@ text is held against the messages the operation cites (kit/curator/apply.py):
 - every name, number, amount and date in the text must be in them: case, plurals, "two" and
   "2", "$1,200" and "1200", "14 June" and "June 14", "yesterday" said on 8 May and 7 May
   (kit/dates/); and how often, where they say it ("weekly" is no "daily":
-  kit/curator/how_often.py);
+  kit/curator/how_often.py); a number, an amount or a role said of one name or thing is not
+  another's (kit/curator/whose_number.py, whose_amount.py, whose_role.py), and a fact about
+  one person of a chat never rests only on another's words of themself (other_speaker.py);
 - its other words are scored, not required one by one (a curator paraphrases them): each
   weighs by how informative it is (kit/curator/related.py: "found", "became" next to nothing,
   a rare word or a thing the fact names much more), found in any of its forms
