@@ -64,6 +64,7 @@ def _addresses(text: str, person: str) -> bool:
 
 
 _DETERMINERS = frozenset("my our his her their the a an".split())
+_SUBJECTS = frozenset("i it this that he she we they you".split())  # "I am Sam, ..."
 
 
 def _opening(text: str) -> str:
@@ -83,7 +84,7 @@ def _vocative(text: str, start: int, end: int) -> bool:
     before = text[:start].rstrip()
     if not before or before[-1] in ".!?":  # not "Ingrid, my landlady, fixed ...": set off
         return not (after.startswith(",") and _opening(after[1:]) in _DETERMINERS)
-    opening = re.split(r"[.!?]", before)[-1]
-    if len(re.findall(r"[A-Za-z']+", opening)) == 1:
-        return True  # one word opens the sentence before it: "Hey Bea!", "Thanks, Bea."
+    opening = re.findall(r"[A-Za-z']+", re.split(r"[.!?]", before)[-1])
+    if len(opening) == 1 and opening[0].lower() not in _SUBJECTS and "'" not in opening[0]:
+        return True  # one word opens the sentence before it: "Hey Bea!", not "I'm Sam,"
     return before[-1] == "," and (not after or after[0] in ".!?")
