@@ -17,7 +17,7 @@ from kit.curator.contrast import CONTRAST
 from kit.curator.number_forms import readings
 from kit.curator.persons import role
 from kit.curator.presupposed import GIVEN_ENDS
-from kit.curator.related import near, phrases, thing
+from kit.curator.related import near, phrases, thing, wordnet_or_none
 from kit.curator.undoing import not_done
 from kit.curator.whose_number import bindings
 from kit.curator.wording import (
@@ -110,7 +110,9 @@ def fact_terms(
             if len(key) < 2 or low in MONTHS or low in WEEKDAYS:
                 continue
             initial = at == 0 or folded[max(0, at - 2) : at] in (". ", ": ")  # "Gina: Dancing"
-            if token[:1].isupper() and (not initial or key in seen):
+            if _mixed(token) or (
+                token[:1].isupper() and (not initial or key in seen or _unknown_name(token))
+            ):
                 found.append(Term("name", token, key, holder, who=who, passed_over=passed_over))
             else:
                 aim = any(a <= at < b for a, b in aims)
@@ -321,3 +323,20 @@ def _names_someone(words: list[str], owner: set[str]) -> bool:
         and w.lower() not in MONTHS
         for w in words
     )
+
+
+def _unknown_name(token: str) -> bool:
+    """Whether a fact's first word is a name though no cited message says it: written as a
+    name ("Natalie", "Natalie's") and no word WordNet knows ("Photography", "Grace" may be
+    either; round 28A: "Natalie invited the owner" from "invited by Tamara" was stored)."""
+    word = token.removesuffix("'s")
+    net = wordnet_or_none()
+    if net is None or len(word) < 3 or not word.isalpha() or not word.istitle():
+        return False
+    return not net.lemmas(word.lower())
+
+
+def _mixed(token: str) -> bool:
+    """Whether a word is a name written in mixed case ("edX", "iPhone", "eBay"): a capital
+    after a small letter (round 28A: "a course on edX" from "via Coursera" was stored)."""
+    return token.isalpha() and token[:1].islower() and any(c.isupper() for c in token[1:])

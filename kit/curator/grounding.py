@@ -7,7 +7,10 @@ text is held against the messages the operation cites (kit/curator/apply.py):
   own words (a suggestion of Kit's is not the owner's habit);
 - every name, number, amount and date in the text must be in them: case, plurals, "two" and
   "2", "$1,200" and "1200", "14 June" and "June 14", "yesterday" said on 8 May and 7 May
-  (kit/dates/);
+  (kit/dates/); and how often, where they say it ("weekly" is no "daily":
+  kit/curator/how_often.py); a number, an amount or a role said of one name or thing is not
+  another's (kit/curator/whose_number.py, whose_amount.py, whose_role.py), and a fact about
+  one person of a chat never rests only on another's words of themself (other_speaker.py);
 - its other words are scored, not required one by one (a curator paraphrases them): each
   weighs by how informative it is (kit/curator/related.py: "found", "became" next to nothing,
   a rare word or a thing the fact names much more), found in any of its forms
@@ -52,6 +55,7 @@ from datetime import date
 from kit.curator import stand_in, weighing
 from kit.curator.clauses import Clause, clauses, plain, word_key
 from kit.curator.committed import commitments
+from kit.curator.how_often import unsaid_frequency
 from kit.curator.intended import unmet_act
 from kit.curator.introduced import introduced
 from kit.curator.judge import Source, Verdict, judge
@@ -59,12 +63,15 @@ from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.number_forms import said
 from kit.curator.ops import Insert, Operation, Replace, Update
+from kit.curator.other_speaker import spoken_of, subject_speaker
 from kit.curator.planned import as_planned
 from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.restated import Spoken, restated
 from kit.curator.said_days import bare_months
 from kit.curator.undoing import unsaid_undoing
+from kit.curator.whose_amount import misgiven
 from kit.curator.whose_number import misbound
+from kit.curator.whose_role import misroled
 from kit.curator.wording import fold, tokens
 from kit.dates.text import DateMention, DateSpan, date_mentions, said_spans
 from kit.memory.fact_rows import Fact
@@ -121,7 +128,7 @@ class Grounding:
                 return Verdict(
                     "unsupported",
                     f"it says '{act}' as done; its cited messages say it only as meant, "
-                    "tried or refused",
+                    "tried, refused or someone else's",
                 )
         return verdict
 
@@ -170,6 +177,24 @@ class Grounding:
         wrong = misbound(text, self._cited(op))
         if wrong is not None:  # "Christopher, 44, and Emily, 48": not "Emily is 44"
             return Verdict("unsupported", wrong)
+        wrong = misroled(text, self._cited(op))
+        if wrong is not None:  # "attorney Stephanie": not "Stephanie, the accountant"
+            return Verdict("unsupported", wrong)
+        wrong = misgiven(text, self._cited(op))
+        if wrong is not None:  # "$3,500 for filing fees": not "$3,500 for attorney fees"
+            return Verdict("unsupported", wrong)
+        person = self._of_another(op, text)
+        if person is not None:  # "Melanie: we got a cat" for "Caroline got a cat"
+            return Verdict(
+                "unsupported",
+                f"it is about '{person.capitalize()}', and its cited messages are someone "
+                "else's words of themself",
+            )
+        often = unsaid_frequency(text, self._support(op, facts))
+        if often is not None:  # "daily" where the message says "weekly" (how_often.py)
+            return Verdict(
+                "unsupported", f"it says '{often}', how often its cited messages do not say"
+            )
         verdict = self._words(op, text, facts)
         if verdict.status != "unsupported":  # an act that undoes what the message says
             undone = unsaid_undoing(text, self._support(op, facts))
@@ -186,6 +211,23 @@ class Grounding:
         if self._reworded_words(op, text, verdict, facts, self._meanings):
             return _lifted(verdict)
         return verdict
+
+    def _of_another(self, op: Operation, text: str) -> str | None:
+        """The chat's person the fact is about when every message it cites is another's and
+        none speaks to or of them (kit/curator/other_speaker.py), else None."""
+        if _rewrites(op):
+            return None  # the rewritten fact may say it
+        content = op.content if isinstance(op, Insert | Replace | Update) else None
+        cited = [self._messages[i] for i in op.sources if i in self._messages]
+        person = subject_speaker(content or text, self._owner, [m.text for m in cited])
+        if person is None or not cited or any(person in self._whose(m) for m in cited):
+            return None
+        return None if spoken_of(person, (m.text for m in cited)) else person
+
+    def _whose(self, message: Message) -> set[str]:
+        """Whose words a message is, by name: the owner's names for the owner's own."""
+        names = {word_key(w) for w in _speaker(message).split()}
+        return names | self._owner if not names or names <= self._owner else names
 
     def _reworded_words(
         self,
@@ -246,7 +288,7 @@ class Grounding:
 
     def _source(self, message: Message) -> Source:
         if message.id not in self._read:
-            speaker = (message.forwarded_from or message.speaker or "").strip()
+            speaker = _speaker(message)
             names = frozenset(word_key(w) for w in speaker.split())
             owner = not speaker or (bool(names) and names <= self._owner)
             folded = fold(message.text)
@@ -284,6 +326,11 @@ def _reworded(verdict: Verdict, best: float | None) -> bool:
     names = any(word[:1].isupper() for word in verdict.unsaid)
     things = sum(thing(word) for word in verdict.unsaid)
     return verdict.soft >= SAID_SHARE and best >= CLOSE and not names and things <= 1
+
+
+def _speaker(message: Message) -> str:
+    """Whose words a message is: who it was forwarded from, else who said it ("" the owner)."""
+    return (message.forwarded_from or message.speaker or "").strip()
 
 
 def _years(mention: DateMention, day: date | None) -> list[DateSpan]:

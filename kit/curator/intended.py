@@ -61,6 +61,7 @@ from collections.abc import Callable, Iterable
 
 from kit.curator.related import family, thing, wordnet_or_none
 from kit.curator.undoing import NOT_DONE
+from kit.curator.whose_act import agents_of, done_by_other, others_of, owned_by_other
 from kit.curator.wording import HEDGES, fold, stem
 
 Says = Callable[[str, str], str | None]  # a word, the next: how it says the act, or None
@@ -91,6 +92,7 @@ _MEANT = (
     r"|hopefully|wants? to|wanted to|wanna|would like|'d like|would love|'d love"
     r"|wish(?:es|ed|ing)?|dream(?:s|ed|ing)? (?:of|about)|goal (?:is |was )?to|aim(?:s|ing)? to"
     r"|intend(?:s|ed|ing)? to|interested in|keen to|weighing|ideal"
+    r"|look(?:s|ed|ing)? into"  # "I'll look into setting up a power of attorney" (round 28A)
 )
 # An act asked about ("how do I track my progress", "should I use the STAR method"): meant,
 # but only the verb right after it (`how to incorporate Heather's suggestion`: the
@@ -104,6 +106,14 @@ _ARRANGED = (
     r"|booked|booking|'ll|will"
     r"|let's"  # a proposal: "let's send the invite" (round 27A)
 )
+# A place taken, a date set, an invitation: what they name is going on or to come, not done
+# ("I've enrolled in a workshop" says no workshop completed; it says one taken) (round 28A).
+# An invitation only as `invited by X to`: `X invited me to` cost an unseen set a supported
+# fact (measured), the owner's part often said after it in other words.
+_SET = (
+    r"scheduled|enrol(?:l|ls|led|ling)? (?:in|for)|sign(?:s|ed|ing)? up (?:for|to)"
+    r"|regist(?:er|ers|ered|ering) (?:for|to)|invited by [a-z]+ to"
+)
 _TRIED = (
     r"try(?:ing)? to|tries to|tried to|attempt(?:s|ed|ing)? to|search(?:es|ed|ing)? for"
     r"|look(?:s|ed|ing)? for|hunting for|appl(?:y|ies|ied|ying) (?:for|to)"
@@ -115,7 +125,8 @@ _REFUSED = (
 _FRAMES = tuple(
     (kind, re.compile(rf"\b(?:{words})$"))
     for kind, words in (
-        ("meant", _MEANT), ("arranged", _ARRANGED), ("tried", _TRIED), ("refused", _REFUSED),
+        ("meant", _MEANT), ("arranged", _ARRANGED), ("set", _SET), ("tried", _TRIED),
+        ("refused", _REFUSED),
         ("undone", NOT_DONE.pattern),  # skipped, called off, backed out of (round 24D)
         ("asked", _ASKED),
     )
@@ -137,7 +148,7 @@ _AFTER = re.compile(
 )
 # A fact in the future says an arrangement as one ("will attend", "is set to start").
 _FUTURE = r"will|'ll|shall|set to|scheduled|due to|upcoming"
-_IN_FACT = re.compile(rf"\b(?:{_MEANT}|{_ARRANGED}|{_TRIED}|{_REFUSED}|{_FUTURE})\b")
+_IN_FACT = re.compile(rf"\b(?:{_MEANT}|{_ARRANGED}|{_SET}|{_TRIED}|{_REFUSED}|{_FUTURE})\b")
 # A try the same sentence says came off ("trying to cut it, and managed to bring it down").
 _ACHIEVED = frozenset({"managed", "succeeded", "able"})
 # A negation right before the act denies it ("have never practiced"); in the fact, it denies
@@ -153,8 +164,8 @@ _CLAUSE = frozenset(
 # What may stand between a frame and the act it governs: "considering | really | moving".
 _SOFT = frozenset(
     """really actually finally also just still seriously even maybe possibly eventually
-    definitely start starting begin begins beginning get""".split()
-)
+    definitely start starting begin begins beginning get by""".split()
+)  # "by": "I'll start by | opening ..." (round 28A)
 ACT_GAP = 4  # words a frame may stand before the act it governs ("considering | using")
 HEAD_GAP = 8  # ... and before the head of what the act is done to ("decline | Laura's ...")
 _ARTICLES = frozenset({"the", "a", "an", "my", "our", "his", "their"})
@@ -168,9 +179,18 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
     if act is None:
         return None
     word, tense, rest = act
+    cited = list(cited)
     said = [fold(t).lower() for t in cited]
     forms = _forms(word)
-    frames = [f for s in said for f in _framings(s, lambda w, n: _says_act(w, n, forms), ACT_GAP)]
+    particle = rest[0] if rest[:1] and rest[0] in _PARTICLES else ""
+    words = _WORD.findall(fold(fact).lower())
+    subject = words[: words.index(word)] if word in words else words
+    others, agents = others_of(subject, cited), agents_of(words, subject, cited)
+
+    def says(w: str, n: str) -> str | None:
+        return _says_act(w, n, forms, particle)
+
+    frames = [f for s in said for f in _framings(s, says, ACT_GAP, others, agents)]
     if not frames:
         head = _head(rest)
         if head is None:
@@ -189,6 +209,8 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
         return None  # said as done somewhere (or nowhere)
     if tense == "going" and all(f in ("tried", "arranged") for f in frames):
         return None  # "is learning Spanish" from "trying to learn Spanish"
+    if tense != "done" and all(f == "set" for f in frames):
+        return None  # "holds quarterly reviews" from "I've scheduled quarterly reviews"
     if tense == "now" and all(f == "tried" for f in frames):
         return None  # "practises scales daily" from "trying to practise scales daily"
     if stem(word) in _DECIDED and all(f == "arranged" for f in frames):
@@ -266,14 +288,21 @@ def _forms(word: str) -> frozenset[str]:
     return frozenset(stem(f) for f in family(word) | {word} if len(f) >= 4)
 
 
-def _says_act(word: str, following: str, forms: frozenset[str]) -> str | None:
+def _says_act(word: str, following: str, forms: frozenset[str], particle: str = "") -> str | None:
     """Whether `word` says the act: "verb", "noun" (a noun-only form: `a job relocation`), or
-    None (not the act, or a noun-only form naming another noun: `my relocation budget`)."""
+    None (not the act, or a noun-only form naming another noun: `my relocation budget`; or
+    the verb with another particle than the fact's: `setting aside` for `set up`)."""
     if stem(word) not in forms:
+        return None
+    if particle and following in _PARTICLES and following != particle:
         return None
     if any(p in ("verb", "adj") for p, _ in _parts(word)):
         return "verb"
     return None if following and thing(following) else "noun"
+
+
+# The particles of a phrasal verb: `set up` and `set aside` are two acts (round 28A).
+_PARTICLES = frozenset("up down out off aside away back over".split())
 
 
 def _parts(word: str) -> tuple[tuple[str, str], ...]:
@@ -307,16 +336,25 @@ def _head(rest: list[str]) -> str | None:
     return nouns[-1] if nouns and len(nouns[-1]) >= 3 else None
 
 
-def _framings(said: str, says: Says, gap: int) -> list[str | None]:
+def _framings(
+    said: str,
+    says: Says,
+    gap: int,
+    others: frozenset[str] = frozenset(),
+    agents: frozenset[str] = frozenset(),
+) -> list[str | None]:
     """For each place of `said` that `says` (a word, the next word), the frame that governs
-    it ("meant", "arranged", "tried", "refused", "asked", "undone"), or None where it is said
-    as done."""
+    it ("meant", "arranged", "tried", "refused", "asked", "undone"; "others": a noun phrase
+    another's possessive opens, kit/curator/whose_act.py), or None where it is said as
+    done."""
     found: list[str | None] = []
     for sentence in _SENTENCE.split(said):
         words = [w.group().lower() for w in _WORD.finditer(sentence)]
         for n, word in enumerate(words):
             following = words[n + 1] if n + 1 < len(words) else ""
             if how := says(word, following):
+                if found and words[n - 1 : n] in (["these"], ["those"]):
+                    continue  # "... during these interviews": the ones said before
                 if how == "verb" and _undone_noun(words[:n]):
                     how = "noun"  # "skipping the Denver trip": a noun here, not the act
                 frame = _frame(words[:n], gap, how)
@@ -328,6 +366,10 @@ def _framings(said: str, says: Says, gap: int) -> list[str | None]:
                     frame = _framed_after(" ".join(words[n + 1 : n + 7]))
                 if frame == "tried" and _ACHIEVED & set(words[n + 1 :]):
                     frame = None
+                if frame is None and owned_by_other(words[:n], others):
+                    frame = "others"  # "thanks to Linda's recommendation" (round 28A)
+                if frame is None and how == "verb" and done_by_other(words[:n], agents):
+                    frame = "others"  # "my friend Megan recommended" (round 28A)
                 found.append(frame)
     return found
 
@@ -365,8 +407,8 @@ def _frame(before: list[str], gap: int, said: str) -> str | None:
         return "meant"  # "wish I was that resilient", "can't wait 'til my studio starts ..."
     for back in range(gap + 1):
         between = before[len(before) - back :] if back else []
-        if any(w in _CLAUSE for w in between):
-            return None
+        if any(w in _CLAUSE for w in between[1 if between[:1] in _POINTING else 0 :]):
+            return None  # a clause opens; not "rejecting | that offer": a determiner there
         if said == "verb" and any(w not in _SOFT and not w.endswith("ly") for w in between):
             return None  # the frame governs another verb: "trying to set limits by limiting"
         if said == "noun" and any(_verb(w) for w in between):
@@ -382,6 +424,8 @@ def _frame(before: list[str], gap: int, said: str) -> str | None:
     return None
 
 
+# A word that opens a clause or points at a thing: right after a frame, it points (round 28A).
+_POINTING = (["that"], ["this"])
 # What a promise may go through to its act: "I'll make sure to enable 2FA" (round 27A).
 _THROUGH = (["make", "sure", "to"], ["making", "sure", "to"])
 # A possibility another verb opens on the fact's thing ("I can add dance-inspired items").

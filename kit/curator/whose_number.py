@@ -3,7 +3,8 @@
 "I'm thinking of inviting Christopher, 44, and Emily, 48" says Christopher is 44 and Emily
 48: "Emily is 44" uses words that are all there, and the word-level check finds them all. A
 number set off after a name ("Name, N," / "Name (N)" / "Name, who's N") is bound to that
-name; a fact that gives it to another name the messages also name, without naming its own,
+name; a fact that gives it to another name the messages also name, or to the owner (round
+28A: "close friends like Natalie, 41" does not say "the owner is 41"), without naming its own,
 is not supported. Cheap and deterministic, like the rest of the guard (kit/curator/grounding.py).
 """
 
@@ -13,6 +14,7 @@ import re
 from collections.abc import Iterable
 
 from kit.curator.clauses import word_key
+from kit.curator.related import wordnet_or_none
 from kit.curator.wording import number_of
 from kit.dates.words import MONTHS, WEEKDAYS
 
@@ -30,6 +32,8 @@ _BOUND = re.compile(
     + r"\s*\))"
 )
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?|\d+")
+# A fact about the owner names them so (round 28A); a number bound to another is not theirs.
+_OWNER = frozenset({"owner", "user", "owner's", "user's"})
 
 
 def bindings(text: str) -> dict[str, set[str]]:
@@ -64,9 +68,18 @@ def misbound(text: str, cited: Iterable[str]) -> str | None:
         if not owners or owners & in_fact:
             continue
         others = sorted((in_fact & named) - owners - {"i"})
+        if not others and _OWNER & {w.lower() for w in words} and any(map(_person, owners)):
+            others = ["the owner"]  # "close friends like Natalie, 41" for "the owner is 41"
         if others:
+            whom = others[0] if others[0] == "the owner" else others[0].capitalize()
             return (
-                f"it gives {word} to {others[0].capitalize()}, but the message says it of "
+                f"it gives {word} to {whom}, but the message says it of "
                 f"{sorted(owners)[0].capitalize()}"
             )
     return None
+
+
+def _person(name: str) -> bool:
+    """Whether a bound name is a person's: no word WordNet knows ("Natalie"; not "Data, 300")."""
+    net = wordnet_or_none()
+    return net is not None and not net.lemmas(name)
