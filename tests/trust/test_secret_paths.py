@@ -98,7 +98,7 @@ async def test_a_256_kb_note_of_wordlist_words_is_kept_whole(kit: Kit) -> None:
 async def test_a_day_summary_and_a_condensed_day_keep_the_sentence_and_lose_the_value(
     kit: Kit, fake_llm: FakeLLM
 ) -> None:
-    await chat_on(kit, SUN, "hello", "hi")
+    await chat_on(kit, SUN, "hello, I moved my Netflix account to a new email today", "hi")
     fake_llm.queue("\n".join(f"- {text}" for text, _ in FORMS) + "\n- Planned the week")
     day = await kit.services.summarizer.summarize_day("owner", SUN)
     assert all(value not in day.detailed for _, value in FORMS)
