@@ -16,6 +16,7 @@ from datetime import date
 from typing import Literal
 
 from kit.curator.antecedent import THEY, things_before
+from kit.curator.compared import compared
 from kit.curator.contrast import contrasts, passed_over
 from kit.curator.hedge_scope import (
     cut_around,
@@ -259,7 +260,7 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
                     beyond=beyond,
                 )
             )
-    return _appositions(folded, found)
+    return compared(folded, _appositions(folded, found))
 
 
 def _words(folded: str, start: int, end: int) -> list[tuple[str, int, int]]:
