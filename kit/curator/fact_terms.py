@@ -135,7 +135,11 @@ def fact_terms(
     for mention in dates:
         holder = next((h for a, b, h, _ in spans if a <= mention.start < b), "")
         shown = text[mention.start : mention.end]
-        found.append(Term("date", shown, shown.lower(), holder, mention.span, mention.year_said))
+        over_it = any(a <= mention.start < b for a, b in over)  # "instead of the May 2 event"
+        found.append(
+            Term("date", shown, shown.lower(), holder, mention.span, mention.year_said,
+                 passed_over=over_it)
+        )  # fmt: skip
     return found, hedged, negated
 
 

@@ -2,7 +2,10 @@
 general shape of language that fooled them. (1) A comparison with something that happened
 (`like the one Priya ran`, `like Omar suggested`, `like Priya's ... workshop`) takes as so
 the phrase it points back to, whatever the clause before only plans or asks
-(kit/curator/compared.py). Messages and facts written here; each STORED case was dropped by
+(kit/curator/compared.py). (2) A day the fact says was passed over (`instead of going to
+the 14 June fair`) is held up by a message that passes it over too (`over attending the June
+14 fair`): the contrast goes on through a verb in -ing and its `to`
+(kit/curator/contrast.py), and a day in it is passed over as a word is. Messages and facts written here; each STORED case was dropped by
 main's guard (0f2dabf)."""
 
 from __future__ import annotations
@@ -60,3 +63,28 @@ def test_a_comparison_with_no_act_gives_nothing() -> None:
     plan = next(c for c in clauses(said) if "chess" in fold(said)[c.start : c.end])
     assert plan.hedged
     assert "chess" not in plan.given
+
+
+# (2) (the fact, the owner's message): a day passed over in both
+PASSED_OVER = [
+    (
+        "The owner chose to finish the essay instead of going to the 14 June 2024 book fair.",
+        "I chose to finish my essay over attending the June 14 book fair, what else can I "
+        "skip like that?",
+    ),
+    (
+        "The owner stayed home rather than going to the 3 May 2024 street party.",
+        "I stayed home instead of the May 3 street party, I needed the rest.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), PASSED_OVER)
+def test_a_day_passed_over_in_both_is_held_up(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status == "supported", verdict.reason
+
+
+def test_a_day_passed_over_is_not_one_gone_to() -> None:
+    fact = "The owner went to the 14 June 2024 book fair."
+    assert check(fact, PASSED_OVER[0][1]).status != "supported"
