@@ -5,8 +5,8 @@ the phrase it points back to, whatever the clause before only plans or asks
 (kit/curator/compared.py). (2) A day the fact says was passed over (`instead of going to
 the 14 June fair`) is held up by a message that passes it over too (`over attending the June
 14 fair`): the contrast goes on through a verb in -ing and its `to`
-(kit/curator/contrast.py), and a day in it is passed over as a word is. Messages and facts written here; each STORED case was dropped by
-main's guard (0f2dabf)."""
+(kit/curator/contrast.py), and a day in it is passed over as a word is. Messages and facts
+written here; each STORED case was dropped by main's guard (0f2dabf)."""
 
 from __future__ import annotations
 
