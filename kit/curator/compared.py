@@ -1,12 +1,13 @@
 """What a comparison takes as so, whatever the clause it compares with only plans or asks.
 
 `thinking of joining an online discussion, like the one Wyatt organized`: the joining is a
-plan, but `the one ... organized` says there was such a discussion: the words of the phrase
-it points back to are given (a hedge governs the verb, not them). So with `like <name>
-<verb>` (`using shared boards for batching, like Laura suggested`: she suggested it) and with
-`like <name>'s <phrase>` inside a question (`ideas like Ana's paper craft session?`: there
-was such a session). Only a phrase: the verb a plan or a question opens (`joining`, `using`)
-stays as hedged as it was.
+plan, but `the one ... organized` says Wyatt organized such a discussion: the comparison says
+again the words of the phrase it points back to, of whom it is about (not of the planner:
+the owner organized nothing, joined nothing). So with `like <name> <verb>` (`using shared
+boards for batching, like Laura suggested`: she suggested them). And `like <name>'s <phrase>`
+inside a question (`ideas like Ana's paper craft session?`) gives the phrase: there was such
+a session. Only a phrase: the verb a plan or a question opens (`joining`, `using`) is not said
+again.
 """
 
 from __future__ import annotations
@@ -48,11 +49,12 @@ def compared(folded: str, found: list[Clause]) -> list[Clause]:
             continue
         if folded[before.end : clause.start].strip(" ,-"):
             continue  # not right after it
-        pointed = _with(before, _trailing(folded[before.start : before.end]))
-        # ... and it is as much about whom the comparison names ("the one Wyatt organized")
-        names = {_key(w) for w in _WORD.findall(text)[1:] if w[:1].isupper() and w != "I"}
-        marked[i - 1] = replace(
-            pointed, words=pointed.words | names, others=pointed.others or bool(names)
+        # said of whom the comparison is about, not of the planner: it says the words again
+        phrase = _trailing(folded[before.start : before.end])
+        marked[i] = replace(
+            marked[i],
+            stems=marked[i].stems | {stem(w) for w in phrase},
+            words=marked[i].words | {_key(w) for w in phrase},
         )
     return marked
 
