@@ -276,6 +276,7 @@ def _who(words: list[str], owner: set[str]) -> str:
     i = 0
     while i < len(lowered) and lowered[i] in _LINKS:
         i += 1
+    i = _past_when(words, i)
     i += 1 if lowered[i : i + 1] == ["the"] else 0
     if i >= len(words) or (not words[i][:1].isupper() and lowered[i] not in OWNER_WORDS):
         return ""
@@ -294,6 +295,7 @@ def _fact_holder(
     i = 0
     while i < len(lowered) and lowered[i] in _LINKS:
         i += 1  # "because it helps ...": whom the clause is about comes after its link
+    i = _past_when(words, i)  # "On 8 May 2024 the owner ...": the owner, after the day
     i += 1 if lowered[i : i + 1] == ["the"] else 0
     if i >= len(lowered):
         return None
@@ -314,6 +316,20 @@ def _fact_holder(
 
 
 _LINKS = frozenset("but so because cause 'cause since while though although as".split())
+_WHEN = frozenset("on in at by since from during until".split())
+
+
+def _past_when(words: list[str], i: int) -> int:
+    """Where a clause goes on after a day it opens with (`On 8 May 2024`, `In June`): a
+    preposition of time and only days, months, weekdays and numbers after it; `i` when there
+    is none."""
+    low = [w.lower() for w in words]
+    if i >= len(low) or low[i] not in _WHEN:
+        return i
+    j = i + 1
+    while j < len(low) and (low[j] in MONTHS or low[j] in WEEKDAYS or number_of(words[j])):
+        j += 1
+    return j if j > i + 1 else i
 
 
 def _names_someone(words: list[str], owner: set[str]) -> bool:

@@ -2,7 +2,9 @@
 general shape of language that fooled them. (1) A comparison with something that happened
 (`like the one Priya ran`, `like Omar suggested`, `like Priya's ... workshop`) takes as so
 the phrase it points back to, whatever the clause before only plans or asks
-(kit/curator/compared.py). (2) A day the fact says was passed over (`instead of going to
+(kit/curator/compared.py), of whom it is about, not of the planner; and a fact that opens with
+a day (`In 2023 the owner ...`) is about whom it names after the day (kit/curator/fact_terms.py).
+(2) A day the fact says was passed over (`instead of going to
 the 14 June fair`) is held up by a message that passes it over too (`over attending the June
 14 fair`): the contrast goes on through a verb in -ing and its `to`
 (kit/curator/contrast.py), and a day in it is passed over as a word is. Messages and facts
@@ -10,9 +12,12 @@ written here; each STORED case was dropped by main's guard (0f2dabf)."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from kit.curator.clauses import clauses
+from kit.curator.fact_terms import fact_terms
 from kit.curator.wording import fold
 from tests.support.grounding import check
 
@@ -42,10 +47,13 @@ def test_what_a_comparison_points_back_to_is_given(fact: str, said: str) -> None
 
 
 # ... but the plan's or question's own verb stays a plan: the owner took no course, kept no
-# ledger; and `like Omar` alone (an example, no act) gives nothing.
+# ledger, ran none (the comparison's words are Priya's, not the planner's, even where the fact
+# opens with a day); and `like Omar` alone (an example, no act) gives nothing.
 NOT_DONE = [
     ("The owner took a weekend pottery course.", COMPARED[0][1]),
     ("The owner keeps a paper expense ledger.", COMPARED[1][1]),
+    ("The owner ran a weekend pottery course for beginners.", COMPARED[0][1]),
+    ("In 2023 the owner ran a weekend pottery course for beginners.", COMPARED[0][1]),
     (
         "The owner joined a chess club.",
         "I'm thinking of joining a chess club, with people like Omar.",
@@ -88,3 +96,14 @@ def test_a_day_passed_over_in_both_is_held_up(fact: str, said: str) -> None:
 def test_a_day_passed_over_is_not_one_gone_to() -> None:
     fact = "The owner went to the 14 June 2024 book fair."
     assert check(fact, PASSED_OVER[0][1]).status != "supported"
+
+
+def test_a_fact_opening_with_a_day_is_about_whom_it_names_next() -> None:
+    terms, _, _ = fact_terms(
+        "On 3 May 2024 Priya moved to Leeds.", {"owner"}, date(2024, 6, 1), frozenset({"priya"})
+    )
+    assert {(t.holder, t.who) for t in terms if t.kind == "word"} == {("other", "priya")}
+    terms, _, _ = fact_terms(
+        "In June the owner ran 5 km.", {"owner"}, date(2024, 7, 1), frozenset()
+    )
+    assert {t.holder for t in terms if t.kind != "date"} == {"owner"}
