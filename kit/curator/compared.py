@@ -13,13 +13,10 @@ again.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from kit.curator.wording import number_of, stem
-
-if TYPE_CHECKING:  # kit/curator/clauses.py calls this module
-    from kit.curator.clauses import Clause
 
 _WORD = re.compile(r"[\w'-]+")
 # A clause opening a comparison with something that happened: `like the one(s) ...`, or
@@ -37,33 +34,39 @@ _ENDS = frozenset(
 _LONGEST = 8
 
 
-def compared(folded: str, found: list[Clause]) -> list[Clause]:
-    """`found` with what its comparisons point back to given (module note)."""
-    marked = list(found)
-    for i, clause in enumerate(found):
-        text = folded[clause.start : clause.end]
-        if clause.hedged:
-            marked[i] = _with(marked[i], _named_thing(text))
-        before = marked[i - 1] if i else None
-        if before is None or not before.hedged or not _POINTS_BACK.match(text):
-            continue
-        if folded[before.end : clause.start].strip(" ,-"):
-            continue  # not right after it
-        # said of whom the comparison is about, not of the planner: it says the words again
-        phrase = _trailing(folded[before.start : before.end])
-        marked[i] = replace(
-            marked[i],
-            stems=marked[i].stems | {stem(w) for w in phrase},
-            words=marked[i].words | {_key(w) for w in phrase},
-        )
+@dataclass(frozen=True)
+class Compared:
+    """What one clause gains: stems given whatever its hedge, and stems and words said again."""
+
+    given: frozenset[str] = frozenset()
+    stems: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
+
+
+def compared(folded: str, found: Sequence[tuple[int, int, bool]]) -> list[Compared]:
+    """For each clause of `found` (its start, end and whether it is hedged), what the
+    comparisons in it or after it give it (module note)."""
+    marked: list[Compared] = []
+    for i, (start, end, hedged) in enumerate(found):
+        text = folded[start:end]
+        gained = Compared(given=_given(_named_thing(text)) if hedged else frozenset())
+        before = found[i - 1] if i else None
+        if before is not None and before[2] and _POINTS_BACK.match(text):
+            if not folded[before[1] : start].strip(" ,-"):  # right after it
+                # said of whom the comparison is about, not of the planner: said again
+                phrase = _trailing(folded[before[0] : before[1]])
+                gained = replace(
+                    gained,
+                    stems=frozenset(stem(w) for w in phrase),
+                    words=frozenset(_key(w) for w in phrase),
+                )
+        marked.append(gained)
     return marked
 
 
-def _with(clause: Clause, words: list[str]) -> Clause:
-    if not words:
-        return clause
-    given = {stem(w) for w in words} | {n for w in words if (n := number_of(w)) is not None}
-    return replace(clause, given=clause.given | given)
+def _given(words: list[str]) -> frozenset[str]:
+    stems = {stem(w) for w in words}
+    return frozenset(stems | {n for w in words if (n := number_of(w)) is not None})
 
 
 def _key(word: str) -> str:
