@@ -66,6 +66,11 @@ def fact_terms(
     hedged, negated = False, not_done(text)  # "skipped the trip" denies as "not" does
     spans = _fact_clauses(text, owner, seen)
     over = [(c.start, c.end) for c in clauses(text) if CONTRAST.match(folded[c.start : c.end])]
+    over += [  # "prefers cutting X to cutting Y": Y is passed over, as after "over"
+        (m.start(1), c.end)
+        for c in clauses(text)
+        for m in _PREFER_TO.finditer(folded, c.start, c.end)
+    ]
     aims = [
         (m.start(), c.end) for c in clauses(text) for m in _FOR.finditer(folded, c.start, c.end)
     ]
@@ -315,6 +320,7 @@ def _fact_holder(
     return None
 
 
+_PREFER_TO = re.compile(r"\bprefer(?:s|red|ring)?\s+\w+ing\b[^,;.]*?\s(to\s+\w+ing)\b", re.I)
 _LINKS = frozenset("but so because cause 'cause since while though although as".split())
 _WHEN = frozenset("on in at by since from during until".split())
 
