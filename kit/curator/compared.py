@@ -60,8 +60,41 @@ def compared(folded: str, found: Sequence[tuple[int, int, bool]]) -> list[Compar
                     stems=frozenset(stem(w) for w in phrase),
                     words=frozenset(_key(w) for w in phrase),
                 )
+        if not hedged and (phrase := _one_of(folded, found, i)):  # "never attended one"
+            gained = replace(
+                gained,
+                stems=gained.stems | {stem(w) for w in phrase},
+                words=gained.words | {_key(w) for w in phrase},
+            )
         marked.append(gained)
     return marked
+
+
+# `one` standing for a thing named before ("a visa interview ... I've never attended one"):
+# after a verb, with no noun after it.
+_ONE = re.compile(
+    r"\b(?!the\b|this\b|that\b|which\b|each\b|every\b|no\b|any\b|only\b|another\b|"
+    r"a\b|last\b|first\b)[a-z]+\s+one\b(?=\s*(?:$|[,.!?;]|before\b|yet\b|too\b|"
+    r"already\b|ever\b|again\b|myself\b|now\b|since\b))",
+    re.IGNORECASE,
+)
+_A = frozenset({"a", "an"})
+
+
+def _one_of(folded: str, found: Sequence[tuple[int, int, bool]], i: int) -> list[str]:
+    """The phrase `one` stands for in clause `i` (the last `a <phrase>` of the two clauses
+    before it), or none."""
+    start, end, _ = found[i]
+    if not _ONE.search(folded[start:end]):
+        return []
+    for before_start, before_end, _ in reversed(found[max(0, i - 2) : i]):
+        words = _WORD.findall(folded[before_start:before_end])
+        opens = [k for k, w in enumerate(words) if w.lower() in _A]
+        if opens:
+            phrase = words[opens[-1] + 1 :]
+            ends = next((k for k, w in enumerate(phrase) if w.lower() in _ENDS), len(phrase))
+            return phrase[: min(ends, 4)]
+    return []
 
 
 def _given(words: list[str]) -> frozenset[str]:

@@ -7,7 +7,10 @@ a day (`In 2023 the owner ...`) is about whom it names after the day (kit/curato
 (2) A day the fact says was passed over (`instead of going to
 the 14 June fair`) is held up by a message that passes it over too (`over attending the June
 14 fair`): the contrast goes on through a verb in -ing and its `to`
-(kit/curator/contrast.py), and a day in it is passed over as a word is. Messages and facts
+(kit/curator/contrast.py), and a day in it is passed over as a word is; so is what
+`prefers <doing X> to <doing Y>` puts second (kit/curator/fact_terms.py). (4) `one` after a
+verb, with no noun after it, says again the `a <thing>` just before it (`a sewing machine,
+since I've never owned one`; kit/curator/compared.py). Messages and facts
 written here; each STORED case was dropped by main's guard (0f2dabf)."""
 
 from __future__ import annotations
@@ -107,3 +110,36 @@ def test_a_fact_opening_with_a_day_is_about_whom_it_names_next() -> None:
         "In June the owner ran 5 km.", {"owner"}, date(2024, 7, 1), frozenset()
     )
     assert {t.holder for t in terms if t.kind != "date"} == {"owner"}
+
+
+# (3) "prefers <doing X> to <doing Y>": Y is passed over, as after "over"
+def test_what_a_preference_puts_second_is_passed_over() -> None:
+    fact = "The owner prefers walking to work to taking the crowded bus."
+    said = "I prefer walking to work over taking the crowded bus, it clears my head."
+    verdict = check(fact, said)
+    assert verdict.status == "supported", verdict.reason
+    assert check("The owner takes the crowded bus.", said).status != "supported"
+
+
+# (4) "one" standing for a thing named just before, in a clause of its own
+ONE = [
+    (
+        "The owner has never owned a sewing machine.",
+        "Which brand is best for a sewing machine, since I've never owned one before?",
+    ),
+    (
+        "The owner's neighbour has a pizza oven.",
+        "I'd love to build a pizza oven in the garden; my neighbour has one already.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), ONE)
+def test_one_says_again_what_it_stands_for(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status == "supported", verdict.reason
+
+
+def test_one_as_a_number_or_with_its_noun_says_nothing_again() -> None:
+    said = "Which brand is best for a sewing machine? I bought one book on it."
+    assert check("The owner bought a sewing machine.", said).status != "supported"
