@@ -374,9 +374,6 @@ def _holder(tokens: list[str]) -> Holder | None:
         return None
     if lowered[i] == "that" and lowered[i + 1 : i + 2] and lowered[i + 1] in _SUBJECTS:
         i += 1  # "I love | that you chose pottery": whom the subject after "that" names
-    if lowered[i] in _WH and lowered[i + 1 : i + 2] and lowered[i + 1] in _AUX:
-        if lowered[i + 2 : i + 3] and lowered[i + 2] in _SELF | _OTHER:
-            i += 2  # "how can I apply this": whom the subject after the question word names
     first = lowered[i]
     rest = lowered[i + 1 : i + 4]
     joint = " and i " in f" {' '.join(lowered)} " or " and me " in f" {' '.join(lowered)} "
@@ -410,8 +407,6 @@ def _holder(tokens: list[str]) -> Holder | None:
 
 
 _LETS = frozenset({"let's", "lets"})
-_WH = frozenset("how what where when why which".split())
-_AUX = frozenset("can could should would will do does did may might shall".split())
 _SUBJECTS = _SELF | _OTHER | _POSSESSIVE
 _FILLERS = (["you", "know"], ["ya", "know"], ["y'know"], ["you", "see"])
 

@@ -143,14 +143,3 @@ def test_one_says_again_what_it_stands_for(fact: str, said: str) -> None:
 def test_one_as_a_number_or_with_its_noun_says_nothing_again() -> None:
     said = "Which brand is best for a sewing machine? I bought one book on it."
     assert check("The owner bought a sewing machine.", said).status != "supported"
-
-
-# (5) a question word and its auxiliary open a clause whose subject comes after them
-def test_a_question_after_someone_elses_clause_is_about_its_own_subject() -> None:
-    said = "Ana ran the session, where she showed us her drills, how can I use them at home?"
-    folded = fold(said)
-    last = clauses(said)[-1]
-    assert folded[last.start : last.end].startswith("how can I")
-    assert last.holder == "self"
-    asked = clauses("I met Ana, how can she join my club?")[-1]
-    assert asked.holder == "other"
