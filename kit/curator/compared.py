@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from kit.curator.wording import number_of, stem
-from kit.dates.words import MONTHS, WEEKDAYS
 
 _WORD = re.compile(r"[\w'-]+")
 # A clause opening a comparison with something that happened: `like the one(s) ...`, or
@@ -42,22 +41,6 @@ class Compared:
     given: frozenset[str] = frozenset()
     stems: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()
-
-
-def deadline(text: str) -> frozenset[str]:
-    """The day after `by` in a clause (`won't be ready by April 10`): a denial says the thing
-    is not done by then, not that there is no such day (kit/curator/denied.py spares what a
-    denied clause takes as given)."""
-    found: set[str] = set()
-    for match in re.finditer(r"\bby\s+", text, re.IGNORECASE):
-        after = _WORD.findall(text[match.end() :])[:4]
-        if not after or after[0].lower() not in MONTHS | WEEKDAYS:
-            continue
-        for word in after:
-            if word.lower() not in MONTHS | WEEKDAYS and number_of(word) is None:
-                break
-            found.add(stem(word))
-    return frozenset(found)
 
 
 def compared(folded: str, found: Sequence[tuple[int, int, bool]]) -> list[Compared]:

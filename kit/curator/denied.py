@@ -20,8 +20,6 @@ def spared(clause: Clause, term: Term) -> Clause:
     if not clause.negated or clause.asks or _denies_having(clause.words):
         return clause  # a question's descriptions: the hedge's reading (_as_given) alone
     keys = {term.key} if term.kind != "date" else {stem(t.group()) for t in tokens(term.shown)}
-    if term.kind == "date":  # "by April 10, | 2024": a year cut off by its comma is no day
-        keys = {k for k in keys if not (k.isdigit() and len(k) == 4)} or keys
     return dataclasses.replace(clause, negated=False) if keys <= clause.given else clause
 
 

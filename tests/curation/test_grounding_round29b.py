@@ -10,10 +10,8 @@ the 14 June fair`) is held up by a message that passes it over too (`over attend
 (kit/curator/contrast.py), and a day in it is passed over as a word is; so is what
 `prefers <doing X> to <doing Y>` puts second (kit/curator/fact_terms.py). (4) `one` after a
 verb, with no noun after it, says again the `a <thing>` just before it (`a sewing machine,
-since I've never owned one`; kit/curator/compared.py). (7) a day after `by` in a denied
-clause (`won't be done by June 3, 2024`) is the deadline, which the denial does not deny
-(kit/curator/compared.py `deadline`, and kit/curator/denied.py: a year its comma cut off).
-Messages and facts written here; each STORED case was dropped by main's guard (0f2dabf)."""
+since I've never owned one`; kit/curator/compared.py). Messages and facts
+written here; each STORED case was dropped by main's guard (0f2dabf)."""
 
 from __future__ import annotations
 
@@ -145,13 +143,3 @@ def test_one_says_again_what_it_stands_for(fact: str, said: str) -> None:
 def test_one_as_a_number_or_with_its_noun_says_nothing_again() -> None:
     said = "Which brand is best for a sewing machine? I bought one book on it."
     assert check("The owner bought a sewing machine.", said).status != "supported"
-
-
-# (7) a deadline under a denial or a worry is still the deadline
-def test_a_deadline_a_worry_denies_is_still_the_deadline() -> None:
-    said = "I'm nervous that my thesis draft won't be done by June 3, 2024, any tips?"
-    verdict = check("The owner wants the thesis draft done by 3 June 2024.", said)
-    assert verdict.status == "supported", verdict.reason
-    assert check("The owner finished the thesis draft by 3 June 2024.", said).status != (
-        "supported"
-    )
