@@ -30,6 +30,8 @@ def contrasts(sentence: str, offset: int, part: tuple[int, int]) -> list[tuple[i
             continue  # "over the weekend", "over 3 months"
         cuts.append(c.start())
         after = _CONTRAST_END.search(text, c.end())  # "... to stay within my budget": so
+        while after is not None and _goes_on(text[c.end() : after.start()]):
+            after = _CONTRAST_END.search(text, after.end())
         if after is not None:
             cuts.append(after.start())
     bounds = [0, *sorted({c + 1 for c in cuts}), len(text)]
@@ -41,3 +43,11 @@ def passed_over(piece: str, before: str) -> bool:
     if not CONTRAST.match(piece):
         return False
     return not piece.lower().startswith("over") or bool(_CHOICE.search(before))
+
+
+def _goes_on(passed: str) -> bool:
+    """Whether the word after a contrast's passed-over verb goes on with it ("instead of going
+    | to the May 2 event", "rather than moving | to Leeds"): a verb in -ing alone before it."""
+    marker = CONTRAST.match(passed.lstrip())
+    words = passed.lstrip()[marker.end() if marker else 0 :].split()
+    return len(words) == 1 and words[0].lower().endswith("ing")

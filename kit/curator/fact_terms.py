@@ -66,6 +66,11 @@ def fact_terms(
     hedged, negated = False, not_done(text)  # "skipped the trip" denies as "not" does
     spans = _fact_clauses(text, owner, seen)
     over = [(c.start, c.end) for c in clauses(text) if CONTRAST.match(folded[c.start : c.end])]
+    over += [  # "prefers cutting X to cutting Y": Y is passed over, as after "over"
+        (m.start(1), c.end)
+        for c in clauses(text)
+        for m in _PREFER_TO.finditer(folded, c.start, c.end)
+    ]
     aims = [
         (m.start(), c.end) for c in clauses(text) for m in _FOR.finditer(folded, c.start, c.end)
     ]
@@ -135,7 +140,11 @@ def fact_terms(
     for mention in dates:
         holder = next((h for a, b, h, _ in spans if a <= mention.start < b), "")
         shown = text[mention.start : mention.end]
-        found.append(Term("date", shown, shown.lower(), holder, mention.span, mention.year_said))
+        over_it = any(a <= mention.start < b for a, b in over)  # "instead of the May 2 event"
+        found.append(
+            Term("date", shown, shown.lower(), holder, mention.span, mention.year_said,
+                 passed_over=over_it)
+        )  # fmt: skip
     return found, hedged, negated
 
 
@@ -272,6 +281,7 @@ def _who(words: list[str], owner: set[str]) -> str:
     i = 0
     while i < len(lowered) and lowered[i] in _LINKS:
         i += 1
+    i = _past_when(words, i)
     i += 1 if lowered[i : i + 1] == ["the"] else 0
     if i >= len(words) or (not words[i][:1].isupper() and lowered[i] not in OWNER_WORDS):
         return ""
@@ -290,6 +300,7 @@ def _fact_holder(
     i = 0
     while i < len(lowered) and lowered[i] in _LINKS:
         i += 1  # "because it helps ...": whom the clause is about comes after its link
+    i = _past_when(words, i)  # "On 8 May 2024 the owner ...": the owner, after the day
     i += 1 if lowered[i : i + 1] == ["the"] else 0
     if i >= len(lowered):
         return None
@@ -309,7 +320,22 @@ def _fact_holder(
     return None
 
 
+_PREFER_TO = re.compile(r"\bprefer(?:s|red|ring)?\s+\w+ing\b[^,;.]*?\s(to\s+\w+ing)\b", re.I)
 _LINKS = frozenset("but so because cause 'cause since while though although as".split())
+_WHEN = frozenset("on in at by since from during until".split())
+
+
+def _past_when(words: list[str], i: int) -> int:
+    """Where a clause goes on after a day it opens with (`On 8 May 2024`, `In June`): a
+    preposition of time and only days, months, weekdays and numbers after it; `i` when there
+    is none."""
+    low = [w.lower() for w in words]
+    if i >= len(low) or low[i] not in _WHEN:
+        return i
+    j = i + 1
+    while j < len(low) and (low[j] in MONTHS or low[j] in WEEKDAYS or number_of(words[j])):
+        j += 1
+    return j if j > i + 1 else i
 
 
 def _names_someone(words: list[str], owner: set[str]) -> bool:

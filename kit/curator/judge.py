@@ -103,7 +103,8 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
                 denied_names.append(term.shown)
                 continue
         elif term.kind == "date":  # when: said as a fact, whoever's clause it sits in
-            fits = [c for s, c in where if _fits(s, spared(c, term), "", hedged, negated)]
+            denied = negated or term.passed_over  # "instead of the May 2 event": passed over
+            fits = [c for s, c in where if _fits(s, spared(c, term), "", hedged, denied)]
         else:
             fits = _said_so(term, where, hedged, negated, named)
         about_owner = term.holder == "owner"
