@@ -24,7 +24,7 @@ from kit.curator.others_named import others_named
 from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
-from kit.curator.speaker_own import asked_of_listener, of_others
+from kit.curator.speaker_own import asked_of_listener, leading, of_others
 from kit.curator.weighing import Readings
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
@@ -461,10 +461,11 @@ def _whose(source: Source, clause: Clause, who: str) -> bool:
     in the owner's words about self only where the clause names them or "he", "she"."""
     if not who:
         return True
+    words = clause.words | leading(source.clauses, clause).words  # "your kids grow | and ..."
     if who == "~owner":
-        return source.owner or bool(clause.words & _YOUR)
+        return source.owner or bool(words & _YOUR)
     if who.startswith("~"):
-        return who[1:] in source.names or who[1:] in clause.words or bool(clause.words & _THIRD)
+        return who[1:] in source.names or who[1:] in words or bool(words & _THIRD)
     if source.owner and clause.holder == "self" and clause.own_subject:
         return who in clause.words or bool(clause.words & _THIRD)
     if who in source.names and not source.owner:  # the speaker's words, of someone else
