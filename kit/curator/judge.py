@@ -21,7 +21,9 @@ from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.linking import said_otherwise
 from kit.curator.others_named import others_named
-from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
+from kit.curator.related import (
+    defined_as, family, near, one_way, opposites, ordinal_said_as, thing, weight,
+)  # fmt: skip
 from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
 from kit.curator.speaker_own import asked_of_listener, leading, of_others
@@ -322,7 +324,8 @@ def _holding(
     if term.kind == "number":
         written = source.numbers or tuple(frozenset() for _ in source.clauses)
         held = zip(source.clauses, written, strict=True)
-        return [c for c, more in held if term.key in c.numbers | more]
+        alike = ordinal_said_as(term.shown)  # "the first run" / "my initial run"
+        return [c for c, more in held if term.key in c.numbers | more or alike & c.words]
     if word_key(term.shown) in source.names:  # the speaker's own name
         return [plain(c) for c in source.clauses[:1]]
     if term.kind == "name":

@@ -1,7 +1,8 @@
 """The grounding guard's round 29A (issue 29): short supported facts still dropped.
 (1) A clause that goes on with the one before it ("Watching your pupils learn | and thrive
 ...") is about whom that one says: a friend's `your pupils ... and thrive` holds up the
-owner's `pupils are thriving`, as the first clause's `learn` already did. Messages and facts
+owner's `pupils are thriving`, as the first clause's `learn` already did. (2) An ordinal in letters (`first`) is said by its
+adjective's own words (`initial`), not a count or another ordinal. Messages and facts
 written here, in our own words; the rules alone (no weighing)."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pytest
 from kit.curator.grounding import Grounding, Verdict
 from kit.curator.ops import Insert
 from kit.memory.messages import Message
-from tests.support.grounding import rules_only
+from tests.support.grounding import check, rules_only
 
 
 def _said_by(speaker: str, text: str) -> Message:
@@ -57,3 +58,29 @@ def test_a_clause_going_on_with_the_speakers_own_is_not_the_listeners(
         "Lovely news, Ada! Watching my pupils learn and thrive feels wonderful too.",
     )
     assert verdict.status != "supported"
+
+
+# (2) An ordinal in letters is said by its adjective's own words: "the first try" by "my
+# initial try"; a count is not ("three tries" by "initial tries"), nor another ordinal.
+@pytest.mark.parametrize(
+    ("fact", "said", "stored"),
+    [
+        (
+            "The owner scored 40 points on the first attempt.",
+            "My initial attempt scored 40 points.",
+            True,
+        ),
+        (
+            "The owner scored 40 points on the second attempt.",
+            "My initial attempt scored 40 points.",
+            False,
+        ),
+        ("The owner made three attempts.", "I made some initial attempts.", False),
+    ],
+)
+def test_an_ordinal_in_letters_is_said_by_its_adjectives_words(
+    fact: str, said: str, stored: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules_only(monkeypatch)
+    verdict = check(fact, said)
+    assert (verdict.status == "supported") is stored, verdict.reason
