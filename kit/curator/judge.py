@@ -21,9 +21,8 @@ from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.linking import said_otherwise
 from kit.curator.others_named import others_named
-from kit.curator.related import (
-    defined_as, family, near, one_way, opposites, ordinal_said_as, thing, weight,
-)  # fmt: skip
+from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
+from kit.curator.related import ordinal_said_as
 from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
 from kit.curator.speaker_own import asked_of_listener, leading, of_others

@@ -1,9 +1,10 @@
-"""The grounding guard's round 29A (issue 29): short supported facts still dropped.
+"""The grounding guard's round 29A (issue 29): short supported facts still dropped or asked.
 (1) A clause that goes on with the one before it ("Watching your pupils learn | and thrive
 ...") is about whom that one says: a friend's `your pupils ... and thrive` holds up the
-owner's `pupils are thriving`, as the first clause's `learn` already did. (2) An ordinal in letters (`first`) is said by its
-adjective's own words (`initial`), not a count or another ordinal. Messages and facts
-written here, in our own words; the rules alone (no weighing)."""
+owner's `pupils are thriving`, as the first clause's `learn` already did. (2) An ordinal in
+letters (`first`) is said by its adjective's own words (`initial`), not a count or another
+ordinal. (3) A clause said again runs on past a `what` that opens the next clause. Messages
+and facts written here, in our own words; (1) and (2) by the rules alone (no weighing)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from kit.curator.grounding import Grounding, Verdict
 from kit.curator.ops import Insert
+from kit.curator.restated import Spoken, restated
 from kit.memory.messages import Message
 from tests.support.grounding import check, rules_only
 
@@ -84,3 +86,16 @@ def test_an_ordinal_in_letters_is_said_by_its_adjectives_words(
     rules_only(monkeypatch)
     verdict = check(fact, said)
     assert (verdict.status == "supported") is stored, verdict.reason
+
+
+# (3) A fact said again across a clause the speaker's words open with `what` ("proud of
+# what | I achieved"): the two clauses run on as one, when both are said as so.
+def test_a_clause_said_again_runs_on_past_what() -> None:
+    owner = Spoken(
+        "It was hard going, but I'm grateful for what I learned there.", True, frozenset()
+    )
+    assert restated("The owner is grateful for what he has learned there.", [owner])
+    wished = Spoken("I'm grateful for what I might learn there.", True, frozenset())
+    assert not restated("The owner is grateful for what he has learned there.", [wished])
+    denied = Spoken("I'm grateful for what I never learned there.", True, frozenset())
+    assert not restated("The owner is grateful for what he has learned there.", [denied])
