@@ -20,9 +20,9 @@ from kit.curator.denied import denied_only, spared
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.linking import said_otherwise
+from kit.curator.number_forms import ordinal_said_as
 from kit.curator.others_named import others_named
 from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
-from kit.curator.related import ordinal_said_as
 from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
 from kit.curator.speaker_own import asked_of_listener, leading, of_others

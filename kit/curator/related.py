@@ -38,10 +38,6 @@ _FAMILY = frozenset({"+", "\\", "<"})
 _SIMILAR = "&"
 _OPPOSITE = "!"
 _UP = frozenset({"@", "@i"})
-ORDINALS = frozenset(
-    """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
-    thirteenth fourteenth fifteenth twentieth thirtieth fortieth fiftieth""".split()
-)
 
 
 def wordnet_or_none() -> Lexicon | None:
@@ -331,14 +327,3 @@ def _position(words: tuple[str, ...], lemma: str) -> int:
         if word == lemma:
             return i
     return 0
-
-
-@lru_cache(maxsize=4096)
-def ordinal_said_as(word: str) -> frozenset[str]:
-    """What an ordinal a fact writes in letters may be said as beside its number: the words
-    of its adjective's common senses ("first" ~ initial, inaugural); none for a number in
-    digits or a count ("3rd", "three": a count has no such words)."""
-    low = lemma_key(word)
-    if not low.isalpha() or not low.endswith(("st", "nd", "rd", "th")) or low not in ORDINALS:
-        return frozenset()
-    return near(low, "adj") - {low}
