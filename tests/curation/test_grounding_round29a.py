@@ -3,7 +3,8 @@
 ...") is about whom that one says: a friend's `your pupils ... and thrive` holds up the
 owner's `pupils are thriving`, as the first clause's `learn` already did. (2) An ordinal in
 letters (`first`) is said by its adjective's own words (`initial`), not a count or another
-ordinal. (3) A clause said again runs on past a `what` that opens the next clause. Messages
+ordinal. (3) A clause said again runs on past a `what` that opens the next clause. (4) `one` before
+an occasion (`one weekend`) is no count. Messages
 and facts written here, in our own words; (1) and (2) by the rules alone (no weighing)."""
 
 from __future__ import annotations
@@ -99,3 +100,26 @@ def test_a_clause_said_again_runs_on_past_what() -> None:
     assert not restated("The owner is grateful for what he has learned there.", [wished])
     denied = Spoken("I'm grateful for what I never learned there.", True, frozenset())
     assert not restated("The owner is grateful for what he has learned there.", [denied])
+
+
+# (4) "one" before an occasion ("one weekend") is some morning, no count; a count of
+# occasions ("for one night", "spent one night", "one day a week") stays a number.
+@pytest.mark.parametrize(
+    ("fact", "said", "stored"),
+    [
+        (
+            "The owner went fishing with his uncle one weekend in June.",
+            "Went fishing with my uncle over a weekend in June, so peaceful.",
+            True,
+        ),
+        ("The owner spent one night in Lisbon.", "I spent two nights in Lisbon.", False),
+        ("The owner swims one day a week.", "I swim two days a week.", False),
+        ("The owner stayed for one night in Lisbon.", "I stayed for two nights in Lisbon.", False),
+    ],
+)
+def test_one_before_an_occasion_is_no_count(
+    fact: str, said: str, stored: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules_only(monkeypatch)
+    verdict = check(fact, said)
+    assert (verdict.status == "supported") is stored, verdict.reason
