@@ -209,8 +209,8 @@ _OCCASIONS = frozenset(
 )
 # before "one": a count of occasions, not some one of them ("for one night", "spent one day")
 _COUNTING = frozenset(
-    """for only just in within after than about over under per spent spend spends stayed
-    stay stays took take takes lasted lasts""".split()
+    stem(w)  # by stem: "spent", "took" too
+    for w in "for only just in within after than about over under per spend stay take last".split()
 )
 _RATE = frozenset("a an per each every".split())
 _POINTING = frozenset("the this that which another each every any no".split())
@@ -224,7 +224,7 @@ def _pronoun(listed: list[re.Match[str]], n: int) -> bool:
     before = listed[n - 1].group().lower() if n else ""
     after = listed[n + 1].group().lower() if n + 1 < len(listed) else ""
     later = listed[n + 2].group().lower() if n + 2 < len(listed) else ""
-    if after in _OCCASIONS and before not in _COUNTING and later not in _RATE:
+    if after in _OCCASIONS and stem(before) not in _COUNTING and later not in _RATE:
         return True  # "went biking one weekend": some weekend, no count of them
     if before in _POINTING:  # "the one with", not "the one job"
         return not (after and thing(after))
