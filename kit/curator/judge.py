@@ -323,7 +323,7 @@ def _holding(
     if term.kind == "number":
         written = source.numbers or tuple(frozenset() for _ in source.clauses)
         held = zip(source.clauses, written, strict=True)
-        alike = ordinal_said_as(term.shown)  # "the first run" / "my initial run"
+        alike = ordinal_said_as(term.shown)  # "the first attempt" / "my initial attempt"
         return [c for c, more in held if term.key in c.numbers | more or alike & c.words]
     if word_key(term.shown) in source.names:  # the speaker's own name
         return [plain(c) for c in source.clauses[:1]]

@@ -209,7 +209,7 @@ def _value(words: str) -> float:
 
 def ordinal_said_as(word: str) -> frozenset[str]:
     """What an ordinal a fact writes in letters may be said as beside its number: the words
-    of its adjective's common senses ("first" ~ initial, inaugural); none for a number in
+    of its adjective's common senses ("first" ~ inaugural, maiden); none for a number in
     digits or a count ("3rd", "three": a count has no such words)."""
     low = lemma_key(word)
     if low not in _ORDINAL_WORDS:  # not "3rd", "three"

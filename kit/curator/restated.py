@@ -27,7 +27,7 @@ _PERSON = frozenset(
     """a an the is am are was were be been being has have had i me my mine myself he him his
     she her hers they them their we us our owner""".split()
 )
-# Words that end a clause by opening the next one as what it is about ("proud of what")
+# Words that end a clause by opening the next one as what it is about ("grateful for what")
 _OPENING = frozenset("what that which who whom how where when why".split())
 MIN_WORDS = 2  # one word run together is no clause said again
 
@@ -63,7 +63,7 @@ def restated(fact: str, spoken: Sequence[Spoken]) -> bool:
 
 def _said_as_fact(text: str) -> list[list[str]]:
     """The words of each clause of `text` said as so; a clause that ends in what opens the
-    next ("proud of what | I achieved") runs on into it, as one."""
+    next ("grateful for what | I learned") runs on into it, as one."""
     found = clauses(text)
     said = [_words(text, c) if _as_fact(c) else [] for c in found]
     joined = [
