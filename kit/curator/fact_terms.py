@@ -213,6 +213,15 @@ def _named(match: re.Match[str], owner: set[str]) -> bool:
 # "hoping it'll give me tips"; "a budget for the movie weekend": "planning a movie weekend").
 _FOR = re.compile(r"\bfor\b", re.IGNORECASE)
 _SOFT_NUMBERS = frozenset({"once", "single", "both", "pair", "couple", "half", "second"})
+_OCCASIONS = frozenset(
+    "day morning afternoon evening night weekend summer winter spring autumn".split()
+)
+# before "one": a count of occasions, not some one of them ("for one night", "spent one day")
+_COUNTING = frozenset(
+    stem(w)  # by stem: "spent", "took" too
+    for w in "for only just in within after than about over under per spend stay take last".split()
+)
+_RATE = frozenset("a an per each every".split())
 _POINTING = frozenset("the this that which another each every any no".split())
 
 
@@ -223,6 +232,9 @@ def _pronoun(listed: list[re.Match[str]], n: int) -> bool:
         return False
     before = listed[n - 1].group().lower() if n else ""
     after = listed[n + 1].group().lower() if n + 1 < len(listed) else ""
+    later = listed[n + 2].group().lower() if n + 2 < len(listed) else ""
+    if after in _OCCASIONS and stem(before) not in _COUNTING and later not in _RATE:
+        return True  # "went biking one weekend": some weekend, no count of them
     if before in _POINTING:  # "the one with", not "the one job"
         return not (after and thing(after))
     return len(after) > 5 and after.endswith("ing")

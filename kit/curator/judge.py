@@ -20,11 +20,12 @@ from kit.curator.denied import denied_only, spared
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.linking import said_otherwise
+from kit.curator.number_forms import ordinal_said_as
 from kit.curator.others_named import others_named
 from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
-from kit.curator.speaker_own import asked_of_listener, of_others
+from kit.curator.speaker_own import asked_of_listener, leading, of_others
 from kit.curator.weighing import Readings
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
@@ -323,7 +324,8 @@ def _holding(
     if term.kind == "number":
         written = source.numbers or tuple(frozenset() for _ in source.clauses)
         held = zip(source.clauses, written, strict=True)
-        return [c for c, more in held if term.key in c.numbers | more]
+        alike = ordinal_said_as(term.shown)  # "the first attempt" / "my initial attempt"
+        return [c for c, more in held if term.key in c.numbers | more or alike & c.words]
     if word_key(term.shown) in source.names:  # the speaker's own name
         return [plain(c) for c in source.clauses[:1]]
     if term.kind == "name":
@@ -462,10 +464,11 @@ def _whose(source: Source, clause: Clause, who: str) -> bool:
     in the owner's words about self only where the clause names them or "he", "she"."""
     if not who:
         return True
+    words = clause.words | leading(source.clauses, clause).words  # "your kids grow | and ..."
     if who == "~owner":
-        return source.owner or bool(clause.words & _YOUR)
+        return source.owner or bool(words & _YOUR)
     if who.startswith("~"):
-        return who[1:] in source.names or who[1:] in clause.words or bool(clause.words & _THIRD)
+        return who[1:] in source.names or who[1:] in words or bool(words & _THIRD)
     if source.owner and clause.holder == "self" and clause.own_subject:
         return who in clause.words or bool(clause.words & _THIRD)
     if who in source.names and not source.owner:  # the speaker's words, of someone else

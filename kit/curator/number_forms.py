@@ -14,7 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from kit.curator.clauses import Clause
+from kit.curator.related import lemma_key, near
 from kit.curator.wording import NUMBER_WORDS, TENS, number_of, plain
+
+_ORDINAL_WORDS = frozenset(
+    """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
+    thirteenth fourteenth fifteenth twentieth thirtieth fortieth fiftieth""".split()
+)
 
 
 @dataclass(frozen=True)
@@ -199,3 +205,13 @@ def _value(words: str) -> float:
         else:
             current += float(NUMBER_WORDS[word])
     return total + current
+
+
+def ordinal_said_as(word: str) -> frozenset[str]:
+    """What an ordinal a fact writes in letters may be said as beside its number: the words
+    of its adjective's common senses ("first" ~ inaugural, maiden); none for a number in
+    digits or a count ("3rd", "three": a count has no such words)."""
+    low = lemma_key(word)
+    if low not in _ORDINAL_WORDS:  # not "3rd", "three"
+        return frozenset()
+    return near(low, "adj") - {low}

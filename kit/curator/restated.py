@@ -27,6 +27,8 @@ _PERSON = frozenset(
     """a an the is am are was were be been being has have had i me my mine myself he him his
     she her hers they them their we us our owner""".split()
 )
+# Words that end a clause by opening the next one as what it is about ("grateful for what")
+_OPENING = frozenset("what that which who whom how where when why".split())
 MIN_WORDS = 2  # one word run together is no clause said again
 
 
@@ -53,11 +55,23 @@ def restated(fact: str, spoken: Sequence[Spoken]) -> bool:
     if any(_theirs(words, run, said) for said in spoken):
         return True
     return any(
-        _contains(_kept(_words(said.text, clause), said.names), run)
+        _contains(_kept(words, said.names), run)
         for said in spoken
-        for clause in clauses(said.text)
-        if _as_fact(clause)
+        for words in _said_as_fact(said.text)
     )
+
+
+def _said_as_fact(text: str) -> list[list[str]]:
+    """The words of each clause of `text` said as so; a clause that ends in what opens the
+    next ("grateful for what | I learned") runs on into it, as one."""
+    found = clauses(text)
+    said = [_words(text, c) if _as_fact(c) else [] for c in found]
+    joined = [
+        said[i] + said[i + 1]
+        for i in range(len(found) - 1)
+        if said[i] and said[i + 1] and said[i][-1] in _OPENING
+    ]
+    return [w for w in said if w] + joined
 
 
 def _theirs(words: list[str], run: list[str], said: Spoken) -> bool:

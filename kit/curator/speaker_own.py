@@ -47,3 +47,12 @@ def asked_of_listener(clause: Clause, answered: bool) -> bool:
     `asks`)."""
     asked = answered and bool(clause.words & _WH) and bool(clause.words & _YOU)
     return asked and not clause.words & SPEAKER  # "what did you think of my cello?": mine
+
+
+def leading(clauses: tuple[Clause, ...], clause: Clause) -> Clause:
+    """The clause that says whom `clause` is about: itself, or, when it goes on with the one
+    before it ("Seeing your pupils learn | and thrive"), the last before it that says so."""
+    if clause.own_subject:
+        return clause
+    before = [c for c in clauses if c.start < clause.start]
+    return next((c for c in reversed(before) if c.own_subject), clause)
