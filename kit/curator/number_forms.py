@@ -15,12 +15,7 @@ from dataclasses import dataclass, replace
 
 from kit.curator.clauses import Clause
 from kit.curator.related import lemma_key, near
-from kit.curator.wording import NUMBER_WORDS, TENS, number_of, plain
-
-_ORDINAL_WORDS = frozenset(
-    """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
-    thirteenth fourteenth fifteenth twentieth thirtieth fortieth fiftieth""".split()
-)
+from kit.curator.wording import NUMBER_WORDS, ORDINAL_WORDS, TENS, number_of, plain
 
 
 @dataclass(frozen=True)
@@ -212,6 +207,6 @@ def ordinal_said_as(word: str) -> frozenset[str]:
     of its adjective's common senses ("first" ~ inaugural, maiden); none for a number in
     digits or a count ("3rd", "three": a count has no such words)."""
     low = lemma_key(word)
-    if low not in _ORDINAL_WORDS:  # not "3rd", "three"
+    if low not in ORDINAL_WORDS:  # not "3rd", "three"
         return frozenset()
     return near(low, "adj") - {low}

@@ -109,16 +109,19 @@ _SUFFIXES = (
     "ors", "ies", "ied", "ion", "ions", "ists", "ist", "ity", "ful", "ous", "ive", "ly",
     "er", "or", "ed", "es", "s", "e", "y", "al",
 )  # fmt: skip
+ORDINAL_WORDS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
+    "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
+    "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "twentieth": 20, "thirtieth": 30,
+    "fortieth": 40, "fiftieth": 50,
+}  # fmt: skip
 NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
     "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
     "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
     "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000,
-    "dozen": 12, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
-    "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
-    "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "twentieth": 20, "thirtieth": 30,
-    "fortieth": 40, "fiftieth": 50, "once": 1, "twice": 2, "both": 2, "pair": 2,
+    "dozen": 12, **ORDINAL_WORDS, "once": 1, "twice": 2, "both": 2, "pair": 2,
     "half": 0.5, "single": 1,  # not "couple": "a couple of" is two or three
 }  # fmt: skip
 _NUMBER = re.compile(r"^[$£€]?(\d[\d,]*(?:\.\d+)?)(k|%)?$")
