@@ -17,7 +17,7 @@ from kit.curator.contrast import CONTRAST
 from kit.curator.number_forms import readings
 from kit.curator.persons import role
 from kit.curator.presupposed import GIVEN_ENDS
-from kit.curator.related import near, phrases, thing, wordnet_or_none
+from kit.curator.related import near, phrases, thing, unknown
 from kit.curator.undoing import not_done
 from kit.curator.whose_number import bindings
 from kit.curator.wording import (
@@ -368,10 +368,7 @@ def _unknown_name(token: str) -> bool:
     name ("Natalie", "Natalie's") and no word WordNet knows ("Photography", "Grace" may be
     either; round 28A: "Natalie invited the owner" from "invited by Tamara" was stored)."""
     word = token.removesuffix("'s")
-    net = wordnet_or_none()
-    if net is None or len(word) < 3 or not word.isalpha() or not word.istitle():
-        return False
-    return not net.lemmas(word.lower())
+    return len(word) >= 3 and word.isalpha() and word.istitle() and unknown(word)
 
 
 def _mixed(token: str) -> bool:

@@ -48,6 +48,13 @@ def wordnet_or_none() -> Lexicon | None:
         return None
 
 
+def unknown(word: str) -> bool:
+    """Whether WordNet (when it is there) has no such word: a name, most often ("Natalie";
+    not "Data", "April", "Grace")."""
+    net = wordnet_or_none()
+    return net is not None and not net.lemmas(word.lower())
+
+
 def lemma_key(word: str) -> str:
     """The word as WordNet is asked about it: lower case, no edge quote or hyphen, no "'s"."""
     low = word.lower().strip("'-")

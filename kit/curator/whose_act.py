@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from kit.curator.related import wordnet_or_none
+from kit.curator.related import unknown
 from kit.curator.wording import fold
 
 _POSSESSIVE = re.compile(r"(?:^|(?P<after>[^.!?\s]\s+))(?P<name>[A-Z][a-z]+)'s\b")
@@ -42,12 +42,11 @@ PHRASE = 4  # words a possessive may stand before what it owns ("her island medi
 def possessors(cited: Iterable[str]) -> frozenset[str]:
     """The people whose possessive the cited messages say (`Tamara's`, lower-cased): a
     capitalised word within a sentence, or one WordNet does not know (not `Today's`)."""
-    net = wordnet_or_none()
     found: set[str] = set()
     for text in cited:
         for match in _POSSESSIVE.finditer(fold(text)):
             name = match.group("name")
-            if match.group("after") or (net is not None and not net.lemmas(name.lower())):
+            if match.group("after") or unknown(name):
                 found.add(name.lower())
     return frozenset(found)
 
@@ -84,12 +83,11 @@ def agents_of(fact_words: list[str], subject: list[str], cited: Iterable[str]) -
     does not know), but the fact's subject and whom it says it was done by (`was hired by
     Northwind`)."""
     by = {w for n, w in enumerate(fact_words) if "by" in fact_words[max(0, n - 3) : n]}
-    net = wordnet_or_none()
     named = {
         name
         for text in cited
         for m in _NAMED.finditer(fold(text))
-        if net is not None and not net.lemmas(name := m.group(1).lower())
+        if unknown(name := m.group(1).lower())
     }  # a person's name, no word WordNet knows: not `April`, `Island Media`
     return frozenset(named - set(subject) - by)
 

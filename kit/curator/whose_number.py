@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 
 from kit.curator.clauses import word_key
-from kit.curator.related import wordnet_or_none
+from kit.curator.related import unknown
 from kit.curator.wording import number_of
 from kit.dates.words import MONTHS, WEEKDAYS
 
@@ -81,5 +81,4 @@ def misbound(text: str, cited: Iterable[str]) -> str | None:
 
 def _person(name: str) -> bool:
     """Whether a bound name is a person's: no word WordNet knows ("Natalie"; not "Data, 300")."""
-    net = wordnet_or_none()
-    return net is not None and not net.lemmas(name)
+    return unknown(name)
