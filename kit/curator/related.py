@@ -221,12 +221,13 @@ def _light(net: Lexicon, part: str, word: str) -> bool:
 
 @lru_cache(maxsize=65536)
 def says(word: str) -> frozenset[str]:
-    """What a message's word says: its family, and what its common noun senses are kinds of
-    ("colleagues" -> associate). Not a verb's: WordNet's verbs rise to "act", "move"."""
+    """What a message's word says: its family, what its common noun senses are kinds of
+    ("colleagues" -> associate), and a verb of feeling's feeling ("prefer" -> like). Not
+    another verb's kinds: WordNet's verbs rise to "act", "move"."""
     net = wordnet_or_none()
     if net is None:
         return frozenset()
-    found = set(family(word))
+    found = set(family(word)) | _feeling_up(net, word)
     for part, lemma in net.lemmas(lemma_key(word)):
         if part != "noun":
             continue
@@ -234,6 +235,35 @@ def says(word: str) -> frozenset[str]:
             for symbol, target, target_part, _, _ in net.synset(part, offset)[1]:
                 if symbol in _UP and target_part == part:
                     found.update(net.synset(part, target)[0])
+    return frozenset(found)
+
+
+def feeling_of(said: str, fact: str) -> bool:
+    """Whether a message's verb of feeling is a way of the fact's ("prefer" of "like")."""
+    net = wordnet_or_none()
+    if net is None:
+        return False
+    return bool(_feeling_up(net, said) & (family(fact) | {lemma_key(fact)}))
+
+
+FEELING = 37  # WordNet's lexicographer file verb.emotion: liking, wanting, fearing
+
+
+def _feeling_up(net: Lexicon, word: str) -> frozenset[str]:
+    """A verb of feeling in its most common sense says the feeling it is a way of, one step
+    up ("prefer": like better -> like; "adore" -> love; "crave" -> want): a way of liking is
+    liking. Only feelings: other verbs' steps up say less than the fact may ("sell" ->
+    exchange, "reject" -> judge). Never a light word."""
+    found: set[str] = set()
+    for part, lemma in net.lemmas(lemma_key(word)):
+        if part != "verb":
+            continue
+        for offset in net.senses(part, lemma)[:1]:
+            if net.topic(part, offset) != FEELING:
+                continue
+            for symbol, target, target_part, _, _ in net.synset(part, offset)[1]:
+                if symbol in _UP and target_part == part:
+                    found.update(w for w in net.synset(part, target)[0] if not _light(net, part, w))
     return frozenset(found)
 
 

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kit.curator.clauses import Clause, clauses, word_key
+from kit.curator.related import feeling_of
 from kit.curator.wording import fold, stem, tokens
 
 # Words a fact said of someone else changes or drops from what the speaker said of themselves
@@ -146,6 +147,8 @@ def _same_word(said: str, fact: str) -> bool:
     "using" / "uses"); not a verb for a noun ("scared of train delays" says no train was
     delayed)."""
     if said == fact or said.removesuffix("s") == fact.removesuffix("s"):
+        return True
+    if feeling_of(said, fact):  # "I prefer ..." says "likes ...": a way of liking is liking
         return True
     verbs = said.endswith(("ed", "ing")) and fact.endswith(("ed", "ing", "s"))
     return verbs and (stem(said) == stem(fact) or _base(said) == _base(fact))

@@ -131,6 +131,12 @@ class Lexicon:
         line = _line(self._data[part], self._lines[part][offset])
         return line.split(" | ", 1)[1].strip() if " | " in line else ""
 
+    def topic(self, part: str, offset: int) -> int:
+        """A synset's lexicographer file, by number (WordNet's `lexnames`: 37 is verb.emotion,
+        the verbs of feeling: "like", "prefer", "fear")."""
+        self._load()
+        return int(_line(self._data[part], self._lines[part][offset]).split(" ", 2)[1])
+
     def inflected(self, part: str) -> frozenset[str]:
         """The irregular forms WordNet lists for `part` (its `.exc` file: `went`, `chose`)."""
         self._load()
