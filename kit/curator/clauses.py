@@ -240,7 +240,7 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
                 given, given_spans = given | more, given_spans + spans
             doing = gerund_subject(_words(folded, sentence.start(), end), start) if hedged else ()
             if doing:  # "worried that moving the call to May 2 | might clash": it is moving
-                given |= {k for w, _, _ in doing for k in (stem(w), number_of(w)) if k}
+                given |= {k for w, _, _ in doing for k in (stem(w), word_key(w), number_of(w)) if k}
                 given_spans += ((doing[0][1], doing[-1][2]),)
             found.append(
                 Clause(

@@ -36,7 +36,7 @@ def gerund_subject(sentence: Sequence[Word], start: int) -> tuple[Word, ...]:
     clause's end); () when there is none or the modal does not follow in this clause."""
     opened = -1
     for i, (word, at, _) in enumerate(sentence):
-        low = word.lower()
+        low = word.lower() if word != "May" else "may-month"  # "to May 3": the month
         if opened < 0:
             before = sentence[i - 1][0].lower() if i else ""
             ahead = sentence[i + 1][0] if i + 1 < len(sentence) else ""

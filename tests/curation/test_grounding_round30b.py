@@ -27,6 +27,11 @@ DOING = [
         "The owner reserves 3 hours every Monday and Wednesday evening for piano practice.",
         _PRACTICE,
     ),
+    (  # a name ending in an apostrophe, curly in the message
+        "The owner rescheduled the portrait sitting to 3 May at Riverside Painters' Hall.",
+        "I'm worried that rescheduling the portrait sitting to May 3 at Riverside Painters\u2019 "
+        "Hall might eat into my study time.",
+    ),
 ]
 
 
