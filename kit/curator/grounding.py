@@ -61,7 +61,6 @@ from kit.curator.introduced import introduced
 from kit.curator.judge import Source, Verdict, judge
 from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
-from kit.curator.not_yet import not_yet
 from kit.curator.number_forms import said
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.other_speaker import spoken_of, subject_speaker
@@ -277,8 +276,7 @@ class Grounding:
                 )
             sources.append(self._source(message))
         sources = _answered(sources, [self._messages[i] for i in op.sources])
-        texts = [self._messages[i].text for i in op.sources]
-        sources = not_yet(text, as_planned(text, sources, texts), texts)
+        sources = as_planned(text, sources, [self._messages[i].text for i in op.sources])
         rewritten = [facts[i] for i in _rewrites(op) if i in facts]
         sources += [_fact_source(f) for f in rewritten]
         if not sources:

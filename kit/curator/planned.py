@@ -73,17 +73,3 @@ def _plan_only(clause: str) -> bool:
     rest = _PLAN_WORDS.sub(" ", _FOUND_OUT.sub(" ", clause))
     words = _WORD.findall(rest)
     return not any(w in HEDGES or w.endswith("'d") for w in words)
-
-
-# A wish of the speaker's to do something ("I want to", "I'd love to", "I'm hoping to").
-_WISHES = re.compile(r"\b(?:i|we)(?: really)? (?:want|wanna|hope|'d like|'d love|'m hoping) to\b")
-
-
-def plans(fact: str) -> bool:
-    """Whether a fact (folded) says a plan (`will`, `plans to`, `is going to`)."""
-    return _IN_FACT.search(fact) is not None
-
-
-def speakers_plan(text: str) -> bool:
-    """Whether a message (folded, lower case) says a plan or a wish of its speaker's."""
-    return bool(_SPEAKERS.search(text) or _WISHES.search(text))

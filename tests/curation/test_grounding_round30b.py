@@ -79,25 +79,3 @@ WITHOUT = [
 def test_without_a_doing_denies_only_that_doing(fact: str, said: str, stored: bool) -> None:
     verdict = check(fact, said)
     assert (verdict.status == "supported") is stored, verdict.reason
-
-
-# (3) a denial of the past beside a plan or a wish denies only the past
-_PAPERBACK = (
-    "I think I'll start with a paperback from the Riverside Public Library. I've never tried "
-    "borrowing one, and it seems like a cheap way to test the habit."
-)
-_KAYAK = "I've never tried kayaking, but I really want to this summer."
-NOT_YET = [
-    ("The owner plans to borrow a paperback from the Riverside Public Library.", _PAPERBACK, True),
-    ("The owner plans to try kayaking this summer.", _KAYAK, True),
-    ("The owner has never tried kayaking.", _KAYAK, True),
-    ("The owner has borrowed a paperback from the Riverside Public Library.", _PAPERBACK, False),
-    ("The owner has tried kayaking.", _KAYAK, False),
-    ("The owner will try kayaking.", "I've never tried kayaking and it looks scary.", False),
-]
-
-
-@pytest.mark.parametrize(("fact", "said", "stored"), NOT_YET)
-def test_never_beside_a_plan_denies_only_the_past(fact: str, said: str, stored: bool) -> None:
-    verdict = check(fact, said)
-    assert (verdict.status == "supported") is stored, verdict.reason
