@@ -60,22 +60,3 @@ NOT_SAID = [
 def test_what_the_worry_fears_or_a_plan_weighs_is_not_said(fact: str, said: str) -> None:
     verdict = check(fact, said)
     assert verdict.status != "supported", verdict.reason
-
-
-# (2) `without` + a verb in -ing denies the doing after it, not the act before it
-_FENCE = "Last weekend I repainted the whole fence without asking my neighbour for help."
-WITHOUT = [
-    ("The owner repainted the fence.", _FENCE, True),
-    ("The owner asked a neighbour for help.", _FENCE, False),
-    (
-        "The owner cracked a pane.",
-        "I fitted the new greenhouse glass without cracking a single pane!",
-        False,
-    ),
-]
-
-
-@pytest.mark.parametrize(("fact", "said", "stored"), WITHOUT)
-def test_without_a_doing_denies_only_that_doing(fact: str, said: str, stored: bool) -> None:
-    verdict = check(fact, said)
-    assert (verdict.status == "supported") is stored, verdict.reason
