@@ -18,6 +18,7 @@ from typing import Literal
 from kit.curator.antecedent import THEY, things_before
 from kit.curator.compared import compared
 from kit.curator.contrast import contrasts, passed_over
+from kit.curator.gerund_subject import gerund_subject
 from kit.curator.hedge_scope import (
     cut_around,
     given_that,
@@ -237,6 +238,10 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
             more, spans = presupposed(_words(folded, start, end), ask, plan, conditional)
             if not undone:  # "whether skipping the trip was smart": no trip given
                 given, given_spans = given | more, given_spans + spans
+            doing = gerund_subject(_words(folded, sentence.start(), end), start) if hedged else ()
+            if doing:  # "worried that moving the call to May 2 | might clash": it is moving
+                given |= {k for w, _, _ in doing for k in (stem(w), word_key(w), number_of(w)) if k}
+                given_spans += ((doing[0][1], doing[-1][2]),)
             found.append(
                 Clause(
                     start,

@@ -32,7 +32,8 @@
 
 What it cannot tell: a noun after `that` from a clause after it (only a word that is no
 pronoun, no auxiliary and, after `that`, no verb in -ing opens a description), a gerund subject
-(`moving the call to April 22 might conflict`: a plan or a fact, the words do not say), and
+(`moving the call to April 22 might conflict`: a plan or a fact, the words do not say; after a
+worry's `that` it is read as done, kit/curator/gerund_subject.py), and
 what a description's verb-like words say (`the increased budget`: given as words).
 """
 
