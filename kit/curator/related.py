@@ -227,7 +227,7 @@ def says(word: str) -> frozenset[str]:
     net = wordnet_or_none()
     if net is None:
         return frozenset()
-    found = set(family(word)) | _feeling_up(net, word)
+    found = set(family(word)) | _feeling_up(word)
     for part, lemma in net.lemmas(lemma_key(word)):
         if part != "noun":
             continue
@@ -240,20 +240,21 @@ def says(word: str) -> frozenset[str]:
 
 def feeling_of(said: str, fact: str) -> bool:
     """Whether a message's verb of feeling is a way of the fact's ("prefer" of "like")."""
-    net = wordnet_or_none()
-    if net is None:
-        return False
-    return bool(_feeling_up(net, said) & (family(fact) | {lemma_key(fact)}))
+    return bool(_feeling_up(said) & (family(fact) | {lemma_key(fact)}))
 
 
 FEELING = 37  # WordNet's lexicographer file verb.emotion: liking, wanting, fearing
 
 
-def _feeling_up(net: Lexicon, word: str) -> frozenset[str]:
+@lru_cache(maxsize=65536)
+def _feeling_up(word: str) -> frozenset[str]:
     """A verb of feeling in its most common sense says the feeling it is a way of, one step
     up ("prefer": like better -> like; "adore" -> love; "crave" -> want): a way of liking is
     liking. Only feelings: other verbs' steps up say less than the fact may ("sell" ->
-    exchange, "reject" -> judge). Never a light word."""
+    exchange, "reject" -> judge). Never a light word. Cached: a pass asks it of each word pair."""
+    net = wordnet_or_none()
+    if net is None:
+        return frozenset()
     found: set[str] = set()
     for part, lemma in net.lemmas(lemma_key(word)):
         if part != "verb":
