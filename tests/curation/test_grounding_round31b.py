@@ -1,0 +1,73 @@
+"""The grounding guard's round 31B (issue 29): a fact said beside a question, not inside it.
+(1) A gerund that `when`, `while`, `about`, `since` or `before` opens is done, as one after
+`after` (round 25D), when its clause names only days before the message's and nothing before
+it supposes (a request's `could you` is no supposition): `could you help me tighten my
+answers, especially when talking about coaching a 9-person choir in 2020?` says the coaching
+(kit/curator/reported.py). Messages and facts written here; each STORED case was dropped by
+main's guard (9317556)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.grounding import check
+
+_CHOIR = (
+    "I've got an audition next week, could you help me tighten my answers, especially when "
+    "talking about coaching a 9-person choir to a regional prize in 2020?"
+)
+
+# (1) (the fact, the owner's message): a gerund dated in the past is done
+DATED = [
+    ("In 2020 the owner coached a 9-person choir to a regional prize.", _CHOIR),
+    (
+        "The owner volunteered at a Lima clinic for 6 weeks in 2019.",
+        "Can you help me polish my essay, mostly the part about volunteering at a Lima clinic "
+        "for 6 weeks in 2019?",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), DATED)
+def test_a_gerund_dated_in_the_past_is_said(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status == "supported", verdict.reason
+
+
+# ... but not with no day, a day to come, a supposition before it, an `if` or `whether`, or
+# the request's own act (the writing), and not another person's.
+NOT_SAID = [
+    (
+        "The owner coached a 9-person choir to a regional prize.",
+        "Could you help me tighten my answers, especially when talking about coaching a "
+        "9-person choir to a regional prize?",
+    ),
+    (
+        "In 2031 the owner will coach a 9-person choir.",
+        "Could you help me plan my year, especially when coaching a 9-person choir in 2031?",
+    ),
+    (
+        "In 2020 the owner coached a 9-person choir.",
+        "If I ever apply, could you help me with my answers when talking about coaching a "
+        "9-person choir in 2020?",
+    ),
+    (
+        "In 2020 the owner coached a 9-person choir.",
+        "Could you tell me whether I should talk about coaching a 9-person choir in 2020?",
+    ),
+    (
+        "The owner wrote an essay about volunteering at a Lima clinic in 2019.",
+        "Can you help me write an essay about volunteering at a Lima clinic in 2019?",
+    ),
+    (
+        "In 2020 the owner coached a 9-person choir.",
+        "My sister is nervous, could you help her with her answers when talking about "
+        "coaching a 9-person choir in 2020?",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), NOT_SAID)
+def test_what_is_undated_to_come_supposed_or_asked_is_not_said(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status != "supported", verdict.reason
