@@ -1,8 +1,9 @@
 """A fact's text as the grounding guard (kit/curator/grounding.py) reads it: its terms (names,
 numbers, dates and other words), each with whom its clause is about ("owner", "other" or no
 telling, and which other: a name, or someone's kin), whether it sits in what the fact says was
-passed over ("chose X over Y") or in a purpose ("for business tips"); and whether the fact
-hedges ("plans to") or denies ("has never").
+passed over ("chose X over Y") or in a purpose ("for business tips", or a thing's possessive:
+"the gala's venue", round 31B); and whether the fact hedges ("plans to") or denies ("has
+never").
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ def fact_terms(
         (m.start(), c.end) for c in clauses(text) for m in _FOR.finditer(folded, c.start, c.end)
     ]
     listed = list(tokens(text))
+    aims += _for_whose(listed)  # "the movie marathon's snack budget": a budget for it
     possessed = _possessed(listed, owner)
     bound = bindings(text)  # "her partner Thomas, 45": 45 is Thomas's
     written = [  # "7 PM", "twenty five", "1.2 million": one number each
@@ -207,6 +209,30 @@ def _named(match: re.Match[str], owner: set[str]) -> bool:
         and word.lower() not in MONTHS
         and word.lower() not in WEEKDAYS
     )
+
+
+def _for_whose(listed: list[re.Match[str]]) -> list[tuple[int, int]]:
+    """Where a fact names a thing as what another is for by its possessive (`the movie
+    marathon's snack budget`, `the gala's venue`: the budget for the marathon), with the words
+    that describe it after its determiner: a purpose, as after `for`, which may be only
+    planned (`planning a movie marathon`). Not a person's (`her brother's car`), not a name's
+    (capitalised: a name's term of its own)."""
+    spans = []
+    for i, match in enumerate(listed):
+        word = match.group()
+        low = word.lower()
+        if not low.endswith("'s") or not word.islower() or low in OWNER_WORDS:
+            continue
+        key = word_key(word)
+        if stem(key) in PEOPLE or not thing(key):
+            continue
+        start = match.start()
+        for before in reversed(listed[max(0, i - 3) : i]):
+            if before.group().lower() in _DETERMINERS or not before.group().islower():
+                break
+            start = before.start()
+        spans.append((start, match.end()))
+    return spans
 
 
 # A purpose: what follows "for" may be only hoped or planned ("reads it for business tips":

@@ -71,3 +71,37 @@ NOT_SAID = [
 def test_what_is_undated_to_come_supposed_or_asked_is_not_said(fact: str, said: str) -> None:
     verdict = check(fact, said)
     assert verdict.status != "supported", verdict.reason
+
+
+# (2) A thing's possessive in the fact (`the quiz night's prize fund`) names what another thing
+# is for, as `the prize fund for the quiz night` does: a purpose, which may be only planned
+# (kit/curator/fact_terms.py). What the fact says was done to it is still looked for as so.
+_QUIZ = (
+    "I'm thinking of hosting a quiz night for the neighbours and I've capped the prize fund "
+    "at $40, any ideas for questions?"
+)
+
+
+def test_what_a_planned_thing_owns_is_said() -> None:
+    verdict = check("The owner set the quiz night's prize fund to $40.", _QUIZ)
+    assert verdict.status == "supported", verdict.reason
+
+
+POSSESSIVE_NOT_SAID = [
+    ("The owner hosted a quiz night.", _QUIZ),  # the planned thing itself, as done
+    (
+        "The owner set the quiz night's prize fund to $40.",
+        "I'm thinking of hosting a quiz night for the neighbours, should I cap the prize fund "
+        "at $40?",
+    ),
+    (  # a person's possessive is no purpose
+        "The owner drove the neighbour's van to the quiz night.",
+        "I'm thinking of borrowing a neighbour's van and I've booked the hall for the quiz night.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), POSSESSIVE_NOT_SAID)
+def test_the_planned_thing_itself_or_an_asked_detail_is_not_said(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status != "supported", verdict.reason
