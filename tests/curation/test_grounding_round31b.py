@@ -3,8 +3,10 @@
 `after` (round 25D), when its clause names only days before the message's and nothing before
 it supposes (a request's `could you` is no supposition): `could you help me tighten my
 answers, especially when talking about coaching a 9-person choir in 2020?` says the coaching
-(kit/curator/reported.py). Messages and facts written here; each STORED case was dropped by
-main's guard (9317556)."""
+(kit/curator/reported.py). (2) A thing's possessive in the fact names what another thing is
+for, and (3) a purpose `to` after a comma, a number or a noun: each may rest on a plan or a
+hope, as a purpose after `for` does (kit/curator/fact_terms.py). Messages and facts written
+here; each STORED case was dropped by the commit before its reading."""
 
 from __future__ import annotations
 
@@ -103,5 +105,56 @@ POSSESSIVE_NOT_SAID = [
 
 @pytest.mark.parametrize(("fact", "said"), POSSESSIVE_NOT_SAID)
 def test_the_planned_thing_itself_or_an_asked_detail_is_not_said(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status != "supported", verdict.reason
+
+
+# (3) A purpose the fact gives by `to` after a comma, a number or a noun (`from 3 March 2025
+# to help ...`, `$40 a month to cover ...`) may rest on a hope, a plan or a question, as one
+# after `for` does (round 22B's S1 again, kit/curator/fact_terms.py): the fact says it is the
+# aim, not that it came off. What the fact says was done is still looked for as so.
+_ROTA = (
+    "I've agreed with Priya to switch to a 4-day week starting March 3, and I'm hoping it "
+    "will help with her pottery studio launch"
+)
+_FUND = (
+    "I just saw my gym allowance went up to $40 a month, so how do I best use it to cover "
+    "swimming lessons?"
+)
+PURPOSE = [
+    (
+        "The owner agreed with Priya to switch to a 4-day week to help with her pottery studio "
+        "launch.",
+        _ROTA,
+    ),
+    ("The owner's gym allowance rose to $40 a month to cover swimming lessons.", _FUND),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), PURPOSE)
+def test_a_purpose_may_rest_on_a_hope_or_a_question(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status == "supported", verdict.reason
+
+
+PURPOSE_NOT_SAID = [
+    ("The owner's pottery studio launched.", _ROTA),  # the aim itself, as done
+    (  # the act only hoped: no purpose shields it
+        "The owner switched to a 4-day week to help with the pottery studio launch.",
+        "I'm hoping to switch to a 4-day week, to help with the pottery studio launch.",
+    ),
+    (  # a number only asked about
+        "The owner's gym allowance rose to $60 a month to cover swimming lessons.",
+        "My gym allowance is $40 a month, should I raise it to $60 to cover swimming lessons?",
+    ),
+    (  # `to` after a verb is no purpose: the decision is only weighed
+        "The owner decided to take swimming lessons.",
+        "I'm wondering whether to take swimming lessons.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), PURPOSE_NOT_SAID)
+def test_an_aim_as_done_or_a_hoped_act_is_not_said(fact: str, said: str) -> None:
     verdict = check(fact, said)
     assert verdict.status != "supported", verdict.reason
