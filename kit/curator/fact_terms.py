@@ -1,8 +1,9 @@
 """A fact's text as the grounding guard (kit/curator/grounding.py) reads it: its terms (names,
 numbers, dates and other words), each with whom its clause is about ("owner", "other" or no
 telling, and which other: a name, or someone's kin), whether it sits in what the fact says was
-passed over ("chose X over Y") or in a purpose ("for business tips"); and whether the fact
-hedges ("plans to") or denies ("has never").
+passed over ("chose X over Y") or in a purpose ("for business tips"; round 31B: a thing's
+possessive, "the gala's venue", and a "to" after a comma, a number or a noun, "from 3 March to
+help with her launch"); and whether the fact hedges ("plans to") or denies ("has never").
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from kit.curator.contrast import CONTRAST
 from kit.curator.number_forms import readings
 from kit.curator.persons import role
 from kit.curator.presupposed import GIVEN_ENDS
-from kit.curator.related import near, phrases, thing, unknown
+from kit.curator.related import near, noun_only, phrases, thing, unknown, wordnet_or_none
 from kit.curator.undoing import not_done
 from kit.curator.whose_number import bindings
 from kit.curator.wording import (
@@ -75,6 +76,8 @@ def fact_terms(
         (m.start(), c.end) for c in clauses(text) for m in _FOR.finditer(folded, c.start, c.end)
     ]
     listed = list(tokens(text))
+    aims += _for_whose(listed)  # "the movie marathon's snack budget": a budget for it
+    aims += _purposes(folded, listed, [(c.start, c.end) for c in clauses(text)])
     possessed = _possessed(listed, owner)
     bound = bindings(text)  # "her partner Thomas, 45": 45 is Thomas's
     written = [  # "7 PM", "twenty five", "1.2 million": one number each
@@ -209,9 +212,64 @@ def _named(match: re.Match[str], owner: set[str]) -> bool:
     )
 
 
+def _for_whose(listed: list[re.Match[str]]) -> list[tuple[int, int]]:
+    """Where a fact names a thing as what another is for by its possessive (`the movie
+    marathon's snack budget`, `the gala's venue`: the budget for the marathon), with the words
+    that describe it after its determiner: a purpose, as after `for`, which may be only
+    planned (`planning a movie marathon`). Not a person's (`her brother's car`), not a name's
+    (capitalised: a name's term of its own)."""
+    spans = []
+    for i, match in enumerate(listed):
+        word = match.group()
+        low = word.lower()
+        if not low.endswith("'s") or not word.islower() or low in OWNER_WORDS:
+            continue
+        key = word_key(word)
+        if stem(key) in PEOPLE or not thing(key):
+            continue
+        start = match.start()
+        for before in reversed(listed[max(0, i - 3) : i]):
+            if before.group().lower() in _DETERMINERS or not before.group().islower():
+                break
+            start = before.start()
+        spans.append((start, match.end()))
+    return spans
+
+
 # A purpose: what follows "for" may be only hoped or planned ("reads it for business tips":
 # "hoping it'll give me tips"; "a budget for the movie weekend": "planning a movie weekend").
 _FOR = re.compile(r"\bfor\b", re.IGNORECASE)
+# ... and a `to` that opens a verb after a comma, a number or a noun, or in `in order to`,
+# `so as to` (`..., to focus on the application`, `from 6 January 2025 to support her
+# business`); not after a verb or a name (`decided to continue`, `agreed with Alexis to cut`).
+_ORDER = frozenset({"order", "as"})
+
+
+def _purposes(
+    folded: str, listed: list[re.Match[str]], spans: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Where a purpose `to` opens runs to the end of its clause (`_ORDER`'s note)."""
+    found = []
+    for n, match in enumerate(listed[1:-1], start=1):
+        if match.group().lower() != "to":
+            continue
+        before, after = listed[n - 1], listed[n + 1]
+        if not after.group().islower() or not _verb(after.group()):
+            continue
+        word = before.group()
+        comma = "," in folded[before.end() : match.start()]
+        if comma or word.lower() in _ORDER or number_of(word) is not None or noun_only(word):
+            end = next((b for a, b in spans if a <= match.start() < b), len(folded))
+            found.append((match.start(), end))
+    return found
+
+
+def _verb(word: str) -> bool:
+    """Whether WordNet knows a word as a verb (none without WordNet)."""
+    net = wordnet_or_none()
+    return net is not None and any(part == "verb" for part, _ in net.lemmas(word))
+
+
 _SOFT_NUMBERS = frozenset({"once", "single", "both", "pair", "couple", "half", "second"})
 _OCCASIONS = frozenset(
     "day morning afternoon evening night weekend summer winter spring autumn".split()

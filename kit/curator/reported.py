@@ -26,7 +26,10 @@ continuing the pilot after getting feedback from 2 managers on April 28` (the fe
 decision to` names (`like with my decision to start journaling on April 1?`); `after getting
 the job`, `after getting an offer on June 3` (said in May) and `if I sell after deciding on
 April 2` say no past. (A name's possessive with a day, `attorney Stephanie's review on May 1`, is a
-description: kit/curator/presupposed.py.)
+description: kit/curator/presupposed.py.) So is one `when`, `while`, `about`, `since` or
+`before` opens (round 31B: `can you help me structure my answers, especially when talking
+about leading a 9-person team ... in 2021?`: the leading was done); a request's `could you`
+supposes nothing before it.
 
 What it cannot read: what a report refers back to: the act `like we did` or
 `like Laura suggested` is said of (one the hedge governs), and the thing `that lasted ...` or
@@ -108,7 +111,7 @@ def reports(sentence: str, offset: int, day: date | None = None) -> list[tuple[i
         if low == "decision" and _decided(tokens, i):  # "my decision to start ... on April 1"
             verb = _past_gerund(sentence, start, tokens[i + 2 : i + 3], day, gerund=False)
             found.extend([] if verb is None else [(offset + start, offset + verb)])
-        if low not in _OPENERS:
+        if low not in _OPENERS and low not in _DATED_GERUND:
             continue
         before = tokens[i - 1][0].lower() if i else ""
         if low in ("that", "which", "who") and (not before or before in _NO_ANTECEDENT):
@@ -117,8 +120,8 @@ def reports(sentence: str, offset: int, day: date | None = None) -> list[tuple[i
             continue
         if low == "like" and before in _LIKING:
             continue  # "I'd like the one I saw": a wish, not a comparison
-        verb = _past_verb(tokens[i + 1 : i + 9], low)
-        if verb is None and low == "after":
+        verb = _past_verb(tokens[i + 1 : i + 9], low) if low in _OPENERS else None
+        if verb is None and low in _DATED_GERUND:
             verb = _past_gerund(sentence, start, tokens[i + 1 : i + 2], day)
         if verb is not None:
             found.append((offset + start, offset + verb))
@@ -145,10 +148,21 @@ def _past_verb(tokens: list[tuple[str, int, int]], opener: str) -> int | None:
     return None
 
 
+# The words before a gerund that is done when its clause names only past days ("after
+# getting feedback on April 28", "when talking about leading the team in 2021", round 31B).
+_DATED_GERUND = frozenset("after when while about since before".split())
 # "considering X after getting feedback on April 28": the feedback came (a day before the
 # message's own); "after getting the job (in June)", "if I sell after deciding ..." say no past.
 _SUPPOSED_BEFORE = re.compile(r"\b(?:if|unless|whether|would|could|might|suppose)\b", re.I)
 _CLAUSE_END = re.compile(r"[;:?!]|[.,](?!\d)")
+
+
+_ASKING = re.compile(r"\b(?:could|would|can|will)\s+(?:you|u)\b", re.IGNORECASE)
+
+
+def _asking(before: str) -> str:
+    """`before` without a request's modal (`could you help me ...`): it supposes nothing."""
+    return _ASKING.sub(" ", before)
 
 
 def _decided(tokens: list[tuple[str, int, int]], i: int) -> bool:
@@ -168,7 +182,7 @@ def _past_gerund(
     """The end of the gerund an `after` at `at` opens (`gerund` False: the verb `my decision
     to` names), if its clause names only days before `day` and no supposition comes before it
     in the sentence."""
-    if day is None or not following or _SUPPOSED_BEFORE.search(sentence[:at]):
+    if day is None or not following or _SUPPOSED_BEFORE.search(_asking(sentence[:at])):
         return None
     verb, _, end = following[0]
     if not verb.islower() or (gerund and not (verb.endswith("ing") and len(verb) > 4)):
