@@ -1,0 +1,72 @@
+"""The grounding guard's round 31C (issue 29): whose words, when the owner says them of their
+own. (1) A clause about someone else whose subject only points back (`I went to Ana's talk,
+| where she covered ...`, `I met some climbers | who ...`) is about whom the clause before it
+names (kit/curator/referred.py): what the owner says in it holds up a fact about the owner
+that names them too, as a clause of `my team ...` does. Not a fact that leaves them out (their
+act is not the owner's), not a clause that only plans, not someone a later clause names.
+Messages and facts written here; each STORED case was dropped by main's guard (9317556)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.grounding import check
+
+# (1) (the fact, the owner's message): the pronoun's one is named by the fact too
+POINTED = [
+    (
+        "The owner went to Priya's evening seminar on restoring antique clocks.",
+        "I went to Priya's evening seminar last night, where she walked us through restoring "
+        "antique clocks step by step.",
+    ),
+    (
+        "The owner tried Priya's recipe for lemon tart with thyme.",
+        "I tried Priya's recipe yesterday, and she adds thyme to the lemon tart.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), POINTED)
+def test_a_pointing_subject_is_whom_the_clause_before_names(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status == "supported", verdict.reason
+
+
+# What must stay out: their act given to the owner alone, a plan, someone named later, a
+# wrong detail
+KEPT_OUT = [
+    (  # the fact does not name her: her act is not the owner's
+        "The owner restored antique clocks.",
+        "I visited Priya last week, and she restored antique clocks all afternoon.",
+    ),
+    (  # a month beside the name is no one the pronoun stands for
+        "On 3 May the owner restored antique clocks.",
+        "I visited Priya on May 3, and she restored antique clocks all afternoon.",
+    ),
+    (  # only planned
+        "The owner went to Priya's seminar on restoring antique clocks.",
+        "I went to Priya's seminar, where she might cover restoring antique clocks.",
+    ),
+    (  # the pronoun stands for someone the fact does not name
+        "The owner went to Priya's seminar on restoring antique clocks.",
+        "I went to Priya's seminar. Later Tomas phoned, and he talked about restoring antique "
+        "clocks.",
+    ),
+    (  # one the owner acts on, in the fact: what she did is not the owner's
+        "The owner gave Priya tips on restoring antique clocks.",
+        "I met Priya at the fair, and she offered tips on restoring antique clocks.",
+    ),
+    (  # the owner's act, where she did it
+        "The owner repaired Priya's antique clock.",
+        "I met Priya at the fair, and she repaired an antique clock.",
+    ),
+    (  # a wrong detail
+        "The owner went to Priya's seminar on restoring antique radios.",
+        "I went to Priya's seminar, where she walked us through restoring antique clocks.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), KEPT_OUT)
+def test_what_a_pointing_subject_does_not_give_the_owner(fact: str, said: str) -> None:
+    assert check(fact, said).status != "supported"
