@@ -55,6 +55,7 @@ from datetime import date
 from kit.curator import stand_in, weighing
 from kit.curator.clauses import Clause, clauses, plain, word_key
 from kit.curator.committed import commitments
+from kit.curator.felt import felt
 from kit.curator.how_often import unsaid_frequency
 from kit.curator.intended import unmet_act
 from kit.curator.introduced import introduced
@@ -306,7 +307,7 @@ class Grounding:
                 capitalised=capitalised, forms=_forms(folded, cut, says),
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
                 months=tuple(months), commitments=commitments(message.text),
-                numbers=numbers, referred=referred(folded, cut),
+                numbers=numbers, referred=referred(folded, cut), felt=felt(folded, cut),
             )  # fmt: skip
         return self._read[message.id]
 

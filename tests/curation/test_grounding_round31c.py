@@ -4,6 +4,10 @@ own. (1) A clause about someone else whose subject only points back (`I went to 
 names (kit/curator/referred.py): what the owner says in it holds up a fact about the owner
 that names them too, as a clause of `my team ...` does. Not a fact that leaves them out (their
 act is not the owner's), not a clause that only plans, not someone a later clause names.
+(2) A verb of feeling with `me` or `us` right after it (`who said something that really
+annoyed me`) says the speaker felt it (kit/curator/felt.py), for a fact that says the owner
+felt it (`was annoyed`, `a frustrating morning`); not one that has the owner do it to them,
+not someone else's feeling, not a plan or a question, and no other word of the clause.
 Messages and facts written here; each STORED case was dropped by main's guard (9317556)."""
 
 from __future__ import annotations
@@ -69,4 +73,56 @@ KEPT_OUT = [
 
 @pytest.mark.parametrize(("fact", "said"), KEPT_OUT)
 def test_what_a_pointing_subject_does_not_give_the_owner(fact: str, said: str) -> None:
+    assert check(fact, said).status != "supported"
+
+
+# (2) (the fact, the owner's message): a feeling done to the speaker is the speaker's
+FELT = [
+    (
+        "The owner was annoyed by some rival anglers at the lake.",
+        "I bumped into some rival anglers at the lake who said something that really annoyed me.",
+    ),
+    (
+        "The owner was frustrated by a rude cashier at the bakery.",
+        "I dealt with a rude cashier at the bakery who really frustrated me.",
+    ),
+    (
+        "The owner felt inspired by the retired teachers at the library.",
+        "I met some retired teachers at the library and they inspired me so much.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), FELT)
+def test_a_feeling_done_to_the_speaker_is_felt_by_the_speaker(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status == "supported", verdict.reason
+
+
+NOT_FELT = [
+    (  # the owner does it to them
+        "The owner annoyed some rival anglers at the lake.",
+        "I bumped into some rival anglers at the lake who annoyed me.",
+    ),
+    (  # a trait of the owner's, not a feeling
+        "The owner was annoying to some rival anglers at the lake.",
+        "I bumped into some rival anglers at the lake who annoyed me.",
+    ),
+    (  # someone else's feeling
+        "The owner was annoyed by some rival anglers at the lake.",
+        "I bumped into some rival anglers at the lake who really annoyed my sister.",
+    ),
+    (  # only feared
+        "The owner was annoyed by some rival anglers at the lake.",
+        "I might bump into some rival anglers at the lake who could annoy me.",
+    ),
+    (  # the clause's other words stay theirs
+        "The owner sold a car.",
+        "Ana upset me by selling her car.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), NOT_FELT)
+def test_what_a_feeling_done_to_the_speaker_does_not_say(fact: str, said: str) -> None:
     assert check(fact, said).status != "supported"
