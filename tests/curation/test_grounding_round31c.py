@@ -8,6 +8,10 @@ act is not the owner's), not a clause that only plans, not someone a later claus
 annoyed me`) says the speaker felt it (kit/curator/felt.py), for a fact that says the owner
 felt it (`was annoyed`, `a frustrating morning`); not one that has the owner do it to them,
 not someone else's feeling, not a plan or a question, and no other word of the clause.
+(3) In a clause that goes on a report (`the drives I bought on March 3, which hold my
+Lightroom | and Canon photos valued at $400`), a capitalised word before a plural thing is a
+brand describing it, not someone the clause is about (kit/curator/reported.py); a name
+before a verb or a possessive stays someone's.
 Messages and facts written here; each STORED case was dropped by main's guard (9317556)."""
 
 from __future__ import annotations
@@ -125,4 +129,44 @@ NOT_FELT = [
 
 @pytest.mark.parametrize(("fact", "said"), NOT_FELT)
 def test_what_a_feeling_done_to_the_speaker_does_not_say(fact: str, said: str) -> None:
+    assert check(fact, said).status != "supported"
+
+
+# (3) (the fact, the owner's message): a brand before a plural thing is no one
+BRANDED = [
+    (
+        "On 3 March 2024 the owner bought backup drives holding their Lightroom and Canon "
+        "photos, valued at $400 together.",
+        "I keep thinking about the backup drives I bought on March 3, which hold my Lightroom "
+        "and Canon photos valued at $400 together.",
+    ),
+    (
+        "On 3 March 2024 the owner bought backup drives holding their Lightroom and Capture "
+        "catalogues, valued at $400 together.",
+        "I'm not sure whether to upgrade my laptop, or focus on the backup drives I bought on "
+        "March 3, which hold my Lightroom and Capture catalogues valued at $400 together?",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), BRANDED)
+def test_a_brand_before_a_plural_thing_is_no_one(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status == "supported", verdict.reason
+
+
+NAMED = [
+    (  # a possessive: someone's lenses
+        "The owner spent $900 on lenses.",
+        "I went to the fair, which Ana organized and Ana's lenses cost $900.",
+    ),
+    (  # a name before a verb: her liking
+        "The owner loves the lamps.",
+        "I went to the fair, which Ana organized and Ana loves the lamps.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), NAMED)
+def test_a_name_before_a_verb_or_as_an_owner_stays_someones(fact: str, said: str) -> None:
     assert check(fact, said).status != "supported"
