@@ -55,6 +55,7 @@ from datetime import date
 from kit.curator import stand_in, weighing
 from kit.curator.clauses import Clause, clauses, plain, word_key
 from kit.curator.committed import commitments
+from kit.curator.felt import felt
 from kit.curator.how_often import unsaid_frequency
 from kit.curator.intended import unmet_act
 from kit.curator.introduced import introduced
@@ -65,6 +66,7 @@ from kit.curator.number_forms import said
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.other_speaker import spoken_of, subject_speaker
 from kit.curator.planned import as_planned
+from kit.curator.referred import referred
 from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.restated import Spoken, restated
 from kit.curator.said_days import bare_months
@@ -305,7 +307,7 @@ class Grounding:
                 capitalised=capitalised, forms=_forms(folded, cut, says),
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
                 months=tuple(months), commitments=commitments(message.text),
-                numbers=numbers,
+                numbers=numbers, referred=referred(folded, cut), felt=felt(folded, cut),
             )  # fmt: skip
         return self._read[message.id]
 

@@ -18,10 +18,12 @@ from kit.curator.clauses import PEOPLE, Clause, plain, word_key
 from kit.curator.committed import committed, frames
 from kit.curator.denied import denied_only, spared
 from kit.curator.fact_terms import Term, fact_terms
+from kit.curator.felt import as_felt
 from kit.curator.grounding_reasons import reason as _reason
 from kit.curator.linking import said_otherwise
 from kit.curator.number_forms import ordinal_said_as
 from kit.curator.others_named import others_named
+from kit.curator.referred import NO_ONE, Sided, on_their_side
 from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
@@ -69,6 +71,12 @@ class Source:
     # The numbers each clause writes over several words or in another form ("7:00 PM" says
     # "19:00", "7:00" and "7": kit/curator/number_forms.py), by clause
     numbers: tuple[frozenset[str], ...] = ()
+    # Whom each clause's pronoun subject stands for ("where she covered ...": the one the
+    # clause before names; kit/curator/referred.py), by clause
+    referred: tuple[frozenset[str], ...] = ()
+    # The feelings each clause says its speaker felt ("... that really upset me": upset;
+    # kit/curator/felt.py), by clause
+    felt: tuple[frozenset[str], ...] = ()
 
 
 def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
@@ -78,6 +86,8 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
     )
     terms, hedged, negated = fact_terms(text, owner, reference, seen)
     named = others_named(text, owner)
+    sided = on_their_side(text)  # "went to Ana's talk": whom a pointing subject may be
+    felt = as_felt(text)  # "was annoyed": a feeling the owner may be said to feel
     chooses = any(t.passed_over for t in terms)
     framed = frames(text) if any(s.commitments for s in sources) else {}
     problems: dict[str, list[str]] = {}
@@ -107,7 +117,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
             denied = negated or term.passed_over  # "instead of the May 2 event": passed over
             fits = [c for s, c in where if _fits(s, spared(c, term), "", hedged, denied)]
         else:
-            fits = _said_so(term, where, hedged, negated, named)
+            fits = _said_so(term, where, hedged, negated, named, sided, felt)
         about_owner = term.holder == "owner"
         if term.kind == "word" and not kin and not said and _opposed(term, sources, negated):
             problems.setdefault("hard-opposed", []).append(term.shown)
@@ -121,7 +131,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
                 stated = stated or worth >= STATED
                 held.append(term.shown)
                 own = [(s, c) for s in sources for c in _holding(term, s, level="family")]
-                if _said_so(term, own, hedged, negated, named):
+                if _said_so(term, own, hedged, negated, named, sided, felt):
                     said_weight += worth
                 else:
                     said_weight += worth * RELATED
@@ -232,6 +242,8 @@ def _said_so(
     hedged: bool,
     negated: bool,
     named: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
+    sided: Sided = NO_ONE,
+    felt: frozenset[str] = frozenset(),
 ) -> list[Clause]:
     """The clauses of `where` that hold up a soft word as the fact says it: as a fact (or
     hedged or denied as the fact is), of whom the fact says it. `named`: whom and what the
@@ -244,13 +256,19 @@ def _said_so(
         and (
             _fits(
                 s,
-                _as_given(_owned(spared(c, term), term), term),
+                _as_given(_owned(_felt(s, spared(c, term), term, felt), term), term),
                 term.holder,
                 hedged or term.aim,
                 denied,
             )
             or _theirs_named(
-                s, _as_given(spared(c, term), term), term, hedged or term.aim, denied, named
+                s,
+                _as_given(spared(c, term), term),
+                term,
+                hedged or term.aim,
+                denied,
+                named,
+                sided,
             )
         )
     ]
@@ -263,6 +281,7 @@ def _theirs_named(
     hedged: bool,
     negated: bool,
     named: tuple[frozenset[str], frozenset[str]],
+    sided: Sided = NO_ONE,
 ) -> bool:
     """A word the owner said of someone or something else ("my team has been encouraging",
     "their insole improved comfort by 20%") holds up a fact about the owner that names that
@@ -277,8 +296,17 @@ def _theirs_named(
     if not _fits(source, clause, "", hedged, negated):  # as a fact, not denied
         return False
     people, things = named
+    pointed = next(
+        (
+            r
+            for c, r in zip(source.clauses, source.referred, strict=False)
+            if c.start == clause.start
+        ),
+        frozenset(),
+    )  # "I went to Ana's talk, | where she covered ...": Ana, if the fact has her as its own
     return (
         bool((clause.whom - {term.key}) & people)
+        or (bool((pointed - {term.key}) & sided.whom) and term.key in sided.after)
         or len((clause.possessed - {term.key}) & things) >= 2
     )
 
@@ -423,6 +451,21 @@ def _owned(clause: Clause, term: Term) -> Clause:
         return clause
     inside = any(same(term.key, p) for p in clause.possessed)
     return dataclasses.replace(clause, theirs=False) if term.theirs or not inside else clause
+
+
+def _felt(source: Source, clause: Clause, term: Term, felt: frozenset[str]) -> Clause:
+    """A clause about someone else that says its speaker felt the term's feeling ("who said
+    something that really upset me": kit/curator/felt.py), as it holds that word where the
+    fact too says it felt (`felt`: "was upset"): the speaker's own."""
+    if clause.holder != "other" and not clause.theirs:
+        return clause
+    feelings = next(
+        (f for c, f in zip(source.clauses, source.felt, strict=False) if c.start == clause.start),
+        frozenset(),
+    )
+    if term.key not in feelings or term.key not in felt:
+        return clause
+    return dataclasses.replace(clause, holder="self", theirs=False)
 
 
 def _wished(clause: Clause, term: Term) -> bool:

@@ -48,6 +48,7 @@ from typing import Literal
 
 from kit.curator.hedge_scope import cut_around
 from kit.curator.presupposed import supposes
+from kit.curator.related import thing
 from kit.dates.text import DateMention, date_mentions
 from kit.retrieval.lexicon import lexicon
 from kit.retrieval.wordnet import WordNetMissing
@@ -259,9 +260,19 @@ def whose(piece: str) -> Literal["self", "other"] | None:
     first = words[0] if words else ""
     if first.lower() in _SPEAKER:
         return "self"
-    if first.lower() in _SOMEONE or (first[:1].isupper() and not first.startswith("I'")):
+    if first.lower() in _SOMEONE:
+        return "other"
+    if first[:1].isupper() and not first.startswith("I'") and not _describes(words[1:2]):
         return "other"
     return None
+
+
+def _describes(following: list[str]) -> bool:
+    """Whether a capitalised word describes the plural thing after it (`TikTok accounts`,
+    `Canon lenses`): a brand or a title, no one who did something."""
+    word = following[0] if following else ""
+    plural = word.endswith("s") and not word.endswith(("ss", "'s"))
+    return plural and word.islower() and thing(word)
 
 
 # "..., that lasted 45 minutes | and was supervised by Amy": the report goes on.
