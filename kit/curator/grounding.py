@@ -52,7 +52,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 
-from kit.curator import nearness, stand_in, weighing
+from kit.curator import stand_in, weighing
 from kit.curator.clauses import Clause, clauses, plain, word_key
 from kit.curator.committed import commitments
 from kit.curator.how_often import unsaid_frequency
@@ -116,8 +116,6 @@ class Grounding:
             if verdict.soft is not None or weighing.weighable(verdict.readings):
                 texts += [text, *(s for m in self._cited(op) for s in sentences(m))]
                 texts += stand_in.to_read(verdict.unsaid, self._cited(op))
-                if weighing.weighable(verdict.readings):  # its unsaid words (nearness.py)
-                    texts += nearness.to_read(verdict.readings.unsaid, self._cited(op))
         await self._meanings.read(texts)
 
     def check(self, op: Operation, facts: Mapping[int, Fact]) -> Verdict:
@@ -147,8 +145,7 @@ class Grounding:
         standing = self._meanings.standing(text, self._cited(op))
         if standing is None:
             return verdict
-        near = nearness.nearness(readings.unsaid, self._cited(op), self._meanings.cosine)
-        x = weighing.features(readings, verdict.status, replace(standing, nearness=near))
+        x = weighing.features(readings, verdict.status, standing)
         status, likelihood = weighing.decide(verdict.status, x)
         if status == verdict.status:
             return verdict

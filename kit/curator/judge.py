@@ -151,7 +151,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
     read = Readings(
         {k: len(v) for k, v in problems.items()}, said_weight, total_weight, stated, hedged,
         negated, {k: sum(t.kind == k for t in terms) for k in ("name", "number", "date", "word")},
-        len(relayed), tuple(problems.get("word-missing", ())),
+        len(relayed),
     )  # fmt: skip
     verdict = _verdict(problems, said_weight, total_weight, relayed)
     return dataclasses.replace(verdict, readings=read)

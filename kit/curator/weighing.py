@@ -6,9 +6,8 @@ the owner about it.
 Why: each reading of the word-level guard is a rule of its own, and one rule alone drops a
 fact (one word said only inside a question: `I'm worried that my cover letter, which I
 submitted on April 23, ...`; one paraphrased word). Together the readings say more: how much
-of the fact is said as a fact, how much only hedged, of someone else or not at all, how
-close the fact's sentence is to the message's, and how near its unsaid words stand to the
-message's words (kit/curator/nearness.py). A logistic weighing of them (kit/curator/
+of the fact is said as a fact, how much only hedged, of someone else or not at all, and how
+close the fact's sentence is to the message's. A logistic weighing of them (kit/curator/
 weights.py, written by bench/grounding_fit.py from the development sets, never from the
 held-out ones) stores a fact the rules fall short on at LIFT or more, and sets a fact the rules
 would store aside as a question for the owner below DOUBT.
@@ -44,7 +43,7 @@ STATUSES = ("supported", "partial")  # the word-level verdict ("unsupported": ne
 FEATURES = (
     "share", "weight", *SHORT, *(f"terms-{k}" for k in TERM_KINDS), "stated",
     "related", "fact-hedged", "fact-negated", *(f"was-{s}" for s in STATUSES), "best",
-    "margin", "sentences", "nearness",
+    "margin", "sentences",
 )  # fmt: skip
 
 
@@ -60,7 +59,6 @@ class Readings:
     negated: bool  # the fact itself denies
     kinds: Mapping[str, int]  # the fact's terms by kind (TERM_KINDS)
     related: int  # soft words said only in a form WordNet relates to them
-    unsaid: tuple[str, ...] = ()  # the soft words no cited message says
 
 
 @dataclass(frozen=True)
@@ -70,8 +68,6 @@ class Standing:
     best: float  # the closest sentence's cosine
     margin: float  # how far above the next one (0 for one sentence)
     sentences: int
-    # how near its unsaid soft words stand to the cited words (kit/curator/nearness.py)
-    nearness: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -116,7 +112,6 @@ def features(readings: Readings, status: str, standing: Standing) -> list[float]
         standing.best,
         standing.margin,
         float(standing.sentences),
-        standing.nearness,
     ]
 
 
