@@ -111,10 +111,7 @@ _HEDGE_WORDS = frozenset(
 )
 _HEDGE_PHRASES = re.compile(
     r"\bnot sure\b|\bone day\b|\bwould like\b|\bthinking (?:of|about)\b|\bin mind\b"
-    r"|\blooking (?:into|for|at)\b|\b(?:stuck|choosing|picking) between\b"
-    # a weighing to come: "I'll think about getting an alarm", "we might consider a move"
-    r"|\b(?:i'll|we'll|will|gonna|going to|might|should|need to|have to)\s+(?:\w+\s+)?"
-    r"(?:think (?:of|about|over)|consider|look into|weigh)\b",
+    r"|\blooking (?:into|for|at)\b|\b(?:stuck|choosing|picking) between\b",
     re.IGNORECASE,
 )
 _IDIOMS = re.compile(

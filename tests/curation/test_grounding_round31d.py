@@ -4,10 +4,7 @@ stem's), only in clauses that wonder, wish, plan or ask (`I'm wondering if I can
 enter the quiz night`) is said only as a hedge, as a word in its own form there is: the act
 was not done (kit/curator/judge.py). Before, such a word counted as merely unsaid, a small
 cost, and the hedge's descriptions (the quiz night, its prize: given, as they exist) carried
-the fact. Not a word a clause says as so, not a fact that itself plans or wonders. (2) A
-weighing to come (`I'll think about getting ...`, `we might consider buying ...`) hedges its
-clause as `thinking about` does (kit/curator/clauses.py); not a thought of now (`I often
-think about ...`), nor a thing said as had in a clause before it.
+the fact. Not a word a clause says as so, not a fact that itself plans or wonders.
 Messages and facts written here; each KEPT-OUT case was stored by main's guard (cb07dd2)."""
 
 from __future__ import annotations
@@ -67,42 +64,3 @@ def test_the_reason_names_the_hedged_act() -> None:
     )
     assert verdict.status == "unsupported"
     assert "'entered' only in a question, a wish, a plan or an 'if'" in verdict.reason
-
-
-# (2) A weighing to come (`I'll think about getting ...`, `we might consider ...`) hedges its
-# clause as `thinking about` does (kit/curator/clauses.py): what it weighs is not had or done.
-WEIGHED = [
-    (
-        "The owner has a burglar alarm.",
-        "I'll lock the spare keys in a drawer. And I'll think about getting a burglar alarm too.",
-    ),
-    ("The owner has a rowing machine.", "Thanks, we might consider buying a rowing machine."),
-]
-
-
-@pytest.mark.parametrize(("fact", "said"), WEIGHED)
-def test_a_weighing_to_come_hedges_what_it_weighs(fact: str, said: str) -> None:
-    assert check(fact, said).status != "supported"
-
-
-# Its limits: a thing had, said before the weighing; a thought said of now; a fact that weighs
-WEIGHED_LIMITS = [
-    (
-        "The owner has a rowing machine.",
-        "I bought a rowing machine last week, and I'll think about where to put it.",
-    ),
-    (
-        "The owner often thinks about their late grandfather.",
-        "I often think about my late grandfather.",
-    ),
-    (
-        "The owner will think about getting a burglar alarm.",
-        "I'll think about getting a burglar alarm.",
-    ),
-]
-
-
-@pytest.mark.parametrize(("fact", "said"), WEIGHED_LIMITS)
-def test_a_thing_had_or_a_thought_of_now_is_still_stored(fact: str, said: str) -> None:
-    verdict = check(fact, said)
-    assert verdict.status == "supported", verdict.reason
