@@ -140,6 +140,12 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
             if _chosen(term, framed, sources):  # "chose X" from "I'll go with X"
                 said_weight += worth
                 continue
+            inflected = [(s, c) for s in sources for c in _holding(term, s, level="family")]
+            if not said and _only_hedged(inflected, hedged or term.aim):
+                # "wondering if I can afford to enter the contest": the act is said, in a
+                # form of its own, only as a wish, a plan or a question; not done
+                problems.setdefault("word-hedged", []).append(term.shown)
+                continue
             if not said:  # unsaid: scored, not a problem of its own
                 problems.setdefault("word-missing", []).append(term.shown)
                 kinds.append((term.shown, worth))
@@ -536,3 +542,10 @@ def _why(term: Term, where: list[tuple[Source, Clause]], about_owner: bool, hedg
     if any(term.who in s.names and c.start in of_others(s.clauses) for s, c in where):
         return f"{kind}-other"  # a speaker's "she", "you" held against a fact of the speaker
     return f"{kind}-negated"
+
+
+def _only_hedged(own: list[tuple[Source, Clause]], hedged: bool) -> bool:
+    """Whether a word the fact says as done is said in a form of its own (`own`: inflected
+    or derived, kit/curator/related.py family; not a word WordNet merely relates to it, which
+    may be chance) only in clauses that hedge it, none of them holding it up."""
+    return not hedged and bool(own) and all(c.hedged for _, c in own)
