@@ -79,3 +79,40 @@ KEPT_OUT = [
 @pytest.mark.parametrize(("fact", "said"), KEPT_OUT)
 def test_what_stays_kept_out(fact: str, said: str) -> None:
     assert check(fact, said).status != "supported"
+
+
+# Lever 2 (kit/curator/swapped_sides.py): a preference whose two sides the fact turns round
+TURNED = [
+    (  # the side not chosen said again on its own: main stored it
+        "The owner chose the wool coat over the rain jacket for the trip.",
+        "I chose the rain jacket over the wool coat for the trip, and the wool coat stays home.",
+    ),
+    (  # (already kept out before: `over` denies what follows it)
+        "The owner picked the night bus over the sleeper train to Inverness.",
+        "I picked the sleeper train over the night bus to Inverness.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), TURNED)
+def test_a_preference_turned_round_is_kept_out(fact: str, said: str) -> None:
+    assert check(fact, said).status != "supported"
+
+
+# What stays stored: the preference the message's way round, `over` of no preference
+AS_SAID = [
+    (
+        "The owner picked the sleeper train over the night bus to Inverness.",
+        "I picked the sleeper train over the night bus to Inverness.",
+    ),
+    (
+        "The owner hosted over 40 guests at the barn dance.",
+        "I hosted over 40 guests at the barn dance on Saturday.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), AS_SAID)
+def test_a_preference_as_said_stays_stored(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status == "supported", verdict.reason
