@@ -70,6 +70,7 @@ from kit.curator.referred import referred
 from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.restated import Spoken, restated
 from kit.curator.said_days import bare_months
+from kit.curator.swapped_sides import turned_round
 from kit.curator.undoing import unsaid_undoing
 from kit.curator.whose_amount import misgiven
 from kit.curator.whose_number import misbound
@@ -131,6 +132,11 @@ class Grounding:
                     "unsupported",
                     f"it says '{act}' as done; its cited messages say it only as meant, "
                     "tried, refused or someone else's",
+                )
+            if turned_round(text, self._support(op, facts)):  # kit/curator/swapped_sides.py
+                return Verdict(
+                    "unsupported",
+                    "it sets one thing over another the other way round from its cited messages",
                 )
         return verdict
 

@@ -59,6 +59,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from kit.curator.evaluated import weighed
 from kit.curator.related import family, thing, wordnet_or_none
 from kit.curator.undoing import NOT_DONE
 from kit.curator.whose_act import agents_of, done_by_other, others_of, owned_by_other
@@ -237,6 +238,8 @@ def _act(fact: str) -> tuple[str, str, list[str]] | None:
         if word in _SKIP or word.endswith("'s") or shown[i][:1].isupper():
             continue
         last = max((j for j in range(i) if words[j] not in _DEGREE), default=-1)
+        if last > 0 and words[last - 1 : last + 1] == ["had", "to"]:
+            last -= 1  # "had to take a break": the act is done, `had` its auxiliary (31E)
         if not _verb_here(word, words[last] if last >= 0 else "", shown[last] if last >= 0 else ""):
             continue
         said = words[: i + 2]
@@ -362,6 +365,8 @@ def _framings(
                     frame = _coordinated(words[:n], gap)  # "I'll finish it and | send"
                 if frame is None and how == "noun" and _generic(words[:n], following):
                     frame = "generic"  # "For me, adoption is a way of giving back"
+                if frame is None and how == "verb" and weighed(word, words[:n], words[n + 1 :]):
+                    frame = "generic"  # "Joining a choir can be uplifting" (round 31E)
                 if frame is None and how != "verb":
                     frame = _framed_after(" ".join(words[n + 1 : n + 7]))
                 if frame == "tried" and _ACHIEVED & set(words[n + 1 :]):
