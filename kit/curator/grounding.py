@@ -70,6 +70,7 @@ from kit.curator.referred import referred
 from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.restated import Spoken, restated
 from kit.curator.said_days import bare_months
+from kit.curator.swapped_modifier import pairs
 from kit.curator.swapped_sides import turned_round
 from kit.curator.undoing import unsaid_undoing
 from kit.curator.whose_amount import misgiven
@@ -314,6 +315,7 @@ class Grounding:
                 kin=_forms(folded, cut, synonyms), family=_forms(folded, cut, family),
                 months=tuple(months), commitments=commitments(message.text),
                 numbers=numbers, referred=referred(folded, cut), felt=felt(folded, cut),
+                modified=pairs(folded),
             )  # fmt: skip
         return self._read[message.id]
 

@@ -28,6 +28,7 @@ from kit.curator.related import defined_as, family, near, one_way, opposites, th
 from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
 from kit.curator.speaker_own import asked_of_listener, leading, of_others
+from kit.curator.swapped_modifier import pairs, swapped
 from kit.curator.weighing import Readings
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
@@ -77,6 +78,9 @@ class Source:
     # The feelings each clause says its speaker felt ("... that really upset me": upset;
     # kit/curator/felt.py), by clause
     felt: tuple[frozenset[str], ...] = ()
+    # The (modifier, noun) pairs its words say ("a toy drive": toy, drive;
+    # kit/curator/swapped_modifier.py)
+    modified: tuple[tuple[str, str], ...] = ()
 
 
 def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
@@ -164,6 +168,8 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
         del problems["word-missing"]
     if denied_names and not stated:  # "I never made it to Denver": the fact rests on a denial
         problems.setdefault("hard-negated", []).extend(denied_names)
+    if not negated and (swap := _swapped(text, sources)):  # "a book drive" for "a toy drive"
+        problems.setdefault("hard-opposed", []).extend(swap)
     read = Readings(
         {k: len(v) for k, v in problems.items()}, said_weight, total_weight, stated, hedged,
         negated, {k: sum(t.kind == k for t in terms) for k in ("name", "number", "date", "word")},
@@ -222,6 +228,16 @@ def _opposed(term: Term, sources: list[Source], negated: bool) -> bool:
         for s in sources
         for clause, forms in zip(s.clauses, s.family, strict=False)
     )
+
+
+def _swapped(text: str, sources: list[Source]) -> list[str]:
+    """The fact's modifiers a cited message says its noun with another of
+    (kit/curator/swapped_modifier.py)."""
+    said = [p for s in sources for p in s.modified]
+    if not said:
+        return []
+    words = frozenset(w for s in sources for c in s.clauses for w in c.words)
+    return swapped(pairs(text), said, words)
 
 
 def _chosen(term: Term, framed: dict[str, frozenset[str]], sources: list[Source]) -> bool:
