@@ -569,7 +569,10 @@ def _act_left_open(act: str, terms: list[Term], sources: list[Source], termed: b
                 continue
             if not _open(s, c) and not c.negated:
                 return []  # the act said as done
-            hedged_act = hedged_act or (bool(own & (c.words | fam)) and not c.negated)
+            unrealised = bool(c.words & _MODAL)  # "if I should go"; not "if I'm using it right"
+            hedged_act = hedged_act or (
+                bool(own & (c.words | fam)) and unrealised and not c.negated
+            )
     if hedged_act and not termed:
         return [act]
     if own & _HAVING:  # "the feedback from Ana's team" in a question: a thing it presupposes had
@@ -586,6 +589,11 @@ def _act_left_open(act: str, terms: list[Term], sources: list[Source], termed: b
 
 
 _HAVING = frozenset({"have", "get"})
+# A modal or an infinitive's `to`: the act it governs is not done (a doubt on a done act's
+# manner, `if I'm using it correctly`, takes the act as so)
+_MODAL = frozenset(
+    "should could would can might may shall will must to i'll i'd gonna wanna".split()
+)
 
 
 def _open(source: Source, clause: Clause) -> bool:

@@ -90,3 +90,11 @@ def test_a_fact_that_hedges_too_may_rest_on_the_hedge() -> None:
 )
 def test_a_wrong_detail_a_question_or_another_person_stays_out(fact: str, said: str) -> None:
     assert check(fact, said).status != "supported"
+
+
+def test_a_doubt_on_how_a_done_act_is_done_takes_the_act_as_so() -> None:
+    verdict = check(
+        "The owner uses the Chicago style for footnotes.",
+        "I've adopted the Chicago style for footnotes, but I'm not sure if I'm using it right.",
+    )
+    assert verdict.status == "supported", verdict.reason
