@@ -591,9 +591,7 @@ def _act_left_open(act: str, terms: list[Term], sources: list[Source], termed: b
 _HAVING = frozenset({"have", "get"})
 # A modal or an infinitive's `to`: the act it governs is not done (a doubt on a done act's
 # manner, `if I'm using it correctly`, takes the act as so)
-_MODAL = frozenset(
-    "should could would can might may shall will must to i'll i'd gonna wanna".split()
-)
+_MODAL = frozenset("should could would can might may shall will must to i'll i'd".split())
 
 
 def _open(source: Source, clause: Clause) -> bool:
