@@ -29,6 +29,7 @@ from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
 from kit.curator.speaker_own import asked_of_listener, leading, of_others
 from kit.curator.swapped_modifier import pairs, swapped
+from kit.curator.unsaid_act import act_forms, act_of
 from kit.curator.weighing import Readings
 from kit.curator.wording import number_of, same, stem, tokens
 from kit.dates.text import DateSpan
@@ -170,6 +171,13 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
         problems.setdefault("hard-negated", []).extend(denied_names)
     if not negated and (swap := _swapped(text, sources)):  # "a book drive" for "a toy drive"
         problems.setdefault("hard-opposed", []).extend(swap)
+    act = act_of(text) if not (hedged or negated) else ""
+    termed = any(t.shown.lower() == act for t in terms)  # else a verb the terms leave out
+    if termed and act not in (w.lower() for w in problems.get("word-missing", ())):
+        act = ""  # a term of its own, said somewhere: its own rules weigh it
+    if act and (open_words := _act_left_open(act, terms, sources, termed)):  # "should I go?"
+        listed = problems.setdefault("word-hedged", [])
+        listed.extend(w for w in open_words if w not in listed)
     read = Readings(
         {k: len(v) for k, v in problems.items()}, said_weight, total_weight, stated, hedged,
         negated, {k: sum(t.kind == k for t in terms) for k in ("name", "number", "date", "word")},
@@ -558,6 +566,53 @@ def _why(term: Term, where: list[tuple[Source, Clause]], about_owner: bool, hedg
     if any(term.who in s.names and c.start in of_others(s.clauses) for s, c in where):
         return f"{kind}-other"  # a speaker's "she", "you" held against a fact of the speaker
     return f"{kind}-negated"
+
+
+def _act_left_open(act: str, terms: list[Term], sources: list[Source], termed: bool) -> list[str]:
+    """Whether a fact's act (kit/curator/unsaid_act.py) is said as done nowhere in its cited
+    messages, and either is said in a form of its own only inside a hedge (`trying to figure
+    out if I should go` for "went": the guard's terms leave such verbs out) or is unsaid
+    while every soft word of the fact they say is said only inside a hedge (`which one
+    should I choose for trail runs?` for "bought ... for trail runs"): the fact rests on the
+    hedge alone (the words to name: the act, or the hedged words). Not where a clause says
+    the act as so. `termed`: the act is a term of the fact's, which no message says."""
+    own, forms = act_forms(act)
+    hedged_act = False
+    for s in sources:
+        fams = s.family or tuple(frozenset() for _ in s.clauses)
+        for c, fam in zip(s.clauses, fams, strict=False):
+            if not (forms & (c.words | fam) or any(same(stem(act), w) for w in c.stems)):
+                continue
+            if not _open(s, c) and not c.negated:
+                return []  # the act said as done
+            unrealised = bool(c.words & _MODAL)  # "if I should go"; not "if I'm using it right"
+            hedged_act = hedged_act or (
+                bool(own & (c.words | fam)) and unrealised and not c.negated
+            )
+    if hedged_act and not termed:
+        return [act]
+    if own & _HAVING:  # "the feedback from Ana's team" in a question: a thing it presupposes had
+        return []
+    hedged_only: list[str] = []
+    for term in terms:
+        if term.kind != "word" or term.shown.lower() == act or term.key in PEOPLE:
+            continue
+        where = [(s, c) for s in sources for c in _holding(term, s, related=False)]
+        if any(not _open(s, _as_given(c, term)) for s, c in where):
+            return []  # said as so somewhere ("my ..." too): the act may rest on that clause
+        hedged_only += [term.shown] if where else []
+    return hedged_only
+
+
+_HAVING = frozenset({"have", "get"})
+# A modal or an infinitive's `to`: the act it governs is not done (a doubt on a done act's
+# manner, `if I'm using it correctly`, takes the act as so)
+_MODAL = frozenset("should could would can might may shall will must to i'll i'd".split())
+
+
+def _open(source: Source, clause: Clause) -> bool:
+    """A clause that leaves what it says open: hedged, and not a question someone answered."""
+    return clause.hedged and not (clause.asks and source.answered)
 
 
 def _only_hedged(own: list[tuple[Source, Clause]], hedged: bool) -> bool:
