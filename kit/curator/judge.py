@@ -326,14 +326,8 @@ def _theirs_named(
     if not _fits(source, clause, "", hedged, negated):  # as a fact, not denied
         return False
     people, things = named
-    pointed = next(
-        (
-            r
-            for c, r in zip(source.clauses, source.referred, strict=False)
-            if c.start == clause.start
-        ),
-        frozenset(),
-    )  # "I went to Ana's talk, | where she covered ...": Ana, if the fact has her as its own
+    # "I went to Ana's talk, | where she covered ...": Ana, if the fact has her as its own
+    pointed = _of_clause(source, clause, source.referred)
     return (
         bool((clause.whom - {term.key}) & people)
         or (bool((pointed - {term.key}) & sided.whom) and term.key in sided.after)
@@ -489,13 +483,21 @@ def _felt(source: Source, clause: Clause, term: Term, felt: frozenset[str]) -> C
     fact too says it felt (`felt`: "was upset"): the speaker's own."""
     if clause.holder != "other" and not clause.theirs:
         return clause
-    feelings = next(
-        (f for c, f in zip(source.clauses, source.felt, strict=False) if c.start == clause.start),
-        frozenset(),
-    )
+    feelings = _of_clause(source, clause, source.felt)
     if term.key not in feelings or term.key not in felt:
         return clause
     return dataclasses.replace(clause, holder="self", theirs=False)
+
+
+def _of_clause(
+    source: Source, clause: Clause, by_clause: tuple[frozenset[str], ...]
+) -> frozenset[str]:
+    """What a by-clause reading of `source` (Source.referred, Source.felt) holds for `clause`
+    (a clause of its, maybe narrowed by spared/_as_given: matched by where it starts)."""
+    return next(
+        (r for c, r in zip(source.clauses, by_clause, strict=False) if c.start == clause.start),
+        frozenset(),
+    )
 
 
 def _wished(clause: Clause, term: Term) -> bool:
