@@ -159,6 +159,14 @@ def weight(word: str) -> float:
     return min(1.0, max(0.0, scaled))
 
 
+def verb_form(word: str) -> bool:
+    """Whether WordNet reads a word as an inflected form of a verb ("went", "organized",
+    "reads"; not "go", not a noun only)."""
+    net = wordnet_or_none()
+    found = net.lemmas(word) if net is not None else []
+    return any(part == "verb" and lemma != word for part, lemma in found)
+
+
 @lru_cache(maxsize=65536)
 def thing(word: str) -> bool:
     """Whether a word is mostly a noun (a thing a fact names, which a paraphrase keeps; a

@@ -17,7 +17,16 @@ import itertools
 from collections.abc import Iterable
 
 from kit.curator.clauses import PEOPLE
-from kit.curator.related import SENSES, describing, family, near, synonyms, thing, wordnet_or_none
+from kit.curator.related import (
+    SENSES,
+    describing,
+    family,
+    near,
+    synonyms,
+    thing,
+    verb_form,
+    wordnet_or_none,
+)
 from kit.curator.wording import number_of, stem, tokens
 
 Pair = tuple[str, str]  # (modifier, noun), folded
@@ -51,12 +60,7 @@ def _as_noun(word: str) -> frozenset[str]:
 def _inflected(word: str) -> bool:
     """Whether a word is a verb's inflected form ("organized", "reads", "hiking"): a doing,
     not a thing's kind or quality."""
-    net = wordnet_or_none()
-    return (
-        net is not None
-        and word.endswith(("ed", "ing"))
-        and any(part == "verb" and lemma != word for part, lemma in net.lemmas(word))
-    )
+    return word.endswith(("ed", "ing")) and verb_form(word)
 
 
 def _base(word: str) -> bool:

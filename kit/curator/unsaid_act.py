@@ -10,7 +10,7 @@ terms leave light verbs ("went", "got", "has") out, so the act is read from the 
 
 from __future__ import annotations
 
-from kit.curator.related import family, near, thing, wordnet_or_none
+from kit.curator.related import family, near, thing, verb_form, wordnet_or_none
 from kit.curator.wording import tokens
 
 # Words that stand between a subject and its act: auxiliaries and the adverbs facts use
@@ -51,9 +51,7 @@ def act_of(text: str) -> str:
 
 
 def _inflected_verb(word: str) -> bool:
-    net = wordnet_or_none()
-    found = net.lemmas(word) if net is not None else []
-    return any(part == "verb" and lemma != word for part, lemma in found) or word == "been"
+    return verb_form(word) or word == "been"
 
 
 def act_forms(act: str) -> tuple[frozenset[str], frozenset[str]]:
