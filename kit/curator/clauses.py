@@ -28,6 +28,7 @@ from kit.curator.hedge_scope import (
     right_call,
     unhedged,
 )
+from kit.curator.inserted import inserts, resumes
 from kit.curator.persons import acting, common
 from kit.curator.presupposed import GIVEN_ENDS, joined, owned, presupposed, supposes
 from kit.curator.reported import cut_reports, reported, whose
@@ -175,11 +176,19 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
         hedged = asks = alone = supposed = conditional = False
         requested = question and bool(parts) and request(folded[slice(*parts[opener])])
         before, report, chain = "", False, (False, False, False, False, holder, False)
+        held: tuple[bool, bool] | None = None  # a hedge an inserted phrase broke (inserted.py)
+        inserted_at = -2
         for i, (start, end) in enumerate(parts):
             piece = folded[start:end]
             tokens = _WORD.findall(piece)
             if not tokens:
                 continue
+            previous = folded[found[-1].start : found[-1].end] if found else ""
+            inserting = bool(found) and found[-1].start >= sentence.start()
+            inserting = inserting and inserts(piece, previous)
+            if inserting and held is None and hedged and not report:
+                held = (supposed, conditional)  # "not sure if our backups, | like ..."
+            inserted_at = i if inserting else inserted_at
             was_report, report = report, reported(piece, start, said, report, _hedged)
             if was_report and not report and chain[5]:  # the sentence's hedge goes on after it
                 hedged, asks, supposed, conditional, holder, _ = chain
@@ -212,7 +221,9 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
             # An example of what the clause before says ("I've never used one, | like X")
             # is doubted or denied with it.
             example = bool(_EXAMPLE.match(piece)) and bool(found) and found[-1].end <= start
-            hedged = _hedged(unhedged(piece)) or before == "for when" or doubted
+            resumed = held is not None and own is None and not inserting
+            resumed = resumed and resumes(piece, i == inserted_at + 1)  # "..., | are enough"
+            hedged = _hedged(unhedged(piece)) or before == "for when" or doubted or resumed
             hedged = hedged or (example and found[-1].hedged and not found[-1].asks)
             hedged = not report and (
                 hedged or bool(settled and start >= settled[1] and own is None)
@@ -222,6 +233,7 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
                 or (doubted and supposed)
                 or before in _IF
                 or before == "for when"
+                or (resumed and held is not None and held[0])
             )
             before_it = raw[: start - sentence.start()]
             undone = not_done(piece)  # "skipped the trip" (kit/curator/undoing.py)
@@ -231,8 +243,12 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
             before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
             opens = joined(folded, start)  # "my calm | and logical demeanor": one description
             given, beyond, given_spans = owned(_words(folded, start if opens < 0 else opens, end))
-            previous = folded[found[-1].start : found[-1].end] if found else ""
-            conditional = supposed and (supposes(piece, previous) or (doubted and conditional))
+            conditional = supposed and (
+                supposes(piece, previous)
+                or (doubted and conditional)
+                or (resumed and held is not None and held[1])
+            )
+            held = None if resumed else held
             # What the hedge does not govern: a description, the subject of a modal
             ask, plan = asks and not requested, hedged or (asks and requested)  # ... it describes
             more, spans = presupposed(_words(folded, start, end), ask, plan, conditional)

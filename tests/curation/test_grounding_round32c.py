@@ -1,0 +1,68 @@
+"""The grounding guard's round 32C (issue 29): a hedge governs its clause to the clause's end,
+and a phrase set between commas inside it does not end it (kit/curator/inserted.py). In `I'm
+not sure if our backups, like the nightly copy we made in May, are enough`, `are enough` is
+still doubted; in `I'm thinking of asking Ana, my old tutor, for a reference`, the reference is
+still only planned. What the inserted phrase says, and a plain clause beside the hedge, stay
+said. Messages and facts written here; each KEPT-OUT case was stored by the commit before this
+reading."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.grounding import check
+
+# (the fact, the owner's message): the claim after the inserted phrase is still hedged
+RESUMED = [
+    (
+        "The owner's backups are enough to recover the shop's records.",
+        "I'm not sure if our backups, like the nightly copy we made on May 2, are enough to "
+        "recover the shop's records, could you take a look?",
+    ),
+    (
+        "Priya wrote the owner a reference letter for the fellowship.",
+        "I'm thinking of asking Priya, my old chemistry tutor, for a reference letter for the "
+        "fellowship, what do you think?",
+    ),
+    (
+        "The owner's savings, which sit in a money market account, cover a year of rent.",
+        "I wonder whether my savings, which sit in a money market account, would cover a "
+        "year of rent.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), RESUMED)
+def test_an_inserted_phrase_does_not_end_a_hedge(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status != "supported", verdict.reason
+
+
+# ... but what the inserted phrase says, and a plain clause after the hedge, are said
+SAID = [
+    (
+        "On May 2 the owner set up a nightly copy of the backups.",
+        "I'm not sure if our backups, like the nightly copy we set up on May 2, are enough, "
+        "could you take a look?",
+    ),
+    (
+        "Priya is the owner's old chemistry tutor.",
+        "I'm thinking of asking Priya, my old chemistry tutor, for a reference letter, what "
+        "do you think?",
+    ),
+    (
+        "The owner met Priya in 2015.",
+        "I'm thinking of asking Priya, my old chemistry tutor, for a reference letter, we met "
+        "in 2015 and she has always been kind.",
+    ),
+    (
+        "The owner's sister is a nurse.",
+        "My sister, who lives in Lima, is a nurse, and I might visit her in June.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), SAID)
+def test_what_is_said_beside_the_hedge_stays_said(fact: str, said: str) -> None:
+    verdict = check(fact, said)
+    assert verdict.status == "supported", verdict.reason
