@@ -66,3 +66,31 @@ SAID = [
 def test_what_is_said_beside_the_hedge_stays_said(fact: str, said: str) -> None:
     verdict = check(fact, said)
     assert verdict.status == "supported", verdict.reason
+
+
+# `think about` or `think of` before a gerund weighs the act, as `thinking about` does: `I'll
+# think about getting a rain barrel` gets none; what the message says beside it is said, and
+# `think about` before a person or a thing is no hedge.
+WEIGHED = [
+    (
+        "The owner has a rain barrel.",
+        "We cleaned the gutters last weekend. I'll think about getting a rain barrel too.",
+        False,
+    ),
+    (
+        "The owner cleaned the gutters.",
+        "We cleaned the gutters last weekend. I'll think about getting a rain barrel too.",
+        True,
+    ),
+    (
+        "The owner thinks about their grandmother often.",
+        "I think about my grandmother often.",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said", "stored"), WEIGHED)
+def test_thinking_about_a_gerund_weighs_it(fact: str, said: str, stored: bool) -> None:
+    verdict = check(fact, said)
+    assert (verdict.status == "supported") == stored, verdict.reason
