@@ -112,6 +112,7 @@ _HEDGE_WORDS = frozenset(
 )
 _HEDGE_PHRASES = re.compile(
     r"\bnot sure\b|\bone day\b|\bwould like\b|\bthinking (?:of|about)\b|\bin mind\b"
+    r"|\b(?:decision|choice)s? to make\b"  # "a decision to make about X": X is weighed
     r"|\bthinks? (?:of|about) (?!\w*thing\b)\w+ing\b"  # "I'll think about getting one"
     r"|\blooking (?:into|for|at)\b|\b(?:stuck|choosing|picking) between\b",
     re.IGNORECASE,

@@ -94,3 +94,35 @@ WEIGHED = [
 def test_thinking_about_a_gerund_weighs_it(fact: str, said: str, stored: bool) -> None:
     verdict = check(fact, said)
     assert (verdict.status == "supported") == stored, verdict.reason
+
+
+# `a decision to make about X`, `a choice to make`: the decision is still to come, so X is
+# weighed, not done; a decision made is no hedge.
+PENDING = [
+    (
+        "The owner switched the bakery ovens to gas.",
+        "I've got a decision to make about switching the bakery ovens to gas, should I wait "
+        "until spring?",
+        False,
+    ),
+    (
+        "The owner is switching the bakery ovens to gas.",
+        "I've got a decision to make about switching the bakery ovens to gas, should I wait "
+        "until spring?",
+        False,
+    ),
+    ("The owner made a decision to move to Porto.", "I made a decision to move to Porto.", True),
+    (
+        "The owner runs a bakery.",
+        "I run a bakery and I've got a decision to make about the ovens.",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said", "stored"), PENDING)
+def test_a_decision_still_to_make_weighs_what_it_is_about(
+    fact: str, said: str, stored: bool
+) -> None:
+    verdict = check(fact, said)
+    assert (verdict.status == "supported") == stored, verdict.reason
