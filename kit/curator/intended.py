@@ -63,6 +63,7 @@ from kit.curator.evaluated import weighed
 from kit.curator.related import family, thing, wordnet_or_none
 from kit.curator.undoing import NOT_DONE
 from kit.curator.whose_act import agents_of, done_by_other, others_of, owned_by_other
+from kit.curator.whose_thing import by_other, details, modifier, own, says_details
 from kit.curator.wording import HEDGES, fold, stem
 
 Says = Callable[[str, str], str | None]  # a word, the next: how it says the act, or None
@@ -197,10 +198,17 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
         if head is None:
             return None
         key = stem(head)
+        # the possessives the fact does not name itself (`attended Priya's seminar`)
+        theirs = frozenset(
+            o for o in others if o.removesuffix("'s") not in words and o not in words
+        )
+        wanted = details(words, [*subject, word, head])
+
+        def head_said(w: str, _n: str) -> str | None:
+            return "head" if stem(w) == key else None
+
         frames = [
-            f
-            for s in said
-            for f in _framings(s, lambda w, _n: "head" if stem(w) == key else None, HEAD_GAP)
+            f for s in said for f in _framings(s, head_said, HEAD_GAP, theirs, agents, wanted)
         ]
         if "meant" in frames:  # "I want to share | my blog": a wish's verb, not the act's
             return None
@@ -345,17 +353,21 @@ def _framings(
     gap: int,
     others: frozenset[str] = frozenset(),
     agents: frozenset[str] = frozenset(),
+    wanted: frozenset[str] = frozenset(),
 ) -> list[str | None]:
     """For each place of `said` that `says` (a word, the next word), the frame that governs
     it ("meant", "arranged", "tried", "refused", "asked", "undone"; "others": a noun phrase
     another's possessive opens, kit/curator/whose_act.py), or None where it is said as
     done."""
-    found: list[str | None] = []
+    found: list[tuple[str | None, bool]] = []
+    given = False  # a thing already given to another in this message (kit/curator/whose_thing.py)
     for sentence in _SENTENCE.split(said):
         words = [w.group().lower() for w in _WORD.finditer(sentence)]
         for n, word in enumerate(words):
             following = words[n + 1] if n + 1 < len(words) else ""
             if how := says(word, following):
+                if how == "verb" and modifier(words[:n], following):
+                    continue  # "my audition notes": notes, no audition
                 if found and words[n - 1 : n] in (["these"], ["those"]):
                     continue  # "... during these interviews": the ones said before
                 if how == "verb" and _undone_noun(words[:n]):
@@ -375,8 +387,15 @@ def _framings(
                     frame = "others"  # "thanks to Linda's recommendation" (round 28A)
                 if frame is None and how == "verb" and done_by_other(words[:n], agents):
                     frame = "others"  # "my friend Megan recommended" (round 28A)
-                found.append(frame)
-    return found
+                if frame is None and how != "verb" and by_other(words[n + 1 :], agents):
+                    frame = "others"  # "the mural by artist Jonas Whitfield"
+                if frame is None and how != "verb" and given and not own(words[:n]):
+                    frame = "others"  # "Nadia's rehearsals ... the two rehearsals"
+                given = given or frame == "others"
+                found.append((frame, bool(wanted) and says_details(words, n, wanted)))
+    if any(near for _, near in found):  # "Gareth's thesis on river ecology ... my thesis"
+        found = [place for place in found if place[1]]
+    return [frame for frame, _ in found]
 
 
 def _undone_noun(before: list[str]) -> bool:
