@@ -63,7 +63,14 @@ from kit.curator.evaluated import weighed
 from kit.curator.related import family, thing, wordnet_or_none
 from kit.curator.undoing import NOT_DONE
 from kit.curator.whose_act import agents_of, done_by_other, others_of, owned_by_other
-from kit.curator.whose_thing import by_other, details, modifier, own, says_details
+from kit.curator.whose_thing import (
+    by_other,
+    details,
+    modifier,
+    own,
+    relates_only,
+    says_details,
+)
 from kit.curator.wording import HEDGES, fold, stem
 
 Says = Callable[[str, str], str | None]  # a word, the next: how it says the act, or None
@@ -202,6 +209,8 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
         theirs = frozenset(
             o for o in others if o.removesuffix("'s") not in words and o not in words
         )
+        if relates_only(word):  # "attended Priya's seminar": hers to run, the subject's to attend
+            theirs, agents = frozenset(), frozenset()
         wanted = details(words, [*subject, word, head])
 
         def head_said(w: str, _n: str) -> str | None:

@@ -19,9 +19,11 @@ kit/curator/intended.py, the same of the thing the act is done to, and of later 
 
 A fact that names the possessor itself (`attended Priya's seminar`) is left alone
 (kit/curator/intended.py takes it out of the possessives it reads).
-What it cannot tell: whether the fact's verb gives the thing to its subject or only relates the
-subject to it (`attended a seminar` from `Priya's seminar` is kept out as `runs a seminar` is).
-Deterministic.
+A fact whose verb, in its most common sense, only relates its subject to the thing (being
+there, perceiving, knowing or feeling: WordNet's stative, perception, cognition and emotion
+verbs: `attended Priya's seminar`, `watched Ana's play`) is not read: another's seminar is one
+the subject may attend. Verbs of taking part that WordNet files as social acts (`joined`) are
+not told from those that run the thing (`organised`). Deterministic.
 """
 
 from __future__ import annotations
@@ -36,6 +38,22 @@ _NEAR = 4  # words either side of a mention that may say the fact's other words
 _DETERMINERS = frozenset({"the", "a", "an", "my", "our", "your", "his", "her", "their", "its"})
 _OWN = frozenset({"my", "our", "mine", "i", "we"})
 _CLAUSE = frozenset("and but or that which who because so if when while".split())
+# WordNet's lexicographer files of verbs that relate a subject to a thing without making it its
+# own: verb.cognition, verb.emotion, verb.perception, verb.stative.
+_RELATING = frozenset({31, 37, 39, 42})
+
+
+def relates_only(verb: str) -> bool:
+    """Whether a fact's verb, in its most common sense, only relates its subject to a thing
+    (`attended`, `watched`, `learned about`), not makes, runs or owns it (`wrote`, `runs`)."""
+    net = wordnet_or_none()
+    if net is None:
+        return False
+    return any(
+        net.topic(part, senses[0]) in _RELATING
+        for part, lemma in net.lemmas(verb)
+        if part == "verb" and (senses := net.senses(part, lemma))
+    )  # any verb it may be a form of: "saw" is "see" as well as "saw"
 
 
 def by_other(after: list[str], agents: frozenset[str]) -> bool:

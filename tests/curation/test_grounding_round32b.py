@@ -76,3 +76,20 @@ STORED = [
 def test_the_subjects_own_thing_stays(fact: str, said: str) -> None:
     verdict = check(fact, said)
     assert verdict.status == "supported", verdict.reason
+
+
+# A verb that only relates its subject to the thing (being there, perceiving, knowing, feeling:
+# kit/curator/whose_thing.relates_only) is said of another's thing: one may attend another's
+# seminar (round 32B kept it out as it keeps out `runs a seminar`).
+RELATING = [
+    (
+        "The owner attended a seminar on bond ladders.",
+        "I'm keeping a spreadsheet of the bond ladders I learned about at Priya's seminar last "
+        "week, can you suggest some columns for it?",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fact", "said"), RELATING)
+def test_a_relating_verb_may_take_anothers_thing(fact: str, said: str) -> None:
+    assert check(fact, said).status == "supported"
