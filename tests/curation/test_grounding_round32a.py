@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from kit.curator.clipped import clipped_said
 from kit.curator.related import defines
 from tests.support.grounding import check
 
@@ -61,3 +62,27 @@ def test_only_a_definitions_head_and_no_light_word() -> None:
     assert {"become", "member"} <= joined
     assert "group" not in joined  # "of a group or organization" says more of the member
     assert "make" not in defines("allowed")  # a light word says almost anything
+
+
+# (2) A word said by its clipped form (kit/curator/clipped.py): a message's word WordNet does
+# not know, at least four letters, that begins the fact's word and leaves three or more off.
+def test_a_clipped_word_says_its_long_form() -> None:
+    verdict = check(
+        "The owner went to a jazz festival with her sister in July.",
+        "Went to a jazz fest with my sister in July, the music was unreal!",
+    )
+    assert verdict.status == "supported", verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("word", "said", "clips"),
+    [
+        ("festival", "fest", True),
+        ("festivals", "fests", True),
+        ("melody", "mel", False),  # three letters: a name more often than a word cut short
+        ("photograph", "photo", False),  # a word WordNet knows is read as itself
+        ("festivals", "festivalz", False),  # not a beginning of the word
+    ],
+)
+def test_only_an_unknown_beginning_of_four_letters_clips(word: str, said: str, clips: bool) -> None:
+    assert clipped_said(word, frozenset({said})) is clips
