@@ -24,7 +24,7 @@ from kit.curator.linking import said_otherwise
 from kit.curator.number_forms import ordinal_said_as
 from kit.curator.others_named import others_named
 from kit.curator.referred import NO_ONE, Sided, on_their_side
-from kit.curator.related import defined_as, family, near, one_way, opposites, thing, weight
+from kit.curator.related import defined_as, defines, family, near, one_way, opposites, thing, weight
 from kit.curator.said_days import names_month, same_day, whole_months
 from kit.curator.someone import plain_person, someone_said
 from kit.curator.speaker_own import asked_of_listener, leading, of_others
@@ -405,6 +405,7 @@ def _holding(
         or close & forms
         or own & kin
         or (people and _defined(close | own, c))
+        or (not people and _defined_by(own, c))
         or (plain_person(term.key) and someone_said(term.key, c.words, source.capitalised))
         or (term.key == _TEAM and c.words & _WE)  # "we", "our": the speaker's team too
     ]
@@ -426,6 +427,12 @@ def _defined(words: frozenset[str], clause: Clause) -> bool:
     return any(
         words & defined_as(w) for w in clause.words if stem(w) not in _RELATIONS and len(w) > 2
     )
+
+
+def _defined_by(own: frozenset[str], clause: Clause) -> bool:
+    """Whether a clause says a word by a word WordNet defines by it ("joined": become part
+    of; a member), one way: not a word the fact's word is defined by."""
+    return any(own & defines(w) for w in clause.words if len(w) > 2)
 
 
 _RELATIONS = PEOPLE - {stem("person")}  # "folks" is people in general, not one relation

@@ -4,11 +4,13 @@ sounding aggressive` is said by `might come off as too aggressive`, `sounds` by 
 `comes across as`; `stays motivated` by `keeps me motivated` (with an object: `kept the bags in
 Paris` says no stay). What the seeming is of (`aggressive`) is a word of the fact of its own,
 which the messages must say too; `look` is left out (`looked for a flat` is no seeming). A
-refusal (`refused`) is said by `said no to`."""
+refusal (`refused`) is said by `said no to`. A word by its clipped form
+(kit/curator/clipped.py): `fest` says `festival`."""
 
 from __future__ import annotations
 
 from kit.curator.clauses import Clause
+from kit.curator.clipped import clipped_said
 from kit.curator.word_parts import parts_said
 from kit.curator.wording import REFUSALS, stem
 
@@ -27,6 +29,7 @@ def said_otherwise(word: str, clause: Clause) -> bool:
     refusing, by another (module note)."""
     return (
         parts_said(word, clause)
+        or clipped_said(word, clause.words)
         or _seeming(word, clause)
         or _staying(word, clause)
         or _refusing(word, clause)

@@ -10,6 +10,9 @@ The cost model, one step each way and no further:
   share a sense with almost anything);
 - a message's word says its own family and, for a noun, what it is a kind of, one step up: a
   fact may say "associate" where the message says "colleague", never the other way round;
+- a message's noun or verb says, one way too, the content words heading its definition in its
+  most common senses ("joined": become part of; become a member): a fact may say "became a
+  member" where the message says "joined" (a word for people has its own reading, defined_as);
 - a word of the fact found no such way is a new content word, as before.
 Names, numbers, dates and places never come here: they are matched as they are
 (kit/curator/grounding.py), and so are the guard's rules of who said what, hedges and denials.
@@ -342,6 +345,7 @@ _DEFINITION_ENDS = re.compile(
     r"[;,(]|\s(?:who|whom|whose|that|which|with|in|on|at|for|to|from|by|as|over|under|"
     r"about|through|like)\b"
 )
+_OF = re.compile(r"\sof\b")  # "a member | of a group": what it is of says more of it
 _EITHER = re.compile(r"\b(?:or|and)\b")
 _WORD = re.compile(r"[a-z][a-z'-]*")
 _NOT_NOUNS = frozenset("a an the your his her their one of any some".split())
@@ -373,3 +377,41 @@ def _position(words: tuple[str, ...], lemma: str) -> int:
         if word == lemma:
             return i
     return 0
+
+
+@lru_cache(maxsize=65536)
+def defines(word: str) -> frozenset[str]:
+    """The content words a message's noun or verb is defined by in its BROADER_SENSES most
+    common senses, as their base forms: one step away from it, one way ("joined": become
+    part of -> become, part). Only a definition's head (what follows ";", ",", "who",
+    "with", ... says more of it), none that names two ("a father or mother": either one),
+    and no light word ("make", "give": said of almost anything). A fact's word found there
+    is said in other words; a word of that definition's own definition is not."""
+    net = wordnet_or_none()
+    if net is None:
+        return frozenset()
+    found: set[str] = set()
+    for part, lemma in net.lemmas(lemma_key(word)):
+        if part not in ("noun", "verb") or _light(net, part, lemma):
+            continue
+        for offset in net.senses(part, lemma)[:BROADER_SENSES]:
+            for w in _heads(net.gloss(part, offset)):
+                if w in _NOT_NOUNS or w == lemma:
+                    continue
+                based = net.lemmas(w)
+                if not any(_light(net, p, b) for p, b in based):
+                    found.update(b for _, b in based)
+    return frozenset(found)
+
+
+def _heads(gloss: str) -> list[str]:
+    """The words of the heads of a definition's wordings (WordNet parts them by ";" before
+    its quoted examples: "become part of; become a member of a group"), none naming two."""
+    found = []
+    for wording in gloss.split(";"):
+        if wording.strip().startswith('"'):
+            break
+        head = _OF.split(_DEFINITION_ENDS.split(wording.strip(), maxsplit=1)[0], maxsplit=1)[0]
+        if not _EITHER.search(head):
+            found += _WORD.findall(head.lower())
+    return found
