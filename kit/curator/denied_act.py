@@ -39,6 +39,8 @@ class Cited(Protocol):
     def clauses(self) -> tuple[Clause, ...]: ...
     @property
     def family(self) -> tuple[frozenset[str], ...]: ...
+    @property
+    def names(self) -> frozenset[str]: ...
 
 
 def denials(
@@ -62,7 +64,34 @@ def denials(
         found.append(("hard-opposed", head))
     if act and denied_act(act, keys - {stem(act)}, mine):  # "I have never practiced any"
         found.append(("hard-negated", act))
+    elif act:  # "So many people marched. I missed it": the speaker did not
+        named = {t.key for t in terms if t.kind == "name"}
+        speakers = [s for s in sources if (s.owner if about_owner else s.names & named)]
+        if any(missed(act, s.clauses, s.family) for s in speakers):
+            found.append(("hard-negated", act))
     return found
+
+
+def missed(act: str, clauses: Sequence[Clause], families: Sequence[frozenset[str]]) -> bool:
+    """Whether a speaker says the act as done, then that they did not take part in it with a
+    verb of not doing and a word pointing back ("I missed it", "we skipped that"), and never
+    says the act with "I" or "we" (the act is others')."""
+    _, forms = act_forms(act)
+    done = missed_it = False
+    for clause, fam in zip(clauses, families, strict=False):
+        if _says(clause, fam, act, forms):
+            if clause.words & _FIRST_PERSON:
+                return False  # "I went to the parade. I almost missed it"
+            done = done or not (clause.negated or clause.hedged)
+        pointing = clause.words - STOP - _POINTING
+        undone = clause.negated and not clause.denied and not clause.hedged  # "missed", "skipped"
+        if done and undone and clause.words & _FIRST_PERSON and len(pointing) <= 1:
+            missed_it = True
+    return missed_it
+
+
+_FIRST_PERSON = frozenset({"i", "we", "i'm", "i've", "we've", "we're", "me", "us"})
+_POINTING = frozenset({"it", "that", "this", "them", "one", "those", "these"})
 
 
 def denied_act(act: str, keys: frozenset[str], held: Held) -> bool:

@@ -7,7 +7,8 @@
 - A clause that denies the fact's very act with what it is done to ("I have never practiced
   any chess openings") holds the fact out, though another clause says the act with other
   words; a fact that denies ("never enjoyed ...") is not held up by messages that say its
-  denied word as so and deny nothing of it (kit/curator/denied_act.py).
+  denied word as so and deny nothing of it; a speaker who says others did the act and "I
+  missed it" did not do it (kit/curator/denied_act.py).
 Messages and facts written here; main's guard (04f32a3) got each case of the first lists
 wrong."""
 
@@ -52,6 +53,11 @@ DENIED = [
         "The owner finds the commute easy.",
         "The commute isn't easy, it takes me an hour each way.",
     ),
+    (
+        "The owner ran in the city marathon last Sunday.",
+        "Last Sunday our city held its marathon! Thousands of people ran through downtown. "
+        "I missed it, but the photos were inspiring.",
+    ),
 ]
 
 
@@ -70,6 +76,10 @@ KEPT = [
     (
         "The owner never enjoyed swimming lessons.",
         "I never enjoyed swimming lessons, though I used to love the pool itself.",
+    ),
+    (
+        "The owner ran in the city marathon last Sunday.",
+        "Last Sunday I ran in our city marathon! I nearly missed it because of the traffic.",
     ),
     (
         "The owner bakes bread every Sunday.",
