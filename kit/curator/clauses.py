@@ -18,6 +18,7 @@ from typing import Literal
 from kit.curator.antecedent import THEY, things_before
 from kit.curator.compared import compared
 from kit.curator.contrast import contrasts, passed_over
+from kit.curator.denial_scope import denied_head, subject_given
 from kit.curator.gerund_subject import gerund_subject
 from kit.curator.hedge_scope import (
     cut_around,
@@ -151,6 +152,7 @@ class Clause:
     possessed: frozenset[str] = frozenset()  # the stems "her", "his", "their" name ("their health")
     whom: frozenset[str] = frozenset()  # who else it is about: "my team ..." -> team
     beyond: frozenset[str] = frozenset()  # "my transfer to savings": savings (a hedge's given)
+    denied: str = ""  # the word its negation denies ("isn't easy": easy; denial_scope.py)
 
 
 def word_key(token: str) -> str:
@@ -256,6 +258,10 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
             more, spans = presupposed(_words(folded, start, end), ask, plan, conditional)
             if not undone:  # "whether skipping the trip was smart": no trip given
                 given, given_spans = given | more, given_spans + spans
+            said_words = _words(folded, start, end)
+            if negated and not undone:  # "Running a business isn't easy": the running is so
+                subject, subject_spans = subject_given(said_words)
+                given, given_spans = given | subject, given_spans + subject_spans
             doing = gerund_subject(_words(folded, sentence.start(), end), start) if hedged else ()
             if doing:  # "worried that moving the call to May 2 | might clash": it is moving
                 given |= {k for w, _, _ in doing for k in (stem(w), word_key(w), number_of(w)) if k}
@@ -281,6 +287,7 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
                     possessed=frozenset().union(*theirs),
                     whom=whom,
                     beyond=beyond,
+                    denied=denied_head(said_words) if negated else "",
                 )
             )
     found = _appositions(folded, found)

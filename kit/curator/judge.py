@@ -16,7 +16,9 @@ from typing import Literal
 from kit.curator.category import kind_named
 from kit.curator.clauses import PEOPLE, Clause, plain, word_key
 from kit.curator.committed import committed, frames
+from kit.curator.denial_scope import says_by_denial
 from kit.curator.denied import denied_only, spared
+from kit.curator.denied_act import denials
 from kit.curator.fact_terms import Term, fact_terms
 from kit.curator.felt import as_felt
 from kit.curator.grounding_reasons import reason as _reason
@@ -123,6 +125,13 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
             fits = [c for s, c in where if _fits(s, spared(c, term), "", hedged, denied)]
         else:
             fits = _said_so(term, where, hedged, negated, named, sided, felt)
+            if term.kind == "word" and not fits and not (negated or term.passed_over):
+                fits = [  # "isn't easy" for "hard" (kit/curator/denial_scope.py)
+                    c for s in sources for c in s.clauses
+                    if says_by_denial(term.shown, c.denied) and _whose(s, c, term.who)
+                    and _fits(s, dataclasses.replace(c, negated=False), term.holder,
+                              hedged or term.aim, False)
+                ]  # fmt: skip
         about_owner = term.holder == "owner"
         if term.kind == "word" and not kin and not said and _opposed(term, sources, negated):
             problems.setdefault("hard-opposed", []).append(term.shown)
@@ -172,6 +181,8 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
     if not negated and (swap := _swapped(text, sources)):  # "a book drive" for "a toy drive"
         problems.setdefault("hard-opposed", []).extend(swap)
     act = act_of(text) if not (hedged or negated) else ""
+    for kind, word in denials(text, terms, sources, act, negated and not hedged):
+        problems.setdefault(kind, []).append(word)  # "I have never practiced any ..."
     termed = any(t.shown.lower() == act for t in terms)  # else a verb the terms leave out
     if termed and act not in (w.lower() for w in problems.get("word-missing", ())):
         act = ""  # a term of its own, said somewhere: its own rules weigh it

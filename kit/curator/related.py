@@ -226,6 +226,24 @@ def opposites(word: str) -> frozenset[str]:
     return frozenset(w for o in found for w in (o, *family(o)))
 
 
+@lru_cache(maxsize=65536)
+def sense_opposites(word: str) -> frozenset[str]:
+    """The opposites of a word's most common senses, whichever of a sense's words WordNet
+    gives the opposite by ("hard" is "difficult" there, whose opposite is "easy"), with
+    their families: a denial of one says the word ("isn't easy" says "hard")."""
+    net = wordnet_or_none()
+    if net is None:
+        return frozenset()
+    found: set[str] = set()
+    for part, lemma in net.lemmas(lemma_key(word)):
+        for offset in net.senses(part, lemma)[:SENSES]:
+            for symbol, target, target_part, _, which in net.synset(part, offset)[1]:
+                if symbol == _OPPOSITE:
+                    targets = net.synset(target_part, target)[0]
+                    found.update([targets[which - 1]] if which else targets)
+    return frozenset(w for o in found for w in (o, *family(o)))
+
+
 def _light(net: Lexicon, part: str, word: str) -> bool:
     return len(net.senses(part, word)) > LIGHT
 
