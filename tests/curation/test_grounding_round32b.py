@@ -79,7 +79,7 @@ def test_the_subjects_own_thing_stays(fact: str, said: str) -> None:
 
 
 # A verb that only relates its subject to the thing (being there, perceiving, knowing, feeling:
-# kit/curator/whose_thing.relates_only) is said of another's thing: one may attend another's
+# `relates_only` in kit/curator/whose_thing.py) is said of another's thing: one may attend another's
 # seminar (round 32B kept it out as it keeps out `runs a seminar`).
 RELATING = [
     (
