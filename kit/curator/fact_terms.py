@@ -325,12 +325,29 @@ def _fact_clauses(
         people_before = people_before or any(stem(w.lower()) in PEOPLE for w in words)
         both = holder == "other" and any(_is_owner(w, owner) for w in words[own is not None :])
         # "a friend made Caroline a bowl", "a mentor the owner met": the two of them, no telling
-        found.append((clause.start, clause.end, "" if both else holder, "" if both else who))
+        entry = (clause.start, clause.end, "" if both else holder, "" if both else who)
+        if own is None and found and _more_of_the_same(words):
+            entry = (clause.start, clause.end, *found[-1][2:])  # "... | and her changing body"
+        found.append(entry)
         previous = words
     return found
 
 
 _RELATIVE = frozenset({"who", "whom", "whose"})
+
+
+def _more_of_the_same(words: list[str]) -> bool:
+    """A clause that only adds a noun phrase to the one before ("... explore her transition |
+    and her changing body"): an "and" or "or", then a determiner or possessive; it stands where
+    that one stands, so it is about whom that clause was (not about its subject alone, as
+    "| and painted it blue" goes on with the subject)."""
+    low = [w.lower() for w in words]
+    if len(low) < 3 or low[0] not in ("and", "or") or low[1] not in _NOUN_OPENERS:
+        return False
+    return not any(stem(w) in PEOPLE for w in low[2:4])  # "and her brother joined": his own
+
+
+_NOUN_OPENERS = frozenset("a an the his her their its my our your this that these those".split())
 
 
 def _owner_only(words: list[str], owner: set[str]) -> bool:
@@ -370,6 +387,7 @@ def _fact_holder(
     i = 0
     while i < len(lowered) and lowered[i] in _LINKS:
         i += 1  # "because it helps ...": whom the clause is about comes after its link
+    linked = i > 0
     i = _past_when(words, i)  # "On 8 May 2024 the owner ...": the owner, after the day
     i += 1 if lowered[i : i + 1] == ["the"] else 0
     if i >= len(lowered):
@@ -387,11 +405,15 @@ def _fact_holder(
         return "other" if len(words) > i + 1 else None  # a name alone is an apposition
     if first in ("a", "an") and after and stem(after[0]) in PEOPLE:
         return "other"
+    if linked and lowered[i - 1] == "the" and stem(first) in PEOPLE and len(lowered) > i + 1:
+        return "other"  # "after the kids go to bed": the kids, with a verb of their own
     return None
 
 
 _PREFER_TO = re.compile(r"\bprefer(?:s|red|ring)?\s+\w+ing\b[^,;.]*?\s(to\s+\w+ing)\b", re.I)
-_LINKS = frozenset("but so because cause 'cause since while though although as".split())
+_LINKS = frozenset(
+    "but so because cause 'cause since while though although as after before when once".split()
+)
 _WHEN = frozenset("on in at by since from during until".split())
 
 
