@@ -63,6 +63,7 @@ def fact_terms(
     folded = fold(text)
     dates = list(date_mentions(folded, reference)) if reference else []
     taken = [(m.start, m.end) for m in dates]
+    taken += _labelled_relation(text)  # "Ashlee: The owner's mom ...": the mom, by relation
     found: list[Term] = []
     hedged, negated = False, not_done(text)  # "skipped the trip" denies as "not" does
     spans = _fact_clauses(text, owner, seen)
@@ -149,6 +150,27 @@ def fact_terms(
                  passed_over=over_it)
         )  # fmt: skip
     return found, hedged, negated
+
+
+# A fact's subject label, a name alone before its text, where the text opens with the one it
+# is about by a relation of the owner's ("Ana: The owner's mom tends to worry ...")
+_LABEL = re.compile(
+    r"^([A-Z][\w'-]*(?: [A-Z][\w'-]*)?): (?:[Tt]he )?(?:[Oo]wner|[Uu]ser)'s ((?:\w+ ?){1,3})"
+)
+
+
+def _labelled_relation(text: str) -> list[tuple[int, int]]:
+    """Where a fact's subject label names whom its text names by a relation to the owner
+    (`_LABEL`): the text says who they are to the owner, which its cited messages must say;
+    their name, the record the fact is filed under, comes from elsewhere (where the text names
+    them too, that name is a term of its own)."""
+    found = _LABEL.match(text)
+    if found is None:
+        return []
+    after = found.group(2).lower().split()
+    if not (stem(after[0]) in PEOPLE or role(after)):
+        return []
+    return [(0, found.end(1))]
 
 
 def _verb_with(verb: str, particle: str) -> str:

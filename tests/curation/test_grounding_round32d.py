@@ -11,6 +11,11 @@ side (kit/curator/fact_terms.py).
   ("after the kids go to bed") is about them, not about the owner: what the owner said of
   self does not hold it up, what was said of them does.
 
+- A fact filed under a name (its subject label, "Rosa") whose text names that one by a
+  relation to the owner ("The owner's mother ...") need not have the name said: the relation
+  is what the cited messages must say; the name, the record it is filed under, comes from
+  elsewhere. A name in the text itself is a term as before.
+
 Messages and facts written here; main's guard (04f32a3) read each case of the lists below the
 other way.
 """
@@ -19,7 +24,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.grounding import check
+from kit.curator.grounding import Grounding, Verdict
+from kit.curator.ops import Insert
+from tests.support.grounding import check, message
 
 # (the fact, the message): stored
 STORED = [
@@ -72,3 +79,33 @@ def test_a_verb_after_and_goes_on_with_the_subject() -> None:
         "Ana helped me move house. I bought a new sofa.",
     )
     assert verdict.status != "supported"
+
+
+def _filed_under(subject: str, fact: str, said: str) -> Verdict:
+    """The guard's verdict on an INSERT of `fact` under `subject`, citing the message `said`."""
+    grounding = Grounding([message(said)], [1], "")
+    return grounding.check(Insert(fact, 0.9, subject, sources=(1,)), {})
+
+
+def test_a_relation_of_the_owner_s_filed_under_their_name_is_stored() -> None:
+    """The fact names the mother by her relation to the owner, which the message says; her
+    name is the record it is filed under (`Rosa`), said in another message."""
+    verdict = _filed_under(
+        "Rosa",
+        "The owner's mother gets anxious about paying her bills on time.",
+        "My mother gets anxious about paying her bills on time, so I set up reminders for her.",
+    )
+    assert verdict.status == "supported", verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("subject", "fact"),
+    [
+        ("Rosa", "The owner's sister gets anxious about paying her bills on time."),
+        ("Rosa", "Rosa gets anxious about paying her bills on time."),  # the name in the text
+        ("Rosa", "The owner's mother Rosa gets anxious about paying her bills on time."),
+    ],
+)
+def test_a_relation_or_name_the_message_does_not_say_is_not_stored(subject: str, fact: str) -> None:
+    said = "My mother gets anxious about paying her bills on time, so I set up reminders for her."
+    assert _filed_under(subject, fact, said).status != "supported"
