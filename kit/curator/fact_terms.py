@@ -80,6 +80,7 @@ def fact_terms(
     aims += _for_whose(listed)  # "the movie marathon's snack budget": a budget for it
     aims += _purposes(folded, listed, [(c.start, c.end) for c in clauses(text)])
     possessed = _possessed(listed, owner)
+    acts = _their_acts(listed, [(c.start, c.end) for c in clauses(text)])  # "his kids to learn"
     bound = bindings(text)  # "her partner Thomas, 45": 45 is Thomas's
     written = [  # "7 PM", "twenty five", "1.2 million": one number each
         r for r in readings(folded) if not any(a < r.end and r.start < b for a, b in taken)
@@ -91,6 +92,8 @@ def fact_terms(
             if not start <= at < end or any(a <= at < b for a, b in taken):
                 continue
             holder, who = clause_holder, clause_who
+            if any(a <= at < b for a, b in acts):
+                holder, who = "other", ""
             low = token.lower()
             if (low in HEDGES and token != "May") or low in WORRIES:
                 hedged = True
@@ -171,6 +174,34 @@ def _labelled_relation(text: str) -> list[tuple[int, int]]:
     if not (stem(after[0]) in PEOPLE or role(after)):
         return []
     return [(0, found.end(1))]
+
+
+def _their_acts(listed: list[re.Match[str]], spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Where a fact says what people of someone's are to do (`wants his kids to learn ...`,
+    `asked her boss to approve ...`): from a `to` and a verb right after "his", "her", "their"
+    or "my" and a word for people, to the end of the clause: their act, not the subject's."""
+    found = []
+    for n, match in enumerate(listed[:-3]):
+        if match.group().lower() not in ("his", "her", "their", "my"):
+            continue
+        person, to, verb = (m.group() for m in listed[n + 1 : n + 4])
+        if stem(person.lower()) not in PEOPLE or to.lower() != "to" or not verb.islower():
+            continue
+        if _verb(verb):
+            at = listed[n + 2].start()
+            end = next((b for a, b in spans if a <= at < b), at)
+            for a, b in spans:  # "... to learn love | and loyalty": more of what they learn
+                if a >= end and _joined(listed, a, end):
+                    end = b
+            found.append((at, end))
+    return found
+
+
+def _joined(listed: list[re.Match[str]], start: int, end: int) -> bool:
+    """Whether the clause at `start` opens with "and" or "or" and follows straight on `end`."""
+    first = next((m for m in listed if m.start() >= start), None)
+    before = [m for m in listed if end <= m.start() < start]
+    return first is not None and first.group().lower() in ("and", "or") and not before
 
 
 def _verb_with(verb: str, particle: str) -> str:

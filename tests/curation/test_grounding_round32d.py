@@ -11,6 +11,9 @@ side (kit/curator/fact_terms.py).
   ("after the kids go to bed") is about them, not about the owner: what the owner said of
   self does not hold it up, what was said of them does.
 
+- What a fact says someone's people are to do (`wants his kids to learn ...`: "his", "her",
+  "their" or "my", a word for people, `to` and a verb) is theirs, to the end of the clause
+  and any "and ..." clause straight after it; not the subject's.
 - A fact filed under a name (its subject label, "Rosa") whose text names that one by a
   relation to the owner ("The owner's mother ...") need not have the name said: the relation
   is what the cited messages must say; the name, the record it is filed under, comes from
@@ -109,3 +112,16 @@ def test_a_relation_of_the_owner_s_filed_under_their_name_is_stored() -> None:
 def test_a_relation_or_name_the_message_does_not_say_is_not_stored(subject: str, fact: str) -> None:
     said = "My mother gets anxious about paying her bills on time, so I set up reminders for her."
     assert _filed_under(subject, fact, said).status != "supported"
+
+
+def test_what_someone_s_people_are_to_do_is_theirs() -> None:
+    """`wants her kids to learn ...`: the learning is the kids', and what the grandmother
+    taught them holds it up; the owner's own wish to learn does not."""
+    fact = "The owner wants her kids to learn patience and kindness."
+    verdict = check(
+        fact, "My grandma taught us patience and kindness. I want my kids to learn that too."
+    )
+    assert verdict.status == "supported", verdict.reason
+    assert check(fact, "I want to learn patience and kindness, my kids are great.").status != (
+        "supported"
+    )
