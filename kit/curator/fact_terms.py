@@ -63,6 +63,7 @@ def fact_terms(
     folded = fold(text)
     dates = list(date_mentions(folded, reference)) if reference else []
     taken = [(m.start, m.end) for m in dates]
+    taken += _labelled_relation(text)  # "Ashlee: The owner's mom ...": the mom, by relation
     found: list[Term] = []
     hedged, negated = False, not_done(text)  # "skipped the trip" denies as "not" does
     spans = _fact_clauses(text, owner, seen)
@@ -79,6 +80,7 @@ def fact_terms(
     aims += _for_whose(listed)  # "the movie marathon's snack budget": a budget for it
     aims += _purposes(folded, listed, [(c.start, c.end) for c in clauses(text)])
     possessed = _possessed(listed, owner)
+    acts = _their_acts(listed, [(c.start, c.end) for c in clauses(text)])  # "his kids to learn"
     bound = bindings(text)  # "her partner Thomas, 45": 45 is Thomas's
     written = [  # "7 PM", "twenty five", "1.2 million": one number each
         r for r in readings(folded) if not any(a < r.end and r.start < b for a, b in taken)
@@ -90,6 +92,8 @@ def fact_terms(
             if not start <= at < end or any(a <= at < b for a, b in taken):
                 continue
             holder, who = clause_holder, clause_who
+            if any(a <= at < b for a, b in acts):
+                holder, who = "other", ""
             low = token.lower()
             if (low in HEDGES and token != "May") or low in WORRIES:
                 hedged = True
@@ -149,6 +153,55 @@ def fact_terms(
                  passed_over=over_it)
         )  # fmt: skip
     return found, hedged, negated
+
+
+# A fact's subject label, a name alone before its text, where the text opens with the one it
+# is about by a relation of the owner's ("Ana: The owner's mom tends to worry ...")
+_LABEL = re.compile(
+    r"^([A-Z][\w'-]*(?: [A-Z][\w'-]*)?): (?:[Tt]he )?(?:[Oo]wner|[Uu]ser)'s ((?:\w+ ?){1,3})"
+)
+
+
+def _labelled_relation(text: str) -> list[tuple[int, int]]:
+    """Where a fact's subject label names whom its text names by a relation to the owner
+    (`_LABEL`): the text says who they are to the owner, which its cited messages must say;
+    their name, the record the fact is filed under, comes from elsewhere (where the text names
+    them too, that name is a term of its own)."""
+    found = _LABEL.match(text)
+    if found is None:
+        return []
+    after = found.group(2).lower().split()
+    if not (stem(after[0]) in PEOPLE or role(after)):
+        return []
+    return [(0, found.end(1))]
+
+
+def _their_acts(listed: list[re.Match[str]], spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Where a fact says what people of someone's are to do (`wants his kids to learn ...`,
+    `asked her boss to approve ...`): from a `to` and a verb right after "his", "her", "their"
+    or "my" and a word for people, to the end of the clause: their act, not the subject's."""
+    found = []
+    for n, match in enumerate(listed[:-3]):
+        if match.group().lower() not in ("his", "her", "their", "my"):
+            continue
+        person, to, verb = (m.group() for m in listed[n + 1 : n + 4])
+        if stem(person.lower()) not in PEOPLE or to.lower() != "to" or not verb.islower():
+            continue
+        if _verb(verb):
+            at = listed[n + 2].start()
+            end = next((b for a, b in spans if a <= at < b), at)
+            for a, b in spans:  # "... to learn love | and loyalty": more of what they learn
+                if a >= end and _joined(listed, a, end):
+                    end = b
+            found.append((at, end))
+    return found
+
+
+def _joined(listed: list[re.Match[str]], start: int, end: int) -> bool:
+    """Whether the clause at `start` opens with "and" or "or" and follows straight on `end`."""
+    first = next((m for m in listed if m.start() >= start), None)
+    before = [m for m in listed if end <= m.start() < start]
+    return first is not None and first.group().lower() in ("and", "or") and not before
 
 
 def _verb_with(verb: str, particle: str) -> str:
@@ -325,12 +378,29 @@ def _fact_clauses(
         people_before = people_before or any(stem(w.lower()) in PEOPLE for w in words)
         both = holder == "other" and any(_is_owner(w, owner) for w in words[own is not None :])
         # "a friend made Caroline a bowl", "a mentor the owner met": the two of them, no telling
-        found.append((clause.start, clause.end, "" if both else holder, "" if both else who))
+        entry = (clause.start, clause.end, "" if both else holder, "" if both else who)
+        if own is None and found and _more_of_the_same(words):
+            entry = (clause.start, clause.end, *found[-1][2:])  # "... | and her changing body"
+        found.append(entry)
         previous = words
     return found
 
 
 _RELATIVE = frozenset({"who", "whom", "whose"})
+
+
+def _more_of_the_same(words: list[str]) -> bool:
+    """A clause that only adds a noun phrase to the one before ("... explore her transition |
+    and her changing body"): an "and" or "or", then a determiner or possessive; it stands where
+    that one stands, so it is about whom that clause was (not about its subject alone, as
+    "| and painted it blue" goes on with the subject)."""
+    low = [w.lower() for w in words]
+    if len(low) < 3 or low[0] not in ("and", "or") or low[1] not in _NOUN_OPENERS:
+        return False
+    return not any(stem(w) in PEOPLE for w in low[2:4])  # "and her brother joined": his own
+
+
+_NOUN_OPENERS = frozenset("a an the his her their its my our your this that these those".split())
 
 
 def _owner_only(words: list[str], owner: set[str]) -> bool:
@@ -370,6 +440,7 @@ def _fact_holder(
     i = 0
     while i < len(lowered) and lowered[i] in _LINKS:
         i += 1  # "because it helps ...": whom the clause is about comes after its link
+    linked = i > 0
     i = _past_when(words, i)  # "On 8 May 2024 the owner ...": the owner, after the day
     i += 1 if lowered[i : i + 1] == ["the"] else 0
     if i >= len(lowered):
@@ -387,11 +458,15 @@ def _fact_holder(
         return "other" if len(words) > i + 1 else None  # a name alone is an apposition
     if first in ("a", "an") and after and stem(after[0]) in PEOPLE:
         return "other"
+    if linked and lowered[i - 1] == "the" and stem(first) in PEOPLE and len(lowered) > i + 1:
+        return "other"  # "after the kids go to bed": the kids, with a verb of their own
     return None
 
 
 _PREFER_TO = re.compile(r"\bprefer(?:s|red|ring)?\s+\w+ing\b[^,;.]*?\s(to\s+\w+ing)\b", re.I)
-_LINKS = frozenset("but so because cause 'cause since while though although as".split())
+_LINKS = frozenset(
+    "but so because cause 'cause since while though although as after before when once".split()
+)
 _WHEN = frozenset("on in at by since from during until".split())
 
 
