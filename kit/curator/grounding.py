@@ -53,6 +53,7 @@ from dataclasses import replace
 from datetime import date
 
 from kit.curator import stand_in, weighing
+from kit.curator.chosen import unchosen
 from kit.curator.clauses import Clause, clauses, plain, word_key
 from kit.curator.committed import commitments
 from kit.curator.felt import felt
@@ -65,6 +66,7 @@ from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.number_forms import said
 from kit.curator.ops import Insert, Operation, Replace, Update
 from kit.curator.other_speaker import spoken_of, subject_speaker
+from kit.curator.per_period import unsaid_rate
 from kit.curator.planned import as_planned
 from kit.curator.referred import referred
 from kit.curator.related import family, phrases, says, synonyms, thing
@@ -138,6 +140,18 @@ class Grounding:
                 return Verdict(
                     "unsupported",
                     "it sets one thing over another the other way round from its cited messages",
+                )
+            option = unchosen(text, self._support(op, facts))  # kit/curator/chosen.py
+            if option is not None:
+                return Verdict(
+                    "unsupported",
+                    f"it says '{option}' was chosen; its cited messages name it and choose another",
+                )
+            amount = unsaid_rate(text, self._support(op, facts))  # kit/curator/per_period.py
+            if amount is not None:
+                return Verdict(
+                    "unsupported",
+                    f"it says {amount} at a rate; its cited messages say it as a total",
                 )
         return verdict
 
