@@ -15,10 +15,10 @@ from kit.curator.wording import stem, tokens
 def spared(clause: Clause, term: Term) -> Clause:
     """A denied clause, as it holds a term its "my ..." names: a denial does not govern what
     it presupposes ("I couldn't find the remote for my old projector": the projector is so,
-    the remote was not found), as a hedge does not (judge.py _as_given); but a denial of having
+    the remote was not found), as a hedge does not (holding.py as_given); but a denial of having
     does ("I don't have my car anymore")."""
     if not clause.negated or clause.asks or _denies_having(clause.words):
-        return clause  # a question's descriptions: the hedge's reading (_as_given) alone
+        return clause  # a question's descriptions: the hedge's reading (as_given) alone
     keys = {term.key} if term.kind != "date" else {stem(t.group()) for t in tokens(term.shown)}
     return dataclasses.replace(clause, negated=False) if keys <= clause.given else clause
 

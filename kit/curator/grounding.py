@@ -60,7 +60,7 @@ from kit.curator.felt import felt
 from kit.curator.how_often import unsaid_frequency
 from kit.curator.intended import unmet_act
 from kit.curator.introduced import introduced
-from kit.curator.judge import Source, Verdict, judge
+from kit.curator.judge import Verdict, judge
 from kit.curator.meaning import Meanings, sentences
 from kit.curator.no_fact import hypothetical, question, unsaid_chain
 from kit.curator.number_forms import said
@@ -72,6 +72,7 @@ from kit.curator.referred import referred
 from kit.curator.related import family, phrases, says, synonyms, thing
 from kit.curator.restated import Spoken, restated
 from kit.curator.said_days import bare_months
+from kit.curator.source import Source
 from kit.curator.swapped_modifier import pairs
 from kit.curator.swapped_sides import turned_round
 from kit.curator.undoing import unsaid_undoing

@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 
 from kit.curator.clauses import word_key
-from kit.curator.judge import Source
+from kit.curator.source import Source
 from kit.curator.wording import HEDGES, fold
 
 _IN_FACT = re.compile(
