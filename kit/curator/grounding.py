@@ -79,6 +79,7 @@ from kit.curator.undoing import unsaid_undoing
 from kit.curator.whose_amount import misgiven
 from kit.curator.whose_number import misbound
 from kit.curator.whose_role import misroled
+from kit.curator.with_without import turned_with
 from kit.curator.wording import fold, tokens
 from kit.dates.text import DateMention, DateSpan, date_mentions, said_spans
 from kit.memory.fact_rows import Fact
@@ -147,6 +148,12 @@ class Grounding:
                 return Verdict(
                     "unsupported",
                     f"it says '{option}' was chosen; its cited messages name it and choose another",
+                )
+            turned = turned_with(text, self._support(op, facts))  # kit/curator/with_without.py
+            if turned is not None:
+                return Verdict(
+                    "unsupported",
+                    f"it says '{turned}'; its cited messages say the other way round",
                 )
             amount = unsaid_rate(text, self._support(op, facts))  # kit/curator/per_period.py
             if amount is not None:
