@@ -68,20 +68,15 @@ def turned_with(fact: str, cited: Iterable[str]) -> str | None:
     for n, word in enumerate(words):
         if word not in ("with", "without"):
             continue
-        phrase = _phrase(words, n)
+        with_no = words[n + 1 : n + 2] == ["no"]
+        phrase = _phrase(words, n + 1 if with_no else n)
         if not phrase:
             continue
-        lacking = word == "without" or words[n + 1 : n + 2] == ["no"]
-        if lacking and words[n + 1 : n + 2] == ["no"]:
-            phrase = _phrase(words, n + 1)
-            if not phrase:
-                continue
+        lacking = word == "without" or with_no
         had = lacked = False
         for message in said:
             h, lack = _said(message, phrase)
             had, lacked = had or h, lacked or lack
-        if lacking and had and not lacked:
-            return " ".join(words[n : n + 1 + len(phrase)])
-        if not lacking and lacked and not had:
+        if (had and not lacked) if lacking else (lacked and not had):
             return " ".join(words[n : n + 1 + len(phrase)])
     return None
