@@ -4,10 +4,11 @@ A frequency is a hard part, as a number is: "we agreed on weekly video calls" do
 "daily video calls", "I volunteer once a month" does not say "every week", and "saving $50
 weekly" does not say "$50 a month". The word-level guard weighs "daily" as one soft word among
 many and the meaning check finds the sentences close, so such a fact was stored. Here each
-text's frequencies are read by their unit (day, week, month, year): `daily`, `every day`,
-`each day`, `per day`, `/day`, and `a day` after a number, an amount or `once` / `twice` /
-`times` ("$600 a month", "3 times a week"; not "a week ago", "in a month"). A fact that says
-a unit its cited messages do not, where they say how often in another unit, is no fact.
+text's frequencies are read by their unit (day, week, month, year, as
+kit/curator/period_units.py reads them): `daily`, `every day`, `each day`, `per day`, `/day`,
+and `a day` after a number, an amount or `once` / `twice` / `times` ("$600 a month", "3 times
+a week"; not "a week ago", "in a month"). A fact that says a unit its cited messages do not,
+where they say how often in another unit, is no fact.
 
 What it cannot tell: a frequency said as an interval ("every two weeks", "fortnightly"), on a
 weekday ("every Sunday"), or one the messages never say at all (a generalisation: "every
@@ -19,25 +20,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from kit.curator.period_units import OFTEN, UNITS, a, each
 from kit.curator.wording import fold
 
-_UNITS = {
-    "day": r"day|daily",
-    "week": r"week|weekly|wk",
-    "month": r"month|monthly|mo",
-    "year": r"year|yearly|annually|yr",
-}
-_ONE = {"day": "daily", "week": "weekly", "month": "monthly", "year": "annually|yearly"}
 _NUMBER = r"(?:[$£€]?\d[\d,.]*k?|once|twice|times|hours?|minutes?|mins?)"
 _PATTERNS = {
-    unit: re.compile(
-        rf"\b(?:{_ONE[unit]})\b"
-        rf"|\b(?:every|each|per) {unit}\b"
-        rf"|/\s?(?:{_UNITS[unit]})\b"
-        rf"|\b{_NUMBER} (?:a|an) {unit}\b",
-        re.I,
-    )
-    for unit in _UNITS
+    unit: re.compile(rf"\b(?:{OFTEN[unit]})\b|{each(unit)}|\b{_NUMBER} {a(unit)}", re.I)
+    for unit in UNITS
 }
 
 

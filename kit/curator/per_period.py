@@ -18,35 +18,30 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from kit.curator.period_units import UNITS, a, each, words
 from kit.curator.wording import fold, number_of
 
-_UNITS = {
-    "day": r"day|daily",
-    "week": r"week|weekly|wk",
-    "month": r"month|monthly|mo",
-    "year": r"year|yearly|annual|annually|yr",
-}
 _AMOUNT = re.compile(r"[$£€]\s?\d[\d,]*(?:\.\d+)?k?")
 _NEAR = 40  # characters after an amount its rate or its span may be said in
 _COUNT = r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|few|several)"
-
-
-def _rate(unit: str) -> re.Pattern[str]:
-    words = _UNITS[unit]
-    return re.compile(
-        rf"^\s*(?:(?:a|an|per|each|every|/)\s?(?:{words.split('|')[0]})\b"
-        rf"|(?:{words})\b(?!\s+(?:of|and)\b)|/\s?(?:{words})\b)",
+# Right after the amount: "$600 a month", "$600 per month", "$600/mo", "$600 monthly" (not
+# "$600 month of ..." nor "$600 month and ...": a noun the amount is of)
+_RATES = {
+    unit: re.compile(
+        rf"^\s*(?:{a(unit)}|{each(unit, describing=True)}"
+        rf"|(?:{words(unit, describing=True)})\b(?!\s+(?:of|and)\b))",
         re.I,
     )
-
-
-_RATES = {unit: _rate(unit) for unit in _UNITS}
+    for unit in UNITS
+}
 # A describing word of the period before the amount: "a monthly rent of $600", "annual $90 fee"
 _BEFORE = {
-    unit: re.compile(rf"\b(?:{_UNITS[unit]})\b(?:\s+[a-z]+){{0,3}}\s+(?:of\s+)?$", re.I)
-    for unit in _UNITS
+    unit: re.compile(
+        rf"\b(?:{words(unit, describing=True)})\b(?:\s+[a-z]+){{0,3}}\s+(?:of\s+)?$", re.I
+    )
+    for unit in UNITS
 }
-_PERIOD = r"(?:days?|weeks?|months?|years?|semesters?|terms?|quarters?)"
+_PERIOD = rf"(?:(?:{'|'.join(UNITS)}|semester|term|quarter)s?)"  # a span's unit
 # Said as a total: "over 3 months", "for the next six weeks", "in total"
 _TOTAL_AFTER = re.compile(
     rf"^[^.;!?$£€]{{0,{_NEAR}}}?\b(?:(?:over|across|for|spread over)\s+(?:the\s+)?"
@@ -72,7 +67,7 @@ def _units(text: str, start: int, end: int) -> frozenset[str]:
     word before it."""
     after, before = text[end : end + _NEAR], text[max(0, start - _NEAR) : start]
     return frozenset(
-        unit for unit in _UNITS if _RATES[unit].search(after) or _BEFORE[unit].search(before)
+        unit for unit in UNITS if _RATES[unit].search(after) or _BEFORE[unit].search(before)
     )
 
 
