@@ -204,26 +204,10 @@ def describing(word: str) -> bool:
 
 @lru_cache(maxsize=65536)
 def opposites(word: str) -> frozenset[str]:
-    """What a fact's word is the opposite of in its most common senses, with their families
+    """What a fact's word is the opposite of in any of its senses, with their families
     ("passed" -> fail, failure; "accepted" -> refuse, reject, decline): a message saying one
     of these says the fact is not so."""
-    net = wordnet_or_none()
-    if net is None:
-        return frozenset()
-    found: set[str] = set()
-    for part, lemma in net.lemmas(lemma_key(word)):
-        for offset in net.senses(part, lemma):
-            words, pointers = net.synset(part, offset)
-            own = _position(words, lemma)
-            for symbol, target, target_part, source, which in pointers:
-                if symbol != _OPPOSITE or (source and source != own):
-                    continue
-                targets = net.synset(target_part, target)[0]
-                for opposite in [targets[which - 1]] if which else targets:
-                    found.add(opposite)
-                    # its synonyms in that sense: "decline" is "refuse" there
-                    found.update(w for w in targets if not _light(net, target_part, w))
-    return frozenset(w for o in found for w in (o, *family(o)))
+    return _antonyms(word, senses=None, any_word=False, synonyms=True)
 
 
 @lru_cache(maxsize=65536)
@@ -231,16 +215,29 @@ def sense_opposites(word: str) -> frozenset[str]:
     """The opposites of a word's most common senses, whichever of a sense's words WordNet
     gives the opposite by ("hard" is "difficult" there, whose opposite is "easy"), with
     their families: a denial of one says the word ("isn't easy" says "hard")."""
+    return _antonyms(word, senses=SENSES, any_word=True, synonyms=False)
+
+
+def _antonyms(word: str, *, senses: int | None, any_word: bool, synonyms: bool) -> frozenset[str]:
+    """The words WordNet's antonym pointers reach from `word`'s senses, with their families.
+    The scope: its first `senses` senses in each part of speech (None: all); the pointers of
+    any word of a sense or only the word's own (and the sense's, which has no word); with
+    `synonyms`, the opposite's other words in its sense too ("decline" is "refuse" there)."""
     net = wordnet_or_none()
     if net is None:
         return frozenset()
     found: set[str] = set()
     for part, lemma in net.lemmas(lemma_key(word)):
-        for offset in net.senses(part, lemma)[:SENSES]:
-            for symbol, target, target_part, _, which in net.synset(part, offset)[1]:
-                if symbol == _OPPOSITE:
-                    targets = net.synset(target_part, target)[0]
-                    found.update([targets[which - 1]] if which else targets)
+        for offset in net.senses(part, lemma)[:senses]:
+            words, pointers = net.synset(part, offset)
+            own = _position(words, lemma)
+            for symbol, target, target_part, source, which in pointers:
+                if symbol != _OPPOSITE or not (any_word or source in (0, own)):
+                    continue
+                targets = net.synset(target_part, target)[0]
+                found.update([targets[which - 1]] if which else targets)
+                if synonyms:
+                    found.update(w for w in targets if not _light(net, target_part, w))
     return frozenset(w for o in found for w in (o, *family(o)))
 
 
