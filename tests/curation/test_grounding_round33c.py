@@ -13,8 +13,8 @@ from tests.support.grounding import check
 
 STORED = [
     (
-        "The owner rescued a family from a burning house.",
-        "I was able to save a family from a burning house last night.",
+        "The owner rescued a stray dog from the highway.",
+        "This morning I stopped the car to save a stray dog on the highway.",
     ),
     (
         "The owner walked to the office.",
