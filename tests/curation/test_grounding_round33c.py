@@ -38,6 +38,8 @@ KEPT_OUT = [
         "The owner sprinted along the river on Sunday.",
         "On Sunday I jogged along the river for an hour.",
     ),
+    ("The owner bought a car in March.", "In March I rented a car for the road trip."),
+    ("The owner boiled the eggs.", "I fried the eggs this morning."),
 ]
 
 
