@@ -9,7 +9,8 @@ The cost model, one step each way and no further:
   adjective's similar ones: "huge" ~ big), but no light word ("have", "take", "give": they
   share a sense with almost anything);
 - a message's word says its own family and, for a noun, what it is a kind of, one step up: a
-  fact may say "associate" where the message says "colleague", never the other way round;
+  fact may say "associate" where the message says "colleague", never the other way round
+  (a verb too, in its most common sense: "rescued" where the message says "saved");
 - a message's noun or verb says, one way too, the content words heading its definition in its
   most common senses ("joined": become part of; become a member): a fact may say "became a
   member" where the message says "joined" (a word for people has its own reading, defined_as);
@@ -248,12 +249,13 @@ def _light(net: Lexicon, part: str, word: str) -> bool:
 @lru_cache(maxsize=65536)
 def says(word: str) -> frozenset[str]:
     """What a message's word says: its family, what its common noun senses are kinds of
-    ("colleagues" -> associate), and a verb of feeling's feeling ("prefer" -> like). Not
-    another verb's kinds: WordNet's verbs rise to "act", "move"."""
+    ("colleagues" -> associate), a verb of feeling's feeling ("prefer" -> like), and the act
+    a verb's most common sense is a way of ("strolled" -> walk; not a root verb such as
+    "act", "change", where WordNet's verbs rise to: `_verb_up`)."""
     net = wordnet_or_none()
     if net is None:
         return frozenset()
-    found = set(family(word)) | _feeling_up(word)
+    found = set(family(word)) | _feeling_up(word) | _verb_up(word)
     for part, lemma in net.lemmas(lemma_key(word)):
         if part != "noun":
             continue
@@ -292,6 +294,35 @@ def _feeling_up(word: str) -> frozenset[str]:
                 if symbol in _UP and target_part == part:
                     found.update(w for w in net.synset(part, target)[0] if not _light(net, part, w))
     return frozenset(found)
+
+
+@lru_cache(maxsize=65536)
+def _verb_up(word: str) -> frozenset[str]:
+    """What a message's verb is a way of in its most common sense, one step up and one way
+    ("save" a family: rescue; "mesmerize": charm): a fact may say the broader act. Only the
+    first sense (a rarer one's step up is another act), never a light word, never one of
+    WordNet's root verbs ("change", "use", "set": what nothing else is a way of says almost
+    nothing), and never the other way round or sideways: two ways of one act ("jog",
+    "sprint") say nothing of each other."""
+    net = wordnet_or_none()
+    if net is None:
+        return frozenset()
+    found: set[str] = set()
+    for part, lemma in net.lemmas(lemma_key(word)):
+        if part != "verb":
+            continue
+        for offset in net.senses(part, lemma)[:1]:
+            for target in _ups(net, offset):
+                if _ups(net, target):  # not a root
+                    words = net.synset(part, target)[0]
+                    found.update(w for w in words if not _light(net, part, w))
+    return frozenset(found)
+
+
+def _ups(net: Lexicon, offset: int) -> list[int]:
+    """The verb synsets a verb synset is a way of (its hypernyms)."""
+    pointers = net.synset("verb", offset)[1]
+    return [target for symbol, target, part, _, _ in pointers if symbol in _UP and part == "verb"]
 
 
 @lru_cache(maxsize=65536)

@@ -41,4 +41,6 @@ def test_an_opposite_or_another_verb_is_not_the_feeling(fact: str, text: str) ->
 
 def test_a_message_verb_of_feeling_says_its_feeling_one_step_up() -> None:
     assert "like" in related.says("prefers")
-    assert "exchange" not in related.says("sells")
+    # another verb's step up is no feeling (round 33C lets `says` hold it: "sells" says
+    # exchange, as a related find in kit/curator/related.py)
+    assert not related.feeling_of("sells", "exchanges")
