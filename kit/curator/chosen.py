@@ -140,6 +140,12 @@ def _choices(text: str, longest: int) -> list[list[str]]:
     return found
 
 
+def chosen_words(text: str) -> frozenset[str]:
+    """The words of what `text` says was chosen, as made (`chose the second option`: second,
+    option): an option chosen is no option only weighed."""
+    return frozenset(w for c in _choices(text, _FACT_OBJECT) for w in c)
+
+
 def _stems(words: Iterable[str]) -> frozenset[str]:
     return frozenset(stem(w) for w in words)
 

@@ -34,6 +34,7 @@ from kit.curator.persons import acting, common
 from kit.curator.presupposed import GIVEN_ENDS, joined, owned, presupposed, supposes
 from kit.curator.reported import cut_reports, reported, whose
 from kit.curator.undoing import not_done
+from kit.curator.wished_for import wished_for
 from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
 
 Holder = Literal["self", "other", "neutral"]
@@ -43,7 +44,7 @@ Holder = Literal["self", "other", "neutral"]
 _SENTENCE = re.compile(r"(?:[^.!?\n]|(?<=\w)\.(?=[a-z0-9]))+[.!?]*", re.UNICODE)
 _CLAUSE = re.compile(
     r"\s*(?:(?<!\d),|,(?!\d)|[;()]|(?<!\d):|:(?!\d)|\s[-–—]\s|\s(?=(?:and|but|so|because|'cause|cause|which|who|whose|while|"
-    r"though|although|whereas|plus|with\s+no|without\s+(?:a|an|any))\s)|(?<=\w)\s(?=(?:I|I'm|I've|I'd|I'll|he|she|they|we|we've|we're|"
+    r"though|although|whereas|plus|in\s+case|with\s+no|without\s+(?:a|an|any))\s)|(?<=\w)\s(?=(?:I|I'm|I've|I'd|I'll|he|she|they|we|we've|we're|"
     r"they've|they're|he's|she's)\s)|\s(?=since\s+(?:it|it's|I|I'm|I've|we|we're|we've|he|she|"
     r"they|they're|there|that|this)\s))\s*",
     re.IGNORECASE,
@@ -89,11 +90,11 @@ _AFTER_IS = frozenset(
 )
 _EXAMPLE = re.compile(r"\W*(?:like|such as|including|e\.g\.|for example|for instance)\s", re.I)
 _SUPPOSE = re.compile(
-    r"\b(?:if|unless|ever|would|could|might|i'd|we'd|maybe|perhaps|possibly|someday|dream|"
+    r"\b(?:if|unless|in case|ever|would|could|might|i'd|we'd|maybe|perhaps|possibly|someday|dream|"
     r"dreams|dreaming|wish|wishes|wishing)\b|\bone day\b",
     re.IGNORECASE,
 )
-_IF = frozenset({"if", "unless", "whether"})
+_IF = frozenset({"if", "unless", "whether", "in case"})  # "in case | I decide": a condition
 _ALONE = frozenset("maybe perhaps possibly hopefully ideally probably".split())
 # A capitalised word opening a clause is a person doing something when a verb follows it.
 _SUBJECT_VERBS = frozenset(
@@ -112,7 +113,7 @@ _HEDGE_WORDS = frozenset(
     exploring should i'd we'd you'd prospective""".split()
 )
 _HEDGE_PHRASES = re.compile(
-    r"\bnot sure\b|\bone day\b|\bwould like\b|\bthinking (?:of|about)\b|\bin mind\b"
+    r"\bnot sure\b|\bone day\b|\bin case\b|\bwould like\b|\bthinking (?:of|about)\b|\bin mind\b"
     r"|\b(?:decision|choice)s? to make\b"  # "a decision to make about X": X is weighed
     r"|\bthinks? (?:of|about) (?!\w*thing\b)\w+ing\b"  # "I'll think about getting one"
     r"|\blooking (?:into|for|at)\b|\b(?:stuck|choosing|picking) between\b",
@@ -228,12 +229,14 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
             resumed = held is not None and own is None and not inserting
             resumed = resumed and resumes(piece, i == inserted_at + 1)  # "..., | are enough"
             hedged = _hedged(unhedged(piece)) or before == "for when" or doubted or resumed
+            hedged = hedged or wished_for(piece)  # "my ideal studio" (kit/curator/wished_for.py)
             hedged = hedged or (example and found[-1].hedged and not found[-1].asks)
             hedged = not report and (
                 hedged or bool(settled and start >= settled[1] and own is None)
             )
             supposed = hedged and (
                 bool(_SUPPOSE.search(piece))
+                or wished_for(piece)
                 or (doubted and supposed)
                 or before in _IF
                 or before == "for when"
@@ -244,7 +247,8 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
             negated = _negated(piece, tokens) or undone or passed_over(piece, before_it)
             negated = negated or (example and found[-1].negated)
             alone = all(t.lower() in _ALONE for t in tokens)
-            before = " ".join(tokens[-2:] if piece.endswith(" when") else tokens[-1:]).lower()
+            before = " ".join(tokens[-2:] if piece.endswith((" when", " case")) else tokens[-1:])
+            before = before.lower()
             opens = joined(folded, start)  # "my calm | and logical demeanor": one description
             given, beyond, given_spans = owned(_words(folded, start if opens < 0 else opens, end))
             conditional = supposed and (

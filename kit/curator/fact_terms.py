@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
+from kit.curator.chosen import chosen_words
 from kit.curator.clauses import PEOPLE, clauses, word_key
 from kit.curator.contrast import CONTRAST
 from kit.curator.number_forms import readings
@@ -21,6 +22,7 @@ from kit.curator.presupposed import GIVEN_ENDS
 from kit.curator.related import near, noun_only, phrases, thing, unknown, wordnet_or_none
 from kit.curator.undoing import not_done
 from kit.curator.whose_number import bindings
+from kit.curator.wished_for import wished_for
 from kit.curator.wording import (
     HEDGES,
     NEGATIONS,
@@ -65,7 +67,8 @@ def fact_terms(
     taken = [(m.start, m.end) for m in dates]
     taken += _labelled_relation(text)  # "Ashlee: The owner's mom ...": the mom, by relation
     found: list[Term] = []
-    hedged, negated = False, not_done(text)  # "skipped the trip" denies as "not" does
+    hedged, negated = wished_for(text), not_done(text)  # "skipped the trip" denies as "not"
+    # does; "the owner's dream job" hedges (kit/curator/wished_for.py)
     spans = _fact_clauses(text, owner, seen)
     over = [(c.start, c.end) for c in clauses(text) if CONTRAST.match(folded[c.start : c.end])]
     over += [  # "prefers cutting X to cutting Y": Y is passed over, as after "over"
@@ -86,6 +89,7 @@ def fact_terms(
         r for r in readings(folded) if not any(a < r.end and r.start < b for a, b in taken)
     ]
     read: set[int] = set()
+    chosen = chosen_words(text)
     for start, end, clause_holder, clause_who in spans:
         for n, match in enumerate(listed):
             token, at = match.group(), match.start()
@@ -95,7 +99,12 @@ def fact_terms(
             if any(a <= at < b for a, b in acts):
                 holder, who = "other", ""
             low = token.lower()
-            if (low in HEDGES and token != "May") or low in WORRIES:
+            if (
+                low in HEDGES
+                and token != "May"
+                and not _past_inability(listed, n)
+                and low not in chosen  # "chose the Canadian option": a choice made
+            ) or low in WORRIES:
                 hedged = True
             if low in NEGATIONS or low.endswith("n't"):
                 negated = True
@@ -508,3 +517,10 @@ def _mixed(token: str) -> bool:
     """Whether a word is a name written in mixed case ("edX", "iPhone", "eBay"): a capital
     after a small letter (round 28A: "a course on edX" from "via Coursera" was stored)."""
     return token.isalpha() and token[:1].islower() and any(c.isupper() for c in token[1:])
+
+
+def _past_inability(listed: list[re.Match[str]], n: int) -> bool:
+    """Whether the word at `n` is the `could` of `could not`: what the owner was unable to
+    do, a denial as `couldn't` is, not a possibility."""
+    after = listed[n + 1].group().lower() if n + 1 < len(listed) else ""
+    return listed[n].group().lower() == "could" and after == "not"

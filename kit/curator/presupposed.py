@@ -43,6 +43,7 @@ import re
 from collections.abc import Sequence
 
 from kit.curator.related import describing, noun_only
+from kit.curator.wished_for import wishing
 from kit.curator.wording import number_of, stem
 from kit.dates.words import MONTHS, WEEKDAYS
 
@@ -77,6 +78,8 @@ def described(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, i
         following = words[i + 1 : i + 2]
         if not following or _opens_clause(following[0][0], low == "that"):
             continue  # "worried that moving ...", "is this your ...": no description
+        if len(words) > i + 2 and wishing(following[0][0], words[i + 2][0]):
+            continue  # "my ideal studio", "the dream job": wished for (wished_for.py)
         phrase = _phrase(words[i + 1 : i + 11])
         if named and phrase:  # ... with its title: "attorney Stephanie's"
             title = words[i - 1 : i] if i and _title(words[i - 1][0]) else []
@@ -266,6 +269,8 @@ def owned(
     for i, (word, start, end) in enumerate(words):
         if word.lower() not in _POSSESSIVE:
             continue
+        if len(words) > i + 2 and wishing(words[i + 1][0], words[i + 2][0]):
+            continue  # "my ideal studio": wished for, not had (kit/curator/wished_for.py)
         ranged = True  # still in the part whose range is given
         for j, (said, _, stop) in enumerate(words[i + 1 : i + 1 + _OWNED_WORDS], start=1):
             low = said.lower()
