@@ -47,8 +47,8 @@ def test_an_opposite_the_fact_does_not_say_still_denies_it(fact: str, said: str)
     assert "opposite" in verdict.reason, verdict.reason
 
 
-# A decision someone had to make, or managed to, in the past was made (hedge_scope.py
-# unhedged); one still to make is weighed.
+# A decision someone had to make, or managed to, in the past was made
+# (kit/curator/hedge_scope.py unhedged); one still to make is weighed.
 def test_a_decision_one_had_to_make_is_made() -> None:
     verdict = check(
         "The owner decided against a second car because of the insurance cost.",
@@ -66,8 +66,9 @@ def test_a_decision_still_to_make_is_not_made() -> None:
     assert verdict.status != "supported"
 
 
-# A deadline a feared denial is measured against is so (denial_scope.py deadline_given): a fear
-# of missing it says the deadline; a plain denial still denies its date and its act.
+# A deadline a feared denial is measured against is so (kit/curator/denial_scope.py
+# deadline_given): a fear of missing it says the deadline; a plain denial still denies its date
+# and its act.
 def test_a_deadline_feared_missed_is_the_deadline_wanted() -> None:
     verdict = check(
         "The owner wants the thesis draft finished by 3 March 2025.",
@@ -97,8 +98,8 @@ def test_what_a_denial_denies_stays_denied(fact: str, said: str, denied: str) ->
     assert f"'{denied}'" in verdict.reason, verdict.reason
 
 
-# What a step is "toward" is aimed at, as what something is "for" (fact_terms.py _FOR): a goal
-# said as a goal holds it up; the goal is still not done.
+# What a step is "toward" is aimed at, as what something is "for" (kit/curator/fact_terms.py
+# _FOR): a goal said as a goal holds it up; the goal is still not done.
 TOWARD = [
     (
         "The owner finished a pottery course, a step toward opening a studio.",
