@@ -18,7 +18,7 @@ from typing import Literal
 from kit.curator.antecedent import THEY, things_before
 from kit.curator.compared import compared
 from kit.curator.contrast import contrasts, passed_over
-from kit.curator.denial_scope import denied_head, subject_given
+from kit.curator.denial_scope import deadline_given, denied_head, subject_given
 from kit.curator.gerund_subject import gerund_subject
 from kit.curator.hedge_scope import (
     cut_around,
@@ -266,6 +266,8 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
             if negated and not undone:  # "Running a business isn't easy": the running is so
                 subject, subject_spans = subject_given(said_words)
                 given, given_spans = given | subject, given_spans + subject_spans
+                deadline, deadline_spans = deadline_given(said_words)  # "won't ... by May 2"
+                given, given_spans = given | deadline, given_spans + deadline_spans
             doing = gerund_subject(_words(folded, sentence.start(), end), start) if hedged else ()
             if doing:  # "worried that moving the call to May 2 | might clash": it is moving
                 given |= {k for w, _, _ in doing for k in (stem(w), word_key(w), number_of(w)) if k}

@@ -6,6 +6,8 @@ subject phrase before a denied "be" and its adjective is given, as what "my ..."
 kit/curator/denied.py spares it). And the word a denial stands before is what it denies: its
 head (`denied`), read against a fact's word by its opposite ("isn't easy" says "hard";
 kit/curator/judge.py) and against the fact's own act ("I have never practiced any ...").
+A deadline a feared denial is measured against is given too ("worried it won't be ready by
+April 10": the date is so; round 33E).
 Rules of thumb on one clause's words, not a parser. Deterministic; no model.
 """
 
@@ -14,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kit.curator.related import describing, family, sense_opposites
-from kit.curator.wording import NEGATIONS, REFUSALS, stem
+from kit.curator.wording import NEGATIONS, REFUSALS, WORRIES, stem
+from kit.dates.words import MONTHS, WEEKDAYS
 
 Word = tuple[str, int, int]  # a word, its start and end in the folded text
 
@@ -81,3 +84,36 @@ def says_by_denial(word: str, denied: str) -> bool:
     """Whether denying `denied` says a fact's `word`: it is the word's opposite in the word's
     most common senses ("isn't easy" says "hard"; "didn't lose" says "found")."""
     return bool(denied) and bool(sense_opposites(word) & (family(denied) | {denied}))
+
+
+def deadline_given(words: Sequence[Word]) -> tuple[frozenset[str], tuple[tuple[int, int], ...]]:
+    """A date a feared denial is measured against ("worried my resume won't be ready by April
+    10, 2024"): a fear of missing a deadline says the deadline, and that it is wanted met. The
+    date's stems and its character range; none for a denial of what was so ("didn't finish
+    by Friday": whether Friday was the deadline is left open)."""
+    at = negation_at(words)
+    if at < 0 or not any(w.lower() in _FEARS for w, _, _ in words[:at]):
+        return frozenset(), ()
+    for i in range(at + 1, len(words)):
+        if words[i][0].lower() not in _BY:
+            continue
+        date = list(_date_words(words[i + 1 :]))
+        if date and any(w.lower() in MONTHS or w.lower() in WEEKDAYS for w, _, _ in date):
+            return frozenset(stem(w) for w, _, _ in date), ((date[0][1], date[-1][2]),)
+    return frozenset(), ()
+
+
+def _date_words(words: Sequence[Word]) -> Sequence[Word]:
+    """The run of date words a deadline opens with ("April 10, 2024", "next Friday")."""
+    run = []
+    for word in words:
+        low = word[0].lower()
+        if not (low in MONTHS or low in WEEKDAYS or low.isdigit() or low in _DATE_FILL):
+            break
+        run.append(word)
+    return run
+
+
+_BY = frozenset({"by", "until", "till"})
+_FEARS = WORRIES | frozenset("afraid scared fear fearing terrified anxious stressed".split())
+_DATE_FILL = frozenset({"the", "of", "this", "next", "st", "nd", "rd", "th"})

@@ -19,8 +19,16 @@ def spared(clause: Clause, term: Term) -> Clause:
     does ("I don't have my car anymore")."""
     if not clause.negated or clause.asks or _denies_having(clause.words):
         return clause  # a question's descriptions: the hedge's reading (as_given) alone
-    keys = {term.key} if term.kind != "date" else {stem(t.group()) for t in tokens(term.shown)}
+    keys = {term.key} if term.kind != "date" else _date_keys(term.shown)
     return dataclasses.replace(clause, negated=False) if keys <= clause.given else clause
+
+
+def _date_keys(shown: str) -> set[str]:
+    """A date's stems but its year, which a comma may set off into a clause of its own
+    ("won't be ready by April 10, | 2024"); the year alone if that is all it is."""
+    said = [t.group() for t in tokens(shown)]
+    days = {stem(t) for t in said if not (t.isdigit() and len(t) == 4)}
+    return days or {stem(t) for t in said}
 
 
 def denied_only(term: Term, fits: list[Clause], negated: bool) -> bool:

@@ -299,8 +299,9 @@ def _for_whose(listed: list[re.Match[str]]) -> list[tuple[int, int]]:
 
 
 # A purpose: what follows "for" may be only hoped or planned ("reads it for business tips":
-# "hoping it'll give me tips"; "a budget for the movie weekend": "planning a movie weekend").
-_FOR = re.compile(r"\bfor\b", re.IGNORECASE)
+# "hoping it'll give me tips"; "a budget for the movie weekend": "planning a movie weekend"),
+# and so may what a step is "toward" ("a step toward having a family": "my goal of ...").
+_FOR = re.compile(r"\b(?:for|towards?)\b", re.IGNORECASE)
 # ... and a `to` that opens a verb after a comma, a number or a noun, or in `in order to`,
 # `so as to` (`..., to focus on the application`, `from 6 January 2025 to support her
 # business`); not after a verb or a name (`decided to continue`, `agreed with Alexis to cut`).

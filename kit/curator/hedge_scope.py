@@ -123,9 +123,15 @@ _OWN_AIM = re.compile(
 )
 
 
+# "I had to decide against X", "we finally managed to decide": a decision someone had to make,
+# or managed to, in the past, was made (the obligation met), not one still weighed.
+_DECIDED = re.compile(r"\b(?:had|managed)\s+to\s+decide\b", re.IGNORECASE)
+
+
 def unhedged(piece: str) -> str:
-    """`piece` without a `considering` that means given and a hedge noun someone has as a
-    thing (module note): no hedge there."""
+    """`piece` without a `considering` that means given, a hedge noun someone has as a thing
+    and a decision made in the past (module note): no hedge there."""
+    piece = _DECIDED.sub(" decided", piece)
     return _OWN_AIM.sub(" ", _GIVEN_THAT.sub(" ", piece, count=1))
 
 

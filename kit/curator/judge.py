@@ -33,12 +33,13 @@ from kit.curator.holding import (
 )
 from kit.curator.others_named import others_named
 from kit.curator.referred import NO_ONE, Sided, on_their_side
-from kit.curator.related import opposites, thing, weight
+from kit.curator.related import family, opposites, thing, weight
 from kit.curator.source import Source
 from kit.curator.speaker_own import of_others
 from kit.curator.swapped_modifier import pairs, swapped
 from kit.curator.unsaid_act import act_left_open, act_of
 from kit.curator.weighing import Readings
+from kit.curator.wording import tokens
 
 Status = Literal["supported", "partial", "unsupported"]
 
@@ -67,6 +68,7 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
     chooses = any(t.passed_over for t in terms)
     framed = frames(text) if any(s.commitments for s in sources) else {}
     problems: dict[str, list[str]] = {}
+    own_forms = _own_forms(text)  # what the fact itself says, as an opposite is looked for
     said_weight = total_weight = 0.0
     relayed: list[str] = []  # soft words said only in a form WordNet relates to them
     denied_names: list[str] = []  # names said only where they are denied
@@ -102,7 +104,8 @@ def judge(text: str, sources: list[Source], owner: set[str]) -> Verdict:
                               hedged or term.aim, False)
                 ]  # fmt: skip
         about_owner = term.holder == "owner"
-        if term.kind == "word" and not kin and not said and _opposed(term, sources, negated):
+        opposed = term.kind == "word" and not kin and not said
+        if opposed and _opposed(term, sources, negated, own_forms):
             problems.setdefault("hard-opposed", []).append(term.shown)
             continue
         if term.kind == "word" and not kin:
@@ -204,18 +207,27 @@ THING = 0.75
 FLOOR = 1.5
 
 
-def _opposed(term: Term, sources: list[Source], negated: bool) -> bool:
+def _opposed(
+    term: Term, sources: list[Source], negated: bool, own: frozenset[str] = frozenset()
+) -> bool:
     """Whether a cited message says, as it is, the opposite of a word the fact says and it
     does not ("failed the test" for "passed the test", "had to decline" for "accepted"); not
-    only in a question, a wish or a plan ("how to stay on track" says no one stays)."""
+    only in a question, a wish or a plan ("how to stay on track" says no one stays). Not an
+    "opposite" the fact says itself (`own`): a fact that says "borrows" and "loans", or
+    "location" and "studio", does not mean the two as opposites, so neither do its messages."""
     if negated or not any(s.family for s in sources):
         return False
-    against = opposites(term.shown)
+    against = opposites(term.shown) - own
     return bool(against) and any(
         against & forms and not clause.negated and not clause.hedged
         for s in sources
         for clause, forms in zip(s.clauses, s.family, strict=False)
     )
+
+
+def _own_forms(text: str) -> frozenset[str]:
+    """The families of the fact's own words (kit/curator/related.py family)."""
+    return frozenset().union(*(family(t.group()) for t in tokens(text)))
 
 
 def _swapped(text: str, sources: list[Source]) -> list[str]:
