@@ -5,7 +5,11 @@ and whether it says what is so, or only asks, wishes, plans or denies it.
 "My spouse Alexis, who's 32 and works in graphic design, and I have shared finances since 2020,
 can you help?" is four clauses: "My spouse Alexis" (someone else), "who's 32", "works in
 graphic design" (still Alexis), "and I have shared finances since 2020" (the speaker), and a
-request. Rules of thumb, not a parser: what it cannot tell it leaves neutral."""
+request. Rules of thumb, not a parser: what it cannot tell it leaves neutral.
+
+Each clause is read by: kit/curator/clause_words.py (its words), kit/curator/clause_holder.py
+(whom it is about), kit/curator/clause_mood.py (hedged, supposed or denied) and
+kit/curator/question_opener.py (whether a question opens there)."""
 
 from __future__ import annotations
 
@@ -13,9 +17,10 @@ import itertools
 import re
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import Literal
 
-from kit.curator.antecedent import THEY, things_before
+from kit.curator.clause_holder import Holder, holder_of, names_others, of_others, thing_they
+from kit.curator.clause_mood import CHOICE_MADE, SUPPOSE, denies, hedges
+from kit.curator.clause_words import LEAD, PEOPLE, POSSESSIVE, WORD, word_key
 from kit.curator.compared import compared
 from kit.curator.contrast import contrasts, passed_over
 from kit.curator.denial_scope import deadline_given, denied_head, subject_given
@@ -30,14 +35,12 @@ from kit.curator.hedge_scope import (
     unhedged,
 )
 from kit.curator.inserted import inserts, resumes
-from kit.curator.persons import acting, common
-from kit.curator.presupposed import GIVEN_ENDS, joined, owned, presupposed, supposes
+from kit.curator.presupposed import joined, owned, presupposed, supposes
+from kit.curator.question_opener import opens_question
 from kit.curator.reported import cut_reports, reported, whose
 from kit.curator.undoing import not_done
 from kit.curator.wished_for import wished_for
-from kit.curator.wording import NEGATIONS, STOP, fold, number_of, stem
-
-Holder = Literal["self", "other", "neutral"]
+from kit.curator.wording import STOP, fold, number_of, stem
 
 # A point between digits ("$2.99", "Python 3.11", "v1.0.0") or inside a word ("Render.com",
 # "index.html") ends no sentence.
@@ -49,83 +52,9 @@ _CLAUSE = re.compile(
     r"they|they're|there|that|this)\s))\s*",
     re.IGNORECASE,
 )
-_WORD = re.compile(
-    r"\$?£?€?\d(?:[\d,]*\d)?(?:\.\d+)?(?::\d\d)?(?:k\b|%)?|[^\W\d_][\w'-]*", re.UNICODE
-)
-
-_LEAD = frozenset(
-    """and but so then also yeah yes yep oh well plus now just really actually because cause
-    especially since kinda sorta even only recently currently finally already
-    'cause though although even hey wow thanks thank ok okay sure hmm lol haha btw anyway
-    honestly tbh like totally definitely absolutely cool great awesome nice""".split()
-)
-_SELF = frozenset(
-    "i i'm i've i'd i'll im ive me myself we we're we've we'd we'll us ourselves".split()
-)
-_POSSESSIVE = frozenset({"my", "our"})
-SPEAKER = _SELF | _POSSESSIVE  # words by which a clause is the speaker's ("I", "we", "my")
-_OTHER = frozenset(
-    """he she they he's she's they're they've they'd he'd she'd his her their him them who
-    who's whose you you're you've you'd you'll your yours ur""".split()
-)
-_THEIR = frozenset({"her", "his", "their", "hers", "theirs"})
-_THING = frozenset(
-    "it it's its this that that's these those there there's here what what's which".split()
-)
-_DETERMINERS = frozenset("the a an this that these those one some every each".split())
-PEOPLE = frozenset(
-    stem(w)
-    for w in """mother father parent parents sister brother sibling siblings kid son daughter
-    partner friend friends colleague colleagues coworker coworkers boss manager neighbour
-    neighbor aunt uncle cousin grandmother grandfather grandparents nephew niece roommate
-    mentor mentee teacher instructor student students team crew family baby girl boy guy man
-    woman person teen teenager mate buddy bestie dog cat pet pets wife husband spouse
-    boyfriend girlfriend fiance professor doctor coach client clients customers customer
-    daughters sons kids children mom dad grandma grandpa""".split()
-)
-# After "X's", words that say the 's is "is" or "has" ("Blue's my fave", "Tom's been great").
-_AFTER_IS = frozenset(
-    """my our your a an the so such really very not been got also just always still never
-    definitely totally going""".split()
-)
 _EXAMPLE = re.compile(r"\W*(?:like|such as|including|e\.g\.|for example|for instance)\s", re.I)
-_SUPPOSE = re.compile(
-    r"\b(?:if|unless|in case|ever|would|could|might|i'd|we'd|maybe|perhaps|possibly|someday|dream|"
-    r"dreams|dreaming|wish|wishes|wishing)\b|\bone day\b",
-    re.IGNORECASE,
-)
 _IF = frozenset({"if", "unless", "whether", "in case"})  # "in case | I decide": a condition
 _ALONE = frozenset("maybe perhaps possibly hopefully ideally probably".split())
-# A capitalised word opening a clause is a person doing something when a verb follows it.
-_SUBJECT_VERBS = frozenset(
-    """is was 's has had have and who says said does did will would loves likes love like went
-    gave told suggested recommended thinks wants wanted got made took lives works worked
-    believes enjoys prefers helped invited asked shared""".split()
-)
-_QUESTION_OPENERS = frozenset(
-    """can could would will should do does did is are am was were have has what how why where
-    when which who whom any anything got wanna want shall may might""".split()
-)
-_HEDGE_WORDS = frozenset(
-    """if whether would could might maybe perhaps possibly wondering wonder hope hoping
-    hopefully wish wishing want wants wanna dream dreams dreaming keen interested planning
-    plan plans goal goals aiming aim torn deciding decide unsure someday considering thinking
-    exploring should i'd we'd you'd prospective""".split()
-)
-_HEDGE_PHRASES = re.compile(
-    r"\bnot sure\b|\bone day\b|\bin case\b|\bwould like\b|\bthinking (?:of|about)\b|\bin mind\b"
-    r"|\b(?:decision|choice)s? to make\b"  # "a decision to make about X": X is weighed
-    r"|\bthinks? (?:of|about) (?!\w*thing\b)\w+ing\b"  # "I'll think about getting one"
-    r"|\blooking (?:into|for|at)\b|\b(?:stuck|choosing|picking) between\b",
-    re.IGNORECASE,
-)
-_IDIOMS = re.compile(
-    r"\bcan'?t wait\b|\bcouldn'?t agree\b|\bno doubts?\b|\bnot only\b|\bnever give up\b"
-    r"|\bwon'?t give up\b|\bno worries\b|\bno problem\b|\bnot gonna give up\b"
-    r"|\bnot (?:so |that |too )?long (?:ago|after|before)\b"  # a time ("not so long ago")
-    r"|\bnot (?:sure|certain)\b",  # a doubt (a hedge, _HEDGE_PHRASES), not a denial
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -156,11 +85,6 @@ class Clause:
     denied: str = ""  # the word its negation denies ("isn't easy": easy; denial_scope.py)
 
 
-def word_key(token: str) -> str:
-    low = token.casefold().strip("'-")
-    return low[:-2] if low.endswith("'s") else low
-
-
 def clauses(text: str, day: date | None = None) -> list[Clause]:
     """The clauses of `text` said on `day` (folded or not: offsets are into `fold(text)`)."""
     folded = fold(text)
@@ -173,7 +97,7 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
         parts = cut_around(parts, settled) if settled else parts
         parts, said, fresh = cut_reports(raw, sentence.start(), parts, day)  # "since I went"
         opener = next(
-            (i for i, (s, e) in enumerate(parts) if _opens_question(folded[s:e], i == 0)),
+            (i for i, (s, e) in enumerate(parts) if opens_question(folded[s:e], i == 0)),
             len(parts) - 1,  # no question word: the question is its last clause ("Paris?!")
         )
         holder: Holder = "self"
@@ -185,7 +109,7 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
         inserted_at = -2
         for i, (start, end) in enumerate(parts):
             piece = folded[start:end]
-            tokens = _WORD.findall(piece)
+            tokens = WORD.findall(piece)
             if not tokens:
                 continue
             previous = folded[found[-1].start : found[-1].end] if found else ""
@@ -194,16 +118,16 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
             if inserting and held is None and hedged and not report:
                 held = (supposed, conditional)  # "not sure if our backups, | like ..."
             inserted_at = i if inserting else inserted_at
-            was_report, report = report, reported(piece, start, said, report, _hedged)
+            was_report, report = report, reported(piece, start, said, report, hedges)
             if was_report and not report and chain[5]:  # the sentence's hedge goes on after it
                 hedged, asks, supposed, conditional, holder, _ = chain
             elif report and not was_report:
                 chain = (hedged, asks, supposed, conditional, holder, start in fresh)
-            own = (whose(piece) if report else None) or _holder(tokens)  # "that Kyle said"
+            own = (whose(piece) if report else None) or holder_of(tokens)  # "that Kyle said"
             own = "self" if own is None and requester(piece, tokens) else own  # "can you help me"
             if own is None and _after_apposition(folded, found, sentence.start()):
                 own = "other"  # "Danielle, my advisor, | praised my draft": Danielle did
-            if own == "other" and _thing_they(tokens, folded[sentence.start() : start]):
+            if own == "other" and thing_they(tokens, folded[sentence.start() : start]):
                 own = "neutral"  # "my expenses, | since they were $2,100": the expenses
             holder = own if own is not None else holder
             if own is not None:  # whom a clause about someone else names first ("my team")
@@ -221,21 +145,21 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
             # ... and so does one after a hedge said alone ("Maybe, | I'll look into X").
             carried = own is None and not given_that(piece)
             carried = carried or before in (*_IF, "after", "before", "once", "until") or alone
-            doubted = carried and hedged and not _DONE.search(piece)
+            doubted = carried and hedged and not CHOICE_MADE.search(piece)
             doubted = doubted and not (settled and settled[0] <= start and end <= settled[1])
             # An example of what the clause before says ("I've never used one, | like X")
             # is doubted or denied with it.
             example = bool(_EXAMPLE.match(piece)) and bool(found) and found[-1].end <= start
             resumed = held is not None and own is None and not inserting
             resumed = resumed and resumes(piece, i == inserted_at + 1)  # "..., | are enough"
-            hedged = _hedged(unhedged(piece)) or before == "for when" or doubted or resumed
+            hedged = hedges(unhedged(piece)) or before == "for when" or doubted or resumed
             hedged = hedged or wished_for(piece)  # "my ideal studio" (kit/curator/wished_for.py)
             hedged = hedged or (example and found[-1].hedged and not found[-1].asks)
             hedged = not report and (
                 hedged or bool(settled and start >= settled[1] and own is None)
             )
             supposed = hedged and (
-                bool(_SUPPOSE.search(piece))
+                bool(SUPPOSE.search(piece))
                 or wished_for(piece)
                 or (doubted and supposed)
                 or before in _IF
@@ -244,7 +168,7 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
             )
             before_it = raw[: start - sentence.start()]
             undone = not_done(piece)  # "skipped the trip" (kit/curator/undoing.py)
-            negated = _negated(piece, tokens) or undone or passed_over(piece, before_it)
+            negated = denies(piece, tokens) or undone or passed_over(piece, before_it)
             negated = negated or (example and found[-1].negated)
             alone = all(t.lower() in _ALONE for t in tokens)
             before = " ".join(tokens[-2:] if piece.endswith((" when", " case")) else tokens[-1:])
@@ -282,9 +206,9 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
                     holder,
                     asks or hedged,
                     negated,
-                    _names_others(tokens),
+                    names_others(tokens),
                     asks and not hedged,
-                    bool(theirs := _theirs(tokens)),
+                    bool(theirs := of_others(tokens)),
                     own is not None,
                     given,
                     given_spans,
@@ -305,7 +229,7 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
 
 
 def _words(folded: str, start: int, end: int) -> list[tuple[str, int, int]]:
-    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(folded, start, end)]
+    return [(m.group(), m.start(), m.end()) for m in WORD.finditer(folded, start, end)]
 
 
 def _appositions(folded: str, found: list[Clause]) -> list[Clause]:
@@ -316,8 +240,8 @@ def _appositions(folded: str, found: list[Clause]) -> list[Clause]:
     kit/curator/whose_number.py)."""
     marked = list(found)
     for i, (clause, after) in enumerate(itertools.pairwise(found)):
-        last = _WORD.findall(folded[clause.start : clause.end])[-1:]
-        said = _WORD.findall(folded[after.start : after.end])
+        last = WORD.findall(folded[clause.start : clause.end])[-1:]
+        said = WORD.findall(folded[after.start : after.end])
         following = [t.lower() for t in said[:3]]
         if not last or not last[0][:1].isupper() or last[0] == "I":
             continue
@@ -327,7 +251,7 @@ def _appositions(folded: str, found: list[Clause]) -> list[Clause]:
             continue
         if (
             following[:1]
-            and following[0] in _POSSESSIVE
+            and following[0] in POSSESSIVE
             and any(stem(t) in PEOPLE for t in following[1:])
         ):
             name = {word_key(last[0]), stem(last[0])}
@@ -343,27 +267,21 @@ def _after_apposition(folded: str, found: list[Clause], begins: int) -> bool:
     ("Danielle, | my academic advisor, | praised my draft"): the name is its subject."""
     if len(found) < 2 or found[-2].start < begins:
         return False
-    name = _WORD.findall(folded[found[-2].start : found[-2].end])
-    apposed = _WORD.findall(folded[found[-1].start : found[-1].end])
+    name = WORD.findall(folded[found[-2].start : found[-2].end])
+    apposed = WORD.findall(folded[found[-1].start : found[-1].end])
     return (
         bool(name)
         and len(name) <= 3
-        and all(t[:1].isupper() and t != "I" and t.lower() not in _LEAD | STOP for t in name)
+        and all(t[:1].isupper() and t != "I" and t.lower() not in LEAD | STOP for t in name)
         and bool(apposed)
         and apposed[0].lower() in _APPOSED
     )
 
 
-def _thing_they(tokens: list[str], before: str) -> bool:
-    """Whether a clause opened by "they" follows a plural thing in its sentence (`before`)."""
-    first = next((t.lower() for t in tokens if t.lower() not in _LEAD), "")
-    return first in THEY and things_before(_WORD.findall(before), PEOPLE)
-
-
 def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
     parts, begin = [], 0
     for cut in _CLAUSE.finditer(sentence):
-        last = _WORD.findall(sentence[begin : cut.start()])[-1:]
+        last = WORD.findall(sentence[begin : cut.start()])[-1:]
         bare = not sentence[cut.start() : cut.end()].strip() and last
         if bare and last[0].lower() in _HELD:
             continue  # "so should | I accept the offer" (the question goes on), "not | so long"
@@ -375,143 +293,11 @@ def _parts(sentence: str, offset: int) -> list[tuple[int, int]]:
     return [cut for part in parts for cut in contrasts(sentence, offset, part)]
 
 
-def _opens_question(piece: str, first_clause: bool) -> bool:
-    """Whether a clause starts a question: "can you...", "should I...", "what do...", or a
-    question word opening the sentence ("Where is it?"); "who I met..." is no question."""
-    tokens = [t.lower() for t in _WORD.findall(piece)]
-    while tokens and tokens[0] in _LEAD:
-        tokens = tokens[1:]
-    if not tokens:
-        return False
-    first, second = tokens[0], tokens[1] if len(tokens) > 1 else ""
-    if first in _WH:
-        return first_clause or (first not in ("who", "whom", "which") and second in _AUX)
-    return first in _QUESTION_OPENERS and second in _ASKED
-
-
 # A word that cannot end a clause: its verb or subject follows ("should | I", "if | I").
 # Nor does "was", "were", "is", "are" ("..., and were | they a hit?": the question goes on).
 _HELD = frozenset(
     "should can could would will shall do did does may might must was were is are not".split()
 )
-_WH = frozenset("what what's how why where when which who whom any anything got wanna".split())
-_AUX = frozenset("do does did is are was were should can could would will have has am".split())
-_ASKED = frozenset("you i we it there that this he she they your my anyone u ya".split())
-
-
-def _holder(tokens: list[str]) -> Holder | None:
-    """Who the clause is about, from its first words; None: carried on from the last clause
-    ("...I'm 42 and earning $65,000": the earning is still the speaker's)."""
-    lowered = [t.lower() for t in tokens]
-    i = 0
-    while i < len(lowered) and lowered[i] in _LEAD:
-        i += 1
-    if i >= len(lowered):
-        return None
-    if lowered[i] == "that" and lowered[i + 1 : i + 2] and lowered[i + 1] in _SUBJECTS:
-        i += 1  # "I love | that you chose pottery": whom the subject after "that" names
-    first = lowered[i]
-    rest = lowered[i + 1 : i + 4]
-    joint = " and i " in f" {' '.join(lowered)} " or " and me " in f" {' '.join(lowered)} "
-    if first in _LETS:
-        return "self"  # "let's": the speaker and whoever is asked along
-    if lowered[i:] in _FILLERS:
-        return None  # "you know": no one's; what follows goes on with the last one
-    if first in _SELF:
-        return "self"
-    if first in _POSSESSIVE:
-        if (rest and stem(rest[0]) in PEOPLE) or (len(rest) > 1 and stem(rest[1]) in PEOPLE):
-            return "self" if joint else "other"
-        return "self"
-    if first in _OTHER:
-        return "other"
-    if first in _THING:
-        return "neutral"
-    if first in _DETERMINERS:
-        return "other" if any(stem(t) in PEOPLE for t in rest) and not joint else "neutral"
-    if tokens[i][:1].isupper() and first not in _QUESTION_OPENERS:
-        if first.endswith("'s") and rest[:1] and rest[0] not in _AFTER_IS:
-            # "Michael's promotion"; not "Blue's my fave", "Painting's great" (a common word)
-            said = word_key(first)
-            return "neutral" if common(said) and stem(said) not in PEOPLE else "other"
-        following = lowered[i + 1] if i + 1 < len(lowered) else ""
-        return "other" if following in _SUBJECT_VERBS and not acting(first) else "neutral"
-    titled = len(tokens) > i + 2 and tokens[i + 1][:1].isupper() and tokens[i + 1] != "I"
-    if titled and lowered[i + 1] not in _SELF and lowered[i + 2] in _SUBJECT_VERBS:
-        return "other"  # a title and a name: "and attorney Mina suggested ..."
-    return None
-
-
-_LETS = frozenset({"let's", "lets"})
-_SUBJECTS = _SELF | _OTHER | _POSSESSIVE
-_FILLERS = (["you", "know"], ["ya", "know"], ["y'know"], ["you", "see"])
-
-
-# "wondering if I made the right choice in taking the bonus": the choice was made; only
-# whether it was right is in doubt.
-_DONE = re.compile(
-    r"^\W*(?:i|we)(?:'ve| have)? (?:made|took|taken|chose|picked) the right "
-    r"(?:choice|decision|call|move|option|path)\b",
-    re.IGNORECASE,
-)
-_SURE = re.compile(r"\b(?:want|wanna|wanted|need) to make sure\b|\bmake sure\b", re.IGNORECASE)
-
-
-def _hedged(piece: str) -> bool:
-    piece = _SURE.sub(" ", piece)  # "I want to make sure I meet the deadline": a worry, no wish
-    tokens = _WORD.findall(piece)
-    if _HEDGE_PHRASES.search(piece):
-        return True
-    for token in tokens:
-        low = token.lower()
-        if low in _HEDGE_WORDS or (low == "may" and token == "may"):
-            return True
-    return False
-
-
-def _negated(piece: str, tokens: list[str]) -> bool:
-    if _IDIOMS.search(piece):
-        piece = _IDIOMS.sub(" ", piece)
-        tokens = _WORD.findall(piece)
-    if tokens and tokens[0].lower() == "without":  # "| without a map": its own clause
-        return True
-    return any(t.lower() in NEGATIONS or t.lower().endswith("n't") for t in tokens)
-
-
-# After these, "her" is the one something is done to ("I'm visiting her in May", "I gave her a
-# book"), not what is hers ("her car").
-_AFTER_OBJECT = frozenset(
-    """in on at to for with from about and but or so a an the some this that next last every
-    today tonight tomorrow yesterday soon again too once twice when while because since
-    before after back up out over around off later now then""".split()
-)
-
-
-def _theirs(tokens: list[str]) -> list[frozenset[str]]:
-    """What the clause names of someone else's, one set of stems for each "his", "their",
-    "hers", or "her" before what is hers ("supporting their mental health": mental, health;
-    "theirs" alone: an empty set)."""
-    lowered = [t.lower() for t in tokens]
-    found = []
-    for i, low in enumerate(lowered):
-        following = lowered[i + 1] if i + 1 < len(lowered) else ""
-        if low == "her" and (
-            not following or following in _AFTER_OBJECT or number_of(following) is not None
-        ):
-            continue  # "visiting her in May": whom, not whose
-        if low in _THEIR and not (low == "their" and things_before(tokens[:i], PEOPLE)):
-            phrase = itertools.takewhile(lambda w: w not in GIVEN_ENDS, lowered[i + 1 : i + 5])
-            found.append(frozenset(stem(w) for w in phrase))
-    return found
-
-
-def _names_others(tokens: list[str]) -> bool:
-    lowered = [t.lower() for t in tokens]
-    if any(t in _OTHER for t in lowered):
-        return True
-    if any(stem(t) in PEOPLE for t in lowered):
-        return True
-    return any(t[:1].isupper() and t != "I" and not t.startswith("I'") for t in tokens[1:])
 
 
 def plain(clause: Clause) -> Clause:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from kit.curator.clauses import word_key
+from kit.curator.clause_words import word_key
 from kit.curator.related import thing
 from kit.curator.wording import STOP, fold, stem, tokens
 

@@ -14,7 +14,8 @@ from datetime import date
 from typing import Literal
 
 from kit.curator.chosen import chosen_words
-from kit.curator.clauses import PEOPLE, clauses, word_key
+from kit.curator.clause_words import PEOPLE, word_key
+from kit.curator.clauses import clauses
 from kit.curator.contrast import CONTRAST
 from kit.curator.number_forms import readings
 from kit.curator.persons import role

@@ -54,7 +54,8 @@ from datetime import date
 
 from kit.curator import stand_in, weighing
 from kit.curator.chosen import unchosen
-from kit.curator.clauses import Clause, clauses, plain, word_key
+from kit.curator.clause_words import word_key
+from kit.curator.clauses import Clause, clauses, plain
 from kit.curator.committed import commitments
 from kit.curator.felt import felt
 from kit.curator.how_often import unsaid_frequency

@@ -7,7 +7,8 @@ kit/curator/judge.py weighs what these find; kit/curator/unsaid_act.py reads the
 
 import dataclasses
 
-from kit.curator.clauses import PEOPLE, Clause, plain, word_key
+from kit.curator.clause_words import PEOPLE, word_key
+from kit.curator.clauses import Clause, plain
 from kit.curator.fact_terms import Term
 from kit.curator.linking import said_otherwise
 from kit.curator.number_forms import ordinal_said_as

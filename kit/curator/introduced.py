@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from kit.curator.clauses import word_key
+from kit.curator.clause_words import word_key
 from kit.curator.related import tagged
 from kit.memory.messages import Message
 

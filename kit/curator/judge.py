@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from kit.curator.category import kind_named
-from kit.curator.clauses import PEOPLE, Clause
+from kit.curator.clause_words import PEOPLE
+from kit.curator.clauses import Clause
 from kit.curator.committed import committed, frames
 from kit.curator.denial_scope import says_by_denial
 from kit.curator.denied import denied_only, spared

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kit.curator.clauses import PEOPLE
+from kit.curator.clause_words import PEOPLE
 from kit.curator.wording import fold, stem
 
 # After "would" / "'d": a wish or a preference, so what the owner wants now, not what might be.

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from kit.curator.clauses import word_key
+from kit.curator.clause_words import word_key
 from kit.curator.wording import fold
 
 _ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd|ya|u)\b", re.I)

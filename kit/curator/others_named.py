@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from kit.curator.clauses import PEOPLE, word_key
+from kit.curator.clause_words import PEOPLE, word_key
 from kit.curator.related import thing
 from kit.curator.wording import stem, tokens
 

@@ -22,7 +22,7 @@ import dataclasses
 import re
 from collections.abc import Sequence
 
-from kit.curator.clauses import word_key
+from kit.curator.clause_words import word_key
 from kit.curator.source import Source
 from kit.curator.wording import HEDGES, fold
 

@@ -185,8 +185,8 @@ def _anchor(word: str) -> bool:
     )
 
 
-# What makes a clause a supposition (kit/curator/clauses.py _SUPPOSE), less what only looks
-# like one: a request ("could you", "would you"), a wish ("I'd love to", "would like"), and an
+# What makes a clause a supposition (`SUPPOSE` in kit/curator/clause_mood.py), less what only
+# looks like one: a request ("could you", "would you"), a wish ("I'd love to", "would like"), and an
 # "if" or "whether" after a verb of asking or knowing ("wondering if", "not sure whether"): an
 # embedded question, whose descriptions are presupposed as any question's are.
 _SUPPOSING = re.compile(

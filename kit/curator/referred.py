@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kit.curator.clauses import PEOPLE, Clause
+from kit.curator.clause_words import PEOPLE
+from kit.curator.clauses import Clause
 from kit.curator.persons import common, person
 from kit.curator.wording import stem, tokens
 from kit.dates.words import MONTHS, WEEKDAYS

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kit.curator.clauses import Clause, clauses, word_key
+from kit.curator.clause_words import word_key
+from kit.curator.clauses import Clause, clauses
 from kit.curator.related import feeling_of
 from kit.curator.wording import fold, stem, tokens
 

@@ -6,7 +6,7 @@ name alone says no woman or man (it does not tell which). Deterministic."""
 
 from __future__ import annotations
 
-from kit.curator.clauses import PEOPLE
+from kit.curator.clause_words import PEOPLE
 from kit.curator.persons import common, person
 from kit.curator.related import kinds_of
 from kit.curator.wording import STOP, stem

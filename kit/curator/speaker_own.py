@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from kit.curator.clauses import SPEAKER, Clause
+from kit.curator.clause_words import SPEAKER
+from kit.curator.clauses import Clause
 
 _THEM = frozenset(
     """he she they he's she's they're they've they'd he'd she'd he'll she'll they'll you

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, tzinfo
 
-from kit.curator.clauses import word_key
+from kit.curator.clause_words import word_key
 from kit.curator.fact_terms import fact_terms
 from kit.curator.wording import fold, number_of, tokens
 from kit.dates.text import DateSpan, date_mentions

@@ -16,7 +16,7 @@ said nowhere in the cited messages (then it may be said of the thing elsewhere).
 import itertools
 from collections.abc import Iterable
 
-from kit.curator.clauses import PEOPLE
+from kit.curator.clause_words import PEOPLE
 from kit.curator.related import (
     SENSES,
     describing,

@@ -12,7 +12,8 @@ act is read from the text.
 
 from __future__ import annotations
 
-from kit.curator.clauses import PEOPLE, Clause
+from kit.curator.clause_words import PEOPLE
+from kit.curator.clauses import Clause
 from kit.curator.fact_terms import Term
 from kit.curator.holding import as_given, holding
 from kit.curator.related import family, near, thing, verb_form, wordnet_or_none

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from kit.curator.clauses import word_key
+from kit.curator.clause_words import word_key
 from kit.curator.related import unknown
 from kit.curator.wording import number_of
 from kit.dates.words import MONTHS, WEEKDAYS

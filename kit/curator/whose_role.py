@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from kit.curator.clauses import PEOPLE, word_key
+from kit.curator.clause_words import PEOPLE, word_key
 from kit.curator.persons import person
 from kit.curator.related import family
 from kit.curator.wording import fold, stem

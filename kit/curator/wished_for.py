@@ -15,7 +15,7 @@ import re
 
 from kit.curator.wording import STOP
 
-# The modifiers: the wish words of kit/curator/clauses.py, said before a noun.
+# The modifiers: the wish words of kit/curator/clause_mood.py, said before a noun.
 _WISHING = frozenset({"ideal", "dream"})
 _POSSESSIVE = r"(?:my|our|your|his|her|their|[^\W\d_][\w-]*'s)"
 _WISHED = re.compile(
