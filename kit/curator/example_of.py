@@ -1,12 +1,13 @@
 """A clause given as an example goes on about what the clause before it names (issue 29,
 round 34C).
 
-"I'm having some issues with Netflix, like I noticed buffering on "Soul"" says the buffering
-of Netflix: `like` (`such as`, `for example`) makes the clause after it an example of the one
+"My Kindle has been acting up, like I noticed crashing on the last chapter" says the crashing
+of the Kindle: `like` (`such as`, `for example`) makes the clause after it an example of the one
 before, though its own subject is the owner, who only noticed. kit/curator/holding.py `whose`
 reads a clause of the owner's about self as about someone or something the fact names only
 where the clause names it; this module gives it, too, the clause the example is of, so what
-that one names (`Netflix`) is whom the example may be about.
+that one names (`Kindle`) is whom the example may be about (and `holds_up`, which wants the
+owner's clause to name someone besides the owner, takes the clause before as naming them).
 
 What it cannot tell: whether the example's act is the named one's or the owner's own ("issues
 with Tom, like I yelled at him"); the owner's clause then reads as it did before, through a

@@ -223,7 +223,7 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
         if "meant" in frames:  # "I want to share | my blog": a wish's verb, not the act's
             return None
         if frames and set(frames) == {"refused"} and offered_by(said, frozenset({key}), subject):
-            return None  # "declining editing requests from Joshua": Joshua asked (34C)
+            return None  # "declining shift requests from Marcus": he asked (34C)
     elif set(frames) == {"refused"} and offered_by(said, forms, subject):
         return None  # "decline Leo's invitation": Leo invited (34C)
     if NOT_DONE.search(word):  # "cancelled" from "call off the clean-up": the act said
@@ -359,7 +359,7 @@ def _head(rest: list[str]) -> str | None:
         phrase.append(word)
     nouns = [w for w in phrase if not w.endswith("'s")]
     if nouns and (parts := _parts(nouns[-1])) and all(p != "noun" for p, _ in parts):
-        return None  # "stays | motivated": what the act is, not what it is done to (34C)
+        return None  # "stays | focused": what the act is, not what it is done to (34C)
     return nouns[-1] if nouns and len(nouns[-1]) >= 3 else None
 
 

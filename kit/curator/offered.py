@@ -1,13 +1,13 @@
 """A refusal says that what it refuses was offered, by whom it came from (issue 29, round 34C).
 
-"I'm stressed about declining after-hours editing requests from Joshua" says the owner does not
-do the editing, and says that Joshua asks for it: to decline a request, an offer or an
-invitation, someone must have made it. kit/curator/intended.py holds a fact's act back when the
+"I keep declining weekend shift requests from Marcus" says the owner does not cover the
+shifts, and says that Marcus asks for it: to decline a request, an offer or an invitation,
+someone must have made it. kit/curator/intended.py holds a fact's act back when the
 thing it is done to is said only inside a refusal ("I had to decline Laura's invitation to the
 book club" does not say "the owner joined the book club"), or the act only as a refused noun
 ("I had to decline Leo's invitation"); this module tells it when the refused thing is said as
-coming from the fact's own subject (`from Joshua`, `Joshua's`), so that a fact of that one's
-act ("Joshua asks the owner for after-hours editing", "Leo invited the owner") is not read as
+coming from the fact's own subject (`from Marcus`, `Marcus's`), so that a fact of that one's
+act ("Marcus asks the owner to cover weekend shifts", "Leo invited the owner") is not read as
 refused.
 
 What it cannot tell: which act of the subject's the refusal presupposes (the offer, not what
@@ -24,8 +24,8 @@ from itertools import pairwise
 from kit.curator.wording import stem
 
 _WORD = re.compile(r"[a-z][a-z'-]*")
-_AFTER = 4  # words between the thing and `from` ("requests | from Joshua")
-_BEFORE = 4  # words between the possessive and the thing ("Joshua's late-night | requests")
+_AFTER = 4  # words between the thing and `from` ("requests | from Marcus")
+_BEFORE = 4  # words between the possessive and the thing ("Marcus's weekend | requests")
 # A fact's subject that is the owner: the refusal is the owner's own, so nothing is given.
 _OWNER = frozenset({"owner", "owner's", "user", "user's", "i", "we", "my", "our"})
 _LEADING = frozenset({"the", "a", "an"})
