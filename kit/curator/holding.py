@@ -9,6 +9,7 @@ import dataclasses
 
 from kit.curator.clause_words import PEOPLE, word_key
 from kit.curator.clauses import Clause, plain
+from kit.curator.example_of import exemplified
 from kit.curator.fact_terms import Term
 from kit.curator.linking import said_otherwise
 from kit.curator.number_forms import ordinal_said_as
@@ -221,7 +222,9 @@ def holds_up(source: Source, clause: Clause, holder: str, hedged: bool, negated:
         mine = source.owner or asked_of_listener(clause, source.answered)  # "your decision"
         return mine and clause.holder != "other" and not clause.theirs
     if holder == "other" and source.owner and clause.holder == "self" and clause.own_subject:
-        return clause.others  # the owner speaking of someone ("I met Carla"), not of self
+        example = exemplified(source.clauses, clause)  # "my Kindle acts up, | like I ..."
+        # the owner speaking of someone ("I met Carla"), not of self
+        return clause.others or (example is not None and example.others)
     return True
 
 
@@ -238,7 +241,9 @@ def whose(source: Source, clause: Clause, who: str) -> bool:
     if who.startswith("~"):
         return who[1:] in source.names or who[1:] in words or bool(words & _THIRD)
     if source.owner and clause.holder == "self" and clause.own_subject:
-        return who in clause.words or bool(clause.words & _THIRD)
+        example = exemplified(source.clauses, clause)  # "my Kindle acts up, | like I noticed"
+        named = example is not None and who in example.words
+        return who in clause.words or bool(clause.words & _THIRD) or named
     if who in source.names and not source.owner:  # the speaker's words, of someone else
         return clause.start not in of_others(source.clauses) or who in clause.words
     return True

@@ -60,6 +60,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from kit.curator.evaluated import weighed
+from kit.curator.offered import offered_by
 from kit.curator.related import family, thing, wordnet_or_none
 from kit.curator.undoing import NOT_DONE
 from kit.curator.whose_act import agents_of, done_by_other, others_of, owned_by_other
@@ -221,6 +222,10 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
         ]
         if "meant" in frames:  # "I want to share | my blog": a wish's verb, not the act's
             return None
+        if frames and set(frames) == {"refused"} and offered_by(said, frozenset({key}), subject):
+            return None  # "declining shift requests from Marcus": he asked (34C)
+    elif set(frames) == {"refused"} and offered_by(said, forms, subject):
+        return None  # "decline Leo's invitation": Leo invited (34C)
     if NOT_DONE.search(word):  # "cancelled" from "call off the clean-up": the act said
         frames = [None if f == "undone" else f for f in frames]
     if not frames or any(f is None for f in frames):
@@ -353,6 +358,8 @@ def _head(rest: list[str]) -> str | None:
             break
         phrase.append(word)
     nouns = [w for w in phrase if not w.endswith("'s")]
+    if nouns and (parts := _parts(nouns[-1])) and all(p != "noun" for p, _ in parts):
+        return None  # "stays | focused": what the act is, not what it is done to (34C)
     return nouns[-1] if nouns and len(nouns[-1]) >= 3 else None
 
 
