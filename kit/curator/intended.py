@@ -63,6 +63,7 @@ from collections.abc import Callable, Iterable
 
 from kit.curator.echoed import done_by_person, weighs_doing_too
 from kit.curator.evaluated import weighed
+from kit.curator.persons import person
 from kit.curator.related import family, thing, wordnet_or_none
 from kit.curator.undoing import NOT_DONE
 from kit.curator.whose_act import agents_of, done_by_other, others_of, owned_by_other
@@ -206,7 +207,10 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
     def says(w: str, n: str) -> str | None:
         return _says_act(w, n, forms, particle)
 
-    frames = [f for s in said for f in _framings(s, says, ACT_GAP, others, agents)]
+    # a fact about a person named by a common noun ("a friend of Melanie's adopted") says
+    # that one's act: not read as another's (kit/curator/echoed.py)
+    mine = not any(person(w.removesuffix("'s")) for w in subject)
+    frames = [f for s in said for f in _framings(s, says, ACT_GAP, others, agents, echo=mine)]
     if not frames:
         head = _head(rest)
         if head is None:
@@ -224,7 +228,9 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
             return "head" if stem(w) == key else None
 
         frames = [
-            f for s in said for f in _framings(s, head_said, HEAD_GAP, theirs, agents, wanted)
+            f
+            for s in said
+            for f in _framings(s, head_said, HEAD_GAP, theirs, agents, wanted, echo=mine)
         ]
         if "meant" in frames:  # "I want to share | my blog": a wish's verb, not the act's
             return None
@@ -379,6 +385,7 @@ def _framings(
     others: frozenset[str] = frozenset(),
     agents: frozenset[str] = frozenset(),
     wanted: frozenset[str] = frozenset(),
+    echo: bool = True,
 ) -> list[str | None]:
     """For each place of `said` that `says` (a word, the next word), the frame that governs
     it ("meant", "arranged", "tried", "refused", "asked", "undone"; "others": a noun phrase
@@ -386,7 +393,7 @@ def _framings(
     done."""
     found: list[tuple[str | None, bool]] = []
     given = False  # a thing already given to another in this message (kit/curator/whose_thing.py)
-    too = weighs_doing_too(said)  # "maybe I should do it too" (kit/curator/echoed.py)
+    too = echo and weighs_doing_too(said)  # "maybe I should too" (kit/curator/echoed.py)
     for sentence in _SENTENCE.split(said):
         words = [w.group().lower() for w in _WORD.finditer(sentence)]
         for n, word in enumerate(words):

@@ -83,6 +83,8 @@ def test_a_speakers_thought_of_doing_another_s_act_too_is_no_act_of_theirs() -> 
     assert check_speaker("Nadia is fostering a kitten.", said).status != "supported"
     done = "Yeah, I fostered a kitten over the winter. Maybe my cousin should do it too!"
     assert check_speaker("Nadia fostered a kitten.", done).status == "supported"
+    # the fact about the cousin says the cousin's act
+    assert check_speaker("A cousin of Nadia's fostered a kitten.", said).status == "supported"
 
 
 KEPT_OUT_ACTS = [
