@@ -13,10 +13,21 @@ choosing (`chose to prioritize the webinar`), up to a new clause, a reason, a pu
 other side (`over`, `rather than`, `instead of`). A fact whose chosen option is named by its
 cited messages, which choose only other things and nothing it names, is no fact.
 
+A choice said with a particle (round 34B): a verb with any sense, however rare, one step below
+such a sense or a sense of `decide` (WordNet's `plump, go`: "make a choice of one out of a
+group"; `decide, settle, resolve`), in a form that says it done or going on (not `I'll go
+with`: a promise or a leaning, beside which the option taken is often said another way,
+`I'll try ...`), chooses what follows `with`, `for`, `on` or `upon` after it (`went with the
+train`, `settled on Leeds`, `decided on the blue one`); a light verb's
+rare sense never counts alone (`go to Leeds`), and a sense of choosing itself is not enough
+(`take on a project`). And the shape `X it is` (`the train it is!`): a sentence that is only a
+name or a thing and `it is` chooses that.
+
 A choice the message only asks about, plans, supposes or denies (`how do I prioritize`,
 `should I pick`, `if I chose`, `didn't choose`) chooses nothing; one whose object is a pronoun
 (`picked it`) chooses who knows what, and the fact is left alone. What it cannot tell: a
-choice said without such a verb (`went with`, `settled on`), or an option named in other words.
+choice said by a verb WordNet gives no such sense (`ended up with`, a result, not a choice),
+or an option named in other words.
 """
 
 from __future__ import annotations
@@ -32,6 +43,8 @@ from kit.dates.words import MONTHS, WEEKDAYS
 _WORD = re.compile(r"\d[\d,.:]*\d|[a-z0-9][a-z0-9.'-]*[a-z0-9]|[a-z0-9]|[,;:!?()]|\.(?!\d)|—|–")
 # The senses that anchor the concept: choosing among alternatives, and putting one first.
 _ANCHORS = (("choose", 2), ("prioritize", 1))
+_DECIDING = "decide"  # its senses of verb.cognition: what a particle after it settles on
+_PARTICLES = frozenset({"with", "for", "on", "upon"})
 _CHOOSING_TOPIC = 31  # WordNet's verb.cognition: deciding, choosing, judging
 _UP = frozenset({"@", "@i"})
 # Words that end what a verb chooses: a new clause, a reason, a purpose, a time or place, the
@@ -95,6 +108,45 @@ def choosing(word: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=1)
+def _deciding() -> frozenset[int]:
+    net = wordnet_or_none()
+    if net is None:
+        return frozenset()
+    senses = net.senses("verb", _DECIDING)
+    return frozenset(o for o in senses if net.topic("verb", o) == _CHOOSING_TOPIC)
+
+
+@lru_cache(maxsize=65536)
+def choosing_through(word: str) -> bool:
+    """Whether a word is a form of a verb that chooses through a particle after it: one with
+    a sense one step below a sense of choosing, or a sense of deciding (module note)."""
+    net = wordnet_or_none()
+    anchors = _anchors()
+    if net is None or not anchors:
+        return False
+    deciding = _deciding()
+    for part, lemma in net.lemmas(lemma_key(word)):
+        if part != "verb":
+            continue
+        for offset in net.senses(part, lemma):
+            if offset in deciding:
+                return True
+            ups = {t for s, t, p, _, _ in net.synset(part, offset)[1] if s in _UP and p == part}
+            if ups & anchors:
+                return True
+    return False
+
+
+def _settled(word: str) -> bool:
+    """A verb choosing through a particle, said as a choice made, not its bare form: `went
+    with`, `settled on`, `going with`; not `I'll go for` or `I'd go with`, a promise or a
+    leaning, beside which the option taken is often said another way (`I'll try ...`)."""
+    net = wordnet_or_none()
+    bare = net is not None and ("verb", word) in net.lemmas(word)
+    return not bare and choosing_through(word)
+
+
 def _made(words: list[str], i: int) -> bool:
     """Whether the choosing verb at `i` is said as made: nothing in its clause before it asks,
     supposes or denies it."""
@@ -106,12 +158,13 @@ def _made(words: list[str], i: int) -> bool:
     return True
 
 
-def _object(words: list[str], i: int, longest: int) -> list[str] | None:
+def _object(words: list[str], i: int, longest: int, particle: bool = False) -> list[str] | None:
     """What the choosing verb at `i` chooses: its object's words (determiners left out), []
-    when it chooses no option it names (a pronoun, an act), None for nothing read."""
+    when it chooses no option it names (a pronoun, an act), None for nothing read;
+    `particle`: chosen through the particle after it (`went with`)."""
     j = i + 1
-    if j < len(words) and words[j] in {"for", "out"}:
-        j += 1  # "opted for", "picked out"
+    if j < len(words) and (words[j] in {"for", "out"} or particle):
+        j += 1  # "opted for", "picked out", "settled on"
     if j + 1 < len(words) and words[j] == "to":
         if choosing(words[j + 1]):
             return _object(words, j + 1, longest)  # "chose to prioritize the webinar"
@@ -133,11 +186,54 @@ def _choices(text: str, longest: int) -> list[list[str]]:
     words = _WORD.findall(fold(text).lower())
     found = []
     for i, word in enumerate(words):
-        if word.isalpha() and choosing(word) and _made(words, i):
+        if not word.isalpha() or not _made(words, i):
+            continue
+        chosen = None
+        if choosing(word):
             chosen = _object(words, i, longest)
-            if chosen is not None:
-                found.append(chosen)
+        elif words[i + 1 : i + 2] and words[i + 1] in _PARTICLES and _settled(word):
+            chosen = _object(words, i, longest, particle=True)
+        if chosen is not None:
+            found.append(chosen)
+    return found + _it_is(words, longest)
+
+
+def _it_is(words: list[str], longest: int) -> list[list[str]]:
+    """The choices said as `X it is` (`bus or train? okay, the train it is!`): a sentence,
+    after its last comma (a word of assent before it), that is only what it names and `it
+    is`, where what it names was named before it (one of the options weighed)."""
+    found = []
+    start = 0
+    for i, word in enumerate(words):
+        if word in _SENTENCE_ENDS or word == ",":
+            start = i + 1
+        if word != "is" or i < 2 or words[i - 1] != "it" or not _ending(words, i + 1):
+            continue
+        named = [w for w in words[start : i - 1] if w not in _LITTLE]
+        if not 0 < len(named) <= longest or any(_not_named(w) for w in named):
+            continue
+        if _stems(named) <= _stems(words[:start]):
+            found.append(named)
     return found
+
+
+_SENTENCE_ENDS = frozenset(".!?;:—–")
+_AFTER_IT_IS = _SENTENCE_ENDS | {","}  # "Sunday it is, then."
+
+
+def _ending(words: list[str], j: int) -> bool:
+    return j >= len(words) or words[j] in _AFTER_IT_IS
+
+
+def _not_named(word: str) -> bool:
+    """A word that names no option: a pronoun, a question word, a verb's form."""
+    return (
+        word in _PRONOUNS
+        or word in _UNMADE
+        or word == "i"
+        or word.startswith(("wh", "how"))
+        or (word.endswith(("'s", "'re", "n't", "'m")))
+    )
 
 
 def chosen_words(text: str) -> frozenset[str]:

@@ -7,6 +7,11 @@ been` (opening its sentence, before the modal), or comes after `it` + such a mod
 or two that weigh it. kit/curator/intended.py reads such a place of the act as "generic", as
 it does `adoption is a way of giving back`.
 
+And a doing said by how it seems (round 34B): `rock climbing sounds like a fun way to push
+my limits` says what climbing would be like, not that the speaker climbs: a gerund opening its
+sentence (after a word or two naming its kind: `rock`, `salsa`) as the subject of `sounds`,
+`seems` or `looks`, WordNet's verbs of seeming in the present (`looked` says it was seen).
+
 Only with a modal of what may be or must have been (`can`, `could`, `may`, `might`, `must`,
 `would`): `Moving to Leeds was hard` and `it was tough taking a break` say it happened, and
 are left alone; so is a gerund with a subject of its own between it and the modal (`Joining
@@ -28,6 +33,9 @@ _BETWEEN = frozenset(
     which who because if when""".split()
 )
 GAP = 6  # words a gerund subject may run to before its modal
+# A verb of seeming in the present right after the gerund: how it seems, not that it was done.
+_SEEMS = frozenset({"sounds", "seems", "looks", "sound", "seem", "look"})
+KIND = 2  # words before a gerund that name its kind ("rock | climbing")
 
 
 def weighed(word: str, before: list[str], after: list[str]) -> bool:
@@ -35,6 +43,8 @@ def weighed(word: str, before: list[str], after: list[str]) -> bool:
     is only weighed by a modal (module note)."""
     if not word.endswith("ing"):
         return False
+    if len(before) <= KIND and after[:1] and after[0] in _SEEMS:
+        return not _BETWEEN & set(before)  # "rock climbing | sounds like fun"
     if not before:
         ahead = after[:GAP]
         upto = next((i for i, w in enumerate(ahead) if re.fullmatch(_MODAL, w)), None)

@@ -27,9 +27,10 @@ governed by a frame that only means, tries or refuses it:
 - generic: a noun-only form of the act, bare, as the subject of `is` (`For me, adoption is a
   way of giving back` names the idea, not an adoption: round 27A; not `our adoption is final`);
 - asked: `how do I`, `how to`, `should I`, `whether to` before the act itself
-  (round 27D: `how do I track my progress in Excel?` says no tracking); an act asked about in
-  one cited message and promised in another (`should I go for the prepaid plan?` / `I'll go
-  for it`) is a decision made, as it was before;
+  (round 27D: `how do I track my progress in Excel?` says no tracking); help asked for
+  with it (round 34B: `any advice on reaching my audience?` says none reached); an act
+  asked about in one cited message and promised in another (`should I go for the prepaid
+  plan?` / `I'll go for it`) is a decision made, as it was before;
 - tried: `trying to`, `searching for`, `looking for`, `applied for`, unless the sentence says
   it came off (`and managed to bring it down`);
 - refused or denied: `decline`, `turned down`, `refused`, `rejected`; a negation just before
@@ -48,7 +49,8 @@ says the plan, the try, the refusal or the future (`is considering relocating`, 
 try or an arrangement (`is learning Spanish` from `trying to learn Spanish`).
 
 What it cannot tell: whose act a clause states (`a buddy of mine adopted` is not the owner's;
-that is the word-level guard's reading), a frame far from what it governs (`thinking of asking
+that is the word-level guard's reading, and kit/curator/echoed.py's where the speaker only
+weighs doing it too: round 34B), a frame far from what it governs (`thinking of asking
 Michael, my friend from the library, for some feedback`), and an act said by a verb outside
 the act's family when the thing it is done to is said only inside a try, an arrangement or a
 refusal (`I was gonna skip the workshop, but went anyway`: kept out). Deterministic; no model.
@@ -59,8 +61,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from kit.curator.echoed import done_by_person, weighs_doing_too
 from kit.curator.evaluated import weighed
 from kit.curator.offered import offered_by
+from kit.curator.persons import person
 from kit.curator.related import family, thing, wordnet_or_none
 from kit.curator.undoing import NOT_DONE
 from kit.curator.whose_act import agents_of, done_by_other, others_of, owned_by_other
@@ -107,7 +111,11 @@ _MEANT = (
 # An act asked about ("how do I track my progress", "should I use the STAR method"): meant,
 # but only the verb right after it (`how to incorporate Heather's suggestion`: the
 # suggestion was made) (round 27D; round 22B's L4).
-_ASKED = r"how (?:do|can|should|could|would) (?:i|we)|how to|should (?:i|we)|whether to"
+_ASKED = (
+    r"how (?:do|can|should|could|would) (?:i|we)|how to|should (?:i|we)|whether to"
+    # help asked for with an act: "any advice on reaching my audience?" (round 34B)
+    r"|(?:advice|tips|help|ideas|suggestions|pointers) (?:on|with|for|about)"
+)
 _ARRANGED = (
     r"plan(?:s|ned|ning)? (?:to|on)|gonna|going to|determined to|can'?t wait(?: to)?"
     r"|cannot wait(?: to)?|about to|looking forward to|excited to|ready to"
@@ -200,7 +208,10 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
     def says(w: str, n: str) -> str | None:
         return _says_act(w, n, forms, particle)
 
-    frames = [f for s in said for f in _framings(s, says, ACT_GAP, others, agents)]
+    # a fact about a person named by a common noun ("a friend of Melanie's adopted") says
+    # that one's act: not read as another's (kit/curator/echoed.py)
+    mine = not any(person(w.removesuffix("'s")) for w in subject)
+    frames = [f for s in said for f in _framings(s, says, ACT_GAP, others, agents, echo=mine)]
     if not frames:
         head = _head(rest)
         if head is None:
@@ -218,7 +229,9 @@ def unmet_act(fact: str, cited: Iterable[str]) -> str | None:
             return "head" if stem(w) == key else None
 
         frames = [
-            f for s in said for f in _framings(s, head_said, HEAD_GAP, theirs, agents, wanted)
+            f
+            for s in said
+            for f in _framings(s, head_said, HEAD_GAP, theirs, agents, wanted, echo=mine)
         ]
         if "meant" in frames:  # "I want to share | my blog": a wish's verb, not the act's
             return None
@@ -264,12 +277,18 @@ def _act(fact: str) -> tuple[str, str, list[str]] | None:
             last -= 1  # "had to take a break": the act is done, `had` its auxiliary (31E)
         if not _verb_here(word, words[last] if last >= 0 else "", shown[last] if last >= 0 else ""):
             continue
+        tense = _tense(word, words[:i])  # of "went", in "went hiking"
+        if ("verb", _GO) in _parts(word):
+            ahead = words[i + 1 : i + 2 + _KIND]
+            gerund = next((j for j, w in enumerate(ahead) if w.endswith("ing")), None)
+            if gerund is not None and "verb" in {p for p, _ in _parts(ahead[gerund])}:
+                i, word = i + 1 + gerund, ahead[gerund]  # "goes rock climbing": climbing
         said = words[: i + 2]
         if _IN_FACT.search(" ".join(said)) or any(w in HEDGES for w in said):
             return None  # the plan said as a plan: "is considering relocating"
         if any(w in _NEGATIONS or w.endswith("n't") for w in words[:i]):
             return None  # the act denied
-        return word, _tense(word, words[:i]), words[i + 1 :]
+        return word, tense, words[i + 1 :]
     return None
 
 
@@ -286,6 +305,9 @@ def _tense(word: str, before: list[str]) -> str:
 
 
 _PERFECT = frozenset({"has", "have", "had", "was", "were"})
+# "goes rock climbing", "went salsa dancing": go and a gerund say the gerund's act (round 34B).
+_GO = "go"
+_KIND = 2  # words naming the doing's kind between them
 _SINGULAR = frozenset({"owner", "user", "he", "she"})
 
 
@@ -370,6 +392,7 @@ def _framings(
     others: frozenset[str] = frozenset(),
     agents: frozenset[str] = frozenset(),
     wanted: frozenset[str] = frozenset(),
+    echo: bool = True,
 ) -> list[str | None]:
     """For each place of `said` that `says` (a word, the next word), the frame that governs
     it ("meant", "arranged", "tried", "refused", "asked", "undone"; "others": a noun phrase
@@ -377,6 +400,7 @@ def _framings(
     done."""
     found: list[tuple[str | None, bool]] = []
     given = False  # a thing already given to another in this message (kit/curator/whose_thing.py)
+    too = echo and weighs_doing_too(said)  # "maybe I should too" (kit/curator/echoed.py)
     for sentence in _SENTENCE.split(said):
         words = [w.group().lower() for w in _WORD.finditer(sentence)]
         for n, word in enumerate(words):
@@ -403,6 +427,8 @@ def _framings(
                     frame = "others"  # "thanks to Linda's recommendation" (round 28A)
                 if frame is None and how == "verb" and done_by_other(words[:n], agents):
                     frame = "others"  # "my friend Megan recommended" (round 28A)
+                if frame is None and how == "verb" and too and done_by_person(words[:n]):
+                    frame = "others"  # "a buddy of mine adopted ... maybe I should too"
                 if frame is None and how != "verb" and by_other(words[n + 1 :], agents):
                     frame = "others"  # "the mural by artist Jonas Whitfield"
                 if frame is None and how != "verb" and given and not own(words[:n]):
