@@ -36,7 +36,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from kit.curator.related import LIGHT, lemma_key, wordnet_or_none
+from kit.curator.related import LIGHT, lemma_key, verb_ups, wordnet_or_none
 from kit.curator.wording import fold, stem
 from kit.dates.words import MONTHS, WEEKDAYS
 
@@ -46,7 +46,6 @@ _ANCHORS = (("choose", 2), ("prioritize", 1))
 _DECIDING = "decide"  # its senses of verb.cognition: what a particle after it settles on
 _PARTICLES = frozenset({"with", "for", "on", "upon"})
 _CHOOSING_TOPIC = 31  # WordNet's verb.cognition: deciding, choosing, judging
-_UP = frozenset({"@", "@i"})
 # Words that end what a verb chooses: a new clause, a reason, a purpose, a time or place, the
 # other side of a preference; and punctuation.
 _ENDS = frozenset(
@@ -102,8 +101,7 @@ def choosing(word: str) -> bool:
         for offset in senses[:1]:
             if offset in anchors:
                 return True
-            ups = {t for s, t, p, _, _ in net.synset(part, offset)[1] if s in _UP and p == part}
-            if ups & anchors:
+            if anchors.intersection(verb_ups(net, offset)):
                 return True
     return False
 
@@ -132,8 +130,7 @@ def choosing_through(word: str) -> bool:
         for offset in net.senses(part, lemma):
             if offset in deciding:
                 return True
-            ups = {t for s, t, p, _, _ in net.synset(part, offset)[1] if s in _UP and p == part}
-            if ups & anchors:
+            if anchors.intersection(verb_ups(net, offset)):
                 return True
     return False
 

@@ -290,9 +290,8 @@ def _feeling_up(word: str) -> frozenset[str]:
         for offset in net.senses(part, lemma)[:1]:
             if net.topic(part, offset) != FEELING:
                 continue
-            for symbol, target, target_part, _, _ in net.synset(part, offset)[1]:
-                if symbol in _UP and target_part == part:
-                    found.update(w for w in net.synset(part, target)[0] if not _light(net, part, w))
+            for target in verb_ups(net, offset):
+                found.update(w for w in net.synset(part, target)[0] if not _light(net, part, w))
     return frozenset(found)
 
 
@@ -312,15 +311,15 @@ def _verb_up(word: str) -> frozenset[str]:
         if part != "verb":
             continue
         for offset in net.senses(part, lemma)[:1]:
-            for target in _ups(net, offset):
-                if _ups(net, target):  # not a root
+            for target in verb_ups(net, offset):
+                if verb_ups(net, target):  # not a root
                     words = net.synset(part, target)[0]
                     found.update(w for w in words if not _light(net, part, w))
     return frozenset(found)
 
 
-def _ups(net: Lexicon, offset: int) -> list[int]:
-    """The verb synsets a verb synset is a way of (its hypernyms)."""
+def verb_ups(net: Lexicon, offset: int) -> list[int]:
+    """The verb synsets a verb synset is a way of (its hypernyms, one step up)."""
     pointers = net.synset("verb", offset)[1]
     return [target for symbol, target, part, _, _ in pointers if symbol in _UP and part == "verb"]
 
