@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from kit.retrieval.lexicon import Lexicon, lexicon
@@ -280,19 +280,7 @@ def _feeling_up(word: str) -> frozenset[str]:
     up ("prefer": like better -> like; "adore" -> love; "crave" -> want): a way of liking is
     liking. Only feelings: other verbs' steps up say less than the fact may ("sell" ->
     exchange, "reject" -> judge). Never a light word. Cached: a pass asks it of each word pair."""
-    net = wordnet_or_none()
-    if net is None:
-        return frozenset()
-    found: set[str] = set()
-    for part, lemma in net.lemmas(lemma_key(word)):
-        if part != "verb":
-            continue
-        for offset in net.senses(part, lemma)[:1]:
-            if net.topic(part, offset) != FEELING:
-                continue
-            for target in verb_ups(net, offset):
-                found.update(w for w in net.synset(part, target)[0] if not _light(net, part, w))
-    return frozenset(found)
+    return _up_words(word, lambda net, sense, _: net.topic("verb", sense) == FEELING)
 
 
 @lru_cache(maxsize=65536)
@@ -303,6 +291,12 @@ def _verb_up(word: str) -> frozenset[str]:
     WordNet's root verbs ("change", "use", "set": what nothing else is a way of says almost
     nothing), and never the other way round or sideways: two ways of one act ("jog",
     "sprint") say nothing of each other."""
+    return _up_words(word, lambda net, _, up: bool(verb_ups(net, up)))  # not a root
+
+
+def _up_words(word: str, keep: Callable[[Lexicon, int, int], bool]) -> frozenset[str]:
+    """The words (no light one) of the verb senses one step above `word`'s most common verb
+    sense, for each step `keep(net, sense, step)` lets through."""
     net = wordnet_or_none()
     if net is None:
         return frozenset()
@@ -312,9 +306,8 @@ def _verb_up(word: str) -> frozenset[str]:
             continue
         for offset in net.senses(part, lemma)[:1]:
             for target in verb_ups(net, offset):
-                if verb_ups(net, target):  # not a root
-                    words = net.synset(part, target)[0]
-                    found.update(w for w in words if not _light(net, part, w))
+                if keep(net, offset, target):
+                    found.update(w for w in net.synset(part, target)[0] if not _light(net, part, w))
     return frozenset(found)
 
 
