@@ -153,14 +153,15 @@ def clauses(text: str, day: date | None = None) -> list[Clause]:
             resumed = held is not None and own is None and not inserting
             resumed = resumed and resumes(piece, i == inserted_at + 1)  # "..., | are enough"
             hedged = hedges(unhedged(piece)) or before == "for when" or doubted or resumed
-            hedged = hedged or wished_for(piece)  # "my ideal studio" (kit/curator/wished_for.py)
+            wish = wished_for(piece)  # "my ideal studio" (kit/curator/wished_for.py)
+            hedged = hedged or wish
             hedged = hedged or (example and found[-1].hedged and not found[-1].asks)
             hedged = not report and (
                 hedged or bool(settled and start >= settled[1] and own is None)
             )
             supposed = hedged and (
                 bool(SUPPOSE.search(piece))
-                or wished_for(piece)
+                or wish
                 or (doubted and supposed)
                 or before in _IF
                 or before == "for when"
